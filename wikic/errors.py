@@ -1,0 +1,50 @@
+"""The project's own exception types.
+
+The core raises only these; the CLI translates them once, at the edge, into a message and an exit code
+(0 clean, 1 findings or failure, 2 usage or configuration error).
+"""
+
+from __future__ import annotations
+
+
+class WikicError(Exception):
+    """Base class. `exit_code` is what the CLI exits with; `hint` says what to do next."""
+
+    exit_code = 1
+
+    def __init__(self, message: str, *, hint: str | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.hint = hint
+
+
+class ConfigError(WikicError):
+    """Bad wikic.toml, SCHEMA.md, environment or flags: the user must change a setting."""
+
+    exit_code = 2
+
+
+class UsageError(WikicError):
+    """A command was called in a way that cannot work (bad path, conflicting options)."""
+
+    exit_code = 2
+
+
+class VaultError(WikicError):
+    """The vault cannot be read or written as asked."""
+
+
+class SchemaError(ConfigError):
+    """SCHEMA.md cannot be understood."""
+
+
+class LockTimeout(WikicError):
+    """Another wikic process holds the vault lock for too long."""
+
+
+class LLMError(WikicError):
+    """The model endpoint failed or replied with something unusable. Never carries the API key."""
+
+
+class PalaceError(WikicError):
+    """The vector store failed or does not match the configured embedding model."""
