@@ -1,0 +1,1 @@
+"""The in-memory model of a vault: layout, parsing, link resolution, writing."""

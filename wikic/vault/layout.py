@@ -1,0 +1,39 @@
+"""Where things live in a wikic vault (contract §1). One place, so no module hard-codes a folder name."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+SCHEMA_FILE = "SCHEMA.md"
+INDEX_FILE = "index.md"
+LOG_FILE = "log.md"
+CONFIG_FILE = "wikic.toml"
+STATE_DIR = ".wikic"
+RAW_DIR = "raw"
+RAW_SUBDIRS = ("articles", "papers", "transcripts", "assets")
+
+# page type -> folder. SCHEMA.md may add types; these are the built-in ones.
+PAGE_FOLDERS: dict[str, str] = {
+    "entity": "entities",
+    "concept": "concepts",
+    "comparison": "comparisons",
+    "query": "queries",
+}
+
+SPECIAL_FILES = (SCHEMA_FILE, INDEX_FILE, LOG_FILE)
+
+# Folders never scanned as notes: tool state, Obsidian settings, trash, VCS.
+IGNORED_DIRS = frozenset({".wikic", ".obsidian", ".trash", ".git", ".hg", ".svn", "node_modules"})
+
+
+def find_vault_root(start: Path) -> Path:
+    """The nearest directory at or above `start` holding SCHEMA.md, else `start` itself."""
+    start = start.resolve()
+    for candidate in (start, *start.parents):
+        if (candidate / SCHEMA_FILE).is_file():
+            return candidate
+    return start
+
+
+def state_dir(root: Path) -> Path:
+    return root / STATE_DIR
