@@ -1,0 +1,47 @@
+"""The `wikic` command line: each command parses arguments, calls one core function, renders the result.
+
+Command modules live beside this file and each exposes `register(app)`. Errors raised by the core
+(`WikicError`) are translated here, once, into `Error: ...` on stderr and the error's exit code.
+"""
+
+from __future__ import annotations
+
+import importlib
+
+import typer
+
+from wikic import __version__
+
+app = typer.Typer(
+    name="wikic",
+    help="Compile raw sources into a living, interlinked Markdown wiki that opens as an Obsidian vault.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
+
+# Each name is a module of wikic.cli with a `register(app)` function.
+COMMAND_MODULES = ("init_cmd", "lint_cmd", "graph_cmd")
+
+
+def _version(value: bool) -> None:
+    if value:
+        typer.echo(f"wikic {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(
+    version: bool = typer.Option(False, "--version", callback=_version, is_eager=True, help="Show the version."),
+) -> None:
+    """wikic: ingest sources, query and lint an LLM-maintained Obsidian wiki."""
+
+
+for _name in COMMAND_MODULES:
+    importlib.import_module(f"wikic.cli.{_name}").register(app)
+
+
+def main() -> None:
+    """Console entry point."""
+    app()
