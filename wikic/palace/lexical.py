@@ -1,0 +1,346 @@
+"""Corpus-level BM25 over every drawer of the palace, kept in SQLite beside the vectors.
+
+Why not BM25 over the vector shortlist (MemPalace's way): its IDF is computed over ~20 documents and it can
+only re-order what the vectors already found. Here IDF comes from the whole palace, and the lexical ranking
+is a retriever of its own. SQLite gives incremental updates, one writer with many readers (WAL), and no
+extra dependency. The same table doubles as the palace's manifest of files and drawers.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import math
+import re
+import sqlite3
+import unicodedata
+from collections import Counter, defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import snowballstemmer
+
+from wikic.errors import PalaceError
+
+K1 = 1.2
+B = 0.75
+
+# CJK scripts have no spaces: overlapping character bigrams are the standard lexical unit for them.
+_CJK_CLASS = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af"
+_TOKEN = re.compile(rf"[{_CJK_CLASS}]+|[^\W_]+", re.UNICODE)
+_CJK_RUN = re.compile(rf"[{_CJK_CLASS}]")
+
+# Function words carry no topic: dropping them keeps "when did we…" from ranking by "we".
+STOP_WORDS = frozenset(
+    """a about above after again against all am an and any are as at be because been before being below
+    between both but by can could did do does doing down during each few for from further had has have having
+    he her here hers herself him himself his how i if in into is it its itself just let me more most my myself
+    no nor not now of off on once only or other our ours ourselves out over own same she should so some such
+    than that the their theirs them themselves then there these they this those through to too under until up
+    very was we were what when where which while who whom why will with would you your yours yourself
+    yourselves s t d ll m re ve don didn doesn isn wasn weren won wouldn shouldn couldn""".split()
+)
+
+_stemmer = snowballstemmer.stemmer("english")
+
+
+@functools.lru_cache(maxsize=200_000)
+def _stem(word: str) -> str:
+    return _stemmer.stemWord(word)
+
+
+def tokenize(text: str) -> list[str]:
+    """Lexical terms of `text`: stemmed non-stop words for alphabetic scripts, character bigrams for CJK."""
+    terms: list[str] = []
+    for run in _TOKEN.findall(unicodedata.normalize("NFKC", text).lower()):
+        if _CJK_RUN.match(run):
+            if len(run) == 1:
+                terms.append(run)
+            else:
+                terms.extend(run[i : i + 2] for i in range(len(run) - 1))
+        elif run not in STOP_WORDS and (len(run) > 1 or run.isdigit()):
+            terms.append(_stem(run) if run.isascii() and run.isalpha() else run)
+    return terms
+
+
+@dataclass(frozen=True)
+class FileRecord:
+    path: str
+    file_hash: str
+    wing: str
+    title: str
+    aliases: list[str]
+    type: str | None
+    tags: list[str]
+
+
+@dataclass(frozen=True)
+class DrawerRecord:
+    id: str
+    path: str
+    ordinal: int
+    heading: str
+    text: str
+    line_start: int
+    line_end: int
+    content_hash: str
+
+
+@dataclass(frozen=True)
+class Filters:
+    wing: str | None = None
+    tag: str | None = None
+    path_prefix: str | None = None
+
+    @property
+    def active(self) -> bool:
+        return bool(self.wing or self.tag or self.path_prefix)
+
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT);
+CREATE TABLE IF NOT EXISTS files(
+  path TEXT PRIMARY KEY, file_hash TEXT NOT NULL, wing TEXT NOT NULL, title TEXT NOT NULL,
+  aliases TEXT NOT NULL, type TEXT, tags TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS drawers(
+  rid INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, path TEXT NOT NULL, ordinal INTEGER NOT NULL,
+  heading TEXT NOT NULL, text TEXT NOT NULL, line_start INTEGER NOT NULL, line_end INTEGER NOT NULL,
+  content_hash TEXT NOT NULL, length INTEGER NOT NULL, tids TEXT NOT NULL);
+CREATE INDEX IF NOT EXISTS drawers_path ON drawers(path);
+CREATE TABLE IF NOT EXISTS terms(tid INTEGER PRIMARY KEY, term TEXT NOT NULL UNIQUE);
+CREATE TABLE IF NOT EXISTS postings(tid INTEGER NOT NULL, rid INTEGER NOT NULL, tf INTEGER NOT NULL,
+  PRIMARY KEY(tid, rid)) WITHOUT ROWID;
+"""
+
+
+class LexicalIndex:
+    """The BM25 index and manifest. Writers must hold the palace lock; readers never wait for it."""
+
+    def __init__(self, path: Path) -> None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            self._db = sqlite3.connect(path, timeout=60.0, check_same_thread=False, isolation_level=None)
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.execute("PRAGMA synchronous=NORMAL")
+            self._db.executescript(_SCHEMA)
+        except sqlite3.Error as exc:
+            raise PalaceError(f"cannot open the palace's lexical index {path}: {exc}") from None
+        self._stats_key: str | None = None
+        self._stats: tuple[int, float, dict[str, int], float] = (0, 0.0, {}, 0.0)
+
+    def close(self) -> None:
+        self._db.close()
+
+    # -- meta -------------------------------------------------------------------------------------------------
+    def get_meta(self, key: str) -> str | None:
+        row = self._db.execute("SELECT value FROM meta WHERE key=?", (key,)).fetchone()
+        return row[0] if row else None
+
+    def set_meta(self, key: str, value: str) -> None:
+        self._db.execute("INSERT OR REPLACE INTO meta(key, value) VALUES(?, ?)", (key, value))
+
+    # -- manifest ---------------------------------------------------------------------------------------------
+    def files(self) -> dict[str, FileRecord]:
+        rows = self._db.execute("SELECT path, file_hash, wing, title, aliases, type, tags FROM files")
+        return {r[0]: FileRecord(r[0], r[1], r[2], r[3], json.loads(r[4]), r[5], json.loads(r[6])) for r in rows}
+
+    def drawer_ids(self, path: str | None = None) -> set[str]:
+        if path is None:
+            return {r[0] for r in self._db.execute("SELECT id FROM drawers")}
+        return {r[0] for r in self._db.execute("SELECT id FROM drawers WHERE path=?", (path,))}
+
+    def drawers_of(self, path: str) -> list[DrawerRecord]:
+        rows = self._db.execute(
+            "SELECT id, path, ordinal, heading, text, line_start, line_end, content_hash FROM drawers "
+            "WHERE path=? ORDER BY ordinal",
+            (path,),
+        )
+        return [DrawerRecord(*r) for r in rows]
+
+    def drawers_by_id(self, ids: Iterable[str]) -> dict[str, DrawerRecord]:
+        out: dict[str, DrawerRecord] = {}
+        ids = list(ids)
+        for start in range(0, len(ids), 500):
+            part = ids[start : start + 500]
+            marks = ",".join("?" * len(part))
+            rows = self._db.execute(
+                "SELECT id, path, ordinal, heading, text, line_start, line_end, content_hash FROM drawers "
+                f"WHERE id IN ({marks})",
+                part,
+            )
+            out.update({r[0]: DrawerRecord(*r) for r in rows})
+        return out
+
+    def counts(self) -> tuple[int, int]:
+        files = self._db.execute("SELECT count(*) FROM files").fetchone()[0]
+        drawers = self._db.execute("SELECT count(*) FROM drawers").fetchone()[0]
+        return files, drawers
+
+    # -- writes (caller holds the palace lock) ----------------------------------------------------------------
+    def begin(self) -> None:
+        self._db.execute("BEGIN IMMEDIATE")
+
+    def commit(self) -> None:
+        self._db.execute("COMMIT")
+        self._stats_key = None
+
+    def rollback(self) -> None:
+        if self._db.in_transaction:
+            self._db.execute("ROLLBACK")
+
+    def clear(self) -> None:
+        for table in ("files", "drawers", "terms", "postings", "meta"):
+            self._db.execute(f"DELETE FROM {table}")
+
+    def remove_file(self, path: str) -> None:
+        for rid, tids in self._db.execute("SELECT rid, tids FROM drawers WHERE path=?", (path,)).fetchall():
+            self._db.executemany(
+                "DELETE FROM postings WHERE tid=? AND rid=?", [(int(t), rid) for t in tids.split()]
+            )
+        self._db.execute("DELETE FROM drawers WHERE path=?", (path,))
+        self._db.execute("DELETE FROM files WHERE path=?", (path,))
+
+    def _term_ids(self, terms: Iterable[str]) -> dict[str, int]:
+        terms = list(terms)
+        self._db.executemany("INSERT OR IGNORE INTO terms(term) VALUES(?)", [(t,) for t in terms])
+        out: dict[str, int] = {}
+        for start in range(0, len(terms), 500):
+            part = terms[start : start + 500]
+            marks = ",".join("?" * len(part))
+            out.update(self._db.execute(f"SELECT term, tid FROM terms WHERE term IN ({marks})", part).fetchall())
+        return out
+
+    def put_file(self, record: FileRecord, drawers: Sequence[DrawerRecord], embed_texts: Sequence[str]) -> None:
+        """Replace everything stored about `record.path` (tokenising is cheap; only vectors are precious)."""
+        self.remove_file(record.path)
+        self._db.execute(
+            "INSERT INTO files(path, file_hash, wing, title, aliases, type, tags) VALUES(?,?,?,?,?,?,?)",
+            (
+                record.path,
+                record.file_hash,
+                record.wing,
+                record.title,
+                json.dumps(record.aliases, ensure_ascii=False),
+                record.type,
+                json.dumps(record.tags, ensure_ascii=False),
+            ),
+        )
+        counted = [Counter(tokenize(t)) for t in embed_texts]
+        tids = self._term_ids({term for c in counted for term in c})
+        for drawer, counts in zip(drawers, counted, strict=True):
+            cur = self._db.execute(
+                "INSERT INTO drawers(id, path, ordinal, heading, text, line_start, line_end, content_hash, length, tids)"
+                " VALUES(?,?,?,?,?,?,?,?,?,?)",
+                (
+                    drawer.id,
+                    drawer.path,
+                    drawer.ordinal,
+                    drawer.heading,
+                    drawer.text,
+                    drawer.line_start,
+                    drawer.line_end,
+                    drawer.content_hash,
+                    sum(counts.values()),
+                    " ".join(str(tids[t]) for t in counts),
+                ),
+            )
+            rid = cur.lastrowid
+            self._db.executemany(
+                "INSERT INTO postings(tid, rid, tf) VALUES(?,?,?)", [(tids[t], rid, n) for t, n in counts.items()]
+            )
+
+    # -- reads ------------------------------------------------------------------------------------------------
+    def _corpus_stats(self) -> tuple[int, float, dict[str, int], float]:
+        """(drawers, mean drawer length, file lengths, mean file length), cached until the next write."""
+        key = self.get_meta("generation") or ""
+        if key != self._stats_key:
+            n, total = self._db.execute("SELECT count(*), coalesce(sum(length), 0) FROM drawers").fetchone()
+            file_len = dict(self._db.execute("SELECT path, sum(length) FROM drawers GROUP BY path").fetchall())
+            mean_file = (sum(file_len.values()) / len(file_len)) if file_len else 0.0
+            self._stats = (n, (total / n) if n else 0.0, file_len, mean_file)
+            self._stats_key = key
+        return self._stats
+
+    def allowed_rids(self, filters: Filters) -> set[int] | None:
+        if not filters.active:
+            return None
+        sql = "SELECT d.rid FROM drawers d JOIN files f ON f.path = d.path WHERE 1=1"
+        args: list[str] = []
+        if filters.wing:
+            sql += " AND f.wing = ?"
+            args.append(filters.wing)
+        if filters.path_prefix:
+            sql += " AND substr(d.path, 1, ?) = ?"
+            args.extend([str(len(filters.path_prefix)), filters.path_prefix])
+        if filters.tag:
+            sql += " AND EXISTS (SELECT 1 FROM json_each(f.tags) WHERE lower(json_each.value) = lower(?))"
+            args.append(filters.tag.lstrip("#"))
+        return {r[0] for r in self._db.execute(sql, args)}
+
+    def ids_for_rids(self, rids: Iterable[int]) -> list[str]:
+        rids = list(rids)
+        out: list[str] = []
+        for start in range(0, len(rids), 500):
+            part = rids[start : start + 500]
+            marks = ",".join("?" * len(part))
+            out.extend(r[0] for r in self._db.execute(f"SELECT id FROM drawers WHERE rid IN ({marks})", part))
+        return out
+
+    def bm25(self, query: str, allowed: set[int] | None = None) -> tuple[dict[str, float], dict[str, float]]:
+        """BM25 scores of drawers (by id) and of whole files (by path) for `query`.
+
+        File scores treat a file as the concatenation of its drawers, so a page whose evidence is spread over
+        several sections still ranks; drawer scores find the one section that says it all.
+        """
+        terms = Counter(tokenize(query))
+        if not terms:
+            return {}, {}
+        n_drawers, mean_len, file_len, mean_file = self._corpus_stats()
+        if not n_drawers:
+            return {}, {}
+        marks = ",".join("?" * len(terms))
+        tid_of = dict(self._db.execute(f"SELECT term, tid FROM terms WHERE term IN ({marks})", list(terms)))
+        drawer_score: dict[int, float] = defaultdict(float)
+        file_tf: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
+        path_of: dict[int, tuple[str, int]] = {}
+        id_of: dict[int, str] = {}
+        postings: dict[str, list[tuple[int, int]]] = {}
+        for term, tid in tid_of.items():
+            postings[term] = self._db.execute("SELECT rid, tf FROM postings WHERE tid=?", (tid,)).fetchall()
+        needed_list = list({rid for rows in postings.values() for rid, _ in rows})
+        for start in range(0, len(needed_list), 900):
+            part = needed_list[start : start + 900]
+            q = ",".join("?" * len(part))
+            for rid, drawer_id, path, length in self._db.execute(
+                f"SELECT rid, id, path, length FROM drawers WHERE rid IN ({q})", part
+            ):
+                path_of[rid] = (path, length)
+                id_of[rid] = drawer_id
+        n_files = len(file_len)
+        for term, rows in postings.items():
+            weight = terms[term]
+            idf = math.log(1 + (n_drawers - len(rows) + 0.5) / (len(rows) + 0.5))
+            for rid, tf in rows:
+                path, length = path_of[rid]
+                file_tf[path][term] += tf
+                if allowed is not None and rid not in allowed:
+                    continue
+                norm = tf + K1 * (1 - B + B * length / mean_len)
+                drawer_score[rid] += weight * idf * tf * (K1 + 1) / norm
+        allowed_paths = None
+        if allowed is not None:
+            allowed_paths = {path_of[r][0] for r in drawer_score}
+        file_score: dict[str, float] = defaultdict(float)
+        file_df: Counter[str] = Counter()
+        for tfs in file_tf.values():
+            file_df.update(tfs.keys())
+        for path, tfs in file_tf.items():
+            if allowed_paths is not None and path not in allowed_paths:
+                continue
+            length = file_len.get(path, mean_file)
+            for term, tf in tfs.items():
+                idf = math.log(1 + (n_files - file_df[term] + 0.5) / (file_df[term] + 0.5))
+                norm = tf + K1 * (1 - B + B * length / mean_file)
+                file_score[path] += terms[term] * idf * tf * (K1 + 1) / norm
+        return {id_of[r]: s for r, s in drawer_score.items()}, dict(file_score)

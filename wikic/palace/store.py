@@ -1,0 +1,231 @@
+"""The chromadb side of the palace: one collection of drawer vectors, embedded or on a chroma server.
+
+Vectors are always passed explicitly. The collection carries a registered embedding function that refuses
+to run, so nothing can fall back to chromadb's default model (which would try to download one).
+The collection's metadata records the embedder identity and a generation token that every write changes.
+"""
+
+from __future__ import annotations
+
+import secrets
+import time
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from wikic.errors import PalaceError
+from wikic.palace.config import PalaceSettings
+
+try:  # chromadb prints telemetry warnings and imports heavy modules; keep it lazy-safe but import once.
+    import chromadb
+    from chromadb import Documents, EmbeddingFunction, Embeddings
+    from chromadb.utils.embedding_functions import register_embedding_function
+except ImportError as exc:  # pragma: no cover - chromadb is a hard dependency
+    raise PalaceError(f"chromadb is not installed: {exc}") from None
+
+
+@register_embedding_function
+class ExplicitEmbeddings(EmbeddingFunction[Documents]):
+    """Stands in for chromadb's default model: wikic computes every vector itself."""
+
+    def __init__(self) -> None:
+        pass
+
+    def __call__(self, input: Documents) -> Embeddings:
+        raise PalaceError("internal error: the palace asked chromadb to embed text; wikic passes vectors itself")
+
+    @staticmethod
+    def name() -> str:
+        return "wikic-explicit"
+
+    def get_config(self) -> dict[str, Any]:
+        return {}
+
+    @staticmethod
+    def build_from_config(config: dict[str, Any]) -> ExplicitEmbeddings:
+        return ExplicitEmbeddings()
+
+    def is_legacy(self) -> bool:
+        return False
+
+
+IDENTITY_KEYS = ("wikic_provider", "wikic_model", "wikic_dim", "wikic_chunker")
+GENERATION_KEY = "wikic_generation"
+
+
+def new_generation() -> str:
+    return f"{time.time_ns():x}-{secrets.token_hex(4)}"
+
+
+class VectorStore:
+    """A chromadb collection of drawers. Re-opens itself when another process has written since."""
+
+    def __init__(self, settings: PalaceSettings) -> None:
+        self._settings = settings
+        self._client: Any = None
+        self._collection: Any = None
+        self._seen_generation: str | None = None
+
+    # -- connection -------------------------------------------------------------------------------------------
+    def _connect(self) -> Any:
+        settings = chromadb.config.Settings(anonymized_telemetry=False, allow_reset=False)
+        try:
+            if self._settings.url:
+                host, port, ssl = self._settings.host_port
+                return chromadb.HttpClient(host=host, port=port, ssl=ssl, settings=settings)
+            self._settings.path.mkdir(parents=True, exist_ok=True)
+            return chromadb.PersistentClient(path=str(self._settings.path), settings=settings)
+        except Exception as exc:  # chromadb raises many types (connection, value, rust errors)
+            where = self._settings.url or str(self._settings.path)
+            raise PalaceError(f"cannot open the palace at {where}: {exc}") from None
+
+    @property
+    def client(self) -> Any:
+        if self._client is None:
+            self._client = self._connect()
+        return self._client
+
+    def _reopen(self) -> None:
+        """A long-lived embedded client never sees vectors another process added (chromadb keeps its HNSW
+        segment in memory); only dropping the shared system cache and connecting again refreshes it."""
+        if not self._settings.url:
+            chromadb.api.client.SharedSystemClient.clear_system_cache()
+        self._client = None
+        self._collection = None
+
+    def collection(self, create: bool = False, identity: dict[str, Any] | None = None) -> Any | None:
+        if self._collection is not None:
+            return self._collection
+        name = self._settings.collection
+        try:
+            if create:
+                metadata = {**(identity or {}), GENERATION_KEY: new_generation()}
+                self._collection = self.client.get_or_create_collection(
+                    name,
+                    metadata=metadata,
+                    configuration={"hnsw": {"space": "cosine"}},
+                    embedding_function=ExplicitEmbeddings(),
+                )
+            else:
+                self._collection = self.client.get_collection(name, embedding_function=ExplicitEmbeddings())
+        except PalaceError:
+            raise
+        except Exception as exc:
+            if not create and ("does not exist" in str(exc) or type(exc).__name__ == "NotFoundError"):
+                return None
+            raise PalaceError(f"cannot open palace collection {name!r}: {exc}") from None
+        return self._collection
+
+    def metadata(self) -> dict[str, Any]:
+        col = self.collection()
+        return dict(col.metadata or {}) if col is not None else {}
+
+    def fresh(self) -> Any | None:
+        """The collection, re-opened if another process changed it since we last looked."""
+        try:
+            current = self.client.get_collection(self._settings.collection, embedding_function=ExplicitEmbeddings())
+        except Exception:
+            self._collection = None
+            return None
+        generation = (current.metadata or {}).get(GENERATION_KEY)
+        if self._seen_generation is not None and generation != self._seen_generation:
+            self._reopen()
+            current = self.client.get_collection(self._settings.collection, embedding_function=ExplicitEmbeddings())
+        self._collection = current
+        self._seen_generation = generation
+        return current
+
+    def drop(self) -> None:
+        try:
+            self.client.delete_collection(self._settings.collection)
+        except Exception as exc:
+            if "does not exist" not in str(exc) and type(exc).__name__ != "NotFoundError":
+                raise PalaceError(f"cannot delete palace collection: {exc}") from None
+        self._collection = None
+
+    # -- writes -----------------------------------------------------------------------------------------------
+    def add(self, ids: Sequence[str], vectors: np.ndarray, documents: Sequence[str],
+            metadatas: Sequence[dict[str, Any]]) -> None:
+        col = self.collection()
+        assert col is not None
+        step = 500
+        try:
+            for i in range(0, len(ids), step):
+                col.upsert(
+                    ids=list(ids[i : i + step]),
+                    embeddings=vectors[i : i + step],
+                    documents=list(documents[i : i + step]),
+                    metadatas=list(metadatas[i : i + step]),
+                )
+        except Exception as exc:
+            raise PalaceError(f"cannot write drawers to the palace: {exc}") from None
+
+    def update_metadata(self, ids: Sequence[str], metadatas: Sequence[dict[str, Any]]) -> None:
+        col = self.collection()
+        assert col is not None
+        try:
+            for i in range(0, len(ids), 500):
+                col.update(ids=list(ids[i : i + 500]), metadatas=list(metadatas[i : i + 500]))
+        except Exception as exc:
+            raise PalaceError(f"cannot update drawer metadata: {exc}") from None
+
+    def delete(self, ids: Sequence[str]) -> None:
+        col = self.collection()
+        assert col is not None
+        try:
+            for i in range(0, len(ids), 500):
+                col.delete(ids=list(ids[i : i + 500]))
+        except Exception as exc:
+            raise PalaceError(f"cannot delete drawers from the palace: {exc}") from None
+
+    def all_ids(self) -> set[str]:
+        col = self.collection()
+        if col is None:
+            return set()
+        out: set[str] = set()
+        offset = 0
+        while True:
+            batch = col.get(include=[], limit=5000, offset=offset)
+            out.update(batch["ids"])
+            if len(batch["ids"]) < 5000:
+                return out
+            offset += 5000
+
+    def get(self, ids: Sequence[str]) -> tuple[list[str], list[str], list[dict[str, Any]]]:
+        col = self.collection()
+        assert col is not None
+        got = col.get(ids=list(ids), include=["documents", "metadatas"])
+        return list(got["ids"]), list(got["documents"]), [dict(m) for m in got["metadatas"]]
+
+    def mark_written(self, metadata: dict[str, Any]) -> str:
+        """Give the collection a new generation token so long-running readers know to refresh."""
+        col = self.collection()
+        assert col is not None
+        generation = new_generation()
+        merged = {k: v for k, v in {**metadata, GENERATION_KEY: generation}.items() if not k.startswith("hnsw:")}
+        try:
+            col.modify(metadata=merged)
+        except Exception as exc:
+            raise PalaceError(f"cannot update palace metadata: {exc}") from None
+        self._seen_generation = generation
+        return generation
+
+    # -- reads ------------------------------------------------------------------------------------------------
+    def query(self, vector: np.ndarray, n: int, ids: list[str] | None = None,
+              where: dict[str, Any] | None = None) -> list[tuple[str, float]]:
+        """Nearest drawers as (id, cosine similarity), best first."""
+        col = self.fresh()
+        if col is None:
+            return []
+        total = col.count()
+        if total == 0:
+            return []
+        n = min(n, total if ids is None else len(ids))
+        if n <= 0:
+            return []
+        try:
+            res = col.query(query_embeddings=[vector], n_results=n, ids=ids, where=where, include=["distances"])
+        except Exception as exc:
+            raise PalaceError(f"palace vector query failed: {exc}") from None
+        return [(i, 1.0 - float(d)) for i, d in zip(res["ids"][0], res["distances"][0], strict=True)]

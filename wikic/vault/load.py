@@ -1,0 +1,183 @@
+"""Read a vault from disk: every file's path, and every page parsed, with a cache for unchanged files.
+
+Nothing here writes into the vault except the cache under `.wikic/`, and only when asked.
+"""
+
+from __future__ import annotations
+
+import os
+import pickle
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from wikic import __version__
+from wikic.schema import Schema
+from wikic.schema import load as load_schema
+from wikic.vault.layout import INDEX_FILE, RAW_DIR, STATE_DIR
+from wikic.vault.model import Note, Problem
+from wikic.vault.parse import parse_note
+
+CACHE_NAME = "parse-cache.pickle"
+
+
+@dataclass(frozen=True)
+class FileInfo:
+    path: str  # vault-relative, '/'-separated
+    size: int
+    mtime_ns: int
+
+
+@dataclass
+class Vault:
+    root: Path
+    schema: Schema
+    files: dict[str, FileInfo]  # every file in the vault except tool state, dot-folders and unsafe links
+    notes: dict[str, Note]  # parsed pages (+ index.md); for a plain vault, every .md note
+    problems: list[tuple[str, Problem]] = field(default_factory=list)  # (path, problem) found while walking
+
+    def page_type(self, path: str) -> str | None:
+        """The page type of a wiki page (by its top folder), or None when `path` is not a wiki page."""
+        if not path.endswith(".md"):
+            return None
+        if not self.schema.present:
+            return "note"
+        top, sep, _ = path.partition("/")
+        if not sep:
+            return None
+        return self.schema.folder_types().get(top)
+
+    def is_page(self, path: str) -> bool:
+        return self.page_type(path) is not None
+
+    @property
+    def pages(self) -> list[str]:
+        return sorted(p for p in self.notes if self.is_page(p))
+
+
+def walk(root: Path) -> tuple[dict[str, FileInfo], list[tuple[str, Problem]]]:
+    """Every file under `root`; dot-folders are skipped (Obsidian ignores them), symlinks are not followed
+    out of the vault."""
+    files: dict[str, FileInfo] = {}
+    problems: list[tuple[str, Problem]] = []
+    real_root = os.path.realpath(root)
+    stack = [("", os.fspath(root))]
+    while stack:
+        rel_dir, abs_dir = stack.pop()
+        try:
+            entries = list(os.scandir(abs_dir))
+        except OSError as exc:
+            problems.append((rel_dir or ".", Problem("unsafe-path", None, f"cannot read folder: {exc.strerror}")))
+            continue
+        for entry in entries:
+            name = entry.name
+            if name.startswith("."):
+                continue
+            rel = f"{rel_dir}/{name}" if rel_dir else name
+            try:
+                if entry.is_symlink():
+                    target = os.path.realpath(entry.path)
+                    if os.path.commonpath([real_root, target]) != real_root:
+                        problems.append((rel, Problem("unsafe-path", None, "symbolic link points outside the vault: not read")))
+                        continue
+                    if os.path.isdir(target):
+                        continue  # a folder link inside the vault would list files twice
+                if entry.is_dir(follow_symlinks=False):
+                    stack.append((rel, entry.path))
+                    continue
+                st = entry.stat()
+            except OSError as exc:
+                problems.append((rel, Problem("unsafe-path", None, f"cannot read: {exc.strerror}")))
+                continue
+            files[rel] = FileInfo(rel, st.st_size, st.st_mtime_ns)
+    return files, problems
+
+
+def _wanted(path: str, schema: Schema) -> bool:
+    if not path.endswith(".md"):
+        return False
+    if not schema.present:
+        return True
+    if path == INDEX_FILE:
+        return True
+    top, sep, _ = path.partition("/")
+    return bool(sep) and top != RAW_DIR and top in schema.page_folders.values()
+
+
+def _read_and_parse(root: str, paths: list[str]) -> list[Note]:
+    out = []
+    for path in paths:
+        try:
+            with open(os.path.join(root, path), "rb") as fh:
+                data = fh.read()
+        except OSError as exc:
+            from wikic.vault.model import empty_note
+
+            out.append(empty_note(path, [Problem("unsafe-path", None, f"cannot read: {exc.strerror}")]))
+            continue
+        out.append(parse_note(path, data))
+    return out
+
+
+def _parse_many(root: Path, paths: list[str], jobs: int) -> list[Note]:
+    if jobs <= 1 or len(paths) < 400:
+        return _read_and_parse(os.fspath(root), paths)
+    # Parsing is pure CPU; a fork pool uses the second core. Chunks interleave so both halves cost the same.
+    import multiprocessing as mp
+
+    ctx = mp.get_context("fork")
+    chunks = [paths[i::jobs] for i in range(jobs)]
+    with ctx.Pool(jobs) as pool:
+        results = pool.starmap(_read_and_parse, [(os.fspath(root), chunk) for chunk in chunks])
+    return [note for chunk in results for note in chunk]
+
+
+def _cache_path(root: Path) -> Path:
+    return root / STATE_DIR / "cache" / CACHE_NAME
+
+
+def _load_cache(root: Path) -> dict[str, tuple[int, int, Note]]:
+    try:
+        with open(_cache_path(root), "rb") as fh:
+            version, entries = pickle.load(fh)
+    except (OSError, EOFError, pickle.UnpicklingError, ValueError, TypeError, AttributeError, ImportError):
+        return {}
+    return entries if version == __version__ else {}
+
+
+def _save_cache(root: Path, entries: dict[str, tuple[int, int, Note]]) -> None:
+    path = _cache_path(root)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(f".tmp{os.getpid()}")
+        with open(tmp, "wb") as fh:
+            pickle.dump((__version__, entries), fh, protocol=pickle.HIGHEST_PROTOCOL)
+        os.replace(tmp, path)
+    except OSError:
+        pass  # the cache is an optimisation; a read-only vault still lints
+
+
+def load_vault(root: Path, *, use_cache: bool = False, jobs: int | None = None) -> Vault:
+    """Walk and parse a vault. With `use_cache`, unchanged files (same size and mtime) are not re-parsed and
+    the cache under `.wikic/cache/` is refreshed."""
+    root = Path(root)
+    schema = load_schema(root)
+    files, problems = walk(root)
+    wanted = sorted(p for p in files if _wanted(p, schema))
+    cached = _load_cache(root) if use_cache else {}
+    notes: dict[str, Note] = {}
+    todo: list[str] = []
+    for path in wanted:
+        info = files[path]
+        hit = cached.get(path)
+        if hit is not None and hit[0] == info.size and hit[1] == info.mtime_ns:
+            notes[path] = hit[2]
+        else:
+            todo.append(path)
+    if todo:
+        if jobs is None:
+            jobs = min(2, os.cpu_count() or 1)
+        for note in _parse_many(root, todo, jobs):
+            notes[note.path] = note
+        if use_cache:
+            _save_cache(root, {p: (files[p].size, files[p].mtime_ns, notes[p]) for p in wanted})
+    return Vault(root=root, schema=schema, files=files, notes=notes, problems=problems)

@@ -1,0 +1,329 @@
+"""Parse one note: frontmatter, links (with exact line and column), headings, block ids, problems.
+
+Two scanners produce the same result. The fast one is a handful of regular expressions and applies to a
+page only when the page holds none of the constructs that can hide a link or change the block
+structure (code, math, HTML, comments, escapes, tables, setext headings, reference definitions,
+indented blocks, containers holding headings). Every other page goes through markdown-it
+(`markdown.py`). A property test checks that the two agree wherever the fast one accepts a page.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+from urllib.parse import unquote
+
+from wikic.vault import frontmatter as fm
+from wikic.vault.model import (
+    EMBED,
+    FRONTMATTER,
+    MDLINK,
+    WIKILINK,
+    Block,
+    Heading,
+    Link,
+    Note,
+    Problem,
+    empty_note,
+)
+
+MAX_PAGE_BYTES = 8 * 1024 * 1024
+
+WIKI_RE = re.compile(r"(!?)\[\[([^\[\]\n|]*?)(?:\|([^\[\]\n]*))?\]\]")
+SIMPLE_MDLINK = re.compile(r"(!?)\[([^\[\]\n]*)\]\(([^()\s<>]*)\)")
+ATX = re.compile(r"^ {0,3}(#{1,6})(?:[ \t]+(.*?))?[ \t]*$", re.M)
+BLOCK_ID = re.compile(r"(?:^|[ \t])\^([A-Za-z0-9-]+)[ \t]*$")
+SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.\-]*:")
+FM_WIKI = re.compile(r"\[\[([^\[\]\n|]*?)(?:\|([^\[\]\n]*))?\]\]")
+
+# Anything that can hide a link or change block structure sends a page to markdown-it.
+_NEEDS_FULL_PARSER = re.compile(
+    r"[`$<\\\t]|%%|~~~|&(?:#\d+|#[xX][0-9a-fA-F]+|[A-Za-z][A-Za-z0-9]*);"
+    r"|^ {4,}\S"  # indented code or deep list continuation
+    r"|^ {0,3}(?:=+|-+)[ ]*$"  # setext underline or thematic break
+    r"|^ {0,3}\[[^\]\n]*\]:"  # reference or footnote definition
+    r"|^[ |:\-]*\|[ |:\-]*-[ |:\-]*$|^[ |:\-]*-[ |:\-]*\|[ |:\-]*$"  # table delimiter row
+    r"|^ {0,3}(?:(?:>|[-*+]|\d{1,9}[.)])[ ]*)+#{1,6}(?:[ ]|$)",  # heading inside a quote or list
+    re.M,
+)
+
+
+def split_target(text: str) -> tuple[str, str]:
+    path, _, sub = text.partition("#")
+    return path.strip(), sub.strip()
+
+
+def _wikilink(match: re.Match[str], line: int, column: int) -> Link | Problem:
+    target, alias = match.group(2), match.group(3)
+    if alias is not None and target.endswith("\\"):  # "[[t\|x]]": the escaped pipe of a table cell
+        target = target[:-1]
+    path, sub = split_target(target)
+    if not path and not sub:
+        return Problem("malformed-link", line, "empty link '[[]]'", column)
+    kind = EMBED if match.group(1) else WIKILINK
+    return Link(kind, path, sub, alias, line, column, match.group(0))
+
+
+def _mdlink(href: str, raw: str, embed: bool, line: int, column: int) -> Link | None:
+    """A Markdown link is a vault edge only when it points at a local file (contract §5)."""
+    href = href.strip()
+    if not href or SCHEME.match(href) or href.startswith("//"):
+        return None
+    path, _, sub = href.partition("#")
+    return Link(EMBED if embed else MDLINK, unquote(path), unquote(sub), None, line, column, raw)
+
+
+def _blocks(lines: list[str], skip: set[int] | frozenset[int], first: int) -> list[Block]:
+    out = []
+    for i in range(first - 1, len(lines)):
+        text = lines[i]
+        if "^" in text and i not in skip:
+            m = BLOCK_ID.search(text)
+            if m:
+                out.append(Block(m.group(1), i + 1))
+    return out
+
+
+def _heading_text(raw: str | None) -> str:
+    text = (raw or "").strip()
+    # closing sequence: "## Title ##" -> "Title" (must be preceded by a space, or be all hashes)
+    stripped = text.rstrip("#")
+    if stripped != text and (stripped == "" or stripped.endswith((" ", "\t"))):
+        text = stripped.strip()
+    return text
+
+
+def fast_eligible(body: str) -> bool:
+    if _NEEDS_FULL_PARSER.search(body):
+        return False
+    return True
+
+
+def scan_fast(body: str, first_line: int) -> tuple[list[Link], list[Heading], list[Problem]] | None:
+    """Links and headings of a page with no tricky constructs, or None to ask for markdown-it."""
+    links: list[Link] = []
+    problems: list[Problem] = []
+    spans: list[tuple[int, int]] = []
+    line_starts: list[int] | None = None
+
+    def position(offset: int) -> tuple[int, int]:
+        nonlocal line_starts
+        if line_starts is None:
+            line_starts = [0]
+            find = body.find
+            pos = find("\n")
+            while pos >= 0:
+                line_starts.append(pos + 1)
+                pos = find("\n", pos + 1)
+        lo, hi = 0, len(line_starts) - 1
+        while lo < hi:  # bisect: the last line start <= offset
+            mid = (lo + hi + 1) >> 1
+            if line_starts[mid] <= offset:
+                lo = mid
+            else:
+                hi = mid - 1
+        return first_line + lo, offset - line_starts[lo] + 1
+
+    if "[[" in body:
+        for m in WIKI_RE.finditer(body):
+            line, col = position(m.start())
+            item = _wikilink(m, line, col)
+            (links if isinstance(item, Link) else problems).append(item)  # type: ignore[arg-type]
+            spans.append((m.start(), m.end()))
+        if body.count("[[") != len(spans) + sum(m.group(0).count("[[") - 1 for m in WIKI_RE.finditer(body)):
+            return None  # an unclosed or nested "[[": let markdown-it decide what it is
+    if "](" in body:
+        md_matches = list(SIMPLE_MDLINK.finditer(body))
+        if body.count("](") != len(md_matches):
+            return None
+        for m in md_matches:
+            s, e = m.start(), m.end()
+            for a, b in spans:
+                if s < b and a < e:
+                    return None
+            line, col = position(s)
+            link = _mdlink(m.group(3), m.group(0), bool(m.group(1)), line, col)
+            if link is not None:
+                links.append(link)
+        links.sort(key=lambda lk: (lk.line, lk.column))
+    headings = []
+    if "#" in body:
+        for m in ATX.finditer(body):
+            line, _ = position(m.start())
+            headings.append(Heading(_heading_text(m.group(2)), len(m.group(1)), line))
+    return links, headings, problems
+
+
+_HIDING_BLOCKS = frozenset(
+    {"fence", "code_block", "html_block", "math_block", "math_block_eqno", "obsidian_comment_block"}
+)
+
+
+def scan_full(text: str, first_line: int, lines: list[str]) -> tuple[list[Link], list[Heading], list[Problem], set[int]]:
+    """markdown-it pass over the whole text (frontmatter blanked so line numbers stay absolute)."""
+    from wikic.vault.markdown import markdown
+
+    tokens = markdown().parse(text)
+    links: list[Link] = []
+    headings: list[Heading] = []
+    problems: list[Problem] = []
+    hidden: set[int] = set()
+    next_col: dict[int, int] = {}
+
+    def column(line: int, snippet: str, fallback: int) -> int:
+        src = lines[line - 1] if 0 < line <= len(lines) else ""
+        idx = src.find(snippet, next_col.get(line, 0)) if snippet else -1
+        if idx < 0 and "|" in snippet:  # a table cell: markdown-it unescaped "\|", the file still has it
+            idx = src.find(snippet.split("|", 1)[0], next_col.get(line, 0))
+        if idx < 0:
+            return fallback
+        next_col[line] = idx + 1
+        return idx + 1
+
+    n = len(tokens)
+    for i, tok in enumerate(tokens):
+        ttype = tok.type
+        if ttype in _HIDING_BLOCKS and tok.map:
+            hidden.update(range(tok.map[0], tok.map[1]))
+            if ttype == "fence" and not _fence_closed(tok, lines):
+                problems.append(
+                    Problem("malformed-link", tok.map[0] + 1, "code fence is never closed: it hides the rest of the page")
+                )
+            if ttype == "obsidian_comment_block" and not tok.meta.get("closed", True):
+                problems.append(Problem("malformed-link", tok.map[0] + 1, "'%%' comment is never closed: it hides the rest of the page"))
+        elif ttype == "heading_open" and tok.map and i + 1 < n:
+            headings.append(Heading(tokens[i + 1].content.strip(), int(tok.tag[1]), tok.map[0] + 1))
+        elif ttype == "inline" and tok.children and tok.map:
+            _inline_links(tok, links, problems, column)
+    return links, headings, problems, hidden
+
+
+def _fence_closed(tok: Any, lines: list[str]) -> bool:
+    end = tok.map[1] - 1
+    if end <= tok.map[0] or end >= len(lines):
+        return False
+    last = lines[end].strip()
+    marker = tok.markup
+    return last.startswith(marker[0] * len(marker)) and last.strip(marker[0]) == ""
+
+
+def _inline_links(tok: Any, links: list[Link], problems: list[Problem], column: Any) -> None:
+    content: str = tok.content
+    base = tok.map[0] + 1
+
+    def where(offset: int) -> tuple[int, int, str]:
+        line = base + content.count("\n", 0, offset)
+        start = content.rfind("\n", 0, offset) + 1
+        end = content.find("\n", offset)
+        snippet = content[offset : end if end >= 0 else len(content)]
+        return line, offset - start + 1, snippet
+
+    for child in tok.children:
+        ctype = child.type
+        if ctype == "wikilink":
+            meta = child.meta
+            line, col, snippet = where(meta["offset"])
+            m = WIKI_RE.match(child.content)
+            assert m is not None
+            item = _wikilink(m, line, column(line, snippet, col))
+            (links if isinstance(item, Link) else problems).append(item)  # type: ignore[arg-type]
+        elif ctype in ("link_open", "image") and child.meta and "offset" in child.meta:
+            href = child.attrs.get("href" if ctype == "link_open" else "src", "")
+            line, col, snippet = where(child.meta["offset"])
+            close = snippet.find(")")
+            raw = snippet[: close + 1] if close >= 0 else snippet
+            link = _mdlink(str(href), raw, ctype == "image", line, column(line, snippet, col))
+            if link is not None:
+                links.append(link)
+        elif ctype == "obsidian_comment" and not child.meta.get("closed", True):
+            line, col, _ = where(child.meta["offset"])
+            problems.append(Problem("malformed-link", line, "'%%' comment is never closed", col))
+        elif ctype == "text" and "[[" in child.content:
+            problems.append(Problem("malformed-link", base, "'[[' is never closed by ']]' on the same line"))
+
+
+def _frontmatter_links(yaml_text: str, data: dict[str, Any], problems: list[Problem]) -> list[Link]:
+    """Quoted wikilinks in property values are links (Obsidian ≥1.4); unquoted ones are YAML lists, not links."""
+    links: list[Link] = []
+    if "[[" not in yaml_text:
+        return links
+    lines = yaml_text.split("\n")
+    cursor = 0
+
+    def values(v: Any) -> Any:
+        if isinstance(v, str):
+            yield v
+        elif isinstance(v, list):
+            for item in v:
+                yield from values(item)
+        elif isinstance(v, dict):
+            for item in v.values():
+                yield from values(item)
+
+    for key, value in data.items():
+        if isinstance(value, list) and any(isinstance(x, list) for x in value):
+            line = next((i + 2 for i, text in enumerate(lines) if text.startswith(f"{key}:")), 2)
+            problems.append(Problem("frontmatter", line, f"'{key}' holds an unquoted wikilink: quote it (\"[[...]]\") or Obsidian ignores it"))
+        for text in values(value):
+            for m in FM_WIKI.finditer(text):
+                raw = m.group(0)
+                line, col = 2, 1
+                for j in range(cursor, len(lines)):
+                    idx = lines[j].find(raw)
+                    if idx >= 0:
+                        line, col, cursor = j + 2, idx + 1, j
+                        break
+                path, sub = split_target(m.group(1))
+                links.append(Link(FRONTMATTER, path, sub, m.group(2), line, col, raw))
+    return links
+
+
+def decode(path: str, data: bytes) -> tuple[str | None, list[Problem]]:
+    if b"\x00" in data[:8192]:
+        return None, [Problem("encoding", None, "binary file where a Markdown page is expected")]
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = data[: exc.start].count(b"\n") + 1
+        return None, [Problem("encoding", line, f"not UTF-8 text (byte 0x{data[exc.start]:02x} at line {line})")]
+    if "\r" in text:
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+    return text, []
+
+
+def parse_note(path: str, data: bytes, max_bytes: int = MAX_PAGE_BYTES) -> Note:
+    text, problems = decode(path, data)
+    if text is None:
+        return empty_note(path, problems)
+    split = fm.split(text)
+    problems.extend(split.problems)
+    data_fm: dict[str, Any] | None = None
+    key_lines: dict[str, int] = {}
+    links: list[Link] = []
+    if split.yaml_text is not None:
+        parsed = fm.parse(split.yaml_text)
+        problems.extend(parsed.problems)
+        data_fm = parsed.data
+        key_lines = fm.key_lines(split.yaml_text)
+        if data_fm:
+            links.extend(_frontmatter_links(split.yaml_text, data_fm, problems))
+    lines = text.split("\n")
+    line_count = len(lines) - (1 if text.endswith("\n") else 0)
+    body_start = split.block_lines + 1
+    if len(data) > max_bytes:
+        problems.append(
+            Problem("page-too-long", None, f"page is {len(data) // (1024 * 1024)} MB, over the {max_bytes // (1024 * 1024)} MB parse limit: its links were not read")
+        )
+        return Note(path, data_fm, split.block_lines, key_lines, links, [], [], problems, line_count, body_start)
+    body = "\n".join(lines[split.block_lines :]) if split.block_lines else text
+    fast = scan_fast(body, body_start) if fast_eligible(body) else None
+    if fast is not None:
+        body_links, headings, body_problems = fast
+        hidden: set[int] | frozenset[int] = frozenset()
+    else:
+        blanked = "\n" * split.block_lines + body if split.block_lines else text
+        body_links, headings, body_problems, hidden = scan_full(blanked, body_start, lines)
+    links.extend(body_links)
+    problems.extend(body_problems)
+    blocks = _blocks(lines, hidden, body_start)
+    return Note(path, data_fm, split.block_lines, key_lines, links, headings, blocks, problems, line_count, body_start)
