@@ -1,0 +1,51 @@
+"""`wikic graph`."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from wikic.cli._common import resolve_vault, translate_errors
+from wikic.graph_export import graph_report
+
+
+def register(app: typer.Typer) -> None:
+    @app.command("graph")
+    @translate_errors
+    def graph(
+        vault: Annotated[Path | None, typer.Option("--vault", "-C", help="Vault folder.")] = None,
+        graphml: Annotated[Path | None, typer.Option("--graphml", help="Write the link graph as GraphML to this file.")] = None,
+        json_file: Annotated[Path | None, typer.Option("--json-file", help="Write the link graph as node-link JSON to this file.")] = None,
+        json_output: Annotated[bool, typer.Option("--json", help="Print the health report as JSON.")] = False,
+        top: Annotated[int, typer.Option("--top", help="How many hubs and wanted pages to list.")] = 10,
+    ) -> None:
+        """Export the link graph (GraphML, JSON) and print its health: pages, links, components, hubs, dead ends.
+
+        Example: wikic graph --vault example-vault --graphml wiki.graphml
+        """
+        root = resolve_vault(vault)
+        report = graph_report(root, graphml=graphml, json_file=json_file, top=top)
+        if json_output:
+            typer.echo(json.dumps(report, ensure_ascii=False))
+            return
+        typer.echo(f"{report['pages']} pages, {report['links']} links ({report['broken_links']} broken), {report['files']} files")
+        typer.echo(f"{report['components']} connected component(s); the largest holds {report['largest_component']} pages")
+        if report["most_linked"]:
+            typer.echo("most linked:")
+            for item in report["most_linked"]:
+                typer.echo(f"  {item['inbound']:>4}  {item['path']}")
+        if report["dead_ends"]:
+            typer.echo(f"dead ends (no outbound link): {len(report['dead_ends'])}")
+            for path in report["dead_ends"][:top]:
+                typer.echo(f"        {path}")
+        if report["isolated_pages"]:
+            typer.echo(f"isolated pages: {len(report['isolated_pages'])}")
+        if report["wanted_pages"]:
+            typer.echo("wanted (linked but missing):")
+            for item in report["wanted_pages"]:
+                typer.echo(f"  {item['links']:>4}  {item['target']}")
+        for written in report.get("written", []):
+            typer.echo(f"wrote {written}")

@@ -1,0 +1,37 @@
+"""`wikic init [DIR]`."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from wikic.cli._common import translate_errors
+from wikic.vault.init import init_vault
+
+
+def register(app: typer.Typer) -> None:
+    @app.command("init")
+    @translate_errors
+    def init(
+        directory: Annotated[Path, typer.Argument(help="Folder for the new vault (created if missing).")] = Path("."),
+        json_output: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
+    ) -> None:
+        """Create a vault: SCHEMA.md, index.md, log.md, wikic.toml, raw/ and page folders, .obsidian/.
+
+        Never overwrites a file; running it twice changes nothing.
+
+        Example: wikic init my-wiki
+        """
+        report = init_vault(directory)
+        if json_output:
+            typer.echo(json.dumps({"vault": str(report.root), "created": report.created, "existing": report.existing}))
+            return
+        for item in report.created:
+            typer.echo(f"created  {item}")
+        if not report.created:
+            typer.echo(f"{report.root}: already a vault, nothing to do")
+        else:
+            typer.echo(f"\nVault ready in {report.root}. Open it in Obsidian, drop sources into raw/, then run `wikic ingest`.")

@@ -1,0 +1,75 @@
+"""`wikic lint [VAULT]`."""
+
+from __future__ import annotations
+
+import datetime as dt
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from wikic.cli._common import resolve_vault, translate_errors
+from wikic.errors import UsageError
+from wikic.lint.fix import apply, plan_fixes
+from wikic.lint.render import FORMATS, render
+from wikic.lint.run import LintOptions, run_lint
+
+
+def _names(values: list[str] | None) -> tuple[str, ...]:
+    return tuple(n.strip() for v in values or [] for n in v.split(",") if n.strip())
+
+
+def register(app: typer.Typer) -> None:
+    @app.command("lint")
+    @translate_errors
+    def lint(
+        vault_arg: Annotated[Path | None, typer.Argument(metavar="[VAULT]", help="Vault folder (or use --vault).")] = None,
+        vault: Annotated[Path | None, typer.Option("--vault", "-C", help="Vault folder (default: nearest parent holding SCHEMA.md, else the current folder).")] = None,
+        fmt: Annotated[str, typer.Option("--format", "-f", help="text, json, sarif or github.")] = "text",
+        json_output: Annotated[bool, typer.Option("--json", help="Same as --format json.")] = False,
+        strict: Annotated[bool, typer.Option("--strict", help="Warnings fail too (exit 1).")] = False,
+        select: Annotated[list[str] | None, typer.Option("--select", help="Only these rules (comma-separated or repeated).")] = None,
+        ignore: Annotated[list[str] | None, typer.Option("--ignore", help="Skip these rules (comma-separated or repeated).")] = None,
+        fix: Annotated[bool, typer.Option("--fix", help="Apply safe repairs (index entries, links whose page is unambiguous by title or alias).")] = False,
+        diff: Annotated[bool, typer.Option("--diff", help="Show the repairs --fix would make, change nothing.")] = False,
+        no_cache: Annotated[bool, typer.Option("--no-cache", help="Re-read every file; do not use or write .wikic/cache/.")] = False,
+        as_of: Annotated[str | None, typer.Option("--as-of", help="Judge staleness as of this date (YYYY-MM-DD) instead of today.")] = None,
+    ) -> None:
+        """Check the vault: broken links, orphans, index gaps, frontmatter and schema, stale pages, contradictions.
+
+        Exit code 0 when no error-level finding (warnings allowed unless --strict), 1 when findings fail,
+        2 on a usage or configuration error.
+
+        Example: wikic lint example-vault --strict --format github
+        """
+        if vault_arg is not None and vault is not None:
+            raise UsageError("give the vault either as an argument or with --vault, not both")
+        root = resolve_vault(vault_arg or vault)
+        fmt = "json" if json_output else fmt
+        if fmt not in FORMATS:
+            raise UsageError(f"unknown format '{fmt}'", hint=f"use one of: {', '.join(FORMATS)}")
+        today = None
+        if as_of:
+            try:
+                today = dt.date.fromisoformat(as_of)
+            except ValueError:
+                raise UsageError(f"--as-of must be a date YYYY-MM-DD, not '{as_of}'") from None
+        options = LintOptions(select=_names(select), ignore=_names(ignore), strict=strict, use_cache=not no_cache, today=today)
+        label = str(vault_arg or vault or root)
+        report = run_lint(root, options, label=label)
+        if fix or diff:
+            changes = plan_fixes(root, report.findings)
+            if diff:
+                for change in changes:
+                    typer.echo(change.diff(), nl=False)
+                if not changes:
+                    typer.echo("nothing to fix", err=True)
+                raise typer.Exit(0)
+            apply(root, changes)
+            for change in changes:
+                typer.echo(f"fixed {change.path}", err=True)
+            report = run_lint(root, options, label=label)
+        out = render(report, fmt)
+        if out:
+            typer.echo(out)
+        raise typer.Exit(report.exit_code)

@@ -1,0 +1,110 @@
+"""The vault's link graph: a networkx MultiDiGraph keyed by vault-relative paths.
+
+Nodes are every file (notes and attachments); an edge is one link occurrence, so two links between the
+same pair keep their own line numbers. Links that resolve nowhere are kept beside the graph.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any, NamedTuple
+
+import networkx as nx
+
+from wikic.vault.load import Vault
+from wikic.vault.model import Link
+from wikic.vault.resolve import Resolver
+
+
+class Edge(NamedTuple):
+    source: str
+    link: Link
+    target: str | None  # None: the link resolves nowhere
+    candidates: tuple[str, ...]  # several files matched (ambiguous)
+
+
+@dataclass
+class LinkGraph:
+    graph: nx.MultiDiGraph
+    edges: list[Edge]
+    resolver: Resolver
+    by_source: dict[str, list[Edge]] = field(default_factory=dict)
+
+    @property
+    def unresolved(self) -> list[Edge]:
+        return [e for e in self.edges if e.target is None]
+
+
+def build(vault: Vault, resolver: Resolver | None = None) -> LinkGraph:
+    resolver = resolver or Resolver(vault.files)
+    graph = nx.MultiDiGraph()
+    node_attrs: dict[str, dict[str, Any]] = {}
+    for path in vault.files:
+        note = vault.notes.get(path)
+        attrs: dict[str, Any] = {"kind": "note" if path.endswith(".md") else "attachment"}
+        page_type = vault.page_type(path)
+        if page_type:
+            attrs["type"] = page_type
+        if note is not None and note.frontmatter and isinstance(note.frontmatter.get("title"), str):
+            attrs["title"] = note.frontmatter["title"]
+        node_attrs[path] = attrs
+    edges: list[Edge] = []
+    by_source: dict[str, list[Edge]] = {}
+    resolve = resolver.resolve
+    for source, note in vault.notes.items():
+        mine = []
+        for link in note.links:
+            res = resolve(source, link.target)
+            edge = Edge(source, link, res.path, res.candidates)
+            mine.append(edge)
+        edges.extend(mine)
+        by_source[source] = mine
+    _fill(graph, node_attrs, edges)
+    return LinkGraph(graph=graph, edges=edges, resolver=resolver, by_source=by_source)
+
+
+def _fill(graph: nx.MultiDiGraph, nodes: dict[str, dict[str, Any]], edges: list[Edge]) -> None:
+    """Populate the graph. `add_edges_from` spends ~5 µs per edge on key bookkeeping (0.5 s for a
+    100,000-link vault); keys here are simply 0..n-1 per pair, so the adjacency dicts are filled directly,
+    in the same layout networkx itself builds."""
+    graph.add_nodes_from(nodes.items())
+    succ, pred = graph._succ, graph._pred
+    for edge in edges:
+        target = edge.target
+        if target is None:
+            continue
+        u = edge.source
+        link = edge.link
+        keydict = succ[u].get(target)
+        if keydict is None:
+            keydict = {}
+            succ[u][target] = keydict
+            pred[target][u] = keydict
+        keydict[len(keydict)] = {"kind": link.kind, "line": link.line, "column": link.column, "subpath": link.subpath}
+
+
+def health(lg: LinkGraph, vault: Vault, top: int = 10) -> dict[str, Any]:
+    """Numbers a person wants to see about the graph: size, components, hubs, dead ends, wanted pages."""
+    pages = [p for p in vault.notes if vault.is_page(p)]
+    page_set = set(pages)
+    sub = lg.graph.subgraph(pages)
+    simple = nx.DiGraph(sub)
+    simple.remove_edges_from(nx.selfloop_edges(simple))
+    components = list(nx.weakly_connected_components(simple)) if pages else []
+    inbound = Counter(e.target for e in lg.edges if e.target in page_set and e.source != e.target and e.source in page_set)
+    dead_ends = sorted(p for p in pages if simple.out_degree(p) == 0)
+    wanted = Counter(e.link.target for e in lg.edges if e.target is None and e.link.target)
+    return {
+        "pages": len(pages),
+        "files": len(vault.files),
+        "links": len(lg.edges),
+        "resolved_links": sum(1 for e in lg.edges if e.target is not None),
+        "broken_links": sum(1 for e in lg.edges if e.target is None),
+        "components": len(components),
+        "largest_component": max((len(c) for c in components), default=0),
+        "isolated_pages": sorted(p for p in pages if simple.degree(p) == 0),
+        "most_linked": [{"path": p, "inbound": n} for p, n in inbound.most_common(top)],
+        "dead_ends": dead_ends,
+        "wanted_pages": [{"target": t, "links": n} for t, n in wanted.most_common(top)],
+    }

@@ -1,0 +1,45 @@
+"""`wikic graph`: the link graph's health, and exports to GraphML and node-link JSON."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import networkx as nx
+
+from wikic.errors import UsageError
+from wikic.graph import build, health
+from wikic.vault.load import load_vault
+
+
+def _portable(graph: nx.MultiDiGraph) -> nx.MultiDiGraph:
+    """GraphML accepts only scalar attributes; drop None values."""
+    out = nx.MultiDiGraph()
+    for node, attrs in graph.nodes(data=True):
+        out.add_node(node, **{k: v for k, v in attrs.items() if v is not None})
+    for u, v, key, attrs in graph.edges(keys=True, data=True):
+        out.add_edge(u, v, key=key, **{k: v2 for k, v2 in attrs.items() if v2 is not None})
+    return out
+
+
+def graph_report(root: Path, *, graphml: Path | None = None, json_file: Path | None = None, top: int = 10) -> dict[str, Any]:
+    vault = load_vault(root, use_cache=True)
+    lg = build(vault)
+    report = health(lg, vault, top=top)
+    written = []
+    if graphml is not None:
+        try:
+            nx.write_graphml(_portable(lg.graph), graphml)
+        except OSError as exc:
+            raise UsageError(f"cannot write {graphml}: {exc.strerror}") from exc
+        written.append(str(graphml))
+    if json_file is not None:
+        data = nx.node_link_data(lg.graph, edges="links")
+        try:
+            Path(json_file).write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+        except OSError as exc:
+            raise UsageError(f"cannot write {json_file}: {exc.strerror}") from exc
+        written.append(str(json_file))
+    report["written"] = written
+    return report

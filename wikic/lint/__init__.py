@@ -1,0 +1,6 @@
+"""`wikic lint`: deterministic checks over the vault's link graph (contract §6)."""
+
+from wikic.lint.finding import Finding
+from wikic.lint.run import LintOptions, LintReport, run_lint
+
+__all__ = ["Finding", "LintOptions", "LintReport", "run_lint"]

@@ -1,0 +1,101 @@
+"""Everything a rule may look at, computed once per lint run."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any
+
+from wikic.graph import Edge, LinkGraph
+from wikic.lint.finding import Finding, Fix
+from wikic.schema import Schema
+from wikic.vault.layout import INDEX_FILE, LOG_FILE, RAW_DIR, SCHEMA_FILE
+from wikic.vault.load import Vault
+from wikic.vault.model import Note
+from wikic.vault.parse import parse_note
+from wikic.vault.resolve import fold
+
+
+@dataclass
+class LintContext:
+    vault: Vault
+    links: LinkGraph
+    today: dt.date
+    ledger: dict[str, dict[str, Any]] = field(default_factory=dict)  # raw path -> capture record
+    _extra_notes: dict[str, Note | None] = field(default_factory=dict)
+
+    @property
+    def schema(self) -> Schema:
+        return self.vault.schema
+
+    @cached_property
+    def pages(self) -> list[str]:
+        return self.vault.pages
+
+    def is_page(self, path: str) -> bool:
+        return self.vault.is_page(path)
+
+    def note(self, path: str) -> Note | None:
+        """The parsed note at `path`; notes outside the page folders are parsed on first use."""
+        note = self.vault.notes.get(path)
+        if note is not None or not path.endswith(".md"):
+            return note
+        if path not in self._extra_notes:
+            try:
+                data = (self.vault.root / path).read_bytes()
+                self._extra_notes[path] = parse_note(path, data)
+            except OSError:
+                self._extra_notes[path] = None
+        return self._extra_notes[path]
+
+    def edges_from(self, path: str) -> list[Edge]:
+        return self.links.by_source.get(path, [])
+
+    def finding(
+        self,
+        rule: str,
+        path: str,
+        line: int | None,
+        message: str,
+        *,
+        column: int | None = None,
+        severity: str | None = None,
+        target: str | None = None,
+        fix: Fix | None = None,
+    ) -> Finding:
+        # severity None: the runner applies the rule's default (or SCHEMA.md's override)
+        return Finding(rule, severity or "", path, line, column if column is not None else (1 if line else None), message, target, fix)
+
+    def problems(self, rule: str) -> Iterator[Finding]:
+        """Problems the parser or the walk found that belong to `rule`."""
+        for path, problem in self.vault.problems:
+            if problem.rule == rule:
+                yield self.finding(rule, path, problem.line, problem.message, column=problem.column if problem.line else None)
+        for path, note in self.vault.notes.items():
+            for problem in note.problems:
+                if problem.rule == rule:
+                    yield self.finding(rule, path, problem.line, problem.message, column=problem.column if problem.line else None)
+
+    @cached_property
+    def names(self) -> dict[str, list[str]]:
+        """fold(title or alias) -> pages carrying it: for "did you mean" and duplicate detection."""
+        out: dict[str, list[str]] = {}
+        for path in self.pages:
+            note = self.vault.notes[path]
+            fm = note.frontmatter or {}
+            labels: list[Any] = [fm.get("title")]
+            aliases = fm.get("aliases")
+            if isinstance(aliases, list):
+                labels.extend(aliases)
+            elif isinstance(aliases, str):
+                labels.append(aliases)
+            for label in labels:
+                if isinstance(label, str) and label.strip():
+                    out.setdefault(fold(label.strip()), []).append(path)
+        return out
+
+    @staticmethod
+    def special(path: str) -> bool:
+        return path in (INDEX_FILE, LOG_FILE, SCHEMA_FILE) or path.startswith(RAW_DIR + "/")

@@ -1,0 +1,54 @@
+"""A lint finding is data first; renderers turn it into text, JSON, SARIF or GitHub annotations."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+SEVERITY_ORDER = {"error": 0, "warning": 1, "info": 2}
+
+
+@dataclass(frozen=True, slots=True)
+class Fix:
+    """A safe, mechanical repair: replace `old` with `new` on `line` of `path` (or the whole-file action)."""
+
+    action: str  # "replace" | "index-add" | "index-remove"
+    path: str
+    line: int | None = None
+    old: str | None = None
+    new: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {k: v for k, v in (("action", self.action), ("path", self.path), ("line", self.line), ("old", self.old), ("new", self.new)) if v is not None}
+
+
+@dataclass(frozen=True, slots=True)
+class Finding:
+    rule: str
+    severity: str  # error | warning | info
+    path: str
+    line: int | None
+    column: int | None
+    message: str
+    target: str | None = None
+    fix: Fix | None = None
+
+    def sort_key(self) -> tuple[Any, ...]:
+        return (self.path, self.line or 0, self.column or 0, self.rule, self.message)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "rule": self.rule,
+            "severity": self.severity,
+            "path": self.path,
+            "line": self.line,
+            "column": self.column,
+            "target": self.target,
+            "message": self.message,
+            "fix": self.fix.to_dict() if self.fix else None,
+        }
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> Finding:
+        fix = Fix(**d["fix"]) if d.get("fix") else None
+        return cls(d["rule"], d["severity"], d["path"], d["line"], d["column"], d["message"], d.get("target"), fix)

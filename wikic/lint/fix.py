@@ -1,0 +1,109 @@
+"""`wikic lint --fix`: only safe, idempotent repairs.
+
+- add pages missing from index.md (in their section, alphabetically, with their summary);
+- drop index.md entries that point at pages that do not exist;
+- retarget a broken link whose intended page is unambiguous by title or alias (`[[Sam Altman]]` ->
+  `[[sam-altman|Sam Altman]]`).
+Everything else is left for a person.
+"""
+
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass
+from pathlib import Path
+
+from wikic.lint.finding import Finding
+from wikic.schema import load as load_schema
+from wikic.vault.index_file import Entry, add_entries, remove_lines
+from wikic.vault.layout import INDEX_FILE
+from wikic.vault.parse import parse_note
+from wikic.vault.write import write_atomic
+
+
+@dataclass(frozen=True)
+class FileChange:
+    path: str
+    before: str
+    after: str
+
+    def diff(self) -> str:
+        return "".join(
+            difflib.unified_diff(self.before.splitlines(True), self.after.splitlines(True), f"a/{self.path}", f"b/{self.path}")
+        )
+
+
+def plan_fixes(root: Path, findings: list[Finding]) -> list[FileChange]:
+    root = Path(root)
+    texts: dict[str, str] = {}
+
+    def text_of(path: str) -> str:
+        if path not in texts:
+            try:
+                texts[path] = (root / path).read_text(encoding="utf-8")
+            except FileNotFoundError:
+                texts[path] = ""
+        return texts[path]
+
+    originals: dict[str, str] = {}
+    replacements: dict[str, list[Finding]] = {}
+    index_removals: set[int] = set()
+    index_additions: list[str] = []
+    for f in findings:
+        if f.fix is None:
+            continue
+        if f.fix.action == "replace" and f.fix.line and f.fix.old and f.fix.new:
+            replacements.setdefault(f.fix.path, []).append(f)
+        elif f.fix.action == "index-remove" and f.fix.line:
+            index_removals.add(f.fix.line)
+        elif f.fix.action == "index-add" and f.fix.path != INDEX_FILE:
+            index_additions.append(f.fix.path)
+
+    for path, items in replacements.items():
+        originals.setdefault(path, text_of(path))
+        lines = text_of(path).split("\n")
+        for f in sorted(items, key=lambda f: -(f.column or 0)):
+            assert f.fix is not None and f.fix.line is not None and f.fix.old is not None and f.fix.new is not None
+            i = f.fix.line - 1
+            if 0 <= i < len(lines):
+                col = (f.column or 1) - 1
+                at = lines[i].find(f.fix.old, max(col, 0))
+                if at < 0:
+                    at = lines[i].find(f.fix.old)
+                if at >= 0:
+                    lines[i] = lines[i][:at] + f.fix.new + lines[i][at + len(f.fix.old) :]
+        texts[path] = "\n".join(lines)
+
+    if index_removals or index_additions:
+        originals.setdefault(INDEX_FILE, text_of(INDEX_FILE))
+        index = text_of(INDEX_FILE) or "# Wiki Index\n"
+        if index_removals:
+            index = remove_lines(index, index_removals)
+        if index_additions:
+            schema = load_schema(root)
+            folder_types = schema.folder_types()
+            entries = []
+            for page in sorted(set(index_additions)):
+                note = parse_note(page, (root / page).read_bytes())
+                summary = (note.frontmatter or {}).get("summary") or (note.frontmatter or {}).get("title") or ""
+                link = page[:-3] if "/" in page else page
+                stem = page.rsplit("/", 1)[-1][:-3]
+                link = stem if _unique_stem(root, stem) else page[:-3]
+                entries.append(Entry(folder_types.get(page.split("/", 1)[0], "note"), link, str(summary)))
+            index = add_entries(index, entries, list(schema.page_folders))
+        texts[INDEX_FILE] = index
+
+    return [FileChange(p, originals[p], texts[p]) for p in sorted(originals) if originals[p] != texts[p]]
+
+
+def _unique_stem(root: Path, stem: str) -> bool:
+    count = 0
+    for path in root.rglob(f"{stem}.md"):
+        if not any(part.startswith(".") for part in path.relative_to(root).parts):
+            count += 1
+    return count == 1
+
+
+def apply(root: Path, changes: list[FileChange]) -> None:
+    for change in changes:
+        write_atomic(Path(root) / change.path, change.after, root=Path(root))

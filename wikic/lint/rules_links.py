@@ -1,0 +1,140 @@
+"""Link rules: broken-wikilink, orphan-page, ambiguous-link, malformed-link, too-few-links."""
+
+from __future__ import annotations
+
+import difflib
+import posixpath
+from collections.abc import Iterator
+
+from wikic.lint.context import LintContext
+from wikic.lint.finding import Finding, Fix
+from wikic.lint.registry import rule
+from wikic.vault.layout import INDEX_FILE
+from wikic.vault.model import FRONTMATTER, Link
+from wikic.vault.resolve import fold, heading_key
+from wikic.vault.slug import slugify
+
+
+def link_text_for(ctx: LintContext, source: str, page: str) -> str:
+    """How to write a link from `source` to `page` so it cannot be ambiguous: the bare name when unique."""
+    stem = posixpath.basename(page)[: -len(".md")] if page.endswith(".md") else posixpath.basename(page)
+    res = ctx.links.resolver.resolve(source, stem)
+    if res.path == page and not res.candidates:
+        return stem
+    return page[: -len(".md")] if page.endswith(".md") else page
+
+
+def suggest(ctx: LintContext, source: str, link: Link) -> tuple[str | None, Fix | None]:
+    """'Did you mean' for a link that resolves nowhere. A fix is offered only when exactly one page is meant:
+    its title or an alias equals the link text, or the link text slugs to an existing page name."""
+    target = link.target
+    meant: list[str] = []
+    by_name = ctx.names.get(fold(target), [])
+    if len(set(by_name)) == 1:
+        meant = by_name[:1]
+    else:
+        slug = slugify(target)
+        if slug:
+            found = ctx.links.resolver.by_stem(slug)
+            pages = [p for p in found if ctx.is_page(p) or not ctx.schema.present]
+            if len(pages) == 1:
+                meant = pages
+    if meant and link.kind != FRONTMATTER and link.raw.startswith(("[[", "![[")):
+        page = meant[0]
+        text = link_text_for(ctx, source, page)
+        sub = f"#{link.subpath}" if link.subpath else ""
+        display = link.alias if link.alias is not None else target
+        bang = "!" if link.raw.startswith("!") else ""
+        new = f"{bang}[[{text}{sub}|{display}]]"
+        return f"[[{text}|{display}]]", Fix("replace", source, link.line, link.raw, new)
+    if meant:
+        return f"[[{link_text_for(ctx, source, meant[0])}]]", None
+    stems = ctx.__dict__.setdefault("_stems", sorted({posixpath.basename(p)[:-3] for p in ctx.pages}))
+    close = difflib.get_close_matches(target, stems, n=1, cutoff=0.8) if len(target) < 120 else []
+    return (f"[[{close[0]}]]" if close else None), None
+
+
+def _subpath_problem(ctx: LintContext, link: Link, target: str) -> str | None:
+    sub = link.subpath
+    if not sub or not target.endswith(".md"):
+        return None  # `#page=3` on a PDF is not a heading
+    note = ctx.note(target)
+    if note is None:
+        return None
+    if sub.startswith("^"):
+        wanted = sub[1:].lower()
+        if not any(b.id.lower() == wanted for b in note.blocks):
+            return f"block '^{sub[1:]}' not found in '{target}'"
+        return None
+    last = sub.split("#")[-1]
+    key = heading_key(last)
+    if not key:
+        return None
+    if not any(heading_key(h.text) == key for h in note.headings):
+        return f"heading '#{last}' not found in '{target}'"
+    return None
+
+
+@rule("broken-wikilink", "error", "a link whose target, heading or block does not exist")
+def broken_links(ctx: LintContext) -> Iterator[Finding]:
+    sources = ctx.pages if ctx.schema.present else sorted(ctx.vault.notes)
+    if ctx.schema.present and INDEX_FILE in ctx.vault.notes:
+        sources = [*sources, INDEX_FILE]
+    for source in sources:
+        for edge in ctx.edges_from(source):
+            link = edge.link
+            if edge.target is None:
+                hint, fix = suggest(ctx, source, link)
+                message = f"link target '{link.target}' does not exist"
+                if hint:
+                    message += f"; did you mean {hint}?"
+                yield ctx.finding("broken-wikilink", source, link.line, message, column=link.column, target=link.target, fix=fix)
+                continue
+            problem = _subpath_problem(ctx, link, edge.target)
+            if problem:
+                full = f"{link.target}#{link.subpath}" if link.target else f"#{link.subpath}"
+                yield ctx.finding("broken-wikilink", source, link.line, problem, column=link.column, target=full)
+
+
+@rule("orphan-page", "warning", "a wiki page no other wiki page links to")
+def orphans(ctx: LintContext) -> Iterator[Finding]:
+    inbound: set[str] = set()
+    for source in ctx.pages:
+        for edge in ctx.edges_from(source):
+            if edge.target and edge.target != source:
+                inbound.add(edge.target)
+    for page in ctx.pages:
+        if page not in inbound:
+            yield ctx.finding("orphan-page", page, None, "no other wiki page links here (links from index.md, log.md and raw/ do not count)")
+
+
+@rule("ambiguous-link", "warning", "a link whose name matches several files")
+def ambiguous(ctx: LintContext) -> Iterator[Finding]:
+    for source in sorted(ctx.vault.notes):
+        for edge in ctx.edges_from(source):
+            if edge.candidates:
+                listed = ", ".join(edge.candidates[:5]) + (" ..." if len(edge.candidates) > 5 else "")
+                yield ctx.finding(
+                    "ambiguous-link",
+                    source,
+                    edge.link.line,
+                    f"'{edge.link.target}' matches {len(edge.candidates)} files ({listed}); it resolves to '{edge.target}': write the path to be sure",
+                    column=edge.link.column,
+                    target=edge.link.target,
+                )
+
+
+@rule("malformed-link", "warning", "unclosed '[[', code fence or '%%' comment, or an empty link")
+def malformed(ctx: LintContext) -> Iterator[Finding]:
+    yield from ctx.problems("malformed-link")
+
+
+@rule("too-few-links", "warning", "a wiki page with fewer outbound links than min_outbound_links", needs_schema=True)
+def too_few_links(ctx: LintContext) -> Iterator[Finding]:
+    minimum = ctx.schema.thresholds["min_outbound_links"]
+    if minimum <= 0:
+        return
+    for page in ctx.pages:
+        targets = {e.target for e in ctx.edges_from(page) if e.target and e.target != page and ctx.is_page(e.target)}
+        if len(targets) < minimum:
+            yield ctx.finding("too-few-links", page, None, f"links to {len(targets)} other wiki page(s); SCHEMA.md asks for at least {minimum}")

@@ -1,0 +1,188 @@
+"""Run the rules over a vault and decide what fails. The core of `wikic lint`."""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import json
+import os
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from wikic import __version__
+from wikic.errors import UsageError
+from wikic.lint.finding import SEVERITY_ORDER, Finding
+from wikic.vault.layout import STATE_DIR
+
+REPORT_CACHE = "lint-report.json"
+
+
+@dataclass(frozen=True)
+class LintOptions:
+    select: tuple[str, ...] = ()  # only these rules (empty: all)
+    ignore: tuple[str, ...] = ()
+    strict: bool = False  # warnings fail too
+    use_cache: bool = True
+    today: dt.date | None = None  # "as of" date for staleness (default: today)
+    jobs: int | None = None
+
+
+@dataclass
+class LintReport:
+    vault: str
+    findings: list[Finding]
+    pages: int
+    links: int
+    seconds: float
+    strict: bool = False
+    cached: bool = False
+    severities: dict[str, str] = field(default_factory=dict)
+
+    def count(self, severity: str) -> int:
+        return sum(1 for f in self.findings if f.severity == severity)
+
+    @property
+    def failed(self) -> bool:
+        failing = ("error", "warning") if self.strict else ("error",)
+        return any(f.severity in failing for f in self.findings)
+
+    @property
+    def exit_code(self) -> int:
+        return 1 if self.failed else 0
+
+    def summary(self) -> dict[str, Any]:
+        return {
+            "pages": self.pages,
+            "links": self.links,
+            "errors": self.count("error"),
+            "warnings": self.count("warning"),
+            "seconds": round(self.seconds, 3),
+        }
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "wikic": __version__,
+            "vault": self.vault,
+            "findings": [f.to_dict() for f in self.findings],
+            "summary": self.summary(),
+        }
+
+
+def _rules() -> dict[str, Any]:
+    # importing the rule modules registers them
+    from wikic.lint import rules_files, rules_index, rules_links, rules_schema  # noqa: F401
+    from wikic.lint.registry import RULES
+
+    return RULES
+
+
+def known_rules() -> list[str]:
+    return sorted(_rules())
+
+
+def _check_names(names: tuple[str, ...], option: str) -> None:
+    rules = _rules()
+    unknown = [n for n in names if n not in rules]
+    if unknown:
+        raise UsageError(f"unknown rule(s) for {option}: {', '.join(unknown)}", hint=f"known rules: {', '.join(sorted(rules))}")
+
+
+def _fingerprint(root: Path, files: Any, options: LintOptions, today: dt.date) -> str:
+    h = hashlib.sha256()
+    h.update(f"{__version__}|{options.select}|{options.ignore}|{today.isoformat()}".encode())
+    for info in sorted(files.values(), key=lambda i: i.path):
+        h.update(f"\0{info.path}\0{info.size}\0{info.mtime_ns}".encode())
+    ledger = root / STATE_DIR / "sources.json"
+    try:
+        st = ledger.stat()
+        h.update(f"ledger{st.st_size}:{st.st_mtime_ns}".encode())
+    except OSError:
+        pass
+    return h.hexdigest()
+
+
+def run_lint(root: Path, options: LintOptions = LintOptions(), *, label: str | None = None) -> LintReport:
+    """Lint the vault at `root`. Reads only; the caches under `.wikic/` are the only thing it may write."""
+    started = time.perf_counter()
+    root = Path(root)
+    if not root.is_dir():
+        raise UsageError(f"vault folder does not exist: {root}")
+    _check_names(options.select, "--select")
+    _check_names(options.ignore, "--ignore")
+    today = options.today or dt.date.today()
+    label = label if label is not None else os.fspath(root)
+
+    from wikic.vault.load import walk
+
+    files, _ = walk(root)
+    cache_file = root / STATE_DIR / "cache" / REPORT_CACHE
+    key = _fingerprint(root, files, options, today)
+    if options.use_cache:
+        cached = _read_report(cache_file, key)
+        if cached is not None:
+            findings, pages, links = cached
+            return LintReport(label, findings, pages, links, time.perf_counter() - started, options.strict, cached=True)
+
+    findings, pages, links = _lint(root, options, today)
+    if options.use_cache:
+        _write_report(cache_file, key, findings, pages, links)
+    return LintReport(label, findings, pages, links, time.perf_counter() - started, options.strict)
+
+
+def _lint(root: Path, options: LintOptions, today: dt.date) -> tuple[list[Finding], int, int]:
+    from wikic.graph import build
+    from wikic.lint.context import LintContext
+    from wikic.lint.rules_files import read_ledger
+    from wikic.vault.load import load_vault
+
+    vault = load_vault(root, use_cache=options.use_cache, jobs=options.jobs)
+    graph = build(vault)
+    ctx = LintContext(vault=vault, links=graph, today=today)
+    ctx.ledger = read_ledger(ctx)
+    rules = _rules()
+    overrides = vault.schema.severities
+    selected = options.select or tuple(rules)
+    findings: list[Finding] = []
+    for rule_id in selected:
+        rule = rules[rule_id]
+        if rule_id in options.ignore or (rule.needs_schema and not vault.schema.present):
+            continue
+        forced = overrides.get(rule_id)
+        if forced == "off":
+            continue
+        for finding in rule.fn(ctx):
+            severity = forced or finding.severity or rule.severity
+            if severity != finding.severity:
+                finding = Finding(finding.rule, severity, finding.path, finding.line, finding.column, finding.message, finding.target, finding.fix)
+            findings.append(finding)
+    findings.sort(key=lambda f: (*f.sort_key()[:3], SEVERITY_ORDER.get(f.severity, 9), *f.sort_key()[3:]))
+    pages = len(vault.pages)
+    links = sum(len(vault.notes[p].links) for p in vault.notes)
+    return findings, pages, links
+
+
+def _read_report(path: Path, key: str) -> tuple[list[Finding], int, int] | None:
+    try:
+        with open(path, encoding="utf-8") as fh:
+            data = json.load(fh)
+    except (OSError, ValueError):
+        return None
+    if data.get("key") != key:
+        return None
+    try:
+        return [Finding.from_dict(d) for d in data["findings"]], int(data["pages"]), int(data["links"])
+    except (KeyError, TypeError, ValueError):
+        return None
+
+
+def _write_report(path: Path, key: str, findings: list[Finding], pages: int, links: int) -> None:
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(f".tmp{os.getpid()}")
+        with open(tmp, "w", encoding="utf-8") as fh:
+            json.dump({"key": key, "pages": pages, "links": links, "findings": [f.to_dict() for f in findings]}, fh)
+        os.replace(tmp, path)
+    except OSError:
+        pass

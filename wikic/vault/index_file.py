@@ -1,0 +1,69 @@
+"""index.md is written by code (contract §4): one section per page type, alphabetical entries
+`- [[link]] — summary`. Edits are surgical so text a person added to index.md survives."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+SECTION_TITLES = {"entity": "Entities", "concept": "Concepts", "comparison": "Comparisons", "query": "Queries"}
+_ENTRY = re.compile(r"^\s*[-*+]\s+!?\[\[([^\]|#]+)")
+
+
+def section_title(page_type: str) -> str:
+    return SECTION_TITLES.get(page_type, page_type.capitalize() + "s")
+
+
+@dataclass(frozen=True)
+class Entry:
+    page_type: str
+    link: str  # link text, e.g. "openai" or "entities/openai"
+    summary: str
+
+    def render(self) -> str:
+        summary = " ".join(self.summary.split())
+        return f"- [[{self.link}]] — {summary}" if summary else f"- [[{self.link}]]"
+
+
+def render_index(entries: list[Entry], types: list[str]) -> str:
+    """A whole index.md for a fresh vault or a rebuild."""
+    out = ["# Wiki Index", ""]
+    for page_type in types:
+        out.append(f"## {section_title(page_type)}")
+        out.extend(e.render() for e in sorted((e for e in entries if e.page_type == page_type), key=lambda e: e.link.lower()))
+    return "\n".join(out) + "\n"
+
+
+def add_entries(text: str, entries: list[Entry], types: list[str]) -> str:
+    """Insert entries into their sections, keeping each section's list alphabetical; missing sections are
+    appended in the standard order."""
+    lines = text.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    for entry in sorted(entries, key=lambda e: e.link.lower()):
+        title = section_title(entry.page_type)
+        start = next((i for i, line in enumerate(lines) if line.strip().lower() == f"## {title}".lower()), None)
+        if start is None:
+            if lines and lines[-1].strip():
+                lines.append("")
+            lines.append(f"## {title}")
+            lines.append(entry.render())
+            continue
+        end = next((i for i in range(start + 1, len(lines)) if lines[i].startswith("#")), len(lines))
+        position = start + 1
+        for i in range(start + 1, end):
+            m = _ENTRY.match(lines[i])
+            if m:
+                if m.group(1).strip().lower() > entry.link.lower():
+                    position = i
+                    break
+                position = i + 1
+        lines.insert(position, entry.render())
+    return "\n".join(lines) + "\n"
+
+
+def remove_lines(text: str, line_numbers: set[int]) -> str:
+    """Drop whole entry lines (1-based), keeping everything else as it was."""
+    lines = text.split("\n")
+    kept = [line for number, line in enumerate(lines, start=1) if number not in line_numbers or not _ENTRY.match(line)]
+    return "\n".join(kept)

@@ -1,0 +1,53 @@
+"""Writing files into a vault: atomic (temp file + rename), never outside the vault, never over a file
+that `write_new` finds already there."""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+
+from wikic.errors import VaultError
+
+
+def inside(root: Path, path: Path) -> bool:
+    """True when `path` (resolved, symlinks followed) lies inside `root`."""
+    try:
+        Path(os.path.realpath(path)).relative_to(os.path.realpath(root))
+        return True
+    except ValueError:
+        return False
+
+
+def write_atomic(path: Path, text: str, *, root: Path | None = None) -> None:
+    """Replace `path` with `text` in one step: readers see the old file or the new one, never half."""
+    if root is not None and not inside(root, path.parent if path.parent.exists() else root):
+        raise VaultError(f"refusing to write outside the vault: {path}")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
+            fh.write(text)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+
+
+def write_new(path: Path, text: str) -> bool:
+    """Create `path` with `text` unless something is already there. Returns whether it wrote."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+    except FileExistsError:
+        return False
+    except OSError as exc:
+        raise VaultError(f"cannot create {path}: {exc.strerror}") from exc
+    with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
+        fh.write(text)
+    return True
