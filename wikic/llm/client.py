@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 import re
-import threading
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -48,7 +47,12 @@ class InvalidReply(LLMError):
 
 
 class TruncatedReply(LLMError):
-    """The reply hit `max_tokens` (finish_reason "length"): its JSON is incomplete."""
+    """The reply hit `max_tokens` (finish_reason "length"): its JSON is incomplete, so it is not parsed."""
+
+    def __init__(self, message: str, *, hint: str | None = None, prompt_tokens: int = 0, completion_tokens: int = 0) -> None:
+        super().__init__(message, hint=hint)
+        self.prompt_tokens = prompt_tokens
+        self.completion_tokens = completion_tokens
 
 
 class LLM(Protocol):
@@ -87,7 +91,6 @@ class OpenAICompatible:
             timeout=settings.timeout,
             max_retries=settings.max_retries,
         )
-        self._close_lock = threading.Lock()
 
     def __repr__(self) -> str:
         return f"OpenAICompatible(endpoint={self.endpoint!r}, model={self.model!r})"
@@ -102,8 +105,7 @@ class OpenAICompatible:
         return self._memory.get(self.endpoint)
 
     def close(self) -> None:
-        with self._close_lock:
-            self._client.close()
+        self._client.close()
 
     def complete_json(
         self, messages: Sequence[Message], schema_name: str, schema: Mapping[str, Any], *, max_tokens: int
@@ -146,18 +148,18 @@ class OpenAICompatible:
             temperature=self.settings.temperature,
         )
         usage = completion.usage
-        text = ""
-        if completion.choices:
-            choice = completion.choices[0]
-            # Thinking models put their reasoning in `reasoning_content`; only `content` is the answer.
-            text = choice.message.content or ""
-            if choice.finish_reason == "length":
-                raise TruncatedReply(
-                    f"{self._where()}: the reply was cut off at max_tokens={max_tokens} (finish_reason 'length')",
-                    hint="raise [llm] max_output_tokens, or lower [ingest] chunk_tokens so each reply is smaller",
-                )
+        choice = completion.choices[0] if completion.choices else None
+        # Thinking models put their reasoning in `reasoning_content`; only `content` is the answer.
+        text = (choice.message.content or "") if choice else ""
         prompt_tokens = usage.prompt_tokens if usage else estimate_messages(msgs)
         completion_tokens = usage.completion_tokens if usage else estimate_tokens(text)
+        if choice is not None and choice.finish_reason == "length":
+            raise TruncatedReply(
+                f"{self._where()}: the reply was cut off at max_tokens={max_tokens} (finish_reason 'length')",
+                hint="raise [llm] max_output_tokens, or lower [ingest] chunk_tokens so each reply is smaller",
+                prompt_tokens=prompt_tokens,
+                completion_tokens=completion_tokens,
+            )
         data = parse_json_object(text, where=self._where(), prompt_tokens=prompt_tokens, completion_tokens=completion_tokens)
         return LLMReply(data, prompt_tokens, completion_tokens, False, completion.model or self.model or "", text)
 
@@ -173,7 +175,7 @@ class OpenAICompatible:
 
     def _status_error(self, exc: openai.APIStatusError) -> LLMError:
         status = exc.status_code
-        detail = _short(self._error_text(exc))
+        detail = _short(self._scrub(_server_message(exc)))
         hints = {
             401: "check WIKIC_LLM_API_KEY (or OPENAI_API_KEY)",
             403: "check the key's permissions for this model",
@@ -218,6 +220,18 @@ def parse_json_object(text: str, *, where: str, prompt_tokens: int = 0, completi
             f"{where}: reply is JSON but not an object", raw=text, prompt_tokens=prompt_tokens, completion_tokens=completion_tokens
         )
     return value
+
+
+def _server_message(exc: openai.APIStatusError) -> str:
+    """The server's own words: OpenAI's `error.message`, FastAPI's `detail`, else the SDK's summary."""
+    body = exc.body
+    if isinstance(body, dict):
+        inner = body.get("error", body)
+        if isinstance(inner, dict) and isinstance(inner.get("message"), str):
+            return inner["message"]
+        if "detail" in body:
+            return json.dumps(body["detail"], default=str)
+    return exc.message
 
 
 def _short(text: str, limit: int = 300) -> str:

@@ -1,0 +1,339 @@
+"""A real HTTP, OpenAI-compatible chat server for tests: scripted behaviours, a request log, loopback only.
+
+    with StandinServer() as server:
+        server.enqueue(error(429), reply({"answer": 42}))
+        client = OpenAI(base_url=server.base_url, api_key="x")
+        ...
+        server.requests[-1].body["response_format"]
+
+Behaviours are consumed in order, one per request to /v1/chat/completions; when the queue is empty the
+`route` function (if set) chooses a reply from the request, else the server answers HTTP 500 with
+`x-should-retry: false` so a missing script fails fast. `reject_json_schema` makes the server behave like
+one that does not support `response_format: json_schema` (the request is refused before the queue is
+consulted), `latency` delays every reply.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import threading
+import time
+from collections import deque
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+__all__ = [
+    "Behaviour",
+    "LoggedRequest",
+    "StandinServer",
+    "error",
+    "malformed",
+    "rejection",
+    "reply",
+    "slow",
+    "truncated",
+]
+
+
+@dataclass(frozen=True)
+class Behaviour:
+    status: int = 200
+    content: str | None = "{}"
+    finish_reason: str = "stop"
+    delay: float = 0.0
+    headers: Mapping[str, str] = field(default_factory=dict)
+    body: Any = None  # error responses: the JSON body sent as is
+    prompt_tokens: int = 12
+    completion_tokens: int = 8
+    usage: bool = True
+    reasoning_content: str | None = None
+
+
+def reply(
+    data: Any,
+    *,
+    finish_reason: str = "stop",
+    reasoning_content: str | None = None,
+    usage: bool = True,
+    prompt_tokens: int = 12,
+    completion_tokens: int = 8,
+    delay: float = 0.0,
+) -> Behaviour:
+    """A normal reply; `data` is JSON-encoded unless it is already a string."""
+    content = data if isinstance(data, str) else json.dumps(data)
+    return Behaviour(
+        content=content,
+        finish_reason=finish_reason,
+        reasoning_content=reasoning_content,
+        usage=usage,
+        prompt_tokens=prompt_tokens,
+        completion_tokens=completion_tokens,
+        delay=delay,
+    )
+
+
+def error(
+    status: int,
+    message: str = "scripted error",
+    *,
+    retry_after_ms: int | None = 10,
+    should_retry: bool | None = None,
+    body: Any = None,
+) -> Behaviour:
+    """An HTTP error in OpenAI's shape. `retry_after_ms` keeps the SDK's back-off short in tests."""
+    headers: dict[str, str] = {}
+    if retry_after_ms is not None:
+        headers["retry-after-ms"] = str(retry_after_ms)
+    if should_retry is not None:
+        headers["x-should-retry"] = "true" if should_retry else "false"
+    if body is None:
+        body = {"error": {"message": message, "type": "standin_error", "param": None, "code": None}}
+    return Behaviour(status=status, content=None, headers=headers, body=body)
+
+
+def slow(seconds: float, then: Behaviour | None = None) -> Behaviour:
+    base = then if then is not None else reply({})
+    return Behaviour(**{**base.__dict__, "delay": seconds})
+
+
+def malformed(text: str = '{"entities": [ this is not json') -> Behaviour:
+    return reply(text)
+
+
+def truncated(text: str = '{"entities": [{"name": "Ope') -> Behaviour:
+    return reply(text, finish_reason="length")
+
+
+# How real servers refuse `response_format: {"type": "json_schema", ...}`.
+REJECTIONS: dict[str, tuple[int, Any]] = {
+    # OpenAI-style 400 (older vLLM / proxies).
+    "400": (
+        400,
+        {
+            "error": {
+                "message": "Invalid parameter: 'response_format' of type 'json_schema' is not supported with this model.",
+                "type": "invalid_request_error",
+                "param": "response_format",
+                "code": None,
+            }
+        },
+    ),
+    # FastAPI request validation (servers that type response_format as text|json_object).
+    "422": (
+        422,
+        {
+            "detail": [
+                {
+                    "type": "literal_error",
+                    "loc": ["body", "response_format", "type"],
+                    "msg": "Input should be 'text' or 'json_object'",
+                    "input": "json_schema",
+                }
+            ]
+        },
+    ),
+    # llama-cpp-python's server: its error handler turns the validation error into a 500.
+    "500": (
+        500,
+        {
+            "error": {
+                # Verbatim shape of llama-cpp-python 0.3.36's reply (its traceback lines left out).
+                "message": (
+                    "1 validation error:\n  {'type': 'literal_error', 'loc': ('body', 'response_format', 'type'), "
+                    "'msg': \"Input should be 'text' or 'json_object'\", 'input': 'json_schema', "
+                    "'ctx': {'expected': \"'text' or 'json_object'\"}}"
+                ),
+                "type": "internal_server_error",
+                "param": None,
+                "code": None,
+            }
+        },
+    ),
+    # A strict implementation that accepts json_schema but not length limits.
+    "keyword": (
+        400,
+        {
+            "error": {
+                "message": "Invalid schema for response_format 'plan': 'maxLength' is not permitted.",
+                "type": "invalid_request_error",
+                "param": "response_format",
+                "code": None,
+            }
+        },
+    ),
+}
+
+
+def rejection(variant: str) -> Behaviour:
+    status, body = REJECTIONS[variant]
+    return Behaviour(status=status, content=None, body=body, headers={"retry-after-ms": "10"})
+
+
+@dataclass(frozen=True)
+class LoggedRequest:
+    method: str
+    path: str
+    headers: dict[str, str]
+    body: Any
+    time: float
+
+    @property
+    def response_format_type(self) -> str | None:
+        fmt = self.body.get("response_format") if isinstance(self.body, dict) else None
+        return fmt.get("type") if isinstance(fmt, dict) else None
+
+
+Router = Callable[[dict[str, Any]], "Behaviour | Mapping[str, Any] | str"]
+
+
+class StandinServer:
+    def __init__(self, *, latency: float = 0.0, reject_json_schema: str | None = None, model: str = "standin-model") -> None:
+        self.latency = latency
+        self.reject_json_schema = reject_json_schema
+        self.model = model
+        self.route: Router | None = None
+        self.requests: list[LoggedRequest] = []
+        self._queue: deque[Behaviour] = deque()
+        self._lock = threading.Lock()
+        self._stopping = threading.Event()
+        self._ids = itertools.count(1)
+        self._httpd: ThreadingHTTPServer | None = None
+        self._thread: threading.Thread | None = None
+
+    # -- lifecycle -------------------------------------------------------------------------------------
+    def start(self) -> StandinServer:
+        handler = _make_handler(self)
+        self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+        self._httpd.daemon_threads = True
+        self._httpd.block_on_close = False  # a handler still sleeping in a slow reply must not hold up stop()
+        self._thread = threading.Thread(target=self._httpd.serve_forever, name="standin-openai", daemon=True)
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        self._stopping.set()
+        if self._httpd is not None:
+            self._httpd.shutdown()
+            self._httpd.server_close()
+        if self._thread is not None:
+            self._thread.join(timeout=5)
+
+    def __enter__(self) -> StandinServer:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+    @property
+    def port(self) -> int:
+        assert self._httpd is not None, "server not started"
+        return int(self._httpd.server_address[1])
+
+    @property
+    def base_url(self) -> str:
+        return f"http://127.0.0.1:{self.port}/v1"
+
+    # -- scripting -------------------------------------------------------------------------------------
+    def enqueue(self, *behaviours: Behaviour | Mapping[str, Any] | str) -> StandinServer:
+        with self._lock:
+            self._queue.extend(_as_behaviour(b) for b in behaviours)
+        return self
+
+    @property
+    def pending(self) -> int:
+        return len(self._queue)
+
+    def chat_requests(self) -> list[LoggedRequest]:
+        return [r for r in self.requests if r.path.endswith("/chat/completions")]
+
+    def _choose(self, body: dict[str, Any]) -> Behaviour:
+        fmt = body.get("response_format")
+        if self.reject_json_schema and isinstance(fmt, dict) and fmt.get("type") == "json_schema":
+            return rejection(self.reject_json_schema)
+        with self._lock:
+            if self._queue:
+                return self._queue.popleft()
+        if self.route is not None:
+            return _as_behaviour(self.route(body))
+        return error(500, "standin: no scripted behaviour left", retry_after_ms=None, should_retry=False)
+
+    def _completion(self, body: dict[str, Any], behaviour: Behaviour) -> dict[str, Any]:
+        message: dict[str, Any] = {"role": "assistant", "content": behaviour.content}
+        if behaviour.reasoning_content is not None:
+            message["reasoning_content"] = behaviour.reasoning_content
+        result: dict[str, Any] = {
+            "id": f"chatcmpl-standin-{next(self._ids)}",
+            "object": "chat.completion",
+            "created": int(time.time()),
+            "model": body.get("model") or self.model,
+            "choices": [{"index": 0, "message": message, "finish_reason": behaviour.finish_reason, "logprobs": None}],
+        }
+        if behaviour.usage:
+            result["usage"] = {
+                "prompt_tokens": behaviour.prompt_tokens,
+                "completion_tokens": behaviour.completion_tokens,
+                "total_tokens": behaviour.prompt_tokens + behaviour.completion_tokens,
+            }
+        return result
+
+
+def _as_behaviour(value: Behaviour | Mapping[str, Any] | str) -> Behaviour:
+    return value if isinstance(value, Behaviour) else reply(value)
+
+
+def _make_handler(server: StandinServer) -> type[BaseHTTPRequestHandler]:
+    class Handler(BaseHTTPRequestHandler):
+        def log_message(self, format: str, *args: Any) -> None:  # keep test output clean
+            pass
+
+        def _log(self, body: Any) -> None:
+            entry = LoggedRequest(self.command, self.path, dict(self.headers.items()), body, time.monotonic())
+            with server._lock:
+                server.requests.append(entry)
+
+        def _send(self, status: int, payload: Any, headers: Mapping[str, str] | None = None) -> None:
+            data = json.dumps(payload).encode("utf-8")
+            try:
+                self.send_response(status)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(data)))
+                for name, value in (headers or {}).items():
+                    self.send_header(name, value)
+                self.end_headers()
+                self.wfile.write(data)
+            except (BrokenPipeError, ConnectionResetError):
+                pass  # the client gave up (timeout): nothing to do
+
+        def do_GET(self) -> None:
+            self._log(None)
+            if self.path.rstrip("/").endswith("/models"):
+                self._send(200, {"object": "list", "data": [{"id": server.model, "object": "model", "owned_by": "standin"}]})
+            else:
+                self._send(404, {"error": {"message": f"no route {self.path}"}})
+
+        def do_POST(self) -> None:
+            length = int(self.headers.get("Content-Length") or 0)
+            raw = self.rfile.read(length) if length else b""
+            try:
+                body = json.loads(raw or b"null")
+            except ValueError:
+                self._log(raw.decode("utf-8", "replace"))
+                self._send(400, {"error": {"message": "request body is not JSON"}})
+                return
+            self._log(body)
+            if not self.path.rstrip("/").endswith("/chat/completions"):
+                self._send(404, {"error": {"message": f"no route {self.path}"}})
+                return
+            behaviour = server._choose(body if isinstance(body, dict) else {})
+            delay = server.latency + behaviour.delay
+            if delay and server._stopping.wait(delay):
+                return
+            if behaviour.status != 200:
+                self._send(behaviour.status, behaviour.body, behaviour.headers)
+            else:
+                self._send(200, server._completion(body, behaviour), behaviour.headers)
+
+    return Handler

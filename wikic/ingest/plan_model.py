@@ -1,0 +1,206 @@
+"""The extraction plan: what the model proposes for one source, and the anchored plan the compiler consumes.
+
+Two layers, on purpose:
+- `ChunkPlan` and its parts are the *wire* model: pydantic, `extra="forbid"`, every list and string capped.
+  Its JSON schema is what the model decodes under; the caps keep small models under a grammar from
+  looping, and keep a reply inside `max_output_tokens`.
+- `Plan`, `Entity`, `Fact`... are the *merged, anchored* result: frozen dataclasses without caps (merging
+  chunk plans can exceed them), where every fact keeps its verbatim quote and, when the quote was found in
+  the raw text, an `Anchor` (`raw/articles/x.md:L12-L14`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Annotated
+
+from pydantic import BaseModel, ConfigDict, Field
+
+# ---------------------------------------------------------------------------------------------------------
+# Wire model (what the LLM returns for one chunk)
+
+Name = Annotated[str, Field(min_length=1, max_length=80)]
+Short = Annotated[str, Field(max_length=60)]
+Summary = Annotated[str, Field(max_length=300)]
+Quote = Annotated[
+    str,
+    Field(max_length=300, description="copied character for character from the source: no paraphrase, no ellipsis"),
+]
+
+MAX_ENTITIES = 12
+MAX_CONCEPTS = 8
+MAX_COMPARISONS = 3
+MAX_RELATIONS = 20
+
+
+class _Wire(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class WireFact(_Wire):
+    text: Annotated[str, Field(min_length=1, max_length=300, description="one self-contained claim")]
+    quote: Quote
+
+
+class WireEntity(_Wire):
+    name: Name
+    kind: Annotated[str, Field(max_length=40, description="person, organization, product, model, dataset, place, event, other")]
+    aliases: Annotated[list[Name], Field(max_length=4)]
+    summary: Summary
+    facts: Annotated[list[WireFact], Field(max_length=6)]
+
+
+class WireSection(_Wire):
+    heading: Name
+    facts: Annotated[list[WireFact], Field(max_length=5)]
+
+
+class WireConcept(_Wire):
+    name: Name
+    summary: Summary
+    sections: Annotated[list[WireSection], Field(max_length=5)]
+
+
+class WireCell(_Wire):
+    subject: Name
+    value: Annotated[str, Field(min_length=1, max_length=200)]
+    quote: Quote
+
+
+class WireAxis(_Wire):
+    axis: Name
+    values: Annotated[list[WireCell], Field(max_length=5)]
+
+
+class WireComparison(_Wire):
+    name: Name
+    subjects: Annotated[list[Name], Field(max_length=5)]  # fewer than 2: dropped at merge, not re-asked
+    axes: Annotated[list[WireAxis], Field(max_length=6)]
+
+
+class WireRelation(_Wire):
+    source: Name
+    relation: Annotated[str, Field(min_length=1, max_length=60, description="a short verb phrase, e.g. 'developed by'")]
+    target: Name
+    quote: Quote
+
+
+class ChunkPlan(_Wire):
+    """The reply for one chunk of one source."""
+
+    summary: Annotated[str, Field(max_length=500, description="what this part of the source is about")]
+    entities: Annotated[list[WireEntity], Field(max_length=MAX_ENTITIES)]
+    concepts: Annotated[list[WireConcept], Field(max_length=MAX_CONCEPTS)]
+    comparisons: Annotated[list[WireComparison], Field(max_length=MAX_COMPARISONS)]
+    relations: Annotated[list[WireRelation], Field(max_length=MAX_RELATIONS)]
+
+
+SCHEMA_NAME = "wikic_source_plan"
+
+# ---------------------------------------------------------------------------------------------------------
+# Merged, anchored plan (what the compiler consumes)
+
+
+@dataclass(frozen=True)
+class Anchor:
+    """Where a quote sits in the raw text file: vault-relative path and 1-based inclusive line range."""
+
+    path: str
+    start_line: int
+    end_line: int
+
+    def __str__(self) -> str:
+        if self.start_line == self.end_line:
+            return f"{self.path}:L{self.start_line}"
+        return f"{self.path}:L{self.start_line}-L{self.end_line}"
+
+
+@dataclass(frozen=True)
+class Fact:
+    text: str
+    quote: str
+    anchor: Anchor | None = None  # None: the quote was not found in the source; not to be written as fact
+
+    @property
+    def anchored(self) -> bool:
+        return self.anchor is not None
+
+
+@dataclass(frozen=True)
+class Entity:
+    name: str
+    kind: str
+    aliases: tuple[str, ...]
+    summary: str
+    facts: tuple[Fact, ...]
+
+
+@dataclass(frozen=True)
+class Section:
+    heading: str
+    facts: tuple[Fact, ...]
+
+
+@dataclass(frozen=True)
+class Concept:
+    name: str
+    summary: str
+    sections: tuple[Section, ...]
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One subject's value on one axis; the value is a claim, so it carries a fact with a quote."""
+
+    subject: str
+    fact: Fact
+
+
+@dataclass(frozen=True)
+class Axis:
+    axis: str
+    values: tuple[Cell, ...]
+
+
+@dataclass(frozen=True)
+class Comparison:
+    name: str
+    subjects: tuple[str, ...]
+    axes: tuple[Axis, ...]
+
+
+@dataclass(frozen=True)
+class Relation:
+    source: str
+    relation: str
+    target: str
+    fact: Fact  # fact.text is "source relation target"; its quote supports the link
+
+
+@dataclass(frozen=True)
+class Plan:
+    source_path: str  # the raw/ text file the anchors point into
+    summary: str
+    entities: tuple[Entity, ...] = ()
+    concepts: tuple[Concept, ...] = ()
+    comparisons: tuple[Comparison, ...] = ()
+    relations: tuple[Relation, ...] = ()
+    notes: tuple[str, ...] = field(default=())  # merge and anchoring remarks worth logging
+
+    def facts(self) -> list[Fact]:
+        """Every fact in the plan, in order."""
+        out: list[Fact] = []
+        for entity in self.entities:
+            out.extend(entity.facts)
+        for concept in self.concepts:
+            for section in concept.sections:
+                out.extend(section.facts)
+        for comparison in self.comparisons:
+            for axis in comparison.axes:
+                out.extend(cell.fact for cell in axis.values)
+        out.extend(relation.fact for relation in self.relations)
+        return out
+
+    @property
+    def anchored_count(self) -> int:
+        return sum(1 for fact in self.facts() if fact.anchored)

@@ -1,0 +1,209 @@
+"""Text for the model from each kind of source: Markdown and plain text as they are, HTML's main text, PDF text.
+
+Pure functions over bytes/str, no file system: capture decides where things are stored.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+
+from bs4 import BeautifulSoup, Comment, NavigableString, Tag
+
+_HEADINGS = {"h1": 1, "h2": 2, "h3": 3, "h4": 4, "h5": 5, "h6": 6}
+_DROP = ("script", "style", "noscript", "template", "nav", "footer", "aside", "form", "svg", "iframe", "button", "dialog")
+_INLINE = frozenset(
+    "a abbr b bdi bdo cite code data del dfn em font i img ins kbd label mark q s samp small span strong sub sup "
+    "time u var wbr".split()
+)
+_TEXT_BLOCKS = frozenset("p dt dd figcaption caption summary address blockquote".split())
+
+
+def normalize_newlines(text: str) -> str:
+    """One newline convention, so line numbers mean the same in every editor (CRLF and CR count once)."""
+    return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
+# -- Markdown / plain text ---------------------------------------------------------------------------------
+
+_FRONTMATTER_TITLE = re.compile(r"\A---\n(?:.*\n)*?title:\s*['\"]?(.+?)['\"]?\s*\n(?:.*\n)*?---\n")
+_ATX = re.compile(r"^\s{0,3}#{1,6}\s+(.+?)\s*#*\s*$", re.MULTILINE)
+
+
+def markdown_title(text: str) -> str:
+    """Frontmatter `title:`, else the first ATX heading, else ''."""
+    match = _FRONTMATTER_TITLE.match(text)
+    if match:
+        return match.group(1).strip()
+    match = _ATX.search(text)
+    return match.group(1).strip() if match else ""
+
+
+def first_line_title(text: str, words: int = 8) -> str:
+    for line in text.splitlines():
+        cleaned = " ".join(re.sub(r"[#>*_`\[\]]", " ", line).split())
+        if cleaned:
+            return " ".join(cleaned.split()[:words])
+    return ""
+
+
+# Speaker turns: "Alice: ...", "[00:01:02] Bob: ...", "**Host:** ...", "SPEAKER 1: ...".
+_TURN = re.compile(
+    r"^\s*(?:[\[(]?\d{1,2}:\d{2}(?::\d{2})?(?:[.,]\d+)?[\])]?\s*[-–]?\s*)?"
+    r"(?:\*\*)?([^\W\d_][\w.'’ -]{0,39}?)(?:\*\*)?\s*:(?:\*\*)?\s+\S"
+)
+_CUE = re.compile(r"^\s*\d{1,2}:\d{2}:\d{2}[.,]\d{3}\s+-->\s+\d{1,2}:\d{2}:\d{2}[.,]\d{3}", re.MULTILINE)
+
+
+def looks_like_transcript(text: str) -> bool:
+    """WebVTT/SRT cues, or mostly speaker-turn lines from at least two speakers who each speak twice."""
+    if text.lstrip().startswith("WEBVTT") or len(_CUE.findall(text)) >= 2:
+        return True
+    lines = [line for line in text.splitlines() if line.strip()]
+    if not lines:
+        return False
+    speakers: dict[str, int] = {}
+    turns = 0
+    for line in lines:
+        match = _TURN.match(line)
+        if match and len(match.group(1).split()) <= 4:
+            turns += 1
+            name = match.group(1).strip().casefold()
+            speakers[name] = speakers.get(name, 0) + 1
+    regulars = sum(1 for count in speakers.values() if count >= 2)
+    return turns >= 4 and regulars >= 2 and turns / len(lines) >= 0.4
+
+
+# -- HTML -----------------------------------------------------------------------------------------------
+
+
+def html_to_text(html: str) -> tuple[str, str]:
+    """(title, main text as light Markdown: `#` headings, paragraphs, `- ` list items, `|` table rows)."""
+    soup = BeautifulSoup(html, "html.parser")
+    title = _clean(soup.title.get_text()) if soup.title else ""
+    root: Tag = soup.find("main") or soup.find("article") or soup.body or soup  # type: ignore[assignment]
+    for tag in root.find_all(_DROP):
+        tag.decompose()
+    if root.name in ("body", "[document]"):
+        # A page-level <header> is site chrome; a <header> inside <article> holds the title, so keep those.
+        for tag in root.find_all("header"):
+            if tag.find_parent(["article", "main"]) is None:
+                tag.decompose()
+    blocks: list[str] = []
+    _walk(root, blocks)
+    text = _join_blocks([block for block in blocks if block.strip()])
+    if not title:
+        h1 = root.find("h1")
+        title = _clean(h1.get_text()) if h1 else ""
+    return title, text + "\n" if text else ""
+
+
+def _join_blocks(blocks: list[str]) -> str:
+    """Blank lines between blocks, except inside a run of list items or table rows."""
+    out: list[str] = []
+    for i, block in enumerate(blocks):
+        if i:
+            prev = blocks[i - 1]
+            same_run = (prev.startswith("- ") and block.startswith("- ")) or (prev.startswith("| ") and block.startswith("| "))
+            out.append("\n" if same_run else "\n\n")
+        out.append(block)
+    return "".join(out)
+
+
+def _clean(text: str) -> str:
+    return " ".join(text.split())
+
+
+def _walk(node: Tag, out: list[str]) -> None:
+    inline: list[str] = []
+
+    def flush() -> None:
+        text = _clean("".join(inline))
+        if text:
+            out.append(text)
+        inline.clear()
+
+    for child in node.children:
+        if isinstance(child, Comment):
+            continue
+        if isinstance(child, NavigableString):
+            if type(child) is NavigableString:  # not Doctype, CData, ProcessingInstruction
+                inline.append(str(child))
+            continue
+        if not isinstance(child, Tag):
+            continue
+        name = child.name
+        if name in _INLINE:
+            inline.append(child.get_text())
+        elif name == "br":
+            inline.append(" ")
+        elif name in _HEADINGS:
+            flush()
+            text = _clean(child.get_text())
+            if text:
+                out.append("#" * _HEADINGS[name] + " " + text)
+        elif name == "pre":
+            flush()
+            out.append(child.get_text().strip("\n"))
+        elif name == "li" and child.find(["p", "ul", "ol", "div", "pre", "table"]) is None:
+            flush()
+            text = _clean(child.get_text())
+            if text:
+                out.append("- " + text)
+        elif name == "tr":
+            flush()
+            cells = [_clean(cell.get_text()) for cell in child.find_all(["td", "th"])]
+            if any(cells):
+                out.append("| " + " | ".join(cells) + " |")
+        elif name in _TEXT_BLOCKS and child.find(list(_HEADINGS) + ["p", "ul", "ol", "div", "table"]) is None:
+            flush()
+            text = _clean(child.get_text())
+            if text:
+                out.append(("> " if name == "blockquote" else "") + text)
+        else:
+            flush()
+            _walk(child, out)
+    flush()
+
+
+_META_CHARSET = re.compile(rb"""<meta[^>]+charset\s*=\s*["']?([\w.:-]+)""", re.IGNORECASE)
+
+
+def declared_charset(data: bytes, content_type: str | None = None) -> str | None:
+    """The charset from a Content-Type header, else from a <meta> in the first 4 KB."""
+    if content_type:
+        match = re.search(r"charset\s*=\s*[\"']?([\w.:-]+)", content_type, re.IGNORECASE)
+        if match:
+            return match.group(1)
+    match = _META_CHARSET.search(data[:4096])
+    return match.group(1).decode("ascii", "replace") if match else None
+
+
+# -- PDF ------------------------------------------------------------------------------------------------
+
+
+class PdfProblem(ValueError):
+    """The PDF cannot be read, is encrypted, or has no text layer."""
+
+
+def pdf_to_text(data: bytes) -> tuple[str, str]:
+    """(title from the metadata or '', text with a `<!-- page N -->` line before each page)."""
+    from pypdf import PdfReader  # imported here: only PDF sources pay for it
+
+    try:
+        reader = PdfReader(io.BytesIO(data))
+        if reader.is_encrypted and not reader.decrypt(""):
+            raise PdfProblem("the PDF is encrypted")
+        pages = [page.extract_text() or "" for page in reader.pages]
+        meta_title = (reader.metadata.title if reader.metadata else None) or ""
+    except PdfProblem:
+        raise
+    except Exception as exc:  # pypdf raises many unrelated types on malformed files
+        raise PdfProblem(f"cannot read the PDF ({type(exc).__name__}: {exc})") from None
+    if not any(page.strip() for page in pages):
+        raise PdfProblem("the PDF has no text layer (a scan?)")
+    parts = [f"<!-- page {number} -->\n{normalize_newlines(text).strip()}" for number, text in enumerate(pages, 1)]
+    title = meta_title.strip()
+    if title.lower() in ("untitled", "title") or title.lower().startswith("microsoft word"):
+        title = ""
+    return title, "\n\n".join(parts) + "\n"

@@ -1,0 +1,72 @@
+"""Content-addressed cache of validated replies, so an unchanged request never costs a second call.
+
+The key is the sha256 of everything that shapes a reply: endpoint, model and sampling (the client's
+`identity`), the messages, the schema and its name, and `max_tokens`. The API key is never part of a
+request's identity, so it never reaches the key or the stored file. Entries live in
+`.wikic/cache/llm/<2 hex>/<64 hex>.json` and are written atomically; a corrupt entry is a miss.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Mapping, Sequence
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from wikic.llm.storage import read_json, write_json
+
+CACHE_SUBDIR = ("cache", "llm")
+
+
+class ReplyCache:
+    """`read=False` is `--no-cache`: never answer from the cache, but still store fresh replies."""
+
+    def __init__(self, root: Path, *, read: bool = True) -> None:
+        self.root = root
+        self.read = read
+
+    @classmethod
+    def for_vault_state(cls, state_dir: Path, *, read: bool = True) -> ReplyCache:
+        return cls(state_dir.joinpath(*CACHE_SUBDIR), read=read)
+
+    @staticmethod
+    def key(
+        identity: Mapping[str, Any],
+        messages: Sequence[Mapping[str, str]],
+        schema_name: str,
+        schema: Mapping[str, Any],
+        max_tokens: int,
+    ) -> str:
+        payload = {
+            "identity": dict(identity),
+            "messages": [dict(m) for m in messages],
+            "schema_name": schema_name,
+            "schema": schema,
+            "params": {"max_tokens": max_tokens},
+        }
+        canonical = json.dumps(payload, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+        return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
+
+    def path(self, key: str) -> Path:
+        return self.root / key[:2] / f"{key}.json"
+
+    def get(self, key: str) -> dict[str, Any] | None:
+        """The stored reply object, or None on a miss (or when reading is off)."""
+        if not self.read:
+            return None
+        entry = read_json(self.path(key))
+        if not isinstance(entry, dict) or not isinstance(entry.get("data"), dict):
+            return None
+        data: dict[str, Any] = entry["data"]
+        return data
+
+    def put(self, key: str, data: Mapping[str, Any], *, model: str, schema_name: str) -> None:
+        entry = {
+            "data": dict(data),
+            "model": model,
+            "schema_name": schema_name,
+            "stored": datetime.now(UTC).isoformat(timespec="seconds"),
+        }
+        write_json(self.path(key), entry)

@@ -1,0 +1,83 @@
+"""A scripted LLM for tests and dry runs: queue replies, then inspect what was asked.
+
+    llm = FakeLLM()
+    llm.enqueue({"entities": []}, "not json", LLMError("boom"), lambda messages: {...})
+    ...
+    llm.history[0].messages
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections import deque
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Union
+
+from wikic.errors import LLMError
+from wikic.ingest.tokens import estimate_messages, estimate_tokens
+from wikic.llm.client import LLMReply, parse_json_object
+
+# A reply: a JSON object, raw reply text (may be invalid on purpose), an exception to raise,
+# or a function of the messages returning one of those.
+Reply = Union[Mapping[str, Any], str, BaseException, Callable[[Sequence[Mapping[str, str]]], Any]]
+
+
+@dataclass(frozen=True)
+class FakeCall:
+    messages: list[dict[str, str]]
+    schema_name: str
+    schema: Mapping[str, Any]
+    max_tokens: int
+
+
+class FakeLLM:
+    def __init__(self, *replies: Reply, model: str = "fake-model", endpoint: str = "fake://llm") -> None:
+        self.model = model
+        self.endpoint = endpoint
+        self.history: list[FakeCall] = []
+        self._queue: deque[Reply] = deque(replies)
+        self._default: Reply | None = None
+        self._lock = threading.Lock()
+
+    @property
+    def identity(self) -> Mapping[str, Any]:
+        return {"base_url": self.endpoint, "model": self.model}
+
+    def enqueue(self, *replies: Reply) -> FakeLLM:
+        with self._lock:
+            self._queue.extend(replies)
+        return self
+
+    def respond_with(self, reply: Reply) -> FakeLLM:
+        """Used whenever the queue is empty (e.g. a function routing on the request's content)."""
+        self._default = reply
+        return self
+
+    @property
+    def pending(self) -> int:
+        return len(self._queue)
+
+    def complete_json(
+        self, messages: Sequence[Mapping[str, str]], schema_name: str, schema: Mapping[str, Any], *, max_tokens: int
+    ) -> LLMReply:
+        msgs = [dict(m) for m in messages]
+        with self._lock:
+            self.history.append(FakeCall(msgs, schema_name, schema, max_tokens))
+            if self._queue:
+                reply = self._queue.popleft()
+            elif self._default is not None:
+                reply = self._default
+            else:
+                raise LLMError(f"FakeLLM: no reply queued for call {len(self.history)} ({schema_name})")
+        if callable(reply) and not isinstance(reply, BaseException):
+            reply = reply(msgs)
+        if isinstance(reply, BaseException):
+            raise reply
+        text = reply if isinstance(reply, str) else json.dumps(reply, ensure_ascii=False)
+        prompt_tokens, completion_tokens = estimate_messages(msgs), estimate_tokens(text)
+        data = parse_json_object(
+            text, where=f"FakeLLM ({self.model})", prompt_tokens=prompt_tokens, completion_tokens=completion_tokens
+        )
+        return LLMReply(data, prompt_tokens, completion_tokens, False, self.model, text)
