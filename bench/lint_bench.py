@@ -1,0 +1,328 @@
+#!/usr/bin/env python3
+"""Benchmark `wikic lint` against obsidiantools on a synthetic 10,000-page vault.
+
+    python bench/lint_bench.py                        # generate, then measure everything
+    python bench/lint_bench.py --vault DIR --reps 5   # measure an existing vault
+    python bench/lint_bench.py --plain                # a plain Obsidian vault (no SCHEMA.md)
+    python bench/lint_bench.py --skip-obsidiantools   # wikic only
+
+What is measured (every run is a separate process, with OMP_NUM_THREADS=1 and friends):
+
+* `wikic lint --format json --vault DIR`, the console script of the venv running this file (or
+  --wikic PATH): **cold** = `DIR/.wikic/` deleted before each run; **warm** = an unchanged vault after
+  a previous run left its caches. N runs each (--reps, default 5).
+* obsidiantools (its own venv, `bench/.venv-obsidiantools`, created with pip when missing):
+  `Vault(path).connect()` and then `.gather()` in one process, timed separately, median of --ot-reps (3).
+  obsidiantools cannot read a page that is not UTF-8 (it raises), so it runs on a copy of the vault
+  in which those few pages are re-encoded; the copy is otherwise identical.
+
+For each: median and min wall seconds, median CPU seconds (user+sys of the process tree), and peak
+RSS (ru_maxrss from wait4 for wikic; VmHWM read inside the process for obsidiantools, after connect
+and after gather). Results are printed as a table and written to bench/out/ as JSON.
+"""
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import json
+import os
+import platform
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parent
+OUT = HERE / "out"
+OT_VENV = HERE / ".venv-obsidiantools"
+TARGETS = {"cold_s": 1.5, "warm_s": 0.3, "speedup": 20.0}
+SINGLE_THREAD = {"OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1", "MKL_NUM_THREADS": "1",
+                 "NUMEXPR_NUM_THREADS": "1", "TOKENIZERS_PARALLELISM": "false"}
+
+OT_SCRIPT = r"""
+import json, sys, time
+from pathlib import Path
+
+def hwm_mb():
+    with open("/proc/self/status") as fh:
+        for line in fh:
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) / 1024
+    return None
+
+t0 = time.perf_counter()
+from obsidiantools.api import Vault
+t1 = time.perf_counter()
+v = Vault(Path(sys.argv[1])).connect()
+t2 = time.perf_counter()
+rss_connect = hwm_mb()
+v.gather()
+t3 = time.perf_counter()
+print(json.dumps({"import_s": t1 - t0, "connect_s": t2 - t1, "gather_s": t3 - t2,
+                  "rss_connect_mb": rss_connect, "rss_gather_mb": hwm_mb(),
+                  "notes": len(v.md_file_index),
+                  "edges": v.graph.number_of_edges() if v.graph is not None else None}))
+"""
+
+
+def env1() -> dict[str, str]:
+    env = dict(os.environ)
+    env.update(SINGLE_THREAD)
+    return env
+
+
+def run_measured(cmd: list[str], stdout_path: Path | None = None, cwd: Path | None = None) -> dict:
+    """Run one process; wall time, CPU time and peak RSS from wait4 (that process and its reaped children)."""
+    out = open(stdout_path, "wb") if stdout_path else subprocess.DEVNULL
+    err = tempfile.TemporaryFile()
+    try:
+        t0 = time.perf_counter()
+        proc = subprocess.Popen(cmd, stdout=out, stderr=err, env=env1(), cwd=cwd)
+        _, status, ru = os.wait4(proc.pid, 0)
+        wall = time.perf_counter() - t0
+        proc.returncode = os.waitstatus_to_exitcode(status)
+        err.seek(0)
+        stderr = err.read().decode("utf-8", "replace")
+    finally:
+        if stdout_path:
+            out.close()
+        err.close()
+    return {"wall_s": wall, "cpu_s": ru.ru_utime + ru.ru_stime, "rss_mb": ru.ru_maxrss / 1024,
+            "rc": proc.returncode, "stderr": stderr[-2000:]}
+
+
+def summarise(runs: list[dict], key: str = "wall_s") -> dict:
+    vals = [r[key] for r in runs]
+    return {"median_s": statistics.median(vals), "min_s": min(vals), "max_s": max(vals),
+            "cpu_median_s": statistics.median(r["cpu_s"] for r in runs) if "cpu_s" in runs[0] else None,
+            "rss_peak_mb": max(r.get("rss_mb") or 0 for r in runs), "n": len(runs), "runs": vals}
+
+
+def find_wikic(explicit: str | None) -> Path | None:
+    cands = [explicit] if explicit else [Path(sys.executable).parent / "wikic", REPO / ".venv" / "bin" / "wikic",
+                                         shutil.which("wikic")]
+    for c in cands:
+        if c and Path(c).exists():
+            return Path(c)
+    return None
+
+
+def generate(args: argparse.Namespace) -> tuple[Path, dict | None]:
+    mode = "plain" if args.plain else "wiki"
+    name = f"vault-{mode}-{args.pages}-l{args.links_per_page}-s{args.seed}"
+    vault = OUT / name
+    stats_path = OUT / f"{name}.stats.json"
+    if vault.exists() and stats_path.exists() and not args.regen:
+        print(f"reusing {vault} (use --regen to rebuild)")
+        return vault, json.loads(stats_path.read_text())
+    cmd = [sys.executable, str(HERE / "gen_vault.py"), str(vault), "--pages", str(args.pages),
+           "--links-per-page", str(args.links_per_page), "--seed", str(args.seed), "--force",
+           "--stats-json", str(stats_path), "--manifest", str(OUT / f"{name}.manifest.json")]
+    if args.plain:
+        cmd.append("--plain")
+    print("generating:", " ".join(cmd[1:]))
+    subprocess.run(cmd, check=True)
+    return vault, json.loads(stats_path.read_text())
+
+
+def bench_wikic(wikic: Path, vault: Path, reps: int) -> dict:
+    state = vault / ".wikic"
+    out_json = OUT / "wikic-lint-last.json"
+    cmd = [str(wikic), "lint", "--format", "json", "--vault", str(vault)]
+    cold, warm = [], []
+    for i in range(reps):
+        shutil.rmtree(state, ignore_errors=True)
+        r = run_measured(cmd, out_json)
+        cold.append(r)
+        print(f"  wikic cold {i + 1}/{reps}: {r['wall_s']:.3f} s wall, {r['cpu_s']:.3f} s cpu, "
+              f"{r['rss_mb']:.0f} MB, rc={r['rc']}", flush=True)
+        if r["rc"] not in (0, 1):
+            raise SystemExit(f"wikic lint failed (rc={r['rc']}):\n{r['stderr']}")
+    report = json.loads(out_json.read_text())
+    for i in range(reps):           # the last cold run left .wikic/ in place: every run here is warm
+        r = run_measured(cmd, out_json)
+        warm.append(r)
+        print(f"  wikic warm {i + 1}/{reps}: {r['wall_s']:.3f} s wall, {r['cpu_s']:.3f} s cpu, "
+              f"{r['rss_mb']:.0f} MB, rc={r['rc']}", flush=True)
+    warm_report = json.loads(out_json.read_text())
+    counts: dict[str, int] = {}
+    for f in report.get("findings", []):
+        counts[f["rule"]] = counts.get(f["rule"], 0) + 1
+    same = sorted(map(json.dumps, report.get("findings", []))) == sorted(map(json.dumps, warm_report.get("findings", [])))
+    ver = subprocess.run([str(wikic), "--version"], capture_output=True, text=True)
+    return {"cmd": " ".join(cmd[1:]), "version": (ver.stdout or ver.stderr).strip()[:80],
+            "cold": summarise(cold), "warm": summarise(warm), "rc": cold[0]["rc"],
+            "summary": report.get("summary"), "findings_by_rule": dict(sorted(counts.items())),
+            "warm_findings_identical": same}
+
+
+def ensure_ot_venv() -> Path:
+    py = OT_VENV / "bin" / "python"
+    if not py.exists():
+        print(f"creating {OT_VENV.relative_to(REPO)} and installing obsidiantools (pip) ...", flush=True)
+        subprocess.run([sys.executable, "-m", "venv", str(OT_VENV)], check=True)
+        subprocess.run([str(py), "-m", "pip", "install", "-q", "obsidiantools"], check=True)
+    return py
+
+
+def utf8_copy(vault: Path) -> tuple[Path, list[str]]:
+    """A copy of the vault with every non-UTF-8 note re-encoded (obsidiantools raises on them)."""
+    dest = OUT / (vault.name + "-utf8")
+    fixed: list[str] = []
+    if dest.exists():
+        shutil.rmtree(dest)
+    shutil.copytree(vault, dest, ignore=shutil.ignore_patterns(".wikic"))
+    for p in sorted(dest.rglob("*.md")):
+        data = p.read_bytes()
+        try:
+            data.decode("utf-8")
+        except UnicodeDecodeError:
+            p.write_text(data.decode("utf-8", "replace"), encoding="utf-8")
+            fixed.append(p.relative_to(dest).as_posix())
+    return dest, fixed
+
+
+def bench_obsidiantools(vault: Path, reps: int) -> dict:
+    py = ensure_ot_venv()
+    ver = subprocess.run([str(py), "-c", "import importlib.metadata as m; print(m.version('obsidiantools'))"],
+                         capture_output=True, text=True).stdout.strip()
+    target, fixed = utf8_copy(vault)
+    script = OUT / "ot_run.py"
+    script.write_text(OT_SCRIPT)
+    runs = []
+    for i in range(reps):
+        out = OUT / "ot-last.json"
+        r = run_measured([str(py), str(script), str(target)], out)
+        if r["rc"] != 0:
+            return {"version": ver, "error": r["stderr"][-1500:], "reencoded_pages": fixed}
+        lines = [ln for ln in out.read_text().splitlines() if ln.startswith("{")]
+        r.update(json.loads(lines[-1]))
+        runs.append(r)
+        print(f"  obsidiantools {i + 1}/{reps}: import {r['import_s']:.1f} s, connect {r['connect_s']:.1f} s, "
+              f"gather {r['gather_s']:.1f} s, process {r['wall_s']:.1f} s wall / {r['cpu_s']:.1f} s cpu, "
+              f"peak {r['rss_gather_mb']:.0f} MB", flush=True)
+    med = statistics.median
+    return {"version": ver, "vault_copy": target.name, "reencoded_pages": fixed, "n": len(runs),
+            "import_s": med(r["import_s"] for r in runs),
+            "connect_s": med(r["connect_s"] for r in runs), "connect_min_s": min(r["connect_s"] for r in runs),
+            "gather_s": med(r["gather_s"] for r in runs), "gather_min_s": min(r["gather_s"] for r in runs),
+            "process_wall_s": med(r["wall_s"] for r in runs), "process_cpu_s": med(r["cpu_s"] for r in runs),
+            "rss_connect_mb": max(r["rss_connect_mb"] for r in runs),
+            "rss_gather_mb": max(r["rss_gather_mb"] for r in runs),
+            "notes": runs[0]["notes"], "edges": runs[0]["edges"],
+            "runs": [{k: r[k] for k in ("connect_s", "gather_s", "wall_s", "cpu_s")} for r in runs]}
+
+
+def machine() -> dict:
+    info = {"python": platform.python_version(), "platform": platform.platform(), "cpus": os.cpu_count()}
+    try:
+        info["loadavg_start"] = os.getloadavg()
+    except OSError:
+        pass
+    try:
+        info["git_commit"] = subprocess.run(["git", "-C", str(REPO), "rev-parse", "--short", "HEAD"],
+                                            capture_output=True, text=True).stdout.strip()
+    except OSError:
+        pass
+    return info
+
+
+def print_table(res: dict) -> None:
+    w, o = res.get("wikic"), res.get("obsidiantools")
+    print()
+    print(f"vault: {res['vault_name']}  ({res['pages']} pages, {res['links']} links)  "
+          f"load average at start {tuple(round(x, 1) for x in res['machine'].get('loadavg_start', ()))}")
+    print(f"{'measurement':<40}{'median s':>10}{'min s':>10}{'cpu s':>10}{'peak RSS MB':>13}  {'target':<14}")
+    print("-" * 97)
+    if w:
+        for key, label, tgt in (("cold", "wikic lint (cold, no .wikic/)", TARGETS["cold_s"]),
+                                ("warm", "wikic lint (warm, unchanged vault)", TARGETS["warm_s"])):
+            s = w[key]
+            ok = "ok" if s["median_s"] <= tgt else "MISS"
+            print(f"{label:<40}{s['median_s']:>10.3f}{s['min_s']:>10.3f}{s['cpu_median_s']:>10.3f}"
+                  f"{s['rss_peak_mb']:>13.0f}  {f'<= {tgt} s {ok}':<14}")
+    if o and "error" not in o:
+        print(f"{'obsidiantools import':<40}{o['import_s']:>10.2f}")
+        print(f"{'obsidiantools Vault.connect()':<40}{o['connect_s']:>10.2f}{o['connect_min_s']:>10.2f}{'':>10}"
+              f"{o['rss_connect_mb']:>13.0f}")
+        print(f"{'obsidiantools .gather()':<40}{o['gather_s']:>10.2f}{o['gather_min_s']:>10.2f}{'':>10}"
+              f"{o['rss_gather_mb']:>13.0f}")
+        print(f"{'obsidiantools process (import+both)':<40}{o['process_wall_s']:>10.2f}{'':>10}"
+              f"{o['process_cpu_s']:>10.2f}")
+    elif o:
+        print(f"obsidiantools failed: {o['error'][-300:]}")
+    r = res.get("ratios")
+    if r:
+        print("-" * 97)
+        print(f"obsidiantools connect / wikic cold  = {r['connect_over_cold']:.1f}x  (target >= {TARGETS['speedup']:.0f}x)")
+        print(f"obsidiantools connect / wikic warm  = {r['connect_over_warm']:.1f}x")
+        print(f"obsidiantools connect+gather / wikic cold = {r['connect_gather_over_cold']:.1f}x")
+        print(f"(CPU time) obsidiantools process / wikic cold process = {r['cpu_ot_over_cold']:.1f}x")
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--vault", type=Path, help="benchmark this vault instead of generating one")
+    ap.add_argument("--pages", type=int, default=10000)
+    ap.add_argument("--links-per-page", type=int, default=10)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--plain", action="store_true", help="generate a plain Obsidian vault")
+    ap.add_argument("--regen", action="store_true", help="regenerate even if the vault exists in bench/out/")
+    ap.add_argument("--reps", type=int, default=5, help="wikic runs per mode (cold, warm)")
+    ap.add_argument("--ot-reps", type=int, default=3, help="obsidiantools runs")
+    ap.add_argument("--wikic", help="path of the wikic console script")
+    ap.add_argument("--skip-wikic", action="store_true")
+    ap.add_argument("--skip-obsidiantools", action="store_true")
+    ap.add_argument("--ot-json", type=Path, help="reuse obsidiantools results from an earlier JSON result file")
+    a = ap.parse_args(argv)
+    OUT.mkdir(parents=True, exist_ok=True)
+
+    if a.vault:
+        vault, stats = a.vault.resolve(), None
+    else:
+        vault, stats = generate(a)
+    res: dict = {"date": dt.datetime.now().isoformat(timespec="seconds"), "vault_name": vault.name,
+                 "machine": machine(), "generator": stats, "targets": TARGETS,
+                 "pages": stats["pages"] if stats else None, "links": stats["links"] if stats else None}
+
+    if not a.skip_wikic:
+        wikic = find_wikic(a.wikic)
+        if wikic is None:
+            print("wikic console script not found: install the package (pip install -e .) or pass --wikic")
+        else:
+            print(f"wikic lint: {a.reps} cold + {a.reps} warm runs", flush=True)
+            res["wikic"] = bench_wikic(wikic, vault, a.reps)
+            summ = res["wikic"].get("summary") or {}
+            res["pages"] = res["pages"] or summ.get("pages")
+            res["links"] = res["links"] or summ.get("links")
+    if a.ot_json:
+        res["obsidiantools"] = json.loads(a.ot_json.read_text())["obsidiantools"]
+        res["obsidiantools"]["reused_from"] = a.ot_json.name
+    elif not a.skip_obsidiantools:
+        print(f"obsidiantools: {a.ot_reps} runs (slow)", flush=True)
+        res["obsidiantools"] = bench_obsidiantools(vault, a.ot_reps)
+    w, o = res.get("wikic"), res.get("obsidiantools")
+    if w and o and "error" not in o:
+        cold, warm = w["cold"]["median_s"], w["warm"]["median_s"]
+        res["ratios"] = {"connect_over_cold": o["connect_s"] / cold, "connect_over_warm": o["connect_s"] / warm,
+                         "connect_gather_over_cold": (o["connect_s"] + o["gather_s"]) / cold,
+                         "cpu_ot_over_cold": o["process_cpu_s"] / w["cold"]["cpu_median_s"]}
+    try:
+        res["machine"]["loadavg_end"] = os.getloadavg()
+    except OSError:
+        pass
+    print_table(res)
+    stamp = dt.datetime.now().strftime("%Y%m%d-%H%M%S")
+    path = OUT / f"lint-bench-{vault.name}-{stamp}.json"
+    path.write_text(json.dumps(res, indent=2))
+    (OUT / "lint-bench-latest.json").write_text(json.dumps(res, indent=2))
+    print(f"\nresults: {path.relative_to(REPO) if path.is_relative_to(REPO) else path}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
