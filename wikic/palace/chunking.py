@@ -224,7 +224,9 @@ def _pack(units: list[_Unit], budget: int, count: Callable[[str], int]) -> list[
 
 
 def _prefix(title: str, heading_path: list[str]) -> str:
-    return " > ".join([title, *heading_path]) if heading_path else title
+    if heading_path and heading_path[0].strip().casefold() == title.strip().casefold():
+        heading_path = heading_path[1:]  # the usual "# Title" line would only repeat the title
+    return " > ".join([title, *heading_path])
 
 
 def chunk_document(doc: Document, budget: int, count: Callable[[str], int]) -> list[Drawer]:

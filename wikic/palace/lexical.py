@@ -11,6 +11,7 @@ from __future__ import annotations
 import functools
 import json
 import math
+import os
 import re
 import sqlite3
 import unicodedata
@@ -30,6 +31,7 @@ B = 0.75
 _CJK_CLASS = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af"
 _TOKEN = re.compile(rf"[{_CJK_CLASS}]+|[^\W_]+", re.UNICODE)
 _CJK_RUN = re.compile(rf"[{_CJK_CLASS}]")
+_BREAK = re.compile(r"[.!?;:,()\[\]\"\n|]")
 
 # Function words carry no topic: dropping them keeps "when did we…" from ranking by "we".
 STOP_WORDS = frozenset(
@@ -42,6 +44,14 @@ STOP_WORDS = frozenset(
     yourselves s t d ll m re ve don didn doesn isn wasn weren won wouldn shouldn couldn""".split()
 )
 
+# The same for Chinese: pronouns, question words and connectives, as the bigrams they produce. Without this,
+# "我们…" in a question ranks every page that says "我们" above the one the question is about.
+CJK_STOP_BIGRAMS = frozenset(
+    """我们 你们 他们 她们 它们 咱们 什么 哪个 哪些 哪里 怎么 怎样 为什 什么 这个 那个 这些 那些 一个 一些
+    因为 所以 但是 如果 可以 没有 自己 时候 就是 还是 已经 的是 是的 不是 也是 就会 这样 那样 然后 而且 或者
+    还有 以及 之后 之前 请问 吗？ 是否""".split()
+)
+
 _stemmer = snowballstemmer.stemmer("english")
 
 
@@ -50,17 +60,34 @@ def _stem(word: str) -> str:
     return _stemmer.stemWord(word)
 
 
+PHRASES = os.environ.get("WIKIC_PALACE_PHRASES", "1") == "1"
+
+
 def tokenize(text: str) -> list[str]:
-    """Lexical terms of `text`: stemmed non-stop words for alphabetic scripts, character bigrams for CJK."""
+    """Lexical terms of `text`: stemmed non-stop words for alphabetic scripts, character bigrams for CJK,
+    and word pairs (adjacent content words) so that a query's phrases outrank scattered word matches."""
     terms: list[str] = []
-    for run in _TOKEN.findall(unicodedata.normalize("NFKC", text).lower()):
+    prev: str | None = None
+    text = unicodedata.normalize("NFKC", text).lower()
+    last_end = 0
+    for match in _TOKEN.finditer(text):
+        run = match.group()
+        if _BREAK.search(text, last_end, match.start()):
+            prev = None  # phrases do not cross sentence or clause boundaries
+        last_end = match.end()
         if _CJK_RUN.match(run):
+            prev = None
             if len(run) == 1:
                 terms.append(run)
             else:
-                terms.extend(run[i : i + 2] for i in range(len(run) - 1))
+                pairs = (run[i : i + 2] for i in range(len(run) - 1))
+                terms.extend(p for p in pairs if p not in CJK_STOP_BIGRAMS)
         elif run not in STOP_WORDS and (len(run) > 1 or run.isdigit()):
-            terms.append(_stem(run) if run.isascii() and run.isalpha() else run)
+            term = _stem(run) if run.isascii() and run.isalpha() else run
+            terms.append(term)
+            if PHRASES and prev is not None:
+                terms.append(f"{prev} {term}")
+            prev = term
     return terms
 
 
@@ -144,6 +171,20 @@ class LexicalIndex:
     def files(self) -> dict[str, FileRecord]:
         rows = self._db.execute("SELECT path, file_hash, wing, title, aliases, type, tags FROM files")
         return {r[0]: FileRecord(r[0], r[1], r[2], r[3], json.loads(r[4]), r[5], json.loads(r[6])) for r in rows}
+
+    def file_records(self, paths: Iterable[str]) -> dict[str, FileRecord]:
+        paths = list(paths)
+        out: dict[str, FileRecord] = {}
+        for start in range(0, len(paths), 500):
+            part = paths[start : start + 500]
+            marks = ",".join("?" * len(part))
+            rows = self._db.execute(
+                f"SELECT path, file_hash, wing, title, aliases, type, tags FROM files WHERE path IN ({marks})", part
+            )
+            out.update(
+                {r[0]: FileRecord(r[0], r[1], r[2], r[3], json.loads(r[4]), r[5], json.loads(r[6])) for r in rows}
+            )
+        return out
 
     def drawer_ids(self, path: str | None = None) -> set[str]:
         if path is None:

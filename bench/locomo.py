@@ -1,0 +1,158 @@
+"""LoCoMo-10 retrieval benchmark for the palace (session granularity, no LLM).
+
+Protocol (shared/data/locomo/README.md, the one MemPalace's published numbers use): one fresh vault per
+conversation; each session is one transcript file under raw/transcripts/ with every turn rendered as
+`Speaker said, "text"` (image captions ignored); the question is the query; the palace's own search API
+ranks files; recall@k = |evidence sessions ∩ top-k| / |evidence sessions| (empty evidence = 1.0), averaged
+over all 1,986 questions.
+
+The data is CC BY-NC 4.0 and is read from ../shared/data/locomo/ (relative to the repo root); it is never
+copied into the repository. Results per conversation are cached under bench/out/ so a run can resume.
+
+Example:
+    OMP_NUM_THREADS=1 .venv/bin/python bench/locomo.py --provider use --tag use-default
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import tempfile
+import time
+from collections import defaultdict
+from pathlib import Path
+
+for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "RAYON_NUM_THREADS"):
+    os.environ.setdefault(_var, "1")
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+
+from wikic.palace import Palace, search  # noqa: E402
+from wikic.palace.config import load_settings  # noqa: E402
+
+CATEGORY = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop", 5: "adversarial"}
+
+
+def sessions_of(conversation: dict, dates: bool = False) -> list[tuple[int, str]]:
+    """(session number, transcript text). With `dates`, the transcript starts with the session's date line,
+    as a real chat export would; the published protocol has no such line, so it is off by default."""
+    out = []
+    n = 1
+    while f"session_{n}" in conversation:
+        turns = conversation[f"session_{n}"]
+        text = "\n".join(f'{t["speaker"]} said, "{t["text"]}"' for t in turns)
+        if dates and conversation.get(f"session_{n}_date_time"):
+            text = f"Conversation on {conversation[f'session_{n}_date_time']}\n{text}"
+        out.append((n, text))
+        n += 1
+    return out
+
+
+def evidence_sessions(evidence: list[str]) -> set[int]:
+    out = set()
+    for ev in evidence:
+        for part in str(ev).replace(";", ",").split(","):
+            part = part.strip()
+            if part.startswith("D") and ":" in part:
+                try:
+                    out.add(int(part[1:].split(":")[0]))
+                except ValueError:
+                    pass
+    return out
+
+
+def run_conversation(sample: dict, provider: str, chunk_tokens: int | None, dates: bool = False) -> dict:
+    with tempfile.TemporaryDirectory(prefix="locomo-vault-") as tmp:
+        vault = Path(tmp)
+        (vault / "SCHEMA.md").write_text("# Wiki Schema\n", encoding="utf-8")
+        transcripts = vault / "raw" / "transcripts"
+        transcripts.mkdir(parents=True)
+        for n, text in sessions_of(sample["conversation"], dates):
+            (transcripts / f"session_{n}.txt").write_text(text + "\n", encoding="utf-8")
+        toml = f'[embedding]\nprovider = "{provider}"\n'
+        if chunk_tokens:
+            toml += f"[palace]\nchunk_tokens = {chunk_tokens}\n"
+        (vault / "wikic.toml").write_text(toml, encoding="utf-8")
+        palace = Palace(vault, load_settings(vault, env={}))
+        started = time.perf_counter()
+        report = palace.sync()
+        index_s = time.perf_counter() - started
+        rows = []
+        started = time.perf_counter()
+        for qa in sample["qa"]:
+            hits = search(palace, str(qa["question"]), k=10)
+            ranked = [int(Path(h.path).stem.split("_")[1]) for h in hits]
+            rows.append({"category": qa["category"], "evidence": sorted(evidence_sessions(qa.get("evidence", []))),
+                         "ranked": ranked})
+        search_s = time.perf_counter() - started
+        palace.close()
+    return {"sample_id": sample["sample_id"], "drawers": report.drawers_total, "index_s": index_s,
+            "search_s": search_s, "questions": rows}
+
+
+def recall(evidence: list[int], ranked: list[int], k: int) -> float:
+    if not evidence:
+        return 1.0
+    return len(set(evidence) & set(ranked[:k])) / len(evidence)
+
+
+def summarise(results: list[dict]) -> dict:
+    per_cat: dict[str, list[tuple[float, float]]] = defaultdict(list)
+    allq = []
+    for conv in results:
+        for q in conv["questions"]:
+            pair = (recall(q["evidence"], q["ranked"], 5), recall(q["evidence"], q["ranked"], 10))
+            allq.append(pair)
+            per_cat[CATEGORY.get(q["category"], str(q["category"]))].append(pair)
+    def mean(xs: list[tuple[float, float]], i: int) -> float:
+        return round(100 * sum(x[i] for x in xs) / len(xs), 2) if xs else 0.0
+    return {
+        "questions": len(allq),
+        "R@5": mean(allq, 0),
+        "R@10": mean(allq, 1),
+        "per_category": {c: {"n": len(v), "R@5": mean(v, 0), "R@10": mean(v, 1)} for c, v in sorted(per_cat.items())},
+        "drawers": sum(c["drawers"] for c in results),
+        "index_seconds": round(sum(c["index_s"] for c in results), 1),
+        "search_ms_per_question": round(1000 * sum(c["search_s"] for c in results) / max(len(allq), 1), 1),
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--data", type=Path, default=REPO.parent / "shared" / "data" / "locomo" / "locomo10.json")
+    parser.add_argument("--provider", default="use", choices=["use", "static"])
+    parser.add_argument("--chunk-tokens", type=int, default=None)
+    parser.add_argument("--limit", type=int, default=None, help="only the first N conversations")
+    parser.add_argument("--tag", default=None, help="name of this run's cache folder under bench/out/")
+    parser.add_argument("--dates", action="store_true", help="start each transcript with its session date (not the published protocol)")
+    parser.add_argument("--fresh", action="store_true", help="ignore cached conversations")
+    args = parser.parse_args()
+    if not args.data.is_file():
+        sys.exit(f"LoCoMo data not found at {args.data}; pass --data PATH/locomo10.json")
+    data = json.loads(args.data.read_text(encoding="utf-8"))[: args.limit]
+    tag = args.tag or f"{args.provider}-{args.chunk_tokens or 'default'}{'-dates' if args.dates else ''}"
+    cache = REPO / "bench" / "out" / "locomo" / tag
+    cache.mkdir(parents=True, exist_ok=True)
+    results = []
+    for sample in data:
+        out = cache / f"{sample['sample_id']}.json"
+        if out.is_file() and not args.fresh:
+            results.append(json.loads(out.read_text()))
+            continue
+        res = run_conversation(sample, args.provider, args.chunk_tokens, args.dates)
+        out.write_text(json.dumps(res))
+        results.append(res)
+        part = summarise([res])
+        print(f"{sample['sample_id']}: R@5 {part['R@5']} R@10 {part['R@10']} "
+              f"({res['drawers']} drawers, index {res['index_s']:.1f}s, search {res['search_s']:.1f}s)", flush=True)
+    summary = summarise(results)
+    summary["run"] = tag
+    (cache / "summary.json").write_text(json.dumps(summary, indent=2))
+    print(json.dumps(summary, indent=2))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,80 @@
+"""Drawers: heading-scoped, inside the model's window, with true line ranges and stable content-hash ids."""
+
+from __future__ import annotations
+
+from wikic.palace.chunking import chunk_document, make_document
+from wikic.palace.embedders import StaticEmbedder
+
+PAGE = """---
+title: Retrieval
+tags: [rag]
+aliases: [RAG]
+---
+# Retrieval
+
+Intro paragraph.
+
+## Dense
+Vectors find meaning.
+
+```python
+# not a heading
+x = 1
+```
+
+### Indexes
+HNSW.
+
+## Sparse
+BM25 finds words.
+"""
+
+
+def words(text: str) -> int:
+    return len(text.split())
+
+
+def test_heading_scoped_drawers_with_line_ranges_and_prefix() -> None:
+    doc = make_document("concepts/retrieval.md", PAGE)
+    assert (doc.title, doc.tags, doc.aliases, doc.body_first_line) == ("Retrieval", ["rag"], ["RAG"], 6)
+    drawers = chunk_document(doc, 100, words)
+    lines = PAGE.split("\n")
+    assert [d.heading for d in drawers] == ["Retrieval", "Retrieval > Dense", "Retrieval > Dense > Indexes",
+                                            "Retrieval > Sparse"]
+    dense = drawers[1]
+    assert "# not a heading" in dense.text and dense.embed_text.startswith("Retrieval > Dense\n")
+    for d in drawers:
+        assert lines[d.line_start - 1].strip() == d.text.split("\n")[0].strip()
+        assert lines[d.line_end - 1].strip() == d.text.split("\n")[-1].strip()
+
+
+def test_ids_depend_on_content_not_position() -> None:
+    a = chunk_document(make_document("p.md", PAGE), 100, words)
+    b = chunk_document(make_document("p.md", PAGE.replace("# Retrieval\n", "# Retrieval\n\nNew first para.\n")), 100, words)
+    assert {d.id for d in a} - {d.id for d in b} == {a[0].id}
+    assert chunk_document(make_document("q.md", PAGE), 100, words)[1].id != a[1].id
+
+
+def test_long_sections_are_split_within_the_budget_with_overlap() -> None:
+    embedder = StaticEmbedder()
+    body = "\n".join(f"Turn {i}: the team discussed topic number {i} at some length today." for i in range(60))
+    zh = "检索增强生成把外部文档检索和大语言模型结合起来。" * 40
+    doc = make_document("raw/transcripts/t.txt", body + "\n\n" + zh, markdown=False)
+    drawers = chunk_document(doc, 64, embedder.count_tokens)
+    assert len(drawers) > 5
+    assert all(embedder.count_tokens(d.embed_text) <= 64 for d in drawers)
+    # the last line of one drawer opens the next, so no fact is only ever seen cut in half
+    first, second = drawers[0].text.split("\n"), drawers[1].text.split("\n")
+    assert first[-1] == second[0]
+    covered = {line for d in drawers for line in d.text.split("\n")}
+    assert all(line in covered for line in body.split("\n"))
+
+
+def test_page_without_body_still_gets_one_drawer() -> None:
+    drawers = chunk_document(make_document("entities/x.md", "---\ntitle: X\n---\n"), 100, words)
+    assert len(drawers) == 1 and drawers[0].text == "X"
+
+
+def test_bad_yaml_is_body_text() -> None:
+    doc = make_document("a.md", "---\ntitle: [unclosed\n---\nHello\n")
+    assert doc.title == "a" and "Hello" in doc.body

@@ -1,0 +1,77 @@
+"""Search: distinct files with their best drawer, corpus-level BM25, filters, title and alias matches."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from wikic.errors import UsageError
+from wikic.palace import open_palace, search, search_batch, sync
+
+
+@pytest.fixture
+def indexed(vault: Path) -> Path:
+    sync(vault)
+    return vault
+
+
+def test_results_are_distinct_files_with_their_best_drawer(indexed: Path) -> None:
+    with open_palace(indexed) as palace:
+        hits = search(palace, "when was OpenAI founded and by whom", k=10)
+    paths = [h.path for h in hits]
+    assert len(paths) == len(set(paths)) == 6
+    assert paths[0] == "entities/openai.md"
+    top = hits[0]
+    assert top.heading == "OpenAI > History" and "December 2015" in top.snippet
+    assert top.wing == "entities" and top.title == "OpenAI" and top.line_start >= 1
+    assert hits == sorted(hits, key=lambda h: -h.score)
+
+
+def test_rare_exact_term_is_found_by_corpus_level_bm25(indexed: Path) -> None:
+    with open_palace(indexed) as palace:
+        assert search(palace, "zymurgy", k=1)[0].path == "raw/articles/openai-history.md"
+
+
+def test_stemming_matches_word_forms(indexed: Path) -> None:
+    with open_palace(indexed) as palace:
+        assert search(palace, "restarting services", k=1)[0].path == "raw/transcripts/standup.txt"
+
+
+def test_alias_in_query_pulls_the_page_up(indexed: Path) -> None:
+    with open_palace(indexed) as palace:
+        assert search(palace, "what does Open AI sell", k=1)[0].path == "entities/openai.md"
+
+
+def test_filters_by_wing_tag_and_path(indexed: Path) -> None:
+    with open_palace(indexed) as palace:
+        assert {h.path for h in search(palace, "OpenAI", k=10, wing="raw")} == {
+            "raw/articles/openai-history.md", "raw/transcripts/standup.txt"}
+        assert {h.path for h in search(palace, "company", k=10, tag="company")} == {
+            "entities/openai.md", "entities/anthropic.md"}
+        assert {h.path for h in search(palace, "search", k=10, tag="#rag")} == {"concepts/vector-database.md"}
+        assert [h.path for h in search(palace, "models", k=10, path="raw/transcripts")] == [
+            "raw/transcripts/standup.txt"]
+        assert search(palace, "anything", k=10, tag="no-such-tag") == []
+        with pytest.raises(UsageError):
+            search(palace, "x", wing="attic")
+
+
+def test_k_limits_results_and_empty_palace_returns_nothing(indexed: Path, make_vault) -> None:
+    with open_palace(indexed) as palace:
+        assert len(search(palace, "AI", k=2)) == 2
+        assert search(palace, "   ") == []
+    empty = make_vault({})
+    with open_palace(empty) as palace:
+        assert search(palace, "anything") == []
+
+
+def test_batch_yields_one_result_line_per_query(indexed: Path) -> None:
+    lines = ['{"id": 1, "query": "Claude"}', "", '{"id": "b", "query": "HNSW graphs"}']
+    with open_palace(indexed) as palace:
+        out = list(search_batch(palace, lines, k=2))
+        assert [o["id"] for o in out] == [1, "b"]
+        assert out[0]["results"][0]["path"] == "entities/anthropic.md"
+        assert set(out[1]["results"][0]) == {"path", "score", "heading", "snippet"}
+        with pytest.raises(UsageError, match="line 1"):
+            list(search_batch(palace, ["not json"]))

@@ -1,0 +1,52 @@
+"""`wikic index`: bring the palace in line with the vault."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import typer
+
+from wikic.cli._common import VaultOption, resolve_vault, translate_errors
+from wikic.palace import sync
+
+
+def _list(label: str, paths: list[str]) -> None:
+    if not paths:
+        return
+    typer.echo(f"{label} ({len(paths)}):")
+    for p in paths[:50]:
+        typer.echo(f"  {p}")
+    if len(paths) > 50:
+        typer.echo(f"  … and {len(paths) - 50} more")
+
+
+@translate_errors
+def index(
+    rebuild: bool = typer.Option(False, "--rebuild", help="Drop the palace and re-embed everything."),
+    json_output: bool = typer.Option(False, "--json", help="Print the report as JSON."),
+    vault: Path | None = VaultOption,
+) -> None:
+    """Index every page and raw source into the palace; only changed drawers are re-embedded.
+
+    Example: wikic index --vault my-wiki
+    """
+    report = sync(resolve_vault(vault), rebuild=rebuild)
+    if json_output:
+        typer.echo(json.dumps(report.to_dict(), ensure_ascii=False))
+        return
+    _list("added", report.added)
+    _list("updated", report.updated)
+    _list("removed", report.removed)
+    for path, why in report.skipped.items():
+        typer.echo(f"skipped {path}: {why}", err=True)
+    typer.echo(
+        f"{len(report.added)} added, {len(report.updated)} updated, {len(report.removed)} removed, "
+        f"{report.unchanged} unchanged; {report.drawers_embedded} drawers embedded, "
+        f"{report.drawers_removed} removed; {report.files_total} files / {report.drawers_total} drawers "
+        f"in {report.seconds:.2f}s ({report.model}{', rebuilt' if report.rebuilt else ''})"
+    )
+
+
+def register(app: typer.Typer) -> None:
+    app.command("index")(index)

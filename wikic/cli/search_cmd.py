@@ -1,0 +1,68 @@
+"""`wikic search`: the best distinct files of the palace for a query, or for a batch of queries."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import typer
+
+from wikic.cli._common import VaultOption, resolve_vault, translate_errors
+from wikic.errors import UsageError
+from wikic.palace import SearchHit, open_palace, search, search_batch
+
+
+def _batch_lines(batch: Path) -> list[str]:
+    if str(batch) == "-":
+        return sys.stdin.read().splitlines()
+    try:
+        return batch.read_text(encoding="utf-8").splitlines()
+    except OSError as exc:
+        raise UsageError(f"cannot read batch file {batch}: {exc.strerror}") from None
+
+
+def _render(hits: list[SearchHit]) -> None:
+    if not hits:
+        typer.echo("no results")
+    for n, hit in enumerate(hits, 1):
+        where = f"{hit.path}:{hit.line_start}"
+        heading = f"  § {hit.heading}" if hit.heading else ""
+        typer.echo(f"{n:>2}. {where}  ({hit.score:.4f}){heading}")
+        typer.echo(f"    {hit.snippet}")
+
+
+@translate_errors
+def search_command(
+    query: str | None = typer.Argument(None, help="What to look for, in any language."),
+    k: int = typer.Option(10, "--k", "-k", min=1, help="How many distinct files to return."),
+    wing: str | None = typer.Option(None, "--wing", help="Only this layer: entities, concepts, comparisons, queries, raw, notes."),
+    tag: str | None = typer.Option(None, "--tag", help="Only pages with this tag."),
+    path: str | None = typer.Option(None, "--path", help="Only files under this vault-relative path prefix."),
+    batch: Path | None = typer.Option(
+        None, "--batch", help='JSON lines {"id": ..., "query": ...} ("-" for stdin); one JSON line out per query.'
+    ),
+    json_output: bool = typer.Option(False, "--json", help="Print results as JSON."),
+    vault: Path | None = VaultOption,
+) -> None:
+    """Search the palace by meaning and by words: dense vectors + BM25, fused.
+
+    Example: wikic search "who founded OpenAI" --k 5 --wing entities
+    """
+    root = resolve_vault(vault)
+    with open_palace(root) as palace:
+        if batch is not None:
+            for result in search_batch(palace, _batch_lines(batch), k, wing=wing, tag=tag, path=path):
+                typer.echo(json.dumps(result, ensure_ascii=False))
+            return
+        if query is None:
+            raise UsageError("give a QUERY or --batch FILE")
+        hits = search(palace, query, k, wing=wing, tag=tag, path=path)
+    if json_output:
+        typer.echo(json.dumps({"query": query, "results": [h.to_dict() for h in hits]}, ensure_ascii=False))
+    else:
+        _render(hits)
+
+
+def register(app: typer.Typer) -> None:
+    app.command("search")(search_command)

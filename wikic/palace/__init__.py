@@ -1,0 +1,55 @@
+"""The palace: the wiki's memory. Every page and raw source, chunked into drawers, embedded and indexed.
+
+Public API (what ingest, query and the CLI call):
+
+    palace = open_palace(vault)                  # settings from VAULT/wikic.toml + environment
+    report = palace.sync(rebuild=False)          # whole vault; only changed drawers are embedded
+    report = palace.update_paths(["entities/x.md", "raw/articles/y.md"])   # just these files
+    hits = search(palace, "question", k=10, wing=None, tag=None, path=None)
+    sync(vault) / update_paths(vault, paths) / search_vault(vault, query, ...)   # one-shot helpers
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from pathlib import Path
+
+from wikic.palace.batch import search_batch
+from wikic.palace.config import EmbeddingSettings, PalaceSettings, load_settings
+from wikic.palace.palace import Palace, SyncReport, open_palace
+from wikic.palace.search import SearchHit, search
+
+__all__ = [
+    "EmbeddingSettings",
+    "Palace",
+    "PalaceSettings",
+    "SearchHit",
+    "SyncReport",
+    "load_settings",
+    "open_palace",
+    "search",
+    "search_batch",
+    "search_vault",
+    "sync",
+    "update_paths",
+]
+
+
+def sync(vault: Path, *, rebuild: bool = False) -> SyncReport:
+    """Index the whole vault (incrementally unless `rebuild`)."""
+    with open_palace(vault) as palace:
+        return palace.sync(rebuild=rebuild)
+
+
+def update_paths(vault: Path, paths: Iterable[str | Path]) -> SyncReport:
+    """Re-index the given files after they were written, moved or deleted."""
+    with open_palace(vault) as palace:
+        return palace.update_paths(paths)
+
+
+def search_vault(
+    vault: Path, query: str, k: int = 10, *, wing: str | None = None, tag: str | None = None, path: str | None = None
+) -> list[SearchHit]:
+    """Search once; long-running callers should keep a Palace open and call `search` instead."""
+    with open_palace(vault) as palace:
+        return search(palace, query, k, wing=wing, tag=tag, path=path)

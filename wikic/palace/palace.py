@@ -1,0 +1,387 @@
+"""The palace: every page and raw source of a vault, as drawers with vectors and BM25 terms.
+
+`Palace.sync()` brings it in line with the vault (only changed drawers are embedded); `update_paths()` does
+the same for a few files (ingest and query call it); `search()` answers with the best distinct files.
+One writer at a time (a file lock under .wikic/); readers never take the lock.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterable
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+import filelock
+
+from wikic.errors import LockTimeout, PalaceError
+from wikic.palace.chunking import CHUNKER_VERSION, Document, Drawer, chunk_document
+from wikic.palace.config import PalaceSettings, load_settings
+from wikic.palace.embedders import Embedder, make_embedder
+from wikic.palace.lexical import DrawerRecord, FileRecord, LexicalIndex
+from wikic.palace.sources import SourceFile, classify, file_hash, read_document, scan
+from wikic.palace.store import GENERATION_KEY, VectorStore
+from wikic.vault.layout import state_dir
+
+LEXICAL_FILE = "lexical.sqlite3"
+LOCK_FILE = "palace.lock"
+REBUILD_HINT = "run `wikic index --rebuild` to re-embed the whole palace with the configured model"
+
+
+@dataclass
+class SyncReport:
+    """What a sync changed. Paths are vault-relative; `embedded` counts drawers whose vectors were computed."""
+
+    added: list[str] = field(default_factory=list)
+    updated: list[str] = field(default_factory=list)
+    removed: list[str] = field(default_factory=list)
+    unchanged: int = 0
+    skipped: dict[str, str] = field(default_factory=dict)
+    drawers_embedded: int = 0
+    drawers_removed: int = 0
+    drawers_total: int = 0
+    files_total: int = 0
+    rebuilt: bool = False
+    seconds: float = 0.0
+    model: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def _tags_field(tags: list[str]) -> str:
+    return "|" + "|".join(tags) + "|" if tags else ""
+
+
+class Palace:
+    """One vault's palace. Cheap to keep open; `search` notices writes made by other processes."""
+
+    def __init__(self, vault: Path, settings: PalaceSettings | None = None, embedder: Embedder | None = None) -> None:
+        self.vault = vault.resolve()
+        self.settings = settings or load_settings(self.vault)
+        self._embedder = embedder
+        self.store = VectorStore(self.settings)
+        self._lexical: LexicalIndex | None = None
+        self._lock = filelock.FileLock(str(state_dir(self.vault) / LOCK_FILE))
+        self._title_cache: tuple[str | None, list[tuple[str, list[str]]]] = (None, [])
+
+    # -- parts ------------------------------------------------------------------------------------------------
+    @property
+    def embedder(self) -> Embedder:
+        if self._embedder is None:
+            self._embedder = make_embedder(self.settings.embedding)
+        return self._embedder
+
+    @property
+    def lexical(self) -> LexicalIndex:
+        if self._lexical is None:
+            self._lexical = LexicalIndex(self.settings.path / self._lexical_name())
+        return self._lexical
+
+    def _lexical_name(self) -> str:
+        # One lexical cache per collection, so two vaults sharing a chroma server never mix manifests.
+        if self.settings.collection == "wikic_drawers":
+            return LEXICAL_FILE
+        return f"lexical-{self.settings.collection}.sqlite3"
+
+    def close(self) -> None:
+        if self._lexical is not None:
+            self._lexical.close()
+            self._lexical = None
+
+    def __enter__(self) -> Palace:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def identity(self) -> dict[str, Any]:
+        emb = self.embedder
+        return {"wikic_provider": emb.provider, "wikic_model": emb.model, "wikic_dim": emb.dim}
+
+    def _chunk_signature(self) -> str:
+        return f"{CHUNKER_VERSION}:{self._budget()}:{self.embedder.provider}:{self.embedder.model}"
+
+    def _budget(self) -> int:
+        limit = self.embedder.max_tokens
+        budget = self.settings.chunk_tokens
+        return min(budget, limit) if limit else budget
+
+    def check_identity(self, stored: dict[str, Any]) -> None:
+        """Refuse to mix vector spaces: the configured model must be the one the collection was built with."""
+        if not stored or "wikic_model" not in stored:
+            return
+        emb = self.embedder
+        have = f"{stored.get('wikic_provider')}:{stored.get('wikic_model')}"
+        want = f"{emb.provider}:{emb.model}"
+        if have != want:
+            raise PalaceError(
+                f"the palace was built with embedding model {have} ({stored.get('wikic_dim')}-d), "
+                f"but {want} is configured",
+                hint=REBUILD_HINT,
+            )
+        if stored.get("wikic_dim") is not None and int(stored["wikic_dim"]) != emb.dim:
+            raise PalaceError(
+                f"the palace holds {stored['wikic_dim']}-d vectors but {want} gives {emb.dim}-d", hint=REBUILD_HINT
+            )
+
+    # -- writing ----------------------------------------------------------------------------------------------
+    def _locked(self) -> filelock.BaseFileLock:
+        state_dir(self.vault).mkdir(parents=True, exist_ok=True)
+        return self._lock
+
+    def _acquire(self, timeout: float) -> None:
+        try:
+            self._locked().acquire(timeout=timeout)
+        except filelock.Timeout:
+            raise LockTimeout(
+                f"another wikic process is writing the palace (lock {state_dir(self.vault) / LOCK_FILE})",
+                hint="wait for it to finish, or raise [palace] lock_timeout",
+            ) from None
+
+    def sync(self, rebuild: bool = False, *, lock_timeout: float | None = None) -> SyncReport:
+        """Bring the palace in line with every file of the vault: embed new or changed drawers, drop the rest."""
+        return self._write(None, rebuild, lock_timeout)
+
+    def update_paths(self, paths: Iterable[str | Path], *, lock_timeout: float | None = None) -> SyncReport:
+        """Re-index just these files (vault-relative or absolute). A path that no longer exists is removed."""
+        rels = [self._relative(p) for p in paths]
+        return self._write(rels, False, lock_timeout)
+
+    def _relative(self, path: str | Path) -> str:
+        p = Path(path)
+        if p.is_absolute():
+            try:
+                p = p.resolve().relative_to(self.vault)
+            except ValueError:
+                raise PalaceError(f"{path} is not inside the vault {self.vault}") from None
+        return p.as_posix()
+
+    def _write(self, only: list[str] | None, rebuild: bool, lock_timeout: float | None) -> SyncReport:
+        started = time.perf_counter()
+        self._acquire(self.settings.lock_timeout if lock_timeout is None else lock_timeout)
+        try:
+            report = self._write_locked(only, rebuild)
+        finally:
+            self._lock.release()
+        report.seconds = round(time.perf_counter() - started, 3)
+        return report
+
+    def _write_locked(self, only: list[str] | None, rebuild: bool) -> SyncReport:
+        report = SyncReport(rebuilt=rebuild)
+        lex = self.lexical
+        if rebuild:
+            self.store.drop()
+            lex.begin()
+            lex.clear()
+            lex.commit()
+        existing = self.store.metadata() if not rebuild else {}
+        self.check_identity(existing)
+        identity = self.identity()
+        report.model = f"{identity['wikic_provider']}:{identity['wikic_model']} ({identity['wikic_dim']}-d)"
+        self.store.collection(create=True, identity=identity)
+        self._reconcile(force=lex.get_meta("dirty") == "1")
+
+        signature = self._chunk_signature()
+        rechunk_all = lex.get_meta("chunker") != signature
+        known = lex.files()
+        if only is None:
+            sources = {s.path: s for s in scan(self.vault)}
+            gone = [p for p in known if p not in sources]
+        else:
+            sources = {}
+            gone = []
+            for rel in only:
+                source = classify(self.vault, rel)
+                if source is not None and source.abspath.is_file():
+                    sources[rel] = source
+                elif rel in known:
+                    gone.append(rel)
+
+        lex.set_meta("dirty", "1")
+        for path in gone:
+            ids = lex.drawer_ids(path)
+            self.store.delete(sorted(ids))
+            lex.begin()
+            lex.remove_file(path)
+            lex.commit()
+            report.removed.append(path)
+            report.drawers_removed += len(ids)
+
+        for path, source in sources.items():
+            try:
+                data = source.abspath.read_bytes()
+            except OSError as exc:
+                report.skipped[path] = str(exc)
+                continue
+            digest = file_hash(data)
+            before = known.get(path)
+            if before is not None and before.file_hash == digest and not rechunk_all:
+                report.unchanged += 1
+                continue
+            try:
+                doc = read_document(source, data)
+            except PalaceError as exc:
+                report.skipped[path] = exc.message
+                continue
+            embedded, removed = self._store_file(source, doc, digest)
+            report.drawers_embedded += embedded
+            report.drawers_removed += removed
+            if before is None:
+                report.added.append(path)
+            elif before.file_hash != digest or embedded or removed:
+                report.updated.append(path)
+            else:
+                report.unchanged += 1
+
+        generation = self.store.mark_written(identity)
+        lex.set_meta("generation", generation)
+        lex.set_meta("chunker", signature)
+        lex.set_meta("dirty", "0")
+        report.files_total, report.drawers_total = lex.counts()
+        self._title_cache = (None, [])
+        return report
+
+    def _store_file(self, source: SourceFile, doc: Document, digest: str) -> tuple[int, int]:
+        """Write one file's drawers: embed only ids not already stored. Returns (embedded, removed)."""
+        lex = self.lexical
+        drawers = chunk_document(doc, self._budget(), self.embedder.count_tokens)
+        old = lex.drawer_ids(source.path)
+        new_ids = {d.id for d in drawers}
+        fresh = [d for d in drawers if d.id not in old]
+        kept = [d for d in drawers if d.id in old]
+        stale = sorted(old - new_ids)
+        record = FileRecord(source.path, digest, source.wing, doc.title, doc.aliases, doc.type, doc.tags)
+        if fresh:
+            vectors = self.embedder.embed([d.embed_text for d in fresh])
+            self.store.add(
+                [d.id for d in fresh], vectors, [d.embed_text for d in fresh],
+                [self._drawer_metadata(record, d) for d in fresh],
+            )
+        if kept:  # line numbers, tags or title metadata may have moved without the text changing
+            self.store.update_metadata([d.id for d in kept], [self._drawer_metadata(record, d) for d in kept])
+        if stale:
+            self.store.delete(stale)
+        lex.begin()
+        try:
+            lex.put_file(record, [self._record(d) for d in drawers], [d.embed_text for d in drawers])
+            lex.commit()
+        except BaseException:
+            lex.rollback()
+            raise
+        return len(fresh), len(stale)
+
+    @staticmethod
+    def _record(d: Drawer) -> DrawerRecord:
+        return DrawerRecord(d.id, d.path, d.ordinal, d.heading, d.text, d.line_start, d.line_end, d.content_hash)
+
+    @staticmethod
+    def _drawer_metadata(record: FileRecord, d: Drawer) -> dict[str, Any]:
+        meta: dict[str, Any] = {
+            "path": record.path,
+            "wing": record.wing,
+            "room": record.path,
+            "title": record.title,
+            "heading": d.heading,
+            "tags": _tags_field(record.tags),
+            "aliases": "|".join(record.aliases),
+            "file_hash": record.file_hash,
+            "content_hash": d.content_hash,
+            "line_start": d.line_start,
+            "line_end": d.line_end,
+            "ordinal": d.ordinal,
+        }
+        if record.type:
+            meta["type"] = record.type
+        return meta
+
+    def _reconcile(self, force: bool = False) -> bool:
+        """Make the local lexical index match the vector collection (the shared truth).
+
+        Needed when another machine wrote to a shared chroma server, or a writer died between the two
+        stores. Drawers only chroma has are copied in (with their files); files chroma lacks are dropped here
+        and so get re-indexed by the next sync. Returns whether anything was done.
+        """
+        lex = self.lexical
+        generation = self.store.metadata().get(GENERATION_KEY)
+        if not force and generation is not None and lex.get_meta("generation") == generation:
+            return False
+        if generation is None and not force:
+            return False
+        remote = self.store.all_ids()
+        local = lex.drawer_ids()
+        missing = remote - local
+        lex.begin()
+        try:
+            for path in {r.path for r in lex.drawers_by_id(local - remote).values()}:
+                lex.remove_file(path)
+            if missing:
+                ids, docs, metas = self.store.get(sorted(missing))
+                by_path: dict[str, list[tuple[str, str, dict[str, Any]]]] = {}
+                for i, doc, meta in zip(ids, docs, metas, strict=True):
+                    by_path.setdefault(str(meta["path"]), []).append((i, doc, meta))
+                for path, rows in by_path.items():
+                    # complete the file with the drawers we already had, so put_file sees all of them
+                    have = {d.id: d for d in lex.drawers_of(path)}
+                    extra_ids = [i for i in have if i not in {r[0] for r in rows}]
+                    if extra_ids:
+                        ids2, docs2, metas2 = self.store.get(extra_ids)
+                        rows.extend(zip(ids2, docs2, metas2, strict=True))
+                    rows.sort(key=lambda r: int(r[2].get("ordinal", 0)))
+                    m0 = rows[0][2]
+                    tags = [t for t in str(m0.get("tags", "")).split("|") if t]
+                    aliases = [a for a in str(m0.get("aliases", "")).split("|") if a]
+                    record = FileRecord(path, str(m0.get("file_hash", "")), str(m0.get("wing", "")),
+                                        str(m0.get("title", "")), aliases, m0.get("type"), tags)
+                    drawers = [
+                        DrawerRecord(i, path, int(m.get("ordinal", 0)), str(m.get("heading", "")),
+                                     doc.split("\n", 1)[1] if "\n" in doc else doc,
+                                     int(m.get("line_start", 1)), int(m.get("line_end", 1)),
+                                     str(m.get("content_hash", "")))
+                        for i, doc, m in rows
+                    ]
+                    lex.put_file(record, drawers, [doc for _, doc, _ in rows])
+            if generation is not None:
+                lex.set_meta("generation", generation)
+            lex.commit()
+        except BaseException:
+            lex.rollback()
+            raise
+        self._title_cache = (None, [])
+        return True
+
+    def refresh(self) -> None:
+        """Catch up with writes made by other processes (cheap when there were none)."""
+        col = self.store.fresh()
+        if col is None:
+            return
+        generation = (col.metadata or {}).get(GENERATION_KEY)
+        if generation is None or self.lexical.get_meta("generation") == generation:
+            return
+        # Only a writer may touch the lexical cache; if one is busy, search what we have and catch up later.
+        try:
+            self._lock.acquire(timeout=0)
+        except filelock.Timeout:
+            return
+        try:
+            self._reconcile()
+        finally:
+            self._lock.release()
+
+    # -- status -----------------------------------------------------------------------------------------------
+    def status(self) -> dict[str, Any]:
+        meta = self.store.metadata()
+        files, drawers = self.lexical.counts()
+        return {
+            "files": files,
+            "drawers": drawers,
+            "model": f"{meta.get('wikic_provider')}:{meta.get('wikic_model')}" if meta else None,
+            "dim": meta.get("wikic_dim"),
+            "location": self.settings.url or str(self.settings.path),
+        }
+
+
+def open_palace(vault: Path, *, embedder: Embedder | None = None) -> Palace:
+    """The palace of `vault` with its configured settings (wikic.toml + environment)."""
+    return Palace(vault, embedder=embedder)

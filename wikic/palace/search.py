@@ -1,0 +1,192 @@
+"""Hybrid retrieval: dense vectors + corpus-level BM25 + title/alias matches, fused by reciprocal rank.
+
+Each retriever ranks files by its best drawer (max aggregation: one strong section is what makes a page
+relevant; averaging would punish long pages). BM25 also ranks whole files, so a page whose terms are spread
+over sections is not lost. Reciprocal rank fusion (k = 60, the value from Cormack et al. 2009) needs no
+score calibration between cosine similarities and BM25, which live on unrelated scales.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections import defaultdict
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from wikic.errors import UsageError
+from wikic.palace.lexical import DrawerRecord, Filters
+from wikic.palace.palace import Palace
+from wikic.palace.sources import OTHER_WING, WINGS
+
+RRF_K = 60
+# Dense candidates per query: enough drawers to cover many distinct files once grouped.
+DENSE_POOL = 200
+SNIPPET_CHARS = 280
+# A query that names a page (title, alias, file name) almost always wants that page: such a match counts
+# like being ranked first by two retrievers, so it beats one retriever's doubt but not all three.
+TITLE_WEIGHT = 2.0
+
+
+@dataclass(frozen=True)
+class SearchHit:
+    path: str
+    score: float
+    heading: str
+    snippet: str
+    line_start: int
+    line_end: int
+    wing: str
+    title: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def _norm(text: str) -> str:
+    text = unicodedata.normalize("NFKC", text).lower()
+    return " " + " ".join(re.findall(r"\w+", text)) + " "
+
+
+def _title_matches(palace: Palace, query: str) -> list[str]:
+    """Files whose title, alias or file name appears in the query as a whole phrase, longest match first."""
+    generation = palace.lexical.get_meta("generation")
+    if palace._title_cache[0] != generation or generation is None:
+        names: list[tuple[str, list[str]]] = []
+        for record in palace.lexical.files().values():
+            stem = record.path.rsplit("/", 1)[-1].rsplit(".", 1)[0].replace("-", " ").replace("_", " ")
+            candidates = {_norm(c) for c in [record.title, stem, *record.aliases] if c}
+            names.append((record.path, [c for c in candidates if len(c.strip()) >= 3 or _is_cjk(c)]))
+        palace._title_cache = (generation, names)
+    q = _norm(query)
+    q_cjk = q.replace(" ", "")
+    scored: list[tuple[int, str]] = []
+    for path, candidates in palace._title_cache[1]:
+        best = 0
+        for c in candidates:
+            if c in q or (_is_cjk(c) and c.replace(" ", "") in q_cjk):
+                best = max(best, len(c.strip()))
+        if best:
+            scored.append((best, path))
+    scored.sort(key=lambda x: (-x[0], x[1]))
+    return [p for _, p in scored]
+
+
+def _is_cjk(text: str) -> bool:
+    return any("\u3040" <= ch <= "\u9fff" or "\uac00" <= ch <= "\ud7af" for ch in text)
+
+
+def _rank_files_by_best(scores: dict[str, float], path_of: dict[str, str]) -> list[str]:
+    best: dict[str, float] = {}
+    for drawer_id, score in scores.items():
+        path = path_of.get(drawer_id)
+        if path is not None and score > best.get(path, float("-inf")):
+            best[path] = score
+    return sorted(best, key=lambda p: (-best[p], p))
+
+
+def rrf(rankings: list[list[str]], weights: list[float] | None = None, k: int = RRF_K) -> dict[str, float]:
+    fused: dict[str, float] = defaultdict(float)
+    for n, ranking in enumerate(rankings):
+        weight = 1.0 if weights is None else weights[n]
+        for rank, key in enumerate(ranking):
+            fused[key] += weight / (k + rank + 1)
+    return fused
+
+
+def _snippet(text: str) -> str:
+    flat = " ".join(text.split())
+    return flat if len(flat) <= SNIPPET_CHARS else flat[: SNIPPET_CHARS - 1].rstrip() + "…"
+
+
+def search(
+    palace: Palace,
+    query: str,
+    k: int = 10,
+    *,
+    wing: str | None = None,
+    tag: str | None = None,
+    path: str | None = None,
+) -> list[SearchHit]:
+    """The `k` best distinct files for `query`, each with its best drawer."""
+    if k < 1:
+        raise UsageError("k must be at least 1")
+    if wing is not None and wing not in (*WINGS, OTHER_WING):
+        raise UsageError(f"unknown wing {wing!r}", hint=f"wings: {', '.join((*WINGS, OTHER_WING))}")
+    if not query.strip():
+        return []
+    palace.refresh()
+    collection = palace.store.fresh()
+    if collection is None:
+        return []
+    palace.check_identity(dict(collection.metadata or {}))
+    lex = palace.lexical
+    filters = Filters(wing=wing, tag=tag, path_prefix=path.strip("/") if path else None)
+    allowed = lex.allowed_rids(filters)
+    if allowed is not None and not allowed:
+        return []
+
+    bm25_drawers, bm25_files = lex.bm25(query, allowed)
+
+    vector = palace.embedder.embed([query])[0]
+    palace.check_identity({**dict(collection.metadata or {})})
+    pool = max(DENSE_POOL, 10 * k)
+    if allowed is None:
+        dense = palace.store.query(vector, pool)
+    elif filters.tag or filters.path_prefix:
+        dense = palace.store.query(vector, pool, ids=lex.ids_for_rids(allowed))
+    else:
+        dense = palace.store.query(vector, pool, where={"wing": wing})
+    dense_scores = dict(dense)
+
+    candidates = set(dense_scores) | set(bm25_drawers)
+    records: dict[str, DrawerRecord] = lex.drawers_by_id(candidates)
+    path_of = {i: r.path for i, r in records.items()}
+
+    titles = _title_matches(palace, query)
+    if filters.active:
+        allowed_paths = {r.path for r in records.values()} | set(bm25_files)
+        titles = [t for t in titles if t in allowed_paths]
+
+    file_scores = rrf([
+        _rank_files_by_best(dense_scores, path_of),
+        _rank_files_by_best(bm25_drawers, path_of),
+        sorted(bm25_files, key=lambda p: (-bm25_files[p], p)),
+        titles,
+    ], weights=[1.0, 1.0, 1.0, TITLE_WEIGHT])
+    drawer_scores = rrf([
+        sorted((i for i in dense_scores if i in records), key=lambda i: -dense_scores[i]),
+        sorted(bm25_drawers, key=lambda i: -bm25_drawers[i]),
+    ])
+    best_drawer: dict[str, str] = {}
+    for drawer_id, score in drawer_scores.items():
+        p = path_of.get(drawer_id)
+        if p is not None and (p not in best_drawer or score > drawer_scores[best_drawer[p]]):
+            best_drawer[p] = drawer_id
+
+    ranked = sorted(file_scores, key=lambda p: (-file_scores[p], p))
+    files = lex.file_records(ranked[: 2 * k + 20])
+    hits: list[SearchHit] = []
+    for p in ranked:
+        record = files.get(p)
+        if record is None:
+            continue
+        drawer = records.get(best_drawer[p]) if p in best_drawer else None
+        if drawer is None:
+            first = lex.drawers_of(p)
+            if not first:
+                continue
+            drawer = first[0]
+        hits.append(SearchHit(
+            path=p,
+            score=round(file_scores[p], 6),
+            heading=drawer.heading,
+            snippet=_snippet(drawer.text),
+            line_start=drawer.line_start,
+            line_end=drawer.line_end,
+            wing=record.wing,
+            title=record.title,
+        ))
+        if len(hits) == k:
+            break
+    return hits
