@@ -2,7 +2,7 @@
 
 It decides what is and is not a link exactly as contract §5 says: nothing inside code, HTML comments or
 blocks, %% comments, math, or behind a backslash escape. Used for every page the fast scanner
-(`scan.py`) declines, and as the oracle the fast scanner is tested against.
+(`parse.scan_fast`) declines, and as the oracle the fast scanner is tested against.
 """
 
 from __future__ import annotations
@@ -17,6 +17,8 @@ from markdown_it.rules_inline import StateInline
 from mdit_py_plugins.dollarmath import dollarmath_plugin
 from mdit_py_plugins.footnote import footnote_plugin
 
+MAX_NESTING = 100
+
 WIKI_RE = re.compile(r"(!?)\[\[([^\[\]\n|]*?)(?:\|([^\[\]\n]*))?\]\]")
 
 
@@ -26,6 +28,15 @@ def _wikilink(state: StateInline, silent: bool) -> bool:
         return False
     m = WIKI_RE.match(state.src, state.pos)
     if not m:
+        if ch == "[" and state.src.startswith("[[", state.pos) and not _closes_on_line(state.src, state.pos + 2):
+            # An unclosed "[[": mark its first "[" (consumed like text, so link parsing is unchanged) so the
+            # caller can report it at its exact place.
+            if not silent:
+                tok = state.push("wikilink_unclosed", "", 0)
+                tok.content = "["
+                tok.meta = {"offset": state.pos}
+            state.pos += 1
+            return True
         return False
     if not silent:  # lookahead (silent) mode must not push tokens
         tok = state.push("wikilink", "", 0)
@@ -33,6 +44,11 @@ def _wikilink(state: StateInline, silent: bool) -> bool:
         tok.meta = {"embed": m.group(1) == "!", "target": m.group(2), "alias": m.group(3), "offset": state.pos}
     state.pos = m.end()
     return True
+
+
+def _closes_on_line(src: str, pos: int) -> bool:
+    eol = src.find("\n", pos)
+    return src.find("]]", pos, eol if eol >= 0 else len(src)) >= 0
 
 
 def _inline_comment(state: StateInline, silent: bool) -> bool:
@@ -48,23 +64,41 @@ def _inline_comment(state: StateInline, silent: bool) -> bool:
 
 
 def _block_comment(state: StateBlock, start_line: int, end_line: int, silent: bool) -> bool:
-    """A `%%` comment that opens a block runs to the line holding the closing `%%` (or the end of the note)."""
+    """A `%%` comment that opens a block runs to the line holding the closing `%%` (or the end of the
+    container). Text after the closing `%%` on that line is ordinary Markdown again."""
     pos = state.bMarks[start_line] + state.tShift[start_line]
     if state.sCount[start_line] - state.blkIndent >= 4 or not state.src.startswith("%%", pos):
         return False
-    close = state.src.find("%%", pos + 2)
+    src = state.src
+    close = src.find("%%", pos + 2)
+    last = end_line - 1
+    if close >= 0:
+        last = start_line
+        while last < end_line - 1 and state.eMarks[last] < close:
+            last += 1
+        if state.eMarks[last] < close:
+            close = -1  # the closing "%%" lies outside this container: closed by the container's end
+    after = close + 2
+    trailing = close >= 0 and src[after : state.eMarks[last]].strip() != ""
+    if trailing and last == start_line:
+        return False  # "%% c %% text": an inline comment at the start of a paragraph
     if silent:
         return True
-    line = start_line
-    if close < 0:
-        line = end_line - 1
-    else:
-        while line < end_line - 1 and state.eMarks[line] < close:
-            line += 1
     tok = state.push("obsidian_comment_block", "", 0)
-    tok.map = [start_line, line + 1]
     tok.meta = {"closed": close >= 0}
-    state.line = line + 1
+    if trailing:
+        # Hide the lines before the closing one and let the rest of that line be parsed on its own.
+        tok.map = [start_line, last]
+        first = after
+        while first < state.eMarks[last] and src[first] in " \t":
+            first += 1
+        state.bMarks[last] = after
+        state.tShift[last] = first - after
+        state.sCount[last] = state.blkIndent
+        state.line = last
+    else:
+        tok.map = [start_line, last + 1]
+        state.line = last + 1
     return True
 
 
@@ -78,7 +112,7 @@ def _record_offset(rule: Any) -> Any:
         if ok and not silent:
             for tok in state.tokens[count:]:
                 if tok.type in ("link_open", "image"):
-                    tok.meta = {**(tok.meta or {}), "offset": start}
+                    tok.meta = {**(tok.meta or {}), "offset": start, "end": state.pos}
                     break
         return ok
 
@@ -99,9 +133,11 @@ def obsidian_plugin(md: MarkdownIt) -> None:
 @lru_cache(maxsize=1)
 def markdown() -> MarkdownIt:
     return (
-        MarkdownIt("commonmark", {"html": True})  # html=True: comments and HTML blocks hide their contents
+        # html=True: comments and HTML blocks hide their contents. maxNesting (20 in the preset) would drop
+        # the links of a quote or list nested deeper; Obsidian shows them. Recursion stays far below Python's limit.
+        MarkdownIt("commonmark", {"html": True, "maxNesting": MAX_NESTING})
         .enable(["table", "strikethrough"])
         .use(dollarmath_plugin, double_inline=True)
-        .use(footnote_plugin)
+        .use(footnote_plugin, inline=False, move_to_end=False)  # keep every definition, in place
         .use(obsidian_plugin)
     )

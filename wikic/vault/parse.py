@@ -31,18 +31,18 @@ MAX_PAGE_BYTES = 8 * 1024 * 1024
 
 WIKI_RE = re.compile(r"(!?)\[\[([^\[\]\n|]*?)(?:\|([^\[\]\n]*))?\]\]")
 SIMPLE_MDLINK = re.compile(r"(!?)\[([^\[\]\n]*)\]\(([^()\s<>]*)\)")
-ATX = re.compile(r"^ {0,3}(#{1,6})(?:[ \t]+(.*?))?[ \t]*$", re.M)
+ATX = re.compile(r"^ {0,3}(#{1,6})((?:[ \t].*)?)$", re.M)
 BLOCK_ID = re.compile(r"(?:^|[ \t])\^([A-Za-z0-9-]+)[ \t]*$")
 SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.\-]*:")
 FM_WIKI = re.compile(r"\[\[([^\[\]\n|]*?)(?:\|([^\[\]\n]*))?\]\]")
 
 # Anything that can hide a link or change block structure sends a page to markdown-it.
 _NEEDS_FULL_PARSER = re.compile(
-    r"[`$<\\\t]|%%|~~~|&(?:#\d+|#[xX][0-9a-fA-F]+|[A-Za-z][A-Za-z0-9]*);"
-    r"|^ {4,}\S"  # indented code or deep list continuation
-    r"|^ {0,3}(?:=+|-+)[ ]*$"  # setext underline or thematic break
-    r"|^ {0,3}\[[^\]\n]*\]:"  # reference or footnote definition
-    r"|^[ |:\-]*\|[ |:\-]*-[ |:\-]*$|^[ |:\-]*-[ |:\-]*\|[ |:\-]*$"  # table delimiter row
+    r"[`$<\\\t\x00-\x08\x0b-\x1f\x7f]|%%|~~~|&(?:#\d+|#[xX][0-9a-fA-F]+|[A-Za-z][A-Za-z0-9]*);"
+    r"|^ {4,}[^ \n]"  # indented code or deep list continuation (even when the text starts with U+3000)
+    r"|^[ >]*(?:=+|-+)[ ]*$"  # setext underline or thematic break, also inside a quote
+    r"|(?<!\])\]:"  # reference or footnote definition, at any depth ("[[Page]]: text" stays fast)
+    r"|^[ >*+.)0-9|:\-]*(?:\|[ |:]*-|-[ |:\-]*\|)[ >*+.)0-9|:\-]*$"  # table delimiter row, also in a container
     r"|^ {0,3}(?:(?:>|[-*+]|\d{1,9}[.)])[ ]*)+#{1,6}(?:[ ]|$)",  # heading inside a quote or list
     re.M,
 )
@@ -84,13 +84,16 @@ def _blocks(lines: list[str], skip: set[int] | frozenset[int], first: int) -> li
     return out
 
 
-def _heading_text(raw: str | None) -> str:
-    text = (raw or "").strip()
-    # closing sequence: "## Title ##" -> "Title" (must be preceded by a space, or be all hashes)
-    stripped = text.rstrip("#")
-    if stripped != text and (stripped == "" or stripped.endswith((" ", "\t"))):
-        text = stripped.strip()
-    return text
+def _heading_text(after: str) -> str:
+    """The text of an ATX heading from what follows its opening hashes, as markdown-it cuts it: trailing
+    spaces, then a closing run of `#` only when a space or tab precedes it ("## Title ##" -> "Title")."""
+    end = len(after.rstrip(" \t"))
+    cut = end
+    while cut > 0 and after[cut - 1] == "#":
+        cut -= 1
+    if cut > 0 and after[cut - 1] in " \t":
+        end = cut
+    return after[:end].strip()
 
 
 def fast_eligible(body: str) -> bool:
@@ -168,17 +171,7 @@ def scan_full(text: str, first_line: int, lines: list[str]) -> tuple[list[Link],
     headings: list[Heading] = []
     problems: list[Problem] = []
     hidden: set[int] = set()
-    next_col: dict[int, int] = {}
-
-    def column(line: int, snippet: str, fallback: int) -> int:
-        src = lines[line - 1] if 0 < line <= len(lines) else ""
-        idx = src.find(snippet, next_col.get(line, 0)) if snippet else -1
-        if idx < 0 and "|" in snippet:  # a table cell: markdown-it unescaped "\|", the file still has it
-            idx = src.find(snippet.split("|", 1)[0], next_col.get(line, 0))
-        if idx < 0:
-            return fallback
-        next_col[line] = idx + 1
-        return idx + 1
+    cell_cursor: dict[int, int] = {}  # line -> where the previous table cell on it ended (0-based)
 
     n = len(tokens)
     for i, tok in enumerate(tokens):
@@ -193,8 +186,9 @@ def scan_full(text: str, first_line: int, lines: list[str]) -> tuple[list[Link],
                 problems.append(Problem("malformed-link", tok.map[0] + 1, "'%%' comment is never closed: it hides the rest of the page"))
         elif ttype == "heading_open" and tok.map and i + 1 < n:
             headings.append(Heading(tokens[i + 1].content.strip(), int(tok.tag[1]), tok.map[0] + 1))
-        elif ttype == "inline" and tok.children and tok.map:
-            _inline_links(tok, links, problems, column)
+        elif ttype == "inline" and tok.map:
+            cell = i > 0 and tokens[i - 1].type in ("td_open", "th_open")
+            _inline_links(tok, lines, cell, cell_cursor, links, problems)
     return links, headings, problems, hidden
 
 
@@ -207,39 +201,76 @@ def _fence_closed(tok: Any, lines: list[str]) -> bool:
     return last.startswith(marker[0] * len(marker)) and last.strip(marker[0]) == ""
 
 
-def _inline_links(tok: Any, links: list[Link], problems: list[Problem], column: Any) -> None:
+def _inline_links(
+    tok: Any, lines: list[str], cell: bool, cell_cursor: dict[int, int], links: list[Link], problems: list[Problem]
+) -> None:
+    """Links of one inline token, placed exactly in the file.
+
+    The token's content is its source text with container prefixes (`>`, list indentation) removed, so
+    each of its lines is the end of a file line; a heading's content sits inside its line (closing `#`s);
+    a table cell's content sits inside its row, with every `\\|` unescaped by markdown-it.
+    """
     content: str = tok.content
     base = tok.map[0] + 1
+    cell_start = -1  # where this table cell's content starts in its row
+    escaped = False  # the cell's content was found in the file with "|" written as "\\|"
+    if cell:
+        src = lines[base - 1] if 0 < base <= len(lines) else ""
+        start = cell_cursor.get(base, 0)
+        text = content.rstrip()
+        cell_start = src.find(text, start) if text else -1
+        if cell_start < 0 and "|" in text:
+            text = text.replace("|", "\\|")
+            cell_start = src.find(text, start)
+            escaped = cell_start >= 0
+        if cell_start >= 0:
+            cell_cursor[base] = cell_start + len(text)
+    if not tok.children:
+        return
 
-    def where(offset: int) -> tuple[int, int, str]:
-        line = base + content.count("\n", 0, offset)
-        start = content.rfind("\n", 0, offset) + 1
-        end = content.find("\n", offset)
-        snippet = content[offset : end if end >= 0 else len(content)]
-        return line, offset - start + 1, snippet
+    def where(offset: int) -> tuple[int, int]:
+        """File line and 1-based column of `content[offset]`."""
+        row = content.count("\n", 0, offset)
+        line = base + row
+        ls = content.rfind("\n", 0, offset) + 1
+        rel = offset - ls
+        if cell:
+            if cell_start < 0:
+                return line, rel + 1
+            if escaped:
+                rel = len(content[ls:offset].replace("|", "\\|"))
+            return line, cell_start + rel + 1
+        le = content.find("\n", offset)
+        piece = content[ls : le if le >= 0 else len(content)].rstrip()
+        src = (lines[line - 1] if 0 < line <= len(lines) else "").rstrip()
+        if src.endswith(piece):
+            return line, len(src) - len(piece) + rel + 1
+        idx = src.find(piece)  # a heading with a closing sequence
+        return line, (idx if idx >= 0 else 0) + rel + 1
 
     for child in tok.children:
         ctype = child.type
         if ctype == "wikilink":
-            meta = child.meta
-            line, col, snippet = where(meta["offset"])
+            line, col = where(child.meta["offset"])
             m = WIKI_RE.match(child.content)
             assert m is not None
-            item = _wikilink(m, line, column(line, snippet, col))
+            item = _wikilink(m, line, col)
+            if escaped and isinstance(item, Link):
+                item = item._replace(raw=item.raw.replace("|", "\\|"))  # as written in the file
             (links if isinstance(item, Link) else problems).append(item)  # type: ignore[arg-type]
         elif ctype in ("link_open", "image") and child.meta and "offset" in child.meta:
             href = child.attrs.get("href" if ctype == "link_open" else "src", "")
-            line, col, snippet = where(child.meta["offset"])
-            close = snippet.find(")")
-            raw = snippet[: close + 1] if close >= 0 else snippet
-            link = _mdlink(str(href), raw, ctype == "image", line, column(line, snippet, col))
+            start = child.meta["offset"]
+            line, col = where(start)
+            link = _mdlink(str(href), content[start : child.meta["end"]], ctype == "image", line, col)
             if link is not None:
                 links.append(link)
+        elif ctype == "wikilink_unclosed":
+            line, col = where(child.meta["offset"])
+            problems.append(Problem("malformed-link", line, "'[[' is never closed by ']]' on the same line", col))
         elif ctype == "obsidian_comment" and not child.meta.get("closed", True):
-            line, col, _ = where(child.meta["offset"])
+            line, col = where(child.meta["offset"])
             problems.append(Problem("malformed-link", line, "'%%' comment is never closed", col))
-        elif ctype == "text" and "[[" in child.content:
-            problems.append(Problem("malformed-link", base, "'[[' is never closed by ']]' on the same line"))
 
 
 def _frontmatter_links(yaml_text: str, data: dict[str, Any], problems: list[Problem]) -> list[Link]:
