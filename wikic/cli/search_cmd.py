@@ -50,13 +50,15 @@ def search_command(
     Example: wikic search "who founded OpenAI" --k 5 --wing entities
     """
     root = resolve_vault(vault)
+    if query is None and batch is None:
+        raise UsageError("give a QUERY or --batch FILE")
+    lines = _batch_lines(batch) if batch is not None else None
     with open_palace(root) as palace:
-        if batch is not None:
-            for result in search_batch(palace, _batch_lines(batch), k, wing=wing, tag=tag, path=path):
+        if lines is not None:
+            for result in search_batch(palace, lines, k, wing=wing, tag=tag, path=path):
                 typer.echo(json.dumps(result, ensure_ascii=False))
             return
-        if query is None:
-            raise UsageError("give a QUERY or --batch FILE")
+        assert query is not None
         hits = search(palace, query, k, wing=wing, tag=tag, path=path)
     if json_output:
         typer.echo(json.dumps({"query": query, "results": [h.to_dict() for h in hits]}, ensure_ascii=False))

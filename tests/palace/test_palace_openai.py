@@ -1,0 +1,111 @@
+"""The OpenAI-compatible embedding provider, through the real `openai` client, against a loopback stand-in."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import threading
+from collections.abc import Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from wikic.errors import PalaceError
+from wikic.palace import open_palace, search, sync
+from wikic.palace.lexical import tokenize
+
+KEY = "sk-test-secret-4242"
+
+
+def _vector(text: str, dim: int) -> list[float]:
+    """A deterministic bag-of-terms vector: texts sharing words point the same way."""
+    v = np.zeros(dim, dtype=np.float64)
+    for term in tokenize(text):
+        v[int(hashlib.sha256(term.encode()).hexdigest(), 16) % dim] += 1.0
+    return (v / (np.linalg.norm(v) or 1.0)).tolist()
+
+
+class StandIn:
+    def __init__(self) -> None:
+        self.requests: list[dict] = []
+        self.auth: list[str] = []
+        outer = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def log_message(self, *args: object) -> None:
+                pass
+
+            def do_POST(self) -> None:
+                body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+                outer.requests.append(body)
+                outer.auth.append(self.headers.get("Authorization", ""))
+                if self.path != "/v1/embeddings":
+                    self.send_error(404)
+                    return
+                if body["model"] == "broken":
+                    payload = json.dumps({"error": {"message": "model not loaded", "type": "invalid_request"}})
+                    self.send_response(400)
+                else:
+                    dim = 48 if body["model"] == "wide" else 32
+                    inputs = body["input"] if isinstance(body["input"], list) else [body["input"]]
+                    data = [{"object": "embedding", "index": i, "embedding": _vector(t, dim)} for i, t in enumerate(inputs)]
+                    payload = json.dumps({"object": "list", "data": data[::-1], "model": body["model"],
+                                          "usage": {"prompt_tokens": 1, "total_tokens": 1}})
+                    self.send_response(200)
+                raw = payload.encode()
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(raw)))
+                self.end_headers()
+                self.wfile.write(raw)
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}/v1"
+        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+
+
+@pytest.fixture
+def standin() -> Iterator[StandIn]:
+    s = StandIn()
+    s.thread.start()
+    yield s
+    s.server.shutdown()
+    s.server.server_close()
+
+
+def _configure(vault: Path, url: str, model: str) -> None:
+    (vault / "wikic.toml").write_text(
+        f'[embedding]\nprovider = "openai"\nbase_url = "{url}"\nmodel = "{model}"\nbatch_size = 4\n')
+
+
+def test_openai_provider_indexes_and_searches(vault: Path, standin: StandIn, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("WIKIC_EMBEDDING_API_KEY", KEY)
+    _configure(vault, standin.url, "tiny-embed")
+    report = sync(vault)
+    assert report.model == "openai:tiny-embed (32-d)"
+    assert report.drawers_embedded == report.drawers_total
+    assert all(len(r["input"]) <= 4 and r["model"] == "tiny-embed" for r in standin.requests)
+    assert set(standin.auth) == {f"Bearer {KEY}"}
+    with open_palace(vault) as palace:
+        assert search(palace, "Constitutional AI training", k=1)[0].path == "entities/anthropic.md"
+    # the key reaches the endpoint and nothing else: not the palace, not the config
+    for path in vault.rglob("*"):
+        if path.is_file():
+            assert KEY.encode() not in path.read_bytes(), path
+
+
+def test_other_endpoint_model_is_a_mismatch_even_with_the_same_dimension(vault: Path, standin: StandIn) -> None:
+    _configure(vault, standin.url, "tiny-embed")
+    sync(vault)
+    _configure(vault, standin.url, "tiny-embed-v2")
+    with pytest.raises(PalaceError) as err:
+        sync(vault)
+    assert "openai:tiny-embed " in err.value.message and "wikic index --rebuild" in (err.value.hint or "")
+    assert sync(vault, rebuild=True).model == "openai:tiny-embed-v2 (32-d)"
+
+
+def test_endpoint_errors_become_palace_errors(vault: Path, standin: StandIn) -> None:
+    _configure(vault, standin.url, "broken")
+    with pytest.raises(PalaceError, match="model not loaded"):
+        sync(vault)

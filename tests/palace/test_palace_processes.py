@@ -1,0 +1,65 @@
+"""Several processes, one palace: a long-running reader sees another process's writes; a chroma server
+shared by two checkouts of a vault keeps both in step."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+from wikic.palace import open_palace, search, sync
+
+WRITER = """
+import sys
+from pathlib import Path
+from wikic.palace import sync
+report = sync(Path(sys.argv[1]))
+print(report.drawers_embedded)
+"""
+
+
+def _run_writer(vault: Path) -> int:
+    env = {**os.environ, "OMP_NUM_THREADS": "1", "RAYON_NUM_THREADS": "1"}
+    out = subprocess.run([sys.executable, "-c", WRITER, str(vault)], capture_output=True, text=True, env=env,
+                         timeout=120, check=True)
+    return int(out.stdout.strip().splitlines()[-1])
+
+
+def test_long_running_reader_sees_writes_from_another_process(vault: Path) -> None:
+    sync(vault)
+    with open_palace(vault) as palace:
+        assert all(h.path != "entities/mistral.md" for h in search(palace, "French model maker", k=10))
+        (vault / "entities/mistral.md").write_text(
+            "---\ntitle: Mistral\n---\n# Mistral\n\nMistral AI is a French model maker from Paris.\n")
+        assert _run_writer(vault) >= 1
+        # same Palace object, same chroma client as before the write: vectors and BM25 must both be fresh
+        vector = palace.embedder.embed(["Mistral\nMistral AI is a French model maker from Paris."])[0]
+        assert search(palace, "French model maker Paris", k=1)[0].path == "entities/mistral.md"
+        top_id, sim = palace.store.query(vector, 1)[0]
+        assert sim > 0.99 and palace.lexical.drawers_by_id([top_id])[top_id].path == "entities/mistral.md"
+
+
+def test_chroma_server_palace_shared_by_two_checkouts(vault: Path, tmp_path: Path, chroma_server: str) -> None:
+    toml = f'[embedding]\nprovider = "static"\n[palace]\nurl = "{chroma_server}"\ncollection = "shared_wiki"\n'
+    (vault / "wikic.toml").write_text(toml)
+    first = sync(vault)
+    assert first.drawers_embedded == first.drawers_total > 0
+    assert not (vault / ".wikic/palace/chroma.sqlite3").exists()  # vectors live on the server
+
+    # a second machine: same files, same server, its own empty local cache
+    other = tmp_path / "other"
+    shutil.copytree(vault, other, ignore=shutil.ignore_patterns(".wikic"))
+    with open_palace(other) as palace:
+        hits = search(palace, "who trains the Claude models", k=1)
+        assert hits[0].path == "entities/anthropic.md" and hits[0].heading
+    again = sync(other)
+    assert again.drawers_embedded == 0 and again.unchanged == 6
+
+    # a change made through one checkout is seen by a long-running reader of the other
+    with open_palace(other) as reader:
+        search(reader, "warm up", k=1)
+        (vault / "entities/anthropic.md").unlink()
+        assert sync(vault).removed == ["entities/anthropic.md"]
+        assert all(h.path != "entities/anthropic.md" for h in search(reader, "Claude models", k=10))
