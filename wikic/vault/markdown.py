@@ -137,7 +137,9 @@ def markdown() -> MarkdownIt:
         # the links of a quote or list nested deeper; Obsidian shows them. Recursion stays far below Python's limit.
         MarkdownIt("commonmark", {"html": True, "maxNesting": MAX_NESTING})
         .enable(["table", "strikethrough"])
-        .use(dollarmath_plugin, double_inline=True)
+        # Like Obsidian (and pandoc), "$" opens or closes inline math only with no space inside it: in
+        # "costs $5 and [[A]] for $6" the dollars are money and [[A]] is a link.
+        .use(dollarmath_plugin, double_inline=True, allow_space=False)
         .use(footnote_plugin, inline=False, move_to_end=False)  # keep every definition, in place
         .use(obsidian_plugin)
     )
