@@ -209,7 +209,10 @@ class StandinServer:
         self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), handler)
         self._httpd.daemon_threads = True
         self._httpd.block_on_close = False  # a handler still sleeping in a slow reply must not hold up stop()
-        self._thread = threading.Thread(target=self._httpd.serve_forever, name="standin-openai", daemon=True)
+        # A short poll interval: stop() waits for the serving loop to notice, once per test.
+        self._thread = threading.Thread(
+            target=self._httpd.serve_forever, kwargs={"poll_interval": 0.02}, name="standin-openai", daemon=True
+        )
         self._thread.start()
         return self
 

@@ -48,6 +48,8 @@ class LLMSettings(BaseModel):
     max_output_tokens: int = Field(4096, ge=16)
     price_per_1k_input: float | None = Field(None, ge=0)
     price_per_1k_output: float | None = Field(None, ge=0)
+    # Server-specific request fields sent as they are, e.g. llama.cpp's `repeat_penalty`, Ollama's `options`.
+    extra_body: dict[str, Any] = Field(default_factory=dict)
     # Environment only (see module docstring); excluded from dumps and repr.
     api_key: SecretStr | None = Field(None, repr=False, exclude=True)
 

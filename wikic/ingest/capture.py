@@ -311,7 +311,9 @@ def _name_title(name: str) -> str:
 def slugify(title: str, fallback: str = "source") -> str:
     """lowercase-with-hyphens; keeps letters of any script (CJK titles stay readable), at most 80 chars."""
     text = unicodedata.normalize("NFKC", title).casefold()
-    slug = re.sub(r"[\W_]+", "-", text).strip("-")
+    # Combining marks count as letters: casefolding "İ" gives "i" + U+0307, and Indic vowel signs are marks.
+    kept = "".join(c if c.isalnum() or unicodedata.category(c) in ("Mn", "Mc") else "-" for c in text)
+    slug = re.sub(r"-{2,}", "-", kept).strip("-")
     if len(slug) > MAX_SLUG:
         cut = slug[:MAX_SLUG]
         slug = cut.rsplit("-", 1)[0] if "-" in cut[MAX_SLUG // 2 :] else cut

@@ -93,8 +93,8 @@ def html_to_text(html: str) -> tuple[str, str]:
     _walk(root, blocks)
     text = _join_blocks([block for block in blocks if block.strip()])
     if not title:
-        h1 = root.find("h1")
-        title = _clean(h1.get_text()) if h1 else ""
+        heading = root.find("h1") or root.find(list(_HEADINGS))
+        title = _clean(heading.get_text()) if heading else ""
     return title, text + "\n" if text else ""
 
 

@@ -39,8 +39,11 @@ class LLMReply:
 class InvalidReply(LLMError):
     """The model answered, but not with a JSON object. The caller may re-ask once."""
 
-    def __init__(self, message: str, *, raw: str, prompt_tokens: int = 0, completion_tokens: int = 0) -> None:
-        super().__init__(message, hint="a larger or instruction-tuned model follows the JSON schema more reliably")
+    def __init__(
+        self, where: str, problem: str, *, raw: str, prompt_tokens: int = 0, completion_tokens: int = 0
+    ) -> None:
+        super().__init__(f"{where}: {problem}", hint="a larger or instruction-tuned model follows the JSON schema more reliably")
+        self.problem = problem  # without the endpoint: this is what a re-ask tells the model
         self.raw = raw
         self.prompt_tokens = prompt_tokens
         self.completion_tokens = completion_tokens
@@ -97,7 +100,12 @@ class OpenAICompatible:
 
     @property
     def identity(self) -> Mapping[str, Any]:
-        return {"base_url": self.endpoint, "model": self.model, "temperature": self.settings.temperature}
+        return {
+            "base_url": self.endpoint,
+            "model": self.model,
+            "temperature": self.settings.temperature,
+            "extra_body": self.settings.extra_body,
+        }
 
     @property
     def response_mode(self) -> Mode:
@@ -120,6 +128,10 @@ class OpenAICompatible:
                     raise self._status_error(exc) from None
                 mode = fallback
                 continue
+            except (InvalidReply, TruncatedReply):
+                # The server accepted the request format; what failed is the model's answer.
+                self._memory.remember(self.endpoint, mode)
+                raise
             except openai.APITimeoutError:
                 raise LLMError(
                     f"{self._where()}: no reply within {self.settings.timeout:g} s "
@@ -146,6 +158,7 @@ class OpenAICompatible:
             # Always set: local servers otherwise cut replies at their own small default.
             max_tokens=max_tokens,
             temperature=self.settings.temperature,
+            extra_body=self.settings.extra_body or None,
         )
         usage = completion.usage
         choice = completion.choices[0] if completion.choices else None
@@ -198,7 +211,7 @@ def parse_json_object(text: str, *, where: str, prompt_tokens: int = 0, completi
     if fenced:
         body = fenced.group(1)
     if not body.strip():
-        raise InvalidReply(f"{where}: empty reply", raw=text, prompt_tokens=prompt_tokens, completion_tokens=completion_tokens)
+        raise InvalidReply(where, "empty reply", raw=text, prompt_tokens=prompt_tokens, completion_tokens=completion_tokens)
     try:
         value = json.loads(body)
     except ValueError as exc:
@@ -210,14 +223,15 @@ def parse_json_object(text: str, *, where: str, prompt_tokens: int = 0, completi
             value = None
         if value is None:
             raise InvalidReply(
-                f"{where}: reply is not valid JSON ({exc})",
+                where,
+                f"reply is not valid JSON ({exc})",
                 raw=text,
                 prompt_tokens=prompt_tokens,
                 completion_tokens=completion_tokens,
             ) from None
     if not isinstance(value, dict):
         raise InvalidReply(
-            f"{where}: reply is JSON but not an object", raw=text, prompt_tokens=prompt_tokens, completion_tokens=completion_tokens
+            where, "reply is JSON but not an object", raw=text, prompt_tokens=prompt_tokens, completion_tokens=completion_tokens
         )
     return value
 

@@ -71,13 +71,15 @@ def ask(
     max_tokens: int,
     cache: ReplyCache | None = None,
     schema: Mapping[str, Any] | None = None,
+    usage: Usage | None = None,
 ) -> Structured[T]:
     """One structured call: `output`-validated value, tokens spent, whether it came from the cache.
 
+    Tokens are added to `usage` when given (also for calls that then fail: they were paid for).
     Raises LLMError when the endpoint fails, the reply is cut off, or the reply is invalid twice.
     """
     schema = schema if schema is not None else strict_schema(output)
-    usage = Usage()
+    usage = usage if usage is not None else Usage()
     key = ReplyCache.key(llm.identity, messages, schema_name, schema, max_tokens) if cache is not None else ""
     if cache is not None:
         hit = cache.get(key)
@@ -90,32 +92,35 @@ def ask(
                 usage.add(0, 0, cached=True)
                 return Structured(value, usage, True, str(llm.identity.get("model", "")))
 
-    first = _attempt(llm, messages, output, schema_name, schema, max_tokens, usage)
-    if isinstance(first, tuple):
-        value, reply = first
-    else:
-        problem, bad_text = first
+    outcome = _attempt(llm, messages, output, schema_name, schema, max_tokens, usage)
+    if isinstance(outcome, _Rejected):
         retry = [
             *messages,
-            {"role": "assistant", "content": bad_text[:_MAX_QUOTED_REPLY]},
+            {"role": "assistant", "content": outcome.text[:_MAX_QUOTED_REPLY]},
             {
                 "role": "user",
                 "content": (
-                    f"That reply was not valid: {problem}\n"
+                    f"That reply was not valid: {outcome.problem}\n"
                     "Reply again with only one JSON object that matches the schema exactly."
                 ),
             },
         ]
-        second = _attempt(llm, retry, output, schema_name, schema, max_tokens, usage)
-        if not isinstance(second, tuple):
+        outcome = _attempt(llm, retry, output, schema_name, schema, max_tokens, usage)
+        if isinstance(outcome, _Rejected):
             raise LLMError(
-                f"invalid reply for {schema_name} twice from model {llm.identity.get('model')}: {second[0]}",
+                f"invalid reply for {schema_name} twice from model {llm.identity.get('model')}: {outcome.problem}",
                 hint="nothing was written for this source; try a larger model, or re-run (validated replies are cached)",
             )
-        value, reply = second
+    value, reply = outcome
     if cache is not None:
         cache.put(key, value.model_dump(mode="json"), model=reply.model, schema_name=schema_name)
     return Structured(value, usage, False, reply.model)
+
+
+@dataclass(frozen=True)
+class _Rejected:
+    problem: str  # what was wrong, in words the model can act on
+    text: str  # the reply as received
 
 
 def _attempt(
@@ -126,13 +131,13 @@ def _attempt(
     schema: Mapping[str, Any],
     max_tokens: int,
     usage: Usage,
-) -> tuple[T, LLMReply] | tuple[str, str]:
-    """(value, reply) on success, or (problem, reply text) for a reply worth one re-ask."""
+) -> tuple[T, LLMReply] | _Rejected:
+    """(value, reply) on success, or what was wrong with a reply worth one re-ask."""
     try:
         reply = llm.complete_json(messages, schema_name, schema, max_tokens=max_tokens)
     except InvalidReply as exc:
         usage.add(exc.prompt_tokens, exc.completion_tokens)
-        return exc.message, exc.raw
+        return _Rejected(exc.problem, exc.raw)
     except TruncatedReply as exc:
         usage.add(exc.prompt_tokens, exc.completion_tokens)
         raise
@@ -140,7 +145,7 @@ def _attempt(
     try:
         return output.model_validate(reply.data), reply
     except ValidationError as exc:
-        return render_validation_error(exc), reply.raw or _dump(reply.data)
+        return _Rejected(render_validation_error(exc), reply.raw or _dump(reply.data))
 
 
 def render_validation_error(exc: ValidationError, limit: int = 8) -> str:

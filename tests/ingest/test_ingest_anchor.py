@@ -1,0 +1,136 @@
+"""Quote anchoring: tolerant where formatting differs, strict where words differ, fast on big sources."""
+
+from __future__ import annotations
+
+import random
+import time
+
+import pytest
+
+from wikic.ingest.anchor import AnchorIndex, anchor_plan
+from wikic.ingest.plan_model import Anchor, Entity, Fact, Plan, Relation
+
+SOURCE = """---
+title: Notes
+---
+# GPT-4 launch
+
+OpenAI **released** GPT-4 on
+March 14, 2023. Critics called it “a step change”.
+[OpenAI](https://openai.com/research) released a _technical report_ too.
+The model's context window is 8,192 tokens; a 32k variant exists.
+
+中央银行宣布加息，以应对持续的通货膨胀。
+Ｆｕｌｌｗｉｄｔｈ text appears here.
+"""
+
+PATH = "raw/articles/gpt-4.md"
+
+
+@pytest.fixture(scope="module")
+def index() -> AnchorIndex:
+    return AnchorIndex(SOURCE, PATH)
+
+
+@pytest.mark.parametrize(
+    ("quote", "lines"),
+    [
+        ("OpenAI released GPT-4 on March 14, 2023.", (6, 7)),  # emphasis and a line break in the source
+        ("openai   RELEASED gpt-4", (6, 6)),  # case and whitespace
+        ('Critics called it "a step change"', (7, 7)),  # straight vs curly quotes
+        ("OpenAI released a technical report too", (8, 8)),  # link target and _emphasis_ in the source
+        ("The model’s context window is 8,192 tokens", (9, 9)),  # curly apostrophe in the quote
+        ("context window is 8,192 tokens ... a 32k variant exists", (9, 9)),  # elided quote
+        ("released GPT-4 … called it", (6, 7)),
+        ("宣布加息", (11, 11)),  # CJK inside an unspaced run
+        ("fullwidth text", (12, 12)),  # NFKC folding
+        ("GPT-4 launch", (4, 4)),
+        ("title: Notes", (2, 2)),
+    ],
+)
+def test_quote_is_found_despite_formatting(index, quote, lines):
+    assert index.locate(quote) == Anchor(PATH, *lines)
+
+
+@pytest.mark.parametrize(
+    "quote",
+    [
+        "OpenAI released GPT-5 on March 14, 2023",  # a changed name
+        "released GPT-4 on March 15, 2023",  # a changed date
+        "context window is 8192 tokens",  # a changed number format is a different number
+        "context window is 8,192 tokens ... a 64k variant exists",  # one elided part is wrong
+        "OpenAI",  # one word supports nothing
+        "",
+        "...",
+        "Critics called it a revolution",
+    ],
+)
+def test_quote_not_in_the_source_is_unanchored(index, quote):
+    assert index.locate(quote) is None
+
+
+def test_words_must_be_whole_words(index):
+    assert index.locate("penAI released") is None
+    assert index.locate("GPT-4 o") is None
+
+
+def test_elided_parts_must_be_close_and_in_order():
+    text = "alpha beta gamma\n" + "filler words here\n" * 200 + "delta epsilon zeta\n"
+    index = AnchorIndex(text, "raw/x.md")
+    assert index.locate("alpha beta ... delta epsilon") is None  # 600 words apart
+    assert index.locate("delta epsilon ... alpha beta") is None
+    near = AnchorIndex("alpha beta gamma\nsome words\ndelta epsilon zeta\n", "raw/y.md")
+    assert near.locate("alpha beta [...] delta epsilon") == Anchor("raw/y.md", 1, 3)
+
+
+def test_repeated_quote_anchors_at_the_first_occurrence():
+    index = AnchorIndex("intro\nthe same sentence\nmiddle\nthe same sentence\n", "raw/r.md")
+    assert index.locate("the same sentence") == Anchor("raw/r.md", 2, 2)
+
+
+def test_anchor_renders_as_path_and_lines():
+    assert str(Anchor("raw/articles/x.md", 12, 14)) == "raw/articles/x.md:L12-L14"
+    assert str(Anchor("raw/articles/x.md", 3, 3)) == "raw/articles/x.md:L3"
+
+
+def test_anchor_plan_marks_each_fact():
+    plan = Plan(
+        source_path=PATH,
+        summary="",
+        entities=(
+            Entity(
+                "GPT-4",
+                "model",
+                (),
+                "",
+                (Fact("released in March 2023", "OpenAI released GPT-4 on March 14, 2023"), Fact("invented", "GPT-4 has 1T parameters")),
+            ),
+        ),
+        relations=(Relation("GPT-4", "developed by", "OpenAI", Fact("GPT-4 developed by OpenAI", "OpenAI released GPT-4")),),
+    )
+    anchored = anchor_plan(plan, SOURCE)
+    facts = anchored.facts()
+    assert [f.anchor for f in facts] == [Anchor(PATH, 6, 7), None, Anchor(PATH, 6, 6)]
+    assert anchored.anchored_count == 2
+    assert anchored.entities[0].facts[1].anchored is False
+
+
+def test_one_megabyte_source_with_hundreds_of_quotes_is_fast():
+    rng = random.Random(7)
+    vocabulary = [f"w{n}" for n in range(5000)]
+    lines = [" ".join(rng.choice(vocabulary) for _ in range(12)) for _ in range(15000)]
+    text = "\n".join(lines) + "\n"
+    assert len(text) > 1_000_000
+    quotes = []
+    for _ in range(400):
+        line = rng.randrange(len(lines) - 1)
+        words = (lines[line] + " " + lines[line + 1]).split()
+        quotes.append((" ".join(words[6:18]), line + 1))
+    started = time.perf_counter()
+    index = AnchorIndex(text, "raw/big.md")
+    found = [index.locate(q) for q, _ in quotes]
+    misses = [index.locate(f"zz{n} nothing here") for n in range(100)]
+    elapsed = time.perf_counter() - started
+    assert elapsed < 3.0, elapsed
+    assert all(a is not None and a.start_line <= line <= a.end_line for a, (_, line) in zip(found, quotes))
+    assert misses == [None] * 100

@@ -1,0 +1,229 @@
+"""The real `openai` client over HTTP against the stand-in server: retries, failures, fallbacks, parsing."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+import pytest
+from pydantic import SecretStr
+from standin_openai import StandinServer, error, malformed, rejection, reply, slow, truncated
+
+from wikic.errors import ConfigError, LLMError
+from wikic.llm.client import InvalidReply, OpenAICompatible, TruncatedReply
+from wikic.settings import LLMSettings
+
+MESSAGES = [{"role": "system", "content": "You answer in JSON."}, {"role": "user", "content": "What is 6 x 7?"}]
+SCHEMA = {
+    "type": "object",
+    "properties": {"answer": {"type": "integer"}, "why": {"type": "string", "maxLength": 50}},
+    "required": ["answer", "why"],
+    "additionalProperties": False,
+}
+
+
+def call(llm: OpenAICompatible, max_tokens: int = 64):
+    return llm.complete_json(MESSAGES, "answer", SCHEMA, max_tokens=max_tokens)
+
+
+def test_reply_is_parsed_and_request_is_a_strict_json_schema_chat_completion(standin, make_llm, secret):
+    standin.enqueue(reply({"answer": 42, "why": "6*7"}, prompt_tokens=30, completion_tokens=9))
+    result = call(make_llm(temperature=0.2), max_tokens=77)
+
+    assert result.data == {"answer": 42, "why": "6*7"}
+    assert (result.prompt_tokens, result.completion_tokens, result.cached) == (30, 9, False)
+    assert result.model == "standin-model"
+    [request] = standin.chat_requests()
+    body = request.body
+    assert body["model"] == "standin-model"
+    assert body["max_tokens"] == 77
+    assert body["temperature"] == 0.2
+    assert body["messages"] == MESSAGES
+    assert body["response_format"] == {
+        "type": "json_schema",
+        "json_schema": {"name": "answer", "schema": SCHEMA, "strict": True},
+    }
+    assert request.headers["authorization"] == f"Bearer {secret}"
+
+
+def test_keyless_local_endpoint_gets_a_placeholder_key(standin, make_llm):
+    standin.enqueue(reply({"answer": 1, "why": ""}))
+    call(make_llm(api_key=None))
+    assert standin.requests[-1].headers["authorization"] == "Bearer not-needed"
+
+
+def test_429_is_retried_by_the_sdk_then_succeeds(standin, make_llm):
+    standin.enqueue(error(429, "slow down"), reply({"answer": 42, "why": "x"}))
+    assert call(make_llm(max_retries=2)).data["answer"] == 42
+    assert len(standin.chat_requests()) == 2
+
+
+def test_persistent_500_becomes_a_clean_llm_error(standin, make_llm):
+    standin.enqueue(*[error(500, "model crashed")] * 3)
+    with pytest.raises(LLMError) as info:
+        call(make_llm(max_retries=2))
+    message = info.value.message
+    assert standin.base_url in message and "standin-model" in message
+    assert "HTTP 500 after 2 retries" in message and "model crashed" in message
+    assert info.value.hint
+    assert len(standin.chat_requests()) == 3
+
+
+def test_persistent_429_names_rate_limit(standin, make_llm):
+    standin.enqueue(*[error(429, "quota")] * 2)
+    with pytest.raises(LLMError, match="HTTP 429") as info:
+        call(make_llm(max_retries=1))
+    assert "concurrency" in (info.value.hint or "")
+
+
+def test_slow_reply_past_the_timeout_is_a_clean_error(standin, make_llm, secret):
+    standin.enqueue(slow(3.0), slow(3.0))
+    llm = make_llm(timeout=0.3, max_retries=1)
+    started = time.monotonic()
+    with pytest.raises(LLMError, match=r"no reply within 0\.3 s") as info:
+        call(llm)
+    assert time.monotonic() - started < 2.5
+    assert "timeout" in (info.value.hint or "")
+    assert secret not in info.value.message
+
+
+def test_connection_refused_is_a_clean_error(make_llm):
+    server = StandinServer().start()
+    url = server.base_url
+    server.stop()
+    with pytest.raises(LLMError, match="cannot connect") as info:
+        call(make_llm(base_url=url, max_retries=0))
+    assert "base_url" in (info.value.hint or "")
+
+
+def test_malformed_json_raises_invalid_reply_with_the_text(standin, make_llm):
+    standin.enqueue(malformed('{"answer": 42, "why": '))
+    with pytest.raises(InvalidReply) as info:
+        call(make_llm())
+    assert info.value.raw == '{"answer": 42, "why": '
+    assert info.value.completion_tokens == 8
+
+
+def test_json_array_is_not_an_object(standin, make_llm):
+    standin.enqueue(reply("[1, 2]"))
+    with pytest.raises(InvalidReply, match="not an object"):
+        call(make_llm())
+
+
+def test_finish_reason_length_is_an_error_not_parsed(standin, make_llm):
+    standin.enqueue(truncated('{"answer": 42, "why": "because'))
+    with pytest.raises(TruncatedReply) as info:
+        call(make_llm(), max_tokens=12)
+    assert "max_tokens=12" in info.value.message
+    assert "max_output_tokens" in (info.value.hint or "")
+    assert len(standin.chat_requests()) == 1
+
+
+def test_reasoning_content_is_ignored_and_think_block_stripped(standin, make_llm):
+    standin.enqueue(
+        reply({"answer": 42, "why": "x"}, reasoning_content="Let me think... the answer might be {\"answer\": 41}"),
+        reply('<think>\nmaybe 41?\n</think>\n```json\n{"answer": 42, "why": "y"}\n```'),
+    )
+    llm = make_llm()
+    assert call(llm).data == {"answer": 42, "why": "x"}
+    assert call(llm).data == {"answer": 42, "why": "y"}
+
+
+def test_missing_usage_is_estimated(standin, make_llm):
+    standin.enqueue(reply({"answer": 42, "why": "six times seven"}, usage=False))
+    result = call(make_llm())
+    assert result.prompt_tokens > 10 and result.completion_tokens > 5
+
+
+@pytest.mark.parametrize("variant", ["400", "422", "500"])
+def test_json_schema_rejection_falls_back_to_json_object_and_is_remembered(standin, make_llm, tmp_path, variant):
+    standin.reject_json_schema = variant
+    standin.enqueue(reply({"answer": 42, "why": "x"}))
+    llm = make_llm(max_retries=1)
+    assert call(llm).data["answer"] == 42
+
+    kinds = [r.response_format_type for r in standin.chat_requests()]
+    # A 500 is retried by the SDK before wikic sees it; 400/422 are not.
+    expected_rejections = 2 if variant == "500" else 1
+    assert kinds == ["json_schema"] * expected_rejections + ["json_object"]
+    fallback = standin.chat_requests()[-1].body
+    assert fallback["response_format"] == {"type": "json_object", "schema": SCHEMA}
+    assert fallback["messages"][0]["role"] == "system"
+    assert json.dumps(SCHEMA) in fallback["messages"][0]["content"]  # the schema is stated in the prompt
+    assert fallback["messages"][0]["content"].startswith("You answer in JSON.")
+    assert llm.response_mode == "json_object"
+
+    stored = json.loads((tmp_path / ".wikic" / "llm-endpoints.json").read_text())
+    assert stored == {"endpoints": {standin.base_url: {"response_format": "json_object"}}}
+
+    # A new client (a later run) goes straight to json_object: one request, no rejection.
+    standin.enqueue(reply({"answer": 7, "why": "y"}))
+    before = len(standin.chat_requests())
+    assert call(make_llm(max_retries=1)).data["answer"] == 7
+    assert [r.response_format_type for r in standin.chat_requests()[before:]] == ["json_object"]
+
+
+def test_rejected_keyword_steps_down_to_the_portable_schema(standin, make_llm):
+    standin.enqueue(rejection("keyword"), reply({"answer": 42, "why": "x"}))
+    llm = make_llm()
+    assert call(llm).data["answer"] == 42
+    first, second = standin.chat_requests()
+    assert "maxLength" in json.dumps(first.body["response_format"])
+    assert second.response_format_type == "json_schema"
+    assert "maxLength" not in json.dumps(second.body["response_format"])
+    assert llm.response_mode == "json_schema_portable"
+
+
+def test_unrelated_400_is_an_error_and_not_remembered(standin, make_llm, tmp_path):
+    standin.enqueue(error(400, "This model's maximum context length is 8192 tokens."))
+    llm = make_llm()
+    with pytest.raises(LLMError, match="HTTP 400: This model's maximum context length"):
+        call(llm)
+    assert len(standin.chat_requests()) == 1
+    assert llm.response_mode == "json_schema"
+    assert not (tmp_path / ".wikic" / "llm-endpoints.json").exists()
+
+
+def test_fallback_failing_too_reports_the_fallback_error(standin, make_llm, tmp_path):
+    standin.reject_json_schema = "422"
+    standin.enqueue(*[error(503, "overloaded")] * 2)
+    llm = make_llm(max_retries=1)
+    with pytest.raises(LLMError, match="HTTP 503"):
+        call(llm)
+    assert not (tmp_path / ".wikic" / "llm-endpoints.json").exists()  # nothing worked, nothing remembered
+
+
+def test_key_never_appears_in_errors_or_repr(standin, make_llm, secret):
+    standin.enqueue(error(401, f"Incorrect API key provided: {secret}"))
+    llm = make_llm()
+    with pytest.raises(LLMError) as info:
+        call(llm)
+    assert secret not in info.value.message and secret not in str(info.value)
+    assert "***" in info.value.message
+    assert "WIKIC_LLM_API_KEY" in (info.value.hint or "")
+    assert secret not in repr(llm) and secret not in repr(llm.settings) and secret not in str(llm.identity)
+
+
+def test_model_is_required():
+    with pytest.raises(ConfigError, match="no LLM model configured"):
+        OpenAICompatible(LLMSettings(base_url="http://127.0.0.1:9/v1"))
+
+
+def test_openai_default_endpoint_needs_a_key():
+    with pytest.raises(ConfigError, match="no API key") as info:
+        OpenAICompatible(LLMSettings(model="gpt-4o-mini"))
+    assert "WIKIC_LLM_API_KEY" in (info.value.hint or "")
+    assert OpenAICompatible(LLMSettings(model="gpt-4o-mini", api_key=SecretStr("sk-x"))).endpoint == (
+        "https://api.openai.com/v1"
+    )
+
+
+def test_endpoint_memory_without_state_dir_stays_in_memory(standin, make_llm, tmp_path: Path):
+    standin.reject_json_schema = "400"
+    standin.enqueue(reply({"answer": 1, "why": ""}), reply({"answer": 2, "why": ""}))
+    llm = make_llm(state_dir=None)
+    call(llm)
+    call(llm)
+    assert [r.response_format_type for r in standin.chat_requests()] == ["json_schema", "json_object", "json_object"]
+    assert not (tmp_path / ".wikic").exists()

@@ -1,0 +1,146 @@
+"""Settings: wikic.toml < environment < overrides; every problem reported with its key and origin."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from wikic.errors import ConfigError
+from wikic.settings import LLMSettings, Settings, load_settings
+
+TOML = """
+[llm]
+base_url = "http://localhost:11434/v1"
+model = "qwen3:8b"
+timeout = 60
+max_retries = 3
+concurrency = 4
+price_per_1k_input = 0.5
+
+[ingest]
+max_source_mb = 2
+
+[palace]
+url = "http://localhost:8000"
+
+[embedding]
+provider = "openai"
+model = "qwen3-embedding"
+
+[lint]
+strict = true
+"""
+
+
+def write(vault: Path, text: str) -> Path:
+    path = vault / "wikic.toml"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_defaults_without_a_file(tmp_path):
+    settings = load_settings(tmp_path, env={})
+    assert settings == Settings()
+    assert settings.llm.model is None and settings.llm.endpoint == "https://api.openai.com/v1"
+    assert settings.llm.max_output_tokens == 4096 and settings.ingest.max_source_bytes == 25 * 1024 * 1024
+
+
+def test_file_values_and_passthrough_sections(tmp_path):
+    write(tmp_path, TOML)
+    settings = load_settings(tmp_path, env={})
+    assert settings.llm.base_url == "http://localhost:11434/v1"
+    assert (settings.llm.model, settings.llm.timeout, settings.llm.max_retries, settings.llm.concurrency) == (
+        "qwen3:8b",
+        60,
+        3,
+        4,
+    )
+    assert settings.llm.cost(2000, 1000) == pytest.approx(1.0)  # output price unset counts as 0
+    assert settings.ingest.max_source_mb == 2
+    assert settings.palace == {"url": "http://localhost:8000"}
+    assert settings.embedding == {"provider": "openai", "model": "qwen3-embedding"}
+    assert settings.lint == {"strict": True}
+
+
+def test_environment_overrides_file_and_overrides_override_environment(tmp_path):
+    write(tmp_path, TOML)
+    env = {"WIKIC_LLM_BASE_URL": "http://env:1/v1", "WIKIC_LLM_MODEL": "env-model", "WIKIC_LLM_API_KEY": "sk-env"}
+    settings = load_settings(tmp_path, {"model": "flag-model", "base_url": None, "timeout": None}, env=env)
+    assert settings.llm.base_url == "http://env:1/v1"  # None flag does not override
+    assert settings.llm.model == "flag-model"
+    assert settings.llm.timeout == 60
+    assert settings.llm.api_key is not None and settings.llm.api_key.get_secret_value() == "sk-env"
+
+
+def test_openai_variables_are_fallbacks_and_empty_variables_are_unset(tmp_path):
+    env = {"OPENAI_BASE_URL": "http://openai-env/v1", "OPENAI_API_KEY": "sk-openai", "WIKIC_LLM_API_KEY": ""}
+    settings = load_settings(tmp_path, env=env)
+    assert settings.llm.base_url == "http://openai-env/v1"
+    assert settings.llm.api_key is not None and settings.llm.api_key.get_secret_value() == "sk-openai"
+    both = load_settings(tmp_path, env={**env, "WIKIC_LLM_BASE_URL": "http://wikic/v1", "WIKIC_LLM_API_KEY": "sk-w"})
+    assert both.llm.base_url == "http://wikic/v1" and both.llm.api_key.get_secret_value() == "sk-w"  # type: ignore[union-attr]
+
+
+def test_dotted_overrides_reach_other_sections(tmp_path):
+    settings = load_settings(tmp_path, {"ingest.chunk_tokens": 900, "llm.max_retries": 0}, env={})
+    assert settings.ingest.chunk_tokens == 900 and settings.llm.max_retries == 0
+
+
+def test_key_is_never_in_repr_or_dumps(tmp_path):
+    settings = load_settings(tmp_path, env={"WIKIC_LLM_API_KEY": "sk-very-secret"})
+    for text in (repr(settings), str(settings), repr(settings.llm), str(settings.model_dump()), settings.model_dump_json()):
+        assert "sk-very-secret" not in text
+
+
+def test_key_in_the_file_is_refused(tmp_path):
+    path = write(tmp_path, '[llm]\nmodel = "m"\napi_key = "sk-oops"\n')
+    with pytest.raises(ConfigError) as info:
+        load_settings(tmp_path, env={})
+    assert str(path) in info.value.message and "api_key" in info.value.message
+    assert "sk-oops" not in info.value.message
+    assert "WIKIC_LLM_API_KEY" in (info.value.hint or "")
+
+
+def test_key_as_an_override_is_refused(tmp_path):
+    with pytest.raises(ConfigError, match="cannot be passed as a flag"):
+        load_settings(tmp_path, {"api_key": "sk-x"}, env={})
+
+
+def test_every_problem_is_reported_with_key_and_origin(tmp_path):
+    path = write(tmp_path, '[llm]\ntimeout = "soon"\nmodle = "typo"\nconcurrency = 0\n[ingest]\nchunk_tokens = 5\n[extras]\nx = 1\n')
+    with pytest.raises(ConfigError) as info:
+        load_settings(tmp_path, {"max_retries": -1}, env={"WIKIC_LLM_BASE_URL": "localhost:11434"})
+    message = info.value.message
+    assert f"[llm] timeout: Input should be a valid number, unable to parse string as a number (got 'soon') (from {path})" in message
+    assert f"[llm] modle: unknown key (from {path})" in message
+    assert "[llm] concurrency: Input should be greater than or equal to 1" in message
+    assert "[ingest] chunk_tokens: Input should be greater than or equal to 200" in message
+    assert f"[extras]: unknown section (from {path})" in message
+    assert "[llm] max_retries" in message and "(from command-line option)" in message
+    assert "[llm] base_url" in message and "(from environment variable WIKIC_LLM_BASE_URL)" in message
+    assert info.value.exit_code == 2
+
+
+def test_bad_toml_names_file_and_line(tmp_path):
+    path = write(tmp_path, '[llm]\nmodel = "m"\ntimeout = \n')
+    with pytest.raises(ConfigError) as info:
+        load_settings(tmp_path, env={})
+    assert str(path) in info.value.message and "line 3" in info.value.message
+
+
+def test_non_utf8_file_is_a_config_error(tmp_path):
+    (tmp_path / "wikic.toml").write_bytes(b'[llm]\nmodel = "caf\xe9"\n')
+    with pytest.raises(ConfigError, match="not UTF-8"):
+        load_settings(tmp_path, env={})
+
+
+def test_llm_section_must_be_a_table(tmp_path):
+    write(tmp_path, 'llm = "gpt"\n')
+    with pytest.raises(ConfigError, match=r"\[llm\]"):
+        load_settings(tmp_path, env={})
+
+
+def test_extra_body_is_passed_through():
+    settings = LLMSettings(model="m", extra_body={"repeat_penalty": 1.3})
+    assert settings.extra_body == {"repeat_penalty": 1.3}
