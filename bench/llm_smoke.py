@@ -39,14 +39,22 @@ class Sample:
     title: str = "The Transformer"
 
 
-def run_once(vault: Path, state: Path, max_output_tokens: int | None, extra_body: dict[str, object] | None) -> dict[str, object]:
-    overrides = {"max_output_tokens": max_output_tokens, "concurrency": 1, "extra_body": extra_body}
+def run_once(vault: Path, state: Path, args: argparse.Namespace) -> dict[str, object]:
+    # A generous timeout: a small CPU model takes minutes, and a timed-out request is retried from scratch.
+    overrides = {
+        "max_output_tokens": args.max_output_tokens,
+        "timeout": args.timeout,
+        "concurrency": 1,
+        "extra_body": args.extra_body,
+    }
     settings = load_settings(vault, overrides)
     llm = OpenAICompatible(settings.llm, state_dir=state)
     mode_before = llm.response_mode
     started = time.perf_counter()
     try:
-        result = extract_plan(llm, Sample(), context=PromptContext(domain="Machine learning history"), settings=settings)
+        result = extract_plan(
+            llm, Sample(), context=PromptContext(domain="Machine learning history"), settings=settings
+        )
     except WikicError as exc:
         return {
             "ok": False,
@@ -81,11 +89,12 @@ def main() -> int:
     parser.add_argument("--vault", type=Path, default=None, help="read [llm] settings from this vault's wikic.toml")
     parser.add_argument("--state", type=Path, default=None, help="keep the endpoint memory here (default: a temp dir)")
     parser.add_argument("--max-output-tokens", type=int, default=1024)
+    parser.add_argument("--timeout", type=float, default=900.0, help="seconds per request")
     parser.add_argument(
         "--extra-body",
         type=json.loads,
         default=None,
-        help='server-specific request fields as JSON, e.g. \'{"repeat_penalty": 1.3}\' for llama.cpp',
+        help="server-specific request fields as JSON, e.g. '{\"repeat_penalty\": 1.3}' for llama.cpp",
     )
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
@@ -93,8 +102,8 @@ def main() -> int:
         state = args.state or Path(tmp) / ".wikic"
         try:
             report = {
-                "first": run_once(vault, state, args.max_output_tokens, args.extra_body),
-                "second": run_once(vault, state, args.max_output_tokens, args.extra_body),
+                "first": run_once(vault, state, args),
+                "second": run_once(vault, state, args),
                 "endpoints_file": json.loads((state / "llm-endpoints.json").read_text())
                 if (state / "llm-endpoints.json").exists()
                 else None,

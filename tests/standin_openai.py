@@ -23,7 +23,7 @@ from collections import deque
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any
+from typing import Any, Self
 
 __all__ = [
     "Behaviour",
@@ -190,7 +190,9 @@ Router = Callable[[dict[str, Any]], "Behaviour | Mapping[str, Any] | str"]
 
 
 class StandinServer:
-    def __init__(self, *, latency: float = 0.0, reject_json_schema: str | None = None, model: str = "standin-model") -> None:
+    def __init__(
+        self, *, latency: float = 0.0, reject_json_schema: str | None = None, model: str = "standin-model"
+    ) -> None:
         self.latency = latency
         self.reject_json_schema = reject_json_schema
         self.model = model
@@ -204,7 +206,7 @@ class StandinServer:
         self._thread: threading.Thread | None = None
 
     # -- lifecycle -------------------------------------------------------------------------------------
-    def start(self) -> StandinServer:
+    def start(self) -> Self:
         handler = _make_handler(self)
         self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), handler)
         self._httpd.daemon_threads = True
@@ -224,7 +226,7 @@ class StandinServer:
         if self._thread is not None:
             self._thread.join(timeout=5)
 
-    def __enter__(self) -> StandinServer:
+    def __enter__(self) -> Self:
         return self.start()
 
     def __exit__(self, *exc: object) -> None:
@@ -313,7 +315,9 @@ def _make_handler(server: StandinServer) -> type[BaseHTTPRequestHandler]:
         def do_GET(self) -> None:
             self._log(None)
             if self.path.rstrip("/").endswith("/models"):
-                self._send(200, {"object": "list", "data": [{"id": server.model, "object": "model", "owned_by": "standin"}]})
+                self._send(
+                    200, {"object": "list", "data": [{"id": server.model, "object": "model", "owned_by": "standin"}]}
+                )
             else:
                 self._send(404, {"error": {"message": f"no route {self.path}"}})
 

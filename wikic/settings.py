@@ -69,7 +69,9 @@ class LLMSettings(BaseModel):
         """Cost in the configured currency, or None when no price is configured."""
         if self.price_per_1k_input is None and self.price_per_1k_output is None:
             return None
-        return (prompt_tokens * (self.price_per_1k_input or 0.0) + completion_tokens * (self.price_per_1k_output or 0.0)) / 1000
+        return (
+            prompt_tokens * (self.price_per_1k_input or 0.0) + completion_tokens * (self.price_per_1k_output or 0.0)
+        ) / 1000
 
 
 class IngestSettings(BaseModel):

@@ -103,10 +103,15 @@ def test_anchor_plan_marks_each_fact():
                 "model",
                 (),
                 "",
-                (Fact("released in March 2023", "OpenAI released GPT-4 on March 14, 2023"), Fact("invented", "GPT-4 has 1T parameters")),
+                (
+                    Fact("released in March 2023", "OpenAI released GPT-4 on March 14, 2023"),
+                    Fact("invented", "GPT-4 has 1T parameters"),
+                ),
             ),
         ),
-        relations=(Relation("GPT-4", "developed by", "OpenAI", Fact("GPT-4 developed by OpenAI", "OpenAI released GPT-4")),),
+        relations=(
+            Relation("GPT-4", "developed by", "OpenAI", Fact("GPT-4 developed by OpenAI", "OpenAI released GPT-4")),
+        ),
     )
     anchored = anchor_plan(plan, SOURCE)
     facts = anchored.facts()

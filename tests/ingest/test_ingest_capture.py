@@ -69,7 +69,11 @@ def test_html_keeps_the_original_and_stores_extracted_main_text(vault, inbox):
 
 def test_html_charset_from_meta_is_honoured(vault, inbox):
     src = inbox / "latin.html"
-    src.write_bytes('<html><head><meta charset="iso-8859-1"><title>Café</title></head><body><p>Crème brûlée</p></body></html>'.encode("latin-1"))
+    src.write_bytes(
+        '<html><head><meta charset="iso-8859-1"><title>Café</title></head><body><p>Crème brûlée</p></body></html>'.encode(
+            "latin-1"
+        )
+    )
     [item] = capture(vault, [str(src)])
     assert item.title == "Café" and "Crème brûlée" in item.text
     assert item.raw_path == "raw/articles/café.html"
@@ -77,7 +81,9 @@ def test_html_charset_from_meta_is_honoured(vault, inbox):
 
 def test_pdf_goes_to_papers_with_its_text_beside_it(vault, inbox):
     src = inbox / "paper.pdf"
-    src.write_bytes(make_pdf(["Scaling laws for neural language models", "Loss falls as a power law."], title="Scaling Laws"))
+    src.write_bytes(
+        make_pdf(["Scaling laws for neural language models", "Loss falls as a power law."], title="Scaling Laws")
+    )
     [item] = capture(vault, [str(src)])
     assert (item.raw_path, item.text_path) == ("raw/papers/scaling-laws.pdf", "raw/papers/scaling-laws.md")
     assert (item.kind, item.media) == ("papers", "pdf")
@@ -121,7 +127,11 @@ def test_stdin_is_captured_under_its_first_line(vault):
 
 
 def test_url_is_fetched_and_recorded(vault, website):
-    website.pages["/posts/rag"] = (200, "text/html; charset=utf-8", b"<html><head><title>Web RAG</title></head><body><p>Fetched text.</p></body></html>")
+    website.pages["/posts/rag"] = (
+        200,
+        "text/html; charset=utf-8",
+        b"<html><head><title>Web RAG</title></head><body><p>Fetched text.</p></body></html>",
+    )
     website.pages["/notes.md"] = (200, "text/markdown", b"# Markdown Notes\n\nline\n")
     url = f"{website.base_url}/posts/rag"
     html_item, md_item = capture(vault, [url, f"{website.base_url}/notes.md"])
@@ -206,7 +216,12 @@ def test_ledger_records_hashes_and_no_local_paths(vault, inbox):
     assert ledger["version"] == 1
     assert entry["sha256"] == hashlib.sha256(src.read_bytes()).hexdigest()
     assert entry["text_sha256"] == hashlib.sha256((vault / item.text_path).read_bytes()).hexdigest()
-    assert (entry["kind"], entry["media"], entry["origin"], entry["text_path"]) == ("papers", "pdf", "paper.pdf", item.text_path)
+    assert (entry["kind"], entry["media"], entry["origin"], entry["text_path"]) == (
+        "papers",
+        "pdf",
+        "paper.pdf",
+        item.text_path,
+    )
     assert str(inbox) not in json.dumps(ledger)
 
 

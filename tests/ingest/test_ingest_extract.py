@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import re
 import time
 from dataclasses import dataclass
@@ -55,7 +56,12 @@ def paragraphs(n: int, words: int = 60) -> str:
 
 def small_settings(chunk_tokens=300, overlap=40, concurrency=1, max_output_tokens=512) -> Settings:
     return Settings(
-        llm=LLMSettings(concurrency=concurrency, max_output_tokens=max_output_tokens, price_per_1k_input=1.0, price_per_1k_output=2.0),
+        llm=LLMSettings(
+            concurrency=concurrency,
+            max_output_tokens=max_output_tokens,
+            price_per_1k_input=1.0,
+            price_per_1k_output=2.0,
+        ),
         ingest=IngestSettings(chunk_tokens=chunk_tokens, chunk_overlap_tokens=overlap),
     )
 
@@ -80,7 +86,7 @@ def test_long_text_is_split_without_losing_a_line():
         covered.update(range(chunk.start_line, chunk.end_line + 1))
         assert (chunk.index, chunk.count) == (chunks.index(chunk), len(chunks))
     assert covered == set(range(1, len(lines) + 1))
-    for before, after in zip(chunks, chunks[1:]):
+    for before, after in itertools.pairwise(chunks):
         assert after.start_line <= before.end_line  # they overlap
         assert after.start_line > before.start_line  # and make progress
     # Cuts fall on paragraph boundaries: every chunk after the first starts at a heading or blank line.
@@ -107,7 +113,9 @@ def test_prompt_carries_schema_context_existing_pages_and_fenced_source():
         chunk,
         title="Injected",
         source_path="raw/articles/injected.md",
-        context=PromptContext(domain="AI Engineering", tags=["#rag", "architecture"], prose="Prefer concepts over entities."),
+        context=PromptContext(
+            domain="AI Engineering", tags=["#rag", "architecture"], prose="Prefer concepts over entities."
+        ),
         existing_pages=["openai", "retrieval-augmented-generation", "openai"],
     )
     assert system["role"] == "system" and user["role"] == "user"
@@ -151,7 +159,9 @@ def test_single_chunk_plan_is_validated_merged_and_anchored():
                     kind="model",
                 )
             ],
-            relations=[{"source": "GPT-4", "relation": "developed by", "target": "OpenAI", "quote": "OpenAI released GPT-4"}],
+            relations=[
+                {"source": "GPT-4", "relation": "developed by", "target": "OpenAI", "quote": "OpenAI released GPT-4"}
+            ],
         )
     )
     result = extract_plan(llm, Source(TEXT), context=PromptContext(domain="AI"), settings=small_settings())
@@ -175,7 +185,13 @@ def test_chunk_plans_are_merged_by_normalised_name():
                 entity("OpenAI", ("founded 2015", "founded in 2015"), kind="other"),
                 entity("Sam Altman", ("CEO", "Sam Altman is CEO")),
             ],
-            concepts=[{"name": "Scaling laws", "summary": "s", "sections": [{"heading": "Evidence", "facts": [{"text": "a", "quote": "q a"}]}]}],
+            concepts=[
+                {
+                    "name": "Scaling laws",
+                    "summary": "s",
+                    "sections": [{"heading": "Evidence", "facts": [{"text": "a", "quote": "q a"}]}],
+                }
+            ],
             comparisons=[{"name": "GPT vs BERT", "subjects": ["GPT"], "axes": []}],
             relations=[{"source": "Sam Altman", "relation": "leads", "target": "OpenAI", "quote": "Sam Altman is CEO"}],
         )
@@ -184,15 +200,28 @@ def test_chunk_plans_are_merged_by_normalised_name():
         empty_plan(
             summary="Part two.",
             entities=[
-                entity("the OpenAI", ("founded 2015", "founded in 2015"), ("based in SF", "based in San Francisco"), kind="organization"),
+                entity(
+                    "the OpenAI",
+                    ("founded 2015", "founded in 2015"),
+                    ("based in SF", "based in San Francisco"),
+                    kind="organization",
+                ),
                 entity("Altman", ("CEO", "Sam Altman is CEO"), aliases=["sam-altman"], summary="A CEO"),
             ],
-            concepts=[{"name": "scaling-laws", "summary": "", "sections": [{"heading": "evidence", "facts": [{"text": "b", "quote": "q b"}]}]}],
+            concepts=[
+                {
+                    "name": "scaling-laws",
+                    "summary": "",
+                    "sections": [{"heading": "evidence", "facts": [{"text": "b", "quote": "q b"}]}],
+                }
+            ],
             comparisons=[
                 {
                     "name": "Coding assistants",
                     "subjects": ["Copilot", "Cursor"],
-                    "axes": [{"axis": "Price", "values": [{"subject": "Copilot", "value": "$10", "quote": "costs $10"}]}],
+                    "axes": [
+                        {"axis": "Price", "values": [{"subject": "Copilot", "value": "$10", "quote": "costs $10"}]}
+                    ],
                 }
             ],
             relations=[{"source": "sam altman", "relation": "Leads", "target": "openai", "quote": "again"}],
@@ -207,7 +236,10 @@ def test_chunk_plans_are_merged_by_normalised_name():
     assert altman.aliases == ("Altman",) and altman.summary == "A CEO"
     assert len(altman.facts) == 1
     [concept] = plan.concepts
-    assert [s.heading for s in concept.sections] == ["Evidence"] and [f.text for f in concept.sections[0].facts] == ["a", "b"]
+    assert [s.heading for s in concept.sections] == ["Evidence"] and [f.text for f in concept.sections[0].facts] == [
+        "a",
+        "b",
+    ]
     assert [c.name for c in plan.comparisons] == ["Coding assistants"]
     assert plan.notes == ("comparison 'GPT vs BERT' dropped: fewer than two subjects",)
     assert len(plan.relations) == 1 and plan.relations[0].fact.text == "Sam Altman leads OpenAI"
@@ -268,7 +300,12 @@ def test_one_failing_chunk_fails_the_source(concurrency):
 
     llm = FakeLLM().respond_with(route)
     with pytest.raises(LLMError, match="invalid reply for wikic_source_plan twice"):
-        extract_plan(llm, Source(paragraphs(6)), context=PromptContext(), settings=small_settings(chunk_tokens=200, concurrency=concurrency))
+        extract_plan(
+            llm,
+            Source(paragraphs(6)),
+            context=PromptContext(),
+            settings=small_settings(chunk_tokens=200, concurrency=concurrency),
+        )
 
 
 def test_image_or_empty_text_is_refused():
@@ -287,7 +324,9 @@ def test_estimate_counts_prompts_and_caps_and_knows_the_cache(tmp_path: Path):
     assert estimate.chunks == len(chunks) and estimate.cached_chunks == 0
     assert estimate.prompt_tokens > sum(estimate_tokens(c.text) for c in chunks)
     assert estimate.max_completion_tokens == len(chunks) * 512
-    assert estimate.max_cost == pytest.approx((estimate.prompt_tokens * 1.0 + estimate.max_completion_tokens * 2.0) / 1000)
+    assert estimate.max_cost == pytest.approx(
+        (estimate.prompt_tokens * 1.0 + estimate.max_completion_tokens * 2.0) / 1000
+    )
 
     cache = ReplyCache(tmp_path)
     llm = FakeLLM().respond_with(lambda messages: empty_plan())

@@ -13,10 +13,10 @@ from pydantic import SecretStr
 # tests/ holds the stand-in server shared with other test folders.
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from standin_openai import StandinServer  # noqa: E402
+from standin_openai import StandinServer
 
-from wikic.llm.client import OpenAICompatible  # noqa: E402
-from wikic.settings import LLMSettings  # noqa: E402
+from wikic.llm.client import OpenAICompatible
+from wikic.settings import LLMSettings
 
 LLM_ENV = ("WIKIC_LLM_BASE_URL", "WIKIC_LLM_MODEL", "WIKIC_LLM_API_KEY", "OPENAI_BASE_URL", "OPENAI_API_KEY")
 SECRET = "sk-test-SECRET-0123456789"

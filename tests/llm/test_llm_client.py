@@ -122,7 +122,7 @@ def test_finish_reason_length_is_an_error_not_parsed(standin, make_llm):
 
 def test_reasoning_content_is_ignored_and_think_block_stripped(standin, make_llm):
     standin.enqueue(
-        reply({"answer": 42, "why": "x"}, reasoning_content="Let me think... the answer might be {\"answer\": 41}"),
+        reply({"answer": 42, "why": "x"}, reasoning_content='Let me think... the answer might be {"answer": 41}'),
         reply('<think>\nmaybe 41?\n</think>\n```json\n{"answer": 42, "why": "y"}\n```'),
     )
     llm = make_llm()
@@ -227,3 +227,41 @@ def test_endpoint_memory_without_state_dir_stays_in_memory(standin, make_llm, tm
     call(llm)
     assert [r.response_format_type for r in standin.chat_requests()] == ["json_schema", "json_object", "json_object"]
     assert not (tmp_path / ".wikic").exists()
+
+
+MAX_TOKENS_REFUSED = error(
+    400,
+    "Unsupported parameter: 'max_tokens' is not supported with this model. Use 'max_completion_tokens' instead.",
+)
+TEMPERATURE_REFUSED = error(
+    400,
+    "Unsupported value: 'temperature' does not support 0.0 with this model. Only the default (1) value is supported.",
+)
+
+
+def test_reasoning_model_parameter_refusals_are_adapted_and_remembered(standin, make_llm, tmp_path):
+    standin.enqueue(MAX_TOKENS_REFUSED, TEMPERATURE_REFUSED, reply({"answer": 42, "why": "x"}))
+    assert call(make_llm(model="gpt-5"), max_tokens=99).data["answer"] == 42
+    bodies = [r.body for r in standin.chat_requests()]
+    assert "max_tokens" in bodies[0] and "temperature" in bodies[0]
+    assert bodies[1]["max_completion_tokens"] == 99 and "max_tokens" not in bodies[1]
+    assert "temperature" not in bodies[2] and bodies[2]["max_completion_tokens"] == 99
+
+    stored = json.loads((tmp_path / ".wikic" / "llm-endpoints.json").read_text())
+    assert stored["endpoints"][standin.base_url]["models"] == {
+        "gpt-5": {"token_param": "max_completion_tokens", "temperature": "omit"}
+    }
+    # A later run asks the same model correctly at once; another model on the endpoint is unaffected.
+    standin.enqueue(reply({"answer": 1, "why": ""}), reply({"answer": 2, "why": ""}))
+    call(make_llm(model="gpt-5"))
+    call(make_llm(model="gpt-4o-mini"))
+    later, other = [r.body for r in standin.chat_requests()[3:]]
+    assert "max_completion_tokens" in later and "temperature" not in later
+    assert "max_tokens" in other and "temperature" in other
+
+
+def test_a_parameter_refusal_is_adapted_only_once(standin, make_llm):
+    standin.enqueue(MAX_TOKENS_REFUSED, MAX_TOKENS_REFUSED)
+    with pytest.raises(LLMError, match="HTTP 400: Unsupported parameter"):
+        call(make_llm())
+    assert len(standin.chat_requests()) == 2

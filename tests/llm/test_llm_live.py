@@ -18,7 +18,9 @@ LIVE_KEY = os.environ.get("WIKIC_LLM_API_KEY") or os.environ.get("OPENAI_API_KEY
 
 pytestmark = [
     pytest.mark.live,
-    pytest.mark.skipif(not LIVE_URL, reason="set WIKIC_LLM_BASE_URL (and WIKIC_LLM_MODEL) to run against a real endpoint"),
+    pytest.mark.skipif(
+        not LIVE_URL, reason="set WIKIC_LLM_BASE_URL (and WIKIC_LLM_MODEL) to run against a real endpoint"
+    ),
 ]
 
 

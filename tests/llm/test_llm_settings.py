@@ -89,7 +89,13 @@ def test_dotted_overrides_reach_other_sections(tmp_path):
 
 def test_key_is_never_in_repr_or_dumps(tmp_path):
     settings = load_settings(tmp_path, env={"WIKIC_LLM_API_KEY": "sk-very-secret"})
-    for text in (repr(settings), str(settings), repr(settings.llm), str(settings.model_dump()), settings.model_dump_json()):
+    for text in (
+        repr(settings),
+        str(settings),
+        repr(settings.llm),
+        str(settings.model_dump()),
+        settings.model_dump_json(),
+    ):
         assert "sk-very-secret" not in text
 
 
@@ -108,11 +114,17 @@ def test_key_as_an_override_is_refused(tmp_path):
 
 
 def test_every_problem_is_reported_with_key_and_origin(tmp_path):
-    path = write(tmp_path, '[llm]\ntimeout = "soon"\nmodle = "typo"\nconcurrency = 0\n[ingest]\nchunk_tokens = 5\n[extras]\nx = 1\n')
+    path = write(
+        tmp_path,
+        '[llm]\ntimeout = "soon"\nmodle = "typo"\nconcurrency = 0\n[ingest]\nchunk_tokens = 5\n[extras]\nx = 1\n',
+    )
     with pytest.raises(ConfigError) as info:
         load_settings(tmp_path, {"max_retries": -1}, env={"WIKIC_LLM_BASE_URL": "localhost:11434"})
     message = info.value.message
-    assert f"[llm] timeout: Input should be a valid number, unable to parse string as a number (got 'soon') (from {path})" in message
+    assert (
+        f"[llm] timeout: Input should be a valid number, unable to parse string as a number (got 'soon') (from {path})"
+        in message
+    )
     assert f"[llm] modle: unknown key (from {path})" in message
     assert "[llm] concurrency: Input should be greater than or equal to 1" in message
     assert "[ingest] chunk_tokens: Input should be greater than or equal to 200" in message

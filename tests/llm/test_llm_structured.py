@@ -30,7 +30,7 @@ def test_malformed_reply_is_reasked_with_the_error_then_succeeds(standin, make_l
 
     assert result.value == Answer(answer=42, why="6*7")
     assert result.usage.calls == 2 and result.usage.prompt_tokens == 24
-    first, second = standin.chat_requests()
+    _, second = standin.chat_requests()
     reask = second.body["messages"]
     assert reask[: len(MESSAGES)] == MESSAGES
     assert reask[-2] == {"role": "assistant", "content": '{"answer": 42, "why"'}
@@ -105,7 +105,14 @@ def test_reasked_reply_is_cached_under_the_original_request(standin, make_llm, t
 def test_key_never_reaches_cache_or_state_files(standin, make_llm, tmp_path, secret):
     standin.reject_json_schema = "422"
     standin.enqueue(reply({"answer": 42, "why": "x"}))
-    ask(make_llm(), MESSAGES, Answer, schema_name="answer", max_tokens=50, cache=ReplyCache.for_vault_state(tmp_path / ".wikic"))
+    ask(
+        make_llm(),
+        MESSAGES,
+        Answer,
+        schema_name="answer",
+        max_tokens=50,
+        cache=ReplyCache.for_vault_state(tmp_path / ".wikic"),
+    )
     written = [p for p in (tmp_path / ".wikic").rglob("*") if p.is_file()]
     assert {p.name for p in written} >= {"llm-endpoints.json"} and len(written) == 2
     for path in written:
@@ -120,7 +127,9 @@ def test_corrupt_or_outdated_cache_entry_is_a_miss(tmp_path: Path):
     cache.path(key).write_text("{ torn write")
     assert cache.get(key) is None
     cache.put(key, {"answer": "not an int"}, model="m", schema_name="answer")
-    result = ask(llm, MESSAGES, Answer, schema_name="answer", max_tokens=50, cache=cache, schema=Answer.model_json_schema())
+    result = ask(
+        llm, MESSAGES, Answer, schema_name="answer", max_tokens=50, cache=cache, schema=Answer.model_json_schema()
+    )
     assert result.value.answer == 5 and not result.cached
     assert json.loads(cache.path(key).read_text())["data"] == {"answer": 5, "why": "fresh"}
 

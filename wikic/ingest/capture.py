@@ -41,7 +41,15 @@ from wikic.vault.layout import RAW_DIR, RAW_SUBDIRS, state_dir
 
 LEDGER_FILE = "sources.json"
 LEDGER_VERSION = 1
-_IMAGE_EXTS = {".png": "png", ".jpg": "jpeg", ".jpeg": "jpeg", ".gif": "gif", ".webp": "webp", ".svg": "svg", ".bmp": "bmp"}
+_IMAGE_EXTS = {
+    ".png": "png",
+    ".jpg": "jpeg",
+    ".jpeg": "jpeg",
+    ".gif": "gif",
+    ".webp": "webp",
+    ".svg": "svg",
+    ".bmp": "bmp",
+}
 _HTML_EXTS = (".html", ".htm", ".xhtml")
 _MARKDOWN_EXTS = (".md", ".markdown", ".mdown", ".mkd")
 _KEEP_TEXT_EXTS = (".txt", ".text", ".vtt", ".srt", *_MARKDOWN_EXTS)
@@ -136,7 +144,9 @@ def read_ledger(vault_root: Path) -> dict[str, dict[str, object]]:
 # -- reading and checking (no writes) ---------------------------------------------------------------------
 
 
-def _prepare(root: Path, item: str, kind: str | None, settings: IngestSettings, stdin: BinaryIO | bytes | None) -> _Prepared:
+def _prepare(
+    root: Path, item: str, kind: str | None, settings: IngestSettings, stdin: BinaryIO | bytes | None
+) -> _Prepared:
     limit = settings.max_source_bytes
     content_type: str | None = None
     existing_raw: str | None = None
@@ -157,7 +167,9 @@ def _prepare(root: Path, item: str, kind: str | None, settings: IngestSettings, 
             label = existing_raw
     media, ext = _detect(data, name, content_type)
     if media != "image" and media != "pdf" and b"\x00" in data[:8192]:
-        raise SourceError(f"{label}: binary file, not text, HTML, PDF or an image", hint="wikic captures text, HTML, PDF and images")
+        raise SourceError(
+            f"{label}: binary file, not text, HTML, PDF or an image", hint="wikic captures text, HTML, PDF and images"
+        )
     title, text = _extract(label, data, media, content_type)
     if media != "image" and not text.strip():
         raise SourceError(f"{label}: empty source (no text)", hint="check the file; nothing was captured")
@@ -211,15 +223,22 @@ def _fetch(url: str, limit: int, timeout: float) -> tuple[bytes, str | None, str
         with urllib.request.urlopen(request, timeout=timeout) as response:
             length = response.headers.get("Content-Length")
             if length and length.isdigit() and int(length) > limit:
-                raise SourceError(f"{url}: {_mb(int(length))} is larger than the {_mb(limit)} limit", hint="raise [ingest] max_source_mb")
+                raise SourceError(
+                    f"{url}: {_mb(int(length))} is larger than the {_mb(limit)} limit",
+                    hint="raise [ingest] max_source_mb",
+                )
             data = response.read(limit + 1)
             content_type = response.headers.get("Content-Type")
             final = response.geturl()
     except urllib.error.HTTPError as exc:
-        raise SourceError(f"{url}: HTTP {exc.code} {exc.reason}", hint="check the address; nothing was captured") from None
+        raise SourceError(
+            f"{url}: HTTP {exc.code} {exc.reason}", hint="check the address; nothing was captured"
+        ) from None
     except (urllib.error.URLError, TimeoutError, OSError) as exc:
         reason = getattr(exc, "reason", exc)
-        raise SourceError(f"{url}: cannot fetch ({reason})", hint=f"check the address and the network (timeout {timeout:g} s)") from None
+        raise SourceError(
+            f"{url}: cannot fetch ({reason})", hint=f"check the address and the network (timeout {timeout:g} s)"
+        ) from None
     if len(data) > limit:
         raise SourceError(f"{url}: larger than the {_mb(limit)} limit", hint="raise [ingest] max_source_mb")
     if not data.strip():
@@ -234,7 +253,12 @@ def _detect(data: bytes, name: str, content_type: str | None) -> tuple[str, str]
     mime = (content_type or "").split(";")[0].strip().lower()
     if data.startswith(b"%PDF-"):
         return "pdf", ".pdf"
-    for magic, kind in ((b"\x89PNG\r\n\x1a\n", "png"), (b"\xff\xd8\xff", "jpeg"), (b"GIF87a", "gif"), (b"GIF89a", "gif")):
+    for magic, kind in (
+        (b"\x89PNG\r\n\x1a\n", "png"),
+        (b"\xff\xd8\xff", "jpeg"),
+        (b"GIF87a", "gif"),
+        (b"GIF89a", "gif"),
+    ):
         if data.startswith(magic):
             return "image", ext if _IMAGE_EXTS.get(ext) == kind else f".{'jpg' if kind == 'jpeg' else kind}"
     if data[:4] == b"RIFF" and data[8:12] == b"WEBP":
@@ -245,7 +269,11 @@ def _detect(data: bytes, name: str, content_type: str | None) -> tuple[str, str]
         subtype = re.sub(r"\W", "", mime.partition("/")[2])[:8]
         return "image", ext if ext in _IMAGE_EXTS else f".{subtype or 'img'}"
     head = data[:1024].lstrip(b"\xef\xbb\xbf \t\r\n").lower()
-    if ext in _HTML_EXTS or mime in ("text/html", "application/xhtml+xml") or head.startswith((b"<!doctype html", b"<html")):
+    if (
+        ext in _HTML_EXTS
+        or mime in ("text/html", "application/xhtml+xml")
+        or head.startswith((b"<!doctype html", b"<html"))
+    ):
         return "html", ".html"
     if ext in _MARKDOWN_EXTS or mime == "text/markdown":
         return "markdown", ext or ".md"
@@ -345,11 +373,23 @@ def _commit(root: Path, item: _Prepared, ledger: dict[str, Any]) -> CapturedSour
     digest = _sha256(item.data)
     sources = ledger["sources"]
     for raw_path, entry in sources.items():
-        if entry.get("sha256") == digest and (root / raw_path).is_file() and _sha256((root / raw_path).read_bytes()) == digest:
+        if (
+            entry.get("sha256") == digest
+            and (root / raw_path).is_file()
+            and _sha256((root / raw_path).read_bytes()) == digest
+        ):
             text_path = str(entry.get("text_path") or "")
             text = load_source_text(root, text_path) if text_path else ""
             return CapturedSource(
-                item.origin, raw_path, text_path, str(entry["kind"]), str(entry["media"]), str(entry["title"]), digest, text, False
+                item.origin,
+                raw_path,
+                text_path,
+                str(entry["kind"]),
+                str(entry["media"]),
+                str(entry["title"]),
+                digest,
+                text,
+                False,
             )
 
     separate_text = item.media in ("html", "pdf")

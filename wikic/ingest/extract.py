@@ -233,12 +233,15 @@ def extract_plan(
     """
     settings = settings or Settings()
     if not source.text.strip():
-        raise LLMError(f"{source.text_path or source.title}: no text to extract from", hint="images are not sent to the model")
+        raise LLMError(
+            f"{source.text_path or source.title}: no text to extract from", hint="images are not sent to the model"
+        )
     chunks = split_chunks(
         source.text, max_tokens=settings.ingest.chunk_tokens, overlap_tokens=settings.ingest.chunk_overlap_tokens
     )
     usage = Usage()
     schema = strict_schema(ChunkPlan)
+
     def run(chunk: Chunk, depth: int = 0) -> list[ChunkPlan]:
         messages = build_messages(
             chunk, title=source.title, source_path=source.text_path, context=context, existing_pages=existing_pages
@@ -321,7 +324,9 @@ def estimate_extraction(
         prompt_tokens += estimate_messages(messages)
     billable = len(chunks) - cached
     max_completion = billable * settings.llm.max_output_tokens
-    return Estimate(len(chunks), prompt_tokens, max_completion, cached, settings.llm.cost(prompt_tokens, max_completion))
+    return Estimate(
+        len(chunks), prompt_tokens, max_completion, cached, settings.llm.cost(prompt_tokens, max_completion)
+    )
 
 
 # -- merging --------------------------------------------------------------------------------------------
@@ -421,7 +426,9 @@ def merge_plans(plans: Iterable[ChunkPlan], *, source_path: str) -> Plan:
                 slot = comparison.axes.setdefault(normalize_name(axis.axis), _AxisSlot(axis.axis.strip()))
                 for cell in axis.values:
                     fact = Fact(cell.value.strip(), cell.quote)
-                    slot.cells.setdefault((normalize_name(cell.subject), _fact_key(fact)), Cell(cell.subject.strip(), fact))
+                    slot.cells.setdefault(
+                        (normalize_name(cell.subject), _fact_key(fact)), Cell(cell.subject.strip(), fact)
+                    )
         for r in plan.relations:
             key3 = (normalize_name(r.source), normalize_name(r.relation), normalize_name(r.target))
             if all(key3) and key3 not in relations:

@@ -44,7 +44,9 @@ class WireFact(_Wire):
 
 class WireEntity(_Wire):
     name: Name
-    kind: Annotated[str, Field(max_length=40, description="person, organization, product, model, dataset, place, event, other")]
+    kind: Annotated[
+        str, Field(max_length=40, description="person, organization, product, model, dataset, place, event, other")
+    ]
     aliases: Annotated[list[Name], Field(max_length=4)]
     summary: Summary
     facts: Annotated[list[WireFact], Field(max_length=6)]

@@ -11,12 +11,25 @@ import re
 from bs4 import BeautifulSoup, Comment, NavigableString, Tag
 
 _HEADINGS = {"h1": 1, "h2": 2, "h3": 3, "h4": 4, "h5": 5, "h6": 6}
-_DROP = ("script", "style", "noscript", "template", "nav", "footer", "aside", "form", "svg", "iframe", "button", "dialog")
+_DROP = [
+    "script",
+    "style",
+    "noscript",
+    "template",
+    "nav",
+    "footer",
+    "aside",
+    "form",
+    "svg",
+    "iframe",
+    "button",
+    "dialog",
+]
 _INLINE = frozenset(
-    "a abbr b bdi bdo cite code data del dfn em font i img ins kbd label mark q s samp small span strong sub sup "
-    "time u var wbr".split()
+    ["a", "abbr", "b", "bdi", "bdo", "cite", "code", "data", "del", "dfn", "em", "font", "i", "img", "ins", "kbd"]
+    + ["label", "mark", "q", "s", "samp", "small", "span", "strong", "sub", "sup", "time", "u", "var", "wbr"]
 )
-_TEXT_BLOCKS = frozenset("p dt dd figcaption caption summary address blockquote".split())
+_TEXT_BLOCKS = frozenset(["p", "dt", "dd", "figcaption", "caption", "summary", "address", "blockquote"])
 
 
 def normalize_newlines(text: str) -> str:
@@ -104,7 +117,9 @@ def _join_blocks(blocks: list[str]) -> str:
     for i, block in enumerate(blocks):
         if i:
             prev = blocks[i - 1]
-            same_run = (prev.startswith("- ") and block.startswith("- ")) or (prev.startswith("| ") and block.startswith("| "))
+            same_run = (prev.startswith("- ") and block.startswith("- ")) or (
+                prev.startswith("| ") and block.startswith("| ")
+            )
             out.append("\n" if same_run else "\n\n")
         out.append(block)
     return "".join(out)
@@ -198,7 +213,7 @@ def pdf_to_text(data: bytes) -> tuple[str, str]:
         meta_title = (reader.metadata.title if reader.metadata else None) or ""
     except PdfProblem:
         raise
-    except Exception as exc:  # pypdf raises many unrelated types on malformed files
+    except Exception as exc:  # noqa: BLE001 - pypdf raises many unrelated types on malformed files
         raise PdfProblem(f"cannot read the PDF ({type(exc).__name__}: {exc})") from None
     if not any(page.strip() for page in pages):
         raise PdfProblem("the PDF has no text layer (a scan?)")

@@ -41,5 +41,7 @@ def estimate_tokens(text: str) -> int:
             total += 1 + n // 2
     # CJK: 0.7-1.8 tokens per character depending on the vocabulary; 1.3 is a middle that errs high.
     return total + (cjk * 13 + 9) // 10
+
+
 def estimate_messages(messages: Iterable[Mapping[str, str]]) -> int:
     return sum(estimate_tokens(m.get("content") or "") + MESSAGE_OVERHEAD for m in messages) + 2

@@ -17,7 +17,7 @@ import openai
 
 from wikic.errors import ConfigError, LLMError
 from wikic.ingest.tokens import estimate_messages, estimate_tokens
-from wikic.llm.formats import EndpointMemory, Mode, next_mode, request_format
+from wikic.llm.formats import EndpointMemory, Mode, next_mode, param_quirk, request_format
 from wikic.settings import OPENAI_DEFAULT_BASE_URL, LLMSettings
 
 Message = Mapping[str, str]
@@ -42,7 +42,9 @@ class InvalidReply(LLMError):
     def __init__(
         self, where: str, problem: str, *, raw: str, prompt_tokens: int = 0, completion_tokens: int = 0
     ) -> None:
-        super().__init__(f"{where}: {problem}", hint="a larger or instruction-tuned model follows the JSON schema more reliably")
+        super().__init__(
+            f"{where}: {problem}", hint="a larger or instruction-tuned model follows the JSON schema more reliably"
+        )
         self.problem = problem  # without the endpoint: this is what a re-ask tells the model
         self.raw = raw
         self.prompt_tokens = prompt_tokens
@@ -52,7 +54,9 @@ class InvalidReply(LLMError):
 class TruncatedReply(LLMError):
     """The reply hit `max_tokens` (finish_reason "length"): its JSON is incomplete, so it is not parsed."""
 
-    def __init__(self, message: str, *, hint: str | None = None, prompt_tokens: int = 0, completion_tokens: int = 0) -> None:
+    def __init__(
+        self, message: str, *, hint: str | None = None, prompt_tokens: int = 0, completion_tokens: int = 0
+    ) -> None:
         super().__init__(message, hint=hint)
         self.prompt_tokens = prompt_tokens
         self.completion_tokens = completion_tokens
@@ -86,7 +90,7 @@ class OpenAICompatible:
             )
         self.settings = settings
         self.endpoint = settings.endpoint
-        self.model = settings.model
+        self.model: str = settings.model
         self._memory = EndpointMemory(state_dir)
         self._client = openai.OpenAI(
             base_url=self.endpoint,
@@ -123,7 +127,12 @@ class OpenAICompatible:
             try:
                 reply = self._call(mode, messages, schema_name, schema, max_tokens)
             except openai.APIStatusError as exc:
-                fallback = next_mode(mode, exc.status_code, self._error_text(exc))
+                text = self._error_text(exc)
+                quirk = param_quirk(exc.status_code, text)
+                if quirk is not None and self._memory.quirks(self.endpoint, self.model).get(quirk[0]) != quirk[1]:
+                    self._memory.remember_quirk(self.endpoint, self.model, *quirk)
+                    continue
+                fallback = next_mode(mode, exc.status_code, text)
                 if fallback is None:
                     raise self._status_error(exc) from None
                 mode = fallback
@@ -151,14 +160,18 @@ class OpenAICompatible:
         self, mode: Mode, messages: Sequence[Message], schema_name: str, schema: Mapping[str, Any], max_tokens: int
     ) -> LLMReply:
         response_format, msgs = request_format(mode, messages, schema_name, schema)
+        quirks = self._memory.quirks(self.endpoint, self.model)
+        params: dict[str, Any] = {}
+        # Always set a cap: local servers otherwise cut replies at their own small default.
+        params[quirks.get("token_param", "max_tokens")] = max_tokens
+        if quirks.get("temperature") != "omit":
+            params["temperature"] = self.settings.temperature
         completion = self._client.chat.completions.create(
-            model=self.model or "",
+            model=self.model,
             messages=msgs,  # type: ignore[arg-type]
             response_format=response_format,  # type: ignore[arg-type]
-            # Always set: local servers otherwise cut replies at their own small default.
-            max_tokens=max_tokens,
-            temperature=self.settings.temperature,
             extra_body=self.settings.extra_body or None,
+            **params,
         )
         usage = completion.usage
         choice = completion.choices[0] if completion.choices else None
@@ -173,8 +186,10 @@ class OpenAICompatible:
                 prompt_tokens=prompt_tokens,
                 completion_tokens=completion_tokens,
             )
-        data = parse_json_object(text, where=self._where(), prompt_tokens=prompt_tokens, completion_tokens=completion_tokens)
-        return LLMReply(data, prompt_tokens, completion_tokens, False, completion.model or self.model or "", text)
+        data = parse_json_object(
+            text, where=self._where(), prompt_tokens=prompt_tokens, completion_tokens=completion_tokens
+        )
+        return LLMReply(data, prompt_tokens, completion_tokens, False, completion.model or self.model, text)
 
     def _where(self) -> str:
         return f"LLM {self.endpoint} (model {self.model})"
@@ -211,7 +226,9 @@ def parse_json_object(text: str, *, where: str, prompt_tokens: int = 0, completi
     if fenced:
         body = fenced.group(1)
     if not body.strip():
-        raise InvalidReply(where, "empty reply", raw=text, prompt_tokens=prompt_tokens, completion_tokens=completion_tokens)
+        raise InvalidReply(
+            where, "empty reply", raw=text, prompt_tokens=prompt_tokens, completion_tokens=completion_tokens
+        )
     try:
         value = json.loads(body)
     except ValueError as exc:
@@ -231,7 +248,11 @@ def parse_json_object(text: str, *, where: str, prompt_tokens: int = 0, completi
             ) from None
     if not isinstance(value, dict):
         raise InvalidReply(
-            where, "reply is JSON but not an object", raw=text, prompt_tokens=prompt_tokens, completion_tokens=completion_tokens
+            where,
+            "reply is JSON but not an object",
+            raw=text,
+            prompt_tokens=prompt_tokens,
+            completion_tokens=completion_tokens,
         )
     return value
 

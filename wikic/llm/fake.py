@@ -1,9 +1,9 @@
 """A scripted LLM for tests and dry runs: queue replies, then inspect what was asked.
 
-    llm = FakeLLM()
-    llm.enqueue({"entities": []}, "not json", LLMError("boom"), lambda messages: {...})
-    ...
-    llm.history[0].messages
+llm = FakeLLM()
+llm.enqueue({"entities": []}, "not json", LLMError("boom"), lambda messages: {...})
+...
+llm.history[0].messages
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import threading
 from collections import deque
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Union
+from typing import Any
 
 from wikic.errors import LLMError
 from wikic.ingest.tokens import estimate_messages, estimate_tokens
@@ -21,7 +21,7 @@ from wikic.llm.client import LLMReply, parse_json_object
 
 # A reply: a JSON object, raw reply text (may be invalid on purpose), an exception to raise,
 # or a function of the messages returning one of those.
-Reply = Union[Mapping[str, Any], str, BaseException, Callable[[Sequence[Mapping[str, str]]], Any]]
+Reply = Mapping[str, Any] | str | BaseException | Callable[[Sequence[Mapping[str, str]]], Any]
 
 
 @dataclass(frozen=True)

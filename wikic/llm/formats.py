@@ -56,7 +56,10 @@ def request_format(
     """The `response_format` value and the messages to send in `mode`."""
     msgs = [dict(m) for m in messages]
     if mode == "json_schema":
-        return {"type": "json_schema", "json_schema": {"name": schema_name, "schema": dict(schema), "strict": True}}, msgs
+        return {
+            "type": "json_schema",
+            "json_schema": {"name": schema_name, "schema": dict(schema), "strict": True},
+        }, msgs
     if mode == "json_schema_portable":
         portable = portable_schema(dict(schema))
         return {"type": "json_schema", "json_schema": {"name": schema_name, "schema": portable, "strict": True}}, msgs
@@ -73,32 +76,72 @@ def request_format(
     return {"type": "json_object", "schema": dict(schema)}, msgs
 
 
+def param_quirk(status: int | None, error_text: str) -> tuple[str, str] | None:
+    """A request parameter the model refuses, as (quirk, value); None if the error is about something else.
+
+    OpenAI's reasoning models refuse `max_tokens` (they want `max_completion_tokens`) and any temperature
+    but the default; both answers are HTTP 400 naming the parameter.
+    """
+    if status != 400:
+        return None
+    text = error_text.lower()
+    if "max_completion_tokens" in text:
+        return "token_param", "max_completion_tokens"
+    if "temperature" in text and any(word in text for word in ("unsupported", "does not support", "not supported")):
+        return "temperature", "omit"
+    return None
+
+
 class EndpointMemory:
-    """Per-endpoint response mode, persisted in `.wikic/llm-endpoints.json` (or in memory only)."""
+    """What each endpoint (and model) turned out to accept, persisted in `.wikic/llm-endpoints.json`.
+
+    `{"endpoints": {URL: {"response_format": MODE, "models": {MODEL: {QUIRK: VALUE}}}}}`; with no state
+    folder it lives in memory only.
+    """
 
     def __init__(self, state_dir: Path | None) -> None:
         self._path = state_dir / ENDPOINTS_FILE if state_dir is not None else None
         self._lock = threading.Lock()
-        self._modes: dict[str, Mode] = {}
+        self._entries: dict[str, dict[str, Any]] = {}
         stored = read_json(self._path) if self._path is not None else None
-        if isinstance(stored, dict):
-            for endpoint, entry in stored.get("endpoints", {}).items():
-                mode = entry.get("response_format") if isinstance(entry, dict) else None
-                if mode in MODES:
-                    self._modes[endpoint] = mode
+        if isinstance(stored, dict) and isinstance(stored.get("endpoints"), dict):
+            self._entries = {k: v for k, v in stored["endpoints"].items() if isinstance(v, dict)}
 
     def get(self, endpoint: str) -> Mode:
         with self._lock:
-            return self._modes.get(endpoint, "json_schema")
+            mode = self._entries.get(endpoint, {}).get("response_format")
+            return mode if mode in MODES else "json_schema"
+
+    def quirks(self, endpoint: str, model: str) -> dict[str, str]:
+        with self._lock:
+            models = self._entries.get(endpoint, {}).get("models", {})
+            return dict(models.get(model, {})) if isinstance(models, dict) else {}
 
     def remember(self, endpoint: str, mode: Mode) -> None:
         with self._lock:
-            if self._modes.get(endpoint, "json_schema") == mode:
+            entry = self._entries.setdefault(endpoint, {})
+            if entry.get("response_format", "json_schema") == mode:
                 return
-            self._modes[endpoint] = mode
-            if self._path is not None:
-                # Re-read so two processes remembering different endpoints do not drop each other's entry.
-                stored = read_json(self._path)
-                endpoints = stored.get("endpoints", {}) if isinstance(stored, dict) else {}
-                endpoints[endpoint] = {"response_format": mode}
-                write_json(self._path, {"endpoints": endpoints})
+            entry["response_format"] = mode
+            self._persist(endpoint)
+
+    def remember_quirk(self, endpoint: str, model: str, quirk: str, value: str) -> None:
+        with self._lock:
+            models = self._entries.setdefault(endpoint, {}).setdefault("models", {})
+            models.setdefault(model, {})[quirk] = value
+            self._persist(endpoint)
+
+    def _persist(self, endpoint: str) -> None:
+        if self._path is None:
+            return
+        # Re-read and merge so two processes learning about different endpoints keep each other's entries.
+        stored = read_json(self._path)
+        endpoints = stored.get("endpoints", {}) if isinstance(stored, dict) else {}
+        merged = dict(endpoints.get(endpoint, {})) if isinstance(endpoints.get(endpoint), dict) else {}
+        ours = self._entries[endpoint]
+        models = {**merged.get("models", {}), **ours.get("models", {})}
+        merged.update(ours)
+        if models:
+            merged["models"] = models
+        endpoints[endpoint] = merged
+        write_json(self._path, {"endpoints": endpoints})
