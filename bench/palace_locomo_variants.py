@@ -27,8 +27,8 @@ sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "bench"))
 
 import numpy as np  # noqa: E402
-
 from locomo import CATEGORY, evidence_sessions, recall, sessions_of  # noqa: E402
+
 from wikic.palace import Palace  # noqa: E402
 from wikic.palace.config import load_settings  # noqa: E402
 from wikic.palace.lexical import tokenize  # noqa: E402
@@ -88,6 +88,10 @@ def run(sample: dict, provider: str, chunk_tokens: int | None, dates: bool) -> d
         path_of = {i: m["path"] for i, m in zip(ids, got["metadatas"], strict=True)}
         ordinal = {i: int(m["ordinal"]) for i, m in zip(ids, got["metadatas"], strict=True)}
         by_path_ord = {(path_of[i], ordinal[i]): n for n, i in enumerate(ids)}
+        centroids = {}
+        for pth in set(path_of.values()):
+            rows = emb[[n for n, i in enumerate(ids) if path_of[i] == pth]].mean(axis=0)
+            centroids[pth] = rows / np.linalg.norm(rows)
         for qa in sample["qa"]:
             q = str(qa["question"])
             ev = sorted(evidence_sessions(qa.get("evidence", [])))
@@ -108,6 +112,9 @@ def run(sample: dict, provider: str, chunk_tokens: int | None, dates: bool) -> d
                 p, o = path_of[i], ordinal[i]
                 nb = [sims[n[(p, o + d)]] for d in (-1, 1) if (p, o + d) in n]
                 smooth[i] = float(sims[n[(p, o)]] + 0.5 * max(nb, default=0.0))
+            # file centroid: the mean of a file's drawer vectors, a summary of the whole session/page
+            cent_scores = {pth: float(c @ qv) for pth, c in centroids.items()}
+            files_cent = sorted(cent_scores, key=lambda p: -cent_scores[p])
             rm3 = rm3_query(palace, q, bd)
             bd3, bf3 = palace.lexical.bm25(rm3)
             variants = {
@@ -123,6 +130,9 @@ def run(sample: dict, provider: str, chunk_tokens: int | None, dates: bool) -> d
                 "rrf_all3_rm3": [by_best(dense, path_of), by_best(bd3, path_of), sorted(bf3, key=lambda p: -bf3[p])],
                 "rrf_all3+rm3": [by_best(dense, path_of), by_best(bd, path_of), files_bf,
                                  sorted(bf3, key=lambda p: -bf3[p])],
+                "dense_centroid": [files_cent],
+                "rrf_all3+centroid": [by_best(dense, path_of), by_best(bd, path_of), files_bf, files_cent],
+                "rrf_dense+centroid+bm25file": [by_best(dense, path_of), files_cent, files_bf],
                 "rrf_all3+dense_prf": [by_best(dense, path_of), by_best(bd, path_of), files_bf,
                                        by_best(dense_prf, path_of)],
             }

@@ -36,7 +36,9 @@ def _render(hits: list[SearchHit]) -> None:
 def search_command(
     query: str | None = typer.Argument(None, help="What to look for, in any language."),
     k: int = typer.Option(10, "--k", "-k", min=1, help="How many distinct files to return."),
-    wing: str | None = typer.Option(None, "--wing", help="Only this layer: entities, concepts, comparisons, queries, raw, notes."),
+    wing: str | None = typer.Option(
+        None, "--wing", help="Only this layer: entities, concepts, comparisons, queries, raw, notes."
+    ),
     tag: str | None = typer.Option(None, "--tag", help="Only pages with this tag."),
     path: str | None = typer.Option(None, "--path", help="Only files under this vault-relative path prefix."),
     batch: Path | None = typer.Option(

@@ -183,21 +183,38 @@ def _split_unit(unit: _Unit, budget: int, count: Callable[[str], int]) -> list[_
     sentences = [s for s in _SENTENCE_END.split(unit.text) if s.strip()]
     if len(sentences) > 1:
         return [piece for s in sentences for piece in _split_unit(_Unit(s, unit.start, unit.end), budget, count)]
-    # One overlong sentence: cut by words (CJK text has no spaces, so by characters).
-    words = unit.text.split(" ") if " " in unit.text.strip() else list(unit.text)
-    joiner = " " if " " in unit.text.strip() else ""
+    # One overlong sentence: cut by words (CJK text has no spaces, so by characters). Word counts are
+    # summed (linear, not a recount per word) and each piece is checked, halving it in the rare case that
+    # the tokenizer merges across words.
+    spaced = " " in unit.text.strip()
+    words = unit.text.split(" ") if spaced else list(unit.text)
+    joiner = " " if spaced else ""
     pieces: list[_Unit] = []
     current: list[str] = []
+    size = 0
     for word in words:
-        candidate = joiner.join([*current, word])
-        if current and count(candidate) > budget:
+        n = count(word) + (1 if spaced else 0)
+        if current and size + n > budget:
             pieces.append(_Unit(joiner.join(current), unit.start, unit.end))
-            current = [word]
-        else:
-            current.append(word)
+            current, size = [], 0
+        current.append(word)
+        size += n
     if current:
         pieces.append(_Unit(joiner.join(current), unit.start, unit.end))
-    return pieces
+    out: list[_Unit] = []
+    for piece in pieces:
+        out.extend(_halve(piece, joiner, budget, count))
+    return out
+
+
+def _halve(unit: _Unit, joiner: str, budget: int, count: Callable[[str], int]) -> list[_Unit]:
+    parts = unit.text.split(joiner) if joiner else list(unit.text)
+    if count(unit.text) <= budget or len(parts) < 2:
+        return [unit]
+    mid = len(parts) // 2
+    left = _Unit(joiner.join(parts[:mid]), unit.start, unit.end)
+    right = _Unit(joiner.join(parts[mid:]), unit.start, unit.end)
+    return _halve(left, joiner, budget, count) + _halve(right, joiner, budget, count)
 
 
 def _pack(units: list[_Unit], budget: int, count: Callable[[str], int]) -> list[list[_Unit]]:
@@ -233,6 +250,15 @@ def chunk_document(doc: Document, budget: int, count: Callable[[str], int]) -> l
     """The drawers of one document. `budget` bounds the embedded text (prefix included) in `count` tokens."""
     drawers: list[Drawer] = []
     seen: dict[str, int] = {}
+    memo: dict[str, int] = {}
+    raw_count = count
+
+    def count(text: str) -> int:  # the packer asks about the same unit several times
+        n = memo.get(text)
+        if n is None:
+            n = memo[text] = raw_count(text)
+        return n
+
     sections = _sections(doc)
     if not sections:
         sections = [([], [_Unit(doc.title, doc.body_first_line, doc.body_first_line)])]

@@ -154,7 +154,9 @@ def load_settings(vault: Path, env: dict[str, str] | None = None) -> PalaceSetti
         palace["url"] = _check_url("[palace] url", palace["url"])
     collection = palace.get("collection", "wikic_drawers")
     if not (3 <= len(collection) <= 512) or not all(c.isalnum() or c in "._-" for c in collection):
-        raise ConfigError(f"[palace] collection must be 3-512 characters of letters, digits, '.', '_', '-': {collection!r}")
+        raise ConfigError(
+            f"[palace] collection must be 3-512 characters of letters, digits, '.', '_', '-': {collection!r}"
+        )
 
     path = Path(palace.pop("path", DEFAULT_PALACE_DIR))
     if not path.is_absolute():

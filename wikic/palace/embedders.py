@@ -1,8 +1,7 @@
 """Text -> vector models. All run offline except `openai`, which talks to an endpoint the user names.
 
-Every embedder returns L2-normalised float32 rows, counts tokens with the model's own tokenizer (so the
-chunker can keep drawers inside what the model sees), and counts how many texts it embedded (so an
-incremental index can prove it re-embedded nothing).
+Every embedder returns L2-normalised float32 rows and counts tokens with the model's own tokenizer, so the
+chunker can keep drawers inside what the model sees.
 """
 
 from __future__ import annotations
@@ -21,7 +20,6 @@ from wikic.palace.config import EmbeddingSettings
 class Embedder(Protocol):
     provider: str
     model: str
-    embedded: int
 
     @property
     def dim(self) -> int: ...
@@ -57,7 +55,6 @@ class USEEmbedder:
 
         self._use = USE(threads=1)
         self._lock = threading.Lock()
-        self.embedded = 0
 
     @property
     def dim(self) -> int:
@@ -75,7 +72,6 @@ class USEEmbedder:
             return np.zeros((0, self.dim), dtype=np.float32)
         with self._lock:  # the numpy backend keeps scratch state; one forward pass at a time
             rows = self._use.encode(list(texts))
-        self.embedded += len(texts)
         return _normalise(rows)
 
 
@@ -96,7 +92,6 @@ class StaticEmbedder:
         self._tokenizer = Tokenizer.from_file(os.path.join(self._dir, "tokenizer.json"))
         self._tokenizer.no_padding()
         self._tokenizer.no_truncation()
-        self.embedded = 0
 
     @property
     def dim(self) -> int:
@@ -113,7 +108,6 @@ class StaticEmbedder:
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
         rows = self._encode(self._dir, list(texts), self._WINDOW)
-        self.embedded += len(texts)
         return _normalise(np.array(rows, dtype=np.float32))
 
 
@@ -151,13 +145,11 @@ class OpenAIEmbedder:
         )
         self._openai = openai
         self._dim: int | None = None
-        self.embedded = 0
 
     @property
     def dim(self) -> int:
         if self._dim is None:
             self.embed(["dimension probe"])
-            self.embedded -= 1
         assert self._dim is not None
         return self._dim
 
@@ -186,7 +178,6 @@ class OpenAIEmbedder:
             elif matrix.shape[1] != self._dim:
                 raise PalaceError(f"embedding endpoint changed dimension from {self._dim} to {matrix.shape[1]}")
             out.append(_normalise(matrix))
-        self.embedded += len(texts)
         if not out:
             return np.zeros((0, self._dim or 0), dtype=np.float32)
         return np.concatenate(out)

@@ -11,7 +11,6 @@ from __future__ import annotations
 import functools
 import json
 import math
-import os
 import re
 import sqlite3
 import unicodedata
@@ -60,9 +59,6 @@ def _stem(word: str) -> str:
     return _stemmer.stemWord(word)
 
 
-PHRASES = os.environ.get("WIKIC_PALACE_PHRASES", "1") == "1"
-
-
 def tokenize(text: str) -> list[str]:
     """Lexical terms of `text`: stemmed non-stop words for alphabetic scripts, character bigrams for CJK,
     and word pairs (adjacent content words) so that a query's phrases outrank scattered word matches."""
@@ -85,7 +81,7 @@ def tokenize(text: str) -> list[str]:
         elif run not in STOP_WORDS and (len(run) > 1 or run.isdigit()):
             term = _stem(run) if run.isascii() and run.isalpha() else run
             terms.append(term)
-            if PHRASES and prev is not None:
+            if prev is not None:
                 terms.append(f"{prev} {term}")
             prev = term
     return terms
@@ -271,8 +267,8 @@ class LexicalIndex:
         tids = self._term_ids({term for c in counted for term in c})
         for drawer, counts in zip(drawers, counted, strict=True):
             cur = self._db.execute(
-                "INSERT INTO drawers(id, path, ordinal, heading, text, line_start, line_end, content_hash, length, tids)"
-                " VALUES(?,?,?,?,?,?,?,?,?,?)",
+                "INSERT INTO drawers(id, path, ordinal, heading, text, line_start, line_end, content_hash, length,"
+                " tids) VALUES(?,?,?,?,?,?,?,?,?,?)",
                 (
                     drawer.id,
                     drawer.path,

@@ -29,6 +29,21 @@ LOCK_FILE = "palace.lock"
 REBUILD_HINT = "run `wikic index --rebuild` to re-embed the whole palace with the configured model"
 
 
+# Files are written in batches of about this many new drawers (or files): one embedding call, one chromadb call.
+WRITE_BATCH = 256
+
+
+@dataclass
+class _Pending:
+    record: FileRecord
+    drawers: list[Drawer]
+    fresh: list[Drawer]
+    kept: list[Drawer]
+    stale: list[str]
+    is_new: bool
+    hash_changed: bool
+
+
 @dataclass
 class SyncReport:
     """What a sync changed. Paths are vault-relative; `embedded` counts drawers whose vectors were computed."""
@@ -64,7 +79,8 @@ class Palace:
         self.store = VectorStore(self.settings)
         self._lexical: LexicalIndex | None = None
         self._lock = filelock.FileLock(str(state_dir(self.vault) / LOCK_FILE))
-        self._title_cache: tuple[str | None, list[tuple[str, list[str]]]] = (None, [])
+        # (generation, [(path, normalised titles and aliases)]) for title matching in search
+        self.title_cache: tuple[str | None, list[tuple[str, list[str]]]] = (None, [])
 
     # -- parts ------------------------------------------------------------------------------------------------
     @property
@@ -209,6 +225,7 @@ class Palace:
             report.removed.append(path)
             report.drawers_removed += len(ids)
 
+        pending: list[_Pending] = []
         for path, source in sources.items():
             try:
                 data = source.abspath.read_bytes()
@@ -225,52 +242,73 @@ class Palace:
             except PalaceError as exc:
                 report.skipped[path] = exc.message
                 continue
-            embedded, removed = self._store_file(source, doc, digest)
-            report.drawers_embedded += embedded
-            report.drawers_removed += removed
-            if before is None:
-                report.added.append(path)
-            elif before.file_hash != digest or embedded or removed:
-                report.updated.append(path)
-            else:
-                report.unchanged += 1
+            pending.append(self._plan_file(source, doc, digest, before))
+            if sum(len(p.fresh) for p in pending) >= WRITE_BATCH or len(pending) >= WRITE_BATCH:
+                self._flush(pending, report)
+                pending = []
+        self._flush(pending, report)
 
         generation = self.store.mark_written(identity)
         lex.set_meta("generation", generation)
-        lex.set_meta("chunker", signature)
+        if only is None:  # files not named in update_paths still carry the old cut
+            lex.set_meta("chunker", signature)
         lex.set_meta("dirty", "0")
         report.files_total, report.drawers_total = lex.counts()
-        self._title_cache = (None, [])
+        self.title_cache = (None, [])
         return report
 
-    def _store_file(self, source: SourceFile, doc: Document, digest: str) -> tuple[int, int]:
-        """Write one file's drawers: embed only ids not already stored. Returns (embedded, removed)."""
-        lex = self.lexical
+    def _plan_file(self, source: SourceFile, doc: Document, digest: str, before: FileRecord | None) -> _Pending:
+        """Chunk one file and sort its drawers into new (to embed), kept and stale, by content-hash id."""
         drawers = chunk_document(doc, self._budget(), self.embedder.count_tokens)
-        old = lex.drawer_ids(source.path)
+        old = self.lexical.drawer_ids(source.path)
         new_ids = {d.id for d in drawers}
-        fresh = [d for d in drawers if d.id not in old]
-        kept = [d for d in drawers if d.id in old]
-        stale = sorted(old - new_ids)
         record = FileRecord(source.path, digest, source.wing, doc.title, doc.aliases, doc.type, doc.tags)
+        return _Pending(
+            record=record,
+            drawers=drawers,
+            fresh=[d for d in drawers if d.id not in old],
+            kept=[d for d in drawers if d.id in old],
+            stale=sorted(old - new_ids),
+            is_new=before is None,
+            hash_changed=before is None or before.file_hash != digest,
+        )
+
+    def _flush(self, pending: list[_Pending], report: SyncReport) -> None:
+        """Write a batch of files: one embedding call and one chromadb call per kind of change, because
+        chromadb's per-call cost (tens of ms) dwarfs its per-drawer cost."""
+        if not pending:
+            return
+        fresh = [(p.record, d) for p in pending for d in p.fresh]
         if fresh:
-            vectors = self.embedder.embed([d.embed_text for d in fresh])
+            vectors = self.embedder.embed([d.embed_text for _, d in fresh])
             self.store.add(
-                [d.id for d in fresh], vectors, [d.embed_text for d in fresh],
-                [self._drawer_metadata(record, d) for d in fresh],
+                [d.id for _, d in fresh], vectors, [d.embed_text for _, d in fresh],
+                [self._drawer_metadata(r, d) for r, d in fresh],
             )
-        if kept:  # line numbers, tags or title metadata may have moved without the text changing
-            self.store.update_metadata([d.id for d in kept], [self._drawer_metadata(record, d) for d in kept])
+        kept = [(p.record, d) for p in pending for d in p.kept]
+        if kept:  # line numbers, tags or title may have moved without the text changing
+            self.store.update_metadata([d.id for _, d in kept], [self._drawer_metadata(r, d) for r, d in kept])
+        stale = [i for p in pending for i in p.stale]
         if stale:
             self.store.delete(stale)
+        lex = self.lexical
         lex.begin()
         try:
-            lex.put_file(record, [self._record(d) for d in drawers], [d.embed_text for d in drawers])
+            for p in pending:
+                lex.put_file(p.record, [self._record(d) for d in p.drawers], [d.embed_text for d in p.drawers])
             lex.commit()
         except BaseException:
             lex.rollback()
             raise
-        return len(fresh), len(stale)
+        for p in pending:
+            report.drawers_embedded += len(p.fresh)
+            report.drawers_removed += len(p.stale)
+            if p.is_new:
+                report.added.append(p.record.path)
+            elif p.hash_changed or p.fresh or p.stale:
+                report.updated.append(p.record.path)
+            else:
+                report.unchanged += 1
 
     @staticmethod
     def _record(d: Drawer) -> DrawerRecord:
@@ -348,7 +386,7 @@ class Palace:
         except BaseException:
             lex.rollback()
             raise
-        self._title_cache = (None, [])
+        self.title_cache = (None, [])
         return True
 
     def refresh(self) -> None:
@@ -361,8 +399,8 @@ class Palace:
             return
         # Only a writer may touch the lexical cache; if one is busy, search what we have and catch up later.
         try:
-            self._lock.acquire(timeout=0)
-        except filelock.Timeout:
+            self._locked().acquire(timeout=0)
+        except (filelock.Timeout, OSError):
             return
         try:
             self._reconcile()

@@ -51,17 +51,17 @@ def _norm(text: str) -> str:
 def _title_matches(palace: Palace, query: str) -> list[str]:
     """Files whose title, alias or file name appears in the query as a whole phrase, longest match first."""
     generation = palace.lexical.get_meta("generation")
-    if palace._title_cache[0] != generation or generation is None:
+    if palace.title_cache[0] != generation or generation is None:
         names: list[tuple[str, list[str]]] = []
         for record in palace.lexical.files().values():
             stem = record.path.rsplit("/", 1)[-1].rsplit(".", 1)[0].replace("-", " ").replace("_", " ")
             candidates = {_norm(c) for c in [record.title, stem, *record.aliases] if c}
             names.append((record.path, [c for c in candidates if len(c.strip()) >= 3 or _is_cjk(c)]))
-        palace._title_cache = (generation, names)
+        palace.title_cache = (generation, names)
     q = _norm(query)
     q_cjk = q.replace(" ", "")
     scored: list[tuple[int, str]] = []
-    for path, candidates in palace._title_cache[1]:
+    for path, candidates in palace.title_cache[1]:
         best = 0
         for c in candidates:
             if c in q or (_is_cjk(c) and c.replace(" ", "") in q_cjk):
@@ -129,7 +129,6 @@ def search(
     bm25_drawers, bm25_files = lex.bm25(query, allowed)
 
     vector = palace.embedder.embed([query])[0]
-    palace.check_identity({**dict(collection.metadata or {})})
     pool = max(DENSE_POOL, 10 * k)
     if allowed is None:
         dense = palace.store.query(vector, pool)

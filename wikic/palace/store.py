@@ -12,17 +12,13 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
+import chromadb
 import numpy as np
+from chromadb import Documents, EmbeddingFunction, Embeddings
+from chromadb.utils.embedding_functions import register_embedding_function
 
 from wikic.errors import PalaceError
 from wikic.palace.config import PalaceSettings
-
-try:  # chromadb prints telemetry warnings and imports heavy modules; keep it lazy-safe but import once.
-    import chromadb
-    from chromadb import Documents, EmbeddingFunction, Embeddings
-    from chromadb.utils.embedding_functions import register_embedding_function
-except ImportError as exc:  # pragma: no cover - chromadb is a hard dependency
-    raise PalaceError(f"chromadb is not installed: {exc}") from None
 
 
 @register_embedding_function
