@@ -107,38 +107,32 @@ def scan_fast(body: str, first_line: int) -> tuple[list[Link], list[Heading], li
     links: list[Link] = []
     problems: list[Problem] = []
     spans: list[tuple[int, int]] = []
-    line_starts: list[int] | None = None
+    # Offsets arrive in increasing order within each pass, so line numbers are counted incrementally.
+    cursor = [0, first_line]  # offset, line at that offset
+    count, rfind = body.count, body.rfind
 
     def position(offset: int) -> tuple[int, int]:
-        nonlocal line_starts
-        if line_starts is None:
-            line_starts = [0]
-            find = body.find
-            pos = find("\n")
-            while pos >= 0:
-                line_starts.append(pos + 1)
-                pos = find("\n", pos + 1)
-        lo, hi = 0, len(line_starts) - 1
-        while lo < hi:  # bisect: the last line start <= offset
-            mid = (lo + hi + 1) >> 1
-            if line_starts[mid] <= offset:
-                lo = mid
-            else:
-                hi = mid - 1
-        return first_line + lo, offset - line_starts[lo] + 1
+        if offset < cursor[0]:
+            cursor[0], cursor[1] = 0, first_line
+        cursor[1] += count("\n", cursor[0], offset)
+        cursor[0] = offset
+        return cursor[1], offset - rfind("\n", 0, offset)
 
     if "[[" in body:
+        nested = 0
         for m in WIKI_RE.finditer(body):
             line, col = position(m.start())
             item = _wikilink(m, line, col)
             (links if isinstance(item, Link) else problems).append(item)  # type: ignore[arg-type]
             spans.append((m.start(), m.end()))
-        if body.count("[[") != len(spans) + sum(m.group(0).count("[[") - 1 for m in WIKI_RE.finditer(body)):
+            nested += m.group(0).count("[[") - 1
+        if count("[[") != len(spans) + nested:
             return None  # an unclosed or nested "[[": let markdown-it decide what it is
     if "](" in body:
         md_matches = list(SIMPLE_MDLINK.finditer(body))
-        if body.count("](") != len(md_matches):
+        if count("](") != len(md_matches):
             return None
+        cursor[0], cursor[1] = 0, first_line
         for m in md_matches:
             s, e = m.start(), m.end()
             for a, b in spans:
@@ -149,6 +143,7 @@ def scan_fast(body: str, first_line: int) -> tuple[list[Link], list[Heading], li
             if link is not None:
                 links.append(link)
         links.sort(key=lambda lk: (lk.line, lk.column))
+    cursor[0], cursor[1] = 0, first_line
     headings = []
     if "#" in body:
         for m in ATX.finditer(body):
