@@ -51,7 +51,8 @@ def split(text: str) -> Split:
     return Split(None, 0, [])
 
 
-_KEY_LINE = re.compile(r"^([^\s#:\-][^:]*?|-[^\s:][^:]*?)[ \t]*:(?:[ \t]|$)")
+# A top-level key: at column 0, not a comment or list item, up to the first ": " (a key may hold colons: "a:b: 1").
+_KEY_LINE = re.compile(r"^((?:[^\s#:\-]|-[^\s:])(?:[^:\n]|:(?![ \t]|$))*?)[ \t]*:(?:[ \t]|$)")
 
 
 def key_lines(yaml_text: str, first_line: int = 2) -> dict[str, int]:
@@ -95,10 +96,16 @@ def parse(yaml_text: str, first_line: int = 2) -> Parsed:
     try:
         data = yaml.load(yaml_text, Loader=_Loader)
     except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
-        line = first_line + mark.line if mark is not None else first_line
+        line = first_line + _error_line(exc, yaml_text)
         reason = getattr(exc, "problem", None) or str(exc).splitlines()[0]
         return Parsed(None, [*problems, Problem(RULE, line, f"invalid YAML in frontmatter: {reason}")])
+    except ValueError as exc:  # a timestamp YAML recognises but Python cannot build: 2024-02-30
+        bad = _impossible_timestamp(yaml_text)
+        line = first_line + bad[0] if bad else first_line
+        what = f"impossible date '{bad[1]}'" if bad else "a value that cannot be read"
+        return Parsed(None, [*problems, Problem(RULE, line, f"invalid YAML in frontmatter: {what} ({exc})")])
+    except RecursionError:  # the pure-Python loader on absurdly deep nesting
+        return Parsed(None, [*problems, Problem(RULE, first_line, "invalid YAML in frontmatter: nested too deeply")])
     if data is None:
         return Parsed({}, problems)
     if not isinstance(data, dict):
@@ -107,13 +114,50 @@ def parse(yaml_text: str, first_line: int = 2) -> Parsed:
     return Parsed({str(k): v for k, v in data.items()}, problems)
 
 
+def _error_line(exc: yaml.YAMLError, yaml_text: str) -> int:
+    """0-based line of a YAML error inside the block: where an unclosed bracket or quote opened, else where
+    the parser gave up."""
+    context = getattr(exc, "context", None) or ""
+    context_mark = getattr(exc, "context_mark", None)
+    problem_mark = getattr(exc, "problem_mark", None)
+    if context_mark is not None and ("flow" in context or "quoted" in context):
+        return int(context_mark.line)
+    if problem_mark is not None:
+        return int(problem_mark.line)
+    if context_mark is not None:
+        return int(context_mark.line)
+    position = getattr(exc, "position", None)  # ReaderError: a character YAML does not allow
+    if isinstance(position, int):
+        return yaml_text.count("\n", 0, position)
+    return 0
+
+
+_TIMESTAMP = re.compile(
+    r"(?<![\w-])([0-9]{4}-[0-9]{1,2}-[0-9]{1,2})(?:(?:[Tt]|[ \t]+)([0-9]{1,2}):([0-9]{2}):([0-9]{2}))?"
+)
+
+
+def _impossible_timestamp(yaml_text: str) -> tuple[int, str] | None:
+    """(0-based line, text) of the first date-like value that is not a real date or time."""
+    for i, line in enumerate(yaml_text.split("\n")):
+        for m in _TIMESTAMP.finditer(line):
+            y, mo, d = (int(x) for x in m.group(1).split("-"))
+            try:
+                dt.date(y, mo, d)
+                if m.group(2) is not None:
+                    dt.time(int(m.group(2)), int(m.group(3)), int(m.group(4)))
+            except ValueError:
+                return i, m.group(0)
+    return None
+
+
 # ---- the strict subset ----------------------------------------------------------------------------
 
 _KEY = re.compile(r"^([A-Za-z_][A-Za-z0-9_-]*):(?:[ ]+(.*?))?[ ]*$")
 _ITEM = re.compile(r"^([ ]*)-[ ]+(.*?)[ ]*$")
 # Plain scalars PyYAML reads as plain strings: start with a letter, none of YAML's indicator characters.
 _SAFE_PLAIN = re.compile(r"^[^\W\d_][^:#\[\]{},&*!|>'\"%@`\\]*$")
-_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+_DATE = re.compile(r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$")  # ASCII digits only, as YAML
 _INT = re.compile(r"^(?:0|[1-9][0-9]*)$")
 _DQ = re.compile(r'^"([^"\\]*)"$')
 _SQ = re.compile(r"^'([^']*)'$")
@@ -125,6 +169,9 @@ _SPECIAL_WORDS = frozenset(
 )
 
 _FAIL = object()
+# Characters PyYAML rejects (non-printable) or reads as line breaks (U+0085, U+2028, U+2029), and the BOM.
+_NOT_SIMPLE_CHARS = re.compile("[^\n\x20-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd\U00010000-\U0010ffff]")
+_MAX_KEY = 1000  # PyYAML refuses implicit keys longer than 1024 characters
 
 
 def _scalar(text: str) -> Any:
@@ -163,7 +210,7 @@ def _flow_list(inner: str) -> Any:
 
 def parse_simple(yaml_text: str) -> dict[str, Any] | None:
     """Parse the common flat shape, or return None to say "use PyYAML"."""
-    if "#" in yaml_text or "\t" in yaml_text or "\r" in yaml_text:
+    if "#" in yaml_text or "\t" in yaml_text or "\r" in yaml_text or _NOT_SIMPLE_CHARS.search(yaml_text):
         return None
     data: dict[str, Any] = {}
     lines = yaml_text.split("\n")
@@ -178,7 +225,7 @@ def parse_simple(yaml_text: str) -> dict[str, Any] | None:
         if not m:
             return None
         key, value = m.group(1), m.group(2) or ""
-        if key in data or key in _SPECIAL_WORDS:
+        if key in data or key in _SPECIAL_WORDS or len(key) > _MAX_KEY:
             return None
         i += 1
         if value == "":

@@ -1,0 +1,339 @@
+"""Frontmatter: finding the block (`split`), parsing it (`parse`), and the fast subset parser
+(`parse_simple`), which must return exactly what `yaml.safe_load` returns, or None."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+import pytest
+import yaml
+from hypothesis import HealthCheck, example, given, settings
+from hypothesis import strategies as st
+
+from wikic.vault import frontmatter as fm
+from wikic.vault.model import Problem
+
+# ---- split ------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "yaml_text", "block_lines", "problems"),
+    [
+        ("---\ntitle: x\n---\nbody\n", "title: x", 3, []),
+        ("---\n---\nbody", "", 2, []),  # an empty block is still a block
+        ("---  \ntitle: x\n---\t\n", "title: x", 3, []),  # trailing spaces on the fences
+        ("---\na: 1\nb: 2\n---", "a: 1\nb: 2", 4, []),  # no newline after the closing fence
+        ("# Title\n---\na: 1\n---\n", None, 0, []),  # not on line 1: just a rule, no problem
+        ("no frontmatter\n", None, 0, []),
+        ("", None, 0, []),
+        ("----\na: 1\n----\n", None, 0, []),  # four dashes are a thematic break
+        ("--- a\n", None, 0, []),
+        ("\n---\na: 1\n---\n", None, 0, [(2, "must start on line 1")]),
+        ("\n\n  \n---\na: 1\n---\n", None, 0, [(4, "must start on line 1")]),
+        ("---\na: 1\nbody without a closing fence\n", None, 0, [(1, "not closed")]),
+        ("---", None, 0, [(1, "not closed")]),
+    ],
+)
+def test_split(text: str, yaml_text: str | None, block_lines: int, problems: list[tuple[int, str]]) -> None:
+    got = fm.split(text)
+    assert got.yaml_text == yaml_text
+    assert got.block_lines == block_lines
+    assert [(p.line, p.rule) for p in got.problems] == [(line, "frontmatter") for line, _ in problems]
+    for p, (_, words) in zip(got.problems, problems, strict=True):
+        assert words in p.message
+
+
+# ---- parse ------------------------------------------------------------------------------------------
+
+
+def one_problem(result: fm.Parsed) -> Problem:
+    assert len(result.problems) == 1, result.problems
+    return result.problems[0]
+
+
+def test_parse_simple_mapping() -> None:
+    got = fm.parse("title: Hello world\ncreated: 2024-01-31\ntags:\n  - a\n  - b\ncount: 3\nempty:")
+    assert got.problems == []
+    assert got.data == {"title": "Hello world", "created": dt.date(2024, 1, 31), "tags": ["a", "b"], "count": 3, "empty": None}
+
+
+def test_parse_empty_block_is_an_empty_mapping() -> None:
+    assert fm.parse("") == fm.Parsed({}, [])
+    assert fm.parse("\n\n") == fm.Parsed({}, [])
+    assert fm.parse("# only a comment") == fm.Parsed({}, [])
+
+
+@pytest.mark.parametrize(
+    ("yaml_text", "line"),
+    [
+        ("title: Foo: bar", 2),  # LLM output: a colon inside an unquoted value
+        ("title: ok\nsummary: a: b", 3),
+        ("a: 1\nb: [unclosed\nc: 3", 3),  # an unclosed bracket or quote: where it opens
+        ('a: "unclosed\nb: 1', 2),
+        ("a: {b: 1\nc: 2", 2),
+        ("a: 1\n  b: 2", 3),  # bad indentation
+        ("a:\n- x\n b: 1", 4),
+        ("a: @at", 2),  # a reserved indicator
+        ("a: \x7f", 2),  # a non-printable character
+    ],
+)
+def test_parse_invalid_yaml_reports_the_file_line(yaml_text: str, line: int) -> None:
+    got = fm.parse(yaml_text)
+    assert got.data is None
+    problem = one_problem(got)
+    assert (problem.rule, problem.line) == ("frontmatter", line)
+    assert "invalid YAML" in problem.message
+
+
+def test_parse_line_numbers_follow_first_line() -> None:
+    problem = one_problem(fm.parse("a: 1\nb: c: d", first_line=10))
+    assert problem.line == 11
+
+
+@pytest.mark.parametrize(
+    ("yaml_text", "line", "kind"),
+    [
+        ("- a\n- b", 2, "list"),
+        ("just a sentence", 2, "str"),
+        ("42", 2, "int"),
+    ],
+)
+def test_parse_non_mapping(yaml_text: str, line: int, kind: str) -> None:
+    got = fm.parse(yaml_text)
+    assert got.data is None
+    problem = one_problem(got)
+    assert problem.line == line
+    assert "mapping" in problem.message and kind in problem.message
+
+
+def test_parse_duplicate_keys_are_reported_at_the_second_one() -> None:
+    got = fm.parse("title: a\ntags: [x]\ntitle: b")
+    assert got.data == {"title": "b", "tags": ["x"]}  # what YAML says: the last one wins
+    problem = one_problem(got)
+    assert problem.line == 4 and "title" in problem.message and "duplicate" in problem.message
+
+
+def test_parse_duplicate_quoted_key() -> None:
+    got = fm.parse('"a b": 1\n\'a b\': 2')
+    assert got.data == {"a b": 2}
+    assert one_problem(got).line == 3
+
+
+def test_parse_not_a_duplicate_inside_a_nested_block() -> None:
+    got = fm.parse("a: 1\nb:\n  a: 2\nc: |\n  a: 3")
+    assert got.problems == []
+    assert got.data == {"a": 1, "b": {"a": 2}, "c": "a: 3"}
+
+
+@pytest.mark.parametrize(
+    ("value", "expected"),
+    [
+        ("2024-01-31", dt.date(2024, 1, 31)),
+        ("2020-08-21T10:30:00", dt.datetime(2020, 8, 21, 10, 30)),
+        ("'2024-01-31'", "2024-01-31"),
+        ("2024-1-31", "2024-1-31"),  # not a YAML timestamp
+        ("yes", True),
+        ("No", False),
+        ("on", True),
+        ("OFF", False),
+        ("y", "y"),  # PyYAML reads only the long forms as booleans
+        ("~", None),
+        ("null", None),
+        ("012", 10),  # YAML 1.1 octal
+        ("0o12", "0o12"),
+        ("1_000", 1000),
+        ("12:30", 750),  # YAML 1.1 base 60
+        ("1e3", "1e3"),  # YAML 1.1 floats need a dot
+        ("1.5", 1.5),
+        ("#tag", None),  # a comment
+        ("[On, No]", [True, False]),
+        ("[[Target]]", [["Target"]]),  # an unquoted wikilink is a nested list
+        ('"[[Target]]"', "[[Target]]"),
+    ],
+)
+def test_parse_yaml_1_1_typing(value: str, expected: Any) -> None:
+    got = fm.parse(f"key: {value}")
+    assert got.problems == []
+    assert same(got.data, {"key": expected})
+
+
+@pytest.mark.parametrize("value", ["2024-02-30", "2024-13-01", "2023-02-29", "2024-01-01 25:00:00"])
+def test_parse_impossible_date_is_a_problem_not_a_crash(value: str) -> None:
+    got = fm.parse(f"title: t\ncreated: {value}\nupdated: 2024-01-01")
+    assert got.data is None
+    problem = one_problem(got)
+    assert problem.rule == "frontmatter"
+    assert problem.line == 3
+    assert value.split()[0] in problem.message
+
+
+def test_parse_deep_nesting_is_a_problem_not_a_crash() -> None:
+    got = fm.parse("a: " + "[" * 20000)
+    assert got.data is None
+    assert one_problem(got).rule == "frontmatter"
+
+
+def test_key_lines() -> None:
+    text = 'title: T\n"quoted key": 1\ntags:\n  - a\n  - b: c\n# comment: x\nurl:with:colons: 2\nlast:'
+    assert fm.key_lines(text) == {"title": 2, "quoted key": 3, "tags": 4, "url:with:colons": 8, "last": 9}
+
+
+# ---- parse_simple == yaml.safe_load ------------------------------------------------------------------
+
+
+def same(a: Any, b: Any) -> bool:
+    """Equal *and* of the same types all the way down (True == 1 and date == datetime must not pass)."""
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, dict):
+        return list(a) == list(b) and all(same(a[k], b[k]) for k in a)
+    if isinstance(a, list):
+        return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b, strict=True))
+    return bool(a == b)
+
+
+TRICKY = [
+    "yes", "Yes", "YES", "no", "No", "NO", "true", "True", "TRUE", "false", "False", "on", "On", "off", "OFF",
+    "y", "n", "Y", "N", "null", "Null", "NULL", "nULL", "~", "1e3", "1.5e3", "0o12", "012", "0x1F", "0b101",
+    "1_000", "12:30", "190:20:30", ".5", "+1", "-1", "0", "00", "7", "08", "123456789012345678901234567890",
+    ".inf", ".NaN", "=", "<<", "a b", "a  b", "a - b", "a -", "-a", "- a", "a:b", "a: b", "a:", "a #b", "a#b",
+    "#b", "[[X]]", "[x]", "{x}", "!x", "&x", "*x", "|", ">", "@x", "`x`", "%x", "x%", "x'y", 'x"y', "a\\b",
+    "a,b", "a, b", "?", "? x", "x?", "étude", "日本語", "Ünïcode", "a\u00a0", "\u00a0a", "x\x7f", "x\u2028y",
+    "x\x85y", "\ufeffx", "x\ufeff", "a/b.md", "raw/articles/x.md", "C#", "x y z", "x ", "Hello, World",
+]
+DATES = ["2024-01-31", "2024-02-29", "2023-02-29", "2024-02-30", "2024-13-01", "2024-00-10", "2024-1-1",
+         "2024-01-01T10:00:00", "2024-01-01 10:00:00", "2024-01-01 10:00", "0000-01-01", "9999-12-31",
+         "２０２４-０１-０１", "2024-01-01Z"]
+CHARS = st.sampled_from(list("abcXYZ09 -_:#'\"\\,[]{}!&*|>%@`?~./é日\u00a0\t"))
+
+
+@st.composite
+def scalars(draw: st.DrawFn) -> str:
+    kind = draw(st.integers(0, 5))
+    if kind == 0:
+        return draw(st.sampled_from(TRICKY))
+    if kind == 1:
+        return draw(st.sampled_from(DATES))
+    if kind == 2:
+        return '"' + draw(st.text(CHARS, max_size=8)) + '"'
+    if kind == 3:
+        return "'" + draw(st.text(CHARS, max_size=8)) + "'"
+    if kind == 4:
+        return draw(st.text(CHARS, min_size=1, max_size=10))
+    return draw(st.from_regex(r"[A-Za-z][A-Za-z0-9 ._/-]{0,12}", fullmatch=True))
+
+
+KEYS = st.one_of(
+    st.sampled_from(["title", "tags", "aliases", "created", "a", "b_c", "x-y", "Key", "_k", "k1", "yes", "No",
+                     "null", "on", "y", "true", "日本", "2024-01-01", "1", "a b", '"q"', "'s'", "a:b", "-k"]),
+    st.from_regex(r"[a-z][a-z0-9_]{0,6}", fullmatch=True),
+)
+
+
+@st.composite
+def entries(draw: st.DrawFn) -> str:
+    key = draw(KEYS)
+    colon = draw(st.sampled_from([": ", ": ", ":  ", ":", ":\t"]))
+    kind = draw(st.integers(0, 5))
+    if kind <= 2:
+        return key + colon + draw(scalars()) + draw(st.sampled_from(["", "", " ", "  # c"]))
+    if kind == 3:
+        items = draw(st.lists(scalars(), max_size=4))
+        sep = draw(st.sampled_from([", ", ",", " , "]))
+        tail = draw(st.sampled_from(["", "", ",", " "]))
+        return key + colon + "[" + sep.join(items) + tail + "]"
+    if kind == 4:
+        indent = draw(st.sampled_from(["", "  ", "    ", " "]))
+        items = draw(st.lists(scalars(), max_size=4))
+        lines = [key + ":"]
+        for item in items:
+            lines.append(draw(st.sampled_from([indent, indent, indent + " "])) + draw(st.sampled_from(["- ", "-  ", "-"])) + item)
+        return "\n".join(lines)
+    return key + ":" + draw(st.sampled_from(["", " ", " ~", " null"]))
+
+
+@st.composite
+def documents(draw: st.DrawFn) -> str:
+    parts = draw(st.lists(st.one_of(entries(), entries(), entries(), st.sampled_from(["", "  ", "# comment", "  continued"])),
+                          min_size=0, max_size=6))
+    return "\n".join(parts) + draw(st.sampled_from(["", "\n", "\n\n"]))
+
+
+@st.composite
+def plain_documents(draw: st.DrawFn) -> str:
+    """The shapes the subset parser is meant to take (no comments, tabs or flow oddities): most are accepted."""
+    lines = []
+    for key in draw(st.lists(st.from_regex(r"[a-z][a-z_-]{0,5}", fullmatch=True), min_size=1, max_size=5)):
+        value = draw(st.one_of(st.sampled_from(TRICKY), st.sampled_from(DATES), st.just("")))
+        if "#" in value or "\t" in value:
+            value = "x"
+        shape = draw(st.integers(0, 2))
+        if shape == 0:
+            lines.append(f"{key}: {value}".rstrip())
+        elif shape == 1:
+            lines.append(f"{key}: [{value}, {draw(st.sampled_from(TRICKY[:20]))}]")
+        else:
+            lines.append(f"{key}:\n  - {value}\n  - {draw(st.sampled_from(DATES))}")
+    return "\n".join(lines)
+
+
+def check_simple(text: str) -> None:
+    fast = fm.parse_simple(text)
+    if fast is None:
+        return
+    try:
+        expected = yaml.safe_load(text)
+    except Exception as exc:  # noqa: BLE001 - any failure means the subset parser must have declined
+        raise AssertionError(f"parse_simple accepted {text!r}, which PyYAML rejects: {exc!r}") from exc
+    if expected is None:
+        expected = {}
+    assert same(fast, expected), (text, fast, expected)
+    # parse() falls back to libyaml's loader when it is there: the subset must agree with that one too
+    assert same(fast, yaml.load(text, Loader=fm._Loader) or {}), text
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.one_of(documents(), plain_documents()))
+@example("a: x\x7fy")  # PyYAML rejects non-printable characters
+@example("a: x\u2028y")  # ... and treats U+2028 and U+0085 as line breaks
+@example("a: x\x85y")
+@example("a: ٢٠٢٤-٠١-٠١")  # Arabic-Indic digits are not a date to YAML
+@example("a: ２０２４-０１-０１")
+@example("k" * 1100 + ": v")  # PyYAML allows at most 1024 characters in an implicit key
+def test_parse_simple_matches_pyyaml(text: str) -> None:
+    check_simple(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "title: Hello world\ntype: concept\ncreated: 2024-01-31\nupdated: 2024-02-01\ntags:\n  - rag\n  - llm\n"
+        "sources:\n  - raw/articles/x.md\naliases: [Retrieval, RAG]\nconfidence: 3\nsummary: \"A one-line summary\"\n",
+        'up: "[[Page]]"\nrelated:\n- "[[A]]"\n- "[[B|b]]"\n',
+        "",
+    ],
+)
+def test_parse_simple_takes_the_common_shapes(text: str) -> None:
+    """The subset must cover what wikic and most tools write, or it saves nothing."""
+    got = fm.parse_simple(text)
+    assert got is not None
+    assert same(got, yaml.safe_load(text) or {})
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.one_of(documents(), plain_documents()))
+def test_parse_never_raises_and_agrees_with_pyyaml(text: str) -> None:
+    got = fm.parse(text)
+    try:
+        expected = yaml.load(text, Loader=fm._Loader)  # the loader parse() uses (libyaml's when installed)
+    except Exception:  # noqa: BLE001
+        assert got.data is None
+        assert any("invalid YAML" in p.message for p in got.problems)
+        return
+    if expected is None:
+        expected = {}
+    if not isinstance(expected, dict):
+        assert got.data is None and any("mapping" in p.message for p in got.problems)
+        return
+    assert same(got.data, {str(k): v for k, v in expected.items()})
