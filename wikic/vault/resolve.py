@@ -81,11 +81,14 @@ class Resolver:
         if t.startswith(("./", "../")):
             return self._exact_only(posixpath.normpath(posixpath.join(fold(folder), t)))
         if t.startswith("/"):
-            return self._exact_only(t.lstrip("/"))
+            return self._exact_only(posixpath.normpath(t.lstrip("/") or "."))
         if folder:
             rel = self._exact_only(posixpath.normpath(posixpath.join(fold(folder), t)))
             if rel.path:
                 return rel
+        t = posixpath.normpath(t)  # "notes/../Target" from the vault root is "Target"
+        if t == ".." or t.startswith("../"):
+            return Resolution(None, ())  # outside the vault
         absolute = self._exact.get(t)
         if absolute:
             return Resolution(absolute, ())
@@ -97,12 +100,13 @@ class Resolver:
         unique = sorted(set(matches))
         if len(unique) == 1:
             return Resolution(unique[0], ())
-        best = min(unique, key=lambda p: (posixpath.dirname(p) != folder, p.count("/"), len(p), p))
+        here = fold(folder)
+        best = min(unique, key=lambda p: (fold(posixpath.dirname(p)) != here, p.count("/"), len(p), p))
         return Resolution(best, tuple(unique))
 
     def _exact_only(self, path: str) -> Resolution:
-        if path.startswith("../") or path == "..":
-            return Resolution(None, ())  # outside the vault
+        if path.startswith("../") or path in ("..", "."):
+            return Resolution(None, ())  # outside the vault, or the vault folder itself
         return Resolution(self._exact.get(path), ())
 
     def by_stem(self, name: str) -> list[str]:
