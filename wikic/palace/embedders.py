@@ -30,7 +30,11 @@ class Embedder(Protocol):
 
     def count_tokens(self, text: str) -> int: ...
 
-    def embed(self, texts: list[str]) -> np.ndarray: ...
+    def embed(self, texts: list[str]) -> np.ndarray:
+        """Vectors of documents (drawers)."""
+
+    def embed_query(self, text: str) -> np.ndarray:
+        """The vector of a search query (asymmetric models embed queries differently)."""
 
 
 def _normalise(rows: np.ndarray) -> np.ndarray:
@@ -40,7 +44,14 @@ def _normalise(rows: np.ndarray) -> np.ndarray:
     return rows / norms
 
 
-class USEEmbedder:
+class _Symmetric:
+    """Models that embed queries and documents the same way."""
+
+    def embed_query(self, text: str) -> np.ndarray:
+        return self.embed([text])[0]  # type: ignore[attr-defined]
+
+
+class USEEmbedder(_Symmetric):
     """Google's Universal Sentence Encoder multilingual v3 (16 languages incl. zh), pure numpy, 512-d.
 
     It averages over all its sentencepiece tokens, so it never truncates; long inputs are diluted instead,
@@ -75,7 +86,7 @@ class USEEmbedder:
         return _normalise(rows)
 
 
-class StaticEmbedder:
+class StaticEmbedder(_Symmetric):
     """tokenlearn-static-model: a 64-d static (model2vec-style) model; very fast, for tests and huge vaults."""
 
     provider = "static"
@@ -123,7 +134,7 @@ def estimate_tokens(text: str) -> int:
     return cjk + int(other * 1.3) + 1
 
 
-class OpenAIEmbedder:
+class OpenAIEmbedder(_Symmetric):
     """Any OpenAI-compatible `/v1/embeddings` endpoint (OpenAI, Ollama, vLLM, llama.cpp, LM Studio)."""
 
     provider = "openai"

@@ -128,7 +128,7 @@ def search(
 
     bm25_drawers, bm25_files = lex.bm25(query, allowed)
 
-    vector = palace.embedder.embed([query])[0]
+    vector = palace.embedder.embed_query(query)
     pool = max(DENSE_POOL, 10 * k)
     if allowed is None:
         dense = palace.store.query(vector, pool)
