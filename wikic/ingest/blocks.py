@@ -1,0 +1,120 @@
+"""Compiler-owned blocks inside pages, so text a person wrote or edited is never overwritten.
+
+Everything the compiler writes into a page body sits between two marker comments:
+
+    <!-- wikic:begin facts:raw/articles/x.md sha=1a2b3c4d -->
+    - A claim. ^[raw/articles/x.md:L3-L5]
+    <!-- wikic:end facts:raw/articles/x.md -->
+
+`sha` is the hash of the block body as the compiler wrote it. On the next compile a block is replaced
+only if its body still hashes to `sha`; a block a person changed is left exactly as it is. Text outside
+the markers is never touched. The markers are HTML comments: Obsidian does not show them.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from dataclasses import dataclass
+
+_BEGIN = re.compile(r"^<!-- wikic:begin (\S+) sha=([0-9a-f]{8,64}) -->$", re.M)
+
+
+def _end(key: str) -> str:
+    return f"<!-- wikic:end {key} -->"
+
+
+def digest(body: str) -> str:
+    return hashlib.sha256(body.strip("\n").encode("utf-8")).hexdigest()[:12]
+
+
+def render_block(key: str, body: str) -> str:
+    body = body.strip("\n")
+    return f"<!-- wikic:begin {key} sha={digest(body)} -->\n{body}\n{_end(key)}"
+
+
+@dataclass
+class Merge:
+    text: str
+    kept: list[str]  # keys of blocks left alone because a person edited them
+    replaced: list[str]
+    added: list[str]
+
+
+def find_block(text: str, key: str) -> tuple[int, int, str, str] | None:
+    """(start, end, recorded sha, body) of the block `key` in `text`, or None."""
+    for m in _BEGIN.finditer(text):
+        if m.group(1) != key:
+            continue
+        end_marker = _end(key)
+        close = text.find(end_marker, m.end())
+        if close < 0:
+            return None  # a broken block is treated as human text
+        body = text[m.end() + 1 : close].rstrip("\n") if m.end() < len(text) else ""
+        return m.start(), close + len(end_marker), m.group(2), body
+    return None
+
+
+def block_keys(text: str) -> list[str]:
+    return [m.group(1) for m in _BEGIN.finditer(text)]
+
+
+def merge_blocks(text: str, blocks: list[tuple[str, str, str | None]]) -> Merge:
+    """Put each (key, body, section heading) block into `text`.
+
+    An existing block is replaced if untouched by a person, kept otherwise. A new block goes at the end of
+    its `## section` (created if missing) or, with no section, right after the page's `# Title` line.
+    """
+    kept: list[str] = []
+    replaced: list[str] = []
+    added: list[str] = []
+    for key, body, section in blocks:
+        found = find_block(text, key)
+        rendered = render_block(key, body)
+        if found is not None:
+            start, end, sha, current = found
+            if digest(current) != sha:
+                kept.append(key)
+                continue
+            if text[start:end] != rendered:
+                text = text[:start] + rendered + text[end:]
+                replaced.append(key)
+            continue
+        text = _insert(text, rendered, section)
+        added.append(key)
+    return Merge(text, kept, replaced, added)
+
+
+def _insert(text: str, rendered: str, section: str | None) -> str:
+    lines = text.split("\n")
+    if section is None:
+        title = next((i for i, line in enumerate(lines) if line.startswith("# ")), None)
+        at = (title + 1) if title is not None else len(lines)
+        # after the title and any blocks already there
+        while at < len(lines) and (lines[at].strip() == "" or lines[at].startswith("<!-- wikic:")):
+            if lines[at].startswith("<!-- wikic:begin"):
+                key = lines[at].split()[2]
+                close = next((j for j in range(at, len(lines)) if lines[j] == _end(key)), at)
+                at = close + 1
+            else:
+                at += 1
+        new = [rendered, ""] if at > 0 and lines[at - 1].strip() == "" else ["", rendered, ""]
+        lines[at:at] = new
+        return _tidy("\n".join(lines))
+    head = f"## {section}"
+    start = next((i for i, line in enumerate(lines) if line.strip() == head), None)
+    if start is None:
+        while lines and lines[-1].strip() == "":
+            lines.pop()
+        lines.extend(["", head, "", rendered, ""])
+        return _tidy("\n".join(lines))
+    end = next((i for i in range(start + 1, len(lines)) if lines[i].startswith("## ") or lines[i].startswith("# ")), len(lines))
+    while end > start + 1 and lines[end - 1].strip() == "":
+        end -= 1
+    lines[end:end] = ["", rendered] if end > start + 1 else ["", rendered]
+    return _tidy("\n".join(lines))
+
+
+def _tidy(text: str) -> str:
+    # only the end of the file is normalised: blank lines a person put elsewhere stay as they are
+    return text.rstrip("\n") + "\n"

@@ -1,0 +1,69 @@
+"""Matching names the model proposes against pages that exist, so no duplicate page is born.
+
+A page is known by its title, its aliases and its file name; each is reduced to a few keys (case- and
+punctuation-insensitive, hyphen-insensitive, and the acronym of a multi-word name), and a proposed name
+matches a page when one of its keys matches one of the page's.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from dataclasses import dataclass, field
+
+from wikic.vault.resolve import fold
+from wikic.vault.slug import slugify
+
+_WORDS = re.compile(r"[^\W_]+", re.UNICODE)
+
+
+def acronym(name: str) -> str | None:
+    words = _WORDS.findall(name)
+    if len(words) < 2:
+        return None
+    letters = "".join(w[0] for w in words if w[0].isalpha())
+    return fold(letters) if len(letters) >= 2 else None
+
+
+def name_keys(name: str, *, with_acronym: bool = True) -> list[str]:
+    slug = slugify(name)
+    keys = [fold(" ".join(name.split())), slug, slug.replace("-", "")]
+    if with_acronym:
+        acr = acronym(name)
+        if acr:
+            keys.append("acr:" + acr)
+    # a name that *is* an acronym ("RAG") matches the acronym key of a long name
+    compact = slug.replace("-", "")
+    if compact and compact.isalnum() and len(compact) <= 6 and name.strip().isupper():
+        keys.append("acr:" + compact)
+    return [k for k in dict.fromkeys(keys) if k]
+
+
+@dataclass
+class PageNames:
+    """name key -> page path, built from the vault's pages."""
+
+    by_key: dict[str, str] = field(default_factory=dict)
+    ambiguous: set[str] = field(default_factory=set)
+    titles: dict[str, str] = field(default_factory=dict)  # path -> title
+    labels: dict[str, list[str]] = field(default_factory=dict)  # path -> title + aliases
+
+    def add(self, path: str, title: str, aliases: list[str]) -> None:
+        self.titles[path] = title
+        labels = [title, *aliases]
+        self.labels[path] = labels
+        stem = posixpath.basename(path)[:-3] if path.endswith(".md") else posixpath.basename(path)
+        for label in [*labels, stem]:
+            for key in name_keys(label):
+                owner = self.by_key.get(key)
+                if owner is not None and owner != path:
+                    self.ambiguous.add(key)
+                else:
+                    self.by_key[key] = path
+
+    def lookup(self, name: str, aliases: tuple[str, ...] | list[str] = ()) -> str | None:
+        for candidate in (name, *aliases):
+            for key in name_keys(candidate):
+                if key in self.by_key and key not in self.ambiguous:
+                    return self.by_key[key]
+        return None

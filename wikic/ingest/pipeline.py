@@ -1,0 +1,326 @@
+"""`wikic ingest`: capture sources, ask the model for plans (in parallel), compile and write (one source at
+a time, under the vault lock), keep index.md, log.md and the palace current, then lint what changed."""
+
+from __future__ import annotations
+
+import datetime as dt
+import difflib
+import posixpath
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from wikic.errors import ConfigError, LLMError, PalaceError
+from wikic.ingest.capture import CapturedSource, capture
+from wikic.ingest.compile import Compiler, SourceResult
+from wikic.ingest.extract import ExtractionResult, PromptContext, estimate_extraction, extract_plan
+from wikic.ingest.ledgers import Compiled, Mentions
+from wikic.ingest.names import PageNames
+from wikic.llm.cache import ReplyCache
+from wikic.llm.client import LLM
+from wikic.schema import Schema
+from wikic.schema import load as load_schema
+from wikic.settings import Settings, load_settings
+from wikic.vault.index_file import add_entries
+from wikic.vault.layout import INDEX_FILE, LOG_FILE, STATE_DIR
+from wikic.vault.load import load_vault
+from wikic.vault.lock import vault_lock
+from wikic.vault.log_file import appended, row
+from wikic.vault.write import write_atomic
+
+MAX_CONTEXT_PAGES = 40  # pages the model is told about per source: bounded, whatever the wiki's size
+
+
+@dataclass
+class IngestOptions:
+    inputs: Sequence[str]
+    kind: str | None = None
+    dry_run: bool = False
+    estimate: bool = False
+    max_tokens: int | None = None  # stop scheduling new sources once this many tokens were spent
+    use_cache: bool = True
+    force: bool = False  # recompile sources already compiled
+    use_palace: bool = True
+    lint_after: bool = True
+    today: dt.date | None = None
+    overrides: dict[str, Any] = field(default_factory=dict)  # CLI flags for [llm]
+
+
+@dataclass
+class SourceReport:
+    raw_path: str
+    title: str
+    status: str  # compiled | unchanged | failed | over-budget | estimated | asset
+    created: list[str] = field(default_factory=list)
+    updated: list[str] = field(default_factory=list)
+    pending: list[str] = field(default_factory=list)
+    dropped_facts: int = 0
+    dropped_items: list[str] = field(default_factory=list)
+    kept_edits: list[str] = field(default_factory=list)
+    calls: int = 0
+    cached_calls: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    context_pages: int = 0
+    cost: float | None = None
+    error: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return dict(self.__dict__)
+
+
+@dataclass
+class IngestReport:
+    sources: list[SourceReport] = field(default_factory=list)
+    diffs: list[str] = field(default_factory=list)  # dry run
+    lint: Any = None  # LintReport of the link rules after writing
+    dry_run: bool = False
+    estimate: bool = False
+
+    @property
+    def created(self) -> list[str]:
+        return [p for s in self.sources for p in s.created]
+
+    @property
+    def updated(self) -> list[str]:
+        return [p for s in self.sources for p in s.updated]
+
+    @property
+    def failed(self) -> list[SourceReport]:
+        return [s for s in self.sources if s.status == "failed"]
+
+    def totals(self) -> dict[str, Any]:
+        cost_values = [s.cost for s in self.sources if s.cost is not None]
+        return {
+            "sources": len(self.sources),
+            "compiled": sum(1 for s in self.sources if s.status == "compiled"),
+            "unchanged": sum(1 for s in self.sources if s.status == "unchanged"),
+            "failed": len(self.failed),
+            "created": len(self.created),
+            "updated": len(set(self.updated)),
+            "calls": sum(s.calls for s in self.sources),
+            "prompt_tokens": sum(s.prompt_tokens for s in self.sources),
+            "completion_tokens": sum(s.completion_tokens for s in self.sources),
+            "cost": round(sum(cost_values), 6) if cost_values else None,
+        }
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"totals": self.totals(), "sources": [s.to_dict() for s in self.sources], "dry_run": self.dry_run}
+        if self.diffs:
+            out["diff"] = "".join(self.diffs)
+        if self.lint is not None:
+            out["lint"] = self.lint.summary() | {"findings": [f.to_dict() for f in self.lint.findings]}
+        return out
+
+
+Progress = Callable[[str, int, int], None]
+
+
+def make_llm(root: Path, settings: Settings) -> LLM:
+    from wikic.llm.client import OpenAICompatible
+
+    if not settings.llm.model:
+        raise ConfigError("no model configured", hint="set [llm] model in wikic.toml, WIKIC_LLM_MODEL, or --model")
+    return OpenAICompatible(settings.llm, state_dir=root / STATE_DIR)
+
+
+def prompt_context(schema: Schema) -> PromptContext:
+    return PromptContext(domain=schema.domain, tags=schema.tags, prose=schema.prose())
+
+
+def page_names(root: Path) -> tuple[PageNames, dict[str, int]]:
+    vault = load_vault(root, use_cache=True)
+    names = PageNames()
+    stems: dict[str, int] = {}
+    for path in vault.files:
+        if path.endswith(".md"):
+            stem = posixpath.basename(path)[:-3].lower()
+            stems[stem] = stems.get(stem, 0) + 1
+    for path in vault.pages:
+        fm = vault.notes[path].frontmatter or {}
+        title = fm.get("title") if isinstance(fm.get("title"), str) else posixpath.basename(path)[:-3]
+        aliases = [a for a in fm.get("aliases") or [] if isinstance(a, str)] if isinstance(fm.get("aliases"), list) else []
+        names.add(path, title, aliases)
+    return names, stems
+
+
+def relevant_pages(root: Path, source: CapturedSource, names: PageNames, use_palace: bool) -> list[str]:
+    """Titles of existing pages that matter to `source`: named in it, or close to it in the palace.
+    The list is capped, so the prompt does not grow with the wiki."""
+    text = source.text.lower()
+    found: list[str] = []
+    for path, labels in names.labels.items():
+        if any(len(label) > 2 and label.lower() in text for label in labels):
+            found.append(names.titles[path])
+            if len(found) >= MAX_CONTEXT_PAGES // 2:
+                break
+    if use_palace:
+        try:
+            from wikic.palace import search_vault
+
+            query = f"{source.title}\n{source.text[:2000]}"
+            for hit in search_vault(root, query, k=MAX_CONTEXT_PAGES // 2):
+                path = getattr(hit, "path", None)
+                if path in names.titles:
+                    found.append(names.titles[path])
+        except (PalaceError, ImportError, OSError):
+            pass  # no palace yet: name matching alone still bounds the context
+    return list(dict.fromkeys(found))[:MAX_CONTEXT_PAGES]
+
+
+def ingest(root: Path, options: IngestOptions, *, llm: LLM | None = None, progress: Progress | None = None) -> IngestReport:
+    root = Path(root).resolve()
+    schema = load_schema(root)
+    if not schema.present:
+        raise ConfigError(f"{root} is not a wikic vault (no SCHEMA.md)", hint="create one with `wikic init`")
+    settings = load_settings(root, options.overrides)
+    today = options.today or dt.date.today()
+    report = IngestReport(dry_run=options.dry_run, estimate=options.estimate)
+
+    sources = capture(root, list(options.inputs), kind=options.kind, settings=settings.ingest)
+    compiled = Compiled.load(root)
+    todo: list[CapturedSource] = []
+    for src in sources:
+        ref = src.text_path or src.raw_path
+        if not src.text_path:
+            report.sources.append(SourceReport(src.raw_path, src.title, "asset"))
+        elif compiled.is_current(ref, src.sha256) and not options.force:
+            report.sources.append(SourceReport(ref, src.title, "unchanged"))
+        else:
+            todo.append(src)
+    if not todo:
+        return report
+
+    names, stems = page_names(root)
+    context = prompt_context(schema)
+    cache = ReplyCache.for_vault_state(root / STATE_DIR, read=options.use_cache)
+    contexts = {src.raw_path: relevant_pages(root, src, names, options.use_palace) for src in todo}
+
+    if options.estimate:
+        for src in todo:
+            est = estimate_extraction(src, context=context, existing_pages=contexts[src.raw_path], settings=settings, llm=llm, cache=cache)
+            r = SourceReport(src.text_path, src.title, "estimated", prompt_tokens=est.prompt_tokens, completion_tokens=est.max_completion_tokens, calls=est.chunks - est.cached_chunks, cached_calls=est.cached_chunks, cost=est.max_cost, context_pages=len(contexts[src.raw_path]))
+            report.sources.append(r)
+        return report
+
+    llm = llm or make_llm(root, settings)
+    spent = 0
+    results: dict[str, ExtractionResult | Exception] = {}
+
+    def run(src: CapturedSource) -> None:
+        try:
+            results[src.raw_path] = extract_plan(llm, src, context=context, existing_pages=contexts[src.raw_path], settings=settings, cache=cache)
+        except LLMError as exc:
+            results[src.raw_path] = exc
+
+    with ThreadPoolExecutor(max_workers=max(1, settings.llm.concurrency)) as pool:
+        futures = []
+        for src in todo:
+            if options.max_tokens is not None and spent >= options.max_tokens:
+                break
+            futures.append(pool.submit(run, src))
+            if options.max_tokens is not None:
+                # a budget needs to know what was spent before the next source starts
+                futures[-1].result()
+                got = results.get(src.raw_path)
+                if isinstance(got, ExtractionResult):
+                    spent += got.usage.prompt_tokens + got.usage.completion_tokens
+        for i, fut in enumerate(futures):
+            fut.result()
+            if progress:
+                progress("extract", i + 1, len(todo))
+
+    with vault_lock(root):
+        names, stems = page_names(root)  # re-read: another process may have written meanwhile
+        mentions = Mentions.load(root)
+        compiler = Compiler(root, schema, names, mentions, stems, today)
+        for src in todo:
+            ref = src.text_path
+            got = results.get(src.raw_path)
+            if got is None:
+                report.sources.append(SourceReport(ref, src.title, "over-budget", error="token budget reached before this source"))
+                continue
+            if isinstance(got, Exception):
+                report.sources.append(SourceReport(ref, src.title, "failed", error=str(got)))
+                continue
+            usage = got.usage
+            r = SourceReport(ref, src.title, "compiled", calls=usage.calls, cached_calls=usage.cached_calls, prompt_tokens=usage.prompt_tokens, completion_tokens=usage.completion_tokens, cost=settings.llm.cost(usage.prompt_tokens, usage.completion_tokens), context_pages=len(contexts[src.raw_path]))
+            before = dict(compiler.texts)
+            entries_before = len(compiler.index_entries)
+            result: SourceResult = compiler.compile(got.plan, ref)
+            _fill(r, result)
+            report.sources.append(r)
+            if options.dry_run:
+                continue
+            changed = {p: t for p, t in compiler.texts.items() if before.get(p) != t}
+            for path, text in changed.items():
+                write_atomic(root / path, text, root=root)
+            new_entries = compiler.index_entries[entries_before:]
+            if new_entries:
+                index_path = root / INDEX_FILE
+                current = index_path.read_text(encoding="utf-8") if index_path.exists() else "# Wiki Index\n"
+                write_atomic(index_path, add_entries(current, new_entries, list(schema.page_folders)), root=root)
+            compiled.record(ref, src.sha256, [*result.created, *result.updated], today.isoformat())
+            compiled.save()
+            mentions.save()
+            log_path = root / LOG_FILE
+            current_log = log_path.read_text(encoding="utf-8") if log_path.exists() else None
+            write_atomic(log_path, appended(current_log, [row(today, "ingest", ref, _notes(r))]), root=root)
+            if progress:
+                progress("write", len(report.sources), len(sources))
+        if options.dry_run:
+            report.diffs = _diffs(compiler, root, schema)
+            return report
+
+    touched = sorted({p for s in report.sources for p in (*s.created, *s.updated)} | {s.raw_path for s in sources if s.new} | {s.text_path for s in sources if s.new and s.text_path})
+    if options.use_palace and touched:
+        try:
+            from wikic.palace import update_paths
+
+            update_paths(root, [*touched, INDEX_FILE])
+        except (PalaceError, ImportError, OSError) as exc:
+            for s in report.sources:
+                s.dropped_items.append(f"palace not updated: {exc}")
+            pass
+    if options.lint_after:
+        from wikic.lint.run import LintOptions, run_lint
+
+        report.lint = run_lint(root, LintOptions(select=("broken-wikilink", "index-gap", "frontmatter"), use_cache=True, today=today))
+    return report
+
+
+def _fill(r: SourceReport, result: SourceResult) -> None:
+    r.created = result.created
+    r.updated = result.updated
+    r.pending = result.pending
+    r.dropped_facts = result.dropped_facts
+    r.dropped_items = result.dropped_items
+    r.kept_edits = result.kept_edits
+
+
+def _notes(r: SourceReport) -> str:
+    parts = [f"{len(r.created)} created", f"{len(r.updated)} updated", f"{r.prompt_tokens + r.completion_tokens:,} tokens"]
+    if r.cached_calls and not r.calls - r.cached_calls:
+        parts[-1] += " (cached)"
+    if r.cost is not None:
+        parts.append(f"${r.cost:.4f}")
+    if r.pending:
+        parts.append(f"{len(r.pending)} pending")
+    if r.dropped_facts:
+        parts.append(f"{r.dropped_facts} unanchored claims dropped")
+    return ", ".join(parts)
+
+
+def _diffs(compiler: Compiler, root: Path, schema: Schema) -> list[str]:
+    out = []
+    for path, text in sorted(compiler.texts.items()):
+        before = compiler.originals.get(path) or ""
+        out.append("".join(difflib.unified_diff(before.splitlines(True), text.splitlines(True), f"a/{path}", f"b/{path}")))
+    if compiler.index_entries:
+        index_path = root / INDEX_FILE
+        current = index_path.read_text(encoding="utf-8") if index_path.exists() else "# Wiki Index\n"
+        new = add_entries(current, compiler.index_entries, list(schema.page_folders))
+        out.append("".join(difflib.unified_diff(current.splitlines(True), new.splitlines(True), f"a/{INDEX_FILE}", f"b/{INDEX_FILE}")))
+    return out

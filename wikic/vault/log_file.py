@@ -1,0 +1,36 @@
+"""log.md is an append-only table written by code (contract §4)."""
+
+from __future__ import annotations
+
+import datetime as dt
+from pathlib import Path
+
+from wikic.vault.layout import LOG_FILE
+from wikic.vault.write import write_atomic
+
+HEADER = "# Wiki Log\n\n| Date | Action | Target | Notes |\n|------|--------|--------|-------|\n"
+
+
+def _cell(text: str) -> str:
+    return " ".join(text.split()).replace("|", "\\|")
+
+
+def row(date: dt.date, action: str, target: str, notes: str) -> str:
+    return f"| {date.isoformat()} | {_cell(action)} | {_cell(target)} | {_cell(notes)} |"
+
+
+def appended(text: str | None, rows: list[str]) -> str:
+    """`text` (the current log.md, or None) with `rows` added at the end of the table."""
+    base = text if text and text.strip() else HEADER
+    if not base.endswith("\n"):
+        base += "\n"
+    return base + "".join(r + "\n" for r in rows)
+
+
+def append_rows(root: Path, rows: list[str]) -> None:
+    path = root / LOG_FILE
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        text = None
+    write_atomic(path, appended(text, rows), root=root)
