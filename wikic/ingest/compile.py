@@ -301,7 +301,7 @@ class Compiler:
             "sources": sorted(sources),
             "summary": summary,
         }
-        body = f"# {title}\n"
+        body = f"# {clean_text(title, 200)}\n"
         linked_summary, _ = linkify(summary, link_names, skip={self.link_text(path)})
         merged = merge_blocks(body, [("summary", linked_summary, None), *self._blocks(path, kind, item, sources, link_names, siblings)])
         self._put(path, dump_frontmatter(data) + merged.text)

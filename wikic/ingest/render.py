@@ -28,7 +28,7 @@ def clean_text(text: str, limit: int = 1000) -> str:
 
 def clean_title(text: str) -> str:
     text = _CONTROL.sub(" ", unicodedata.normalize("NFC", text))
-    text = " ".join(text.split()).strip(" #|[]")
+    text = " ".join(text.split()).replace("[[", "[").replace("]]", "]").strip(" #|[]")
     if len(text) > MAX_TITLE:
         text = text[: MAX_TITLE - 1].rstrip() + "…"
     return text
