@@ -6,6 +6,7 @@ import json
 import time
 from pathlib import Path
 
+import openai
 import pytest
 from pydantic import SecretStr
 from standin_openai import StandinServer, error, malformed, rejection, reply, slow, truncated
@@ -265,3 +266,9 @@ def test_a_parameter_refusal_is_adapted_only_once(standin, make_llm):
     with pytest.raises(LLMError, match="HTTP 400: Unsupported parameter"):
         call(make_llm())
     assert len(standin.chat_requests()) == 2
+
+
+def test_standin_lists_its_model_for_the_sdk(standin):
+    client = openai.OpenAI(base_url=standin.base_url, api_key="x", max_retries=0)
+    assert [m.id for m in client.models.list()] == ["standin-model"]
+    client.close()
