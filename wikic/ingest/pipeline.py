@@ -6,6 +6,7 @@ from __future__ import annotations
 import datetime as dt
 import difflib
 import posixpath
+import threading
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -118,6 +119,26 @@ class IngestReport:
 Progress = Callable[[str, int, int], None]
 
 
+class BoundedLLM:
+    """At most `limit` requests in flight across every source and every chunk of a run: sources are
+    extracted in parallel and each splits its chunks in parallel, and `[llm] concurrency` bounds the sum."""
+
+    def __init__(self, llm: LLM, limit: int) -> None:
+        self._llm = llm
+        self._slots = threading.BoundedSemaphore(max(1, limit))
+
+    @property
+    def identity(self) -> Any:
+        return self._llm.identity
+
+    def complete_json(self, *args: Any, **kwargs: Any) -> Any:
+        with self._slots:
+            return self._llm.complete_json(*args, **kwargs)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._llm, name)
+
+
 def make_llm(root: Path, settings: Settings) -> LLM:
     from wikic.llm.client import OpenAICompatible
 
@@ -205,13 +226,13 @@ def ingest(root: Path, options: IngestOptions, *, llm: LLM | None = None, progre
             report.sources.append(r)
         return report
 
-    llm = llm or make_llm(root, settings)
+    llm = BoundedLLM(llm or make_llm(root, settings), settings.llm.concurrency)
     spent = 0
     results: dict[str, ExtractionResult | Exception] = {}
 
     def run(src: CapturedSource) -> None:
         try:
-            results[src.raw_path] = extract_plan(llm, src, context=context, existing_pages=contexts[src.raw_path], settings=settings, cache=cache)
+            results[src.raw_path] = extract_plan(llm, src,  # type: ignore[arg-type] context=context, existing_pages=contexts[src.raw_path], settings=settings, cache=cache)
         except LLMError as exc:
             results[src.raw_path] = exc
 
