@@ -232,7 +232,9 @@ def ingest(root: Path, options: IngestOptions, *, llm: LLM | None = None, progre
 
     def run(src: CapturedSource) -> None:
         try:
-            results[src.raw_path] = extract_plan(llm, src,  # type: ignore[arg-type] context=context, existing_pages=contexts[src.raw_path], settings=settings, cache=cache)
+            results[src.raw_path] = extract_plan(
+                llm, src, context=context, existing_pages=contexts[src.raw_path], settings=settings, cache=cache  # type: ignore[arg-type]
+            )
         except LLMError as exc:
             results[src.raw_path] = exc
 
