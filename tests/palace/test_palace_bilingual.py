@@ -55,3 +55,16 @@ def test_dense_alone_crosses_languages(bilingual_vault: Path) -> None:
         vector = palace.embedder.embed(["我们选择了哪个关系型数据库？"])[0]
         best_id, _ = palace.store.query(vector, 1)[0]
         assert palace.lexical.drawers_by_id([best_id])[best_id].path == "entities/postgresql.md"
+
+
+def test_optional_e5_model_indexes_and_crosses_languages(vault_writer, tmp_path: Path) -> None:
+    pages = {k: BILINGUAL_PAGES[k] for k in ("entities/postgresql.md", "concepts/green-tea.md", "concepts/cat-care.md")}
+    root = vault_writer(tmp_path / "e5", pages, toml='[embedding]\nprovider = "e5"\n')
+    report = sync(root)
+    assert report.model == "e5:multilingual-e5-small-q4 (384-d)" and report.drawers_embedded == 3
+    with open_palace(root) as palace:
+        assert search(palace, "我们选择了哪个关系型数据库？", k=1)[0].path == "entities/postgresql.md"
+        assert search(palace, "how to brew green tea", k=1)[0].path == "concepts/green-tea.md"
+        query = palace.embedder.embed_query("猫每天睡觉多久")
+        best_id, _ = palace.store.query(query, 1)[0]
+        assert palace.lexical.drawers_by_id([best_id])[best_id].path == "concepts/cat-care.md"

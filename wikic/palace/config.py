@@ -16,7 +16,7 @@ from urllib.parse import urlparse
 from wikic.errors import ConfigError
 from wikic.vault.layout import CONFIG_FILE, STATE_DIR
 
-PROVIDERS = ("use", "static", "openai")
+PROVIDERS = ("use", "static", "e5", "openai")
 DEFAULT_PALACE_DIR = f"{STATE_DIR}/palace"
 
 

