@@ -179,3 +179,21 @@ def test_server_without_json_schema_still_compiles(tmp_path: Path, variant: str)
         report = ingest(root, IngestOptions(inputs=_sources(tmp_path)[:2], use_palace=False))
         assert not report.failed
         assert "entities/openai.md" in report.created
+
+
+def test_compiled_pages_take_the_fast_parser_and_agree_with_markdown_it(tmp_path: Path, standin: StandinServer) -> None:
+    from wikic.vault.parse import fast_eligible, scan_fast, scan_full
+
+    standin.route = route
+    root = _vault(tmp_path, standin)
+    report = ingest(root, IngestOptions(inputs=_sources(tmp_path), use_palace=False))
+    assert report.created
+    for path in report.created:
+        text = (root / path).read_text(encoding="utf-8")
+        head, _, body = text.partition("\n---\n")
+        first = head.count("\n") + 3
+        blanked = "\n" * (first - 1) + body
+        full = scan_full(blanked, first, blanked.split("\n"))
+        if fast_eligible(body):
+            fast = scan_fast(body, first)
+            assert fast is not None and fast[0] == full[0] and fast[1] == full[1], path

@@ -96,7 +96,14 @@ def _heading_text(after: str) -> str:
     return after[:end].strip()
 
 
+# The compiler's block markers (wikic/ingest/blocks.py): one-line HTML comments, each a block of its own
+# that hides nothing else, so a compiled page need not go to markdown-it for them.
+_OWNED_MARKER = re.compile(r"^<!-- wikic:(?:begin [^\s<>]+ sha=[0-9a-f]+|end [^\s<>]+) -->$", re.M)
+
+
 def fast_eligible(body: str) -> bool:
+    if "<!-- wikic:" in body:
+        body = _OWNED_MARKER.sub("", body)
     if _NEEDS_FULL_PARSER.search(body):
         return False
     return True
