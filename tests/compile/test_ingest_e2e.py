@@ -188,6 +188,7 @@ def test_compiled_pages_take_the_fast_parser_and_agree_with_markdown_it(tmp_path
     root = _vault(tmp_path, standin)
     report = ingest(root, IngestOptions(inputs=_sources(tmp_path), use_palace=False))
     assert report.created
+    eligible = 0
     for path in report.created:
         text = (root / path).read_text(encoding="utf-8")
         head, _, body = text.partition("\n---\n")
@@ -195,5 +196,7 @@ def test_compiled_pages_take_the_fast_parser_and_agree_with_markdown_it(tmp_path
         blanked = "\n" * (first - 1) + body
         full = scan_full(blanked, first, blanked.split("\n"))
         if fast_eligible(body):
+            eligible += 1
             fast = scan_fast(body, first)
             assert fast is not None and fast[0] == full[0] and fast[1] == full[1], path
+    assert eligible == len(report.created)
