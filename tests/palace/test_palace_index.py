@@ -169,3 +169,24 @@ def test_unreadable_pdf_is_skipped_not_fatal(vault: Path) -> None:
     report = sync(vault)
     assert "raw/papers/broken.pdf" in report.skipped
     assert len(report.added) == 6
+
+
+def test_a_sync_that_changes_nothing_keeps_the_generation(vault: Path) -> None:
+    sync(vault)
+    with open_palace(vault) as palace:
+        before = palace.store.metadata()["wikic_generation"]
+        palace.sync()
+        assert palace.store.metadata()["wikic_generation"] == before
+        (vault / "entities/new.md").write_text("---\ntitle: New\n---\nSomething new.\n")
+        palace.update_paths(["entities/new.md"])
+        assert palace.store.metadata()["wikic_generation"] != before
+
+
+def test_lost_lexical_index_is_rebuilt_from_the_vectors(vault: Path) -> None:
+    first = sync(vault)
+    for name in ("lexical.sqlite3", "lexical.sqlite3-wal", "lexical.sqlite3-shm"):
+        (vault / ".wikic/palace" / name).unlink(missing_ok=True)
+    with open_palace(vault) as palace:
+        assert search(palace, "zymurgy", k=1)[0].path == "raw/articles/openai-history.md"
+    again = sync(vault)
+    assert again.drawers_embedded == 0 and again.drawers_total == first.drawers_total

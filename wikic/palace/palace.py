@@ -196,7 +196,8 @@ class Palace:
         self.check_identity(existing)
         identity = self.identity()
         report.model = f"{identity['wikic_provider']}:{identity['wikic_model']} ({identity['wikic_dim']}-d)"
-        self.store.collection(create=True, identity=identity)
+        if self.store.collection() is None:
+            self.store.collection(create=True, identity=identity)
         self._reconcile(force=lex.get_meta("dirty") == "1")
 
         signature = self._chunk_signature()
@@ -215,7 +216,8 @@ class Palace:
                 elif rel in known:
                     gone.append(rel)
 
-        lex.set_meta("dirty", "1")
+        if gone:
+            lex.set_meta("dirty", "1")  # until the generation is bumped, the two stores may disagree
         for path in gone:
             ids = lex.drawer_ids(path)
             self.store.delete(sorted(ids))
@@ -243,13 +245,16 @@ class Palace:
                 report.skipped[path] = exc.message
                 continue
             pending.append(self._plan_file(source, doc, digest, before))
+            lex.set_meta("dirty", "1")
             if sum(len(p.fresh) for p in pending) >= WRITE_BATCH or len(pending) >= WRITE_BATCH:
                 self._flush(pending, report)
                 pending = []
         self._flush(pending, report)
 
-        generation = self.store.mark_written(identity)
-        lex.set_meta("generation", generation)
+        if lex.get_meta("dirty") == "1" or rebuild:
+            # a new generation tells long-running readers (other processes, other machines) to catch up
+            generation = self.store.mark_written(identity)
+            lex.set_meta("generation", generation)
         if only is None:  # files not named in update_paths still carry the old cut
             lex.set_meta("chunker", signature)
         lex.set_meta("dirty", "0")
