@@ -46,6 +46,7 @@ class Schema:
     thresholds: dict[str, int] = field(default_factory=lambda: dict(THRESHOLD_DEFAULTS))
     naming: str = "lowercase-with-hyphens.md"
     severities: dict[str, str] = field(default_factory=dict)
+    severity_lines: dict[str, int] = field(default_factory=dict)  # rule id -> its line in SCHEMA.md
     page_folders: dict[str, str] = field(default_factory=lambda: dict(PAGE_FOLDERS))
     sections: dict[str, str] = field(default_factory=dict)  # heading -> body, for prompts
     text: str = ""
@@ -153,6 +154,7 @@ def parse(text: str) -> Schema:
             break
 
     severities: dict[str, str] = {}
+    severity_lines: dict[str, int] = {}
     for number, line in body("lint"):
         m = _BULLET.match(line)
         if not m:
@@ -162,6 +164,7 @@ def parse(text: str) -> Schema:
             problems.append(Problem("frontmatter", number, f"{SCHEMA_FILE}: lint severity must read 'rule-id: error|warning|info|off', not '{m.group(1)}'"))
             continue
         severities[kv.group(1)] = kv.group(2).lower()
+        severity_lines[kv.group(1)] = number
 
     folders = dict(PAGE_FOLDERS)
     for number, line in body("page types"):
@@ -187,6 +190,7 @@ def parse(text: str) -> Schema:
         thresholds=thresholds,
         naming=naming,
         severities=severities,
+        severity_lines=severity_lines,
         page_folders=folders,
         sections={h: "\n".join(line for _, line in sections[h]) for h in order},
         text=text,

@@ -10,6 +10,7 @@ Everything else is left for a person.
 from __future__ import annotations
 
 import difflib
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -35,14 +36,24 @@ class FileChange:
 
 def plan_fixes(root: Path, findings: list[Finding]) -> list[FileChange]:
     root = Path(root)
-    texts: dict[str, str] = {}
+    texts: dict[str, str] = {}  # path -> text with '\n' line ends, as it will be written (before CRLF is restored)
+    crlf: set[str] = set()
+    unreadable: set[str] = set()
 
     def text_of(path: str) -> str:
         if path not in texts:
             try:
-                texts[path] = (root / path).read_text(encoding="utf-8")
+                with open(root / path, encoding="utf-8", newline="") as fh:
+                    raw = fh.read()
             except FileNotFoundError:
-                texts[path] = ""
+                raw = ""
+            except (OSError, UnicodeDecodeError):
+                unreadable.add(path)  # not UTF-8 or not readable: lint reports it; fix leaves it alone
+                raw = ""
+            if "\r\n" in raw:
+                crlf.add(path)
+                raw = raw.replace("\r\n", "\n")
+            texts[path] = raw
         return texts[path]
 
     originals: dict[str, str] = {}
@@ -71,7 +82,10 @@ def plan_fixes(root: Path, findings: list[Finding]) -> list[FileChange]:
                 if at < 0:
                     at = lines[i].find(f.fix.old)
                 if at >= 0:
-                    lines[i] = lines[i][:at] + f.fix.new + lines[i][at + len(f.fix.old) :]
+                    new = f.fix.new
+                    if _in_table(lines, i):  # a bare '|' would split the table cell (obsidian.md §1.1)
+                        new = new.replace("\\|", "|").replace("|", "\\|")
+                    lines[i] = lines[i][:at] + new + lines[i][at + len(f.fix.old) :]
         texts[path] = "\n".join(lines)
 
     if index_removals or index_additions:
@@ -93,7 +107,32 @@ def plan_fixes(root: Path, findings: list[Finding]) -> list[FileChange]:
             index = add_entries(index, entries, list(schema.page_folders))
         texts[INDEX_FILE] = index
 
-    return [FileChange(p, originals[p], texts[p]) for p in sorted(originals) if originals[p] != texts[p]]
+    def on_disk(path: str, text: str) -> str:
+        return text.replace("\n", "\r\n") if path in crlf else text
+
+    return [
+        FileChange(p, on_disk(p, originals[p]), on_disk(p, texts[p]))
+        for p in sorted(originals)
+        if originals[p] != texts[p] and p not in unreadable
+    ]
+
+
+_TABLE_DELIM = re.compile(r"^[\s>]*\|?\s*:?-+:?\s*(\|\s*:?-+:?\s*)*\|?\s*$")
+
+
+def _in_table(lines: list[str], i: int) -> bool:
+    """Whether line `i` is a row of a Markdown table: a run of '|' lines around it holds a delimiter row."""
+    if "|" not in lines[i]:
+        return False
+    below = lines[i + 1] if i + 1 < len(lines) else ""
+    if "|" in below and "-" in below and _TABLE_DELIM.match(below):
+        return True  # the header row
+    j = i
+    while j >= 0 and "|" in lines[j] and lines[j].strip():
+        if "-" in lines[j] and _TABLE_DELIM.match(lines[j]):
+            return j < i
+        j -= 1
+    return False
 
 
 def _unique_stem(root: Path, stem: str) -> bool:

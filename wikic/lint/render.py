@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from urllib.parse import quote
 from typing import Any
 
 from wikic import __version__
@@ -18,7 +19,9 @@ def render(report: LintReport, fmt: str) -> str:
 def text(report: LintReport) -> str:
     lines = []
     for f in report.findings:
-        where = f"{f.path}:{f.line}:{f.column or 1}:" if f.line else f"{f.path}:"
+        # always path:line:col (contract §6), so editors and CI problem matchers pick up every finding;
+        # a whole-page finding (line null in json) points at the top of the page
+        where = f"{f.path}:{f.line or 1}:{f.column or 1}:"
         lines.append(f"{where} {f.severity} {f.rule} {f.message}")
     s = report.summary()
     infos = report.count("info")
@@ -44,7 +47,8 @@ def sarif(report: LintReport) -> str:
     used = sorted({f.rule for f in report.findings})
     results: list[dict[str, Any]] = []
     for f in report.findings:
-        location: dict[str, Any] = {"artifactLocation": {"uri": f.path, "uriBaseId": "VAULT"}}
+        # a URI reference: "Daily notes/2024 [draft].md" -> "Daily%20notes/2024%20%5Bdraft%5D.md"
+        location: dict[str, Any] = {"artifactLocation": {"uri": quote(f.path, safe="/"), "uriBaseId": "VAULT"}}
         if f.line:
             location["region"] = {"startLine": f.line, "startColumn": f.column or 1}
         results.append({"ruleId": f.rule, "level": _SARIF_LEVEL.get(f.severity, "note"), "message": {"text": f.message}, "locations": [{"physicalLocation": location}]})

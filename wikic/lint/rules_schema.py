@@ -51,6 +51,16 @@ def frontmatter(ctx: LintContext) -> Iterator[Finding]:
     schema = ctx.schema
     for problem in schema.problems:
         yield ctx.finding("frontmatter", SCHEMA_FILE, problem.line, problem.message, severity="warning")
+    from wikic.lint.registry import RULES
+
+    for rule_id in sorted(set(schema.severities) - set(RULES), key=lambda r: schema.severity_lines.get(r, 0)):
+        yield ctx.finding(
+            "frontmatter",
+            SCHEMA_FILE,
+            schema.severity_lines.get(rule_id),
+            f"{SCHEMA_FILE}: unknown rule '{rule_id}' under '## Lint' (known: {', '.join(sorted(RULES))})",
+            severity="warning",
+        )
     yield from ctx.problems("frontmatter")
     taxonomy = schema.tag_set
     folder_types = schema.folder_types()

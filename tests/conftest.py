@@ -1,0 +1,180 @@
+"""Fixtures and helpers shared by every test folder.
+
+- An autouse fixture gives each test its own HOME and removes WIKIC_* and OPENAI_* variables, so a
+  developer's settings, keys or endpoints never leak into a test.
+- `make_vault(tmp_path, files)` writes a vault from a dict; `page(title, ...)` writes a page with valid
+  frontmatter. Test modules use them as fixtures (`make_vault`, `page`) or, for module-level tables,
+  import them: `from testkit import make_vault, page` (conftest modules cannot be imported by name, so
+  this module registers itself as `testkit`).
+"""
+
+from __future__ import annotations
+
+import os
+import posixpath
+import sys
+from collections.abc import Callable, Iterable, Mapping
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+PAGE_FOLDERS = {"entities": "entity", "concepts": "concept", "comparisons": "comparison", "queries": "query"}
+SECTION_TITLES = {"entity": "Entities", "concept": "Concepts", "comparison": "Comparisons", "query": "Queries"}
+
+# The seed format of contract §2.
+DEFAULT_SCHEMA = """\
+# Wiki Schema
+## Domain
+AI Engineering & Knowledge Management
+## Taxonomy Tags
+- #architecture
+- #rag
+- #tooling
+## Page Thresholds
+- entity_min_references: 2
+- concept_min_sections: 3
+- comparison_min_axes: 3
+- query_max_age_days: 90
+## Naming Convention
+- lowercase-with-hyphens.md
+"""
+
+# Two raw sources every vault made with `make_vault` holds (unless `raw=False`); `page()` cites them.
+DEFAULT_SOURCES = ("raw/articles/source-a.md", "raw/articles/source-b.md")
+DEFAULT_RAW = {
+    "raw/articles/source-a.md": "---\ntitle: Source A\ncaptured: 2026-01-01\n---\n\n# Source A\n\nFirst source.\n",
+    "raw/articles/source-b.md": "---\ntitle: Source B\ncaptured: 2026-01-01\n---\n\n# Source B\n\nSecond source.\n",
+}
+
+_DEFAULT_BODIES = {
+    "concept": "## One\n\nText.\n\n## Two\n\nText.\n\n## Three\n\nText.\n",
+    "comparison": "| Axis | A | B |\n|---|---|---|\n| speed | fast | slow |\n| cost | low | high |\n| setup | easy | hard |\n",
+}
+
+
+@pytest.fixture(autouse=True)
+def _isolated_env(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPathFactory) -> None:
+    """A fresh HOME and no WIKIC_*/OPENAI_* settings for every test."""
+    home = tmp_path_factory.mktemp("home")
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setenv("USERPROFILE", str(home))
+    monkeypatch.delenv("XDG_CONFIG_HOME", raising=False)
+    monkeypatch.delenv("XDG_CACHE_HOME", raising=False)
+    for name in list(os.environ):
+        if name.startswith(("WIKIC_", "OPENAI_")):
+            monkeypatch.delenv(name, raising=False)
+
+
+def page(
+    title: str | None,
+    type: str | None = "entity",
+    tags: Iterable[str] | None = ("architecture",),
+    sources: Iterable[str] | None = DEFAULT_SOURCES,
+    body: str | None = None,
+    *,
+    created: str | None = "2026-01-01",
+    updated: str | None = "2026-01-02",
+    **extra: Any,
+) -> str:
+    """The text of a wiki page with valid frontmatter (contract §3). A field given as None is left out.
+
+    Extra keyword arguments become more frontmatter keys (`summary=`, `aliases=[...]`, `contested=True`,
+    `contradictions=["[[x]]"]`). Without `body`, the body is a heading plus what the page type needs to
+    meet the default thresholds (three `##` sections for a concept, a three-row table for a comparison).
+    """
+    fields: dict[str, Any] = {"title": title, "created": created, "updated": updated, "type": type}
+    fields["tags"] = tags if tags is None or isinstance(tags, str) else list(tags)
+    fields["sources"] = sources if sources is None or isinstance(sources, str) else list(sources)
+    fields.update(extra)
+    lines = ["---"]
+    for key, value in fields.items():
+        if value is None:
+            continue
+        if key in ("created", "updated") and isinstance(value, str):
+            lines.append(f"{key}: {value}")  # unquoted, so YAML reads a date
+        else:
+            dumped = yaml.safe_dump({key: value}, sort_keys=False, allow_unicode=True, default_flow_style=False, width=10_000)
+            lines.append(dumped.rstrip("\n"))
+    lines.append("---")
+    if body is None:
+        body = f"# {title or 'Untitled'}\n\n" + _DEFAULT_BODIES.get(type or "", "Some text.\n")
+    return "\n".join(lines) + "\n\n" + body
+
+
+def index_text(paths: Iterable[str]) -> str:
+    """index.md (contract §4) listing the given pages, each by its bare name when that is unique."""
+    pages = sorted(p for p in paths if p.endswith(".md") and p.split("/", 1)[0] in PAGE_FOLDERS and "/" in p)
+    stems = [posixpath.basename(p)[:-3].lower() for p in pages]
+    out = ["# Wiki Index", ""]
+    for folder, kind in PAGE_FOLDERS.items():
+        out.append(f"## {SECTION_TITLES[kind]}")
+        for p in pages:
+            if p.split("/", 1)[0] == folder:
+                stem = posixpath.basename(p)[:-3]
+                link = stem if stems.count(stem.lower()) == 1 else p[:-3]
+                out.append(f"- [[{link}]] — {stem}")
+    return "\n".join(out) + "\n"
+
+
+def make_vault(
+    tmp_path: Path,
+    files: Mapping[str, str | bytes],
+    schema: bool | str = True,
+    *,
+    index: bool | str = True,
+    raw: bool = True,
+    name: str = "vault",
+) -> Path:
+    """Write a vault under `tmp_path/name` and return its folder.
+
+    `files` maps vault-relative paths to text (written as UTF-8) or bytes (written as they are).
+    `schema`: True writes DEFAULT_SCHEMA, a string writes that text, False writes no SCHEMA.md (a plain
+    Obsidian vault; then no index.md or raw sources are added either). `index`: True writes an index.md
+    listing every page in `files` (unless `files` has one), a string writes that text, False none.
+    `raw`: add the DEFAULT_RAW sources that `page()` cites.
+    """
+    root = tmp_path / name
+    n = 1
+    while root.exists():
+        n += 1
+        root = tmp_path / f"{name}{n}"
+    root.mkdir(parents=True)
+    everything: dict[str, str | bytes] = {}
+    if schema is not False:
+        everything["SCHEMA.md"] = DEFAULT_SCHEMA if schema is True else schema
+        if raw:
+            everything.update(DEFAULT_RAW)
+        if index is True:
+            everything["index.md"] = index_text(files)
+        elif isinstance(index, str):
+            everything["index.md"] = index
+    everything.update(files)
+    for rel, content in everything.items():
+        path = root / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if isinstance(content, bytes):
+            path.write_bytes(content)
+        else:
+            with open(path, "w", encoding="utf-8", newline="") as fh:
+                fh.write(content)
+    return root
+
+
+@pytest.fixture(name="make_vault")
+def make_vault_fixture(tmp_path: Path) -> Callable[..., Path]:
+    """`make_vault(files, schema=True, ...)` bound to this test's tmp_path."""
+
+    def make(files: Mapping[str, str | bytes], schema: bool | str = True, **kwargs: Any) -> Path:
+        return make_vault(tmp_path, files, schema, **kwargs)
+
+    return make
+
+
+@pytest.fixture(name="page")
+def page_fixture() -> Callable[..., str]:
+    return page
+
+
+sys.modules.setdefault("testkit", sys.modules[__name__])
