@@ -11,6 +11,11 @@ Behaviours are consumed in order, one per request to /v1/chat/completions; when 
 `x-should-retry: false` so a missing script fails fast. `reject_json_schema` makes the server behave like
 one that does not support `response_format: json_schema` (the request is refused before the queue is
 consulted), `latency` delays every reply.
+
+Streaming: a request with `"stream": true` is answered as server-sent events (`data: {chunk}` lines, then
+`data: [DONE]`), the content cut into word-sized pieces (or the behaviour's `chunks`), `chunk_delay`
+seconds apart; a final usage chunk is sent when the request asks for it with `stream_options`.
+`reject_stream_options` makes the server refuse `stream_options` (HTTP 400), as some servers do.
 """
 
 from __future__ import annotations
@@ -50,6 +55,9 @@ class Behaviour:
     completion_tokens: int = 8
     usage: bool = True
     reasoning_content: str | None = None
+    chunks: tuple[str, ...] | None = None  # streaming: the pieces to send (default: word-sized pieces)
+    chunk_delay: float = 0.0  # streaming: pause before each piece
+    break_after: int | None = None  # streaming: drop the connection after this many pieces
 
 
 def reply(
@@ -61,6 +69,9 @@ def reply(
     prompt_tokens: int = 12,
     completion_tokens: int = 8,
     delay: float = 0.0,
+    chunks: tuple[str, ...] | None = None,
+    chunk_delay: float = 0.0,
+    break_after: int | None = None,
 ) -> Behaviour:
     """A normal reply; `data` is JSON-encoded unless it is already a string."""
     content = data if isinstance(data, str) else json.dumps(data)
@@ -72,6 +83,9 @@ def reply(
         prompt_tokens=prompt_tokens,
         completion_tokens=completion_tokens,
         delay=delay,
+        chunks=chunks,
+        chunk_delay=chunk_delay,
+        break_after=break_after,
     )
 
 
@@ -191,10 +205,16 @@ Router = Callable[[dict[str, Any]], "Behaviour | Mapping[str, Any] | str"]
 
 class StandinServer:
     def __init__(
-        self, *, latency: float = 0.0, reject_json_schema: str | None = None, model: str = "standin-model"
+        self,
+        *,
+        latency: float = 0.0,
+        reject_json_schema: str | None = None,
+        model: str = "standin-model",
+        reject_stream_options: bool = False,
     ) -> None:
         self.latency = latency
         self.reject_json_schema = reject_json_schema
+        self.reject_stream_options = reject_stream_options
         self.model = model
         self.route: Router | None = None
         self.requests: list[LoggedRequest] = []
@@ -255,6 +275,13 @@ class StandinServer:
         return [r for r in self.requests if r.path.endswith("/chat/completions")]
 
     def _choose(self, body: dict[str, Any]) -> Behaviour:
+        if self.reject_stream_options and "stream_options" in body:
+            return Behaviour(
+                status=400,
+                content=None,
+                body={"error": {"message": "Unrecognized request argument supplied: stream_options", "type": "invalid_request_error", "param": None, "code": None}},
+                headers={"retry-after-ms": "10"},
+            )
         fmt = body.get("response_format")
         if self.reject_json_schema and isinstance(fmt, dict) and fmt.get("type") == "json_schema":
             return rejection(self.reject_json_schema)
@@ -283,6 +310,55 @@ class StandinServer:
                 "total_tokens": behaviour.prompt_tokens + behaviour.completion_tokens,
             }
         return result
+
+
+    def _chunks(self, body: dict[str, Any], behaviour: Behaviour) -> list[dict[str, Any]]:
+        """The chat.completion.chunk objects of a streamed reply, usage last when asked for."""
+        content = behaviour.content or ""
+        pieces = list(behaviour.chunks) if behaviour.chunks is not None else _word_pieces(content)
+        ident = f"chatcmpl-standin-{next(self._ids)}"
+        model = body.get("model") or self.model
+        created = int(time.time())
+
+        def chunk(delta: dict[str, Any], finish: str | None) -> dict[str, Any]:
+            return {
+                "id": ident,
+                "object": "chat.completion.chunk",
+                "created": created,
+                "model": model,
+                "choices": [{"index": 0, "delta": delta, "finish_reason": finish, "logprobs": None}],
+            }
+
+        out = [chunk({"role": "assistant", "content": ""}, None)]
+        out.extend(chunk({"content": piece}, None) for piece in pieces)
+        out.append(chunk({}, behaviour.finish_reason))
+        options = body.get("stream_options")
+        if behaviour.usage and isinstance(options, dict) and options.get("include_usage"):
+            out.append({
+                "id": ident,
+                "object": "chat.completion.chunk",
+                "created": created,
+                "model": model,
+                "choices": [],
+                "usage": {
+                    "prompt_tokens": behaviour.prompt_tokens,
+                    "completion_tokens": behaviour.completion_tokens,
+                    "total_tokens": behaviour.prompt_tokens + behaviour.completion_tokens,
+                },
+            })
+        return out
+
+
+def _word_pieces(text: str) -> list[str]:
+    """`text` cut after each space (the pieces join back to `text`)."""
+    pieces, start = [], 0
+    for i, ch in enumerate(text):
+        if ch == " ":
+            pieces.append(text[start : i + 1])
+            start = i + 1
+    if start < len(text):
+        pieces.append(text[start:])
+    return pieces
 
 
 def _as_behaviour(value: Behaviour | Mapping[str, Any] | str) -> Behaviour:
@@ -340,7 +416,32 @@ def _make_handler(server: StandinServer) -> type[BaseHTTPRequestHandler]:
                 return
             if behaviour.status != 200:
                 self._send(behaviour.status, behaviour.body, behaviour.headers)
+            elif isinstance(body, dict) and body.get("stream"):
+                self._stream(server._chunks(body, behaviour), behaviour)
             else:
                 self._send(200, server._completion(body, behaviour), behaviour.headers)
+
+        def _stream(self, chunks: list[dict[str, Any]], behaviour: Behaviour) -> None:
+            # HTTP/1.0 without Content-Length: closing the connection ends the body, as SSE servers do.
+            try:
+                self.send_response(200)
+                self.send_header("Content-Type", "text/event-stream")
+                self.send_header("Cache-Control", "no-cache")
+                for name, value in behaviour.headers.items():
+                    self.send_header(name, value)
+                self.end_headers()
+                for n, chunk in enumerate(chunks):
+                    if behaviour.break_after is not None and n > behaviour.break_after:
+                        self.wfile.write(b"data: {\"broken")  # an event cut in half, then the connection drops
+                        self.wfile.flush()
+                        return
+                    if behaviour.chunk_delay and 0 < n and server._stopping.wait(behaviour.chunk_delay):
+                        return
+                    self.wfile.write(f"data: {json.dumps(chunk)}\n\n".encode())
+                    self.wfile.flush()
+                self.wfile.write(b"data: [DONE]\n\n")
+                self.wfile.flush()
+            except (BrokenPipeError, ConnectionResetError):
+                pass
 
     return Handler

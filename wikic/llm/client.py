@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
@@ -62,6 +62,53 @@ class TruncatedReply(LLMError):
         self.completion_tokens = completion_tokens
 
 
+class TextStream:
+    """The pieces of a streamed text reply, in order; usage and finish reason are known once it is exhausted.
+
+    `prompt_tokens`/`completion_tokens` are the server's figures when it reported usage, otherwise
+    estimates (`usage_estimated` is then True). Iterating twice yields nothing the second time.
+    """
+
+    def __init__(self, pieces: Callable[[TextStream], Iterator[str]], *, model: str, prompt_estimate: int) -> None:
+        self.model = model
+        self.prompt_tokens = prompt_estimate
+        self.completion_tokens = 0
+        self.usage_estimated = True
+        self.finish_reason: str | None = None
+        self.done = False
+        self._parts: list[str] = []
+        self._pieces = pieces(self)
+
+    def __iter__(self) -> TextStream:
+        return self
+
+    def __next__(self) -> str:
+        try:
+            piece = next(self._pieces)
+        except StopIteration:
+            if not self.done:
+                self.done = True
+                if self.usage_estimated:
+                    self.completion_tokens = estimate_tokens(self.text)
+            raise
+        self._parts.append(piece)
+        return piece
+
+    def close(self) -> None:
+        """Stop early (the connection is released); usage then stays an estimate."""
+        close = getattr(self._pieces, "close", None)
+        if close is not None:
+            close()
+
+    @property
+    def text(self) -> str:
+        return "".join(self._parts)
+
+    @property
+    def truncated(self) -> bool:
+        return self.finish_reason == "length"
+
+
 class LLM(Protocol):
     @property
     def identity(self) -> Mapping[str, Any]:
@@ -71,6 +118,12 @@ class LLM(Protocol):
     def complete_json(
         self, messages: Sequence[Message], schema_name: str, schema: Mapping[str, Any], *, max_tokens: int
     ) -> LLMReply: ...
+
+
+class StreamingLLM(LLM, Protocol):
+    """An LLM that can also stream plain text (answers shown as they are written)."""
+
+    def stream_text(self, messages: Sequence[Message], *, max_tokens: int) -> TextStream: ...
 
 
 class OpenAICompatible:
@@ -155,6 +208,96 @@ class OpenAICompatible:
             # Remember only a mode that worked, so one odd error cannot demote an endpoint for good.
             self._memory.remember(self.endpoint, mode)
             return reply
+
+    def stream_text(self, messages: Sequence[Message], *, max_tokens: int) -> TextStream:
+        """A plain-text chat completion, streamed. The request is made (and its errors raised) here, before the
+        first piece; errors while reading the stream are raised by the iteration, as LLMError.
+
+        Usage comes from `stream_options={"include_usage": true}`; servers that reject that parameter are
+        asked again without it (remembered per endpoint and model), and usage is then estimated.
+        """
+        msgs = [dict(m) for m in messages]
+        while True:
+            quirks = self._memory.quirks(self.endpoint, self.model)
+            params: dict[str, Any] = {quirks.get("token_param", "max_tokens"): max_tokens}
+            if quirks.get("temperature") != "omit":
+                params["temperature"] = self.settings.temperature
+            if quirks.get("stream_options") != "omit":
+                params["stream_options"] = {"include_usage": True}
+            try:
+                chunks = self._client.chat.completions.create(
+                    model=self.model,
+                    messages=msgs,  # type: ignore[arg-type]
+                    stream=True,
+                    extra_body=self.settings.extra_body or None,
+                    **params,
+                )
+            except openai.APIStatusError as exc:
+                text = self._error_text(exc)
+                quirk = param_quirk(exc.status_code, text) or _stream_options_quirk(exc.status_code, text, params)
+                if quirk is not None and quirks.get(quirk[0]) != quirk[1]:
+                    self._memory.remember_quirk(self.endpoint, self.model, *quirk)
+                    continue
+                raise self._status_error(exc) from None
+            except openai.APITimeoutError:
+                raise self._timeout_error() from None
+            except openai.APIConnectionError as exc:
+                raise self._connection_error(exc) from None
+            return TextStream(
+                lambda stream: self._pieces(stream, chunks), model=self.model, prompt_estimate=estimate_messages(msgs)
+            )
+
+    def _pieces(self, stream: TextStream, chunks: Any) -> Iterator[str]:
+        try:
+            for chunk in chunks:
+                if chunk.model:
+                    stream.model = chunk.model
+                usage = getattr(chunk, "usage", None)
+                if usage is not None and usage.prompt_tokens is not None:
+                    stream.prompt_tokens = usage.prompt_tokens
+                    stream.completion_tokens = usage.completion_tokens or 0
+                    stream.usage_estimated = False
+                for choice in chunk.choices or ():
+                    if choice.finish_reason:
+                        stream.finish_reason = choice.finish_reason
+                    # Thinking models stream their reasoning in `reasoning_content`; only `content` is the answer.
+                    piece = choice.delta.content if choice.delta is not None else None
+                    if piece:
+                        yield piece
+            if stream.finish_reason is None:
+                # Every server sends a finish reason last; without one the connection dropped mid-answer.
+                raise LLMError(
+                    f"{self._where()}: the stream ended before the model finished (connection dropped?)",
+                    hint="retry; if it keeps happening, check the server's logs",
+                )
+        except openai.APIStatusError as exc:
+            raise self._status_error(exc) from None
+        except openai.APITimeoutError:
+            raise self._timeout_error() from None
+        except openai.APIError as exc:
+            raise LLMError(
+                f"{self._where()}: the stream broke off ({_short(self._scrub(str(exc)))})",
+                hint="retry; if it keeps happening, check the server's logs",
+            ) from None
+        except (OSError, ValueError) as exc:  # a dropped connection or an unparsable event
+            raise LLMError(f"{self._where()}: the stream broke off ({_short(self._scrub(str(exc)))})") from None
+        finally:
+            close = getattr(chunks, "close", None)
+            if close is not None:
+                close()
+
+    def _timeout_error(self) -> LLMError:
+        return LLMError(
+            f"{self._where()}: no reply within {self.settings.timeout:g} s "
+            f"(after {self.settings.max_retries} retries)",
+            hint="raise [llm] timeout in wikic.toml, or check that the server is not overloaded",
+        )
+
+    def _connection_error(self, exc: openai.APIConnectionError) -> LLMError:
+        return LLMError(
+            f"{self._where()}: cannot connect ({self._scrub(str(exc.__cause__ or exc))})",
+            hint="is the server running, and does [llm] base_url end in /v1?",
+        )
 
     def _call(
         self, mode: Mode, messages: Sequence[Message], schema_name: str, schema: Mapping[str, Any], max_tokens: int
@@ -255,6 +398,13 @@ def parse_json_object(text: str, *, where: str, prompt_tokens: int = 0, completi
             completion_tokens=completion_tokens,
         )
     return value
+
+
+def _stream_options_quirk(status: int | None, error_text: str, params: Mapping[str, Any]) -> tuple[str, str] | None:
+    """Servers that do not know `stream_options` refuse the request (HTTP 400 or 422 naming it)."""
+    if "stream_options" in params and status in (400, 422) and "stream_options" in error_text.lower():
+        return "stream_options", "omit"
+    return None
 
 
 def _server_message(exc: openai.APIStatusError) -> str:

@@ -4,6 +4,10 @@ llm = FakeLLM()
 llm.enqueue({"entities": []}, "not json", LLMError("boom"), lambda messages: {...})
 ...
 llm.history[0].messages
+
+`stream_text` takes replies from the same queue: a string is streamed in word-sized pieces, a list or
+tuple of strings as those pieces (an exception in the list is raised mid-stream), a function of the
+messages returns one of those.
 """
 
 from __future__ import annotations
@@ -11,13 +15,13 @@ from __future__ import annotations
 import json
 import threading
 from collections import deque
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from wikic.errors import LLMError
 from wikic.ingest.tokens import estimate_messages, estimate_tokens
-from wikic.llm.client import LLMReply, parse_json_object
+from wikic.llm.client import LLMReply, TextStream, parse_json_object
 
 # A reply: a JSON object, raw reply text (may be invalid on purpose), an exception to raise,
 # or a function of the messages returning one of those.
@@ -59,10 +63,7 @@ class FakeLLM:
     def pending(self) -> int:
         return len(self._queue)
 
-    def complete_json(
-        self, messages: Sequence[Mapping[str, str]], schema_name: str, schema: Mapping[str, Any], *, max_tokens: int
-    ) -> LLMReply:
-        msgs = [dict(m) for m in messages]
+    def _next(self, msgs: list[dict[str, str]], schema_name: str, schema: Mapping[str, Any], max_tokens: int) -> Any:
         with self._lock:
             self.history.append(FakeCall(msgs, schema_name, schema, max_tokens))
             if self._queue:
@@ -73,6 +74,34 @@ class FakeLLM:
                 raise LLMError(f"FakeLLM: no reply queued for call {len(self.history)} ({schema_name})")
         if callable(reply) and not isinstance(reply, BaseException):
             reply = reply(msgs)
+        return reply
+
+    def stream_text(self, messages: Sequence[Mapping[str, str]], *, max_tokens: int) -> TextStream:
+        msgs = [dict(m) for m in messages]
+        reply = self._next(msgs, "stream_text", {}, max_tokens)
+        if isinstance(reply, BaseException):
+            raise reply
+        if isinstance(reply, str):
+            pieces: list[Any] = [piece for piece in _word_pieces(reply)]
+        elif isinstance(reply, (list, tuple)):
+            pieces = list(reply)
+        else:
+            pieces = [json.dumps(reply, ensure_ascii=False)]
+
+        def produce(stream: TextStream) -> Iterator[str]:
+            for piece in pieces:
+                if isinstance(piece, BaseException):
+                    raise piece
+                yield str(piece)
+            stream.finish_reason = "stop"
+
+        return TextStream(produce, model=self.model, prompt_estimate=estimate_messages(msgs))
+
+    def complete_json(
+        self, messages: Sequence[Mapping[str, str]], schema_name: str, schema: Mapping[str, Any], *, max_tokens: int
+    ) -> LLMReply:
+        msgs = [dict(m) for m in messages]
+        reply = self._next(msgs, schema_name, schema, max_tokens)
         if isinstance(reply, BaseException):
             raise reply
         text = reply if isinstance(reply, str) else json.dumps(reply, ensure_ascii=False)
@@ -81,3 +110,14 @@ class FakeLLM:
             text, where=f"FakeLLM ({self.model})", prompt_tokens=prompt_tokens, completion_tokens=completion_tokens
         )
         return LLMReply(data, prompt_tokens, completion_tokens, False, self.model, text)
+
+
+def _word_pieces(text: str) -> Iterator[str]:
+    """`text` cut after each space, as a server streams it (the pieces join back to `text`)."""
+    start = 0
+    for i, ch in enumerate(text):
+        if ch == " ":
+            yield text[start : i + 1]
+            start = i + 1
+    if start < len(text):
+        yield text[start:]
