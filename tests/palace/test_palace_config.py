@@ -41,6 +41,8 @@ def test_sections_are_read_and_env_wins(tmp_path: Path) -> None:
     assert s.url == "http://127.0.0.1:9000"
     assert s.embedding.api_key == "sk-fallback" and "sk-fallback" not in repr(s)
     assert load_settings(vault, env={**env, "WIKIC_EMBEDDING_API_KEY": "sk-own"}).embedding.api_key == "sk-own"
+    fallback = {"WIKIC_EMBEDDING_PROVIDER": "openai", "WIKIC_EMBEDDING_MODEL": "m", "OPENAI_BASE_URL": "http://h:1/v1"}
+    assert load_settings(vault, env=fallback).embedding.base_url == "http://h:1/v1"
 
 
 @pytest.mark.parametrize(

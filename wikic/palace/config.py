@@ -120,6 +120,8 @@ def load_settings(vault: Path, env: dict[str, str] | None = None) -> PalaceSetti
         "base_url": env.get("WIKIC_EMBEDDING_BASE_URL"),
     }
     embedding.update({k: v for k, v in overrides.items() if v})
+    if not embedding.get("base_url") and env.get("OPENAI_BASE_URL"):
+        embedding["base_url"] = env["OPENAI_BASE_URL"]  # as the openai client itself would
     embedding["api_key"] = env.get("WIKIC_EMBEDDING_API_KEY") or env.get("OPENAI_API_KEY") or None
 
     provider = embedding.get("provider", "use")
