@@ -16,7 +16,7 @@ from pathlib import Path
 
 from wikic.lint.finding import Finding
 from wikic.schema import load as load_schema
-from wikic.vault.index_file import Entry, add_entries, remove_lines
+from wikic.vault.index_file import Entry, add_entries, remove_lines, render_index
 from wikic.vault.layout import INDEX_FILE
 from wikic.vault.parse import parse_note
 from wikic.vault.write import write_atomic
@@ -69,6 +69,8 @@ def plan_fixes(root: Path, findings: list[Finding]) -> list[FileChange]:
             index_removals.add(f.fix.line)
         elif f.fix.action == "index-add" and f.fix.path != INDEX_FILE:
             index_additions.append(f.fix.path)
+        elif f.fix.action == "index-add":  # index.md itself is missing: list every page
+            index_additions.extend(_all_pages(root))
 
     for path, items in replacements.items():
         originals.setdefault(path, text_of(path))
@@ -90,7 +92,7 @@ def plan_fixes(root: Path, findings: list[Finding]) -> list[FileChange]:
 
     if index_removals or index_additions:
         originals.setdefault(INDEX_FILE, text_of(INDEX_FILE))
-        index = text_of(INDEX_FILE) or "# Wiki Index\n"
+        index = text_of(INDEX_FILE) or render_index([], list(load_schema(root).page_folders))
         if index_removals:
             index = remove_lines(index, index_removals)
         if index_additions:
@@ -100,7 +102,6 @@ def plan_fixes(root: Path, findings: list[Finding]) -> list[FileChange]:
             for page in sorted(set(index_additions)):
                 note = parse_note(page, (root / page).read_bytes())
                 summary = (note.frontmatter or {}).get("summary") or (note.frontmatter or {}).get("title") or ""
-                link = page[:-3] if "/" in page else page
                 stem = page.rsplit("/", 1)[-1][:-3]
                 link = stem if _unique_stem(root, stem) else page[:-3]
                 entries.append(Entry(folder_types.get(page.split("/", 1)[0], "note"), link, str(summary)))
@@ -133,6 +134,14 @@ def _in_table(lines: list[str], i: int) -> bool:
             return j < i
         j -= 1
     return False
+
+
+def _all_pages(root: Path) -> list[str]:
+    from wikic.vault.load import walk
+
+    folders = set(load_schema(root).page_folders.values())
+    files, _ = walk(root)
+    return [p for p in files if p.endswith(".md") and "/" in p and p.split("/", 1)[0] in folders]
 
 
 def _unique_stem(root: Path, stem: str) -> bool:

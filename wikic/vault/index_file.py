@@ -35,18 +35,29 @@ def render_index(entries: list[Entry], types: list[str]) -> str:
 
 
 def add_entries(text: str, entries: list[Entry], types: list[str]) -> str:
-    """Insert entries into their sections, keeping each section's list alphabetical; missing sections are
-    appended in the standard order."""
+    """Insert entries into their sections, keeping each section's list alphabetical. A missing section is
+    created where the standard order (`types`) puts it: before the next standard section present, else at
+    the end."""
     lines = text.split("\n")
     if lines and lines[-1] == "":
         lines.pop()
-    for entry in sorted(entries, key=lambda e: e.link.lower()):
-        title = section_title(entry.page_type)
-        start = next((i for i, line in enumerate(lines) if line.strip().lower() == f"## {title}".lower()), None)
+    order = list(dict.fromkeys([*types, *sorted({e.page_type for e in entries} - set(types))]))
+
+    def section_start(page_type: str) -> int | None:
+        heading = f"## {section_title(page_type)}".lower()
+        return next((i for i, line in enumerate(lines) if line.strip().lower() == heading), None)
+
+    for entry in sorted(entries, key=lambda e: (order.index(e.page_type), e.link.lower())):
+        start = section_start(entry.page_type)
         if start is None:
-            if lines and lines[-1].strip():
+            later = [s for t in order[order.index(entry.page_type) + 1 :] if (s := section_start(t)) is not None]
+            if later:
+                at = min(later)
+                lines[at:at] = [f"## {section_title(entry.page_type)}", entry.render()]
+                continue
+            if lines and lines[-1].strip() and not lines[-1].startswith("#"):
                 lines.append("")
-            lines.append(f"## {title}")
+            lines.append(f"## {section_title(entry.page_type)}")
             lines.append(entry.render())
             continue
         end = next((i for i in range(start + 1, len(lines)) if lines[i].startswith("#")), len(lines))

@@ -1,0 +1,333 @@
+"""The command line: `wikic init`, `lint` and `graph` end to end, help texts, errors, and bad inputs.
+
+Commands run in-process through Typer's CliRunner (stdout and stderr apart); one test runs the real
+console script to see what a person sees on a terminal.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import networkx as nx
+import pytest
+import typer
+from testkit import make_vault, page
+from typer.testing import CliRunner
+
+from wikic.cli import app
+from wikic.schema import load as load_schema
+
+REPO = Path(__file__).resolve().parents[1]
+EXAMPLE = REPO / "example-vault"
+
+LAYOUT_DIRS = ["raw/articles", "raw/papers", "raw/transcripts", "raw/assets", "entities", "concepts", "comparisons", "queries", ".obsidian", ".wikic"]
+LAYOUT_FILES = ["SCHEMA.md", "index.md", "log.md", "wikic.toml", ".obsidian/app.json", ".obsidian/graph.json", ".obsidian/types.json", ".gitignore"]
+
+
+def run(*args: str) -> Any:
+    result = CliRunner().invoke(app, list(args))
+    # an exception other than SystemExit is a crash (a traceback for the user)
+    assert result.exception is None or isinstance(result.exception, SystemExit), repr(result.exception)
+    return result
+
+
+def snapshot(root: Path, skip_state: bool = True) -> dict[str, tuple[str, int]]:
+    out = {}
+    for dirpath, dirnames, filenames in os.walk(root):
+        rel = Path(dirpath).relative_to(root)
+        if skip_state and rel.parts[:1] == (".wikic",):
+            continue
+        for name in [*filenames, *(d + "/" for d in dirnames)]:
+            path = Path(dirpath) / name
+            if name.endswith("/") or path.is_symlink():
+                out[(rel / name).as_posix()] = ("", 0)
+            else:
+                out[(rel / name).as_posix()] = (hashlib.sha256(path.read_bytes()).hexdigest(), path.stat().st_mtime_ns)
+    return out
+
+
+@pytest.fixture
+def example(tmp_path: Path) -> Path:
+    """A copy of example-vault (lint and graph write their cache under .wikic/)."""
+    dest = tmp_path / "example-vault"
+    shutil.copytree(EXAMPLE, dest, ignore=shutil.ignore_patterns(".wikic"))
+    return dest
+
+
+# ---- init --------------------------------------------------------------------------------------------
+
+
+def test_init_creates_the_contract_layout(tmp_path: Path) -> None:
+    root = tmp_path / "my wiki"
+    result = run("init", str(root))
+    assert result.exit_code == 0, result.output
+    for folder in LAYOUT_DIRS:
+        assert (root / folder).is_dir(), folder
+    for name in LAYOUT_FILES:
+        assert (root / name).is_file(), name
+    app_json = json.loads((root / ".obsidian/app.json").read_text())
+    assert app_json["useMarkdownLinks"] is False
+    assert app_json["newLinkFormat"] == "shortest"
+    assert app_json["alwaysUpdateLinks"] is True
+    assert app_json["attachmentFolderPath"] == "raw/assets"
+    types = json.loads((root / ".obsidian/types.json").read_text())["types"]
+    assert types["tags"] == "tags" and types["aliases"] == "aliases" and types["sources"] == "multitext" and types["created"] == "date"
+    graph = json.loads((root / ".obsidian/graph.json").read_text())
+    assert {g["query"] for g in graph["colorGroups"]} == {"path:entities", "path:concepts", "path:comparisons", "path:queries"}
+    assert not (root / ".obsidian/workspace.json").exists()
+    gitignore = (root / ".gitignore").read_text().split("\n")
+    assert ".wikic/" in gitignore and ".obsidian/workspace.json" in gitignore
+    assert (root / "index.md").read_text() == "# Wiki Index\n\n## Entities\n## Concepts\n## Comparisons\n## Queries\n"
+    assert (root / "log.md").read_text().startswith("# Wiki Log\n\n| Date | Action | Target | Notes |\n|------|--------|--------|-------|\n")
+    schema = load_schema(root)
+    assert schema.present and schema.problems == ()
+    assert set(schema.thresholds) >= {"entity_min_references", "concept_min_sections", "comparison_min_axes", "query_max_age_days"}
+    assert schema.naming == "lowercase-with-hyphens.md" and schema.tags
+    assert "created  SCHEMA.md" in result.stdout
+
+
+def test_init_twice_changes_nothing_and_never_overwrites(tmp_path: Path) -> None:
+    root = tmp_path / "wiki"
+    (root / "entities").mkdir(parents=True)
+    (root / "SCHEMA.md").write_text("# Wiki Schema\n## Domain\nMine\n## Taxonomy Tags\n- #mine\n")
+    (root / "index.md").write_text("my index\n")
+    first = run("init", str(root), "--json")
+    data = json.loads(first.stdout)
+    assert "SCHEMA.md" in data["existing"] and "index.md" in data["existing"] and "entities/" in data["existing"]
+    assert "log.md" in data["created"] and "entities/" not in data["created"]
+    assert (root / "SCHEMA.md").read_text() == "# Wiki Schema\n## Domain\nMine\n## Taxonomy Tags\n- #mine\n"
+    assert (root / "index.md").read_text() == "my index\n"
+    before = snapshot(root, skip_state=False)
+    second = run("init", str(root))
+    assert second.exit_code == 0
+    assert second.stdout == f"{root.resolve()}: already a vault, nothing to do\n"
+    assert snapshot(root, skip_state=False) == before
+    assert json.loads(run("init", str(root), "--json").stdout)["created"] == []
+
+
+def test_init_on_a_file_is_a_usage_error(tmp_path: Path) -> None:
+    (tmp_path / "file").write_text("x")
+    result = run("init", str(tmp_path / "file"))
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr == f"Error: {tmp_path / 'file'} exists and is not a folder\n"
+
+
+def test_a_fresh_vault_lints_clean(tmp_path: Path) -> None:
+    run("init", str(tmp_path / "v"))
+    result = run("lint", str(tmp_path / "v"), "--strict")
+    assert result.exit_code == 0, result.stdout
+
+
+# ---- lint on the example vault ----------------------------------------------------------------------
+
+
+def test_example_vault_is_lint_clean_under_strict(example: Path) -> None:
+    result = run("lint", str(example), "--strict", "--as-of", "2026-11-29", "--json")
+    assert result.exit_code == 0, result.stdout
+    data = json.loads(result.stdout)
+    assert [f for f in data["findings"] if f["severity"] != "info"] == []
+    assert data["summary"]["pages"] == 14
+
+
+def test_example_vault_in_the_repo_lints_clean_without_writing(tmp_path: Path) -> None:
+    before = snapshot(EXAMPLE)
+    result = run("lint", str(EXAMPLE), "--strict", "--as-of", "2026-11-29", "--no-cache")
+    assert result.exit_code == 0, result.stdout
+    assert snapshot(EXAMPLE) == before
+
+
+def test_lint_finds_the_vault_from_a_subfolder(example: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(example / "entities")
+    result = run("lint", "--as-of", "2026-11-29", "--json")
+    assert result.exit_code == 0
+    assert json.loads(result.stdout)["summary"]["pages"] == 14
+
+
+# ---- graph ---------------------------------------------------------------------------------------------
+
+
+def test_graph_text(example: Path) -> None:
+    result = run("graph", "--vault", str(example), "--top", "3")
+    assert result.exit_code == 0
+    lines = result.stdout.split("\n")
+    assert lines[0] == "14 pages, 80 links (0 broken), 24 files"
+    assert lines[1] == "1 connected component(s); the largest holds 14 pages"
+    assert lines[2:6] == ["most linked:", "    10  concepts/retrieval-augmented-generation.md", "     9  concepts/embeddings.md", "     8  concepts/llm-wiki-pattern.md"]
+
+
+def test_graph_json(example: Path) -> None:
+    data = json.loads(run("graph", "--vault", str(example), "--json").stdout)
+    assert {k: data[k] for k in ("pages", "files", "links", "resolved_links", "broken_links", "components", "largest_component")} == {
+        "pages": 14, "files": 24, "links": 80, "resolved_links": 80, "broken_links": 0, "components": 1, "largest_component": 14,
+    }
+    assert data["isolated_pages"] == [] and data["dead_ends"] == [] and data["wanted_pages"] == [] and data["written"] == []
+    assert data["most_linked"][0] == {"path": "concepts/retrieval-augmented-generation.md", "inbound": 10}
+
+
+def test_graph_reports_broken_and_wanted_pages(tmp_path: Path) -> None:
+    root = make_vault(tmp_path, {"a.md": "[[ghost]] [[ghost]] [[b]]\n", "b.md": "x\n", "lone.md": "y\n"}, schema=False)
+    data = json.loads(run("graph", "--vault", str(root), "--json").stdout)
+    assert (data["pages"], data["links"], data["broken_links"], data["components"]) == (3, 3, 2, 2)
+    assert data["wanted_pages"] == [{"target": "ghost", "links": 2}]
+    assert data["dead_ends"] == ["b.md", "lone.md"] and data["isolated_pages"] == ["lone.md"]
+
+
+def test_graph_exports_load_back(example: Path, tmp_path: Path) -> None:
+    graphml, node_link = tmp_path / "out dir" / "g.graphml", tmp_path / "g.json"
+    graphml.parent.mkdir()
+    result = run("graph", "--vault", str(example), "--graphml", str(graphml), "--json-file", str(node_link))
+    assert result.exit_code == 0
+    assert f"wrote {graphml}" in result.stdout and f"wrote {node_link}" in result.stdout
+    g = nx.read_graphml(graphml, force_multigraph=True)
+    assert isinstance(g, nx.MultiDiGraph)
+    assert g.number_of_nodes() == 24 and g.number_of_edges() == 80
+    assert g.nodes["entities/chroma.md"] == {"kind": "note", "type": "entity", "title": "Chroma"}
+    assert g.nodes["raw/assets/rag-pipeline.png"]["kind"] == "attachment"
+    edges = g.get_edge_data("entities/chroma.md", "concepts/embeddings.md")
+    assert edges and all(e["kind"] == "wikilink" and e["line"] >= 1 and e["column"] >= 1 for e in edges.values())
+    h = nx.node_link_graph(json.loads(node_link.read_text(encoding="utf-8")), edges="links")
+    assert sorted(h.nodes) == sorted(g.nodes) and h.number_of_edges() == 80 and h.is_multigraph() and h.is_directed()
+
+
+def test_graph_export_to_an_impossible_path_is_a_usage_error(example: Path, tmp_path: Path) -> None:
+    result = run("graph", "--vault", str(example), "--graphml", str(tmp_path / "no" / "such" / "g.graphml"))
+    assert result.exit_code == 2
+    assert result.stderr.startswith(f"Error: cannot write {tmp_path / 'no' / 'such' / 'g.graphml'}")
+
+
+# ---- help and errors ---------------------------------------------------------------------------------------
+
+
+def command_names() -> list[str]:
+    group = typer.main.get_command(app)
+    return sorted(group.commands)  # type: ignore[attr-defined]
+
+
+def test_the_commands_of_this_suite_are_registered() -> None:
+    assert {"init", "lint", "graph"} <= set(command_names())
+
+
+@pytest.mark.parametrize("name", command_names())
+def test_every_command_has_help_with_an_example(name: str) -> None:
+    result = run(name, "--help")
+    assert result.exit_code == 0
+    assert "Example:" in result.stdout, f"`wikic {name} --help` shows no example"
+
+
+def test_top_level_help_and_version() -> None:
+    result = run("--help")
+    assert result.exit_code == 0 and "lint" in result.stdout and "graph" in result.stdout
+    assert run("--version").stdout == "wikic 0.1.0\n"
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        pytest.param(["lint", "{missing}"], id="lint-argument"),
+        pytest.param(["lint", "--vault", "{missing}"], id="lint-option"),
+        pytest.param(["graph", "--vault", "{missing}"], id="graph"),
+    ],
+)
+def test_missing_vault_is_a_usage_error(tmp_path: Path, args: list[str]) -> None:
+    missing = str(tmp_path / "no such [vault]")
+    result = run(*(a.replace("{missing}", missing) for a in args))
+    assert result.exit_code == 2
+    assert result.stdout == ""
+    assert result.stderr == f"Error: vault folder does not exist: {missing}\n"
+
+
+def test_vault_that_is_a_file_is_a_usage_error(tmp_path: Path) -> None:
+    (tmp_path / "f.md").write_text("x")
+    result = run("lint", "--vault", str(tmp_path / "f.md"))
+    assert (result.exit_code, result.stderr) == (2, f"Error: vault is not a folder: {tmp_path / 'f.md'}\n")
+
+
+def test_the_console_script_prints_no_traceback(tmp_path: Path) -> None:
+    exe = Path(sys.executable).with_name("wikic")
+    command = [str(exe)] if exe.exists() else [sys.executable, "-c", "from wikic.cli import main; main()"]
+    proc = subprocess.run([*command, "lint", str(tmp_path / "nope")], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 2
+    assert proc.stderr == f"Error: vault folder does not exist: {tmp_path / 'nope'}\n"
+    assert proc.stdout == ""
+
+
+# ---- bad inputs: a finding or a clear error naming the file, never a traceback, nothing written -------------
+
+OK_PAGES = {
+    "entities/a.md": page("A", body="[[b]] [[c]]\n"),
+    "entities/b.md": page("B", body="[[a]] [[c]]\n"),
+    "entities/c.md": page("C", body="[[a]] [[b]]\n"),
+}
+
+
+def _huge() -> bytes:
+    return ("---\ntitle: Huge\n---\n" + ("text [[a]] more text " * 10 + "\n") * 95_000).encode()
+
+
+BAD_INPUTS = [
+    pytest.param("entities/latin.md", "caf\u00e9 [[a]]\n".encode("latin-1"), [("encoding", "error", 1)], id="non-utf8"),
+    pytest.param("entities/bin.md", b"\x00\x01\x02\x03binary\xff", [("encoding", "error", None)], id="binary-in-a-page-folder"),
+    pytest.param("entities/yaml.md", b"---\ntitle: Y\ntags: [a, b\n---\n", [("frontmatter", "error", 3)], id="invalid-yaml"),
+    pytest.param("entities/open.md", b"---\ntitle: Y\n# body\n", [("frontmatter", "error", 1)], id="unclosed-frontmatter"),
+    pytest.param("entities/late.md", b"\n\n---\ntitle: Y\n---\n", [("frontmatter", "error", 3)], id="frontmatter-not-on-line-1"),
+    pytest.param("entities/unclosed.md", page("U", body="[[a]] [[b]]\nsee [[a\n").encode(), [("malformed-link", "warning", 14)], id="unclosed-wikilink"),
+    pytest.param("entities/fence.md", page("F", body="[[a]] [[b]]\n\n```\ncode\n").encode(), [("malformed-link", "warning", 15)], id="unclosed-fence"),
+    pytest.param("entities/huge.md", None, [("page-too-long", "warning", None), ("page-too-long", "warning", None)], id="20-MB-page"),
+]
+
+
+@pytest.mark.parametrize("path, data, expected", BAD_INPUTS)
+def test_bad_input_yields_a_finding_naming_the_file(tmp_path: Path, path: str, data: bytes | None, expected: list[tuple[str, str, int | None]]) -> None:
+    root = make_vault(tmp_path / "a [b] c", {**OK_PAGES, path: data if data is not None else _huge()})
+    before = snapshot(root, skip_state=False)
+    result = run("lint", str(root), "--json", "--no-cache")
+    assert result.exit_code in (0, 1)
+    assert result.stderr == ""
+    findings = json.loads(result.stdout)["findings"]
+    rule = expected[0][0]
+    assert [(f["rule"], f["severity"], f["line"]) for f in findings if f["path"] == path and f["rule"] == rule] == expected
+    assert snapshot(root, skip_state=False) == before
+    # the other formats and commands cope too
+    for args in (["lint", str(root)], ["lint", str(root), "--format", "sarif"], ["lint", str(root), "--diff"], ["graph", "--vault", str(root), "--json"]):
+        assert run(*args).exit_code in (0, 1), args
+    text = run("lint", str(root), "--no-cache").stdout
+    assert any(line.startswith(f"{path}:") and rule in line for line in text.split("\n"))
+
+
+def test_symlink_outside_the_vault_is_reported_and_not_followed(tmp_path: Path) -> None:
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "secret.md").write_text("---\ntitle: secret\n---\n[[ghost]]\n")
+    root = make_vault(tmp_path / "vault with space [1]", OK_PAGES)
+    os.symlink(outside / "secret.md", root / "entities" / "secret.md")
+    os.symlink(outside, root / "raw" / "elsewhere")
+    before = snapshot(root, skip_state=False)
+    outside_before = snapshot(outside, skip_state=False)
+    result = run("lint", str(root), "--json", "--no-cache")
+    findings = json.loads(result.stdout)["findings"]
+    assert sorted((f["rule"], f["path"]) for f in findings if f["rule"] == "unsafe-path") == [("unsafe-path", "entities/secret.md"), ("unsafe-path", "raw/elsewhere")]
+    assert not any("ghost" in f["message"] for f in findings)
+    assert result.exit_code == 1
+    assert snapshot(root, skip_state=False) == before and snapshot(outside, skip_state=False) == outside_before
+    run("lint", str(root), "--fix")
+    assert snapshot(outside, skip_state=False) == outside_before
+    graph = run("graph", "--vault", str(root), "--json")
+    assert graph.exit_code == 0 and "raw/elsewhere" not in graph.stdout
+
+
+def test_vault_path_with_brackets_and_spaces(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    root = make_vault(tmp_path, {**OK_PAGES, "entities/d.md": page("D", body="[[a]] [[nowhere]]\n")}, name="My [Vault] (2026)")
+    monkeypatch.chdir(root)
+    for args in (["lint", str(root)], ["lint", "--vault", str(root)], ["lint"]):
+        result = run(*args, "--json")
+        data = json.loads(result.stdout)
+        assert result.exit_code == 1
+        assert [(f["path"], f["target"]) for f in data["findings"] if f["rule"] == "broken-wikilink"] == [("entities/d.md", "nowhere")]
+    assert run("graph", "--json").exit_code == 0
