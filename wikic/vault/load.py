@@ -44,7 +44,10 @@ class Vault:
         top, sep, _ = path.partition("/")
         if not sep:
             return None
-        return self.schema.folder_types().get(top)
+        folders = self.__dict__.get("_folder_types")
+        if folders is None:  # asked ~10 times per link on a big vault: build the map once
+            folders = self.__dict__["_folder_types"] = self.schema.folder_types()
+        return folders.get(top)
 
     def is_page(self, path: str) -> bool:
         return self.page_type(path) is not None

@@ -67,6 +67,8 @@ class Resolver:
 
     def resolve(self, source: str, target: str) -> Resolution:
         """Where a link written in `source` (vault-relative) pointing at `target` (path part) lands."""
+        if target == "":
+            return Resolution(source, ())  # [[#Heading]]: the note itself (not cacheable by folder)
         folder = posixpath.dirname(source)
         key = (folder, target)
         hit = self._cache.get(key)
@@ -83,9 +85,14 @@ class Resolver:
         if t.startswith("/"):
             return self._exact_only(posixpath.normpath(t.lstrip("/") or "."))
         if folder:
-            rel = self._exact_only(posixpath.normpath(posixpath.join(fold(folder), t)))
-            if rel.path:
-                return rel
+            if "/" not in t and not t.startswith("."):
+                hit = self._exact.get(f"{fold(folder)}/{t}")  # the common case, without normpath
+                if hit:
+                    return Resolution(hit, ())
+            else:
+                rel = self._exact_only(posixpath.normpath(posixpath.join(fold(folder), t)))
+                if rel.path:
+                    return rel
         t = posixpath.normpath(t)  # "notes/../Target" from the vault root is "Target"
         if t == ".." or t.startswith("../"):
             return Resolution(None, ())  # outside the vault
