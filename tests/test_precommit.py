@@ -1,0 +1,181 @@
+"""The pre-commit hook: the published `.pre-commit-hooks.yaml`, its entry run the way pre-commit runs it,
+and the real `pre-commit` tool with a local hook inside a throwaway git repository (no network needed:
+`repo: local` with `language: system` installs nothing)."""
+
+from __future__ import annotations
+
+import os
+import shlex
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+from testkit import make_vault, page
+
+REPO = Path(__file__).resolve().parents[1]
+BIN = Path(sys.executable).parent  # the environment wikic is installed in
+
+CLEAN = {
+    "entities/a.md": page("A", body="[[b]] [[c]]\n"),
+    "entities/b.md": page("B", body="[[a]] [[c]]\n"),
+    "entities/c.md": page("C", body="[[a]] [[b]]\n"),
+}
+BROKEN_PAGE = page("D", body="[[a]] [[b]] [[ghost-page]]\n")
+BROKEN_INDEX_ENTRY = "- [[d]] — D\n"
+
+
+def published_hook() -> dict:
+    hooks = yaml.safe_load((REPO / ".pre-commit-hooks.yaml").read_text())
+    assert isinstance(hooks, list)
+    (hook,) = [h for h in hooks if h["id"] == "wikic-lint"]
+    return hook
+
+
+def env(tmp_path: Path) -> dict[str, str]:
+    """PATH finds this environment's `wikic`; git needs an identity (HOME is a fresh folder)."""
+    out = dict(os.environ)
+    out["PATH"] = f"{BIN}{os.pathsep}{out.get('PATH', '')}"
+    out["PRE_COMMIT_HOME"] = str(tmp_path / "pre-commit-home")
+    out.pop("PYTHONPATH", None)
+    for kind in ("AUTHOR", "COMMITTER"):
+        out[f"GIT_{kind}_NAME"] = "wikic test"
+        out[f"GIT_{kind}_EMAIL"] = "test@wikic.invalid"
+    return out
+
+
+def git(repo: Path, *args: str, environ: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(["git", "-c", "init.defaultBranch=main", "-c", "commit.gpgsign=false", *args], cwd=repo, env=environ, capture_output=True, text=True, timeout=60)
+
+
+def git_repo_with_vault(tmp_path: Path, subfolder: str | None, environ: dict[str, str]) -> tuple[Path, Path]:
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    assert git(repo, "init", "-q", environ=environ).returncode == 0
+    (repo / ".gitignore").write_text(".wikic/\n")
+    if subfolder:
+        vault = make_vault(repo, CLEAN, name=subfolder)
+    else:
+        vault = make_vault(tmp_path, CLEAN, name="staging")
+        for item in vault.iterdir():
+            shutil.move(str(item), repo / item.name)
+        vault = repo
+    return repo, vault
+
+
+def break_vault(vault: Path) -> None:
+    (vault / "entities/d.md").write_text(BROKEN_PAGE)
+    with open(vault / "index.md", "a", encoding="utf-8") as fh:
+        fh.write(BROKEN_INDEX_ENTRY)
+
+
+# ---- the manifest --------------------------------------------------------------------------------------
+
+
+def test_published_hook_manifest() -> None:
+    hook = published_hook()
+    assert hook["name"] and hook["description"]
+    assert hook["entry"] == "wikic lint"
+    assert hook["language"] == "python"
+    assert hook["types"] == ["markdown"]
+    assert hook["pass_filenames"] is False
+    assert hook["require_serial"] is True
+    assert hook["minimum_pre_commit_version"] == "2.9.0"
+
+
+def test_published_hook_manifest_is_valid_for_pre_commit(tmp_path: Path) -> None:
+    proc = subprocess.run([sys.executable, "-m", "pre_commit", "validate-manifest", str(REPO / ".pre-commit-hooks.yaml")], env=env(tmp_path), capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+
+
+def test_entry_is_an_installed_console_script() -> None:
+    """`language: python` runs `entry` from the hook's own environment: it must be one of the package's scripts."""
+    import tomllib
+
+    scripts = tomllib.loads((REPO / "pyproject.toml").read_text())["project"]["scripts"]
+    assert shlex.split(published_hook()["entry"])[0] in scripts
+
+
+# ---- (a) the entry, run the way pre-commit runs it ------------------------------------------------------------
+
+
+@pytest.mark.parametrize("subfolder", [None, "wiki"], ids=["vault-at-repo-root", "vault-in-a-subfolder"])
+def test_hook_entry_exit_codes(tmp_path: Path, subfolder: str | None) -> None:
+    environ = env(tmp_path)
+    environ["PRE_COMMIT"] = "1"
+    repo, vault = git_repo_with_vault(tmp_path, subfolder, environ)
+    hook = published_hook()
+    args = ["--vault", subfolder] if subfolder else []  # the user's `args:`; pass_filenames: false adds nothing
+    command = [*shlex.split(hook["entry"]), *args]
+    clean = subprocess.run(command, cwd=repo, env=environ, capture_output=True, text=True, timeout=120)
+    assert clean.returncode == 0, clean.stdout + clean.stderr
+    assert clean.stdout.rstrip().endswith("— ok")
+    break_vault(vault)
+    broken = subprocess.run(command, cwd=repo, env=environ, capture_output=True, text=True, timeout=120)
+    assert broken.returncode == 1
+    assert "entities/d.md:13:13: error broken-wikilink link target 'ghost-page' does not exist" in broken.stdout.split("\n")
+    assert "Traceback" not in broken.stderr
+
+
+# ---- (b) the real pre-commit tool ------------------------------------------------------------------------------
+
+LOCAL_CONFIG = """\
+repos:
+  - repo: local
+    hooks:
+      - id: wikic-lint
+        name: wikic lint
+        entry: wikic lint
+        language: system
+        pass_filenames: false
+        files: \\.md$
+{args}"""
+
+
+def pre_commit(repo: Path, *args: str, environ: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "pre_commit", *args], cwd=repo, env=environ, capture_output=True, text=True, timeout=300)
+
+
+def test_real_pre_commit_with_a_local_hook(tmp_path: Path) -> None:
+    environ = env(tmp_path)
+    repo, vault = git_repo_with_vault(tmp_path, "wiki", environ)
+    (repo / ".pre-commit-config.yaml").write_text(LOCAL_CONFIG.format(args="        args: [--vault, wiki]\n"))
+    installed = pre_commit(repo, "install", environ=environ)
+    assert installed.returncode == 0, installed.stdout + installed.stderr
+
+    # a clean vault commits
+    assert git(repo, "add", "-A", environ=environ).returncode == 0
+    commit = git(repo, "commit", "-m", "clean vault", environ=environ)
+    assert commit.returncode == 0, commit.stdout + commit.stderr
+    assert "wikic lint" in commit.stdout + commit.stderr and "Passed" in commit.stdout + commit.stderr
+
+    # a staged page with a broken link is refused, with the finding in the output
+    break_vault(vault)
+    assert git(repo, "add", "-A", environ=environ).returncode == 0
+    refused = git(repo, "commit", "-m", "broken link", environ=environ)
+    assert refused.returncode != 0
+    output = refused.stdout + refused.stderr
+    assert "Failed" in output and "- exit code: 1" in output
+    assert "entities/d.md:13:13: error broken-wikilink link target 'ghost-page' does not exist" in output
+    assert git(repo, "rev-list", "--count", "HEAD", environ=environ).stdout.strip() == "1"
+
+    run_all = pre_commit(repo, "run", "--all-files", environ=environ)
+    assert run_all.returncode == 1
+    assert "broken-wikilink link target 'ghost-page' does not exist" in run_all.stdout
+    assert ".wikic" not in git(repo, "status", "--porcelain", environ=environ).stdout  # the cache stays out of git
+
+
+def test_real_pre_commit_skips_the_hook_when_no_markdown_is_staged(tmp_path: Path) -> None:
+    environ = env(tmp_path)
+    repo, vault = git_repo_with_vault(tmp_path, None, environ)
+    (repo / ".pre-commit-config.yaml").write_text(LOCAL_CONFIG.format(args=""))
+    break_vault(vault)
+    assert git(repo, "add", "-A", environ=environ).returncode == 0
+    assert git(repo, "commit", "-q", "--no-verify", "-m", "broken already", environ=environ).returncode == 0
+    (repo / "notes.txt").write_text("not markdown\n")
+    assert git(repo, "add", "notes.txt", environ=environ).returncode == 0
+    proc = pre_commit(repo, "run", environ=environ)
+    assert proc.returncode == 0
+    assert "(no files to check)Skipped" in proc.stdout.replace(".", "")
