@@ -196,12 +196,14 @@ def _scalar(text: str) -> Any:
 
 
 def _flow_list(inner: str) -> Any:
-    inner = inner.strip()
+    inner = inner.strip(" ")  # YAML trims spaces only: a no-break space is text
     if inner == "":
         return []
+    if "?" in inner:  # PyYAML ends a plain scalar at "?" inside [...] and then fails: "[x?, y]"
+        return _FAIL
     items = []
     for part in inner.split(","):
-        value = _scalar(part.strip())
+        value = _scalar(part.strip(" "))
         if value is _FAIL or value is None:
             return _FAIL
         items.append(value)
@@ -218,7 +220,7 @@ def parse_simple(yaml_text: str) -> dict[str, Any] | None:
     n = len(lines)
     while i < n:
         line = lines[i]
-        if line.strip() == "":
+        if line.strip(" ") == "":
             i += 1
             continue
         m = _KEY.match(line)

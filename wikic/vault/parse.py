@@ -230,11 +230,24 @@ def _inline_links(
     if not tok.children:
         return
 
+    # Children come in source order, so the line is found by counting newlines from the previous child
+    # (linear in the paragraph, not quadratic), and each content line is placed in its file line once.
+    cursor = [0, 0, 0]  # offset, row, start of that row in content
+    placed: dict[int, int] = {}  # start of a content line -> its 0-based column in the file line
+
     def where(offset: int) -> tuple[int, int]:
         """File line and 1-based column of `content[offset]`."""
-        row = content.count("\n", 0, offset)
-        line = base + row
-        ls = content.rfind("\n", 0, offset) + 1
+        if offset >= cursor[0]:
+            rows = content.count("\n", cursor[0], offset)
+            if rows:
+                cursor[1] += rows
+                cursor[2] = content.rfind("\n", cursor[0], offset) + 1
+        else:  # not expected; stay correct anyway
+            cursor[1] = content.count("\n", 0, offset)
+            cursor[2] = content.rfind("\n", 0, offset) + 1
+        cursor[0] = offset
+        line = base + cursor[1]
+        ls = cursor[2]
         rel = offset - ls
         if cell:
             if cell_start < 0:
@@ -242,14 +255,20 @@ def _inline_links(
             if escaped:
                 rel = len(content[ls:offset].replace("|", "\\|"))
             return line, cell_start + rel + 1
-        le = content.find("\n", offset)
-        piece = content[ls : le if le >= 0 else len(content)].rstrip()
-        src = (lines[line - 1] if 0 < line <= len(lines) else "").rstrip()
-        if src.endswith(piece):
-            return line, len(src) - len(piece) + rel + 1
-        idx = src.find(piece)  # a heading with a closing sequence
-        return line, (idx if idx >= 0 else 0) + rel + 1
+        start = placed.get(ls)
+        if start is None:
+            le = content.find("\n", ls)
+            piece = content[ls : le if le >= 0 else len(content)].rstrip()
+            src = (lines[line - 1] if 0 < line <= len(lines) else "").rstrip()
+            if src.endswith(piece):
+                start = len(src) - len(piece)
+            else:
+                idx = src.find(piece)  # a heading with a closing sequence
+                start = idx if idx >= 0 else 0
+            placed[ls] = start
+        return line, start + rel + 1
 
+    unclosed_lines: set[int] = set()
     for child in tok.children:
         ctype = child.type
         if ctype == "wikilink":
@@ -269,7 +288,9 @@ def _inline_links(
                 links.append(link)
         elif ctype == "wikilink_unclosed":
             line, col = where(child.meta["offset"])
-            problems.append(Problem("malformed-link", line, "'[[' is never closed by ']]' on the same line", col))
+            if line not in unclosed_lines:  # one report per line is enough ("[[[[[[" is one mistake)
+                unclosed_lines.add(line)
+                problems.append(Problem("malformed-link", line, "'[[' is never closed by ']]' on the same line", col))
         elif ctype == "obsidian_comment" and not child.meta.get("closed", True):
             line, col = where(child.meta["offset"])
             problems.append(Problem("malformed-link", line, "'%%' comment is never closed", col))
