@@ -219,15 +219,44 @@ def stale(ctx: LintContext) -> Iterator[Finding]:
             age = (ctx.today - updated).days
             if age > t["query_max_age_days"]:
                 yield ctx.finding("stale-page", path, None, f"query page is {age} days old (query_max_age_days is {t['query_max_age_days']}); re-run it with `wikic query --refresh {path}`")
+            # `cited:` (written by query write-back) holds each cited page's content fingerprint: exact where
+            # dates are not (same-day ingests, hand edits); pages it covers skip the date comparison below.
+            edited, gone, fingerprinted = _cited_changes(ctx, fm.get("cited"))
+            if edited:
+                yield ctx.finding("stale-page", path, ctx.vault.notes[path].key_lines.get("cited"), f"cited page(s) changed since this answer was written: {', '.join(edited[:5])}; refresh it with `wikic query --refresh {path}`")
+            if gone:
+                yield ctx.finding("stale-page", path, ctx.vault.notes[path].key_lines.get("cited"), f"cited page(s) no longer exist: {', '.join(gone[:5])}; refresh it with `wikic query --refresh {path}`")
             changed = []
             for edge in ctx.edges_from(path):
-                if edge.target and edge.target != path and ctx.is_page(edge.target):
+                if edge.target and edge.target != path and ctx.is_page(edge.target) and edge.target not in fingerprinted:
                     cited = as_date((ctx.vault.notes[edge.target].frontmatter or {}).get("updated"))
                     if cited and cited > updated:
                         changed.append(edge.target)
             if changed:
                 names = ", ".join(sorted(set(changed))[:5])
                 yield ctx.finding("stale-page", path, None, f"cites page(s) updated after this answer was written: {names}")
+
+
+def _cited_changes(ctx: LintContext, cited: Any) -> tuple[list[str], list[str], set[str]]:
+    """(changed, missing, all) pages of a query page's `cited: {path: fingerprint}` map."""
+    if not isinstance(cited, dict):
+        return [], [], set()
+    from wikic.query.fingerprint import page_fingerprint, same_fingerprint
+
+    edited, gone = [], []
+    for target, recorded in sorted(cited.items(), key=lambda kv: str(kv[0])):
+        target = str(target)
+        try:
+            # only files of the vault's own listing: a hand-written key cannot make lint read outside it
+            if target not in ctx.vault.files:
+                raise FileNotFoundError(target)
+            text = (ctx.vault.root / target).read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            gone.append(target)
+            continue
+        if not same_fingerprint(recorded, page_fingerprint(text)):
+            edited.append(target)
+    return edited, gone, {str(t) for t in cited}
 
 
 @rule("contradiction", "warning", "contested pages, and contradictions that name a missing page or are not mirrored", needs_schema=True)

@@ -1,0 +1,145 @@
+"""`wikic query "QUESTION"`: an answer from the wiki, streamed, every citation checked; `--save` files it.
+
+Example: wikic query "Who leads OpenAI?" --save
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from wikic.cli._common import resolve_vault, translate_errors
+from wikic.errors import UsageError
+from wikic.query.answer import QueryOptions, QueryResult, answer_question
+from wikic.query.writeback import SavedQuery, refresh_query, save_answer
+
+
+def _interactive() -> bool:
+    """Offer to file the answer only when a person is at the terminal (both ends are a TTY)."""
+    return sys.stdin.isatty() and sys.stdout.isatty()
+
+
+def _write(text: str) -> None:
+    sys.stdout.write(text)
+    sys.stdout.flush()
+
+
+def _footer(result: QueryResult) -> None:
+    if result.citations:
+        shown = ", ".join(f"{c.link} ({c.path})" if c.link != f"[[{c.path}]]" else c.link for c in result.citations)
+        typer.echo(f"Cited: {shown}", err=True)
+    cost = f", ${result.cost:.4f}" if result.cost is not None else ""
+    how = " (from cache)" if result.cached else ""
+    items = result.retrieval
+    typer.echo(
+        f"{len(items.pages)} page(s) and {len(items.passages)} raw passage(s) in context ({items.tokens:,} tokens); "
+        f"{result.tokens:,} tokens{how}{cost}",
+        err=True,
+    )
+    for warning in result.warnings:
+        typer.echo(f"Warning: {warning}", err=True)
+
+
+def _saved_line(saved: SavedQuery) -> str:
+    verb = "Filed as" if saved.created else "Updated"
+    linked = f"; linked from {len(saved.asked_pages)} cited page(s)" if saved.asked_pages else ""
+    return f"{verb} {saved.path}{linked}"
+
+
+def register(app: typer.Typer) -> None:
+    @app.command("query")
+    @translate_errors
+    def query_command(
+        question: Annotated[str | None, typer.Argument(help="The question, in any language.")] = None,
+        save: Annotated[bool | None, typer.Option("--save/--no-save", help="File the answer as a page in queries/ (default: ask, when at a terminal).")] = None,
+        refresh: Annotated[str | None, typer.Option("--refresh", metavar="PAGE", help="Answer a query page's question again, in place (hand edits outside its answer block are kept).")] = None,
+        allow_general: Annotated[bool, typer.Option("--allow-general", help="When the wiki has no answer, let the model answer from general knowledge (marked as such, never filed).")] = False,
+        k: Annotated[int, typer.Option("--k", "-k", min=1, max=50, help="Pages (and raw passages) to consider.")] = 8,
+        budget: Annotated[int, typer.Option("--budget", min=200, help="Context tokens given to the model.")] = 6000,
+        max_tokens: Annotated[int | None, typer.Option("--max-tokens", min=16, help="Cap on the answer's tokens (default: 1500, or [llm] max_output_tokens if lower).")] = None,
+        no_cache: Annotated[bool, typer.Option("--no-cache", help="Do not answer from the reply cache.")] = False,
+        model: Annotated[str | None, typer.Option("--model", help="Model name (overrides wikic.toml and WIKIC_LLM_MODEL).")] = None,
+        base_url: Annotated[str | None, typer.Option("--base-url", help="OpenAI-compatible endpoint, e.g. http://localhost:11434/v1.")] = None,
+        json_output: Annotated[bool, typer.Option("--json", help="Print answer, citations, retrieved pages and tokens as JSON (no streaming).")] = False,
+        vault: Annotated[Path | None, typer.Option("--vault", "-C", help="Vault folder (default: nearest parent holding SCHEMA.md, else the current folder).")] = None,
+    ) -> None:
+        """Answer a question from the wiki's pages (and raw sources where pages fall short), citing them.
+
+        The answer streams to the terminal; every [[link]] in it is checked against what the model was given.
+        When nothing in the wiki answers the question, wikic says so (exit 1) instead of inventing an answer.
+
+        Example: wikic query "Who leads OpenAI?" --save
+        """
+        root = resolve_vault(vault)
+        if refresh is not None and question is not None:
+            raise UsageError("give a QUESTION or --refresh PAGE, not both")
+        if refresh is None and (question is None or not question.strip()):
+            raise UsageError("give a question", hint='wikic query "who founded OpenAI?"')
+        overrides = {key: value for key, value in {"model": model, "base_url": base_url}.items() if value is not None}
+        options = QueryOptions(k=k, budget=budget, max_answer_tokens=max_tokens, allow_general=allow_general,
+                               use_cache=not no_cache, overrides=overrides)
+        on_text = None if json_output else _write
+        out: dict[str, Any] = {}
+
+        if refresh is not None:
+            if allow_general:
+                raise UsageError("--allow-general does not go with --refresh: a query page holds wiki answers only")
+            done = refresh_query(root, refresh, options, on_text=on_text)
+            result = done.result
+            if json_output:
+                out = result.to_dict() | {"page": done.path, "saved": done.saved.to_dict() if done.saved else None}
+                typer.echo(json.dumps(out, ensure_ascii=False, default=str))
+            else:
+                _finish_text(result)
+                if done.saved is not None:
+                    typer.echo(f"Refreshed {done.path}", err=True)
+                    _saved_warnings(done.saved)
+                else:
+                    typer.echo(f"{done.path} was left as it was.", err=True)
+            raise typer.Exit(0 if done.saved is not None else 1)
+
+        assert question is not None
+        result = answer_question(root, question, options, on_text=on_text)
+        saved: SavedQuery | None = None
+        if not json_output:
+            _finish_text(result)
+        filable = result.answered and bool(result.citations)
+        if save is None and not json_output and filable and _interactive():
+            save = typer.confirm("File this answer in the wiki (queries/)?", default=False, err=True)
+        if save:
+            try:
+                saved = save_answer(root, result)
+            except UsageError as exc:
+                # the answer (or the lack of one) was already shown; say why it was not filed
+                if not json_output:
+                    typer.echo(f"Not filed: {exc.message}", err=True)
+                out["not_filed"] = exc.message
+            else:
+                if not json_output:
+                    typer.echo(_saved_line(saved), err=True)
+                    _saved_warnings(saved)
+        if json_output:
+            out = result.to_dict() | {"saved": saved.to_dict() if saved else None} | out
+            typer.echo(json.dumps(out, ensure_ascii=False, default=str))
+        failed = result.status == "not_found" or (bool(save) and saved is None)
+        raise typer.Exit(1 if failed else 0)
+
+
+def _finish_text(result: QueryResult) -> None:
+    if result.status == "not_found":
+        _write(result.answer + "\n")
+    else:
+        _write("\n")
+    if result.calls or result.cached:
+        _footer(result)
+
+
+def _saved_warnings(saved: SavedQuery) -> None:
+    for kept in saved.kept_edits:
+        typer.echo(f"Kept hand edit: {kept}", err=True)
+    for warning in saved.warnings:
+        typer.echo(f"Warning: {warning}", err=True)

@@ -1,0 +1,38 @@
+"""`wikic status`: pages per type, sources, palace, last operations, lint summary, token totals.
+
+Example: wikic status --vault my-wiki
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from wikic.cli._common import resolve_vault, translate_errors
+from wikic.status import render_status, vault_status
+
+
+def register(app: typer.Typer) -> None:
+    @app.command("status")
+    @translate_errors
+    def status_command(
+        recent: Annotated[int, typer.Option("--recent", "-n", min=0, help="How many recent log.md rows to show.")] = 10,
+        no_lint: Annotated[bool, typer.Option("--no-lint", help="Skip the lint summary (faster on a big vault).")] = False,
+        json_output: Annotated[bool, typer.Option("--json", help="Print the status as JSON.")] = False,
+        vault: Annotated[Path | None, typer.Option("--vault", "-C", help="Vault folder (default: nearest parent holding SCHEMA.md, else the current folder).")] = None,
+    ) -> None:
+        """Show what the vault holds and what it has cost.
+
+        Pages per type, raw sources, the palace (size, embedding model), the last operations from log.md,
+        a lint summary, and token totals summed from log.md. No model is called.
+
+        Example: wikic status --vault my-wiki
+        """
+        status = vault_status(resolve_vault(vault), lint=not no_lint, recent=recent)
+        if json_output:
+            typer.echo(json.dumps(status.to_dict(), ensure_ascii=False, default=str))
+        else:
+            typer.echo(render_status(status))

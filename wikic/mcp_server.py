@@ -1,0 +1,311 @@
+"""`wikic mcp`: the vault as an MCP server (official `mcp` SDK; stdio, or streamable HTTP on 127.0.0.1).
+
+Every tool is a thin adapter over the library function the CLI calls: parse arguments, call, render text
+for the model. Read-only tools are marked `readOnlyHint`; a search or a page that finds nothing returns
+guidance text (what to try next), not an error; a wikic error becomes a tool error carrying its message and
+hint. Tools run in worker threads: the one long-lived palace is used under a lock, and re-opened after a
+tool wrote through another palace object (ingest), so searches always see the latest writes.
+"""
+
+from __future__ import annotations
+
+import difflib
+import functools
+import posixpath
+import threading
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, TypeVar
+
+from wikic import __version__
+from wikic.errors import WikicError
+from wikic.palace import Palace, open_palace
+from wikic.vault.layout import RAW_DIR, RAW_SUBDIRS
+
+try:  # mcp 2.x renamed FastMCP to MCPServer (importing mcp.server.fastmcp raises there)
+    from mcp.server.mcpserver import MCPServer as _Server
+    from mcp.server.mcpserver.exceptions import ToolError
+except ImportError:  # pragma: no cover - mcp 1.x
+    from mcp.server.fastmcp import FastMCP as _Server  # type: ignore[no-redef]
+    from mcp.server.fastmcp.exceptions import ToolError  # type: ignore[no-redef]
+from mcp.types import ToolAnnotations
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+MAX_PAGE_CHARS = 60_000  # a page longer than this is cut (with a note): tool results go into a context window
+MAX_FINDINGS = 50
+
+READ_ONLY = ToolAnnotations(readOnlyHint=True, destructiveHint=False, idempotentHint=True, openWorldHint=False)
+ASKS_MODEL = ToolAnnotations(readOnlyHint=False, destructiveHint=False, idempotentHint=False, openWorldHint=True)
+CAPTURES = ToolAnnotations(readOnlyHint=False, destructiveHint=False, idempotentHint=True, openWorldHint=False)
+
+
+def _tool_errors(fn: F) -> F:
+    """A WikicError becomes a tool error the model can read (message and hint); anything else is a bug."""
+
+    @functools.wraps(fn)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return fn(*args, **kwargs)
+        except WikicError as exc:
+            raise ToolError(exc.message + (f" (hint: {exc.hint})" if exc.hint else "")) from None
+
+    return wrapper  # type: ignore[return-value]
+
+
+class WikiTools:
+    """The tools, as plain methods over one vault (usable without MCP, e.g. in tests)."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = Path(root).resolve()
+        self._lock = threading.RLock()
+        self._palace: Palace | None = None
+
+    # -- the palace --------------------------------------------------------------------------------------
+    def palace(self) -> Palace:
+        if self._palace is None:
+            self._palace = open_palace(self.root)
+        return self._palace
+
+    def reset_palace(self) -> None:
+        """After another palace object wrote (ingest), start from a fresh one: chromadb's shared client
+        cache may have been cleared under ours."""
+        if self._palace is not None:
+            self._palace.close()
+            self._palace = None
+
+    def close(self) -> None:
+        with self._lock:
+            self.reset_palace()
+
+    # -- read-only tools ---------------------------------------------------------------------------------
+    def search(self, query: str, k: int = 8, wing: str | None = None) -> str:
+        from wikic.palace import search
+        from wikic.query.retrieve import relevant_hits
+
+        with self._lock:
+            palace = self.palace()
+            hits = relevant_hits(palace, query, search(palace, query, max(1, min(k, 50)), wing=wing or None))
+        if not hits:
+            return (f"No page or source matches “{query}”. Try other words or a shorter query (search matches "
+                    "meaning and words, in any language), browse with list_pages, or save what you know with "
+                    "file_note for a later ingest.")
+        lines = [f"{len(hits)} result(s) for “{query}” (best first):"]
+        for n, hit in enumerate(hits, 1):
+            heading = f" § {hit.heading}" if hit.heading else ""
+            lines.append(f"{n}. {hit.path} — {hit.title}{heading} (lines {hit.line_start}-{hit.line_end})")
+            lines.append(f"   {hit.snippet}")
+        lines.append("Read a whole page with read_page(path).")
+        return "\n".join(lines)
+
+    def read_page(self, page: str) -> str:
+        from wikic.vault.load import walk
+        from wikic.vault.resolve import Resolver
+
+        files, _ = walk(self.root)
+        resolver = Resolver(files)
+        target = page.strip().removeprefix("[[").removesuffix("]]").split("|", 1)[0].split("#", 1)[0].strip()
+        found = resolver.resolve("", target).path if target else None
+        if found is None or not (found.endswith(".md") or found.startswith(RAW_DIR + "/")):
+            return self._no_page(page, files)
+        try:
+            text = (self.root / found).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            raise ToolError(f"{found}: cannot be read as UTF-8 text ({exc})") from None
+        note = ""
+        if len(text) > MAX_PAGE_CHARS:
+            text = text[:MAX_PAGE_CHARS]
+            note = f"\n\n[cut at {MAX_PAGE_CHARS:,} characters]"
+        return f"{found}\n\n{text}{note}"
+
+    def _no_page(self, page: str, files: dict[str, Any]) -> str:
+        names = {posixpath.basename(p)[:-3]: p for p in files if p.endswith(".md")}
+        close = difflib.get_close_matches(page.strip().lower(), [n.lower() for n in names], n=5, cutoff=0.6)
+        by_lower = {n.lower(): p for n, p in names.items()}
+        hint = f" Did you mean: {', '.join(by_lower[c] for c in close)}?" if close else ""
+        return (f"No page “{page}” in this vault.{hint} Give a vault path (entities/openai.md) or a page name "
+                "(openai); find pages with search or list_pages.")
+
+    def list_pages(self, type: str | None = None, tag: str | None = None) -> str:
+        from wikic.vault.load import load_vault
+
+        vault = load_vault(self.root, use_cache=True)
+        wanted_tag = tag.lstrip("#").lower() if tag else None
+        lines = []
+        for path in vault.pages:
+            fm = vault.notes[path].frontmatter or {}
+            if type and vault.page_type(path) != type:
+                continue
+            tags = [str(t).lstrip("#").lower() for t in fm.get("tags") or []] if isinstance(fm.get("tags"), list) else []
+            if wanted_tag and wanted_tag not in tags:
+                continue
+            title = fm.get("title") if isinstance(fm.get("title"), str) else posixpath.basename(path)[:-3]
+            summary = fm.get("summary") if isinstance(fm.get("summary"), str) else ""
+            lines.append(f"- {path} — {title}" + (f": {summary}" if summary else ""))
+        if not lines:
+            filters = " and ".join(x for x in (f"type {type}" if type else "", f"tag {tag}" if tag else "") if x)
+            kinds = ", ".join(vault.schema.page_folders) or "note"
+            if filters:
+                return (f"No page with {filters}. Page types: {kinds}; call list_pages() without filters to see "
+                        "every page.")
+            return "The wiki has no pages yet. Capture notes with file_note, then compile them with ingest."
+        return f"{len(lines)} page(s):\n" + "\n".join(lines)
+
+    def lint(self, rules: list[str] | None = None) -> str:
+        from wikic.lint.run import LintOptions, run_lint
+
+        report = run_lint(self.root, LintOptions(select=tuple(rules or ()), use_cache=True))
+        s = report.summary()
+        head = f"{s['pages']} page(s), {s['links']} link(s): {s['errors']} error(s), {s['warnings']} warning(s)"
+        if not report.findings:
+            return head + ". The vault is clean."
+        lines = [head + ":"]
+        for f in report.findings[:MAX_FINDINGS]:
+            where = f"{f.path}:{f.line}" if f.line else f.path
+            lines.append(f"- {where}: {f.severity} {f.rule}: {f.message}")
+        if len(report.findings) > MAX_FINDINGS:
+            lines.append(f"… and {len(report.findings) - MAX_FINDINGS} more (run `wikic lint` for all)")
+        return "\n".join(lines)
+
+    def status(self) -> str:
+        from wikic.status import render_status, vault_status
+
+        with self._lock:
+            return render_status(vault_status(self.root))
+
+    # -- tools that ask the model or write ---------------------------------------------------------------
+    def query(self, question: str, save: bool = False, allow_general: bool = False) -> str:
+        from wikic.query.answer import QueryOptions, generate_answer
+        from wikic.query.retrieve import retrieve
+        from wikic.query.writeback import save_answer
+
+        options = QueryOptions(allow_general=allow_general)
+        with self._lock:
+            retrieval = retrieve(self.palace(), question, budget=options.budget, k=options.k)
+        result = generate_answer(self.root, retrieval, options)  # the slow part runs without the lock
+        if result.status == "not_found":
+            return result.answer
+        lines = [result.answer, ""]
+        if result.citations:
+            lines.append("Cited: " + ", ".join(f"{c.link} ({c.path})" for c in result.citations))
+        lines.extend(f"Warning: {w}" for w in result.warnings)
+        if save:
+            try:
+                with self._lock:
+                    saved = save_answer(self.root, result, palace=self.palace())
+            except WikicError as exc:
+                lines.append(f"Not filed: {exc.message}")
+            else:
+                lines.append(f"Filed as {saved.path}" + (f"; linked from {', '.join(saved.asked_pages)}"
+                                                          if saved.asked_pages else ""))
+        lines.append(f"({result.tokens:,} tokens{', from cache' if result.cached else ''})")
+        return "\n".join(lines).strip()
+
+    def ingest(self, sources: list[str]) -> str:
+        from wikic.ingest.pipeline import IngestOptions, ingest
+
+        if not sources:
+            return "Nothing to ingest: give file paths, http(s) URLs, or raw/ paths captured with file_note."
+        with self._lock:
+            try:
+                report = ingest(self.root, IngestOptions(inputs=list(sources)))
+            finally:
+                self.reset_palace()
+        return _ingest_summary(report)
+
+    def file_note(self, title: str, text: str, kind: str = "articles") -> str:
+        from wikic.ingest.capture import capture
+
+        if not text.strip():
+            return "Nothing captured: the note's text is empty."
+        if kind not in RAW_SUBDIRS:
+            return f"Unknown kind “{kind}”: use one of {', '.join(RAW_SUBDIRS)}."
+        heading = " ".join(title.split()) or "Note"
+        body = f"# {heading}\n\n{text.strip()}\n"
+        (captured,) = capture(self.root, ["-"], kind=kind, stdin=body.encode("utf-8"))
+        state = "Captured" if captured.new else "Already captured (same text)"
+        return (f"{state} as {captured.raw_path}. It is not in the wiki yet: compile it with "
+                f"ingest([\"{captured.raw_path}\"]) when ready.")
+
+
+def _ingest_summary(report: Any) -> str:
+    lines = []
+    for s in report.sources:
+        line = f"{s.raw_path}: {s.status}"
+        if s.created or s.updated:
+            line += f" ({len(s.created)} created, {len(s.updated)} updated)"
+        if s.error:
+            line += f": {s.error}"
+        lines.append(line)
+        lines.extend(f"  + {p}" for p in s.created)
+        lines.extend(f"  ~ {p}" for p in s.updated)
+        if s.pending:
+            lines.append(f"  waiting for more sources (below threshold): {', '.join(s.pending)}")
+    t = report.totals()
+    lines.append(f"{t['compiled']} compiled, {t['unchanged']} unchanged, {t['failed']} failed; "
+                 f"{t['prompt_tokens'] + t['completion_tokens']:,} tokens")
+    if report.lint is not None:
+        summary = report.lint.summary()
+        lines.append(f"lint: {summary['errors']} error(s), {summary['warnings']} warning(s)")
+    return "\n".join(lines)
+
+
+def build_server(root: Path) -> tuple[Any, WikiTools]:
+    """An MCP server over the vault at `root` (not started), and its tools object."""
+    tools = WikiTools(root)
+    server = _Server(
+        name="wikic",
+        instructions=(
+            f"wikic: an LLM-compiled Obsidian wiki (vault {tools.root.name}). Look things up with search and "
+            "read_page, browse with list_pages, get a cited answer with query (save=true files it as a page), "
+            "capture new knowledge with file_note and compile it with ingest; lint and status report health."
+        ),
+        version=__version__,
+    )
+
+    def add(fn: Callable[..., str], annotations: ToolAnnotations, description: str) -> None:
+        wrapped = _tool_errors(fn)
+        try:
+            server.add_tool(wrapped, name=fn.__name__, description=description, annotations=annotations,
+                            structured_output=False)
+        except TypeError:  # pragma: no cover - older SDKs without structured_output
+            server.add_tool(wrapped, name=fn.__name__, description=description, annotations=annotations)
+
+    add(tools.search, READ_ONLY,
+        "Search the wiki's pages and raw sources by meaning and by words (any language). Returns the best files "
+        "with their best passage. wing: entities, concepts, comparisons, queries, raw or notes.")
+    add(tools.read_page, READ_ONLY,
+        "Read a page or raw source: a vault path (entities/openai.md) or a page name as in a wikilink (openai).")
+    add(tools.list_pages, READ_ONLY,
+        "List wiki pages with their title and summary; filter by type (entity, concept, comparison, query) or tag.")
+    add(tools.query, ASKS_MODEL,
+        "Answer a question from the wiki with checked [[citations]] (calls the configured LLM). Says so when "
+        "the wiki has no answer. save=true files the answer as a query page; allow_general=true permits a "
+        "general-knowledge answer, marked as such, when the wiki has none.")
+    add(tools.ingest, ASKS_MODEL,
+        "Compile sources into wiki pages with the LLM: file paths, http(s) URLs, or raw/ paths from file_note.")
+    add(tools.lint, READ_ONLY,
+        "Check the vault: broken links, orphans, index gaps, frontmatter, stale pages, contradictions. "
+        "rules: only these rule ids.")
+    add(tools.status, READ_ONLY,
+        "Pages per type, sources, palace size and model, last operations, lint summary and token totals.")
+    add(tools.file_note, CAPTURES,
+        "Save a note into raw/ (immutable, for a later ingest); nothing is compiled and no model is called.")
+    return server, tools
+
+
+def serve(root: Path, *, http_port: int | None = None) -> None:
+    """Run until the client disconnects (stdio) or the process is stopped (HTTP on 127.0.0.1)."""
+    server, tools = build_server(root)
+    try:
+        if http_port is None:
+            server.run()
+        else:
+            try:
+                server.run("streamable-http", host="127.0.0.1", port=http_port)
+            except TypeError:  # pragma: no cover - mcp 1.x takes host and port from its settings
+                server.settings.host = "127.0.0.1"
+                server.settings.port = http_port
+                server.run("streamable-http")
+    finally:
+        tools.close()

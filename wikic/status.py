@@ -1,0 +1,182 @@
+"""`wikic status`: what the vault holds and what it has cost, from files alone (no model call).
+
+Pages per type, raw sources (and how many are compiled), the palace (size and embedding model), the last
+operations from log.md, a lint summary, and token totals summed from log.md's rows (each row's notes
+carry "N tokens"; ingest and saved queries write them).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from wikic.errors import PalaceError, WikicError
+from wikic.ingest.ledgers import Compiled
+from wikic.schema import load as load_schema
+from wikic.vault.layout import LOG_FILE, RAW_DIR
+from wikic.vault.load import load_vault
+
+_ROW = re.compile(r"^\|\s*(\d{4}-\d{2}-\d{2})\s*\|(.*)\|\s*$")
+_TOKENS = re.compile(r"([\d,]+)\s+tokens\b")
+_COST = re.compile(r"\$(\d+(?:\.\d+)?)")
+
+
+@dataclass
+class LogRow:
+    date: str
+    action: str
+    target: str
+    notes: str
+    tokens: int
+    cost: float | None
+
+    def to_dict(self) -> dict[str, Any]:
+        return dict(self.__dict__)
+
+
+@dataclass
+class VaultStatus:
+    root: str
+    wikic_vault: bool  # SCHEMA.md present (else a plain Obsidian vault)
+    pages: dict[str, int] = field(default_factory=dict)  # page type -> count
+    raw_sources: int = 0
+    compiled_sources: int = 0
+    palace: dict[str, Any] | None = None
+    palace_error: str | None = None
+    last_operations: list[LogRow] = field(default_factory=list)
+    lint: dict[str, Any] | None = None
+    tokens: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def pages_total(self) -> int:
+        return sum(self.pages.values())
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "vault": self.root,
+            "wikic_vault": self.wikic_vault,
+            "pages": {"total": self.pages_total, "by_type": self.pages},
+            "sources": {"raw": self.raw_sources, "compiled": self.compiled_sources},
+            "palace": self.palace,
+            "palace_error": self.palace_error,
+            "last_operations": [r.to_dict() for r in self.last_operations],
+            "lint": self.lint,
+            "tokens": self.tokens,
+        }
+
+
+def read_log(root: Path) -> list[LogRow]:
+    """Every row of log.md's table, oldest first (a missing or unreadable log is empty)."""
+    try:
+        text = (root / LOG_FILE).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return []
+    rows = []
+    for line in text.splitlines():
+        m = _ROW.match(line.strip())
+        if not m:
+            continue
+        cells = [c.strip().replace("\\|", "|") for c in re.split(r"(?<!\\)\|", m.group(2))]
+        cells += [""] * (3 - len(cells))
+        action, target, notes = cells[0], cells[1], " | ".join(cells[2:]).strip(" |")
+        tokens = sum(int(t.replace(",", "")) for t in _TOKENS.findall(notes) if t.replace(",", "").isdigit())
+        cost_match = _COST.search(notes)
+        rows.append(LogRow(m.group(1), action, target, notes, tokens, float(cost_match.group(1)) if cost_match else None))
+    return rows
+
+
+def token_totals(rows: list[LogRow]) -> dict[str, Any]:
+    by_action: dict[str, dict[str, Any]] = {}
+    for r in rows:
+        entry = by_action.setdefault(r.action, {"tokens": 0, "operations": 0})
+        entry["tokens"] += r.tokens
+        entry["operations"] += 1
+    costs = [r.cost for r in rows if r.cost is not None]
+    return {"total": sum(r.tokens for r in rows), "by_action": by_action,
+            "cost": round(sum(costs), 6) if costs else None}
+
+
+def palace_status(root: Path) -> dict[str, Any] | None:
+    """Files, drawers, model and location of the palace; None when it was never built (nothing is created)."""
+    from wikic.palace import load_settings, open_palace
+
+    settings = load_settings(root)
+    if not settings.url and not settings.path.exists():
+        return None
+    with open_palace(root) as palace:
+        status = palace.status()
+    return status if status.get("model") else None
+
+
+def vault_status(root: Path, *, lint: bool = True, recent: int = 10, today: dt.date | None = None) -> VaultStatus:
+    root = Path(root).resolve()
+    schema = load_schema(root)
+    vault = load_vault(root, use_cache=True)
+    out = VaultStatus(str(root), schema.present)
+    counts: Counter[str] = Counter()
+    for path in vault.pages:
+        counts[vault.page_type(path) or "note"] += 1
+    order = list(schema.page_folders) or ["note"]
+    out.pages = {kind: counts.get(kind, 0) for kind in order} | {k: v for k, v in counts.items() if k not in order}
+    out.raw_sources = sum(1 for p in vault.files if p.startswith(RAW_DIR + "/"))
+    out.compiled_sources = len(Compiled.load(root).entries)
+    try:
+        out.palace = palace_status(root)
+    except (PalaceError, OSError) as exc:
+        out.palace_error = str(exc)
+    rows = read_log(root)
+    out.last_operations = list(reversed(rows[-recent:])) if recent else []
+    out.tokens = token_totals(rows)
+    if lint:
+        from wikic.lint.run import LintOptions, run_lint
+
+        try:
+            report = run_lint(root, LintOptions(use_cache=True, today=today))
+        except WikicError as exc:
+            out.lint = {"error": exc.message}
+        else:
+            summary = report.summary()
+            summary["info"] = report.count("info")
+            rules = Counter(f.rule for f in report.findings)
+            summary["by_rule"] = dict(rules.most_common())
+            out.lint = summary
+    return out
+
+
+def render_status(status: VaultStatus) -> str:
+    kind = "wikic vault" if status.wikic_vault else "plain Obsidian vault (no SCHEMA.md)"
+    lines = [f"Vault: {status.root} ({kind})"]
+    parts = ", ".join(f"{n} {k}" for k, n in status.pages.items())
+    lines.append(f"Pages: {status.pages_total}" + (f" ({parts})" if parts else ""))
+    lines.append(f"Sources: {status.raw_sources} raw file(s), {status.compiled_sources} compiled")
+    if status.palace_error:
+        lines.append(f"Palace: error: {status.palace_error}")
+    elif status.palace is None:
+        lines.append("Palace: not built yet (run `wikic index`)")
+    else:
+        p = status.palace
+        dim = f", {p['dim']}-d" if p.get("dim") else ""
+        lines.append(f"Palace: {p['files']} file(s), {p['drawers']} drawer(s); model {p['model']}{dim}; {p['location']}")
+    if status.lint is not None:
+        if "error" in status.lint:
+            lines.append(f"Lint: cannot run: {status.lint['error']}")
+        else:
+            s = status.lint
+            top = ", ".join(f"{rule} {n}" for rule, n in list(s.get("by_rule", {}).items())[:5])
+            lines.append(f"Lint: {s['errors']} error(s), {s['warnings']} warning(s), {s.get('info', 0)} info"
+                         + (f" ({top})" if top else ""))
+    t = status.tokens
+    per = ", ".join(f"{action} {v['tokens']:,} in {v['operations']}" for action, v in t.get("by_action", {}).items())
+    cost = f"; cost ${t['cost']:.4f}" if t.get("cost") is not None else ""
+    lines.append(f"Tokens: {t.get('total', 0):,}" + (f" ({per})" if per else "") + cost)
+    if status.last_operations:
+        lines.append("Last operations:")
+        for r in status.last_operations:
+            lines.append(f"  {r.date} {r.action} {r.target}" + (f" — {r.notes}" if r.notes else ""))
+    else:
+        lines.append("Last operations: none yet (log.md is empty)")
+    return "\n".join(lines)
