@@ -54,13 +54,40 @@ class _Dumper(yaml.SafeDumper):
         return True
 
 
+# libyaml's emitter is ~5x faster than PyYAML's, and a page's frontmatter is dumped again for every source
+# that touches it. The two write the same bytes except for text holding control characters (line folding
+# of double-quoted strings), U+0085/U+2028/U+2029, a BOM, or characters outside the BMP (libyaml escapes
+# them): such frontmatter keeps the pure-Python emitter, so a page's bytes never depend on which one ran.
+if getattr(yaml, "__with_libyaml__", False):
+
+    class _FastDumper(yaml.CSafeDumper):
+        def ignore_aliases(self, data: Any) -> bool:
+            return True
+
+else:  # pragma: no cover - PyYAML built without libyaml
+    _FastDumper = _Dumper  # type: ignore[misc]
+
+_NOT_FAST = re.compile("[^ -~\u00a0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd]")
+
+
+def _fast_safe(value: Any) -> bool:
+    if isinstance(value, str):
+        return _NOT_FAST.search(value) is None
+    if isinstance(value, dict):
+        return all(_fast_safe(k) and _fast_safe(v) for k, v in value.items())
+    if isinstance(value, (list, tuple, set)):
+        return all(_fast_safe(v) for v in value)
+    return True
+
+
 REQUIRED_KEYS = ("title", "created", "updated", "type", "tags", "sources")
 
 
 def dump_frontmatter(data: dict[str, Any]) -> str:
     ordered = {k: data[k] for k in FM_ORDER if k in data and (k in REQUIRED_KEYS or data[k] not in (None, [], ""))}
     ordered.update({k: v for k, v in data.items() if k not in ordered and k not in FM_ORDER})
-    text = yaml.dump(ordered, Dumper=_Dumper, sort_keys=False, allow_unicode=True, default_flow_style=None, width=1000)
+    dumper = _FastDumper if _fast_safe(ordered) else _Dumper
+    text = yaml.dump(ordered, Dumper=dumper, sort_keys=False, allow_unicode=True, default_flow_style=None, width=1000)
     return f"---\n{text}---\n"
 
 

@@ -1,5 +1,6 @@
-"""`wikic ingest`: capture sources, ask the model for plans (in parallel), compile and write (one source at
-a time, under the vault lock), keep index.md, log.md and the palace current, then lint what changed."""
+"""`wikic ingest`: capture sources, ask the model for plans (in parallel), compile them (one source at a
+time, under the vault lock) and write each changed file once, keep index.md, log.md and the palace current,
+then lint what changed."""
 
 from __future__ import annotations
 
@@ -259,6 +260,7 @@ def ingest(root: Path, options: IngestOptions, *, llm: LLM | None = None, progre
         names, stems = page_names(root)  # re-read: another process may have written meanwhile
         mentions = Mentions.load(root)
         compiler = Compiler(root, schema, names, mentions, stems, today)
+        log_rows: list[str] = []
         for src in todo:
             ref = src.text_path
             got = results.get(src.raw_path)
@@ -270,32 +272,20 @@ def ingest(root: Path, options: IngestOptions, *, llm: LLM | None = None, progre
                 continue
             usage = got.usage
             r = SourceReport(ref, src.title, "compiled", calls=usage.calls, cached_calls=usage.cached_calls, prompt_tokens=usage.prompt_tokens, completion_tokens=usage.completion_tokens, cost=settings.llm.cost(usage.prompt_tokens, usage.completion_tokens), context_pages=len(contexts[src.raw_path]))
-            before = dict(compiler.texts)
-            entries_before = len(compiler.index_entries)
             result: SourceResult = compiler.compile(got.plan, ref)
             _fill(r, result)
             report.sources.append(r)
             if options.dry_run:
                 continue
-            changed = {p: t for p, t in compiler.texts.items() if before.get(p) != t}
-            for path, text in changed.items():
-                write_atomic(root / path, text, root=root)
-            new_entries = compiler.index_entries[entries_before:]
-            if new_entries:
-                index_path = root / INDEX_FILE
-                current = index_path.read_text(encoding="utf-8") if index_path.exists() else "# Wiki Index\n"
-                write_atomic(index_path, add_entries(current, new_entries, list(schema.page_folders)), root=root)
             compiled.record(ref, src.sha256, [*result.created, *result.updated], today.isoformat())
-            compiled.save()
-            mentions.save()
-            log_path = root / LOG_FILE
-            current_log = log_path.read_text(encoding="utf-8") if log_path.exists() else None
-            write_atomic(log_path, appended(current_log, [row(today, "ingest", ref, _notes(r))]), root=root)
+            log_rows.append(row(today, "ingest", ref, _notes(r)))
             if progress:
                 progress("write", len(report.sources), len(sources))
         if options.dry_run:
             report.diffs = _diffs(compiler, root, schema)
             return report
+        if log_rows:
+            _write_run(root, schema, compiler, compiled, mentions, log_rows)
 
     touched = sorted({p for s in report.sources for p in (*s.created, *s.updated)} | {s.raw_path for s in sources if s.new} | {s.text_path for s in sources if s.new and s.text_path})
     if options.use_palace and touched:
@@ -312,6 +302,25 @@ def ingest(root: Path, options: IngestOptions, *, llm: LLM | None = None, progre
 
         report.lint = run_lint(root, LintOptions(select=("broken-wikilink", "index-gap", "frontmatter"), use_cache=True, today=today))
     return report
+
+
+def _write_run(root: Path, schema: Schema, compiler: Compiler, compiled: Compiled, mentions: Mentions, log_rows: list[str]) -> None:
+    """Write what the run compiled, each file once: a page that several sources touch is written with
+    all of them, not once per source (every write is an fsync). Pages first, then index.md, the
+    ledgers and log.md: a run stopped part-way leaves sources unrecorded, and they are compiled again
+    next time (their blocks are replaced, not duplicated)."""
+    for path, text in compiler.texts.items():
+        if compiler.originals.get(path) != text:
+            write_atomic(root / path, text, root=root)
+    if compiler.index_entries:
+        index_path = root / INDEX_FILE
+        current = index_path.read_text(encoding="utf-8") if index_path.exists() else "# Wiki Index\n"
+        write_atomic(index_path, add_entries(current, compiler.index_entries, list(schema.page_folders)), root=root)
+    compiled.save()
+    mentions.save()
+    log_path = root / LOG_FILE
+    current_log = log_path.read_text(encoding="utf-8") if log_path.exists() else None
+    write_atomic(log_path, appended(current_log, log_rows), root=root)
 
 
 def _fill(r: SourceReport, result: SourceResult) -> None:
