@@ -1,0 +1,191 @@
+"""The prompt does not grow with the wiki, and --max-tokens stops cleanly.
+
+The model is told about a capped list of relevant existing pages (`MAX_CONTEXT_PAGES`), never the whole
+wiki: the same source costs about the same prompt in a 10-page wiki and in a 300-page one, however many
+of the wiki's pages it names. A token budget stops scheduling sources once it is spent; the sources it
+did not reach are reported `over-budget`, nothing is written for them, and a later run compiles them.
+
+Token counts are wikic's offline estimate of the request the stand-in server received.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from scripted import entity, fact, plan
+from standin_openai import StandinServer
+from typer.testing import CliRunner
+
+from wikic.cli import app
+from wikic.ingest.pipeline import MAX_CONTEXT_PAGES, IngestOptions, ingest
+from wikic.ingest.tokens import estimate_messages
+from wikic.vault.init import init_vault
+
+# Pages the source names (and so should be told about), and what it says about them.
+NAMED = ["Acorn DB", "Kestrel Router", "Harbor Labs", "Mira Okafor"]
+SOURCE = """# Pilot notes
+
+Acorn DB handled 1,240 requests per second in the pilot.
+Kestrel Router sent 31% of traffic to the small model.
+Harbor Labs staffed four engineers on the pilot.
+Mira Okafor reviewed the rollout plan in week two.
+The pilot ended with a decision to keep both systems.
+"""
+
+BRANDS = "alder amber anvil apex aria aster atlas basalt beacon birch bolt cairn calyx cedar cinder cobalt comet copper coral crest".split()
+KINDS = "store embedder agent server planner notebook graph engine pipeline loader retriever scheduler monitor proxy linter".split()
+
+
+def _fillers(count: int) -> list[str]:
+    """Titles of pages the source does not name."""
+    titles = [f"{b.title()} {k.title()}" for b in BRANDS for k in KINDS]
+    assert count <= len(titles)
+    return titles[:count]
+
+
+def _slug(title: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", title.lower()).strip("-")
+
+
+def _vault(root: Path, server: StandinServer, titles: list[str]) -> Path:
+    """A vault holding one valid entity page per title, all listed in index.md."""
+    init_vault(root)
+    (root / "wikic.toml").write_text(
+        f'[llm]\nbase_url = "{server.base_url}"\nmodel = "standin-model"\ntimeout = 10\nmax_retries = 0\nconcurrency = 2\n\n'
+        '[embedding]\nprovider = "static"\n',
+        encoding="utf-8",
+    )
+    (root / "raw/articles/seed.md").write_text("# Seed\n\nThe pages below cite this file.\n", encoding="utf-8")
+    entries = []
+    for title in titles:
+        slug = _slug(title)
+        summary = f"{title}, a system used by the platform team."
+        (root / f"entities/{slug}.md").write_text(
+            f"---\ntitle: {title}\ncreated: 2026-09-01\nupdated: 2026-09-02\ntype: entity\ntags: [tool]\n"
+            f"sources:\n  - raw/articles/seed.md\nsummary: {summary}\n---\n\n# {title}\n\n{summary} ^[raw/articles/seed.md:L3]\n",
+            encoding="utf-8",
+        )
+        entries.append(f"- [[{slug}]] — {summary}")
+    index = (root / "index.md").read_text(encoding="utf-8")
+    (root / "index.md").write_text(index.replace("## Entities\n", "## Entities\n" + "\n".join(entries) + "\n", 1), encoding="utf-8")
+    return root
+
+
+def _source_text(body: dict[str, Any]) -> str:
+    match = re.search(r"<<<SOURCE (\w+)>>>\n(.*?)<<<END SOURCE \1>>>", body["messages"][-1]["content"], re.S)
+    assert match, "the request carries the source between its markers"
+    return match.group(2)
+
+
+def route(body: dict[str, Any]) -> dict[str, Any]:
+    """A faithful plan: one entity per line that starts with a capitalised name, quoting that line."""
+    entities = []
+    for line in _source_text(body).splitlines():
+        m = re.match(r"((?:[A-Z][\w-]*\s){1,2})(?:handled|sent|staffed|reviewed|is|was)\b", line)
+        if m:
+            name = m.group(1).strip()
+            entities.append(entity(name, "product", f"{name} in the pilot.", [fact(line, line)]))
+    return plan("Pilot notes.", entities[:12])
+
+
+def _listed(body: dict[str, Any]) -> list[str]:
+    """The existing-page titles a request told the model about."""
+    user = body["messages"][-1]["content"]
+    _, _, rest = user.partition("(use these exact names when you mean the same thing):\n")
+    return [line[2:] for line in rest.split("\n\n", 1)[0].splitlines() if line.startswith("- ")]
+
+
+def _ingest_once(tmp_path: Path, name: str, titles: list[str], source: str, use_palace: bool) -> tuple[dict[str, Any], Any]:
+    """Ingest `source` into a fresh vault holding `titles`; the one request the server got, and the report."""
+    with StandinServer() as server:
+        server.route = route
+        root = _vault(tmp_path / name, server, titles)
+        if use_palace:
+            from wikic.palace import sync
+
+            sync(root)
+        src = tmp_path / f"{name}-source.md"
+        src.write_text(source, encoding="utf-8")
+        report = ingest(root, IngestOptions(inputs=[str(src)], use_palace=use_palace, lint_after=False))
+        requests = server.chat_requests()
+    assert report.sources[0].status == "compiled", report.sources[0].error
+    assert len(requests) == 1
+    return requests[0].body, report
+
+
+@pytest.mark.parametrize(("use_palace", "large"), [(False, 300), (True, 60)], ids=["names", "palace"])
+def test_prompt_does_not_grow_with_the_wiki(tmp_path: Path, use_palace: bool, large: int) -> None:
+    # The palace answers at most MAX_CONTEXT_PAGES // 2 hits, so 60 pages already saturate it.
+    small_body, small = _ingest_once(tmp_path, "small", NAMED + _fillers(10 - len(NAMED)), SOURCE, use_palace)
+    large_body, big = _ingest_once(tmp_path, "large", NAMED + _fillers(large - len(NAMED)), SOURCE, use_palace)
+
+    small_tokens = estimate_messages(small_body["messages"])
+    large_tokens = estimate_messages(large_body["messages"])
+    assert large_tokens <= 1.2 * small_tokens, (small_tokens, large_tokens)
+    for body, report in ((small_body, small), (large_body, big)):
+        listed = _listed(body)
+        assert set(NAMED) <= set(listed)  # the pages the source names are always there
+        assert len(listed) == report.sources[0].context_pages <= MAX_CONTEXT_PAGES
+    # the pages the source names are updated in both wikis, nothing else is touched
+    assert sorted(small.sources[0].updated) == sorted(big.sources[0].updated) == sorted(f"entities/{_slug(n)}.md" for n in NAMED)
+
+
+@pytest.mark.parametrize("use_palace", [False, True], ids=["names", "palace"])
+def test_listed_pages_are_capped_when_the_source_names_many(tmp_path: Path, use_palace: bool) -> None:
+    titles = _fillers(MAX_CONTEXT_PAGES + 30)
+    source = "# Inventory\n\n" + "".join(f"{t} is one of the systems in the inventory.\n" for t in titles)
+    body, report = _ingest_once(tmp_path, "many", titles, source, use_palace)
+    listed = _listed(body)
+    assert 0 < len(listed) <= MAX_CONTEXT_PAGES
+    assert len(set(listed)) == len(listed) and set(listed) <= set(titles)
+    assert report.sources[0].context_pages == len(listed)
+
+
+def test_max_tokens_stops_scheduling_further_sources(tmp_path: Path) -> None:
+    with StandinServer() as server:
+        server.route = route  # the stand-in reports 12 prompt + 8 completion tokens per call
+        root = _vault(tmp_path / "wiki", server, NAMED)
+        (root / "SCHEMA.md").write_text(
+            (root / "SCHEMA.md").read_text(encoding="utf-8").replace("entity_min_references: 2", "entity_min_references: 1"), encoding="utf-8"
+        )
+        inbox = tmp_path / "inbox"
+        inbox.mkdir()
+        paths = []
+        for i, name in enumerate(["Basalt Queue", "Quartz Index", "Osprey Gateway", "Tundra Cache"], start=1):
+            path = inbox / f"note-{i}.md"
+            path.write_text(f"# Note {i}\n\n{name} handled {i * 100} requests per second.\n", encoding="utf-8")
+            paths.append(str(path))
+
+        runner = CliRunner()
+        result = runner.invoke(app, ["ingest", *paths, "--vault", str(root), "--no-palace", "--json", "--max-tokens", "30", "-j", "4"])
+        assert result.exit_code == 0, result.output
+        data = json.loads(result.stdout)
+        statuses = [s["status"] for s in data["sources"]]
+        # 20 tokens after the first source (< 30): a second starts; 40 after it: no third
+        assert statuses == ["compiled", "compiled", "over-budget", "over-budget"]
+        assert len(server.chat_requests()) == 2
+        assert data["totals"]["prompt_tokens"] + data["totals"]["completion_tokens"] == 40
+        skipped = [s for s in data["sources"] if s["status"] == "over-budget"]
+        assert all(s["created"] == [] and s["updated"] == [] and s["calls"] == 0 for s in skipped)
+
+        # nothing is written for the skipped sources: no page, no log row, no ledger entry
+        assert (root / "entities/basalt-queue.md").exists() and (root / "entities/quartz-index.md").exists()
+        assert not (root / "entities/osprey-gateway.md").exists() and not (root / "entities/tundra-cache.md").exists()
+        log = (root / "log.md").read_text(encoding="utf-8")
+        assert log.count("| ingest |") == 2
+        ledger = json.loads((root / ".wikic/compiled.json").read_text(encoding="utf-8"))["sources"]
+        assert sorted(ledger) == sorted(s["raw_path"] for s in data["sources"][:2])
+        for s in skipped:
+            assert s["raw_path"] not in log
+
+        # a later run without a budget compiles exactly the sources the budget left out
+        again = runner.invoke(app, ["ingest", *paths, "--vault", str(root), "--no-palace", "--json"])
+        assert again.exit_code == 0, again.output
+        statuses = [s["status"] for s in json.loads(again.stdout)["sources"]]
+        assert statuses == ["unchanged", "unchanged", "compiled", "compiled"]
+        assert len(server.chat_requests()) == 4
+        assert (root / "entities/osprey-gateway.md").exists() and (root / "entities/tundra-cache.md").exists()
