@@ -234,6 +234,13 @@ def test_did_you_mean_a_typo_offers_no_fix(tmp_path: Path) -> None:
     assert finding.fix is None
 
 
+def test_did_you_mean_by_file_name_slug(tmp_path: Path) -> None:
+    root = make_vault(tmp_path, with_base({"entities/sam-altman.md": page("Samuel H. Altman"), "entities/t.md": page("T", body="[[Sam Altman]]\n")}))
+    (finding,) = lint_full(root, "broken-wikilink")
+    assert finding.message == "link target 'Sam Altman' does not exist; did you mean [[sam-altman|Sam Altman]]?"
+    assert finding.fix is not None and finding.fix.new == "[[sam-altman|Sam Altman]]"
+
+
 def test_ambiguous_title_gives_no_fix(tmp_path: Path) -> None:
     files = with_base({"entities/t.md": page("T", body="[[Sam Altman]]\n")})
     files["concepts/sam-altman-2.md"] = page("Sam Altman", type="concept")
@@ -492,6 +499,27 @@ def test_stale_page_messages(tmp_path: Path) -> None:
         "updated 2026-01-01, but it cites a source captured 2026-06-01 (151 days later; stale_after_days is 90)",
         "cites page(s) updated after this answer was written: entities/a.md",
         "query page is 120 days old (query_max_age_days is 90); re-run it with `wikic query --refresh queries/q.md`",
+    ]
+
+
+def test_stale_page_query_cited_fingerprints(tmp_path: Path) -> None:
+    """A query page's `cited: {path: fingerprint}` (written by query write-back) is exact where dates are not."""
+    from wikic.query.fingerprint import page_fingerprint
+
+    a_text = page("A", updated="2026-02-20", body="[[b]] [[c]]\n")
+    cited = {"entities/a.md": page_fingerprint(a_text), "entities/b.md": "0" * 16, "entities/gone.md": page_fingerprint(a_text)}
+    files = {
+        **BASE,
+        "entities/a.md": a_text,  # updated after the query, but its knowledge did not change: not stale
+        "queries/q.md": page("Q", type="query", updated="2026-02-01", cited=cited, body="[[a]] [[b]]\n"),
+        "queries/r.md": page("R", type="query", updated="2026-02-01", cited={"entities/a.md": page_fingerprint(a_text)[:8]}, body="[[a]]\n"),
+    }
+    root = make_vault(tmp_path, files)
+    found = lint_full(root, "stale-page")
+    assert [(f.rule, f.severity, f.path, f.line) for f in found] == [("stale-page", "warning", "queries/q.md", 11), ("stale-page", "warning", "queries/q.md", 11)]
+    assert [f.message for f in found] == [
+        "cited page(s) changed since this answer was written: entities/b.md; refresh it with `wikic query --refresh queries/q.md`",
+        "cited page(s) no longer exist: entities/gone.md; refresh it with `wikic query --refresh queries/q.md`",
     ]
 
 
