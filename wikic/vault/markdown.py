@@ -13,11 +13,14 @@ from typing import Any
 
 from markdown_it import MarkdownIt
 from markdown_it.rules_block import StateBlock
+from markdown_it.rules_core import StateCore
 from markdown_it.rules_inline import StateInline
 from mdit_py_plugins.dollarmath import dollarmath_plugin
 from mdit_py_plugins.footnote import footnote_plugin
 
-MAX_NESTING = 100
+MAX_NESTING = 100  # block nesting (quotes, lists); Python's recursion limit is far away
+INLINE_NESTING = 20  # markdown-it's default
+UNCLOSED_KEY = "wikic_unclosed_wikilinks"  # env key: where the inline rule notes unclosed "[["
 
 WIKI_RE = re.compile(r"(!?)\[\[([^\[\]\n|]*?)(?:\|([^\[\]\n]*))?\]\]")
 
@@ -28,15 +31,11 @@ def _wikilink(state: StateInline, silent: bool) -> bool:
         return False
     m = WIKI_RE.match(state.src, state.pos)
     if not m:
-        if ch == "[" and state.src.startswith("[[", state.pos) and not _closes_on_line(state.src, state.pos + 2):
-            # An unclosed "[[": mark its first "[" (consumed like text, so link parsing is unchanged) so the
-            # caller can report it at its exact place.
-            if not silent:
-                tok = state.push("wikilink_unclosed", "", 0)
-                tok.content = "["
-                tok.meta = {"offset": state.pos}
-            state.pos += 1
-            return True
+        if not silent and ch == "[" and state.src.startswith("[[", state.pos) and not _closes_on_line(state, state.pos + 2):
+            # An unclosed "[[": note where, for a problem report, and let the other rules read it as usual.
+            unclosed = state.env.get(UNCLOSED_KEY)
+            if unclosed is not None:
+                unclosed.append(state.pos)
         return False
     if not silent:  # lookahead (silent) mode must not push tokens
         tok = state.push("wikilink", "", 0)
@@ -46,9 +45,19 @@ def _wikilink(state: StateInline, silent: bool) -> bool:
     return True
 
 
-def _closes_on_line(src: str, pos: int) -> bool:
-    eol = src.find("\n", pos)
-    return src.find("]]", pos, eol if eol >= 0 else len(src)) >= 0
+def _closes_on_line(state: StateInline, pos: int) -> bool:
+    """Is there a "]]" after `pos` on its line? Each line's last "]]" is looked up once, so a line of ten
+    thousand "[" stays linear."""
+    line: tuple[int, int, int] | None = getattr(state, "_wikic_line", None)  # (start, end, last "]]")
+    if line is None or not line[0] <= pos <= line[1]:
+        src = state.src
+        start = src.rfind("\n", 0, pos) + 1
+        end = src.find("\n", pos)
+        if end < 0:
+            end = len(src)
+        line = (start, end, src.rfind("]]", start, end))
+        state._wikic_line = line  # type: ignore[attr-defined]
+    return line[2] >= pos
 
 
 def _inline_comment(state: StateInline, silent: bool) -> bool:
@@ -102,11 +111,37 @@ def _block_comment(state: StateBlock, start_line: int, end_line: int, silent: bo
     return True
 
 
+def _unclosed_math_block(state: StateBlock, start_line: int, end_line: int, silent: bool) -> bool:
+    """A `$$` block that never closes runs to the end of its container, as a fence does (runs after the
+    dollarmath rule, which only takes closed blocks)."""
+    pos = state.bMarks[start_line] + state.tShift[start_line]
+    if state.sCount[start_line] - state.blkIndent >= 4 or not state.src.startswith("$$", pos):
+        return False
+    if "$$" in state.src[pos + 2 : state.eMarks[start_line]]:
+        return False  # "$$a$$ text": inline math in a paragraph
+    if silent:
+        return True
+    tok = state.push("math_block", "math", 0)
+    tok.block = True
+    tok.map = [start_line, end_line]
+    tok.markup = "$$"
+    tok.meta = {"closed": False}
+    state.line = end_line
+    return True
+
+
 def _record_offset(rule: Any) -> Any:
     """Wrap markdown-it's link/image rules so their tokens remember where they started (for line numbers)."""
 
     def wrapped(state: StateInline, silent: bool) -> bool:
         start = state.pos
+        # No "]" ahead: no link can form. Saying so at once keeps "[[a [[a [[a ..." from scanning the rest
+        # of the paragraph at every "[" (quadratic time in markdown-it's label search).
+        last = getattr(state, "_wikic_last_bracket", None)
+        if last is None:
+            last = state._wikic_last_bracket = state.src.rfind("]")  # type: ignore[attr-defined]
+        if last < start:
+            return False
         count = len(state.tokens)
         ok = bool(rule(state, silent))
         if ok and not silent:
@@ -125,17 +160,17 @@ def obsidian_plugin(md: MarkdownIt) -> None:
     md.block.ruler.before(
         "paragraph", "obsidian_comment_block", _block_comment, {"alt": ["paragraph", "reference", "blockquote", "list"]}
     )
+    if "math_block" in [r.name for r in md.block.ruler.__rules__]:
+        md.block.ruler.after("math_block", "math_block_unclosed", _unclosed_math_block)
     for name in ("link", "image"):
         rule = md.inline.ruler.__rules__[md.inline.ruler.__find__(name)]
         md.inline.ruler.at(name, _record_offset(rule.fn))
 
 
-@lru_cache(maxsize=1)
-def markdown() -> MarkdownIt:
+def _build(max_nesting: int) -> MarkdownIt:
     return (
-        # html=True: comments and HTML blocks hide their contents. maxNesting (20 in the preset) would drop
-        # the links of a quote or list nested deeper; Obsidian shows them. Recursion stays far below Python's limit.
-        MarkdownIt("commonmark", {"html": True, "maxNesting": MAX_NESTING})
+        # html=True: comments and HTML blocks hide their contents.
+        MarkdownIt("commonmark", {"html": True, "maxNesting": max_nesting})
         .enable(["table", "strikethrough"])
         # Like Obsidian (and pandoc), "$" opens or closes inline math only with no space inside it: in
         # "costs $5 and [[A]] for $6" the dollars are money and [[A]] is a link.
@@ -143,3 +178,27 @@ def markdown() -> MarkdownIt:
         .use(footnote_plugin, inline=False, move_to_end=False)  # keep every definition, in place
         .use(obsidian_plugin)
     )
+
+
+@lru_cache(maxsize=1)
+def markdown() -> MarkdownIt:
+    """The parser. Blocks may nest MAX_NESTING deep (the preset's 20 would drop the links of a quote or
+    list nested deeper, which Obsidian shows); inline content keeps the preset's 20, because markdown-it's
+    bracket matching costs grow with it on pages full of unmatched "[" (a separate instance parses it)."""
+    md = _build(MAX_NESTING)
+    inline_md = _build(INLINE_NESTING)
+
+    def inline(state: StateCore) -> None:
+        env = state.env
+        for token in state.tokens:
+            if token.type == "inline":
+                if token.children is None:
+                    token.children = []
+                env[UNCLOSED_KEY] = unclosed = []
+                inline_md.inline.parse(token.content, inline_md, env, token.children)
+                if unclosed:  # offsets of "[[" never closed on their line
+                    token.meta = {**(token.meta or {}), "unclosed_wikilinks": unclosed}
+        env.pop(UNCLOSED_KEY, None)
+
+    md.core.ruler.at("inline", inline)
+    return md

@@ -27,7 +27,8 @@ from wikic.vault.model import (
     empty_note,
 )
 
-MAX_PAGE_BYTES = 8 * 1024 * 1024
+MAX_PAGE_BYTES = 8 * 1024 * 1024  # markdown-it reads ~0.5 MB/s of ordinary prose: 8 MB is ~20 s, not a hang
+MAX_FRONTMATTER_CHARS = 256 * 1024  # PyYAML on a huge block (or one with 100,000 duplicate keys) takes seconds
 
 WIKI_RE = re.compile(r"(!?)\[\[([^\[\]\n|]*?)(?:\|([^\[\]\n]*))?\]\]")
 SIMPLE_MDLINK = re.compile(r"(!?)\[([^\[\]\n]*)\]\(([^()\s<>]*)\)")
@@ -160,7 +161,7 @@ def scan_fast(body: str, first_line: int) -> tuple[list[Link], list[Heading], li
 
 
 _HIDING_BLOCKS = frozenset(
-    {"fence", "code_block", "html_block", "math_block", "math_block_eqno", "obsidian_comment_block"}
+    {"fence", "code_block", "html_block", "math_block", "math_block_label", "obsidian_comment_block"}
 )
 
 
@@ -184,6 +185,8 @@ def scan_full(text: str, first_line: int, lines: list[str]) -> tuple[list[Link],
                 problems.append(
                     Problem("malformed-link", tok.map[0] + 1, "code fence is never closed: it hides the rest of the page")
                 )
+            if ttype == "math_block" and not tok.meta.get("closed", True):
+                problems.append(Problem("malformed-link", tok.map[0] + 1, "'$$' math block is never closed: it hides the rest of the page"))
             if ttype == "obsidian_comment_block" and not tok.meta.get("closed", True):
                 problems.append(Problem("malformed-link", tok.map[0] + 1, "'%%' comment is never closed: it hides the rest of the page"))
         elif ttype == "heading_open" and tok.map and i + 1 < n:
@@ -268,9 +271,21 @@ def _inline_links(
             placed[ls] = start
         return line, start + rel + 1
 
-    unclosed_lines: set[int] = set()
+    unclosed: list[int] = tok.meta.get("unclosed_wikilinks", []) if tok.meta else []
+    pending = [0, 0]  # next unclosed "[[" to report, last line reported (one report a line: "[[[[" is one mistake)
+
+    def report_unclosed(before: int) -> None:
+        while pending[0] < len(unclosed) and unclosed[pending[0]] < before:
+            line, col = where(unclosed[pending[0]])
+            pending[0] += 1
+            if line != pending[1]:
+                pending[1] = line
+                problems.append(Problem("malformed-link", line, "'[[' is never closed by ']]' on the same line", col))
+
     for child in tok.children:
         ctype = child.type
+        if unclosed and child.meta and "offset" in child.meta:
+            report_unclosed(child.meta["offset"])
         if ctype == "wikilink":
             line, col = where(child.meta["offset"])
             m = WIKI_RE.match(child.content)
@@ -286,14 +301,11 @@ def _inline_links(
             link = _mdlink(str(href), content[start : child.meta["end"]], ctype == "image", line, col)
             if link is not None:
                 links.append(link)
-        elif ctype == "wikilink_unclosed":
-            line, col = where(child.meta["offset"])
-            if line not in unclosed_lines:  # one report per line is enough ("[[[[[[" is one mistake)
-                unclosed_lines.add(line)
-                problems.append(Problem("malformed-link", line, "'[[' is never closed by ']]' on the same line", col))
         elif ctype == "obsidian_comment" and not child.meta.get("closed", True):
             line, col = where(child.meta["offset"])
             problems.append(Problem("malformed-link", line, "'%%' comment is never closed", col))
+    if unclosed:
+        report_unclosed(len(content) + 1)
 
 
 def _frontmatter_links(yaml_text: str, data: dict[str, Any], problems: list[Problem]) -> list[Link]:
@@ -333,6 +345,8 @@ def _frontmatter_links(yaml_text: str, data: dict[str, Any], problems: list[Prob
 
 
 def decode(path: str, data: bytes) -> tuple[str | None, list[Problem]]:
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        return None, [Problem("encoding", None, "UTF-16 text: Markdown pages must be UTF-8")]
     if b"\x00" in data[:8192]:
         return None, [Problem("encoding", None, "binary file where a Markdown page is expected")]
     try:
@@ -354,7 +368,11 @@ def parse_note(path: str, data: bytes, max_bytes: int = MAX_PAGE_BYTES) -> Note:
     data_fm: dict[str, Any] | None = None
     key_lines: dict[str, int] = {}
     links: list[Link] = []
-    if split.yaml_text is not None:
+    if split.yaml_text is not None and len(split.yaml_text) > MAX_FRONTMATTER_CHARS:
+        problems.append(
+            Problem("frontmatter", 1, f"frontmatter is {len(split.yaml_text) // 1024} KB, over the {MAX_FRONTMATTER_CHARS // 1024} KB limit: not read")
+        )
+    elif split.yaml_text is not None:
         parsed = fm.parse(split.yaml_text)
         problems.extend(parsed.problems)
         data_fm = parsed.data
@@ -366,7 +384,7 @@ def parse_note(path: str, data: bytes, max_bytes: int = MAX_PAGE_BYTES) -> Note:
     body_start = split.block_lines + 1
     if len(data) > max_bytes:
         problems.append(
-            Problem("page-too-long", None, f"page is {len(data) // (1024 * 1024)} MB, over the {max_bytes // (1024 * 1024)} MB parse limit: its links were not read")
+            Problem("page-too-long", None, f"page is {len(data) / (1024 * 1024):.1f} MB, over the {max_bytes / (1024 * 1024):g} MB parse limit: its links were not read")
         )
         return Note(path, data_fm, split.block_lines, key_lines, links, [], [], problems, line_count, body_start)
     body = "\n".join(lines[split.block_lines :]) if split.block_lines else text
