@@ -206,9 +206,13 @@ class WikiTools:
 
         if not sources:
             return "Nothing to ingest: give file paths, http(s) URLs, or raw/ paths captured with file_note."
+        # A relative path names a file of the vault (e.g. what file_note captured): the server's own working
+        # folder is whatever the client started it in, so it is no base for paths.
+        inputs = [str(self.root / s) if not s.startswith(("http://", "https://")) and not Path(s).is_absolute()
+                  and (self.root / s).exists() else s for s in sources]
         with self._lock:
             try:
-                report = ingest(self.root, IngestOptions(inputs=list(sources)))
+                report = ingest(self.root, IngestOptions(inputs=inputs))
             finally:
                 self.reset_palace()
         return _ingest_summary(report)
@@ -224,6 +228,9 @@ class WikiTools:
         body = f"# {heading}\n\n{text.strip()}\n"
         (captured,) = capture(self.root, ["-"], kind=kind, stdin=body.encode("utf-8"))
         state = "Captured" if captured.new else "Already captured (same text)"
+        with self._lock:
+            # searchable at once, before any ingest (a later ingest of a file already in raw/ does not index it)
+            self.palace().update_paths([p for p in (captured.raw_path, captured.text_path) if p])
         return (f"{state} as {captured.raw_path}. It is not in the wiki yet: compile it with "
                 f"ingest([\"{captured.raw_path}\"]) when ready.")
 

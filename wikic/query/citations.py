@@ -52,23 +52,25 @@ class CitationCheck:
         self.cited: dict[str, Citation] = {}
         self.rejected: list[str] = []
 
-    def find(self, target: str) -> ContextItem | None:
+    def find(self, target: str) -> tuple[ContextItem | None, bool]:
+        """(the context item `target` reaches, whether only by its title or an alias), or (None, False)."""
         target = target.replace("\\", "").strip()
         target = _ANCHOR_SUFFIX.sub("", target.split("#", 1)[0]).strip()
         if not target:
-            return None
+            return None, False
         if self.resolver is not None:
             found = self.resolver.resolve(ANSWER_SOURCE, target).path
             if found in self.by_path:
-                return self.by_path[found]
+                return self.by_path[found], False
             if found is not None:
-                return None  # a real file, but not one the model was shown
-        return self.by_label.get(fold(target))
+                return None, False  # a real file, but not one the model was shown
+        item = self.by_label.get(fold(target))
+        return item, item is not None and fold(target) not in (fold(item.ref), fold(item.path))
 
     def link(self, inner: str) -> str:
         """The replacement for `[[inner]]`."""
         target, bar, alias = inner.replace("\\|", "|").partition("|")
-        item = self.find(target)
+        item, by_label = self.find(target)
         shown = _plain(alias if bar and alias.strip() else target.split("#", 1)[0])
         if item is None:
             self.rejected.append(f"[[{inner}]]")
@@ -76,6 +78,9 @@ class CitationCheck:
         self.cited.setdefault(item.path, Citation(item.path, item.link, item.kind, item.title))
         if bar and alias.strip() and fold(alias.strip()) != fold(item.ref):
             return f"[[{item.ref}|{_plain(alias)}]]"
+        if by_label:
+            # "[[Sam Altman]]" reaches no file in Obsidian: link the page, keep the words the model chose
+            return f"[[{item.ref}|{_plain(target)}]]"
         return item.link
 
     @property

@@ -115,7 +115,10 @@ def refresh_query(
     rel = resolve_query_page(root, page)
     text = (root / rel).read_text(encoding="utf-8")
     data, _ = split_page(text)
-    question = (data or {}).get("question")
+    if data is None:
+        raise UsageError(f"{rel}: its frontmatter cannot be read (missing or invalid YAML), so its question is unknown",
+                         hint=f"fix it (`wikic lint --select frontmatter` shows where), then run --refresh again")
+    question = data.get("question")
     if not isinstance(question, str) or not question.strip():
         raise UsageError(f"{rel} has no `question:` in its frontmatter, so it cannot be refreshed",
                          hint="add `question: ...` to its frontmatter, or ask again with wikic query \"...\" --save")
@@ -201,10 +204,16 @@ def page_safe(answer: str) -> str:
     """The answer as page text that cannot break the page: no fake block markers, no unclosed comment,
     code fence or `%%` that would hide the rest of the page, no frontmatter fence at the top."""
     text = answer.replace("<!--", "&lt;!--").replace("%%", "%")
-    text = re.sub(r"^(\s*)---\s*$", r"\1***", text, count=1) if text.lstrip().startswith("---") else text
-    if len(_OPEN_FENCE.findall(text)) % 2:
-        text += "\n```"
-    return text.strip()
+    lines, fenced = [], False
+    for line in text.split("\n"):
+        if _OPEN_FENCE.match(line):
+            fenced = not fenced
+        elif not fenced and line.strip() == "---":
+            line = "***"  # a rule that cannot turn the line above into a heading or read as frontmatter
+        lines.append(line)
+    if fenced:
+        lines.append("```")
+    return "\n".join(lines).strip()
 
 
 _LINK = re.compile(r"(\s*)\[\[([^\]|]*)(?:\|([^\]]*))?\]\]")
@@ -244,7 +253,8 @@ def _write_query(root: Path, result: QueryResult, rel: str, today: dt.date, *, c
             tag = tag.lstrip("#").lower()
             if tag not in tags and (not taxonomy or tag in taxonomy):
                 tags.append(tag)
-    question = " ".join(result.question.split())
+    # Frontmatter values holding "[[...]]" are links to Obsidian and lint: a question quoting one must not be.
+    question = " ".join(result.question.split()).replace("[[", "[").replace("]]", "]")
     answer = page_safe(result.answer)
     title = clean_title(question) or "Query"
 

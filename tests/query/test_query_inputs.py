@@ -1,0 +1,70 @@
+"""Bad input and odd vaults: clear messages, no model call where none can help."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from querykit import QueryWiki, write_settings
+from standin_openai import StandinServer
+from typer.testing import CliRunner
+
+from wikic.cli import app
+from wikic.vault.init import init_vault
+
+
+def run(root: Path, *args: str) -> object:
+    return CliRunner().invoke(app, [*args, "--vault", str(root)], catch_exceptions=False)
+
+
+def test_an_empty_vault_says_it_is_empty(tmp_path: Path, standin: StandinServer) -> None:
+    root = tmp_path / "empty"
+    init_vault(root)
+    write_settings(root, standin)
+    result = run(root, "query", "Who is the CEO of OpenAI?")
+    assert result.exit_code == 1
+    assert "The wiki is empty" in result.stdout and "wikic ingest" in result.stdout
+    assert standin.chat_requests() == []
+    data = run(root, "query", "anything at all", "--json")
+    assert '"status": "not_found"' in data.stdout
+
+
+def test_pages_the_palace_never_indexed_are_named(tmp_path: Path, standin: StandinServer, make_vault, page) -> None:
+    root = make_vault({"entities/openai.md": page("OpenAI", body="# OpenAI\n\nSam Altman is its CEO.\n")})
+    write_settings(root, standin)
+    result = run(root, "query", "Who is the CEO of OpenAI?")
+    assert result.exit_code == 1
+    assert "the palace has not indexed this vault yet" in result.stderr
+    assert "Hint: run `wikic index`" in result.stderr
+    assert run(root, "index").exit_code == 0
+    standin.route = lambda body: "Sam Altman [[openai]]."
+    assert run(root, "query", "Who is the CEO of OpenAI?").stdout.strip() == "Sam Altman [[openai]]."
+
+
+def test_a_palace_built_with_another_embedding_model(wiki: QueryWiki, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("WIKIC_EMBEDDING_PROVIDER", "use")
+    result = wiki.cli("query", "Who is the CEO of OpenAI?")
+    assert result.exit_code == 1
+    assert "the palace was built with embedding model static:" in result.stderr
+    assert "but use:" in result.stderr and "wikic index --rebuild" in result.stderr
+    assert wiki.server.chat_requests() == []
+
+
+@pytest.mark.parametrize("question", ["", "   "])
+def test_an_empty_question(wiki: QueryWiki, question: str) -> None:
+    result = wiki.cli("query", question)
+    assert result.exit_code == 2 and "give a question" in result.stderr
+
+
+def test_no_model_configured(wiki: QueryWiki) -> None:
+    (wiki.root / "wikic.toml").write_text("[llm]\nbase_url = \"http://127.0.0.1:9/v1\"\n", encoding="utf-8")
+    result = wiki.cli("query", "Who is the CEO of OpenAI?")
+    assert result.exit_code == 2 and "no model configured" in result.stderr
+
+
+def test_an_unreachable_endpoint(wiki: QueryWiki) -> None:
+    (wiki.root / "wikic.toml").write_text(
+        '[llm]\nbase_url = "http://127.0.0.1:9/v1"\nmodel = "m"\nmax_retries = 0\ntimeout = 5\n', encoding="utf-8")
+    result = wiki.cli("query", "Who is the CEO of OpenAI?", "--json")
+    assert result.exit_code == 1
+    assert "cannot connect" in result.stderr and '"error"' in result.stdout
