@@ -91,13 +91,13 @@ def extraction(body: dict[str, Any]) -> dict[str, Any]:
 
 def question_of(body: dict[str, Any]) -> str:
     user = body["messages"][-1]["content"]
-    m = re.search(r"<question>\n(.*?)\n</question>", user, re.S)
+    m = re.search(r"<question>\n(.*?)\n</question>", user, re.DOTALL)
     return m.group(1) if m else user
 
 
 def context_of(body: dict[str, Any]) -> str:
     user = body["messages"][-1]["content"]
-    m = re.search(r"<context>\n(.*?)\n</context>", user, re.S)
+    m = re.search(r"<context>\n(.*?)\n</context>", user, re.DOTALL)
     return m.group(1) if m else ""
 
 

@@ -74,7 +74,7 @@ def test_asking_the_same_question_again_updates_the_same_page(wiki: QueryWiki) -
 
 
 def test_interactive_prompt_offers_to_file_the_answer(wiki: QueryWiki, monkeypatch) -> None:
-    import wikic.cli.query_cmd as query_cmd
+    from wikic.cli import query_cmd
 
     monkeypatch.setattr(query_cmd, "_interactive", lambda: True)
     declined = wiki.cli("query", QUESTION, input="n\n")

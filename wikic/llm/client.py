@@ -244,7 +244,9 @@ class OpenAICompatible:
             except openai.APIConnectionError as exc:
                 raise self._connection_error(exc) from None
             return TextStream(
-                lambda stream: self._pieces(stream, chunks), model=self.model, prompt_estimate=estimate_messages(msgs)
+                lambda stream, chunks=chunks: self._pieces(stream, chunks),
+                model=self.model,
+                prompt_estimate=estimate_messages(msgs),
             )
 
     def _pieces(self, stream: TextStream, chunks: Any) -> Iterator[str]:

@@ -30,7 +30,19 @@ _EXPORTS = {
     "page_fingerprint": "wikic.query.fingerprint",
 }
 
-__all__ = sorted(_EXPORTS)
+__all__ = [
+    "ContextItem",
+    "QueryOptions",
+    "QueryResult",
+    "Retrieval",
+    "SavedQuery",
+    "answer_question",
+    "generate_answer",
+    "page_fingerprint",
+    "refresh_query",
+    "retrieve",
+    "save_answer",
+]
 
 
 def __getattr__(name: str) -> Any:

@@ -19,7 +19,13 @@ from wikic.llm.cache import ReplyCache
 from wikic.llm.client import StreamingLLM
 from wikic.palace import Palace, open_palace
 from wikic.query.citations import SENTINEL, AnswerFilter, Citation, CitationCheck
-from wikic.query.retrieve import DEFAULT_BUDGET, DEFAULT_K, ContextItem, Retrieval, retrieve
+from wikic.query.retrieve import (
+    DEFAULT_BUDGET,
+    DEFAULT_K,
+    ContextItem,
+    Retrieval,
+    retrieve,
+)
 from wikic.settings import Settings, load_settings
 from wikic.vault.layout import STATE_DIR
 

@@ -23,9 +23,9 @@ ASKED_SECTION = "Asked about"
 FINGERPRINT_CHARS = 16
 
 _ASKED_BLOCK = re.compile(
-    rf"^<!-- wikic:begin {ASKED_KEY} sha=[0-9a-f]+ -->\n.*?^<!-- wikic:end {ASKED_KEY} -->$", re.M | re.S
+    rf"^<!-- wikic:begin {ASKED_KEY} sha=[0-9a-f]+ -->\n.*?^<!-- wikic:end {ASKED_KEY} -->$", re.MULTILINE | re.DOTALL
 )
-_ASKED_HEADING = re.compile(rf"^## {re.escape(ASKED_SECTION)}[ \t]*$", re.M)
+_ASKED_HEADING = re.compile(rf"^## {re.escape(ASKED_SECTION)}[ \t]*$", re.MULTILINE)
 _BLANK_RUNS = re.compile(r"\n{3,}")
 
 

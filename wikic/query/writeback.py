@@ -29,7 +29,13 @@ from wikic.ingest.blocks import digest, find_block, merge_blocks
 from wikic.ingest.compile import dump_frontmatter, split_page
 from wikic.ingest.render import clean_text, clean_title
 from wikic.palace import Palace, update_paths
-from wikic.query.answer import QueryOptions, QueryResult, StreamingLLM, TextSink, answer_question
+from wikic.query.answer import (
+    QueryOptions,
+    QueryResult,
+    StreamingLLM,
+    TextSink,
+    answer_question,
+)
 from wikic.query.fingerprint import ASKED_KEY, ASKED_SECTION
 from wikic.query.retrieve import link_ref
 from wikic.schema import load as load_schema
@@ -117,7 +123,7 @@ def refresh_query(
     data, _ = split_page(text)
     if data is None:
         raise UsageError(f"{rel}: its frontmatter cannot be read (missing or invalid YAML), so its question is unknown",
-                         hint=f"fix it (`wikic lint --select frontmatter` shows where), then run --refresh again")
+                         hint="fix it (`wikic lint --select frontmatter` shows where), then run --refresh again")
     question = data.get("question")
     if not isinstance(question, str) or not question.strip():
         raise UsageError(f"{rel} has no `question:` in its frontmatter, so it cannot be refreshed",
@@ -197,7 +203,7 @@ def _new_path(root: Path, folder: str, question: str) -> str:
     return f"{folder}/{candidate}.md"
 
 
-_OPEN_FENCE = re.compile(r"^\s*(```|~~~)", re.M)
+_OPEN_FENCE = re.compile(r"^\s*(```|~~~)", re.MULTILINE)
 
 
 def page_safe(answer: str) -> str:
@@ -303,7 +309,7 @@ def _write_query(root: Path, result: QueryResult, rel: str, today: dt.date, *, c
 def _upsert_index(root: Path, entry: Entry, schema: Any) -> None:
     path = root / INDEX_FILE
     text = path.read_text(encoding="utf-8") if path.exists() else "# Wiki Index\n"
-    pattern = re.compile(rf"^\s*[-*+]\s+\[\[{re.escape(entry.link)}(?:\|[^\]]*)?\]\].*$", re.M | re.I)
+    pattern = re.compile(rf"^\s*[-*+]\s+\[\[{re.escape(entry.link)}(?:\|[^\]]*)?\]\].*$", re.MULTILINE | re.IGNORECASE)
     if pattern.search(text):
         new = pattern.sub(lambda _: entry.render(), text, count=1)
     else:
