@@ -252,7 +252,7 @@ def test_vault_that_is_a_file_is_a_usage_error(tmp_path: Path) -> None:
 def test_the_console_script_prints_no_traceback(tmp_path: Path) -> None:
     exe = Path(sys.executable).with_name("wikic")
     command = [str(exe)] if exe.exists() else [sys.executable, "-c", "from wikic.cli import main; main()"]
-    proc = subprocess.run([*command, "lint", str(tmp_path / "nope")], capture_output=True, text=True, timeout=120)
+    proc = subprocess.run([*command, "lint", str(tmp_path / "nope")], capture_output=True, text=True, timeout=120, check=False)
     assert proc.returncode == 2
     assert proc.stderr == f"Error: vault folder does not exist: {tmp_path / 'nope'}\n"
     assert proc.stdout == ""

@@ -57,7 +57,7 @@ def test_wheel_ships_every_template(tmp_path: Path) -> None:
     clean_env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
     build = subprocess.run(
         [sys.executable, "-m", "build", "--wheel", "--outdir", str(dist), str(REPO)],
-        cwd=tmp_path, env=clean_env, capture_output=True, text=True, timeout=600,
+        cwd=tmp_path, env=clean_env, capture_output=True, text=True, timeout=600, check=False,
     )
     assert build.returncode == 0, build.stdout[-3000:] + build.stderr[-3000:]
     (wheel,) = dist.glob("wikic-*.whl")
@@ -67,11 +67,11 @@ def test_wheel_ships_every_template(tmp_path: Path) -> None:
     python = env_dir / "bin" / "python"
     install = subprocess.run(
         [sys.executable, "-m", "pip", "--python", str(python), "install", "--no-deps", "--no-index", "--disable-pip-version-check", "--quiet", str(wheel)],
-        cwd=tmp_path, env=clean_env, capture_output=True, text=True, timeout=600,
+        cwd=tmp_path, env=clean_env, capture_output=True, text=True, timeout=600, check=False,
     )
     assert install.returncode == 0, install.stdout + install.stderr
 
-    read = subprocess.run([str(python), "-I", "-c", READ_TEMPLATES], cwd=tmp_path, env=clean_env, capture_output=True, text=True, timeout=120)
+    read = subprocess.run([str(python), "-I", "-c", READ_TEMPLATES], cwd=tmp_path, env=clean_env, capture_output=True, text=True, timeout=120, check=False)
     assert read.returncode == 0, read.stderr
     data = json.loads(read.stdout)
     assert Path(data["wikic"]).resolve().is_relative_to(env_dir.resolve())  # the installed copy, not the source tree

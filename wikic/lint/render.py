@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import json
-from urllib.parse import quote
 from typing import Any
+from urllib.parse import quote
 
 from wikic import __version__
 from wikic.lint.run import LintReport
