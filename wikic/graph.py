@@ -55,11 +55,8 @@ def build(vault: Vault, resolver: Resolver | None = None) -> LinkGraph:
     for source, note in vault.notes.items():
         mine = []
         for link in note.links:
-            if not link.target:  # [[#Heading]]: the note itself (Resolver's cache is keyed by folder)
-                edge = Edge(source, link, source, ())
-            else:
-                res = resolve(source, link.target)
-                edge = Edge(source, link, res.path, res.candidates)
+            res = resolve(source, link.target)
+            edge = Edge(source, link, res.path, res.candidates)
             mine.append(edge)
         edges.extend(mine)
         by_source[source] = mine

@@ -183,8 +183,7 @@ def test_same_note_heading_links_in_sibling_notes_resolve_to_their_own_note(tmp_
 
 def test_resolver_same_note_link_depends_on_the_note_not_its_folder() -> None:
     """Resolver.resolve caches by (folder, target); for the empty target of `[[#Heading]]` the answer is the
-    linking note itself, so two notes of one folder must not share it. (wikic/vault/resolve.py bug; the
-    graph works around it.)"""
+    linking note itself, so two notes of one folder must not share it."""
     resolver = Resolver(["n/one.md", "n/two.md"])
     assert resolver.resolve("n/one.md", "").path == "n/one.md"
     assert resolver.resolve("n/two.md", "").path == "n/two.md"
