@@ -68,3 +68,21 @@ def test_an_unreachable_endpoint(wiki: QueryWiki) -> None:
     result = wiki.cli("query", "Who is the CEO of OpenAI?", "--json")
     assert result.exit_code == 1
     assert "cannot connect" in result.stderr and '"error"' in result.stdout
+
+
+def test_a_plain_obsidian_vault_is_answered_and_filed(tmp_path: Path, make_vault) -> None:
+    from wikic.llm.fake import FakeLLM
+    from wikic.palace import sync
+    from wikic.query.answer import answer_question
+    from wikic.query.writeback import save_answer
+
+    root = make_vault({"Projects/Garden.md": "# Garden\n\nThe tomatoes go in the south bed in May.\n",
+                       "Daily/2026-05-01.md": "Planted basil next to [[Garden]].\n"}, schema=False)
+    sync(root)
+    llm = FakeLLM("Tomatoes go in the south bed in May [[Garden]].")
+    result = answer_question(root, "Where do the tomatoes go?", llm=llm)
+    assert result.answered and [c.path for c in result.citations] == ["Projects/Garden.md"]
+    assert llm.history[0].schema_name == "stream_text"
+    saved = save_answer(root, result)
+    assert saved.path == "queries/where-do-the-tomatoes-go.md"
+    assert "[[where-do-the-tomatoes-go|Where do the tomatoes go?]]" in (root / "Projects/Garden.md").read_text(encoding="utf-8")
