@@ -14,11 +14,12 @@ import math
 import re
 import sqlite3
 import unicodedata
-from collections import Counter, defaultdict
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+import numpy as np
 import snowballstemmer
 
 from wikic.errors import PalaceError
@@ -149,8 +150,8 @@ class LexicalIndex:
             self._db.executescript(_SCHEMA)
         except sqlite3.Error as exc:
             raise PalaceError(f"cannot open the palace's lexical index {path}: {exc}") from None
-        self._stats_key: str | None = None
-        self._stats: tuple[int, float, dict[str, int], float] = (0, 0.0, {}, 0.0)
+        self._cache: _DrawerTable | None = None
+        self._cache_key: str | None = None
 
     def close(self) -> None:
         self._db.close()
@@ -220,7 +221,7 @@ class LexicalIndex:
 
     def commit(self) -> None:
         self._db.execute("COMMIT")
-        self._stats_key = None
+        self._cache = None
 
     def rollback(self) -> None:
         if self._db.in_transaction:
@@ -288,16 +289,40 @@ class LexicalIndex:
             )
 
     # -- reads ------------------------------------------------------------------------------------------------
-    def _corpus_stats(self) -> tuple[int, float, dict[str, int], float]:
-        """(drawers, mean drawer length, file lengths, mean file length), cached until the next write."""
+    def _table(self) -> _DrawerTable:
+        """Per-drawer facts every query needs (id, file, length), held in memory until the next write:
+        one table scan per generation instead of an SQL lookup per matched drawer per query."""
         key = self.get_meta("generation") or ""
-        if key != self._stats_key:
-            n, total = self._db.execute("SELECT count(*), coalesce(sum(length), 0) FROM drawers").fetchone()
-            file_len = dict(self._db.execute("SELECT path, sum(length) FROM drawers GROUP BY path").fetchall())
-            mean_file = (sum(file_len.values()) / len(file_len)) if file_len else 0.0
-            self._stats = (n, (total / n) if n else 0.0, file_len, mean_file)
-            self._stats_key = key
-        return self._stats
+        if self._cache is None or key != self._cache_key:
+            rows = self._db.execute("SELECT rid, id, path, length FROM drawers").fetchall()
+            paths: list[str] = []
+            path_index: dict[str, int] = {}
+            size = (max(r[0] for r in rows) + 1) if rows else 1
+            file_of = np.full(size, -1, dtype=np.int32)
+            length = np.zeros(size, dtype=np.float32)
+            ids: dict[int, str] = {}
+            for rid, drawer_id, path, n in rows:
+                if path not in path_index:
+                    path_index[path] = len(paths)
+                    paths.append(path)
+                file_of[rid] = path_index[path]
+                length[rid] = n
+                ids[rid] = drawer_id
+            file_len = np.bincount(file_of[file_of >= 0], weights=length[file_of >= 0], minlength=len(paths))
+            self._cache = _DrawerTable(ids, {v: k for k, v in ids.items()}, paths, path_index, file_of, length,
+                                       file_len.astype(np.float32))
+            self._cache_key = key
+        return self._cache
+
+    def paths_of(self, drawer_ids: Iterable[str]) -> dict[str, str]:
+        """The file of each drawer id the index knows (unknown ids are left out)."""
+        table = self._table()
+        out: dict[str, str] = {}
+        for drawer_id in drawer_ids:
+            rid = table.rid_of.get(drawer_id)
+            if rid is not None:
+                out[drawer_id] = table.paths[table.file_of[rid]]
+        return out
 
     def allowed_rids(self, filters: Filters) -> set[int] | None:
         if not filters.active:
@@ -316,13 +341,8 @@ class LexicalIndex:
         return {r[0] for r in self._db.execute(sql, args)}
 
     def ids_for_rids(self, rids: Iterable[int]) -> list[str]:
-        rids = list(rids)
-        out: list[str] = []
-        for start in range(0, len(rids), 500):
-            part = rids[start : start + 500]
-            marks = ",".join("?" * len(part))
-            out.extend(r[0] for r in self._db.execute(f"SELECT id FROM drawers WHERE rid IN ({marks})", part))
-        return out
+        table = self._table()
+        return [table.ids[r] for r in rids if r in table.ids]
 
     def bm25(self, query: str, allowed: set[int] | None = None) -> tuple[dict[str, float], dict[str, float]]:
         """BM25 scores of drawers (by id) and of whole files (by path) for `query`.
@@ -333,51 +353,57 @@ class LexicalIndex:
         terms = Counter(tokenize(query))
         if not terms:
             return {}, {}
-        n_drawers, mean_len, file_len, mean_file = self._corpus_stats()
+        table = self._table()
+        n_drawers = len(table.ids)
         if not n_drawers:
             return {}, {}
+        n_files = len(table.paths)
+        mean_len = float(table.length.sum()) / n_drawers
+        mean_file = float(table.file_len.sum()) / max(n_files, 1)
         marks = ",".join("?" * len(terms))
         tid_of = dict(self._db.execute(f"SELECT term, tid FROM terms WHERE term IN ({marks})", list(terms)))
-        drawer_score: dict[int, float] = defaultdict(float)
-        file_tf: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
-        path_of: dict[int, tuple[str, int]] = {}
-        id_of: dict[int, str] = {}
-        postings: dict[str, list[tuple[int, int]]] = {}
-        for term, tid in tid_of.items():
-            postings[term] = self._db.execute("SELECT rid, tf FROM postings WHERE tid=?", (tid,)).fetchall()
-        needed_list = list({rid for rows in postings.values() for rid, _ in rows})
-        for start in range(0, len(needed_list), 900):
-            part = needed_list[start : start + 900]
-            q = ",".join("?" * len(part))
-            for rid, drawer_id, path, length in self._db.execute(
-                f"SELECT rid, id, path, length FROM drawers WHERE rid IN ({q})", part
-            ):
-                path_of[rid] = (path, length)
-                id_of[rid] = drawer_id
-        n_files = len(file_len)
-        for term, rows in postings.items():
-            weight = terms[term]
-            idf = math.log(1 + (n_drawers - len(rows) + 0.5) / (len(rows) + 0.5))
-            for rid, tf in rows:
-                path, length = path_of[rid]
-                file_tf[path][term] += tf
-                if allowed is not None and rid not in allowed:
-                    continue
-                norm = tf + K1 * (1 - B + B * length / mean_len)
-                drawer_score[rid] += weight * idf * tf * (K1 + 1) / norm
-        allowed_paths = None
+        mask = None
         if allowed is not None:
-            allowed_paths = {path_of[r][0] for r in drawer_score}
-        file_score: dict[str, float] = defaultdict(float)
-        file_df: Counter[str] = Counter()
-        for tfs in file_tf.values():
-            file_df.update(tfs.keys())
-        for path, tfs in file_tf.items():
-            if allowed_paths is not None and path not in allowed_paths:
+            mask = np.zeros(len(table.file_of), dtype=bool)
+            mask[np.fromiter(allowed, dtype=np.int64, count=len(allowed))] = True
+        drawer_score = np.zeros(len(table.file_of), dtype=np.float32)
+        file_score = np.zeros(n_files, dtype=np.float32)
+        for term, tid in tid_of.items():
+            rows = self._db.execute("SELECT rid, tf FROM postings WHERE tid=?", (tid,)).fetchall()
+            if not rows:
                 continue
-            length = file_len.get(path, mean_file)
-            for term, tf in tfs.items():
-                idf = math.log(1 + (n_files - file_df[term] + 0.5) / (file_df[term] + 0.5))
-                norm = tf + K1 * (1 - B + B * length / mean_file)
-                file_score[path] += terms[term] * idf * tf * (K1 + 1) / norm
-        return {id_of[r]: s for r, s in drawer_score.items()}, dict(file_score)
+            arr = np.array(rows, dtype=np.int64)
+            rid, tf = arr[:, 0], arr[:, 1].astype(np.float32)
+            weight = terms[term]
+            idf = math.log(1 + (n_drawers - len(rid) + 0.5) / (len(rid) + 0.5))
+            norm = tf + K1 * (1 - B + B * table.length[rid] / mean_len)
+            contrib = weight * idf * tf * (K1 + 1) / norm
+            if mask is not None:
+                contrib = contrib * mask[rid]
+            np.add.at(drawer_score, rid, contrib)
+            # file level: tf summed over the file's drawers, df counted in files
+            files = table.file_of[rid]
+            ftf = np.bincount(files, weights=tf, minlength=n_files).astype(np.float32)
+            present = np.nonzero(ftf)[0]
+            fidf = math.log(1 + (n_files - len(present) + 0.5) / (len(present) + 0.5))
+            fnorm = ftf[present] + K1 * (1 - B + B * table.file_len[present] / mean_file)
+            file_score[present] += weight * fidf * ftf[present] * (K1 + 1) / fnorm
+        hit = np.nonzero(drawer_score > 0)[0]
+        drawers = {table.ids[int(r)]: float(drawer_score[r]) for r in hit}
+        if mask is not None:
+            allowed_files = {int(table.file_of[r]) for r in hit}
+            files_out = {table.paths[f]: float(file_score[f]) for f in allowed_files if file_score[f] > 0}
+        else:
+            files_out = {table.paths[int(f)]: float(file_score[f]) for f in np.nonzero(file_score > 0)[0]}
+        return drawers, files_out
+
+
+@dataclass
+class _DrawerTable:
+    ids: dict[int, str]
+    rid_of: dict[str, int]
+    paths: list[str]
+    path_index: dict[str, int]
+    file_of: np.ndarray  # rid -> index into paths (-1: no such rid)
+    length: np.ndarray  # rid -> drawer length in terms
+    file_len: np.ndarray  # file index -> summed drawer lengths

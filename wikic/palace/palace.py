@@ -79,8 +79,8 @@ class Palace:
         self.store = VectorStore(self.settings)
         self._lexical: LexicalIndex | None = None
         self._lock = filelock.FileLock(str(state_dir(self.vault) / LOCK_FILE))
-        # (generation, [(path, normalised titles and aliases)]) for title matching in search
-        self.title_cache: tuple[str | None, list[tuple[str, list[str]]]] = (None, [])
+        # (generation, search.TitleIndex) for title matching in search; rebuilt after each write
+        self.title_cache: tuple[str | None, Any] = (None, None)
 
     # -- parts ------------------------------------------------------------------------------------------------
     @property
@@ -259,7 +259,7 @@ class Palace:
             lex.set_meta("chunker", signature)
         lex.set_meta("dirty", "0")
         report.files_total, report.drawers_total = lex.counts()
-        self.title_cache = (None, [])
+        self.title_cache = (None, None)
         return report
 
     def _plan_file(self, source: SourceFile, doc: Document, digest: str, before: FileRecord | None) -> _Pending:
@@ -391,26 +391,28 @@ class Palace:
         except BaseException:
             lex.rollback()
             raise
-        self.title_cache = (None, [])
+        self.title_cache = (None, None)
         return True
 
-    def refresh(self) -> None:
-        """Catch up with writes made by other processes (cheap when there were none)."""
+    def refresh(self) -> Any | None:
+        """Catch up with writes made by other processes (cheap when there were none); returns the
+        collection to read, or None when the palace has never been indexed."""
         col = self.store.fresh()
         if col is None:
-            return
+            return None
         generation = (col.metadata or {}).get(GENERATION_KEY)
         if generation is None or self.lexical.get_meta("generation") == generation:
-            return
+            return col
         # Only a writer may touch the lexical cache; if one is busy, search what we have and catch up later.
         try:
             self._locked().acquire(timeout=0)
         except (filelock.Timeout, OSError):
-            return
+            return col
         try:
             self._reconcile()
         finally:
             self._lock.release()
+        return col
 
     # -- status -----------------------------------------------------------------------------------------------
     def status(self) -> dict[str, Any]:

@@ -11,11 +11,12 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections import defaultdict
+from collections.abc import Iterable
 from dataclasses import asdict, dataclass
 from typing import Any
 
 from wikic.errors import UsageError
-from wikic.palace.lexical import DrawerRecord, Filters
+from wikic.palace.lexical import FileRecord, Filters
 from wikic.palace.palace import Palace
 from wikic.palace.sources import OTHER_WING, WINGS
 
@@ -43,33 +44,57 @@ class SearchHit:
         return asdict(self)
 
 
+class TitleIndex:
+    """Titles, aliases and file names of every file, for "does the query name a page?" in O(query length).
+
+    Latin-script names are looked up among the query's word n-grams; CJK names (no word boundaries) are
+    looked for as substrings.
+    """
+
+    MAX_WORDS = 8
+
+    def __init__(self, files: Iterable[FileRecord]) -> None:
+        self.words: dict[str, set[str]] = defaultdict(set)
+        self.cjk: dict[str, set[str]] = defaultdict(set)
+        for record in files:
+            stem = record.path.rsplit("/", 1)[-1].rsplit(".", 1)[0].replace("-", " ").replace("_", " ")
+            for name in {_norm(c) for c in (record.title, stem, *record.aliases) if c}:
+                if _is_cjk(name):
+                    if len(name.replace(" ", "")) >= 2:
+                        self.cjk[name.replace(" ", "")].add(record.path)
+                elif len(name) >= 3 and len(name.split()) <= self.MAX_WORDS:
+                    self.words[name].add(record.path)
+
+    def matches(self, query: str) -> list[str]:
+        """Paths named in `query`, the longest name first."""
+        q = _norm(query)
+        words = q.split()
+        best: dict[str, int] = {}
+        for i in range(len(words)):
+            for j in range(i + 1, min(len(words), i + self.MAX_WORDS) + 1):
+                name = " ".join(words[i:j])
+                for path in self.words.get(name, ()):
+                    best[path] = max(best.get(path, 0), len(name))
+        if self.cjk:
+            flat = q.replace(" ", "")
+            for name, paths in self.cjk.items():
+                if name in flat:
+                    for path in paths:
+                        best[path] = max(best.get(path, 0), len(name))
+        return sorted(best, key=lambda p: (-best[p], p))
+
+
 def _norm(text: str) -> str:
-    text = unicodedata.normalize("NFKC", text).lower()
-    return " " + " ".join(re.findall(r"\w+", text)) + " "
+    return " ".join(re.findall(r"\w+", unicodedata.normalize("NFKC", text).lower()))
 
 
 def _title_matches(palace: Palace, query: str) -> list[str]:
-    """Files whose title, alias or file name appears in the query as a whole phrase, longest match first."""
     generation = palace.lexical.get_meta("generation")
-    if palace.title_cache[0] != generation or generation is None:
-        names: list[tuple[str, list[str]]] = []
-        for record in palace.lexical.files().values():
-            stem = record.path.rsplit("/", 1)[-1].rsplit(".", 1)[0].replace("-", " ").replace("_", " ")
-            candidates = {_norm(c) for c in [record.title, stem, *record.aliases] if c}
-            names.append((record.path, [c for c in candidates if len(c.strip()) >= 3 or _is_cjk(c)]))
-        palace.title_cache = (generation, names)
-    q = _norm(query)
-    q_cjk = q.replace(" ", "")
-    scored: list[tuple[int, str]] = []
-    for path, candidates in palace.title_cache[1]:
-        best = 0
-        for c in candidates:
-            if c in q or (_is_cjk(c) and c.replace(" ", "") in q_cjk):
-                best = max(best, len(c.strip()))
-        if best:
-            scored.append((best, path))
-    scored.sort(key=lambda x: (-x[0], x[1]))
-    return [p for _, p in scored]
+    cached_generation, index = palace.title_cache
+    if index is None or cached_generation != generation or generation is None:
+        index = TitleIndex(palace.lexical.files().values())
+        palace.title_cache = (generation, index)
+    return index.matches(query)
 
 
 def _is_cjk(text: str) -> bool:
@@ -115,8 +140,7 @@ def search(
         raise UsageError(f"unknown wing {wing!r}", hint=f"wings: {', '.join((*WINGS, OTHER_WING))}")
     if not query.strip():
         return []
-    palace.refresh()
-    collection = palace.store.fresh()
+    collection = palace.refresh()
     if collection is None:
         return []
     palace.check_identity(dict(collection.metadata or {}))
@@ -131,20 +155,18 @@ def search(
     vector = palace.embedder.embed_query(query)
     pool = max(DENSE_POOL, 10 * k)
     if allowed is None:
-        dense = palace.store.query(vector, pool)
+        dense = palace.store.query(vector, pool, collection=collection)
     elif filters.tag or filters.path_prefix:
-        dense = palace.store.query(vector, pool, ids=lex.ids_for_rids(allowed))
+        dense = palace.store.query(vector, pool, ids=lex.ids_for_rids(allowed), collection=collection)
     else:
-        dense = palace.store.query(vector, pool, where={"wing": wing})
-    dense_scores = dict(dense)
-
-    candidates = set(dense_scores) | set(bm25_drawers)
-    records: dict[str, DrawerRecord] = lex.drawers_by_id(candidates)
-    path_of = {i: r.path for i, r in records.items()}
+        dense = palace.store.query(vector, pool, where={"wing": wing}, collection=collection)
+    # drawers the lexical index does not know yet (a writer is mid-way) are left out until it catches up
+    path_of = lex.paths_of({i for i, _ in dense} | set(bm25_drawers))
+    dense_scores = {i: s for i, s in dense if i in path_of}
 
     titles = _title_matches(palace, query)
     if filters.active:
-        allowed_paths = {r.path for r in records.values()} | set(bm25_files)
+        allowed_paths = set(path_of.values()) | set(bm25_files)
         titles = [t for t in titles if t in allowed_paths]
 
     file_scores = rrf([
@@ -154,7 +176,7 @@ def search(
         titles,
     ], weights=[1.0, 1.0, 1.0, TITLE_WEIGHT])
     drawer_scores = rrf([
-        sorted((i for i in dense_scores if i in records), key=lambda i: -dense_scores[i]),
+        sorted(dense_scores, key=lambda i: -dense_scores[i]),
         sorted(bm25_drawers, key=lambda i: -bm25_drawers[i]),
     ])
     best_drawer: dict[str, str] = {}
@@ -165,6 +187,7 @@ def search(
 
     ranked = sorted(file_scores, key=lambda p: (-file_scores[p], p))
     files = lex.file_records(ranked[: 2 * k + 20])
+    records = lex.drawers_by_id([best_drawer[p] for p in ranked[: 2 * k + 20] if p in best_drawer])
     hits: list[SearchHit] = []
     for p in ranked:
         record = files.get(p)

@@ -10,7 +10,13 @@ from pathlib import Path
 
 from wikic.errors import PalaceError
 from wikic.palace.chunking import Document, make_document
-from wikic.vault.layout import IGNORED_DIRS, PAGE_FOLDERS, RAW_DIR, SCHEMA_FILE, SPECIAL_FILES
+from wikic.vault.layout import (
+    IGNORED_DIRS,
+    PAGE_FOLDERS,
+    RAW_DIR,
+    SCHEMA_FILE,
+    SPECIAL_FILES,
+)
 
 WINGS = (*PAGE_FOLDERS.values(), RAW_DIR)
 # Notes of a plain Obsidian vault (no SCHEMA.md, or outside the page folders) live in this wing.

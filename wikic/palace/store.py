@@ -209,16 +209,11 @@ class VectorStore:
 
     # -- reads ------------------------------------------------------------------------------------------------
     def query(self, vector: np.ndarray, n: int, ids: list[str] | None = None,
-              where: dict[str, Any] | None = None) -> list[tuple[str, float]]:
-        """Nearest drawers as (id, cosine similarity), best first."""
-        col = self.fresh()
-        if col is None:
-            return []
-        total = col.count()
-        if total == 0:
-            return []
-        n = min(n, total if ids is None else len(ids))
-        if n <= 0:
+              where: dict[str, Any] | None = None, collection: Any | None = None) -> list[tuple[str, float]]:
+        """Nearest drawers as (id, cosine similarity), best first. chromadb returns fewer than `n` when fewer
+        exist, so no count() round trip is needed."""
+        col = collection if collection is not None else self.fresh()
+        if col is None or n <= 0 or (ids is not None and not ids):
             return []
         try:
             res = col.query(query_embeddings=[vector], n_results=n, ids=ids, where=where, include=["distances"])
