@@ -678,7 +678,7 @@ class Gen:
                 lines.append(f"  - \"[[{lt}]]\"")
         if p.invalid_yaml:
             lines.append(rng.choice(["confidence: [0.8", "summary2: a: b: c", "\ttabbed: value",
-                                     "aliases: {unclosed"]))
+                                     "labels: {unclosed"]))
         self.fm_links_render(lines, fm_links)
         lines.append("---")
         return lines
@@ -714,12 +714,17 @@ class Gen:
         today = dt.date(2026, 11, 28)
         normal = [p for p in self.pages if not (p.invalid_yaml or p.orphan or p.dup or p.bad_name)]
         q = max(2, self.n // 1000)
-        seeded = rng.sample(normal, min(len(normal), 8 * q))
+        # stale dates and a missing `updated` go to non-query pages only: on a query page they would also
+        # trip the query rules (age, cited pages changed since), which are about dates, not seeding
+        nonq = [p for p in normal if p.type != "query"]
+        first = rng.sample(nonq, min(len(nonq), 2 * q))
+        taken = {p.idx for p in first}
+        seeded = first + rng.sample([p for p in normal if p.idx not in taken], min(len(normal) - len(taken), 6 * q))
         stale = {p.idx for p in seeded[0:q]}
-        missing_src = {p.idx for p in seeded[q:2 * q]}
-        self.bad_type = {p.idx for p in seeded[2 * q:3 * q]}
-        self.bad_tag = {p.idx for p in seeded[3 * q:4 * q]}
-        self.missing_updated = {p.idx for p in seeded[4 * q:5 * q]}
+        self.missing_updated = {p.idx for p in seeded[q:2 * q]}
+        missing_src = {p.idx for p in seeded[2 * q:3 * q]}
+        self.bad_type = {p.idx for p in seeded[3 * q:4 * q]}
+        self.bad_tag = {p.idx for p in seeded[4 * q:5 * q]}
         pairs = seeded[5 * q:7 * q]
         one_sided = seeded[7 * q:8 * q]
         for a, b in zip(pairs[0::2], pairs[1::2]):

@@ -54,15 +54,16 @@ def hwm_mb():
                 return int(line.split()[1]) / 1024
     return None
 
-t0 = time.perf_counter()
+t0, c0 = time.perf_counter(), time.process_time()
 from obsidiantools.api import Vault
-t1 = time.perf_counter()
+t1, c1 = time.perf_counter(), time.process_time()
 v = Vault(Path(sys.argv[1])).connect()
-t2 = time.perf_counter()
+t2, c2 = time.perf_counter(), time.process_time()
 rss_connect = hwm_mb()
 v.gather()
-t3 = time.perf_counter()
+t3, c3 = time.perf_counter(), time.process_time()
 print(json.dumps({"import_s": t1 - t0, "connect_s": t2 - t1, "gather_s": t3 - t2,
+                  "connect_cpu_s": c2 - c1, "gather_cpu_s": c3 - c2,
                   "rss_connect_mb": rss_connect, "rss_gather_mb": hwm_mb(),
                   "notes": len(v.md_file_index),
                   "edges": v.graph.number_of_edges() if v.graph is not None else None}))
@@ -210,6 +211,7 @@ def bench_obsidiantools(vault: Path, reps: int) -> dict:
             "import_s": med(r["import_s"] for r in runs),
             "connect_s": med(r["connect_s"] for r in runs), "connect_min_s": min(r["connect_s"] for r in runs),
             "gather_s": med(r["gather_s"] for r in runs), "gather_min_s": min(r["gather_s"] for r in runs),
+            "connect_cpu_s": med(r["connect_cpu_s"] for r in runs), "gather_cpu_s": med(r["gather_cpu_s"] for r in runs),
             "process_wall_s": med(r["wall_s"] for r in runs), "process_cpu_s": med(r["cpu_s"] for r in runs),
             "rss_connect_mb": max(r["rss_connect_mb"] for r in runs),
             "rss_gather_mb": max(r["rss_gather_mb"] for r in runs),
@@ -247,9 +249,13 @@ def print_table(res: dict) -> None:
                   f"{s['rss_peak_mb']:>13.0f}  {f'<= {tgt} s {ok}':<14}")
     if o and "error" not in o:
         print(f"{'obsidiantools import':<40}{o['import_s']:>10.2f}")
-        print(f"{'obsidiantools Vault.connect()':<40}{o['connect_s']:>10.2f}{o['connect_min_s']:>10.2f}{'':>10}"
+        cc = o.get("connect_cpu_s")
+        gc = o.get("gather_cpu_s")
+        print(f"{'obsidiantools Vault.connect()':<40}{o['connect_s']:>10.2f}{o['connect_min_s']:>10.2f}"
+              f"{(f'{cc:.2f}' if cc else ''):>10}"
               f"{o['rss_connect_mb']:>13.0f}")
-        print(f"{'obsidiantools .gather()':<40}{o['gather_s']:>10.2f}{o['gather_min_s']:>10.2f}{'':>10}"
+        print(f"{'obsidiantools .gather()':<40}{o['gather_s']:>10.2f}{o['gather_min_s']:>10.2f}"
+              f"{(f'{gc:.2f}' if gc else ''):>10}"
               f"{o['rss_gather_mb']:>13.0f}")
         print(f"{'obsidiantools process (import+both)':<40}{o['process_wall_s']:>10.2f}{'':>10}"
               f"{o['process_cpu_s']:>10.2f}")
@@ -262,6 +268,8 @@ def print_table(res: dict) -> None:
         print(f"obsidiantools connect / wikic warm  = {r['connect_over_warm']:.1f}x")
         print(f"obsidiantools connect+gather / wikic cold = {r['connect_gather_over_cold']:.1f}x")
         print(f"(CPU time) obsidiantools process / wikic cold process = {r['cpu_ot_over_cold']:.1f}x")
+        if r.get("cpu_connect_over_cold"):
+            print(f"(CPU time) obsidiantools connect / wikic cold process = {r['cpu_connect_over_cold']:.1f}x")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -311,6 +319,8 @@ def main(argv: list[str] | None = None) -> int:
         res["ratios"] = {"connect_over_cold": o["connect_s"] / cold, "connect_over_warm": o["connect_s"] / warm,
                          "connect_gather_over_cold": (o["connect_s"] + o["gather_s"]) / cold,
                          "cpu_ot_over_cold": o["process_cpu_s"] / w["cold"]["cpu_median_s"]}
+        if o.get("connect_cpu_s"):
+            res["ratios"]["cpu_connect_over_cold"] = o["connect_cpu_s"] / w["cold"]["cpu_median_s"]
     try:
         res["machine"]["loadavg_end"] = os.getloadavg()
     except OSError:
