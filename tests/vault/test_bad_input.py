@@ -259,6 +259,18 @@ def test_many_lines_and_links() -> None:
     assert note.links[-1].line == 20_000 and note.links[-1].column == 22
 
 
+def test_many_links_on_the_fast_path() -> None:
+    """Thousands of wikilinks and Markdown links, on one line and on many: linear time."""
+    for sep in (" ", "\n"):
+        text = sep.join(["w [[a]] [m](x.md)"] * 40_000)
+        start = time.perf_counter()
+        note = parse(text)
+        assert time.perf_counter() - start < 10
+        assert len(note.links) == 80_000
+        last = note.links[-1]
+        assert text.split("\n")[last.line - 1][last.column - 1 :].startswith(last.raw)
+
+
 def test_very_long_single_line() -> None:
     note = parse("word " * 400_000 + "[[End]]")
     assert [(lk.target, lk.line, lk.column) for lk in note.links] == [("End", 1, 2_000_001)]

@@ -91,7 +91,12 @@ def lines(draw: st.DrawFn) -> str:
     if kind == 2:
         return prefix + draw(st.sampled_from(["---", "===", "***", "- - -", "___", "```", "~~~", "$$", "%%",
                                               "|---|---|", "| --- | :-: |", "--- | ---", "^id", "[ref]: x.md",
-                                              "[^1]: note [[F]]", "[ref]: Page.md", "<div>", "</div>"]))
+                                              "[^1]: note [[F]]", "[ref]: Page.md", "<div>", "</div>",
+                                              # the compiler's block markers keep a page on the fast path
+                                              "<!-- wikic:begin facts:raw/a.md sha=1a2b3c4d -->",
+                                              "<!-- wikic:end facts:raw/a.md -->",
+                                              "<!-- wikic:begin x[[a]] sha=1a2b3c4d -->",
+                                              "<!-- wikic:end [t](x.md) -->"]))
     if kind == 3:
         cells = draw(st.lists(inline_text(), min_size=1, max_size=3))
         return prefix + "| " + " | ".join(cells) + " |"
@@ -126,6 +131,8 @@ def check(body: str) -> None:
 @example("> a [[x]]\n> ===")  # a setext heading inside a quote
 @example("# x #\u00a0")  # no closing sequence: the NBSP is not a space to markdown-it
 @example("[t](a\x01b.md)")  # a control character ends a link destination
+@example("a\n<!-- wikic:end x[[a]] -->\n[[b]]")  # a marker whose name looks like a link
+@example("<!-- wikic:begin k sha=1a2b3c4d -->\n- [[a]]\n<!-- wikic:end k -->")
 @example("[[[a]]]")
 @example("[[a|b]] [t](x.md) ![[c#d|e]]")
 @example("> [[a]]\n> b [[c]]\n- [[d]]\n  - [[e]]")

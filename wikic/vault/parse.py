@@ -99,7 +99,9 @@ def _heading_text(after: str) -> str:
 
 # The compiler's block markers (wikic/ingest/blocks.py): one-line HTML comments, each a block of its own
 # that hides nothing else, so a compiled page need not go to markdown-it for them.
-_OWNED_MARKER = re.compile(r"^<!-- wikic:(?:begin [^\s<>]+ sha=[0-9a-f]+|end [^\s<>]+) -->$", re.M)
+# A name holding "[[" or "](" would look like a link to the fast scanner only: such a page goes to markdown-it.
+_MARKER_NAME = r"(?:(?!\[\[|\]\()[^\s<>])+"
+_OWNED_MARKER = re.compile(rf"^<!-- wikic:(?:begin {_MARKER_NAME} sha=[0-9a-f]+|end {_MARKER_NAME}) -->$", re.M)
 
 
 def fast_eligible(body: str) -> bool:
@@ -116,15 +118,18 @@ def scan_fast(body: str, first_line: int) -> tuple[list[Link], list[Heading], li
     problems: list[Problem] = []
     spans: list[tuple[int, int]] = []
     # Offsets arrive in increasing order within each pass, so line numbers are counted incrementally.
-    cursor = [0, first_line]  # offset, line at that offset
+    cursor = [0, first_line, 0]  # offset, line at that offset, start of that line
     count, rfind = body.count, body.rfind
 
     def position(offset: int) -> tuple[int, int]:
         if offset < cursor[0]:
-            cursor[0], cursor[1] = 0, first_line
-        cursor[1] += count("\n", cursor[0], offset)
+            cursor[0], cursor[1], cursor[2] = 0, first_line, 0
+        rows = count("\n", cursor[0], offset)
+        if rows:  # searching back only to the previous offset keeps a long line linear
+            cursor[1] += rows
+            cursor[2] = rfind("\n", cursor[0], offset) + 1
         cursor[0] = offset
-        return cursor[1], offset - rfind("\n", 0, offset)
+        return cursor[1], offset - cursor[2] + 1
 
     if "[[" in body:
         nested = 0
@@ -140,18 +145,20 @@ def scan_fast(body: str, first_line: int) -> tuple[list[Link], list[Heading], li
         md_matches = list(SIMPLE_MDLINK.finditer(body))
         if count("](") != len(md_matches):
             return None
-        cursor[0], cursor[1] = 0, first_line
+        cursor[0], cursor[1], cursor[2] = 0, first_line, 0
+        si, n_spans = 0, len(spans)
         for m in md_matches:
             s, e = m.start(), m.end()
-            for a, b in spans:
-                if s < b and a < e:
-                    return None
+            while si < n_spans and spans[si][1] <= s:  # both lists are in source order: merge, not nest
+                si += 1
+            if si < n_spans and spans[si][0] < e:
+                return None  # a Markdown link overlapping a wikilink: markdown-it decides
             line, col = position(s)
             link = _mdlink(m.group(3), m.group(0), bool(m.group(1)), line, col)
             if link is not None:
                 links.append(link)
         links.sort(key=lambda lk: (lk.line, lk.column))
-    cursor[0], cursor[1] = 0, first_line
+    cursor[0], cursor[1], cursor[2] = 0, first_line, 0
     headings = []
     if "#" in body:
         for m in ATX.finditer(body):
@@ -314,7 +321,7 @@ def _frontmatter_links(yaml_text: str, data: dict[str, Any], problems: list[Prob
     if "[[" not in yaml_text:
         return links
     lines = yaml_text.split("\n")
-    cursor = 0
+    cursor = (0, 0)  # line, column where the search for the next link starts
 
     def values(v: Any) -> Any:
         if isinstance(v, str):
@@ -334,10 +341,11 @@ def _frontmatter_links(yaml_text: str, data: dict[str, Any], problems: list[Prob
             for m in FM_WIKI.finditer(text):
                 raw = m.group(0)
                 line, col = 2, 1
-                for j in range(cursor, len(lines)):
-                    idx = lines[j].find(raw)
+                for j in range(cursor[0], len(lines)):  # the next occurrence after the previous link
+                    idx = lines[j].find(raw, cursor[1] if j == cursor[0] else 0)
                     if idx >= 0:
-                        line, col, cursor = j + 2, idx + 1, j
+                        line, col = j + 2, idx + 1
+                        cursor = (j, idx + len(raw))
                         break
                 path, sub = split_target(m.group(1))
                 links.append(Link(FRONTMATTER, path, sub, m.group(2), line, col, raw))
