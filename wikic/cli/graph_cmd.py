@@ -9,7 +9,6 @@ from typing import Annotated
 import typer
 
 from wikic.cli._common import resolve_vault, translate_errors
-from wikic.graph_export import graph_report
 
 
 def register(app: typer.Typer) -> None:
@@ -27,6 +26,7 @@ def register(app: typer.Typer) -> None:
         Example: wikic graph --vault example-vault --graphml wiki.graphml
         """
         root = resolve_vault(vault)
+        from wikic.graph_export import graph_report
         report = graph_report(root, graphml=graphml, json_file=json_file, top=top)
         if json_output:
             typer.echo(json.dumps(report, ensure_ascii=False))

@@ -8,7 +8,6 @@ from pathlib import Path
 import typer
 
 from wikic.cli._common import VaultOption, resolve_vault, translate_errors
-from wikic.palace import sync
 
 
 def _list(label: str, paths: list[str]) -> None:
@@ -31,6 +30,7 @@ def index(
 
     Example: wikic index --vault my-wiki
     """
+    from wikic.palace import sync
     report = sync(resolve_vault(vault), rebuild=rebuild)
     if json_output:
         typer.echo(json.dumps(report.to_dict(), ensure_ascii=False))

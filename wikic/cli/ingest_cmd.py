@@ -11,7 +11,11 @@ import typer
 
 from wikic.cli._common import resolve_vault, translate_errors
 from wikic.errors import UsageError
-from wikic.ingest.pipeline import IngestOptions, IngestReport, ingest
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # imported lazily: the CLI must start fast for `wikic lint`
+    from wikic.ingest.pipeline import IngestReport
 
 
 def _render(report: IngestReport) -> str:
@@ -82,6 +86,7 @@ def register(app: typer.Typer) -> None:
         if estimate and dry_run:
             raise UsageError("--estimate and --dry-run do not go together")
         overrides = {"model": model, "base_url": base_url, "concurrency": concurrency}
+        from wikic.ingest.pipeline import IngestOptions, ingest
         options = IngestOptions(
             inputs=sources, kind=kind, dry_run=dry_run, estimate=estimate, max_tokens=max_tokens, use_cache=not no_cache,
             force=force, use_palace=not no_palace, overrides={k: v for k, v in overrides.items() if v is not None},

@@ -14,8 +14,12 @@ import typer
 
 from wikic.cli._common import resolve_vault, translate_errors
 from wikic.errors import UsageError
-from wikic.query.answer import QueryOptions, QueryResult, answer_question
-from wikic.query.writeback import SavedQuery, refresh_query, save_answer
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # imported lazily: the CLI must start fast for `wikic lint`
+    from wikic.query.answer import QueryResult
+    from wikic.query.writeback import SavedQuery
 
 
 def _interactive() -> bool:
@@ -80,6 +84,8 @@ def register(app: typer.Typer) -> None:
         if refresh is None and (question is None or not question.strip()):
             raise UsageError("give a question", hint='wikic query "who founded OpenAI?"')
         overrides = {key: value for key, value in {"model": model, "base_url": base_url}.items() if value is not None}
+        from wikic.query.answer import QueryOptions, answer_question
+        from wikic.query.writeback import refresh_query, save_answer
         options = QueryOptions(k=k, budget=budget, max_answer_tokens=max_tokens, allow_general=allow_general,
                                use_cache=not no_cache, overrides=overrides)
         on_text = None if json_output else _write

@@ -10,7 +10,11 @@ import typer
 
 from wikic.cli._common import VaultOption, resolve_vault, translate_errors
 from wikic.errors import UsageError
-from wikic.palace import SearchHit, open_palace, search, search_batch
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # imported lazily: the CLI must start fast for `wikic lint`
+    from wikic.palace import SearchHit
 
 
 def _batch_lines(batch: Path) -> list[str]:
@@ -55,6 +59,7 @@ def search_command(
     if query is None and batch is None:
         raise UsageError("give a QUERY or --batch FILE")
     lines = _batch_lines(batch) if batch is not None else None
+    from wikic.palace import open_palace, search, search_batch
     with open_palace(root) as palace:
         if lines is not None:
             for result in search_batch(palace, lines, k, wing=wing, tag=tag, path=path):

@@ -12,7 +12,6 @@ from typing import Annotated
 import typer
 
 from wikic.cli._common import resolve_vault, translate_errors
-from wikic.status import render_status, vault_status
 
 
 def register(app: typer.Typer) -> None:
@@ -31,6 +30,7 @@ def register(app: typer.Typer) -> None:
 
         Example: wikic status --vault my-wiki
         """
+        from wikic.status import render_status, vault_status
         status = vault_status(resolve_vault(vault), lint=not no_lint, recent=recent)
         if json_output:
             typer.echo(json.dumps(status.to_dict(), ensure_ascii=False, default=str))
