@@ -1,14 +1,16 @@
-#!/usr/bin/env python3
 """Ingest benchmark (issue 3): parallel extraction against a model with a fixed latency, and a prompt
 that does not grow with the wiki.
 
     python bench/ingest_bench.py                    # both parts, 3 repetitions, medians
     python bench/ingest_bench.py --part wall --reps 5
+    python bench/ingest_bench.py --part wall --wall-palace   # also time the 40 sources with the palace on
     python bench/ingest_bench.py --part prompt --no-palace
-    python bench/ingest_bench.py --json out.json
+    python bench/ingest_bench.py --json out.json --profile wall.prof   # cProfile of the first wall run
+
+Run it with the Python of the venv where wikic and its dependencies are installed.
 
 Part "wall": the stand-in OpenAI-compatible server (tests/standin_openai.py, on 127.0.0.1, started and
-stopped here) answers every chat request after a fixed latency (0.3 s). 40 related synthetic sources
+stopped here, in a child process so that it does not share the client's GIL) answers every chat request after a fixed latency (0.3 s). 40 related synthetic sources
 (a shared cast of entities and concepts, so pages are held back by the thresholds, then created, then
 updated) are ingested in one run at concurrency 8. The ideal wall time is requests x latency / 8; the
 target is a wall time within 1.25x of it. The wall time is split into phases by timing around the
@@ -44,7 +46,7 @@ import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, Self
 
 for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "RAYON_NUM_THREADS"):
     os.environ[_var] = "1"
@@ -67,10 +69,10 @@ def _load_standin() -> Any:
 
 standin = _load_standin()
 
-import wikic.ingest.pipeline as pipeline  # noqa: E402
-from wikic.ingest.pipeline import MAX_CONTEXT_PAGES, IngestOptions, ingest  # noqa: E402
-from wikic.ingest.tokens import estimate_messages, estimate_tokens  # noqa: E402
-from wikic.vault.init import init_vault  # noqa: E402
+from wikic.ingest import pipeline
+from wikic.ingest.pipeline import MAX_CONTEXT_PAGES, IngestOptions, ingest
+from wikic.ingest.tokens import estimate_messages, estimate_tokens
+from wikic.vault.init import init_vault
 
 LATENCY = 0.3
 CONCURRENCY = 8
@@ -141,7 +143,7 @@ def make_sources(n: int = SOURCES, seed: int = 1) -> dict[str, str]:
     return out
 
 
-_SOURCE = re.compile(r"<<<SOURCE (\w+)>>>\n(.*?)<<<END SOURCE \1>>>", re.S)
+_SOURCE = re.compile(r"<<<SOURCE (\w+)>>>\n(.*?)<<<END SOURCE \1>>>", re.DOTALL)
 _BY_NAME = {name: (kind, maker) for name, kind, maker in ENTITIES}
 
 
@@ -193,7 +195,7 @@ def route(body: dict[str, Any]) -> Any:
 def listed_pages(body: dict[str, Any]) -> list[str]:
     """The existing-page titles a request told the model about."""
     user = body["messages"][-1]["content"]
-    head, _, rest = user.partition("(use these exact names when you mean the same thing):\n")
+    _, _, rest = user.partition("(use these exact names when you mean the same thing):\n")
     block = rest.split("\n\n", 1)[0]
     return [line[2:] for line in block.splitlines() if line.startswith("- ")]
 
@@ -215,15 +217,8 @@ def new_vault(root: Path, base_url: str, concurrency: int = CONCURRENCY) -> Path
     return root
 
 
-BRANDS = """acorn alder amber anvil apex aria arbor argon aster atlas aurora axiom beacon birch bolt bramble
-cairn calyx canopy cedar cinder cirrus citadel clover comet copper coral cortex crest cypress delta dune
-ember fathom fern flint forge garnet glacier granite gryphon hazel helix horizon indigo iris ivory jade
-juniper krypton lagoon lantern larch lynx magnet maple marble meadow meridian mica nebula nova oak onyx
-opal orbit pebble pine pixel plume polaris prism pulsar quill raven reef ridge rook rowan saffron sage
-sequoia shale sierra silica slate sorrel spruce summit talon thistle tidal topaz torch umber vale velvet
-verdant vertex willow yarrow zenith zephyr""".split()
-PRODUCTS = """store embedder router agent server planner notebook graph engine pipeline loader retriever
-scheduler monitor proxy compiler linter mesh lake bridge studio shell bench tokenizer crawler parser""".split()
+BRANDS = ["acorn", "alder", "amber", "anvil", "apex", "aria", "arbor", "argon", "aster", "atlas", "aurora", "axiom", "beacon", "birch", "bolt", "bramble", "cairn", "calyx", "canopy", "cedar", "cinder", "cirrus", "citadel", "clover", "comet", "copper", "coral", "cortex", "crest", "cypress", "delta", "dune", "ember", "fathom", "fern", "flint", "forge", "garnet", "glacier", "granite", "gryphon", "hazel", "helix", "horizon", "indigo", "iris", "ivory", "jade", "juniper", "krypton", "lagoon", "lantern", "larch", "lynx", "magnet", "maple", "marble", "meadow", "meridian", "mica", "nebula", "nova", "oak", "onyx", "opal", "orbit", "pebble", "pine", "pixel", "plume", "polaris", "prism", "pulsar", "quill", "raven", "reef", "ridge", "rook", "rowan", "saffron", "sage", "sequoia", "shale", "sierra", "silica", "slate", "sorrel", "spruce", "summit", "talon", "thistle", "tidal", "topaz", "torch", "umber", "vale", "velvet", "verdant", "vertex", "willow", "yarrow", "zenith", "zephyr"]
+PRODUCTS = ["store", "embedder", "router", "agent", "server", "planner", "notebook", "graph", "engine", "pipeline", "loader", "retriever", "scheduler", "monitor", "proxy", "compiler", "linter", "mesh", "lake", "bridge", "studio", "shell", "bench", "tokenizer", "crawler", "parser"]
 
 
 def filler_titles(count: int, seed: int = 3) -> list[str]:
@@ -262,7 +257,7 @@ def populate(root: Path, pages: int, seed: int = 3, first: str = "") -> list[str
     cast = [(name, f"{name}, a {kind} in the evaluation.") for name, kind, _ in ordered]
     fillers = [(t, f"{t}, an internal {t.split()[1].lower()} kept by another team.") for t in filler_titles(max(0, pages - len(cast)), seed)]
     chosen = (cast + fillers)[:pages]
-    words = "latency storage throughput shard replica schema budget review rollout cache index vector".split()
+    words = ["latency", "storage", "throughput", "shard", "replica", "schema", "budget", "review", "rollout", "cache", "index", "vector"]
     paths = []
     entries = []
     for title, summary in chosen:
@@ -346,7 +341,7 @@ def warm_imports() -> None:
     """Import what ingest imports lazily, so the first repetition does not pay for module loading."""
     import openai  # noqa: F401
 
-    import wikic.lint.run  # noqa: F401
+    import wikic.lint.run
     import wikic.llm.client  # noqa: F401
 
 
@@ -373,7 +368,7 @@ class ServerProcess:
         self._conn.recv()
         self._proc.join(timeout=10)
 
-    def __enter__(self) -> ServerProcess:
+    def __enter__(self) -> Self:
         return self
 
     def __exit__(self, *exc: object) -> None:

@@ -36,8 +36,8 @@ Mira Okafor reviewed the rollout plan in week two.
 The pilot ended with a decision to keep both systems.
 """
 
-BRANDS = "alder amber anvil apex aria aster atlas basalt beacon birch bolt cairn calyx cedar cinder cobalt comet copper coral crest".split()
-KINDS = "store embedder agent server planner notebook graph engine pipeline loader retriever scheduler monitor proxy linter".split()
+BRANDS = ["alder", "amber", "anvil", "apex", "aria", "aster", "atlas", "basalt", "beacon", "birch", "bolt", "cairn", "calyx", "cedar", "cinder", "cobalt", "comet", "copper", "coral", "crest"]
+KINDS = ["store", "embedder", "agent", "server", "planner", "notebook", "graph", "engine", "pipeline", "loader", "retriever", "scheduler", "monitor", "proxy", "linter"]
 
 
 def _fillers(count: int) -> list[str]:
@@ -76,7 +76,7 @@ def _vault(root: Path, server: StandinServer, titles: list[str]) -> Path:
 
 
 def _source_text(body: dict[str, Any]) -> str:
-    match = re.search(r"<<<SOURCE (\w+)>>>\n(.*?)<<<END SOURCE \1>>>", body["messages"][-1]["content"], re.S)
+    match = re.search(r"<<<SOURCE (\w+)>>>\n(.*?)<<<END SOURCE \1>>>", body["messages"][-1]["content"], re.DOTALL)
     assert match, "the request carries the source between its markers"
     return match.group(2)
 
