@@ -56,6 +56,12 @@ def test_an_empty_question(wiki: QueryWiki, question: str) -> None:
     assert result.exit_code == 2 and "give a question" in result.stderr
 
 
+def test_a_question_that_is_really_a_document(wiki: QueryWiki) -> None:
+    result = wiki.cli("query", "OpenAI " * 1000)
+    assert result.exit_code == 2 and "characters long (at most 4,000)" in result.stderr and "ingest" in result.stderr
+    assert wiki.server.chat_requests() == []
+
+
 def test_no_model_configured(wiki: QueryWiki) -> None:
     (wiki.root / "wikic.toml").write_text("[llm]\nbase_url = \"http://127.0.0.1:9/v1\"\n", encoding="utf-8")
     result = wiki.cli("query", "Who is the CEO of OpenAI?")

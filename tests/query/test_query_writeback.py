@@ -175,6 +175,16 @@ def test_refresh_will_not_overwrite_an_answer_edited_by_hand(wiki: QueryWiki) ->
     assert len(wiki.server.chat_requests()) == calls  # checked before any token was spent
 
 
+def test_refresh_leaves_the_page_alone_when_the_wiki_no_longer_answers(wiki: QueryWiki) -> None:
+    wiki.cli("query", QUESTION, "--save")
+    before = wiki.read(PAGE)
+    wiki.answer_with("NOT_IN_WIKI")
+    result = wiki.cli("query", "--refresh", PAGE, "--no-cache")
+    assert result.exit_code == 1
+    assert "does not answer" in result.stdout and f"{PAGE} was left as it was" in result.stderr
+    assert wiki.read(PAGE) == before and len(wiki.log_rows("query")) == 1
+
+
 def test_refresh_names_a_broken_frontmatter(wiki: QueryWiki) -> None:
     wiki.cli("query", QUESTION, "--save")
     wiki.write(PAGE, wiki.read(PAGE).replace("summary: Sam", "summary: note: Sam"))  # "a: b: c" is not YAML

@@ -39,6 +39,7 @@ QUERY_WING = PAGE_FOLDERS["query"]
 ANSWER_SOURCE = f"{QUERY_WING}/_answer.md"
 
 DEFAULT_BUDGET = 6000
+MAX_QUESTION_CHARS = 4000  # a question is not a document: longer text belongs in raw/ via ingest
 DEFAULT_K = 8
 _TEXT_SUFFIXES = (".md", ".markdown", ".txt", ".text")
 _MARKER_PREFIX = "<!-- wikic:"
@@ -132,6 +133,11 @@ def retrieve(
     question = " ".join(question.split())
     if not question:
         raise UsageError("the question is empty", hint='ask something: wikic query "who founded OpenAI?"')
+    if len(question) > MAX_QUESTION_CHARS:
+        raise UsageError(
+            f"the question is {len(question):,} characters long (at most {MAX_QUESTION_CHARS:,})",
+            hint="ask something shorter; to add a long text to the wiki, ingest it as a source",
+        )
     if budget < 200:
         raise UsageError(f"a context budget of {budget} tokens is too small", hint="use at least 200 (default 6000)")
     root = palace.vault
