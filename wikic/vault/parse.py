@@ -204,11 +204,14 @@ def scan_full(text: str, first_line: int, lines: list[str]) -> tuple[list[Link],
     return links, headings, problems, hidden
 
 
+_CONTAINER_PREFIX = re.compile(r"^(?:[ \t]*>)+")
+
+
 def _fence_closed(tok: Any, lines: list[str]) -> bool:
     end = tok.map[1] - 1
     if end <= tok.map[0] or end >= len(lines):
         return False
-    last = lines[end].strip()
+    last = _CONTAINER_PREFIX.sub("", lines[end]).strip()  # a fence in a quote or callout closes with "> ```"
     marker = tok.markup
     return last.startswith(marker[0] * len(marker)) and last.strip(marker[0]) == ""
 
