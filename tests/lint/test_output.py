@@ -461,7 +461,7 @@ def test_lint_writes_nothing_but_its_cache(tmp_path: Path, fmt: str) -> None:
         run("lint", str(root), "--format", fmt, "--strict")
     assert snapshot(root) == before
     state = {p for p in snapshot(root, skip_state=False) if p.startswith(".wikic/")}
-    assert state == {".wikic/cache/lint-report.json", ".wikic/cache/parse-cache.pickle"}
+    assert state == {".wikic/cache/lint-report.json", ".wikic/cache/parse-cache.json"}
 
 
 # ---- the warm cache --------------------------------------------------------------------------------
@@ -535,3 +535,32 @@ def test_lint_schema_severity_changes_are_not_served_stale(tmp_path: Path) -> No
     (root / "SCHEMA.md").write_text(DEFAULT_SCHEMA + "## Lint\n- broken-wikilink: warning\n")
     report = run_lint(root)
     assert not report.cached and report.exit_code == 0
+
+
+def test_a_planted_cache_cannot_run_code_and_a_symlinked_state_folder_is_not_written(tmp_path: Path) -> None:
+    """The caches live in the vault, which is shared data: loading them must not execute anything, and a
+    `.wikic` that is a symlink must not redirect writes out of the vault."""
+    import pickle
+
+    from wikic.lint.run import LintOptions, run_lint
+
+    root = make_vault(tmp_path, {})
+    cache = root / ".wikic" / "cache"
+    cache.mkdir(parents=True)
+    marker = tmp_path / "pwned"
+
+    class Evil:
+        def __reduce__(self):  # executed by pickle.load if anything unpickled this file
+            return (open, (str(marker), "w"))
+
+    (cache / "parse-cache.json").write_bytes(pickle.dumps(Evil()))
+    (cache / "parse-cache.pickle").write_bytes(pickle.dumps(Evil()))
+    run_lint(root, LintOptions())
+    assert not marker.exists()
+
+    other = make_vault(tmp_path, {}, name="other")
+    outside = tmp_path / "elsewhere"
+    outside.mkdir()
+    (other / ".wikic").symlink_to(outside, target_is_directory=True)
+    run_lint(other, LintOptions())
+    assert list(outside.iterdir()) == []

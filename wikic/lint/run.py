@@ -126,7 +126,9 @@ def run_lint(root: Path, options: LintOptions = LintOptions(), *, label: str | N
             return LintReport(label, findings, pages, links, time.perf_counter() - started, options.strict, cached=True)
 
     findings, pages, links = _lint(root, options, today)
-    if options.use_cache:
+    from wikic.vault.load import state_is_ours
+
+    if options.use_cache and state_is_ours(root):
         _write_report(cache_file, key, findings, pages, links)
     return LintReport(label, findings, pages, links, time.perf_counter() - started, options.strict)
 

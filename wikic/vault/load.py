@@ -5,19 +5,21 @@ Nothing here writes into the vault except the cache under `.wikic/`, and only wh
 
 from __future__ import annotations
 
+import datetime as dt
+import json
 import os
-import pickle
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from wikic import __version__
 from wikic.schema import Schema
 from wikic.schema import load as load_schema
 from wikic.vault.layout import INDEX_FILE, RAW_DIR, STATE_DIR
-from wikic.vault.model import Note, Problem
+from wikic.vault.model import Block, Heading, Link, Note, Problem
 from wikic.vault.parse import parse_note
 
-CACHE_NAME = "parse-cache.pickle"
+CACHE_NAME = "parse-cache.json"
 
 
 @dataclass(frozen=True)
@@ -138,24 +140,69 @@ def _cache_path(root: Path) -> Path:
     return root / STATE_DIR / "cache" / CACHE_NAME
 
 
+def state_is_ours(root: Path) -> bool:
+    """`.wikic/` must be a real folder inside the vault: a symlink there could redirect cache writes."""
+    state = root / STATE_DIR
+    return not state.is_symlink() and (not state.exists() or os.path.realpath(state).startswith(os.path.realpath(root) + os.sep))
+
+
+def _encode(value: Any) -> Any:
+    # YAML gives dates; JSON has none. Anything else unusual makes the note uncacheable.
+    if isinstance(value, dt.datetime):
+        return {"__datetime__": value.isoformat()}
+    if isinstance(value, dt.date):
+        return {"__date__": value.isoformat()}
+    raise TypeError(type(value).__name__)
+
+
+def _decode(obj: dict[str, Any]) -> Any:
+    if len(obj) == 1:
+        if "__date__" in obj:
+            return dt.date.fromisoformat(obj["__date__"])
+        if "__datetime__" in obj:
+            return dt.datetime.fromisoformat(obj["__datetime__"])
+    return obj
+
+
+def _note_from(row: list[Any]) -> Note:
+    path, fm, fm_lines, key_lines, links, headings, blocks, problems, line_count, body_start = row
+    return Note(
+        path, fm, fm_lines, key_lines,
+        [Link._make(x) for x in links], [Heading._make(x) for x in headings], [Block._make(x) for x in blocks],
+        [Problem._make(x) for x in problems], line_count, body_start,
+    )
+
+
 def _load_cache(root: Path) -> dict[str, tuple[int, int, Note]]:
+    """The parse cache is JSON, never pickle: a vault is shared data, and loading it must not run code."""
     try:
-        with open(_cache_path(root), "rb") as fh:
-            version, entries = pickle.load(fh)
-    except (OSError, EOFError, pickle.UnpicklingError, ValueError, TypeError, AttributeError, ImportError):
+        with open(_cache_path(root), encoding="utf-8") as fh:
+            data = json.load(fh, object_hook=_decode)
+        if data.get("version") != __version__:
+            return {}
+        return {path: (size, mtime, _note_from(row)) for path, (size, mtime, row) in data["notes"].items()}
+    except (OSError, ValueError, TypeError, KeyError, AttributeError):
         return {}
-    return entries if version == __version__ else {}
 
 
 def _save_cache(root: Path, entries: dict[str, tuple[int, int, Note]]) -> None:
+    if not state_is_ours(root):
+        return
     path = _cache_path(root)
+    notes: dict[str, Any] = {}
+    for key, (size, mtime, note) in entries.items():
+        try:
+            json.dumps(note.frontmatter, default=_encode)
+        except (TypeError, ValueError):
+            continue  # an exotic YAML value (binary, set...): parse this note again next time
+        notes[key] = [size, mtime, list(note)]
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_suffix(f".tmp{os.getpid()}")
-        with open(tmp, "wb") as fh:
-            pickle.dump((__version__, entries), fh, protocol=pickle.HIGHEST_PROTOCOL)
+        with open(tmp, "w", encoding="utf-8") as fh:
+            json.dump({"version": __version__, "notes": notes}, fh, default=_encode, ensure_ascii=False, separators=(",", ":"))
         os.replace(tmp, path)
-    except OSError:
+    except (OSError, TypeError, ValueError):
         pass  # the cache is an optimisation; a read-only vault still lints
 
 

@@ -1,7 +1,7 @@
 """Plain values the parser produces: links, headings, block ids, parse problems, notes.
 
 They are tuples (NamedTuple) rather than dataclasses because a 10,000-page vault holds ~100,000 links and
-the lint cache round-trips them through marshal; tuples keep that cheap.
+the parse cache round-trips them through JSON; tuples keep that cheap.
 """
 
 from __future__ import annotations
