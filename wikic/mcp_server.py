@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import difflib
 import functools
+import logging
 import posixpath
 import threading
 from collections.abc import Callable
@@ -73,6 +74,19 @@ class WikiTools:
         if self._palace is not None:
             self._palace.close()
             self._palace = None
+
+    def warm(self) -> None:
+        """Open the palace and load the embedding model ahead of the first call (seconds on a cold start).
+        Errors are left for that first call to report, with its own message."""
+        try:
+            import wikic.llm.client  # noqa: F401 - the openai SDK takes a second to import: not on the first query
+
+            with self._lock:
+                palace = self.palace()
+                if palace.store.fresh() is not None:
+                    palace.embedder.embed_query("warm up")
+        except Exception as exc:  # noqa: BLE001 - a warm-up must never take the server down
+            logging.getLogger(__name__).debug("palace warm-up failed: %s", exc)
 
     def close(self) -> None:
         with self._lock:
@@ -304,6 +318,8 @@ def build_server(root: Path) -> tuple[Any, WikiTools]:
 def serve(root: Path, *, http_port: int | None = None) -> None:
     """Run until the client disconnects (stdio) or the process is stopped (HTTP on 127.0.0.1)."""
     server, tools = build_server(root)
+    # The client's handshake and tool listing need no palace: warm it meanwhile, not on the first search.
+    threading.Thread(target=tools.warm, name="wikic-warm", daemon=True).start()
     try:
         if http_port is None:
             server.run()
