@@ -712,7 +712,7 @@ class Gen:
             return
         raw_dates = dict(self.raw)
         today = dt.date(2026, 11, 28)
-        normal = [p for p in self.pages if not (p.invalid_yaml or p.orphan or p.dup or p.bad_name)]
+        normal = [p for p in self.pages if not (p.invalid_yaml or p.non_utf8 or p.orphan or p.dup or p.bad_name)]
         q = max(2, self.n // 1000)
         # stale dates and a missing `updated` go to non-query pages only: on a query page they would also
         # trip the query rules (age, cited pages changed since), which are about dates, not seeding
@@ -1106,6 +1106,12 @@ AI Engineering & Knowledge Management
             "stale_pages_seeded": len(self.expected["stale-page"]),
             "contradiction_problems_seeded": len(self.expected["contradiction"]),
             "not_links_by_kind": dict(sorted(self.notlinks.items())),
+            # by construction, for linters that have these extra rules (counts, not locations)
+            "expected_extra_rules": {
+                "malformed-link": self.notlinks.get("split-line", 0) + len(self.expected["unclosed-fence"]),
+                "duplicate-page": sum(1 for p in self.pages if p.dup),
+                "encoding": len(self.expected["non-utf8"]),
+            },
             "bytes": self.files_bytes, "page_lines_total": self.total_lines,
             "page_lines_mean": round(self.total_lines / max(1, self.n), 1),
         }
