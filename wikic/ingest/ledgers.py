@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from wikic.llm.storage import read_json
 from wikic.vault.layout import STATE_DIR
 from wikic.vault.write import write_atomic
 
@@ -20,12 +21,7 @@ MENTIONS = "mentions.json"
 
 
 def _read(path: Path) -> dict[str, Any]:
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        return {}
-    except (OSError, ValueError):
-        return {}
+    data = read_json(path)
     return data if isinstance(data, dict) else {}
 
 

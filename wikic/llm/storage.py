@@ -6,33 +6,15 @@ Shared by the reply cache, the endpoint memory and the source ledger, which all 
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 from pathlib import Path
 from typing import Any
 
-
-def atomic_write_bytes(path: Path, data: bytes) -> None:
-    """Write `data` to `path` via a temporary file in the same folder and `os.replace`."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except FileNotFoundError:
-            pass
-        raise
+from wikic.vault.write import write_bytes_atomic
 
 
 def write_json(path: Path, value: Any) -> None:
     text = json.dumps(value, ensure_ascii=False, indent=2, sort_keys=True) + "\n"
-    atomic_write_bytes(path, text.encode("utf-8"))
+    write_bytes_atomic(path, text.encode("utf-8"))
 
 
 def read_json(path: Path) -> Any | None:

@@ -23,11 +23,16 @@ def write_atomic(path: Path, text: str, *, root: Path | None = None) -> None:
     """Replace `path` with `text` in one step: readers see the old file or the new one, never half."""
     if root is not None and not inside(root, path.parent if path.parent.exists() else root):
         raise VaultError(f"refusing to write outside the vault: {path}")
+    write_bytes_atomic(path, text.encode("utf-8"))
+
+
+def write_bytes_atomic(path: Path, data: bytes) -> None:
+    """Write via a temporary file in the same folder, fsync, then `os.replace`."""
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
-            fh.write(text)
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
             fh.flush()
             os.fsync(fh.fileno())
         os.replace(tmp, path)
