@@ -287,7 +287,10 @@ def ingest(root: Path, options: IngestOptions, *, llm: LLM | None = None, progre
         if log_rows:
             _write_run(root, schema, compiler, compiled, mentions, log_rows)
 
-    touched = sorted({p for s in report.sources for p in (*s.created, *s.updated)} | {s.raw_path for s in sources if s.new} | {s.text_path for s in sources if s.new and s.text_path})
+    # every source of this run is indexed, also one that was already in raw/ (capture did not copy it)
+    compiled_refs = {s.raw_path for s in report.sources if s.status == "compiled"}
+    sources_touched = {p for s in sources for p in (s.raw_path, s.text_path) if p and (s.new or s.text_path in compiled_refs)}
+    touched = sorted({p for s in report.sources for p in (*s.created, *s.updated)} | sources_touched)
     if options.use_palace and touched:
         try:
             from wikic.palace import update_paths
