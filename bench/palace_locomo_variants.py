@@ -32,7 +32,15 @@ from locomo import CATEGORY, evidence_sessions, recall, sessions_of  # noqa: E40
 from wikic.palace import Palace, search  # noqa: E402
 from wikic.palace.config import load_settings  # noqa: E402
 from wikic.palace.lexical import tokenize  # noqa: E402
-from wikic.palace.search import rrf  # noqa: E402
+
+
+def rrf(rankings: list[list[str]], k: int = 60) -> dict[str, float]:
+    """Reciprocal rank fusion (Cormack et al. 2009), the palace's first fusion method."""
+    fused: dict[str, float] = defaultdict(float)
+    for ranking in rankings:
+        for rank, key in enumerate(ranking):
+            fused[key] += 1.0 / (k + rank + 1)
+    return fused
 
 
 def by_best(scores: dict[str, float], path_of: dict[str, str]) -> list[str]:
@@ -124,7 +132,7 @@ def run(sample: dict, provider: str, chunk_tokens: int | None, dates: bool,
                 "bm25_file": [files_bf],
                 "rrf_dense+bm25file": [by_best(dense, path_of), files_bf],
                 "rrf_dense+bm25drawer": [by_best(dense, path_of), by_best(bd, path_of)],
-                "rrf_all3 (shipped)": [by_best(dense, path_of), by_best(bd, path_of), files_bf],
+                "rrf_all3": [by_best(dense, path_of), by_best(bd, path_of), files_bf],
                 "rrf_all3_dense_top2": [by_top2(dense, path_of), by_best(bd, path_of), files_bf],
                 "rrf_all3_dense_prf": [by_best(dense_prf, path_of), by_best(bd, path_of), files_bf],
                 "rrf_all3_dense_smooth": [by_best(smooth, path_of), by_best(bd, path_of), files_bf],

@@ -67,7 +67,7 @@ def test_k_limits_results_and_empty_palace_returns_nothing(indexed: Path, make_v
 
 
 def test_batch_yields_one_result_line_per_query(indexed: Path) -> None:
-    lines = ['{"id": 1, "query": "Claude"}', "", '{"id": "b", "query": "HNSW graphs"}']
+    lines = ['{"id": 1, "query": "who trains the Claude models"}', "", '{"id": "b", "query": "HNSW graphs"}']
     with open_palace(indexed) as palace:
         out = list(search_batch(palace, lines, k=2))
         assert [o["id"] for o in out] == [1, "b"]

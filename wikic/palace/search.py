@@ -1,9 +1,11 @@
-"""Hybrid retrieval: dense vectors + corpus-level BM25 + title/alias matches, fused by reciprocal rank.
+"""Hybrid retrieval: dense vectors + corpus-level BM25 + title/alias matches, fused per file.
 
-Each retriever ranks files by its best drawer (max aggregation: one strong section is what makes a page
-relevant; averaging would punish long pages). BM25 also ranks whole files, so a page whose terms are spread
-over sections is not lost. Reciprocal rank fusion (k = 60, the value from Cormack et al. 2009) needs no
-score calibration between cosine similarities and BM25, which live on unrelated scales.
+Each retriever scores files by their best drawer (max aggregation: one strong section is what makes a page
+relevant; averaging would punish long pages). BM25 also scores whole files, so a page whose terms are spread
+over sections is not lost. Scores are min-max normalised per query and combined convexly with equal weight
+for the two kinds of evidence, meaning (dense) and words (BM25): Bruch et al. (ACM TOIS 2023, "An analysis
+of fusion functions for hybrid retrieval") found such a convex combination better than reciprocal rank
+fusion, which throws away how far apart the scores are. 0.5 is the neutral weight, not a tuned one.
 """
 
 from __future__ import annotations
@@ -20,13 +22,13 @@ from wikic.palace.lexical import FileRecord, Filters
 from wikic.palace.palace import Palace
 from wikic.palace.sources import OTHER_WING, WINGS
 
-RRF_K = 60
 # Dense candidates per query: enough drawers to cover many distinct files once grouped.
 DENSE_POOL = 200
 SNIPPET_CHARS = 280
-# A query that names a page (title, alias, file name) almost always wants that page: such a match counts
-# like being ranked first by two retrievers, so it beats one retriever's doubt but not all three.
-TITLE_WEIGHT = 2.0
+DENSE_WEIGHT = 0.5
+# A query that names a page (title, alias, file name) almost always wants that page: the match counts as
+# much as one whole kind of evidence, so it beats one retriever's doubt but not both.
+TITLE_BONUS = 0.5
 
 
 @dataclass(frozen=True)
@@ -101,22 +103,36 @@ def _is_cjk(text: str) -> bool:
     return any("\u3040" <= ch <= "\u9fff" or "\uac00" <= ch <= "\ud7af" for ch in text)
 
 
-def _rank_files_by_best(scores: dict[str, float], path_of: dict[str, str]) -> list[str]:
+def _best_per_file(scores: dict[str, float], path_of: dict[str, str]) -> dict[str, float]:
     best: dict[str, float] = {}
     for drawer_id, score in scores.items():
         path = path_of.get(drawer_id)
         if path is not None and score > best.get(path, float("-inf")):
             best[path] = score
-    return sorted(best, key=lambda p: (-best[p], p))
+    return best
 
 
-def rrf(rankings: list[list[str]], weights: list[float] | None = None, k: int = RRF_K) -> dict[str, float]:
-    fused: dict[str, float] = defaultdict(float)
-    for n, ranking in enumerate(rankings):
-        weight = 1.0 if weights is None else weights[n]
-        for rank, key in enumerate(ranking):
-            fused[key] += weight / (k + rank + 1)
-    return fused
+def minmax(scores: dict[str, float]) -> dict[str, float]:
+    """Scores mapped to [0, 1] within this query; items a retriever did not return count as 0."""
+    if not scores:
+        return {}
+    lo, hi = min(scores.values()), max(scores.values())
+    if hi <= lo:
+        return dict.fromkeys(scores, 1.0)
+    return {key: (value - lo) / (hi - lo) for key, value in scores.items()}
+
+
+def fuse(
+    dense: dict[str, float], lexical: list[dict[str, float]], dense_weight: float = DENSE_WEIGHT
+) -> dict[str, float]:
+    """Convex combination of normalised dense scores and the mean of the normalised lexical scores."""
+    d = minmax(dense)
+    lex = [minmax(x) for x in lexical]
+    keys = set(d).union(*lex)
+    return {
+        key: dense_weight * d.get(key, 0.0) + (1 - dense_weight) * sum(x.get(key, 0.0) for x in lex) / len(lex)
+        for key in keys
+    }
 
 
 def _snippet(text: str) -> str:
@@ -169,16 +185,13 @@ def search(
         allowed_paths = set(path_of.values()) | set(bm25_files)
         titles = [t for t in titles if t in allowed_paths]
 
-    file_scores = rrf([
-        _rank_files_by_best(dense_scores, path_of),
-        _rank_files_by_best(bm25_drawers, path_of),
-        sorted(bm25_files, key=lambda p: (-bm25_files[p], p)),
-        titles,
-    ], weights=[1.0, 1.0, 1.0, TITLE_WEIGHT])
-    drawer_scores = rrf([
-        sorted(dense_scores, key=lambda i: -dense_scores[i]),
-        sorted(bm25_drawers, key=lambda i: -bm25_drawers[i]),
-    ])
+    file_scores = fuse(
+        _best_per_file(dense_scores, path_of), [_best_per_file(bm25_drawers, path_of), bm25_files]
+    )
+    for rank, title_path in enumerate(titles):
+        # the longest name found counts fully; shorter ones (a substring of it, say) slightly less
+        file_scores[title_path] = file_scores.get(title_path, 0.0) + TITLE_BONUS / (1 + 0.1 * rank)
+    drawer_scores = fuse(dense_scores, [bm25_drawers])
     best_drawer: dict[str, str] = {}
     for drawer_id, score in drawer_scores.items():
         p = path_of.get(drawer_id)
