@@ -168,6 +168,24 @@ def test_unclosed_math_block_hides_the_rest_and_is_reported() -> None:
     assert [lk.target for lk in note.links] == ["C"]
     note = parse("$$a$$ and [[A]]\n\n$$\nclosed\n$$\n[[B]]\n")
     assert [lk.target for lk in note.links] == ["A", "B"] and note.problems == []
+    note = parse("$$ a\nb $$ [[A]]\n\n[[B]]\n")  # closed, though not at a line end: inline math
+    assert [lk.target for lk in note.links] == ["A", "B"] and note.problems == []
+
+
+def test_math_block_stays_in_its_list_item() -> None:
+    """dollarmath looked for the closing "$$" past the end of the list item, hiding the items between."""
+    note = parse("- $$\n- [[a]]\n- $$\n\n[[b]]\n")
+    assert [lk.target for lk in note.links] == ["a", "b"]
+    assert [(p.rule, p.line) for p in note.problems] == [("malformed-link", 1), ("malformed-link", 3)]
+    note = parse("- $$\n  x = [[no]]\n  $$\n- [[a]]\n")
+    assert [lk.target for lk in note.links] == ["a"] and note.problems == []
+
+
+def test_unclosed_math_blocks_in_a_long_list_stay_linear() -> None:
+    start = time.perf_counter()
+    note = parse("- $$ x\n" * 20_000)
+    assert time.perf_counter() - start < 10
+    assert len(note.problems) == 20_000
 
 
 def test_unpaired_dollars_are_text() -> None:

@@ -111,14 +111,39 @@ def _block_comment(state: StateBlock, start_line: int, end_line: int, silent: bo
     return True
 
 
+def _container_end(state: StateBlock, start_line: int, end_line: int) -> int:
+    """Where the list item holding `start_line` ends: the first non-blank line indented less than it, as
+    for a fence. (A list item is tokenized with the end of the whole list as its end line.)"""
+    if state.blkIndent == 0:
+        return end_line
+    line = start_line + 1
+    while line < end_line and (state.isEmpty(line) or state.sCount[line] >= state.blkIndent):
+        line += 1
+    return line
+
+
+def _math_block_in_container(rule: Any) -> Any:
+    """dollarmath's block rule looks for the closing `$$` past the end of a list item (closing the block
+    in a later item and hiding what lies between, and taking quadratic time on long lists): bound it."""
+
+    def wrapped(state: StateBlock, start_line: int, end_line: int, silent: bool) -> bool:
+        pos = state.bMarks[start_line] + state.tShift[start_line]
+        if not state.src.startswith("$$", pos):
+            return False
+        return bool(rule(state, start_line, _container_end(state, start_line, end_line), silent))
+
+    return wrapped
+
+
 def _unclosed_math_block(state: StateBlock, start_line: int, end_line: int, silent: bool) -> bool:
     """A `$$` block that never closes runs to the end of its container, as a fence does (runs after the
     dollarmath rule, which only takes closed blocks)."""
     pos = state.bMarks[start_line] + state.tShift[start_line]
     if state.sCount[start_line] - state.blkIndent >= 4 or not state.src.startswith("$$", pos):
         return False
-    if "$$" in state.src[pos + 2 : state.eMarks[start_line]]:
-        return False  # "$$a$$ text": inline math in a paragraph
+    end_line = _container_end(state, start_line, end_line)
+    if state.src.find("$$", pos + 2, state.eMarks[end_line - 1]) >= 0:
+        return False  # closed further on, just not at a line end ("$$a$$ text"): inline math in a paragraph
     if silent:
         return True
     tok = state.push("math_block", "math", 0)
@@ -161,6 +186,8 @@ def obsidian_plugin(md: MarkdownIt) -> None:
         "paragraph", "obsidian_comment_block", _block_comment, {"alt": ["paragraph", "reference", "blockquote", "list"]}
     )
     if "math_block" in [r.name for r in md.block.ruler.__rules__]:
+        rule = md.block.ruler.__rules__[md.block.ruler.__find__("math_block")]
+        md.block.ruler.at("math_block", _math_block_in_container(rule.fn))
         md.block.ruler.after("math_block", "math_block_unclosed", _unclosed_math_block)
     for name in ("link", "image"):
         rule = md.inline.ruler.__rules__[md.inline.ruler.__find__(name)]

@@ -190,10 +190,10 @@ def scan_full(text: str, first_line: int, lines: list[str]) -> tuple[list[Link],
             hidden.update(range(tok.map[0], tok.map[1]))
             if ttype == "fence" and not _fence_closed(tok, lines):
                 problems.append(
-                    Problem("malformed-link", tok.map[0] + 1, "code fence is never closed: it hides the rest of the page")
+                    Problem("malformed-link", tok.map[0] + 1, "code fence is never closed: it hides the rest of the page (or of its list item or quote)")
                 )
             if ttype == "math_block" and not tok.meta.get("closed", True):
-                problems.append(Problem("malformed-link", tok.map[0] + 1, "'$$' math block is never closed: it hides the rest of the page"))
+                problems.append(Problem("malformed-link", tok.map[0] + 1, "'$$' math block is never closed: it hides the rest of the page (or of its list item or quote)"))
             if ttype == "obsidian_comment_block" and not tok.meta.get("closed", True):
                 problems.append(Problem("malformed-link", tok.map[0] + 1, "'%%' comment is never closed: it hides the rest of the page"))
         elif ttype == "heading_open" and tok.map and i + 1 < n:
