@@ -241,6 +241,29 @@ def test_pathological_lines_finish(text: str) -> None:
     assert time.perf_counter() - start < 10
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "-" * 200_000 + "x [[a]]",  # table-row and setext checks must not backtrack
+        "- " * 100_000 + "x [[a]]",
+        "|" * 200_000 + "x [[a]]",
+        "=" * 200_000 + "x [[a]]",
+        "1. " * 100_000 + "x [[a]]",
+        "---\nk: a" + " " * 200_000 + "b\n---\n[[a]]",  # frontmatter key and value patterns
+        "---\na" + " " * 200_000 + "\n---\n[[a]]",
+        "---\nk:\n  - a" + " " * 200_000 + "b\n---\n[[a]]",
+        "---\na" + " :" * 100_000 + "x\n---\n[[a]]",
+    ],
+    ids=["dashes", "dash-space", "pipes", "equals", "ordered", "fm-value-spaces", "fm-key-spaces", "fm-item-spaces",
+         "fm-colons"],
+)
+def test_regexes_stay_linear_on_long_lines(text: str) -> None:
+    start = time.perf_counter()
+    note = parse(text)
+    assert time.perf_counter() - start < 5
+    assert [lk.target for lk in note.links if lk.kind == "wikilink"] == ["a"]
+
+
 @pytest.mark.parametrize("depth", [30, 90, 1000])
 def test_deeply_nested_quotes(depth: int) -> None:
     note = parse("> " * depth + "[[Deep]] `x`\n")

@@ -52,7 +52,8 @@ def split(text: str) -> Split:
 
 
 # A top-level key: at column 0, not a comment or list item, up to the first ": " (a key may hold colons: "a:b: 1").
-_KEY_LINE = re.compile(r"^((?:[^\s#:\-]|-[^\s:])(?:[^:\n]|:(?![ \t]|$))*?)[ \t]*:(?:[ \t]|$)")
+# (Possessive, then stripped in Python: a lazy key followed by "[ \t]*:" is quadratic on a line of spaces.)
+_KEY_LINE = re.compile(r"^((?:[^\s#:\-]|-[^\s:])(?:[^:\n]|:(?![ \t]|$))*+):(?:[ \t]|$)")
 
 
 def key_lines(yaml_text: str, first_line: int = 2) -> dict[str, int]:
@@ -153,8 +154,9 @@ def _impossible_timestamp(yaml_text: str) -> tuple[int, str] | None:
 
 # ---- the strict subset ----------------------------------------------------------------------------
 
-_KEY = re.compile(r"^([A-Za-z_][A-Za-z0-9_-]*):(?:[ ]+(.*?))?[ ]*$")
-_ITEM = re.compile(r"^([ ]*)-[ ]+(.*?)[ ]*$")
+# Values are captured whole and right-stripped in Python ("(.*?)[ ]*$" backtracks quadratically on spaces).
+_KEY = re.compile(r"^([A-Za-z_][A-Za-z0-9_-]*):(?:[ ]+(.*))?$")
+_ITEM = re.compile(r"^([ ]*)-[ ]+(.*)$")
 # Plain scalars PyYAML reads as plain strings: start with a letter, none of YAML's indicator characters.
 _SAFE_PLAIN = re.compile(r"^[^\W\d_][^:#\[\]{},&*!|>'\"%@`\\]*$")
 _DATE = re.compile(r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$")  # ASCII digits only, as YAML
@@ -226,7 +228,7 @@ def parse_simple(yaml_text: str) -> dict[str, Any] | None:
         m = _KEY.match(line)
         if not m:
             return None
-        key, value = m.group(1), m.group(2) or ""
+        key, value = m.group(1), (m.group(2) or "").rstrip(" ")
         if key in data or key in _SPECIAL_WORDS or len(key) > _MAX_KEY:
             return None
         i += 1
@@ -241,8 +243,9 @@ def parse_simple(yaml_text: str) -> dict[str, Any] | None:
                     indent = im.group(1)
                 elif im.group(1) != indent:
                     return None
-                item = _scalar(im.group(2))
-                if item is _FAIL or item is None or im.group(2).startswith("["):
+                text = im.group(2).rstrip(" ")
+                item = _scalar(text)
+                if item is _FAIL or item is None or text.startswith("["):
                     return None
                 items.append(item)
                 i += 1

@@ -41,9 +41,11 @@ FM_WIKI = re.compile(r"\[\[([^\[\]\n|]*?)(?:\|([^\[\]\n]*))?\]\]")
 _NEEDS_FULL_PARSER = re.compile(
     r"[`$<\\\t\x00-\x08\x0b-\x1f\x7f]|%%|~~~|&(?:#\d+|#[xX][0-9a-fA-F]+|[A-Za-z][A-Za-z0-9]*);"
     r"|^ {4,}[^ \n]"  # indented code or deep list continuation (even when the text starts with U+3000)
-    r"|^[ >]*(?:=+|-+)[ ]*$"  # setext underline or thematic break, also inside a quote
+    r"|^[ >]*+(?:=++|-++)[ ]*+$"  # setext underline or thematic break, also inside a quote
     r"|(?<!\])\]:"  # reference or footnote definition, at any depth ("[[Page]]: text" stays fast)
-    r"|^[ >*+.)0-9|:\-]*(?:\|[ |:]*-|-[ |:\-]*\|)[ >*+.)0-9|:\-]*$"  # table delimiter row, also in a container
+    # a table delimiter row, also in a container: only these characters, with a "|" and a "-" (possessive
+    # and lookaheads: a long line of dashes must not backtrack quadratically)
+    r"|^(?=[^\n|]*+\|)(?=[^\n-]*+-)[ >*+.)0-9|:\-]++$"
     r"|^ {0,3}(?:(?:>|[-*+]|\d{1,9}[.)])[ ]*)+#{1,6}(?:[ ]|$)",  # heading inside a quote or list
     re.M,
 )
