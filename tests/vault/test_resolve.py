@@ -147,6 +147,14 @@ def test_resolution_is_cached_per_folder_and_stable(resolver: Resolver) -> None:
     assert resolver.resolve("archive/a.md", "Dup") == Resolution("archive/Dup.md", ())
 
 
+def test_same_note_link_is_each_source_itself(resolver: Resolver) -> None:
+    """[[#Heading]] resolves to the linking note, even for two notes in one folder (the per-folder cache
+    must not hand the first note's answer to the second)."""
+    assert resolver.resolve("notes/Dup.md", "").path == "notes/Dup.md"
+    assert resolver.resolve("notes/Target.md", "").path == "notes/Target.md"
+    assert resolver.resolve("notes/Dup.md", "").path == "notes/Dup.md"
+
+
 def test_tie_break_is_independent_of_listing_order() -> None:
     files = ["b/Dup.md", "a/Dup.md", "c/d/Dup.md"]
     answers = {Resolver(order).resolve("index.md", "Dup") for order in (files, files[::-1], sorted(files))}
