@@ -169,6 +169,71 @@ def scan_fast(body: str, first_line: int) -> tuple[list[Link], list[Heading], li
     return links, headings, problems
 
 
+_FENCE_OPEN = re.compile(r"(`{3,}|~{3,})(.*)")
+_INDENTED_FENCE = re.compile(r"^ {1,3}(?:`{3}|~{3})", re.M)
+_TICKS = re.compile(r"`+")
+
+
+def mask_code(body: str) -> tuple[str, str, set[int]] | None:
+    """Hide top-level fenced code and one-line code spans, so a page whose only tricky construct is code
+    can still take the fast path. Returns (text for links, text for headings, hidden line indexes), or
+    None when the code is anything but plain: then markdown-it decides.
+
+    Masks keep every offset: fence lines become empty and code spans become spaces, so line and column
+    numbers of the links around them do not move.
+    """
+    if "\\" in body or "<" in body or _INDENTED_FENCE.search(body):
+        return None  # escapes and HTML outrank code spans; indented fences belong to containers
+    lines = body.split("\n")
+    hidden: set[int] = set()
+    i = 0
+    n = len(lines)
+    while i < n:
+        line = lines[i]
+        if line[:3] in ("```", "~~~"):
+            m = _FENCE_OPEN.fullmatch(line)
+            if m is None or (m.group(1)[0] == "`" and "`" in m.group(2)):
+                return None
+            char, size = m.group(1)[0], len(m.group(1))
+            close = re.compile(r" {0,3}" + re.escape(char) + "{" + str(size) + r",}[ \t]*")
+            j = next((k for k in range(i + 1, n) if close.fullmatch(lines[k])), None)
+            if j is None:
+                return None  # an unclosed fence: markdown-it reports it
+            for k in range(i, j + 1):
+                lines[k] = ""
+                hidden.add(k)
+            i = j + 1
+            continue
+        i += 1
+    for_headings = "\n".join(lines)
+    if "`" not in for_headings:
+        return for_headings, for_headings, hidden
+    for k, line in enumerate(lines):
+        if "`" not in line:
+            continue
+        runs = [(m.start(), m.end()) for m in _TICKS.finditer(line)]
+        spans = []
+        a = 0
+        while a < len(runs):
+            width = runs[a][1] - runs[a][0]
+            b = next((c for c in range(a + 1, len(runs)) if runs[c][1] - runs[c][0] == width), None)
+            if b is None:
+                return None  # may close on a later line of the paragraph: leave it to markdown-it
+            spans.append((runs[a][0], runs[b][1]))
+            a = b + 1
+        for lm in (*WIKI_RE.finditer(line), *SIMPLE_MDLINK.finditer(line)):
+            for start, end in spans:
+                overlaps = lm.start() < end and start < lm.end()
+                inside = start < lm.start() and lm.end() <= end
+                if overlaps and not inside:
+                    return None  # a link and a code span compete: precedence is markdown-it's call
+        chars = list(line)
+        for start, end in spans:
+            chars[start:end] = " " * (end - start)
+        lines[k] = "".join(chars)
+    return "\n".join(lines), for_headings, hidden
+
+
 _HIDING_BLOCKS = frozenset(
     {"fence", "code_block", "html_block", "math_block", "math_block_label", "obsidian_comment_block"}
 )
@@ -402,9 +467,17 @@ def parse_note(path: str, data: bytes, max_bytes: int = MAX_PAGE_BYTES) -> Note:
         return Note(path, data_fm, split.block_lines, key_lines, links, [], [], problems, line_count, body_start)
     body = "\n".join(lines[split.block_lines :]) if split.block_lines else text
     fast = scan_fast(body, body_start) if fast_eligible(body) else None
+    hidden: set[int] | frozenset[int] = frozenset()
+    if fast is None and ("`" in body or "~~~" in body):
+        masked = mask_code(body)
+        if masked is not None and fast_eligible(masked[0]):
+            fast = scan_fast(masked[0], body_start)
+            if fast is not None:
+                headings_only = scan_fast(masked[1], body_start) if masked[1] != masked[0] else fast
+                fast = (fast[0], headings_only[1] if headings_only else fast[1], fast[2])
+                hidden = {body_start - 1 + k for k in masked[2]}
     if fast is not None:
         body_links, headings, body_problems = fast
-        hidden: set[int] | frozenset[int] = frozenset()
     else:
         blanked = "\n" * split.block_lines + body if split.block_lines else text
         body_links, headings, body_problems, hidden = scan_full(blanked, body_start, lines)
