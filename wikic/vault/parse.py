@@ -31,21 +31,23 @@ MAX_PAGE_BYTES = 8 * 1024 * 1024  # markdown-it reads ~0.5 MB/s of ordinary pros
 MAX_FRONTMATTER_CHARS = 256 * 1024  # PyYAML on a huge block (or one with 100,000 duplicate keys) takes seconds
 
 WIKI_RE = re.compile(r"(!?)\[\[([^\[\]\n|]*?)(?:\|([^\[\]\n]*))?\]\]")
-SIMPLE_MDLINK = re.compile(r"(!?)\[([^\[\]\n]*)\]\(([^()\s<>]*)\)")
+SIMPLE_MDLINK = re.compile(r"(!?)\[([^\[\]\n]*)\]\((?:<([^<>\n]*)>|([^()\s<>]*))\)")
 ATX = re.compile(r"^ {0,3}(#{1,6})((?:[ \t].*)?)$", re.M)
 BLOCK_ID = re.compile(r"(?:^|[ \t])\^([A-Za-z0-9-]+)[ \t]*$")
 SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.\-]*:")
 FM_WIKI = re.compile(r"\[\[([^\[\]\n|]*?)(?:\|([^\[\]\n]*))?\]\]")
 
 # Anything that can hide a link or change block structure sends a page to markdown-it.
+# A table delimiter row, also in a container: only these characters, with a "|" and a "-" (possessive and
+# lookaheads: a long line of dashes must not backtrack quadratically).
+_TABLE_DELIMITER = re.compile(r"^(?=[^\n|]*+\|)(?=[^\n-]*+-)[ >*+.)0-9|:\-]++$", re.M)
+_FOOTNOTE_DEF = re.compile(r"^\[\^[^\]\n]+\]:", re.M)
+_ANGLE_DEST = re.compile(r"\]\(<[^<>\n]*>\)")
 _NEEDS_FULL_PARSER = re.compile(
     r"[`$<\\\t\x00-\x08\x0b-\x1f\x7f]|%%|~~~|&(?:#\d+|#[xX][0-9a-fA-F]+|[A-Za-z][A-Za-z0-9]*);"
     r"|^ {4,}[^ \n]"  # indented code or deep list continuation (even when the text starts with U+3000)
     r"|^[ >]*+(?:=++|-++)[ ]*+$"  # setext underline or thematic break, also inside a quote
     r"|(?<!\])\]:"  # reference or footnote definition, at any depth ("[[Page]]: text" stays fast)
-    # a table delimiter row, also in a container: only these characters, with a "|" and a "-" (possessive
-    # and lookaheads: a long line of dashes must not backtrack quadratically)
-    r"|^(?=[^\n|]*+\|)(?=[^\n-]*+-)[ >*+.)0-9|:\-]++$"
     r"|^ {0,3}(?:(?:>|[-*+]|\d{1,9}[.)])[ ]*)+#{1,6}(?:[ ]|$)",  # heading inside a quote or list
     re.M,
 )
@@ -109,8 +111,21 @@ _OWNED_MARKER = re.compile(rf"^<!-- wikic:(?:begin {_MARKER_NAME} sha=[0-9a-f]+|
 def fast_eligible(body: str) -> bool:
     if "<!-- wikic:" in body:
         body = _OWNED_MARKER.sub("", body)
+    # Constructs that look tricky but cannot change which links a page has: an escaped pipe (in a table
+    # cell or elsewhere), an angle-bracket link destination, a footnote definition.
+    if "\\|" in body:
+        body = body.replace("\\|", "  ")
+    if "](<" in body:
+        body = _ANGLE_DEST.sub(lambda m: "](" + "x" * (len(m.group(0)) - 3) + ")", body)
+    if "]:" in body:
+        body = _FOOTNOTE_DEF.sub("", body)
     if _NEEDS_FULL_PARSER.search(body):
         return False
+    if "|" in body and _TABLE_DELIMITER.search(body):
+        # GFM splits a row at every unescaped pipe: a link holding one is cut in two there
+        for line in body.split("\n"):
+            if "|" in line and any("|" in m.group(0) for m in (*WIKI_RE.finditer(line), *SIMPLE_MDLINK.finditer(line))):
+                return False
     return True
 
 
@@ -156,7 +171,8 @@ def scan_fast(body: str, first_line: int) -> tuple[list[Link], list[Heading], li
             if si < n_spans and spans[si][0] < e:
                 return None  # a Markdown link overlapping a wikilink: markdown-it decides
             line, col = position(s)
-            link = _mdlink(m.group(3), m.group(0), bool(m.group(1)), line, col)
+            href = m.group(3) if m.group(3) is not None else m.group(4)
+            link = _mdlink(href, m.group(0), bool(m.group(1)), line, col)
             if link is not None:
                 links.append(link)
         links.sort(key=lambda lk: (lk.line, lk.column))
@@ -182,7 +198,7 @@ def mask_code(body: str) -> tuple[str, str, set[int]] | None:
     Masks keep every offset: fence lines become empty and code spans become spaces, so line and column
     numbers of the links around them do not move.
     """
-    if "\\" in body or "<" in body or _INDENTED_FENCE.search(body):
+    if "\\" in body.replace("\\|", "") or "<" in _ANGLE_DEST.sub("", body) or _INDENTED_FENCE.search(body):
         return None  # escapes and HTML outrank code spans; indented fences belong to containers
     lines = body.split("\n")
     hidden: set[int] = set()
@@ -220,6 +236,8 @@ def mask_code(body: str) -> tuple[str, str, set[int]] | None:
             if b is None:
                 return None  # may close on a later line of the paragraph: leave it to markdown-it
             spans.append((runs[a][0], runs[b][1]))
+            if "|" in line[runs[a][0] : runs[b][1]]:
+                return None  # a table row splits at a pipe even inside code
             a = b + 1
         for lm in (*WIKI_RE.finditer(line), *SIMPLE_MDLINK.finditer(line)):
             for start, end in spans:
