@@ -19,7 +19,7 @@ if TYPE_CHECKING:  # imported lazily: the CLI must start fast for `wikic lint`
 
 
 def _render(report: IngestReport) -> str:
-    lines = []
+    lines = [f"finished an interrupted run first: {', '.join(report.resumed)}"] if report.resumed else []
     for s in report.sources:
         if s.status == "estimated":
             cost = f", at most ${s.cost:.4f}" if s.cost is not None else ""

@@ -25,7 +25,7 @@ import unicodedata
 import urllib.error
 import urllib.parse
 import urllib.request
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path, PurePosixPath
@@ -393,19 +393,35 @@ def _commit(root: Path, item: _Prepared, ledger: dict[str, Any]) -> CapturedSour
             )
 
     separate_text = item.media in ("html", "pdf")
+    text_bytes = item.text.encode("utf-8")
+    recorded = {p for raw, entry in sources.items() for p in (raw, str(entry.get("text_path") or ""))}
+
+    def orphan(path: Path | None, data: bytes) -> bool:
+        """A file a capture wrote before it was killed, ahead of its ledger entry: taken over, not copied."""
+        return path is None or not path.exists() or (
+            path.relative_to(root).as_posix() not in recorded and path.is_file() and path.read_bytes() == data
+        )
+
     if item.existing_raw is not None:
         raw_rel = item.existing_raw
         stem_path = (root / raw_rel).with_suffix("")
-        text_rel = _free_text_path(root, stem_path) if separate_text else ("" if item.media == "image" else raw_rel)
+        text_rel = (
+            _free_text_path(root, stem_path, lambda p: orphan(p, text_bytes))
+            if separate_text
+            else ("" if item.media == "image" else raw_rel)
+        )
     else:
         folder = root / RAW_DIR / item.kind
         folder.mkdir(parents=True, exist_ok=True)
-        stem = _free_stem(folder, slugify(item.title), item.ext, separate_text)
+        stem = _free_stem(
+            folder, slugify(item.title), item.ext, separate_text,
+            lambda raw, text: orphan(raw, item.data) and orphan(text, text_bytes),
+        )
         raw_rel = f"{RAW_DIR}/{item.kind}/{stem}{item.ext}"
         _create_exclusive(root / raw_rel, item.data)
         text_rel = f"{RAW_DIR}/{item.kind}/{stem}.md" if separate_text else ("" if item.media == "image" else raw_rel)
     if separate_text:
-        _create_exclusive(root / text_rel, item.text.encode("utf-8"))
+        _create_exclusive(root / text_rel, text_bytes)
     sources[raw_rel] = {
         "sha256": digest,
         "bytes": len(item.data),
@@ -420,27 +436,35 @@ def _commit(root: Path, item: _Prepared, ledger: dict[str, Any]) -> CapturedSour
     return CapturedSource(item.origin, raw_rel, text_rel, item.kind, item.media, item.title, digest, item.text, True)
 
 
-def _free_stem(folder: Path, slug: str, ext: str, separate_text: bool) -> str:
-    """The first of slug, slug-2, slug-3... for which neither the raw file nor its text file exists."""
+def _free_stem(
+    folder: Path, slug: str, ext: str, separate_text: bool, reusable: Callable[[Path, Path | None], bool]
+) -> str:
+    """The first of slug, slug-2, slug-3... for which neither the raw file nor its text file exists (or
+    `reusable` says the files there are this source's own, left by a killed capture)."""
     number = 1
     while True:
         stem = slug if number == 1 else f"{slug}-{number}"
-        taken = (folder / f"{stem}{ext}").exists() or (separate_text and (folder / f"{stem}.md").exists())
-        if not taken:
+        raw, text = folder / f"{stem}{ext}", folder / f"{stem}.md"
+        taken = raw.exists() or (separate_text and text.exists())
+        if not taken or reusable(raw, text if separate_text else None):
             return stem
         number += 1
 
 
-def _free_text_path(root: Path, stem_path: Path) -> str:
+def _free_text_path(root: Path, stem_path: Path, reusable: Callable[[Path], bool]) -> str:
     candidate, number = stem_path.with_suffix(".md"), 1
-    while candidate.exists():
+    while candidate.exists() and not reusable(candidate):
         number += 1
         candidate = stem_path.with_name(f"{stem_path.name}-text-{number}.md")
     return candidate.relative_to(root).as_posix()
 
 
 def _create_exclusive(path: Path, data: bytes) -> None:
-    """Write a new file atomically; never replace an existing one (os.link fails if the name is taken)."""
+    """Write a new file atomically; never replace an existing one (os.link fails if the name is taken).
+    A file already holding exactly `data` is this capture's own, from a run killed before the ledger was
+    written: it is kept."""
+    if path.is_file() and path.read_bytes() == data:
+        return
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
         with os.fdopen(fd, "wb") as handle:

@@ -18,7 +18,7 @@ import yaml
 
 from wikic.ingest.blocks import merge_blocks
 from wikic.ingest.ledgers import Mentions
-from wikic.ingest.names import PageNames, name_keys
+from wikic.ingest.names import PageNames, lookup_keys, name_keys
 from wikic.ingest.plan_model import Comparison, Concept, Entity, Plan, Relation
 from wikic.ingest.render import clean_text, clean_title, link, linkify, table_cell
 from wikic.schema import Schema
@@ -186,7 +186,7 @@ class Compiler:
                 facts = [f for f in section.facts if f.anchored]
                 result.dropped_facts += len(section.facts) - len(facts)
                 if facts:
-                    sections.setdefault(clean_title(section.heading), []).extend([f.text, str(f.anchor)] for f in facts)
+                    sections.setdefault(clean_text(section.heading, 80), []).extend([f.text, str(f.anchor)] for f in facts)
             payload = {"sections": sections}
             self._place("concept", concept.name, [], concept.summary, payload, src, 1, touched, fresh, result, concept)
 
@@ -219,12 +219,13 @@ class Compiler:
         if not title:
             result.dropped_items.append(f"{kind} with an empty name")
             return
+        aliases = [a for a in dict.fromkeys(clean_title(a) for a in aliases) if a]  # they reach frontmatter too
         path = self.names.lookup(title, aliases)
         if path is not None:
             touched[path] = (kind, {"name": title, "aliases": aliases, "summary": summary, "sources": {src: payload}, "kind_detail": getattr(item, "kind", "")})
             return
         key = f"{kind}:{slugify(title) or title.lower()}"
-        entry = self.mentions.add(key, kind, title, [clean_title(a) for a in aliases if clean_title(a)], clean_text(summary, 300), src, payload)
+        entry = self.mentions.add(key, kind, title, aliases, clean_text(summary, 300), src, payload)
         entry["kind_detail"] = getattr(item, "kind", "") or entry.get("kind_detail", "")
         enough = len(entry["sources"]) >= max(threshold, 1)
         if kind == "concept":
@@ -362,7 +363,7 @@ class Compiler:
 
 
 def _same(a: str, b: str) -> bool:
-    return bool(set(name_keys(a)) & set(name_keys(b)))
+    return bool(set(name_keys(a)) & set(lookup_keys(b)))
 
 
 __all__ = ["Compiler", "SourceResult", "dump_frontmatter", "pick_tags", "split_page", "Entity", "Concept", "Relation"]

@@ -35,8 +35,20 @@ def name_keys(name: str, *, with_acronym: bool = True) -> list[str]:
     # a name that *is* an acronym ("RAG") matches the acronym key of a long name
     compact = slug.replace("-", "")
     if compact and compact.isalnum() and len(compact) <= 6 and name.strip().isupper():
-        keys.append("acr:" + compact)
+        keys.append("is-acr:" + compact)
     return [k for k in dict.fromkeys(keys) if k]
+
+
+def lookup_keys(name: str) -> list[str]:
+    """The keys a proposed name is matched by: its own, except that an acronym matches only a name that
+    is one ("RAG" and "Retrieval-Augmented Generation"), never another long name with the same initials
+    ("Sam Altman" is not "Stability AI")."""
+    flip = {"acr:": "is-acr:", "is-acr:": "acr:"}
+    out = []
+    for key in name_keys(name):
+        prefix = next((p for p in flip if key.startswith(p)), None)
+        out.append(flip[prefix] + key[len(prefix) :] if prefix else key)
+    return out
 
 
 @dataclass
@@ -63,7 +75,7 @@ class PageNames:
 
     def lookup(self, name: str, aliases: tuple[str, ...] | list[str] = ()) -> str | None:
         for candidate in (name, *aliases):
-            for key in name_keys(candidate):
+            for key in lookup_keys(candidate):
                 if key in self.by_key and key not in self.ambiguous:
                     return self.by_key[key]
         return None

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from wikic.errors import ConfigError, LLMError, PalaceError
+from wikic.ingest import journal
 from wikic.ingest.capture import CapturedSource, capture
 from wikic.ingest.compile import Compiler, SourceResult
 from wikic.ingest.extract import ExtractionResult, PromptContext, estimate_extraction, extract_plan
@@ -29,8 +30,7 @@ from wikic.vault.index_file import add_entries
 from wikic.vault.layout import INDEX_FILE, LOG_FILE, STATE_DIR
 from wikic.vault.load import load_vault
 from wikic.vault.lock import vault_lock
-from wikic.vault.log_file import appended, row
-from wikic.vault.write import write_atomic
+from wikic.vault.log_file import row
 
 MAX_CONTEXT_PAGES = 40  # pages the model is told about per source: bounded, whatever the wiki's size
 
@@ -80,6 +80,7 @@ class IngestReport:
     lint: Any = None  # LintReport of the link rules after writing
     dry_run: bool = False
     estimate: bool = False
+    resumed: list[str] = field(default_factory=list)  # sources whose killed run this one finished (journal)
 
     @property
     def created(self) -> list[str]:
@@ -114,6 +115,8 @@ class IngestReport:
             out["diff"] = "".join(self.diffs)
         if self.lint is not None:
             out["lint"] = self.lint.summary() | {"findings": [f.to_dict() for f in self.lint.findings]}
+        if self.resumed:
+            out["resumed"] = self.resumed
         return out
 
 
@@ -200,6 +203,10 @@ def ingest(root: Path, options: IngestOptions, *, llm: LLM | None = None, progre
     settings = load_settings(root, options.overrides)
     today = options.today or dt.date.today()
     report = IngestReport(dry_run=options.dry_run, estimate=options.estimate)
+    page_types = list(schema.page_folders)
+    if journal.pending(root) and not options.dry_run and not options.estimate:
+        with vault_lock(root):  # a run killed while writing: finish it before judging what is compiled
+            report.resumed = journal.recover(root, page_types)
 
     sources = capture(root, list(options.inputs), kind=options.kind, settings=settings.ingest)
     compiled = Compiled.load(root)
@@ -213,6 +220,8 @@ def ingest(root: Path, options: IngestOptions, *, llm: LLM | None = None, progre
         else:
             todo.append(src)
     if not todo:
+        if options.use_palace and not options.dry_run and not options.estimate:
+            _update_palace(root, report, [])
         return report
 
     names, stems = page_names(root)
@@ -257,10 +266,14 @@ def ingest(root: Path, options: IngestOptions, *, llm: LLM | None = None, progre
                 progress("extract", i + 1, len(todo))
 
     with vault_lock(root):
-        names, stems = page_names(root)  # re-read: another process may have written meanwhile
+        if not options.dry_run:
+            report.resumed += journal.recover(root, page_types)  # a run killed while this one was extracting
+        compiled = Compiled.load(root)  # re-read: another process may have compiled meanwhile
+        names, stems = page_names(root)
         mentions = Mentions.load(root)
         compiler = Compiler(root, schema, names, mentions, stems, today)
         log_rows: list[str] = []
+        recorded: list[str] = []
         for src in todo:
             ref = src.text_path
             got = results.get(src.raw_path)
@@ -270,6 +283,9 @@ def ingest(root: Path, options: IngestOptions, *, llm: LLM | None = None, progre
             if isinstance(got, Exception):
                 report.sources.append(SourceReport(ref, src.title, "failed", error=str(got)))
                 continue
+            if compiled.is_current(ref, src.sha256) and not options.force:
+                report.sources.append(SourceReport(ref, src.title, "unchanged"))  # another process compiled it
+                continue
             usage = got.usage
             r = SourceReport(ref, src.title, "compiled", calls=usage.calls, cached_calls=usage.cached_calls, prompt_tokens=usage.prompt_tokens, completion_tokens=usage.completion_tokens, cost=settings.llm.cost(usage.prompt_tokens, usage.completion_tokens), context_pages=len(contexts[src.raw_path]))
             result: SourceResult = compiler.compile(got.plan, ref)
@@ -278,28 +294,26 @@ def ingest(root: Path, options: IngestOptions, *, llm: LLM | None = None, progre
             if options.dry_run:
                 continue
             compiled.record(ref, src.sha256, [*result.created, *result.updated], today.isoformat())
+            recorded.append(ref)
             log_rows.append(row(today, "ingest", ref, _notes(r)))
             if progress:
                 progress("write", len(report.sources), len(sources))
         if options.dry_run:
             report.diffs = _diffs(compiler, root, schema)
             return report
+        # every source of this run is indexed, also one that was already in raw/ (capture did not copy it)
+        compiled_refs = {s.raw_path for s in report.sources if s.status == "compiled"}
+        sources_touched = {p for s in sources for p in (s.raw_path, s.text_path) if p and (s.new or s.text_path in compiled_refs)}
+        touched = sorted({p for s in report.sources for p in (*s.created, *s.updated)} | sources_touched)
         if log_rows:
-            _write_run(root, schema, compiler, compiled, mentions, log_rows)
+            plan = _plan_run(root, compiler, {ref: compiled.entries[ref] for ref in recorded}, mentions, log_rows)
+            plan.palace = [*touched, INDEX_FILE] if options.use_palace else []
+            plan.save(root)  # from here on, a killed run is finished by the next one
+            plan.apply(root, page_types)
+            plan.finish(root)
 
-    # every source of this run is indexed, also one that was already in raw/ (capture did not copy it)
-    compiled_refs = {s.raw_path for s in report.sources if s.status == "compiled"}
-    sources_touched = {p for s in sources for p in (s.raw_path, s.text_path) if p and (s.new or s.text_path in compiled_refs)}
-    touched = sorted({p for s in report.sources for p in (*s.created, *s.updated)} | sources_touched)
     if options.use_palace and touched:
-        try:
-            from wikic.palace import update_paths
-
-            update_paths(root, [*touched, INDEX_FILE])
-        except (PalaceError, ImportError, OSError) as exc:
-            for s in report.sources:
-                s.dropped_items.append(f"palace not updated: {exc}")
-            pass
+        _update_palace(root, report, [*touched, INDEX_FILE])
     if options.lint_after:
         from wikic.lint.run import LintOptions, run_lint
 
@@ -307,23 +321,30 @@ def ingest(root: Path, options: IngestOptions, *, llm: LLM | None = None, progre
     return report
 
 
-def _write_run(root: Path, schema: Schema, compiler: Compiler, compiled: Compiled, mentions: Mentions, log_rows: list[str]) -> None:
-    """Write what the run compiled, each file once: a page that several sources touch is written with
-    all of them, not once per source (every write is an fsync). Pages first, then index.md, the
-    ledgers and log.md: a run stopped part-way leaves sources unrecorded, and they are compiled again
-    next time (their blocks are replaced, not duplicated)."""
+def _plan_run(root: Path, compiler: Compiler, records: dict[str, Any], mentions: Mentions, log_rows: list[str]) -> journal.Journal:
+    """What the run writes, as a journal: each changed page once (a page that several sources touch is
+    written with all of them, not once per source: every write is an fsync), the new index.md entries,
+    the ledgers' new state and the log rows."""
+    plan = journal.Journal()
     for path, text in compiler.texts.items():
         if compiler.originals.get(path) != text:
-            write_atomic(root / path, text, root=root)
-    if compiler.index_entries:
-        index_path = root / INDEX_FILE
-        current = index_path.read_text(encoding="utf-8") if index_path.exists() else "# Wiki Index\n"
-        write_atomic(index_path, add_entries(current, compiler.index_entries, list(schema.page_folders)), root=root)
-    compiled.save()
-    mentions.save()
+            plan.add_page(path, compiler.originals.get(path), text)
+    plan.add_index(compiler.index_entries)
+    plan.compiled = records
+    plan.mentions = mentions.items
+    plan.log_rows = log_rows
     log_path = root / LOG_FILE
-    current_log = log_path.read_text(encoding="utf-8") if log_path.exists() else None
-    write_atomic(log_path, appended(current_log, log_rows), root=root)
+    plan.log_lines = log_path.read_text(encoding="utf-8", errors="replace").count("\n") if log_path.exists() else 0
+    return plan
+
+
+def _update_palace(root: Path, report: IngestReport, paths: list[str]) -> None:
+    """Index `paths`, and whatever a killed run left to index; a failure is reported, never fatal."""
+    try:
+        journal.update_palace(root, paths)
+    except (PalaceError, ImportError, OSError) as exc:
+        for s in report.sources:
+            s.dropped_items.append(f"palace not updated: {exc}")
 
 
 def _fill(r: SourceReport, result: SourceResult) -> None:

@@ -10,17 +10,24 @@ import re
 import unicodedata
 
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
+_OPEN_RUNS = re.compile(r"\[{2,}|\]{2,}|%{2,}")  # "[[[x]]]" or "%%%" must not leave a "[[" or "%%" behind
 MAX_TITLE = 120
+
+
+def _single(run: re.Match[str]) -> str:
+    return run.group(0)[0]
 
 
 def clean_text(text: str, limit: int = 1000) -> str:
     """One line of plain Markdown text that cannot open a link, comment, code span, math or HTML."""
     text = _CONTROL.sub(" ", unicodedata.normalize("NFC", text))
     text = " ".join(text.split())
-    text = text.replace("[[", "[").replace("]]", "]").replace("%%", "%")
+    text = _OPEN_RUNS.sub(_single, text)
+    text = text.replace("](", "] (").replace("]:", "] :")  # no Markdown link, nor a reference definition
+    text = text.replace("\\", "\\\\")  # a model's backslash must not escape the escapes below
     text = text.replace("<", "&lt;").replace(">", "&gt;").replace("`", "'").replace("$", "\\$")
     text = text.replace("^[", "^ [")
-    text = re.sub(r"^[#>\-+*=|]+\s*", "", text)  # no heading, quote, list or table at the start
+    text = re.sub(r"^[#>\-+*=|~_]+\s*", "", text)  # no heading, quote, list, table, fence or rule at the start
     if len(text) > limit:
         text = text[: limit - 1].rstrip() + "…"
     return text
@@ -28,7 +35,7 @@ def clean_text(text: str, limit: int = 1000) -> str:
 
 def clean_title(text: str) -> str:
     text = _CONTROL.sub(" ", unicodedata.normalize("NFC", text))
-    text = " ".join(text.split()).replace("[[", "[").replace("]]", "]").strip(" #|[]")
+    text = _OPEN_RUNS.sub(_single, " ".join(text.split())).strip(" #|[]")
     if len(text) > MAX_TITLE:
         text = text[: MAX_TITLE - 1].rstrip() + "…"
     return text

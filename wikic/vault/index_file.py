@@ -25,6 +25,11 @@ class Entry:
         return f"- [[{self.link}]] — {summary}" if summary else f"- [[{self.link}]]"
 
 
+def listed_links(text: str) -> set[str]:
+    """The link texts of an index.md's entries, lower-cased (Obsidian links are case-insensitive)."""
+    return {m.group(1).strip().lower() for line in text.split("\n") if (m := _ENTRY.match(line))}
+
+
 def render_index(entries: list[Entry], types: list[str]) -> str:
     """A whole index.md for a fresh vault or a rebuild."""
     out = ["# Wiki Index", ""]

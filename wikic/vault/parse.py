@@ -327,6 +327,14 @@ def _inline_links(
             cell_cursor[base] = cell_start + len(text)
     if not tok.children:
         return
+    if not cell and tok.map[1] - tok.map[0] > 1 and content:
+        # A paragraph's content is stripped of Unicode spaces too: a leading line holding only a NBSP is
+        # gone from it, so its first content line may be a later file line.
+        first = content.split("\n", 1)[0].rstrip()
+        for number in range(tok.map[0], min(tok.map[1], len(lines))):
+            if lines[number].rstrip().endswith(first):
+                base = number + 1
+                break
 
     # Children come in source order, so the line is found by counting newlines from the previous child
     # (linear in the paragraph, not quadratic), and each content line is placed in its file line once.
@@ -452,6 +460,8 @@ def decode(path: str, data: bytes) -> tuple[str | None, list[Problem]]:
         return None, [Problem("encoding", line, f"not UTF-8 text (byte 0x{data[exc.start]:02x} at line {line})")]
     if "\r" in text:
         text = text.replace("\r\n", "\n").replace("\r", "\n")
+    if "\x00" in text:  # past the first 8 KB: markdown-it reads each NUL as U+FFFD, so the lines must too
+        text = text.replace("\x00", "\ufffd")
     return text, []
 
 

@@ -1,0 +1,39 @@
+"""Fixtures for the guarantee tests: a stand-in model on loopback, the static embedder, one thread each."""
+
+from __future__ import annotations
+
+import os
+
+for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "RAYON_NUM_THREADS"):
+    os.environ[_var] = "1"
+os.environ["TOKENIZERS_PARALLELISM"] = "false"
+os.environ.setdefault("ANONYMIZED_TELEMETRY", "False")
+
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+HERE = Path(__file__).resolve().parent
+for _folder in (HERE, HERE.parent):  # gkit, standin_openai
+    if str(_folder) not in sys.path:
+        sys.path.insert(0, str(_folder))
+
+from standin_openai import StandinServer
+
+
+@pytest.fixture(autouse=True)
+def _static_palace(monkeypatch: pytest.MonkeyPatch) -> None:
+    # after tests/conftest.py has cleared WIKIC_*: the tiny static model keeps the palace fast
+    monkeypatch.setenv("WIKIC_EMBEDDING_PROVIDER", "static")
+    monkeypatch.setenv("OMP_NUM_THREADS", "1")
+
+
+@pytest.fixture
+def standin() -> Iterator[StandinServer]:
+    import gkit
+
+    with StandinServer() as server:
+        server.route = gkit.route
+        yield server

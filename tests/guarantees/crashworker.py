@@ -1,0 +1,87 @@
+"""Runs `wikic` commands in forked children that SIGKILL themselves at a chosen file-system step.
+
+    python crashworker.py        # then one JSON request per line on stdin, one JSON answer per line out
+    {"argv": ["ingest", "a.md", "--vault", "V"], "kill_at": 7, "log": "/tmp/x.log"}
+    -> {"killed": true, "exit": null, "steps": null}
+    {"argv": [...], "kill_at": null, "log": "..."}
+    -> {"killed": false, "exit": 0, "steps": 23}
+
+A step is a call to os.replace, os.rename, os.link or os.unlink: every file wikic writes becomes visible
+through one of them (atomic writes rename a temporary file; raw captures link one), and every state file
+it removes goes through unlink. `kill_at: N` kills the child with SIGKILL just before its N-th step, so
+sweeping N over 1..steps stops a run at every point where the vault's files change. The worker imports
+wikic once and forks per command, so each run costs milliseconds of start-up instead of seconds.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import sys
+
+import wikic.cli
+import wikic.ingest.pipeline
+import wikic.lint.run  # noqa: F401
+
+STEPS = ("replace", "rename", "link", "unlink")
+
+
+def child(argv: list[str], kill_at: int | None, log: str) -> int:
+    fd = os.open(log, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+    os.dup2(fd, 1)
+    os.dup2(fd, 2)
+    counter = [0]
+
+    def hooked(name: str):  # type: ignore[no-untyped-def]
+        real = getattr(os, name)
+
+        def step(*args, **kwargs):  # type: ignore[no-untyped-def]
+            counter[0] += 1
+            if kill_at is not None and counter[0] >= kill_at:
+                os.kill(os.getpid(), signal.SIGKILL)
+            return real(*args, **kwargs)
+
+        return step
+
+    for name in STEPS:
+        setattr(os, name, hooked(name))
+    from wikic.cli import app
+
+    code = 0
+    try:
+        result = app(args=argv, prog_name="wikic", standalone_mode=False)
+        code = result if isinstance(result, int) else 0
+    except SystemExit as exc:
+        code = exc.code if isinstance(exc.code, int) else 1
+    except BaseException:  # noqa: BLE001 - a crash is an answer too: the caller checks the log
+        import traceback
+
+        traceback.print_exc()
+        code = 99
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os.write(fd, f"\n#steps {counter[0]}\n".encode())
+    return code
+
+
+def main() -> None:
+    for line in sys.stdin:
+        request = json.loads(line)
+        pid = os.fork()
+        if pid == 0:
+            os._exit(child(request["argv"], request.get("kill_at"), request["log"]))
+        _, status = os.waitpid(pid, 0)
+        killed = os.WIFSIGNALED(status) and os.WTERMSIG(status) == signal.SIGKILL
+        steps = None
+        if not killed:
+            with open(request["log"], encoding="utf-8", errors="replace") as fh:
+                tail = [ln for ln in fh.read().splitlines() if ln.startswith("#steps ")]
+            steps = int(tail[-1].split()[1]) if tail else None
+        answer = {"killed": killed, "exit": os.WEXITSTATUS(status) if os.WIFEXITED(status) else None, "steps": steps}
+        sys.stdout.write(json.dumps(answer) + "\n")
+        sys.stdout.flush()
+
+
+if __name__ == "__main__":
+    main()

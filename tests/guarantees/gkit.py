@@ -1,0 +1,322 @@
+"""What the guarantee tests share: a small scripted corpus, vaults wired to the stand-in model, `wikic` run
+as a real process, and the invariants checked after every fault.
+
+`WIKIC_LONG_TESTS=1` raises the iteration counts (kill points, processes, hypothesis examples); the
+default counts keep the whole folder within a few minutes on two busy cores.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import subprocess
+import sys
+import time
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from typing import Any
+
+REPO = Path(__file__).resolve().parents[2]
+LONG = os.environ.get("WIKIC_LONG_TESTS", "") not in ("", "0")
+
+
+def count(ci: int, long: int) -> int:
+    """An iteration count: `ci` by default, `long` with WIKIC_LONG_TESTS=1."""
+    return long if LONG else ci
+
+
+# -- a scripted corpus ----------------------------------------------------------------------------------
+# Source k names the shared company (promoted to a page by the second source: the mentions ledger is part
+# of the state under test), its own project and the previous one (so every project but the last reaches
+# the threshold), a person (mentioned once: waits in the ledger) and one of three methods (concepts).
+
+
+def source_text(k: int, tag: str = "") -> str:
+    prev = f"Project {tag}{k - 1}" if k else f"Project {tag}{k}"
+    return (
+        f"# Note {tag}{k} on Project {tag}{k}\n\n"
+        f"Acme Corp builds widget number {tag}{k} in its plant.\n"
+        f"Project {tag}{k} was started by Person {tag}{k} in spring.\n"
+        f"{prev} shares a test rig with Project {tag}{k}.\n"
+        f"Method M{k % 3} is used to measure the widget.\n"
+        f"Method M{k % 3} needs a calibrated rig.\n"
+        f"Method M{k % 3} reports a single score.\n"
+    )
+
+
+def sources(folder: Path, n: int, tag: str = "") -> list[str]:
+    folder.mkdir(parents=True, exist_ok=True)
+    out = []
+    for k in range(n):
+        path = folder / f"note-{tag}{k}.md"
+        path.write_text(source_text(k, tag), encoding="utf-8")
+        out.append(str(path))
+    return out
+
+
+def _fact(text: str, quote: str) -> dict[str, str]:
+    return {"text": text, "quote": quote}
+
+
+def plan_for(user: str) -> dict[str, Any]:
+    m = re.search(r"# Note (\S*?)(\d+) on Project", user)
+    if not m:
+        return {"summary": "nothing", "entities": [], "concepts": [], "comparisons": [], "relations": []}
+    tag, k = m.group(1), int(m.group(2))
+    prev = f"Project {tag}{k - 1}" if k else f"Project {tag}{k}"
+    me = f"Project {tag}{k}"
+    method = f"Method M{k % 3}"
+    entities = [
+        {"name": "Acme Corp", "kind": "organization", "aliases": ["Acme"], "summary": "A widget maker.",
+         "facts": [_fact(f"Acme Corp builds widget {tag}{k}.", f"Acme Corp builds widget number {tag}{k} in its plant.")]},
+        {"name": me, "kind": "product", "aliases": [], "summary": f"A project started by Person {tag}{k}.",
+         "facts": [_fact(f"{me} was started in spring.", f"{me} was started by Person {tag}{k} in spring.")]},
+        {"name": f"Person {tag}{k}", "kind": "person", "aliases": [], "summary": "A person.",
+         "facts": [_fact(f"Person {tag}{k} started {me}.", f"{me} was started by Person {tag}{k} in spring.")]},
+    ]
+    if prev != me:
+        entities.append({"name": prev, "kind": "product", "aliases": [], "summary": "A project.",
+                         "facts": [_fact(f"{prev} shares a rig with {me}.", f"{prev} shares a test rig with {me}.")]})
+    concept = {"name": method, "summary": "A way to measure widgets.", "sections": [
+        {"heading": "Use", "facts": [_fact(f"{method} measures widgets.", f"{method} is used to measure the widget.")]},
+        {"heading": "Needs", "facts": [_fact(f"{method} needs a calibrated rig.", f"{method} needs a calibrated rig.")]},
+        {"heading": "Output", "facts": [_fact(f"{method} reports one score.", f"{method} reports a single score.")]},
+    ]}
+    relations = [{"source": f"Person {tag}{k}", "relation": "started", "target": me,
+                  "quote": f"{me} was started by Person {tag}{k} in spring."}]
+    return {"summary": f"Note {k}.", "entities": entities, "concepts": [concept], "comparisons": [], "relations": relations}
+
+
+ANSWER = "Acme Corp builds widgets [[acme-corp]]."
+
+
+def route(body: dict[str, Any]) -> Any:
+    """Extraction requests get the plan for their source; streamed (query) requests a short answer."""
+    from standin_openai import reply
+
+    if body.get("stream"):
+        return reply(ANSWER)
+    return plan_for(body["messages"][-1]["content"])
+
+
+# -- vaults ---------------------------------------------------------------------------------------------
+
+
+def make_vault(root: Path, base_url: str, *, threshold: int = 2, palace_url: str | None = None,
+               extra_tags: Sequence[str] = ("organization", "product", "person", "model")) -> Path:
+    from wikic.vault.init import init_vault
+
+    init_vault(root)
+    toml = (f'[llm]\nbase_url = "{base_url}"\nmodel = "standin-model"\ntimeout = 60\nmax_retries = 0\n'
+            f'concurrency = 2\n\n[embedding]\nprovider = "static"\n')
+    if palace_url:
+        toml += f'\n[palace]\nurl = "{palace_url}"\ncollection = "wiki_{hashlib.sha1(str(root).encode()).hexdigest()[:10]}"\n'
+    (root / "wikic.toml").write_text(toml, encoding="utf-8")
+    schema = (root / "SCHEMA.md").read_text(encoding="utf-8")
+    schema = schema.replace("entity_min_references: 2", f"entity_min_references: {threshold}")
+    schema = schema.replace("- #tool\n", "- #tool\n" + "".join(f"- #{t}\n" for t in extra_tags))
+    (root / "SCHEMA.md").write_text(schema, encoding="utf-8")
+    return root
+
+
+def env(**extra: str) -> dict[str, str]:
+    """The environment of a `wikic` process: the test's (already cleaned of WIKIC_*), the static embedder,
+    one thread per numeric library, and this checkout first on the path."""
+    out = {**os.environ, "WIKIC_EMBEDDING_PROVIDER": "static", "OMP_NUM_THREADS": "1", "RAYON_NUM_THREADS": "1",
+           "OPENBLAS_NUM_THREADS": "1", "TOKENIZERS_PARALLELISM": "false", "ANONYMIZED_TELEMETRY": "False",
+           "PYTHONPATH": os.pathsep.join([str(REPO), os.environ.get("PYTHONPATH", "")]).rstrip(os.pathsep)}
+    out.update(extra)
+    return out
+
+
+def wikic_cmd(*args: str) -> list[str]:
+    return [sys.executable, "-m", "wikic", *args]
+
+
+def run(*args: str, timeout: float = 240, extra_env: dict[str, str] | None = None, input: str | None = None,
+        cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(wikic_cmd(*args), capture_output=True, text=True, timeout=timeout, check=False,
+                          env=env(**(extra_env or {})), input=input, cwd=cwd)
+
+
+def popen(*args: str, extra_env: dict[str, str] | None = None, cwd: Path | None = None) -> subprocess.Popen[str]:
+    return subprocess.Popen(wikic_cmd(*args), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            env=env(**(extra_env or {})), cwd=cwd)
+
+
+# -- invariants -----------------------------------------------------------------------------------------
+
+REQUIRED = ("title", "created", "updated", "type", "tags", "sources")
+_BEGIN = re.compile(r"^<!-- wikic:begin (\S+) sha=[0-9a-f]+ -->$", re.MULTILINE)
+_END = re.compile(r"^<!-- wikic:end (\S+) -->$", re.MULTILINE)
+
+
+def page_paths(root: Path) -> list[str]:
+    out = []
+    for folder in ("entities", "concepts", "comparisons", "queries"):
+        base = root / folder
+        if base.is_dir():
+            out.extend(p.relative_to(root).as_posix() for p in base.rglob("*.md"))
+    return sorted(out)
+
+
+def whole_page_problems(root: Path, rel: str) -> list[str]:
+    """A page written by wikic is whole: UTF-8, frontmatter on line 1 with every required key, every
+    compiler block closed, a final newline."""
+    from wikic.vault.frontmatter import parse, split
+
+    data = (root / rel).read_bytes()
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        return [f"{rel}: not UTF-8"]
+    problems = []
+    fm = split(text)
+    parsed = parse(fm.yaml_text).data if fm.yaml_text is not None else None
+    if parsed is None:
+        problems.append(f"{rel}: no readable frontmatter on line 1")
+    else:
+        missing = [k for k in REQUIRED if k not in parsed]
+        if missing:
+            problems.append(f"{rel}: frontmatter lacks {missing}")
+        if not isinstance(parsed.get("title"), str) or not parsed.get("title"):
+            problems.append(f"{rel}: title is not a non-empty string")
+    if _BEGIN.findall(text) != _END.findall(text):
+        problems.append(f"{rel}: compiler blocks not closed")
+    if not text.endswith("\n"):
+        problems.append(f"{rel}: no final newline (cut short?)")
+    return problems
+
+
+def log_rows(root: Path, action: str = "ingest") -> list[tuple[str, str]]:
+    """(target, notes) of the log.md rows of one action."""
+    out = []
+    for line in (root / "log.md").read_text(encoding="utf-8").splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split(" | ")]
+        if len(cells) == 4 and cells[1] == action:
+            out.append((cells[2], cells[3]))
+    return out
+
+
+def compiled_sources(root: Path) -> dict[str, Any]:
+    path = root / ".wikic" / "compiled.json"
+    if not path.exists():
+        return {}
+    return dict(json.loads(path.read_text(encoding="utf-8")).get("sources", {}))
+
+
+def lint_errors(root: Path, rules: Iterable[str] | None = None) -> list[str]:
+    from wikic.lint.run import LintOptions, run_lint
+
+    report = run_lint(root, LintOptions(use_cache=False, select=tuple(rules or ())))
+    return [f"{f.path}:{f.line}: {f.rule} {f.message}" for f in report.findings if f.severity == "error"]
+
+
+def raw_problems(root: Path) -> list[str]:
+    """raw/ holds each captured source once, byte for byte as the ledger recorded it."""
+    ledger_path = root / ".wikic" / "sources.json"
+    ledger = json.loads(ledger_path.read_text(encoding="utf-8"))["sources"] if ledger_path.exists() else {}
+    problems = []
+    seen: dict[str, str] = {}
+    for path in sorted((root / "raw").rglob("*")):
+        if not path.is_file() or path.name.startswith("."):
+            continue
+        rel = path.relative_to(root).as_posix()
+        digest = hashlib.sha256(path.read_bytes()).hexdigest()
+        if digest in seen:
+            problems.append(f"{rel} duplicates {seen[digest]}")
+        seen[digest] = rel
+        entry = ledger.get(rel)
+        if entry is not None and entry.get("sha256") != digest:
+            problems.append(f"{rel} changed after capture")
+    return problems
+
+
+def consistency_problems(root: Path, *, expect_pages: set[str] | None = None, palace: bool = True) -> list[str]:
+    """Everything that must hold once a run (or the run that finished a killed one) is done."""
+    problems: list[str] = []
+    pages = page_paths(root)
+    for rel in pages:
+        problems += whole_page_problems(root, rel)
+    if expect_pages is not None and set(pages) != expect_pages:
+        problems.append(f"pages differ: missing {sorted(expect_pages - set(pages))}, extra {sorted(set(pages) - expect_pages)}")
+    problems += lint_errors(root)
+    rows = log_rows(root)
+    targets = [t for t, _ in rows]
+    dups = sorted({t for t in targets if targets.count(t) > 1})
+    if dups:
+        problems.append(f"duplicate log rows for {dups}")
+    compiled = compiled_sources(root)
+    if set(targets) != set(compiled):
+        problems.append(f"log rows {sorted(set(targets))} != compiled {sorted(compiled)}")
+    for ref, entry in compiled.items():
+        for page in entry.get("pages", []):
+            if not (root / page).is_file():
+                problems.append(f"{ref}: recorded page {page} is missing")
+            elif ref not in (root / page).read_text(encoding="utf-8"):
+                problems.append(f"{ref}: recorded page {page} does not cite it")
+    problems += raw_problems(root)
+    if (root / ".wikic" / "journal.json").exists():
+        problems.append("a journal is still pending")
+    if palace:
+        problems += palace_problems(root)
+    return problems
+
+
+def palace_problems(root: Path) -> list[str]:
+    """The palace holds exactly the vault's indexable files, at their current content, in both stores."""
+    import chromadb
+
+    from wikic.palace import open_palace
+    from wikic.palace.sources import file_hash, scan
+
+    chromadb.api.client.SharedSystemClient.clear_system_cache()  # read what other processes wrote
+    problems = []
+    with open_palace(root) as palace:
+        known = palace.lexical.files()
+        wanted = {s.path: file_hash(s.abspath.read_bytes()) for s in scan(root)}
+        for path, digest in wanted.items():
+            if path not in known:
+                problems.append(f"palace lacks {path}")
+            elif known[path].file_hash != digest:
+                problems.append(f"palace holds an old {path}")
+        problems += [f"palace holds deleted {p}" for p in known if p not in wanted]
+        local = palace.lexical.drawer_ids()
+        remote = palace.store.all_ids()
+        if local != remote:
+            problems.append(f"palace stores disagree: {len(local - remote)} drawers only local, {len(remote - local)} only in chroma")
+    return problems
+
+
+def tree_snapshot(folder: Path, *, skip: Iterable[Path] = ()) -> dict[str, str]:
+    """path -> sha256 of every file under `folder` (symlinks not followed), except under `skip`."""
+    skipped = [p.resolve() for p in skip]
+    out = {}
+    for dirpath, dirnames, filenames in os.walk(folder):
+        here = Path(dirpath)
+        dirnames[:] = [d for d in dirnames if (here / d).resolve() not in skipped]
+        for name in filenames:
+            path = here / name
+            if path.is_symlink():
+                out[str(path)] = "symlink:" + os.readlink(path)
+            else:
+                try:
+                    out[str(path)] = hashlib.sha256(path.read_bytes()).hexdigest()
+                except OSError:
+                    out[str(path)] = "unreadable"
+    return out
+
+
+def wait_all(procs: list[subprocess.Popen[str]], timeout: float) -> list[tuple[int, str, str]]:
+    deadline = time.monotonic() + timeout
+    out = []
+    for p in procs:
+        try:
+            stdout, stderr = p.communicate(timeout=max(1.0, deadline - time.monotonic()))
+        except subprocess.TimeoutExpired:
+            p.kill()
+            stdout, stderr = p.communicate()
+        out.append((p.returncode, stdout, stderr))
+    return out

@@ -1,0 +1,175 @@
+"""A redo journal for the files one ingest run writes, so a run killed part-way is finished by the next.
+
+An ingest run plans every change in memory, then, under the vault lock:
+1. writes the whole plan to `.wikic/journal.json` (atomically: it is there whole or not at all);
+2. applies it: the pages, index.md, `.wikic/compiled.json`, `.wikic/mentions.json`, then log.md;
+3. leaves the paths the palace must re-read in `.wikic/palace-todo/<run>.json` and removes the journal.
+After the vault lock, the palace is updated and the to-do removed.
+
+Applying is idempotent: a page that already holds its new text is skipped (and one a person changed since
+the plan was made is left alone), an index entry already listed is not added again, a log row already
+written after the run's starting point is not written again, and the ledgers take the recorded entries.
+So a run killed anywhere leaves either no journal (nothing of its compile was written: the next run
+compiles its sources again, from the reply cache) or a journal that the next ingest applies before it
+does anything else; either way log.md, index.md, the pages and the ledgers agree once it has run.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import secrets
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from wikic.vault.index_file import Entry, add_entries, listed_links
+from wikic.vault.layout import INDEX_FILE, LOG_FILE, STATE_DIR
+from wikic.vault.log_file import appended
+from wikic.vault.write import write_atomic
+
+JOURNAL = "journal.json"
+PALACE_TODO = "palace-todo"
+
+
+def _sha(text: str | None) -> str | None:
+    return None if text is None else hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def _read(path: Path) -> str | None:
+    try:
+        return path.read_text(encoding="utf-8", errors="replace")
+    except FileNotFoundError:
+        return None
+
+
+@dataclass
+class Journal:
+    run: str = field(default_factory=lambda: secrets.token_hex(6))
+    pages: dict[str, dict[str, Any]] = field(default_factory=dict)  # path -> {"before": sha | None, "text": ...}
+    index: list[dict[str, str]] = field(default_factory=list)  # Entry fields
+    compiled: dict[str, dict[str, Any]] = field(default_factory=dict)  # raw path -> compiled.json entry
+    mentions: dict[str, Any] | None = None  # the whole mentions ledger after the run
+    log_rows: list[str] = field(default_factory=list)
+    log_lines: int = 0  # lines of log.md when the plan was made: rows are looked for after them
+    palace: list[str] = field(default_factory=list)  # paths the palace must re-read
+
+    def add_page(self, path: str, before: str | None, text: str) -> None:
+        self.pages[path] = {"before": _sha(before), "text": text}
+
+    def add_index(self, entries: list[Entry]) -> None:
+        self.index.extend({"page_type": e.page_type, "link": e.link, "summary": e.summary} for e in entries)
+
+    # -- storage -----------------------------------------------------------------------------------------
+    def save(self, root: Path) -> None:
+        write_atomic(root / STATE_DIR / JOURNAL, json.dumps(asdict(self), ensure_ascii=False))
+
+    @classmethod
+    def load(cls, root: Path) -> Journal | None:
+        """The journal a killed run left, or None. An unreadable one was never completely written (it is
+        written atomically), so it is no journal."""
+        try:
+            data = json.loads((root / STATE_DIR / JOURNAL).read_text(encoding="utf-8"))
+            return cls(**data)
+        except FileNotFoundError:
+            return None
+        except (OSError, ValueError, TypeError):
+            return None
+
+    # -- applying (under the vault lock) ----------------------------------------------------------------
+    def apply(self, root: Path, page_types: list[str]) -> list[str]:
+        """Make every planned write true; returns the pages left alone because a person changed them."""
+        from wikic.ingest.ledgers import Compiled, Mentions
+
+        left: list[str] = []
+        for path, planned in self.pages.items():
+            current = _read(root / path)
+            if current == planned["text"]:
+                continue
+            if _sha(current) != planned["before"]:
+                left.append(path)
+                continue
+            write_atomic(root / path, planned["text"], root=root)
+        if self.index:
+            index_path = root / INDEX_FILE
+            current = _read(index_path) or "# Wiki Index\n"
+            listed = listed_links(current)
+            entries = [Entry(**e) for e in self.index if e["link"].lower() not in listed]
+            if entries:
+                write_atomic(index_path, add_entries(current, entries, page_types), root=root)
+        if self.compiled:
+            compiled = Compiled.load(root)
+            compiled.entries.update(self.compiled)
+            compiled.save()
+        if self.mentions is not None:
+            Mentions(root, self.mentions).save()
+        if self.log_rows:
+            log_path = root / LOG_FILE
+            current = _read(log_path)
+            after = set((current or "").split("\n")[self.log_lines :])
+            missing = [r for r in self.log_rows if r not in after]
+            if missing:
+                write_atomic(log_path, appended(current, missing), root=root)
+        return left
+
+    def finish(self, root: Path) -> None:
+        """Hand the palace its to-do, then drop the journal: everything else is written."""
+        if self.palace:
+            todo = root / STATE_DIR / PALACE_TODO / f"{self.run}.json"
+            write_atomic(todo, json.dumps({"paths": sorted(set(self.palace))}, ensure_ascii=False))
+        try:
+            os.unlink(root / STATE_DIR / JOURNAL)
+        except FileNotFoundError:
+            pass
+
+
+def pending(root: Path) -> bool:
+    """Whether a killed run left work behind (a journal, or palace updates not done)."""
+    todo = root / STATE_DIR / PALACE_TODO
+    return (root / STATE_DIR / JOURNAL).exists() or (todo.is_dir() and any(todo.glob("*.json")))
+
+
+def recover(root: Path, page_types: list[str]) -> list[str]:
+    """Apply and finish a journal a killed run left (call under the vault lock). Returns the sources whose
+    run it completed."""
+    journal = Journal.load(root)
+    if journal is None:
+        try:
+            os.unlink(root / STATE_DIR / JOURNAL)  # unreadable: never complete, so nothing of it was applied
+        except FileNotFoundError:
+            pass
+        return []
+    journal.apply(root, page_types)
+    journal.finish(root)
+    return sorted(journal.compiled)
+
+
+def palace_todo(root: Path) -> list[tuple[Path, list[str]]]:
+    """(to-do file, paths) for every palace update a run planned and has not done."""
+    folder = root / STATE_DIR / PALACE_TODO
+    out = []
+    for path in sorted(folder.glob("*.json")) if folder.is_dir() else []:
+        try:
+            paths = json.loads(path.read_text(encoding="utf-8"))["paths"]
+        except (OSError, ValueError, KeyError, TypeError):
+            paths = []
+        out.append((path, [p for p in paths if isinstance(p, str)]))
+    return out
+
+
+def update_palace(root: Path, paths: list[str]) -> None:
+    """Index `paths`, and every palace update a run planned and has not done; then drop those to-dos.
+    Raises what the palace raises; the to-dos then stay for the next run."""
+    todos = palace_todo(root)
+    wanted = sorted({*paths, *(p for _, ps in todos for p in ps)})
+    if not wanted:
+        return
+    from wikic.palace import update_paths
+
+    update_paths(root, wanted)
+    for todo, _ in todos:
+        try:
+            os.unlink(todo)
+        except FileNotFoundError:
+            pass
