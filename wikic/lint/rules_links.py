@@ -68,6 +68,9 @@ def _close_name(ctx: LintContext, target: str) -> str | None:
         ctx.__dict__["_stem_buckets"] = buckets
     key = fold(target[:1])
     pool = [s for n in range(len(target) - 2, len(target) + 3) for s in buckets.get((key, n), ())]
+    if len(pool) > 200:  # many similar names (generated ones): a typo keeps its first three letters
+        head = fold(target[:3])
+        pool = [s for s in pool if fold(s[:3]) == head][:200]
     close = difflib.get_close_matches(target, pool, n=1, cutoff=0.8) if pool and len(target) < 120 else []
     memo[target] = close[0] if close else None
     return memo[target]
