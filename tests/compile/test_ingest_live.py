@@ -14,11 +14,16 @@ from wikic.vault.init import init_vault
 
 
 
+# read at import: the test folder's autouse fixture clears WIKIC_LLM_* so no other test reaches a real model
+LIVE = {name: os.environ.get(name) for name in ("WIKIC_LLM_BASE_URL", "WIKIC_LLM_MODEL", "WIKIC_LLM_API_KEY")}
+
+
 @pytest.mark.live
-@pytest.mark.skipif(not os.environ.get("WIKIC_LLM_BASE_URL_LIVE"), reason="set WIKIC_LLM_BASE_URL_LIVE (and WIKIC_LLM_MODEL_LIVE) to run against a real endpoint")
+@pytest.mark.skipif(not LIVE["WIKIC_LLM_BASE_URL"], reason="set WIKIC_LLM_BASE_URL (and WIKIC_LLM_MODEL) to run against a real endpoint")
 def test_ingest_against_a_real_endpoint(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("WIKIC_LLM_BASE_URL", os.environ["WIKIC_LLM_BASE_URL_LIVE"])
-    monkeypatch.setenv("WIKIC_LLM_MODEL", os.environ.get("WIKIC_LLM_MODEL_LIVE", "default"))
+    for name, value in LIVE.items():
+        if value:
+            monkeypatch.setenv(name, value)
     root = tmp_path / "wiki"
     init_vault(root)
     source = tmp_path / "note.md"
