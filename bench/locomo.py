@@ -123,7 +123,7 @@ def summarise(results: list[dict]) -> dict:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--data", type=Path, default=REPO.parent / "shared" / "data" / "locomo" / "locomo10.json")
-    parser.add_argument("--provider", default="use", choices=["use", "static"])
+    parser.add_argument("--provider", default="use", choices=["use", "e5", "static"])
     parser.add_argument("--chunk-tokens", type=int, default=None)
     parser.add_argument("--limit", type=int, default=None, help="only the first N conversations")
     parser.add_argument("--tag", default=None, help="name of this run's cache folder under bench/out/")
