@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 from pathlib import Path
 
 import pytest
@@ -75,3 +76,15 @@ def test_batch_yields_one_result_line_per_query(indexed: Path) -> None:
         assert set(out[1]["results"][0]) == {"path", "score", "heading", "snippet"}
         with pytest.raises(UsageError, match="line 1"):
             list(search_batch(palace, ["not json"]))
+
+
+def test_filters_hold_when_the_unfiltered_pool_is_too_small(indexed: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """With a tiny pool the filtered-out drawers crowd the unfiltered query; chromadb's own filter takes over."""
+    search_module = importlib.import_module("wikic.palace.search")
+    monkeypatch.setattr(search_module, "DENSE_POOL", 1)
+    monkeypatch.setattr(search_module, "OVERFETCH", 1)
+    with open_palace(indexed) as palace:
+        raw = search(palace, "who founded OpenAI", k=1, wing="raw")
+        assert [h.wing for h in raw] == ["raw"]
+        tagged = search(palace, "vector search", k=1, tag="rag")
+        assert [h.path for h in tagged] == ["concepts/vector-database.md"]

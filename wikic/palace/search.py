@@ -24,6 +24,8 @@ from wikic.palace.sources import OTHER_WING, WINGS
 
 # Dense candidates per query: enough drawers to cover many distinct files once grouped.
 DENSE_POOL = 200
+# With a filter, the unfiltered query asks this many times the pool before falling back to chromadb's filter.
+OVERFETCH = 4
 SNIPPET_CHARS = 280
 DENSE_WEIGHT = 0.5
 # A query that names a page (title, alias, file name) almost always wants that page: the match counts as
@@ -172,10 +174,17 @@ def search(
     pool = max(DENSE_POOL, 10 * k)
     if allowed is None:
         dense = palace.store.query(vector, pool, collection=collection)
-    elif filters.tag or filters.path_prefix:
-        dense = palace.store.query(vector, pool, ids=lex.ids_for_rids(allowed), collection=collection)
     else:
-        dense = palace.store.query(vector, pool, where={"wing": wing}, collection=collection)
+        # chromadb pre-filters in SQLite, which costs ~150 ms at 100k drawers; an unfiltered query of a
+        # larger pool, filtered here, is ~10x cheaper and enough unless the filter keeps very little
+        allowed_ids = set(lex.ids_for_rids(allowed))
+        wide = palace.store.query(vector, OVERFETCH * pool, collection=collection)
+        dense = [(i, sim) for i, sim in wide if i in allowed_ids][:pool]
+        if len(dense) < pool and len(wide) == OVERFETCH * pool and len(allowed_ids) > len(dense):
+            if filters.tag or filters.path_prefix:
+                dense = palace.store.query(vector, pool, ids=sorted(allowed_ids), collection=collection)
+            else:
+                dense = palace.store.query(vector, pool, where={"wing": wing}, collection=collection)
     # drawers the lexical index does not know yet (a writer is mid-way) are left out until it catches up
     path_of = lex.paths_of({i for i, _ in dense} | set(bm25_drawers))
     dense_scores = {i: s for i, s in dense if i in path_of}

@@ -17,6 +17,8 @@ from wikic.vault.layout import (
     SCHEMA_FILE,
     SPECIAL_FILES,
 )
+from wikic.vault.parse import MAX_PAGE_BYTES
+from wikic.vault.write import inside
 
 WINGS = (*PAGE_FOLDERS.values(), RAW_DIR)
 # Notes of a plain Obsidian vault (no SCHEMA.md, or outside the page folders) live in this wing.
@@ -60,7 +62,16 @@ def classify(vault: Path, rel: str) -> SourceFile | None:
     # index.md, log.md and SCHEMA.md are the wiki's machinery, not knowledge: index.md would match everything.
     if len(parts) == 1 and rel in SPECIAL_FILES and (vault / SCHEMA_FILE).is_file():
         return None
-    return SourceFile(rel, vault / rel, wing)
+    path = vault / rel
+    if not inside(vault, path):
+        return None  # a symbolic link out of the vault is never read (lint reports it: unsafe-path)
+    if wing != RAW_DIR:
+        try:
+            if path.stat().st_size > MAX_PAGE_BYTES:
+                return None  # too large to parse (lint reports it: page-too-long), too large to index
+        except OSError:
+            pass
+    return SourceFile(rel, path, wing)
 
 
 def scan(vault: Path) -> Iterator[SourceFile]:
