@@ -272,11 +272,16 @@ def palace_problems(root: Path) -> list[str]:
     from wikic.palace import open_palace
     from wikic.palace.sources import file_hash, scan
 
+    # scan() is the palace's own idea of what it holds; `wanted` checks it against the rules it must keep
+
     chromadb.api.client.SharedSystemClient.clear_system_cache()  # read what other processes wrote
     problems = []
     with open_palace(root) as palace:
         known = palace.lexical.files()
         wanted = {s.path: file_hash(s.abspath.read_bytes()) for s in scan(root)}
+        real = os.path.realpath(root)
+        problems += [f"palace reads {p} through a link out of the vault" for p in wanted
+                     if not os.path.realpath(root / p).startswith(real + os.sep)]
         for path, digest in wanted.items():
             if path not in known:
                 problems.append(f"palace lacks {path}")

@@ -54,6 +54,16 @@ class _Dumper(yaml.SafeDumper):
         return True
 
 
+def _str(dumper: yaml.SafeDumper, value: str) -> yaml.ScalarNode:
+    # PyYAML may write U+0085/U+2028/U+2029 raw in a single-quoted scalar, where a reader folds them into a
+    # space; double quotes escape them (\N, \L, \P), so the value reads back as it was.
+    style = '"' if any(c in value for c in "\x85\u2028\u2029") else None
+    return dumper.represent_scalar("tag:yaml.org,2002:str", value, style=style)
+
+
+_Dumper.add_representer(str, _str)
+
+
 # libyaml's emitter is ~5x faster than PyYAML's, and a page's frontmatter is dumped again for every source
 # that touches it. The two write the same bytes except for text holding control characters (line folding
 # of double-quoted strings), U+0085/U+2028/U+2029, a BOM, or characters outside the BMP (libyaml escapes

@@ -250,6 +250,7 @@ class OpenAICompatible:
             )
 
     def _pieces(self, stream: TextStream, chunks: Any) -> Iterator[str]:
+        held = ""  # the end of the answer so far, while it could be the start of the API key
         try:
             for chunk in chunks:
                 if chunk.model:
@@ -265,7 +266,11 @@ class OpenAICompatible:
                     # Thinking models stream their reasoning in `reasoning_content`; only `content` is the answer.
                     piece = choice.delta.content if choice.delta is not None else None
                     if piece:
-                        yield piece
+                        held, piece = self._release(held + piece)
+                        if piece:
+                            yield piece
+            if held:
+                yield held
             if stream.finish_reason is None:
                 # Every server sends a finish reason last; without one the connection dropped mid-answer.
                 raise LLMError(
@@ -321,7 +326,7 @@ class OpenAICompatible:
         usage = completion.usage
         choice = completion.choices[0] if completion.choices else None
         # Thinking models put their reasoning in `reasoning_content`; only `content` is the answer.
-        text = (choice.message.content or "") if choice else ""
+        text = self._scrub((choice.message.content or "") if choice else "")  # a server may echo the key
         prompt_tokens = usage.prompt_tokens if usage else estimate_messages(msgs)
         completion_tokens = usage.completion_tokens if usage else estimate_tokens(text)
         if choice is not None and choice.finish_reason == "length":
@@ -341,6 +346,15 @@ class OpenAICompatible:
 
     def _scrub(self, text: str) -> str:
         return text.replace(self._key, "***") if self._key else text
+
+    def _release(self, text: str) -> tuple[str, str]:
+        """(held back, safe to show) of streamed text: the key scrubbed, and a tail that could be the start
+        of the key (cut across pieces) held until the next piece tells."""
+        text = self._scrub(text)
+        for size in range(min(len(self._key) - 1, len(text)), 0, -1):
+            if text.endswith(self._key[:size]):
+                return text[-size:], text[:-size]
+        return "", text
 
     def _error_text(self, exc: openai.APIStatusError) -> str:
         body = exc.body if exc.body is not None else ""
