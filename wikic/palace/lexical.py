@@ -152,6 +152,8 @@ class LexicalIndex:
             raise PalaceError(f"cannot open the palace's lexical index {path}: {exc}") from None
         self._cache: _DrawerTable | None = None
         self._cache_key: str | None = None
+        self._allowed: dict[tuple[str, Filters], set[int]] = {}
+        self._id_sets: dict[tuple[str, int], tuple[set[int], set[str]]] = {}
 
     def close(self) -> None:
         self._db.close()
@@ -222,6 +224,8 @@ class LexicalIndex:
     def commit(self) -> None:
         self._db.execute("COMMIT")
         self._cache = None
+        self._allowed.clear()
+        self._id_sets.clear()
 
     def rollback(self) -> None:
         if self._db.in_transaction:
@@ -325,8 +329,20 @@ class LexicalIndex:
         return out
 
     def allowed_rids(self, filters: Filters) -> set[int] | None:
+        """Drawers that pass the filters (None: no filter). Cached until the next write: the same few
+        filters (a wing, a tag) come back query after query."""
         if not filters.active:
             return None
+        key = (self.get_meta("generation") or "", filters)
+        cached = self._allowed.get(key)
+        if cached is None:
+            cached = self._allowed_rids(filters)
+            if len(self._allowed) > 32:
+                self._allowed.clear()
+            self._allowed[key] = cached
+        return cached
+
+    def _allowed_rids(self, filters: Filters) -> set[int]:
         sql = "SELECT d.rid FROM drawers d JOIN files f ON f.path = d.path WHERE 1=1"
         args: list[str] = []
         if filters.wing:
@@ -343,6 +359,18 @@ class LexicalIndex:
     def ids_for_rids(self, rids: Iterable[int]) -> list[str]:
         table = self._table()
         return [table.ids[r] for r in rids if r in table.ids]
+
+    def ids_of_rids(self, rids: set[int]) -> set[str]:
+        """Drawer ids of an allowed-rids set, cached alongside it."""
+        key = ("ids", id(rids))
+        table = self._table()
+        cached = self._id_sets.get(key)
+        if cached is None or cached[0] is not rids:
+            if len(self._id_sets) > 32:
+                self._id_sets.clear()
+            cached = (rids, {table.ids[r] for r in rids if r in table.ids})
+            self._id_sets[key] = cached
+        return cached[1]
 
     def bm25(self, query: str, allowed: set[int] | None = None) -> tuple[dict[str, float], dict[str, float]]:
         """BM25 scores of drawers (by id) and of whole files (by path) for `query`.

@@ -177,7 +177,7 @@ def search(
     else:
         # chromadb pre-filters in SQLite, which costs ~150 ms at 100k drawers; an unfiltered query of a
         # larger pool, filtered here, is ~10x cheaper and enough unless the filter keeps very little
-        allowed_ids = set(lex.ids_for_rids(allowed))
+        allowed_ids = lex.ids_of_rids(allowed)
         wide = palace.store.query(vector, OVERFETCH * pool, collection=collection)
         dense = [(i, sim) for i, sim in wide if i in allowed_ids][:pool]
         if len(dense) < pool and len(wide) == OVERFETCH * pool and len(allowed_ids) > len(dense):
