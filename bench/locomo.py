@@ -127,7 +127,8 @@ def main() -> None:
     parser.add_argument("--chunk-tokens", type=int, default=None)
     parser.add_argument("--limit", type=int, default=None, help="only the first N conversations")
     parser.add_argument("--tag", default=None, help="name of this run's cache folder under bench/out/")
-    parser.add_argument("--dates", action="store_true", help="start each transcript with its session date (not the published protocol)")
+    parser.add_argument("--dates", action="store_true",
+                        help="start each transcript with its session date (not the published protocol)")
     parser.add_argument("--fresh", action="store_true", help="ignore cached conversations")
     args = parser.parse_args()
     if not args.data.is_file():

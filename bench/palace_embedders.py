@@ -27,7 +27,8 @@ from wikic.palace.embedders import StaticEmbedder, USEEmbedder  # noqa: E402
 
 # (English passage, Chinese passage, English question, Chinese question)
 TOPICS = [
-    ("PostgreSQL is the relational database we chose for transactions.", "我们选择PostgreSQL作为支持事务的关系型数据库。",
+    ("PostgreSQL is the relational database we chose for transactions.",
+     "我们选择PostgreSQL作为支持事务的关系型数据库。",
      "Which SQL database did the team pick?", "团队选了哪个数据库？"),
     ("The central bank raised interest rates to fight inflation.", "央行提高利率以对抗通货膨胀。",
      "Why did borrowing costs go up?", "为什么贷款利息变高了？"),

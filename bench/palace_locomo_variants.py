@@ -201,7 +201,9 @@ def main() -> None:
         (cache / f"{sample['sample_id']}.json").write_text(json.dumps(
             {"sample_id": sample["sample_id"], "drawers": 0, "index_s": 0.0, "search_s": 0.0, "questions": official}))
         print(f"done {sample['sample_id']}", file=sys.stderr, flush=True)
-    print(f"provider={args.provider} chunk_tokens={args.chunk_tokens or 'default'} dates={args.dates} questions={len(next(iter(total.values())))}")
+    questions = len(next(iter(total.values())))
+    print(f"provider={args.provider} chunk_tokens={args.chunk_tokens or 'default'} dates={args.dates} "
+          f"questions={questions}")
     cats = sorted(CATEGORY)
     print(f"{'variant':28s} {'R@5':>6s} {'R@10':>6s}  " + " ".join(f"{CATEGORY[c][:9]:>9s}" for c in cats) + "  (R@10)")
     for name, rows in total.items():

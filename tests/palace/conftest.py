@@ -5,8 +5,9 @@ from __future__ import annotations
 import os
 
 # Numeric libraries must not fight over the 2 cores of CI; set before numpy or chromadb load.
-for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "RAYON_NUM_THREADS", "TOKENIZERS_PARALLELISM"):
-    os.environ[_var] = "false" if _var == "TOKENIZERS_PARALLELISM" else "1"
+for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "RAYON_NUM_THREADS"):
+    os.environ[_var] = "1"
+os.environ["TOKENIZERS_PARALLELISM"] = "false"
 os.environ.setdefault("ANONYMIZED_TELEMETRY", "False")
 
 import socket  # noqa: E402

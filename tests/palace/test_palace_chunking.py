@@ -50,7 +50,8 @@ def test_heading_scoped_drawers_with_line_ranges_and_prefix() -> None:
 
 def test_ids_depend_on_content_not_position() -> None:
     a = chunk_document(make_document("p.md", PAGE), 100, words)
-    b = chunk_document(make_document("p.md", PAGE.replace("# Retrieval\n", "# Retrieval\n\nNew first para.\n")), 100, words)
+    edited = PAGE.replace("# Retrieval\n", "# Retrieval\n\nNew first para.\n")
+    b = chunk_document(make_document("p.md", edited), 100, words)
     assert {d.id for d in a} - {d.id for d in b} == {a[0].id}
     assert chunk_document(make_document("q.md", PAGE), 100, words)[1].id != a[1].id
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import multiprocessing
 import sqlite3
 from pathlib import Path
+from typing import Any
 
 import chromadb
 import pytest
@@ -136,7 +137,8 @@ def test_chunk_size_change_rechunks_without_rebuild(vault: Path) -> None:
     assert report.drawers_total > 0 and len(report.updated) >= 1 and not report.rebuilt
 
 
-def _hold_lock(vault: str, ready: multiprocessing.synchronize.Event, release: multiprocessing.synchronize.Event) -> None:
+def _hold_lock(vault: str, ready: Any, release: Any) -> None:
+    """In another process: hold the palace's writer lock until told to let go."""
     palace = Palace(Path(vault))
     palace._locked().acquire()
     ready.set()

@@ -50,7 +50,9 @@ class StandIn:
                 else:
                     dim = 48 if body["model"] == "wide" else 32
                     inputs = body["input"] if isinstance(body["input"], list) else [body["input"]]
-                    data = [{"object": "embedding", "index": i, "embedding": _vector(t, dim)} for i, t in enumerate(inputs)]
+                    data = [
+                        {"object": "embedding", "index": i, "embedding": _vector(t, dim)} for i, t in enumerate(inputs)
+                    ]
                     payload = json.dumps({"object": "list", "data": data[::-1], "model": body["model"],
                                           "usage": {"prompt_tokens": 1, "total_tokens": 1}})
                     self.send_response(200)

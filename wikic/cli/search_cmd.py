@@ -5,13 +5,12 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import typer
 
 from wikic.cli._common import VaultOption, resolve_vault, translate_errors
 from wikic.errors import UsageError
-
-from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # imported lazily: the CLI must start fast for `wikic lint`
     from wikic.palace import SearchHit
