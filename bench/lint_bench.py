@@ -39,6 +39,7 @@ HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
 OUT = HERE / "out"
 OT_VENV = HERE / ".venv-obsidiantools"
+SCRATCH = OUT / f"run-{os.getpid()}"      # per-process scratch: concurrent runs share nothing
 TARGETS = {"cold_s": 1.5, "warm_s": 0.3, "speedup": 20.0}
 SINGLE_THREAD = {"OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1", "MKL_NUM_THREADS": "1",
                  "NUMEXPR_NUM_THREADS": "1", "TOKENIZERS_PARALLELISM": "false"}
@@ -132,7 +133,7 @@ def generate(args: argparse.Namespace) -> tuple[Path, dict | None]:
 
 def bench_wikic(wikic: Path, vault: Path, reps: int) -> dict:
     state = vault / ".wikic"
-    out_json = OUT / "wikic-lint-last.json"
+    out_json = SCRATCH / "wikic-lint.json"
     cmd = [str(wikic), "lint", "--format", "json", "--vault", str(vault)]
     cold, warm = [], []
     for i in range(reps):
@@ -172,7 +173,7 @@ def ensure_ot_venv() -> Path:
 
 def utf8_copy(vault: Path) -> tuple[Path, list[str]]:
     """A copy of the vault with every non-UTF-8 note re-encoded (obsidiantools raises on them)."""
-    dest = OUT / (vault.name + "-utf8")
+    dest = SCRATCH / (vault.name + "-utf8")
     fixed: list[str] = []
     if dest.exists():
         shutil.rmtree(dest)
@@ -192,13 +193,14 @@ def bench_obsidiantools(vault: Path, reps: int) -> dict:
     ver = subprocess.run([str(py), "-c", "import importlib.metadata as m; print(m.version('obsidiantools'))"],
                          capture_output=True, text=True).stdout.strip()
     target, fixed = utf8_copy(vault)
-    script = OUT / "ot_run.py"
+    script = SCRATCH / "ot_run.py"
     script.write_text(OT_SCRIPT)
     runs = []
     for i in range(reps):
-        out = OUT / "ot-last.json"
+        out = SCRATCH / "ot-stdout.txt"
         r = run_measured([str(py), str(script), str(target)], out)
         if r["rc"] != 0:
+            shutil.rmtree(target, ignore_errors=True)
             return {"version": ver, "error": r["stderr"][-1500:], "reencoded_pages": fixed}
         lines = [ln for ln in out.read_text().splitlines() if ln.startswith("{")]
         r.update(json.loads(lines[-1]))
@@ -206,6 +208,7 @@ def bench_obsidiantools(vault: Path, reps: int) -> dict:
         print(f"  obsidiantools {i + 1}/{reps}: import {r['import_s']:.1f} s, connect {r['connect_s']:.1f} s, "
               f"gather {r['gather_s']:.1f} s, process {r['wall_s']:.1f} s wall / {r['cpu_s']:.1f} s cpu, "
               f"peak {r['rss_gather_mb']:.0f} MB", flush=True)
+    shutil.rmtree(target, ignore_errors=True)
     med = statistics.median
     return {"version": ver, "vault_copy": target.name, "reencoded_pages": fixed, "n": len(runs),
             "import_s": med(r["import_s"] for r in runs),
@@ -287,7 +290,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--skip-obsidiantools", action="store_true")
     ap.add_argument("--ot-json", type=Path, help="reuse obsidiantools results from an earlier JSON result file")
     a = ap.parse_args(argv)
-    OUT.mkdir(parents=True, exist_ok=True)
+    SCRATCH.mkdir(parents=True, exist_ok=True)
 
     if a.vault:
         vault, stats = a.vault.resolve(), None
@@ -327,9 +330,12 @@ def main(argv: list[str] | None = None) -> int:
         pass
     print_table(res)
     stamp = dt.datetime.now().strftime("%Y%m%d-%H%M%S")
-    path = OUT / f"lint-bench-{vault.name}-{stamp}.json"
+    path = OUT / f"lint-bench-{vault.name}-{stamp}-{os.getpid()}.json"
     path.write_text(json.dumps(res, indent=2))
     (OUT / "lint-bench-latest.json").write_text(json.dumps(res, indent=2))
+    if res.get("wikic"):
+        shutil.copy(SCRATCH / "wikic-lint.json", OUT / "wikic-lint-last.json")
+    shutil.rmtree(SCRATCH, ignore_errors=True)
     print(f"\nresults: {path.relative_to(REPO) if path.is_relative_to(REPO) else path}")
     return 0
 
