@@ -79,12 +79,22 @@ def test_batch_yields_one_result_line_per_query(indexed: Path) -> None:
 
 
 def test_filters_hold_when_the_unfiltered_pool_is_too_small(indexed: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """With a tiny pool the filtered-out drawers crowd the unfiltered query; chromadb's own filter takes over."""
+    """When the unfiltered candidates are all filtered out, chromadb's own filter takes over."""
     search_module = importlib.import_module("wikic.palace.search")
-    monkeypatch.setattr(search_module, "DENSE_POOL", 1)
-    monkeypatch.setattr(search_module, "OVERFETCH", 1)
+    monkeypatch.setattr(search_module, "OVERFETCH", 0.005)  # 0.005 x 200: one drawer unfiltered
     with open_palace(indexed) as palace:
-        raw = search(palace, "who founded OpenAI", k=1, wing="raw")
-        assert [h.wing for h in raw] == ["raw"]
-        tagged = search(palace, "vector search", k=1, tag="rag")
-        assert [h.path for h in tagged] == ["concepts/vector-database.md"]
+        calls: list[dict] = []
+        real_query = palace.store.query
+
+        def spy(vector, n, ids=None, where=None, collection=None):  # type: ignore[no-untyped-def]
+            calls.append({"n": n, "ids": ids, "where": where})
+            return real_query(vector, n, ids=ids, where=where, collection=collection)
+
+        monkeypatch.setattr(palace.store, "query", spy)
+        hits = search(palace, "HNSW graphs nearest neighbour vectors", k=2, tag="company")
+        assert {h.path for h in hits} == {"entities/openai.md", "entities/anthropic.md"}
+        assert calls[0]["n"] == 1 and calls[0]["ids"] is None
+        assert calls[-1]["ids"] is not None  # fell back to chromadb's filter
+        calls.clear()
+        hits = search(palace, "HNSW graphs nearest neighbour vectors", k=2, wing="raw")
+        assert {h.wing for h in hits} == {"raw"} and calls[-1]["where"] == {"wing": "raw"}

@@ -178,9 +178,10 @@ def search(
         # chromadb pre-filters in SQLite, which costs ~150 ms at 100k drawers; an unfiltered query of a
         # larger pool, filtered here, is ~10x cheaper and enough unless the filter keeps very little
         allowed_ids = lex.ids_of_rids(allowed)
-        wide = palace.store.query(vector, OVERFETCH * pool, collection=collection)
+        wide = palace.store.query(vector, max(1, int(OVERFETCH * pool)), collection=collection)
         dense = [(i, sim) for i, sim in wide if i in allowed_ids][:pool]
-        if len(dense) < pool and len(wide) == OVERFETCH * pool and len(allowed_ids) > len(dense):
+        # a quarter of the pool still covers far more than k files; fewer means the filter is too narrow
+        if len(dense) < min(pool // 4, len(allowed_ids)) and len(wide) == max(1, int(OVERFETCH * pool)):
             if filters.tag or filters.path_prefix:
                 dense = palace.store.query(vector, pool, ids=sorted(allowed_ids), collection=collection)
             else:
