@@ -76,6 +76,8 @@ def test_any_bytes_parse(data: bytes) -> None:
 @example("%%\n[[hidden]]\n%%\n\u00a0\n[[m]]\n", "")  # a line holding only a NBSP before a paragraph
 @example("> \u00a0\n> [[m]] x\n", "")
 @example("x" * 9000 + "\n| a [[t]] \x00 | b |\n|---|---|\n| [[u]] \x00 | c |\n", "")  # NUL past the binary sniff
+@example("- ]\n\t[[/abs]]", "")  # a tab in a list continuation, which markdown-it turns into spaces
+@example("```\n\n```\n- ]\n\t\t\t\t\t]] --> b [[y]]", "")
 def test_markdown_parses_with_exact_positions(body: str, head: str) -> None:
     assert parser_problems((head + body).encode("utf-8", "surrogatepass")) == []
 

@@ -365,7 +365,8 @@ def _inline_links(
             le = content.find("\n", ls)
             piece = content[ls : le if le >= 0 else len(content)].rstrip()
             src = (lines[line - 1] if 0 < line <= len(lines) else "").rstrip()
-            if src.endswith(piece):
+            bare = piece.lstrip(" ")  # markdown-it turns a tab of a list continuation into spaces
+            if src.endswith(piece) or (bare and src.endswith(bare)):
                 start = len(src) - len(piece)
             else:
                 idx = src.find(piece)  # a heading with a closing sequence
