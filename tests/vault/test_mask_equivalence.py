@@ -55,6 +55,7 @@ def _check(body: str) -> None:
 @given(PAGE)
 @example("Text `a [[x]]` and [[y]]\n```\n[[z]]\n```\n")
 @example("[[g `h]] and `i [[j]]`\n")
+@example("[[``te[``te]]\n")  # masking must not create a link out of code (found by the fuzzer)
 @example("# H `x`\n~~~\n# no\n~~~\n[[a]]\n")
 def test_masked_fast_path_agrees_with_markdown_it(body: str) -> None:
     _check(body)

@@ -248,6 +248,10 @@ def mask_code(body: str) -> tuple[str, str, set[int]] | None:
         for start, end in spans:
             chars[start:end] = " " * (end - start)
         lines[k] = "".join(chars)
+        # masking can make a link appear where a code span sat (`[[``te[``te]]`): markdown-it decides
+        for lm in (*WIKI_RE.finditer(lines[k]), *SIMPLE_MDLINK.finditer(lines[k])):
+            if any(lm.start() < end and start < lm.end() for start, end in spans):
+                return None
     return "\n".join(lines), for_headings, hidden
 
 
