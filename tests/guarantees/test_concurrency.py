@@ -10,14 +10,12 @@ from __future__ import annotations
 import json
 import shutil
 import socket
-import subprocess
-import sys
 import time
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
 import gkit
+import processes
 import pytest
 from standin_openai import StandinServer
 from typer.testing import CliRunner
@@ -37,35 +35,8 @@ def _free_port() -> int:
 @pytest.fixture(scope="module")
 def chroma_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """`chroma run` on loopback, started for these tests and stopped after them."""
-    exe = Path(sys.executable).with_name("chroma")
-    cli = [str(exe)] if exe.exists() else [sys.executable, "-m", "chromadb.cli.cli"]
-    data = tmp_path_factory.mktemp("chroma-server")
-    port = _free_port()
-    log = (data / "server.log").open("wb")
-    proc = subprocess.Popen([*cli, "run", "--path", str(data / "db"), "--host", "127.0.0.1", "--port", str(port)],
-                            stdout=log, stderr=subprocess.STDOUT, env=gkit.env())
-    url = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 90
-        while True:
-            try:
-                with urllib.request.urlopen(f"{url}/api/v2/heartbeat", timeout=2) as answer:
-                    if answer.status == 200:
-                        break
-            except OSError:
-                pass
-            if proc.poll() is not None or time.monotonic() > deadline:
-                raise RuntimeError(f"chroma server did not start: {(data / 'server.log').read_text()[-2000:]}")
-            time.sleep(0.2)
+    with processes.chroma_server(tmp_path_factory.mktemp("chroma-server"), _free_port(), gkit.env(), 90) as url:
         yield url
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
-        log.close()
 
 
 def _expected_pages(tmp_path: Path, server: StandinServer, groups: list[list[str]]) -> set[str]:

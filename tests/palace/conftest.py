@@ -11,13 +11,10 @@ os.environ["TOKENIZERS_PARALLELISM"] = "false"
 os.environ.setdefault("ANONYMIZED_TELEMETRY", "False")
 
 import socket  # noqa: E402
-import subprocess  # noqa: E402
-import sys  # noqa: E402
-import time  # noqa: E402
-import urllib.request  # noqa: E402
 from collections.abc import Callable, Iterator  # noqa: E402
 from pathlib import Path  # noqa: E402
 
+import processes  # noqa: E402
 import pytest  # noqa: E402
 
 ENV_KEYS = (
@@ -144,43 +141,9 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def chroma_cli() -> list[str]:
-    exe = Path(sys.executable).with_name("chroma")
-    if exe.exists():
-        return [str(exe)]
-    return [sys.executable, "-m", "chromadb.cli.cli"]
-
-
 @pytest.fixture(scope="session")
 def chroma_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """A real chroma server on loopback, started and stopped by the tests."""
-    port = free_port()
-    data = tmp_path_factory.mktemp("chroma-server")
-    log = (data / "server.log").open("wb")
     env = {**os.environ, "OMP_NUM_THREADS": "1", "RAYON_NUM_THREADS": "1"}
-    proc = subprocess.Popen(
-        [*chroma_cli(), "run", "--path", str(data / "db"), "--host", "127.0.0.1", "--port", str(port)],
-        stdout=log, stderr=subprocess.STDOUT, env=env,
-    )
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 60
-    try:
-        while True:
-            try:
-                with urllib.request.urlopen(f"{url}/api/v2/heartbeat", timeout=2) as reply:
-                    if reply.status == 200:
-                        break
-            except OSError:
-                pass
-            if proc.poll() is not None or time.monotonic() > deadline:
-                raise RuntimeError(f"chroma server did not start: {(data / 'server.log').read_text()[-2000:]}")
-            time.sleep(0.2)
+    with processes.chroma_server(tmp_path_factory.mktemp("chroma-server"), free_port(), env) as url:
         yield url
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
-        log.close()
