@@ -9,13 +9,19 @@ over all 1,986 questions.
 The data is CC BY-NC 4.0 and is read from ../shared/data/locomo/ (relative to the repo root); it is never
 copied into the repository. Results per conversation are cached under bench/out/ so a run can resume.
 
-Example:
-    OMP_NUM_THREADS=1 .venv/bin/python bench/locomo.py --provider use --tag use-default
+Held-out protocol: `--split dev` is the first 5 conversations of the data file, `--split test` the last 5.
+Methods are chosen on dev only; test then says whether the choice generalises. A run writes, for each
+split it covers, the overall and per-category recall to summary.json and summary.md in its cache folder.
+
+Examples:
+    OMP_NUM_THREADS=1 .venv/bin/python bench/locomo.py --provider use --split dev --fusion rrf
+    OMP_NUM_THREADS=1 .venv/bin/python bench/locomo.py --provider e5 --split all
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import os
 import sys
@@ -30,10 +36,13 @@ for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "RAYO
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from wikic.palace import Palace, search  # noqa: E402
-from wikic.palace.config import load_settings  # noqa: E402
+from wikic.palace import Palace, search
+from wikic.palace.config import FUSIONS, load_settings
+from wikic.palace.search import AGGREGATES, Retrieval
 
 CATEGORY = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop", 5: "adversarial"}
+# Conversations per split, in the data file's order: choose methods on dev, report test.
+SPLIT_SIZE = 5
 
 
 def sessions_of(conversation: dict, dates: bool = False) -> list[tuple[int, str]]:
@@ -64,7 +73,39 @@ def evidence_sessions(evidence: list[str]) -> set[int]:
     return out
 
 
-def run_conversation(sample: dict, provider: str, chunk_tokens: int | None, dates: bool = False) -> dict:
+@dataclasses.dataclass(frozen=True)
+class Method:
+    """The retrieval choices a run measures: palace settings (written to the vault's wikic.toml) and
+    search switches (passed to search)."""
+
+    provider: str = "use"
+    chunk_tokens: int | None = None
+    fusion: str = "convex"
+    rrf_k: int = 60
+    aggregate: str = "max"
+
+    def toml(self) -> str:
+        palace = [f'fusion = "{self.fusion}"', f"rrf_k = {self.rrf_k}"]
+        if self.chunk_tokens:
+            palace.append(f"chunk_tokens = {self.chunk_tokens}")
+        return f'[embedding]\nprovider = "{self.provider}"\n[palace]\n' + "\n".join(palace) + "\n"
+
+    def tag(self) -> str:
+        parts = [self.provider, self.fusion if self.fusion != "rrf" else f"rrf{self.rrf_k}", self.aggregate]
+        if self.chunk_tokens:
+            parts.append(f"c{self.chunk_tokens}")
+        return "-".join(parts)
+
+
+def split_of(data: list[dict], split: str) -> list[dict]:
+    if split == "dev":
+        return data[:SPLIT_SIZE]
+    if split == "test":
+        return data[SPLIT_SIZE : 2 * SPLIT_SIZE]
+    return data
+
+
+def run_conversation(sample: dict, method: Method, dates: bool = False) -> dict:
     with tempfile.TemporaryDirectory(prefix="locomo-vault-") as tmp:
         vault = Path(tmp)
         (vault / "SCHEMA.md").write_text("# Wiki Schema\n", encoding="utf-8")
@@ -72,18 +113,17 @@ def run_conversation(sample: dict, provider: str, chunk_tokens: int | None, date
         transcripts.mkdir(parents=True)
         for n, text in sessions_of(sample["conversation"], dates):
             (transcripts / f"session_{n}.txt").write_text(text + "\n", encoding="utf-8")
-        toml = f'[embedding]\nprovider = "{provider}"\n'
-        if chunk_tokens:
-            toml += f"[palace]\nchunk_tokens = {chunk_tokens}\n"
-        (vault / "wikic.toml").write_text(toml, encoding="utf-8")
-        palace = Palace(vault, load_settings(vault, env={}))
+        (vault / "wikic.toml").write_text(method.toml(), encoding="utf-8")
+        settings = load_settings(vault, env={})
+        palace = Palace(vault, settings)
+        retrieval = dataclasses.replace(Retrieval.of(settings), aggregate=method.aggregate)
         started = time.perf_counter()
         report = palace.sync()
         index_s = time.perf_counter() - started
         rows = []
         started = time.perf_counter()
         for qa in sample["qa"]:
-            hits = search(palace, str(qa["question"]), k=10)
+            hits = search(palace, str(qa["question"]), k=10, retrieval=retrieval)
             ranked = [int(Path(h.path).stem.split("_")[1]) for h in hits]
             rows.append({"category": qa["category"], "evidence": sorted(evidence_sessions(qa.get("evidence", []))),
                          "ranked": ranked})
@@ -120,39 +160,72 @@ def summarise(results: list[dict]) -> dict:
     }
 
 
-def main() -> None:
+def summary_table(summaries: dict[str, dict]) -> str:
+    """Markdown: R@5 / R@10 overall and per category, one column per split."""
+    splits = list(summaries)
+    cats = sorted({c for s in summaries.values() for c in s["per_category"]})
+    lines = ["| category | " + " | ".join(f"{sp} R@5 | {sp} R@10" for sp in splits) + " |",
+             "|---|" + "---|---|" * len(splits)]
+    for cat in ["all", *cats]:
+        cells = []
+        for sp in splits:
+            row = summaries[sp] if cat == "all" else summaries[sp]["per_category"].get(cat, {})
+            n = row.get("questions", row.get("n", 0))
+            cells.append(f"{row.get('R@5', 0):.2f} | {row.get('R@10', 0):.2f}")
+        lines.append(f"| {cat} (n={n}) | " + " | ".join(cells) + " |")
+    return "\n".join(lines) + "\n"
+
+
+def parse_args() -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--data", type=Path, default=REPO.parent / "shared" / "data" / "locomo" / "locomo10.json")
     parser.add_argument("--provider", default="use", choices=["use", "e5", "static"])
     parser.add_argument("--chunk-tokens", type=int, default=None)
-    parser.add_argument("--limit", type=int, default=None, help="only the first N conversations")
+    parser.add_argument("--split", default="all", choices=["dev", "test", "all"],
+                        help="dev: first 5 conversations, test: last 5 (choose methods on dev only)")
+    parser.add_argument("--fusion", default="convex", choices=FUSIONS, help="[palace] fusion")
+    parser.add_argument("--rrf-k", type=int, default=60, help="[palace] rrf_k")
+    parser.add_argument("--aggregate", default="max", choices=sorted(AGGREGATES),
+                        help="how drawer scores become a file's score")
+    parser.add_argument("--limit", type=int, default=None, help="only the first N conversations of the split")
     parser.add_argument("--tag", default=None, help="name of this run's cache folder under bench/out/")
     parser.add_argument("--dates", action="store_true",
                         help="start each transcript with its session date (not the published protocol)")
     parser.add_argument("--fresh", action="store_true", help="ignore cached conversations")
-    args = parser.parse_args()
+    return parser.parse_args()
+
+
+def main() -> None:
+    args = parse_args()
     if not args.data.is_file():
         sys.exit(f"LoCoMo data not found at {args.data}; pass --data PATH/locomo10.json")
-    data = json.loads(args.data.read_text(encoding="utf-8"))[: args.limit]
-    tag = args.tag or f"{args.provider}-{args.chunk_tokens or 'default'}{'-dates' if args.dates else ''}"
+    data = json.loads(args.data.read_text(encoding="utf-8"))
+    method = Method(args.provider, args.chunk_tokens, args.fusion, args.rrf_k, args.aggregate)
+    tag = args.tag or method.tag() + ("-dates" if args.dates else "")
     cache = REPO / "bench" / "out" / "locomo" / tag
     cache.mkdir(parents=True, exist_ok=True)
-    results = []
-    for sample in data:
+    results = {}
+    for sample in split_of(data, args.split)[: args.limit]:
         out = cache / f"{sample['sample_id']}.json"
         if out.is_file() and not args.fresh:
-            results.append(json.loads(out.read_text()))
+            results[sample["sample_id"]] = json.loads(out.read_text())
             continue
-        res = run_conversation(sample, args.provider, args.chunk_tokens, args.dates)
+        res = run_conversation(sample, method, args.dates)
         out.write_text(json.dumps(res))
-        results.append(res)
+        results[sample["sample_id"]] = res
         part = summarise([res])
         print(f"{sample['sample_id']}: R@5 {part['R@5']} R@10 {part['R@10']} "
               f"({res['drawers']} drawers, index {res['index_s']:.1f}s, search {res['search_s']:.1f}s)", flush=True)
-    summary = summarise(results)
-    summary["run"] = tag
+    summaries = {}
+    for split in ("dev", "test", "all"):
+        ids = [s["sample_id"] for s in split_of(data, split)]
+        if all(i in results for i in ids) or split == args.split:
+            summaries[split] = summarise([results[i] for i in ids if i in results])
+    summary = {"run": tag, "method": dataclasses.asdict(method), "dates": args.dates, **summaries}
     (cache / "summary.json").write_text(json.dumps(summary, indent=2))
-    print(json.dumps(summary, indent=2))
+    table = f"{tag}\n\n{summary_table(summaries)}"
+    (cache / "summary.md").write_text(table)
+    print(table)
 
 
 if __name__ == "__main__":

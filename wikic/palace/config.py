@@ -17,6 +17,8 @@ from wikic.errors import ConfigError
 from wikic.vault.layout import CONFIG_FILE, STATE_DIR
 
 PROVIDERS = ("use", "static", "e5", "openai")
+# How search combines dense and BM25 evidence (see wikic/palace/search.py).
+FUSIONS = ("convex", "rrf")
 DEFAULT_PALACE_DIR = f"{STATE_DIR}/palace"
 
 
@@ -37,7 +39,7 @@ class EmbeddingSettings:
 
 @dataclass(frozen=True)
 class PalaceSettings:
-    """Where the palace lives and how drawers are cut."""
+    """Where the palace lives, how drawers are cut and how search fuses its evidence."""
 
     path: Path
     url: str | None = None
@@ -45,6 +47,9 @@ class PalaceSettings:
     # Upper bound of a drawer, in the embedder's own tokens (the embedder may force a lower one).
     chunk_tokens: int = 128
     lock_timeout: float = 600.0
+    fusion: str = "convex"
+    # 60 is the constant of Cormack et al. (SIGIR 2009), used unchanged by nearly everyone since.
+    rrf_k: int = 60
     embedding: EmbeddingSettings = field(default_factory=EmbeddingSettings)
 
     @property
@@ -56,7 +61,7 @@ class PalaceSettings:
         return parsed.hostname or "localhost", parsed.port or (443 if ssl else 8000), ssl
 
 
-_PALACE_KEYS = {"path", "url", "collection", "chunk_tokens", "lock_timeout"}
+_PALACE_KEYS = {"path", "url", "collection", "chunk_tokens", "lock_timeout", "fusion", "rrf_k"}
 _EMBEDDING_KEYS = {"provider", "model", "base_url", "batch_size", "timeout", "max_retries", "max_input_tokens"}
 
 
@@ -96,6 +101,15 @@ def _check_url(what: str, url: str) -> str:
     if parsed.scheme not in ("http", "https") or not parsed.hostname:
         raise ConfigError(f"{what} must be an http(s) URL like http://127.0.0.1:8000, got {url!r}")
     return url.rstrip("/")
+
+
+def _check_fusion(palace: dict[str, Any]) -> None:
+    if "fusion" in palace and _typed("palace", "fusion", palace["fusion"], str) not in FUSIONS:
+        raise ConfigError(
+            f"{CONFIG_FILE}: [palace] fusion must be one of {', '.join(FUSIONS)}, got {palace['fusion']!r}"
+        )
+    if "rrf_k" in palace and _typed("palace", "rrf_k", palace["rrf_k"], int) < 1:
+        raise ConfigError(f"{CONFIG_FILE}: [palace] rrf_k must be at least 1, got {palace['rrf_k']}")
 
 
 def load_settings(vault: Path, env: dict[str, str] | None = None) -> PalaceSettings:
@@ -150,6 +164,7 @@ def load_settings(vault: Path, env: dict[str, str] | None = None) -> PalaceSetti
             raise ConfigError("[palace] chunk_tokens must be between 16 and 8192")
     if "lock_timeout" in palace:
         palace["lock_timeout"] = _typed("palace", "lock_timeout", palace["lock_timeout"], float)
+    _check_fusion(palace)
     if env.get("WIKIC_PALACE_URL"):
         palace["url"] = env["WIKIC_PALACE_URL"]
     if palace.get("url"):

@@ -1,15 +1,22 @@
 """Hybrid retrieval: dense vectors + corpus-level BM25 + title/alias matches, fused per file.
 
-Each retriever scores files by their best drawer (max aggregation: one strong section is what makes a page
-relevant; averaging would punish long pages). BM25 also scores whole files, so a page whose terms are spread
-over sections is not lost. Scores are min-max normalised per query and combined convexly with equal weight
-for the two kinds of evidence, meaning (dense) and words (BM25): Bruch et al. (ACM TOIS 2023, "An analysis
-of fusion functions for hybrid retrieval") found such a convex combination better than reciprocal rank
-fusion, which throws away how far apart the scores are. 0.5 is the neutral weight, not a tuned one.
+Each retriever scores files by their best drawer (MaxP: one strong section is what makes a page relevant;
+averaging would punish long pages). BM25 also scores whole files, so a page whose terms are spread over
+sections is not lost. How the two kinds of evidence, meaning (dense) and words (BM25), are combined is the
+`[palace] fusion` setting, each kind weighing half (the neutral weight, not a tuned one):
+
+- "convex" (default): scores min-max normalised per query, then summed. Bruch et al. (ACM TOIS 2023, "An
+  analysis of fusion functions for hybrid retrieval") found this better than reciprocal rank fusion, which
+  throws away how far apart the scores are.
+- "rrf": reciprocal rank fusion, 1 / (rrf_k + rank) (Cormack et al., SIGIR 2009, k = 60): needs no
+  calibration of cosine against BM25 at all, at the price of the gaps.
+
+On LoCoMo (docs/palace.md) convex did better than RRF on the split used to choose methods.
 """
 
 from __future__ import annotations
 
+import heapq
 import re
 import unicodedata
 from collections import defaultdict
@@ -18,6 +25,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from wikic.errors import UsageError
+from wikic.palace.config import PalaceSettings
 from wikic.palace.lexical import FileRecord, Filters
 from wikic.palace.palace import Palace
 from wikic.palace.sources import OTHER_WING, WINGS
@@ -105,13 +113,44 @@ def _is_cjk(text: str) -> bool:
     return any("\u3040" <= ch <= "\u9fff" or "\uac00" <= ch <= "\ud7af" for ch in text)
 
 
-def _best_per_file(scores: dict[str, float], path_of: dict[str, str]) -> dict[str, float]:
-    best: dict[str, float] = {}
+# How a file's drawer scores become the file's score, as weights of its best, second, third... drawer.
+# "max" is MaxP (Dai & Callan, SIGIR 2019): one strong section makes a page relevant. The others also credit
+# further matching drawers, for questions whose evidence is spread over one file's sections.
+AGGREGATES: dict[str, tuple[float, ...]] = {
+    "max": (1.0,),
+    "sum3": (1.0, 1.0, 1.0),
+    "harmonic3": (1.0, 1 / 2, 1 / 3),
+}
+
+
+@dataclass(frozen=True)
+class Retrieval:
+    """How search turns the retrievers' scores into one ranking: `fusion` and `rrf_k` are the [palace]
+    settings; `aggregate` (a key of AGGREGATES) is a switch for the benchmark, not a setting."""
+
+    fusion: str = "convex"
+    rrf_k: int = 60
+    aggregate: str = "max"
+
+    @classmethod
+    def of(cls, settings: PalaceSettings) -> Retrieval:
+        return cls(fusion=settings.fusion, rrf_k=settings.rrf_k)
+
+
+def per_file(scores: dict[str, float], path_of: dict[str, str], aggregate: str = "max") -> dict[str, float]:
+    """File scores from drawer scores: the weighted sum of each file's best drawers (AGGREGATES)."""
+    weights = AGGREGATES[aggregate]
+    grouped: dict[str, list[float]] = defaultdict(list)
     for drawer_id, score in scores.items():
         path = path_of.get(drawer_id)
-        if path is not None and score > best.get(path, float("-inf")):
-            best[path] = score
-    return best
+        if path is not None:
+            grouped[path].append(score)
+    out: dict[str, float] = {}
+    for path, values in grouped.items():
+        best = heapq.nlargest(len(weights), values)
+        # further drawers only ever add: a negative similarity is no evidence, not evidence against
+        out[path] = best[0] + sum(w * max(v, 0.0) for w, v in zip(weights[1:], best[1:], strict=False))
+    return out
 
 
 def minmax(scores: dict[str, float]) -> dict[str, float]:
@@ -124,12 +163,34 @@ def minmax(scores: dict[str, float]) -> dict[str, float]:
     return {key: (value - lo) / (hi - lo) for key, value in scores.items()}
 
 
+def reciprocal_ranks(scores: dict[str, float], k: int) -> dict[str, float]:
+    """Reciprocal rank fusion's share of each item, 1 / (k + rank), scaled by k + 1 so the first item gets
+    1 as under min-max (the order is RRF's; the scale keeps the title bonus meaning the same). Equal scores
+    share a rank, so ties do not depend on ids."""
+    out: dict[str, float] = {}
+    rank, previous = 0, None
+    for position, key in enumerate(sorted(scores, key=lambda x: -scores[x]), 1):
+        if scores[key] != previous:
+            rank, previous = position, scores[key]
+        out[key] = (k + 1) / (k + rank)
+    return out
+
+
 def fuse(
-    dense: dict[str, float], lexical: list[dict[str, float]], dense_weight: float = DENSE_WEIGHT
+    dense: dict[str, float],
+    lexical: list[dict[str, float]],
+    *,
+    fusion: str = "convex",
+    rrf_k: int = 60,
+    dense_weight: float = DENSE_WEIGHT,
 ) -> dict[str, float]:
-    """Convex combination of normalised dense scores and the mean of the normalised lexical scores."""
-    d = minmax(dense)
-    lex = [minmax(x) for x in lexical]
+    """Weighted sum of the dense share and the mean lexical share. Under "convex" a share is the min-max
+    normalised score (Bruch et al., TOIS 2023: keeps how far apart the scores are); under "rrf" it is the
+    reciprocal rank (Cormack et al., SIGIR 2009: needs no calibration at all). Absent items get 0."""
+    if fusion == "rrf":
+        d, lex = reciprocal_ranks(dense, rrf_k), [reciprocal_ranks(x, rrf_k) for x in lexical]
+    else:
+        d, lex = minmax(dense), [minmax(x) for x in lexical]
     keys = set(d).union(*lex)
     return {
         key: dense_weight * d.get(key, 0.0) + (1 - dense_weight) * sum(x.get(key, 0.0) for x in lex) / len(lex)
@@ -150,8 +211,10 @@ def search(
     wing: str | None = None,
     tag: str | None = None,
     path: str | None = None,
+    retrieval: Retrieval | None = None,
 ) -> list[SearchHit]:
-    """The `k` best distinct files for `query`, each with its best drawer."""
+    """The `k` best distinct files for `query`, each with its best drawer. `retrieval` overrides how
+    evidence is fused (default: the palace's settings)."""
     if k < 1:
         raise UsageError("k must be at least 1")
     if wing is not None and wing not in (*WINGS, OTHER_WING):
@@ -195,13 +258,17 @@ def search(
         allowed_paths = set(path_of.values()) | set(bm25_files)
         titles = [t for t in titles if t in allowed_paths]
 
+    how = retrieval or Retrieval.of(palace.settings)
+    mix = {"fusion": how.fusion, "rrf_k": how.rrf_k}
     file_scores = fuse(
-        _best_per_file(dense_scores, path_of), [_best_per_file(bm25_drawers, path_of), bm25_files]
+        per_file(dense_scores, path_of, how.aggregate),
+        [per_file(bm25_drawers, path_of, how.aggregate), bm25_files],
+        **mix,
     )
     for rank, title_path in enumerate(titles):
         # the longest name found counts fully; shorter ones (a substring of it, say) slightly less
         file_scores[title_path] = file_scores.get(title_path, 0.0) + TITLE_BONUS / (1 + 0.1 * rank)
-    drawer_scores = fuse(dense_scores, [bm25_drawers])
+    drawer_scores = fuse(dense_scores, [bm25_drawers], **mix)
     best_drawer: dict[str, str] = {}
     for drawer_id, score in drawer_scores.items():
         p = path_of.get(drawer_id)

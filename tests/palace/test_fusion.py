@@ -1,0 +1,111 @@
+"""Fusion of dense and BM25 evidence: reciprocal rank fusion vs the convex combination, as a setting."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from wikic.errors import ConfigError
+from wikic.palace import open_palace, search, sync
+from wikic.palace.config import load_settings
+from wikic.palace.search import Retrieval, fuse, per_file, reciprocal_ranks
+
+# Dense likes a by a wide margin; BM25 likes b and c a little more than a. The two fusions disagree.
+DENSE = {"a": 0.9, "b": 0.5, "c": 0.45, "d": 0.4}
+LEXICAL = {"b": 10.0, "c": 9.5, "a": 6.0, "d": 0.0}
+
+
+def _order(scores: dict[str, float]) -> list[str]:
+    return sorted(scores, key=lambda key: -scores[key])
+
+
+def test_rrf_scores_are_reciprocal_ranks() -> None:
+    fused = fuse(DENSE, [LEXICAL], fusion="rrf", rrf_k=60)
+    # dense ranks a, b, c, d; BM25 ranks b, c, a, d; each list counts half, 1 / (60 + rank) scaled by 61
+    assert fused["a"] == pytest.approx(0.5 * 61 / 61 + 0.5 * 61 / 63)
+    assert fused["b"] == pytest.approx(0.5 * 61 / 62 + 0.5 * 61 / 61)
+    assert fused["c"] == pytest.approx(0.5 * 61 / 63 + 0.5 * 61 / 62)
+    assert fused["d"] == pytest.approx(61 / 64)
+    assert _order(fused) == ["b", "a", "c", "d"]
+
+
+def test_rrf_ignores_gaps_and_k_flattens_ranks() -> None:
+    spread = {"a": 100.0, "b": 1.0, "c": 0.5}
+    close = {"a": 0.52, "b": 0.51, "c": 0.5}
+    assert reciprocal_ranks(spread, 60) == reciprocal_ranks(close, 60)
+    assert reciprocal_ranks(close, 1) == pytest.approx({"a": 1.0, "b": 2 / 3, "c": 2 / 4})
+
+
+def test_equal_scores_share_a_rank() -> None:
+    assert reciprocal_ranks({"x": 2.0, "y": 2.0, "z": 1.0}, 60) == pytest.approx({"x": 1.0, "y": 1.0, "z": 61 / 63})
+
+
+def test_convex_keeps_score_gaps() -> None:
+    fused = fuse(DENSE, [LEXICAL], fusion="convex")
+    # min-max: dense a 1, b 0.2, c 0.1, d 0; BM25 b 1, c 0.95, a 0.6, d 0
+    assert fused == pytest.approx({"a": 0.8, "b": 0.6, "c": 0.525, "d": 0.0})
+    assert _order(fused) == ["a", "b", "c", "d"] != _order(fuse(DENSE, [LEXICAL], fusion="rrf"))
+
+
+@pytest.mark.parametrize(("fusion", "b_share"), [("convex", 0.0), ("rrf", 61 / 62)])
+def test_items_one_retriever_missed_get_nothing_from_it(fusion: str, b_share: float) -> None:
+    fused = fuse({"a": 0.9, "b": 0.1}, [{"c": 3.0}], fusion=fusion)
+    assert fused == pytest.approx({"a": 0.5, "b": 0.5 * b_share, "c": 0.5})
+
+
+def test_file_scores_aggregate_their_best_drawers() -> None:
+    scores = {"d1": 0.9, "d2": 0.8, "d3": 0.7, "d4": 0.1, "e1": 0.95, "e2": -0.2}
+    path_of = {"d1": "f", "d2": "f", "d3": "f", "d4": "f", "e1": "g", "e2": "g"}
+    assert per_file(scores, path_of, "max") == pytest.approx({"f": 0.9, "g": 0.95})
+    assert per_file(scores, path_of, "sum3") == pytest.approx({"f": 2.4, "g": 0.95})
+    assert per_file(scores, path_of, "harmonic3") == pytest.approx({"f": 0.9 + 0.4 + 0.7 / 3, "g": 0.95})
+
+
+@pytest.mark.parametrize(
+    ("toml", "message"),
+    [
+        ("[palace]\nfusion = 'borda'\n", "wikic.toml: [palace] fusion must be one of convex, rrf, got 'borda'"),
+        ("[palace]\nfusion = 1\n", "wikic.toml: [palace] fusion must be a str"),
+        ("[palace]\nrrf_k = 0\n", "wikic.toml: [palace] rrf_k must be at least 1"),
+        ("[palace]\nrrf_k = 60.5\n", "wikic.toml: [palace] rrf_k must be a int"),
+    ],
+)
+def test_bad_fusion_settings_are_config_errors(tmp_path: Path, toml: str, message: str) -> None:
+    (tmp_path / "wikic.toml").write_text(toml, encoding="utf-8")
+    with pytest.raises(ConfigError) as err:
+        load_settings(tmp_path, env={})
+    assert message in err.value.message and err.value.exit_code == 2
+
+
+def test_fusion_settings_are_read(tmp_path: Path) -> None:
+    assert (load_settings(tmp_path, env={}).fusion, load_settings(tmp_path, env={}).rrf_k) == ("convex", 60)
+    (tmp_path / "wikic.toml").write_text('[palace]\nfusion = "rrf"\nrrf_k = 10\n', encoding="utf-8")
+    settings = load_settings(tmp_path, env={})
+    assert Retrieval.of(settings) == Retrieval(fusion="rrf", rrf_k=10, aggregate="max")
+
+
+QUERIES = {
+    "when was OpenAI founded and by whom": "entities/openai.md",
+    "zymurgy": "raw/articles/openai-history.md",
+    "restarting services after a full disk": "raw/transcripts/standup.txt",
+    "who trains the Claude models": "entities/anthropic.md",
+    "HNSW graphs for nearest neighbour search": "concepts/vector-database.md",
+}
+
+
+@pytest.mark.parametrize("fusion", ["convex", "rrf"])
+def test_search_honours_the_fusion_setting(make_vault, fusion: str) -> None:
+    vault = make_vault(toml=f'[embedding]\nprovider = "static"\n[palace]\nfusion = "{fusion}"\n')
+    sync(vault)
+    with open_palace(vault) as palace:
+        assert Retrieval.of(palace.settings).fusion == fusion
+        for query, expected in QUERIES.items():
+            hits = search(palace, query, k=6)
+            assert hits[0].path == expected, (query, [h.path for h in hits])
+            assert len({h.path for h in hits}) == len(hits) and hits == sorted(hits, key=lambda h: -h.score)
+            other = "rrf" if fusion == "convex" else "convex"
+            # the setting is what search used: the same query fused the other way scores differently
+            assert hits == search(palace, query, k=6, retrieval=Retrieval(fusion=fusion))
+            assert [h.score for h in hits] != [h.score for h in search(palace, query, k=6,
+                                                                       retrieval=Retrieval(fusion=other))]
