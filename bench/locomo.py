@@ -21,6 +21,7 @@ Examples:
 from __future__ import annotations
 
 import argparse
+import contextlib
 import dataclasses
 import json
 import os
@@ -28,6 +29,7 @@ import sys
 import tempfile
 import time
 from collections import defaultdict
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "RAYON_NUM_THREADS"):
@@ -36,7 +38,7 @@ for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "RAYO
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from wikic.palace import Palace, search
+from wikic.palace import Palace, chunking, search
 from wikic.palace.config import FUSIONS, load_settings
 from wikic.palace.search import AGGREGATES, Retrieval
 
@@ -83,6 +85,7 @@ class Method:
     fusion: str = "convex"
     rrf_k: int = 60
     aggregate: str = "max"
+    packing: str = "greedy"
 
     def toml(self) -> str:
         palace = [f'fusion = "{self.fusion}"', f"rrf_k = {self.rrf_k}"]
@@ -94,7 +97,38 @@ class Method:
         parts = [self.provider, self.fusion if self.fusion != "rrf" else f"rrf{self.rrf_k}", self.aggregate]
         if self.chunk_tokens:
             parts.append(f"c{self.chunk_tokens}")
+        if self.packing != "greedy":
+            parts.append(self.packing)
         return "-".join(parts)
+
+
+def windows(units: list, budget: int, count: Callable[[str], int]) -> list[list]:
+    """The `--packing windows` variant of the chunker's packer: a drawer starts at every unit (turn) and takes
+    the units that fit, so every turn is embedded together with the turns after it; a window that ends where
+    the previous one ended holds nothing new and is left out."""
+    chunks: list[list] = []
+    for start in range(len(units)):
+        group, size = [], 0
+        for unit in units[start:]:
+            n = count(unit.text) + 1
+            if group and size + n > budget:
+                break
+            group.append(unit)
+            size += n
+        if not chunks or group[-1] is not chunks[-1][-1]:
+            chunks.append(group)
+    return chunks
+
+
+@contextlib.contextmanager
+def packing(kind: str) -> Iterator[None]:
+    """Swap the chunker's packer for a variant while a conversation is indexed (measured, not shipped)."""
+    original = chunking._pack
+    chunking._pack = windows if kind == "windows" else original
+    try:
+        yield
+    finally:
+        chunking._pack = original
 
 
 def split_of(data: list[dict], split: str) -> list[dict]:
@@ -118,7 +152,8 @@ def run_conversation(sample: dict, method: Method, dates: bool = False) -> dict:
         palace = Palace(vault, settings)
         retrieval = dataclasses.replace(Retrieval.of(settings), aggregate=method.aggregate)
         started = time.perf_counter()
-        report = palace.sync()
+        with packing(method.packing):
+            report = palace.sync()
         index_s = time.perf_counter() - started
         rows = []
         started = time.perf_counter()
@@ -187,6 +222,8 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--rrf-k", type=int, default=60, help="[palace] rrf_k")
     parser.add_argument("--aggregate", default="max", choices=sorted(AGGREGATES),
                         help="how drawer scores become a file's score")
+    parser.add_argument("--packing", default="greedy", choices=["greedy", "windows"],
+                        help="windows: a drawer starts at every turn (a variant of the chunker's packing)")
     parser.add_argument("--limit", type=int, default=None, help="only the first N conversations of the split")
     parser.add_argument("--tag", default=None, help="name of this run's cache folder under bench/out/")
     parser.add_argument("--dates", action="store_true",
@@ -200,7 +237,7 @@ def main() -> None:
     if not args.data.is_file():
         sys.exit(f"LoCoMo data not found at {args.data}; pass --data PATH/locomo10.json")
     data = json.loads(args.data.read_text(encoding="utf-8"))
-    method = Method(args.provider, args.chunk_tokens, args.fusion, args.rrf_k, args.aggregate)
+    method = Method(args.provider, args.chunk_tokens, args.fusion, args.rrf_k, args.aggregate, args.packing)
     tag = args.tag or method.tag() + ("-dates" if args.dates else "")
     cache = REPO / "bench" / "out" / "locomo" / tag
     cache.mkdir(parents=True, exist_ok=True)

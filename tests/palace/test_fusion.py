@@ -22,12 +22,24 @@ def _order(scores: dict[str, float]) -> list[str]:
 
 def test_rrf_scores_are_reciprocal_ranks() -> None:
     fused = fuse(DENSE, [LEXICAL], fusion="rrf", rrf_k=60)
-    # dense ranks a, b, c, d; BM25 ranks b, c, a, d; each list counts half, 1 / (60 + rank) scaled by 61
-    assert fused["a"] == pytest.approx(0.5 * 61 / 61 + 0.5 * 61 / 63)
-    assert fused["b"] == pytest.approx(0.5 * 61 / 62 + 0.5 * 61 / 61)
-    assert fused["c"] == pytest.approx(0.5 * 61 / 63 + 0.5 * 61 / 62)
+    # dense ranks a, b, c, d; BM25 ranks b, c, a, d: 1 / (60 + rank) per list, scaled by 61 / 2 lists
+    assert fused["a"] == pytest.approx((61 / 61 + 61 / 63) / 2)
+    assert fused["b"] == pytest.approx((61 / 62 + 61 / 61) / 2)
+    assert fused["c"] == pytest.approx((61 / 63 + 61 / 62) / 2)
     assert fused["d"] == pytest.approx(61 / 64)
     assert _order(fused) == ["b", "a", "c", "d"]
+
+
+def test_rrf_counts_every_list_the_same() -> None:
+    # a third list that only knows c: as in Cormack et al., each list adds 1 / (k + rank), dense is not special
+    fused = fuse(DENSE, [LEXICAL, {"c": 2.0}], fusion="rrf", rrf_k=60)
+    assert fused == pytest.approx({
+        "a": (61 / 61 + 61 / 63) / 3,
+        "b": (61 / 62 + 61 / 61) / 3,
+        "c": (61 / 63 + 61 / 62 + 61 / 61) / 3,
+        "d": (61 / 64 + 61 / 64) / 3,
+    })
+    assert _order(fused) == ["c", "b", "a", "d"]
 
 
 def test_rrf_ignores_gaps_and_k_flattens_ranks() -> None:

@@ -184,13 +184,17 @@ def fuse(
     rrf_k: int = 60,
     dense_weight: float = DENSE_WEIGHT,
 ) -> dict[str, float]:
-    """Weighted sum of the dense share and the mean lexical share. Under "convex" a share is the min-max
-    normalised score (Bruch et al., TOIS 2023: keeps how far apart the scores are); under "rrf" it is the
-    reciprocal rank (Cormack et al., SIGIR 2009: needs no calibration at all). Absent items get 0."""
+    """One score per item from a dense and one or more lexical retrievers; absent items get 0 from a retriever.
+
+    "convex": `dense_weight` times the min-max normalised dense score plus the rest times the mean normalised
+    lexical score (Bruch et al., TOIS 2023: keeps how far apart the scores are). "rrf": the sum of
+    1 / (rrf_k + rank) over all the lists, each counting the same, as Cormack et al. (SIGIR 2009) define it
+    (ranks need no calibration), divided by the number of lists so that first everywhere scores 1.
+    """
     if fusion == "rrf":
-        d, lex = reciprocal_ranks(dense, rrf_k), [reciprocal_ranks(x, rrf_k) for x in lexical]
-    else:
-        d, lex = minmax(dense), [minmax(x) for x in lexical]
+        ranked = [reciprocal_ranks(x, rrf_k) for x in (dense, *lexical)]
+        return {key: sum(x.get(key, 0.0) for x in ranked) / len(ranked) for key in set().union(*ranked)}
+    d, lex = minmax(dense), [minmax(x) for x in lexical]
     keys = set(d).union(*lex)
     return {
         key: dense_weight * d.get(key, 0.0) + (1 - dense_weight) * sum(x.get(key, 0.0) for x in lex) / len(lex)
