@@ -26,6 +26,7 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "bench"))
 
+import chromadb  # noqa: E402
 import numpy as np  # noqa: E402
 from locomo import CATEGORY, evidence_sessions, recall, sessions_of  # noqa: E402
 
@@ -90,7 +91,8 @@ def run(sample: dict, provider: str, chunk_tokens: int | None, dates: bool,
         (vault / "wikic.toml").write_text(toml)
         palace = Palace(vault, load_settings(vault, env={}))
         palace.sync()
-        col = palace.store.fresh()
+        # every stored vector, read straight from chromadb (this script holds no key)
+        col = chromadb.PersistentClient(path=str(palace.settings.path)).get_collection(palace.settings.collection)
         got = col.get(include=["embeddings", "metadatas"])
         ids = list(got["ids"])
         emb = np.array(got["embeddings"], dtype=np.float32)

@@ -6,6 +6,7 @@ when the server echoes it back, in an error or in a reply, or when a source asks
 from __future__ import annotations
 
 import json
+import os
 import secrets
 import traceback
 from pathlib import Path
@@ -27,21 +28,32 @@ def _key(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("WIKIC_DEBUG", "1")
 
 
-# hnswlib (inside chromadb) writes its index buffers to these files without zeroing them first, so they can
-# hold stray bytes of the writing process's memory, whatever that process had seen. wikic never puts the
-# key into them; docs/guarantees.md states this exception. Everything else, chromadb's sqlite included, is
-# checked.
-_UNZEROED_INDEX_FILES = frozenset({"data_level0.bin", "link_lists.bin", "length.bin", "header.bin"})
-
-
 def _files_holding_key(folder: Path) -> list[str]:
-    """Every file under `folder` whose bytes hold the key (caches, sqlite and chroma metadata included)."""
+    """Every file under `folder` whose bytes hold the key (caches, sqlite, chroma's HNSW files included)."""
     needle = KEY.encode()
-    return sorted(
-        str(p.relative_to(folder))
-        for p in folder.rglob("*")
-        if p.is_file() and p.name not in _UNZEROED_INDEX_FILES and needle in p.read_bytes()
-    )
+    return sorted(str(p.relative_to(folder)) for p in folder.rglob("*") if p.is_file() and needle in p.read_bytes())
+
+
+def _memory_holds(pid: int, needle: bytes) -> bool:
+    """Whether any readable page of process `pid` holds `needle` (Linux /proc; we are its parent)."""
+    overlap = len(needle) - 1
+    with open(f"/proc/{pid}/maps", encoding="ascii") as maps, open(f"/proc/{pid}/mem", "rb", 0) as mem:
+        for line in maps:
+            span, perms = line.split()[:2]
+            if not perms.startswith("r"):
+                continue
+            lo, hi = (int(x, 16) for x in span.split("-"))
+            tail = b""
+            for start in range(lo, hi, 1 << 24):
+                try:
+                    mem.seek(start)
+                    block = mem.read(min(1 << 24, hi - start))
+                except OSError:  # [vvar] and guard pages cannot be read
+                    break
+                if needle in tail + block:
+                    return True
+                tail = block[-overlap:]
+    return False
 
 
 def _cli(*args: str) -> tuple[int, str]:
@@ -95,6 +107,29 @@ def test_the_key_stays_out_of_everything_a_normal_session_writes(tmp_path: Path,
     assert [o for o in outputs if KEY in o] == []
     assert _files_holding_key(tmp_path) == []
     _requests_hold_key_only_in_headers(standin)
+
+
+@pytest.mark.skipif(not Path("/proc/self/mem").exists(), reason="reads another process's memory through /proc")
+def test_the_process_that_runs_the_palace_never_holds_the_key(tmp_path: Path, standin: StandinServer) -> None:
+    """hnswlib saves its index from buffers it does not zero, so whatever the saving process once held can
+    reach `.wikic/palace/*.bin`, and chromadb saves them on reads too. So the key must not be anywhere in
+    the process that runs chromadb: not in its environment, not in any page of its memory, after a session
+    that used the key many times."""
+    from wikic.palace.store_process import store_process
+
+    root = gkit.make_vault(tmp_path / "wiki", standin.base_url, threshold=1)
+    (tmp_path / "note.md").write_text(SOURCE, encoding="utf-8")
+    for args in (["ingest", str(tmp_path / "note.md")], ["query", "What does Acme Corp build?", "--save"],
+                 ["index", "--rebuild"]):
+        code, shown = _cli(*args, "--vault", str(root))
+        assert code in (0, 1), shown
+    pid = store_process().pid
+    assert pid is not None and pid != os.getpid(), "the palace ran in this process"
+    assert KEY.encode() not in Path(f"/proc/{pid}/environ").read_bytes()
+    assert not _memory_holds(pid, KEY.encode())
+    # the scan itself works: this process, which did hold the key, is found to hold it
+    assert _memory_holds(os.getpid(), KEY.encode())
+    assert _files_holding_key(tmp_path) == []
 
 
 def _echo(body: dict[str, Any]) -> Any:

@@ -86,9 +86,9 @@ def test_filters_hold_when_the_unfiltered_pool_is_too_small(indexed: Path, monke
         calls: list[dict] = []
         real_query = palace.store.query
 
-        def spy(vector, n, ids=None, where=None, collection=None):  # type: ignore[no-untyped-def]
+        def spy(vector, n, ids=None, where=None, refresh=True):  # type: ignore[no-untyped-def]
             calls.append({"n": n, "ids": ids, "where": where})
-            return real_query(vector, n, ids=ids, where=where, collection=collection)
+            return real_query(vector, n, ids=ids, where=where, refresh=refresh)
 
         monkeypatch.setattr(palace.store, "query", spy)
         hits = search(palace, "HNSW graphs nearest neighbour vectors", k=2, tag="company")

@@ -20,6 +20,8 @@ PROVIDERS = ("use", "static", "e5", "openai")
 # How search combines dense and BM25 evidence (see wikic/palace/search.py).
 FUSIONS = ("convex", "rrf")
 DEFAULT_PALACE_DIR = f"{STATE_DIR}/palace"
+# Collection metadata key that every write changes, so readers in other processes know to catch up.
+GENERATION_KEY = "wikic_generation"
 
 
 @dataclass(frozen=True)

@@ -17,11 +17,11 @@ import filelock
 
 from wikic.errors import LockTimeout, PalaceError
 from wikic.palace.chunking import CHUNKER_VERSION, Document, Drawer, chunk_document
-from wikic.palace.config import PalaceSettings, load_settings
+from wikic.palace.config import GENERATION_KEY, PalaceSettings, load_settings
 from wikic.palace.embedders import Embedder, make_embedder
 from wikic.palace.lexical import DrawerRecord, FileRecord, LexicalIndex
 from wikic.palace.sources import SourceFile, classify, file_hash, read_document, scan
-from wikic.palace.store import GENERATION_KEY, VectorStore
+from wikic.palace.store_process import open_store
 from wikic.vault.layout import state_dir
 
 LEXICAL_FILE = "lexical.sqlite3"
@@ -76,7 +76,7 @@ class Palace:
         self.vault = vault.resolve()
         self.settings = settings or load_settings(self.vault)
         self._embedder = embedder
-        self.store = VectorStore(self.settings)
+        self.store = open_store(self.settings)
         self._lexical: LexicalIndex | None = None
         self._lock = filelock.FileLock(str(state_dir(self.vault) / LOCK_FILE))
         # (generation, search.TitleIndex) for title matching in search; rebuilt after each write
@@ -176,6 +176,7 @@ class Palace:
 
     def _write(self, only: list[str] | None, rebuild: bool, lock_timeout: float | None) -> SyncReport:
         started = time.perf_counter()
+        self.store.start()
         self._acquire(self.settings.lock_timeout if lock_timeout is None else lock_timeout)
         try:
             report = self._write_locked(only, rebuild)
@@ -196,8 +197,8 @@ class Palace:
         self.check_identity(existing)
         identity = self.identity()
         report.model = f"{identity['wikic_provider']}:{identity['wikic_model']} ({identity['wikic_dim']}-d)"
-        if self.store.collection() is None:
-            self.store.collection(create=True, identity=identity)
+        if not self.store.exists():
+            self.store.create(identity)
         self._reconcile(force=lex.get_meta("dirty") == "1")
 
         signature = self._chunk_signature()
@@ -394,25 +395,25 @@ class Palace:
         self.title_cache = (None, None)
         return True
 
-    def refresh(self) -> Any | None:
+    def refresh(self) -> dict[str, Any] | None:
         """Catch up with writes made by other processes (cheap when there were none); returns the
-        collection to read, or None when the palace has never been indexed."""
-        col = self.store.fresh()
-        if col is None:
+        collection's metadata, or None when the palace has never been indexed."""
+        meta = self.store.fresh()
+        if meta is None:
             return None
-        generation = (col.metadata or {}).get(GENERATION_KEY)
+        generation = meta.get(GENERATION_KEY)
         if generation is None or self.lexical.get_meta("generation") == generation:
-            return col
+            return meta
         # Only a writer may touch the lexical cache; if one is busy, search what we have and catch up later.
         try:
             self._locked().acquire(timeout=0)
         except (filelock.Timeout, OSError):
-            return col
+            return meta
         try:
             self._reconcile()
         finally:
             self._lock.release()
-        return col
+        return meta
 
     # -- status -----------------------------------------------------------------------------------------------
     def status(self) -> dict[str, Any]:

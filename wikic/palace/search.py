@@ -225,10 +225,10 @@ def search(
         raise UsageError(f"unknown wing {wing!r}", hint=f"wings: {', '.join((*WINGS, OTHER_WING))}")
     if not query.strip():
         return []
-    collection = palace.refresh()
-    if collection is None:
+    meta = palace.refresh()
+    if meta is None:
         return []
-    palace.check_identity(dict(collection.metadata or {}))
+    palace.check_identity(meta)
     lex = palace.lexical
     filters = Filters(wing=wing, tag=tag, path_prefix=path.strip("/") if path else None)
     allowed = lex.allowed_rids(filters)
@@ -240,19 +240,19 @@ def search(
     vector = palace.embedder.embed_query(query)
     pool = max(DENSE_POOL, 10 * k)
     if allowed is None:
-        dense = palace.store.query(vector, pool, collection=collection)
+        dense = palace.store.query(vector, pool, refresh=False)
     else:
         # chromadb pre-filters in SQLite, which costs ~150 ms at 100k drawers; an unfiltered query of a
         # larger pool, filtered here, is ~10x cheaper and enough unless the filter keeps very little
         allowed_ids = lex.ids_of_rids(allowed)
-        wide = palace.store.query(vector, max(1, int(OVERFETCH * pool)), collection=collection)
+        wide = palace.store.query(vector, max(1, int(OVERFETCH * pool)), refresh=False)
         dense = [(i, sim) for i, sim in wide if i in allowed_ids][:pool]
         # a quarter of the pool still covers far more than k files; fewer means the filter is too narrow
         if len(dense) < min(pool // 4, len(allowed_ids)) and len(wide) == max(1, int(OVERFETCH * pool)):
             if filters.tag or filters.path_prefix:
-                dense = palace.store.query(vector, pool, ids=sorted(allowed_ids), collection=collection)
+                dense = palace.store.query(vector, pool, ids=sorted(allowed_ids), refresh=False)
             else:
-                dense = palace.store.query(vector, pool, where={"wing": wing}, collection=collection)
+                dense = palace.store.query(vector, pool, where={"wing": wing}, refresh=False)
     # drawers the lexical index does not know yet (a writer is mid-way) are left out until it catches up
     path_of = lex.paths_of({i for i, _ in dense} | set(bm25_drawers))
     dense_scores = {i: s for i, s in dense if i in path_of}

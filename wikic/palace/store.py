@@ -3,6 +3,8 @@
 Vectors are always passed explicitly. The collection carries a registered embedding function that refuses
 to run, so nothing can fall back to chromadb's default model (which would try to download one).
 The collection's metadata records the embedder identity and a generation token that every write changes.
+Everything here runs where the index files may be written: an embedded palace runs it in a child process that
+holds no secret (store_process.py), a chroma server palace runs it in the caller.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from chromadb import Documents, EmbeddingFunction, Embeddings
 from chromadb.utils.embedding_functions import register_embedding_function
 
 from wikic.errors import PalaceError
-from wikic.palace.config import PalaceSettings
+from wikic.palace.config import GENERATION_KEY, PalaceSettings
 
 
 @register_embedding_function
@@ -46,8 +48,6 @@ class ExplicitEmbeddings(EmbeddingFunction[Documents]):
         return False
 
 
-IDENTITY_KEYS = ("wikic_provider", "wikic_model", "wikic_dim", "wikic_chunker")
-GENERATION_KEY = "wikic_generation"
 
 
 def new_generation() -> str:
@@ -62,6 +62,9 @@ class VectorStore:
         self._client: Any = None
         self._collection: Any = None
         self._seen_generation: str | None = None
+
+    def start(self) -> None:
+        """Nothing to start: this store runs in the calling process (see store_process.IsolatedStore)."""
 
     # -- connection -------------------------------------------------------------------------------------------
     def _connect(self) -> Any:
@@ -90,35 +93,47 @@ class VectorStore:
         self._client = None
         self._collection = None
 
-    def collection(self, create: bool = False, identity: dict[str, Any] | None = None) -> Any | None:
+    def _current(self) -> Any | None:
+        """The collection as last opened (None when the palace was never indexed)."""
         if self._collection is not None:
             return self._collection
         name = self._settings.collection
         try:
-            if create:
-                metadata = {**(identity or {}), GENERATION_KEY: new_generation()}
-                self._collection = self.client.get_or_create_collection(
-                    name,
-                    metadata=metadata,
-                    configuration={"hnsw": {"space": "cosine"}},
-                    embedding_function=ExplicitEmbeddings(),
-                )
-            else:
-                self._collection = self.client.get_collection(name, embedding_function=ExplicitEmbeddings())
-        except PalaceError:
-            raise
+            self._collection = self.client.get_collection(name, embedding_function=ExplicitEmbeddings())
         except Exception as exc:
-            if not create and ("does not exist" in str(exc) or type(exc).__name__ == "NotFoundError"):
+            if "does not exist" in str(exc) or type(exc).__name__ == "NotFoundError":
                 return None
             raise PalaceError(f"cannot open palace collection {name!r}: {exc}") from None
         return self._collection
 
+    def _existing(self) -> Any:
+        col = self._current()
+        if col is None:
+            raise PalaceError(f"internal error: palace collection {self._settings.collection!r} was never created")
+        return col
+
+    def exists(self) -> bool:
+        return self._current() is not None
+
+    def create(self, identity: dict[str, Any]) -> None:
+        name = self._settings.collection
+        try:
+            self._collection = self.client.get_or_create_collection(
+                name,
+                metadata={**identity, GENERATION_KEY: new_generation()},
+                configuration={"hnsw": {"space": "cosine"}},
+                embedding_function=ExplicitEmbeddings(),
+            )
+        except Exception as exc:
+            raise PalaceError(f"cannot open palace collection {name!r}: {exc}") from None
+
     def metadata(self) -> dict[str, Any]:
-        col = self.collection()
+        col = self._current()
         return dict(col.metadata or {}) if col is not None else {}
 
-    def fresh(self) -> Any | None:
-        """The collection, re-opened if another process changed it since we last looked."""
+    def fresh(self) -> dict[str, Any] | None:
+        """The collection's metadata, re-opened first if another process changed it since we last looked;
+        None when the palace was never indexed."""
         try:
             current = self.client.get_collection(self._settings.collection, embedding_function=ExplicitEmbeddings())
         except Exception:
@@ -130,7 +145,7 @@ class VectorStore:
             current = self.client.get_collection(self._settings.collection, embedding_function=ExplicitEmbeddings())
         self._collection = current
         self._seen_generation = generation
-        return current
+        return dict(current.metadata or {})
 
     def drop(self) -> None:
         try:
@@ -143,8 +158,7 @@ class VectorStore:
     # -- writes -----------------------------------------------------------------------------------------------
     def add(self, ids: Sequence[str], vectors: np.ndarray, documents: Sequence[str],
             metadatas: Sequence[dict[str, Any]]) -> None:
-        col = self.collection()
-        assert col is not None
+        col = self._existing()
         step = 500
         try:
             for i in range(0, len(ids), step):
@@ -158,8 +172,7 @@ class VectorStore:
             raise PalaceError(f"cannot write drawers to the palace: {exc}") from None
 
     def update_metadata(self, ids: Sequence[str], metadatas: Sequence[dict[str, Any]]) -> None:
-        col = self.collection()
-        assert col is not None
+        col = self._existing()
         try:
             for i in range(0, len(ids), 500):
                 col.update(ids=list(ids[i : i + 500]), metadatas=list(metadatas[i : i + 500]))
@@ -167,8 +180,7 @@ class VectorStore:
             raise PalaceError(f"cannot update drawer metadata: {exc}") from None
 
     def delete(self, ids: Sequence[str]) -> None:
-        col = self.collection()
-        assert col is not None
+        col = self._existing()
         try:
             for i in range(0, len(ids), 500):
                 col.delete(ids=list(ids[i : i + 500]))
@@ -176,7 +188,7 @@ class VectorStore:
             raise PalaceError(f"cannot delete drawers from the palace: {exc}") from None
 
     def all_ids(self) -> set[str]:
-        col = self.collection()
+        col = self._current()
         if col is None:
             return set()
         out: set[str] = set()
@@ -189,15 +201,13 @@ class VectorStore:
             offset += 5000
 
     def get(self, ids: Sequence[str]) -> tuple[list[str], list[str], list[dict[str, Any]]]:
-        col = self.collection()
-        assert col is not None
+        col = self._existing()
         got = col.get(ids=list(ids), include=["documents", "metadatas"])
         return list(got["ids"]), list(got["documents"]), [dict(m) for m in got["metadatas"]]
 
     def mark_written(self, metadata: dict[str, Any]) -> str:
         """Give the collection a new generation token so long-running readers know to refresh."""
-        col = self.collection()
-        assert col is not None
+        col = self._existing()
         generation = new_generation()
         merged = {k: v for k, v in {**metadata, GENERATION_KEY: generation}.items() if not k.startswith("hnsw:")}
         try:
@@ -209,10 +219,12 @@ class VectorStore:
 
     # -- reads ------------------------------------------------------------------------------------------------
     def query(self, vector: np.ndarray, n: int, ids: list[str] | None = None,
-              where: dict[str, Any] | None = None, collection: Any | None = None) -> list[tuple[str, float]]:
-        """Nearest drawers as (id, cosine similarity), best first. chromadb returns fewer than `n` when fewer
-        exist, so no count() round trip is needed."""
-        col = collection if collection is not None else self.fresh()
+              where: dict[str, Any] | None = None, refresh: bool = True) -> list[tuple[str, float]]:
+        """Nearest drawers as (id, cosine similarity), best first; `refresh=False` when the caller has just
+        called fresh(). chromadb returns fewer than `n` when fewer exist, so no count() round trip is needed."""
+        if refresh:
+            self.fresh()
+        col = self._current()
         if col is None or n <= 0 or (ids is not None and not ids):
             return []
         try:

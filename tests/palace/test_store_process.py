@@ -1,0 +1,78 @@
+"""An embedded palace runs its vector store in a child process that holds no secret."""
+
+from __future__ import annotations
+
+import os
+import signal
+from pathlib import Path
+
+import pytest
+
+from wikic.errors import PalaceError
+from wikic.palace.config import PalaceSettings
+from wikic.palace import open_palace, search, sync
+from wikic.palace.store_process import IsolatedStore, child_environment, open_store, store_process
+
+
+def test_the_child_environment_keeps_no_credential_but_everything_else() -> None:
+    env = child_environment({
+        "WIKIC_LLM_API_KEY": "sk-1", "OPENAI_API_KEY": "sk-2", "WIKIC_EMBEDDING_API_KEY": "sk-3",
+        "HF_TOKEN": "t", "AWS_SECRET_ACCESS_KEY": "s", "PGPASSWORD": "p", "GOOGLE_APPLICATION_CREDENTIALS": "c",
+        "SSH_AUTH_SOCK": "a", "PATH": "/usr/bin", "OMP_NUM_THREADS": "1", "PYTHONPATH": "/extra",
+    })
+    assert set(env) == {"PATH", "OMP_NUM_THREADS", "PYTHONPATH"}
+    assert env["PATH"] == "/usr/bin" and env["OMP_NUM_THREADS"] == "1"
+    # this wikic comes first so the child runs the same code as the parent, whatever sys.path tricks were used
+    package_root = str(Path(__file__).resolve().parents[2])
+    assert env["PYTHONPATH"].split(os.pathsep) == [package_root, "/extra"]
+
+
+def test_an_embedded_palace_runs_its_store_in_the_child(vault: Path) -> None:
+    report = sync(vault)
+    assert report.drawers_embedded > 0
+    pid = store_process().pid
+    assert pid is not None and pid != os.getpid()
+    with open_palace(vault) as palace:
+        assert isinstance(palace.store, IsolatedStore)
+        assert search(palace, "French model maker", k=3)
+
+
+def test_a_palace_opened_before_another_wrote_sees_the_new_vectors(vault: Path) -> None:
+    with open_palace(vault) as reader:
+        assert search(reader, "anything", k=1) == []  # opened, nothing indexed yet
+        sync(vault)
+        assert search(reader, "French model maker", k=1)
+        vector = reader.embedder.embed_query("French model maker")
+        assert reader.store.query(vector, 3)
+
+
+def test_a_killed_child_is_replaced_and_the_call_sent_again(vault: Path) -> None:
+    sync(vault)
+    child = store_process()
+    pid = child.pid
+    assert pid is not None
+    os.kill(pid, signal.SIGKILL)
+    # noticed at once or only when the pipe breaks: either way the call runs in a new child
+    with open_palace(vault) as palace:
+        identity = palace.identity()
+        settings = palace.settings
+    assert child.call("mark_written", settings, identity)
+    assert child.pid not in (None, pid)
+    (vault / "entities" / "mistral.md").write_text("---\ntitle: Mistral\n---\n# Mistral\n\nA French lab.\n")
+    assert "entities/mistral.md" in sync(vault).added
+
+
+def test_errors_in_the_child_come_back_as_palace_errors(tmp_path: Path) -> None:
+    settings = PalaceSettings(path=tmp_path / "palace")
+    with pytest.raises(PalaceError, match="never created"):
+        store_process().call("delete", settings, ["x"])
+    with pytest.raises(PalaceError, match="unknown palace store method"):
+        store_process().call("_reopen", settings)
+    assert store_process().call("exists", settings) is False
+
+
+def test_a_server_palace_store_runs_here(tmp_path: Path) -> None:
+    from wikic.palace.store import VectorStore
+
+    assert type(open_store(PalaceSettings(path=tmp_path, url="http://127.0.0.1:1"))) is VectorStore
+    assert type(open_store(PalaceSettings(path=tmp_path))) is IsolatedStore

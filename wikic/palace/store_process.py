@@ -1,0 +1,264 @@
+"""An embedded palace's vector store runs in a child process that never sees a secret.
+
+hnswlib (inside chromadb) saves its index files from buffers it does not zero, so whatever the saving
+process once held in freed memory can land in `.wikic/palace/*.bin`. chromadb's embedded mode saves them on
+writes and on reads too (each query first applies the log to the index and persists it). The process that
+talks to the LLM holds the API key, so it must never run chromadb on an embedded palace: every store call
+goes to a child started with each secret-looking variable removed from its environment. The child receives
+only vectors, drawer text and metadata, so there is no key in its memory to leak. (A chroma server saves
+its index in its own process; the caller then uses the store directly.)
+
+Protocol: length-prefixed pickle frames on the child's stdin/stdout, request `(method, palace folder,
+collection, args, kwargs)`, reply `("ok", value)` or `("error", message)`. Both ends are this module, run
+by the same user, so pickle carries nothing the parent did not create.
+"""
+
+from __future__ import annotations
+
+import atexit
+import os
+import pickle
+import re
+import signal
+import struct
+import subprocess
+import sys
+import threading
+from collections.abc import Sequence
+from pathlib import Path
+from typing import IO, Any
+
+import numpy as np
+
+from wikic.errors import PalaceError
+from wikic.palace.config import PalaceSettings
+
+# Variables whose value may be a credential: never passed to the child.
+SECRET_NAME = re.compile(r"KEY|TOKEN|SECRET|PASSW|CREDENTIAL|AUTH", re.IGNORECASE)
+# The VectorStore methods the child runs; every one is idempotent, so a request can be sent again.
+METHODS = frozenset({
+    "exists", "create", "metadata", "fresh", "drop", "add", "update_metadata", "delete", "all_ids", "get",
+    "mark_written", "query",
+})
+# Palaces the child keeps open at once (a process that touches many, like the test suite, stays small).
+MAX_OPEN = 4
+_HEADER = struct.Struct("!Q")
+
+
+def child_environment(environ: dict[str, str] | None = None) -> dict[str, str]:
+    """The parent's environment minus anything that may be a secret, with this wikic importable."""
+    source = os.environ if environ is None else environ
+    env = {name: value for name, value in source.items() if not SECRET_NAME.search(name)}
+    package_root = str(Path(__file__).resolve().parents[2])
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (package_root, env.get("PYTHONPATH", "")) if p)
+    return env
+
+
+def _send(stream: IO[bytes], message: Any) -> None:
+    data = pickle.dumps(message, protocol=pickle.HIGHEST_PROTOCOL)
+    stream.write(_HEADER.pack(len(data)) + data)
+    stream.flush()
+
+
+def _receive(stream: IO[bytes]) -> Any:
+    header = stream.read(_HEADER.size)
+    if len(header) < _HEADER.size:
+        raise EOFError
+    (size,) = _HEADER.unpack(header)
+    data = stream.read(size)
+    if len(data) < size:
+        raise EOFError
+    return pickle.loads(data)
+
+
+class StoreProcess:
+    """The parent's handle on its store child: started on first use, one per process, shared by every
+    embedded palace the process opens; calls are serialised because there is one pipe."""
+
+    def __init__(self) -> None:
+        self._proc: subprocess.Popen[bytes] | None = None
+        self._pid = os.getpid()
+        self._lock = threading.Lock()
+
+    def start(self) -> None:
+        """Start the child now: importing chromadb takes a second, which can overlap the caller's work."""
+        with self._lock:
+            self._ensure()
+
+    def _ensure(self) -> subprocess.Popen[bytes]:
+        if self._proc is not None and self._proc.poll() is None:
+            return self._proc
+        try:
+            self._proc = subprocess.Popen(
+                [sys.executable, "-m", "wikic.palace.store_process"],
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                env=child_environment(),
+                close_fds=True,
+            )
+        except OSError as exc:
+            raise PalaceError(f"cannot start the palace process: {exc}") from None
+        return self._proc
+
+    @property
+    def pid(self) -> int | None:
+        return self._proc.pid if self._proc is not None and self._proc.poll() is None else None
+
+    def call(self, method: str, settings: PalaceSettings, *args: Any, **kwargs: Any) -> Any:
+        """Run one VectorStore method in the child. A child that died (killed, out of memory) is replaced
+        and the request sent once more: every method is idempotent."""
+        request = (method, str(settings.path), settings.collection, args, kwargs)
+        with self._lock:
+            for attempt in (1, 2):
+                proc = self._ensure()
+                assert proc.stdin is not None and proc.stdout is not None
+                try:
+                    _send(proc.stdin, request)
+                    status, value = _receive(proc.stdout)
+                    break
+                except (EOFError, OSError, pickle.PickleError):
+                    code = proc.wait()
+                    self._proc = None
+                    if attempt == 2:
+                        raise PalaceError(f"the palace process stopped unexpectedly (exit code {code})") from None
+        if status == "error":
+            raise PalaceError(value)
+        return value
+
+    def close(self) -> None:
+        with self._lock:
+            proc, self._proc = self._proc, None
+        if proc is None or os.getpid() != self._pid:
+            return
+        try:
+            if proc.stdin is not None:
+                proc.stdin.close()  # end of input: the child finishes what it has and exits
+            proc.wait(timeout=60)
+        except (OSError, subprocess.TimeoutExpired):
+            proc.kill()
+            proc.wait()
+        finally:
+            if proc.stdout is not None:
+                proc.stdout.close()
+
+
+_process: StoreProcess | None = None
+_process_lock = threading.Lock()
+
+
+def store_process() -> StoreProcess:
+    """This process's store child (a forked process gets its own: it must not share its parent's pipe)."""
+    global _process
+    with _process_lock:
+        if _process is None or _process._pid != os.getpid():
+            _process = StoreProcess()
+            atexit.register(_process.close)
+        return _process
+
+
+class IsolatedStore:
+    """VectorStore's interface, run in the store child."""
+
+    def __init__(self, settings: PalaceSettings) -> None:
+        self._settings = settings
+
+    def _call(self, method: str, *args: Any, **kwargs: Any) -> Any:
+        return store_process().call(method, self._settings, *args, **kwargs)
+
+    def start(self) -> None:
+        store_process().start()
+
+    def exists(self) -> bool:
+        return bool(self._call("exists"))
+
+    def create(self, identity: dict[str, Any]) -> None:
+        self._call("create", identity)
+
+    def metadata(self) -> dict[str, Any]:
+        return dict(self._call("metadata"))
+
+    def fresh(self) -> dict[str, Any] | None:
+        meta: dict[str, Any] | None = self._call("fresh")
+        return meta
+
+    def drop(self) -> None:
+        self._call("drop")
+
+    def add(self, ids: Sequence[str], vectors: np.ndarray, documents: Sequence[str],
+            metadatas: Sequence[dict[str, Any]]) -> None:
+        self._call("add", list(ids), vectors, list(documents), list(metadatas))
+
+    def update_metadata(self, ids: Sequence[str], metadatas: Sequence[dict[str, Any]]) -> None:
+        self._call("update_metadata", list(ids), list(metadatas))
+
+    def delete(self, ids: Sequence[str]) -> None:
+        self._call("delete", list(ids))
+
+    def all_ids(self) -> set[str]:
+        return set(self._call("all_ids"))
+
+    def get(self, ids: Sequence[str]) -> tuple[list[str], list[str], list[dict[str, Any]]]:
+        got: tuple[list[str], list[str], list[dict[str, Any]]] = self._call("get", list(ids))
+        return got
+
+    def mark_written(self, metadata: dict[str, Any]) -> str:
+        return str(self._call("mark_written", metadata))
+
+    def query(self, vector: np.ndarray, n: int, ids: list[str] | None = None,
+              where: dict[str, Any] | None = None, refresh: bool = True) -> list[tuple[str, float]]:
+        hits: list[tuple[str, float]] = self._call("query", vector, n, ids=ids, where=where, refresh=refresh)
+        return hits
+
+
+def open_store(settings: PalaceSettings) -> Any:
+    """The store for these settings: in the keyless child for an embedded palace, here for a server."""
+    if settings.url is None:
+        return IsolatedStore(settings)
+    from wikic.palace.store import VectorStore  # chromadb is only imported where it is used
+
+    return VectorStore(settings)
+
+
+# -- the child ----------------------------------------------------------------------------------------------
+def _serve(requests: IO[bytes], replies: IO[bytes]) -> None:
+    import chromadb
+
+    from wikic.palace.store import VectorStore
+
+    stores: dict[tuple[str, str], VectorStore] = {}
+    while True:
+        try:
+            method, path, collection, args, kwargs = _receive(requests)
+        except EOFError:
+            return
+        try:
+            if method not in METHODS:
+                raise PalaceError(f"internal error: unknown palace store method {method!r}")
+            key = (path, collection)
+            if key not in stores:
+                if len(stores) >= MAX_OPEN:
+                    stores.clear()
+                    chromadb.api.client.SharedSystemClient.clear_system_cache()
+                stores[key] = VectorStore(PalaceSettings(path=Path(path), collection=collection))
+            reply: tuple[str, Any] = ("ok", getattr(stores[key], method)(*args, **kwargs))
+        except PalaceError as exc:
+            reply = ("error", exc.message)
+        except Exception as exc:  # any other chromadb failure goes back as a message; the child stays up
+            reply = ("error", f"palace store failed: {type(exc).__name__}: {exc}")
+        _send(replies, reply)
+
+
+def main() -> None:
+    # Ctrl-C reaches the whole process group; the child finishes its call and leaves when the parent does.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    requests = os.fdopen(os.dup(0), "rb")
+    replies = os.fdopen(os.dup(1), "wb")
+    # anything a library prints must not corrupt the reply stream
+    os.dup2(2, 1)
+    devnull = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(devnull, 0)
+    _serve(requests, replies)
+
+
+if __name__ == "__main__":
+    main()
