@@ -77,6 +77,7 @@ class Palace:
         self.settings = settings or load_settings(self.vault)
         self._embedder = embedder
         self.store = open_store(self.settings)
+        self.store.start()  # an embedded palace's process imports chromadb while this one loads its model
         self._lexical: LexicalIndex | None = None
         self._lock = filelock.FileLock(str(state_dir(self.vault) / LOCK_FILE))
         # (generation, search.TitleIndex) for title matching in search; rebuilt after each write

@@ -2,16 +2,17 @@
 
 Each retriever scores files by their best drawer (MaxP: one strong section is what makes a page relevant;
 averaging would punish long pages). BM25 also scores whole files, so a page whose terms are spread over
-sections is not lost. How the two kinds of evidence, meaning (dense) and words (BM25), are combined is the
-`[palace] fusion` setting, each kind weighing half (the neutral weight, not a tuned one):
+sections is not lost. How the three rankings become one is the `[palace] fusion` setting:
 
-- "convex" (default): scores min-max normalised per query, then summed. Bruch et al. (ACM TOIS 2023, "An
-  analysis of fusion functions for hybrid retrieval") found this better than reciprocal rank fusion, which
-  throws away how far apart the scores are.
-- "rrf": reciprocal rank fusion, 1 / (rrf_k + rank) (Cormack et al., SIGIR 2009, k = 60): needs no
-  calibration of cosine against BM25 at all, at the price of the gaps.
+- "convex" (default): each retriever's scores min-max normalised per query, then meaning (dense) and words
+  (BM25) weighed half each, the neutral weight, not a tuned one. Bruch et al. (ACM TOIS 2023, "An analysis
+  of fusion functions for hybrid retrieval") prefer this to reciprocal rank fusion, which throws away how
+  far apart the scores are.
+- "rrf": reciprocal rank fusion as Cormack et al. (SIGIR 2009) define it, each ranking adding
+  1 / (rrf_k + rank), k = 60, every ranking counting the same: no calibration of cosines against BM25.
 
-On LoCoMo (docs/palace.md) convex did better than RRF on the split used to choose methods.
+On LoCoMo's development split the two were level, and crediting a file's second and third best drawers too
+(SumP) gained nothing beyond noise, so the default stays convex with MaxP (docs/palace.md has the numbers).
 """
 
 from __future__ import annotations
@@ -225,6 +226,8 @@ def search(
         raise UsageError(f"unknown wing {wing!r}", hint=f"wings: {', '.join((*WINGS, OTHER_WING))}")
     if not query.strip():
         return []
+    # the query is embedded first: loading the model overlaps the palace process's start-up
+    vector = palace.embedder.embed_query(query)
     meta = palace.refresh()
     if meta is None:
         return []
@@ -237,7 +240,6 @@ def search(
 
     bm25_drawers, bm25_files = lex.bm25(query, allowed)
 
-    vector = palace.embedder.embed_query(query)
     pool = max(DENSE_POOL, 10 * k)
     if allowed is None:
         dense = palace.store.query(vector, pool, refresh=False)

@@ -90,7 +90,8 @@ class StoreProcess:
             return self._proc
         try:
             self._proc = subprocess.Popen(
-                [sys.executable, "-m", "wikic.palace.store_process"],
+                # -c, not -m: the package imports this module, and runpy warns when run so
+                [sys.executable, "-c", "from wikic.palace.store_process import main; main()"],
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
                 env=child_environment(),
