@@ -1,4 +1,5 @@
-"""A redo journal for the files one ingest run writes, so a run killed part-way is finished by the next.
+"""A redo journal for the files one ingest run (or one `query --save`) writes, so a run killed part-way
+is finished by the next.
 
 An ingest run plans every change in memory, then, under the vault lock:
 1. writes the whole plan to `.wikic/journal.json` (atomically: it is there whole or not at all);
@@ -12,6 +13,10 @@ written after the run's starting point is not written again, and the ledgers tak
 So a run killed anywhere leaves either no journal (nothing of its compile was written: the next run
 compiles its sources again, from the reply cache) or a journal that the next ingest applies before it
 does anything else; either way log.md, index.md, the pages and the ledgers agree once it has run.
+
+Filing an answer (`wikic/query/writeback.py`) goes through the same journal: its query page, index.md
+(recorded as a page, since a refreshed answer rewrites its entry's summary), the cited pages' "Asked
+about" blocks and its log row. Ingest and `query --save` both finish any journal they find, whoever left it.
 """
 
 from __future__ import annotations
@@ -22,12 +27,15 @@ import os
 import secrets
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from wikic.vault.index_file import Entry, add_entries, listed_links
 from wikic.vault.layout import INDEX_FILE, LOG_FILE, STATE_DIR
 from wikic.vault.log_file import appended
 from wikic.vault.write import write_atomic
+
+if TYPE_CHECKING:  # the palace (chromadb) is imported only when it is used
+    from wikic.palace import Palace
 
 JOURNAL = "journal.json"
 PALACE_TODO = "palace-todo"
@@ -60,6 +68,12 @@ class Journal:
 
     def add_index(self, entries: list[Entry]) -> None:
         self.index.extend({"page_type": e.page_type, "link": e.link, "summary": e.summary} for e in entries)
+
+    def add_log(self, root: Path, rows: list[str]) -> None:
+        """Rows to append to log.md; the rows already there are counted so a replay writes each row once."""
+        self.log_rows = list(rows)
+        log_path = root / LOG_FILE
+        self.log_lines = log_path.read_text(encoding="utf-8", errors="replace").count("\n") if log_path.exists() else 0
 
     # -- storage -----------------------------------------------------------------------------------------
     def save(self, root: Path) -> None:
@@ -158,16 +172,20 @@ def palace_todo(root: Path) -> list[tuple[Path, list[str]]]:
     return out
 
 
-def update_palace(root: Path, paths: list[str]) -> None:
+def update_palace(root: Path, paths: list[str], palace: Palace | None = None) -> None:
     """Index `paths`, and every palace update a run planned and has not done; then drop those to-dos.
+    A long-running caller passes its open `palace`; otherwise one is opened for this update.
     Raises what the palace raises; the to-dos then stay for the next run."""
     todos = palace_todo(root)
     wanted = sorted({*paths, *(p for _, ps in todos for p in ps)})
     if not wanted:
         return
-    from wikic.palace import update_paths
+    if palace is not None:
+        palace.update_paths(wanted)
+    else:
+        from wikic.palace import update_paths
 
-    update_paths(root, wanted)
+        update_paths(root, wanted)
     for todo, _ in todos:
         try:
             os.unlink(todo)

@@ -13,6 +13,10 @@ A query page (`queries/<slug>.md`) carries the frontmatter of contract §3 plus 
 every line outside it. Each cited page gets (or updates) an "Asked about" block listing the query pages
 that cite it, so the question is one click away from the page it is about; it is rebuilt from the query
 pages' `cited` keys, so it is always exactly the set of queries citing the page.
+
+Every new text is computed first, then written through the ingest journal (`wikic/ingest/journal.py`):
+a save killed part-way is finished by the next `query --save`, `--refresh` or ingest, never left with a
+query page but no index.md entry or log row.
 """
 
 from __future__ import annotations
@@ -25,10 +29,11 @@ from pathlib import Path
 from typing import Any
 
 from wikic.errors import PalaceError, UsageError, VaultError
+from wikic.ingest import journal
 from wikic.ingest.blocks import digest, find_block, merge_blocks
 from wikic.ingest.compile import dump_frontmatter, split_page
 from wikic.ingest.render import clean_text, clean_title
-from wikic.palace import Palace, update_paths
+from wikic.palace import Palace
 from wikic.query.answer import (
     QueryOptions,
     QueryResult,
@@ -44,10 +49,10 @@ from wikic.vault.index_file import Entry, add_entries
 from wikic.vault.layout import INDEX_FILE, PAGE_FOLDERS, RAW_DIR
 from wikic.vault.load import load_vault, walk
 from wikic.vault.lock import vault_lock
-from wikic.vault.log_file import append_rows, row
+from wikic.vault.log_file import row
+from wikic.vault.parse import parse_note
 from wikic.vault.resolve import Resolver
 from wikic.vault.slug import slugify
-from wikic.vault.write import write_atomic
 
 ANSWER_KEY = "answer"
 MAX_ASKED = 20  # entries in a page's "Asked about" block: the most recent ones
@@ -97,11 +102,12 @@ def save_answer(
         )
     today = today or dt.date.today()
     with vault_lock(root):
+        _recover(root)  # a save or ingest killed while writing: finish it before reading the vault
         folder = query_folder(root)
         existing = find_query_page(root, result.question, folder)
         saved = _write_query(root, result, existing or _new_path(root, folder, result.question), today,
                              created=existing is None)
-    _reindex(root, [saved.path, *saved.asked_pages], palace, saved)
+    _reindex(root, saved, palace)
     return saved
 
 
@@ -134,10 +140,11 @@ def refresh_query(
     if not result.answered or not result.citations:
         return Refreshed(result, None, rel)
     with vault_lock(root):
+        _recover(root)
         current = (root / rel).read_text(encoding="utf-8")
         _check_answer_block(rel, current)  # edited while the model was answering
         saved = _write_query(root, result, rel, today or dt.date.today(), created=False)
-    _reindex(root, [saved.path, *saved.asked_pages], palace, saved)
+    _reindex(root, saved, palace)
     return Refreshed(result, saved, rel)
 
 
@@ -179,6 +186,11 @@ def find_query_page(root: Path, question: str, folder: str) -> str | None:
 
 
 # -- writing (under the vault lock) ----------------------------------------------------------------------
+
+
+def _recover(root: Path) -> None:
+    if journal.pending(root):
+        journal.recover(root, list(load_schema(root).page_folders))
 
 
 def _check_answer_block(rel: str, text: str) -> None:
@@ -285,15 +297,28 @@ def _write_query(root: Path, result: QueryResult, rel: str, today: dt.date, *, c
     merged = merge_blocks(body, [(ANSWER_KEY, answer, None)])
     if merged.kept:
         raise VaultError(f"{rel}: the answer block was edited by hand, so it was not replaced")
-    write_atomic(root / rel, dump_frontmatter(data) + merged.text.lstrip("\n"), root=root)
 
+    # Plan every write before making any: the journal then finishes a save killed half-way.
+    before: dict[str, str | None] = {rel: old_text}
+    texts: dict[str, str] = {rel: dump_frontmatter(data) + merged.text.lstrip("\n")}
     files, _ = walk(root)
-    resolver = Resolver(files)
+    resolver = Resolver({*files, rel})  # a new page is linked to before it exists
     link = link_ref(resolver, rel)
-    _upsert_index(root, Entry("query", link, data["summary"]), schema)
+    index_path = root / INDEX_FILE
+    before[INDEX_FILE] = index_path.read_text(encoding="utf-8") if index_path.exists() else None
+    texts[INDEX_FILE] = _upsert_index(before[INDEX_FILE], Entry("query", link, data["summary"]), schema)
+    queries = _query_pages(root, rel, texts[rel])
     for page in sorted(set(cited) | old_cited):
-        changed, kept = _update_asked(root, page, resolver, schema)
-        if changed:
+        if page in texts:
+            current = texts[page]
+        else:
+            try:
+                current = before[page] = (root / page).read_text(encoding="utf-8")
+            except (OSError, UnicodeDecodeError):
+                continue
+        new, kept = _update_asked(current, [q[:3] for q in queries if page in q[3]], resolver)
+        if new is not None:
+            texts[page] = new
             saved.asked_pages.append(page)
         if kept:
             saved.kept_edits.append(f"{page}: {ASKED_KEY}")
@@ -302,56 +327,61 @@ def _write_query(root: Path, result: QueryResult, rel: str, today: dt.date, *, c
         notes.append(f"${result.cost:.4f}")
     if not created:
         notes.insert(0, "refreshed")
-    append_rows(root, [row(today, "query", rel, ", ".join(notes))])
+
+    plan = journal.Journal()
+    for path, text in texts.items():
+        if text != before[path]:
+            plan.add_page(path, before[path], text)
+    plan.add_log(root, [row(today, "query", rel, ", ".join(notes))])
+    plan.palace = [saved.path, *saved.asked_pages]
+    plan.save(root)  # from here on, a killed save is finished by the next save or ingest
+    plan.apply(root, list(schema.page_folders))
+    plan.finish(root)
     return saved
 
 
-def _upsert_index(root: Path, entry: Entry, schema: Any) -> None:
-    path = root / INDEX_FILE
-    text = path.read_text(encoding="utf-8") if path.exists() else "# Wiki Index\n"
+def _upsert_index(text: str | None, entry: Entry, schema: Any) -> str:
+    """index.md (`text`, None when there is none) with `entry` listed: its old line replaced, or added."""
+    text = text if text is not None else "# Wiki Index\n"
     pattern = re.compile(rf"^\s*[-*+]\s+\[\[{re.escape(entry.link)}(?:\|[^\]]*)?\]\].*$", re.MULTILINE | re.IGNORECASE)
     if pattern.search(text):
-        new = pattern.sub(lambda _: entry.render(), text, count=1)
-    else:
-        types = list(schema.page_folders) or list(PAGE_FOLDERS)
-        new = add_entries(text, [entry], types)
-    if new != text:
-        write_atomic(path, new, root=root)
+        return pattern.sub(lambda _: entry.render(), text, count=1)
+    types = list(schema.page_folders) or list(PAGE_FOLDERS)
+    return add_entries(text, [entry], types)
 
 
-def _queries_citing(root: Path, page: str) -> list[tuple[str, str, str]]:
-    """(date, query path, question title) of every query page whose `cited` names `page`, newest first."""
+def _query_pages(root: Path, rel: str, text: str) -> list[tuple[str, str, str, set[str]]]:
+    """(date, path, question title, cited pages) of every query page, newest first, as they are once the
+    query page `rel` holds `text` (read from it, not from disk: it is not written yet)."""
     vault = load_vault(root, use_cache=True)
+    frontmatters = {path: vault.notes[path].frontmatter for path in vault.pages}
+    if vault.is_page(rel):
+        frontmatters[rel] = parse_note(rel, text.encode("utf-8")).frontmatter
     out = []
-    for path in vault.pages:
-        fm = vault.notes[path].frontmatter or {}
+    for path, fm in frontmatters.items():
+        fm = fm or {}
         cited = fm.get("cited")
-        if fm.get("type") == "query" and isinstance(cited, dict) and page in cited:
+        if fm.get("type") == "query" and isinstance(cited, dict):
             title = fm.get("title") if isinstance(fm.get("title"), str) else posixpath.basename(path)[:-3]
-            out.append((str(fm.get("updated") or fm.get("created") or ""), path, str(title)))
+            out.append((str(fm.get("updated") or fm.get("created") or ""), path, str(title), set(cited)))
     out.sort(key=lambda x: (x[0], x[1]), reverse=True)
     return out
 
 
-def _update_asked(root: Path, page: str, resolver: Resolver, schema: Any) -> tuple[bool, bool]:
-    """Rebuild `page`'s "Asked about" block. Returns (changed, kept because a person edited it)."""
-    path = root / page
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError):
-        return False, False
+def _update_asked(text: str, queries: list[tuple[str, str, str]], resolver: Resolver) -> tuple[str | None, bool]:
+    """A cited page's `text` with its "Asked about" block rebuilt from `queries` (date, path, title; newest
+    first). Returns (the new text, or None when nothing changes; kept because a person edited the block)."""
     split = fm_parser.split(text)
     lines = text.split("\n")
     head = "\n".join(lines[: split.block_lines]) + "\n" if split.block_lines else ""
     body = "\n".join(lines[split.block_lines :])
-    queries = _queries_citing(root, page)
     if not queries:
         found = find_block(body, ASKED_KEY)
         if found is None:
-            return False, False
+            return None, False
         start, end, sha, current = found
         if digest(current) != sha:
-            return False, True
+            return None, True
         new_body = body[:start] + body[end:]
         new_body = re.sub(rf"\n## {re.escape(ASKED_SECTION)}[ \t]*\n(\s*\n)*(?=(## |# |$))", "\n", new_body)
         new_body = new_body.rstrip("\n") + "\n"
@@ -365,20 +395,15 @@ def _update_asked(root: Path, page: str, resolver: Resolver, schema: Any) -> tup
             entries.append(f"- … and {len(queries) - MAX_ASKED} more (see the Queries section of index.md)")
         merged = merge_blocks(body, [(ASKED_KEY, "\n".join(entries), ASKED_SECTION)])
         if merged.kept:
-            return False, True
+            return None, True
         new_body = merged.text
     new = head + new_body
-    if new == text:
-        return False, False
-    write_atomic(path, new, root=root)
-    return True, False
+    return (None, False) if new == text else (new, False)
 
 
-def _reindex(root: Path, paths: list[str], palace: Palace | None, saved: SavedQuery) -> None:
+def _reindex(root: Path, saved: SavedQuery, palace: Palace | None) -> None:
+    """Index what the save wrote, and whatever a killed save or ingest left to index (its palace to-do)."""
     try:
-        if palace is not None:
-            palace.update_paths(paths)
-        else:
-            update_paths(root, paths)
+        journal.update_palace(root, [saved.path, *saved.asked_pages], palace)
     except (PalaceError, OSError) as exc:
         saved.warnings.append(f"palace not updated ({exc}); run `wikic index`")
