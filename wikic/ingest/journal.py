@@ -16,7 +16,8 @@ does anything else; either way log.md, index.md, the pages and the ledgers agree
 
 Filing an answer (`wikic/query/writeback.py`) goes through the same journal: its query page, index.md
 (recorded as a page, since a refreshed answer rewrites its entry's summary), the cited pages' "Asked
-about" blocks and its log row. Ingest and `query --save` both finish any journal they find, whoever left it.
+about" blocks and its log row. Ingest, `query --save` and `query --refresh` all finish any journal they
+find, whoever left it.
 """
 
 from __future__ import annotations
