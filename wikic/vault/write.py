@@ -27,7 +27,7 @@ def write_atomic(path: Path, text: str, *, root: Path | None = None) -> None:
 
 
 def write_bytes_atomic(path: Path, data: bytes) -> None:
-    """Write via a temporary file in the same folder, fsync, then `os.replace`."""
+    """Write via a temporary file in the same folder, fsync, `os.replace`, then fsync the folder."""
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
@@ -42,6 +42,20 @@ def write_bytes_atomic(path: Path, data: bytes) -> None:
         except OSError:
             pass
         raise
+    sync_folder(path.parent)
+
+
+def sync_folder(folder: Path) -> None:
+    """Make a rename in `folder` survive power loss: the new name lives in the folder's own blocks, which
+    the file's fsync does not write. Writes that must happen in order (the journal before the pages it
+    lists) rely on it. Folders cannot be opened for fsync on Windows; there the rename is left to NTFS."""
+    if os.name != "posix":
+        return
+    fd = os.open(folder, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
 
 
 def write_new(path: Path, text: str) -> bool:
