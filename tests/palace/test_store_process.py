@@ -9,9 +9,14 @@ from pathlib import Path
 import pytest
 
 from wikic.errors import PalaceError
-from wikic.palace.config import PalaceSettings
 from wikic.palace import open_palace, search, sync
-from wikic.palace.store_process import IsolatedStore, child_environment, open_store, store_process
+from wikic.palace.config import PalaceSettings
+from wikic.palace.store_process import (
+    IsolatedStore,
+    child_environment,
+    open_store,
+    store_process,
+)
 
 
 def test_the_child_environment_keeps_no_credential_but_everything_else() -> None:

@@ -18,7 +18,12 @@ from wikic.errors import ConfigError, LLMError, PalaceError
 from wikic.ingest import journal
 from wikic.ingest.capture import CapturedSource, capture
 from wikic.ingest.compile import Compiler, SourceResult
-from wikic.ingest.extract import ExtractionResult, PromptContext, estimate_extraction, extract_plan
+from wikic.ingest.extract import (
+    ExtractionResult,
+    PromptContext,
+    estimate_extraction,
+    extract_plan,
+)
 from wikic.ingest.ledgers import Compiled, Mentions
 from wikic.ingest.names import PageNames
 from wikic.llm.cache import ReplyCache
@@ -27,7 +32,7 @@ from wikic.schema import Schema
 from wikic.schema import load as load_schema
 from wikic.settings import Settings, load_settings
 from wikic.vault.index_file import add_entries
-from wikic.vault.layout import INDEX_FILE, LOG_FILE, STATE_DIR
+from wikic.vault.layout import INDEX_FILE, STATE_DIR
 from wikic.vault.load import load_vault
 from wikic.vault.lock import vault_lock
 from wikic.vault.log_file import row
@@ -332,9 +337,7 @@ def _plan_run(root: Path, compiler: Compiler, records: dict[str, Any], mentions:
     plan.add_index(compiler.index_entries)
     plan.compiled = records
     plan.mentions = mentions.items
-    plan.log_rows = log_rows
-    log_path = root / LOG_FILE
-    plan.log_lines = log_path.read_text(encoding="utf-8", errors="replace").count("\n") if log_path.exists() else 0
+    plan.add_log(root, log_rows)
     return plan
 
 

@@ -215,7 +215,9 @@ def open_store(settings: PalaceSettings) -> Any:
     """The store for these settings: in the keyless child for an embedded palace, here for a server."""
     if settings.url is None:
         return IsolatedStore(settings)
-    from wikic.palace.store import VectorStore  # chromadb is only imported where it is used
+    from wikic.palace.store import (
+        VectorStore,  # chromadb is only imported where it is used
+    )
 
     return VectorStore(settings)
 
@@ -244,7 +246,7 @@ def _serve(requests: IO[bytes], replies: IO[bytes]) -> None:
             reply: tuple[str, Any] = ("ok", getattr(stores[key], method)(*args, **kwargs))
         except PalaceError as exc:
             reply = ("error", exc.message)
-        except Exception as exc:  # any other chromadb failure goes back as a message; the child stays up
+        except Exception as exc:  # noqa: BLE001 - any chromadb failure goes back as a message; the child stays up
             reply = ("error", f"palace store failed: {type(exc).__name__}: {exc}")
         _send(replies, reply)
 
