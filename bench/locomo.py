@@ -195,6 +195,16 @@ def summarise(results: list[dict]) -> dict:
     }
 
 
+def paired_delta(base: list[dict], other: list[dict], k: int) -> tuple[float, float]:
+    """Mean change in recall@k per question, other minus base, with the half-width of its 95 % interval:
+    a difference inside the interval is noise."""
+    diffs = [100 * (recall(o["evidence"], o["ranked"], k) - recall(b["evidence"], b["ranked"], k))
+             for b, o in zip(base, other, strict=True)]
+    mean = sum(diffs) / len(diffs)
+    var = sum((d - mean) ** 2 for d in diffs) / max(len(diffs) - 1, 1)
+    return mean, 1.96 * (var / len(diffs)) ** 0.5
+
+
 def summary_table(summaries: dict[str, dict]) -> str:
     """Markdown: R@5 / R@10 overall and per category, one column per split."""
     splits = list(summaries)
@@ -208,6 +218,21 @@ def summary_table(summaries: dict[str, dict]) -> str:
             n = row.get("questions", row.get("n", 0))
             cells.append(f"{row.get('R@5', 0):.2f} | {row.get('R@10', 0):.2f}")
         lines.append(f"| {cat} (n={n}) | " + " | ".join(cells) + " |")
+    return "\n".join(lines) + "\n"
+
+
+def compare(data: list[dict], results: dict[str, dict], other: Path, splits: list[str]) -> str:
+    """Per split: this run minus the run cached in `other`, on the same questions."""
+    lines = [f"change against {other.name} (95 % interval):"]
+    for split in splits:
+        ids = [s["sample_id"] for s in split_of(data, split) if s["sample_id"] in results]
+        if not all((other / f"{i}.json").is_file() for i in ids):
+            lines.append(f"  {split}: {other.name} lacks some of these conversations")
+            continue
+        mine = [q for i in ids for q in results[i]["questions"]]
+        theirs = [q for i in ids for q in json.loads((other / f"{i}.json").read_text())["questions"]]
+        cells = [f"R@{k} {m:+.2f} ± {h:.2f}" for k in (5, 10) for m, h in [paired_delta(theirs, mine, k)]]
+        lines.append(f"  {split}: " + ", ".join(cells))
     return "\n".join(lines) + "\n"
 
 
@@ -229,6 +254,8 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--dates", action="store_true",
                         help="start each transcript with its session date (not the published protocol)")
     parser.add_argument("--fresh", action="store_true", help="ignore cached conversations")
+    parser.add_argument("--compare", default=None, metavar="TAG",
+                        help="also print the paired change against an earlier run's cache folder, per split")
     return parser.parse_args()
 
 
@@ -261,6 +288,8 @@ def main() -> None:
     summary = {"run": tag, "method": dataclasses.asdict(method), "dates": args.dates, **summaries}
     (cache / "summary.json").write_text(json.dumps(summary, indent=2))
     table = f"{tag}\n\n{summary_table(summaries)}"
+    if args.compare:
+        table += "\n" + compare(data, results, REPO / "bench" / "out" / "locomo" / args.compare, list(summaries))
     (cache / "summary.md").write_text(table)
     print(table)
 

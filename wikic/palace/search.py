@@ -38,7 +38,8 @@ OVERFETCH = 4
 SNIPPET_CHARS = 280
 DENSE_WEIGHT = 0.5
 # A query that names a page (title, alias, file name) almost always wants that page: the match counts as
-# much as one whole kind of evidence, so it beats one retriever's doubt but not both.
+# much as one whole kind of evidence (half of the best fused score, 1, under either fusion), so it beats one
+# retriever's doubt but not both.
 TITLE_BONUS = 0.5
 
 
