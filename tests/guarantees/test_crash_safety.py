@@ -161,7 +161,9 @@ def test_ingest_process_killed_at_random_moments(tmp_path: Path) -> None:
         for i in range(gkit.count(2, 25)):
             root = tmp_path / f"run-{i}"
             shutil.copytree(template, root)
-            k, pause = rng.randint(1, N_SOURCES), rng.uniform(0, 2.5)
+            # the first kill comes soon after its request, so at least one lands while the run is still going
+            # (a run can finish well within the 2.5 s that the others may wait)
+            k, pause = rng.randint(1, N_SOURCES), rng.uniform(0, 0.2 if i == 0 else 2.5)
             where = f"killed {pause:.2f} s after model request {k} (seed {seed})"
             before = len(server.chat_requests())
             proc = gkit.popen(*args(root))
