@@ -485,6 +485,24 @@ def test_second_run_is_served_from_the_cache_and_an_edit_invalidates_it(tmp_path
     assert run_lint(root).cached
 
 
+def test_a_cached_run_loads_neither_the_rules_nor_the_parser(tmp_path: Path) -> None:
+    """The warm path is what a pre-commit hook pays on every commit: it must stay an import of the CLI, a
+    walk and a read of the cached report (the rules bring networkx, the parser markdown-it and YAML)."""
+    import subprocess
+    import sys
+
+    root = make_vault(tmp_path, BROKEN)
+    assert not run_lint(root).cached
+    probe = (
+        "import sys; from typer.testing import CliRunner; from wikic.cli import app; "
+        f"r = CliRunner().invoke(app, ['lint', {str(root)!r}, '--format', 'json']); "
+        "print(r.exit_code, sorted(m for m in ('networkx', 'markdown_it', 'yaml', 'wikic.lint.rules_links') "
+        "if m in sys.modules))"
+    )
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True).stdout
+    assert out.split()[0] == "1" and out.strip().endswith("[]"), out
+
+
 def test_cache_key_covers_options_today_and_the_ledger(tmp_path: Path) -> None:
     root = make_vault(tmp_path, BROKEN)
     run_lint(root)

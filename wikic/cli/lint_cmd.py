@@ -10,7 +10,6 @@ import typer
 
 from wikic.cli._common import resolve_vault, translate_errors
 from wikic.errors import UsageError
-from wikic.lint.fix import apply, plan_fixes
 from wikic.lint.render import FORMATS, render
 from wikic.lint.run import LintOptions, run_lint
 
@@ -58,6 +57,8 @@ def register(app: typer.Typer) -> None:
         label = str(vault_arg or vault or root)
         report = run_lint(root, options, label=label)
         if fix or diff:
+            from wikic.lint.fix import apply, plan_fixes
+
             changes = plan_fixes(root, report.findings)
             if diff:
                 for change in changes:

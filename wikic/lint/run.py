@@ -83,6 +83,8 @@ def known_rules() -> list[str]:
 
 
 def _check_names(names: tuple[str, ...], option: str) -> None:
+    if not names:
+        return  # the rules (and networkx with them) load only when needed: a cached report needs neither
     rules = _rules()
     unknown = [n for n in names if n not in rules]
     if unknown:

@@ -17,7 +17,6 @@ from wikic.schema import Schema
 from wikic.schema import load as load_schema
 from wikic.vault.layout import INDEX_FILE, RAW_DIR, STATE_DIR
 from wikic.vault.model import Block, Heading, Link, Note, Problem
-from wikic.vault.parse import parse_note
 
 CACHE_NAME = "parse-cache.json"
 
@@ -109,6 +108,9 @@ def _wanted(path: str, schema: Schema) -> bool:
 
 
 def _read_and_parse(root: str, paths: list[str]) -> list[Note]:
+    # imported here: `walk` alone (a cached lint) should not pay for the parser and YAML
+    from wikic.vault.parse import parse_note
+
     out = []
     for path in paths:
         try:
