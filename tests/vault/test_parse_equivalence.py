@@ -134,6 +134,8 @@ def check(body: str) -> None:
 @example("a\n<!-- wikic:end x[[a]] -->\n[[b]]")  # a marker whose name looks like a link
 @example("<!-- wikic:begin k sha=1a2b3c4d -->\n- [[a]]\n<!-- wikic:end k -->")
 @example("[[[a]]]")
+@example("see [t](x\\|y.md)")  # markdown-it unescapes a link destination
+@example("1. a\n1.     [[P]]")  # five spaces after a list marker open indented code
 @example("[[a|b]] [t](x.md) ![[c#d|e]]")
 @example("> [[a]]\n> b [[c]]\n- [[d]]\n  - [[e]]")
 def test_fast_scanner_agrees_with_markdown_it(body: str) -> None:

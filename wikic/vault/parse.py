@@ -2,9 +2,10 @@
 
 Two scanners produce the same result. The fast one is a handful of regular expressions and applies to a
 page only when the page holds none of the constructs that can hide a link or change the block
-structure (code, math, HTML, comments, escapes, tables, setext headings, reference definitions,
-indented blocks, containers holding headings). Every other page goes through markdown-it
-(`markdown.py`). A property test checks that the two agree wherever the fast one accepts a page.
+structure (code, math, HTML, comments, escapes, setext headings, reference definitions, indented
+blocks, containers holding headings, tables other than plain top-level ones). Every other page goes
+through markdown-it (`markdown.py`). Property tests check that the two agree wherever the fast one
+accepts a page.
 """
 
 from __future__ import annotations
@@ -46,7 +47,9 @@ _ANGLE_DEST = re.compile(r"\]\(<[^<>\n]*>\)")
 _NEEDS_FULL_PARSER = re.compile(
     r"[`$<\\\t\x00-\x08\x0b-\x1f\x7f]|%%|~~~|&(?:#\d+|#[xX][0-9a-fA-F]+|[A-Za-z][A-Za-z0-9]*);"
     r"|^ {4,}[^ \n]"  # indented code or deep list continuation (even when the text starts with U+3000)
+    r"|(?:^|[ >])(?:[-*+]|\d{1,9}[.)]) {5,}[^ \n]"  # a list item that opens with indented code
     r"|^[ >]*+(?:=++|-++)[ ]*+$"  # setext underline or thematic break, also inside a quote
+    r"|^[ >]*+(?::-++:?|-++:)[ ]*+$"  # a one-column table's delimiter row (":--"): no pipe needed
     r"|(?<!\])\]:"  # reference or footnote definition, at any depth ("[[Page]]: text" stays fast)
     r"|^ {0,3}(?:(?:>|[-*+]|\d{1,9}[.)])[ ]*)+#{1,6}(?:[ ]|$)",  # heading inside a quote or list
     re.M,
@@ -109,6 +112,7 @@ _OWNED_MARKER = re.compile(rf"^<!-- wikic:(?:begin {_MARKER_NAME} sha=[0-9a-f]+|
 
 
 def fast_eligible(body: str) -> bool:
+    original = body
     if "<!-- wikic:" in body:
         body = _OWNED_MARKER.sub("", body)
     # Constructs that look tricky but cannot change which links a page has: an escaped pipe (in a table
@@ -122,9 +126,76 @@ def fast_eligible(body: str) -> bool:
     if _NEEDS_FULL_PARSER.search(body):
         return False
     if "|" in body and _TABLE_DELIMITER.search(body):
-        # A GFM table splits rows at unescaped pipes and drops cells past the header's count (links and
-        # all): markdown-it decides.
-        return False
+        return plain_tables(original)
+    return True
+
+
+_DELIMITER_CELL = re.compile(r"^:?-+:?$")
+# What markdown-it trims off a table row and its cells (CommonMark's whitespace, NBSP and the wide spaces).
+_MD_TRIM = "\t\n\x0b\x0c\r \xa0\u1680" + "".join(map(chr, range(0x2000, 0x200B))) + "\u2028\u2029\u202f\u205f\u3000"
+_MAX_AUTOCOMPLETED_CELLS = 65536  # markdown-it ends a table early past this many missing cells
+
+
+def _cells(row: str) -> list[str]:
+    """A row's cells as GFM splits them: at pipes not escaped, one empty cell at each end dropped."""
+    cells = re.split(r"(?<!\\)\|", row.strip(_MD_TRIM))
+    if cells and cells[0] == "":
+        cells.pop(0)
+    if cells and cells[-1] == "":
+        cells.pop()
+    return cells
+
+
+def _row_links_intact(row: str) -> bool:
+    """No link in a table row straddles a cell boundary or depends on the row's unescaping: a wikilink
+    may hold one `\\|` (its target|alias separator, written escaped in tables), nothing else may."""
+    for m in WIKI_RE.finditer(row):
+        raw = m.group(0)
+        if re.search(r"(?<!\\)\|", raw) or raw.count("\\|") > 1 or (m.group(3) or "").count("|"):
+            return False
+    return not any("|" in m.group(0) or "\\" in m.group(0) for m in SIMPLE_MDLINK.finditer(row))
+
+
+def plain_tables(body: str) -> bool:
+    """Whether every GFM table of `body` is one the fast scanner reads as markdown-it does.
+
+    Only plain tables qualify: at the top level (every line starts with `|`), with a blank line (or the page's
+    edge) before and after, as many header cells as delimiter cells, no row with more cells than the header
+    (GFM drops those, links and all), and no link that a cell boundary or the row's unescaping would change.
+    Inside such a table every link sits whole in one cell, so scanning the rows as text finds exactly the
+    links markdown-it finds in the cells. Anything else (a table in a list or quote, one that interrupts a
+    paragraph, a delimiter row without its header) is left to markdown-it.
+    """
+    lines = body.split("\n")
+    n = len(lines)
+    i = 0
+    while i < n:
+        if not _TABLE_DELIMITER.fullmatch(lines[i]):
+            i += 1
+            continue
+        header = i - 1
+        if header < 0 or not lines[header].startswith("|") or not lines[i].startswith("|"):
+            return False
+        if header > 0 and lines[header - 1].strip(" \t"):
+            return False  # the table interrupts a paragraph or continues a container
+        aligns = lines[i].split("|")
+        inner = [c.strip(_MD_TRIM) for c in aligns[1:-1]] + [c.strip(_MD_TRIM) for c in aligns[-1:] if c.strip(_MD_TRIM)]
+        if not inner or not all(_DELIMITER_CELL.match(c) for c in inner):
+            return False
+        columns = len(_cells(lines[header]))
+        if columns != len(inner) or not _row_links_intact(lines[header]):
+            return False
+        end = i + 1
+        missing = 0
+        while end < n and lines[end].startswith("|"):
+            cells = _cells(lines[end])
+            missing += columns - len(cells)
+            if len(cells) > columns or missing > _MAX_AUTOCOMPLETED_CELLS or not _row_links_intact(lines[end]):
+                return False
+            end += 1
+        if end < n and lines[end].strip(" \t"):
+            return False  # a line that continues the table without a leading pipe
+        i = end
     return True
 
 
@@ -171,6 +242,8 @@ def scan_fast(body: str, first_line: int) -> tuple[list[Link], list[Heading], li
                 return None  # a Markdown link overlapping a wikilink: markdown-it decides
             line, col = position(s)
             href = m.group(3) if m.group(3) is not None else m.group(4)
+            if "\\" in href:
+                return None  # markdown-it unescapes a destination ("x\\|y.md" is "x|y.md"): let it
             link = _mdlink(href, m.group(0), bool(m.group(1)), line, col)
             if link is not None:
                 links.append(link)
