@@ -10,6 +10,7 @@ accepts a page.
 
 from __future__ import annotations
 
+import bisect
 import re
 from typing import Any
 from urllib.parse import unquote
@@ -248,13 +249,65 @@ def scan_fast(body: str, first_line: int) -> tuple[list[Link], list[Heading], li
             if link is not None:
                 links.append(link)
         links.sort(key=lambda lk: (lk.line, lk.column))
-    cursor[0], cursor[1], cursor[2] = 0, first_line, 0
+    return links, atx_headings(body, first_line), problems
+
+
+def atx_headings(body: str, first_line: int) -> list[Heading]:
     headings = []
     if "#" in body:
+        line, at = first_line, 0
         for m in ATX.finditer(body):
-            line, _ = position(m.start())
+            line += body.count("\n", at, m.start())
+            at = m.start()
             headings.append(Heading(_heading_text(m.group(2)), len(m.group(1)), line))
-    return links, headings, problems
+    return headings
+
+
+# CommonMark's ASCII punctuation: a backslash before one of these makes it a literal character.
+_ESCAPABLE = frozenset("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
+_ESCAPE_OR_WIKILINK = re.compile(r"\[\[|\\|&(?:#\d+|#[xX][0-9a-fA-F]+|[A-Za-z][A-Za-z0-9]*);")
+
+
+def mask_escapes(body: str) -> str | None:
+    """Blank out backslash escapes (and other backslashes) and character references (`&lt;`, `&#91;`) the
+    way markdown-it reads them, so a page whose only tricky constructs are these can take the fast path
+    (the compiler writes both when it makes model text safe). Offsets are kept; None means markdown-it
+    decides. A character reference is text once parsed: `&#91;&#91;x]]` is no link either way.
+
+    markdown-it reads inline text left to right: at "[[" the wikilink rule comes first (an escape inside a
+    wikilink is part of its target, `[[a\\|b]]`), at a backslash the escape rule takes the next character
+    if it is punctuation (`\\[[x]]` is no link, `\\\\[[x]]` is one). A backslash before anything else is
+    plain text and can neither make nor break a link. The headings come from the unmasked text: `#\\# x` is
+    no heading, though its masked form would be.
+    """
+    out = list(body)
+    masked: list[int] = []
+    n = len(body)
+    found = _ESCAPE_OR_WIKILINK.search(body)
+    while found is not None:
+        i = found.start()
+        if body[i] == "[":
+            m = WIKI_RE.match(body, i)
+            after = m.end() if m is not None else i + 1
+        elif body[i] == "&":
+            after = found.end()
+            for k in range(i, after):
+                out[k] = " "
+                masked.append(k)
+        else:
+            after = i + 2 if i + 1 < n and body[i + 1] in _ESCAPABLE else i + 1
+            for k in range(i, after):
+                out[k] = " "
+                masked.append(k)
+        found = _ESCAPE_OR_WIKILINK.search(body, after)
+    text = "".join(out)
+    # an escape inside a Markdown link changes its text or destination; blanking one can also join a link
+    # out of pieces that markdown-it never joins ("[[a\\]b]]"): both are markdown-it's call
+    for m in (*WIKI_RE.finditer(text), *SIMPLE_MDLINK.finditer(text)):
+        k = bisect.bisect_left(masked, m.start())  # `masked` grows in order
+        if k < len(masked) and masked[k] < m.end():
+            return None
+    return text
 
 
 _FENCE_OPEN = re.compile(r"(`{3,}|~{3,})(.*)")
@@ -581,6 +634,12 @@ def parse_note(path: str, data: bytes, max_bytes: int = MAX_PAGE_BYTES) -> Note:
                 headings_only = scan_fast(masked[1], body_start) if masked[1] != masked[0] else fast
                 fast = (fast[0], headings_only[1] if headings_only else fast[1], fast[2])
                 hidden = {body_start - 1 + k for k in masked[2]}
+    if fast is None and ("\\" in body or "&" in body) and "`" not in body:
+        unescaped = mask_escapes(body)
+        if unescaped is not None and fast_eligible(unescaped):
+            found = scan_fast(unescaped, body_start)
+            if found is not None:
+                fast = (found[0], atx_headings(body, body_start), found[2])
     if fast is not None:
         body_links, headings, body_problems = fast
     else:

@@ -1,0 +1,55 @@
+"""Pages whose tricky constructs are backslash escapes and character references take the fast path through
+`mask_escapes`; whatever path `parse_note` takes, its links and headings must equal markdown-it's."""
+
+from __future__ import annotations
+
+from hypothesis import HealthCheck, example, given, settings
+from hypothesis import strategies as st
+from tests.vault.test_parse_equivalence import pages
+
+from wikic.vault.parse import fast_eligible, mask_escapes, parse_note, scan_full
+
+PIECES = st.sampled_from([
+    "\\[", "\\]", "\\[[x]]", "\\\\[[y]]", "[[a\\|b]]", "[[c\\]]", "[[d\\]e]]", "\\![[img.png]]", "!\\[[z]]",
+    "[t](f.md)", "[t\\]](g.md)", "[t](h\\_i.md)", "\\(", "\\)", "\\#", "#\\#", "\\-", "\\>", "\\*", "\\|", "\\",
+    "a\\sb", "\\t", "\\\\", "[[j]]", "[[k|K]]", "[", "]", "(", ")", "word", "数据", " ", "\\^", "^blk", "\\`",
+    "&lt;", "&gt;", "&amp;", "&#91;", "&#x5B;", "&nbsp;", "&bogus;", "&", "\\&amp;", "[t](a&amp;b.md)", "[[e&amp;f]]",
+    "\\$", "&#35; x",
+])
+LINE = st.lists(PIECES, min_size=1, max_size=6).map("".join)
+PREFIX = st.sampled_from(["", "", "# ", "## ", "- ", "> ", "1. ", "| ", "    "])
+PAGE = st.lists(st.tuples(PREFIX, LINE).map("".join) | st.just(""), min_size=1, max_size=6).map("\n".join)
+
+
+def _check(body: str) -> None:
+    note = parse_note("p.md", body.encode("utf-8"))
+    links, headings, _, _ = scan_full(body, 1, body.split("\n"))
+    assert note.links == links, body
+    assert note.headings == headings, body
+
+
+@settings(max_examples=1500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(PAGE)
+@example("\\[[x]] and \\\\[[y]]")  # an escaped bracket is no link; an escaped backslash leaves one
+@example("[[a\\]b]]")  # blanking the escape would join a link markdown-it never sees
+@example("#\\# x\n[[h]]")  # no heading, though the masked text would hold one
+@example("[t\\]](g.md) [[k]]")  # an escape inside a Markdown link's text
+@example("\\![[img.png]]")  # the escape takes the "!": a link, not an embed
+@example("&#91;&#91;x]] [t](a&amp;b.md)")  # a reference is text: no link; in a destination it is decoded
+def test_escaped_pages_agree_with_markdown_it(body: str) -> None:
+    _check(body)
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(pages())
+def test_every_path_of_parse_note_agrees_with_markdown_it(body: str) -> None:
+    _check(body)
+
+
+def test_escapes_take_the_fast_path() -> None:
+    body = "# Notes\n\nUse \\[\\[double brackets\\]\\] for links, like [[alpha]] or [[beta\\|Beta]].\nPaths: C:\\temp\\x\n"
+    masked = mask_escapes(body)
+    assert masked is not None and fast_eligible(masked)
+    note = parse_note("p.md", body.encode("utf-8"))
+    assert [(lk.target, lk.alias) for lk in note.links] == [("alpha", None), ("beta", "Beta")]
+    _check(body)
