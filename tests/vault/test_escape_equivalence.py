@@ -1,23 +1,27 @@
 """Pages whose tricky constructs are backslash escapes and character references take the fast path through
-`mask_escapes`; whatever path `parse_note` takes, its links and headings must equal markdown-it's."""
+`mask_markup`; whatever path `parse_note` takes, its links and headings must equal markdown-it's."""
 
 from __future__ import annotations
 
+from unittest import mock
+
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
-from tests.vault.test_parse_equivalence import pages
 
-from wikic.vault.parse import fast_eligible, mask_escapes, parse_note, scan_full
+from tests.vault.test_parse_equivalence import pages
+from wikic.vault import parse
+from wikic.vault.parse import fast_eligible, mask_markup, parse_note, scan_full
 
 PIECES = st.sampled_from([
     "\\[", "\\]", "\\[[x]]", "\\\\[[y]]", "[[a\\|b]]", "[[c\\]]", "[[d\\]e]]", "\\![[img.png]]", "!\\[[z]]",
     "[t](f.md)", "[t\\]](g.md)", "[t](h\\_i.md)", "\\(", "\\)", "\\#", "#\\#", "\\-", "\\>", "\\*", "\\|", "\\",
     "a\\sb", "\\t", "\\\\", "[[j]]", "[[k|K]]", "[", "]", "(", ")", "word", "数据", " ", "\\^", "^blk", "\\`",
     "&lt;", "&gt;", "&amp;", "&#91;", "&#x5B;", "&nbsp;", "&bogus;", "&", "\\&amp;", "[t](a&amp;b.md)", "[[e&amp;f]]",
-    "\\$", "&#35; x",
+    "\\$", "&#35; x", "<!-- [[hid]] -->", "<!-->", "<!--->", "<!-- a -- b -->", "<!--", "-->", "<https://e.com/[[u]]>",
+    "<mailto:a@b.c>", "<a@b.co>", "<div>", "</span>", "\\<!-- c -->", "[t](<f g.md>)", "[<https://h.io>](i.md)",
 ])
 LINE = st.lists(PIECES, min_size=1, max_size=6).map("".join)
-PREFIX = st.sampled_from(["", "", "# ", "## ", "- ", "> ", "1. ", "| ", "    "])
+PREFIX = st.sampled_from(["", "", "# ", "## ", "- ", "> ", "1. ", "| ", "    ", "  ", "<!-- ", "<!--\n"])
 PAGE = st.lists(st.tuples(PREFIX, LINE).map("".join) | st.just(""), min_size=1, max_size=6).map("\n".join)
 
 
@@ -26,6 +30,8 @@ def _check(body: str) -> None:
     links, headings, _, _ = scan_full(body, 1, body.split("\n"))
     assert note.links == links, body
     assert note.headings == headings, body
+    with mock.patch.object(parse, "fast_eligible", lambda text: False):  # every page through markdown-it
+        assert note.blocks == parse_note("p.md", body.encode("utf-8")).blocks, body
 
 
 @settings(max_examples=1500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -36,6 +42,10 @@ def _check(body: str) -> None:
 @example("[t\\]](g.md) [[k]]")  # an escape inside a Markdown link's text
 @example("\\![[img.png]]")  # the escape takes the "!": a link, not an embed
 @example("&#91;&#91;x]] [t](a&amp;b.md)")  # a reference is text: no link; in a destination it is decoded
+@example("<!-- [[a]]\n# b\n--> [[c]] ^id\n[[d]]")  # a comment block hides whole lines, heading and all
+@example("x <!-- [[a]] --> [[b]]")  # an inline comment hides only itself
+@example("> <!-- c --> [[a]]")  # in a quote the comment opens an HTML block: the line is hidden
+@example("- a\n  <!-- s\nend --> [[x]]")  # the list item ends before the comment does
 def test_escaped_pages_agree_with_markdown_it(body: str) -> None:
     _check(body)
 
@@ -48,8 +58,8 @@ def test_every_path_of_parse_note_agrees_with_markdown_it(body: str) -> None:
 
 def test_escapes_take_the_fast_path() -> None:
     body = "# Notes\n\nUse \\[\\[double brackets\\]\\] for links, like [[alpha]] or [[beta\\|Beta]].\nPaths: C:\\temp\\x\n"
-    masked = mask_escapes(body)
-    assert masked is not None and fast_eligible(masked)
+    masked = mask_markup(body)
+    assert masked is not None and fast_eligible(masked[0])
     note = parse_note("p.md", body.encode("utf-8"))
     assert [(lk.target, lk.alias) for lk in note.links] == [("alpha", None), ("beta", "Beta")]
     _check(body)

@@ -39,22 +39,38 @@ BLOCK_ID = re.compile(r"(?:^|[ \t])\^([A-Za-z0-9-]+)[ \t]*$")
 SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.\-]*:")
 FM_WIKI = re.compile(r"\[\[([^\[\]\n|]*?)(?:\|([^\[\]\n]*))?\]\]")
 
-# Anything that can hide a link or change block structure sends a page to markdown-it.
 # A table delimiter row, also in a container: only these characters, with a "|" and a "-" (possessive and
 # lookaheads: a long line of dashes must not backtrack quadratically).
 _TABLE_DELIMITER = re.compile(r"^(?=[^\n|]*+\|)(?=[^\n-]*+-)[ >*+.)0-9|:\-]++$", re.M)
 _FOOTNOTE_DEF = re.compile(r"^\[\^[^\]\n]+\]:", re.M)
 _ANGLE_DEST = re.compile(r"\]\(<[^<>\n]*>\)")
-_NEEDS_FULL_PARSER = re.compile(
-    r"[`$<\\\t\x00-\x08\x0b-\x1f\x7f]|%%|~~~|&(?:#\d+|#[xX][0-9a-fA-F]+|[A-Za-z][A-Za-z0-9]*);"
-    r"|^ {4,}[^ \n]"  # indented code or deep list continuation (even when the text starts with U+3000)
-    r"|(?:^|[ >])(?:[-*+]|\d{1,9}[.)]) {5,}[^ \n]"  # a list item that opens with indented code
-    r"|^[ >]*+(?:=++|-++)[ ]*+$"  # setext underline or thematic break, also inside a quote
-    r"|^[ >]*+(?::-++:?|-++:)[ ]*+$"  # a one-column table's delimiter row (":--"): no pipe needed
-    r"|(?<!\])\]:"  # reference or footnote definition, at any depth ("[[Page]]: text" stays fast)
-    r"|^ {0,3}(?:(?:>|[-*+]|\d{1,9}[.)])[ ]*)+#{1,6}(?:[ ]|$)",  # heading inside a quote or list
+# Anything that can hide a link or change block structure sends a page to markdown-it. One alternation of
+# all of these costs ~7x more than these separate scans (the character class runs as a C loop, the line
+# patterns only past a line start that could begin them).
+_TRICKY_CHARACTER = re.compile(r"[`$<\\\t\x00-\x08\x0b-\x1f\x7f]")
+_ENTITY = re.compile(r"&(?:#\d+|#[xX][0-9a-fA-F]+|[A-Za-z][A-Za-z0-9]*);")
+_DEFINITION = re.compile(r"(?<!\])\]:")  # reference or footnote definition, at any depth ("[[Page]]: text" stays fast)
+_TRICKY_LINE = re.compile(
+    r"^(?=[ >*+\-0-9.):=])(?:"
+    r" {4,}[^ \n]"  # indented code or deep list continuation (even when the text starts with U+3000)
+    r"|[ >*+\-0-9.)]*?(?:[-*+]|\d{1,9}[.)]) {5,}[^ \n]"  # a list item that opens with indented code
+    r"|[ >]*+(?:=++|-++)[ ]*+$"  # setext underline or thematic break, also inside a quote
+    r"|[ >]*+(?::-++:?|-++:)[ ]*+$"  # a one-column table's delimiter row (":--"): no pipe needed
+    r"| {0,3}(?:(?:>|[-*+]|\d{1,9}[.)])[ ]*)+#{1,6}(?:[ ]|$)"  # heading inside a quote or list
+    r")",
     re.M,
 )
+
+
+def _needs_full_parser(body: str) -> bool:
+    return bool(
+        _TRICKY_CHARACTER.search(body)
+        or "%%" in body
+        or "~~~" in body
+        or ("&" in body and _ENTITY.search(body))
+        or ("]:" in body and _DEFINITION.search(body))
+        or _TRICKY_LINE.search(body)
+    )
 
 
 def split_target(text: str) -> tuple[str, str]:
@@ -124,7 +140,7 @@ def fast_eligible(body: str) -> bool:
         body = _ANGLE_DEST.sub(lambda m: "](" + "x" * (len(m.group(0)) - 3) + ")", body)
     if "]:" in body:
         body = _FOOTNOTE_DEF.sub("", body)
-    if _NEEDS_FULL_PARSER.search(body):
+    if _needs_full_parser(body):
         return False
     if "|" in body and _TABLE_DELIMITER.search(body):
         return plain_tables(original)
@@ -265,49 +281,89 @@ def atx_headings(body: str, first_line: int) -> list[Heading]:
 
 # CommonMark's ASCII punctuation: a backslash before one of these makes it a literal character.
 _ESCAPABLE = frozenset("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
-_ESCAPE_OR_WIKILINK = re.compile(r"\[\[|\\|&(?:#\d+|#[xX][0-9a-fA-F]+|[A-Za-z][A-Za-z0-9]*);")
+_INLINE_MARKUP = re.compile(r"\[\[|\\|&(?:#\d+|#[xX][0-9a-fA-F]+|[A-Za-z][A-Za-z0-9]*);|<")
+_COMMENT_BLOCK_START = re.compile(r" {0,3}<!--")
+# a line whose first block, inside a quote or list item, is a comment: an HTML block there, not inline
+_CONTAINED_COMMENT = re.compile(r"^ {0,3}(?:(?:>|[-*+]|\d{1,9}[.)])[ ]*)+<!--", re.M)
+# markdown-it's inline comment (CommonMark 0.31), kept to one line here
+_INLINE_COMMENT = re.compile(r"<!---?>|<!--(?:[^-\n]|-[^-\n]|--[^>\n])*-->")
+_AUTOLINK = re.compile(
+    r"<[A-Za-z][A-Za-z0-9+.\-]{1,31}:[^\s<>\x00-\x1f\x7f]*>"
+    r"|<[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?"
+    r"(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*>"
+)
 
 
-def mask_escapes(body: str) -> str | None:
-    """Blank out backslash escapes (and other backslashes) and character references (`&lt;`, `&#91;`) the
-    way markdown-it reads them, so a page whose only tricky constructs are these can take the fast path
-    (the compiler writes both when it makes model text safe). Offsets are kept; None means markdown-it
-    decides. A character reference is text once parsed: `&#91;&#91;x]]` is no link either way.
+def mask_markup(body: str) -> tuple[str, str, set[int]] | None:
+    """Blank out what hides text but cannot make a link, the way markdown-it reads it, so a page whose only
+    tricky constructs are these can take the fast path: HTML comments, autolinks (`<https://...>`),
+    backslash escapes (and other backslashes) and character references (`&lt;`), which the compiler
+    writes when it makes model text safe. Returns (text for links, text for headings, hidden line
+    indexes) with every offset kept, or None when markdown-it must decide.
 
-    markdown-it reads inline text left to right: at "[[" the wikilink rule comes first (an escape inside a
-    wikilink is part of its target, `[[a\\|b]]`), at a backslash the escape rule takes the next character
-    if it is punctuation (`\\[[x]]` is no link, `\\\\[[x]]` is one). A backslash before anything else is
-    plain text and can neither make nor break a link. The headings come from the unmasked text: `#\\# x` is
-    no heading, though its masked form would be.
+    A line opening with `<!--` starts an HTML block: every line up to the one holding `-->` is hidden, all
+    of it. Elsewhere the text is read left to right as markdown-it's inline rules do: at "[[" a wikilink
+    comes first (an escape inside one is part of its target, `[[a\\|b]]`), a backslash takes the next
+    punctuation character (`\\[[x]]` is no link, `\\\\[[x]]` is one), `<` opens a comment or an autolink
+    on its line, and a reference is text (`&#91;&#91;x]]` is no link). Anything of these inside a
+    Markdown link (its text or destination change), or whose blanking would join a link out of pieces
+    markdown-it never joins (`[[a\\]b]]`), is left to markdown-it. Headings come from the text with only
+    the comment blocks blanked: `#\\# x` is no heading, though its masked form would be.
     """
-    out = list(body)
+    lines = body.split("\n")
+    hidden: set[int] = set()
+    if "<!--" in body:
+        if _CONTAINED_COMMENT.search(body):
+            return None
+        k, n = 0, len(lines)
+        while k < n:
+            if _COMMENT_BLOCK_START.match(lines[k]):
+                end = next((e for e in range(k, n) if "-->" in lines[e]), None)  # "<!-->" ends at once
+                if end is None:
+                    return None  # an unclosed comment hides the rest of the page: markdown-it reports it
+                if end > k and lines[k][0] == " ":
+                    return None  # may sit in a list item, which can end before the comment does
+                for e in range(k, end + 1):
+                    lines[e] = ""
+                    hidden.add(e)
+                k = end + 1
+                continue
+            k += 1
+    for_headings = "\n".join(lines) if hidden else body
+    out = list(for_headings)
     masked: list[int] = []
-    n = len(body)
-    found = _ESCAPE_OR_WIKILINK.search(body)
+    text = for_headings
+    n = len(text)
+    found = _INLINE_MARKUP.search(text)
     while found is not None:
         i = found.start()
-        if body[i] == "[":
-            m = WIKI_RE.match(body, i)
+        ch = text[i]
+        blank = 0
+        if ch == "[":
+            m = WIKI_RE.match(text, i)
             after = m.end() if m is not None else i + 1
-        elif body[i] == "&":
+        elif ch == "\\":
+            after = i + 2 if i + 1 < n and text[i + 1] in _ESCAPABLE else i + 1
+            blank = after - i
+        elif ch == "&":
             after = found.end()
-            for k in range(i, after):
-                out[k] = " "
-                masked.append(k)
-        else:
-            after = i + 2 if i + 1 < n and body[i + 1] in _ESCAPABLE else i + 1
-            for k in range(i, after):
-                out[k] = " "
-                masked.append(k)
-        found = _ESCAPE_OR_WIKILINK.search(body, after)
-    text = "".join(out)
-    # an escape inside a Markdown link changes its text or destination; blanking one can also join a link
-    # out of pieces that markdown-it never joins ("[[a\\]b]]"): both are markdown-it's call
-    for m in (*WIKI_RE.finditer(text), *SIMPLE_MDLINK.finditer(text)):
+            blank = after - i
+        else:  # "<": a comment or an autolink is blanked; anything else stays for markdown-it to judge
+            m = _INLINE_COMMENT.match(text, i) or (_AUTOLINK.match(text, i) if text[max(0, i - 2) : i] != "](" else None)
+            if m is None and text.startswith("<!--", i):
+                return None  # a comment running past its line (or malformed): markdown-it decides
+            after = m.end() if m is not None else i + 1
+            blank = after - i if m is not None else 0
+        for k in range(i, i + blank):
+            out[k] = " "
+            masked.append(k)
+        found = _INLINE_MARKUP.search(text, after)
+    masked_text = "".join(out)
+    for m in (*WIKI_RE.finditer(masked_text), *SIMPLE_MDLINK.finditer(masked_text)):
         k = bisect.bisect_left(masked, m.start())  # `masked` grows in order
         if k < len(masked) and masked[k] < m.end():
             return None
-    return text
+    return masked_text, for_headings, hidden
 
 
 _FENCE_OPEN = re.compile(r"(`{3,}|~{3,})(.*)")
@@ -634,12 +690,13 @@ def parse_note(path: str, data: bytes, max_bytes: int = MAX_PAGE_BYTES) -> Note:
                 headings_only = scan_fast(masked[1], body_start) if masked[1] != masked[0] else fast
                 fast = (fast[0], headings_only[1] if headings_only else fast[1], fast[2])
                 hidden = {body_start - 1 + k for k in masked[2]}
-    if fast is None and ("\\" in body or "&" in body) and "`" not in body:
-        unescaped = mask_escapes(body)
-        if unescaped is not None and fast_eligible(unescaped):
-            found = scan_fast(unescaped, body_start)
+    if fast is None and ("\\" in body or "&" in body or "<" in body) and "`" not in body:
+        marked = mask_markup(body)
+        if marked is not None and fast_eligible(marked[0]):
+            found = scan_fast(marked[0], body_start)
             if found is not None:
-                fast = (found[0], atx_headings(body, body_start), found[2])
+                fast = (found[0], atx_headings(marked[1], body_start), found[2])
+                hidden = {body_start - 1 + k for k in marked[2]}
     if fast is not None:
         body_links, headings, body_problems = fast
     else:
