@@ -3,14 +3,12 @@
 
 from __future__ import annotations
 
-from unittest import mock
-
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
+from tests.vault.equivalence import agrees_with_markdown_it
 from tests.vault.test_parse_equivalence import pages
-from wikic.vault import parse
-from wikic.vault.parse import fast_eligible, mask_markup, parse_note, scan_full
+from wikic.vault.parse import fast_eligible, mask_markup, parse_note
 
 PIECES = st.sampled_from([
     "\\[", "\\]", "\\[[x]]", "\\\\[[y]]", "[[a\\|b]]", "[[c\\]]", "[[d\\]e]]", "\\![[img.png]]", "!\\[[z]]",
@@ -23,15 +21,6 @@ PIECES = st.sampled_from([
 LINE = st.lists(PIECES, min_size=1, max_size=6).map("".join)
 PREFIX = st.sampled_from(["", "", "# ", "## ", "- ", "> ", "1. ", "| ", "    ", "  ", "<!-- ", "<!--\n"])
 PAGE = st.lists(st.tuples(PREFIX, LINE).map("".join) | st.just(""), min_size=1, max_size=6).map("\n".join)
-
-
-def _check(body: str) -> None:
-    note = parse_note("p.md", body.encode("utf-8"))
-    links, headings, _, _ = scan_full(body, 1, body.split("\n"))
-    assert note.links == links, body
-    assert note.headings == headings, body
-    with mock.patch.object(parse, "fast_eligible", lambda text: False):  # every page through markdown-it
-        assert note.blocks == parse_note("p.md", body.encode("utf-8")).blocks, body
 
 
 @settings(max_examples=1500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -47,13 +36,13 @@ def _check(body: str) -> None:
 @example("> <!-- c --> [[a]]")  # in a quote the comment opens an HTML block: the line is hidden
 @example("- a\n  <!-- s\nend --> [[x]]")  # the list item ends before the comment does
 def test_escaped_pages_agree_with_markdown_it(body: str) -> None:
-    _check(body)
+    agrees_with_markdown_it(body)
 
 
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(pages())
 def test_every_path_of_parse_note_agrees_with_markdown_it(body: str) -> None:
-    _check(body)
+    agrees_with_markdown_it(body)
 
 
 def test_escapes_take_the_fast_path() -> None:
@@ -62,4 +51,4 @@ def test_escapes_take_the_fast_path() -> None:
     assert masked is not None and fast_eligible(masked[0])
     note = parse_note("p.md", body.encode("utf-8"))
     assert [(lk.target, lk.alias) for lk in note.links] == [("alpha", None), ("beta", "Beta")]
-    _check(body)
+    agrees_with_markdown_it(body)

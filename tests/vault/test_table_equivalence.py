@@ -8,7 +8,8 @@ from __future__ import annotations
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from wikic.vault.parse import fast_eligible, parse_note, scan_fast, scan_full
+from tests.vault.test_parse_equivalence import check
+from wikic.vault.parse import fast_eligible, parse_note, scan_fast
 
 CELL = st.sampled_from([
     "", "x", "数据库", "[[a]]", "[[b|B]]", "[[c\\|C]]", "[[d\\|D\\|E]]", "[[e#H\\|h]]", "![[f.png\\|100]]",
@@ -49,17 +50,6 @@ def page(draw: st.DrawFn) -> str:
     return "\n".join(parts) + draw(st.sampled_from(["", "\n"]))
 
 
-def _check(body: str) -> None:
-    if not fast_eligible(body):
-        return
-    fast = scan_fast(body, 1)
-    if fast is None:
-        return
-    links, headings, _, _ = scan_full(body, 1, body.split("\n"))
-    assert fast[0] == links, "links differ"
-    assert fast[1] == headings, "headings differ"
-
-
 @settings(max_examples=1500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(page())
 @example("| [[a|b]] |\n|---|\n")  # the pipe splits the link: two cells, no link
@@ -71,7 +61,7 @@ def _check(body: str) -> None:
 @example("| a | b |\n|---|\n| [[x|y]] |\n")  # header and delimiter disagree: a paragraph, [[x|y]] is a link
 @example("| [[d\\|D\\|E]] |\n:--")  # a one-column delimiter row needs no pipe
 def test_fast_scanner_agrees_with_markdown_it_on_tables(body: str) -> None:
-    _check(body)
+    check(body)
 
 
 def test_ordinary_tables_take_the_fast_path() -> None:
@@ -88,6 +78,6 @@ def test_ordinary_tables_take_the_fast_path() -> None:
     assert fast is not None
     assert [(lk.target, lk.alias) for lk in fast[0]] == [
         ("alpha", None), ("alpha", None), ("beta", "Beta"), ("costs.md", None), ("gamma", "price"), ("delta", None)]
-    _check(body)
+    check(body)
     note = parse_note("comparisons/x.md", body.encode("utf-8"))
     assert [lk.raw for lk in note.links][2] == "[[beta\\|Beta]]"

@@ -294,6 +294,13 @@ _AUTOLINK = re.compile(
 )
 
 
+def _blank(lines: list[str], first: int, last: int, hidden: set[int]) -> None:
+    """Empty lines first..last (a block that hides them), keeping the line count."""
+    for k in range(first, last + 1):
+        lines[k] = ""
+        hidden.add(k)
+
+
 def mask_markup(body: str) -> tuple[str, str, set[int]] | None:
     """Blank out what hides text but cannot make a link, the way markdown-it reads it, so a page whose only
     tricky constructs are these can take the fast path: HTML comments, autolinks (`<https://...>`),
@@ -323,9 +330,7 @@ def mask_markup(body: str) -> tuple[str, str, set[int]] | None:
                     return None  # an unclosed comment hides the rest of the page: markdown-it reports it
                 if end > k and lines[k][0] == " ":
                     return None  # may sit in a list item, which can end before the comment does
-                for e in range(k, end + 1):
-                    lines[e] = ""
-                    hidden.add(e)
+                _blank(lines, k, end, hidden)
                 k = end + 1
                 continue
             k += 1
@@ -396,9 +401,7 @@ def mask_code(body: str) -> tuple[str, str, set[int]] | None:
             j = next((k for k in range(i + 1, n) if close.fullmatch(lines[k])), None)
             if j is None:
                 return None  # an unclosed fence: markdown-it reports it
-            for k in range(i, j + 1):
-                lines[k] = ""
-                hidden.add(k)
+            _blank(lines, i, j, hidden)
             i = j + 1
             continue
         i += 1
