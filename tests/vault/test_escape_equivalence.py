@@ -17,9 +17,10 @@ PIECES = st.sampled_from([
     "&lt;", "&gt;", "&amp;", "&#91;", "&#x5B;", "&nbsp;", "&bogus;", "&", "\\&amp;", "[t](a&amp;b.md)", "[[e&amp;f]]",
     "\\$", "&#35; x", "<!-- [[hid]] -->", "<!-->", "<!--->", "<!-- a -- b -->", "<!--", "-->", "<https://e.com/[[u]]>",
     "<mailto:a@b.c>", "<a@b.co>", "<div>", "</span>", "\\<!-- c -->", "[t](<f g.md>)", "[<https://h.io>](i.md)",
+    "%%", "%% [[o]] %%", "%%%", "\\%%", "[[p%%q]]", "%%c%% [[r]]",
 ])
 LINE = st.lists(PIECES, min_size=1, max_size=6).map("".join)
-PREFIX = st.sampled_from(["", "", "# ", "## ", "- ", "> ", "1. ", "| ", "    ", "  ", "<!-- ", "<!--\n"])
+PREFIX = st.sampled_from(["", "", "# ", "## ", "- ", "> ", "1. ", "| ", "    ", "  ", "<!-- ", "<!--\n", "%%", "%%\n", " %% "])
 PAGE = st.lists(st.tuples(PREFIX, LINE).map("".join) | st.just(""), min_size=1, max_size=6).map("\n".join)
 
 
@@ -35,6 +36,8 @@ PAGE = st.lists(st.tuples(PREFIX, LINE).map("".join) | st.just(""), min_size=1, 
 @example("x <!-- [[a]] --> [[b]]")  # an inline comment hides only itself
 @example("> <!-- c --> [[a]]")  # in a quote the comment opens an HTML block: the line is hidden
 @example("- a\n  <!-- s\nend --> [[x]]")  # the list item ends before the comment does
+@example("%%\n[[a]]\n%%\n[[b]] %% [[c]] %% [[d]]")  # a %% block hides its lines, an inline one itself
+@example("%% c %% [[e]]\n%% f\ng %% [[h]]")  # text after a closing %% is Markdown again
 def test_escaped_pages_agree_with_markdown_it(body: str) -> None:
     agrees_with_markdown_it(body)
 

@@ -281,10 +281,11 @@ def atx_headings(body: str, first_line: int) -> list[Heading]:
 
 # CommonMark's ASCII punctuation: a backslash before one of these makes it a literal character.
 _ESCAPABLE = frozenset("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
-_INLINE_MARKUP = re.compile(r"\[\[|\\|&(?:#\d+|#[xX][0-9a-fA-F]+|[A-Za-z][A-Za-z0-9]*);|<")
+_INLINE_MARKUP = re.compile(r"\[\[|\\|&(?:#\d+|#[xX][0-9a-fA-F]+|[A-Za-z][A-Za-z0-9]*);|<|%%")
+_OBSIDIAN_BLOCK_START = re.compile(r" {0,3}%%")
 _COMMENT_BLOCK_START = re.compile(r" {0,3}<!--")
 # a line whose first block, inside a quote or list item, is a comment: an HTML block there, not inline
-_CONTAINED_COMMENT = re.compile(r"^ {0,3}(?:(?:>|[-*+]|\d{1,9}[.)])[ ]*)+<!--", re.M)
+_CONTAINED_COMMENT = re.compile(r"^ {0,3}(?:(?:>|[-*+]|\d{1,9}[.)])[ ]*)+(?:<!--|%%)", re.M)
 # markdown-it's inline comment (CommonMark 0.31), kept to one line here
 _INLINE_COMMENT = re.compile(r"<!---?>|<!--(?:[^-\n]|-[^-\n]|--[^>\n])*-->")
 _AUTOLINK = re.compile(
@@ -319,17 +320,35 @@ def mask_markup(body: str) -> tuple[str, str, set[int]] | None:
     """
     lines = body.split("\n")
     hidden: set[int] = set()
-    if "<!--" in body:
+    if "<!--" in body or "%%" in body:
         if _CONTAINED_COMMENT.search(body):
             return None
         k, n = 0, len(lines)
         while k < n:
-            if _COMMENT_BLOCK_START.match(lines[k]):
+            line = lines[k]
+            if _COMMENT_BLOCK_START.match(line):
                 end = next((e for e in range(k, n) if "-->" in lines[e]), None)  # "<!-->" ends at once
                 if end is None:
                     return None  # an unclosed comment hides the rest of the page: markdown-it reports it
-                if end > k and lines[k][0] == " ":
+                if end > k and line[0] == " ":
                     return None  # may sit in a list item, which can end before the comment does
+                _blank(lines, k, end, hidden)
+                k = end + 1
+                continue
+            if _OBSIDIAN_BLOCK_START.match(line):
+                opened = line.index("%%") + 2
+                end, close = k, line.find("%%", opened)
+                while close < 0 and end + 1 < n:
+                    end += 1
+                    close = lines[end].find("%%")
+                if close < 0:
+                    return None  # an unclosed %% hides the rest of the page: markdown-it reports it
+                trailing = lines[end][close + 2 :].strip()
+                if trailing and end == k:
+                    k += 1  # "%% c %% text" opens a paragraph: an inline comment, blanked below
+                    continue
+                if trailing or (end > k and line[0] == " "):
+                    return None  # text after a closing %% is a block of its own; a list item may end first
                 _blank(lines, k, end, hidden)
                 k = end + 1
                 continue
@@ -352,6 +371,12 @@ def mask_markup(body: str) -> tuple[str, str, set[int]] | None:
             blank = after - i
         elif ch == "&":
             after = found.end()
+            blank = after - i
+        elif ch == "%":  # an Obsidian comment inside a paragraph, closed on its line
+            close = text.find("%%", i + 2, (text.find("\n", i) + 1 or n + 1) - 1)
+            if close < 0:
+                return None  # it runs on to the paragraph's end or a later line: markdown-it decides
+            after = close + 2
             blank = after - i
         else:  # "<": a comment or an autolink is blanked; anything else stays for markdown-it to judge
             m = _INLINE_COMMENT.match(text, i) or (_AUTOLINK.match(text, i) if text[max(0, i - 2) : i] != "](" else None)
