@@ -615,7 +615,10 @@ def _inline_links(
             href = child.attrs.get("href" if ctype == "link_open" else "src", "")
             start = child.meta["offset"]
             line, col = where(start)
-            link = _mdlink(str(href), content[start : child.meta["end"]], ctype == "image", line, col)
+            raw = content[start : child.meta["end"]]
+            if escaped:
+                raw = raw.replace("|", "\\|")  # as written in the file
+            link = _mdlink(str(href), raw, ctype == "image", line, col)
             if link is not None:
                 links.append(link)
         elif ctype == "obsidian_comment" and not child.meta.get("closed", True):
