@@ -48,8 +48,6 @@ class ExplicitEmbeddings(EmbeddingFunction[Documents]):
         return False
 
 
-
-
 def new_generation() -> str:
     return f"{time.time_ns():x}-{secrets.token_hex(4)}"
 
