@@ -136,6 +136,7 @@ def check(body: str) -> None:
 @example("[[[a]]]")
 @example("see [t](x\\|y.md)")  # markdown-it unescapes a link destination
 @example("1. a\n1.     [[P]]")  # five spaces after a list marker open indented code
+@example(">     [[Page]]")  # and after a quote marker
 @example("[[a|b]] [t](x.md) ![[c#d|e]]")
 @example("> [[a]]\n> b [[c]]\n- [[d]]\n  - [[e]]")
 def test_fast_scanner_agrees_with_markdown_it(body: str) -> None:

@@ -53,7 +53,7 @@ _DEFINITION = re.compile(r"(?<!\])\]:")  # reference or footnote definition, at 
 _TRICKY_LINE = re.compile(
     r"^(?=[ >*+\-0-9.):=])(?:"
     r" {4,}[^ \n]"  # indented code or deep list continuation (even when the text starts with U+3000)
-    r"|[ >*+\-0-9.)]*?(?:[-*+]|\d{1,9}[.)]) {5,}[^ \n]"  # a list item that opens with indented code
+    r"|[ >*+\-0-9.)]*?(?:[-*+>]|\d{1,9}[.)]) {5,}[^ \n]"  # a list item or quote opening with indented code
     r"|[ >]*+(?:=++|-++)[ ]*+$"  # setext underline or thematic break, also inside a quote
     r"|[ >]*+(?::-++:?|-++:)[ ]*+$"  # a one-column table's delimiter row (":--"): no pipe needed
     r"| {0,3}(?:(?:>|[-*+]|\d{1,9}[.)])[ ]*)+#{1,6}(?:[ ]|$)"  # heading inside a quote or list
