@@ -1,7 +1,9 @@
-"""Servers the tests start on loopback and stop again: one way to start chroma, one way to stop a process."""
+"""Servers the tests start on loopback and stop again: a free port, one way to start chroma, one way to stop
+a process."""
 
 from __future__ import annotations
 
+import socket
 import subprocess
 import sys
 import time
@@ -9,6 +11,13 @@ import urllib.request
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
+
+
+def free_port() -> int:
+    """A port on 127.0.0.1 that nothing listens on right now."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
 
 
 def stop(proc: subprocess.Popen[bytes], timeout: float = 15) -> None:

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import shutil
-import socket
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -26,16 +25,10 @@ PROCESSES = gkit.count(4, 6)
 PER_PROCESS = gkit.count(2, 4)
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 @pytest.fixture(scope="module")
 def chroma_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """`chroma run` on loopback, started for these tests and stopped after them."""
-    with processes.chroma_server(tmp_path_factory.mktemp("chroma-server"), _free_port(), gkit.env(), 90) as url:
+    with processes.chroma_server(tmp_path_factory.mktemp("chroma-server"), processes.free_port(), gkit.env(), 90) as url:
         yield url
 
 

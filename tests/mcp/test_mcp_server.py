@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import anyio
+import processes
 import pytest
 from mcp import ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
@@ -101,16 +102,10 @@ def test_stdio_server_tools(mcp_wiki: QueryWiki, tmp_path: Path) -> None:
     print("MCP round trips (s):", {k: round(v, 3) for k, v in sorted(timings.items())})
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 def test_http_server_on_loopback(mcp_wiki: QueryWiki, tmp_path: Path) -> None:
     from mcp.client.streamable_http import streamable_http_client
 
-    port = _free_port()
+    port = processes.free_port()
     env = {**server_env(tmp_path), "PATH": "/usr/bin:/bin"}
     proc = subprocess.Popen([sys.executable, "-m", "wikic", "mcp", "--http", str(port), "--vault", str(mcp_wiki.root)],
                             env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=str(tmp_path))

@@ -10,7 +10,6 @@ for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "RAYO
 os.environ["TOKENIZERS_PARALLELISM"] = "false"
 os.environ.setdefault("ANONYMIZED_TELEMETRY", "False")
 
-import socket  # noqa: E402
 from collections.abc import Callable, Iterator  # noqa: E402
 from pathlib import Path  # noqa: E402
 
@@ -135,15 +134,9 @@ def make_vault(tmp_path: Path) -> Callable[..., Path]:
     return make
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 @pytest.fixture(scope="session")
 def chroma_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """A real chroma server on loopback, started and stopped by the tests."""
     env = {**os.environ, "OMP_NUM_THREADS": "1", "RAYON_NUM_THREADS": "1"}
-    with processes.chroma_server(tmp_path_factory.mktemp("chroma-server"), free_port(), env) as url:
+    with processes.chroma_server(tmp_path_factory.mktemp("chroma-server"), processes.free_port(), env) as url:
         yield url
