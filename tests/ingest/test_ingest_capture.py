@@ -231,7 +231,8 @@ def test_ledger_records_hashes_and_no_local_paths(vault, inbox):
         ("empty.md", b"", "empty file"),
         ("blank.md", b"  \n\n\t\n", "empty source"),
         ("blob.bin", b"abc\x00\x01\x02\x00def" * 10, "binary file"),
-        ("latin1.txt", "café crème".encode("latin-1"), r"not UTF-8 text \(byte 0xe9 at offset 3\)"),
+        ("russian.txt", "Привет, мир! Это заметки.".encode("koi8-r"), r"not UTF-8 text \(byte 0xf0 at offset 0\)"),
+        ("short.txt", "中文笔记".encode("gbk"), r"could be .*GB18030"),
         ("scan.pdf", make_pdf([]), "no text layer"),
         ("broken.pdf", b"%PDF-1.4\nthis is not really a pdf", "cannot read the PDF"),
         ("empty.html", b"<html><body><script>x()</script></body></html>", "empty source"),
@@ -306,3 +307,47 @@ def test_html_extraction_keeps_nested_structure():
     )
     assert title == "Part"
     assert text == "Loose inline text\n\n## Part\n\nQuoted.\n\ncode\n  block\n\npara item\n"
+
+
+@pytest.mark.parametrize(
+    ("text", "codec", "recorded"),
+    [
+        ("# 会议记录\n\n我们比较了向量数据库，决定在笔记本电脑上使用 Chroma。\n", "gbk", "gb18030"),
+        ("# 會議記錄\n\n我們比較了向量資料庫，決定在筆記型電腦上使用 Chroma。\n", "big5", "big5"),
+        ("# 会議メモ\n\nベクトルデータベースを比較して、ノートパソコンでは Chroma を使うことにしました。\n", "shift_jis", "shift_jis"),
+        ("# Notes\n\nThe café’s crème brûlée costs €5 – “worth it”.\n", "cp1252", "cp1252"),
+        ("# Notes\n\nUTF-16 from a Windows editor, with 中文 too.\n", "utf-16", "utf-16-le"),
+    ],
+)
+def test_other_encodings_are_converted_and_the_original_kept_verbatim(vault, inbox, text, codec, recorded):
+    src = inbox / "notes.md"
+    src.write_bytes(text.encode(codec))
+    [item] = capture(vault, [str(src)])
+
+    assert item.encoding == recorded
+    assert item.text == text
+    assert item.raw_path.endswith(".txt") and item.text_path == item.raw_path[:-4] + ".md"
+    assert (vault / item.raw_path).read_bytes() == src.read_bytes()  # the original, byte for byte
+    assert (vault / item.text_path).read_text(encoding="utf-8") == text
+    assert load_source_text(vault, item.text_path) == text
+    entry = read_ledger(vault)[item.raw_path]
+    assert entry["encoding"] == recorded and entry["text_path"] == item.text_path
+    [again] = capture(vault, [str(src)])  # the same bytes again: the same capture, nothing new
+    assert (again.raw_path, again.new, again.encoding) == (item.raw_path, False, recorded)
+
+
+def test_a_named_encoding_wins_and_a_wrong_one_is_a_clear_error(vault, inbox):
+    src = inbox / "short.txt"
+    src.write_bytes("中文笔记".encode("gbk"))  # too short to tell GB18030 from Shift-JIS by itself
+    with pytest.raises(SourceError) as info:
+        capture(vault, [str(src)])
+    assert "--encoding gb18030" in (info.value.hint or "") or "--encoding shift_jis" in (info.value.hint or "")
+    assert "iconv -f" in (info.value.hint or "")
+    [item] = capture(vault, [str(src)], encoding="gbk")
+    assert item.text == "中文笔记" and item.encoding == "gbk"
+    other = inbox / "other.txt"
+    other.write_bytes(b"\xff\xfe\xfd plainly not big5 \x80")
+    with pytest.raises(SourceError, match="not big5 text"):
+        capture(vault, [str(other)], encoding="big5")
+    with pytest.raises(SourceError, match="unknown encoding"):
+        capture(vault, [str(other)], encoding="klingon")

@@ -45,13 +45,20 @@ def _render(report: IngestReport) -> str:
             lines.append(f"  skipped: {item}")
         for item in s.kept_edits:
             lines.append(f"  kept hand edit: {item}")
+    for text_path, encoding in sorted(report.converted.items()):
+        lines.append(f"{text_path}: converted from {encoding} (the original is kept beside it)")
     t = report.totals()
     if not report.estimate:
         cost = f", ${t['cost']:.4f}" if t["cost"] is not None else ""
-        lines.append(f"{t['compiled']} compiled, {t['unchanged']} unchanged, {t['failed']} failed: {t['created']} page(s) created, {t['updated']} updated, {t['prompt_tokens'] + t['completion_tokens']:,} tokens{cost}")
+        skipped = f", {t['skipped']} skipped" if t["skipped"] else ""
+        lines.append(f"{t['compiled']} compiled, {t['unchanged']} unchanged, {t['failed']} failed{skipped}: {t['created']} page(s) created, {t['updated']} updated, {t['prompt_tokens'] + t['completion_tokens']:,} tokens{cost}")
+        if t["skipped"]:
+            lines.append("the token budget (--max-tokens) was reached: run `wikic ingest` again to compile the rest")
     if report.lint is not None:
         s = report.lint.summary()
-        lines.append(f"lint: {s['errors']} error(s), {s['warnings']} warning(s)")
+        own = len(report.lint_errors_in_written())
+        where = f"{own} in what this ingest wrote" if own else "none in what this ingest wrote"
+        lines.append(f"lint: {s['errors']} error(s) ({where}), {s['warnings']} warning(s)" if s["errors"] else f"lint: 0 errors, {s['warnings']} warning(s)")
         for f in report.lint.findings[:20]:
             lines.append(f"  {f.path}:{f.line or ''}: {f.severity} {f.rule} {f.message}")
     return "\n".join(lines)
@@ -61,10 +68,11 @@ def register(app: typer.Typer) -> None:
     @app.command("ingest")
     @translate_errors
     def ingest_command(
-        sources: Annotated[list[str], typer.Argument(help="Files, http(s) URLs, or - for standard input.")],
+        sources: Annotated[list[str] | None, typer.Argument(metavar="[SOURCE]...", help="Files, http(s) URLs, or - for standard input (none: every file in raw/ not compiled yet).")] = None,
         vault: Annotated[Path | None, typer.Option("--vault", "-C", help="Vault folder.")] = None,
         kind: Annotated[str | None, typer.Option("--kind", help="raw/ folder: articles, papers, transcripts or assets.")] = None,
-        dry_run: Annotated[bool, typer.Option("--dry-run", help="Show the page changes as a diff; write no page (sources are still captured into raw/).")] = False,
+        encoding: Annotated[str | None, typer.Option("--encoding", help="The sources' text encoding (e.g. gb18030, big5, shift_jis, cp1252) when detection cannot tell.")] = None,
+        dry_run: Annotated[bool, typer.Option("--dry-run", help="Show the page changes as a diff; write nothing (sources are not captured; replies are cached).")] = False,
         estimate: Annotated[bool, typer.Option("--estimate", help="Print the expected tokens (and cost) without calling the model.")] = False,
         max_tokens: Annotated[int | None, typer.Option("--max-tokens", help="Stop starting new sources once this many tokens were spent.")] = None,
         no_cache: Annotated[bool, typer.Option("--no-cache", help="Do not answer from the reply cache.")] = False,
@@ -78,7 +86,11 @@ def register(app: typer.Typer) -> None:
         """Compile sources into wiki pages through any OpenAI-compatible model.
 
         Each source is copied into raw/ (never edited afterwards), the model proposes a typed plan, and wikic
-        writes the pages, index.md and log.md. Unchanged sources cost nothing.
+        writes the pages, index.md and log.md. Unchanged sources cost nothing. With no source, every file in
+        raw/ that is not compiled yet is compiled (files dropped there by hand, or a failed earlier run).
+
+        Exit code 0 when every source compiled (or was unchanged), 1 when a source failed or was left for a
+        later run (--max-tokens), 2 on a usage or configuration error.
 
         Example: wikic ingest notes/meeting.md https://example.com/post --vault my-wiki
         """
@@ -88,7 +100,7 @@ def register(app: typer.Typer) -> None:
         overrides = {"model": model, "base_url": base_url, "concurrency": concurrency}
         from wikic.ingest.pipeline import IngestOptions, ingest
         options = IngestOptions(
-            inputs=sources, kind=kind, dry_run=dry_run, estimate=estimate, max_tokens=max_tokens, use_cache=not no_cache,
+            inputs=sources or [], kind=kind, encoding=encoding, dry_run=dry_run, estimate=estimate, max_tokens=max_tokens, use_cache=not no_cache,
             force=force, use_palace=not no_palace, overrides={k: v for k, v in overrides.items() if v is not None},
         )
 
@@ -103,5 +115,4 @@ def register(app: typer.Typer) -> None:
             if report.diffs:
                 typer.echo("".join(report.diffs), nl=False)
             typer.echo(_render(report))
-        failed = bool(report.failed) or (report.lint is not None and report.lint.count("error") > 0)
-        raise typer.Exit(1 if failed else 0)
+        raise typer.Exit(report.exit_code())

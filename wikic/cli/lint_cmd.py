@@ -65,7 +65,7 @@ def register(app: typer.Typer) -> None:
                     typer.echo(change.diff(), nl=False)
                 if not changes:
                     typer.echo("nothing to fix", err=True)
-                raise typer.Exit(0)
+                raise typer.Exit(report.exit_code)  # a preview changes nothing, so the findings still stand
             apply(root, changes)
             for change in changes:
                 typer.echo(f"fixed {change.path}", err=True)

@@ -6,9 +6,12 @@ Where things go:
 - HTML and PDF: the original (`raw/articles/x.html`, `raw/papers/x.pdf`) plus the extracted text beside it
   (`x.md`, same stem). Anchors must give line numbers in a file a person can open, and an HTML or PDF file
   has no stable lines, so the extracted text file is the one anchors (and pages' `sources:`) point at.
+- Text in another encoding than UTF-8 (GB18030, Big5, Shift-JIS, UTF-16, Windows-1252...): the original byte
+  for byte (a Markdown one as `x.txt`, so Obsidian does not open it as a garbled note) plus its UTF-8 text
+  as `x.md`; the ledger records the encoding.
 - Images: `raw/assets/`, no text.
 
-Rules: every input is read and checked before anything is written (a bad input fails the batch with an
+Rules: every input is read and checked (`inputs.read_inputs`) before anything is written (a bad input fails the batch with an
 error naming it, and nothing is written); a raw file is created once, never overwritten, never edited; the
 same content captured twice is the same raw file; the ledger `.wikic/sources.json` records each raw file's
 sha256 so later runs (and lint) can tell unchanged sources from edited ones.
@@ -19,46 +22,27 @@ from __future__ import annotations
 import hashlib
 import os
 import re
-import sys
 import tempfile
 import unicodedata
-import urllib.error
-import urllib.parse
-import urllib.request
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 from typing import Any, BinaryIO
 
 from filelock import FileLock, Timeout
 
-from wikic.errors import LockTimeout, UsageError
+from wikic.errors import LockTimeout
 from wikic.ingest import textract
+from wikic.ingest.inputs import Prepared, SourceError, read_inputs
 from wikic.llm.storage import read_json, write_json
 from wikic.settings import IngestSettings
-from wikic.vault.layout import RAW_DIR, RAW_SUBDIRS, state_dir
+from wikic.vault.layout import RAW_DIR, state_dir
 
 LEDGER_FILE = "sources.json"
 LEDGER_VERSION = 1
-_IMAGE_EXTS = {
-    ".png": "png",
-    ".jpg": "jpeg",
-    ".jpeg": "jpeg",
-    ".gif": "gif",
-    ".webp": "webp",
-    ".svg": "svg",
-    ".bmp": "bmp",
-}
-_HTML_EXTS = (".html", ".htm", ".xhtml")
-_MARKDOWN_EXTS = (".md", ".markdown", ".mdown", ".mkd")
-_KEEP_TEXT_EXTS = (".txt", ".text", ".vtt", ".srt", *_MARKDOWN_EXTS)
 _WINDOWS_RESERVED = {"con", "prn", "aux", "nul", *(f"com{i}" for i in range(1, 10)), *(f"lpt{i}" for i in range(1, 10))}
 MAX_SLUG = 80
-
-
-class SourceError(UsageError):
-    """An input cannot be captured (missing, empty, binary, not UTF-8, too large, unreachable)."""
 
 
 @dataclass(frozen=True)
@@ -72,20 +56,7 @@ class CapturedSource:
     sha256: str  # of the raw file's bytes
     text: str  # content of text_path with newlines normalised ("" for images)
     new: bool  # False: this exact content had been captured before; nothing was written
-
-
-@dataclass(frozen=True)
-class _Prepared:
-    origin: str
-    label: str  # how errors name the input
-    source_name: str  # how the ledger names it: URL, "stdin", or the file's name (no local paths)
-    data: bytes
-    media: str
-    ext: str
-    kind: str
-    title: str
-    text: str
-    existing_raw: str | None  # the input already is a file inside this vault's raw/
+    encoding: str = "utf-8"  # what the original was read in; another one means text_path is a converted copy
 
 
 def capture(
@@ -95,26 +66,27 @@ def capture(
     kind: str | None = None,
     settings: IngestSettings | None = None,
     stdin: BinaryIO | bytes | None = None,
+    encoding: str | None = None,
 ) -> list[CapturedSource]:
     """Capture every input (file path, `-` for stdin, or http(s) URL) into `vault_root/raw/`.
 
     `kind` forces the raw/ folder (e.g. "transcripts"). Raises SourceError, naming the input, before
     writing anything if any input is unusable.
     """
-    settings = settings or IngestSettings()
-    if kind is not None and kind not in RAW_SUBDIRS:
-        raise UsageError(f"unknown source kind {kind!r}", hint=f"use one of: {', '.join(RAW_SUBDIRS)}")
-    if sum(1 for item in inputs if item == "-") > 1:
-        raise UsageError("'-' (stdin) given more than once")
+    prepared = read_inputs(vault_root, inputs, kind=kind, settings=settings, stdin=stdin, encoding=encoding)
+    return commit(vault_root, prepared)
+
+
+def commit(vault_root: Path, prepared: Sequence[Prepared]) -> list[CapturedSource]:
+    """Write what `read_inputs` prepared into raw/ and the source ledger (under the ledger's lock)."""
     root = vault_root.resolve()
-    prepared = [_prepare(root, item, kind, settings, stdin) for item in inputs]
     state = state_dir(root)
     state.mkdir(parents=True, exist_ok=True)
     lock = FileLock(str(state / f"{LEDGER_FILE}.lock"))
     try:
         with lock.acquire(timeout=60):
             ledger = _load_ledger(root)
-            results = [_commit(root, item, ledger) for item in prepared]
+            results = [_commit(root, item, ledger, write=True) for item in prepared]
             write_json(state / LEDGER_FILE, ledger)
     except Timeout:
         raise LockTimeout(
@@ -122,6 +94,14 @@ def capture(
             hint="wait for the other ingest to finish",
         ) from None
     return results
+
+
+def preview(vault_root: Path, prepared: Sequence[Prepared]) -> list[CapturedSource]:
+    """What `commit` would capture, with the raw paths it would choose, writing nothing (for --estimate and
+    --dry-run). A later commit chooses the same paths unless another process captures in between."""
+    root = vault_root.resolve()
+    ledger = _load_ledger(root)
+    return [_commit(root, item, ledger, write=False) for item in prepared]
 
 
 def load_source_text(vault_root: Path, text_path: str) -> str:
@@ -141,201 +121,6 @@ def read_ledger(vault_root: Path) -> dict[str, dict[str, object]]:
     return sources
 
 
-# -- reading and checking (no writes) ---------------------------------------------------------------------
-
-
-def _prepare(
-    root: Path, item: str, kind: str | None, settings: IngestSettings, stdin: BinaryIO | bytes | None
-) -> _Prepared:
-    limit = settings.max_source_bytes
-    content_type: str | None = None
-    existing_raw: str | None = None
-    if item == "-":
-        label, name, source_name = "stdin", "", "stdin"
-        data = _read_stdin(stdin, limit)
-    elif re.match(r"^https?://", item, re.IGNORECASE):
-        label = source_name = item
-        data, content_type, name = _fetch(item, limit, settings.fetch_timeout)
-    else:
-        path = Path(item).expanduser()
-        label, name, source_name = item, path.name, path.name
-        data = _read_file(path, limit, settings)
-        resolved = path.resolve()
-        raw_root = root / RAW_DIR
-        if resolved.is_relative_to(raw_root):
-            existing_raw = resolved.relative_to(root).as_posix()
-            label = existing_raw
-    media, ext = _detect(data, name, content_type)
-    if media != "image" and media != "pdf" and b"\x00" in data[:8192]:
-        raise SourceError(
-            f"{label}: binary file, not text, HTML, PDF or an image", hint="wikic captures text, HTML, PDF and images"
-        )
-    title, text = _extract(label, data, media, content_type)
-    if media != "image" and not text.strip():
-        raise SourceError(f"{label}: empty source (no text)", hint="check the file; nothing was captured")
-    if media in ("markdown", "text") and ext not in _KEEP_TEXT_EXTS:
-        ext = ".md"
-    if not title:
-        title = _name_title(name) or textract.first_line_title(text) or "source"
-    folder = None
-    if existing_raw is not None:
-        parts = PurePosixPath(existing_raw).parts
-        folder = parts[1] if len(parts) > 2 and parts[1] in RAW_SUBDIRS else None
-    chosen = folder or kind or _default_kind(media, text)
-    return _Prepared(item, label, source_name, data, media, ext, chosen, title, text, existing_raw)
-
-
-def _read_stdin(stdin: BinaryIO | bytes | None, limit: int) -> bytes:
-    if isinstance(stdin, bytes):
-        data = stdin
-    else:
-        stream = stdin if stdin is not None else sys.stdin.buffer
-        data = stream.read(limit + 1)
-    if len(data) > limit:
-        raise SourceError(f"stdin: more than {_mb(limit)}", hint="raise [ingest] max_source_mb in wikic.toml")
-    if not data.strip():
-        raise SourceError("stdin: empty source (no text)", hint="pipe the text in: cat notes.md | wikic ingest -")
-    return data
-
-
-def _read_file(path: Path, limit: int, settings: IngestSettings) -> bytes:
-    if not path.exists():
-        raise SourceError(f"{path}: no such file", hint="check the path (URLs must start with http:// or https://)")
-    if path.is_dir():
-        raise SourceError(f"{path}: is a folder, not a file", hint="pass the files inside it, e.g. folder/*.md")
-    size = path.stat().st_size
-    if size > limit:
-        raise SourceError(
-            f"{path}: {_mb(size)} is larger than the {_mb(limit)} limit",
-            hint=f"raise [ingest] max_source_mb (now {settings.max_source_mb:g}) in wikic.toml, or split the file",
-        )
-    if size == 0:
-        raise SourceError(f"{path}: empty file", hint="nothing was captured")
-    try:
-        return path.read_bytes()
-    except OSError as exc:
-        raise SourceError(f"{path}: cannot read ({exc.strerror})") from None
-
-
-def _fetch(url: str, limit: int, timeout: float) -> tuple[bytes, str | None, str]:
-    request = urllib.request.Request(url, headers={"User-Agent": "wikic (+source capture)", "Accept": "*/*"})
-    try:
-        with urllib.request.urlopen(request, timeout=timeout) as response:
-            length = response.headers.get("Content-Length")
-            if length and length.isdigit() and int(length) > limit:
-                raise SourceError(
-                    f"{url}: {_mb(int(length))} is larger than the {_mb(limit)} limit",
-                    hint="raise [ingest] max_source_mb",
-                )
-            data = response.read(limit + 1)
-            content_type = response.headers.get("Content-Type")
-            final = response.geturl()
-    except urllib.error.HTTPError as exc:
-        raise SourceError(
-            f"{url}: HTTP {exc.code} {exc.reason}", hint="check the address; nothing was captured"
-        ) from None
-    except (urllib.error.URLError, TimeoutError, OSError) as exc:
-        reason = getattr(exc, "reason", exc)
-        raise SourceError(
-            f"{url}: cannot fetch ({reason})", hint=f"check the address and the network (timeout {timeout:g} s)"
-        ) from None
-    if len(data) > limit:
-        raise SourceError(f"{url}: larger than the {_mb(limit)} limit", hint="raise [ingest] max_source_mb")
-    if not data.strip():
-        raise SourceError(f"{url}: empty response", hint="nothing was captured")
-    name = PurePosixPath(urllib.parse.urlparse(final).path).name
-    return data, content_type, name
-
-
-def _detect(data: bytes, name: str, content_type: str | None) -> tuple[str, str]:
-    """(media, raw file extension)."""
-    ext = PurePosixPath(name).suffix.lower()
-    mime = (content_type or "").split(";")[0].strip().lower()
-    if data.startswith(b"%PDF-"):
-        return "pdf", ".pdf"
-    for magic, kind in (
-        (b"\x89PNG\r\n\x1a\n", "png"),
-        (b"\xff\xd8\xff", "jpeg"),
-        (b"GIF87a", "gif"),
-        (b"GIF89a", "gif"),
-    ):
-        if data.startswith(magic):
-            return "image", ext if _IMAGE_EXTS.get(ext) == kind else f".{'jpg' if kind == 'jpeg' else kind}"
-    if data[:4] == b"RIFF" and data[8:12] == b"WEBP":
-        return "image", ".webp"
-    if ext == ".svg" or mime == "image/svg+xml":
-        return "image", ".svg"
-    if mime.startswith("image/") or ext in _IMAGE_EXTS:
-        subtype = re.sub(r"\W", "", mime.partition("/")[2])[:8]
-        return "image", ext if ext in _IMAGE_EXTS else f".{subtype or 'img'}"
-    head = data[:1024].lstrip(b"\xef\xbb\xbf \t\r\n").lower()
-    if (
-        ext in _HTML_EXTS
-        or mime in ("text/html", "application/xhtml+xml")
-        or head.startswith((b"<!doctype html", b"<html"))
-    ):
-        return "html", ".html"
-    if ext in _MARKDOWN_EXTS or mime == "text/markdown":
-        return "markdown", ext or ".md"
-    return "text", ext or ".md"
-
-
-def _extract(label: str, data: bytes, media: str, content_type: str | None) -> tuple[str, str]:
-    """(title, text for the model) or SourceError."""
-    if media == "image":
-        return "", ""
-    if media == "pdf":
-        try:
-            return textract.pdf_to_text(data)
-        except textract.PdfProblem as exc:
-            raise SourceError(f"{label}: {exc}", hint="convert it to text (e.g. OCR) and capture the text") from None
-    if media == "html":
-        html = _decode_html(label, data, content_type)
-        title, text = textract.html_to_text(html)
-        return title, text
-    text = textract.normalize_newlines(_decode_utf8(label, data))
-    return (textract.markdown_title(text) if media in ("markdown", "text") else ""), text
-
-
-def _decode_utf8(label: str, data: bytes) -> str:
-    try:
-        return data.decode("utf-8-sig")  # utf-8, with or without a byte-order mark
-    except UnicodeDecodeError as exc:
-        raise SourceError(
-            f"{label}: not UTF-8 text (byte 0x{data[exc.start]:02x} at offset {exc.start})",
-            hint="convert it first, e.g. iconv -f latin1 -t utf-8 FILE > FILE.utf8.txt",
-        ) from None
-
-
-def _decode_html(label: str, data: bytes, content_type: str | None) -> str:
-    # The extracted text is written as UTF-8, so an HTML page may declare another charset.
-    try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        charset = textract.declared_charset(data, content_type)
-        if charset:
-            try:
-                return data.decode(charset)
-            except (LookupError, UnicodeDecodeError):
-                pass
-        return _decode_utf8(label, data)
-
-
-def _default_kind(media: str, text: str) -> str:
-    if media == "pdf":
-        return "papers"
-    if media == "image":
-        return "assets"
-    if media in ("markdown", "text") and textract.looks_like_transcript(text):
-        return "transcripts"
-    return "articles"
-
-
-def _name_title(name: str) -> str:
-    stem = PurePosixPath(name).stem if name else ""
-    return " ".join(re.split(r"[-_.\s]+", stem)).strip()
-
-
 def slugify(title: str, fallback: str = "source") -> str:
     """lowercase-with-hyphens; keeps letters of any script (CJK titles stay readable), at most 80 chars."""
     text = unicodedata.normalize("NFKC", title).casefold()
@@ -350,9 +135,6 @@ def slugify(title: str, fallback: str = "source") -> str:
         slug = fallback if not slug else f"{slug}-{fallback}"
     return slug
 
-
-def _mb(size: int) -> str:
-    return f"{size / (1024 * 1024):.1f} MB"
 
 
 # -- writing (under the ledger lock) ------------------------------------------------------------------
@@ -369,7 +151,7 @@ def _sha256(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
-def _commit(root: Path, item: _Prepared, ledger: dict[str, Any]) -> CapturedSource:
+def _commit(root: Path, item: Prepared, ledger: dict[str, Any], *, write: bool) -> CapturedSource:
     digest = _sha256(item.data)
     sources = ledger["sources"]
     for raw_path, entry in sources.items():
@@ -390,9 +172,10 @@ def _commit(root: Path, item: _Prepared, ledger: dict[str, Any]) -> CapturedSour
                 digest,
                 text,
                 False,
+                str(entry.get("encoding") or "utf-8"),
             )
 
-    separate_text = item.media in ("html", "pdf")
+    separate_text = item.separate_text
     text_bytes = item.text.encode("utf-8")
     recorded = {p for raw, entry in sources.items() for p in (raw, str(entry.get("text_path") or ""))}
 
@@ -412,14 +195,19 @@ def _commit(root: Path, item: _Prepared, ledger: dict[str, Any]) -> CapturedSour
         )
     else:
         folder = root / RAW_DIR / item.kind
-        folder.mkdir(parents=True, exist_ok=True)
+        if write:
+            folder.mkdir(parents=True, exist_ok=True)
         stem = _free_stem(
             folder, slugify(item.title), item.ext, separate_text,
             lambda raw, text: orphan(raw, item.data) and orphan(text, text_bytes),
         )
         raw_rel = f"{RAW_DIR}/{item.kind}/{stem}{item.ext}"
-        _create_exclusive(root / raw_rel, item.data)
         text_rel = f"{RAW_DIR}/{item.kind}/{stem}.md" if separate_text else ("" if item.media == "image" else raw_rel)
+        if write:
+            _create_exclusive(root / raw_rel, item.data)
+    encoding = item.encoding or "utf-8"
+    if not write:
+        return CapturedSource(item.origin, raw_rel, text_rel, item.kind, item.media, item.title, digest, item.text, True, encoding)
     if separate_text:
         _create_exclusive(root / text_rel, text_bytes)
     sources[raw_rel] = {
@@ -433,7 +221,9 @@ def _commit(root: Path, item: _Prepared, ledger: dict[str, Any]) -> CapturedSour
         "text_sha256": _sha256((root / text_rel).read_bytes()) if text_rel else "",
         "captured": datetime.now(UTC).isoformat(timespec="seconds"),
     }
-    return CapturedSource(item.origin, raw_rel, text_rel, item.kind, item.media, item.title, digest, item.text, True)
+    if encoding != "utf-8":
+        sources[raw_rel]["encoding"] = encoding  # the text file beside it is the converted copy
+    return CapturedSource(item.origin, raw_rel, text_rel, item.kind, item.media, item.title, digest, item.text, True, encoding)
 
 
 def _free_stem(

@@ -16,7 +16,7 @@ from typing import Any
 
 from wikic.errors import ConfigError, LLMError, PalaceError
 from wikic.ingest import journal
-from wikic.ingest.capture import CapturedSource, capture
+from wikic.ingest.capture import CapturedSource, commit, preview
 from wikic.ingest.compile import Compiler, SourceResult
 from wikic.ingest.extract import (
     ExtractionResult,
@@ -24,8 +24,10 @@ from wikic.ingest.extract import (
     estimate_extraction,
     extract_plan,
 )
+from wikic.ingest.inputs import read_inputs
 from wikic.ingest.ledgers import Compiled, Mentions
 from wikic.ingest.names import PageNames
+from wikic.ingest.pending import pending_inputs
 from wikic.llm.cache import ReplyCache
 from wikic.llm.client import LLM
 from wikic.schema import Schema
@@ -42,8 +44,9 @@ MAX_CONTEXT_PAGES = 40  # pages the model is told about per source: bounded, wha
 
 @dataclass
 class IngestOptions:
-    inputs: Sequence[str]
+    inputs: Sequence[str] = ()  # none: every file in raw/ not compiled yet
     kind: str | None = None
+    encoding: str | None = None  # the inputs' text encoding, when detection cannot tell
     dry_run: bool = False
     estimate: bool = False
     max_tokens: int | None = None  # stop scheduling new sources once this many tokens were spent
@@ -86,6 +89,7 @@ class IngestReport:
     dry_run: bool = False
     estimate: bool = False
     resumed: list[str] = field(default_factory=list)  # sources whose killed run this one finished (journal)
+    converted: dict[str, str] = field(default_factory=dict)  # text path -> the encoding its original was in
 
     @property
     def created(self) -> list[str]:
@@ -99,6 +103,33 @@ class IngestReport:
     def failed(self) -> list[SourceReport]:
         return [s for s in self.sources if s.status == "failed"]
 
+    @property
+    def skipped(self) -> list[SourceReport]:
+        """Sources left for a later run because `--max-tokens` was reached."""
+        return [s for s in self.sources if s.status == "over-budget"]
+
+    @property
+    def written(self) -> set[str]:
+        return {p for s in self.sources for p in (*s.created, *s.updated)}
+
+    def lint_errors_in_written(self) -> list[Any]:
+        """Error-level lint findings in what this run wrote (a page it wrote, or index.md's line for one):
+        errors the vault had before are the user's to fix, not this run's failure."""
+        if self.lint is None:
+            return []
+        written = self.written
+        stems = {p[:-3] for p in written} | {posixpath.basename(p)[:-3] for p in written}
+        return [
+            f
+            for f in self.lint.findings
+            if f.severity == "error" and (f.path in written or (f.path == INDEX_FILE and f.target in stems))
+        ]
+
+    def exit_code(self) -> int:
+        """0: every source compiled (or unchanged); 1: a source failed or was left for later (budget), or
+        the run wrote something lint calls an error."""
+        return 1 if self.failed or self.skipped or self.lint_errors_in_written() else 0
+
     def totals(self) -> dict[str, Any]:
         cost_values = [s.cost for s in self.sources if s.cost is not None]
         return {
@@ -106,6 +137,7 @@ class IngestReport:
             "compiled": sum(1 for s in self.sources if s.status == "compiled"),
             "unchanged": sum(1 for s in self.sources if s.status == "unchanged"),
             "failed": len(self.failed),
+            "skipped": len(self.skipped),
             "created": len(self.created),
             "updated": len(set(self.updated)),
             "calls": sum(s.calls for s in self.sources),
@@ -122,6 +154,8 @@ class IngestReport:
             out["lint"] = self.lint.summary() | {"findings": [f.to_dict() for f in self.lint.findings]}
         if self.resumed:
             out["resumed"] = self.resumed
+        if self.converted:
+            out["converted"] = self.converted
         return out
 
 
@@ -213,8 +247,20 @@ def ingest(root: Path, options: IngestOptions, *, llm: LLM | None = None, progre
         with vault_lock(root):  # a run killed while writing: finish it before judging what is compiled
             report.resumed = journal.recover(root, page_types)
 
-    sources = capture(root, list(options.inputs), kind=options.kind, settings=settings.ingest)
+    if options.inputs:
+        prepared = read_inputs(root, options.inputs, kind=options.kind, settings=settings.ingest, encoding=options.encoding)
+    else:
+        prepared, unusable = pending_inputs(root, settings.ingest)
+        report.sources += [SourceReport(u.path, "", "failed", error=f"{u.error}" + (f" ({u.hint})" if u.hint else "")) for u in unusable]
+    # Nothing is captured before the run can compile it: not for an estimate or a dry run, and not when
+    # the model is not configured (a configuration error then leaves raw/ as it was).
     compiled = Compiled.load(root)
+    planned = preview(root, prepared)
+    needs_model = any(s.text_path and (options.force or not compiled.is_current(s.text_path, s.sha256)) for s in planned)
+    if needs_model and llm is None and not options.estimate:
+        llm = make_llm(root, settings)
+    sources = planned if options.dry_run or options.estimate else commit(root, prepared)
+    report.converted = {s.text_path: s.encoding for s in sources if s.text_path and s.encoding != "utf-8"}
     todo: list[CapturedSource] = []
     for src in sources:
         ref = src.text_path or src.raw_path
