@@ -16,6 +16,7 @@ import signal
 import subprocess
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import gkit
@@ -31,7 +32,7 @@ SLOW = 30.0  # seconds the stand-in takes for every source but the first: far lo
 FIRST, SECOND = "raw/articles/note-0-on-project-0.md", "raw/articles/note-1-on-project-1.md"
 
 
-def _wait_for(condition, timeout: float, what: str) -> None:  # noqa: ANN001
+def _wait_for(condition: Callable[[], bool], timeout: float, what: str) -> None:
     deadline = time.monotonic() + timeout
     while not condition():
         assert time.monotonic() < deadline, f"timed out waiting for {what}"
@@ -54,16 +55,21 @@ def _first_reply_then_two_in_flight(root: Path, standin: StandinServer) -> None:
     time.sleep(0.2)
 
 
+@pytest.fixture
+def slow_model(tmp_path: Path, standin: StandinServer) -> tuple[Path, list[str]]:
+    """A vault and seven sources; the stand-in answers the first at once and the others after SLOW seconds."""
+    standin.route = _slow_but_the_first
+    return gkit.make_vault(tmp_path / "wiki", standin.base_url), gkit.sources(tmp_path / "inbox", N_SOURCES)
+
+
 def _compiled(root: Path) -> list[str]:
     return list(json.loads((root / ".wikic" / "compiled.json").read_text(encoding="utf-8"))["sources"])
 
 
 def test_ctrl_c_while_the_model_is_asked_compiles_what_finished_and_starts_no_call(
-    tmp_path: Path, standin: StandinServer
+    slow_model: tuple[Path, list[str]], standin: StandinServer
 ) -> None:
-    root = gkit.make_vault(tmp_path / "wiki", standin.base_url)
-    sources = gkit.sources(tmp_path / "inbox", N_SOURCES)
-    standin.route = _slow_but_the_first
+    root, sources = slow_model
     signalled: list[float] = []
 
     def press_ctrl_c() -> None:
@@ -117,11 +123,9 @@ def test_ctrl_c_while_indexing_leaves_the_work_for_the_next_run_which_says_so(
 
 @pytest.mark.slow
 def test_ctrl_c_stops_a_wikic_ingest_process_within_a_second_or_two_and_the_next_run_finishes(
-    tmp_path: Path, standin: StandinServer
+    slow_model: tuple[Path, list[str]], standin: StandinServer
 ) -> None:
-    root = gkit.make_vault(tmp_path / "wiki", standin.base_url)
-    sources = gkit.sources(tmp_path / "inbox", N_SOURCES)
-    standin.route = _slow_but_the_first
+    root, sources = slow_model
     proc = subprocess.Popen(gkit.wikic_cmd("ingest", *sources, "--vault", str(root)), stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True, env=gkit.env(), start_new_session=True)
     try:
