@@ -19,6 +19,8 @@ _Item = tuple[Future[Any], Callable[..., Any], tuple[Any, ...], dict[str, Any]]
 
 
 class DaemonPool(Executor):
+    """At most `max_workers` daemon threads, started as work comes, running what is submitted in order."""
+
     def __init__(self, max_workers: int, name: str = "wikic-worker") -> None:
         self._max = max(1, max_workers)
         self._name = name

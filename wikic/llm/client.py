@@ -317,8 +317,8 @@ class OpenAICompatible:
         """The answer of one (not streamed) chat completion body, as a single piece."""
         data = json.loads(body)
         choices = data.get("choices") if isinstance(data, dict) else None
-        choice = choices[0] if isinstance(choices, list) and choices and isinstance(choices[0], dict) else None
-        message = choice.get("message") if choice is not None else None
+        choice = choices[0] if isinstance(choices, list) and choices and isinstance(choices[0], dict) else {}
+        message = choice.get("message")
         if not isinstance(message, dict):
             raise LLMError(
                 f"{self._where()}: the reply is not a chat completion ({_short(self._scrub(body.decode('utf-8', 'replace')))})",
@@ -332,7 +332,7 @@ class OpenAICompatible:
             stream.completion_tokens = usage.get("completion_tokens") or 0
             stream.usage_estimated = False
         # A whole reply is complete: a server that leaves out the finish reason has still finished.
-        stream.finish_reason = choice.get("finish_reason") or "stop"  # type: ignore[union-attr]
+        stream.finish_reason = choice.get("finish_reason") or "stop"
         content = message.get("content")  # thinking models put their reasoning in `reasoning_content`
         if isinstance(content, str) and content:
             yield self._scrub(content)
