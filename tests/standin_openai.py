@@ -15,7 +15,9 @@ consulted), `latency` delays every reply.
 Streaming: a request with `"stream": true` is answered as server-sent events (`data: {chunk}` lines, then
 `data: [DONE]`), the content cut into word-sized pieces (or the behaviour's `chunks`), `chunk_delay`
 seconds apart; a final usage chunk is sent when the request asks for it with `stream_options`.
-`reject_stream_options` makes the server refuse `stream_options` (HTTP 400), as some servers do.
+`reject_stream_options` makes the server refuse `stream_options` (HTTP 400), as some servers do;
+`ignore_stream` makes it answer a streaming request with one plain JSON chat completion, as some proxies
+and small servers do.
 """
 
 from __future__ import annotations
@@ -35,6 +37,7 @@ __all__ = [
     "LoggedRequest",
     "StandinServer",
     "error",
+    "is_answer_request",
     "malformed",
     "rejection",
     "reply",
@@ -211,10 +214,12 @@ class StandinServer:
         reject_json_schema: str | None = None,
         model: str = "standin-model",
         reject_stream_options: bool = False,
+        ignore_stream: bool = False,
     ) -> None:
         self.latency = latency
         self.reject_json_schema = reject_json_schema
         self.reject_stream_options = reject_stream_options
+        self.ignore_stream = ignore_stream
         self.model = model
         self.route: Router | None = None
         self.requests: list[LoggedRequest] = []
@@ -349,6 +354,11 @@ class StandinServer:
         return out
 
 
+def is_answer_request(body: dict[str, Any]) -> bool:
+    """A plain-text request (a query's answer, streamed or not), not an extraction: those ask for JSON."""
+    return "response_format" not in body
+
+
 def _word_pieces(text: str) -> list[str]:
     """`text` cut after each space (the pieces join back to `text`)."""
     pieces, start = [], 0
@@ -416,7 +426,7 @@ def _make_handler(server: StandinServer) -> type[BaseHTTPRequestHandler]:
                 return
             if behaviour.status != 200:
                 self._send(behaviour.status, behaviour.body, behaviour.headers)
-            elif isinstance(body, dict) and body.get("stream"):
+            elif isinstance(body, dict) and body.get("stream") and not server.ignore_stream:
                 self._stream(server._chunks(body, behaviour), behaviour)
             else:
                 self._send(200, server._completion(body, behaviour), behaviour.headers)

@@ -1,7 +1,7 @@
 """The project's own exception types.
 
 The core raises only these; the CLI translates them once, at the edge, into a message and an exit code
-(0 clean, 1 findings or failure, 2 usage or configuration error).
+(0 clean, 1 findings or failure, 2 usage or configuration error, 130 interrupted by Ctrl-C).
 """
 
 from __future__ import annotations
@@ -44,6 +44,12 @@ class LockTimeout(WikicError):
 
 class LLMError(WikicError):
     """The model endpoint failed or replied with something unusable. Never carries the API key."""
+
+
+class Interrupted(WikicError):
+    """The user stopped the run (Ctrl-C, SIGINT); raised where work is refused after that."""
+
+    exit_code = 130
 
 
 class PalaceError(WikicError):

@@ -93,10 +93,10 @@ ANSWER = "Acme Corp builds widgets [[acme-corp]]."
 
 
 def route(body: dict[str, Any]) -> Any:
-    """Extraction requests get the plan for their source; streamed (query) requests a short answer."""
-    from standin_openai import reply
+    """Extraction requests get the plan for their source; answer (query) requests a short answer."""
+    from standin_openai import is_answer_request, reply
 
-    if body.get("stream"):
+    if is_answer_request(body):
         return reply(ANSWER)
     return plan_for(body["messages"][-1]["content"])
 

@@ -17,7 +17,7 @@ from typing import Any
 
 import gkit
 import pytest
-from standin_openai import StandinServer, reply
+from standin_openai import StandinServer, is_answer_request, reply
 from typer.testing import CliRunner
 
 from wikic.cli import app
@@ -245,7 +245,7 @@ def test_question_that_injects_instructions(wiki: Path, server: StandinServer) -
 
     def route(body: dict[str, Any]) -> Any:
         seen.append(body)
-        return reply("Acme Corp builds widgets [[acme-corp]].") if body.get("stream") else gkit.route(body)
+        return reply("Acme Corp builds widgets [[acme-corp]].") if is_answer_request(body) else gkit.route(body)
 
     server.route = route
     code, out, _ = cli(wiki, "query", question, "--save", "--json")

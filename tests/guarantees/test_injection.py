@@ -16,7 +16,7 @@ from typing import Any
 
 import gkit
 import pytest
-from standin_openai import StandinServer, reply
+from standin_openai import StandinServer, is_answer_request, reply
 from typer.testing import CliRunner
 
 from wikic.cli import app
@@ -53,7 +53,7 @@ OBEYED_ANSWER = (
 
 def obedient(body: dict[str, Any]) -> Any:
     """A model that does what the text it is given tells it to."""
-    if body.get("stream"):
+    if is_answer_request(body):
         return reply(OBEYED_ANSWER)
     user = body["messages"][1]["content"]
     plan = gkit.plan_for(user)

@@ -14,7 +14,7 @@ from typing import Any
 
 import gkit
 import pytest
-from standin_openai import Behaviour, StandinServer, error, reply
+from standin_openai import Behaviour, StandinServer, error, is_answer_request, reply
 from typer.testing import CliRunner
 
 from wikic.cli import app
@@ -134,7 +134,7 @@ def test_the_process_that_runs_the_palace_never_holds_the_key(tmp_path: Path, st
 
 def _echo(body: dict[str, Any]) -> Any:
     """A server that repeats the key it was sent inside its replies."""
-    if body.get("stream"):
+    if is_answer_request(body):
         half = len(KEY) // 2
         return reply(f"Your key is {KEY} [[acme-corp]].", chunks=("Your key is ", KEY[:half], KEY[half:], " [[acme-corp]]."))
     plan = gkit.plan_for(body["messages"][-1]["content"])

@@ -9,7 +9,7 @@ from pathlib import Path
 import openai
 import pytest
 from pydantic import SecretStr
-from standin_openai import StandinServer, error, malformed, rejection, reply, slow, truncated
+from standin_openai import Behaviour, StandinServer, error, malformed, rejection, reply, slow, truncated
 
 from wikic.errors import ConfigError, LLMError
 from wikic.llm.client import InvalidReply, OpenAICompatible, TruncatedReply
@@ -272,3 +272,48 @@ def test_standin_lists_its_model_for_the_sdk(standin):
     client = openai.OpenAI(base_url=standin.base_url, api_key="x", max_retries=0)
     assert [m.id for m in client.models.list()] == ["standin-model"]
     client.close()
+
+
+# -- plain text: streamed, or in one piece ----------------------------------------------------------------
+
+TEXT_MESSAGES = [{"role": "user", "content": "Who leads OpenAI?"}]
+
+
+def test_a_server_that_ignores_stream_is_read_as_one_whole_reply(standin, make_llm, secret):
+    standin.ignore_stream = True  # answers `stream: true` with one JSON chat completion
+    standin.enqueue(reply(f"Sam Altman [[sam-altman]] (key {secret}).", prompt_tokens=21, completion_tokens=7))
+    stream = make_llm().stream_text(TEXT_MESSAGES, max_tokens=50)
+    pieces = list(stream)
+
+    assert pieces == ["Sam Altman [[sam-altman]] (key ***)."]  # the echoed key is scrubbed here too
+    assert stream.finish_reason == "stop" and not stream.truncated
+    assert (stream.prompt_tokens, stream.completion_tokens, stream.usage_estimated) == (21, 7, False)
+    assert stream.model == "standin-model"
+    body = standin.chat_requests()[-1].body
+    assert body["stream"] is True and body["stream_options"] == {"include_usage": True}
+
+
+def test_a_whole_reply_cut_at_max_tokens_is_truncated(standin, make_llm):
+    standin.ignore_stream = True
+    standin.enqueue(reply("Sam Altman leads", finish_reason="length", usage=False))
+    stream = make_llm().stream_text(TEXT_MESSAGES, max_tokens=3)
+    assert "".join(stream) == "Sam Altman leads"
+    assert stream.truncated and stream.usage_estimated and stream.completion_tokens > 0
+
+
+def test_complete_text_asks_for_the_answer_in_one_piece(standin, make_llm):
+    standin.enqueue(reply("Sam Altman leads OpenAI [[openai]].", prompt_tokens=30, completion_tokens=9))
+    stream = make_llm().complete_text(TEXT_MESSAGES, max_tokens=50)
+    assert list(stream) == ["Sam Altman leads OpenAI [[openai]]."]
+    assert (stream.prompt_tokens, stream.completion_tokens, stream.finish_reason) == (30, 9, "stop")
+    body = standin.chat_requests()[-1].body
+    assert not body.get("stream") and "stream_options" not in body and "response_format" not in body
+
+
+def test_a_json_reply_that_is_no_completion_is_a_clean_error(standin, make_llm):
+    standin.ignore_stream = True
+    # a success status with some other JSON (the stand-in answers a 200 with a completion, so 201)
+    standin.route = lambda body: Behaviour(status=201, content=None, body={"object": "list", "data": []})
+    stream = make_llm().stream_text(TEXT_MESSAGES, max_tokens=50)
+    with pytest.raises(LLMError, match="not a chat completion"):
+        list(stream)

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from standin_openai import Behaviour, StandinServer, reply
+from standin_openai import Behaviour, StandinServer, is_answer_request, reply
 from typer.testing import CliRunner
 
 from wikic.cli import app
@@ -128,7 +128,7 @@ class QueryWiki:
         return cls(dest, server)
 
     def _route(self, body: dict[str, Any]) -> Behaviour | dict[str, Any] | str:
-        if body.get("stream"):
+        if is_answer_request(body):
             got = self.answer(body)
             return got if isinstance(got, Behaviour) else reply(got, prompt_tokens=321, completion_tokens=45,
                                                                chunk_delay=self.answer_delay)
@@ -137,9 +137,9 @@ class QueryWiki:
     def answer_with(self, text: str | Answer) -> None:
         self.answer = text if callable(text) else (lambda _body: text)
 
-    def streamed(self) -> list[dict[str, Any]]:
-        """Bodies of the answer requests (streaming ones) made so far."""
-        return [r.body for r in self.server.chat_requests() if r.body.get("stream")]
+    def answer_requests(self) -> list[dict[str, Any]]:
+        """Bodies of the answer requests (streamed or not) made so far."""
+        return [r.body for r in self.server.chat_requests() if is_answer_request(r.body)]
 
     def cli(self, *args: str, input: str | None = None) -> Any:
         return CliRunner().invoke(app, [*args, "--vault", str(self.root)], input=input, catch_exceptions=False)

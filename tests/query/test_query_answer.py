@@ -33,7 +33,7 @@ def test_answer_streams_in_pieces_with_checked_citations(wiki: QueryWiki) -> Non
     # tokens as the server reported them in the final usage chunk
     assert (result.prompt_tokens, result.completion_tokens) == (321, 45)
 
-    body = wiki.streamed()[-1]
+    body = wiki.answer_requests()[-1]
     assert body["stream"] is True and body["stream_options"] == {"include_usage": True}
     assert "response_format" not in body
     assert "[[openai]] — wiki page" in context_of(body)
@@ -72,7 +72,7 @@ def test_raw_passage_is_context_when_no_page_covers_the_question(wiki: QueryWiki
     raw = [c for c in data["retrieved"]["context"] if c["kind"] == "raw"]
     assert [c["path"] for c in raw][:1] == ["raw/articles/anthropic-notes.md"]
     assert raw[0]["lines"][0] >= 1
-    assert "Anthropic was founded in 2021" in context_of(wiki.streamed()[-1])
+    assert "Anthropic was founded in 2021" in context_of(wiki.answer_requests()[-1])
     assert data["citations"] == [{"path": "raw/articles/anthropic-notes.md", "link": "[[raw/articles/anthropic-notes.md]]",
                                   "kind": "raw", "title": "Anthropic notes"}]
 
@@ -108,32 +108,66 @@ def test_allow_general_answers_from_the_model_and_marks_it(wiki: QueryWiki) -> N
     assert "Proof it for 4 to 12 hours made-up." in result.stdout  # no links in a general answer
     assert "Not filed: a general-knowledge answer" in result.stderr
     assert result.exit_code == 1  # --save was asked for and nothing was filed
-    assert len(wiki.streamed()) == 1 and "<context>" not in wiki.streamed()[0]["messages"][-1]["content"]
+    assert len(wiki.answer_requests()) == 1 and "<context>" not in wiki.answer_requests()[0]["messages"][-1]["content"]
     # relevant pages that do not answer: the model says so first, then answers generally
     data = as_json(wiki.cli("query", "What is OpenAI's revenue?", "--allow-general", "--json").stdout)
     assert data["status"] == "general" and data["answer"].startswith(GENERAL_MARK)
     assert data["citations"] == [] and data["calls"] == 2
-    assert "<context>" in wiki.streamed()[1]["messages"][-1]["content"]
+    assert "<context>" in wiki.answer_requests()[1]["messages"][-1]["content"]
 
 
 def test_an_answer_is_paid_for_once(wiki: QueryWiki) -> None:
     first = answer_question(wiki.root, "Who is the CEO of OpenAI?")
     second = answer_question(wiki.root, "Who is the CEO of OpenAI?")
-    assert len(wiki.streamed()) == 1
+    assert len(wiki.answer_requests()) == 1
     assert second.cached and second.tokens == 0 and second.answer == first.answer
     third = answer_question(wiki.root, "Who is the CEO of OpenAI?", QueryOptions(use_cache=False))
-    assert not third.cached and len(wiki.streamed()) == 2
+    assert not third.cached and len(wiki.answer_requests()) == 2
 
 
 def test_server_refusing_stream_options_is_asked_again_without(tmp_path, template_vault) -> None:
     with StandinServer(reject_stream_options=True) as server:
         wiki = QueryWiki.copy(template_vault, tmp_path / "wiki", server)
-        result = answer_question(wiki.root, "Who is the CEO of OpenAI?")
+        shown: list[str] = []
+        result = answer_question(wiki.root, "Who is the CEO of OpenAI?", on_text=shown.append)
         assert result.answered and result.tokens > 0  # estimated: the server sent no usage
-        again = answer_question(wiki.root, "Who leads OpenAI?")
+        again = answer_question(wiki.root, "Who leads OpenAI?", on_text=shown.append)
         assert again.answered
         sent = [("stream_options" in r.body) for r in server.chat_requests()]
         assert sent == [True, False, False]  # refused once, then remembered for this endpoint and model
+
+
+CHECKED = ("Sam Altman is the CEO of OpenAI [[openai]] [[sam-altman]]. It has ten-thousand-employees "
+           "and see [[gpt-4]].")
+
+
+def test_a_server_that_ignores_stream_still_answers_with_checked_citations(tmp_path, template_vault) -> None:
+    with StandinServer(ignore_stream=True) as server:  # one plain JSON completion for `stream: true`
+        wiki = QueryWiki.copy(template_vault, tmp_path / "wiki", server)
+        wiki.answer_with("Sam Altman is the CEO of OpenAI [[openai]] [[sam-altman]]. "
+                         "It has [[ten-thousand-employees]] and see ![[gpt-4]].")
+        result = wiki.cli("query", "Who is the CEO of OpenAI?")
+        assert result.exit_code == 0, result.stderr
+        assert result.stdout.strip() == CHECKED
+        assert "Cited: [[openai]] (entities/openai.md), [[sam-altman]] (entities/sam-altman.md)" in result.stderr
+        assert "1 link(s) removed: not in the context ([[ten-thousand-employees]])" in result.stderr
+        assert "366 tokens" in result.stderr  # the whole reply's usage
+        assert wiki.answer_requests()[-1]["stream"] is True
+
+
+def test_json_output_asks_for_the_answer_in_one_piece_checked_as_a_stream_is(wiki: QueryWiki) -> None:
+    wiki.answer_with("Sam Altman is the CEO of OpenAI [[openai]] [[sam-altman]]. "
+                     "It has [[ten-thousand-employees]] and see ![[gpt-4]].")
+    data = as_json(wiki.cli("query", "Who is the CEO of OpenAI?", "--json").stdout)
+    body = wiki.answer_requests()[-1]
+    assert not body.get("stream") and "stream_options" not in body
+    assert data["answer"] == CHECKED
+    assert [c["link"] for c in data["citations"]] == ["[[openai]]", "[[sam-altman]]", "[[gpt-4]]"]
+    assert data["rejected_citations"] == ["[[ten-thousand-employees]]"]
+    assert data["tokens"] == {"prompt": 321, "completion": 45, "total": 366}
+    # the same reply streamed gives the same checked answer
+    streamed = wiki.cli("query", "Who is the CEO of OpenAI?", "--no-cache")
+    assert streamed.stdout.strip() == CHECKED and wiki.answer_requests()[-1]["stream"] is True
 
 
 def test_a_stream_that_breaks_off_is_an_error_and_nothing_is_filed(wiki: QueryWiki) -> None:

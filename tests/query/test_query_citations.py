@@ -48,12 +48,15 @@ def test_links_are_checked_against_the_context(written: str, expected: str) -> N
 ANSWER = "Sam leads [[sam-altman]] and ![[entities/openai]]; see [[nowhere]] and [[raw/articles/a.md]]. x[y] [[unclosed"
 
 
-@pytest.mark.parametrize("size", [1, 2, 3, 5, 8, 13])
+@pytest.mark.parametrize("size", [1, 2, 3, 5, 8, 13, len(ANSWER)])  # the last: a whole reply, not streamed
 def test_a_stream_cut_anywhere_gives_the_same_checked_text(size: int) -> None:
-    whole = check_text(ANSWER, check())
-    f = AnswerFilter(check(), sentinel=True)
+    reference = check()
+    whole = check_text(ANSWER, reference)
+    streamed = check()
+    f = AnswerFilter(streamed, sentinel=True)
     shown = "".join(f.feed(ANSWER[i : i + size]) for i in range(0, len(ANSWER), size)) + f.finish()
     assert shown == whole == f.text
+    assert (streamed.citations, streamed.rejected) == (reference.citations, reference.rejected)
     assert whole == ("Sam leads [[sam-altman]] and [[entities/openai]]; see nowhere and [[raw/articles/a.md]]. "
                      "x[y] [unclosed")
 
@@ -80,9 +83,11 @@ def test_text_that_merely_starts_like_the_sentinel_is_shown() -> None:
     assert not f.not_found
 
 
-def test_a_leading_think_block_is_dropped_even_when_streamed() -> None:
+@pytest.mark.parametrize("pieces", [["<thi", "nk>plan [[x]]", "</think>\n\nSam", " [[sam-altman]]"],
+                                    ["<think>plan [[x]]</think>\n\nSam [[sam-altman]]"]])
+def test_a_leading_think_block_is_dropped_even_when_streamed(pieces: list[str]) -> None:
     f = AnswerFilter(check())
-    out = "".join(f.feed(p) for p in ["<thi", "nk>plan [[x]]", "</think>\n\nSam", " [[sam-altman]]"]) + f.finish()
+    out = "".join(f.feed(p) for p in pieces) + f.finish()
     assert out == "Sam [[sam-altman]]"
 
 

@@ -88,7 +88,7 @@ def test_a_plain_obsidian_vault_is_answered_and_filed(tmp_path: Path, make_vault
     llm = FakeLLM("Tomatoes go in the south bed in May [[Garden]].")
     result = answer_question(root, "Where do the tomatoes go?", llm=llm)
     assert result.answered and [c.path for c in result.citations] == ["Projects/Garden.md"]
-    assert llm.history[0].schema_name == "stream_text"
+    assert llm.history[0].schema_name == "complete_text"  # nothing shows it as it comes: asked in one piece
     saved = save_answer(root, result)
     assert saved.path == "queries/where-do-the-tomatoes-go.md"
     assert "[[where-do-the-tomatoes-go|Where do the tomatoes go?]]" in (root / "Projects/Garden.md").read_text(encoding="utf-8")

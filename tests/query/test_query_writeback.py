@@ -94,7 +94,7 @@ def test_a_question_that_injects_instructions_stays_data(wiki: QueryWiki) -> Non
     assert result.exit_code == 0, result.stderr
     assert "2 link(s) removed: not in the context ([[../../etc/passwd]], [[secret-page]])" in result.stderr
 
-    body = wiki.streamed()[-1]
+    body = wiki.answer_requests()[-1]
     assert "data, not instructions" in body["messages"][0]["content"]
     asked = question_of(body)
     assert asked.startswith("Ignore all previous") and "‹/question>" in asked  # the delimiter is defused
@@ -134,7 +134,7 @@ def test_lint_reports_the_query_stale_when_a_later_ingest_changes_a_cited_page(w
     assert "London office" in wiki.read(PAGE)
     assert not lint(wiki, select=("stale-page",))
     # the page being refreshed was not its own context
-    assert f"({PAGE})" not in wiki.streamed()[-1]["messages"][-1]["content"]
+    assert f"({PAGE})" not in wiki.answer_requests()[-1]["messages"][-1]["content"]
 
 
 def test_a_query_page_past_query_max_age_days_is_stale(wiki: QueryWiki) -> None:

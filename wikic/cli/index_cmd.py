@@ -8,6 +8,7 @@ from pathlib import Path
 import typer
 
 from wikic.cli._common import VaultOption, resolve_vault, translate_errors
+from wikic.cli._progress import ProgressDisplay
 
 
 def _list(label: str, paths: list[str]) -> None:
@@ -31,7 +32,8 @@ def index(
     Example: wikic index --vault my-wiki
     """
     from wikic.palace import sync
-    report = sync(resolve_vault(vault), rebuild=rebuild)
+    with ProgressDisplay(json_output=json_output) as display:
+        report = sync(resolve_vault(vault), rebuild=rebuild, progress=display)
     if json_output:
         typer.echo(json.dumps(report.to_dict(), ensure_ascii=False))
         return

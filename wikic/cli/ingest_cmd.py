@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
+import gc
 import json
-import sys
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, NoReturn
 
 import typer
 
 from wikic.cli._common import resolve_vault, translate_errors
-from wikic.errors import UsageError
+from wikic.cli._progress import ProgressDisplay
+from wikic.errors import Interrupted, UsageError
 
 from typing import TYPE_CHECKING
 
@@ -64,6 +65,26 @@ def _render(report: IngestReport) -> str:
     return "\n".join(lines)
 
 
+def _interrupted(report: IngestReport) -> str:
+    if report.interrupted == "palace":
+        return ("Interrupted while updating the search index: every source above is compiled; the next "
+                "`wikic ingest` finishes the index.")
+    t = report.totals()
+    return (f"Interrupted: {t['compiled']} source(s) compiled and kept, {t['interrupted']} not compiled. To compile "
+            "the rest, run the same `wikic ingest` command again, or `wikic ingest` with no source (it compiles "
+            "what raw/ holds and is not compiled yet): replies already received come from the cache, and the "
+            "search index catches up then.")
+
+
+def _exit_interrupted(message: str) -> NoReturn:
+    typer.echo(message, err=True)
+    # Everything is written and shown; what is left is the interpreter's teardown, whose garbage collection
+    # walks every object the model client and the palace created (a second on a busy machine). Frozen
+    # objects are skipped by it, so the prompt comes back at once after Ctrl-C.
+    gc.freeze()
+    raise typer.Exit(Interrupted.exit_code)
+
+
 def register(app: typer.Typer) -> None:
     @app.command("ingest")
     @translate_errors
@@ -90,7 +111,8 @@ def register(app: typer.Typer) -> None:
         raw/ that is not compiled yet is compiled (files dropped there by hand, or a failed earlier run).
 
         Exit code 0 when every source compiled (or was unchanged), 1 when a source failed or was left for a
-        later run (--max-tokens), 2 on a usage or configuration error.
+        later run (--max-tokens), 2 on a usage or configuration error, 130 when interrupted (Ctrl-C): the
+        sources finished by then are kept, and running `wikic ingest` again compiles the rest.
 
         Example: wikic ingest notes/meeting.md https://example.com/post --vault my-wiki
         """
@@ -104,15 +126,17 @@ def register(app: typer.Typer) -> None:
             force=force, use_palace=not no_palace, overrides={k: v for k, v in overrides.items() if v is not None},
         )
 
-        def progress(stage: str, done: int, total: int) -> None:
-            if not json_output and sys.stderr.isatty():
-                typer.echo(f"\r{stage} {done}/{total}", err=True, nl=False)
-
-        report = ingest(root, options, progress=progress)
+        try:
+            with ProgressDisplay(json_output=json_output) as display:
+                report = ingest(root, options, progress=display)
+        except KeyboardInterrupt:
+            _exit_interrupted("Interrupted: whatever was cut short while being written is finished by the next `wikic ingest`.")
         if json_output:
             typer.echo(json.dumps(report.to_dict(), ensure_ascii=False, default=str))
         else:
             if report.diffs:
                 typer.echo("".join(report.diffs), nl=False)
             typer.echo(_render(report))
+        if report.interrupted:
+            _exit_interrupted(_interrupted(report))
         raise typer.Exit(report.exit_code())

@@ -16,8 +16,8 @@ from __future__ import annotations
 import hashlib
 import re
 import unicodedata
-from collections.abc import Iterable, Sequence
-from concurrent.futures import FIRST_EXCEPTION, Future, ThreadPoolExecutor, wait
+from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import FIRST_EXCEPTION, Future, wait
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -38,6 +38,7 @@ from wikic.ingest.plan_model import (
     WireFact,
 )
 from wikic.ingest.tokens import estimate_messages, estimate_tokens
+from wikic.ingest.workers import DaemonPool
 from wikic.llm.cache import ReplyCache
 from wikic.llm.client import LLM, TruncatedReply
 from wikic.llm.schema import strict_schema
@@ -130,6 +131,13 @@ def split_chunks(text: str, *, max_tokens: int, overlap_tokens: int = 0) -> list
         start = back
     count = len(pieces)
     return [Chunk(body, s + 1, e, i, count) for i, (s, e, body) in enumerate(pieces)]
+
+
+def source_chunks(source: SourceText, settings: Settings) -> list[Chunk]:
+    """The chunks `extract_plan` asks the model about, one call each (more if a reply is cut off)."""
+    return split_chunks(
+        source.text, max_tokens=settings.ingest.chunk_tokens, overlap_tokens=settings.ingest.chunk_overlap_tokens
+    )
 
 
 def _good_cut(lines: list[str], start: int, end: int) -> int:
@@ -226,19 +234,22 @@ def extract_plan(
     existing_pages: Sequence[str] = (),
     settings: Settings | None = None,
     cache: ReplyCache | None = None,
+    chunks: Sequence[Chunk] | None = None,
+    on_chunk: Callable[[], None] | None = None,
 ) -> ExtractionResult:
     """Ask the model for a plan of `source`, merged over chunks and anchored into `source.text_path`.
 
-    Raises LLMError (nothing to write for this source) if any chunk fails after the one re-ask.
+    `chunks`: the source's `source_chunks`, when the caller has them already. `on_chunk` is called (from a
+    worker thread) each time one of them is answered. Raises LLMError (nothing to write for this source) if
+    any chunk fails after the one re-ask.
     """
     settings = settings or Settings()
     if not source.text.strip():
         raise LLMError(
             f"{source.text_path or source.title}: no text to extract from", hint="images are not sent to the model"
         )
-    chunks = split_chunks(
-        source.text, max_tokens=settings.ingest.chunk_tokens, overlap_tokens=settings.ingest.chunk_overlap_tokens
-    )
+    if chunks is None:
+        chunks = source_chunks(source, settings)
     usage = Usage()
     schema = strict_schema(ChunkPlan)
 
@@ -264,12 +275,18 @@ def extract_plan(
             return run(halves[0], depth + 1) + run(halves[1], depth + 1)
         return [result.value]
 
+    def answered(chunk: Chunk) -> list[ChunkPlan]:
+        plans = run(chunk)
+        if on_chunk is not None:
+            on_chunk()
+        return plans
+
     workers = max(1, min(settings.llm.concurrency, len(chunks)))
     if workers == 1:
-        plans = [plan for chunk in chunks for plan in run(chunk)]
+        plans = [plan for chunk in chunks for plan in answered(chunk)]
     else:
-        with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="wikic-extract") as pool:
-            futures: list[Future[list[ChunkPlan]]] = [pool.submit(run, chunk) for chunk in chunks]
+        with DaemonPool(workers, "wikic-extract") as pool:
+            futures: list[Future[list[ChunkPlan]]] = [pool.submit(answered, chunk) for chunk in chunks]
             done, pending = wait(futures, return_when=FIRST_EXCEPTION)
             for future in pending:
                 future.cancel()
@@ -307,9 +324,7 @@ def estimate_extraction(
 ) -> Estimate:
     """What `extract_plan` would send, without sending it. With `llm` and `cache`, cached chunks count as free."""
     settings = settings or Settings()
-    chunks = split_chunks(
-        source.text, max_tokens=settings.ingest.chunk_tokens, overlap_tokens=settings.ingest.chunk_overlap_tokens
-    )
+    chunks = source_chunks(source, settings)
     schema = strict_schema(ChunkPlan)
     prompt_tokens = cached = 0
     for chunk in chunks:

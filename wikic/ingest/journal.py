@@ -30,6 +30,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from wikic.progress import ProgressCallback, ProgressEvent
 from wikic.vault.index_file import Entry, add_entries, listed_links
 from wikic.vault.layout import INDEX_FILE, LOG_FILE, STATE_DIR
 from wikic.vault.log_file import appended
@@ -173,22 +174,32 @@ def palace_todo(root: Path) -> list[tuple[Path, list[str]]]:
     return out
 
 
-def update_palace(root: Path, paths: list[str], palace: Palace | None = None) -> None:
+def update_palace(
+    root: Path, paths: list[str], palace: Palace | None = None, *, run: str | None = None,
+    progress: ProgressCallback | None = None,
+) -> int:
     """Index `paths`, and every palace update a run planned and has not done; then drop those to-dos.
-    A long-running caller passes its open `palace`; otherwise one is opened for this update.
-    Raises what the palace raises; the to-dos then stay for the next run."""
+    A long-running caller passes its open `palace`; otherwise one is opened for this update. `run` names
+    the caller's own journal run: every other to-do was left by a run that was interrupted (or another
+    process's, still running), and is announced to `progress` as a `leftover` event before the work starts.
+    Returns how many files those other to-dos held. Raises what the palace raises (Ctrl-C included); the
+    to-dos then stay for the next run."""
     todos = palace_todo(root)
     wanted = sorted({*paths, *(p for _, ps in todos for p in ps)})
     if not wanted:
-        return
+        return 0
+    leftover = len({p for todo, ps in todos if todo.stem != run for p in ps})
+    if leftover and progress is not None:
+        progress(ProgressEvent("leftover", 0, leftover, "files"))
     if palace is not None:
-        palace.update_paths(wanted)
+        palace.update_paths(wanted, progress=progress)
     else:
         from wikic.palace import update_paths
 
-        update_paths(root, wanted)
+        update_paths(root, wanted, progress=progress)
     for todo, _ in todos:
         try:
             os.unlink(todo)
         except FileNotFoundError:
             pass
+    return leftover

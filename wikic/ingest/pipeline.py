@@ -8,13 +8,13 @@ import datetime as dt
 import difflib
 import posixpath
 import threading
-from collections.abc import Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, wait
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from wikic.errors import ConfigError, LLMError, PalaceError
+from wikic.errors import ConfigError, Interrupted, LLMError, PalaceError
 from wikic.ingest import journal
 from wikic.ingest.capture import CapturedSource, commit, preview
 from wikic.ingest.compile import Compiler, SourceResult
@@ -23,13 +23,16 @@ from wikic.ingest.extract import (
     PromptContext,
     estimate_extraction,
     extract_plan,
+    source_chunks,
 )
 from wikic.ingest.inputs import read_inputs
 from wikic.ingest.ledgers import Compiled, Mentions
 from wikic.ingest.names import PageNames
 from wikic.ingest.pending import pending_inputs
+from wikic.ingest.workers import DaemonPool
 from wikic.llm.cache import ReplyCache
 from wikic.llm.client import LLM
+from wikic.progress import ProgressCallback, ProgressEvent
 from wikic.schema import Schema
 from wikic.schema import load as load_schema
 from wikic.settings import Settings, load_settings
@@ -62,7 +65,7 @@ class IngestOptions:
 class SourceReport:
     raw_path: str
     title: str
-    status: str  # compiled | unchanged | failed | over-budget | estimated | asset
+    status: str  # compiled | unchanged | failed | over-budget | interrupted | estimated | asset
     created: list[str] = field(default_factory=list)
     updated: list[str] = field(default_factory=list)
     pending: list[str] = field(default_factory=list)
@@ -90,6 +93,10 @@ class IngestReport:
     estimate: bool = False
     resumed: list[str] = field(default_factory=list)  # sources whose killed run this one finished (journal)
     converted: dict[str, str] = field(default_factory=dict)  # text path -> the encoding its original was in
+    # Ctrl-C: "extract" (the finished sources were compiled, the rest not) or "palace" (everything compiled,
+    # the search index not brought up to date); the next run finishes either
+    interrupted: str | None = None
+    palace_leftover: int = 0  # files an interrupted run had left for the search index, indexed by this one
 
     @property
     def created(self) -> list[str]:
@@ -127,7 +134,9 @@ class IngestReport:
 
     def exit_code(self) -> int:
         """0: every source compiled (or unchanged); 1: a source failed or was left for later (budget), or
-        the run wrote something lint calls an error."""
+        the run wrote something lint calls an error; 130: interrupted (Ctrl-C)."""
+        if self.interrupted:
+            return Interrupted.exit_code
         return 1 if self.failed or self.skipped or self.lint_errors_in_written() else 0
 
     def totals(self) -> dict[str, Any]:
@@ -138,6 +147,7 @@ class IngestReport:
             "unchanged": sum(1 for s in self.sources if s.status == "unchanged"),
             "failed": len(self.failed),
             "skipped": len(self.skipped),
+            "interrupted": sum(1 for s in self.sources if s.status == "interrupted"),
             "created": len(self.created),
             "updated": len(set(self.updated)),
             "calls": sum(s.calls for s in self.sources),
@@ -156,19 +166,22 @@ class IngestReport:
             out["resumed"] = self.resumed
         if self.converted:
             out["converted"] = self.converted
+        if self.interrupted:
+            out["interrupted"] = self.interrupted
+        if self.palace_leftover:
+            out["palace_leftover"] = self.palace_leftover
         return out
-
-
-Progress = Callable[[str, int, int], None]
 
 
 class BoundedLLM:
     """At most `limit` requests in flight across every source and every chunk of a run: sources are
-    extracted in parallel and each splits its chunks in parallel, and `[llm] concurrency` bounds the sum."""
+    extracted in parallel and each splits its chunks in parallel, and `[llm] concurrency` bounds the sum.
+    After `stop()` no call starts."""
 
     def __init__(self, llm: LLM, limit: int) -> None:
         self._llm = llm
         self._slots = threading.BoundedSemaphore(max(1, limit))
+        self._stopped = threading.Event()
 
     @property
     def identity(self) -> Any:
@@ -176,10 +189,54 @@ class BoundedLLM:
 
     def complete_json(self, *args: Any, **kwargs: Any) -> Any:
         with self._slots:
+            if self._stopped.is_set():
+                raise Interrupted("interrupted: no more model calls")
             return self._llm.complete_json(*args, **kwargs)
+
+    def stop(self) -> None:
+        """Start no more calls, and close the client: a call in flight that fails is then not retried by
+        the SDK (a retry of a closed client sends nothing)."""
+        self._stopped.set()
+        close = getattr(self._llm, "close", None)
+        if close is not None:
+            close()
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._llm, name)
+
+
+class _ChunkCount:
+    """Chunks answered so far, counted from the worker threads and reported from the thread that waits for
+    them, so a progress callback never runs on a worker."""
+
+    def __init__(self, total: int, progress: ProgressCallback | None) -> None:
+        self.total = total
+        self._done = 0
+        self._shown = -1
+        self._lock = threading.Lock()
+        self._progress = progress
+
+    def add(self) -> None:
+        with self._lock:
+            self._done += 1
+
+    def wait(self, futures: list[Future[None]]) -> None:
+        """Wait for `futures` (re-raising what a worker raised), reporting progress meanwhile. The short
+        timeout also keeps the wait responsive to Ctrl-C."""
+        pending = set(futures)
+        while True:
+            self._report()
+            if not pending:
+                break
+            _, pending = wait(pending, timeout=0.1, return_when=FIRST_COMPLETED)
+        for future in futures:
+            future.result()
+
+    def _report(self) -> None:
+        done = self._done
+        if self._progress is not None and done != self._shown:
+            self._shown = done
+            self._progress(ProgressEvent("extract", done, self.total, "chunks"))
 
 
 def make_llm(root: Path, settings: Settings) -> LLM:
@@ -234,7 +291,13 @@ def relevant_pages(root: Path, source: CapturedSource, names: PageNames, use_pal
     return list(dict.fromkeys(found))[:MAX_CONTEXT_PAGES]
 
 
-def ingest(root: Path, options: IngestOptions, *, llm: LLM | None = None, progress: Progress | None = None) -> IngestReport:
+def ingest(root: Path, options: IngestOptions, *, llm: LLM | None = None, progress: ProgressCallback | None = None) -> IngestReport:
+    """Capture, extract, compile and index `options.inputs`; `progress` receives ProgressEvents (on this thread).
+
+    Ctrl-C (KeyboardInterrupt) while the model is asked stops at once: no new call starts, calls in flight
+    are abandoned, the sources whose extraction finished are compiled and written as usual, and the report
+    says `interrupted`; Ctrl-C while the search index is updated leaves that work to the next run.
+    """
     root = Path(root).resolve()
     schema = load_schema(root)
     if not schema.present:
@@ -272,7 +335,7 @@ def ingest(root: Path, options: IngestOptions, *, llm: LLM | None = None, progre
             todo.append(src)
     if not todo:
         if options.use_palace and not options.dry_run and not options.estimate:
-            _update_palace(root, report, [])
+            _update_palace(root, report, [], progress)
         return report
 
     names, stems = page_names(root)
@@ -290,16 +353,20 @@ def ingest(root: Path, options: IngestOptions, *, llm: LLM | None = None, progre
     llm = BoundedLLM(llm or make_llm(root, settings), settings.llm.concurrency)
     spent = 0
     results: dict[str, ExtractionResult | Exception] = {}
+    chunks = {src.raw_path: source_chunks(src, settings) for src in todo}
+    answered = _ChunkCount(sum(len(c) for c in chunks.values()), progress)
 
     def run(src: CapturedSource) -> None:
         try:
             results[src.raw_path] = extract_plan(
-                llm, src, context=context, existing_pages=contexts[src.raw_path], settings=settings, cache=cache  # type: ignore[arg-type]
+                llm, src, context=context, existing_pages=contexts[src.raw_path], settings=settings, cache=cache,  # type: ignore[arg-type]
+                chunks=chunks[src.raw_path], on_chunk=answered.add,
             )
         except LLMError as exc:
             results[src.raw_path] = exc
 
-    with ThreadPoolExecutor(max_workers=max(1, settings.llm.concurrency)) as pool:
+    pool = DaemonPool(max(1, settings.llm.concurrency), "wikic-ingest")
+    try:
         futures = []
         for src in todo:
             if options.max_tokens is not None and spent >= options.max_tokens:
@@ -307,14 +374,20 @@ def ingest(root: Path, options: IngestOptions, *, llm: LLM | None = None, progre
             futures.append(pool.submit(run, src))
             if options.max_tokens is not None:
                 # a budget needs to know what was spent before the next source starts
-                futures[-1].result()
+                answered.wait([futures[-1]])
                 got = results.get(src.raw_path)
                 if isinstance(got, ExtractionResult):
                     spent += got.usage.prompt_tokens + got.usage.completion_tokens
-        for i, fut in enumerate(futures):
-            fut.result()
-            if progress:
-                progress("extract", i + 1, len(todo))
+        answered.wait(futures)
+    except KeyboardInterrupt:
+        # Ctrl-C: no call starts from here on, the calls in flight are abandoned (their threads end with the
+        # process), and what finished before is compiled below. A finished reply is in the cache anyway.
+        llm.stop()
+        pool.shutdown(wait=False, cancel_futures=True)
+        results = dict(results)  # a call still in flight may finish later: it is not this run's any more
+        report.interrupted = "extract"
+    else:
+        pool.shutdown()
 
     with vault_lock(root):
         if not options.dry_run:
@@ -328,6 +401,9 @@ def ingest(root: Path, options: IngestOptions, *, llm: LLM | None = None, progre
         for src in todo:
             ref = src.text_path
             got = results.get(src.raw_path)
+            if got is None and report.interrupted:
+                report.sources.append(SourceReport(ref, src.title, "interrupted", error="stopped before its extraction finished"))
+                continue
             if got is None:
                 report.sources.append(SourceReport(ref, src.title, "over-budget", error="token budget reached before this source"))
                 continue
@@ -348,7 +424,7 @@ def ingest(root: Path, options: IngestOptions, *, llm: LLM | None = None, progre
             recorded.append(ref)
             log_rows.append(row(today, "ingest", ref, _notes(r)))
             if progress:
-                progress("write", len(report.sources), len(sources))
+                progress(ProgressEvent("write", len(report.sources), len(sources), "sources"))
         if options.dry_run:
             report.diffs = _diffs(compiler, root, schema)
             return report
@@ -356,15 +432,19 @@ def ingest(root: Path, options: IngestOptions, *, llm: LLM | None = None, progre
         compiled_refs = {s.raw_path for s in report.sources if s.status == "compiled"}
         sources_touched = {p for s in sources for p in (s.raw_path, s.text_path) if p and (s.new or s.text_path in compiled_refs)}
         touched = sorted({p for s in report.sources for p in (*s.created, *s.updated)} | sources_touched)
+        run_id: str | None = None
         if log_rows:
             plan = _plan_run(root, compiler, {ref: compiled.entries[ref] for ref in recorded}, mentions, log_rows)
             plan.palace = [*touched, INDEX_FILE] if options.use_palace else []
             plan.save(root)  # from here on, a killed run is finished by the next one
             plan.apply(root, page_types)
             plan.finish(root)
+            run_id = plan.run
 
-    if options.use_palace and touched:
-        _update_palace(root, report, [*touched, INDEX_FILE])
+    if options.use_palace and touched and not report.interrupted:
+        _update_palace(root, report, [*touched, INDEX_FILE], progress, run=run_id)
+    if report.interrupted:
+        return report  # at once: the search index (its to-do is kept) and lint wait for the next run
     if options.lint_after:
         from wikic.lint.run import LintOptions, run_lint
 
@@ -387,10 +467,15 @@ def _plan_run(root: Path, compiler: Compiler, records: dict[str, Any], mentions:
     return plan
 
 
-def _update_palace(root: Path, report: IngestReport, paths: list[str]) -> None:
-    """Index `paths`, and whatever a killed run left to index; a failure is reported, never fatal."""
+def _update_palace(
+    root: Path, report: IngestReport, paths: list[str], progress: ProgressCallback | None, *, run: str | None = None
+) -> None:
+    """Index `paths`, and whatever a killed run left to index; a failure is reported, never fatal; Ctrl-C
+    leaves the work (its to-do) for the next run."""
     try:
-        journal.update_palace(root, paths)
+        report.palace_leftover = journal.update_palace(root, paths, run=run, progress=progress)
+    except KeyboardInterrupt:
+        report.interrupted = "palace"
     except (PalaceError, ImportError, OSError) as exc:
         for s in report.sources:
             s.dropped_items.append(f"palace not updated: {exc}")

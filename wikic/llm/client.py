@@ -121,9 +121,11 @@ class LLM(Protocol):
 
 
 class StreamingLLM(LLM, Protocol):
-    """An LLM that can also stream plain text (answers shown as they are written)."""
+    """An LLM that can also answer in plain text: streamed (shown as it is written) or in one piece."""
 
     def stream_text(self, messages: Sequence[Message], *, max_tokens: int) -> TextStream: ...
+
+    def complete_text(self, messages: Sequence[Message], *, max_tokens: int) -> TextStream: ...
 
 
 class OpenAICompatible:
@@ -214,21 +216,32 @@ class OpenAICompatible:
         first piece; errors while reading the stream are raised by the iteration, as LLMError.
 
         Usage comes from `stream_options={"include_usage": true}`; servers that reject that parameter are
-        asked again without it (remembered per endpoint and model), and usage is then estimated.
+        asked again without it (remembered per endpoint and model), and usage is then estimated. A server
+        that ignores `stream: true` and answers with one JSON completion (some proxies and small servers do)
+        is read as such: the whole answer is then one piece.
         """
+        return self._text(messages, max_tokens, stream=True)
+
+    def complete_text(self, messages: Sequence[Message], *, max_tokens: int) -> TextStream:
+        """The same plain-text completion, asked for in one piece (`stream: false`), for callers that show
+        nothing while it is written; iterating the result yields the whole answer at once."""
+        return self._text(messages, max_tokens, stream=False)
+
+    def _text(self, messages: Sequence[Message], max_tokens: int, *, stream: bool) -> TextStream:
         msgs = [dict(m) for m in messages]
         while True:
             quirks = self._memory.quirks(self.endpoint, self.model)
             params: dict[str, Any] = {quirks.get("token_param", "max_tokens"): max_tokens}
             if quirks.get("temperature") != "omit":
                 params["temperature"] = self.settings.temperature
-            if quirks.get("stream_options") != "omit":
+            if stream and quirks.get("stream_options") != "omit":
                 params["stream_options"] = {"include_usage": True}
             try:
-                chunks = self._client.chat.completions.create(
+                # The raw response shows its content type: whether the server streamed at all.
+                response = self._client.chat.completions.with_raw_response.create(
                     model=self.model,
                     messages=msgs,  # type: ignore[arg-type]
-                    stream=True,
+                    stream=stream,
                     extra_body=self.settings.extra_body or None,
                     **params,
                 )
@@ -244,14 +257,21 @@ class OpenAICompatible:
             except openai.APIConnectionError as exc:
                 raise self._connection_error(exc) from None
             return TextStream(
-                lambda stream, chunks=chunks: self._pieces(stream, chunks),
+                lambda text, response=response: self._pieces(text, response, streamed=stream),
                 model=self.model,
                 prompt_estimate=estimate_messages(msgs),
             )
 
-    def _pieces(self, stream: TextStream, chunks: Any) -> Iterator[str]:
+    def _pieces(self, stream: TextStream, response: Any, *, streamed: bool) -> Iterator[str]:
         held = ""  # the end of the answer so far, while it could be the start of the API key
+        content_type = response.headers.get("content-type", "").split(";")[0].strip().lower()
+        chunks = None
         try:
+            if not streamed or content_type.endswith("json"):
+                # one chat completion: asked for so, or a server that ignores `stream: true`
+                yield from self._whole(stream, response.http_response.read())
+                return
+            chunks = response.parse()
             for chunk in chunks:
                 if chunk.model:
                     stream.model = chunk.model
@@ -289,9 +309,33 @@ class OpenAICompatible:
         except (OSError, ValueError) as exc:  # a dropped connection or an unparsable event
             raise LLMError(f"{self._where()}: the stream broke off ({_short(self._scrub(str(exc)))})") from None
         finally:
-            close = getattr(chunks, "close", None)
+            close = getattr(chunks if chunks is not None else response.http_response, "close", None)
             if close is not None:
                 close()
+
+    def _whole(self, stream: TextStream, body: bytes) -> Iterator[str]:
+        """The answer of one (not streamed) chat completion body, as a single piece."""
+        data = json.loads(body)
+        choices = data.get("choices") if isinstance(data, dict) else None
+        choice = choices[0] if isinstance(choices, list) and choices and isinstance(choices[0], dict) else {}
+        message = choice.get("message")
+        if not isinstance(message, dict):
+            raise LLMError(
+                f"{self._where()}: the reply is not a chat completion ({_short(self._scrub(body.decode('utf-8', 'replace')))})",
+                hint="check that [llm] base_url points at an OpenAI-compatible /v1 endpoint",
+            )
+        if isinstance(data.get("model"), str) and data["model"]:
+            stream.model = data["model"]
+        usage = data.get("usage")
+        if isinstance(usage, dict) and isinstance(usage.get("prompt_tokens"), int):
+            stream.prompt_tokens = usage["prompt_tokens"]
+            stream.completion_tokens = usage.get("completion_tokens") or 0
+            stream.usage_estimated = False
+        # A whole reply is complete: a server that leaves out the finish reason has still finished.
+        stream.finish_reason = choice.get("finish_reason") or "stop"
+        content = message.get("content")  # thinking models put their reasoning in `reasoning_content`
+        if isinstance(content, str) and content:
+            yield self._scrub(content)
 
     def _timeout_error(self) -> LLMError:
         return LLMError(

@@ -7,7 +7,7 @@ llm.history[0].messages
 
 `stream_text` takes replies from the same queue: a string is streamed in word-sized pieces, a list or
 tuple of strings as those pieces (an exception in the list is raised mid-stream), a function of the
-messages returns one of those.
+messages returns one of those. `complete_text` takes the same replies and yields them as one piece.
 """
 
 from __future__ import annotations
@@ -77,8 +77,14 @@ class FakeLLM:
         return reply
 
     def stream_text(self, messages: Sequence[Mapping[str, str]], *, max_tokens: int) -> TextStream:
+        return self._text(messages, max_tokens, "stream_text")
+
+    def complete_text(self, messages: Sequence[Mapping[str, str]], *, max_tokens: int) -> TextStream:
+        return self._text(messages, max_tokens, "complete_text")
+
+    def _text(self, messages: Sequence[Mapping[str, str]], max_tokens: int, how: str) -> TextStream:
         msgs = [dict(m) for m in messages]
-        reply = self._next(msgs, "stream_text", {}, max_tokens)
+        reply = self._next(msgs, how, {}, max_tokens)
         if isinstance(reply, BaseException):
             raise reply
         if isinstance(reply, str):
@@ -87,6 +93,10 @@ class FakeLLM:
             pieces = list(reply)
         else:
             pieces = [json.dumps(reply, ensure_ascii=False)]
+
+        if how == "complete_text":  # the whole answer, or the failure
+            failure = next((piece for piece in pieces if isinstance(piece, BaseException)), None)
+            pieces = [failure] if failure is not None else ["".join(str(piece) for piece in pieces)]
 
         def produce(stream: TextStream) -> Iterator[str]:
             for piece in pieces:

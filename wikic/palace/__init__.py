@@ -18,6 +18,7 @@ from wikic.palace.batch import search_batch
 from wikic.palace.config import EmbeddingSettings, PalaceSettings, load_settings
 from wikic.palace.palace import Palace, SyncReport, open_palace
 from wikic.palace.search import SearchHit, search
+from wikic.progress import ProgressCallback
 
 __all__ = [
     "EmbeddingSettings",
@@ -35,16 +36,16 @@ __all__ = [
 ]
 
 
-def sync(vault: Path, *, rebuild: bool = False) -> SyncReport:
-    """Index the whole vault (incrementally unless `rebuild`)."""
+def sync(vault: Path, *, rebuild: bool = False, progress: ProgressCallback | None = None) -> SyncReport:
+    """Index the whole vault (incrementally unless `rebuild`); `progress` receives `embed` events."""
     with open_palace(vault) as palace:
-        return palace.sync(rebuild=rebuild)
+        return palace.sync(rebuild=rebuild, progress=progress)
 
 
-def update_paths(vault: Path, paths: Iterable[str | Path]) -> SyncReport:
+def update_paths(vault: Path, paths: Iterable[str | Path], *, progress: ProgressCallback | None = None) -> SyncReport:
     """Re-index the given files after they were written, moved or deleted."""
     with open_palace(vault) as palace:
-        return palace.update_paths(paths)
+        return palace.update_paths(paths, progress=progress)
 
 
 def search_vault(

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import filelock
+import numpy as np
 
 from wikic.errors import LockTimeout, PalaceError
 from wikic.palace.chunking import CHUNKER_VERSION, Document, Drawer, chunk_document
@@ -22,6 +23,7 @@ from wikic.palace.embedders import Embedder, make_embedder
 from wikic.palace.lexical import DrawerRecord, FileRecord, LexicalIndex
 from wikic.palace.sources import SourceFile, classify, file_hash, read_document, scan
 from wikic.palace.store_process import open_store
+from wikic.progress import ProgressCallback, ProgressEvent
 from wikic.vault.layout import state_dir
 
 LEXICAL_FILE = "lexical.sqlite3"
@@ -29,8 +31,11 @@ LOCK_FILE = "palace.lock"
 REBUILD_HINT = "run `wikic index --rebuild` to re-embed the whole palace with the configured model"
 
 
-# Files are written in batches of about this many new drawers (or files): one embedding call, one chromadb call.
+# Files are written in batches of about this many new drawers (or files): one chromadb call per batch.
 WRITE_BATCH = 256
+# Drawers embedded per embedding call: small enough for steady progress (a few per second with the default
+# model), large enough that the per-call cost does not show.
+EMBED_STEP = 32
 
 
 @dataclass
@@ -42,6 +47,35 @@ class _Pending:
     stale: list[str]
     is_new: bool
     hash_changed: bool
+    size: int  # bytes of the file, for progress
+
+
+class _Indexing:
+    """How far a palace write is, reported as `embed` events: the changed files (known after the hash pass)
+    are the work, and a batch being embedded counts by the share of its drawers done, weighted by the bytes
+    of its files, so one big file moves the bar as smoothly as many small ones."""
+
+    def __init__(self, files: int, size: int, progress: ProgressCallback | None) -> None:
+        self.files, self.size, self.progress = files, max(1, size), progress
+        self.files_done = self.bytes_done = self.drawers = 0
+
+    def skip(self, size: int) -> None:
+        self.files_done += 1
+        self.bytes_done += size
+
+    def embedded(self, drawers: int, batch: list[_Pending], share: float) -> None:
+        self.drawers += drawers
+        self.report(sum(p.size for p in batch) * share)
+
+    def written(self, batch: list[_Pending]) -> None:
+        self.files_done += len(batch)
+        self.bytes_done += sum(p.size for p in batch)
+        self.report()
+
+    def report(self, partial: float = 0.0) -> None:
+        if self.progress is not None and self.files:
+            fraction = (self.bytes_done + partial) / self.size
+            self.progress(ProgressEvent("embed", self.files_done, self.files, "files", fraction, self.drawers))
 
 
 @dataclass
@@ -157,14 +191,19 @@ class Palace:
                 hint="wait for it to finish, or raise [palace] lock_timeout",
             ) from None
 
-    def sync(self, rebuild: bool = False, *, lock_timeout: float | None = None) -> SyncReport:
-        """Bring the palace in line with every file of the vault: embed new or changed drawers, drop the rest."""
-        return self._write(None, rebuild, lock_timeout)
+    def sync(
+        self, rebuild: bool = False, *, lock_timeout: float | None = None, progress: ProgressCallback | None = None
+    ) -> SyncReport:
+        """Bring the palace in line with every file of the vault: embed new or changed drawers, drop the rest.
+        `progress` receives `embed` events while the changed files are embedded."""
+        return self._write(None, rebuild, lock_timeout, progress)
 
-    def update_paths(self, paths: Iterable[str | Path], *, lock_timeout: float | None = None) -> SyncReport:
+    def update_paths(
+        self, paths: Iterable[str | Path], *, lock_timeout: float | None = None, progress: ProgressCallback | None = None
+    ) -> SyncReport:
         """Re-index just these files (vault-relative or absolute). A path that no longer exists is removed."""
         rels = [self._relative(p) for p in paths]
-        return self._write(rels, False, lock_timeout)
+        return self._write(rels, False, lock_timeout, progress)
 
     def _relative(self, path: str | Path) -> str:
         p = Path(path)
@@ -175,18 +214,20 @@ class Palace:
                 raise PalaceError(f"{path} is not inside the vault {self.vault}") from None
         return p.as_posix()
 
-    def _write(self, only: list[str] | None, rebuild: bool, lock_timeout: float | None) -> SyncReport:
+    def _write(
+        self, only: list[str] | None, rebuild: bool, lock_timeout: float | None, progress: ProgressCallback | None
+    ) -> SyncReport:
         started = time.perf_counter()
         self.store.start()
         self._acquire(self.settings.lock_timeout if lock_timeout is None else lock_timeout)
         try:
-            report = self._write_locked(only, rebuild)
+            report = self._write_locked(only, rebuild, progress)
         finally:
             self._lock.release()
         report.seconds = round(time.perf_counter() - started, 3)
         return report
 
-    def _write_locked(self, only: list[str] | None, rebuild: bool) -> SyncReport:
+    def _write_locked(self, only: list[str] | None, rebuild: bool, progress: ProgressCallback | None) -> SyncReport:
         report = SyncReport(rebuilt=rebuild)
         lex = self.lexical
         if rebuild:
@@ -229,29 +270,38 @@ class Palace:
             report.removed.append(path)
             report.drawers_removed += len(ids)
 
-        pending: list[_Pending] = []
+        # First only find what changed, so the work is known before it starts (for progress); no file is
+        # kept in memory meanwhile: the changed ones are read again below.
+        changed: list[tuple[SourceFile, int]] = []
         for path, source in sources.items():
             try:
                 data = source.abspath.read_bytes()
             except OSError as exc:
                 report.skipped[path] = str(exc)
                 continue
-            digest = file_hash(data)
             before = known.get(path)
-            if before is not None and before.file_hash == digest and not rechunk_all:
+            if before is not None and before.file_hash == file_hash(data) and not rechunk_all:
                 report.unchanged += 1
                 continue
+            changed.append((source, len(data)))
+        indexing = _Indexing(len(changed), sum(size for _, size in changed), progress)
+        indexing.report()
+
+        pending: list[_Pending] = []
+        for source, size in changed:
             try:
+                data = source.abspath.read_bytes()
                 doc = read_document(source, data)
-            except PalaceError as exc:
-                report.skipped[path] = exc.message
+            except (OSError, PalaceError) as exc:
+                report.skipped[source.path] = exc.message if isinstance(exc, PalaceError) else str(exc)
+                indexing.skip(size)
                 continue
-            pending.append(self._plan_file(source, doc, digest, before))
+            pending.append(self._plan_file(source, doc, file_hash(data), known.get(source.path), len(data)))
             lex.set_meta("dirty", "1")
             if sum(len(p.fresh) for p in pending) >= WRITE_BATCH or len(pending) >= WRITE_BATCH:
-                self._flush(pending, report)
+                self._flush(pending, report, indexing)
                 pending = []
-        self._flush(pending, report)
+        self._flush(pending, report, indexing)
 
         if lex.get_meta("dirty") == "1" or rebuild:
             # a new generation tells long-running readers (other processes, other machines) to catch up
@@ -264,7 +314,7 @@ class Palace:
         self.title_cache = (None, None)
         return report
 
-    def _plan_file(self, source: SourceFile, doc: Document, digest: str, before: FileRecord | None) -> _Pending:
+    def _plan_file(self, source: SourceFile, doc: Document, digest: str, before: FileRecord | None, size: int) -> _Pending:
         """Chunk one file and sort its drawers into new (to embed), kept and stale, by content-hash id."""
         drawers = chunk_document(doc, self._budget(), self.embedder.count_tokens)
         old = self.lexical.drawer_ids(source.path)
@@ -278,16 +328,26 @@ class Palace:
             stale=sorted(old - new_ids),
             is_new=before is None,
             hash_changed=before is None or before.file_hash != digest,
+            size=size,
         )
 
-    def _flush(self, pending: list[_Pending], report: SyncReport) -> None:
-        """Write a batch of files: one embedding call and one chromadb call per kind of change, because
-        chromadb's per-call cost (tens of ms) dwarfs its per-drawer cost."""
+    def _embed(self, texts: list[str], batch: list[_Pending], indexing: _Indexing) -> np.ndarray:
+        """The vectors of `texts` (the new drawers of `batch`), embedded a step at a time for progress."""
+        parts = []
+        for start in range(0, len(texts), EMBED_STEP):
+            step = texts[start : start + EMBED_STEP]
+            parts.append(self.embedder.embed(step))
+            indexing.embedded(len(step), batch, (start + len(step)) / len(texts))
+        return np.concatenate(parts)
+
+    def _flush(self, pending: list[_Pending], report: SyncReport, indexing: _Indexing) -> None:
+        """Write a batch of files: one chromadb call per kind of change, because chromadb's per-call cost
+        (tens of ms) dwarfs its per-drawer cost."""
         if not pending:
             return
         fresh = [(p.record, d) for p in pending for d in p.fresh]
         if fresh:
-            vectors = self.embedder.embed([d.embed_text for _, d in fresh])
+            vectors = self._embed([d.embed_text for _, d in fresh], pending, indexing)
             self.store.add(
                 [d.id for _, d in fresh], vectors, [d.embed_text for _, d in fresh],
                 [self._drawer_metadata(r, d) for r, d in fresh],
@@ -316,6 +376,7 @@ class Palace:
                 report.updated.append(p.record.path)
             else:
                 report.unchanged += 1
+        indexing.written(pending)
 
     @staticmethod
     def _record(d: Drawer) -> DrawerRecord:

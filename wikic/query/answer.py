@@ -130,7 +130,8 @@ def answer_question(
     on_text: TextSink | None = None,
     settings: Settings | None = None,
 ) -> QueryResult:
-    """Retrieve context for `question` and answer it; `on_text` receives the checked answer as it streams.
+    """Retrieve context for `question` and answer it; `on_text` receives the checked answer as it streams
+    (without `on_text` the model is asked for its answer in one piece, not streamed).
 
     Pass a long-lived `palace` from a server; otherwise one is opened (and closed) here.
     """
@@ -253,7 +254,9 @@ def _ask(
         result.cached = True
         result.model = str(hit.get("model") or llm.identity.get("model", ""))
     else:
-        stream = llm.stream_text(messages, max_tokens=max_tokens)
+        # Streamed only when someone watches it arrive; otherwise one plain reply (`query --json`, MCP).
+        ask = llm.stream_text if on_text is not None else llm.complete_text
+        stream = ask(messages, max_tokens=max_tokens)
         try:
             for piece in stream:
                 show(flt.feed(piece))

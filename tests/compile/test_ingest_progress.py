@@ -1,0 +1,79 @@
+"""Progress of an ingest: the library reports every answered chunk, write and indexing step as events; the
+CLI draws them only on a terminal, so a pipe or `--json` gets the report alone."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from scripted import plan
+from standin_openai import StandinServer
+from typer.testing import CliRunner
+
+from wikic.cli import app
+from wikic.ingest.pipeline import IngestOptions, ingest
+from wikic.progress import ProgressEvent
+from wikic.vault.init import init_vault
+
+LONG = "# Long notes\n\n" + "".join(f"Paragraph {n}: the team wrote down one more observation about site {n}.\n\n" for n in range(160))
+SHORT = "# Short note\n\nOne line about the site.\n"
+
+
+def _setup(tmp_path: Path, server: StandinServer) -> tuple[Path, list[str]]:
+    root = tmp_path / "wiki"
+    init_vault(root)
+    (root / "wikic.toml").write_text(
+        f'[llm]\nbase_url = "{server.base_url}"\nmodel = "standin-model"\ntimeout = 10\nmax_retries = 0\nconcurrency = 2\n\n'
+        '[ingest]\nchunk_tokens = 400\nchunk_overlap_tokens = 0\n\n[embedding]\nprovider = "static"\n',
+        encoding="utf-8",
+    )
+    inbox = tmp_path / "inbox"
+    inbox.mkdir()
+    (inbox / "long.md").write_text(LONG, encoding="utf-8")
+    (inbox / "short.md").write_text(SHORT, encoding="utf-8")
+    server.route = lambda body: plan("Notes.")
+    return root, [str(inbox / "long.md"), str(inbox / "short.md")]
+
+
+def test_extraction_reports_every_answered_chunk_then_writes_and_indexing(tmp_path: Path, standin: StandinServer) -> None:
+    root, sources = _setup(tmp_path, standin)
+    events: list[ProgressEvent] = []
+    report = ingest(root, IngestOptions(inputs=sources), progress=events.append)
+    assert report.exit_code() == 0
+
+    extract = [e for e in events if e.stage == "extract"]
+    chunks = len(standin.chat_requests())  # one call per chunk: the long source was split
+    assert chunks >= 4
+    assert [(e.done, e.total, e.unit) for e in extract][0] == (0, chunks, "chunks")
+    assert [e.done for e in extract] == sorted({e.done for e in extract}) and extract[-1].done == chunks
+    assert len(extract) >= 3  # reported while the chunks come in, not once at the end
+    writes = [e for e in events if e.stage == "write"]
+    assert [(e.done, e.total, e.unit) for e in writes] == [(1, 2, "sources"), (2, 2, "sources")]
+    embeds = [e for e in events if e.stage == "embed"]
+    assert embeds and embeds[-1].done == embeds[-1].total and embeds[-1].share == 1.0
+    assert [e.stage for e in events].index("write") > [e.stage for e in events].index("extract")
+    assert not any(e.stage == "leftover" for e in events)  # its own index work is no leftover
+
+
+def test_on_a_pipe_the_cli_prints_the_report_alone(tmp_path: Path, standin: StandinServer) -> None:
+    root, sources = _setup(tmp_path, standin)
+    result = CliRunner().invoke(app, ["ingest", *sources, "--vault", str(root), "--json"], catch_exceptions=False)
+    assert result.exit_code == 0, result.stderr
+    assert json.loads(result.stdout)["totals"]["compiled"] == 2  # the whole of stdout is one JSON document
+    assert result.stderr == ""
+
+    (tmp_path / "inbox" / "short.md").write_text(SHORT + "A second line.\n", encoding="utf-8")
+    text = CliRunner().invoke(app, ["ingest", str(tmp_path / "inbox" / "short.md"), "--vault", str(root)])
+    assert text.exit_code == 0, text.stderr
+    assert text.stderr == ""
+    assert text.stdout.startswith("raw/articles/short-note") and "\r" not in text.stdout
+
+
+def test_index_on_a_pipe_prints_the_report_alone(tmp_path: Path, standin: StandinServer) -> None:
+    root, sources = _setup(tmp_path, standin)
+    (root / "raw/articles/long.md").write_text(LONG, encoding="utf-8")
+    result = CliRunner().invoke(app, ["index", "--vault", str(root), "--json"], catch_exceptions=False)
+    assert result.exit_code == 0
+    assert json.loads(result.stdout)["drawers_embedded"] > 0 and result.stderr == ""
+    text = CliRunner().invoke(app, ["index", "--rebuild", "--vault", str(root)], catch_exceptions=False)
+    assert text.stderr == "" and text.stdout.startswith("added (")

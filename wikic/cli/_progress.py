@@ -1,0 +1,78 @@
+"""Progress on the terminal: the core's ProgressEvents drawn as Rich progress bars on stderr.
+
+Bars only when stderr is a terminal and the output is not `--json`: on a pipe nothing is drawn (a log or a
+script gets the report alone). A notice (work an interrupted run left behind) is one plain line on stderr
+in text mode, terminal or not: it says why the run takes longer than its sources explain.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+import typer
+
+from wikic.progress import ProgressEvent
+
+LABELS = {"extract": "asking the model", "write": "writing pages", "embed": "search index"}
+
+
+def leftover_notice(files: int) -> str:
+    return f"finishing search-index work left by an interrupted run: {files} file(s)"
+
+
+class ProgressDisplay:
+    """A progress callback and a context manager: leaving the block ends the bars' lines, so what is
+    printed next starts on a line of its own."""
+
+    def __init__(self, *, json_output: bool, console: Any = None) -> None:
+        """`console`: a rich Console to draw on (tests); by default stderr, when it is a terminal."""
+        self.notices = not json_output
+        self.bars = self.notices and (console is not None or sys.stderr.isatty())
+        self._console = console
+        self._progress: Any = None  # rich.progress.Progress, created on the first event
+        self._tasks: dict[str, Any] = {}
+
+    def __enter__(self) -> ProgressDisplay:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._progress is not None:
+            self._progress.stop()
+            self._progress = None
+
+    def __call__(self, event: ProgressEvent) -> None:
+        if event.stage == "leftover":
+            self.notice(leftover_notice(event.total))
+            return
+        if not self.bars:
+            return
+        progress = self._start()
+        counts = f"{event.done:,}/{event.total:,} {event.unit}"
+        if event.stage == "embed":
+            counts += f", {event.drawers:,} drawers embedded"
+        task = self._tasks.get(event.stage)
+        if task is None:
+            task = self._tasks[event.stage] = progress.add_task(LABELS.get(event.stage, event.stage), total=1.0, counts="")
+        progress.update(task, completed=event.share, counts=counts)
+
+    def notice(self, text: str) -> None:
+        if not self.notices:
+            return
+        if self._progress is not None:
+            self._progress.console.print(text, highlight=False, markup=False)
+        else:
+            typer.echo(text, err=True)
+
+    def _start(self) -> Any:
+        if self._progress is None:
+            from rich.console import Console  # only on a terminal: importing rich takes a moment
+            from rich.progress import BarColumn, Progress, TaskProgressColumn, TextColumn, TimeElapsedColumn
+
+            self._progress = Progress(
+                TextColumn("{task.description:<18}"), BarColumn(), TaskProgressColumn(),
+                TextColumn("{task.fields[counts]}"), TimeElapsedColumn(),
+                console=self._console or Console(stderr=True), redirect_stdout=False, redirect_stderr=False,
+            )
+            self._progress.start()
+        return self._progress

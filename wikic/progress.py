@@ -1,0 +1,35 @@
+"""Progress of long work, as data: the core reports events through a callback, and the caller decides what
+to show (the CLI draws a progress bar on a terminal and nothing on a pipe; the library never prints).
+
+Stages:
+- `extract`  (ingest) model calls: `done` of `total` chunks answered, over every source of the run;
+- `write`    (ingest) sources compiled and recorded;
+- `leftover` (palace) work an interrupted run left for the search index is about to run: `total` files;
+- `embed`    (palace) indexing: `done` of `total` changed files written, `drawers` embedded so far, and
+             `fraction` the share of the work done (a file half embedded counts by half).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class ProgressEvent:
+    stage: str
+    done: int = 0
+    total: int = 0
+    unit: str = ""  # what done and total count: "chunks", "sources", "files"
+    fraction: float | None = None  # finer than done / total, when the stage knows better
+    drawers: int = 0  # embed: drawers embedded so far
+
+    @property
+    def share(self) -> float:
+        """The finished share of the stage, 0..1."""
+        if self.fraction is not None:
+            return min(1.0, max(0.0, self.fraction))
+        return min(1.0, self.done / self.total) if self.total else 0.0
+
+
+ProgressCallback = Callable[[ProgressEvent], None]
