@@ -27,7 +27,7 @@ from wikic.schema import load as load_schema
 REPO = Path(__file__).resolve().parents[1]
 EXAMPLE = REPO / "example-vault"
 
-LAYOUT_DIRS = ["raw/articles", "raw/papers", "raw/transcripts", "raw/assets", "entities", "concepts", "comparisons", "queries", ".obsidian", ".wikic"]
+LAYOUT_DIRS = ["raw/articles", "raw/papers", "raw/transcripts", "raw/assets", "entities", "concepts", "comparisons", "queries", "inbox", ".obsidian", ".wikic"]
 LAYOUT_FILES = ["SCHEMA.md", "index.md", "log.md", "wikic.toml", ".obsidian/app.json", ".obsidian/graph.json", ".obsidian/types.json", ".gitignore"]
 
 
@@ -110,6 +110,51 @@ def test_init_twice_changes_nothing_and_never_overwrites(tmp_path: Path) -> None
     assert second.stdout == f"{root.resolve()}: already a vault, nothing to do\n"
     assert snapshot(root, skip_state=False) == before
     assert json.loads(run("init", str(root), "--json").stdout)["created"] == []
+
+
+def test_a_note_made_in_obsidian_lints_clean(tmp_path: Path) -> None:
+    """Obsidian puts a new note where .obsidian/app.json says: a folder init made, outside the page folders,
+    so the note is linted for its links only (not as a wiki page without frontmatter or index entry)."""
+    root = tmp_path / "v"
+    run("init", str(root))
+    settings = json.loads((root / ".obsidian/app.json").read_text())
+    assert settings["newFileLocation"] == "folder"
+    folder = root / settings["newFileFolderPath"]
+    assert folder.is_dir()
+    (folder / "Untitled.md").write_text("")  # what Obsidian's "New note" writes
+    (folder / "Meeting 2026-01-05.md").write_text("# Meeting\n\nTalked about [[index]] and [[Missing page]].\n")
+    result = run("lint", str(root), "--strict", "--format", "json")
+    findings = [(f["rule"], f["path"]) for f in json.loads(result.stdout)["findings"]]
+    assert findings == [("broken-wikilink", "inbox/Meeting 2026-01-05.md")]
+    (folder / "Meeting 2026-01-05.md").write_text("# Meeting\n\nTalked about [[index]].\n")
+    assert run("lint", str(root), "--strict").exit_code == 0
+
+
+def test_init_in_an_obsidian_vault_keeps_its_notes_linted(tmp_path: Path) -> None:
+    """An existing vault's notes outside the page folders keep their link findings after `wikic init`."""
+    root = tmp_path / "My Vault"
+    notes = {
+        "Home.md": "# Home\n\n[[Projects/Plan]] [[Nowhere]]\n",
+        "Projects/Plan.md": "---\ntags: [unclosed\n---\n[[Home]] [[Home#No such heading]]\n",
+        "Daily/2026-01-01.md": "no frontmatter, not in any index. [[dup]] [[Plan]]\n",
+        "a/dup.md": "x\n",
+        "b/dup.md": "y\n",
+    }
+    for rel, text in notes.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text)
+    link_rules = "broken-wikilink,ambiguous-link,malformed-link"
+
+    def findings(*args: str) -> list[tuple[str, str, int | None]]:
+        out = json.loads(run("lint", str(root), "--format", "json", "--no-cache", *args).stdout)["findings"]
+        return [(f["rule"], f["path"], f["line"]) for f in out]
+
+    before = findings("--select", link_rules)
+    assert before == [("ambiguous-link", "Daily/2026-01-01.md", 1), ("broken-wikilink", "Home.md", 3), ("broken-wikilink", "Projects/Plan.md", 4)]
+    assert run("init", str(root)).exit_code == 0
+    assert findings("--select", link_rules) == before
+    # the schema governs the wiki pages only: nothing else is said about the notes
+    assert [f for f in findings() if f[1] in notes] == before
 
 
 def test_init_on_a_file_is_a_usage_error(tmp_path: Path) -> None:

@@ -22,6 +22,10 @@ PAGE_FOLDERS: dict[str, str] = {
 
 SPECIAL_FILES = (SCHEMA_FILE, INDEX_FILE, LOG_FILE)
 
+# Where Obsidian puts a new note (.obsidian/app.json): outside the page folders, so a note a person starts
+# there is linted for its links only, and is not a wiki page missing its frontmatter and index entry.
+INBOX_DIR = "inbox"
+
 # Folders never scanned as notes: tool state, Obsidian settings, trash, VCS.
 IGNORED_DIRS = frozenset({".wikic", ".obsidian", ".trash", ".git", ".hg", ".svn", "node_modules"})
 
