@@ -9,6 +9,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -266,6 +267,33 @@ def test_every_command_has_help_with_an_example(name: str) -> None:
     assert "Example:" in result.stdout, f"`wikic {name} --help` shows no example"
 
 
+# Typer's own help named values by Python type and ate Rich markup: none of that may reach a person.
+HELP_ARTEFACTS = re.compile(r"<[a-z][\w\[\], ]*>|\[\[[A-Z]+\]\]|\{[a-z_]+\}|\[\]")
+
+
+@pytest.mark.parametrize("name", ["", *command_names()])
+def test_help_shows_no_type_names_or_eaten_markup(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("COLUMNS", "60")  # narrow: wrapping must not break an example either
+    result = run(*([name] if name else []), "--help")
+    assert result.exit_code == 0
+    assert HELP_ARTEFACTS.findall(result.stdout) == [], result.stdout
+    if name:
+        command = typer.main.get_command(app).commands[name]  # type: ignore[attr-defined]
+        example = next(line for line in command.help.splitlines() if line.strip().startswith("Example:")).strip()
+        assert f"  {example}\n" in result.stdout, "the example is rewrapped"
+
+
+def test_help_keeps_brackets_written_in_it() -> None:
+    assert "every [[link]] in it is checked" in " ".join(run("query", "--help").stdout.split())
+    assert "or [llm] max_output_tokens if lower" in " ".join(run("query", "--help").stdout.split())
+    usage = {name: run(name, "--help").stdout.splitlines()[0] for name in ("lint", "ingest", "init")}
+    assert usage == {
+        "lint": "Usage: wikic lint [OPTIONS] [VAULT]",
+        "ingest": "Usage: wikic ingest [OPTIONS] SOURCES...",
+        "init": "Usage: wikic init [OPTIONS] [DIR]",
+    }
+
+
 def test_top_level_help_and_version() -> None:
     result = run("--help")
     assert result.exit_code == 0 and "lint" in result.stdout and "graph" in result.stdout
@@ -286,6 +314,74 @@ def test_missing_vault_is_a_usage_error(tmp_path: Path, args: list[str]) -> None
     assert result.exit_code == 2
     assert result.stdout == ""
     assert result.stderr == f"Error: vault folder does not exist: {missing}\n"
+
+
+NEEDS_A_VAULT = [
+    pytest.param(["search", "tomatoes"], id="search"),
+    pytest.param(["search", "--batch", "-"], id="search-batch"),
+    pytest.param(["index"], id="index"),
+    pytest.param(["query", "where do the tomatoes go?"], id="query"),
+    pytest.param(["query", "--refresh", "queries/x.md"], id="query-refresh"),
+    pytest.param(["status"], id="status"),
+    pytest.param(["status", "--no-lint", "--json"], id="status-json"),
+    pytest.param(["ingest", "{note}"], id="ingest"),
+    pytest.param(["mcp"], id="mcp"),
+]
+
+
+def plain_folder(tmp_path: Path) -> Path:
+    root = tmp_path / "notes"
+    (root / "Projects").mkdir(parents=True)
+    (root / "Projects/Garden.md").write_text("# Garden\n\nThe tomatoes go in the south bed. [[Ideas]]\n")
+    (root / "Daily.md").write_text("Planted basil next to [[Garden]].\n")
+    return root
+
+
+@pytest.mark.parametrize("args", NEEDS_A_VAULT)
+@pytest.mark.parametrize("how", ["--vault", "cwd"])
+def test_a_command_that_needs_a_vault_refuses_a_plain_folder_and_writes_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, args: list[str], how: str
+) -> None:
+    root = plain_folder(tmp_path)
+    args = [a.replace("{note}", str(root / "Daily.md")) for a in args]
+    before = snapshot(root, skip_state=False)
+    if how == "cwd":
+        monkeypatch.chdir(root)
+        result = run(*args)
+    else:
+        result = run(*args, "--vault", str(root))
+    assert result.exit_code == 2, result.output
+    assert result.stderr.splitlines()[-2:] == [
+        f"Error: {root.resolve()} is not a wikic vault (no SCHEMA.md)",
+        "Hint: run `wikic init` to make it one, or give a vault with --vault DIR",
+    ]
+    assert snapshot(root, skip_state=False) == before
+
+
+@pytest.mark.parametrize(
+    "args, code, shown",
+    [
+        (["lint"], 1, "Projects/Garden.md:3:35: error broken-wikilink"),
+        (["lint", "--format", "json", "--strict"], 1, '"target": "Ideas"'),
+        (["graph"], 0, "2 pages, 2 links (1 broken)"),
+        (["graph", "--json"], 0, '"broken_links": 1'),
+    ],
+)
+def test_lint_and_graph_read_a_plain_folder_and_leave_it_as_it_was(tmp_path: Path, args: list[str], code: int, shown: str) -> None:
+    root = plain_folder(tmp_path)
+    before = snapshot(root, skip_state=False)
+    result = run(*args, "--vault", str(root))
+    assert result.exit_code == code, result.output
+    assert shown in result.stdout
+    assert snapshot(root, skip_state=False) == before
+
+
+def test_lint_of_a_plain_folder_keeps_a_cache_when_asked(tmp_path: Path) -> None:
+    root = plain_folder(tmp_path)
+    first = run("lint", str(root), "--cache", "--format", "json")
+    assert sorted(p.name for p in (root / ".wikic" / "cache").iterdir()) == ["lint-report.json", "parse-cache.json"]
+    again = run("lint", str(root), "--cache", "--format", "json")
+    assert json.loads(again.stdout)["findings"] == json.loads(first.stdout)["findings"]
 
 
 def test_vault_that_is_a_file_is_a_usage_error(tmp_path: Path) -> None:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from wikic.errors import UsageError
+
 SCHEMA_FILE = "SCHEMA.md"
 INDEX_FILE = "index.md"
 LOG_FILE = "log.md"
@@ -37,6 +39,21 @@ def find_vault_root(start: Path) -> Path:
         if (candidate / SCHEMA_FILE).is_file():
             return candidate
     return start
+
+
+def is_vault(root: Path) -> bool:
+    """A wikic vault holds SCHEMA.md. Only there does wikic keep state (.wikic/) unless asked to."""
+    return (Path(root) / SCHEMA_FILE).is_file()
+
+
+def require_vault(root: Path) -> None:
+    """For everything that needs a wikic vault (ingest, the palace, query, status, the MCP server): refuse a
+    plain folder before anything is written into it."""
+    if not is_vault(root):
+        raise UsageError(
+            f"{root} is not a wikic vault (no {SCHEMA_FILE})",
+            hint="run `wikic init` to make it one, or give a vault with --vault DIR",
+        )
 
 
 def state_dir(root: Path) -> Path:
