@@ -196,6 +196,27 @@ def test_lint_finds_the_vault_from_a_subfolder(example: Path, monkeypatch: pytes
     assert json.loads(result.stdout)["summary"]["pages"] == 14
 
 
+def test_ingest_prints_its_lint_findings_as_lint_does() -> None:
+    from wikic.cli.ingest_cmd import _render
+    from wikic.ingest.pipeline import IngestReport
+    from wikic.lint.finding import Finding
+    from wikic.lint.render import text
+    from wikic.lint.run import LintReport
+
+    findings = [
+        Finding("frontmatter", "warning", "SCHEMA.md", None, None, "unknown section '## Extra'"),
+        Finding("broken-wikilink", "error", "entities/a.md", 12, 5, "link target 'ghost' does not exist"),
+    ]
+    lint = LintReport("v", findings, pages=1, links=1, seconds=0.0)
+    shown = _render(IngestReport(lint=lint)).splitlines()
+    assert shown[-3:] == [
+        "lint: 1 error(s), 1 warning(s)",
+        "  SCHEMA.md:1:1: warning frontmatter unknown section '## Extra'",
+        "  entities/a.md:12:5: error broken-wikilink link target 'ghost' does not exist",
+    ]
+    assert [f"  {line}" for line in text(lint).splitlines()[:-1]] == shown[-2:]
+
+
 # ---- graph ---------------------------------------------------------------------------------------------
 
 

@@ -50,10 +50,12 @@ def _render(report: IngestReport) -> str:
         cost = f", ${t['cost']:.4f}" if t["cost"] is not None else ""
         lines.append(f"{t['compiled']} compiled, {t['unchanged']} unchanged, {t['failed']} failed: {t['created']} page(s) created, {t['updated']} updated, {t['prompt_tokens'] + t['completion_tokens']:,} tokens{cost}")
     if report.lint is not None:
+        from wikic.lint.render import finding_line
+
         s = report.lint.summary()
         lines.append(f"lint: {s['errors']} error(s), {s['warnings']} warning(s)")
         for f in report.lint.findings[:20]:
-            lines.append(f"  {f.path}:{f.line or ''}: {f.severity} {f.rule} {f.message}")
+            lines.append(f"  {finding_line(f)}")
     return "\n".join(lines)
 
 
