@@ -134,11 +134,36 @@ def test_every_problem_is_reported_with_key_and_origin(tmp_path):
     assert info.value.exit_code == 2
 
 
-def test_bad_toml_names_file_and_line(tmp_path):
-    path = write(tmp_path, '[llm]\nmodel = "m"\ntimeout = \n')
-    with pytest.raises(ConfigError) as info:
-        load_settings(tmp_path, env={})
-    assert str(path) in info.value.message and "line 3" in info.value.message
+@pytest.mark.parametrize(
+    "text, where, what",
+    [
+        ('[llm]\nmodel = "m"\ntimeout = \n', "3:11", "Invalid value"),
+        ("[palace\n", "1:8", "Expected ']' at the end of a table declaration"),
+        ("[embedding]\nprovider = [1,\n", "3:1", "Invalid value"),  # tomllib: "at end of document"
+    ],
+)
+def test_bad_toml_is_one_message_naming_file_line_and_column(tmp_path, text, where, what):
+    """The LLM settings and the palace settings read wikic.toml through one reader: one message."""
+    from wikic.palace.config import load_settings as load_palace_settings
+
+    path = write(tmp_path, text)
+    seen = []
+    for load in (load_settings, load_palace_settings):
+        with pytest.raises(ConfigError) as info:
+            load(tmp_path, env={})
+        seen.append((info.value.message, info.value.hint, info.value.exit_code))
+    assert seen == [(f"{path}:{where}: invalid TOML: {what}", "see https://toml.io for the syntax", 2)] * 2
+
+
+def test_non_utf8_file_is_one_message_too(tmp_path):
+    from wikic.palace.config import load_settings as load_palace_settings
+
+    path = tmp_path / "wikic.toml"
+    path.write_bytes(b'[palace]\ncollection = "caf\xe9"\n')
+    for load in (load_settings, load_palace_settings):
+        with pytest.raises(ConfigError) as info:
+            load(tmp_path, env={})
+        assert (info.value.message, info.value.hint) == (f"{path}: not UTF-8 text", "save the file as UTF-8")
 
 
 def test_non_utf8_file_is_a_config_error(tmp_path):

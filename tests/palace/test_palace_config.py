@@ -58,7 +58,7 @@ def test_sections_are_read_and_env_wins(tmp_path: Path) -> None:
         ("[palace]\nchunk_tokens = 'big'\n", "chunk_tokens must be a int"),
         ("[palace]\nchunk_tokens = 4\n", "between 16 and 8192"),
         ("[palace]\ncollection = 'x'\n", "collection must be"),
-        ("[palace\n", "cannot parse"),
+        ("[palace\n", "wikic.toml:1:8: invalid TOML: Expected ']' at the end of a table declaration"),
     ],
 )
 def test_bad_settings_are_config_errors(tmp_path: Path, toml: str, message: str) -> None:

@@ -7,12 +7,12 @@ The API key is read from the environment only and is never part of these objects
 from __future__ import annotations
 
 import os
-import tomllib
 from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlparse
 
+from wikic.config_file import read_config
 from wikic.errors import ConfigError
 from wikic.vault.layout import CONFIG_FILE, STATE_DIR
 
@@ -67,16 +67,6 @@ _PALACE_KEYS = {"path", "url", "collection", "chunk_tokens", "lock_timeout", "fu
 _EMBEDDING_KEYS = {"provider", "model", "base_url", "batch_size", "timeout", "max_retries", "max_input_tokens"}
 
 
-def _read_toml(vault: Path) -> dict[str, Any]:
-    config_file = vault / CONFIG_FILE
-    if not config_file.is_file():
-        return {}
-    try:
-        return tomllib.loads(config_file.read_text(encoding="utf-8"))
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-        raise ConfigError(f"{CONFIG_FILE}: cannot parse: {exc}") from None
-
-
 def _section(data: dict[str, Any], name: str, allowed: set[str]) -> dict[str, Any]:
     section = data.get(name, {})
     if not isinstance(section, dict):
@@ -117,7 +107,7 @@ def _check_fusion(palace: dict[str, Any]) -> None:
 def load_settings(vault: Path, env: dict[str, str] | None = None) -> PalaceSettings:
     """Read and validate the palace settings of `vault`; environment variables win over wikic.toml."""
     env = dict(os.environ) if env is None else env
-    data = _read_toml(vault)
+    data = read_config(vault)
     palace = _section(data, "palace", _PALACE_KEYS)
     embedding = _section(data, "embedding", _EMBEDDING_KEYS)
 
