@@ -283,6 +283,9 @@ def build_server(root: Path) -> tuple[Any, WikiTools]:
             "capture new knowledge with file_note and compile it with ingest; lint and status report health."
         ),
         version=__version__,
+        # the SDK sets up the root logger at this level: below WARNING, libraries (httpx's "HTTP Request: ...",
+        # the SDK's own "Processing request ...") would fill the stderr an MCP client shows its user
+        log_level="WARNING",
     )
 
     def add(fn: Callable[..., str], annotations: ToolAnnotations, description: str) -> None:

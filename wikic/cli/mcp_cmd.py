@@ -33,4 +33,6 @@ def register(app: typer.Typer) -> None:
             raise UsageError(f"vault folder does not exist: {root}")
         from wikic.mcp_server import serve
 
+        if http is not None:  # the server itself only logs warnings and errors
+            typer.echo(f"Serving {root} on http://127.0.0.1:{http}/mcp (Ctrl-C stops)", err=True)
         serve(root, http_port=http)
