@@ -181,3 +181,51 @@ def test_llm_section_must_be_a_table(tmp_path):
 def test_extra_body_is_passed_through():
     settings = LLMSettings(model="m", extra_body={"repeat_penalty": 1.3})
     assert settings.extra_body == {"repeat_penalty": 1.3}
+
+
+def test_concurrency_is_explained_one_way() -> None:
+    """README.md and docs/llm.md describe `[llm] concurrency` with the same words (docs/llm.md used to say
+    "chunks of a source"; ingest bounds every model request of a run with it)."""
+    import re
+
+    repo = Path(__file__).resolve().parents[2]
+    said = {doc: re.findall(r"^concurrency = \d+ +# (.+)$", (repo / doc).read_text(encoding="utf-8"), re.M)
+            for doc in ("README.md", "docs/llm.md")}
+    assert said["README.md"] == said["docs/llm.md"] == [
+        "model requests in flight at once, over a whole ingest (all its sources and their chunks)"]
+
+
+def test_concurrency_bounds_every_request_of_a_run() -> None:
+    """What the docs say: sources run in parallel, each source's chunks too, and the sum stays within it."""
+    import threading
+    import time
+    from concurrent.futures import ThreadPoolExecutor
+
+    from wikic.ingest.pipeline import BoundedLLM
+
+    class Slow:
+        identity = {"model": "slow"}
+
+        def __init__(self) -> None:
+            self.now = self.peak = 0
+            self.lock = threading.Lock()
+
+        def complete_json(self, *args, **kwargs):
+            with self.lock:
+                self.now += 1
+                self.peak = max(self.peak, self.now)
+            time.sleep(0.02)
+            with self.lock:
+                self.now -= 1
+            return {}
+
+    inner = Slow()
+    llm = BoundedLLM(inner, 2)
+
+    def source(_: int) -> None:
+        with ThreadPoolExecutor(4) as chunks:
+            list(chunks.map(lambda _: llm.complete_json(), range(4)))
+
+    with ThreadPoolExecutor(3) as sources:
+        list(sources.map(source, range(3)))
+    assert inner.peak == 2

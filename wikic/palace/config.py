@@ -16,7 +16,22 @@ from wikic.config_file import read_config
 from wikic.errors import ConfigError
 from wikic.vault.layout import CONFIG_FILE, STATE_DIR
 
-PROVIDERS = ("use", "static", "e5", "openai")
+# The embedding providers with what a person choosing one needs to know. The one list: the error for an
+# unknown provider shows it, and a test holds README.md and docs/palace.md to it.
+PROVIDERS = {
+    "use": "multilingual, default",
+    "e5": "better, slower",
+    "static": "tiny, fast",
+    "openai": "an OpenAI-compatible endpoint",
+}
+
+
+def provider_choices() -> str:
+    """'"use" (multilingual, default), ... or "openai" (...)'."""
+    named = [f'"{name}" ({what})' for name, what in PROVIDERS.items()]
+    return ", ".join(named[:-1]) + " or " + named[-1]
+
+
 # How search combines dense and BM25 evidence (see wikic/palace/search.py).
 FUSIONS = ("convex", "rrf")
 DEFAULT_PALACE_DIR = f"{STATE_DIR}/palace"
@@ -132,7 +147,7 @@ def load_settings(vault: Path, env: dict[str, str] | None = None) -> PalaceSetti
 
     provider = embedding.get("provider", "use")
     if provider not in PROVIDERS:
-        raise ConfigError(f"unknown embedding provider {provider!r}", hint=f"use one of: {', '.join(PROVIDERS)}")
+        raise ConfigError(f"unknown embedding provider {provider!r}", hint=f"choose {provider_choices()}")
     if provider == "openai":
         if not embedding.get("model"):
             raise ConfigError("[embedding] provider = \"openai\" needs model = \"<the endpoint's model name>\"")
