@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import inspect
 import re
-from typing import Any, get_args
+from typing import TYPE_CHECKING, Any, get_args
 
-from typer._click import Context, HelpFormatter
 from typer.core import TyperCommand
+
+if TYPE_CHECKING:  # Typer vendors click as typer._click
+    from typer._click import Context, HelpFormatter
 
 # An "Example:" paragraph is a command line to copy: click must not rewrap it (it breaks `my-wiki` at the hyphen).
 _EXAMPLE = re.compile(r"^Example:", re.MULTILINE)

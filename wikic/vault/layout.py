@@ -36,7 +36,7 @@ def find_vault_root(start: Path) -> Path:
     """The nearest directory at or above `start` holding SCHEMA.md, else `start` itself."""
     start = start.resolve()
     for candidate in (start, *start.parents):
-        if (candidate / SCHEMA_FILE).is_file():
+        if is_vault(candidate):
             return candidate
     return start
 
