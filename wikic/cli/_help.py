@@ -18,6 +18,7 @@ if TYPE_CHECKING:  # Typer vendors click as typer._click
 
 # An "Example:" paragraph is a command line to copy: click must not rewrap it (it breaks `my-wiki` at the hyphen).
 _EXAMPLE = re.compile(r"^Example:", re.MULTILINE)
+_BARE = re.compile(r"^\[?([^\[\].]+)\]?(?:\.\.\.)?$")
 # The metavar of an option that names none itself: click's own words for the type of its value.
 _TYPE_WORDS = {int: "INTEGER", float: "NUMBER"}
 
@@ -31,7 +32,9 @@ def _type_word(param: Any) -> str:
 
 
 def _argument_name(param: Any) -> str:
-    return param.metavar or param.name.upper()
+    """The argument's bare name; a metavar written as a whole usage piece (`[SOURCE]...`) counts by its name."""
+    name = param.metavar or param.name.upper()
+    return _BARE.sub(r"\1", name)
 
 
 class HelpCommand(TyperCommand):
@@ -49,8 +52,9 @@ class HelpCommand(TyperCommand):
         pieces = [self.options_metavar] if self.options_metavar else []
         for param in self.get_params(ctx):
             if param.param_type_name == "argument":
-                name = _argument_name(param) + ("..." if param.nargs != 1 else "")
-                pieces.append(name if param.required else f"[{name}]")
+                name = _argument_name(param)
+                piece = name if param.required else f"[{name}]"
+                pieces.append(piece + ("..." if param.nargs != 1 else ""))
         return pieces
 
     def format_options(self, ctx: Context, formatter: HelpFormatter) -> None:
