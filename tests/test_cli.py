@@ -9,6 +9,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -27,7 +28,7 @@ from wikic.schema import load as load_schema
 REPO = Path(__file__).resolve().parents[1]
 EXAMPLE = REPO / "example-vault"
 
-LAYOUT_DIRS = ["raw/articles", "raw/papers", "raw/transcripts", "raw/assets", "entities", "concepts", "comparisons", "queries", ".obsidian", ".wikic"]
+LAYOUT_DIRS = ["raw/articles", "raw/papers", "raw/transcripts", "raw/assets", "entities", "concepts", "comparisons", "queries", "inbox", ".obsidian", ".wikic"]
 LAYOUT_FILES = ["SCHEMA.md", "index.md", "log.md", "wikic.toml", ".obsidian/app.json", ".obsidian/graph.json", ".obsidian/types.json", ".gitignore"]
 
 
@@ -112,6 +113,51 @@ def test_init_twice_changes_nothing_and_never_overwrites(tmp_path: Path) -> None
     assert json.loads(run("init", str(root), "--json").stdout)["created"] == []
 
 
+def test_a_note_made_in_obsidian_lints_clean(tmp_path: Path) -> None:
+    """Obsidian puts a new note where .obsidian/app.json says: a folder init made, outside the page folders,
+    so the note is linted for its links only (not as a wiki page without frontmatter or index entry)."""
+    root = tmp_path / "v"
+    run("init", str(root))
+    settings = json.loads((root / ".obsidian/app.json").read_text())
+    assert settings["newFileLocation"] == "folder"
+    folder = root / settings["newFileFolderPath"]
+    assert folder.is_dir()
+    (folder / "Untitled.md").write_text("")  # what Obsidian's "New note" writes
+    (folder / "Meeting 2026-01-05.md").write_text("# Meeting\n\nTalked about [[index]] and [[Missing page]].\n")
+    result = run("lint", str(root), "--strict", "--format", "json")
+    findings = [(f["rule"], f["path"]) for f in json.loads(result.stdout)["findings"]]
+    assert findings == [("broken-wikilink", "inbox/Meeting 2026-01-05.md")]
+    (folder / "Meeting 2026-01-05.md").write_text("# Meeting\n\nTalked about [[index]].\n")
+    assert run("lint", str(root), "--strict").exit_code == 0
+
+
+def test_init_in_an_obsidian_vault_keeps_its_notes_linted(tmp_path: Path) -> None:
+    """An existing vault's notes outside the page folders keep their link findings after `wikic init`."""
+    root = tmp_path / "My Vault"
+    notes = {
+        "Home.md": "# Home\n\n[[Projects/Plan]] [[Nowhere]]\n",
+        "Projects/Plan.md": "---\ntags: [unclosed\n---\n[[Home]] [[Home#No such heading]]\n",
+        "Daily/2026-01-01.md": "no frontmatter, not in any index. [[dup]] [[Plan]]\n",
+        "a/dup.md": "x\n",
+        "b/dup.md": "y\n",
+    }
+    for rel, text in notes.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text)
+    link_rules = "broken-wikilink,ambiguous-link,malformed-link"
+
+    def findings(*args: str) -> list[tuple[str, str, int | None]]:
+        out = json.loads(run("lint", str(root), "--format", "json", "--no-cache", *args).stdout)["findings"]
+        return [(f["rule"], f["path"], f["line"]) for f in out]
+
+    before = findings("--select", link_rules)
+    assert before == [("ambiguous-link", "Daily/2026-01-01.md", 1), ("broken-wikilink", "Home.md", 3), ("broken-wikilink", "Projects/Plan.md", 4)]
+    assert run("init", str(root)).exit_code == 0
+    assert findings("--select", link_rules) == before
+    # the schema governs the wiki pages only: nothing else is said about the notes
+    assert [f for f in findings() if f[1] in notes] == before
+
+
 def test_init_on_a_file_is_a_usage_error(tmp_path: Path) -> None:
     (tmp_path / "file").write_text("x")
     result = run("init", str(tmp_path / "file"))
@@ -148,6 +194,27 @@ def test_lint_finds_the_vault_from_a_subfolder(example: Path, monkeypatch: pytes
     result = run("lint", "--as-of", "2026-11-29", "--json")
     assert result.exit_code == 0
     assert json.loads(result.stdout)["summary"]["pages"] == 14
+
+
+def test_ingest_prints_its_lint_findings_as_lint_does() -> None:
+    from wikic.cli.ingest_cmd import _render
+    from wikic.ingest.pipeline import IngestReport
+    from wikic.lint.finding import Finding
+    from wikic.lint.render import text
+    from wikic.lint.run import LintReport
+
+    findings = [
+        Finding("frontmatter", "warning", "SCHEMA.md", None, None, "unknown section '## Extra'"),
+        Finding("broken-wikilink", "error", "entities/a.md", 12, 5, "link target 'ghost' does not exist"),
+    ]
+    lint = LintReport("v", findings, pages=1, links=1, seconds=0.0)
+    shown = _render(IngestReport(lint=lint)).splitlines()
+    assert shown[-3].startswith("lint: 1 error(s)")
+    assert shown[-2:] == [
+        "  SCHEMA.md:1:1: warning frontmatter unknown section '## Extra'",
+        "  entities/a.md:12:5: error broken-wikilink link target 'ghost' does not exist",
+    ]
+    assert [f"  {line}" for line in text(lint).splitlines()[:-1]] == shown[-2:]
 
 
 # ---- graph ---------------------------------------------------------------------------------------------
@@ -221,6 +288,53 @@ def test_every_command_has_help_with_an_example(name: str) -> None:
     assert "Example:" in result.stdout, f"`wikic {name} --help` shows no example"
 
 
+# Typer's own help named values by Python type and ate Rich markup: none of that may reach a person.
+HELP_ARTEFACTS = re.compile(r"<[a-z][\w\[\], ]*>|\[\[[A-Z]+\]\]|\{[a-z_]+\}|\[\]")
+
+
+@pytest.mark.parametrize("name", ["", *command_names()])
+def test_help_shows_no_type_names_or_eaten_markup(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("COLUMNS", "60")  # narrow: wrapping must not break an example either
+    result = run(*([name] if name else []), "--help")
+    assert result.exit_code == 0
+    assert HELP_ARTEFACTS.findall(result.stdout) == [], result.stdout
+    if name:
+        command = typer.main.get_command(app).commands[name]  # type: ignore[attr-defined]
+        example = next(line for line in command.help.splitlines() if line.strip().startswith("Example:")).strip()
+        assert f"  {example}\n" in result.stdout, "the example is rewrapped"
+
+
+def test_help_keeps_brackets_written_in_it() -> None:
+    assert "every [[link]] in it is checked" in " ".join(run("query", "--help").stdout.split())
+    assert "or [llm] max_output_tokens if lower" in " ".join(run("query", "--help").stdout.split())
+    usage = {name: run(name, "--help").stdout.splitlines()[0] for name in ("lint", "init", "search")}
+    assert usage == {
+        "lint": "Usage: wikic lint [OPTIONS] [VAULT]",
+        "init": "Usage: wikic init [OPTIONS] [DIR]",
+        "search": "Usage: wikic search [OPTIONS] [QUERY]",
+    }
+
+
+def test_help_names_arguments_however_their_metavar_is_written() -> None:
+    from wikic.cli._help import HelpCommand
+
+    tiny = typer.Typer(rich_markup_mode=None)
+
+    @tiny.command(cls=HelpCommand)
+    def one(sources: list[str] | None = typer.Argument(None, metavar="[SOURCE]...", help="Files."), k: int = 1) -> None:
+        """Example: one a b"""
+
+    @tiny.command(cls=HelpCommand)
+    def two(names: list[str] = typer.Argument(..., help="Names.")) -> None:
+        """Example: two a"""
+
+    runner = CliRunner()
+    one_help = runner.invoke(tiny, ["one", "--help"]).stdout
+    assert one_help.startswith("Usage: root one [OPTIONS] [SOURCE]...\n")
+    assert "  SOURCE...  Files." in one_help and "--k INTEGER" in one_help
+    assert runner.invoke(tiny, ["two", "--help"]).stdout.startswith("Usage: root two [OPTIONS] NAMES...\n")
+
+
 def test_top_level_help_and_version() -> None:
     result = run("--help")
     assert result.exit_code == 0 and "lint" in result.stdout and "graph" in result.stdout
@@ -241,6 +355,74 @@ def test_missing_vault_is_a_usage_error(tmp_path: Path, args: list[str]) -> None
     assert result.exit_code == 2
     assert result.stdout == ""
     assert result.stderr == f"Error: vault folder does not exist: {missing}\n"
+
+
+NEEDS_A_VAULT = [
+    pytest.param(["search", "tomatoes"], id="search"),
+    pytest.param(["search", "--batch", "-"], id="search-batch"),
+    pytest.param(["index"], id="index"),
+    pytest.param(["query", "where do the tomatoes go?"], id="query"),
+    pytest.param(["query", "--refresh", "queries/x.md"], id="query-refresh"),
+    pytest.param(["status"], id="status"),
+    pytest.param(["status", "--no-lint", "--json"], id="status-json"),
+    pytest.param(["ingest", "{note}"], id="ingest"),
+    pytest.param(["mcp"], id="mcp"),
+]
+
+
+def plain_folder(tmp_path: Path) -> Path:
+    root = tmp_path / "notes"
+    (root / "Projects").mkdir(parents=True)
+    (root / "Projects/Garden.md").write_text("# Garden\n\nThe tomatoes go in the south bed. [[Ideas]]\n")
+    (root / "Daily.md").write_text("Planted basil next to [[Garden]].\n")
+    return root
+
+
+@pytest.mark.parametrize("args", NEEDS_A_VAULT)
+@pytest.mark.parametrize("how", ["--vault", "cwd"])
+def test_a_command_that_needs_a_vault_refuses_a_plain_folder_and_writes_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, args: list[str], how: str
+) -> None:
+    root = plain_folder(tmp_path)
+    args = [a.replace("{note}", str(root / "Daily.md")) for a in args]
+    before = snapshot(root, skip_state=False)
+    if how == "cwd":
+        monkeypatch.chdir(root)
+        result = run(*args)
+    else:
+        result = run(*args, "--vault", str(root))
+    assert result.exit_code == 2, result.output
+    assert result.stderr.splitlines()[-2:] == [
+        f"Error: {root.resolve()} is not a wikic vault (no SCHEMA.md)",
+        "Hint: run `wikic init` to make it one, or give a vault with --vault DIR",
+    ]
+    assert snapshot(root, skip_state=False) == before
+
+
+@pytest.mark.parametrize(
+    "args, code, shown",
+    [
+        (["lint"], 1, "Projects/Garden.md:3:35: error broken-wikilink"),
+        (["lint", "--format", "json", "--strict"], 1, '"target": "Ideas"'),
+        (["graph"], 0, "2 pages, 2 links (1 broken)"),
+        (["graph", "--json"], 0, '"broken_links": 1'),
+    ],
+)
+def test_lint_and_graph_read_a_plain_folder_and_leave_it_as_it_was(tmp_path: Path, args: list[str], code: int, shown: str) -> None:
+    root = plain_folder(tmp_path)
+    before = snapshot(root, skip_state=False)
+    result = run(*args, "--vault", str(root))
+    assert result.exit_code == code, result.output
+    assert shown in result.stdout
+    assert snapshot(root, skip_state=False) == before
+
+
+def test_lint_of_a_plain_folder_keeps_a_cache_when_asked(tmp_path: Path) -> None:
+    root = plain_folder(tmp_path)
+    first = run("lint", str(root), "--cache", "--format", "json")
+    assert sorted(p.name for p in (root / ".wikic" / "cache").iterdir()) == ["lint-report.json", "parse-cache.json"]
+    again = run("lint", str(root), "--cache", "--format", "json")
+    assert json.loads(again.stdout)["findings"] == json.loads(first.stdout)["findings"]
 
 
 def test_vault_that_is_a_file_is_a_usage_error(tmp_path: Path) -> None:

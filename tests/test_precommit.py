@@ -34,6 +34,14 @@ def published_hook() -> dict:
     return hook
 
 
+def readme_config(marker: str) -> str:
+    """The `.pre-commit-config.yaml` example of README.md that contains `marker`."""
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    blocks = [b.split("```", 1)[0] for b in readme.split("```yaml\n")[1:]]
+    (block,) = [b for b in blocks if b.startswith("repos:") and marker in b]
+    return block
+
+
 def env(tmp_path: Path) -> dict[str, str]:
     """PATH finds this environment's `wikic`; git needs an identity (HOME is a fresh folder)."""
     out = dict(os.environ)
@@ -90,6 +98,16 @@ def test_published_hook_manifest_is_valid_for_pre_commit(tmp_path: Path) -> None
     assert proc.returncode == 0, proc.stdout + proc.stderr
 
 
+def test_readme_pins_the_published_hook_to_something_that_exists() -> None:
+    """No made-up release tag: `rev:` is a tag of this repository, or a placeholder for a commit SHA."""
+    (entry,) = yaml.safe_load(readme_config("rev:"))["repos"]
+    assert [h["id"] for h in entry["hooks"]] == [published_hook()["id"]]
+    tags = subprocess.run(["git", "tag"], cwd=REPO, capture_output=True, text=True, check=False).stdout.split()
+    rev = str(entry["rev"])
+    assert rev in tags or "SHA" in rev, rev
+    assert "OWNER" not in entry["repo"]
+
+
 def test_entry_is_an_installed_console_script() -> None:
     """`language: python` runs `entry` from the hook's own environment: it must be one of the package's scripts."""
     import tomllib
@@ -141,7 +159,7 @@ def pre_commit(repo: Path, *args: str, environ: dict[str, str]) -> subprocess.Co
 def test_real_pre_commit_with_a_local_hook(tmp_path: Path) -> None:
     environ = env(tmp_path)
     repo, vault = git_repo_with_vault(tmp_path, "wiki", environ)
-    (repo / ".pre-commit-config.yaml").write_text(LOCAL_CONFIG.format(args="        args: [--vault, wiki]\n"))
+    (repo / ".pre-commit-config.yaml").write_text(readme_config("repo: local"))  # the README's example, as it is
     installed = pre_commit(repo, "install", environ=environ)
     assert installed.returncode == 0, installed.stdout + installed.stderr
 

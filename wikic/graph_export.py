@@ -10,6 +10,7 @@ import networkx as nx
 
 from wikic.errors import UsageError
 from wikic.graph import build, health
+from wikic.vault.layout import is_vault
 from wikic.vault.load import load_vault
 
 
@@ -24,7 +25,7 @@ def _portable(graph: nx.MultiDiGraph) -> nx.MultiDiGraph:
 
 
 def graph_report(root: Path, *, graphml: Path | None = None, json_file: Path | None = None, top: int = 10) -> dict[str, Any]:
-    vault = load_vault(root, use_cache=True)
+    vault = load_vault(root, use_cache=is_vault(root))  # a plain folder is read, never written to
     lg = build(vault)
     report = health(lg, vault, top=top)
     written = []

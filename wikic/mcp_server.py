@@ -21,7 +21,7 @@ from typing import Any, TypeVar
 from wikic import __version__
 from wikic.errors import WikicError
 from wikic.palace import Palace, open_palace
-from wikic.vault.layout import RAW_DIR, RAW_SUBDIRS
+from wikic.vault.layout import RAW_DIR, RAW_SUBDIRS, require_vault
 
 try:  # mcp 2.x renamed FastMCP to MCPServer (importing mcp.server.fastmcp raises there)
     from mcp.server.mcpserver import MCPServer as _Server
@@ -59,6 +59,7 @@ class WikiTools:
 
     def __init__(self, root: Path) -> None:
         self.root = Path(root).resolve()
+        require_vault(self.root)
         self._lock = threading.RLock()
         self._palace: Palace | None = None
 
@@ -282,6 +283,9 @@ def build_server(root: Path) -> tuple[Any, WikiTools]:
             "capture new knowledge with file_note and compile it with ingest; lint and status report health."
         ),
         version=__version__,
+        # the SDK sets up the root logger at this level: below WARNING, libraries (httpx's "HTTP Request: ...",
+        # the SDK's own "Processing request ...") would fill the stderr an MCP client shows its user
+        log_level="WARNING",
     )
 
     def add(fn: Callable[..., str], annotations: ToolAnnotations, description: str) -> None:

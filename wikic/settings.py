@@ -11,13 +11,13 @@ shows in `repr`, logs or tracebacks, and `wikic.toml` may not hold it (a key in 
 from __future__ import annotations
 
 import os
-import tomllib
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError, field_validator
 
+from wikic.config_file import read_config
 from wikic.errors import ConfigError
 from wikic.vault.layout import CONFIG_FILE
 
@@ -112,7 +112,7 @@ def load_settings(
     """
     env = os.environ if env is None else env
     path = vault_root / CONFIG_FILE
-    data = _read_toml(path)
+    data = read_config(vault_root)
     origins: dict[tuple[str, ...], str] = {}
     _record_origins(data, (), str(path), origins)
 
@@ -149,22 +149,6 @@ def load_settings(
         raise ConfigError(
             _render_errors(exc, origins, str(path)), hint=f"fix the keys above in {path} (or the named variable/flag)"
         ) from None
-
-
-def _read_toml(path: Path) -> dict[str, Any]:
-    if not path.exists():
-        return {}
-    try:
-        raw = path.read_bytes()
-    except OSError as exc:
-        raise ConfigError(f"{path}: cannot read: {exc.strerror}") from None
-    try:
-        return tomllib.loads(raw.decode("utf-8-sig"))
-    except UnicodeDecodeError:
-        raise ConfigError(f"{path}: not UTF-8 text", hint="save the file as UTF-8") from None
-    except tomllib.TOMLDecodeError as exc:
-        # tomllib's message already carries "(at line N, column M)".
-        raise ConfigError(f"{path}: invalid TOML: {exc}", hint="see https://toml.io for the syntax") from None
 
 
 def _record_origins(node: Any, prefix: tuple[str, ...], origin: str, out: dict[tuple[str, ...], str]) -> None:

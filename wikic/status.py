@@ -17,7 +17,7 @@ from typing import Any
 from wikic.errors import PalaceError, WikicError
 from wikic.ingest.ledgers import Compiled
 from wikic.schema import load as load_schema
-from wikic.vault.layout import LOG_FILE, RAW_DIR
+from wikic.vault.layout import LOG_FILE, RAW_DIR, require_vault
 from wikic.vault.load import load_vault
 
 _ROW = re.compile(r"^\|\s*(\d{4}-\d{2}-\d{2})\s*\|(.*)\|\s*$")
@@ -114,6 +114,7 @@ def palace_status(root: Path) -> dict[str, Any] | None:
 
 def vault_status(root: Path, *, lint: bool = True, recent: int = 10, today: dt.date | None = None) -> VaultStatus:
     root = Path(root).resolve()
+    require_vault(root)
     schema = load_schema(root)
     vault = load_vault(root, use_cache=True)
     out = VaultStatus(str(root), schema.present)

@@ -150,7 +150,7 @@ def test_broken_wikilink_in_frontmatter_property(tmp_path: Path) -> None:
     assert found == [(line_of["[[ghost]]"], 11, "ghost"), (line_of["[[ghost2#x]]"], 4, "ghost2")]
 
 
-def test_broken_wikilink_scope_index_yes_log_raw_and_other_notes_no(tmp_path: Path) -> None:
+def test_broken_wikilink_scope_index_and_own_notes_yes_log_schema_raw_no(tmp_path: Path) -> None:
     index = index_text(BASE) + "- [[ghost-entry]] — gone\n"
     files = {
         **BASE,
@@ -158,11 +158,41 @@ def test_broken_wikilink_scope_index_yes_log_raw_and_other_notes_no(tmp_path: Pa
         "log.md": "# Wiki Log\n\n| Date | Action | Target | Notes |\n|---|---|---|---|\n| 2026-01-01 | ingest | [[ghost-log]] | x |\n",
         "raw/articles/source-a.md": "---\ncaptured: 2026-01-01\n---\n[[ghost-raw]]\n",
         "drafts/x.md": "[[ghost-draft]]\n",
+        "Root note.md": "[[a]] and [[ghost-root]]\n",
         "SCHEMA.md": DEFAULT_SCHEMA + "\n[[ghost-schema]]\n",
     }
     root = make_vault(tmp_path, files)
     entry_line = index.split("\n").index("- [[ghost-entry]] — gone") + 1
-    assert [(f.path, f.line, f.column, f.target) for f in lint_full(root, "broken-wikilink")] == [("index.md", entry_line, 3, "ghost-entry")]
+    assert [(f.path, f.line, f.column, f.target) for f in lint_full(root, "broken-wikilink")] == [
+        ("Root note.md", 1, 11, "ghost-root"),
+        ("drafts/x.md", 1, 1, "ghost-draft"),
+        ("index.md", entry_line, 3, "ghost-entry"),
+    ]
+
+
+def test_notes_outside_the_page_folders_get_the_link_rules_and_no_schema_rule(tmp_path: Path) -> None:
+    """A person's own notes beside the wiki (inbox/, a journal, the vault root) are linted as in any
+    Obsidian vault; the schema (frontmatter, index.md, staleness, contradictions) governs wiki pages only,
+    and orphan-page is about wiki pages: such a note is never an orphan, and its links keep none alive."""
+    files = {
+        **BASE,
+        "inbox/idea.md": "---\ntags: [unclosed\n---\nAn idea about [[a]], [[ghost]] and [[b#Nope]].\n\nopen [[c\n",
+        "inbox/dup.md": "one\n",
+        "journal/dup.md": "two\n",
+        "journal/2026-01-01.md": "---\ntitle: x\ntype: query\nupdated: 1999-01-01\ncontested: true\ncontradictions: ['[[ghost2]]']\n---\nsee [[d]]\n",
+        "Home.md": "# Home\n\n[[dup]]\n",
+        "entities/d.md": page("D", body="[[a]] [[b]]\n"),
+    }
+    root = make_vault(tmp_path, files)
+    found = lint(root)
+    assert found == [
+        ("ambiguous-link", "warning", "Home.md", 3, 1),
+        ("orphan-page", "warning", "entities/d.md", None, None),  # the journal's link does not count
+        ("broken-wikilink", "error", "inbox/idea.md", 4, 22),
+        ("broken-wikilink", "error", "inbox/idea.md", 4, 36),
+        ("malformed-link", "warning", "inbox/idea.md", 6, 6),
+        ("broken-wikilink", "error", "journal/2026-01-01.md", 6, 19),
+    ]
 
 
 def test_broken_wikilink_in_a_plain_vault_covers_every_note(tmp_path: Path) -> None:

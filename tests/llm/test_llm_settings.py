@@ -134,11 +134,36 @@ def test_every_problem_is_reported_with_key_and_origin(tmp_path):
     assert info.value.exit_code == 2
 
 
-def test_bad_toml_names_file_and_line(tmp_path):
-    path = write(tmp_path, '[llm]\nmodel = "m"\ntimeout = \n')
-    with pytest.raises(ConfigError) as info:
-        load_settings(tmp_path, env={})
-    assert str(path) in info.value.message and "line 3" in info.value.message
+@pytest.mark.parametrize(
+    "text, where, what",
+    [
+        ('[llm]\nmodel = "m"\ntimeout = \n', "3:11", "Invalid value"),
+        ("[palace\n", "1:8", "Expected ']' at the end of a table declaration"),
+        ("[embedding]\nprovider = [1,\n", "3:1", "Invalid value"),  # tomllib: "at end of document"
+    ],
+)
+def test_bad_toml_is_one_message_naming_file_line_and_column(tmp_path, text, where, what):
+    """The LLM settings and the palace settings read wikic.toml through one reader: one message."""
+    from wikic.palace.config import load_settings as load_palace_settings
+
+    path = write(tmp_path, text)
+    seen = []
+    for load in (load_settings, load_palace_settings):
+        with pytest.raises(ConfigError) as info:
+            load(tmp_path, env={})
+        seen.append((info.value.message, info.value.hint, info.value.exit_code))
+    assert seen == [(f"{path}:{where}: invalid TOML: {what}", "see https://toml.io for the syntax", 2)] * 2
+
+
+def test_non_utf8_file_is_one_message_too(tmp_path):
+    from wikic.palace.config import load_settings as load_palace_settings
+
+    path = tmp_path / "wikic.toml"
+    path.write_bytes(b'[palace]\ncollection = "caf\xe9"\n')
+    for load in (load_settings, load_palace_settings):
+        with pytest.raises(ConfigError) as info:
+            load(tmp_path, env={})
+        assert (info.value.message, info.value.hint) == (f"{path}: not UTF-8 text", "save the file as UTF-8")
 
 
 def test_non_utf8_file_is_a_config_error(tmp_path):
@@ -156,3 +181,51 @@ def test_llm_section_must_be_a_table(tmp_path):
 def test_extra_body_is_passed_through():
     settings = LLMSettings(model="m", extra_body={"repeat_penalty": 1.3})
     assert settings.extra_body == {"repeat_penalty": 1.3}
+
+
+def test_concurrency_is_explained_one_way() -> None:
+    """README.md and docs/llm.md describe `[llm] concurrency` with the same words (docs/llm.md used to say
+    "chunks of a source"; ingest bounds every model request of a run with it)."""
+    import re
+
+    repo = Path(__file__).resolve().parents[2]
+    said = {doc: re.findall(r"^concurrency = \d+ +# (.+)$", (repo / doc).read_text(encoding="utf-8"), re.M)
+            for doc in ("README.md", "docs/llm.md")}
+    assert said["README.md"] == said["docs/llm.md"] == [
+        "model requests in flight at once, over a whole ingest (all its sources and their chunks)"]
+
+
+def test_concurrency_bounds_every_request_of_a_run() -> None:
+    """What the docs say: sources run in parallel, each source's chunks too, and the sum stays within it."""
+    import threading
+    import time
+    from concurrent.futures import ThreadPoolExecutor
+
+    from wikic.ingest.pipeline import BoundedLLM
+
+    class Slow:
+        identity = {"model": "slow"}
+
+        def __init__(self) -> None:
+            self.now = self.peak = 0
+            self.lock = threading.Lock()
+
+        def complete_json(self, *args, **kwargs):
+            with self.lock:
+                self.now += 1
+                self.peak = max(self.peak, self.now)
+            time.sleep(0.02)
+            with self.lock:
+                self.now -= 1
+            return {}
+
+    inner = Slow()
+    llm = BoundedLLM(inner, 2)
+
+    def source(_: int) -> None:
+        with ThreadPoolExecutor(4) as chunks:
+            list(chunks.map(lambda _: llm.complete_json(), range(4)))
+
+    with ThreadPoolExecutor(3) as sources:
+        list(sources.map(source, range(3)))
+    assert inner.peak == 2

@@ -97,6 +97,10 @@ def test_stdio_server_tools(mcp_wiki: QueryWiki, tmp_path: Path) -> None:
                 assert "entities/openai.md" in text  # the server's palace still works after ingest wrote
 
     anyio.run(session_run)
+    # the client shows the server's stderr to the user: libraries' INFO chatter (httpx's "HTTP Request: ...",
+    # the SDK's "Processing request ...") must not reach it
+    log = (tmp_path / "server.log").read_text(encoding="utf-8")
+    assert "INFO" not in log and "HTTP Request" not in log, log
     assert (wiki.root / "raw/articles/meeting-notes.md").read_text(encoding="utf-8").startswith("# Meeting notes")
     assert (wiki.root / "queries/who-is-the-ceo-of-openai.md").is_file()
     print("MCP round trips (s):", {k: round(v, 3) for k, v in sorted(timings.items())})
@@ -137,3 +141,6 @@ def test_http_server_on_loopback(mcp_wiki: QueryWiki, tmp_path: Path) -> None:
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.wait()
+    err = proc.stderr.read().decode() if proc.stderr else ""
+    assert f"Serving {mcp_wiki.root} on http://127.0.0.1:{port}/mcp" in err
+    assert "INFO" not in err, err  # neither uvicorn's access log nor the SDK's chatter

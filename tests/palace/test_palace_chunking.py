@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from wikic.ingest.blocks import render_block
 from wikic.palace.chunking import chunk_document, make_document
 from wikic.palace.embedders import StaticEmbedder
 
@@ -79,3 +80,16 @@ def test_page_without_body_still_gets_one_drawer() -> None:
 def test_bad_yaml_is_body_text() -> None:
     doc = make_document("a.md", "---\ntitle: [unclosed\n---\nHello\n")
     assert doc.title == "a" and "Hello" in doc.body
+
+
+def test_compiler_block_markers_are_not_content() -> None:
+    facts = render_block("facts:raw/articles/x.md", "- Founded in 2015. ^[raw/articles/x.md:L3-L3]\n- Based in San Francisco.")
+    page = f"---\ntitle: OpenAI\n---\n# OpenAI\n\nWritten by hand.\n{facts}\n\n## History\n{render_block('history', 'It began as a lab.')}\n"
+    drawers = chunk_document(make_document("entities/openai.md", page), 100, words)
+    assert all("wikic:" not in d.text and "wikic:" not in d.embed_text for d in drawers)
+    lines = page.split("\n")
+    assert [(d.heading, d.text, lines[d.line_start - 1], lines[d.line_end - 1]) for d in drawers] == [
+        ("OpenAI", "Written by hand.\n- Founded in 2015. ^[raw/articles/x.md:L3-L3]\n- Based in San Francisco.",
+         "Written by hand.", "- Based in San Francisco."),
+        ("OpenAI > History", "It began as a lab.", "It began as a lab.", "It began as a lab."),
+    ]

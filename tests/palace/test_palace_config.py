@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from wikic.errors import ConfigError
-from wikic.palace.config import load_settings
+from wikic.palace.config import load_settings, provider_choices
 
 
 def _vault(tmp_path: Path, toml: str) -> Path:
@@ -58,7 +58,7 @@ def test_sections_are_read_and_env_wins(tmp_path: Path) -> None:
         ("[palace]\nchunk_tokens = 'big'\n", "chunk_tokens must be a int"),
         ("[palace]\nchunk_tokens = 4\n", "between 16 and 8192"),
         ("[palace]\ncollection = 'x'\n", "collection must be"),
-        ("[palace\n", "cannot parse"),
+        ("[palace\n", "wikic.toml:1:8: invalid TOML: Expected ']' at the end of a table declaration"),
     ],
 )
 def test_bad_settings_are_config_errors(tmp_path: Path, toml: str, message: str) -> None:
@@ -66,3 +66,12 @@ def test_bad_settings_are_config_errors(tmp_path: Path, toml: str, message: str)
         load_settings(_vault(tmp_path, toml), env={})
     assert message in err.value.message
     assert err.value.exit_code == 2
+
+
+def test_the_error_and_the_docs_list_the_same_embedding_providers(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError) as err:
+        load_settings(_vault(tmp_path, "[embedding]\nprovider = 'bert'\n"), env={})
+    assert err.value.hint == f"choose {provider_choices()}"
+    repo = Path(__file__).resolve().parents[2]
+    for doc in ("README.md", "docs/palace.md"):
+        assert provider_choices() in (repo / doc).read_text(encoding="utf-8"), doc

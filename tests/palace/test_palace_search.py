@@ -29,6 +29,17 @@ def test_results_are_distinct_files_with_their_best_drawer(indexed: Path) -> Non
     assert hits == sorted(hits, key=lambda h: -h.score)
 
 
+@pytest.mark.parametrize("fusion", ["convex", "rrf"])
+def test_scores_lie_between_0_and_1_even_with_a_title_match(indexed: Path, fusion: str) -> None:
+    from wikic.palace.search import Retrieval
+
+    with open_palace(indexed) as palace:
+        hits = search(palace, "OpenAI", k=10, retrieval=Retrieval(fusion=fusion))
+    assert hits[0].path == "entities/openai.md"  # named by the query, and the best evidence too
+    assert all(0 <= h.score <= 1 for h in hits), [h.score for h in hits]
+    assert hits[0].score > 0.9
+
+
 def test_rare_exact_term_is_found_by_corpus_level_bm25(indexed: Path) -> None:
     with open_palace(indexed) as palace:
         assert search(palace, "zymurgy", k=1)[0].path == "raw/articles/openai-history.md"

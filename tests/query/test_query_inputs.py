@@ -76,7 +76,8 @@ def test_an_unreachable_endpoint(wiki: QueryWiki) -> None:
     assert "cannot connect" in result.stderr and '"error"' in result.stdout
 
 
-def test_a_plain_obsidian_vault_is_answered_and_filed(tmp_path: Path, make_vault) -> None:
+def test_a_plain_obsidian_vault_is_answered_and_filed_once_it_is_a_wikic_vault(tmp_path: Path, make_vault) -> None:
+    from wikic.errors import UsageError
     from wikic.llm.fake import FakeLLM
     from wikic.palace import sync
     from wikic.query.answer import answer_question
@@ -84,6 +85,11 @@ def test_a_plain_obsidian_vault_is_answered_and_filed(tmp_path: Path, make_vault
 
     root = make_vault({"Projects/Garden.md": "# Garden\n\nThe tomatoes go in the south bed in May.\n",
                        "Daily/2026-05-01.md": "Planted basil next to [[Garden]].\n"}, schema=False)
+    for call in (lambda: sync(root), lambda: answer_question(root, "Where do the tomatoes go?", llm=FakeLLM("x"))):
+        with pytest.raises(UsageError, match="is not a wikic vault"):
+            call()
+    assert not (root / ".wikic").exists()  # a palace is never created outside a vault
+    init_vault(root)  # the notes stay where they are, outside the page folders: the palace's "notes" wing
     sync(root)
     llm = FakeLLM("Tomatoes go in the south bed in May [[Garden]].")
     result = answer_question(root, "Where do the tomatoes go?", llm=llm)

@@ -11,6 +11,7 @@ import importlib
 import typer
 
 from wikic import __version__
+from wikic.cli._help import HelpCommand
 
 app = typer.Typer(
     name="wikic",
@@ -18,6 +19,7 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
+    rich_markup_mode=None,  # help texts hold `[[link]]` and `[llm]`: Rich markup would eat them
     context_settings={"help_option_names": ["-h", "--help"]},
 )
 
@@ -42,6 +44,8 @@ def _root(
 
 for _name in COMMAND_MODULES:
     importlib.import_module(f"wikic.cli.{_name}").register(app)
+for _info in app.registered_commands:
+    _info.cls = HelpCommand
 
 
 def main() -> None:

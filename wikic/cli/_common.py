@@ -9,7 +9,7 @@ import sys
 import traceback
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Annotated, Any, TypeVar
 
 import typer
 
@@ -54,6 +54,8 @@ def resolve_vault(vault: Path | None) -> Path:
     return vault.resolve()
 
 
-VaultOption = typer.Option(
-    None, "--vault", "-C", help="Vault folder (default: the nearest parent holding SCHEMA.md, else the current folder)."
-)
+# `vault: VaultDir = None` in a command's signature: the one --vault option every command shares.
+VaultDir = Annotated[
+    Path | None,
+    typer.Option("--vault", "-C", metavar="DIR", help="Vault folder (default: the nearest parent holding SCHEMA.md, else the current folder)."),
+]

@@ -8,18 +8,18 @@ from typing import Annotated
 
 import typer
 
-from wikic.cli._common import resolve_vault, translate_errors
+from wikic.cli._common import VaultDir, resolve_vault, translate_errors
 
 
 def register(app: typer.Typer) -> None:
     @app.command("graph")
     @translate_errors
     def graph(
-        vault: Annotated[Path | None, typer.Option("--vault", "-C", help="Vault folder.")] = None,
-        graphml: Annotated[Path | None, typer.Option("--graphml", help="Write the link graph as GraphML to this file.")] = None,
-        json_file: Annotated[Path | None, typer.Option("--json-file", help="Write the link graph as node-link JSON to this file.")] = None,
+        vault: VaultDir = None,
+        graphml: Annotated[Path | None, typer.Option("--graphml", metavar="FILE", help="Write the link graph as GraphML to this file.")] = None,
+        json_file: Annotated[Path | None, typer.Option("--json-file", metavar="FILE", help="Write the link graph as node-link JSON to this file.")] = None,
         json_output: Annotated[bool, typer.Option("--json", help="Print the health report as JSON.")] = False,
-        top: Annotated[int, typer.Option("--top", help="How many hubs and wanted pages to list.")] = 10,
+        top: Annotated[int, typer.Option("--top", metavar="N", help="How many hubs and wanted pages to list.")] = 10,
     ) -> None:
         """Export the link graph (GraphML, JSON) and print its health: pages, links, components, hubs, dead ends.
 

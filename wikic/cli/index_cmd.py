@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import typer
 
-from wikic.cli._common import VaultOption, resolve_vault, translate_errors
+from wikic.cli._common import VaultDir, resolve_vault, translate_errors
 from wikic.cli._progress import ProgressDisplay
 
 
@@ -25,7 +24,7 @@ def _list(label: str, paths: list[str]) -> None:
 def index(
     rebuild: bool = typer.Option(False, "--rebuild", help="Drop the palace and re-embed everything."),
     json_output: bool = typer.Option(False, "--json", help="Print the report as JSON."),
-    vault: Path | None = VaultOption,
+    vault: VaultDir = None,
 ) -> None:
     """Index every page and raw source into the palace; only changed drawers are re-embedded.
 

@@ -56,12 +56,14 @@ def _render(report: IngestReport) -> str:
         if t["skipped"]:
             lines.append("the token budget (--max-tokens) was reached: run `wikic ingest` again to compile the rest")
     if report.lint is not None:
+        from wikic.lint.render import finding_line
+
         s = report.lint.summary()
         own = len(report.lint_errors_in_written())
         where = f"{own} in what this ingest wrote" if own else "none in what this ingest wrote"
         lines.append(f"lint: {s['errors']} error(s) ({where}), {s['warnings']} warning(s)" if s["errors"] else f"lint: 0 errors, {s['warnings']} warning(s)")
         for f in report.lint.findings[:20]:
-            lines.append(f"  {f.path}:{f.line or ''}: {f.severity} {f.rule} {f.message}")
+            lines.append(f"  {finding_line(f)}")
     return "\n".join(lines)
 
 

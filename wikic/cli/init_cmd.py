@@ -16,7 +16,7 @@ def register(app: typer.Typer) -> None:
     @app.command("init")
     @translate_errors
     def init(
-        directory: Annotated[Path, typer.Argument(help="Folder for the new vault (created if missing).")] = Path("."),
+        directory: Annotated[Path, typer.Argument(metavar="DIR", help="Folder for the new vault (created if missing).")] = Path("."),
         json_output: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
     ) -> None:
         """Create a vault: SCHEMA.md, index.md, log.md, wikic.toml, raw/ and page folders, .obsidian/.

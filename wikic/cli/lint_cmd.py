@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from wikic.cli._common import resolve_vault, translate_errors
+from wikic.cli._common import VaultDir, resolve_vault, translate_errors
 from wikic.errors import UsageError
 from wikic.lint.render import FORMATS, render
 from wikic.lint.run import LintOptions, run_lint
@@ -22,17 +22,17 @@ def register(app: typer.Typer) -> None:
     @app.command("lint")
     @translate_errors
     def lint(
-        vault_arg: Annotated[Path | None, typer.Argument(metavar="[VAULT]", help="Vault folder (or use --vault).")] = None,
-        vault: Annotated[Path | None, typer.Option("--vault", "-C", help="Vault folder (default: nearest parent holding SCHEMA.md, else the current folder).")] = None,
-        fmt: Annotated[str, typer.Option("--format", "-f", help="text, json, sarif or github.")] = "text",
+        vault_arg: Annotated[Path | None, typer.Argument(metavar="VAULT", help="Vault folder (or use --vault).")] = None,
+        vault: VaultDir = None,
+        fmt: Annotated[str, typer.Option("--format", "-f", metavar="FORMAT", help="text, json, sarif or github.")] = "text",
         json_output: Annotated[bool, typer.Option("--json", help="Same as --format json.")] = False,
         strict: Annotated[bool, typer.Option("--strict", help="Warnings fail too (exit 1).")] = False,
-        select: Annotated[list[str] | None, typer.Option("--select", help="Only these rules (comma-separated or repeated).")] = None,
-        ignore: Annotated[list[str] | None, typer.Option("--ignore", help="Skip these rules (comma-separated or repeated).")] = None,
+        select: Annotated[list[str] | None, typer.Option("--select", metavar="RULES", help="Only these rules (comma-separated or repeated).")] = None,
+        ignore: Annotated[list[str] | None, typer.Option("--ignore", metavar="RULES", help="Skip these rules (comma-separated or repeated).")] = None,
         fix: Annotated[bool, typer.Option("--fix", help="Apply safe repairs (index entries, links whose page is unambiguous by title or alias).")] = False,
         diff: Annotated[bool, typer.Option("--diff", help="Show the repairs --fix would make, change nothing.")] = False,
-        no_cache: Annotated[bool, typer.Option("--no-cache", help="Re-read every file; do not use or write .wikic/cache/.")] = False,
-        as_of: Annotated[str | None, typer.Option("--as-of", help="Judge staleness as of this date (YYYY-MM-DD) instead of today.")] = None,
+        cache: Annotated[bool | None, typer.Option("--cache/--no-cache", help="Use and refresh the caches in .wikic/cache/ (default: in a wikic vault yes; in a folder without SCHEMA.md no, so nothing is written there).")] = None,
+        as_of: Annotated[str | None, typer.Option("--as-of", metavar="DATE", help="Judge staleness as of this date (YYYY-MM-DD) instead of today.")] = None,
     ) -> None:
         """Check the vault: broken links, orphans, index gaps, frontmatter and schema, stale pages, contradictions.
 
@@ -53,7 +53,7 @@ def register(app: typer.Typer) -> None:
                 today = dt.date.fromisoformat(as_of)
             except ValueError:
                 raise UsageError(f"--as-of must be a date YYYY-MM-DD, not '{as_of}'") from None
-        options = LintOptions(select=_names(select), ignore=_names(ignore), strict=strict, use_cache=not no_cache, today=today)
+        options = LintOptions(select=_names(select), ignore=_names(ignore), strict=strict, use_cache=cache, today=today)
         label = str(vault_arg or vault or root)
         report = run_lint(root, options, label=label)
         if fix or diff:

@@ -5,12 +5,11 @@ Example: claude mcp add wikic -- wikic mcp --vault /path/to/wiki
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Annotated
 
 import typer
 
-from wikic.cli._common import resolve_vault, translate_errors
+from wikic.cli._common import VaultDir, resolve_vault, translate_errors
 from wikic.errors import UsageError
 
 
@@ -19,7 +18,7 @@ def register(app: typer.Typer) -> None:
     @translate_errors
     def mcp_command(
         http: Annotated[int | None, typer.Option("--http", metavar="PORT", min=1, max=65535, help="Serve streamable HTTP on 127.0.0.1:PORT (path /mcp) instead of stdio.")] = None,
-        vault: Annotated[Path | None, typer.Option("--vault", "-C", help="Vault folder (default: nearest parent holding SCHEMA.md, else the current folder).")] = None,
+        vault: VaultDir = None,
     ) -> None:
         """Serve the vault to MCP clients (Claude Code, Cursor...).
 
@@ -34,4 +33,6 @@ def register(app: typer.Typer) -> None:
             raise UsageError(f"vault folder does not exist: {root}")
         from wikic.mcp_server import serve
 
+        if http is not None:  # the server itself only logs warnings and errors
+            typer.echo(f"Serving {root} on http://127.0.0.1:{http}/mcp (Ctrl-C stops)", err=True)
         serve(root, http_port=http)

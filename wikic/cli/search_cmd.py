@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 import typer
 
-from wikic.cli._common import VaultOption, resolve_vault, translate_errors
+from wikic.cli._common import VaultDir, resolve_vault, translate_errors
 from wikic.errors import UsageError
 
 if TYPE_CHECKING:  # imported lazily: the CLI must start fast for `wikic lint`
@@ -38,17 +38,17 @@ def _render(hits: list[SearchHit]) -> None:
 @translate_errors
 def search_command(
     query: str | None = typer.Argument(None, help="What to look for, in any language."),
-    k: int = typer.Option(10, "--k", "-k", min=1, help="How many distinct files to return."),
+    k: int = typer.Option(10, "--k", "-k", metavar="N", min=1, help="How many distinct files to return."),
     wing: str | None = typer.Option(
-        None, "--wing", help="Only this layer: entities, concepts, comparisons, queries, raw, notes."
+        None, "--wing", metavar="WING", help="Only this layer: entities, concepts, comparisons, queries, raw, notes."
     ),
-    tag: str | None = typer.Option(None, "--tag", help="Only pages with this tag."),
-    path: str | None = typer.Option(None, "--path", help="Only files under this vault-relative path prefix."),
+    tag: str | None = typer.Option(None, "--tag", metavar="TAG", help="Only pages with this tag."),
+    path: str | None = typer.Option(None, "--path", metavar="PREFIX", help="Only files under this vault-relative path prefix."),
     batch: Path | None = typer.Option(
-        None, "--batch", help='JSON lines {"id": ..., "query": ...} ("-" for stdin); one JSON line out per query.'
+        None, "--batch", metavar="FILE", help='JSON lines {"id": ..., "query": ...} ("-" for stdin); one JSON line out per query.'
     ),
     json_output: bool = typer.Option(False, "--json", help="Print results as JSON."),
-    vault: Path | None = VaultOption,
+    vault: VaultDir = None,
 ) -> None:
     """Search the palace by meaning and by words: dense vectors + BM25, fused.
 

@@ -6,22 +6,21 @@ Example: wikic status --vault my-wiki
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Annotated
 
 import typer
 
-from wikic.cli._common import resolve_vault, translate_errors
+from wikic.cli._common import VaultDir, resolve_vault, translate_errors
 
 
 def register(app: typer.Typer) -> None:
     @app.command("status")
     @translate_errors
     def status_command(
-        recent: Annotated[int, typer.Option("--recent", "-n", min=0, help="How many recent log.md rows to show.")] = 10,
+        recent: Annotated[int, typer.Option("--recent", "-n", metavar="N", min=0, help="How many recent log.md rows to show.")] = 10,
         no_lint: Annotated[bool, typer.Option("--no-lint", help="Skip the lint summary (faster on a big vault).")] = False,
         json_output: Annotated[bool, typer.Option("--json", help="Print the status as JSON.")] = False,
-        vault: Annotated[Path | None, typer.Option("--vault", "-C", help="Vault folder (default: nearest parent holding SCHEMA.md, else the current folder).")] = None,
+        vault: VaultDir = None,
     ) -> None:
         """Show what the vault holds and what it has cost.
 

@@ -18,6 +18,8 @@ import re
 from dataclasses import dataclass
 
 _BEGIN = re.compile(r"^<!-- wikic:begin (\S+) sha=([0-9a-f]{8,64}) -->$", re.M)
+# A begin or end marker line: machinery, not content (search leaves it out of drawers and snippets).
+MARKER_LINE = re.compile(r"^<!-- wikic:(?:begin \S+ sha=[0-9a-f]{8,64}|end \S+) -->$")
 
 
 def _end(key: str) -> str:

@@ -37,7 +37,7 @@ from wikic.schema import Schema
 from wikic.schema import load as load_schema
 from wikic.settings import Settings, load_settings
 from wikic.vault.index_file import add_entries
-from wikic.vault.layout import INDEX_FILE, STATE_DIR
+from wikic.vault.layout import INDEX_FILE, STATE_DIR, require_vault
 from wikic.vault.load import load_vault
 from wikic.vault.lock import vault_lock
 from wikic.vault.log_file import row
@@ -299,9 +299,8 @@ def ingest(root: Path, options: IngestOptions, *, llm: LLM | None = None, progre
     says `interrupted`; Ctrl-C while the search index is updated leaves that work to the next run.
     """
     root = Path(root).resolve()
+    require_vault(root)
     schema = load_schema(root)
-    if not schema.present:
-        raise ConfigError(f"{root} is not a wikic vault (no SCHEMA.md)", hint="create one with `wikic init`")
     settings = load_settings(root, options.overrides)
     today = options.today or dt.date.today()
     report = IngestReport(dry_run=options.dry_run, estimate=options.estimate)

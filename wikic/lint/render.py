@@ -7,6 +7,7 @@ from typing import Any
 from urllib.parse import quote
 
 from wikic import __version__
+from wikic.lint.finding import Finding
 from wikic.lint.run import LintReport
 
 FORMATS = ("text", "json", "sarif", "github")
@@ -16,13 +17,15 @@ def render(report: LintReport, fmt: str) -> str:
     return {"text": text, "json": as_json, "sarif": sarif, "github": github}[fmt](report)
 
 
+def finding_line(f: Finding) -> str:
+    """`path:line:col: severity rule-id message`, the one text form of a finding (lint, ingest)."""
+    # always a line and column, so editors and CI problem matchers pick up every finding;
+    # a whole-page finding (line null in json) points at the top of the page
+    return f"{f.path}:{f.line or 1}:{f.column or 1}: {f.severity} {f.rule} {f.message}"
+
+
 def text(report: LintReport) -> str:
-    lines = []
-    for f in report.findings:
-        # always path:line:col (contract §6), so editors and CI problem matchers pick up every finding;
-        # a whole-page finding (line null in json) points at the top of the page
-        where = f"{f.path}:{f.line or 1}:{f.column or 1}:"
-        lines.append(f"{where} {f.severity} {f.rule} {f.message}")
+    lines = [finding_line(f) for f in report.findings]
     s = report.summary()
     infos = report.count("info")
     verdict = "FAILED" if report.failed else "ok"

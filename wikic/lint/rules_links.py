@@ -9,7 +9,6 @@ from collections.abc import Iterator
 from wikic.lint.context import LintContext
 from wikic.lint.finding import Finding, Fix
 from wikic.lint.registry import rule
-from wikic.vault.layout import INDEX_FILE
 from wikic.vault.model import FRONTMATTER, Link
 from wikic.vault.resolve import fold, heading_key
 from wikic.vault.slug import slugify
@@ -99,10 +98,8 @@ def _subpath_problem(ctx: LintContext, link: Link, target: str) -> str | None:
 
 @rule("broken-wikilink", "error", "a link whose target, heading or block does not exist")
 def broken_links(ctx: LintContext) -> Iterator[Finding]:
-    sources = ctx.pages if ctx.schema.present else sorted(ctx.vault.notes)
-    if ctx.schema.present and INDEX_FILE in ctx.vault.notes:
-        sources = [*sources, INDEX_FILE]
-    for source in sources:
+    # every loaded note: wiki pages, index.md and the notes beside them (log.md, SCHEMA.md and raw/ are not loaded)
+    for source in sorted(ctx.vault.notes):
         for edge in ctx.edges_from(source):
             link = edge.link
             if edge.target is None:

@@ -61,7 +61,8 @@ def frontmatter(ctx: LintContext) -> Iterator[Finding]:
             f"{SCHEMA_FILE}: unknown rule '{rule_id}' under '## Lint' (known: {', '.join(sorted(RULES))})",
             severity="warning",
         )
-    yield from ctx.problems("frontmatter")
+    # a note outside the page folders is the person's own: its YAML is not the schema's business
+    yield from (f for f in ctx.problems("frontmatter") if not ctx.vault.is_plain_note(f.path))
     taxonomy = schema.tag_set
     folder_types = schema.folder_types()
     naming = schema.naming_pattern

@@ -7,14 +7,14 @@ import hashlib
 import json
 import os
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from wikic import __version__
 from wikic.errors import UsageError
 from wikic.lint.finding import SEVERITY_ORDER, Finding
-from wikic.vault.layout import STATE_DIR
+from wikic.vault.layout import STATE_DIR, is_vault
 
 REPORT_CACHE = "lint-report.json"
 
@@ -24,7 +24,7 @@ class LintOptions:
     select: tuple[str, ...] = ()  # only these rules (empty: all)
     ignore: tuple[str, ...] = ()
     strict: bool = False  # warnings fail too
-    use_cache: bool = True
+    use_cache: bool | None = None  # the caches under .wikic/cache/; None: in a wikic vault only (a plain folder is left as it was)
     today: dt.date | None = None  # "as of" date for staleness (default: today)
     jobs: int | None = None
 
@@ -113,6 +113,8 @@ def run_lint(root: Path, options: LintOptions = LintOptions(), *, label: str | N
         raise UsageError(f"vault folder does not exist: {root}")
     _check_names(options.select, "--select")
     _check_names(options.ignore, "--ignore")
+    if options.use_cache is None:
+        options = replace(options, use_cache=is_vault(root))
     today = options.today or dt.date.today()
     label = label if label is not None else os.fspath(root)
 
@@ -141,7 +143,7 @@ def _lint(root: Path, options: LintOptions, today: dt.date) -> tuple[list[Findin
     from wikic.lint.rules_files import read_ledger
     from wikic.vault.load import load_vault
 
-    vault = load_vault(root, use_cache=options.use_cache, jobs=options.jobs)
+    vault = load_vault(root, use_cache=bool(options.use_cache), jobs=options.jobs)
     graph = build(vault)
     ctx = LintContext(vault=vault, links=graph, today=today)
     ctx.ledger = read_ledger(ctx)

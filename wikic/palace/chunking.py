@@ -16,8 +16,10 @@ from typing import Any
 
 import yaml
 
+from wikic.ingest.blocks import MARKER_LINE
+
 # Bumped whenever drawer text or ids would come out differently for the same file.
-CHUNKER_VERSION = "1"
+CHUNKER_VERSION = "2"  # 2: compiler block markers are left out
 
 _HEADING = re.compile(r"^(#{1,6})[ \t]+(.+?)[ \t#]*$")
 _FENCE = re.compile(r"^[ \t]{0,3}(`{3,}|~{3,})")
@@ -150,6 +152,10 @@ def _sections(doc: Document) -> list[tuple[list[str], list[_Unit]]]:
                 para_start = line_no
             fence = fence_match.group(1)
             para.append(line)
+            continue
+        if doc.markdown and MARKER_LINE.match(line):
+            # the compiler's block markers (HTML comments Obsidian hides) say nothing about the page
+            flush_para(line_no)
             continue
         heading = _HEADING.match(line) if doc.markdown else None
         if heading:

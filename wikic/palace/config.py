@@ -7,16 +7,31 @@ The API key is read from the environment only and is never part of these objects
 from __future__ import annotations
 
 import os
-import tomllib
 from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlparse
 
+from wikic.config_file import read_config
 from wikic.errors import ConfigError
 from wikic.vault.layout import CONFIG_FILE, STATE_DIR
 
-PROVIDERS = ("use", "static", "e5", "openai")
+# The embedding providers with what a person choosing one needs to know. The one list: the error for an
+# unknown provider shows it, and a test holds README.md and docs/palace.md to it.
+PROVIDERS = {
+    "use": "multilingual, default",
+    "e5": "better, slower",
+    "static": "tiny, fast",
+    "openai": "an OpenAI-compatible endpoint",
+}
+
+
+def provider_choices() -> str:
+    """'"use" (multilingual, default), ... or "openai" (...)'."""
+    named = [f'"{name}" ({what})' for name, what in PROVIDERS.items()]
+    return ", ".join(named[:-1]) + " or " + named[-1]
+
+
 # How search combines dense and BM25 evidence (see wikic/palace/search.py).
 FUSIONS = ("convex", "rrf")
 DEFAULT_PALACE_DIR = f"{STATE_DIR}/palace"
@@ -67,16 +82,6 @@ _PALACE_KEYS = {"path", "url", "collection", "chunk_tokens", "lock_timeout", "fu
 _EMBEDDING_KEYS = {"provider", "model", "base_url", "batch_size", "timeout", "max_retries", "max_input_tokens"}
 
 
-def _read_toml(vault: Path) -> dict[str, Any]:
-    config_file = vault / CONFIG_FILE
-    if not config_file.is_file():
-        return {}
-    try:
-        return tomllib.loads(config_file.read_text(encoding="utf-8"))
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-        raise ConfigError(f"{CONFIG_FILE}: cannot parse: {exc}") from None
-
-
 def _section(data: dict[str, Any], name: str, allowed: set[str]) -> dict[str, Any]:
     section = data.get(name, {})
     if not isinstance(section, dict):
@@ -117,7 +122,7 @@ def _check_fusion(palace: dict[str, Any]) -> None:
 def load_settings(vault: Path, env: dict[str, str] | None = None) -> PalaceSettings:
     """Read and validate the palace settings of `vault`; environment variables win over wikic.toml."""
     env = dict(os.environ) if env is None else env
-    data = _read_toml(vault)
+    data = read_config(vault)
     palace = _section(data, "palace", _PALACE_KEYS)
     embedding = _section(data, "embedding", _EMBEDDING_KEYS)
 
@@ -142,7 +147,7 @@ def load_settings(vault: Path, env: dict[str, str] | None = None) -> PalaceSetti
 
     provider = embedding.get("provider", "use")
     if provider not in PROVIDERS:
-        raise ConfigError(f"unknown embedding provider {provider!r}", hint=f"use one of: {', '.join(PROVIDERS)}")
+        raise ConfigError(f"unknown embedding provider {provider!r}", hint=f"choose {provider_choices()}")
     if provider == "openai":
         if not embedding.get("model"):
             raise ConfigError("[embedding] provider = \"openai\" needs model = \"<the endpoint's model name>\"")

@@ -24,7 +24,7 @@ from wikic.palace.lexical import DrawerRecord, FileRecord, LexicalIndex
 from wikic.palace.sources import SourceFile, classify, file_hash, read_document, scan
 from wikic.palace.store_process import open_store
 from wikic.progress import ProgressCallback, ProgressEvent
-from wikic.vault.layout import state_dir
+from wikic.vault.layout import require_vault, state_dir
 
 LEXICAL_FILE = "lexical.sqlite3"
 LOCK_FILE = "palace.lock"
@@ -108,6 +108,7 @@ class Palace:
 
     def __init__(self, vault: Path, settings: PalaceSettings | None = None, embedder: Embedder | None = None) -> None:
         self.vault = vault.resolve()
+        require_vault(self.vault)  # a palace lives in .wikic/: never create one in a folder that is no vault
         self.settings = settings or load_settings(self.vault)
         self._embedder = embedder
         self.store = open_store(self.settings)

@@ -41,6 +41,10 @@ DENSE_WEIGHT = 0.5
 # much as one whole kind of evidence (half of the best fused score, 1, under either fusion), so it beats one
 # retriever's doubt but not both.
 TITLE_BONUS = 0.5
+# A hit's score is its file's fused evidence (at most 1 under either fusion) plus the title bonus, divided by
+# the most the two can add up to: a number in [0, 1] that ranks the files of one query (not a probability,
+# and not comparable across queries).
+MAX_SCORE = 1 + TITLE_BONUS
 
 
 @dataclass(frozen=True)
@@ -298,7 +302,7 @@ def search(
             drawer = first[0]
         hits.append(SearchHit(
             path=p,
-            score=round(file_scores[p], 6),
+            score=round(file_scores[p] / MAX_SCORE, 6),
             heading=drawer.heading,
             snippet=_snippet(drawer.text),
             line_start=drawer.line_start,

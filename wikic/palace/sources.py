@@ -21,7 +21,7 @@ from wikic.vault.parse import MAX_PAGE_BYTES
 from wikic.vault.write import inside
 
 WINGS = (*PAGE_FOLDERS.values(), RAW_DIR)
-# Notes of a plain Obsidian vault (no SCHEMA.md, or outside the page folders) live in this wing.
+# Notes outside the page folders (inbox/, a person's own notes) live in this wing.
 OTHER_WING = "notes"
 
 MARKDOWN_SUFFIXES = frozenset({".md", ".markdown"})

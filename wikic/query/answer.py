@@ -27,7 +27,7 @@ from wikic.query.retrieve import (
     retrieve,
 )
 from wikic.settings import Settings, load_settings
-from wikic.vault.layout import STATE_DIR
+from wikic.vault.layout import STATE_DIR, require_vault
 
 Status = Literal["answered", "not_found", "general"]
 TextSink = Callable[[str], None]
@@ -137,6 +137,7 @@ def answer_question(
     """
     options = options or QueryOptions()
     root = Path(root).resolve()
+    require_vault(root)
     settings = settings or load_settings(root, options.overrides)
     if palace is not None:
         retrieval = retrieve(palace, question, budget=options.budget, k=options.k, exclude=options.exclude,

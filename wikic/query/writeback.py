@@ -46,7 +46,7 @@ from wikic.query.retrieve import link_ref
 from wikic.schema import load as load_schema
 from wikic.vault import frontmatter as fm_parser
 from wikic.vault.index_file import Entry, add_entries
-from wikic.vault.layout import INDEX_FILE, PAGE_FOLDERS, RAW_DIR
+from wikic.vault.layout import INDEX_FILE, PAGE_FOLDERS, RAW_DIR, require_vault
 from wikic.vault.load import load_vault, walk
 from wikic.vault.lock import vault_lock
 from wikic.vault.log_file import row
@@ -88,6 +88,7 @@ def save_answer(
 ) -> SavedQuery:
     """File an answered question as a query page (a page for the same question is updated in place)."""
     root = Path(root).resolve()
+    require_vault(root)
     if result.status == "general":
         raise UsageError(
             "a general-knowledge answer is not filed into the wiki: it cites nothing in it",
@@ -123,6 +124,7 @@ def refresh_query(
 ) -> Refreshed:
     """Answer a query page's question again and replace its answer block (only if nobody edited it)."""
     root = Path(root).resolve()
+    require_vault(root)
     options = options or QueryOptions()
     rel = resolve_query_page(root, page)
     text = (root / rel).read_text(encoding="utf-8")

@@ -7,7 +7,7 @@ from importlib import resources
 from pathlib import Path
 
 from wikic.errors import UsageError, VaultError
-from wikic.vault.layout import PAGE_FOLDERS, RAW_DIR, RAW_SUBDIRS, STATE_DIR
+from wikic.vault.layout import INBOX_DIR, PAGE_FOLDERS, RAW_DIR, RAW_SUBDIRS, STATE_DIR
 from wikic.vault.write import write_new
 
 # template name inside wikic/templates/vault -> path in the vault
@@ -43,7 +43,7 @@ def init_vault(root: Path) -> InitReport:
     except OSError as exc:
         raise VaultError(f"cannot create {root}: {exc.strerror}") from exc
     report = InitReport(root=root.resolve())
-    folders = [*(f"{RAW_DIR}/{sub}" for sub in RAW_SUBDIRS), *PAGE_FOLDERS.values(), STATE_DIR, ".obsidian"]
+    folders = [*(f"{RAW_DIR}/{sub}" for sub in RAW_SUBDIRS), *PAGE_FOLDERS.values(), INBOX_DIR, STATE_DIR, ".obsidian"]
     for folder in folders:
         path = root / folder
         if path.is_dir():

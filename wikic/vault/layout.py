@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from wikic.errors import UsageError
+
 SCHEMA_FILE = "SCHEMA.md"
 INDEX_FILE = "index.md"
 LOG_FILE = "log.md"
@@ -22,6 +24,10 @@ PAGE_FOLDERS: dict[str, str] = {
 
 SPECIAL_FILES = (SCHEMA_FILE, INDEX_FILE, LOG_FILE)
 
+# Where Obsidian puts a new note (.obsidian/app.json): outside the page folders, so a note a person starts
+# there is linted for its links only, and is not a wiki page missing its frontmatter and index entry.
+INBOX_DIR = "inbox"
+
 # Folders never scanned as notes: tool state, Obsidian settings, trash, VCS.
 IGNORED_DIRS = frozenset({".wikic", ".obsidian", ".trash", ".git", ".hg", ".svn", "node_modules"})
 
@@ -30,9 +36,24 @@ def find_vault_root(start: Path) -> Path:
     """The nearest directory at or above `start` holding SCHEMA.md, else `start` itself."""
     start = start.resolve()
     for candidate in (start, *start.parents):
-        if (candidate / SCHEMA_FILE).is_file():
+        if is_vault(candidate):
             return candidate
     return start
+
+
+def is_vault(root: Path) -> bool:
+    """A wikic vault holds SCHEMA.md. Only there does wikic keep state (.wikic/) unless asked to."""
+    return (Path(root) / SCHEMA_FILE).is_file()
+
+
+def require_vault(root: Path) -> None:
+    """For everything that needs a wikic vault (ingest, the palace, query, status, the MCP server): refuse a
+    plain folder before anything is written into it."""
+    if not is_vault(root):
+        raise UsageError(
+            f"{root} is not a wikic vault (no {SCHEMA_FILE})",
+            hint="run `wikic init` to make it one, or give a vault with --vault DIR",
+        )
 
 
 def state_dir(root: Path) -> Path:

@@ -15,7 +15,7 @@ from typing import Any
 from wikic import __version__
 from wikic.schema import Schema
 from wikic.schema import load as load_schema
-from wikic.vault.layout import INDEX_FILE, RAW_DIR, STATE_DIR
+from wikic.vault.layout import INDEX_FILE, LOG_FILE, RAW_DIR, SCHEMA_FILE, STATE_DIR
 from wikic.vault.model import Block, Heading, Link, Note, Problem
 
 CACHE_NAME = "parse-cache.json"
@@ -33,7 +33,7 @@ class Vault:
     root: Path
     schema: Schema
     files: dict[str, FileInfo]  # every file in the vault except tool state, dot-folders and unsafe links
-    notes: dict[str, Note]  # parsed pages (+ index.md); for a plain vault, every .md note
+    notes: dict[str, Note]  # every parsed .md note: wiki pages, index.md and the notes around them (see _wanted)
     problems: list[tuple[str, Problem]] = field(default_factory=list)  # (path, problem) found while walking
 
     def page_type(self, path: str) -> str | None:
@@ -52,6 +52,11 @@ class Vault:
 
     def is_page(self, path: str) -> bool:
         return self.page_type(path) is not None
+
+    def is_plain_note(self, path: str) -> bool:
+        """A note of a wikic vault outside the page folders (a person's own note, inbox/): linted for its
+        links like a note of any Obsidian vault, never held to the schema."""
+        return self.schema.present and path in self.notes and path != INDEX_FILE and not self.is_page(path)
 
     @property
     def pages(self) -> list[str]:
@@ -97,14 +102,13 @@ def walk(root: Path) -> tuple[dict[str, FileInfo], list[tuple[str, Problem]]]:
 
 
 def _wanted(path: str, schema: Schema) -> bool:
+    """The notes whose links are linted. In a plain vault every note; in a wikic vault every note but the
+    sources in raw/ and the special files log.md (history) and SCHEMA.md (the schema's prose)."""
     if not path.endswith(".md"):
         return False
     if not schema.present:
         return True
-    if path == INDEX_FILE:
-        return True
-    top, sep, _ = path.partition("/")
-    return bool(sep) and top != RAW_DIR and top in schema.page_folders.values()
+    return path not in (LOG_FILE, SCHEMA_FILE) and not path.startswith(RAW_DIR + "/")
 
 
 def _read_and_parse(root: str, paths: list[str]) -> list[Note]:
