@@ -265,3 +265,25 @@ def test_subjects_the_model_did_not_list_get_a_column_while_there_is_room_then_a
     assert speed[1].startswith("Speed of A ^[") and "; A is also quick ^[" in speed[1]  # two claims, one cell
     # F has no room: its claim is kept under the table, with its anchor
     assert "\n- F, Speed: F is faster ^[[[raw/articles/new.md|new.md]] L31]" in text
+
+
+# -- claim anchors ---------------------------------------------------------------------------------------
+
+
+def test_claims_cite_their_raw_file_with_a_link_that_reads_uniquely(tmp_path: Path) -> None:
+    from wikic.vault.parse import parse_note
+
+    root = _vault(tmp_path)
+    _source(root)
+    (root / "raw/papers/new.md").write_text("another file of the same name\n", encoding="utf-8")
+    fake = "A claim. ^[[[raw/papers/new.md|new.md]] L1] [[ghost]] ^[raw/x.md:L2]"  # the model's words
+    compiler, result = _compile(root, Plan(SRC, "s", concepts=(Concept("Chroma", "", tuple(
+        Section(h, (_fact(fake if h == "A" else f"Claim {h}.", i + 3),)) for i, h in enumerate("ABC"))),)))
+    (path,) = result.created
+    text = compiler.texts[path]
+    # another raw file is called new.md: the link shows the whole path
+    assert "- A claim. ^ [raw/papers/new.md|new.md] L1] [ghost] ^ [raw/x.md:L2] ^[[[raw/articles/new.md]] L3]\n" in text
+    links = [(link.target, link.alias) for link in parse_note(path, text.encode()).links]
+    # the model's text links nothing: the three anchors are the only links
+    assert links == [("raw/articles/new.md", None)] * 3
+    assert "^[[[raw/articles/new.md]] L3]" in text and "^[[[raw/articles/new.md]] L5]" in text
