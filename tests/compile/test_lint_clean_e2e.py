@@ -129,3 +129,28 @@ def test_a_source_yielding_one_page_is_linked_once_another_page_shares_a_source(
     assert "[[qdrant|Qdrant]]" in (root / "concepts/rag.md").read_text(encoding="utf-8")
     assert "[[rag|RAG]]" in (root / "entities/qdrant.md").read_text(encoding="utf-8")
     assert _orphans(root) == []
+
+
+def test_a_see_also_link_added_later_does_not_make_an_answer_stale(tmp_path: Path) -> None:
+    """A page an answer cites gains a See also link when a page built on the same source appears: its
+    knowledge did not change, so the answer is not stale."""
+    root = tmp_path / "wiki"
+    assert CliRunner().invoke(app, ["init", str(root)]).exit_code == 0
+    inbox = tmp_path / "inbox"
+    inbox.mkdir()
+    notes, benchmarks = inbox / "vector-notes.md", inbox / "vector-benchmarks.md"
+    notes.write_text(SOURCES["vector-notes.md"], encoding="utf-8")
+    benchmarks.write_text(SOURCES["vector-benchmarks.md"], encoding="utf-8")
+    with StandinServer() as server:
+        server.route = lambda body: (reply("Chroma runs in-process or as a server [[vector-databases]].")
+                                     if body.get("stream") else extraction(body))
+        (root / "wikic.toml").write_text(
+            f'[llm]\nbase_url = "{server.base_url}"\nmodel = "standin-model"\ntimeout = 10\nmax_retries = 0\n', encoding="utf-8")
+        assert _cli(root, "ingest", str(notes)).exit_code == 0  # the comparison alone: Chroma and FAISS wait
+        assert _cli(root, "query", "Where does Chroma run?", "--save").exit_code == 0
+        later = _cli(root, "ingest", str(benchmarks), "--json")
+    report = json.loads(later.stdout)
+    assert report["sources"][0]["updated"] == ["comparisons/vector-databases.md"]  # its See also, nothing else
+    assert "[[chroma|Chroma]]" in (root / "comparisons/vector-databases.md").read_text(encoding="utf-8")
+    stale = run_lint(root, LintOptions(use_cache=False, select=("stale-page",))).findings
+    assert stale == []

@@ -473,7 +473,7 @@ class Compiler:
         new_text, kept = self._see_also(path, dump_frontmatter(data) + merged.text.lstrip("\n"))
         result.kept_edits.extend(f"{path}: {key}" for key in [*merged.kept, *kept])
         # the frontmatter's `updated` alone is no change: a recompile that changes nothing writes nothing
-        if split_page(new_text)[1] != body or src not in (text or ""):
+        if split_page(new_text)[1].lstrip("\n") != body.lstrip("\n") or src not in (text or ""):
             self._put(path, new_text)
             result.updated.append(path)
 

@@ -75,6 +75,8 @@ def with_see_also(
         others = [p for p in window(members(source), page) if p not in shown and not _linked(outside, link_text(p))]
         shown.update(others)
         key = related_key(source)
+        if not others and f"<!-- wikic:begin {key} " not in body:
+            continue  # nothing to list, nothing listed before
         found = find_block(body, key)
         if found is not None and digest(found[3]) != found[2]:
             kept.append(key)

@@ -238,7 +238,7 @@ def _cited_changes(ctx: LintContext, cited: Any) -> tuple[list[str], list[str], 
     """(changed, missing, all) pages of a query page's `cited: {path: fingerprint}` map."""
     if not isinstance(cited, dict):
         return [], [], set()
-    from wikic.query.fingerprint import page_fingerprint, same_fingerprint
+    from wikic.query.fingerprint import fingerprint_matches
 
     edited, gone = [], []
     for target, recorded in sorted(cited.items(), key=lambda kv: str(kv[0])):
@@ -251,7 +251,7 @@ def _cited_changes(ctx: LintContext, cited: Any) -> tuple[list[str], list[str], 
         except OSError:
             gone.append(target)
             continue
-        if not same_fingerprint(recorded, page_fingerprint(text)):
+        if not fingerprint_matches(recorded, text):
             edited.append(target)
     return edited, gone, {str(t) for t in cited}
 
