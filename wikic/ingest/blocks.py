@@ -3,7 +3,7 @@
 Everything the compiler writes into a page body sits between two marker comments:
 
     <!-- wikic:begin facts:raw/articles/x.md sha=1a2b3c4d -->
-    - A claim. ^[raw/articles/x.md:L3-L5]
+    - A claim. ^[[[raw/articles/x.md|x.md]] L3-L5]
     <!-- wikic:end facts:raw/articles/x.md -->
 
 `sha` is the hash of the block body as the compiler wrote it. On the next compile a block is replaced
