@@ -181,27 +181,28 @@ class Compiler:
         """The raw sources page `path` cites, as planned so far."""
         if path in self.planned_sources:
             return self.planned_sources[path]
-        self._load_sources()
-        return self._disk_sources.get(path, frozenset()) if self._disk_sources is not None else frozenset()
+        return self._sources_on_disk().get(path, frozenset())
 
     def citing(self, source: str) -> list[str]:
         """The pages (query pages aside) that cite the raw file `source`, as planned so far, in path order."""
-        self._load_sources()
+        self._sources_on_disk()
         pages = {p for p in self._disk_citing.get(source, ()) if p not in self.planned_sources}
         pages.update(p for p, sources in self.planned_sources.items() if source in sources)
         return sorted(p for p in pages if not self._is_query_page(p))
 
-    def _load_sources(self) -> None:
-        if self._disk_sources is not None:
-            return
-        vault = load_vault(self.root, use_cache=True)
-        self._disk_sources = {}
-        for path in vault.pages:
-            listed = (vault.notes[path].frontmatter or {}).get("sources")
-            sources = frozenset(fm_parser.unwrap_link(s) for s in listed if isinstance(s, str)) if isinstance(listed, list) else frozenset()
-            self._disk_sources[path] = sources
-            for source in sources:
-                self._disk_citing.setdefault(source, set()).add(path)
+    def _sources_on_disk(self) -> dict[str, frozenset[str]]:
+        """page -> the raw sources its frontmatter lists, read once (pages do not change on disk during a
+        compile: the vault lock is held, and everything is written after)."""
+        if self._disk_sources is None:
+            self._disk_sources = {}
+            vault = load_vault(self.root, use_cache=True)
+            for path in vault.pages:
+                listed = (vault.notes[path].frontmatter or {}).get("sources")
+                sources = frozenset(fm_parser.unwrap_link(s) for s in listed if isinstance(s, str)) if isinstance(listed, list) else frozenset()
+                self._disk_sources[path] = sources
+                for source in sources:
+                    self._disk_citing.setdefault(source, set()).add(path)
+        return self._disk_sources
 
     def _join(self, path: str, sources: set[str] | frozenset[str]) -> set[str]:
         """Record that `path` cites `sources` from now on; returns the sources it did not cite before."""
@@ -419,7 +420,7 @@ class Compiler:
             files, _ = walk(self.root / RAW_DIR)
             self._raw_names = Counter(fold(posixpath.basename(p)) for p in files)
         shared = cited is not None and self._raw_names.get(fold(posixpath.basename(cited.path)), 0) > 1
-        return render_anchor(anchor, label=cited.path if shared and cited else None, in_table=in_table)
+        return render_anchor(anchor, label=cited.path if cited is not None and shared else None, in_table=in_table)
 
     def _fact_line(self, text: str, anchor: str, link_names: dict[str, str], me: str) -> str:
         linked, _ = linkify(clean_text(text), link_names, skip={me})
