@@ -209,7 +209,7 @@ def _table(text: str) -> list[list[str]]:
 def test_cells_reach_their_subject_however_the_model_spelled_it(tmp_path: Path) -> None:
     root = _vault(tmp_path)
     (root / "entities/openai.md").write_text(
-        "---\ntitle: OpenAI\ncreated: 2026-01-01\nupdated: 2026-01-01\ntype: entity\ntags: []\naliases: [Open AI Inc]\n"
+        "---\ntitle: OpenAI\ncreated: 2026-01-01\nupdated: 2026-01-01\ntype: entity\ntags: []\n"
         "sources: [raw/articles/old.md]\n---\n# OpenAI\n", encoding="utf-8")
     (root / "raw/articles/old.md").write_text("old\n", encoding="utf-8")
     _source(root)
@@ -218,7 +218,9 @@ def test_cells_reach_their_subject_however_the_model_spelled_it(tmp_path: Path) 
         Axis(axis, tuple(Cell(cell_name, _fact(f"{axis} of {listed}", 4 * i + j + 1)) for j, (listed, cell_name) in enumerate(spellings.items())))
         for i, axis in enumerate(("Speed", "Cost", "Setup"))
     )
-    compiler, result = _compile(root, Plan(SRC, "s", comparisons=(Comparison("Models", tuple(spellings), axes),)))
+    # "Open AI Inc" is OpenAI because the plan says so (an alias of its entity)
+    openai = Entity("OpenAI", "organization", ("Open AI Inc",), "", (_fact("OpenAI makes models.", 20),))
+    compiler, result = _compile(root, Plan(SRC, "s", entities=(openai,), comparisons=(Comparison("Models", tuple(spellings), axes),)))
 
     (page,) = result.created
     header, *rows = _table(compiler.texts[page])
@@ -229,6 +231,20 @@ def test_cells_reach_their_subject_however_the_model_spelled_it(tmp_path: Path) 
         # each cell keeps its anchor: a link to the raw file and the line
         assert [re.findall(r"\^\[\[\[raw/articles/new.md\\\|new.md\]\] L(\d+)\]", c) for c in row[1:]] == [[str(4 * i + j + 1)] for j in range(4)]
     assert "—" not in compiler.texts[page]
+
+
+def test_the_same_plan_makes_the_same_table_whatever_pages_exist(tmp_path: Path) -> None:
+    """Page aliases are not used to match cells: a recompile into a fuller wiki makes the same table."""
+    root = _vault(tmp_path)
+    _source(root)
+    axes = _axes("Speed", "Cost", "Setup", subjects=("Meta AI", "Y"))
+    plan = Plan(SRC, "s", comparisons=(Comparison("X vs Y", ("X", "Y"), axes),))
+    compiler, result = _compile(root, plan)
+    before = [row[1:] for row in _table(compiler.texts[result.created[0]])]
+    _page(root, "entities/x.md", "X", "entity", "A page.")
+    (root / "entities/x.md").write_text((root / "entities/x.md").read_text(encoding="utf-8").replace("tags: []", "tags: []\naliases: [Meta AI]"), encoding="utf-8")
+    compiler, result = _compile(root, plan)
+    assert [row[1:] for row in _table(compiler.texts[result.created[0]])][1:] == before[1:]
 
 
 def test_a_comparison_whose_cells_name_no_listed_subject_is_never_all_dashes(tmp_path: Path) -> None:

@@ -1,7 +1,7 @@
 """Comparison tables: the model's anchored cells placed under the subjects they name, and rendered.
 
 A cell belongs to a listed subject when it names the same thing (`names.NameSet`: spelling, a leading
-article, an acronym, a title or alias of the subject's page). A subject the model gave cells to but left
+article, an acronym, an alias the plan's entities give it). A subject the model gave cells to but left
 out of its list becomes a column while the table has room (MAX_COLUMNS); past that its cells are listed
 under the table, so no anchored claim is lost. An axis is a row only when one of its cells sits in a
 column, and a subject is a column only when it has a cell: a table is never all "—".
@@ -9,7 +9,7 @@ column, and a subject is a column only when it has a cell: a table is never all 
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -36,9 +36,11 @@ class Table:
         return len(self.payload["rows"])
 
 
-def build_table(comparison: Comparison, names: PageNames) -> Table:
-    """The table of `comparison` from its anchored cells (see the module docstring)."""
-    listed = NameSet(names)
+def build_table(comparison: Comparison, aliases: Iterable[Iterable[str]] = ()) -> Table:
+    """The table of `comparison` from its anchored cells (see the module docstring); `aliases` are the
+    names each entity of the plan goes by."""
+    groups = [list(group) for group in aliases]
+    listed = NameSet(groups)
     for subject in comparison.subjects:
         if clean_title(subject):
             listed.add(clean_title(subject))
@@ -52,7 +54,7 @@ def build_table(comparison: Comparison, names: PageNames) -> Table:
             subject = clean_title(cell.subject)
             claims.append((clean_title(axis.axis), listed.find(subject), subject, [cell.fact.text, str(cell.fact.anchor)]))
     columns = [s for s in listed.names if any(found == s for _, found, _, _ in claims)]
-    unlisted = NameSet(names)
+    unlisted = NameSet(groups)
     for _, found, subject, _ in claims:
         if found is None and subject and unlisted.find(subject) is None and len(columns) + len(unlisted.names) < MAX_COLUMNS:
             unlisted.add(subject)

@@ -62,6 +62,12 @@ class SourceResult:
     dropped_facts: int = 0  # claims whose quote was not found in the source
     dropped_items: list[str] = field(default_factory=list)
     kept_edits: list[str] = field(default_factory=list)  # "path: block" left alone (a person edited it)
+    linked: list[str] = field(default_factory=list)  # in `updated` for a See also to a new page only
+
+    @property
+    def compiled_pages(self) -> list[str]:
+        """The pages this source wrote what it says into (each cites it)."""
+        return [p for p in [*self.created, *self.updated] if p not in self.linked]
 
 
 class _Dumper(yaml.SafeDumper):
@@ -275,8 +281,9 @@ class Compiler:
             payload = {"sections": sections}
             self._place("concept", concept.name, [], concept.summary, payload, src, 1, touched, fresh, result, concept)
 
+        aliases = [(entity.name, *entity.aliases) for entity in plan.entities]
         for comparison in plan.comparisons:
-            self._comparison(comparison, src, touched, fresh, result)
+            self._comparison(comparison, aliases, src, touched, fresh, result)
 
         # Link names: every page this source touches, and existing pages its relations name.
         link_names: dict[str, str] = {}
@@ -314,6 +321,7 @@ class Compiler:
             if new_text != text:
                 self._put(path, new_text)
                 result.updated.append(path)
+                result.linked.append(path)
         return result
 
     def _see_also(self, path: str, text: str) -> tuple[str, list[str]]:
@@ -356,9 +364,9 @@ class Compiler:
         fresh[path] = (kind, entry)
         self.mentions.pop(key)
 
-    def _comparison(self, comparison: Comparison, src: str, touched: dict[str, list[tuple[str, dict[str, Any]]]], fresh: dict[str, tuple[str, dict[str, Any]]], result: SourceResult) -> None:
+    def _comparison(self, comparison: Comparison, aliases: list[tuple[str, ...]], src: str, touched: dict[str, list[tuple[str, dict[str, Any]]]], fresh: dict[str, tuple[str, dict[str, Any]]], result: SourceResult) -> None:
         title = clean_title(comparison.name)
-        table = build_table(comparison, self.names)
+        table = build_table(comparison, aliases)
         result.dropped_facts += table.unanchored
         if len(table.subjects) < 2 or table.axes < self.schema.thresholds["comparison_min_axes"] or not title:
             result.dropped_items.append(f"comparison '{title}' ({len(table.subjects)} subjects with anchored cells, {table.axes} anchored axes)")

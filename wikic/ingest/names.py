@@ -10,6 +10,7 @@ from __future__ import annotations
 import posixpath
 import re
 import unicodedata
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from wikic.vault.resolve import fold
@@ -101,19 +102,23 @@ class PageNames:
 class NameSet:
     """A handful of names (a comparison's subjects), each found again under any spelling that names the
     same thing: case, punctuation and hyphens ("GPT-4", "gpt 4"), a leading article, an acronym ("RAG"
-    for "Retrieval-Augmented Generation"), or any title or alias of the page it names."""
+    for "Retrieval-Augmented Generation"), or an alias the same plan gives it (`groups`: each entity's
+    name and aliases). Pages are not consulted: the same plan always makes the same table."""
 
-    def __init__(self, pages: PageNames) -> None:
-        self.pages = pages
+    def __init__(self, groups: Iterable[Iterable[str]] = ()) -> None:
         self.names: list[str] = []
         self._keys: list[set[str]] = []
+        self._group: dict[str, int] = {}
+        for i, group in enumerate(groups):
+            for name in group:
+                self._group.setdefault(normalize_name(name), i)
 
     def _keys_of(self, name: str, *, proposed: bool) -> set[str]:
         keys = set(lookup_keys(name) if proposed else name_keys(name))
         keys.add("norm:" + normalize_name(name))
-        page = self.pages.lookup(name)
-        if page is not None:
-            keys.add("page:" + page)
+        group = self._group.get(normalize_name(name))
+        if group is not None:
+            keys.add(f"group:{group}")
         return keys
 
     def find(self, name: str) -> str | None:

@@ -303,7 +303,7 @@ def ingest(root: Path, options: IngestOptions, *, llm: LLM | None = None, progre
             report.sources.append(r)
             if options.dry_run:
                 continue
-            compiled.record(ref, src.sha256, [*result.created, *result.updated], today.isoformat())
+            compiled.record(ref, src.sha256, result.compiled_pages, today.isoformat())
             recorded.append(ref)
             log_rows.append(row(today, "ingest", ref, _notes(r)))
             if progress:
