@@ -22,7 +22,9 @@ MAX_COLUMNS = 5  # subjects a table shows: as many as the model may list
 
 @dataclass
 class Table:
-    """{"subjects": [...], "rows": [[axis, {subject: [[text, anchor], ...]}]], "notes": [[axis, subject, text, anchor]]}"""
+    """A source's table as the compiler keeps it. `payload`: {"subjects": [column, ...], "rows": [[axis,
+    {column: [[text, anchor], ...]}], ...], "notes": [[axis, subject, text, anchor], ...]} (claims of
+    subjects without a column)."""
 
     payload: dict[str, Any]
     unanchored: int = 0  # cells dropped: their quote is not in the source

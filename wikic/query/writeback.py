@@ -50,9 +50,9 @@ from wikic.query.fingerprint import ASKED_KEY, ASKED_SECTION
 from wikic.query.retrieve import link_ref
 from wikic.schema import load as load_schema
 from wikic.vault import frontmatter as fm_parser
+from wikic.vault.anchors import strip_anchors
 from wikic.vault.index_file import Entry, add_entries
 from wikic.vault.layout import INDEX_FILE, PAGE_FOLDERS, RAW_DIR
-from wikic.vault.anchors import strip_anchors
 from wikic.vault.load import Vault, load_vault, walk
 from wikic.vault.lock import vault_lock
 from wikic.vault.log_file import row
