@@ -6,6 +6,9 @@ The core raises only these; the CLI translates them once, at the edge, into a me
 
 from __future__ import annotations
 
+import os
+import traceback
+
 
 class WikicError(Exception):
     """Base class. `exit_code` is what the CLI exits with; `hint` says what to do next."""
@@ -54,3 +57,16 @@ class Interrupted(WikicError):
 
 class PalaceError(WikicError):
     """The vector store failed or does not match the configured embedding model."""
+
+
+def debugging() -> bool:
+    """WIKIC_DEBUG=1: show tracebacks."""
+    return bool(os.environ.get("WIKIC_DEBUG"))
+
+
+def describe(exc: BaseException) -> str:
+    """An exception as a report line (its type and message), with its traceback when debugging."""
+    text = str(exc) if isinstance(exc, WikicError) else f"{type(exc).__name__}: {exc}"
+    if debugging():
+        text += "\n" + "".join(traceback.format_exception(exc)).rstrip()
+    return text

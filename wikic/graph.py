@@ -2,6 +2,10 @@
 
 Nodes are every file (notes and attachments); an edge is one link occurrence, so two links between the
 same pair keep their own line numbers. Links that resolve nowhere are kept beside the graph.
+
+A link (not an embed) to a file in raw/ is a citation (a claim's anchor names the raw file it quotes):
+such an edge is marked `citation`, counted apart, and never makes a raw file a "wanted page"; the page
+graph that components, hubs, dead ends and isolated pages are computed on holds only links between pages.
 """
 
 from __future__ import annotations
@@ -12,9 +16,16 @@ from typing import Any, NamedTuple
 
 import networkx as nx
 
+from wikic.vault.layout import RAW_DIR
 from wikic.vault.load import Vault
-from wikic.vault.model import Link
+from wikic.vault.model import EMBED, Link
 from wikic.vault.resolve import Resolver
+
+
+def is_citation(link: Link, target: str | None) -> bool:
+    """Whether `link` (resolved to `target`, None when it resolves nowhere) cites a raw source: a link, not
+    an embed (an image shown from raw/assets cites nothing), to a file in raw/."""
+    return link.kind != EMBED and (target or link.target).startswith(RAW_DIR + "/")
 
 
 class Edge(NamedTuple):
@@ -81,7 +92,10 @@ def _fill(graph: nx.MultiDiGraph, nodes: dict[str, dict[str, Any]], edges: list[
             keydict = {}
             succ[u][target] = keydict
             pred[target][u] = keydict
-        keydict[len(keydict)] = {"kind": link.kind, "line": link.line, "column": link.column, "subpath": link.subpath}
+        attrs = {"kind": link.kind, "line": link.line, "column": link.column, "subpath": link.subpath}
+        if is_citation(link, target):
+            attrs["citation"] = True
+        keydict[len(keydict)] = attrs
 
 
 def health(lg: LinkGraph, vault: Vault, top: int = 10) -> dict[str, Any]:
@@ -94,13 +108,17 @@ def health(lg: LinkGraph, vault: Vault, top: int = 10) -> dict[str, Any]:
     components = list(nx.weakly_connected_components(simple)) if pages else []
     inbound = Counter(e.target for e in lg.edges if e.target in page_set and e.source != e.target and e.source in page_set)
     dead_ends = sorted(p for p in pages if simple.out_degree(p) == 0)
-    wanted = Counter(e.link.target for e in lg.edges if e.target is None and e.link.target)
+    broken = [e for e in lg.edges if e.target is None and e.link.target]
+    wanted = Counter(e.link.target for e in broken if not is_citation(e.link, None))
+    missing = Counter(e.link.target for e in broken if is_citation(e.link, None))
     return {
         "pages": len(pages),
         "files": len(vault.files),
         "links": len(lg.edges),
         "resolved_links": sum(1 for e in lg.edges if e.target is not None),
         "broken_links": sum(1 for e in lg.edges if e.target is None),
+        "citations": sum(1 for e in lg.edges if is_citation(e.link, e.target)),
+        "missing_sources": [{"target": t, "links": n} for t, n in missing.most_common(top)],
         "components": len(components),
         "largest_component": max((len(c) for c in components), default=0),
         "isolated_pages": sorted(p for p in pages if simple.degree(p) == 0),

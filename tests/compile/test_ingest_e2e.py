@@ -60,7 +60,10 @@ def test_three_related_sources_become_a_linked_wiki(tmp_path: Path, standin: Sta
     assert openai_page.startswith("---\ntitle: OpenAI\n")
     # every claim is anchored to the raw lines that hold its quote; the invented one is gone
     assert "10,000 employees" not in openai_page
-    for path, start in re.findall(r"\^\[(raw/[^:\]]+):L(\d+)", openai_page):
+    anchors = re.findall(r"\^\[\[\[(raw/[^|\]]+)\|([^\]]+)\]\] L(\d+)(?:-L\d+)?\]", openai_page)
+    assert len(anchors) >= 2
+    for path, name, start in anchors:  # a link to the raw file, its name shown, and the line range
+        assert name == path.rsplit("/", 1)[1]
         line = (root / path).read_text(encoding="utf-8").split("\n")[int(start) - 1]
         assert "OpenAI" in line or "company" in line
     # links resolve and the lint of what ingest wrote is clean

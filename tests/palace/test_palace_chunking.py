@@ -93,3 +93,36 @@ def test_compiler_block_markers_are_not_content() -> None:
          "Written by hand.", "- Based in San Francisco."),
         ("OpenAI > History", "It began as a lab.", "It began as a lab.", "It began as a lab."),
     ]
+
+
+COMPILED = """---
+title: Brewing
+type: concept
+---
+# Brewing
+
+## Facts
+
+<!-- wikic:begin facts:raw/articles/quasar-notes.md sha=1a2b3c4d5e6f -->
+- Beer is brewed from malted barley. ^[[[raw/articles/quasar-notes.md|quasar-notes.md]] L3-L4]
+- Hops add bitterness. ^[raw/articles/quasar-notes.md:L5]
+<!-- wikic:end facts:raw/articles/quasar-notes.md -->
+"""
+
+
+def test_claim_anchors_and_block_markers_are_left_out_of_what_is_embedded() -> None:
+    (facts,) = chunk_document(make_document("concepts/brewing.md", COMPILED), 100, words)
+    assert "^[[[raw/articles/quasar-notes.md|quasar-notes.md]] L3-L4]" in facts.text  # the drawer is the file's text
+    assert facts.embed_text == "Brewing > Facts\n- Beer is brewed from malted barley.\n- Hops add bitterness."
+
+
+def test_search_snippets_show_no_anchor_or_marker(make_vault) -> None:  # type: ignore[no-untyped-def]
+    from wikic.palace import open_palace, search, sync
+
+    root = make_vault({"concepts/brewing.md": COMPILED, "raw/articles/quasar-notes.md": "# Quasars\n\nA quasar is bright.\n"})
+    sync(root)
+    with open_palace(root) as palace:
+        (hit,) = [h for h in search(palace, "brewed malted barley", k=2) if h.path == "concepts/brewing.md"]
+        assert hit.snippet == "- Beer is brewed from malted barley. - Hops add bitterness."
+        # the page does not mention quasars: only its anchors name that file
+        assert [h.path for h in search(palace, "quasar", k=5) if h.score > 0][:1] == ["raw/articles/quasar-notes.md"]

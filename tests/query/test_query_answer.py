@@ -182,3 +182,13 @@ def test_thinking_blocks_are_not_part_of_the_answer(wiki: QueryWiki) -> None:
     wiki.answer_with("<think>The context says Sam Altman.</think>\n\nSam Altman [[sam-altman]].")
     result = answer_question(wiki.root, "Who is the CEO of OpenAI?")
     assert result.answer == "Sam Altman [[sam-altman]]."
+
+
+def test_the_model_sees_claim_anchors_without_their_link_syntax(wiki: QueryWiki) -> None:
+    # pages cite their raw lines with a link to the raw file...
+    assert "^[[[raw/articles/openai-overview.md|openai-overview.md]] L3]" in wiki.read("entities/openai.md")
+    assert wiki.cli("query", "Who is the CEO of OpenAI?").exit_code == 0
+    # ...which the model is not shown as a link: it may cite only the context's own items
+    context = context_of(wiki.streamed()[-1])
+    assert "^[raw/articles/openai-overview.md:L3]" in context
+    assert "^[[[" not in context and "[[raw/" not in context

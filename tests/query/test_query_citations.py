@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import hashlib
+
 import pytest
 
 from wikic.query.citations import AnswerFilter, CitationCheck, check_text
-from wikic.query.fingerprint import page_fingerprint, same_fingerprint
+from wikic.query.fingerprint import fingerprint_matches, page_fingerprint, same_fingerprint
 from wikic.query.retrieve import ContextItem
 from wikic.query.writeback import page_safe
 from wikic.vault.resolve import Resolver
@@ -118,6 +120,25 @@ def test_fingerprint_covers_knowledge_not_frontmatter_or_asked_blocks() -> None:
     assert page_fingerprint(PAGE + "- Founded in 2015.\n") != base
     assert same_fingerprint(base, base) and same_fingerprint(base[:8], base)
     assert not same_fingerprint(base[:7], base) and not same_fingerprint(None, base)
+
+
+RELATED = PAGE + "\n## Related\n\n<!-- wikic:begin related:raw/a.md sha=0123456789ab -->\n- See also: [[x|X]]\n<!-- wikic:end related:raw/a.md -->\n"
+
+
+def test_fingerprint_leaves_out_see_also_lines_and_block_markers() -> None:
+    """Ingest rewrites a See also line when a page built on the same source appears: no new knowledge."""
+    base = page_fingerprint(RELATED)
+    assert base == page_fingerprint(PAGE)  # its section held nothing else
+    assert page_fingerprint(RELATED.replace("[[x|X]]", "[[x|X]], [[y|Y]]").replace("0123456789ab", "ba9876543210")) == base
+    assert page_fingerprint(RELATED.replace("- See also", "- Founded in 2015.\n- See also")) != base
+
+
+def test_a_fingerprint_an_earlier_version_recorded_still_matches_the_unchanged_page() -> None:
+    body = RELATED.split("---\n", 2)[2].strip()  # what earlier versions hashed: See also lines and markers too
+    earlier = hashlib.sha256(body.encode("utf-8")).hexdigest()[:16]
+    assert earlier != page_fingerprint(RELATED)
+    assert fingerprint_matches(earlier, RELATED) and fingerprint_matches(page_fingerprint(RELATED), RELATED)
+    assert not fingerprint_matches(earlier, RELATED + "- Founded in 2015.\n")
 
 
 @pytest.mark.parametrize(("answer", "bad"), [

@@ -50,6 +50,11 @@ MDLINKS = st.sampled_from(
         "[x][ref]",
         "[^1]",
         "[t](#local)",
+        # claim anchors, as the compiler writes them (also in a table cell), and the earlier plain form
+        "^[[[raw/articles/x.md|x.md]] L24-L27]",
+        "^[[[raw/x.md\\|x.md]] L3]",
+        "^[[[raw/a b/my_notes.md]] L1]",
+        "^[raw/articles/x.md:L3-L5]",
     ]
 )
 

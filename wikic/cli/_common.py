@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import functools
 import json
-import os
 import sys
 import traceback
 from collections.abc import Callable
@@ -13,7 +12,7 @@ from typing import Annotated, Any, TypeVar
 
 import typer
 
-from wikic.errors import UsageError, WikicError
+from wikic.errors import UsageError, WikicError, debugging
 from wikic.vault.layout import find_vault_root
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -36,7 +35,7 @@ def translate_errors(fn: F) -> F:
             typer.echo(f"Error: {exc.message}", err=True)
             if exc.hint:
                 typer.echo(f"Hint: {exc.hint}", err=True)
-            if os.environ.get("WIKIC_DEBUG"):
+            if debugging():
                 traceback.print_exception(exc, file=sys.stderr)
             raise typer.Exit(exc.exit_code) from None
 

@@ -31,7 +31,8 @@ def register(app: typer.Typer) -> None:
         if json_output:
             typer.echo(json.dumps(report, ensure_ascii=False))
             return
-        typer.echo(f"{report['pages']} pages, {report['links']} links ({report['broken_links']} broken), {report['files']} files")
+        typer.echo(f"{report['pages']} pages, {report['links']} links ({report['broken_links']} broken, "
+                   f"{report['citations']} citing raw sources), {report['files']} files")
         typer.echo(f"{report['components']} connected component(s); the largest holds {report['largest_component']} pages")
         if report["most_linked"]:
             typer.echo("most linked:")
@@ -46,6 +47,10 @@ def register(app: typer.Typer) -> None:
         if report["wanted_pages"]:
             typer.echo("wanted (linked but missing):")
             for item in report["wanted_pages"]:
+                typer.echo(f"  {item['links']:>4}  {item['target']}")
+        if report["missing_sources"]:
+            typer.echo("cited but missing raw sources:")
+            for item in report["missing_sources"]:
                 typer.echo(f"  {item['links']:>4}  {item['target']}")
         for written in report.get("written", []):
             typer.echo(f"wrote {written}")

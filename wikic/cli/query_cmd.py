@@ -47,7 +47,10 @@ def _footer(result: QueryResult) -> None:
 
 def _saved_line(saved: SavedQuery) -> str:
     verb = "Filed as" if saved.created else "Updated"
-    linked = f"; linked from {len(saved.asked_pages)} cited page(s)" if saved.asked_pages else ""
+    on_sources = [p for p in saved.asked_pages if p in saved.related]
+    cited = len(saved.asked_pages) - len(on_sources)
+    parts = [f"{cited} cited page(s)"] * bool(cited) + [f"{len(on_sources)} page(s) on its sources"] * bool(on_sources)
+    linked = f"; linked from {' and '.join(parts)}" if parts else ""
     return f"{verb} {saved.path}{linked}"
 
 

@@ -3,7 +3,7 @@
 Everything the compiler writes into a page body sits between two marker comments:
 
     <!-- wikic:begin facts:raw/articles/x.md sha=1a2b3c4d -->
-    - A claim. ^[raw/articles/x.md:L3-L5]
+    - A claim. ^[[[raw/articles/x.md|x.md]] L3-L5]
     <!-- wikic:end facts:raw/articles/x.md -->
 
 `sha` is the hash of the block body as the compiler wrote it. On the next compile a block is replaced
@@ -85,6 +85,23 @@ def merge_blocks(text: str, blocks: list[tuple[str, str, str | None]]) -> Merge:
         text = _insert(text, rendered, section)
         added.append(key)
     return Merge(text, kept, replaced, added)
+
+
+def remove_block(text: str, key: str) -> tuple[str, bool]:
+    """`text` without the block `key`, and without its `## section` heading if nothing else is left under
+    it. Returns (the text, whether the block was kept because a person edited it)."""
+    found = find_block(text, key)
+    if found is None:
+        return text, False
+    start, end, sha, body = found
+    if digest(body) != sha:
+        return text, True
+    before, after = text[:start].rstrip("\n"), text[end:].lstrip("\n")
+    heading = before.rsplit("\n", 1)[-1]
+    if heading.startswith("## ") and (not after.strip() or after.startswith(("## ", "# "))):
+        before = before[: len(before) - len(heading)].rstrip("\n")  # the section held only this block
+    text = before + ("\n\n" + after if after.strip() else "")
+    return _tidy(text), False
 
 
 def _insert(text: str, rendered: str, section: str | None) -> str:

@@ -2,7 +2,14 @@
 frontmatter; the model's words only fill compiler-owned blocks (see `blocks.py`).
 
 One `Compiler` serves a whole run: it keeps the texts it has planned in memory, so a later source in the
-same run sees the pages an earlier one created (gather, then write).
+same run sees the pages an earlier one created (gather, then write). Each source is compiled all or
+nothing: if compiling it raises, the compiler is back where it was before it, and the caller fails that
+source alone.
+
+What a source says about a name lands on the page of that name, whatever kind of page it is: an entity's
+facts, a concept's sections and a comparison's table are blocks of their own, keyed by source, and the
+page keeps its kind. Only query pages (filed answers) are never written into. Pages built on the same raw
+source link to each other (`siblings.py`), also when they were written by different runs.
 """
 
 from __future__ import annotations
@@ -10,6 +17,7 @@ from __future__ import annotations
 import datetime as dt
 import posixpath
 import re
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -17,13 +25,19 @@ from typing import Any
 import yaml
 
 from wikic.ingest.blocks import merge_blocks
+from wikic.ingest.comparisons import build_table, render_table
 from wikic.ingest.ledgers import Mentions
 from wikic.ingest.names import PageNames, lookup_keys, name_keys
 from wikic.ingest.plan_model import Comparison, Concept, Entity, Plan, Relation
-from wikic.ingest.render import clean_text, clean_title, link, linkify, table_cell
+from wikic.ingest.render import clean_text, clean_title, link, linkify
+from wikic.ingest.siblings import RELATED_SECTION, related_key, with_see_also
 from wikic.schema import Schema
 from wikic.vault import frontmatter as fm_parser
+from wikic.vault.anchors import parse_spec, render as render_anchor
 from wikic.vault.index_file import Entry
+from wikic.vault.layout import RAW_DIR
+from wikic.vault.load import load_vault, walk
+from wikic.vault.resolve import fold
 from wikic.vault.slug import slugify
 
 FM_ORDER = ("title", "created", "updated", "type", "tags", "aliases", "sources", "summary")
@@ -47,6 +61,12 @@ class SourceResult:
     dropped_facts: int = 0  # claims whose quote was not found in the source
     dropped_items: list[str] = field(default_factory=list)
     kept_edits: list[str] = field(default_factory=list)  # "path: block" left alone (a person edited it)
+    linked: list[str] = field(default_factory=list)  # in `updated` for a See also to a new page only
+
+    @property
+    def compiled_pages(self) -> list[str]:
+        """The pages this source wrote what it says into (each cites it)."""
+        return [p for p in [*self.created, *self.updated] if p not in self.linked]
 
 
 class _Dumper(yaml.SafeDumper):
@@ -136,9 +156,14 @@ class Compiler:
         self.mentions = mentions
         self.stems = stems  # folded file stem -> how many files carry it (for unambiguous link text)
         self.today = today
+        self.folder_types = schema.folder_types()
         self.texts: dict[str, str] = {}  # path -> planned text
         self.originals: dict[str, str | None] = {}  # path -> text on disk before this run (None: new)
         self.index_entries: list[Entry] = []
+        self.planned_sources: dict[str, frozenset[str]] = {}  # path -> raw sources of a page planned in this run
+        self._disk_sources: dict[str, frozenset[str]] | None = None  # page -> raw sources it cites on disk
+        self._disk_citing: dict[str, set[str]] = {}  # raw source -> pages citing it on disk
+        self._raw_names: Counter[str] | None = None  # folded raw file name -> how many raw files carry it
 
     # -- reading ---------------------------------------------------------------------------------------
 
@@ -156,6 +181,39 @@ class Compiler:
         if path not in self.originals:
             self.originals[path] = None if not (self.root / path).exists() else (self.root / path).read_text(encoding="utf-8", errors="replace")
         self.texts[path] = text
+
+    def sources_of(self, path: str) -> frozenset[str]:
+        """The raw sources page `path` cites, as planned so far."""
+        if path in self.planned_sources:
+            return self.planned_sources[path]
+        return self._sources_on_disk().get(path, frozenset())
+
+    def citing(self, source: str) -> list[str]:
+        """The pages (query pages aside) that cite the raw file `source`, as planned so far, in path order."""
+        self._sources_on_disk()
+        pages = {p for p in self._disk_citing.get(source, ()) if p not in self.planned_sources}
+        pages.update(p for p, sources in self.planned_sources.items() if source in sources)
+        return sorted(p for p in pages if not self._is_query_page(p))
+
+    def _sources_on_disk(self) -> dict[str, frozenset[str]]:
+        """page -> the raw sources its frontmatter lists, read once (pages do not change on disk during a
+        compile: the vault lock is held, and everything is written after)."""
+        if self._disk_sources is None:
+            self._disk_sources = {}
+            vault = load_vault(self.root, use_cache=True)
+            for path in vault.pages:
+                listed = (vault.notes[path].frontmatter or {}).get("sources")
+                sources = frozenset(fm_parser.unwrap_link(s) for s in listed if isinstance(s, str)) if isinstance(listed, list) else frozenset()
+                self._disk_sources[path] = sources
+                for source in sources:
+                    self._disk_citing.setdefault(source, set()).add(path)
+        return self._disk_sources
+
+    def _join(self, path: str, sources: set[str] | frozenset[str]) -> set[str]:
+        """Record that `path` cites `sources` from now on; returns the sources it did not cite before."""
+        before = self.sources_of(path)
+        self.planned_sources[path] = before | frozenset(sources)
+        return set(sources) - before
 
     def link_text(self, path: str) -> str:
         stem = posixpath.basename(path)[:-3]
@@ -177,10 +235,32 @@ class Compiler:
     # -- compiling ------------------------------------------------------------------------------------
 
     def compile(self, plan: Plan, raw_path: str) -> SourceResult:
+        """Plan, in memory, what the source `raw_path` (whose plan is `plan`) changes.
+
+        All or nothing: when compiling the source raises, the compiler is left exactly as it was before
+        the call (planned texts, page names, the mentions ledger, index entries, file stems) and the
+        exception propagates, so the caller can fail that source alone and go on with the next.
+        """
+        saved = _Checkpoint(dict(self.texts), dict(self.originals), list(self.index_entries), dict(self.planned_sources),
+                            dict(self.stems), self.names.snapshot(), self.mentions.snapshot())
+        try:
+            return self._compile(plan, raw_path)
+        except BaseException:
+            self.texts, self.originals, self.index_entries = saved.texts, saved.originals, saved.index_entries
+            self.planned_sources = saved.planned_sources
+            self.stems.clear()
+            self.stems.update(saved.stems)
+            self.names.restore(saved.names)
+            self.mentions.restore(saved.mentions)
+            raise
+
+    def _compile(self, plan: Plan, raw_path: str) -> SourceResult:
         result = SourceResult(raw_path)
         src = raw_path
         t = self.schema.thresholds
-        touched: dict[str, tuple[str, Any]] = {}  # path -> (kind, item)
+        # What this source adds to each page it names, as (kind, item): the kind says what the item holds
+        # (an entity's facts, a concept's sections, a comparison's table), whatever kind of page it lands on.
+        touched: dict[str, list[tuple[str, dict[str, Any]]]] = {}
         fresh: dict[str, tuple[str, dict[str, Any]]] = {}  # new path -> (kind, ledger item)
 
         for entity in plan.entities:
@@ -200,8 +280,9 @@ class Compiler:
             payload = {"sections": sections}
             self._place("concept", concept.name, [], concept.summary, payload, src, 1, touched, fresh, result, concept)
 
+        aliases = [(entity.name, *entity.aliases) for entity in plan.entities]
         for comparison in plan.comparisons:
-            self._comparison(comparison, src, touched, fresh, result)
+            self._comparison(comparison, aliases, src, touched, fresh, result)
 
         # Link names: every page this source touches, and existing pages its relations name.
         link_names: dict[str, str] = {}
@@ -213,18 +294,51 @@ class Compiler:
             target = self.names.lookup(relation.target)
             if target:
                 link_names.setdefault(relation.target, self.link_text(target))
-        siblings = sorted({*touched, *fresh})
+
+        # Every page this source writes cites it (and a promoted page, the sources its ledger entry kept):
+        # known before any page is rendered, so each page's See also lists all of them.
+        grown: set[str] = set()  # raw sources that have a new page citing them
+        for path, (kind, item) in fresh.items():
+            grown |= self._join(path, {*item["sources"], *(s for _, more in touched.get(path, []) for s in more["sources"])})
+        for path in touched:
+            if path not in fresh and self.text(path) is not None:
+                grown |= self._join(path, {src})
 
         for path, (kind, item) in fresh.items():
-            self._write_new(path, kind, item, src, link_names, siblings, result)
-        for path, (kind, item) in touched.items():
-            if path in fresh:
+            self._write_new(path, kind, item, touched.get(path, []), link_names, result)
+        for path, items in touched.items():
+            if path not in fresh:
+                self._update(path, items, src, link_names, result)
+        # Pages written earlier from a source that has a new page now link to it too.
+        written = set(result.created) | set(result.updated)
+        for path in sorted({p for source in grown for p in self.citing(source)} - written):
+            text = self.text(path)
+            if text is None:
                 continue
-            self._update(path, kind, item, src, link_names, siblings, result)
+            new_text, kept = self._see_also(path, text)
+            result.kept_edits.extend(f"{path}: {key}" for key in kept)
+            if new_text != text:
+                self._put(path, new_text)
+                result.updated.append(path)
+                result.linked.append(path)
         return result
 
+    def _see_also(self, path: str, text: str) -> tuple[str, list[str]]:
+        return with_see_also(text, path, self.sources_of(path), self.citing, self.link_text, self.names.titles.get)
+
+    def _is_query_page(self, path: str) -> bool:
+        return self.folder_types.get(path.split("/", 1)[0]) == "query"
+
+    def _touch(self, path: str, kind: str, title: str, item: dict[str, Any], touched: dict[str, list[tuple[str, dict[str, Any]]]], result: SourceResult) -> None:
+        if self._is_query_page(path):
+            # A query page is a filed answer, rewritten only by `wikic query --refresh`: compiled facts
+            # would be lost there, and would make the answer look stale.
+            result.dropped_items.append(f"{kind} '{title}': its name is the query page {path}, which ingest does not write into")
+            return
+        touched.setdefault(path, []).append((kind, item))
+
     def _place(self, kind: str, name: str, aliases: list[str], summary: str, payload: dict[str, Any], src: str, threshold: int,
-               touched: dict[str, tuple[str, Any]], fresh: dict[str, tuple[str, dict[str, Any]]], result: SourceResult, item: Any) -> None:
+               touched: dict[str, list[tuple[str, dict[str, Any]]]], fresh: dict[str, tuple[str, dict[str, Any]]], result: SourceResult, item: Any) -> None:
         title = clean_title(name)
         if not title:
             result.dropped_items.append(f"{kind} with an empty name")
@@ -232,7 +346,7 @@ class Compiler:
         aliases = [a for a in dict.fromkeys(clean_title(a) for a in aliases) if a]  # they reach frontmatter too
         path = self.names.lookup(title, aliases)
         if path is not None:
-            touched[path] = (kind, {"name": title, "aliases": aliases, "summary": summary, "sources": {src: payload}, "kind_detail": getattr(item, "kind", "")})
+            self._touch(path, kind, title, {"name": title, "aliases": aliases, "summary": summary, "sources": {src: payload}, "kind_detail": getattr(item, "kind", "")}, touched, result)
             return
         key = f"{kind}:{slugify(title) or title.lower()}"
         entry = self.mentions.add(key, kind, title, aliases, clean_text(summary, 300), src, payload)
@@ -249,26 +363,17 @@ class Compiler:
         fresh[path] = (kind, entry)
         self.mentions.pop(key)
 
-    def _comparison(self, comparison: Comparison, src: str, touched: dict[str, tuple[str, Any]], fresh: dict[str, tuple[str, dict[str, Any]]], result: SourceResult) -> None:
+    def _comparison(self, comparison: Comparison, aliases: list[tuple[str, ...]], src: str, touched: dict[str, list[tuple[str, dict[str, Any]]]], fresh: dict[str, tuple[str, dict[str, Any]]], result: SourceResult) -> None:
         title = clean_title(comparison.name)
-        subjects = [clean_title(s) for s in comparison.subjects if clean_title(s)]
-        rows = []
-        for axis in comparison.axes:
-            cells = {}
-            for cell in axis.values:
-                if cell.fact.anchored:
-                    cells[clean_title(cell.subject).lower()] = [cell.fact.text, str(cell.fact.anchor)]
-                else:
-                    result.dropped_facts += 1
-            if cells:
-                rows.append([clean_title(axis.axis), cells])
-        if len(subjects) < 2 or len(rows) < self.schema.thresholds["comparison_min_axes"] or not title:
-            result.dropped_items.append(f"comparison '{title}' ({len(subjects)} subjects, {len(rows)} anchored axes)")
+        table = build_table(comparison, aliases)
+        result.dropped_facts += table.unanchored
+        if len(table.subjects) < 2 or table.axes < self.schema.thresholds["comparison_min_axes"] or not title:
+            result.dropped_items.append(f"comparison '{title}' ({len(table.subjects)} subjects with anchored cells, {table.axes} anchored axes)")
             return
-        item = {"name": title, "aliases": [], "summary": f"{', '.join(subjects)} compared on {len(rows)} axes.", "sources": {src: {"subjects": subjects, "rows": rows}}}
+        item = {"name": title, "aliases": [], "summary": f"{', '.join(table.subjects)} compared on {table.axes} axes.", "sources": {src: table.payload}}
         path = self.names.lookup(title)
         if path is not None:
-            touched[path] = ("comparison", item)
+            self._touch(path, "comparison", title, item, touched, result)
             return
         path = self.new_path("comparison", title)
         self.names.add(path, title, [])
@@ -276,77 +381,84 @@ class Compiler:
 
     # -- rendering -----------------------------------------------------------------------------------
 
-    def _blocks(self, path: str, kind: str, item: dict[str, Any], sources: dict[str, Any], link_names: dict[str, str], siblings: list[str], current: str = "") -> list[tuple[str, str, str | None]]:
+    def _blocks(self, path: str, contributions: list[tuple[str, dict[str, Any]]], link_names: dict[str, str]) -> list[tuple[str, str, str | None]]:
+        """The compiler's blocks for `path`, from `contributions` (kind, {source: payload}): per source, its
+        comparison tables, concept sections, entity facts and relations, on any kind of page. (The See also
+        line that joins a `related:` block is `siblings.py`'s.)"""
         me = self.link_text(path)
+        by_source: dict[str, list[tuple[str, dict[str, Any]]]] = {}
+        for kind, sources in contributions:
+            for source, payload in sources.items():
+                by_source.setdefault(source, []).append((kind, payload))
         blocks: list[tuple[str, str, str | None]] = []
-        for src, payload in sorted(sources.items()):
-            if kind == "comparison":
-                blocks.append((f"table:{src}", self._table(payload, link_names), "Comparison"))
-                continue
-            if kind == "concept":
-                for heading, facts in payload.get("sections", {}).items():
-                    lines = [self._fact_line(text, anchor, link_names, me) for text, anchor in facts]
-                    blocks.append((f"section:{slugify(heading) or 'notes'}:{src}", "\n".join(lines), heading))
-            else:
-                lines = [self._fact_line(text, anchor, link_names, me) for text, anchor in payload.get("facts", [])]
-                if lines:
-                    blocks.append((f"facts:{src}", "\n".join(lines), "Facts"))
-            related = []
-            for relation, target, anchor in payload.get("relations", []):
-                target_path = self.names.lookup(target)
-                label = clean_text(target, 120)
-                shown = link(self.link_text(target_path), label) if target_path and target_path != path else label
-                related.append(f"- {clean_text(relation, 80)} {shown} ^[{anchor}]")
-            # the other pages this source touched, unless this page links to them already: no orphans
-            others = [link(self.link_text(p), self.names.titles.get(p)) for p in siblings if p != path and f"[[{self.link_text(p)}" not in current][:6]
-            if others and src == max(sources):
-                related.append("- See also: " + ", ".join(others))
+        for source in sorted(by_source):
+            parts = by_source[source]
+            tables = [render_table(payload, self.names, self.link_text, self._cite) for kind, payload in parts if kind == "comparison"]
+            if tables:
+                blocks.append((f"table:{source}", "\n\n".join(tables), "Comparison"))
+            sections: dict[str, tuple[str, list[str]]] = {}  # block key -> (heading, lines)
+            facts: list[str] = []
+            related: list[str] = []
+            for kind, payload in parts:
+                if kind == "concept":
+                    for heading, claims in payload.get("sections", {}).items():
+                        _, lines = sections.setdefault(f"section:{slugify(heading) or 'notes'}:{source}", (heading, []))
+                        lines.extend(self._fact_line(text, anchor, link_names, me) for text, anchor in claims)
+                elif kind == "entity":
+                    facts.extend(self._fact_line(text, anchor, link_names, me) for text, anchor in payload.get("facts", []))
+                    for relation, target, anchor in payload.get("relations", []):
+                        target_path = self.names.lookup(target)
+                        label = clean_text(target, 120)
+                        shown = link(self.link_text(target_path), label) if target_path and target_path != path else label
+                        related.append(f"- {clean_text(relation, 80)} {shown} {self._cite(anchor)}")
+            for key, (heading, lines) in sections.items():
+                blocks.append((key, "\n".join(dict.fromkeys(lines)), heading))
+            if facts:
+                blocks.append((f"facts:{source}", "\n".join(dict.fromkeys(facts)), "Facts"))
             if related:
-                blocks.append((f"related:{src}", "\n".join(related), "Related"))
+                blocks.append((related_key(source), "\n".join(dict.fromkeys(related)), RELATED_SECTION))
         return blocks
+
+    def _cite(self, anchor: str, *, in_table: bool = False) -> str:
+        """The anchor for a claim: a link to the raw file (its name as text, or its path when another raw
+        file has the same name) and the line range."""
+        cited = parse_spec(anchor)
+        if self._raw_names is None:
+            files, _ = walk(self.root / RAW_DIR)
+            self._raw_names = Counter(fold(posixpath.basename(p)) for p in files)
+        shared = cited is not None and self._raw_names.get(fold(posixpath.basename(cited.path)), 0) > 1
+        return render_anchor(anchor, label=cited.path if cited is not None and shared else None, in_table=in_table)
 
     def _fact_line(self, text: str, anchor: str, link_names: dict[str, str], me: str) -> str:
         linked, _ = linkify(clean_text(text), link_names, skip={me})
-        return f"- {linked} ^[{anchor}]"
+        return f"- {linked} {self._cite(anchor)}"
 
-    def _table(self, payload: dict[str, Any], link_names: dict[str, str]) -> str:
-        subjects = payload["subjects"]
-        head = ["Axis"]
-        for s in subjects:
-            target = self.names.lookup(s)
-            head.append(link(self.link_text(target), s, in_table=True) if target else table_cell(s))
-        lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
-        for axis, cells in payload["rows"]:
-            row = [table_cell(axis)]
-            for s in subjects:
-                cell = cells.get(s.lower())
-                row.append(f"{table_cell(cell[0])} ^[{cell[1]}]" if cell else "—")
-            lines.append("| " + " | ".join(row) + " |")
-        return "\n".join(lines)
-
-    def _write_new(self, path: str, kind: str, item: dict[str, Any], src: str, link_names: dict[str, str], siblings: list[str], result: SourceResult) -> None:
+    def _write_new(self, path: str, kind: str, item: dict[str, Any], extra: list[tuple[str, dict[str, Any]]], link_names: dict[str, str], result: SourceResult) -> None:
         title = item["name"]
         sources = item["sources"]
         summary = clean_text(item.get("summary") or title, 300)
         text_for_tags = " ".join([title, summary, *(str(v) for v in sources.values())])
+        aliases = [a for a in dict.fromkeys([*(item.get("aliases") or []), *(a for _, more in extra for a in more.get("aliases", []))]) if a and a.lower() != title.lower()]
         data = {
             "title": title,
             "created": self.today,
             "updated": self.today,
             "type": kind,
             "tags": pick_tags(text_for_tags, item.get("kind_detail", ""), self.schema.tags),
-            "aliases": item.get("aliases") or [],
-            "sources": sorted(sources),
+            "aliases": aliases,
+            "sources": sorted(self.sources_of(path)),
             "summary": summary,
         }
         body = f"# {clean_text(title, 200)}\n"
         linked_summary, _ = linkify(summary, link_names, skip={self.link_text(path)})
-        merged = merge_blocks(body, [("summary", linked_summary, None), *self._blocks(path, kind, item, sources, link_names, siblings)])
-        self._put(path, dump_frontmatter(data) + merged.text)
+        contributions = [(kind, sources), *((more_kind, more["sources"]) for more_kind, more in extra)]
+        merged = merge_blocks(body, [("summary", linked_summary, None), *self._blocks(path, contributions, link_names)])
+        text, _ = self._see_also(path, dump_frontmatter(data) + merged.text)
+        self._put(path, text)
         result.created.append(path)
         self.index_entries.append(Entry(kind, self.link_text(path), summary))
 
-    def _update(self, path: str, kind: str, item: dict[str, Any], src: str, link_names: dict[str, str], siblings: list[str], result: SourceResult) -> None:
+    def _update(self, path: str, items: list[tuple[str, dict[str, Any]]], src: str, link_names: dict[str, str], result: SourceResult) -> None:
         text = self.text(path)
         if text is None:
             result.dropped_items.append(f"{path}: unreadable, not updated")
@@ -355,21 +467,36 @@ class Compiler:
         if data is None:
             result.dropped_items.append(f"{path}: frontmatter unreadable, not updated")
             return
-        page_kind = data.get("type") if isinstance(data.get("type"), str) else kind
         sources = list(data.get("sources") or []) if isinstance(data.get("sources"), list) else []
         if src not in sources:
             sources.append(src)
         data["sources"] = sources
         data["updated"] = self.today
-        new_aliases = [a for a in item.get("aliases", []) if a and a.lower() not in {str(x).lower() for x in data.get("aliases") or []} and a.lower() != str(data.get("title", "")).lower()]
+        known = {str(x).lower() for x in data.get("aliases") or []} | {str(data.get("title", "")).lower()}
+        new_aliases = [a for a in dict.fromkeys(a for _, item in items for a in item.get("aliases", [])) if a and a.lower() not in known]
         if new_aliases and isinstance(data.get("aliases", []), list):
             data["aliases"] = [*(data.get("aliases") or []), *new_aliases]
-        merged = merge_blocks(body, self._blocks(path, page_kind, item, item["sources"], link_names, siblings, current=body))
-        result.kept_edits.extend(f"{path}: {key}" for key in merged.kept)
-        new_text = dump_frontmatter(data) + merged.text.lstrip("\n")
-        if new_text != text and (merged.added or merged.replaced or src not in (text or "")):
+        contributions = [(kind, item["sources"]) for kind, item in items]
+        merged = merge_blocks(body, self._blocks(path, contributions, link_names))
+        new_text, kept = self._see_also(path, dump_frontmatter(data) + merged.text.lstrip("\n"))
+        result.kept_edits.extend(f"{path}: {key}" for key in [*merged.kept, *kept])
+        # the frontmatter's `updated` alone is no change: a recompile that changes nothing writes nothing
+        if split_page(new_text)[1].lstrip("\n") != body.lstrip("\n") or src not in (text or ""):
             self._put(path, new_text)
             result.updated.append(path)
+
+
+@dataclass
+class _Checkpoint:
+    """The compiler's state before a source, to return to if compiling the source fails."""
+
+    texts: dict[str, str]
+    originals: dict[str, str | None]
+    index_entries: list[Entry]
+    planned_sources: dict[str, frozenset[str]]
+    stems: dict[str, int]
+    names: PageNames
+    mentions: dict[str, dict[str, Any]]
 
 
 def _same(a: str, b: str) -> bool:

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import hashlib
 import re
-import unicodedata
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import FIRST_EXCEPTION, Future, wait
 from dataclasses import dataclass, field
@@ -23,6 +22,7 @@ from typing import Protocol
 
 from wikic.errors import LLMError
 from wikic.ingest.anchor import anchor_plan
+from wikic.ingest.names import normalize_name
 from wikic.ingest.plan_model import (
     SCHEMA_NAME,
     Axis,
@@ -345,14 +345,6 @@ def estimate_extraction(
 
 
 # -- merging --------------------------------------------------------------------------------------------
-
-
-def normalize_name(name: str) -> str:
-    """The identity of a name: NFKC, case-folded, separators collapsed, a leading article dropped."""
-    text = unicodedata.normalize("NFKC", name).casefold()
-    text = re.sub(r"[\s_\-‐-―/]+", " ", text)
-    text = re.sub(r"[^\w ]+", "", text).strip()
-    return re.sub(r"^(the|a|an) ", "", text)
 
 
 @dataclass

@@ -67,5 +67,13 @@ class Mentions:
     def pop(self, key: str) -> None:
         self.items.pop(key, None)
 
+    def snapshot(self) -> dict[str, dict[str, Any]]:
+        """The ledger as it is now, to `restore`. `add` changes an item's own keys and its `sources` map,
+        never a payload it has stored, so copying those two levels is enough."""
+        return {key: {**item, "sources": dict(item.get("sources") or {})} for key, item in self.items.items()}
+
+    def restore(self, saved: dict[str, dict[str, Any]]) -> None:
+        self.items = {key: {**item, "sources": dict(item["sources"])} for key, item in saved.items()}
+
     def save(self) -> None:
         write_atomic(self.root / STATE_DIR / MENTIONS, json.dumps({"version": 1, "mentions": self.items}, indent=1, ensure_ascii=False))

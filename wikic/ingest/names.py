@@ -9,12 +9,22 @@ from __future__ import annotations
 
 import posixpath
 import re
+import unicodedata
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from wikic.vault.resolve import fold
 from wikic.vault.slug import slugify
 
 _WORDS = re.compile(r"[^\W_]+", re.UNICODE)
+
+
+def normalize_name(name: str) -> str:
+    """The identity of a name: NFKC, case-folded, separators collapsed, a leading article dropped."""
+    text = unicodedata.normalize("NFKC", name).casefold()
+    text = re.sub(r"[\s_\-‐-―/]+", " ", text)
+    text = re.sub(r"[^\w ]+", "", text).strip()
+    return re.sub(r"^(the|a|an) ", "", text)
 
 
 def acronym(name: str) -> str | None:
@@ -79,3 +89,52 @@ class PageNames:
                 if key in self.by_key and key not in self.ambiguous:
                     return self.by_key[key]
         return None
+
+    def snapshot(self) -> PageNames:
+        """A copy to `restore` from: `add` replaces entries and never changes a stored list in place."""
+        return PageNames(dict(self.by_key), set(self.ambiguous), dict(self.titles), dict(self.labels))
+
+    def restore(self, saved: PageNames) -> None:
+        self.by_key, self.ambiguous = dict(saved.by_key), set(saved.ambiguous)
+        self.titles, self.labels = dict(saved.titles), dict(saved.labels)
+
+
+class NameSet:
+    """A handful of names (a comparison's subjects), each found again under any spelling that names the
+    same thing: case, punctuation and hyphens ("GPT-4", "gpt 4"), a leading article, an acronym ("RAG"
+    for "Retrieval-Augmented Generation"), or an alias the same plan gives it (`groups`: each entity's
+    name and aliases). Pages are not consulted: the same plan always makes the same table."""
+
+    def __init__(self, groups: Iterable[Iterable[str]] = ()) -> None:
+        self.names: list[str] = []
+        self._keys: list[set[str]] = []
+        self._group: dict[str, int] = {}
+        for i, group in enumerate(groups):
+            for name in group:
+                self._group.setdefault(normalize_name(name), i)
+
+    def _keys_of(self, name: str, *, proposed: bool) -> set[str]:
+        keys = set(lookup_keys(name) if proposed else name_keys(name))
+        keys.add("norm:" + normalize_name(name))
+        group = self._group.get(normalize_name(name))
+        if group is not None:
+            keys.add(f"group:{group}")
+        return keys
+
+    def find(self, name: str) -> str | None:
+        """The name in the set that `name` means, or None."""
+        wanted = normalize_name(name)
+        for known in self.names:  # the same words first, so an acronym key never beats them
+            if normalize_name(known) == wanted:
+                return known
+        keys = self._keys_of(name, proposed=True)
+        return next((known for known, mine in zip(self.names, self._keys) if keys & mine), None)
+
+    def add(self, name: str) -> str:
+        """`name`, or the name already in the set that means the same."""
+        known = self.find(name)
+        if known is None:
+            self.names.append(name)
+            self._keys.append(self._keys_of(name, proposed=False))
+            known = name
+        return known

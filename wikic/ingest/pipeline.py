@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from wikic.errors import ConfigError, Interrupted, LLMError, PalaceError
+from wikic.errors import ConfigError, Interrupted, LLMError, PalaceError, describe
 from wikic.ingest import journal
 from wikic.ingest.capture import CapturedSource, commit, preview
 from wikic.ingest.compile import Compiler, SourceResult
@@ -414,12 +414,17 @@ def ingest(root: Path, options: IngestOptions, *, llm: LLM | None = None, progre
                 continue
             usage = got.usage
             r = SourceReport(ref, src.title, "compiled", calls=usage.calls, cached_calls=usage.cached_calls, prompt_tokens=usage.prompt_tokens, completion_tokens=usage.completion_tokens, cost=settings.llm.cost(usage.prompt_tokens, usage.completion_tokens), context_pages=len(contexts[src.raw_path]))
-            result: SourceResult = compiler.compile(got.plan, ref)
+            try:
+                result: SourceResult = compiler.compile(got.plan, ref)
+            except Exception as exc:  # this source alone fails; compile() left no trace of it in the compiler
+                r.status, r.error = "failed", describe(exc)
+                report.sources.append(r)
+                continue
             _fill(r, result)
             report.sources.append(r)
             if options.dry_run:
                 continue
-            compiled.record(ref, src.sha256, [*result.created, *result.updated], today.isoformat())
+            compiled.record(ref, src.sha256, result.compiled_pages, today.isoformat())
             recorded.append(ref)
             log_rows.append(row(today, "ingest", ref, _notes(r)))
             if progress:

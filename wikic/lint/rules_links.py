@@ -6,9 +6,11 @@ import difflib
 import posixpath
 from collections.abc import Iterator
 
+from wikic.graph import is_citation
 from wikic.lint.context import LintContext
 from wikic.lint.finding import Finding, Fix
 from wikic.lint.registry import rule
+from wikic.vault.layout import RAW_DIR
 from wikic.vault.model import FRONTMATTER, Link
 from wikic.vault.resolve import fold, heading_key
 from wikic.vault.slug import slugify
@@ -102,6 +104,11 @@ def broken_links(ctx: LintContext) -> Iterator[Finding]:
     for source in sorted(ctx.vault.notes):
         for edge in ctx.edges_from(source):
             link = edge.link
+            if edge.target is None and is_citation(link, None):
+                moved = [p for p in ctx.links.resolver.by_stem(posixpath.basename(link.target)) if p.startswith(RAW_DIR + "/")]
+                message = f"cited source '{link.target}' does not exist" + (f"; did you mean {moved[0]}?" if len(moved) == 1 else "")
+                yield ctx.finding("broken-wikilink", source, link.line, message, column=link.column, target=link.target)
+                continue
             if edge.target is None:
                 hint, fix = suggest(ctx, source, link)
                 message = f"link target '{link.target}' does not exist"

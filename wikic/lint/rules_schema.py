@@ -11,12 +11,12 @@ from typing import Any
 from wikic.lint.context import LintContext
 from wikic.lint.finding import Finding
 from wikic.lint.registry import rule
+from wikic.vault.frontmatter import unwrap_link
 from wikic.vault.layout import RAW_DIR, SCHEMA_FILE
 from wikic.vault.resolve import fold
 
 REQUIRED = ("title", "created", "updated", "type", "tags", "sources")
 _DATE_TEXT = re.compile(r"^\d{4}-\d{2}-\d{2}$")
-_WIKI = re.compile(r"^\[\[([^\[\]|#]*)(?:#[^\[\]|]*)?(?:\|[^\[\]]*)?\]\]$")
 _TABLE_ROW = re.compile(r"^\s*\|?.*\|.*$")
 _TABLE_DELIM = re.compile(r"^\s*\|?\s*:?-{1,}:?\s*(\|\s*:?-{1,}:?\s*)*\|?\s*$")
 
@@ -34,12 +34,6 @@ def as_date(value: Any) -> dt.date | None:
             except ValueError:
                 return None
     return None
-
-
-def unwrap_link(value: str) -> str:
-    """'[[raw/x.md]]' -> 'raw/x.md'; plain text stays."""
-    m = _WIKI.match(value.strip())
-    return m.group(1).strip() if m else value.strip()
 
 
 def _kind(value: Any) -> str:
@@ -227,9 +221,12 @@ def stale(ctx: LintContext) -> Iterator[Finding]:
                 yield ctx.finding("stale-page", path, ctx.vault.notes[path].key_lines.get("cited"), f"cited page(s) changed since this answer was written: {', '.join(edited[:5])}; refresh it with `wikic query --refresh {path}`")
             if gone:
                 yield ctx.finding("stale-page", path, ctx.vault.notes[path].key_lines.get("cited"), f"cited page(s) no longer exist: {', '.join(gone[:5])}; refresh it with `wikic query --refresh {path}`")
+            # `related:` pages (written by query write-back under "See also") are not citations: their
+            # changes say nothing about the answer.
+            related = {str(p) for p in fm.get("related") or []} if isinstance(fm.get("related"), list) else set()
             changed = []
             for edge in ctx.edges_from(path):
-                if edge.target and edge.target != path and ctx.is_page(edge.target) and edge.target not in fingerprinted:
+                if edge.target and edge.target != path and ctx.is_page(edge.target) and edge.target not in fingerprinted | related:
                     cited = as_date((ctx.vault.notes[edge.target].frontmatter or {}).get("updated"))
                     if cited and cited > updated:
                         changed.append(edge.target)
@@ -242,7 +239,7 @@ def _cited_changes(ctx: LintContext, cited: Any) -> tuple[list[str], list[str], 
     """(changed, missing, all) pages of a query page's `cited: {path: fingerprint}` map."""
     if not isinstance(cited, dict):
         return [], [], set()
-    from wikic.query.fingerprint import page_fingerprint, same_fingerprint
+    from wikic.query.fingerprint import fingerprint_matches
 
     edited, gone = [], []
     for target, recorded in sorted(cited.items(), key=lambda kv: str(kv[0])):
@@ -255,7 +252,7 @@ def _cited_changes(ctx: LintContext, cited: Any) -> tuple[list[str], list[str], 
         except OSError:
             gone.append(target)
             continue
-        if not same_fingerprint(recorded, page_fingerprint(text)):
+        if not fingerprint_matches(recorded, text):
             edited.append(target)
     return edited, gone, {str(t) for t in cited}
 

@@ -4,6 +4,8 @@ A drawer never crosses a heading. Inside a section, text is packed from paragrap
 sentences, then words when a unit alone is too long) up to the token budget, and each drawer after the
 first repeats the previous unit, so a fact split across a boundary is still seen whole once.
 The text that is embedded starts with the page title and heading path: a drawer alone says what it is about.
+It leaves out what is no part of the page's meaning: claim anchors (a raw file's name and line numbers,
+see `wikic.vault.anchors`) and the compiler's block markers; so does a search snippet (`searchable`).
 """
 
 from __future__ import annotations
@@ -17,13 +19,15 @@ from typing import Any
 import yaml
 
 from wikic.ingest.blocks import MARKER_LINE
+from wikic.vault.anchors import strip_anchors
 
 # Bumped whenever drawer text or ids would come out differently for the same file.
-CHUNKER_VERSION = "2"  # 2: compiler block markers are left out
+CHUNKER_VERSION = "2"  # 2: compiler block markers and claim anchors are left out
 
 _HEADING = re.compile(r"^(#{1,6})[ \t]+(.+?)[ \t#]*$")
 _FENCE = re.compile(r"^[ \t]{0,3}(`{3,}|~{3,})")
 _SENTENCE_END = re.compile(r"(?<=[.!?。！？;；])\s+|(?<=[。！？；])")
+_MARKER = "<!-- wikic:"  # a compiler block marker line (wikic/ingest/blocks.py)
 
 
 @dataclass(frozen=True)
@@ -73,6 +77,13 @@ def parse_frontmatter(text: str) -> tuple[dict[str, Any], str, int]:
                 return {}, text, 1
             return data, "\n".join(lines[i + 1 :]), i + 2
     return {}, text, 1
+
+
+def searchable(text: str) -> str:
+    """`text` as search embeds, indexes and shows it: without claim anchors and compiler block markers."""
+    if _MARKER in text:
+        text = "\n".join(line for line in text.split("\n") if not line.startswith(_MARKER))
+    return strip_anchors(text)
 
 
 def _as_list(value: Any) -> list[str]:
@@ -274,7 +285,7 @@ def chunk_document(doc: Document, budget: int, count: Callable[[str], int]) -> l
         pieces = [p for u in units for p in _split_unit(u, room, count)]
         for group in _pack(pieces, room, count):
             text = "\n".join(u.text for u in group)
-            embed_text = f"{prefix}\n{text}"
+            embed_text = f"{prefix}\n{searchable(text)}"
             content_hash = hashlib.sha256(embed_text.encode("utf-8")).hexdigest()
             # Same text twice in one file stays two drawers; the ordinal of equal texts keeps ids stable.
             dup = seen.get(content_hash, 0)

@@ -26,6 +26,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from wikic.errors import UsageError
+from wikic.palace.chunking import searchable
 from wikic.palace.config import PalaceSettings
 from wikic.palace.lexical import FileRecord, Filters
 from wikic.palace.palace import Palace
@@ -209,7 +210,7 @@ def fuse(
 
 
 def _snippet(text: str) -> str:
-    flat = " ".join(text.split())
+    flat = " ".join(searchable(text).split())
     return flat if len(flat) <= SNIPPET_CHARS else flat[: SNIPPET_CHARS - 1].rstrip() + "…"
 
 

@@ -23,6 +23,7 @@ from wikic.ingest.tokens import estimate_tokens
 from wikic.palace import Palace, SearchHit, search
 from wikic.palace.lexical import tokenize
 from wikic.query.fingerprint import knowledge_text, page_fingerprint
+from wikic.vault.anchors import plain_anchors
 from wikic.vault.layout import PAGE_FOLDERS, RAW_DIR
 from wikic.vault.load import walk
 from wikic.vault.resolve import Resolver
@@ -300,7 +301,9 @@ def link_ref(resolver: Resolver, path: str) -> str:
 
 
 def _clean_lines(lines: list[str]) -> list[str]:
-    return [line for line in lines if not line.startswith(_MARKER_PREFIX)]
+    """A page's lines as the model sees them: no compiler block markers, claim anchors in their plain form
+    (`^[raw/x.md:L3]`, what a claim cites without a link to a file the model was not shown)."""
+    return [plain_anchors(line) for line in lines if not line.startswith(_MARKER_PREFIX)]
 
 
 def _page_item(root: Path, resolver: Resolver, hit: SearchHit, text: str, cap: int) -> ContextItem:

@@ -14,6 +14,11 @@ every line outside it. Each cited page gets (or updates) an "Asked about" block 
 that cite it, so the question is one click away from the page it is about; it is rebuilt from the query
 pages' `cited` keys, so it is always exactly the set of queries citing the page.
 
+A query page also links, under "See also", to a few pages built on the same raw sources as its answer
+(frontmatter `related`; the pages built on a raw passage it quotes come first). They are not citations:
+lint's staleness check leaves them out. An answer from raw passages alone cites no page, so the pages
+built on those passages list it under "Asked about" instead, and it is not left unlinked in the wiki.
+
 Every new text is computed first, then written through the ingest journal (`wikic/ingest/journal.py`):
 a save killed part-way is finished by the next `query --save`, `--refresh` or ingest, never left with a
 query page but no index.md entry or log row.
@@ -30,7 +35,7 @@ from typing import Any
 
 from wikic.errors import PalaceError, UsageError, VaultError
 from wikic.ingest import journal
-from wikic.ingest.blocks import digest, find_block, merge_blocks
+from wikic.ingest.blocks import digest, find_block, merge_blocks, remove_block
 from wikic.ingest.compile import dump_frontmatter, split_page
 from wikic.ingest.render import clean_text, clean_title
 from wikic.palace import Palace
@@ -45,9 +50,10 @@ from wikic.query.fingerprint import ASKED_KEY, ASKED_SECTION
 from wikic.query.retrieve import link_ref
 from wikic.schema import load as load_schema
 from wikic.vault import frontmatter as fm_parser
+from wikic.vault.anchors import strip_anchors
 from wikic.vault.index_file import Entry, add_entries
 from wikic.vault.layout import INDEX_FILE, PAGE_FOLDERS, RAW_DIR, require_vault
-from wikic.vault.load import load_vault, walk
+from wikic.vault.load import Vault, load_vault, walk
 from wikic.vault.lock import vault_lock
 from wikic.vault.log_file import row
 from wikic.vault.parse import parse_note
@@ -55,6 +61,9 @@ from wikic.vault.resolve import Resolver
 from wikic.vault.slug import slugify
 
 ANSWER_KEY = "answer"
+RELATED_KEY = "related"
+RELATED_SECTION = "Related"
+MAX_RELATED = 5  # pages a query page lists under "See also"
 MAX_ASKED = 20  # entries in a page's "Asked about" block: the most recent ones
 MAX_TAGS = 3
 SLUG_LENGTH = 60
@@ -64,7 +73,8 @@ SLUG_LENGTH = 60
 class SavedQuery:
     path: str  # queries/x.md
     created: bool  # False: an existing page for the same question was updated
-    asked_pages: list[str] = field(default_factory=list)  # cited pages whose "Asked about" block changed
+    asked_pages: list[str] = field(default_factory=list)  # pages whose "Asked about" block changed
+    related: list[str] = field(default_factory=list)  # pages on the same sources, listed under "See also"
     kept_edits: list[str] = field(default_factory=list)  # "path: block" left alone (a person edited it)
     warnings: list[str] = field(default_factory=list)
 
@@ -245,13 +255,15 @@ def _summary(answer: str, titles: dict[str, str]) -> str:
 
     def plain(m: re.Match[str]) -> str:
         space, target, alias = m.group(1), m.group(2).strip(), m.group(3)
+        if target.startswith(RAW_DIR + "/"):
+            return ""  # a raw source is cited, never named in the sentence
         if alias:
             return space + alias
         title = titles.get(target, target)
         before = m.string[: m.start()].lower()
         return "" if title.lower() in before[-200:] else space + title
 
-    first = re.split(r"(?<=[.!?。！？])\s", " ".join(answer.split()), maxsplit=1)[0]
+    first = re.split(r"(?<=[.!?。！？])\s", " ".join(strip_anchors(answer).split()), maxsplit=1)[0]
     text = _LINK.sub(plain, first)
     text = re.sub(r"\^\[[^\]]*\]", "", text).replace("> [!warning]", "")
     text = re.sub(r"\s+([.,;:!?])", r"\1", text)
@@ -266,6 +278,9 @@ def _write_query(root: Path, result: QueryResult, rel: str, today: dt.date, *, c
     sources = sorted({s for item in items for s in item.sources if s.startswith(RAW_DIR + "/")}
                      | {item.path for item in items if item.kind == "raw"})
     sources = [s for s in sources if (root / s).is_file()]
+    quoted = {item.path for item in items if item.kind == "raw"}
+    vault = load_vault(root, use_cache=True)
+    related = _related_pages(vault, sources, quoted, {*cited, rel})
     taxonomy = schema.tag_set
     tags: list[str] = []
     for item in items:
@@ -280,7 +295,7 @@ def _write_query(root: Path, result: QueryResult, rel: str, today: dt.date, *, c
 
     old_text = (root / rel).read_text(encoding="utf-8") if not created else None
     old_data, old_body = split_page(old_text) if old_text is not None else (None, "")
-    old_cited = set((old_data or {}).get("cited") or {}) if isinstance((old_data or {}).get("cited"), dict) else set()
+    old_linked = _asked_from(old_data or {})
     data: dict[str, Any] = dict(old_data or {})
     kept_tags = [t for t in data.get("tags") or [] if isinstance(t, str)] if isinstance(data.get("tags"), list) else []
     data.update({
@@ -294,23 +309,33 @@ def _write_query(root: Path, result: QueryResult, rel: str, today: dt.date, *, c
         "summary": _summary(answer, {item.ref: item.title for item in result.retrieval.items}),
         "question": question,
         "cited": cited,
+        "related": related,
     })
+    if not related:
+        del data["related"]
     body = old_body if old_text is not None else f"# {clean_text(title, 200)}\n"
     merged = merge_blocks(body, [(ANSWER_KEY, answer, None)])
     if merged.kept:
         raise VaultError(f"{rel}: the answer block was edited by hand, so it was not replaced")
+    saved.related = related
 
     # Plan every write before making any: the journal then finishes a save killed half-way.
     before: dict[str, str | None] = {rel: old_text}
-    texts: dict[str, str] = {rel: dump_frontmatter(data) + merged.text.lstrip("\n")}
-    files, _ = walk(root)
+    texts: dict[str, str] = {}
+    files = vault.files
     resolver = Resolver({*files, rel})  # a new page is linked to before it exists
     link = link_ref(resolver, rel)
+    titles = {p: str((vault.notes[p].frontmatter or {}).get("title") or posixpath.basename(p)[:-3]) for p in related}
+    see_also = ", ".join(_link(link_ref(resolver, p), titles[p]) for p in related)
+    body_text, kept = _with_block(merged.text, RELATED_KEY, f"- See also: {see_also}" if related else None, RELATED_SECTION)
+    if kept:
+        saved.kept_edits.append(f"{rel}: {RELATED_KEY}")
+    texts[rel] = dump_frontmatter(data) + body_text.lstrip("\n")
     index_path = root / INDEX_FILE
     before[INDEX_FILE] = index_path.read_text(encoding="utf-8") if index_path.exists() else None
     texts[INDEX_FILE] = _upsert_index(before[INDEX_FILE], Entry("query", link, data["summary"]), schema)
-    queries = _query_pages(root, rel, texts[rel])
-    for page in sorted(set(cited) | old_cited):
+    queries = _query_pages(vault, rel, texts[rel])
+    for page in sorted(_asked_from(data) | old_linked):
         if page in texts:
             current = texts[page]
         else:
@@ -324,6 +349,7 @@ def _write_query(root: Path, result: QueryResult, rel: str, today: dt.date, *, c
             saved.asked_pages.append(page)
         if kept:
             saved.kept_edits.append(f"{page}: {ASKED_KEY}")
+    saved.warnings.extend(_unlinked(rel, cited, related, quoted, schema.thresholds["min_outbound_links"]))
     notes = [f"{len(result.citations)} cited", f"{result.tokens:,} tokens" + (" (cached)" if result.cached else "")]
     if result.cost is not None:
         notes.append(f"${result.cost:.4f}")
@@ -352,20 +378,72 @@ def _upsert_index(text: str | None, entry: Entry, schema: Any) -> str:
     return add_entries(text, [entry], types)
 
 
-def _query_pages(root: Path, rel: str, text: str) -> list[tuple[str, str, str, set[str]]]:
-    """(date, path, question title, cited pages) of every query page, newest first, as they are once the
-    query page `rel` holds `text` (read from it, not from disk: it is not written yet)."""
-    vault = load_vault(root, use_cache=True)
+def _asked_from(fm: dict[str, Any]) -> set[str]:
+    """The pages whose "Asked about" block lists this query page (frontmatter `fm`): the pages it cites;
+    for an answer that cites no page (only raw passages), the pages built on the passages' sources."""
+    cited = fm.get("cited")
+    if isinstance(cited, dict) and cited:
+        return {str(p) for p in cited}
+    related = fm.get("related")
+    return {p for p in related if isinstance(p, str)} if isinstance(related, list) else set()
+
+
+def _related_pages(vault: Vault, sources: list[str], quoted: set[str], exclude: set[str]) -> list[str]:
+    """At most MAX_RELATED wiki pages built on the raw `sources` of an answer (query pages and `exclude`
+    aside): those on a raw passage the answer quotes first, then those sharing the most sources."""
+    wanted = set(sources)
+    scored = []
+    for path in vault.pages:
+        if path in exclude or vault.page_type(path) == "query":
+            continue
+        listed = (vault.notes[path].frontmatter or {}).get("sources")
+        mine = {fm_parser.unwrap_link(s) for s in listed if isinstance(s, str)} if isinstance(listed, list) else set()
+        shared = mine & wanted
+        if shared:
+            scored.append((-len(mine & quoted), -len(shared), path))
+    return [path for *_, path in sorted(scored)[:MAX_RELATED]]
+
+
+def _link(target: str, title: str) -> str:
+    label = clean_title(title).replace("|", "/").replace("[", "(").replace("]", ")")
+    return f"[[{target}|{label}]]" if label and label != target else f"[[{target}]]"
+
+
+def _with_block(body: str, key: str, content: str | None, section: str) -> tuple[str, bool]:
+    """`body` with the compiler block `key` holding `content`, or without it when `content` is None.
+    Returns (the body, whether the block was left alone because a person edited it)."""
+    if content is None:
+        return remove_block(body, key)
+    merged = merge_blocks(body, [(key, content, section)])
+    return merged.text, bool(merged.kept)
+
+
+def _unlinked(rel: str, cited: dict[str, str], related: list[str], quoted: set[str], minimum: int) -> list[str]:
+    """What to tell a person whose query page the wiki barely links (lint's orphan-page, too-few-links)."""
+    linked = len(cited) + len(related)
+    if linked >= max(minimum, 1):
+        return []
+    raw = ", ".join(sorted(quoted)) or "no raw source"
+    if not linked:
+        return [f"{rel} links to no wiki page and no page links to it: the answer quotes only {raw}, which no "
+                f"wiki page is built from yet (lint: orphan-page, too-few-links); `wikic query --refresh {rel}` "
+                "links it once a page cites that source"]
+    return [f"{rel} links to {linked} wiki page(s), fewer than min_outbound_links ({minimum}): nothing else in "
+            "the wiki shares the answer's sources (lint: too-few-links)"]
+
+
+def _query_pages(vault: Vault, rel: str, text: str) -> list[tuple[str, str, str, set[str]]]:
+    """(date, path, question title, pages listing it) of every query page, newest first, as they are once
+    the query page `rel` holds `text` (read from it, not from disk: it is not written yet)."""
     frontmatters = {path: vault.notes[path].frontmatter for path in vault.pages}
     if vault.is_page(rel):
         frontmatters[rel] = parse_note(rel, text.encode("utf-8")).frontmatter
     out = []
     for path, fm in frontmatters.items():
         fm = fm or {}
-        cited = fm.get("cited")
-        if fm.get("type") == "query" and isinstance(cited, dict):
+        if fm.get("type") == "query" and isinstance(fm.get("cited"), dict):
             title = fm.get("title") if isinstance(fm.get("title"), str) else posixpath.basename(path)[:-3]
-            out.append((str(fm.get("updated") or fm.get("created") or ""), path, str(title), set(cited)))
+            out.append((str(fm.get("updated") or fm.get("created") or ""), path, str(title), _asked_from(fm)))
     out.sort(key=lambda x: (x[0], x[1]), reverse=True)
     return out
 
@@ -377,28 +455,12 @@ def _update_asked(text: str, queries: list[tuple[str, str, str]], resolver: Reso
     lines = text.split("\n")
     head = "\n".join(lines[: split.block_lines]) + "\n" if split.block_lines else ""
     body = "\n".join(lines[split.block_lines :])
-    if not queries:
-        found = find_block(body, ASKED_KEY)
-        if found is None:
-            return None, False
-        start, end, sha, current = found
-        if digest(current) != sha:
-            return None, True
-        new_body = body[:start] + body[end:]
-        new_body = re.sub(rf"\n## {re.escape(ASKED_SECTION)}[ \t]*\n(\s*\n)*(?=(## |# |$))", "\n", new_body)
-        new_body = new_body.rstrip("\n") + "\n"
-    else:
-        entries = []
-        for _, query_path, title in queries[:MAX_ASKED]:
-            target = link_ref(resolver, query_path)
-            label = clean_title(title).replace("|", "/").replace("[", "(").replace("]", ")")
-            entries.append(f"- [[{target}|{label}]]" if label and label != target else f"- [[{target}]]")
-        if len(queries) > MAX_ASKED:
-            entries.append(f"- … and {len(queries) - MAX_ASKED} more (see the Queries section of index.md)")
-        merged = merge_blocks(body, [(ASKED_KEY, "\n".join(entries), ASKED_SECTION)])
-        if merged.kept:
-            return None, True
-        new_body = merged.text
+    entries = [f"- {_link(link_ref(resolver, query_path), title)}" for _, query_path, title in queries[:MAX_ASKED]]
+    if len(queries) > MAX_ASKED:
+        entries.append(f"- … and {len(queries) - MAX_ASKED} more (see the Queries section of index.md)")
+    new_body, kept = _with_block(body, ASKED_KEY, "\n".join(entries) if entries else None, ASKED_SECTION)
+    if kept:
+        return None, True
     new = head + new_body
     return (None, False) if new == text else (new, False)
 

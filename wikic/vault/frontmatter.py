@@ -56,6 +56,16 @@ def split(text: str) -> Split:
 _KEY_LINE = re.compile(r"^((?:[^\s#:\-]|-[^\s:])(?:[^:\n]|:(?![ \t]|$))*+):(?:[ \t]|$)")
 
 
+_WIKI = re.compile(r"^\[\[([^\[\]|#]*)(?:#[^\[\]|]*)?(?:\|[^\[\]]*)?\]\]$")
+
+
+def unwrap_link(value: str) -> str:
+    """A property value that may be written as a quoted wikilink: '[[raw/x.md]]' -> 'raw/x.md'; plain
+    text stays."""
+    m = _WIKI.match(value.strip())
+    return m.group(1).strip() if m else value.strip()
+
+
 def key_lines(yaml_text: str, first_line: int = 2) -> dict[str, int]:
     """Top-level key -> 1-based file line (the block starts on file line `first_line`)."""
     out: dict[str, int] = {}
