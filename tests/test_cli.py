@@ -224,7 +224,7 @@ def test_graph_text(example: Path) -> None:
     result = run("graph", "--vault", str(example), "--top", "3")
     assert result.exit_code == 0
     lines = result.stdout.split("\n")
-    assert lines[0] == "14 pages, 80 links (0 broken, 0 citing raw sources), 24 files"
+    assert lines[0] == "14 pages, 80 links (0 broken), 24 files"
     assert lines[1] == "1 connected component(s); the largest holds 14 pages"
     assert lines[2:6] == ["most linked:", "    10  concepts/retrieval-augmented-generation.md", "     9  concepts/embeddings.md", "     8  concepts/llm-wiki-pattern.md"]
 

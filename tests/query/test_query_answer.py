@@ -189,6 +189,6 @@ def test_the_model_sees_claim_anchors_without_their_link_syntax(wiki: QueryWiki)
     assert "^[[[raw/articles/openai-overview.md|openai-overview.md]] L3]" in wiki.read("entities/openai.md")
     assert wiki.cli("query", "Who is the CEO of OpenAI?").exit_code == 0
     # ...which the model is not shown as a link: it may cite only the context's own items
-    context = context_of(wiki.streamed()[-1])
+    context = context_of(wiki.answer_requests()[-1])
     assert "^[raw/articles/openai-overview.md:L3]" in context
     assert "^[[[" not in context and "[[raw/" not in context

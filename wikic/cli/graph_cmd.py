@@ -31,8 +31,8 @@ def register(app: typer.Typer) -> None:
         if json_output:
             typer.echo(json.dumps(report, ensure_ascii=False))
             return
-        typer.echo(f"{report['pages']} pages, {report['links']} links ({report['broken_links']} broken, "
-                   f"{report['citations']} citing raw sources), {report['files']} files")
+        citing = f", {report['citations']} citing raw sources" if report["citations"] else ""
+        typer.echo(f"{report['pages']} pages, {report['links']} links ({report['broken_links']} broken{citing}), {report['files']} files")
         typer.echo(f"{report['components']} connected component(s); the largest holds {report['largest_component']} pages")
         if report["most_linked"]:
             typer.echo("most linked:")
