@@ -513,3 +513,27 @@ def test_vault_path_with_brackets_and_spaces(tmp_path: Path, monkeypatch: pytest
         assert result.exit_code == 1
         assert [(f["path"], f["target"]) for f in data["findings"] if f["rule"] == "broken-wikilink"] == [("entities/d.md", "nowhere")]
     assert run("graph", "--json").exit_code == 0
+
+
+# ---- exit codes as the README's table gives them ---------------------------------------------------
+
+
+def test_exit_codes_of_the_readme_table(tmp_path: Path) -> None:
+    """One row per documented case that needs no model or palace (ingest, lint and query have their own
+    tests): what scripts and hooks rely on."""
+    import socket
+
+    a_file = tmp_path / "a-file"
+    a_file.write_text("x")
+    assert run("init", str(a_file)).exit_code == 2  # the path is a file
+    assert run("init", str(a_file / "sub")).exit_code == 1  # the folder cannot be made
+    root = tmp_path / "wiki"
+    assert run("init", str(root)).exit_code == 0
+    assert run("init", str(root)).exit_code == 0  # already complete
+    assert run("status", "--vault", str(root), "--no-lint").exit_code == 0
+    assert run("search", "--vault", str(root)).exit_code == 2  # neither a query nor --batch
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        result = run("mcp", "--vault", str(root), "--http", str(taken.getsockname()[1]))
+    assert result.exit_code == 2 and "choose another port" in result.stderr

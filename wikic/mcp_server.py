@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from wikic import __version__
-from wikic.errors import WikicError
+from wikic.errors import UsageError, WikicError
 from wikic.palace import Palace, open_palace
 from wikic.vault.layout import RAW_DIR, RAW_SUBDIRS, require_vault
 
@@ -321,6 +321,8 @@ def build_server(root: Path) -> tuple[Any, WikiTools]:
 
 def serve(root: Path, *, http_port: int | None = None) -> None:
     """Run until the client disconnects (stdio) or the process is stopped (HTTP on 127.0.0.1)."""
+    if http_port is not None:
+        _check_port(http_port)
     server, tools = build_server(root)
     # The client's handshake and tool listing need no palace: warm it meanwhile, not on the first search.
     threading.Thread(target=tools.warm, name="wikic-warm", daemon=True).start()
@@ -336,3 +338,15 @@ def serve(root: Path, *, http_port: int | None = None) -> None:
                 server.run("streamable-http")
     finally:
         tools.close()
+
+
+def _check_port(port: int) -> None:
+    """A taken port is the user's to change: say so before the server starts (uvicorn exits 3 with a log line)."""
+    import socket
+
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind(("127.0.0.1", port))
+        except OSError as exc:
+            raise UsageError(f"cannot serve on 127.0.0.1:{port}: {exc.strerror}", hint="choose another port with --http PORT") from None
