@@ -437,7 +437,7 @@ class Compiler:
         title = item["name"]
         sources = item["sources"]
         summary = clean_text(item.get("summary") or title, 300)
-        text_for_tags = " ".join([title, summary, *(str(v) for v in sources.values())])
+        text_for_tags = " ".join([title, summary, *_claim_text([list(payload.values()) for payload in sources.values()])])
         aliases = [a for a in dict.fromkeys([*(item.get("aliases") or []), *(a for _, more in extra for a in more.get("aliases", []))]) if a and a.lower() != title.lower()]
         data = {
             "title": title,
@@ -497,6 +497,18 @@ class _Checkpoint:
     stems: dict[str, int]
     names: PageNames
     mentions: dict[str, dict[str, Any]]
+
+
+def _claim_text(value: Any) -> list[str]:
+    """The words in a ledger item's payloads (claims, headings, axes, subjects), without their anchors: an
+    anchor names a raw file, and a taxonomy word in a file name says nothing about the page."""
+    if isinstance(value, str):
+        return [] if parse_spec(value) is not None else [value]
+    if isinstance(value, dict):
+        return [text for key, item in value.items() for text in (*_claim_text(key), *_claim_text(item))]
+    if isinstance(value, (list, tuple)):
+        return [text for item in value for text in _claim_text(item)]
+    return []
 
 
 def _same(a: str, b: str) -> bool:
