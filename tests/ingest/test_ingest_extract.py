@@ -257,7 +257,8 @@ def test_long_source_is_asked_in_chunks_and_merged():
 
     def route(messages):
         part = re.search(r"## Part (\d+)", messages[-1]["content"]).group(1)
-        return empty_plan(entities=[entity("Shared thing", (f"seen in part {part}", f"p{part}w1 p{part}w2 p{part}w3"))])
+        # the same name in every part (the source writes "Part 0"); the claims differ by the words quoted
+        return empty_plan(entities=[entity("Part 0", (f"Has p{part}w1 p{part}w2.", f"p{part}w1 p{part}w2 p{part}w3"))])
 
     llm = FakeLLM().respond_with(route)
     result = extract_plan(llm, Source(text), context=PromptContext(), settings=small_settings(chunk_tokens=250))

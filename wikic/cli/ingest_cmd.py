@@ -20,6 +20,8 @@ if TYPE_CHECKING:  # imported lazily: the CLI must start fast for `wikic lint`
 
 
 def _render(report: IngestReport) -> str:
+    from wikic.ingest.pipeline import dropped_reasons
+
     lines = [f"finished an interrupted run first: {', '.join(report.resumed)}"] if report.resumed else []
     for s in report.sources:
         if s.status == "estimated":
@@ -40,8 +42,12 @@ def _render(report: IngestReport) -> str:
             lines.append(f"  ~ {p}")
         if s.pending:
             lines.append(f"  waiting for more sources (below threshold): {', '.join(s.pending)}")
-        if s.dropped_facts:
-            lines.append(f"  {s.dropped_facts} claim(s) dropped: their quote is not in the source")
+        if s.dropped:
+            lines.append(f"  {sum(s.dropped.values())} claim(s) not written: {dropped_reasons(s.dropped)}")
+        if s.invented:
+            lines.append(f"  names the source never writes (dropped as invented): {', '.join(s.invented)}")
+        if s.repaired_quotes:
+            lines.append(f"  {s.repaired_quotes} quote(s) repaired: snapped to the source text they nearly copied")
         for item in s.dropped_items:
             lines.append(f"  skipped: {item}")
         for item in s.kept_edits:

@@ -9,15 +9,25 @@ that elides with "..." matches when its parts occur in order, close together.
 
 The index is built once per source (one pass over the text); each lookup is a substring search in the
 joined word string, so a 1 MB source with hundreds of quotes takes well under a second.
+
+Small models copy quotes almost verbatim ("Vasquez had spent" becomes "She had spent"). A quote that is not
+found is snapped to the source sentence(s) it nearly copies, when they share nearly all their words and
+the quote states no number, date, version or name the span does not (`support.specifics`): the claim is
+then anchored to the real text, and the fact records that it was repaired. Every anchored claim must also
+be supported by its quote (`support.unsupported`), and an item whose name the source never writes is an
+invention: dropped with its claims, and counted.
 """
 
 from __future__ import annotations
 
 import bisect
+import difflib
 import re
 import unicodedata
 from collections.abc import Iterable
+from dataclasses import replace
 
+from wikic.ingest.support import specifics, unsupported
 from wikic.ingest.plan_model import (
     Anchor,
     Axis,
@@ -39,6 +49,8 @@ _ELLIPSIS = re.compile(r"\[?(?:\.\s*\.\s*\.|…)\]?")
 
 MIN_WORDS = 2  # a one-word "quote" would anchor almost anywhere and support nothing
 MAX_GAP_WORDS = 250  # how far apart the parts of an elided quote may be
+REPAIR_SIMILARITY = 0.8  # share of words a near-copy must have in common with the span it is snapped to
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+|(?<=[。！？；])|\n\s*\n|\n(?=\s*[-*#>|])")
 
 
 def _fold(word: str) -> str:
@@ -72,6 +84,9 @@ class AnchorIndex:
             self._ends.append(match.end())
         # " w0 w1 w2 ": a quote matches at word boundaries as " q0 q1 ".
         self._joined = " " + " ".join(words) + " "
+        self._words = words
+        self._text = text
+        self._sentence_bounds: list[tuple[int, int]] | None = None
         self._word_pos: list[int] = []
         pos = 0
         for word in words:
@@ -111,36 +126,126 @@ class AnchorIndex:
             last = after - 1
         return last
 
+    def contains(self, name: str) -> bool:
+        """`name` is written in the text (as a run of words: case, hyphens and spacing aside)."""
+        words = [_fold(m.group()) for m in _WORD.finditer(name)]
+        return bool(words) and (" " + " ".join(words) + " ") in self._joined
+
+    def repair(self, quote: str) -> tuple[Anchor, str] | None:
+        """(anchor, the span's own text) of the sentence(s) `quote` nearly copies, or None when nothing is
+        close enough or the quote states a specific the span does not (then it is not a copy, it is a change)."""
+        wanted = [w for part in quote_words(quote) for w in part]
+        if len(wanted) < MIN_WORDS + 1 or not self._text:
+            return None
+        best: tuple[float, int, int] | None = None
+        for first, last in self._spans(len(wanted)):
+            ratio = difflib.SequenceMatcher(None, wanted, self._words[first : last + 1], autojunk=False).ratio()
+            if ratio >= REPAIR_SIMILARITY and (best is None or ratio > best[0]):
+                best = (ratio, first, last)
+        if best is None:
+            return None
+        _, first, last = best
+        span = self._text[self._starts[first] : self._ends[last]]
+        said, copied = specifics(quote), specifics(span)
+        if said.numbers - copied.numbers or said.words - copied.words:
+            return None
+        return self._anchor(first, last), span
+
+    def _spans(self, length: int) -> Iterable[tuple[int, int]]:
+        """Word ranges of one to three consecutive sentences about as long as a quote of `length` words."""
+        bounds = self._sentences()
+        for i in range(len(bounds)):
+            for j in range(i, min(i + 3, len(bounds))):
+                first, last = bounds[i][0], bounds[j][1]
+                size = last - first + 1
+                if size > 2 * length + 4:
+                    break
+                if 2 * size + 4 >= length:
+                    yield first, last
+
+    def _sentences(self) -> list[tuple[int, int]]:
+        if self._sentence_bounds is None:
+            out: list[tuple[int, int]] = []
+            start = 0
+            for match in _SENTENCE_END.finditer(self._text):
+                end = bisect.bisect_left(self._starts, match.start())
+                if end > start:
+                    out.append((start, end - 1))
+                start = end
+            if start < len(self._words):
+                out.append((start, len(self._words) - 1))
+            self._sentence_bounds = out
+        return self._sentence_bounds
+
     def _anchor(self, first_word: int, last_word: int) -> Anchor:
         start_line = bisect.bisect_left(self._newlines, self._starts[first_word]) + 1
         end_line = bisect.bisect_left(self._newlines, self._ends[last_word] - 1) + 1
         return Anchor(self.path, start_line, end_line)
 
 
+def _compact(name: str) -> str:
+    return "".join(_fold(m.group()) for m in _WORD.finditer(name))
+
+
 def anchor_plan(plan: Plan, text: str) -> Plan:
-    """`plan` with every fact's anchor looked up in `text` (the content of `plan.source_path`)."""
+    """`plan` with every fact's anchor looked up in `text` (the content of `plan.source_path`), near-copied
+    quotes repaired, each fact checked for support, and items whose name `text` never writes dropped."""
     index = AnchorIndex(text, plan.source_path)
-    memo: dict[str, Anchor | None] = {}
+    memo: dict[str, tuple[Anchor | None, str]] = {}
 
-    def fact(f: Fact) -> Fact:
+    def fact(f: Fact, subject: Iterable[str]) -> Fact:
         if f.quote not in memo:
-            memo[f.quote] = index.locate(f.quote)
-        return Fact(f.text, f.quote, memo[f.quote])
+            found = index.locate(f.quote)
+            memo[f.quote] = (found, f.quote) if found else (index.repair(f.quote) or (None, f.quote))
+        anchor, quote = memo[f.quote]
+        missing = tuple(unsupported(f.text, quote, subject_names=subject, source=text)) if anchor else ()
+        return replace(f, quote=quote, anchor=anchor, repaired=quote != f.quote, missing=missing)
 
-    def facts(items: Iterable[Fact]) -> tuple[Fact, ...]:
-        return tuple(fact(f) for f in items)
+    def facts(items: Iterable[Fact], *subject: str) -> tuple[Fact, ...]:
+        return tuple(fact(f, subject) for f in items)
 
-    entities = tuple(Entity(e.name, e.kind, e.aliases, e.summary, facts(e.facts)) for e in plan.entities)
-    concepts = tuple(
-        Concept(c.name, c.summary, tuple(Section(s.heading, facts(s.facts)) for s in c.sections)) for c in plan.concepts
-    )
-    comparisons = tuple(
-        Comparison(
-            c.name,
-            c.subjects,
-            tuple(Axis(a.axis, tuple(Cell(cell.subject, fact(cell.fact)) for cell in a.values)) for a in c.axes),
+    def real(name: str, aliases: Iterable[str] = ()) -> bool:
+        return any(index.contains(n) for n in (name, *aliases))
+
+    invented: list[str] = []
+    invented_claims = 0
+
+    def invent(name: str, claims: int) -> None:
+        nonlocal invented_claims
+        invented.append(name)
+        invented_claims += claims
+
+    entities = []
+    for e in plan.entities:
+        if not real(e.name, e.aliases):
+            invent(e.name, len(e.facts))
+            continue
+        # an alias is a name too: the source writes it, or it only spells the name another way ("GPT4")
+        aliases = tuple(a for a in e.aliases if index.contains(a) or _compact(a) == _compact(e.name))
+        entities.append(Entity(e.name, e.kind, aliases, e.summary, facts(e.facts, e.name, *aliases)))
+    concepts = []
+    for c in plan.concepts:
+        if not real(c.name):
+            invent(c.name, sum(len(sec.facts) for sec in c.sections))
+            continue
+        concepts.append(Concept(c.name, c.summary, tuple(Section(sec.heading, facts(sec.facts, c.name)) for sec in c.sections)))
+    comparisons = []
+    for c in plan.comparisons:
+        subjects = tuple(sub for sub in c.subjects if real(sub))
+        invented.extend(sub for sub in c.subjects if sub not in subjects)
+        axes = tuple(
+            Axis(a.axis, tuple(Cell(cell.subject, fact(cell.fact, (cell.subject,))) for cell in a.values if real(cell.subject)))
+            for a in c.axes
         )
-        for c in plan.comparisons
+        invented_claims += sum(1 for a in c.axes for cell in a.values if not real(cell.subject))
+        comparisons.append(Comparison(c.name, subjects, axes))
+    relations = []
+    for r in plan.relations:
+        if not (real(r.source) and real(r.target)):
+            invent(r.target if real(r.source) else r.source, 1)
+            continue
+        relations.append(Relation(r.source, r.relation, r.target, fact(r.fact, (r.source,))))
+    return Plan(
+        plan.source_path, plan.summary, tuple(entities), tuple(concepts), tuple(comparisons), tuple(relations),
+        plan.notes, tuple(dict.fromkeys(invented)), invented_claims,
     )
-    relations = tuple(Relation(r.source, r.relation, r.target, fact(r.fact)) for r in plan.relations)
-    return Plan(plan.source_path, plan.summary, entities, concepts, comparisons, relations, plan.notes)

@@ -70,6 +70,9 @@ class SourceReport:
     updated: list[str] = field(default_factory=list)
     pending: list[str] = field(default_factory=list)
     dropped_facts: int = 0
+    dropped: dict[str, int] = field(default_factory=dict)  # claims not written, by reason (see plan_model)
+    repaired_quotes: int = 0  # near-copied quotes snapped to the source span they copy
+    invented: list[str] = field(default_factory=list)  # proposed names the source never writes
     dropped_items: list[str] = field(default_factory=list)
     kept_edits: list[str] = field(default_factory=list)
     calls: int = 0
@@ -421,6 +424,7 @@ def ingest(root: Path, options: IngestOptions, *, llm: LLM | None = None, progre
                 report.sources.append(r)
                 continue
             _fill(r, result)
+            r.dropped, r.repaired_quotes, r.invented = got.plan.dropped(), got.plan.repaired_count, list(got.plan.invented)
             report.sources.append(r)
             if options.dry_run:
                 continue
@@ -502,9 +506,15 @@ def _notes(r: SourceReport) -> str:
         parts.append(f"${r.cost:.4f}")
     if r.pending:
         parts.append(f"{len(r.pending)} pending")
-    if r.dropped_facts:
-        parts.append(f"{r.dropped_facts} unanchored claims dropped")
+    if r.dropped:
+        parts.append(f"{sum(r.dropped.values())} claims dropped ({dropped_reasons(r.dropped)})")
+    if r.repaired_quotes:
+        parts.append(f"{r.repaired_quotes} quotes repaired")
     return ", ".join(parts)
+
+
+def dropped_reasons(dropped: dict[str, int]) -> str:
+    return ", ".join(f"{n} {reason}" for reason, n in sorted(dropped.items()))
 
 
 def _diffs(compiler: Compiler, root: Path, schema: Schema) -> list[str]:
