@@ -233,8 +233,8 @@ def build(dest: Path, inputs: Path = EXAMPLE) -> BuildReport:
             result = ingest(dest, IngestOptions(inputs=[str(dest / p) for p in paths], today=day, overrides=llm))
             for source in result.sources:
                 problems = [source.error] if source.error else []
-                if source.dropped_facts:
-                    problems.append(f"{source.dropped_facts} claim(s) dropped: the quote is not in the source")
+                for reason, count in sorted(source.dropped.items()):
+                    problems.append(f"{count} claim(s) dropped: {reason}")
                 problems += source.dropped_items
                 if source.status not in ("compiled", "asset") or problems:
                     raise BuildError(f"{day}: {source.raw_path} {source.status}: {'; '.join(problems)}")

@@ -27,6 +27,7 @@ import unicodedata
 from collections.abc import Iterable
 from dataclasses import replace
 
+from wikic.ingest.names import normalize_name
 from wikic.ingest.support import specifics, unsupported
 from wikic.ingest.plan_model import (
     Anchor,
@@ -209,43 +210,32 @@ def anchor_plan(plan: Plan, text: str) -> Plan:
 
     invented: list[str] = []
     invented_claims = 0
-
-    def invent(name: str, claims: int) -> None:
-        nonlocal invented_claims
-        invented.append(name)
-        invented_claims += claims
-
     entities = []
-    for e in plan.entities:
+    for e in plan.entities:  # a named thing the source never names is the model's invention
         if not real(e.name, e.aliases):
-            invent(e.name, len(e.facts))
+            invented.append(e.name)
+            invented_claims += len(e.facts)
             continue
         # an alias is a name too: the source writes it, or it only spells the name another way ("GPT4")
         aliases = tuple(a for a in e.aliases if index.contains(a) or _compact(a) == _compact(e.name))
         entities.append(Entity(e.name, e.kind, aliases, e.summary, facts(e.facts, e.name, *aliases)))
-    concepts = []
-    for c in plan.concepts:
-        if not real(c.name):
-            invent(c.name, sum(len(sec.facts) for sec in c.sections))
-            continue
-        concepts.append(Concept(c.name, c.summary, tuple(Section(sec.heading, facts(sec.facts, c.name)) for sec in c.sections)))
-    comparisons = []
-    for c in plan.comparisons:
-        subjects = tuple(sub for sub in c.subjects if real(sub))
-        invented.extend(sub for sub in c.subjects if sub not in subjects)
-        axes = tuple(
-            Axis(a.axis, tuple(Cell(cell.subject, fact(cell.fact, (cell.subject,))) for cell in a.values if real(cell.subject)))
-            for a in c.axes
-        )
-        invented_claims += sum(1 for a in c.axes for cell in a.values if not real(cell.subject))
-        comparisons.append(Comparison(c.name, subjects, axes))
+    # concepts are ideas the model may name in its own words ("vector search"); their claims still need quotes
+    concepts = tuple(
+        Concept(c.name, c.summary, tuple(Section(sec.heading, facts(sec.facts, c.name)) for sec in c.sections))
+        for c in plan.concepts
+    )
+    comparisons = tuple(
+        Comparison(c.name, c.subjects, tuple(Axis(a.axis, tuple(Cell(cell.subject, fact(cell.fact, (cell.subject, c.name))) for cell in a.values)) for a in c.axes))
+        for c in plan.comparisons
+    )
+    dropped = {normalize_name(name) for name in invented}
     relations = []
     for r in plan.relations:
-        if not (real(r.source) and real(r.target)):
-            invent(r.target if real(r.source) else r.source, 1)
+        if dropped & {normalize_name(r.source), normalize_name(r.target)}:
+            invented_claims += 1  # a relation of an invented entity goes with it
             continue
-        relations.append(Relation(r.source, r.relation, r.target, fact(r.fact, (r.source,))))
+        relations.append(Relation(r.source, r.relation, r.target, fact(r.fact, (r.source, r.target))))
     return Plan(
-        plan.source_path, plan.summary, tuple(entities), tuple(concepts), tuple(comparisons), tuple(relations),
+        plan.source_path, plan.summary, tuple(entities), concepts, comparisons, tuple(relations),
         plan.notes, tuple(dict.fromkeys(invented)), invented_claims,
     )

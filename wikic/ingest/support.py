@@ -53,7 +53,8 @@ _CJK_NUMBER = re.compile(f"[{''.join(_CJK_DIGITS)}{''.join(_CJK_SMALL)}{''.join(
 _COMMON = frozenset(
     "a an the this that these those it its they their there here he she his her we our you your i in on at "
     "for from to of by with as and or but if when while after before since until both each every all some "
-    "many most no not one two also however unlike like than then so such which who whose what where why how "
+    "many most no not one two also however because although though since unless whether once only just even "
+    "yet still instead rather thus hence therefore meanwhile today later now first next finally unlike like than then so such which who whose what where why how "
     "is are was were be been has have had do does did can could will would may might must should".split()
 )
 
@@ -113,10 +114,28 @@ def unsupported(claim: str, quote: str, *, subject_names: Iterable[str] = (), so
             continue
         missing.append(_show(value, unit))
     for word in sorted(wanted.words - said.words - allowed):
-        # "Open-source" starting a claim is "open-source" inside the quote
-        if not re.search(rf"(?<!\w){re.escape(word)}(?!\w)", quote_text):
+        # "Open-source" starting a claim is "open-source" inside the quote, "Similarity-search" is
+        # "similarity search", and "Collections" is "collection"
+        if not _written(word, quote_text):
             missing.append(word)
     return missing
+
+
+def _forms(word: str) -> set[str]:
+    forms = {word, word.replace("-", " ")}
+    for form in list(forms):
+        forms |= {form + "s", form + "es"}
+        if form.endswith("s"):
+            forms.add(form[:-1])
+        if form.endswith("es"):
+            forms.add(form[:-2])
+    return forms
+
+
+def _written(word: str, text: str) -> bool:
+    """`word` (folded) is in `text` (folded) as a word, hyphens, spaces and a plural -s aside."""
+    flat = text.replace("-", " ")
+    return any(re.search(rf"(?<![\w-]){re.escape(form)}(?![\w-])", flat) for form in _forms(word))
 
 
 def _starts_sentence(text: str, at: int) -> bool:
@@ -124,10 +143,23 @@ def _starts_sentence(text: str, at: int) -> bool:
     return not before or before[-1] in ".!?:;\n。！？：；\"'“(" or before.endswith("- ")
 
 
+def _stem(word: str) -> str:
+    """A crude English stem, enough to see "Cutting", "Hopes" and "Searches" in "cut", "hoping", "searching"."""
+    for suffix in ("ing", "ed", "es", "s"):
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+            word = word[: -len(suffix)]
+            break
+    if len(word) > 3 and word[-1] == word[-2] and word[-1] not in "aeiou":
+        word = word[:-1]
+    return word.rstrip("e") if len(word) > 3 else word
+
+
 def _ordinary(word: str, lexicon: str) -> bool:
-    """Written in lower case somewhere in `lexicon`, and never capitalised except where a sentence starts."""
+    """Written in lower case somewhere in `lexicon` (in some inflection), and never capitalised except where
+    a sentence starts."""
     low = word.casefold()
-    if not re.search(rf"(?<![\w-]){re.escape(low)}(?![\w-])", lexicon):
+    stem = _stem(low)
+    if not any(_stem(w) == stem for w in set(re.findall(rf"(?<![\w-]){re.escape(stem[:3])}[a-z]*", lexicon))):
         return False
     for match in re.finditer(rf"(?<![\w-]){re.escape(word)}(?![\w-])", lexicon):
         if not _starts_sentence(lexicon, match.start()):
@@ -162,6 +194,7 @@ def _number_words(text: str) -> set[tuple[float, str]]:
             continue
         total = current = 0
         seen = False
+        start = i
         while i < len(tokens) and (tokens[i] in _WORD_NUMBERS or tokens[i] in _SCALES or (tokens[i] == "and" and seen)):
             token = tokens[i]
             if token in _WORD_NUMBERS:
@@ -174,7 +207,7 @@ def _number_words(text: str) -> set[tuple[float, str]]:
                     current = 0
                 seen = True
             i += 1
-        if seen:
+        if seen and tokens[start:i] != ["one"]:  # "one team", "one of": a determiner, not a figure
             out.add((float(total + current), ""))
     return out
 
