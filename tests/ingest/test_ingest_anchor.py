@@ -131,11 +131,11 @@ def test_one_megabyte_source_with_hundreds_of_quotes_is_fast():
         line = rng.randrange(len(lines) - 1)
         words = (lines[line] + " " + lines[line + 1]).split()
         quotes.append((" ".join(words[6:18]), line + 1))
-    started = time.perf_counter()
+    started = time.process_time()  # CPU time: a loaded machine's waits are not the index's cost
     index = AnchorIndex(text, "raw/big.md")
     found = [index.locate(q) for q, _ in quotes]
     misses = [index.locate(f"zz{n} nothing here") for n in range(100)]
-    elapsed = time.perf_counter() - started
+    elapsed = time.process_time() - started
     assert elapsed < 3.0, elapsed
     assert all(a is not None and a.start_line <= line <= a.end_line for a, (_, line) in zip(found, quotes))
     assert misses == [None] * 100

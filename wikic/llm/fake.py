@@ -108,7 +108,13 @@ class FakeLLM:
         return TextStream(produce, model=self.model, prompt_estimate=estimate_messages(msgs))
 
     def complete_json(
-        self, messages: Sequence[Mapping[str, str]], schema_name: str, schema: Mapping[str, Any], *, max_tokens: int
+        self,
+        messages: Sequence[Mapping[str, str]],
+        schema_name: str,
+        schema: Mapping[str, Any],
+        *,
+        max_tokens: int,
+        on_tokens: Callable[[int], None] | None = None,
     ) -> LLMReply:
         msgs = [dict(m) for m in messages]
         reply = self._next(msgs, schema_name, schema, max_tokens)
@@ -116,6 +122,8 @@ class FakeLLM:
             raise reply
         text = reply if isinstance(reply, str) else json.dumps(reply, ensure_ascii=False)
         prompt_tokens, completion_tokens = estimate_messages(msgs), estimate_tokens(text)
+        if on_tokens is not None:
+            on_tokens(completion_tokens)
         data = parse_json_object(
             text, where=f"FakeLLM ({self.model})", prompt_tokens=prompt_tokens, completion_tokens=completion_tokens
         )
