@@ -13,7 +13,7 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError, field_validator
 
@@ -46,6 +46,9 @@ class LLMSettings(BaseModel):
     concurrency: int = Field(2, ge=1, le=64)
     temperature: float = Field(0.0, ge=0, le=2)
     max_output_tokens: int = Field(4096, ge=16)
+    # How extraction asks: one call for the whole plan ("single"), names first and then their claims
+    # ("two-pass", for small local models), or "auto" (single, switching per endpoint when plans come back thin).
+    strategy: Literal["auto", "single", "two-pass"] = "auto"
     price_per_1k_input: float | None = Field(None, ge=0)
     price_per_1k_output: float | None = Field(None, ge=0)
     # Server-specific request fields sent as they are, e.g. llama.cpp's `repeat_penalty`, Ollama's `options`.

@@ -38,8 +38,10 @@ class Compiled:
         entry = self.entries.get(raw_path)
         return bool(entry) and entry.get("sha256") == sha256
 
-    def record(self, raw_path: str, sha256: str, pages: list[str], date: str) -> None:
-        self.entries[raw_path] = {"sha256": sha256, "pages": sorted(set(pages)), "compiled": date}
+    def record(self, raw_path: str, sha256: str, pages: list[str], date: str, **facts: Any) -> None:
+        """`facts`: what `wikic status` counts about the compilation (claims dropped by reason, quotes
+        repaired, whether nothing was extracted from a source that names things, the strategy used)."""
+        self.entries[raw_path] = {"sha256": sha256, "pages": sorted(set(pages)), "compiled": date, **facts}
 
     def save(self) -> None:
         write_atomic(self.root / STATE_DIR / COMPILED, json.dumps({"version": 1, "sources": self.entries}, indent=1, ensure_ascii=False))

@@ -99,6 +99,38 @@ class ChunkPlan(_Wire):
 
 SCHEMA_NAME = "wikic_source_plan"
 
+# The two-pass strategy for small models: first the names in a chunk (short and cheap), then, for a few
+# names at a time, the claims about them. Every field is one a small model can fill from the text: no
+# summary to invent (a page's summary comes from its first claim), no kind from a closed list.
+MAX_NAMES = 30
+NAMES_PER_ASK = 4
+
+
+class WireName(_Wire):
+    name: Annotated[str, Field(min_length=1, max_length=80, description="the name exactly as the source writes it")]
+    kind: Annotated[str, Field(max_length=40, description="what it is, in a word or two: a person, a company, a product, a model, a method...")]
+
+
+class NamesPlan(_Wire):
+    """Pass one: the named things in one chunk."""
+
+    names: Annotated[list[WireName], Field(max_length=MAX_NAMES)]
+
+
+class WireClaims(_Wire):
+    name: Name
+    facts: Annotated[list[WireFact], Field(max_length=8)]
+
+
+class ClaimsPlan(_Wire):
+    """Pass two: what the chunk says about a few of its names."""
+
+    items: Annotated[list[WireClaims], Field(max_length=NAMES_PER_ASK)]
+
+
+NAMES_SCHEMA_NAME = "wikic_source_names"
+CLAIMS_SCHEMA_NAME = "wikic_source_claims"
+
 # ---------------------------------------------------------------------------------------------------------
 # Merged, anchored plan (what the compiler consumes)
 

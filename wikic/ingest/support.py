@@ -94,7 +94,7 @@ def specifics(text: str, *, lexicon: str | None = None) -> Specifics:
         if _CODE_LIKE.search(word) or word.isupper() and len(word) > 1:
             words.add(low)
         elif word[:1].isupper() and low not in _COMMON:
-            if lexicon is not None and _starts_sentence(text, match.start()) and _ordinary(word, lexicon):
+            if lexicon is not None and _starts_sentence(text, match.start()) and ordinary(word, lexicon):
                 continue
             words.add(low)
     return Specifics(frozenset(numbers), frozenset(words))
@@ -154,7 +154,7 @@ def _stem(word: str) -> str:
     return word.rstrip("e") if len(word) > 3 else word
 
 
-def _ordinary(word: str, lexicon: str) -> bool:
+def ordinary(word: str, lexicon: str) -> bool:
     """Written in lower case somewhere in `lexicon` (in some inflection), and never capitalised except where
     a sentence starts."""
     low = word.casefold()

@@ -187,6 +187,13 @@ class OpenAICompatible:
     def close(self) -> None:
         self._client.close()
 
+    def preferred_strategy(self) -> str | None:
+        """The extraction strategy this endpoint and model answered best with (see wikic.ingest.extract)."""
+        return self._memory.quirks(self.endpoint, self.model).get("strategy")
+
+    def remember_strategy(self, strategy: str) -> None:
+        self._memory.remember_quirk(self.endpoint, self.model, "strategy", strategy)
+
     def complete_json(
         self,
         messages: Sequence[Message],

@@ -44,10 +44,17 @@ class FakeLLM:
         self._queue: deque[Reply] = deque(replies)
         self._default: Reply | None = None
         self._lock = threading.Lock()
+        self.strategy: str | None = None  # what `remember_strategy` was told (the real client persists it)
 
     @property
     def identity(self) -> Mapping[str, Any]:
         return {"base_url": self.endpoint, "model": self.model}
+
+    def preferred_strategy(self) -> str | None:
+        return self.strategy
+
+    def remember_strategy(self, strategy: str) -> None:
+        self.strategy = strategy
 
     def enqueue(self, *replies: Reply) -> FakeLLM:
         with self._lock:
