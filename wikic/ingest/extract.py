@@ -37,13 +37,13 @@ from wikic.ingest.plan_model import (
     Section,
     WireFact,
 )
-from wikic.ingest.tokens import estimate_messages, estimate_tokens
 from wikic.ingest.workers import DaemonPool
 from wikic.llm.cache import ReplyCache
 from wikic.llm.client import LLM, TruncatedReply
 from wikic.llm.schema import strict_schema
 from wikic.llm.structured import Usage, ask
 from wikic.settings import Settings
+from wikic.text.tokens import estimate_messages, estimate_tokens
 
 MAX_EXISTING_PAGES = 300  # the caller should pass only relevant pages; this caps a careless caller
 MAX_PROSE_CHARS = 8000
