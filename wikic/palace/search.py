@@ -31,6 +31,7 @@ from wikic.palace.config import PalaceSettings
 from wikic.palace.lexical import FileRecord, Filters
 from wikic.palace.palace import Palace
 from wikic.palace.sources import OTHER_WING, WINGS
+from wikic.text.scripts import has_cjk
 
 # Dense candidates per query: enough drawers to cover many distinct files once grouped.
 DENSE_POOL = 200
@@ -78,7 +79,7 @@ class TitleIndex:
         for record in files:
             stem = record.path.rsplit("/", 1)[-1].rsplit(".", 1)[0].replace("-", " ").replace("_", " ")
             for name in {_norm(c) for c in (record.title, stem, *record.aliases) if c}:
-                if _is_cjk(name):
+                if has_cjk(name):
                     if len(name.replace(" ", "")) >= 2:
                         self.cjk[name.replace(" ", "")].add(record.path)
                 elif len(name) >= 3 and len(name.split()) <= self.MAX_WORDS:
@@ -114,10 +115,6 @@ def _title_matches(palace: Palace, query: str) -> list[str]:
         index = TitleIndex(palace.lexical.files().values())
         palace.title_cache = (generation, index)
     return index.matches(query)
-
-
-def _is_cjk(text: str) -> bool:
-    return any("\u3040" <= ch <= "\u9fff" or "\uac00" <= ch <= "\ud7af" for ch in text)
 
 
 # How a file's drawer scores become the file's score, as weights of its best, second, third... drawer.
