@@ -32,7 +32,7 @@ from locomo import CATEGORY, evidence_sessions, recall, sessions_of  # noqa: E40
 
 from wikic.palace import Palace, search  # noqa: E402
 from wikic.palace.config import load_settings  # noqa: E402
-from wikic.palace.lexical import tokenize  # noqa: E402
+from wikic.text.terms import tokenize  # noqa: E402
 
 
 def rrf(rankings: list[list[str]], k: int = 60) -> dict[str, float]:

@@ -14,7 +14,7 @@ import pytest
 
 from wikic.errors import PalaceError
 from wikic.palace import open_palace, search, sync
-from wikic.palace.lexical import tokenize
+from wikic.text.terms import tokenize
 
 KEY = "sk-test-secret-4242"
 

@@ -1,11 +1,11 @@
 """Find each fact's verbatim quote in the source and record where it is (`raw/articles/x.md:L12-L14`).
 
 Matching is on word sequences, not characters: both the source and the quote are cut into words (letters
-and digits; each CJK character is a word of its own), folded (NFKC, case) and compared as sequences. So
-whitespace and line breaks, case, curly vs straight quotes, dashes, and Markdown emphasis (`**`, `_`,
-backticks) never prevent a match, while a changed word, number or name always does. Markdown link
-targets are blanked first, so "[OpenAI](https://openai.com) released" matches "OpenAI released". A quote
-that elides with "..." matches when its parts occur in order, close together.
+and digits; each Han or kana character is a word of its own), folded (NFKC, case) and compared as
+sequences (`wikic.text.terms.words`). So whitespace and line breaks, case, curly vs straight quotes, dashes,
+and Markdown emphasis (`**`, `_`, backticks) never prevent a match, while a changed word, number or name
+always does. Markdown link targets are blanked first, so "[OpenAI](https://openai.com) released" matches
+"OpenAI released". A quote that elides with "..." matches when its parts occur in order, close together.
 
 The index is built once per source (one pass over the text); each lookup is a substring search in the
 joined word string, so a 1 MB source with hundreds of quotes takes well under a second.
@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import bisect
 import re
-import unicodedata
 from collections.abc import Iterable
 
 from wikic.ingest.plan_model import (
@@ -30,9 +29,7 @@ from wikic.ingest.plan_model import (
     Relation,
     Section,
 )
-
-_CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
-_WORD = re.compile(rf"[{_CJK}]|[^\W_{_CJK}]+")
+from wikic.text.terms import words
 # Link targets and autolinks are markup, not text a quote would contain.
 _LINK_TARGET = re.compile(r"\]\([^)\n]*\)|<https?://[^>\s]*>")
 _ELLIPSIS = re.compile(r"\[?(?:\.\s*\.\s*\.|…)\]?")
@@ -41,19 +38,13 @@ MIN_WORDS = 2  # a one-word "quote" would anchor almost anywhere and support not
 MAX_GAP_WORDS = 250  # how far apart the parts of an elided quote may be
 
 
-def _fold(word: str) -> str:
-    if word.isascii():
-        return word.lower()
-    return unicodedata.normalize("NFKC", word).casefold()
-
-
 def quote_words(quote: str) -> list[list[str]]:
     """The quote as word lists, one per part between ellipses."""
     parts = []
     for part in _ELLIPSIS.split(quote):
-        words = [_fold(m.group()) for m in _WORD.finditer(part)]
-        if words:
-            parts.append(words)
+        found = [word for word, _, _ in words(part)]
+        if found:
+            parts.append(found)
     return parts
 
 
@@ -63,18 +54,18 @@ class AnchorIndex:
     def __init__(self, text: str, path: str) -> None:
         self.path = path
         blanked = _LINK_TARGET.sub(lambda m: " " * len(m.group()), text)
-        words: list[str] = []
+        folded: list[str] = []
         self._starts: list[int] = []
         self._ends: list[int] = []
-        for match in _WORD.finditer(blanked):
-            words.append(_fold(match.group()))
-            self._starts.append(match.start())
-            self._ends.append(match.end())
+        for word, start, end in words(blanked):
+            folded.append(word)
+            self._starts.append(start)
+            self._ends.append(end)
         # " w0 w1 w2 ": a quote matches at word boundaries as " q0 q1 ".
-        self._joined = " " + " ".join(words) + " "
+        self._joined = " " + " ".join(folded) + " "
         self._word_pos: list[int] = []
         pos = 0
-        for word in words:
+        for word in folded:
             self._word_pos.append(pos)
             pos += len(word) + 1
         self._newlines = [m.start() for m in re.finditer("\n", text)]

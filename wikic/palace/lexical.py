@@ -8,84 +8,21 @@ extra dependency. The same table doubles as the palace's manifest of files and d
 
 from __future__ import annotations
 
-import functools
 import json
 import math
-import re
 import sqlite3
-import unicodedata
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
-import snowballstemmer
 
 from wikic.errors import PalaceError
+from wikic.text.terms import tokenize
 
 K1 = 1.2
 B = 0.75
-
-# CJK scripts have no spaces: overlapping character bigrams are the standard lexical unit for them.
-_CJK_CLASS = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af"
-_TOKEN = re.compile(rf"[{_CJK_CLASS}]+|[^\W_]+", re.UNICODE)
-_CJK_RUN = re.compile(rf"[{_CJK_CLASS}]")
-_BREAK = re.compile(r"[.!?;:,()\[\]\"\n|]")
-
-# Function words carry no topic: dropping them keeps "when did we…" from ranking by "we".
-STOP_WORDS = frozenset(
-    """a about above after again against all am an and any are as at be because been before being below
-    between both but by can could did do does doing down during each few for from further had has have having
-    he her here hers herself him himself his how i if in into is it its itself just let me more most my myself
-    no nor not now of off on once only or other our ours ourselves out over own same she should so some such
-    than that the their theirs them themselves then there these they this those through to too under until up
-    very was we were what when where which while who whom why will with would you your yours yourself
-    yourselves s t d ll m re ve don didn doesn isn wasn weren won wouldn shouldn couldn""".split()
-)
-
-# The same for Chinese: pronouns, question words and connectives, as the bigrams they produce. Without this,
-# "我们…" in a question ranks every page that says "我们" above the one the question is about.
-CJK_STOP_BIGRAMS = frozenset(
-    """我们 你们 他们 她们 它们 咱们 什么 哪个 哪些 哪里 怎么 怎样 为什 什么 这个 那个 这些 那些 一个 一些
-    因为 所以 但是 如果 可以 没有 自己 时候 就是 还是 已经 的是 是的 不是 也是 就会 这样 那样 然后 而且 或者
-    还有 以及 之后 之前 请问 吗？ 是否""".split()
-)
-
-_stemmer = snowballstemmer.stemmer("english")
-
-
-@functools.lru_cache(maxsize=200_000)
-def _stem(word: str) -> str:
-    return _stemmer.stemWord(word)
-
-
-def tokenize(text: str) -> list[str]:
-    """Lexical terms of `text`: stemmed non-stop words for alphabetic scripts, character bigrams for CJK,
-    and word pairs (adjacent content words) so that a query's phrases outrank scattered word matches."""
-    terms: list[str] = []
-    prev: str | None = None
-    text = unicodedata.normalize("NFKC", text).lower()
-    last_end = 0
-    for match in _TOKEN.finditer(text):
-        run = match.group()
-        if _BREAK.search(text, last_end, match.start()):
-            prev = None  # phrases do not cross sentence or clause boundaries
-        last_end = match.end()
-        if _CJK_RUN.match(run):
-            prev = None
-            if len(run) == 1:
-                terms.append(run)
-            else:
-                pairs = (run[i : i + 2] for i in range(len(run) - 1))
-                terms.extend(p for p in pairs if p not in CJK_STOP_BIGRAMS)
-        elif run not in STOP_WORDS and (len(run) > 1 or run.isdigit()):
-            term = _stem(run) if run.isascii() and run.isalpha() else run
-            terms.append(term)
-            if prev is not None:
-                terms.append(f"{prev} {term}")
-            prev = term
-    return terms
 
 
 @dataclass(frozen=True)

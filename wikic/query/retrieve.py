@@ -20,8 +20,8 @@ from typing import Any, Literal
 
 from wikic.errors import PalaceError, UsageError
 from wikic.palace import Palace, SearchHit, search
-from wikic.palace.lexical import tokenize
 from wikic.query.fingerprint import knowledge_text, page_fingerprint
+from wikic.text.terms import tokenize
 from wikic.text.tokens import estimate_tokens
 from wikic.vault.anchors import plain_anchors
 from wikic.vault.layout import PAGE_FOLDERS, RAW_DIR
