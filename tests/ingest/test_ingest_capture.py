@@ -12,8 +12,8 @@ from ingest_helpers import make_pdf
 
 from wikic.errors import UsageError
 from wikic.ingest.capture import SourceError, capture, load_source_text, read_ledger, slugify
-from wikic.ingest.textract import html_to_text, looks_like_transcript
 from wikic.settings import IngestSettings
+from wikic.text.extract import html_to_text, looks_like_transcript
 
 ARTICLE = "# Attention Is All You Need\n\nThe Transformer relies on *self-attention*.\n"
 

@@ -33,10 +33,10 @@ from typing import Any, BinaryIO
 from filelock import FileLock, Timeout
 
 from wikic.errors import LockTimeout
-from wikic.ingest import textract
 from wikic.ingest.inputs import Prepared, SourceError, read_inputs
 from wikic.llm.storage import read_json, write_json
 from wikic.settings import IngestSettings
+from wikic.text import extract as textract
 from wikic.vault.layout import RAW_DIR, state_dir
 
 LEDGER_FILE = "sources.json"

@@ -1,6 +1,8 @@
-"""Text for the model from each kind of source: Markdown and plain text as they are, HTML's main text, PDF text.
+"""The text of each kind of source: Markdown and plain text as they are, HTML's main text, PDF text.
 
-Pure functions over bytes/str, no file system: capture decides where things are stored.
+Pure functions over bytes/str, no file system: capture decides where things are stored. Ingest extracts a
+source's text once, at capture (the text file anchors point into); the palace uses the same functions for
+an HTML or PDF file that reached raw/ without being captured.
 """
 
 from __future__ import annotations
