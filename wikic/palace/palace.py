@@ -21,7 +21,7 @@ from wikic.palace.chunking import CHUNKER_VERSION, Document, Drawer, chunk_docum
 from wikic.palace.config import GENERATION_KEY, PalaceSettings, load_settings
 from wikic.palace.embedders import Embedder, make_embedder
 from wikic.palace.lexical import DrawerRecord, FileRecord, LexicalIndex
-from wikic.palace.sources import SourceFile, classify, file_hash, read_document, scan
+from wikic.palace.sources import SourceFile, classify, extracted_originals, file_hash, read_document, scan
 from wikic.palace.store_process import open_store
 from wikic.progress import ProgressCallback, ProgressEvent
 from wikic.vault.layout import require_vault, state_dir
@@ -253,8 +253,9 @@ class Palace:
         else:
             sources = {}
             gone = []
+            originals = extracted_originals(self.vault)
             for rel in only:
-                source = classify(self.vault, rel)
+                source = classify(self.vault, rel, originals)
                 if source is not None and source.abspath.is_file():
                     sources[rel] = source
                 elif rel in known:

@@ -349,25 +349,22 @@ def _excerpt(text: str, hit: SearchHit, cap: int) -> str:
 def _raw_item(palace: Palace, root: Path, hit: SearchHit, cap: int) -> ContextItem | None:
     path = hit.path
     if not path.lower().endswith(_TEXT_SUFFIXES):
-        # HTML and PDF are captured with an extracted text file of the same stem: cite that one, whose lines
-        # a reader can open (it is what ingest anchors claims in).
-        sibling = posixpath.splitext(path)[0] + ".md"
-        if (root / sibling).is_file():
-            path = sibling
-        else:
-            drawers = palace.lexical.drawers_of(path)
-            best = next((d for d in drawers if d.line_start == hit.line_start), drawers[0] if drawers else None)
-            if best is None:
-                return None
-            body = best.text
-            return ContextItem("raw", path, path, hit.title or path, body, estimate_tokens(body), hit.score,
-                               best.line_start, best.line_end)
+        # An HTML or PDF file indexed as it is (captured ones are indexed through their extracted text file,
+        # whose lines anchors cite): its drawers' lines are those of the extracted text, so the drawer itself
+        # is the passage.
+        drawers = palace.lexical.drawers_of(path)
+        best = next((d for d in drawers if d.line_start == hit.line_start), drawers[0] if drawers else None)
+        if best is None:
+            return None
+        body = best.text
+        return ContextItem("raw", path, path, hit.title or path, body, estimate_tokens(body), hit.score,
+                           best.line_start, best.line_end)
     text = _read(root, path)
     if text is None:
         return None
     lines = text.split("\n")
-    start = max(0, min(len(lines) - 1, hit.line_start - 1)) if path == hit.path else 0
-    end = max(start + 1, min(len(lines), hit.line_end)) if path == hit.path else min(len(lines), 40)
+    start = max(0, min(len(lines) - 1, hit.line_start - 1))
+    end = max(start + 1, min(len(lines), hit.line_end))
     # a little surrounding text helps the model read the passage; never past the cap
     for _ in range(3):
         if start > 0 and estimate_tokens("\n".join(lines[start - 1 : end])) <= cap:

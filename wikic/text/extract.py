@@ -92,8 +92,9 @@ def looks_like_transcript(text: str) -> bool:
 # -- HTML -----------------------------------------------------------------------------------------------
 
 
-def html_to_text(html: str) -> tuple[str, str]:
-    """(title, main text as light Markdown: `#` headings, paragraphs, `- ` list items, `|` table rows)."""
+def html_to_text(html: str | bytes) -> tuple[str, str]:
+    """(title, main text as light Markdown: `#` headings, paragraphs, `- ` list items, `|` table rows).
+    Bytes are decoded by the charset the page declares, else by detection."""
     soup = BeautifulSoup(html, "html.parser")
     title = _clean(soup.title.get_text()) if soup.title else ""
     root: Tag = soup.find("main") or soup.find("article") or soup.body or soup  # type: ignore[assignment]
