@@ -3,7 +3,10 @@
 Most frontmatter written by tools (and by wikic) is a flat map of plain scalars and lists. Parsing that
 with PyYAML costs ~50 µs a page, a third of the lint budget on a 10,000-page vault, so a strict subset
 parser handles those shapes and returns exactly what `yaml.safe_load` would (a property test holds it
-to that); anything outside the subset goes to PyYAML.
+to that); anything outside the subset goes to python-frontmatter's YAML handler (PyYAML's safe loader, the
+C one when PyYAML has libyaml). Finding the block stays here: python-frontmatter strips the text first
+(so line numbers move and a block after blank lines counts, which Obsidian ignores), takes `----` as a
+fence and keeps the last of two equal keys silently.
 """
 
 from __future__ import annotations
@@ -13,16 +16,18 @@ import re
 from typing import Any, NamedTuple
 
 import yaml
+from frontmatter.default_handlers import YAMLHandler
 
 from wikic.vault.model import Problem
 
-try:  # the C loader is ~10x faster; fall back when PyYAML was built without libyaml
-    _Loader: type = yaml.CSafeLoader
-except AttributeError:  # pragma: no cover
-    _Loader = yaml.SafeLoader
-
 FENCE = "---"
 RULE = "frontmatter"
+_FULL_YAML = YAMLHandler()
+
+
+def load_yaml(yaml_text: str) -> Any:
+    """Full YAML, safe loader: what the subset parser declines."""
+    return _FULL_YAML.load(yaml_text)
 
 
 class Split(NamedTuple):
@@ -105,7 +110,7 @@ def parse(yaml_text: str, first_line: int = 2) -> Parsed:
     if fast is not None:
         return Parsed(fast, problems)
     try:
-        data = yaml.load(yaml_text, Loader=_Loader)
+        data = load_yaml(yaml_text)
     except yaml.YAMLError as exc:
         line = first_line + _error_line(exc, yaml_text)
         reason = getattr(exc, "problem", None) or str(exc).splitlines()[0]
