@@ -30,7 +30,6 @@ from wikic.vault.model import (
 )
 
 MAX_PAGE_BYTES = 8 * 1024 * 1024  # markdown-it reads ~0.5 MB/s of ordinary prose: 8 MB is ~20 s, not a hang
-MAX_FRONTMATTER_CHARS = 256 * 1024  # PyYAML on a huge block (or one with 100,000 duplicate keys) takes seconds
 
 WIKI_RE = re.compile(r"(!?)\[\[([^\[\]\n|]*?)(?:\|([^\[\]\n]*))?\]\]")
 SIMPLE_MDLINK = re.compile(r"(!?)\[([^\[\]\n]*)\]\((?:<([^<>\n]*)>|([^()\s<>]*))\)")
@@ -691,9 +690,9 @@ def parse_note(path: str, data: bytes, max_bytes: int = MAX_PAGE_BYTES) -> Note:
     data_fm: dict[str, Any] | None = None
     key_lines: dict[str, int] = {}
     links: list[Link] = []
-    if split.yaml_text is not None and len(split.yaml_text) > MAX_FRONTMATTER_CHARS:
+    if split.yaml_text is not None and len(split.yaml_text) > fm.MAX_FRONTMATTER_CHARS:
         problems.append(
-            Problem("frontmatter", 1, f"frontmatter is {len(split.yaml_text) // 1024} KB, over the {MAX_FRONTMATTER_CHARS // 1024} KB limit: not read")
+            Problem("frontmatter", 1, f"frontmatter is {len(split.yaml_text) // 1024} KB, over the {fm.MAX_FRONTMATTER_CHARS // 1024} KB limit: not read")
         )
     elif split.yaml_text is not None:
         parsed = fm.parse(split.yaml_text)
