@@ -213,7 +213,7 @@ def test_a_captured_html_source_is_indexed_through_its_extracted_text_only(vault
     report = sync(vault)
     assert captured.text_path in report.added and captured.raw_path not in report.added
     with open_palace(vault) as palace:
-        assert captured.raw_path not in palace.lexical.files()
+        assert captured.raw_path not in palace.manifest.files()
         hit = search(palace, "When was the Zorblax reactor commissioned?", k=1, wing="raw")[0]
         assert hit.path == captured.text_path
 
@@ -223,6 +223,6 @@ def test_an_html_file_not_captured_is_read_with_the_capture_extractor(vault: Pat
     (vault / "raw/articles/dropped.html").write_text(ARTICLE_HTML, encoding="utf-8")
     assert "raw/articles/dropped.html" in sync(vault).added
     with open_palace(vault) as palace:
-        text = "\n".join(d.text for d in palace.lexical.drawers_of("raw/articles/dropped.html"))
+        text = "\n".join(d.text for d in palace.manifest.drawers_of("raw/articles/dropped.html"))
     assert "commissioned in 1987" in text
     assert "Subscribe" not in text and "fan club" not in text  # navigation and footer are no content

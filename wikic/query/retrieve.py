@@ -256,7 +256,7 @@ def _why_empty(palace: Palace, files: dict[str, Any]) -> str:
     notes = [p for p in files if p.endswith(".md") and "/" in p]
     if not notes:
         return "empty-vault"
-    indexed, _ = palace.lexical.counts()
+    indexed, _ = palace.manifest.counts()
     if indexed == 0:
         raise PalaceError(
             f"the palace has not indexed this vault yet ({len(notes)} notes and sources on disk, none indexed)",
@@ -269,7 +269,7 @@ def _dense_best(palace: Palace, question: str, pool: int = 100) -> dict[str, flo
     """Each file's best drawer similarity to the question (cosine), over the `pool` nearest drawers."""
     vector = palace.embedder.embed_query(question)
     pairs = palace.store.query(vector, pool)
-    records = palace.lexical.drawers_by_id([drawer_id for drawer_id, _ in pairs])
+    records = palace.manifest.drawers_by_id([drawer_id for drawer_id, _ in pairs])
     best: dict[str, float] = {}
     for drawer_id, similarity in pairs:
         record = records.get(drawer_id)
@@ -286,7 +286,7 @@ def _read(root: Path, rel: str) -> str | None:
 
 
 def _raw_text(palace: Palace, rel: str) -> str | None:
-    drawers = palace.lexical.drawers_of(rel)
+    drawers = palace.manifest.drawers_of(rel)
     return "\n".join(d.text for d in drawers) if drawers else None
 
 
@@ -351,7 +351,7 @@ def _raw_item(palace: Palace, root: Path, hit: SearchHit, cap: int) -> ContextIt
         # An HTML or PDF file indexed as it is (captured ones are indexed through their extracted text file,
         # whose lines anchors cite): its drawers' lines are those of the extracted text, so the drawer itself
         # is the passage.
-        drawers = palace.lexical.drawers_of(path)
+        drawers = palace.manifest.drawers_of(path)
         best = next((d for d in drawers if d.line_start == hit.line_start), drawers[0] if drawers else None)
         if best is None:
             return None
