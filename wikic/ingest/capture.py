@@ -21,9 +21,7 @@ from __future__ import annotations
 
 import hashlib
 import os
-import re
 import tempfile
-import unicodedata
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -38,11 +36,10 @@ from wikic.llm.storage import read_json, write_json
 from wikic.settings import IngestSettings
 from wikic.text import extract as textract
 from wikic.vault.layout import RAW_DIR, state_dir
+from wikic.vault.slug import SOURCE, slugify
 
 LEDGER_FILE = "sources.json"
 LEDGER_VERSION = 1
-_WINDOWS_RESERVED = {"con", "prn", "aux", "nul", *(f"com{i}" for i in range(1, 10)), *(f"lpt{i}" for i in range(1, 10))}
-MAX_SLUG = 80
 
 
 @dataclass(frozen=True)
@@ -121,22 +118,6 @@ def read_ledger(vault_root: Path) -> dict[str, dict[str, object]]:
     return sources
 
 
-def slugify(title: str, fallback: str = "source") -> str:
-    """lowercase-with-hyphens; keeps letters of any script (CJK titles stay readable), at most 80 chars."""
-    text = unicodedata.normalize("NFKC", title).casefold()
-    # Combining marks count as letters: casefolding "İ" gives "i" + U+0307, and Indic vowel signs are marks.
-    kept = "".join(c if c.isalnum() or unicodedata.category(c) in ("Mn", "Mc") else "-" for c in text)
-    slug = re.sub(r"-{2,}", "-", kept).strip("-")
-    if len(slug) > MAX_SLUG:
-        cut = slug[:MAX_SLUG]
-        slug = cut.rsplit("-", 1)[0] if "-" in cut[MAX_SLUG // 2 :] else cut
-        slug = slug.strip("-")
-    if not slug or slug in _WINDOWS_RESERVED:
-        slug = fallback if not slug else f"{slug}-{fallback}"
-    return slug
-
-
-
 # -- writing (under the ledger lock) ------------------------------------------------------------------
 
 
@@ -198,7 +179,7 @@ def _commit(root: Path, item: Prepared, ledger: dict[str, Any], *, write: bool) 
         if write:
             folder.mkdir(parents=True, exist_ok=True)
         stem = _free_stem(
-            folder, slugify(item.title), item.ext, separate_text,
+            folder, slugify(item.title, rules=SOURCE), item.ext, separate_text,
             lambda raw, text: orphan(raw, item.data) and orphan(text, text_bytes),
         )
         raw_rel = f"{RAW_DIR}/{item.kind}/{stem}{item.ext}"
