@@ -20,8 +20,6 @@ sha256 so later runs (and lint) can tell unchanged sources from edited ones.
 from __future__ import annotations
 
 import hashlib
-import os
-import tempfile
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -37,6 +35,7 @@ from wikic.settings import IngestSettings
 from wikic.text import extract as textract
 from wikic.vault.layout import RAW_DIR, state_dir
 from wikic.vault.slug import SOURCE, slugify
+from wikic.vault.write import create_exclusive
 
 LEDGER_FILE = "sources.json"
 LEDGER_VERSION = 1
@@ -185,12 +184,12 @@ def _commit(root: Path, item: Prepared, ledger: dict[str, Any], *, write: bool) 
         raw_rel = f"{RAW_DIR}/{item.kind}/{stem}{item.ext}"
         text_rel = f"{RAW_DIR}/{item.kind}/{stem}.md" if separate_text else ("" if item.media == "image" else raw_rel)
         if write:
-            _create_exclusive(root / raw_rel, item.data)
+            create_exclusive(root / raw_rel, item.data)
     encoding = item.encoding or "utf-8"
     if not write:
         return CapturedSource(item.origin, raw_rel, text_rel, item.kind, item.media, item.title, digest, item.text, True, encoding)
     if separate_text:
-        _create_exclusive(root / text_rel, text_bytes)
+        create_exclusive(root / text_rel, text_bytes)
     sources[raw_rel] = {
         "sha256": digest,
         "bytes": len(item.data),
@@ -228,20 +227,3 @@ def _free_text_path(root: Path, stem_path: Path, reusable: Callable[[Path], bool
         number += 1
         candidate = stem_path.with_name(f"{stem_path.name}-text-{number}.md")
     return candidate.relative_to(root).as_posix()
-
-
-def _create_exclusive(path: Path, data: bytes) -> None:
-    """Write a new file atomically; never replace an existing one (os.link fails if the name is taken).
-    A file already holding exactly `data` is this capture's own, from a run killed before the ledger was
-    written: it is kept."""
-    if path.is_file() and path.read_bytes() == data:
-        return
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.link(tmp, path)
-    finally:
-        os.unlink(tmp)
