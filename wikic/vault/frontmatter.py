@@ -145,8 +145,8 @@ class Page(NamedTuple):
 
 def read_page(text: str) -> Page:
     """A page's frontmatter and body, read as lint reads them: the block only on line 1, within the size cap,
-    valid YAML (an impossible date such as 2024-02-30 included). Frontmatter that cannot be read leaves the
-    whole text as the body, so the page's text is still searched and shown."""
+    and valid YAML (an impossible date such as 2024-02-30 is not). Frontmatter that cannot be read leaves
+    the whole text as the body, so the page's text is still searched and shown."""
     block = split(text)
     if block.yaml_text is None or len(block.yaml_text) > MAX_FRONTMATTER_CHARS:
         return Page(None, text, 1)
