@@ -22,7 +22,7 @@ from typer.testing import CliRunner
 
 from wikic.cli import app
 from wikic.ingest.pipeline import MAX_CONTEXT_PAGES, IngestOptions, ingest
-from wikic.ingest.tokens import estimate_messages
+from wikic.text.tokens import estimate_messages
 from wikic.vault.init import init_vault
 
 # Pages the source names (and so should be told about), and what it says about them.

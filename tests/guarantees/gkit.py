@@ -277,7 +277,7 @@ def palace_problems(root: Path) -> list[str]:
     chromadb.api.client.SharedSystemClient.clear_system_cache()  # read what other processes wrote
     problems = []
     with open_palace(root) as palace:
-        known = palace.lexical.files()
+        known = palace.manifest.files()
         wanted = {s.path: file_hash(s.abspath.read_bytes()) for s in scan(root)}
         real = os.path.realpath(root)
         problems += [f"palace reads {p} through a link out of the vault" for p in wanted
@@ -288,7 +288,7 @@ def palace_problems(root: Path) -> list[str]:
             elif known[path].file_hash != digest:
                 problems.append(f"palace holds an old {path}")
         problems += [f"palace holds deleted {p}" for p in known if p not in wanted]
-        local = palace.lexical.drawer_ids()
+        local = palace.manifest.drawer_ids()
         remote = palace.store.all_ids()
         if local != remote:
             problems.append(f"palace stores disagree: {len(local - remote)} drawers only local, {len(remote - local)} only in chroma")

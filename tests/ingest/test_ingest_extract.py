@@ -22,11 +22,11 @@ from wikic.ingest.extract import (
     split_chunks,
 )
 from wikic.ingest.plan_model import SCHEMA_NAME, Anchor, ChunkPlan
-from wikic.ingest.tokens import estimate_tokens
 from wikic.llm.cache import ReplyCache
 from wikic.llm.client import OpenAICompatible, TruncatedReply
 from wikic.llm.fake import FakeLLM
 from wikic.settings import IngestSettings, LLMSettings, Settings
+from wikic.text.tokens import estimate_tokens
 
 
 @dataclass(frozen=True)

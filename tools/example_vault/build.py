@@ -41,7 +41,7 @@ if str(REPO) not in sys.path:
 
 from wikic.ingest.pipeline import IngestOptions, ingest  # noqa: E402
 from wikic.ingest.plan_model import ChunkPlan  # noqa: E402
-from wikic.ingest.tokens import estimate_messages, estimate_tokens  # noqa: E402
+from wikic.text.tokens import estimate_messages, estimate_tokens  # noqa: E402
 from wikic.lint.run import LintOptions, run_lint  # noqa: E402
 from wikic.query.answer import QueryOptions, answer_question  # noqa: E402
 from wikic.query.writeback import save_answer  # noqa: E402

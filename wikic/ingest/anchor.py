@@ -1,11 +1,11 @@
 """Find each fact's verbatim quote in the source and record where it is (`raw/articles/x.md:L12-L14`).
 
 Matching is on word sequences, not characters: both the source and the quote are cut into words (letters
-and digits; each CJK character is a word of its own), folded (NFKC, case) and compared as sequences. So
-whitespace and line breaks, case, curly vs straight quotes, dashes, and Markdown emphasis (`**`, `_`,
-backticks) never prevent a match, while a changed word, number or name always does. Markdown link
-targets are blanked first, so "[OpenAI](https://openai.com) released" matches "OpenAI released". A quote
-that elides with "..." matches when its parts occur in order, close together.
+and digits; each Han or kana character is a word of its own), folded (NFKC, case) and compared as
+sequences (`wikic.text.terms.words`). So whitespace and line breaks, case, curly vs straight quotes, dashes,
+and Markdown emphasis (`**`, `_`, backticks) never prevent a match, while a changed word, number or name
+always does. Markdown link targets are blanked first, so "[OpenAI](https://openai.com) released" matches
+"OpenAI released". A quote that elides with "..." matches when its parts occur in order, close together.
 
 The index is built once per source (one pass over the text); each lookup is a substring search in the
 joined word string, so a 1 MB source with hundreds of quotes takes well under a second.
@@ -23,7 +23,6 @@ from __future__ import annotations
 import bisect
 import difflib
 import re
-import unicodedata
 from collections.abc import Iterable
 from dataclasses import replace
 
@@ -41,9 +40,7 @@ from wikic.ingest.plan_model import (
     Relation,
     Section,
 )
-
-_CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
-_WORD = re.compile(rf"[{_CJK}]|[^\W_{_CJK}]+")
+from wikic.text.terms import words
 # Link targets and autolinks are markup, not text a quote would contain.
 _LINK_TARGET = re.compile(r"\]\([^)\n]*\)|<https?://[^>\s]*>")
 _ELLIPSIS = re.compile(r"\[?(?:\.\s*\.\s*\.|…)\]?")
@@ -54,19 +51,13 @@ REPAIR_SIMILARITY = 0.8  # share of words a near-copy must have in common with t
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+|(?<=[。！？；])|\n\s*\n|\n(?=\s*[-*#>|])")
 
 
-def _fold(word: str) -> str:
-    if word.isascii():
-        return word.lower()
-    return unicodedata.normalize("NFKC", word).casefold()
-
-
 def quote_words(quote: str) -> list[list[str]]:
     """The quote as word lists, one per part between ellipses."""
     parts = []
     for part in _ELLIPSIS.split(quote):
-        words = [_fold(m.group()) for m in _WORD.finditer(part)]
-        if words:
-            parts.append(words)
+        found = [word for word, _, _ in words(part)]
+        if found:
+            parts.append(found)
     return parts
 
 
@@ -76,21 +67,21 @@ class AnchorIndex:
     def __init__(self, text: str, path: str) -> None:
         self.path = path
         blanked = _LINK_TARGET.sub(lambda m: " " * len(m.group()), text)
-        words: list[str] = []
+        folded: list[str] = []
         self._starts: list[int] = []
         self._ends: list[int] = []
-        for match in _WORD.finditer(blanked):
-            words.append(_fold(match.group()))
-            self._starts.append(match.start())
-            self._ends.append(match.end())
+        for word, start, end in words(blanked):
+            folded.append(word)
+            self._starts.append(start)
+            self._ends.append(end)
         # " w0 w1 w2 ": a quote matches at word boundaries as " q0 q1 ".
-        self._joined = " " + " ".join(words) + " "
-        self._words = words
+        self._joined = " " + " ".join(folded) + " "
+        self._words = folded
         self._text = text
         self._sentence_bounds: list[tuple[int, int]] | None = None
         self._word_pos: list[int] = []
         pos = 0
-        for word in words:
+        for word in folded:
             self._word_pos.append(pos)
             pos += len(word) + 1
         self._newlines = [m.start() for m in re.finditer("\n", text)]
@@ -129,8 +120,8 @@ class AnchorIndex:
 
     def contains(self, name: str) -> bool:
         """`name` is written in the text (as a run of words: case, hyphens and spacing aside)."""
-        words = [_fold(m.group()) for m in _WORD.finditer(name)]
-        return bool(words) and (" " + " ".join(words) + " ") in self._joined
+        found = [word for word, _, _ in words(name)]
+        return bool(found) and (" " + " ".join(found) + " ") in self._joined
 
     def repair(self, quote: str) -> tuple[Anchor, str] | None:
         """(anchor, the span's own text) of the sentence(s) `quote` nearly copies, or None when nothing is
@@ -185,7 +176,7 @@ class AnchorIndex:
 
 
 def _compact(name: str) -> str:
-    return "".join(_fold(m.group()) for m in _WORD.finditer(name))
+    return "".join(word for word, _, _ in words(name))
 
 
 def anchor_plan(plan: Plan, text: str) -> Plan:

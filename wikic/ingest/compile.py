@@ -34,6 +34,7 @@ from wikic.ingest.siblings import RELATED_SECTION, related_key, with_see_also
 from wikic.schema import Schema
 from wikic.vault import frontmatter as fm_parser
 from wikic.vault.anchors import parse_spec, render as render_anchor
+from wikic.vault.frontmatter import split_page
 from wikic.vault.index_file import Entry
 from wikic.vault.layout import RAW_DIR
 from wikic.vault.load import load_vault, walk
@@ -119,18 +120,6 @@ def dump_frontmatter(data: dict[str, Any]) -> str:
     dumper = _FastDumper if _fast_safe(ordered) else _Dumper
     text = yaml.dump(ordered, Dumper=dumper, sort_keys=False, allow_unicode=True, default_flow_style=None, width=1000)
     return f"---\n{text}---\n"
-
-
-def split_page(text: str) -> tuple[dict[str, Any] | None, str]:
-    """(frontmatter, body) of a page; frontmatter None when it is missing or unreadable."""
-    split = fm_parser.split(text)
-    if split.yaml_text is None:
-        return None, text
-    parsed = fm_parser.parse(split.yaml_text)
-    if parsed.data is None:
-        return None, text
-    body = "\n".join(text.split("\n")[split.block_lines :])
-    return dict(parsed.data), body
 
 
 def pick_tags(text: str, kind: str, taxonomy: tuple[str, ...], limit: int = 3) -> list[str]:
@@ -515,4 +504,4 @@ def _same(a: str, b: str) -> bool:
     return bool(set(name_keys(a)) & set(lookup_keys(b)))
 
 
-__all__ = ["Compiler", "SourceResult", "dump_frontmatter", "pick_tags", "split_page", "Entity", "Concept", "Relation"]
+__all__ = ["Compiler", "SourceResult", "dump_frontmatter", "pick_tags", "Entity", "Concept", "Relation"]

@@ -184,11 +184,10 @@ def _read_report(path: Path, key: str) -> tuple[list[Finding], int, int] | None:
 
 
 def _write_report(path: Path, key: str, findings: list[Finding], pages: int, links: int) -> None:
+    from wikic.vault.write import write_bytes_atomic  # only a cold run writes: the warm path never imports it
+
+    report = {"key": key, "pages": pages, "links": links, "findings": [f.to_dict() for f in findings]}
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_suffix(f".tmp{os.getpid()}")
-        with open(tmp, "w", encoding="utf-8") as fh:
-            json.dump({"key": key, "pages": pages, "links": links, "findings": [f.to_dict() for f in findings]}, fh)
-        os.replace(tmp, path)
+        write_bytes_atomic(path, json.dumps(report).encode("utf-8"), durable=False)
     except OSError:
         pass

@@ -16,9 +16,9 @@ from typing import Any, Protocol
 import openai
 
 from wikic.errors import ConfigError, LLMError
-from wikic.ingest.tokens import estimate_messages, estimate_tokens
 from wikic.llm.formats import EndpointMemory, Mode, next_mode, param_quirk, request_format
 from wikic.settings import OPENAI_DEFAULT_BASE_URL, LLMSettings
+from wikic.text.tokens import estimate_messages, estimate_tokens
 
 Message = Mapping[str, str]
 

@@ -36,7 +36,7 @@ from typing import Any
 from wikic.errors import PalaceError, UsageError, VaultError
 from wikic.ingest import journal
 from wikic.ingest.blocks import digest, find_block, merge_blocks, remove_block
-from wikic.ingest.compile import dump_frontmatter, split_page
+from wikic.ingest.compile import dump_frontmatter
 from wikic.ingest.render import clean_text, clean_title
 from wikic.palace import Palace
 from wikic.query.answer import (
@@ -51,6 +51,7 @@ from wikic.query.retrieve import link_ref
 from wikic.schema import load as load_schema
 from wikic.vault import frontmatter as fm_parser
 from wikic.vault.anchors import strip_anchors
+from wikic.vault.frontmatter import split_page
 from wikic.vault.index_file import Entry, add_entries
 from wikic.vault.layout import INDEX_FILE, PAGE_FOLDERS, RAW_DIR, require_vault
 from wikic.vault.load import Vault, load_vault, walk

@@ -17,6 +17,7 @@ from wikic.schema import Schema
 from wikic.schema import load as load_schema
 from wikic.vault.layout import INDEX_FILE, LOG_FILE, RAW_DIR, SCHEMA_FILE, STATE_DIR
 from wikic.vault.model import Block, Heading, Link, Note, Problem
+from wikic.vault.write import write_bytes_atomic
 
 CACHE_NAME = "parse-cache.json"
 
@@ -203,11 +204,8 @@ def _save_cache(root: Path, entries: dict[str, tuple[int, int, Note]]) -> None:
             continue  # an exotic YAML value (binary, set...): parse this note again next time
         notes[key] = [size, mtime, list(note)]
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_suffix(f".tmp{os.getpid()}")
-        with open(tmp, "w", encoding="utf-8") as fh:
-            json.dump({"version": __version__, "notes": notes}, fh, default=_encode, ensure_ascii=False, separators=(",", ":"))
-        os.replace(tmp, path)
+        text = json.dumps({"version": __version__, "notes": notes}, default=_encode, ensure_ascii=False, separators=(",", ":"))
+        write_bytes_atomic(path, text.encode("utf-8"), durable=False)
     except (OSError, TypeError, ValueError):
         pass  # the cache is an optimisation; a read-only vault still lints
 

@@ -23,7 +23,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from wikic.ingest.extract.windows import Chunk
-from wikic.ingest.tokens import estimate_tokens
+from wikic.text.scripts import CJK
+from wikic.text.tokens import estimate_tokens
 import re
 
 MAX_EXISTING_PAGES = 300  # the caller should pass only relevant pages; this caps a careless caller
@@ -170,7 +171,7 @@ def claims_messages(chunk: Chunk, names: Sequence[str], *, title: str, context: 
 
 # -- the worked example -----------------------------------------------------------------------------------
 
-_CJK = re.compile("[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]")
+_CJK = re.compile(f"[{CJK}]")
 
 
 def _language(text: str) -> str:

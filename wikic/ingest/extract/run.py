@@ -44,7 +44,7 @@ from wikic.ingest.plan_model import (
     Plan,
     WireEntity,
 )
-from wikic.ingest.tokens import estimate_messages
+from wikic.text.tokens import estimate_messages
 from wikic.ingest.workers import DaemonPool
 from wikic.llm.cache import ReplyCache
 from wikic.llm.client import LLM, TruncatedReply

@@ -14,15 +14,16 @@ from __future__ import annotations
 import re
 
 from wikic.ingest.support import UNITS, fold, ordinary
+from wikic.text.scripts import CJK
 
 _WORD = re.compile(r"[A-Za-z][\w.+\-]*[\w+]|[A-Za-z]")
 _CODE_LIKE = re.compile(r"\d|[a-z][A-Z]|[A-Za-z]\.[A-Za-z]|[A-Za-z]-[A-Za-z0-9]*\d")
-_CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af"
+
 _QUOTED = re.compile(r"[「《“『]([^」》”』\n]{1,30})[」》”』]")
 _NUMERAL = "零一二两三四五六七八九十百千万亿"
 _NUMBER_UNIT = re.compile(
     rf"(?<![\w.\-])(?:\d[\d,.]*\d|\d)[ \u00a0]?(?:%|[A-Za-z]{{1,12}}\b)"  # 65 MB, 2 ms, 96.6%
-    rf"|(?:[{_NUMERAL}][十百千万亿]|[十百千万亿][{_NUMERAL}])[{_NUMERAL}]*[{_CJK}]"  # 一万条, 二十个: not 一个, not 千问
+    rf"|(?:[{_NUMERAL}][十百千万亿]|[十百千万亿][{_NUMERAL}])[{_NUMERAL}]*[{CJK}]"  # 一万条, 二十个: not 一个, not 千问
     rf"|[{_NUMERAL}]+(?:毫秒|秒钟?|分钟|小时|年)"  # 两毫秒, 三年
 )
 _SENTENCE_START = re.compile(r"(?:^\s*[-*#>|]*\s*|[.!?:;。！？：；]\s*|\n\s*[-*#>|]*\s*)$")
@@ -85,4 +86,4 @@ def name_signals(text: str) -> list[str]:
 def _inside_cjk(text: str, at: int) -> bool:
     """A Latin word right after CJK text ("我们测试了 Chroma") starts no sentence, whatever precedes it."""
     before = text[max(0, at - 3) : at].rstrip()
-    return bool(before) and re.match(f"[{_CJK}]", before[-1]) is not None
+    return bool(before) and re.match(f"[{CJK}]", before[-1]) is not None

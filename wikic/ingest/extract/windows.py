@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from wikic.ingest.tokens import estimate_tokens
+from wikic.text.tokens import estimate_tokens
 
 MIN_SPLIT_TOKENS = 300  # below this a truncated chunk is not split again: the output cap is simply too low
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from wikic.ingest.tokens import estimate_messages, estimate_tokens
+from wikic.text.tokens import estimate_messages, estimate_tokens
 
 # Calibration sample; SmolLM2-135M's BPE tokenizer (49k vocabulary) counts 1,591 tokens for it.
 PROSE = (
