@@ -17,6 +17,7 @@ from typing import Any
 from wikic.errors import PalaceError, WikicError
 from wikic.ingest.ledgers import Compiled
 from wikic.schema import load as load_schema
+from wikic.settings import load_settings
 from wikic.vault.layout import LOG_FILE, RAW_DIR, require_vault
 from wikic.vault.load import load_vault
 
@@ -102,9 +103,9 @@ def token_totals(rows: list[LogRow]) -> dict[str, Any]:
 
 def palace_status(root: Path) -> dict[str, Any] | None:
     """Files, drawers, model and location of the palace; None when it was never built (nothing is created)."""
-    from wikic.palace import load_settings, open_palace
+    from wikic.palace import open_palace
 
-    settings = load_settings(root)
+    settings = load_settings(root).palace
     if not settings.url and not settings.path.exists():
         return None
     with open_palace(root) as palace:
