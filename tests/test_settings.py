@@ -3,6 +3,7 @@ section, key and line, the same message from every command."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -11,7 +12,9 @@ from typer.testing import CliRunner
 from wikic.cli import app
 from wikic.config_file import key_lines
 from wikic.errors import ConfigError
-from wikic.settings import SECTIONS, load_settings
+from wikic.settings import SECTIONS, Settings, load_settings
+
+REPO = Path(__file__).resolve().parents[1]
 
 
 def write(vault: Path, text: str | bytes) -> Path:
@@ -173,3 +176,31 @@ def test_every_command_reports_a_bad_file_the_same_way(make_vault, command: list
         f"[embedding], [lint]) (from {path}:5)\n"
         f"Hint: fix the keys above in {path} (or the named variable or flag)\n"
     )
+
+
+def _uncommented(text: str) -> str:
+    """A TOML text with its commented-out examples (`# key = ...`, `# [section]`) switched on."""
+    return re.sub(r"^# (?=\[|[a-z_0-9]+ = )", "", text, flags=re.M)
+
+
+def test_the_readme_documents_every_key_of_every_section(tmp_path: Path) -> None:
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    block = re.search(r"^## Configuration\n.*?^```toml\n(.*?)^```", readme, re.M | re.S)
+    assert block is not None
+    documented = {key for key in key_lines(_uncommented(block.group(1))) if len(key) == 2}
+    assert documented == {(name, key) for name, model in SECTIONS.items() for key in model.model_fields if key != "api_key"}
+    # as shown, it is valid, and the values not commented out are the defaults (but the [llm] example endpoint)
+    write(tmp_path, block.group(1))
+    shown = load_settings(tmp_path, env={}).model_dump(exclude={"llm": {"base_url", "model"}})
+    assert shown == Settings().model_dump(exclude={"llm": {"base_url", "model"}}) | {"palace": shown["palace"]}
+    assert shown["palace"] == Settings().model_dump()["palace"] | {"path": tmp_path / ".wikic" / "palace"}
+
+
+def test_the_wikic_toml_of_a_new_vault_and_its_examples_are_valid(tmp_path: Path) -> None:
+    from wikic.resources import template_text
+
+    text = template_text("vault/wikic.toml")
+    write(tmp_path, text)
+    assert load_settings(tmp_path, env={}).llm.model == "qwen3:8b"
+    write(tmp_path, _uncommented(text))
+    assert load_settings(tmp_path, env={}).lint.strict is True

@@ -36,7 +36,7 @@ from wikic.progress import ProgressCallback, ProgressEvent
 from wikic.schema import Schema
 from wikic.schema import load as load_schema
 from wikic.settings import Settings, load_settings
-from wikic.vault.index_file import add_entries
+from wikic.vault.index_file import add_entries, bare_index
 from wikic.vault.layout import INDEX_FILE, STATE_DIR, require_vault
 from wikic.vault.load import load_vault
 from wikic.vault.lock import vault_lock
@@ -524,7 +524,7 @@ def _diffs(compiler: Compiler, root: Path, schema: Schema) -> list[str]:
         out.append("".join(difflib.unified_diff(before.splitlines(True), text.splitlines(True), f"a/{path}", f"b/{path}")))
     if compiler.index_entries:
         index_path = root / INDEX_FILE
-        current = index_path.read_text(encoding="utf-8") if index_path.exists() else "# Wiki Index\n"
+        current = index_path.read_text(encoding="utf-8") if index_path.exists() else bare_index()
         new = add_entries(current, compiler.index_entries, list(schema.page_folders))
         out.append("".join(difflib.unified_diff(current.splitlines(True), new.splitlines(True), f"a/{INDEX_FILE}", f"b/{INDEX_FILE}")))
     return out

@@ -6,12 +6,13 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-SECTION_TITLES = {"entity": "Entities", "concept": "Concepts", "comparison": "Comparisons", "query": "Queries"}
+from wikic.resources import index_skeleton
+
 _ENTRY = re.compile(r"^\s*[-*+]\s+!?\[\[([^\]|#]+)")
 
 
 def section_title(page_type: str) -> str:
-    return SECTION_TITLES.get(page_type, page_type.capitalize() + "s")
+    return index_skeleton().sections.get(page_type, page_type.capitalize() + "s")
 
 
 @dataclass(frozen=True)
@@ -30,9 +31,14 @@ def listed_links(text: str) -> set[str]:
     return {m.group(1).strip().lower() for line in text.split("\n") if (m := _ENTRY.match(line))}
 
 
+def bare_index() -> str:
+    """What index.md starts from when there is none: its title line alone (sections come with entries)."""
+    return index_skeleton().title + "\n"
+
+
 def render_index(entries: list[Entry], types: list[str]) -> str:
     """A whole index.md for a fresh vault or a rebuild."""
-    out = ["# Wiki Index", ""]
+    out = [index_skeleton().title, ""]
     for page_type in types:
         out.append(f"## {section_title(page_type)}")
         out.extend(e.render() for e in sorted((e for e in entries if e.page_type == page_type), key=lambda e: e.link.lower()))
