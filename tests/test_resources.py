@@ -20,7 +20,7 @@ from wikic.ingest.plan_model import ChunkPlan
 from wikic.json_schemas import generated, main, stale
 from wikic.lint.run import LintOptions, run_lint
 from wikic.vault.fields import REQUIRED, fields_of
-from wikic.vault.index_file import bare_index, render_index
+from wikic.vault.index_file import bare_index, render_index, section_titles
 from wikic.vault.init import init_vault, vault_files
 from wikic.vault.layout import PAGE_FOLDERS
 from wikic.vault.log_file import appended, row
@@ -99,7 +99,7 @@ def test_page_skeletons_hold_the_fields_a_page_needs() -> None:
         text = resources.template_text(f"pages/{page_type}.md").replace("{{title}}", "A Title").replace("{{date}}", "2026-01-01")
         data = yaml.safe_load(text.split("---\n")[1])
         jsonschema.validate(data, json.loads(resources.schema_text(f"frontmatter/{page_type}.schema.json")))
-    assert FM_ORDER == resources.frontmatter_order()
+    assert FM_ORDER == resources.frontmatter_order(PAGE_FOLDERS)
     assert FM_ORDER[:8] == ("title", "created", "updated", "type", "tags", "aliases", "sources", "summary")
 
 
@@ -107,7 +107,11 @@ def test_a_broken_skeleton_says_what_it_must_hold(monkeypatch: pytest.MonkeyPatc
     monkeypatch.setattr(resources, "template_text", lambda name: "# Index\n\n## Entities\n")
     resources.index_skeleton.cache_clear()
     try:
-        with pytest.raises(ValueError, match="one '## heading' per page type"):
+        with pytest.raises(ValueError, match=r"one '## heading' per page type \(entity, concept, comparison, query\)"):
+            section_titles()
+        monkeypatch.setattr(resources, "template_text", lambda name: "Index\n")
+        resources.index_skeleton.cache_clear()
+        with pytest.raises(ValueError, match="must start with a '# title' line"):
             resources.index_skeleton()
     finally:
         resources.index_skeleton.cache_clear()

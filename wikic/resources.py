@@ -13,13 +13,12 @@ An installed wheel carries both inside the package (`wikic/_data/`, mapped in by
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 from importlib.resources.abc import Traversable
 from pathlib import Path
-
-from wikic.vault.layout import PAGE_FOLDERS
 
 TEMPLATES = "templates"
 SCHEMA = "schema"
@@ -71,23 +70,21 @@ def file_names(name: str) -> list[str]:
 
 @dataclass(frozen=True)
 class IndexSkeleton:
-    """`templates/vault/index.md`: a title line, then one `## heading` per built-in page type, in order."""
+    """`templates/vault/index.md`: a title line, then one `## heading` per built-in page type, in the
+    order of `vault.layout.PAGE_FOLDERS` (entity, concept, comparison, query)."""
 
     text: str
     title: str  # "# Wiki Index"
-    sections: dict[str, str]  # page type -> its heading text ("entity" -> "Entities")
+    headings: tuple[str, ...]  # ("Entities", "Concepts", ...)
 
 
 @cache
 def index_skeleton() -> IndexSkeleton:
     text = template_text("vault/index.md")
     lines = [line.strip() for line in text.split("\n") if line.strip()]
-    headings = [line[3:].strip() for line in lines[1:] if line.startswith("## ")]
-    if not lines or not lines[0].startswith("# ") or len(headings) != len(PAGE_FOLDERS):
-        raise ValueError(
-            f"templates/vault/index.md must be a '# title' line and one '## heading' per page type ({', '.join(PAGE_FOLDERS)})"
-        )
-    return IndexSkeleton(text, lines[0], dict(zip(PAGE_FOLDERS, headings, strict=True)))
+    if not lines or not lines[0].startswith("# "):
+        raise ValueError("templates/vault/index.md must start with a '# title' line")
+    return IndexSkeleton(text, lines[0], tuple(line[3:].strip() for line in lines[1:] if line.startswith("## ")))
 
 
 @cache
@@ -137,6 +134,6 @@ def page_skeleton(page_type: str) -> PageSkeleton:
     return PageSkeleton(page_type, tuple(keys), "\n".join(lines[end + 1 :]))
 
 
-def frontmatter_order() -> tuple[str, ...]:
-    """Every key of the built-in page skeletons in the order pages are written with (first seen first)."""
-    return tuple(dict.fromkeys(key for page_type in PAGE_FOLDERS for key in page_skeleton(page_type).keys))
+def frontmatter_order(page_types: Iterable[str]) -> tuple[str, ...]:
+    """Every key of these page types' skeletons, in the order pages are written with (first seen first)."""
+    return tuple(dict.fromkeys(key for page_type in page_types for key in page_skeleton(page_type).keys))

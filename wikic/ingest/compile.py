@@ -37,13 +37,13 @@ from wikic.vault import frontmatter as fm_parser
 from wikic.vault.anchors import parse_spec, render as render_anchor
 from wikic.vault.fields import REQUIRED
 from wikic.vault.index_file import Entry
-from wikic.vault.layout import RAW_DIR
+from wikic.vault.layout import PAGE_FOLDERS, RAW_DIR
 from wikic.vault.load import load_vault, walk
 from wikic.vault.resolve import fold
 from wikic.vault.slug import slugify
 
 # The order every page's frontmatter is written in: the page skeletons' (templates/pages/).
-FM_ORDER = frontmatter_order()
+FM_ORDER = frontmatter_order(PAGE_FOLDERS)
 KIND_TAGS = {
     "person": ("person", "people"),
     "organization": ("organization", "org", "company"),

@@ -7,12 +7,21 @@ import re
 from dataclasses import dataclass
 
 from wikic.resources import index_skeleton
+from wikic.vault.layout import PAGE_FOLDERS
 
 _ENTRY = re.compile(r"^\s*[-*+]\s+!?\[\[([^\]|#]+)")
 
 
+def section_titles() -> dict[str, str]:
+    """Built-in page type -> its index.md heading, from the vault skeleton (templates/vault/index.md)."""
+    headings = index_skeleton().headings
+    if len(headings) != len(PAGE_FOLDERS):
+        raise ValueError(f"templates/vault/index.md must have one '## heading' per page type ({', '.join(PAGE_FOLDERS)}), in that order")
+    return dict(zip(PAGE_FOLDERS, headings, strict=True))
+
+
 def section_title(page_type: str) -> str:
-    return index_skeleton().sections.get(page_type, page_type.capitalize() + "s")
+    return section_titles().get(page_type, page_type.capitalize() + "s")
 
 
 @dataclass(frozen=True)
