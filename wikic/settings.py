@@ -17,7 +17,7 @@ import difflib
 import os
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 from urllib.parse import urlparse
 
 from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError, ValidationInfo, field_validator, model_validator
@@ -54,7 +54,8 @@ PROVIDERS = {
     "openai": "an OpenAI-compatible endpoint",
 }
 # How search combines dense and BM25 evidence (see wikic/palace/search.py).
-FUSIONS = ("convex", "rrf")
+Fusion = Literal["convex", "rrf"]
+FUSIONS: tuple[str, ...] = get_args(Fusion)
 
 
 def provider_choices() -> str:
@@ -136,7 +137,7 @@ class PalaceSettings(_Section):
     # Upper bound of a drawer, in the embedder's own tokens (the embedder may force a lower one).
     chunk_tokens: int = Field(128, ge=16, le=8192)
     lock_timeout: float = 600.0
-    fusion: Literal["convex", "rrf"] = "convex"
+    fusion: Fusion = "convex"
     # 60 is the constant of Cormack et al. (SIGIR 2009), used unchanged by nearly everyone since.
     rrf_k: int = Field(60, ge=1)
 

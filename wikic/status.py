@@ -103,12 +103,12 @@ def token_totals(rows: list[LogRow]) -> dict[str, Any]:
 
 def palace_status(root: Path) -> dict[str, Any] | None:
     """Files, drawers, model and location of the palace; None when it was never built (nothing is created)."""
-    from wikic.palace import open_palace
+    from wikic.palace import Palace
 
-    settings = load_settings(root).palace
-    if not settings.url and not settings.path.exists():
+    settings = load_settings(root)
+    if not settings.palace.url and not settings.palace.path.exists():
         return None
-    with open_palace(root) as palace:
+    with Palace(root, settings) as palace:
         status = palace.status()
     return status if status.get("model") else None
 
