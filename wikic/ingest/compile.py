@@ -32,7 +32,6 @@ from wikic.ingest.plan_model import Comparison, Concept, Entity, Plan, Relation
 from wikic.ingest.render import clean_text, clean_title, link, linkify
 from wikic.ingest.siblings import RELATED_SECTION, related_key, with_see_also
 from wikic.resources import frontmatter_order, page_skeleton
-from wikic.schema import Schema
 from wikic.vault import frontmatter as fm_parser
 from wikic.vault.anchors import parse_spec, render as render_anchor
 from wikic.vault.fields import REQUIRED
@@ -40,6 +39,7 @@ from wikic.vault.index_file import Entry
 from wikic.vault.layout import PAGE_FOLDERS, RAW_DIR
 from wikic.vault.load import load_vault, walk
 from wikic.vault.resolve import fold
+from wikic.vault.schema_md import Schema
 from wikic.vault.slug import slugify
 
 # The order every page's frontmatter is written in: the page skeletons' (templates/pages/).

@@ -33,14 +33,14 @@ from wikic.ingest.workers import DaemonPool
 from wikic.llm.cache import ReplyCache
 from wikic.llm.client import LLM
 from wikic.progress import ProgressCallback, ProgressEvent
-from wikic.schema import Schema
-from wikic.schema import load as load_schema
 from wikic.settings import Settings, load_settings
 from wikic.vault.index_file import add_entries, bare_index
 from wikic.vault.layout import INDEX_FILE, STATE_DIR, require_vault
 from wikic.vault.load import load_vault
 from wikic.vault.lock import vault_lock
 from wikic.vault.log_file import row
+from wikic.vault.schema_md import Schema
+from wikic.vault.schema_md import load as load_schema
 
 MAX_CONTEXT_PAGES = 40  # pages the model is told about per source: bounded, whatever the wiki's size
 

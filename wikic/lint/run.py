@@ -142,7 +142,7 @@ def run_lint(root: Path, options: LintOptions = LintOptions(), *, label: str | N
 
 
 def _lint(root: Path, options: LintOptions, today: dt.date) -> tuple[list[Finding], int, int]:
-    from wikic.graph import build
+    from wikic.vault.graph import build
     from wikic.lint.context import LintContext
     from wikic.lint.rules_files import read_ledger
     from wikic.vault.load import load_vault

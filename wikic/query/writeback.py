@@ -49,7 +49,6 @@ from wikic.query.answer import (
 from wikic.query.fingerprint import ASKED_KEY, ASKED_SECTION
 from wikic.query.retrieve import link_ref
 from wikic.resources import page_skeleton
-from wikic.schema import load as load_schema
 from wikic.vault import frontmatter as fm_parser
 from wikic.vault.anchors import strip_anchors
 from wikic.vault.index_file import Entry, add_entries, bare_index
@@ -59,6 +58,7 @@ from wikic.vault.lock import vault_lock
 from wikic.vault.log_file import row
 from wikic.vault.parse import parse_note
 from wikic.vault.resolve import Resolver
+from wikic.vault.schema_md import load as load_schema
 from wikic.vault.slug import slugify
 
 ANSWER_KEY = "answer"
