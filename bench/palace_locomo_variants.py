@@ -31,7 +31,7 @@ import numpy as np  # noqa: E402
 from locomo import CATEGORY, evidence_sessions, recall, sessions_of  # noqa: E402
 
 from wikic.palace import Palace, search  # noqa: E402
-from wikic.palace.config import load_settings  # noqa: E402
+from wikic.settings import load_settings  # noqa: E402
 from wikic.text.terms import tokenize  # noqa: E402
 
 

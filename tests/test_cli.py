@@ -23,7 +23,7 @@ from testkit import make_vault, page
 from typer.testing import CliRunner
 
 from wikic.cli import app
-from wikic.schema import load as load_schema
+from wikic.vault.schema_md import load as load_schema
 
 REPO = Path(__file__).resolve().parents[1]
 EXAMPLE = REPO / "example-vault"

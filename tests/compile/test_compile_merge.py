@@ -18,8 +18,8 @@ from wikic.ingest.compile import Compiler
 from wikic.ingest.ledgers import Mentions
 from wikic.ingest.pipeline import IngestOptions, ingest, page_names
 from wikic.ingest.plan_model import Anchor, Axis, Cell, Comparison, Concept, Entity, Fact, Plan, Section
-from wikic.schema import load as load_schema
 from wikic.vault.init import init_vault
+from wikic.vault.schema_md import load as load_schema
 
 TODAY = dt.date(2026, 11, 29)
 

@@ -31,17 +31,20 @@ from wikic.ingest.names import PageNames, lookup_keys, name_keys
 from wikic.ingest.plan_model import Comparison, Concept, Entity, Plan, Relation
 from wikic.ingest.render import clean_text, clean_title, link, linkify
 from wikic.ingest.siblings import RELATED_SECTION, related_key, with_see_also
-from wikic.schema import Schema
+from wikic.resources import frontmatter_order, page_skeleton
 from wikic.vault import frontmatter as fm_parser
 from wikic.vault.anchors import parse_spec, render as render_anchor
+from wikic.vault.fields import REQUIRED
 from wikic.vault.frontmatter import split_page
 from wikic.vault.index_file import Entry
-from wikic.vault.layout import RAW_DIR
+from wikic.vault.layout import PAGE_FOLDERS, RAW_DIR
 from wikic.vault.load import load_vault, walk
 from wikic.vault.resolve import fold
+from wikic.vault.schema_md import Schema
 from wikic.vault.slug import slugify
 
-FM_ORDER = ("title", "created", "updated", "type", "tags", "aliases", "sources", "summary")
+# The order every page's frontmatter is written in: the page skeletons' (templates/pages/).
+FM_ORDER = frontmatter_order(PAGE_FOLDERS)
 KIND_TAGS = {
     "person": ("person", "people"),
     "organization": ("organization", "org", "company"),
@@ -111,11 +114,8 @@ def _fast_safe(value: Any) -> bool:
     return True
 
 
-REQUIRED_KEYS = ("title", "created", "updated", "type", "tags", "sources")
-
-
 def dump_frontmatter(data: dict[str, Any]) -> str:
-    ordered = {k: data[k] for k in FM_ORDER if k in data and (k in REQUIRED_KEYS or data[k] not in (None, [], ""))}
+    ordered = {k: data[k] for k in FM_ORDER if k in data and (k in REQUIRED or data[k] not in (None, [], ""))}
     ordered.update({k: v for k, v in data.items() if k not in ordered and k not in FM_ORDER})
     dumper = _FastDumper if _fast_safe(ordered) else _Dumper
     text = yaml.dump(ordered, Dumper=dumper, sort_keys=False, allow_unicode=True, default_flow_style=None, width=1000)
@@ -438,7 +438,7 @@ class Compiler:
             "sources": sorted(self.sources_of(path)),
             "summary": summary,
         }
-        body = f"# {clean_text(title, 200)}\n"
+        body = page_skeleton(kind).opening(clean_text(title, 200))
         linked_summary, _ = linkify(summary, link_names, skip={self.link_text(path)})
         contributions = [(kind, sources), *((more_kind, more["sources"]) for more_kind, more in extra)]
         merged = merge_blocks(body, [("summary", linked_summary, None), *self._blocks(path, contributions, link_names)])

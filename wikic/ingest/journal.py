@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from wikic.progress import ProgressCallback, ProgressEvent
-from wikic.vault.index_file import Entry, add_entries, listed_links
+from wikic.vault.index_file import Entry, add_entries, bare_index, listed_links
 from wikic.vault.layout import INDEX_FILE, LOG_FILE, STATE_DIR
 from wikic.vault.log_file import appended
 from wikic.vault.write import write_atomic
@@ -109,7 +109,7 @@ class Journal:
             write_atomic(root / path, planned["text"], root=root)
         if self.index:
             index_path = root / INDEX_FILE
-            current = _read(index_path) or "# Wiki Index\n"
+            current = _read(index_path) or bare_index()
             listed = listed_links(current)
             entries = [Entry(**e) for e in self.index if e["link"].lower() not in listed]
             if entries:

@@ -33,14 +33,14 @@ from wikic.ingest.workers import DaemonPool
 from wikic.llm.cache import ReplyCache
 from wikic.llm.client import LLM
 from wikic.progress import ProgressCallback, ProgressEvent
-from wikic.schema import Schema
-from wikic.schema import load as load_schema
 from wikic.settings import Settings, load_settings
-from wikic.vault.index_file import add_entries
+from wikic.vault.index_file import add_entries, bare_index
 from wikic.vault.layout import INDEX_FILE, STATE_DIR, require_vault
 from wikic.vault.load import load_vault
 from wikic.vault.lock import vault_lock
 from wikic.vault.log_file import row
+from wikic.vault.schema_md import Schema
+from wikic.vault.schema_md import load as load_schema
 
 MAX_CONTEXT_PAGES = 40  # pages the model is told about per source: bounded, whatever the wiki's size
 
@@ -539,7 +539,7 @@ def _diffs(compiler: Compiler, root: Path, schema: Schema) -> list[str]:
         out.append("".join(difflib.unified_diff(before.splitlines(True), text.splitlines(True), f"a/{path}", f"b/{path}")))
     if compiler.index_entries:
         index_path = root / INDEX_FILE
-        current = index_path.read_text(encoding="utf-8") if index_path.exists() else "# Wiki Index\n"
+        current = index_path.read_text(encoding="utf-8") if index_path.exists() else bare_index()
         new = add_entries(current, compiler.index_entries, list(schema.page_folders))
         out.append("".join(difflib.unified_diff(current.splitlines(True), new.splitlines(True), f"a/{INDEX_FILE}", f"b/{INDEX_FILE}")))
     return out

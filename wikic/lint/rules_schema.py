@@ -11,11 +11,11 @@ from typing import Any
 from wikic.lint.context import LintContext
 from wikic.lint.finding import Finding
 from wikic.lint.registry import rule
+from wikic.vault.fields import REQUIRED
 from wikic.vault.frontmatter import unwrap_link
 from wikic.vault.layout import RAW_DIR, SCHEMA_FILE
 from wikic.vault.resolve import fold
 
-REQUIRED = ("title", "created", "updated", "type", "tags", "sources")
 _DATE_TEXT = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 _TABLE_ROW = re.compile(r"^\s*\|?.*\|.*$")
 _TABLE_DELIM = re.compile(r"^\s*\|?\s*:?-{1,}:?\s*(\|\s*:?-{1,}:?\s*)*\|?\s*$")

@@ -13,7 +13,7 @@ from typing import Protocol
 import numpy as np
 
 from wikic.errors import ConfigError, PalaceError
-from wikic.palace.config import EmbeddingSettings
+from wikic.settings import EmbeddingSettings
 from wikic.text.tokens import estimate_tokens
 
 
@@ -184,7 +184,7 @@ class OpenAIEmbedder(_Symmetric):
         # Local servers need no key, but the client insists on one; a placeholder is never sent anywhere else.
         self._client = openai.OpenAI(
             base_url=settings.base_url,
-            api_key=settings.api_key or "not-needed",
+            api_key=settings.api_key.get_secret_value() if settings.api_key else "not-needed",
             timeout=settings.timeout,
             max_retries=settings.max_retries,
         )

@@ -18,12 +18,12 @@ import numpy as np
 
 from wikic.errors import LockTimeout, PalaceError
 from wikic.palace.chunking import CHUNKER_VERSION, Document, Drawer, chunk_document
-from wikic.palace.config import GENERATION_KEY, PalaceSettings, load_settings
 from wikic.palace.embedders import Embedder, make_embedder
 from wikic.palace.manifest import DrawerRecord, FileRecord, Manifest
 from wikic.palace.sources import SourceFile, classify, extracted_originals, file_hash, read_document, scan
-from wikic.palace.store_process import open_store
+from wikic.palace.store_process import GENERATION_KEY, open_store
 from wikic.progress import ProgressCallback, ProgressEvent
+from wikic.settings import Settings, load_settings
 from wikic.vault.layout import require_vault, state_dir
 
 LEXICAL_FILE = "lexical.sqlite3"
@@ -106,10 +106,12 @@ def _tags_field(tags: list[str]) -> str:
 class Palace:
     """One vault's palace. Cheap to keep open; `search` notices writes made by other processes."""
 
-    def __init__(self, vault: Path, settings: PalaceSettings | None = None, embedder: Embedder | None = None) -> None:
+    def __init__(self, vault: Path, settings: Settings | None = None, embedder: Embedder | None = None) -> None:
         self.vault = vault.resolve()
         require_vault(self.vault)  # a palace lives in .wikic/: never create one in a folder that is no vault
-        self.settings = settings or load_settings(self.vault)
+        settings = settings or load_settings(self.vault)
+        self.settings = settings.palace
+        self._embedding = settings.embedding
         self._embedder = embedder
         self.store = open_store(self.settings)
         self.store.start()  # an embedded palace's process imports chromadb while this one loads its model
@@ -122,7 +124,7 @@ class Palace:
     @property
     def embedder(self) -> Embedder:
         if self._embedder is None:
-            self._embedder = make_embedder(self.settings.embedding)
+            self._embedder = make_embedder(self._embedding)
         return self._embedder
 
     @property

@@ -27,10 +27,10 @@ from typing import Any
 
 from wikic.errors import UsageError
 from wikic.palace.chunking import searchable
-from wikic.palace.config import PalaceSettings
 from wikic.palace.manifest import FileRecord, Filters
 from wikic.palace.palace import Palace
 from wikic.palace.sources import OTHER_WING, WINGS
+from wikic.settings import PalaceSettings
 from wikic.text.scripts import has_cjk
 
 # Dense candidates per query: enough drawers to cover many distinct files once grouped.

@@ -48,17 +48,18 @@ from wikic.query.answer import (
 )
 from wikic.query.fingerprint import ASKED_KEY, ASKED_SECTION
 from wikic.query.retrieve import link_ref
-from wikic.schema import load as load_schema
+from wikic.resources import page_skeleton
 from wikic.vault import frontmatter as fm_parser
 from wikic.vault.anchors import strip_anchors
 from wikic.vault.frontmatter import split_page
-from wikic.vault.index_file import Entry, add_entries
+from wikic.vault.index_file import Entry, add_entries, bare_index
 from wikic.vault.layout import INDEX_FILE, PAGE_FOLDERS, RAW_DIR, require_vault
 from wikic.vault.load import Vault, load_vault, walk
 from wikic.vault.lock import vault_lock
 from wikic.vault.log_file import row
 from wikic.vault.parse import parse_note
 from wikic.vault.resolve import Resolver
+from wikic.vault.schema_md import load as load_schema
 from wikic.vault.slug import slugify
 
 ANSWER_KEY = "answer"
@@ -314,7 +315,7 @@ def _write_query(root: Path, result: QueryResult, rel: str, today: dt.date, *, c
     })
     if not related:
         del data["related"]
-    body = old_body if old_text is not None else f"# {clean_text(title, 200)}\n"
+    body = old_body if old_text is not None else page_skeleton("query").opening(clean_text(title, 200))
     merged = merge_blocks(body, [(ANSWER_KEY, answer, None)])
     if merged.kept:
         raise VaultError(f"{rel}: the answer block was edited by hand, so it was not replaced")
@@ -371,7 +372,7 @@ def _write_query(root: Path, result: QueryResult, rel: str, today: dt.date, *, c
 
 def _upsert_index(text: str | None, entry: Entry, schema: Any) -> str:
     """index.md (`text`, None when there is none) with `entry` listed: its old line replaced, or added."""
-    text = text if text is not None else "# Wiki Index\n"
+    text = text if text is not None else bare_index()
     pattern = re.compile(rf"^\s*[-*+]\s+\[\[{re.escape(entry.link)}(?:\|[^\]]*)?\]\].*$", re.MULTILINE | re.IGNORECASE)
     if pattern.search(text):
         return pattern.sub(lambda _: entry.render(), text, count=1)

@@ -5,10 +5,9 @@ from __future__ import annotations
 import datetime as dt
 from pathlib import Path
 
+from wikic.resources import log_skeleton
 from wikic.vault.layout import LOG_FILE
 from wikic.vault.write import write_atomic
-
-HEADER = "# Wiki Log\n\n| Date | Action | Target | Notes |\n|------|--------|--------|-------|\n"
 
 
 def _cell(text: str) -> str:
@@ -21,7 +20,7 @@ def row(date: dt.date, action: str, target: str, notes: str) -> str:
 
 def appended(text: str | None, rows: list[str]) -> str:
     """`text` (the current log.md, or None) with `rows` added at the end of the table."""
-    base = text if text and text.strip() else HEADER
+    base = text if text and text.strip() else log_skeleton()
     if not base.endswith("\n"):
         base += "\n"
     return base + "".join(r + "\n" for r in rows)
