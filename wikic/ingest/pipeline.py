@@ -50,6 +50,7 @@ class IngestOptions:
     inputs: Sequence[str] = ()  # none: every file in raw/ not compiled yet
     kind: str | None = None
     encoding: str | None = None  # the inputs' text encoding, when detection cannot tell
+    worked_example: bool = True  # show the model a short source and its correct reply (see ingest.extract.prompt)
     dry_run: bool = False
     estimate: bool = False
     max_tokens: int | None = None  # stop scheduling new sources once this many tokens were spent
@@ -263,8 +264,8 @@ def make_llm(root: Path, settings: Settings) -> LLM:
     return OpenAICompatible(settings.llm, state_dir=root / STATE_DIR)
 
 
-def prompt_context(schema: Schema) -> PromptContext:
-    return PromptContext(domain=schema.domain, tags=schema.tags, prose=schema.prose())
+def prompt_context(schema: Schema, *, worked_example: bool = True) -> PromptContext:
+    return PromptContext(domain=schema.domain, tags=schema.tags, prose=schema.prose(), worked_example=worked_example)
 
 
 def page_names(root: Path) -> tuple[PageNames, dict[str, int]]:
@@ -354,7 +355,7 @@ def ingest(root: Path, options: IngestOptions, *, llm: LLM | None = None, progre
         return report
 
     names, stems = page_names(root)
-    context = prompt_context(schema)
+    context = prompt_context(schema, worked_example=options.worked_example)
     cache = ReplyCache.for_vault_state(root / STATE_DIR, read=options.use_cache)
     contexts = {src.raw_path: relevant_pages(root, src, names, options.use_palace) for src in todo}
 

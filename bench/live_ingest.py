@@ -1,0 +1,176 @@
+"""Ingest a handful of short sources into a fresh vault through a real model, and say what came of it.
+
+    python bench/live_ingest.py --base-url http://127.0.0.1:8766/v1 --model qwen2.5-coder-1.5b
+    python bench/live_ingest.py --base-url ... --model ... --strategy two-pass --no-example SOURCES...
+
+Without SOURCES it takes the five sources of `bench/live_sources/` (English and Chinese, naming the same
+things) and their `expected.json`: the named things a careful reader would expect. It reports, as a table
+and with `--json` as data:
+- pages created, and names waiting in the mention ledger (below `entity_min_references`);
+- how many of the expected things got a page or a ledger entry (the coverage a user sees);
+- anchored claims on the pages (each one found in its source and supported by its quote), claims per page,
+  and claims the compiler dropped, by reason (no quote, unsupported, invented name); quotes repaired;
+- names the model invented (proposed, but never written in the source), and pages whose claims lack an
+  anchor (should be none);
+- seconds, model calls, tokens, and the strategy each source was asked with.
+Nothing is cached between runs (each run is a fresh vault) unless `--keep DIR` is given.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+from wikic.ingest.names import normalize_name  # noqa: E402
+from wikic.ingest.pipeline import IngestOptions, ingest  # noqa: E402
+from wikic.vault.anchors import find_anchors  # noqa: E402
+from wikic.vault.frontmatter import split_page  # noqa: E402
+from wikic.vault.init import init_vault  # noqa: E402
+
+SOURCES = REPO / "bench" / "live_sources"
+PAGE_FOLDERS = ("entities", "concepts", "comparisons")
+
+
+def _keys(name: str) -> set[str]:
+    key = normalize_name(name)
+    return {key, key.replace(" ", "")}
+
+
+def claims_on(text: str) -> tuple[int, int]:
+    """(claim lines with an anchor, claim lines without one) in the compiler's blocks of a page."""
+    anchored = bare = 0
+    inside = False
+    for line in text.split("\n"):
+        if line.startswith("<!-- wikic:begin "):
+            inside = not line.split()[2].startswith(("related:", "summary"))
+            continue
+        if line.startswith("<!-- wikic:end "):
+            inside = False
+            continue
+        if inside and line.startswith(("- ", "| ")) and not line.startswith(("| Axis", "|---")):
+            if find_anchors(line):
+                anchored += 1
+            elif line.startswith("- "):
+                bare += 1
+    return anchored, bare
+
+
+def measure(root: Path, report: Any, expected: dict[str, list[str]], seconds: float) -> dict[str, Any]:
+    pages: dict[str, dict[str, Any]] = {}
+    for folder in PAGE_FOLDERS:
+        for path in sorted((root / folder).glob("*.md")):
+            text = path.read_text(encoding="utf-8")
+            data, _ = split_page(text)
+            anchored, bare = claims_on(text)
+            names = [str((data or {}).get("title", path.stem)), *((data or {}).get("aliases") or [])]
+            pages[path.relative_to(root).as_posix()] = {"names": names, "claims": anchored, "unanchored": bare}
+    mentions_file = root / ".wikic" / "mentions.json"
+    mentions = json.loads(mentions_file.read_text(encoding="utf-8")).get("mentions", {}) if mentions_file.exists() else {}
+    waiting = {item["name"]: [*item.get("aliases", [])] for item in mentions.values()}
+    known = {key for p in pages.values() for n in p["names"] for key in _keys(n)}
+    known_waiting = {key for name, aliases in waiting.items() for n in (name, *aliases) for key in _keys(n)}
+    found = {thing: ("page" if any(_keys(n) & known for n in names) else "ledger" if any(_keys(n) & known_waiting for n in names) else None)
+             for thing, names in expected.items()}
+    dropped: dict[str, int] = {}
+    for s in report.sources:
+        for reason, count in s.dropped.items():
+            dropped[reason] = dropped.get(reason, 0) + count
+    totals = report.totals()
+    claims = [p["claims"] for p in pages.values()]
+    return {
+        "pages": len(pages),
+        "waiting": sorted(waiting),
+        "expected_found": sum(1 for v in found.values() if v),
+        "expected": len(expected),
+        "coverage": round(sum(1 for v in found.values() if v) / len(expected), 3) if expected else None,
+        "missed": sorted(k for k, v in found.items() if not v),
+        "anchored_claims": sum(claims),
+        "claims_per_page_min": min(claims) if claims else 0,
+        "claims_per_page_mean": round(sum(claims) / len(claims), 2) if claims else 0,
+        "pages_with_fewer_than_3_claims": sorted(p for p, v in pages.items() if v["claims"] < 3),
+        "unanchored_claim_lines": sum(p["unanchored"] for p in pages.values()),
+        "dropped": dropped,
+        "repaired_quotes": sum(s.repaired_quotes for s in report.sources),
+        "invented_names": sorted({n for s in report.sources for n in s.invented}),
+        "nothing_extracted": [s.raw_path for s in report.sources if s.nothing_extracted],
+        "failed": {s.raw_path: s.error for s in report.sources if s.status == "failed"},
+        "strategies": {s.raw_path: s.strategy for s in report.sources},
+        "seconds": round(seconds, 1),
+        "calls": totals["calls"],
+        "prompt_tokens": totals["prompt_tokens"],
+        "completion_tokens": totals["completion_tokens"],
+        "page_claims": {p: v["claims"] for p, v in pages.items()},
+    }
+
+
+def not_in_sources(root: Path, texts: str) -> list[str]:
+    """Titles of pages the sources never write (checked here apart from wikic's own rule): should be none."""
+    from wikic.ingest.anchor import AnchorIndex
+
+    index = AnchorIndex(texts, "sources")
+    out = []
+    for folder in ("entities",):
+        for path in sorted((root / folder).glob("*.md")):
+            data, _ = split_page(path.read_text(encoding="utf-8"))
+            names = [str((data or {}).get("title", path.stem)), *((data or {}).get("aliases") or [])]
+            if not any(index.contains(n) for n in names):
+                out.append(names[0])
+    return out
+
+
+def run(args: argparse.Namespace) -> dict[str, Any]:
+    sources = [Path(s) for s in args.sources] or sorted(p for p in SOURCES.glob("*.md"))
+    expected_file = Path(args.expected) if args.expected else SOURCES / "expected.json"
+    expected = json.loads(expected_file.read_text(encoding="utf-8"))["entities"] if expected_file.exists() else {}
+    with tempfile.TemporaryDirectory(prefix="wikic-live-") as scratch:
+        root = Path(args.keep) if args.keep else Path(scratch) / "wiki"
+        init_vault(root)
+        lines = [f'base_url = "{args.base_url}"', f'model = "{args.model}"', f"timeout = {args.timeout}",
+                 "max_retries = 0", f"concurrency = {args.concurrency}", f'strategy = "{args.strategy}"',
+                 f"max_output_tokens = {args.max_output_tokens}"]
+        (root / "wikic.toml").write_text("[llm]\n" + "\n".join(lines) + "\n", encoding="utf-8")
+        started = time.monotonic()
+        options = IngestOptions(inputs=[str(s) for s in sources], use_palace=False, worked_example=not args.no_example)
+        report = ingest(root, options)
+        result = measure(root, report, expected, time.monotonic() - started)
+        texts = " ".join(s.read_text(encoding="utf-8") for s in sources)
+        result["page_names_not_in_sources"] = not_in_sources(root, texts)
+    result["model"], result["strategy"], result["worked_example"] = args.model, args.strategy, not args.no_example
+    return result
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("sources", nargs="*", help="source files (default: bench/live_sources/*.md)")
+    parser.add_argument("--base-url", required=True)
+    parser.add_argument("--model", required=True)
+    parser.add_argument("--strategy", default="auto", choices=("auto", "single", "two-pass"))
+    parser.add_argument("--no-example", action="store_true", help="leave the worked example out of the prompts")
+    parser.add_argument("--expected", help="JSON with {'entities': {name: [spellings]}} (default: the sources' own)")
+    parser.add_argument("--timeout", type=float, default=600, help="seconds the server may stay silent")
+    parser.add_argument("--concurrency", type=int, default=1)
+    parser.add_argument("--max-output-tokens", type=int, default=2048)
+    parser.add_argument("--keep", help="build the vault here and keep it (an empty or new folder)")
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args()
+    result = run(args)
+    if args.json:
+        print(json.dumps(result, ensure_ascii=False, indent=1))
+        return
+    for key in ("model", "strategy", "worked_example", "pages", "waiting", "coverage", "expected_found", "missed",
+                "anchored_claims", "claims_per_page_min", "claims_per_page_mean", "pages_with_fewer_than_3_claims",
+                "unanchored_claim_lines", "dropped", "repaired_quotes", "invented_names", "page_names_not_in_sources", "nothing_extracted", "failed",
+                "strategies", "seconds", "calls", "prompt_tokens", "completion_tokens"):
+        print(f"{key:32} {result[key]}")
+
+
+if __name__ == "__main__":
+    main()
