@@ -19,17 +19,16 @@ import hashlib
 import re
 
 from wikic.vault.frontmatter import split
+from wikic.vault.markers import PREFIX, block
 
 # The compiler-owned block (see wikic.ingest.blocks) that lists the queries citing a page.
 ASKED_KEY = "asked"
 ASKED_SECTION = "Asked about"
 FINGERPRINT_CHARS = 16
 
-_ASKED_BLOCK = re.compile(
-    rf"^<!-- wikic:begin {ASKED_KEY} sha=[0-9a-f]+ -->\n.*?^<!-- wikic:end {ASKED_KEY} -->$", re.MULTILINE | re.DOTALL
-)
+_ASKED_BLOCK = block(ASKED_KEY)
 _ASKED_HEADING = re.compile(rf"^## {re.escape(ASKED_SECTION)}[ \t]*$", re.MULTILINE)
-_NAVIGATION = re.compile(r"^(?:- See also: .*|<!-- wikic:(?:begin|end) [^\n]*-->)$", re.MULTILINE)
+_NAVIGATION = re.compile(rf"^(?:- See also: .*|{re.escape(PREFIX)}(?:begin|end) [^\n]*-->)$", re.MULTILINE)
 _EMPTY_SECTION = re.compile(r"^#{2,6} [^\n]*\n(?=\s*(?:^#{1,6} |\Z))", re.MULTILINE)
 _BLANK_RUNS = re.compile(r"\n{3,}")
 

@@ -26,6 +26,7 @@ from wikic.query.fingerprint import knowledge_text, page_fingerprint
 from wikic.vault.anchors import plain_anchors
 from wikic.vault.layout import PAGE_FOLDERS, RAW_DIR
 from wikic.vault.load import walk
+from wikic.vault.markers import PREFIX as MARKER_PREFIX
 from wikic.vault.resolve import Resolver
 
 # Cosine similarity above which a drawer counts as relevant on meaning alone, per embedding provider.
@@ -43,7 +44,6 @@ DEFAULT_BUDGET = 6000
 MAX_QUESTION_CHARS = 4000  # a question is not a document: longer text belongs in raw/ via ingest
 DEFAULT_K = 8
 _TEXT_SUFFIXES = (".md", ".markdown", ".txt", ".text")
-_MARKER_PREFIX = "<!-- wikic:"
 
 
 @dataclass(frozen=True)
@@ -303,7 +303,7 @@ def link_ref(resolver: Resolver, path: str) -> str:
 def _clean_lines(lines: list[str]) -> list[str]:
     """A page's lines as the model sees them: no compiler block markers, claim anchors in their plain form
     (`^[raw/x.md:L3]`, what a claim cites without a link to a file the model was not shown)."""
-    return [plain_anchors(line) for line in lines if not line.startswith(_MARKER_PREFIX)]
+    return [plain_anchors(line) for line in lines if not line.startswith(MARKER_PREFIX)]
 
 
 def _page_item(root: Path, resolver: Resolver, hit: SearchHit, text: str, cap: int) -> ContextItem:
