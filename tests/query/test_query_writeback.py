@@ -7,7 +7,7 @@ import datetime as dt
 import yaml
 from querykit import LATER_SOURCE, QueryWiki, as_json, question_of
 
-from wikic.ingest.blocks import digest, find_block
+from wikic.pages.blocks import digest, find_block
 from wikic.ingest.pipeline import IngestOptions, ingest
 from wikic.lint.run import LintOptions, run_lint
 from wikic.palace import search_vault

@@ -1,5 +1,5 @@
 """The compiler: an anchored plan becomes pages. Code decides every file name, link, tag and line of
-frontmatter; the model's words only fill compiler-owned blocks (see `blocks.py`).
+frontmatter; the model's words only fill compiler-owned blocks (see `wikic/pages/blocks.py`).
 
 One `Compiler` serves a whole run: it keeps the texts it has planned in memory, so a later source in the
 same run sees the pages an earlier one created (gather, then write). Each source is compiled all or
@@ -24,12 +24,12 @@ from typing import Any
 
 import yaml
 
-from wikic.ingest.blocks import merge_blocks
+from wikic.pages.blocks import merge_blocks
 from wikic.ingest.comparisons import build_table, render_table
 from wikic.ingest.ledgers import Mentions
 from wikic.ingest.names import PageNames, lookup_keys, name_keys
 from wikic.ingest.plan_model import Comparison, Concept, Entity, Plan, Relation
-from wikic.ingest.render import clean_text, clean_title, link, linkify
+from wikic.pages.render import clean_text, clean_title, link, linkify
 from wikic.ingest.siblings import RELATED_SECTION, related_key, with_see_also
 from wikic.schema import Schema
 from wikic.vault import frontmatter as fm_parser

@@ -21,7 +21,7 @@ import re
 from wikic.vault.frontmatter import split
 from wikic.vault.markers import PREFIX, block
 
-# The compiler-owned block (see wikic.ingest.blocks) that lists the queries citing a page.
+# The compiler-owned block (see wikic.pages.blocks) that lists the queries citing a page.
 ASKED_KEY = "asked"
 ASKED_SECTION = "Asked about"
 FINGERPRINT_CHARS = 16

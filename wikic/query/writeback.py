@@ -35,9 +35,9 @@ from typing import Any
 
 from wikic.errors import PalaceError, UsageError, VaultError
 from wikic.ingest import journal
-from wikic.ingest.blocks import digest, find_block, merge_blocks, remove_block
+from wikic.pages.blocks import digest, find_block, merge_blocks, remove_block
 from wikic.ingest.compile import dump_frontmatter, split_page
-from wikic.ingest.render import clean_text, clean_title
+from wikic.pages.render import clean_text, clean_title
 from wikic.palace import Palace
 from wikic.query.answer import (
     QueryOptions,
