@@ -22,7 +22,7 @@ from wikic.errors import PalaceError, UsageError
 from wikic.ingest.tokens import estimate_tokens
 from wikic.palace import Palace, SearchHit, search
 from wikic.palace.lexical import tokenize
-from wikic.query.fingerprint import knowledge_text, page_fingerprint
+from wikic.pages.fingerprint import knowledge_text, page_fingerprint
 from wikic.vault.anchors import plain_anchors
 from wikic.vault.layout import PAGE_FOLDERS, RAW_DIR
 from wikic.vault.load import walk
@@ -57,7 +57,7 @@ class ContextItem:
     score: float
     line_start: int | None = None  # raw passages: the lines shown
     line_end: int | None = None
-    fingerprint: str | None = None  # pages: see wikic.query.fingerprint
+    fingerprint: str | None = None  # pages: see wikic.pages.fingerprint
     aliases: tuple[str, ...] = ()
     sources: tuple[str, ...] = ()  # pages: their `sources:` (raw paths)
     tags: tuple[str, ...] = ()

@@ -1,7 +1,7 @@
 """Filing answers into the wiki: query pages, "Asked about" blocks on cited pages, index.md, log.md, palace.
 
 A query page (`queries/<slug>.md`) carries the frontmatter of contract §3 plus `question` and `cited`
-(cited page -> fingerprint, see `fingerprint.py`), and its answer inside a compiler-owned block:
+(cited page -> fingerprint, see `wikic/pages/fingerprint.py`), and its answer inside a compiler-owned block:
 
     # Who leads OpenAI?
 
@@ -46,7 +46,7 @@ from wikic.query.answer import (
     TextSink,
     answer_question,
 )
-from wikic.query.fingerprint import ASKED_KEY, ASKED_SECTION
+from wikic.pages.fingerprint import ASKED_KEY, ASKED_SECTION
 from wikic.query.retrieve import link_ref
 from wikic.schema import load as load_schema
 from wikic.vault import frontmatter as fm_parser

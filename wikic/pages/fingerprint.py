@@ -10,7 +10,7 @@ first one stale), the "See also" lines that ingest rewrites when a page built on
 and the compiler's block markers (whose hashes follow the blocks' text). Line endings and trailing spaces
 are normalised; everything else counts. A fingerprint recorded by an earlier version, which still counted
 See also lines and markers, is accepted while the page is unchanged (`fingerprint_matches`).
-This module is imported by lint: it must stay free of heavy imports.
+Lint's `stale-page` rule imports this module: it must stay free of heavy imports.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ import re
 from wikic.vault.frontmatter import split
 from wikic.vault.markers import PREFIX, block
 
-# The compiler-owned block (see wikic.pages.blocks) that lists the queries citing a page.
+# The compiler-owned block (see `blocks.py`) that lists the queries citing a page.
 ASKED_KEY = "asked"
 ASKED_SECTION = "Asked about"
 FINGERPRINT_CHARS = 16
