@@ -34,7 +34,7 @@ from wikic.ingest.siblings import RELATED_SECTION, related_key, with_see_also
 from wikic.schema import Schema
 from wikic.vault import frontmatter as fm_parser
 from wikic.vault.anchors import parse_spec, render as render_anchor
-from wikic.vault.index_file import Entry
+from wikic.pages.index_file import Entry
 from wikic.vault.layout import RAW_DIR
 from wikic.vault.load import load_vault, walk
 from wikic.vault.resolve import fold

@@ -31,9 +31,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from wikic.progress import ProgressCallback, ProgressEvent
-from wikic.vault.index_file import Entry, add_entries, listed_links
+from wikic.pages.index_file import Entry, add_entries, listed_links
 from wikic.vault.layout import INDEX_FILE, LOG_FILE, STATE_DIR
-from wikic.vault.log_file import appended
+from wikic.pages.log_file import appended
 from wikic.vault.write import write_atomic
 
 if TYPE_CHECKING:  # the palace (chromadb) is imported only when it is used

@@ -36,11 +36,11 @@ from wikic.progress import ProgressCallback, ProgressEvent
 from wikic.schema import Schema
 from wikic.schema import load as load_schema
 from wikic.settings import Settings, load_settings
-from wikic.vault.index_file import add_entries
+from wikic.pages.index_file import add_entries
 from wikic.vault.layout import INDEX_FILE, STATE_DIR, require_vault
 from wikic.vault.load import load_vault
-from wikic.vault.lock import vault_lock
-from wikic.vault.log_file import row
+from wikic.pages.lock import vault_lock
+from wikic.pages.log_file import row
 
 MAX_CONTEXT_PAGES = 40  # pages the model is told about per source: bounded, whatever the wiki's size
 

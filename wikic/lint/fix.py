@@ -16,7 +16,7 @@ from pathlib import Path
 
 from wikic.lint.finding import Finding
 from wikic.schema import load as load_schema
-from wikic.vault.index_file import Entry, add_entries, remove_lines, render_index
+from wikic.pages.index_file import Entry, add_entries, remove_lines, render_index
 from wikic.vault.layout import INDEX_FILE
 from wikic.vault.parse import parse_note
 from wikic.vault.write import write_atomic

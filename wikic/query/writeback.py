@@ -51,11 +51,11 @@ from wikic.query.retrieve import link_ref
 from wikic.schema import load as load_schema
 from wikic.vault import frontmatter as fm_parser
 from wikic.vault.anchors import strip_anchors
-from wikic.vault.index_file import Entry, add_entries
+from wikic.pages.index_file import Entry, add_entries
 from wikic.vault.layout import INDEX_FILE, PAGE_FOLDERS, RAW_DIR, require_vault
 from wikic.vault.load import Vault, load_vault, walk
-from wikic.vault.lock import vault_lock
-from wikic.vault.log_file import row
+from wikic.pages.lock import vault_lock
+from wikic.pages.log_file import row
 from wikic.vault.parse import parse_note
 from wikic.vault.resolve import Resolver
 from wikic.vault.slug import slugify

@@ -1,4 +1,4 @@
-"""index.md is written by code (contract §4): one section per page type, alphabetical entries
+"""index.md is written by code: one section per page type, alphabetical entries
 `- [[link]] — summary`. Edits are surgical so text a person added to index.md survives."""
 
 from __future__ import annotations
