@@ -15,11 +15,11 @@ from standin_openai import StandinServer
 from vectorstores import COMPARISON, SOURCES, cell, comparison, extraction
 
 from wikic.ingest.compile import Compiler
-from wikic.ingest.ledgers import Mentions
 from wikic.ingest.pipeline import IngestOptions, ingest, page_names
 from wikic.ingest.plan_model import Anchor, Axis, Cell, Comparison, Concept, Entity, Fact, Plan, Section
 from wikic.schema import load as load_schema
 from wikic.vault.init import init_vault
+from wikic.vault.state import Mentions
 
 TODAY = dt.date(2026, 11, 29)
 

@@ -26,7 +26,6 @@ import yaml
 
 from wikic.pages.blocks import merge_blocks
 from wikic.ingest.comparisons import build_table, render_table
-from wikic.ingest.ledgers import Mentions
 from wikic.ingest.names import PageNames, lookup_keys, name_keys
 from wikic.ingest.plan_model import Comparison, Concept, Entity, Plan, Relation
 from wikic.pages.render import clean_text, clean_title, link, linkify
@@ -39,6 +38,7 @@ from wikic.vault.layout import RAW_DIR
 from wikic.vault.load import load_vault, walk
 from wikic.vault.resolve import fold
 from wikic.vault.slug import slugify
+from wikic.vault.state import Mentions
 
 FM_ORDER = ("title", "created", "updated", "type", "tags", "aliases", "sources", "summary")
 KIND_TAGS = {

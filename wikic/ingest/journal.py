@@ -23,24 +23,20 @@ find, whoever left it.
 from __future__ import annotations
 
 import hashlib
-import json
-import os
 import secrets
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from wikic.progress import ProgressCallback, ProgressEvent
 from wikic.pages.index_file import Entry, add_entries, listed_links
-from wikic.vault.layout import INDEX_FILE, LOG_FILE, STATE_DIR
 from wikic.pages.log_file import appended
+from wikic.progress import ProgressCallback, ProgressEvent
+from wikic.vault import state
+from wikic.vault.layout import INDEX_FILE, LOG_FILE
 from wikic.vault.write import write_atomic
 
 if TYPE_CHECKING:  # the palace (chromadb) is imported only when it is used
     from wikic.palace import Palace
-
-JOURNAL = "journal.json"
-PALACE_TODO = "palace-todo"
 
 
 def _sha(text: str | None) -> str | None:
@@ -79,25 +75,21 @@ class Journal:
 
     # -- storage -----------------------------------------------------------------------------------------
     def save(self, root: Path) -> None:
-        write_atomic(root / STATE_DIR / JOURNAL, json.dumps(asdict(self), ensure_ascii=False))
+        state.save_journal(root, asdict(self))
 
     @classmethod
     def load(cls, root: Path) -> Journal | None:
         """The journal a killed run left, or None. An unreadable one was never completely written (it is
         written atomically), so it is no journal."""
+        data = state.load_journal(root)
         try:
-            data = json.loads((root / STATE_DIR / JOURNAL).read_text(encoding="utf-8"))
-            return cls(**data)
-        except FileNotFoundError:
-            return None
-        except (OSError, ValueError, TypeError):
+            return cls(**data) if data is not None else None
+        except TypeError:
             return None
 
     # -- applying (under the vault lock) ----------------------------------------------------------------
     def apply(self, root: Path, page_types: list[str]) -> list[str]:
         """Make every planned write true; returns the pages left alone because a person changed them."""
-        from wikic.ingest.ledgers import Compiled, Mentions
-
         left: list[str] = []
         for path, planned in self.pages.items():
             current = _read(root / path)
@@ -115,11 +107,11 @@ class Journal:
             if entries:
                 write_atomic(index_path, add_entries(current, entries, page_types), root=root)
         if self.compiled:
-            compiled = Compiled.load(root)
+            compiled = state.Compiled.load(root)
             compiled.entries.update(self.compiled)
             compiled.save()
         if self.mentions is not None:
-            Mentions(root, self.mentions).save()
+            state.Mentions(root, self.mentions).save()
         if self.log_rows:
             log_path = root / LOG_FILE
             current = _read(log_path)
@@ -132,18 +124,13 @@ class Journal:
     def finish(self, root: Path) -> None:
         """Hand the palace its to-do, then drop the journal: everything else is written."""
         if self.palace:
-            todo = root / STATE_DIR / PALACE_TODO / f"{self.run}.json"
-            write_atomic(todo, json.dumps({"paths": sorted(set(self.palace))}, ensure_ascii=False))
-        try:
-            os.unlink(root / STATE_DIR / JOURNAL)
-        except FileNotFoundError:
-            pass
+            state.add_palace_todo(root, self.run, self.palace)
+        state.drop_journal(root)
 
 
 def pending(root: Path) -> bool:
     """Whether a killed run left work behind (a journal, or palace updates not done)."""
-    todo = root / STATE_DIR / PALACE_TODO
-    return (root / STATE_DIR / JOURNAL).exists() or (todo.is_dir() and any(todo.glob("*.json")))
+    return state.journal_exists(root) or bool(state.palace_todos(root))
 
 
 def recover(root: Path, page_types: list[str]) -> list[str]:
@@ -151,27 +138,11 @@ def recover(root: Path, page_types: list[str]) -> list[str]:
     run it completed."""
     journal = Journal.load(root)
     if journal is None:
-        try:
-            os.unlink(root / STATE_DIR / JOURNAL)  # unreadable: never complete, so nothing of it was applied
-        except FileNotFoundError:
-            pass
+        state.drop_journal(root)  # unreadable: never complete, so nothing of it was applied
         return []
     journal.apply(root, page_types)
     journal.finish(root)
     return sorted(journal.compiled)
-
-
-def palace_todo(root: Path) -> list[tuple[Path, list[str]]]:
-    """(to-do file, paths) for every palace update a run planned and has not done."""
-    folder = root / STATE_DIR / PALACE_TODO
-    out = []
-    for path in sorted(folder.glob("*.json")) if folder.is_dir() else []:
-        try:
-            paths = json.loads(path.read_text(encoding="utf-8"))["paths"]
-        except (OSError, ValueError, KeyError, TypeError):
-            paths = []
-        out.append((path, [p for p in paths if isinstance(p, str)]))
-    return out
 
 
 def update_palace(
@@ -184,7 +155,7 @@ def update_palace(
     process's, still running), and is announced to `progress` as a `leftover` event before the work starts.
     Returns how many files those other to-dos held. Raises what the palace raises (Ctrl-C included); the
     to-dos then stay for the next run."""
-    todos = palace_todo(root)
+    todos = state.palace_todos(root)
     wanted = sorted({*paths, *(p for _, ps in todos for p in ps)})
     if not wanted:
         return 0
@@ -198,8 +169,5 @@ def update_palace(
 
         update_paths(root, wanted, progress=progress)
     for todo, _ in todos:
-        try:
-            os.unlink(todo)
-        except FileNotFoundError:
-            pass
+        state.drop_palace_todo(todo)
     return leftover

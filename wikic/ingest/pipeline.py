@@ -26,7 +26,6 @@ from wikic.ingest.extract import (
     source_chunks,
 )
 from wikic.ingest.inputs import read_inputs
-from wikic.ingest.ledgers import Compiled, Mentions
 from wikic.ingest.names import PageNames
 from wikic.ingest.pending import pending_inputs
 from wikic.ingest.workers import DaemonPool
@@ -37,8 +36,9 @@ from wikic.schema import Schema
 from wikic.schema import load as load_schema
 from wikic.settings import Settings, load_settings
 from wikic.pages.index_file import add_entries
-from wikic.vault.layout import INDEX_FILE, STATE_DIR, require_vault
+from wikic.vault.layout import INDEX_FILE, require_vault
 from wikic.vault.load import load_vault
+from wikic.vault.state import Compiled, Mentions, state_dir
 from wikic.pages.lock import vault_lock
 from wikic.pages.log_file import row
 
@@ -244,7 +244,7 @@ def make_llm(root: Path, settings: Settings) -> LLM:
 
     if not settings.llm.model:
         raise ConfigError("no model configured", hint="set [llm] model in wikic.toml, WIKIC_LLM_MODEL, or --model")
-    return OpenAICompatible(settings.llm, state_dir=root / STATE_DIR)
+    return OpenAICompatible(settings.llm, state_dir=state_dir(root))
 
 
 def prompt_context(schema: Schema) -> PromptContext:
@@ -339,7 +339,7 @@ def ingest(root: Path, options: IngestOptions, *, llm: LLM | None = None, progre
 
     names, stems = page_names(root)
     context = prompt_context(schema)
-    cache = ReplyCache.for_vault_state(root / STATE_DIR, read=options.use_cache)
+    cache = ReplyCache.for_vault_state(state_dir(root), read=options.use_cache)
     contexts = {src.raw_path: relevant_pages(root, src, names, options.use_palace) for src in todo}
 
     if options.estimate:

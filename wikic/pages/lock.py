@@ -9,16 +9,13 @@ from pathlib import Path
 from filelock import FileLock, Timeout
 
 from wikic.errors import LockTimeout
-from wikic.vault.layout import STATE_DIR
-
-LOCK_NAME = "vault.lock"
+from wikic.vault.state import VAULT_LOCK, state_dir, state_path
 
 
 @contextmanager
 def vault_lock(root: Path, timeout: float = 300.0) -> Iterator[None]:
-    state = root / STATE_DIR
-    state.mkdir(parents=True, exist_ok=True)
-    lock = FileLock(str(state / LOCK_NAME))
+    state_dir(root).mkdir(parents=True, exist_ok=True)
+    lock = FileLock(str(state_path(root, VAULT_LOCK)))
     try:
         lock.acquire(timeout=timeout)
     except Timeout:

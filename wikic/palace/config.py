@@ -14,7 +14,8 @@ from urllib.parse import urlparse
 
 from wikic.config_file import read_config
 from wikic.errors import ConfigError
-from wikic.vault.layout import CONFIG_FILE, STATE_DIR
+from wikic.vault.layout import CONFIG_FILE
+from wikic.vault.state import DEFAULT_PALACE as DEFAULT_PALACE_DIR
 
 # The embedding providers with what a person choosing one needs to know. The one list: the error for an
 # unknown provider shows it, and a test holds README.md and docs/palace.md to it.
@@ -34,7 +35,6 @@ def provider_choices() -> str:
 
 # How search combines dense and BM25 evidence (see wikic/palace/search.py).
 FUSIONS = ("convex", "rrf")
-DEFAULT_PALACE_DIR = f"{STATE_DIR}/palace"
 # Collection metadata key that every write changes, so readers in other processes know to catch up.
 GENERATION_KEY = "wikic_generation"
 
