@@ -148,7 +148,6 @@ def popen(*args: str, extra_env: dict[str, str] | None = None, cwd: Path | None 
 
 # -- invariants -----------------------------------------------------------------------------------------
 
-REQUIRED = ("title", "created", "updated", "type", "tags", "sources")
 _BEGIN = re.compile(r"^<!-- wikic:begin (\S+) sha=[0-9a-f]+ -->$", re.MULTILINE)
 _END = re.compile(r"^<!-- wikic:end (\S+) -->$", re.MULTILINE)
 
@@ -165,7 +164,7 @@ def page_paths(root: Path) -> list[str]:
 def whole_page_problems(root: Path, rel: str) -> list[str]:
     """A page written by wikic is whole: UTF-8, frontmatter on line 1 with every required key, every
     compiler block closed, a final newline."""
-    from wikic.vault.frontmatter import parse, split
+    from wikic.vault.frontmatter import REQUIRED_KEYS, parse, split
 
     data = (root / rel).read_bytes()
     try:
@@ -178,7 +177,7 @@ def whole_page_problems(root: Path, rel: str) -> list[str]:
     if parsed is None:
         problems.append(f"{rel}: no readable frontmatter on line 1")
     else:
-        missing = [k for k in REQUIRED if k not in parsed]
+        missing = [k for k in REQUIRED_KEYS if k not in parsed]
         if missing:
             problems.append(f"{rel}: frontmatter lacks {missing}")
         if not isinstance(parsed.get("title"), str) or not parsed.get("title"):

@@ -22,25 +22,24 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import yaml
-
-from wikic.pages.blocks import merge_blocks
 from wikic.ingest.comparisons import build_table, render_table
 from wikic.ingest.names import PageNames, lookup_keys, name_keys
 from wikic.ingest.plan_model import Comparison, Concept, Entity, Plan, Relation
-from wikic.pages.render import clean_text, clean_title, link, linkify
 from wikic.ingest.siblings import RELATED_SECTION, related_key, with_see_also
+from wikic.pages.blocks import merge_blocks
+from wikic.pages.frontmatter import dump_frontmatter
+from wikic.pages.index_file import Entry
+from wikic.pages.render import clean_text, clean_title, link, linkify
 from wikic.schema import Schema
 from wikic.vault import frontmatter as fm_parser
 from wikic.vault.anchors import parse_spec, render as render_anchor
-from wikic.pages.index_file import Entry
+from wikic.vault.frontmatter import split_page
 from wikic.vault.layout import RAW_DIR
 from wikic.vault.load import load_vault, walk
 from wikic.vault.resolve import fold
 from wikic.vault.slug import slugify
 from wikic.vault.state import Mentions
 
-FM_ORDER = ("title", "created", "updated", "type", "tags", "aliases", "sources", "summary")
 KIND_TAGS = {
     "person": ("person", "people"),
     "organization": ("organization", "org", "company"),
@@ -67,70 +66,6 @@ class SourceResult:
     def compiled_pages(self) -> list[str]:
         """The pages this source wrote what it says into (each cites it)."""
         return [p for p in [*self.created, *self.updated] if p not in self.linked]
-
-
-class _Dumper(yaml.SafeDumper):
-    def ignore_aliases(self, data: Any) -> bool:  # never "&id001" anchors: Obsidian shows them verbatim
-        return True
-
-
-def _str(dumper: yaml.SafeDumper, value: str) -> yaml.ScalarNode:
-    # PyYAML may write U+0085/U+2028/U+2029 raw in a single-quoted scalar, where a reader folds them into a
-    # space; double quotes escape them (\N, \L, \P), so the value reads back as it was.
-    style = '"' if any(c in value for c in "\x85\u2028\u2029") else None
-    return dumper.represent_scalar("tag:yaml.org,2002:str", value, style=style)
-
-
-_Dumper.add_representer(str, _str)
-
-
-# libyaml's emitter is ~5x faster than PyYAML's, and a page's frontmatter is dumped again for every source
-# that touches it. The two write the same bytes except for text holding control characters (line folding
-# of double-quoted strings), U+0085/U+2028/U+2029, a BOM, or characters outside the BMP (libyaml escapes
-# them): such frontmatter keeps the pure-Python emitter, so a page's bytes never depend on which one ran.
-if getattr(yaml, "__with_libyaml__", False):
-
-    class _FastDumper(yaml.CSafeDumper):
-        def ignore_aliases(self, data: Any) -> bool:
-            return True
-
-else:  # pragma: no cover - PyYAML built without libyaml
-    _FastDumper = _Dumper  # type: ignore[misc]
-
-_NOT_FAST = re.compile("[^ -~\u00a0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd]")
-
-
-def _fast_safe(value: Any) -> bool:
-    if isinstance(value, str):
-        return _NOT_FAST.search(value) is None
-    if isinstance(value, dict):
-        return all(_fast_safe(k) and _fast_safe(v) for k, v in value.items())
-    if isinstance(value, (list, tuple, set)):
-        return all(_fast_safe(v) for v in value)
-    return True
-
-
-REQUIRED_KEYS = ("title", "created", "updated", "type", "tags", "sources")
-
-
-def dump_frontmatter(data: dict[str, Any]) -> str:
-    ordered = {k: data[k] for k in FM_ORDER if k in data and (k in REQUIRED_KEYS or data[k] not in (None, [], ""))}
-    ordered.update({k: v for k, v in data.items() if k not in ordered and k not in FM_ORDER})
-    dumper = _FastDumper if _fast_safe(ordered) else _Dumper
-    text = yaml.dump(ordered, Dumper=dumper, sort_keys=False, allow_unicode=True, default_flow_style=None, width=1000)
-    return f"---\n{text}---\n"
-
-
-def split_page(text: str) -> tuple[dict[str, Any] | None, str]:
-    """(frontmatter, body) of a page; frontmatter None when it is missing or unreadable."""
-    split = fm_parser.split(text)
-    if split.yaml_text is None:
-        return None, text
-    parsed = fm_parser.parse(split.yaml_text)
-    if parsed.data is None:
-        return None, text
-    body = "\n".join(text.split("\n")[split.block_lines :])
-    return dict(parsed.data), body
 
 
 def pick_tags(text: str, kind: str, taxonomy: tuple[str, ...], limit: int = 3) -> list[str]:
@@ -503,4 +438,4 @@ def _same(a: str, b: str) -> bool:
     return bool(set(name_keys(a)) & set(lookup_keys(b)))
 
 
-__all__ = ["Compiler", "SourceResult", "dump_frontmatter", "pick_tags", "split_page", "Entity", "Concept", "Relation"]
+__all__ = ["Compiler", "SourceResult", "pick_tags", "Entity", "Concept", "Relation"]

@@ -15,7 +15,6 @@ from pathlib import Path
 from typing import Any
 
 from wikic.errors import ConfigError, Interrupted, LLMError, PalaceError, describe
-from wikic.ingest import journal
 from wikic.ingest.capture import CapturedSource, commit, preview
 from wikic.ingest.compile import Compiler, SourceResult
 from wikic.ingest.extract import (
@@ -31,16 +30,17 @@ from wikic.ingest.pending import pending_inputs
 from wikic.ingest.workers import DaemonPool
 from wikic.llm.cache import ReplyCache
 from wikic.llm.client import LLM
+from wikic.pages import journal
+from wikic.pages.index_file import empty_index, with_entries
+from wikic.pages.lock import vault_lock
+from wikic.pages.log_file import row
 from wikic.progress import ProgressCallback, ProgressEvent
 from wikic.schema import Schema
 from wikic.schema import load as load_schema
 from wikic.settings import Settings, load_settings
-from wikic.pages.index_file import add_entries
 from wikic.vault.layout import INDEX_FILE, require_vault
 from wikic.vault.load import load_vault
 from wikic.vault.state import Compiled, Mentions, state_dir
-from wikic.pages.lock import vault_lock
-from wikic.pages.log_file import row
 
 MAX_CONTEXT_PAGES = 40  # pages the model is told about per source: bounded, whatever the wiki's size
 
@@ -440,9 +440,7 @@ def ingest(root: Path, options: IngestOptions, *, llm: LLM | None = None, progre
         if log_rows:
             plan = _plan_run(root, compiler, {ref: compiled.entries[ref] for ref in recorded}, mentions, log_rows)
             plan.palace = [*touched, INDEX_FILE] if options.use_palace else []
-            plan.save(root)  # from here on, a killed run is finished by the next one
-            plan.apply(root, page_types)
-            plan.finish(root)
+            plan.commit(root, page_types)
             run_id = plan.run
 
     if options.use_palace and touched and not report.interrupted:
@@ -476,8 +474,10 @@ def _update_palace(
 ) -> None:
     """Index `paths`, and whatever a killed run left to index; a failure is reported, never fatal; Ctrl-C
     leaves the work (its to-do) for the next run."""
+    from wikic.palace.todo import update_palace
+
     try:
-        report.palace_leftover = journal.update_palace(root, paths, run=run, progress=progress)
+        report.palace_leftover = update_palace(root, paths, run=run, progress=progress)
     except KeyboardInterrupt:
         report.interrupted = "palace"
     except (PalaceError, ImportError, OSError) as exc:
@@ -514,7 +514,7 @@ def _diffs(compiler: Compiler, root: Path, schema: Schema) -> list[str]:
         out.append("".join(difflib.unified_diff(before.splitlines(True), text.splitlines(True), f"a/{path}", f"b/{path}")))
     if compiler.index_entries:
         index_path = root / INDEX_FILE
-        current = index_path.read_text(encoding="utf-8") if index_path.exists() else "# Wiki Index\n"
-        new = add_entries(current, compiler.index_entries, list(schema.page_folders))
+        current = index_path.read_text(encoding="utf-8") if index_path.exists() else empty_index()
+        new = with_entries(current, compiler.index_entries, list(schema.page_folders))
         out.append("".join(difflib.unified_diff(current.splitlines(True), new.splitlines(True), f"a/{INDEX_FILE}", f"b/{INDEX_FILE}")))
     return out

@@ -1,11 +1,13 @@
-"""index.md is written by code: one section per page type, alphabetical entries
-`- [[link]] — summary`. Edits are surgical so text a person added to index.md survives."""
+"""index.md's text, built here and nowhere else: one section per page type, alphabetical entries
+`- [[link]] — summary`. Edits are surgical so text a person added to index.md survives. (The journal,
+`journal.py`, is what writes it to disk.)"""
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
 
+TITLE = "# Wiki Index"
 SECTION_TITLES = {"entity": "Entities", "concept": "Concepts", "comparison": "Comparisons", "query": "Queries"}
 _ENTRY = re.compile(r"^\s*[-*+]\s+!?\[\[([^\]|#]+)")
 
@@ -30,9 +32,14 @@ def listed_links(text: str) -> set[str]:
     return {m.group(1).strip().lower() for line in text.split("\n") if (m := _ENTRY.match(line))}
 
 
+def empty_index() -> str:
+    """index.md before its first entry, when there is none: the title alone (sections come with entries)."""
+    return TITLE + "\n"
+
+
 def render_index(entries: list[Entry], types: list[str]) -> str:
     """A whole index.md for a fresh vault or a rebuild."""
-    out = ["# Wiki Index", ""]
+    out = [TITLE, ""]
     for page_type in types:
         out.append(f"## {section_title(page_type)}")
         out.extend(e.render() for e in sorted((e for e in entries if e.page_type == page_type), key=lambda e: e.link.lower()))
@@ -83,3 +90,20 @@ def remove_lines(text: str, line_numbers: set[int]) -> str:
     lines = text.split("\n")
     kept = [line for number, line in enumerate(lines, start=1) if number not in line_numbers or not _ENTRY.match(line)]
     return "\n".join(kept)
+
+
+def with_entries(text: str | None, entries: list[Entry], types: list[str]) -> str:
+    """index.md (`text`, None when there is none) with the `entries` it does not list yet added."""
+    text = text if text is not None else empty_index()
+    listed = listed_links(text)
+    missing = [e for e in entries if e.link.lower() not in listed]
+    return add_entries(text, missing, types) if missing else text
+
+
+def upsert_entry(text: str | None, entry: Entry, types: list[str]) -> str:
+    """index.md (`text`, None when there is none) with `entry` listed: its old line replaced, or added."""
+    text = text if text is not None else empty_index()
+    pattern = re.compile(rf"^\s*[-*+]\s+\[\[{re.escape(entry.link)}(?:\|[^\]]*)?\]\].*$", re.MULTILINE | re.IGNORECASE)
+    if pattern.search(text):
+        return pattern.sub(lambda _: entry.render(), text, count=1)
+    return add_entries(text, [entry], types)

@@ -24,6 +24,7 @@ from wikic.palace import Palace, SearchHit, search
 from wikic.palace.lexical import tokenize
 from wikic.pages.fingerprint import knowledge_text, page_fingerprint
 from wikic.vault.anchors import plain_anchors
+from wikic.vault.frontmatter import split_page
 from wikic.vault.layout import PAGE_FOLDERS, RAW_DIR
 from wikic.vault.load import walk
 from wikic.vault.markers import PREFIX as MARKER_PREFIX
@@ -307,8 +308,6 @@ def _clean_lines(lines: list[str]) -> list[str]:
 
 
 def _page_item(root: Path, resolver: Resolver, hit: SearchHit, text: str, cap: int) -> ContextItem:
-    from wikic.ingest.compile import split_page
-
     data, _ = split_page(text)
     fm = data or {}
     title = fm.get("title") if isinstance(fm.get("title"), str) else hit.title or posixpath.basename(hit.path)[:-3]

@@ -19,9 +19,9 @@ A query page also links, under "See also", to a few pages built on the same raw 
 lint's staleness check leaves them out. An answer from raw passages alone cites no page, so the pages
 built on those passages list it under "Asked about" instead, and it is not left unlinked in the wiki.
 
-Every new text is computed first, then written through the ingest journal (`wikic/ingest/journal.py`):
-a save killed part-way is finished by the next `query --save`, `--refresh` or ingest, never left with a
-query page but no index.md entry or log row.
+Every new text is computed first, then handed to `wikic.pages`, which writes it through the journal
+(`wikic/pages/journal.py`): a save killed part-way is finished by the next `query --save`, `--refresh`,
+`lint --fix` or ingest, never left with a query page but no index.md entry or log row.
 """
 
 from __future__ import annotations
@@ -34,11 +34,16 @@ from pathlib import Path
 from typing import Any
 
 from wikic.errors import PalaceError, UsageError, VaultError
-from wikic.ingest import journal
+from wikic.pages import journal
 from wikic.pages.blocks import digest, find_block, merge_blocks, remove_block
-from wikic.ingest.compile import dump_frontmatter, split_page
+from wikic.pages.fingerprint import ASKED_KEY, ASKED_SECTION
+from wikic.pages.frontmatter import dump_frontmatter
+from wikic.pages.index_file import Entry, upsert_entry
+from wikic.pages.lock import vault_lock
+from wikic.pages.log_file import row
 from wikic.pages.render import clean_text, clean_title
 from wikic.palace import Palace
+from wikic.palace.todo import update_palace
 from wikic.query.answer import (
     QueryOptions,
     QueryResult,
@@ -46,16 +51,13 @@ from wikic.query.answer import (
     TextSink,
     answer_question,
 )
-from wikic.pages.fingerprint import ASKED_KEY, ASKED_SECTION
 from wikic.query.retrieve import link_ref
 from wikic.schema import load as load_schema
 from wikic.vault import frontmatter as fm_parser
 from wikic.vault.anchors import strip_anchors
-from wikic.pages.index_file import Entry, add_entries
+from wikic.vault.frontmatter import split_page
 from wikic.vault.layout import INDEX_FILE, PAGE_FOLDERS, RAW_DIR, require_vault
 from wikic.vault.load import Vault, load_vault, walk
-from wikic.pages.lock import vault_lock
-from wikic.pages.log_file import row
 from wikic.vault.parse import parse_note
 from wikic.vault.resolve import Resolver
 from wikic.vault.slug import slugify
@@ -333,7 +335,8 @@ def _write_query(root: Path, result: QueryResult, rel: str, today: dt.date, *, c
     texts[rel] = dump_frontmatter(data) + body_text.lstrip("\n")
     index_path = root / INDEX_FILE
     before[INDEX_FILE] = index_path.read_text(encoding="utf-8") if index_path.exists() else None
-    texts[INDEX_FILE] = _upsert_index(before[INDEX_FILE], Entry("query", link, data["summary"]), schema)
+    types = list(schema.page_folders) or list(PAGE_FOLDERS)
+    texts[INDEX_FILE] = upsert_entry(before[INDEX_FILE], Entry("query", link, data["summary"]), types)
     queries = _query_pages(vault, rel, texts[rel])
     for page in sorted(_asked_from(data) | old_linked):
         if page in texts:
@@ -362,20 +365,8 @@ def _write_query(root: Path, result: QueryResult, rel: str, today: dt.date, *, c
             plan.add_page(path, before[path], text)
     plan.add_log(root, [row(today, "query", rel, ", ".join(notes))])
     plan.palace = [saved.path, *saved.asked_pages]
-    plan.save(root)  # from here on, a killed save is finished by the next save or ingest
-    plan.apply(root, list(schema.page_folders))
-    plan.finish(root)
+    plan.commit(root, list(schema.page_folders))
     return saved
-
-
-def _upsert_index(text: str | None, entry: Entry, schema: Any) -> str:
-    """index.md (`text`, None when there is none) with `entry` listed: its old line replaced, or added."""
-    text = text if text is not None else "# Wiki Index\n"
-    pattern = re.compile(rf"^\s*[-*+]\s+\[\[{re.escape(entry.link)}(?:\|[^\]]*)?\]\].*$", re.MULTILINE | re.IGNORECASE)
-    if pattern.search(text):
-        return pattern.sub(lambda _: entry.render(), text, count=1)
-    types = list(schema.page_folders) or list(PAGE_FOLDERS)
-    return add_entries(text, [entry], types)
 
 
 def _asked_from(fm: dict[str, Any]) -> set[str]:
@@ -468,6 +459,6 @@ def _update_asked(text: str, queries: list[tuple[str, str, str]], resolver: Reso
 def _reindex(root: Path, saved: SavedQuery, palace: Palace | None) -> None:
     """Index what the save wrote, and whatever a killed save or ingest left to index (its palace to-do)."""
     try:
-        journal.update_palace(root, [saved.path, *saved.asked_pages], palace)
+        update_palace(root, [saved.path, *saved.asked_pages], palace)
     except (PalaceError, OSError) as exc:
         saved.warnings.append(f"palace not updated ({exc}); run `wikic index`")

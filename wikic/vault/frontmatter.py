@@ -23,6 +23,8 @@ except AttributeError:  # pragma: no cover
 
 FENCE = "---"
 RULE = "frontmatter"
+# What every wiki page's frontmatter holds: lint's `frontmatter` rule asks for them, the compiler writes them.
+REQUIRED_KEYS = ("title", "created", "updated", "type", "tags", "sources")
 
 
 class Split(NamedTuple):
@@ -123,6 +125,19 @@ def parse(yaml_text: str, first_line: int = 2) -> Parsed:
         kind = type(data).__name__
         return Parsed(None, [*problems, Problem(RULE, first_line, f"frontmatter must be a mapping of keys, not a {kind}")])
     return Parsed({str(k): v for k, v in data.items()}, problems)
+
+
+def split_page(text: str) -> tuple[dict[str, Any] | None, str]:
+    """(frontmatter, body) of a page; frontmatter None when it is missing or unreadable (the body is then
+    the whole text)."""
+    block = split(text)
+    if block.yaml_text is None:
+        return None, text
+    parsed = parse(block.yaml_text)
+    if parsed.data is None:
+        return None, text
+    body = "\n".join(text.split("\n")[block.block_lines :])
+    return dict(parsed.data), body
 
 
 def _error_line(exc: yaml.YAMLError, yaml_text: str) -> int:
