@@ -72,8 +72,8 @@ def test_a_concept_named_like_an_existing_comparison_is_written_on_that_page(tmp
 
 
 def _compile(root: Path, plan: Plan) -> tuple[Compiler, Any]:
-    names, stems = page_names(root)
-    compiler = Compiler(root, load_schema(root), names, Mentions.load(root), stems, TODAY)
+    names, links = page_names(root)
+    compiler = Compiler(root, load_schema(root), names, Mentions.load(root), links, TODAY)
     return compiler, compiler.compile(plan, plan.source_path)
 
 

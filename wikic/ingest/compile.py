@@ -29,6 +29,7 @@ from wikic.ingest.siblings import RELATED_SECTION, related_key, with_see_also
 from wikic.pages.blocks import merge_blocks
 from wikic.pages.frontmatter import dump_frontmatter
 from wikic.pages.index_file import Entry
+from wikic.pages.links import LinkNames
 from wikic.pages.render import clean_text, clean_title, link, linkify
 from wikic.schema import Schema
 from wikic.vault import frontmatter as fm_parser
@@ -84,12 +85,12 @@ def pick_tags(text: str, kind: str, taxonomy: tuple[str, ...], limit: int = 3) -
 
 
 class Compiler:
-    def __init__(self, root: Path, schema: Schema, names: PageNames, mentions: Mentions, stems: dict[str, int], today: dt.date) -> None:
+    def __init__(self, root: Path, schema: Schema, names: PageNames, mentions: Mentions, links: LinkNames, today: dt.date) -> None:
         self.root = root
         self.schema = schema
         self.names = names
         self.mentions = mentions
-        self.stems = stems  # folded file stem -> how many files carry it (for unambiguous link text)
+        self.links = links  # every note name of the vault, and of the pages planned: for unambiguous link text
         self.today = today
         self.folder_types = schema.folder_types()
         self.texts: dict[str, str] = {}  # path -> planned text
@@ -151,8 +152,7 @@ class Compiler:
         return set(sources) - before
 
     def link_text(self, path: str) -> str:
-        stem = posixpath.basename(path)[:-3]
-        return stem if self.stems.get(stem.lower(), 0) <= 1 else path[:-3]
+        return self.links.link_text(path)
 
     # -- naming ----------------------------------------------------------------------------------------
 
@@ -161,10 +161,10 @@ class Compiler:
         base = slugify(name) or "page"
         candidate = f"{folder}/{base}.md"
         n = 2
-        while (self.root / candidate).exists() or candidate in self.texts or self.stems.get(posixpath.basename(candidate)[:-3].lower(), 0):
+        while (self.root / candidate).exists() or candidate in self.texts or self.links.taken(posixpath.basename(candidate)[:-3]):
             candidate = f"{folder}/{base}-{n}.md"
             n += 1
-        self.stems[posixpath.basename(candidate)[:-3].lower()] = 1
+        self.links.add(candidate)
         return candidate
 
     # -- compiling ------------------------------------------------------------------------------------
@@ -173,18 +173,17 @@ class Compiler:
         """Plan, in memory, what the source `raw_path` (whose plan is `plan`) changes.
 
         All or nothing: when compiling the source raises, the compiler is left exactly as it was before
-        the call (planned texts, page names, the mentions ledger, index entries, file stems) and the
+        the call (planned texts, page names, the mentions ledger, index entries, note names) and the
         exception propagates, so the caller can fail that source alone and go on with the next.
         """
         saved = _Checkpoint(dict(self.texts), dict(self.originals), list(self.index_entries), dict(self.planned_sources),
-                            dict(self.stems), self.names.snapshot(), self.mentions.snapshot())
+                            self.links.copy(), self.names.snapshot(), self.mentions.snapshot())
         try:
             return self._compile(plan, raw_path)
         except BaseException:
             self.texts, self.originals, self.index_entries = saved.texts, saved.originals, saved.index_entries
             self.planned_sources = saved.planned_sources
-            self.stems.clear()
-            self.stems.update(saved.stems)
+            self.links = saved.links
             self.names.restore(saved.names)
             self.mentions.restore(saved.mentions)
             raise
@@ -429,7 +428,7 @@ class _Checkpoint:
     originals: dict[str, str | None]
     index_entries: list[Entry]
     planned_sources: dict[str, frozenset[str]]
-    stems: dict[str, int]
+    links: LinkNames
     names: PageNames
     mentions: dict[str, dict[str, Any]]
 

@@ -32,6 +32,7 @@ from wikic.llm.cache import ReplyCache
 from wikic.llm.client import LLM
 from wikic.pages import journal
 from wikic.pages.index_file import empty_index, with_entries
+from wikic.pages.links import LinkNames
 from wikic.pages.lock import vault_lock
 from wikic.pages.log_file import row
 from wikic.progress import ProgressCallback, ProgressEvent
@@ -251,20 +252,15 @@ def prompt_context(schema: Schema) -> PromptContext:
     return PromptContext(domain=schema.domain, tags=schema.tags, prose=schema.prose())
 
 
-def page_names(root: Path) -> tuple[PageNames, dict[str, int]]:
+def page_names(root: Path) -> tuple[PageNames, LinkNames]:
     vault = load_vault(root, use_cache=True)
     names = PageNames()
-    stems: dict[str, int] = {}
-    for path in vault.files:
-        if path.endswith(".md"):
-            stem = posixpath.basename(path)[:-3].lower()
-            stems[stem] = stems.get(stem, 0) + 1
     for path in vault.pages:
         fm = vault.notes[path].frontmatter or {}
         title = fm.get("title") if isinstance(fm.get("title"), str) else posixpath.basename(path)[:-3]
         aliases = [a for a in fm.get("aliases") or [] if isinstance(a, str)] if isinstance(fm.get("aliases"), list) else []
         names.add(path, title, aliases)
-    return names, stems
+    return names, LinkNames(vault.files)
 
 
 def relevant_pages(root: Path, source: CapturedSource, names: PageNames, use_palace: bool) -> list[str]:
@@ -337,7 +333,7 @@ def ingest(root: Path, options: IngestOptions, *, llm: LLM | None = None, progre
             _update_palace(root, report, [], progress)
         return report
 
-    names, stems = page_names(root)
+    names, _ = page_names(root)
     context = prompt_context(schema)
     cache = ReplyCache.for_vault_state(state_dir(root), read=options.use_cache)
     contexts = {src.raw_path: relevant_pages(root, src, names, options.use_palace) for src in todo}
@@ -392,9 +388,9 @@ def ingest(root: Path, options: IngestOptions, *, llm: LLM | None = None, progre
         if not options.dry_run:
             report.resumed += journal.recover(root, page_types)  # a run killed while this one was extracting
         compiled = Compiled.load(root)  # re-read: another process may have compiled meanwhile
-        names, stems = page_names(root)
+        names, links = page_names(root)
         mentions = Mentions.load(root)
-        compiler = Compiler(root, schema, names, mentions, stems, today)
+        compiler = Compiler(root, schema, names, mentions, links, today)
         log_rows: list[str] = []
         recorded: list[str] = []
         for src in todo:

@@ -39,6 +39,7 @@ from wikic.pages.blocks import digest, find_block, merge_blocks, remove_block
 from wikic.pages.fingerprint import ASKED_KEY, ASKED_SECTION
 from wikic.pages.frontmatter import dump_frontmatter
 from wikic.pages.index_file import Entry, upsert_entry
+from wikic.pages.links import LinkNames
 from wikic.pages.lock import vault_lock
 from wikic.pages.log_file import row
 from wikic.pages.render import clean_text, clean_title
@@ -59,7 +60,6 @@ from wikic.vault.frontmatter import split_page
 from wikic.vault.layout import INDEX_FILE, PAGE_FOLDERS, RAW_DIR, require_vault
 from wikic.vault.load import Vault, load_vault, walk
 from wikic.vault.parse import parse_note
-from wikic.vault.resolve import Resolver
 from wikic.vault.slug import slugify
 
 ANSWER_KEY = "answer"
@@ -220,10 +220,10 @@ def _check_answer_block(rel: str, text: str) -> None:
 def _new_path(root: Path, folder: str, question: str) -> str:
     base = slugify(question, max_length=SLUG_LENGTH) or "query"
     files, _ = walk(root)
-    stems = {posixpath.basename(p)[:-3].lower() for p in files if p.endswith(".md")}
+    names = LinkNames(files)
     candidate, n = base, 2
     # a name no other note has, so `[[name]]` reaches this page and nothing else
-    while candidate.lower() in stems or (root / folder / f"{candidate}.md").exists():
+    while names.taken(candidate) or (root / folder / f"{candidate}.md").exists():
         candidate = f"{base}-{n}"
         n += 1
     return f"{folder}/{candidate}.md"
@@ -325,10 +325,12 @@ def _write_query(root: Path, result: QueryResult, rel: str, today: dt.date, *, c
     before: dict[str, str | None] = {rel: old_text}
     texts: dict[str, str] = {}
     files = vault.files
-    resolver = Resolver({*files, rel})  # a new page is linked to before it exists
-    link = link_ref(resolver, rel)
+    names = LinkNames(files)
+    if created:
+        names.add(rel)  # a new page is linked to before it exists
+    link = link_ref(names, rel)
     titles = {p: str((vault.notes[p].frontmatter or {}).get("title") or posixpath.basename(p)[:-3]) for p in related}
-    see_also = ", ".join(_link(link_ref(resolver, p), titles[p]) for p in related)
+    see_also = ", ".join(_link(link_ref(names, p), titles[p]) for p in related)
     body_text, kept = _with_block(merged.text, RELATED_KEY, f"- See also: {see_also}" if related else None, RELATED_SECTION)
     if kept:
         saved.kept_edits.append(f"{rel}: {RELATED_KEY}")
@@ -346,7 +348,7 @@ def _write_query(root: Path, result: QueryResult, rel: str, today: dt.date, *, c
                 current = before[page] = (root / page).read_text(encoding="utf-8")
             except (OSError, UnicodeDecodeError):
                 continue
-        new, kept = _update_asked(current, [q[:3] for q in queries if page in q[3]], resolver)
+        new, kept = _update_asked(current, [q[:3] for q in queries if page in q[3]], names)
         if new is not None:
             texts[page] = new
             saved.asked_pages.append(page)
@@ -439,14 +441,14 @@ def _query_pages(vault: Vault, rel: str, text: str) -> list[tuple[str, str, str,
     return out
 
 
-def _update_asked(text: str, queries: list[tuple[str, str, str]], resolver: Resolver) -> tuple[str | None, bool]:
+def _update_asked(text: str, queries: list[tuple[str, str, str]], names: LinkNames) -> tuple[str | None, bool]:
     """A cited page's `text` with its "Asked about" block rebuilt from `queries` (date, path, title; newest
     first). Returns (the new text, or None when nothing changes; kept because a person edited the block)."""
     split = fm_parser.split(text)
     lines = text.split("\n")
     head = "\n".join(lines[: split.block_lines]) + "\n" if split.block_lines else ""
     body = "\n".join(lines[split.block_lines :])
-    entries = [f"- {_link(link_ref(resolver, query_path), title)}" for _, query_path, title in queries[:MAX_ASKED]]
+    entries = [f"- {_link(link_ref(names, query_path), title)}" for _, query_path, title in queries[:MAX_ASKED]]
     if len(queries) > MAX_ASKED:
         entries.append(f"- … and {len(queries) - MAX_ASKED} more (see the Queries section of index.md)")
     new_body, kept = _with_block(body, ASKED_KEY, "\n".join(entries) if entries else None, ASKED_SECTION)
