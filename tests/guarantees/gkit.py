@@ -213,6 +213,18 @@ def lint_errors(root: Path, rules: Iterable[str] | None = None) -> list[str]:
     return [f"{f.path}:{f.line}: {f.rule} {f.message}" for f in report.findings if f.severity == "error"]
 
 
+def recorded_page_problems(root: Path) -> list[str]:
+    """Every page `.wikic/compiled.json` records for a source exists and cites the source."""
+    problems = []
+    for ref, entry in compiled_sources(root).items():
+        for page in entry.get("pages", []):
+            if not (root / page).is_file():
+                problems.append(f"{ref}: recorded page {page} is missing")
+            elif ref not in (root / page).read_text(encoding="utf-8"):
+                problems.append(f"{ref}: recorded page {page} does not cite it")
+    return problems
+
+
 def raw_problems(root: Path) -> list[str]:
     """raw/ holds each captured source once, byte for byte as the ledger recorded it."""
     ledger_path = root / ".wikic" / "sources.json"
@@ -250,12 +262,7 @@ def consistency_problems(root: Path, *, expect_pages: set[str] | None = None, pa
     compiled = compiled_sources(root)
     if set(targets) != set(compiled):
         problems.append(f"log rows {sorted(set(targets))} != compiled {sorted(compiled)}")
-    for ref, entry in compiled.items():
-        for page in entry.get("pages", []):
-            if not (root / page).is_file():
-                problems.append(f"{ref}: recorded page {page} is missing")
-            elif ref not in (root / page).read_text(encoding="utf-8"):
-                problems.append(f"{ref}: recorded page {page} does not cite it")
+    problems += recorded_page_problems(root)
     problems += raw_problems(root)
     if (root / ".wikic" / "journal.json").exists():
         problems.append("a journal is still pending")

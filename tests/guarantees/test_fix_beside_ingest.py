@@ -53,14 +53,8 @@ def _unlisted(root: Path) -> list[str]:
 
 
 def _lost(root: Path, rounds: int) -> list[str]:
-    problems = _unlisted(root)
+    problems = _unlisted(root) + gkit.recorded_page_problems(root)
     compiled = gkit.compiled_sources(root)
-    for ref, entry in compiled.items():
-        for page in entry.get("pages", []):
-            if not (root / page).is_file():
-                problems.append(f"{ref}: recorded page {page} is missing")
-            elif ref not in (root / page).read_text(encoding="utf-8"):
-                problems.append(f"{ref}: recorded page {page} no longer cites it")
     if len(gkit.log_rows(root)) != rounds or len(compiled) != rounds:
         problems.append(f"{rounds} sources ingested, {len(gkit.log_rows(root))} log rows, {len(compiled)} compiled")
     return problems

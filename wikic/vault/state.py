@@ -22,7 +22,7 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -34,6 +34,7 @@ from wikic.vault.layout import STATE_DIR
 from wikic.vault.write import write_atomic, write_bytes_atomic
 
 SOURCES = "sources.json"
+SOURCES_LOCK = "sources.json.lock"
 COMPILED = "compiled.json"
 MENTIONS = "mentions.json"
 JOURNAL = "journal.json"
@@ -62,6 +63,21 @@ def state_is_ours(root: Path) -> bool:
     return not state.is_symlink() and (not state.exists() or os.path.realpath(state).startswith(os.path.realpath(root) + os.sep))
 
 
+@contextmanager
+def state_lock(root: Path, name: str, timeout: float, *, holder: str, hint: str) -> Iterator[None]:
+    """Hold the lock file `name`; after `timeout` seconds of waiting, LockTimeout ("`holder` for N s")."""
+    state_dir(root).mkdir(parents=True, exist_ok=True)
+    lock = FileLock(str(state_path(root, name)))
+    try:
+        lock.acquire(timeout=timeout)
+    except Timeout:
+        raise LockTimeout(f"{holder} for {timeout:.0f} s", hint=hint) from None
+    try:
+        yield
+    finally:
+        lock.release()
+
+
 # -- JSON state ------------------------------------------------------------------------------------------
 
 
@@ -78,9 +94,15 @@ def read_json(path: Path) -> Any | None:
         return None
 
 
-def _read_dict(path: Path) -> dict[str, Any]:
-    data = read_json(path)
-    return data if isinstance(data, dict) else {}
+def _read_ledger(root: Path, name: str, key: str) -> dict[str, Any]:
+    """The map under `key` in the ledger `name` ({} when it is missing or unreadable)."""
+    data = read_json(state_path(root, name))
+    value = data.get(key) if isinstance(data, dict) else None
+    return value if isinstance(value, dict) else {}
+
+
+def _write_ledger(root: Path, name: str, key: str, value: dict[str, Any]) -> None:
+    write_atomic(state_path(root, name), json.dumps({"version": 1, key: value}, indent=1, ensure_ascii=False))
 
 
 # -- caches ----------------------------------------------------------------------------------------------
@@ -133,22 +155,10 @@ def write_source_ledger(root: Path, sources: dict[str, dict[str, Any]]) -> None:
     write_json(state_path(root, SOURCES), {"version": 1, "sources": sources})
 
 
-@contextmanager
-def source_ledger_lock(root: Path, timeout: float = 60.0) -> Iterator[None]:
+def source_ledger_lock(root: Path, timeout: float = 60.0) -> AbstractContextManager[None]:
     """One writer of the source ledger at a time (capture reads it, adds entries, writes it back)."""
-    state_dir(root).mkdir(parents=True, exist_ok=True)
-    lock = FileLock(str(state_path(root, SOURCES + ".lock")))
-    try:
-        lock.acquire(timeout=timeout)
-    except Timeout:
-        raise LockTimeout(
-            f"{state_path(root, SOURCES)}: another wikic process has held the source ledger for {timeout:.0f} s",
-            hint="wait for the other ingest to finish",
-        ) from None
-    try:
-        yield
-    finally:
-        lock.release()
+    return state_lock(root, SOURCES_LOCK, timeout, holder=f"{state_path(root, SOURCES)}: another wikic process has held "
+                      "the source ledger", hint="wait for the other ingest to finish")
 
 
 # -- what ingest compiled, and what waits below a threshold (compiled.json, mentions.json) ----------------
@@ -161,7 +171,7 @@ class Compiled:
 
     @classmethod
     def load(cls, root: Path) -> Compiled:
-        return cls(root, _read_dict(state_path(root, COMPILED)).get("sources", {}))
+        return cls(root, _read_ledger(root, COMPILED, "sources"))
 
     def is_current(self, raw_path: str, sha256: str) -> bool:
         entry = self.entries.get(raw_path)
@@ -171,7 +181,7 @@ class Compiled:
         self.entries[raw_path] = {"sha256": sha256, "pages": sorted(set(pages)), "compiled": date}
 
     def save(self) -> None:
-        write_atomic(state_path(self.root, COMPILED), json.dumps({"version": 1, "sources": self.entries}, indent=1, ensure_ascii=False))
+        _write_ledger(self.root, COMPILED, "sources", self.entries)
 
 
 @dataclass
@@ -183,7 +193,7 @@ class Mentions:
 
     @classmethod
     def load(cls, root: Path) -> Mentions:
-        return cls(root, _read_dict(state_path(root, MENTIONS)).get("mentions", {}))
+        return cls(root, _read_ledger(root, MENTIONS, "mentions"))
 
     def add(self, key: str, kind: str, name: str, aliases: list[str], summary: str, source: str, payload: Any) -> dict[str, Any]:
         item = self.items.setdefault(key, {"kind": kind, "name": name, "aliases": [], "summary": summary, "sources": {}})
@@ -205,7 +215,7 @@ class Mentions:
         self.items = {key: {**item, "sources": dict(item["sources"])} for key, item in saved.items()}
 
     def save(self) -> None:
-        write_atomic(state_path(self.root, MENTIONS), json.dumps({"version": 1, "mentions": self.items}, indent=1, ensure_ascii=False))
+        _write_ledger(self.root, MENTIONS, "mentions", self.items)
 
 
 # -- the journal and the palace's to-do ------------------------------------------------------------------
