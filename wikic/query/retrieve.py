@@ -20,10 +20,10 @@ from typing import Any, Literal
 
 from wikic.errors import PalaceError, UsageError
 from wikic.ingest.tokens import estimate_tokens
-from wikic.palace import Palace, SearchHit, search
-from wikic.pages.links import LinkNames
-from wikic.palace.lexical import tokenize
 from wikic.pages.fingerprint import knowledge_text, page_fingerprint
+from wikic.pages.links import LinkNames
+from wikic.palace import Palace, SearchHit, search
+from wikic.palace.lexical import tokenize
 from wikic.vault.anchors import plain_anchors
 from wikic.vault.frontmatter import split_page
 from wikic.vault.layout import PAGE_FOLDERS, RAW_DIR
