@@ -249,7 +249,6 @@ def atheris_child(seconds: float, recorder: Recorder, extra: list[str]) -> None:
 
     with atheris.instrument_imports(include=["wikic"]):
         import wikic.vault.frontmatter
-        import wikic.vault.markdown
         import wikic.vault.parse
         import wikic.vault.resolve  # noqa: F401
 

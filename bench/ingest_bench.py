@@ -23,7 +23,7 @@ holds 1,000 (written directly as valid pages and listed in index.md); the prompt
 the server received are compared (target: within 1.2x), without and with the palace (static embedder,
 indexed before the ingest).
 
-Token counts are wikic's offline estimate (wikic.ingest.tokens), computed by the server from the
+Token counts are wikic's offline estimate (wikic.text.tokens), computed by the server from the
 request it received, and returned as the reply's `usage`, so the report's prompt_tokens are the
 request's size. Every run sets OMP_NUM_THREADS=1. The machine's load average is printed with the
 numbers: on a shared machine, compare medians.
@@ -71,7 +71,7 @@ standin = _load_standin()
 
 from wikic.ingest import pipeline
 from wikic.ingest.pipeline import MAX_CONTEXT_PAGES, IngestOptions, ingest
-from wikic.ingest.tokens import estimate_messages, estimate_tokens
+from wikic.text.tokens import estimate_messages, estimate_tokens
 from wikic.vault.init import init_vault
 
 LATENCY = 0.3

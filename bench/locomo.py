@@ -39,7 +39,7 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
 from wikic.palace import Palace, chunking, search
-from wikic.palace.config import FUSIONS, load_settings
+from wikic.settings import FUSIONS, load_settings
 from wikic.palace.search import AGGREGATES, Retrieval
 
 CATEGORY = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop", 5: "adversarial"}
@@ -150,7 +150,7 @@ def run_conversation(sample: dict, method: Method, dates: bool = False) -> dict:
         (vault / "wikic.toml").write_text(method.toml(), encoding="utf-8")
         settings = load_settings(vault, env={})
         palace = Palace(vault, settings)
-        retrieval = dataclasses.replace(Retrieval.of(settings), aggregate=method.aggregate)
+        retrieval = dataclasses.replace(Retrieval.of(settings.palace), aggregate=method.aggregate)
         started = time.perf_counter()
         with packing(method.packing):
             report = palace.sync()

@@ -31,8 +31,8 @@ import numpy as np  # noqa: E402
 from locomo import CATEGORY, evidence_sessions, recall, sessions_of  # noqa: E402
 
 from wikic.palace import Palace, search  # noqa: E402
-from wikic.palace.config import load_settings  # noqa: E402
-from wikic.palace.lexical import tokenize  # noqa: E402
+from wikic.settings import load_settings  # noqa: E402
+from wikic.text.terms import tokenize  # noqa: E402
 
 
 def rrf(rankings: list[list[str]], k: int = 60) -> dict[str, float]:
@@ -63,7 +63,7 @@ def by_top2(scores: dict[str, float], path_of: dict[str, str]) -> list[str]:
 def rm3_query(palace: Palace, query: str, bm25_drawers: dict[str, float], n_docs: int = 5, n_terms: int = 10) -> str:
     """Pseudo-relevance feedback: add the most frequent terms of the top BM25 drawers (RM3-style)."""
     top = sorted(bm25_drawers, key=lambda i: -bm25_drawers[i])[:n_docs]
-    recs = palace.lexical.drawers_by_id(top)
+    recs = palace.manifest.drawers_by_id(top)
     counts: Counter[str] = Counter()
     qterms = set(tokenize(query))
     for i in top:
@@ -110,7 +110,7 @@ def run(sample: dict, provider: str, chunk_tokens: int | None, dates: bool,
             qv = palace.embedder.embed_query(q)
             sims = emb @ qv
             dense = {i: float(s) for i, s in zip(ids, sims, strict=True)}
-            bd, bf = palace.lexical.bm25(q)
+            bd, bf = palace.manifest.bm25(q)
             files_bf = sorted(bf, key=lambda p: -bf[p])
             # dense PRF (Rocchio): move the query toward its 3 nearest drawers
             top3 = np.argsort(-sims)[:3]
@@ -127,7 +127,7 @@ def run(sample: dict, provider: str, chunk_tokens: int | None, dates: bool,
             cent_scores = {pth: float(c @ qv) for pth, c in centroids.items()}
             files_cent = sorted(cent_scores, key=lambda p: -cent_scores[p])
             rm3 = rm3_query(palace, q, bd)
-            bd3, bf3 = palace.lexical.bm25(rm3)
+            bd3, bf3 = palace.manifest.bm25(rm3)
             variants = {
                 "dense_max": [by_best(dense, path_of)],
                 "bm25_drawer_max": [by_best(bd, path_of)],

@@ -28,7 +28,7 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
 from wikic.palace import Palace, search  # noqa: E402
-from wikic.palace.config import load_settings  # noqa: E402
+from wikic.settings import load_settings  # noqa: E402
 
 FOLDERS = {"entity": "entities", "concept": "concepts", "comparison": "comparisons", "query": "queries"}
 COMMON = ("the of and to in is that for it as with was on be by this are from or at an which have not has "

@@ -13,12 +13,33 @@ from __future__ import annotations
 import os
 import posixpath
 import sys
+import time
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
 import pytest
 import yaml
+from hypothesis import HealthCheck, settings
+
+# Read before any fixture clears WIKIC_*: `WIKIC_TEST_SEED=N` replays a randomised test's choices.
+_TEST_SEED = os.environ.get("WIKIC_TEST_SEED")
+
+# Hypothesis: `ci` (what .ci/run uses) is derandomized, so CI never fails on an example no one can replay;
+# `dev` (the default) explores new examples each run; `long` is for a thorough local run.
+settings.register_profile("ci", derandomize=True, deadline=None, print_blob=True, suppress_health_check=[HealthCheck.too_slow])
+settings.register_profile("dev", deadline=None, print_blob=True)
+settings.register_profile("long", max_examples=20_000, deadline=None, print_blob=True, suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "dev"))
+
+
+def test_seed() -> int:
+    """The seed of a randomised test: `WIKIC_TEST_SEED` when set (a replay), else a new one. Tests put it in
+    their failure messages, so a failing run can be replayed exactly."""
+    return int(_TEST_SEED) if _TEST_SEED is not None else time.time_ns() % 100_000
+
+
+test_seed.__test__ = False  # type: ignore[attr-defined]  # a helper, not a test
 
 PAGE_FOLDERS = {"entities": "entity", "concepts": "concept", "comparisons": "comparison", "queries": "query"}
 SECTION_TITLES = {"entity": "Entities", "concept": "Concepts", "comparison": "Comparisons", "query": "Queries"}

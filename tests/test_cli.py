@@ -23,7 +23,7 @@ from testkit import make_vault, page
 from typer.testing import CliRunner
 
 from wikic.cli import app
-from wikic.schema import load as load_schema
+from wikic.vault.schema_md import load as load_schema
 
 REPO = Path(__file__).resolve().parents[1]
 EXAMPLE = REPO / "example-vault"
@@ -224,18 +224,20 @@ def test_graph_text(example: Path) -> None:
     result = run("graph", "--vault", str(example), "--top", "3")
     assert result.exit_code == 0
     lines = result.stdout.split("\n")
-    assert lines[0] == "14 pages, 80 links (0 broken), 24 files"
+    assert lines[0] == "14 pages, 265 links (0 broken, 122 citing raw sources), 24 files"
     assert lines[1] == "1 connected component(s); the largest holds 14 pages"
-    assert lines[2:6] == ["most linked:", "    10  concepts/retrieval-augmented-generation.md", "     9  concepts/embeddings.md", "     8  concepts/llm-wiki-pattern.md"]
+    assert lines[2:6] == ["most linked:", "    15  entities/qwen3.md", "    13  concepts/retrieval-augmented-generation.md", "    12  entities/chroma.md"]
 
 
 def test_graph_json(example: Path) -> None:
     data = json.loads(run("graph", "--vault", str(example), "--json").stdout)
-    assert {k: data[k] for k in ("pages", "files", "links", "resolved_links", "broken_links", "components", "largest_component")} == {
-        "pages": 14, "files": 24, "links": 80, "resolved_links": 80, "broken_links": 0, "components": 1, "largest_component": 14,
+    keys = ("pages", "files", "links", "resolved_links", "broken_links", "citations", "components", "largest_component")
+    assert {k: data[k] for k in keys} == {
+        "pages": 14, "files": 24, "links": 265, "resolved_links": 265, "broken_links": 0, "citations": 122, "components": 1, "largest_component": 14,
     }
     assert data["isolated_pages"] == [] and data["dead_ends"] == [] and data["wanted_pages"] == [] and data["written"] == []
-    assert data["most_linked"][0] == {"path": "concepts/retrieval-augmented-generation.md", "inbound": 10}
+    assert data["missing_sources"] == []
+    assert data["most_linked"][0] == {"path": "entities/qwen3.md", "inbound": 15}
 
 
 def test_graph_reports_broken_and_wanted_pages(tmp_path: Path) -> None:
@@ -254,13 +256,15 @@ def test_graph_exports_load_back(example: Path, tmp_path: Path) -> None:
     assert f"wrote {graphml}" in result.stdout and f"wrote {node_link}" in result.stdout
     g = nx.read_graphml(graphml, force_multigraph=True)
     assert isinstance(g, nx.MultiDiGraph)
-    assert g.number_of_nodes() == 24 and g.number_of_edges() == 80
+    assert g.number_of_nodes() == 24 and g.number_of_edges() == 265
     assert g.nodes["entities/chroma.md"] == {"kind": "note", "type": "entity", "title": "Chroma"}
     assert g.nodes["raw/assets/rag-pipeline.png"]["kind"] == "attachment"
     edges = g.get_edge_data("entities/chroma.md", "concepts/embeddings.md")
     assert edges and all(e["kind"] == "wikilink" and e["line"] >= 1 and e["column"] >= 1 for e in edges.values())
+    cited = g.get_edge_data("entities/chroma.md", "raw/articles/vector-databases-field-notes.md")
+    assert cited and all(e["citation"] for e in cited.values())
     h = nx.node_link_graph(json.loads(node_link.read_text(encoding="utf-8")), edges="links")
-    assert sorted(h.nodes) == sorted(g.nodes) and h.number_of_edges() == 80 and h.is_multigraph() and h.is_directed()
+    assert sorted(h.nodes) == sorted(g.nodes) and h.number_of_edges() == 265 and h.is_multigraph() and h.is_directed()
 
 
 def test_graph_export_to_an_impossible_path_is_a_usage_error(example: Path, tmp_path: Path) -> None:

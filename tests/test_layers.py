@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 PACKAGE = Path(__file__).resolve().parents[1] / "wikic"
-# What may sit under `pages`, the only writer: the vault model, text counting and the ground.
-BELOW_PAGES = {"pages", "vault", "text", "errors", "settings"}
+# What may sit under `pages`, the only writer: the vault model, text and the ground (errors, settings, shipped files).
+BELOW_PAGES = {"pages", "vault", "text", "errors", "settings", "resources"}
 ABOVE_VAULT = {"pages", "ingest", "query", "lint", "palace", "llm", "memory", "facts", "cli", "mcp", "mcp_server",
                "status", "graph_export", "config_file", "progress"}
 DECIDING_ELSEWHERE = {"llm", "palace", "ingest", "query"}

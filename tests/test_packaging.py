@@ -1,5 +1,5 @@
-"""The built wheel carries every template `wikic init` writes, readable through importlib.resources from an
-installed copy (no dependencies installed, no source tree on the path)."""
+"""The built wheel carries every file of the repository's templates/ and schema/, readable through
+wikic.resources from an installed copy, and `wikic init` from it makes the same vault as from the checkout."""
 
 from __future__ import annotations
 
@@ -8,51 +8,54 @@ import json
 import os
 import subprocess
 import sys
+import sysconfig
 import venv
 from pathlib import Path
 
 import pytest
 
+from wikic.vault.init import init_vault
+
 REPO = Path(__file__).resolve().parents[1]
-TEMPLATES = REPO / "wikic" / "templates"
 
-# Runs inside the fresh environment: the stdlib only.
-READ_TEMPLATES = r"""
-import hashlib, json, sys
-from importlib import resources
-import wikic
-
-def walk(node, prefix=""):
-    for child in sorted(node.iterdir(), key=lambda c: c.name):
-        name = prefix + child.name
-        if child.is_dir():
-            if child.name != "__pycache__":
-                yield from walk(child, name + "/")
-        elif not child.name.endswith(".pyc"):
-            yield name, hashlib.sha256(child.read_bytes()).hexdigest(), child.read_text(encoding="utf-8")
-
-root = resources.files("wikic.templates")
-files = {name: digest for name, digest, _text in walk(root)}
-# what `wikic init` reads: wikic.vault.init.template_text("SCHEMA.md") etc.
-schema = root.joinpath("vault", "SCHEMA.md").read_text(encoding="utf-8")
-print(json.dumps({"wikic": wikic.__file__, "version": wikic.__version__, "files": files, "schema_head": schema.splitlines()[0]}))
+# Runs inside the fresh environment, isolated from the checkout (-I: no PYTHONPATH, no current folder).
+READ_SHIPPED = r"""
+import hashlib, json
+import wikic, wikic.resources as r
+print(json.dumps({
+    "wikic": wikic.__file__,
+    "version": wikic.__version__,
+    "folders": {name: str(r.folder(name)) for name in (r.TEMPLATES, r.SCHEMA)},
+    "files": {name: {f: hashlib.sha256(r.folder(name).joinpath(*f.split("/")).read_bytes()).hexdigest()
+                     for f in r.file_names(name)} for name in (r.TEMPLATES, r.SCHEMA)},
+}))
 """
 
 
-def source_templates() -> dict[str, str]:
+def repository_files(folder: str) -> dict[str, str]:
     out = {}
-    for dirpath, dirnames, filenames in os.walk(TEMPLATES):
+    for dirpath, dirnames, filenames in os.walk(REPO / folder):
         dirnames[:] = [d for d in dirnames if d != "__pycache__"]
         for name in filenames:
-            if name.endswith(".pyc"):
-                continue
             path = Path(dirpath) / name
-            out[path.relative_to(TEMPLATES).as_posix()] = hashlib.sha256(path.read_bytes()).hexdigest()
+            out[path.relative_to(REPO / folder).as_posix()] = hashlib.sha256(path.read_bytes()).hexdigest()
+    return out
+
+
+def tree(root: Path) -> dict[str, bytes | None]:
+    """Every folder (None) and file (its bytes) under `root`."""
+    out: dict[str, bytes | None] = {}
+    for dirpath, dirnames, filenames in os.walk(root):
+        here = Path(dirpath)
+        for name in dirnames:
+            out[(here / name).relative_to(root).as_posix() + "/"] = None
+        for name in filenames:
+            out[(here / name).relative_to(root).as_posix()] = (here / name).read_bytes()
     return out
 
 
 @pytest.mark.slow
-def test_wheel_ships_every_template(tmp_path: Path) -> None:
+def test_wheel_ships_templates_and_schema_and_init_makes_the_same_vault(tmp_path: Path) -> None:
     dist = tmp_path / "dist"
     clean_env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
     build = subprocess.run(
@@ -71,12 +74,25 @@ def test_wheel_ships_every_template(tmp_path: Path) -> None:
     )
     assert install.returncode == 0, install.stdout + install.stderr
 
-    read = subprocess.run([str(python), "-I", "-c", READ_TEMPLATES], cwd=tmp_path, env=clean_env, capture_output=True, text=True, timeout=120, check=False)
+    read = subprocess.run([str(python), "-I", "-c", READ_SHIPPED], cwd=tmp_path, env=clean_env, capture_output=True, text=True, timeout=120, check=False)
     assert read.returncode == 0, read.stderr
     data = json.loads(read.stdout)
     assert Path(data["wikic"]).resolve().is_relative_to(env_dir.resolve())  # the installed copy, not the source tree
     assert data["version"] == "0.1.0"
-    expected = source_templates()
-    assert ".obsidian/app.json" in "\n".join(expected)  # dot-folders are easy to lose in a wheel
-    assert data["files"] == expected
-    assert data["schema_head"] == "# Wiki Schema"
+    for name in ("templates", "schema"):
+        assert Path(data["folders"][name]).resolve().is_relative_to(env_dir.resolve()), name  # inside the wheel
+        assert data["files"][name] == repository_files(name), name
+    assert "vault/.obsidian/app.json" in data["files"]["templates"]  # dot-folders are easy to lose in a wheel
+    assert "frontmatter/entity.schema.json" in data["files"]["schema"]
+
+    # `wikic init` from the wheel: its dependencies come from the environment running this test (a path
+    # in a .pth file; the .pth files *there*, such as an editable wikic's, are not read), wikic from the wheel.
+    (site,) = (env_dir / "lib").glob("python*/site-packages")
+    (site / "test_dependencies.pth").write_text(sysconfig.get_paths()["purelib"] + "\n", encoding="utf-8")
+    installed = tmp_path / "from the wheel"
+    init = subprocess.run([str(env_dir / "bin" / "wikic"), "init", str(installed)], cwd=tmp_path, env=clean_env, capture_output=True, text=True, timeout=300, check=False)
+    assert init.returncode == 0, init.stdout + init.stderr
+    checkout = tmp_path / "from the checkout"
+    init_vault(checkout)
+    assert tree(installed) == tree(checkout)
+    assert b"# Wiki Schema" in (installed / "SCHEMA.md").read_bytes()

@@ -1,9 +1,14 @@
-"""Read `VAULT/wikic.toml`: the one reader, so a broken file gets the same message whoever reads it."""
+"""Read `VAULT/wikic.toml`: the one reader, so a broken file gets the same message whoever reads it.
+
+Besides the tables it returns the line of each key, so a setting that fails validation is reported at
+`wikic.toml:LINE` like a lint finding (tomllib itself keeps no positions).
+"""
 
 from __future__ import annotations
 
 import re
 import tomllib
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -12,13 +17,28 @@ from wikic.vault.layout import CONFIG_FILE
 
 # tomllib ends its message with where it stopped: "(at line 3, column 11)" or "(at end of document)".
 _WHERE = re.compile(r"^(?P<what>.*) \(at (?:line (?P<line>\d+), column (?P<column>\d+)|end of document)\)$", re.S)
+# A table header `[llm]` / `[ a . "b" ]` and a `key =` line (bare, quoted or dotted key).
+_PART = r'(?:[A-Za-z0-9_-]+|"(?:[^"\\]|\\.)*"|\'[^\']*\')'
+_HEADER = re.compile(rf"^\s*\[\s*({_PART}(?:\s*\.\s*{_PART})*)\s*\]\s*(?:#.*)?$")
+_KEY = re.compile(rf"^\s*({_PART}(?:\s*\.\s*{_PART})*)\s*=")
+_DOT = re.compile(rf"{_PART}")
 
 
-def read_config(vault_root: Path) -> dict[str, Any]:
-    """The tables of `vault_root/wikic.toml`, or {} when there is none."""
+@dataclass(frozen=True)
+class ConfigFile:
+    path: Path
+    data: dict[str, Any] = field(default_factory=dict)
+    # ("llm",) -> line of `[llm]`; ("llm", "model") -> line of `model = ...` under it (1-based)
+    lines: dict[tuple[str, ...], int] = field(default_factory=dict)
+
+
+def read_config_file(vault_root: Path) -> ConfigFile:
+    """`vault_root/wikic.toml` parsed, with the line of every key; empty when there is no file.
+
+    The file may start with a UTF-8 byte order mark (Windows editors write one)."""
     path = Path(vault_root) / CONFIG_FILE
     if not path.exists():
-        return {}
+        return ConfigFile(path)
     try:
         raw = path.read_bytes()
     except OSError as exc:
@@ -28,9 +48,37 @@ def read_config(vault_root: Path) -> dict[str, Any]:
     except UnicodeDecodeError:
         raise ConfigError(f"{path}: not UTF-8 text", hint="save the file as UTF-8") from None
     try:
-        return tomllib.loads(text)
+        data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(_syntax_error(path, text, str(exc)), hint="see https://toml.io for the syntax") from None
+    return ConfigFile(path, data, key_lines(text))
+
+
+def key_lines(text: str) -> dict[tuple[str, ...], int]:
+    """Where each table and key of a valid TOML document is (first occurrence). Lines inside multi-line
+    strings are skipped; a key this cannot place simply has no line."""
+    out: dict[tuple[str, ...], int] = {}
+    table: tuple[str, ...] = ()
+    in_string: str | None = None
+    for number, line in enumerate(text.split("\n"), start=1):
+        if in_string is not None:
+            if line.count(in_string) % 2 == 1:
+                in_string = None
+            continue
+        if m := _HEADER.match(line):
+            table = _parts(m.group(1))
+            out.setdefault(table, number)
+        elif m := _KEY.match(line):
+            out.setdefault((*table, *_parts(m.group(1))), number)
+            rest = line[m.end() :]
+            for quotes in ('"""', "'''"):
+                if rest.count(quotes) % 2 == 1:
+                    in_string = quotes
+    return out
+
+
+def _parts(dotted: str) -> tuple[str, ...]:
+    return tuple(p[1:-1] if p[0] in "\"'" else p for p in _DOT.findall(dotted))
 
 
 def _syntax_error(path: Path, text: str, message: str) -> str:

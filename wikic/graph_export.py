@@ -9,7 +9,7 @@ from typing import Any
 import networkx as nx
 
 from wikic.errors import UsageError
-from wikic.graph import build, health
+from wikic.vault.graph import build, health
 from wikic.vault.layout import is_vault
 from wikic.vault.load import load_vault
 

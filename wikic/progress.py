@@ -2,7 +2,8 @@
 to show (the CLI draws a progress bar on a terminal and nothing on a pipe; the library never prints).
 
 Stages:
-- `extract`  (ingest) model calls: `done` of `total` chunks answered, over every source of the run;
+- `extract`  (ingest) model calls: `done` of `total` chunks answered, over every source of the run, and
+             `tokens` of reply received so far (a slow local model shows it is writing);
 - `write`    (ingest) sources compiled and recorded;
 - `leftover` (palace) work an interrupted run left for the search index is about to run: `total` files;
 - `embed`    (palace) indexing: `done` of `total` changed files written, `drawers` embedded so far, and
@@ -23,6 +24,7 @@ class ProgressEvent:
     unit: str = ""  # what done and total count: "chunks", "sources", "files"
     fraction: float | None = None  # finer than done / total, when the stage knows better
     drawers: int = 0  # embed: drawers embedded so far
+    tokens: int = 0  # extract: reply tokens received so far
 
     @property
     def share(self) -> float:

@@ -1,43 +1,82 @@
-"""One validated settings object for a vault: `wikic.toml`, then the environment, then CLI flags.
+"""One validated settings object for a vault: every section of `wikic.toml`, then the environment, then flags.
 
-Precedence (contract §7): defaults < `VAULT/wikic.toml` < environment < explicit overrides (CLI flags).
-An override whose value is `None` never overrides: CLI options default to `None` so an unset flag leaves
-the file and environment alone.
+Precedence: defaults < `VAULT/wikic.toml` < environment variables < explicit overrides (CLI flags). An
+override whose value is `None` never overrides: CLI options default to `None` so an unset flag leaves the
+file and environment alone.
 
-The API key is the one value that comes from the environment only. It lives in a `SecretStr` so it never
-shows in `repr`, logs or tracebacks, and `wikic.toml` may not hold it (a key in a file ends up in git).
+The whole file is validated at once, whoever reads it: every bad key is reported with its section, where
+it came from (`wikic.toml:LINE`, the variable, or the flag) and, for an unknown key, the known ones.
+
+API keys come from the environment only. They live in `SecretStr`s so they never show in `repr`, logs or
+tracebacks, and `wikic.toml` may not hold one (a key in a file ends up in git).
 """
 
 from __future__ import annotations
 
+import difflib
 import os
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal, get_args
+from urllib.parse import urlparse
 
-from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError, ValidationInfo, field_validator, model_validator
 
-from wikic.config_file import read_config
+from wikic.config_file import read_config_file
 from wikic.errors import ConfigError
-from wikic.vault.layout import CONFIG_FILE
-
-# Environment variables, most specific first: the WIKIC_ name wins over the OpenAI SDK's own.
-ENV_VARS: dict[str, tuple[str, ...]] = {
-    "base_url": ("WIKIC_LLM_BASE_URL", "OPENAI_BASE_URL"),
-    "model": ("WIKIC_LLM_MODEL",),
-    "api_key": ("WIKIC_LLM_API_KEY", "OPENAI_API_KEY"),
-}
+from wikic.vault.state import DEFAULT_PALACE as DEFAULT_PALACE_DIR
 
 OPENAI_DEFAULT_BASE_URL = "https://api.openai.com/v1"
 
-# Sections other modules own; accepted as plain tables so this module needs no knowledge of them.
-PASSTHROUGH_SECTIONS = ("palace", "embedding", "lint")
+# Environment variables per (section, key), most specific first: the WIKIC_ name wins over the OpenAI SDK's.
+ENV_VARS: dict[tuple[str, str], tuple[str, ...]] = {
+    ("llm", "base_url"): ("WIKIC_LLM_BASE_URL", "OPENAI_BASE_URL"),
+    ("llm", "model"): ("WIKIC_LLM_MODEL",),
+    ("llm", "api_key"): ("WIKIC_LLM_API_KEY", "OPENAI_API_KEY"),
+    ("embedding", "provider"): ("WIKIC_EMBEDDING_PROVIDER",),
+    ("embedding", "model"): ("WIKIC_EMBEDDING_MODEL",),
+    ("embedding", "base_url"): ("WIKIC_EMBEDDING_BASE_URL",),
+    ("embedding", "api_key"): ("WIKIC_EMBEDDING_API_KEY", "OPENAI_API_KEY"),
+    ("palace", "url"): ("WIKIC_PALACE_URL",),
+}
+# Read only when neither the file nor a variable above sets the key, as the openai client itself would.
+ENV_FALLBACKS: dict[tuple[str, str], tuple[str, ...]] = {("embedding", "base_url"): ("OPENAI_BASE_URL",)}
+# Keys that must never be in a file, with the variables to use instead.
+SECRET_KEYS = {key: names for key, names in ENV_VARS.items() if key[1] == "api_key"}
+
+# The embedding providers with what a person choosing one needs to know. The one list: the error for an
+# unknown provider shows it, and a test holds README.md and docs/palace.md to it.
+PROVIDERS = {
+    "use": "multilingual, default",
+    "e5": "better, slower",
+    "static": "tiny, fast",
+    "openai": "an OpenAI-compatible endpoint",
+}
+# How search combines dense and BM25 evidence (see wikic/palace/search.py).
+Fusion = Literal["convex", "rrf"]
+FUSIONS: tuple[str, ...] = get_args(Fusion)
 
 
-class LLMSettings(BaseModel):
+def provider_choices() -> str:
+    """'"use" (multilingual, default), ... or "openai" (...)'."""
+    named = [f'"{name}" ({what})' for name, what in PROVIDERS.items()]
+    return ", ".join(named[:-1]) + " or " + named[-1]
+
+
+def _http_url(value: str, example: str) -> str:
+    parsed = urlparse(value)
+    if parsed.scheme not in ("http", "https") or not parsed.hostname:
+        raise ValueError(f"must be an http(s) URL like {example}")
+    return value.rstrip("/")
+
+
+class _Section(BaseModel):
+    # strict: TOML has real types, so "60" (a string) is a mistake, not a number, in every section alike
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
+
+
+class LLMSettings(_Section):
     """`[llm]`: which OpenAI-compatible endpoint and model to call, and how."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
 
     base_url: str | None = None  # None: the OpenAI SDK default (api.openai.com)
     model: str | None = None
@@ -46,6 +85,9 @@ class LLMSettings(BaseModel):
     concurrency: int = Field(2, ge=1, le=64)
     temperature: float = Field(0.0, ge=0, le=2)
     max_output_tokens: int = Field(4096, ge=16)
+    # How extraction asks: one call for the whole plan ("single"), names first and then their claims
+    # ("two-pass", for small local models), or "auto" (single, switching per endpoint when plans come back thin).
+    strategy: Literal["auto", "single", "two-pass"] = "auto"
     price_per_1k_input: float | None = Field(None, ge=0)
     price_per_1k_output: float | None = Field(None, ge=0)
     # Server-specific request fields sent as they are, e.g. llama.cpp's `repeat_penalty`, Ollama's `options`.
@@ -74,10 +116,8 @@ class LLMSettings(BaseModel):
         ) / 1000
 
 
-class IngestSettings(BaseModel):
+class IngestSettings(_Section):
     """`[ingest]`: limits for source capture and chunking."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
 
     max_source_mb: float = Field(25.0, gt=0)
     fetch_timeout: float = Field(30.0, gt=0)
@@ -89,14 +129,100 @@ class IngestSettings(BaseModel):
         return int(self.max_source_mb * 1024 * 1024)
 
 
-class Settings(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+class PalaceSettings(_Section):
+    """`[palace]`: where the palace lives, how drawers are cut and how search fuses its evidence."""
+
+    # Relative paths are under the vault (resolved when the file is loaded for a vault).
+    path: Path = Field(Path(DEFAULT_PALACE_DIR), strict=False, validate_default=True)
+    url: str | None = None  # a chroma server instead of the embedded store
+    collection: str = "wikic_drawers"
+    # Upper bound of a drawer, in the embedder's own tokens (the embedder may force a lower one).
+    chunk_tokens: int = Field(128, ge=16, le=8192)
+    lock_timeout: float = 600.0
+    fusion: Fusion = "convex"
+    # 60 is the constant of Cormack et al. (SIGIR 2009), used unchanged by nearly everyone since.
+    rrf_k: int = Field(60, ge=1)
+
+    @field_validator("path")
+    @classmethod
+    def _under_the_vault(cls, value: Path, info: ValidationInfo) -> Path:
+        vault = (info.context or {}).get("vault")
+        return value if value.is_absolute() or vault is None else Path(vault) / value
+
+    @field_validator("url")
+    @classmethod
+    def _server_url(cls, value: str | None) -> str | None:
+        return None if value is None else _http_url(value, "http://127.0.0.1:8000")
+
+    @field_validator("collection")
+    @classmethod
+    def _collection_name(cls, value: str) -> str:
+        if not (3 <= len(value) <= 512) or not all(c.isalnum() or c in "._-" for c in value):
+            raise ValueError("must be 3-512 characters of letters, digits, '.', '_', '-'")
+        return value
+
+    @property
+    def host_port(self) -> tuple[str, int, bool]:
+        """(host, port, ssl) of the chroma server; only meaningful when `url` is set."""
+        assert self.url is not None
+        parsed = urlparse(self.url)
+        ssl = parsed.scheme == "https"
+        return parsed.hostname or "localhost", parsed.port or (443 if ssl else 8000), ssl
+
+
+class EmbeddingSettings(_Section):
+    """`[embedding]`: which model turns text into vectors. `model` names the endpoint's model for `openai`."""
+
+    provider: str = "use"
+    model: str | None = None
+    base_url: str | None = None
+    batch_size: int = Field(64, ge=1)
+    timeout: float = Field(60.0, gt=0)
+    max_retries: int = Field(2, ge=0)
+    # Input limit of an openai-compatible model, in its tokens; we cannot measure a remote model's window.
+    max_input_tokens: int = Field(512, ge=1)
+    # Environment only; excluded from dumps and repr.
+    api_key: SecretStr | None = Field(None, repr=False, exclude=True)
+
+    @field_validator("provider")
+    @classmethod
+    def _known_provider(cls, value: str) -> str:
+        if value not in PROVIDERS:
+            raise ValueError(f"unknown embedding provider: choose {provider_choices()}")
+        return value
+
+    @model_validator(mode="after")
+    def _provider_needs(self) -> EmbeddingSettings:
+        if self.provider == "openai":
+            if not self.model:
+                raise ValueError("provider = \"openai\" needs model = \"<the endpoint's model name>\"")
+            if not self.base_url:
+                raise ValueError("provider = \"openai\" needs base_url, e.g. \"http://127.0.0.1:11434/v1\"")
+            object.__setattr__(self, "base_url", _http_url(self.base_url, "http://127.0.0.1:11434/v1"))
+        elif self.model:
+            raise ValueError(f"model is only for provider = \"openai\"; the {self.provider!r} model is built in")
+        return self
+
+
+class LintSettings(_Section):
+    """`[lint]`: how `wikic lint` judges. Rule severities are SCHEMA.md's (`## Lint`), not this file's."""
+
+    strict: bool = False  # warnings fail too; the --strict / --no-strict flag overrides it
+
+
+class Settings(_Section):
+    """The whole `wikic.toml`, one section per table."""
 
     llm: LLMSettings = LLMSettings()
     ingest: IngestSettings = IngestSettings()
-    palace: dict[str, Any] = Field(default_factory=dict)
-    embedding: dict[str, Any] = Field(default_factory=dict)
-    lint: dict[str, Any] = Field(default_factory=dict)
+    palace: PalaceSettings = PalaceSettings()
+    embedding: EmbeddingSettings = EmbeddingSettings()
+    lint: LintSettings = LintSettings()
+
+
+SECTIONS: dict[str, type[_Section]] = {
+    name: info.annotation for name, info in Settings.model_fields.items()  # type: ignore[misc]
+}
 
 
 def load_settings(
@@ -111,68 +237,112 @@ def load_settings(
     (`{"ingest.max_source_mb": 5}`). Every problem is reported at once, each with its key and origin.
     """
     env = os.environ if env is None else env
-    path = vault_root / CONFIG_FILE
-    data = read_config(vault_root)
+    config = read_config_file(vault_root)
+    path = str(config.path)
+    data = config.data
     origins: dict[tuple[str, ...], str] = {}
-    _record_origins(data, (), str(path), origins)
+    for loc, line in config.lines.items():
+        if len(loc) <= 2:  # deeper keys (inside extra_body) share their key's origin
+            origins[loc] = f"{path}:{line}"
+    problems: list[tuple[tuple[str, ...], str]] = []
 
-    llm = data.setdefault("llm", {})
-    if isinstance(llm, dict):
-        if "api_key" in llm:
-            raise ConfigError(
-                f"{path}: [llm] api_key must not be stored in a file",
-                hint="remove it and set WIKIC_LLM_API_KEY (or OPENAI_API_KEY) in the environment instead",
-            )
-        for key, names in ENV_VARS.items():
-            for name in names:
-                value = env.get(name)
-                if value:  # an empty variable counts as unset
-                    llm[key] = value
-                    origins[("llm", key)] = f"environment variable {name}"
-                    break
+    for (section, key), names in SECRET_KEYS.items():
+        table = data.get(section)
+        if isinstance(table, dict) and key in table:
+            del table[key]
+            problems.append(((section, key), f"must not be stored in a file: set {' or '.join(names)} in the environment"))
+    for (section, key), names in ENV_VARS.items():
+        _from_environment(data, origins, env, section, key, names)
+    for (section, key), names in ENV_FALLBACKS.items():
+        table = data.get(section)
+        if not (isinstance(table, dict) and table.get(key)):
+            _from_environment(data, origins, env, section, key, names)
     for raw_key, value in (overrides or {}).items():
         if value is None:
             continue
         section, _, key = raw_key.rpartition(".")
         section = section or "llm"
-        if section == "llm" and key == "api_key":
-            raise ConfigError("the API key cannot be passed as a flag", hint="set WIKIC_LLM_API_KEY in the environment")
+        if (section, key) in SECRET_KEYS:
+            raise ConfigError("an API key cannot be passed as a flag", hint=f"set {SECRET_KEYS[section, key][0]} in the environment")
         target = data.setdefault(section, {})
-        if not isinstance(target, dict):
-            raise ConfigError(f"{path}: [{section}] must be a table")
-        target[key] = value
-        origins[(section, key)] = "command-line option"
+        if isinstance(target, dict):
+            target[key] = value
+            origins[(section, key)] = "command-line option"
 
+    for section in SECTIONS:
+        data.setdefault(section, {})  # validated too, so defaults that depend on the vault are resolved
     try:
-        return Settings.model_validate(data)
+        settings = Settings.model_validate(data, context={"vault": Path(vault_root)})
     except ValidationError as exc:
-        raise ConfigError(
-            _render_errors(exc, origins, str(path)), hint=f"fix the keys above in {path} (or the named variable/flag)"
-        ) from None
+        problems.extend(_problems(exc))
+        settings = None
+    if problems:
+        raise ConfigError(_render(problems, origins, path), hint=f"fix the keys above in {path} (or the named variable or flag)")
+    assert settings is not None
+    return settings
 
 
-def _record_origins(node: Any, prefix: tuple[str, ...], origin: str, out: dict[tuple[str, ...], str]) -> None:
-    if isinstance(node, dict):
-        for key, value in node.items():
-            out[(*prefix, str(key))] = origin
-            if not prefix:  # only top-level tables; deeper keys share their table's origin
-                _record_origins(value, (*prefix, str(key)), origin, out)
+def _from_environment(
+    data: dict[str, Any], origins: dict[tuple[str, ...], str], env: Mapping[str, str], section: str, key: str, names: tuple[str, ...]
+) -> None:
+    for name in names:
+        value = env.get(name)
+        if value:  # an empty variable counts as unset
+            table = data.setdefault(section, {})
+            if isinstance(table, dict):
+                table[key] = value
+                origins[(section, key)] = f"environment variable {name}"
+            return
 
 
-def _render_errors(exc: ValidationError, origins: Mapping[tuple[str, ...], str], file: str) -> str:
-    lines = ["invalid settings:"]
+def _problems(exc: ValidationError) -> list[tuple[tuple[str, ...], str]]:
+    out = []
     for err in exc.errors():
         loc = tuple(str(part) for part in err["loc"])
-        where = origins.get(loc[:2]) or origins.get(loc[:1]) or file
-        if len(loc) == 1:
-            key = f"[{loc[0]}]"
-        else:
-            key = f"[{loc[0]}] {'.'.join(loc[1:])}"
         if err["type"] == "extra_forbidden":
-            message = "unknown key" if len(loc) > 1 else "unknown section"
+            out.append((loc, _unknown(loc)))
+            continue
+        if err["type"] == "value_error":
+            message = str(err["ctx"]["error"])
         else:
             message = err["msg"]
-            if "input" in err and not isinstance(err["input"], dict) and loc[-1] != "api_key":
-                message += f" (got {err['input']!r})"
-        lines.append(f"  {key}: {message} (from {where})")
+        value = err.get("input")
+        if "api_key" not in loc and not isinstance(value, dict):
+            message += f" (got {value!r})"
+        out.append((loc, message))
+    return out
+
+
+def _unknown(loc: tuple[str, ...]) -> str:
+    """'unknown key; did you mean ...? (known keys: ...)', for a key or a whole section."""
+    if len(loc) == 1:
+        known = list(SECTIONS)
+        guess = difflib.get_close_matches(loc[0], known, n=1, cutoff=0.6)
+        said = f"; did you mean [{guess[0]}]?" if guess else ""
+        return f"unknown section{said} (known sections: {', '.join(f'[{s}]' for s in known)})"
+    section, key = loc[0], loc[1]
+    model = SECTIONS.get(section)
+    known = [name for name in (model.model_fields if model else {}) if (section, name) not in SECRET_KEYS]
+    guess = difflib.get_close_matches(key, known, n=1, cutoff=0.6)
+    said = f"; did you mean '{guess[0]}'?" if guess else ""
+    if section == "lint" and not guess:
+        said = f"; rule severities are set in SCHEMA.md under '## Lint' (e.g. '- {key}: warning')"
+    return f"unknown key{said} (known keys: {', '.join(known)})"
+
+
+def _render(problems: list[tuple[tuple[str, ...], str]], origins: Mapping[tuple[str, ...], str], file: str) -> str:
+    """One line per problem, in file order: `[section] key: message (from wikic.toml:LINE)`."""
+
+    def where(loc: tuple[str, ...]) -> str:
+        return origins.get(loc[:2]) or origins.get(loc[:1]) or file
+
+    def order(item: tuple[tuple[str, ...], str]) -> tuple[int, int]:
+        origin = where(item[0])
+        line = origin.rpartition(":")[2] if origin.startswith(file + ":") else ""
+        return (0, int(line)) if line.isdigit() else (1, 0)
+
+    lines = ["invalid settings:"]
+    for loc, message in sorted(problems, key=order):
+        key = f"[{loc[0]}]" if len(loc) == 1 else f"[{loc[0]}] {'.'.join(loc[1:])}"
+        lines.append(f"  {key}: {message} (from {where(loc)})")
     return "\n".join(lines)

@@ -15,9 +15,10 @@ from pathlib import Path
 from typing import Any
 
 from wikic.errors import PalaceError, WikicError
-from wikic.schema import load as load_schema
+from wikic.settings import load_settings
 from wikic.vault.layout import LOG_FILE, RAW_DIR, require_vault
 from wikic.vault.load import load_vault
+from wikic.vault.schema_md import load as load_schema
 from wikic.vault.state import Compiled
 
 _ROW = re.compile(r"^\|\s*(\d{4}-\d{2}-\d{2})\s*\|(.*)\|\s*$")
@@ -102,12 +103,12 @@ def token_totals(rows: list[LogRow]) -> dict[str, Any]:
 
 def palace_status(root: Path) -> dict[str, Any] | None:
     """Files, drawers, model and location of the palace; None when it was never built (nothing is created)."""
-    from wikic.palace import load_settings, open_palace
+    from wikic.palace import Palace
 
     settings = load_settings(root)
-    if not settings.url and not settings.path.exists():
+    if not settings.palace.url and not settings.palace.path.exists():
         return None
-    with open_palace(root) as palace:
+    with Palace(root, settings) as palace:
         status = palace.status()
     return status if status.get("model") else None
 

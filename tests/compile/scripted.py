@@ -57,7 +57,7 @@ def route(body: dict[str, Any]) -> dict[str, Any]:
     if "Retrieval-augmented" in user:
         return plan(
             "How RAG works.",
-            [entity("GPT-4", "model", "A model.", [fact("GPT-4 is often used as the generator in RAG.", "GPT-4 is often used as the generator.")])],
+            [entity("GPT-4", "model", "A model.", [fact("GPT-4 is often used as the generator.", "GPT-4 is often used as the generator.")])],
             concepts=[{
                 "name": "Retrieval-Augmented Generation",
                 "summary": "Answering from retrieved passages.",

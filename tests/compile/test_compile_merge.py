@@ -17,8 +17,8 @@ from vectorstores import COMPARISON, SOURCES, cell, comparison, extraction
 from wikic.ingest.compile import Compiler
 from wikic.ingest.pipeline import IngestOptions, ingest, page_names
 from wikic.ingest.plan_model import Anchor, Axis, Cell, Comparison, Concept, Entity, Fact, Plan, Section
-from wikic.schema import load as load_schema
 from wikic.vault.init import init_vault
+from wikic.vault.schema_md import load as load_schema
 from wikic.vault.state import Mentions
 
 TODAY = dt.date(2026, 11, 29)
@@ -303,3 +303,22 @@ def test_claims_cite_their_raw_file_with_a_link_that_reads_uniquely(tmp_path: Pa
     # the model's text links nothing: the three anchors are the only links
     assert links == [("raw/articles/new.md", None)] * 3
     assert "^[[[raw/articles/new.md]] L3]" in text and "^[[[raw/articles/new.md]] L5]" in text
+
+
+def test_tags_come_from_what_the_page_says_not_from_the_names_of_its_sources(tmp_path: Path) -> None:
+    """The claims' anchors name raw files; a taxonomy word in a file name ("research-tool-notes.md") says
+    nothing about the page, while the same word in a claim does."""
+    root = _vault(tmp_path)
+    source = "raw/articles/research-tool-notes.md"
+    (root / source).write_text("\n".join(f"line {i}" for i in range(1, 11)) + "\n", encoding="utf-8")
+
+    def sections(*claims: str) -> tuple[Section, ...]:
+        return tuple(Section(h, (Fact(c, c, Anchor(source, i + 1, i + 1)),)) for i, (h, c) in enumerate(zip("ABC", claims)))
+
+    compiler, result = _compile(root, Plan(source, "s", concepts=(
+        Concept("Indexing", "Building an index.", sections("Indexes are built once.", "They are rebuilt.", "They are stored.")),
+        Concept("Search", "Finding things.", sections("Search is a research field.", "It ranks.", "It filters.")),
+    )))
+    assert sorted(result.created) == ["concepts/indexing.md", "concepts/search.md"]
+    assert "\ntags: []\n" in compiler.texts["concepts/indexing.md"]
+    assert "\ntags: [research]\n" in compiler.texts["concepts/search.md"]

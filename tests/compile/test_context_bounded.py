@@ -22,7 +22,7 @@ from typer.testing import CliRunner
 
 from wikic.cli import app
 from wikic.ingest.pipeline import MAX_CONTEXT_PAGES, IngestOptions, ingest
-from wikic.ingest.tokens import estimate_messages
+from wikic.text.tokens import estimate_messages
 from wikic.vault.init import init_vault
 
 # Pages the source names (and so should be told about), and what it says about them.
@@ -55,7 +55,8 @@ def _vault(root: Path, server: StandinServer, titles: list[str]) -> Path:
     """A vault holding one valid entity page per title, all listed in index.md."""
     init_vault(root)
     (root / "wikic.toml").write_text(
-        f'[llm]\nbase_url = "{server.base_url}"\nmodel = "standin-model"\ntimeout = 10\nmax_retries = 0\nconcurrency = 2\n\n'
+        f'[llm]\nbase_url = "{server.base_url}"\nmodel = "standin-model"\ntimeout = 10\nmax_retries = 0\nconcurrency = 2\n'
+        'strategy = "single"\n\n'  # one request per source: what the model is told is what is tested
         '[embedding]\nprovider = "static"\n',
         encoding="utf-8",
     )

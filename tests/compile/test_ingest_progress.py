@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from scripted import plan
+from scripted import entity, fact, plan
 from standin_openai import StandinServer
 from typer.testing import CliRunner
 
@@ -31,7 +31,9 @@ def _setup(tmp_path: Path, server: StandinServer) -> tuple[Path, list[str]]:
     inbox.mkdir()
     (inbox / "long.md").write_text(LONG, encoding="utf-8")
     (inbox / "short.md").write_text(SHORT, encoding="utf-8")
-    server.route = lambda body: plan("Notes.")
+    # every chunk names the same thing (a plan of nothing for a text with names in it is asked again)
+    observation = fact("The team wrote down one more observation.", "the team wrote down one more observation")
+    server.route = lambda body: plan("Notes.", [entity("Paragraph", "other", "A paragraph.", [observation])])
     return root, [str(inbox / "long.md"), str(inbox / "short.md")]
 
 

@@ -10,7 +10,7 @@ from typing import Any
 
 import yaml
 from scripted import entity, fact, plan
-from standin_openai import Behaviour, StandinServer, reply
+from standin_openai import Behaviour, StandinServer, is_answer_request, reply
 from typer.testing import CliRunner
 from vectorstores import SOURCES, answer, extraction
 
@@ -24,7 +24,7 @@ def _cli(root: Path, *args: str) -> Any:
 
 
 def _route(body: dict[str, Any]) -> Behaviour | dict[str, Any]:
-    return reply(answer(body)) if body.get("stream") else extraction(body)
+    return reply(answer(body)) if is_answer_request(body) else extraction(body)
 
 
 def _frontmatter(text: str) -> dict[str, Any]:
@@ -143,7 +143,7 @@ def test_a_see_also_link_added_later_does_not_make_an_answer_stale(tmp_path: Pat
     benchmarks.write_text(SOURCES["vector-benchmarks.md"], encoding="utf-8")
     with StandinServer() as server:
         server.route = lambda body: (reply("Chroma runs in-process or as a server [[vector-databases]].")
-                                     if body.get("stream") else extraction(body))
+                                     if is_answer_request(body) else extraction(body))
         (root / "wikic.toml").write_text(
             f'[llm]\nbase_url = "{server.base_url}"\nmodel = "standin-model"\ntimeout = 10\nmax_retries = 0\n', encoding="utf-8")
         assert _cli(root, "ingest", str(notes)).exit_code == 0  # the comparison alone: Chroma and FAISS wait

@@ -164,7 +164,8 @@ def page_paths(root: Path) -> list[str]:
 def whole_page_problems(root: Path, rel: str) -> list[str]:
     """A page written by wikic is whole: UTF-8, frontmatter on line 1 with every required key, every
     compiler block closed, a final newline."""
-    from wikic.vault.frontmatter import REQUIRED_KEYS, parse, split
+    from wikic.vault.fields import REQUIRED
+    from wikic.vault.frontmatter import parse, split
 
     data = (root / rel).read_bytes()
     try:
@@ -177,7 +178,7 @@ def whole_page_problems(root: Path, rel: str) -> list[str]:
     if parsed is None:
         problems.append(f"{rel}: no readable frontmatter on line 1")
     else:
-        missing = [k for k in REQUIRED_KEYS if k not in parsed]
+        missing = [k for k in REQUIRED if k not in parsed]
         if missing:
             problems.append(f"{rel}: frontmatter lacks {missing}")
         if not isinstance(parsed.get("title"), str) or not parsed.get("title"):
@@ -283,7 +284,7 @@ def palace_problems(root: Path) -> list[str]:
     chromadb.api.client.SharedSystemClient.clear_system_cache()  # read what other processes wrote
     problems = []
     with open_palace(root) as palace:
-        known = palace.lexical.files()
+        known = palace.manifest.files()
         wanted = {s.path: file_hash(s.abspath.read_bytes()) for s in scan(root)}
         real = os.path.realpath(root)
         problems += [f"palace reads {p} through a link out of the vault" for p in wanted
@@ -294,7 +295,7 @@ def palace_problems(root: Path) -> list[str]:
             elif known[path].file_hash != digest:
                 problems.append(f"palace holds an old {path}")
         problems += [f"palace holds deleted {p}" for p in known if p not in wanted]
-        local = palace.lexical.drawer_ids()
+        local = palace.manifest.drawer_ids()
         remote = palace.store.all_ids()
         if local != remote:
             problems.append(f"palace stores disagree: {len(local - remote)} drawers only local, {len(remote - local)} only in chroma")

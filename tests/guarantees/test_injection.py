@@ -55,7 +55,7 @@ def obedient(body: dict[str, Any]) -> Any:
     """A model that does what the text it is given tells it to."""
     if is_answer_request(body):
         return reply(OBEYED_ANSWER)
-    user = body["messages"][1]["content"]
+    user = body["messages"][-1]["content"]
     plan = gkit.plan_for(user)
     if "IGNORE ALL PREVIOUS INSTRUCTIONS" in user:
         quote = "Acme Corp builds widget number 9 in its plant."
@@ -111,7 +111,9 @@ def test_an_injected_source_obeyed_by_the_model(tmp_path: Path, wiki: Path, stan
     result = CliRunner().invoke(app, ["ingest", str(source), "--vault", str(wiki), "--json"])
     assert result.exit_code == 0, result.output
     report = json.loads(result.stdout)["sources"][0]
-    assert report["calls"] == 1 and len(report["created"]) >= 8 and "entities/acme-corp.md" in report["updated"]
+    assert report["calls"] == 1 and len(report["created"]) >= 5 and "entities/acme-corp.md" in report["updated"]
+    # the names the source never writes are the model's inventions: not written at all
+    assert {".wikic/compiled", ".obsidian/app", "raw/articles/note-0-on-project-0"} <= set(report["invented"])
     assert gkit.tree_snapshot(tmp_path, skip=[wiki]) == outside
     after = _snapshot(wiki)
     assert _no_deletion(before, after, {"index.md", "log.md"}) == []

@@ -17,6 +17,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import gkit
+from testkit import test_seed
 import pytest
 from standin_openai import StandinServer
 from test_crash_safety import Worker
@@ -108,7 +109,7 @@ def test_query_save_killed_at_every_write_step_is_finished_by_the_next_save_or_i
         (True, "query"): _texts(both),
     }
 
-    seed = int(os.environ.get("WIKIC_TEST_SEED", time.time_ns() % 100_000))
+    seed = test_seed()
     rng = random.Random(seed)
     points = list(range(1, steps + 1)) if gkit.LONG else sorted(rng.sample(range(1, steps + 1), min(4, steps)))
     for i, n in enumerate(points):

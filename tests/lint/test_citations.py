@@ -11,8 +11,8 @@ from testkit import make_vault, page
 from typer.testing import CliRunner
 
 from wikic.cli import app
-from wikic.graph import build, health
 from wikic.lint.run import LintOptions, run_lint
+from wikic.vault.graph import build, health
 from wikic.vault.load import load_vault
 
 A = "raw/articles/source-a.md"

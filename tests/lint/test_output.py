@@ -142,6 +142,18 @@ def test_text_format_clean_and_strict(tmp_path: Path) -> None:
     assert run("lint", str(root), "--strict").stdout.endswith("— ok (strict)\n")
 
 
+def test_lint_strict_in_wikic_toml_is_the_default_the_flag_overrides(tmp_path: Path) -> None:
+    """Precedence: --strict / --no-strict, then `[lint] strict` in wikic.toml, then off."""
+    warnings_only = {**CLEAN, "entities/d.md": page("D", body="[[a]] [[b]]\n")}  # an orphan: a warning
+    root = make_vault(tmp_path, warnings_only)
+    assert [run("lint", str(root), *flag).exit_code for flag in ([], ["--strict"], ["--no-strict"])] == [0, 1, 0]
+    (root / "wikic.toml").write_text("[lint]\nstrict = true\n", encoding="utf-8")
+    verdicts = [run("lint", str(root), *flag) for flag in ([], ["--strict"], ["--no-strict"])]
+    assert [r.exit_code for r in verdicts] == [1, 1, 0]
+    assert verdicts[0].stdout.endswith("— FAILED (strict)\n") and verdicts[2].stdout.endswith("— ok\n")
+    assert run_lint(root).strict and not run_lint(root, LintOptions(strict=False)).strict  # the library alike
+
+
 def test_text_format_on_obsidian_style_names(tmp_path: Path) -> None:
     """Spaces, brackets and non-ASCII in paths do not break the path:line:col: prefix."""
     root = make_vault(tmp_path, {"Notes [old]/Über uns.md": "x\n[[Nowhere]]\n", "Home.md": "[[Über uns]]\n"}, schema=False)

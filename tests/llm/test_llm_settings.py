@@ -1,4 +1,4 @@
-"""Settings: wikic.toml < environment < overrides; every problem reported with its key and origin."""
+"""[llm] and [ingest] settings: wikic.toml < environment < overrides; the API key from the environment only."""
 
 from __future__ import annotations
 
@@ -27,6 +27,7 @@ url = "http://localhost:8000"
 [embedding]
 provider = "openai"
 model = "qwen3-embedding"
+base_url = "http://localhost:11434/v1"
 
 [lint]
 strict = true
@@ -41,12 +42,12 @@ def write(vault: Path, text: str) -> Path:
 
 def test_defaults_without_a_file(tmp_path):
     settings = load_settings(tmp_path, env={})
-    assert settings == Settings()
+    assert settings.model_dump(exclude={"palace"}) == Settings().model_dump(exclude={"palace"})
     assert settings.llm.model is None and settings.llm.endpoint == "https://api.openai.com/v1"
     assert settings.llm.max_output_tokens == 4096 and settings.ingest.max_source_bytes == 25 * 1024 * 1024
 
 
-def test_file_values_and_passthrough_sections(tmp_path):
+def test_file_values_of_every_section(tmp_path):
     write(tmp_path, TOML)
     settings = load_settings(tmp_path, env={})
     assert settings.llm.base_url == "http://localhost:11434/v1"
@@ -58,9 +59,10 @@ def test_file_values_and_passthrough_sections(tmp_path):
     )
     assert settings.llm.cost(2000, 1000) == pytest.approx(1.0)  # output price unset counts as 0
     assert settings.ingest.max_source_mb == 2
-    assert settings.palace == {"url": "http://localhost:8000"}
-    assert settings.embedding == {"provider": "openai", "model": "qwen3-embedding"}
-    assert settings.lint == {"strict": True}
+    assert settings.palace.url == "http://localhost:8000"
+    assert (settings.embedding.provider, settings.embedding.model) == ("openai", "qwen3-embedding")
+    assert settings.embedding.base_url == "http://localhost:11434/v1"
+    assert settings.lint.strict is True
 
 
 def test_environment_overrides_file_and_overrides_override_environment(tmp_path):
@@ -103,79 +105,13 @@ def test_key_in_the_file_is_refused(tmp_path):
     path = write(tmp_path, '[llm]\nmodel = "m"\napi_key = "sk-oops"\n')
     with pytest.raises(ConfigError) as info:
         load_settings(tmp_path, env={})
-    assert str(path) in info.value.message and "api_key" in info.value.message
-    assert "sk-oops" not in info.value.message
-    assert "WIKIC_LLM_API_KEY" in (info.value.hint or "")
+    assert f"[llm] api_key: must not be stored in a file: set WIKIC_LLM_API_KEY or OPENAI_API_KEY in the environment (from {path}:3)" in info.value.message
+    assert "sk-oops" not in info.value.message + (info.value.hint or "")
 
 
 def test_key_as_an_override_is_refused(tmp_path):
     with pytest.raises(ConfigError, match="cannot be passed as a flag"):
         load_settings(tmp_path, {"api_key": "sk-x"}, env={})
-
-
-def test_every_problem_is_reported_with_key_and_origin(tmp_path):
-    path = write(
-        tmp_path,
-        '[llm]\ntimeout = "soon"\nmodle = "typo"\nconcurrency = 0\n[ingest]\nchunk_tokens = 5\n[extras]\nx = 1\n',
-    )
-    with pytest.raises(ConfigError) as info:
-        load_settings(tmp_path, {"max_retries": -1}, env={"WIKIC_LLM_BASE_URL": "localhost:11434"})
-    message = info.value.message
-    assert (
-        f"[llm] timeout: Input should be a valid number, unable to parse string as a number (got 'soon') (from {path})"
-        in message
-    )
-    assert f"[llm] modle: unknown key (from {path})" in message
-    assert "[llm] concurrency: Input should be greater than or equal to 1" in message
-    assert "[ingest] chunk_tokens: Input should be greater than or equal to 200" in message
-    assert f"[extras]: unknown section (from {path})" in message
-    assert "[llm] max_retries" in message and "(from command-line option)" in message
-    assert "[llm] base_url" in message and "(from environment variable WIKIC_LLM_BASE_URL)" in message
-    assert info.value.exit_code == 2
-
-
-@pytest.mark.parametrize(
-    "text, where, what",
-    [
-        ('[llm]\nmodel = "m"\ntimeout = \n', "3:11", "Invalid value"),
-        ("[palace\n", "1:8", "Expected ']' at the end of a table declaration"),
-        ("[embedding]\nprovider = [1,\n", "3:1", "Invalid value"),  # tomllib: "at end of document"
-    ],
-)
-def test_bad_toml_is_one_message_naming_file_line_and_column(tmp_path, text, where, what):
-    """The LLM settings and the palace settings read wikic.toml through one reader: one message."""
-    from wikic.palace.config import load_settings as load_palace_settings
-
-    path = write(tmp_path, text)
-    seen = []
-    for load in (load_settings, load_palace_settings):
-        with pytest.raises(ConfigError) as info:
-            load(tmp_path, env={})
-        seen.append((info.value.message, info.value.hint, info.value.exit_code))
-    assert seen == [(f"{path}:{where}: invalid TOML: {what}", "see https://toml.io for the syntax", 2)] * 2
-
-
-def test_non_utf8_file_is_one_message_too(tmp_path):
-    from wikic.palace.config import load_settings as load_palace_settings
-
-    path = tmp_path / "wikic.toml"
-    path.write_bytes(b'[palace]\ncollection = "caf\xe9"\n')
-    for load in (load_settings, load_palace_settings):
-        with pytest.raises(ConfigError) as info:
-            load(tmp_path, env={})
-        assert (info.value.message, info.value.hint) == (f"{path}: not UTF-8 text", "save the file as UTF-8")
-
-
-def test_non_utf8_file_is_a_config_error(tmp_path):
-    (tmp_path / "wikic.toml").write_bytes(b'[llm]\nmodel = "caf\xe9"\n')
-    with pytest.raises(ConfigError, match="not UTF-8"):
-        load_settings(tmp_path, env={})
-
-
-def test_llm_section_must_be_a_table(tmp_path):
-    write(tmp_path, 'llm = "gpt"\n')
-    with pytest.raises(ConfigError, match=r"\[llm\]"):
-        load_settings(tmp_path, env={})
 
 
 def test_extra_body_is_passed_through():

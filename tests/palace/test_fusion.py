@@ -8,8 +8,8 @@ import pytest
 
 from wikic.errors import ConfigError
 from wikic.palace import open_palace, search, sync
-from wikic.palace.config import load_settings
 from wikic.palace.search import Retrieval, fuse, per_file, reciprocal_ranks
+from wikic.settings import load_settings
 
 # Dense likes a by a wide margin; BM25 likes b and c a little more than a. The two fusions disagree.
 DENSE = {"a": 0.9, "b": 0.5, "c": 0.45, "d": 0.4}
@@ -77,23 +77,25 @@ def test_file_scores_aggregate_their_best_drawers() -> None:
 @pytest.mark.parametrize(
     ("toml", "message"),
     [
-        ("[palace]\nfusion = 'borda'\n", "wikic.toml: [palace] fusion must be one of convex, rrf, got 'borda'"),
-        ("[palace]\nfusion = 1\n", "wikic.toml: [palace] fusion must be a str"),
-        ("[palace]\nrrf_k = 0\n", "wikic.toml: [palace] rrf_k must be at least 1"),
-        ("[palace]\nrrf_k = 60.5\n", "wikic.toml: [palace] rrf_k must be a int"),
+        ("[palace]\nfusion = 'borda'\n", "[palace] fusion: Input should be 'convex' or 'rrf' (got 'borda') (from {path}:2)"),
+        ("[palace]\nfusion = 1\n", "[palace] fusion: Input should be 'convex' or 'rrf' (got 1) (from {path}:2)"),
+        ("[palace]\nrrf_k = 0\n", "[palace] rrf_k: Input should be greater than or equal to 1 (got 0) (from {path}:2)"),
+        ("[palace]\nrrf_k = 60.5\n", "[palace] rrf_k: Input should be a valid integer (got 60.5) (from {path}:2)"),
     ],
 )
 def test_bad_fusion_settings_are_config_errors(tmp_path: Path, toml: str, message: str) -> None:
-    (tmp_path / "wikic.toml").write_text(toml, encoding="utf-8")
+    path = tmp_path / "wikic.toml"
+    path.write_text(toml, encoding="utf-8")
     with pytest.raises(ConfigError) as err:
         load_settings(tmp_path, env={})
-    assert message in err.value.message and err.value.exit_code == 2
+    assert message.format(path=path) in err.value.message and err.value.exit_code == 2
 
 
 def test_fusion_settings_are_read(tmp_path: Path) -> None:
-    assert (load_settings(tmp_path, env={}).fusion, load_settings(tmp_path, env={}).rrf_k) == ("convex", 60)
+    default = load_settings(tmp_path, env={}).palace
+    assert (default.fusion, default.rrf_k) == ("convex", 60)
     (tmp_path / "wikic.toml").write_text('[palace]\nfusion = "rrf"\nrrf_k = 10\n', encoding="utf-8")
-    settings = load_settings(tmp_path, env={})
+    settings = load_settings(tmp_path, env={}).palace
     assert Retrieval.of(settings) == Retrieval(fusion="rrf", rrf_k=10, aggregate="max")
 
 

@@ -54,7 +54,7 @@ def test_dense_alone_crosses_languages(bilingual_vault: Path) -> None:
     with open_palace(bilingual_vault) as palace:
         vector = palace.embedder.embed(["我们选择了哪个关系型数据库？"])[0]
         best_id, _ = palace.store.query(vector, 1)[0]
-        assert palace.lexical.drawers_by_id([best_id])[best_id].path == "entities/postgresql.md"
+        assert palace.manifest.drawers_by_id([best_id])[best_id].path == "entities/postgresql.md"
 
 
 def test_optional_e5_model_indexes_and_crosses_languages(vault_writer, tmp_path: Path) -> None:
@@ -67,4 +67,4 @@ def test_optional_e5_model_indexes_and_crosses_languages(vault_writer, tmp_path:
         assert search(palace, "how to brew green tea", k=1)[0].path == "concepts/green-tea.md"
         query = palace.embedder.embed_query("猫每天睡觉多久")
         best_id, _ = palace.store.query(query, 1)[0]
-        assert palace.lexical.drawers_by_id([best_id])[best_id].path == "concepts/cat-care.md"
+        assert palace.manifest.drawers_by_id([best_id])[best_id].path == "concepts/cat-care.md"

@@ -126,3 +126,13 @@ def test_search_snippets_show_no_anchor_or_marker(make_vault) -> None:  # type: 
         assert hit.snippet == "- Beer is brewed from malted barley. - Hops add bitterness."
         # the page does not mention quasars: only its anchors name that file
         assert [h.path for h in search(palace, "quasar", k=5) if h.score > 0][:1] == ["raw/articles/quasar-notes.md"]
+
+
+def test_frontmatter_is_read_as_lint_reads_it() -> None:
+    """The palace reads frontmatter through the vault's one reader: a block Obsidian ignores is text."""
+    doc = make_document("a.md", "---\ntitle: A\nupdated: 2024-02-30\n---\nHello\n")  # an impossible date
+    assert doc.title == "a" and doc.body.startswith("---\ntitle: A") and doc.body_first_line == 1
+    late = make_document("b.md", "\n---\ntitle: B\n---\nHello\n")  # not on line 1: no frontmatter
+    assert late.title == "b" and late.body_first_line == 1
+    good = make_document("c.md", "---\ntitle: C\ntags: [x]\n---\nHello\n")
+    assert (good.title, good.tags, good.body, good.body_first_line) == ("C", ["x"], "Hello\n", 5)

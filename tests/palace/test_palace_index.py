@@ -192,3 +192,37 @@ def test_lost_lexical_index_is_rebuilt_from_the_vectors(vault: Path) -> None:
         assert search(palace, "zymurgy", k=1)[0].path == "raw/articles/openai-history.md"
     again = sync(vault)
     assert again.drawers_embedded == 0 and again.drawers_total == first.drawers_total
+
+
+ARTICLE_HTML = """<html><head><title>Reactor history</title></head><body>
+<nav>Home | Subscribe | Zorblax merchandise</nav>
+<main><h1>Reactor history</h1>
+<p>The Zorblax reactor was commissioned in 1987 near the coast.</p>
+<p>Its cooling towers were rebuilt twice.</p></main>
+<footer>Copyright Zorblax fan club</footer></body></html>
+"""
+
+
+def test_a_captured_html_source_is_indexed_through_its_extracted_text_only(vault: Path) -> None:
+    from wikic.ingest.capture import capture
+
+    source = vault.parent / "reactor.html"
+    source.write_text(ARTICLE_HTML, encoding="utf-8")
+    (captured,) = capture(vault, [str(source)])
+    assert captured.raw_path.endswith(".html") and captured.text_path.endswith(".md")
+    report = sync(vault)
+    assert captured.text_path in report.added and captured.raw_path not in report.added
+    with open_palace(vault) as palace:
+        assert captured.raw_path not in palace.manifest.files()
+        hit = search(palace, "When was the Zorblax reactor commissioned?", k=1, wing="raw")[0]
+        assert hit.path == captured.text_path
+
+
+def test_an_html_file_not_captured_is_read_with_the_capture_extractor(vault: Path) -> None:
+    (vault / "raw/articles").mkdir(parents=True, exist_ok=True)
+    (vault / "raw/articles/dropped.html").write_text(ARTICLE_HTML, encoding="utf-8")
+    assert "raw/articles/dropped.html" in sync(vault).added
+    with open_palace(vault) as palace:
+        text = "\n".join(d.text for d in palace.manifest.drawers_of("raw/articles/dropped.html"))
+    assert "commissioned in 1987" in text
+    assert "Subscribe" not in text and "fan club" not in text  # navigation and footer are no content

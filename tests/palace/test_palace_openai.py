@@ -14,7 +14,8 @@ import pytest
 
 from wikic.errors import PalaceError
 from wikic.palace import open_palace, search, sync
-from wikic.palace.lexical import tokenize
+from wikic.text.terms import tokenize
+from wikic.text.tokens import estimate_tokens
 
 KEY = "sk-test-secret-4242"
 
@@ -111,3 +112,13 @@ def test_endpoint_errors_become_palace_errors(vault: Path, standin: StandIn) -> 
     _configure(vault, standin.url, "broken")
     with pytest.raises(PalaceError, match="model not loaded"):
         sync(vault)
+
+
+def test_drawers_fit_the_endpoint_window_by_the_offline_token_estimate(vault: Path, standin: StandIn) -> None:
+    """A remote model's tokenizer cannot be loaded: drawers are cut by wikic's one token estimate."""
+    _configure(vault, standin.url, "tiny-embed")
+    with (vault / "wikic.toml").open("a") as fh:
+        fh.write("max_input_tokens = 24\n")
+    sync(vault)
+    sent = [text for r in standin.requests for text in r["input"] if text != "dimension probe"]
+    assert 12 < max(estimate_tokens(text) for text in sent) <= 24

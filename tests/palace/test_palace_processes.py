@@ -38,7 +38,7 @@ def test_long_running_reader_sees_writes_from_another_process(vault: Path) -> No
         vector = palace.embedder.embed(["Mistral\nMistral AI is a French model maker from Paris."])[0]
         assert search(palace, "French model maker Paris", k=1)[0].path == "entities/mistral.md"
         top_id, sim = palace.store.query(vector, 1)[0]
-        assert sim > 0.99 and palace.lexical.drawers_by_id([top_id])[top_id].path == "entities/mistral.md"
+        assert sim > 0.99 and palace.manifest.drawers_by_id([top_id])[top_id].path == "entities/mistral.md"
 
 
 def test_chroma_server_palace_shared_by_two_checkouts(vault: Path, tmp_path: Path, chroma_server: str) -> None:

@@ -109,3 +109,15 @@ def test_filters_hold_when_the_unfiltered_pool_is_too_small(indexed: Path, monke
         calls.clear()
         hits = search(palace, "HNSW graphs nearest neighbour vectors", k=2, wing="raw")
         assert {h.wing for h in hits} == {"raw"} and calls[-1]["where"] == {"wing": "raw"}
+
+
+def test_a_page_with_an_impossible_date_is_still_found(vault: Path) -> None:
+    """Frontmatter lint rejects (`updated: 2024-02-30`) keeps the page in search, its text as the body."""
+    (vault / "entities/quokka.md").write_text(
+        "---\ntitle: Quokka\ntype: entity\nupdated: 2024-02-30\n---\n# Quokka\n\nThe quokka lives on Rottnest Island.\n",
+        encoding="utf-8",
+    )
+    report = sync(vault)
+    assert "entities/quokka.md" in report.added and not report.skipped
+    with open_palace(vault) as palace:
+        assert search(palace, "Which animal lives on Rottnest Island?", k=1)[0].path == "entities/quokka.md"

@@ -10,13 +10,13 @@ import pytest
 
 from wikic.errors import PalaceError
 from wikic.palace import open_palace, search, sync
-from wikic.palace.config import PalaceSettings
 from wikic.palace.store_process import (
     IsolatedStore,
     child_environment,
     open_store,
     store_process,
 )
+from wikic.settings import PalaceSettings
 
 
 def test_the_child_environment_keeps_no_credential_but_everything_else() -> None:

@@ -62,3 +62,24 @@ def test_nothing_is_written_through_a_link_out_of_the_vault(tmp_path: Path) -> N
     with pytest.raises(VaultError, match="outside the vault"):
         write.write_atomic(vault / "escape" / "a.md", "x", root=vault)
     assert list(outside.iterdir()) == []
+
+
+def test_a_cache_write_skips_the_fsyncs_but_is_still_one_rename(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    events: list[str] = []
+    real_replace = os.replace
+    monkeypatch.setattr(write.os, "fsync", lambda fd: events.append("fsync"))
+    monkeypatch.setattr(write.os, "replace", lambda src, dst: (events.append("rename"), real_replace(src, dst)))
+    write.write_bytes_atomic(tmp_path / "cache" / "c.json", b"{}", durable=False)
+    assert events == ["rename"]
+    assert [p.name for p in (tmp_path / "cache").iterdir()] == ["c.json"]
+
+
+def test_an_exclusive_create_never_replaces_a_file_and_keeps_its_own(tmp_path: Path) -> None:
+    target = tmp_path / "raw" / "x.md"
+    target.parent.mkdir()
+    write.create_exclusive(target, b"first\n")
+    write.create_exclusive(target, b"first\n")  # the same bytes already there: a killed run's own file, kept
+    with pytest.raises(FileExistsError):
+        write.create_exclusive(target, b"other\n")
+    assert target.read_bytes() == b"first\n"
+    assert [p.name for p in target.parent.iterdir()] == ["x.md"]

@@ -51,6 +51,8 @@ class ProgressDisplay:
         counts = f"{event.done:,}/{event.total:,} {event.unit}"
         if event.stage == "embed":
             counts += f", {event.drawers:,} drawers embedded"
+        if event.stage == "extract" and event.tokens:
+            counts += f", {event.tokens:,} tokens received"
         task = self._tasks.get(event.stage)
         if task is None:
             task = self._tasks[event.stage] = progress.add_task(LABELS.get(event.stage, event.stage), total=1.0, counts="")

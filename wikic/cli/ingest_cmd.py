@@ -20,6 +20,8 @@ if TYPE_CHECKING:  # imported lazily: the CLI must start fast for `wikic lint`
 
 
 def _render(report: IngestReport) -> str:
+    from wikic.ingest.pipeline import dropped_reasons
+
     lines = [f"finished an interrupted run first: {', '.join(report.resumed)}"] if report.resumed else []
     for s in report.sources:
         if s.status == "estimated":
@@ -40,8 +42,15 @@ def _render(report: IngestReport) -> str:
             lines.append(f"  ~ {p}")
         if s.pending:
             lines.append(f"  waiting for more sources (below threshold): {', '.join(s.pending)}")
-        if s.dropped_facts:
-            lines.append(f"  {s.dropped_facts} claim(s) dropped: their quote is not in the source")
+        if s.dropped:
+            lines.append(f"  {sum(s.dropped.values())} claim(s) not written: {dropped_reasons(s.dropped)}")
+        if s.invented:
+            lines.append(f"  names the source never writes (dropped as invented): {', '.join(s.invented)}")
+        if s.nothing_extracted:
+            lines.append("  nothing extracted, although the source names things: the model proposed none of them"
+                         " (try a larger model, or --strategy two-pass, and --force to compile it again)")
+        if s.repaired_quotes:
+            lines.append(f"  {s.repaired_quotes} quote(s) repaired: snapped to the source text they nearly copied")
         for item in s.dropped_items:
             lines.append(f"  skipped: {item}")
         for item in s.kept_edits:
@@ -52,6 +61,7 @@ def _render(report: IngestReport) -> str:
     if not report.estimate:
         cost = f", ${t['cost']:.4f}" if t["cost"] is not None else ""
         skipped = f", {t['skipped']} skipped" if t["skipped"] else ""
+        skipped += f", {t['nothing_extracted']} with nothing extracted" if t["nothing_extracted"] else ""
         lines.append(f"{t['compiled']} compiled, {t['unchanged']} unchanged, {t['failed']} failed{skipped}: {t['created']} page(s) created, {t['updated']} updated, {t['prompt_tokens'] + t['completion_tokens']:,} tokens{cost}")
         if t["skipped"]:
             lines.append("the token budget (--max-tokens) was reached: run `wikic ingest` again to compile the rest")
@@ -102,6 +112,7 @@ def register(app: typer.Typer) -> None:
         force: Annotated[bool, typer.Option("--force", help="Recompile sources even if already compiled.")] = False,
         concurrency: Annotated[int | None, typer.Option("--concurrency", "-j", help="Parallel model calls.")] = None,
         model: Annotated[str | None, typer.Option("--model", help="Model name (overrides wikic.toml and WIKIC_LLM_MODEL).")] = None,
+        strategy: Annotated[str | None, typer.Option("--strategy", metavar="auto|single|two-pass", help="How the model is asked: one call for the whole plan, or names first and then their claims (small local models); auto chooses per endpoint.")] = None,
         base_url: Annotated[str | None, typer.Option("--base-url", help="OpenAI-compatible endpoint, e.g. http://localhost:11434/v1.")] = None,
         no_palace: Annotated[bool, typer.Option("--no-palace", help="Do not use or update the search index.")] = False,
         json_output: Annotated[bool, typer.Option("--json", help="Print the report as JSON.")] = False,
@@ -121,7 +132,7 @@ def register(app: typer.Typer) -> None:
         root = resolve_vault(vault)
         if estimate and dry_run:
             raise UsageError("--estimate and --dry-run do not go together")
-        overrides = {"model": model, "base_url": base_url, "concurrency": concurrency}
+        overrides = {"model": model, "base_url": base_url, "concurrency": concurrency, "strategy": strategy}
         from wikic.ingest.pipeline import IngestOptions, ingest
         options = IngestOptions(
             inputs=sources or [], kind=kind, encoding=encoding, dry_run=dry_run, estimate=estimate, max_tokens=max_tokens, use_cache=not no_cache,

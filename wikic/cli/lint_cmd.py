@@ -26,7 +26,7 @@ def register(app: typer.Typer) -> None:
         vault: VaultDir = None,
         fmt: Annotated[str, typer.Option("--format", "-f", metavar="FORMAT", help="text, json, sarif or github.")] = "text",
         json_output: Annotated[bool, typer.Option("--json", help="Same as --format json.")] = False,
-        strict: Annotated[bool, typer.Option("--strict", help="Warnings fail too (exit 1).")] = False,
+        strict: Annotated[bool | None, typer.Option("--strict/--no-strict", help="Warnings fail too (exit 1). Default: [lint] strict in wikic.toml, else off.")] = None,
         select: Annotated[list[str] | None, typer.Option("--select", metavar="RULES", help="Only these rules (comma-separated or repeated).")] = None,
         ignore: Annotated[list[str] | None, typer.Option("--ignore", metavar="RULES", help="Skip these rules (comma-separated or repeated).")] = None,
         fix: Annotated[bool, typer.Option("--fix", help="Apply safe repairs (index entries, links whose page is unambiguous by title or alias).")] = False,

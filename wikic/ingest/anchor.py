@@ -1,23 +1,33 @@
 """Find each fact's verbatim quote in the source and record where it is (`raw/articles/x.md:L12-L14`).
 
 Matching is on word sequences, not characters: both the source and the quote are cut into words (letters
-and digits; each CJK character is a word of its own), folded (NFKC, case) and compared as sequences. So
-whitespace and line breaks, case, curly vs straight quotes, dashes, and Markdown emphasis (`**`, `_`,
-backticks) never prevent a match, while a changed word, number or name always does. Markdown link
-targets are blanked first, so "[OpenAI](https://openai.com) released" matches "OpenAI released". A quote
-that elides with "..." matches when its parts occur in order, close together.
+and digits; each Han or kana character is a word of its own), folded (NFKC, case) and compared as
+sequences (`wikic.text.terms.words`). So whitespace and line breaks, case, curly vs straight quotes, dashes,
+and Markdown emphasis (`**`, `_`, backticks) never prevent a match, while a changed word, number or name
+always does. Markdown link targets are blanked first, so "[OpenAI](https://openai.com) released" matches
+"OpenAI released". A quote that elides with "..." matches when its parts occur in order, close together.
 
 The index is built once per source (one pass over the text); each lookup is a substring search in the
 joined word string, so a 1 MB source with hundreds of quotes takes well under a second.
+
+Small models copy quotes almost verbatim ("Vasquez had spent" becomes "She had spent"). A quote that is not
+found is snapped to the source sentence(s) it nearly copies, when they share nearly all their words and
+the quote states no number, date, version or name the span does not (`support.specifics`): the claim is
+then anchored to the real text, and the fact records that it was repaired. Every anchored claim must also
+be supported by its quote (`support.unsupported`), and an item whose name the source never writes is an
+invention: dropped with its claims, and counted.
 """
 
 from __future__ import annotations
 
 import bisect
+import difflib
 import re
-import unicodedata
 from collections.abc import Iterable
+from dataclasses import replace
 
+from wikic.ingest.names import normalize_name
+from wikic.ingest.support import specifics, unsupported
 from wikic.ingest.plan_model import (
     Anchor,
     Axis,
@@ -30,30 +40,24 @@ from wikic.ingest.plan_model import (
     Relation,
     Section,
 )
-
-_CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
-_WORD = re.compile(rf"[{_CJK}]|[^\W_{_CJK}]+")
+from wikic.text.terms import words
 # Link targets and autolinks are markup, not text a quote would contain.
 _LINK_TARGET = re.compile(r"\]\([^)\n]*\)|<https?://[^>\s]*>")
 _ELLIPSIS = re.compile(r"\[?(?:\.\s*\.\s*\.|…)\]?")
 
 MIN_WORDS = 2  # a one-word "quote" would anchor almost anywhere and support nothing
 MAX_GAP_WORDS = 250  # how far apart the parts of an elided quote may be
-
-
-def _fold(word: str) -> str:
-    if word.isascii():
-        return word.lower()
-    return unicodedata.normalize("NFKC", word).casefold()
+REPAIR_SIMILARITY = 0.8  # share of words a near-copy must have in common with the span it is snapped to
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+|(?<=[。！？；])|\n\s*\n|\n(?=\s*[-*#>|])")
 
 
 def quote_words(quote: str) -> list[list[str]]:
     """The quote as word lists, one per part between ellipses."""
     parts = []
     for part in _ELLIPSIS.split(quote):
-        words = [_fold(m.group()) for m in _WORD.finditer(part)]
-        if words:
-            parts.append(words)
+        found = [word for word, _, _ in words(part)]
+        if found:
+            parts.append(found)
     return parts
 
 
@@ -63,18 +67,21 @@ class AnchorIndex:
     def __init__(self, text: str, path: str) -> None:
         self.path = path
         blanked = _LINK_TARGET.sub(lambda m: " " * len(m.group()), text)
-        words: list[str] = []
+        folded: list[str] = []
         self._starts: list[int] = []
         self._ends: list[int] = []
-        for match in _WORD.finditer(blanked):
-            words.append(_fold(match.group()))
-            self._starts.append(match.start())
-            self._ends.append(match.end())
+        for word, start, end in words(blanked):
+            folded.append(word)
+            self._starts.append(start)
+            self._ends.append(end)
         # " w0 w1 w2 ": a quote matches at word boundaries as " q0 q1 ".
-        self._joined = " " + " ".join(words) + " "
+        self._joined = " " + " ".join(folded) + " "
+        self._words = folded
+        self._text = text
+        self._sentence_bounds: list[tuple[int, int]] | None = None
         self._word_pos: list[int] = []
         pos = 0
-        for word in words:
+        for word in folded:
             self._word_pos.append(pos)
             pos += len(word) + 1
         self._newlines = [m.start() for m in re.finditer("\n", text)]
@@ -111,36 +118,115 @@ class AnchorIndex:
             last = after - 1
         return last
 
+    def contains(self, name: str) -> bool:
+        """`name` is written in the text (as a run of words: case, hyphens and spacing aside)."""
+        found = [word for word, _, _ in words(name)]
+        return bool(found) and (" " + " ".join(found) + " ") in self._joined
+
+    def repair(self, quote: str) -> tuple[Anchor, str] | None:
+        """(anchor, the span's own text) of the sentence(s) `quote` nearly copies, or None when nothing is
+        close enough or the quote states a specific the span does not (then it is not a copy, it is a change)."""
+        wanted = [w for part in quote_words(quote) for w in part]
+        if len(wanted) < MIN_WORDS + 1 or not self._text:
+            return None
+        best: tuple[float, int, int] | None = None
+        for first, last in self._spans(len(wanted)):
+            ratio = difflib.SequenceMatcher(None, wanted, self._words[first : last + 1], autojunk=False).ratio()
+            if ratio >= REPAIR_SIMILARITY and (best is None or ratio > best[0]):
+                best = (ratio, first, last)
+        if best is None:
+            return None
+        _, first, last = best
+        span = self._text[self._starts[first] : self._ends[last]]
+        said, copied = specifics(quote), specifics(span)
+        if said.numbers - copied.numbers or said.words - copied.words:
+            return None
+        return self._anchor(first, last), span
+
+    def _spans(self, length: int) -> Iterable[tuple[int, int]]:
+        """Word ranges of one to three consecutive sentences about as long as a quote of `length` words."""
+        bounds = self._sentences()
+        for i in range(len(bounds)):
+            for j in range(i, min(i + 3, len(bounds))):
+                first, last = bounds[i][0], bounds[j][1]
+                size = last - first + 1
+                if size > 2 * length + 4:
+                    break
+                if 2 * size + 4 >= length:
+                    yield first, last
+
+    def _sentences(self) -> list[tuple[int, int]]:
+        if self._sentence_bounds is None:
+            out: list[tuple[int, int]] = []
+            start = 0
+            for match in _SENTENCE_END.finditer(self._text):
+                end = bisect.bisect_left(self._starts, match.start())
+                if end > start:
+                    out.append((start, end - 1))
+                start = end
+            if start < len(self._words):
+                out.append((start, len(self._words) - 1))
+            self._sentence_bounds = out
+        return self._sentence_bounds
+
     def _anchor(self, first_word: int, last_word: int) -> Anchor:
         start_line = bisect.bisect_left(self._newlines, self._starts[first_word]) + 1
         end_line = bisect.bisect_left(self._newlines, self._ends[last_word] - 1) + 1
         return Anchor(self.path, start_line, end_line)
 
 
+def _compact(name: str) -> str:
+    return "".join(word for word, _, _ in words(name))
+
+
 def anchor_plan(plan: Plan, text: str) -> Plan:
-    """`plan` with every fact's anchor looked up in `text` (the content of `plan.source_path`)."""
+    """`plan` with every fact's anchor looked up in `text` (the content of `plan.source_path`), near-copied
+    quotes repaired, each fact checked for support, and items whose name `text` never writes dropped."""
     index = AnchorIndex(text, plan.source_path)
-    memo: dict[str, Anchor | None] = {}
+    memo: dict[str, tuple[Anchor | None, str]] = {}
 
-    def fact(f: Fact) -> Fact:
+    def fact(f: Fact, subject: Iterable[str]) -> Fact:
         if f.quote not in memo:
-            memo[f.quote] = index.locate(f.quote)
-        return Fact(f.text, f.quote, memo[f.quote])
+            found = index.locate(f.quote)
+            memo[f.quote] = (found, f.quote) if found else (index.repair(f.quote) or (None, f.quote))
+        anchor, quote = memo[f.quote]
+        missing = tuple(unsupported(f.text, quote, subject_names=subject, source=text)) if anchor else ()
+        return replace(f, quote=quote, anchor=anchor, repaired=quote != f.quote, missing=missing)
 
-    def facts(items: Iterable[Fact]) -> tuple[Fact, ...]:
-        return tuple(fact(f) for f in items)
+    def facts(items: Iterable[Fact], *subject: str) -> tuple[Fact, ...]:
+        return tuple(fact(f, subject) for f in items)
 
-    entities = tuple(Entity(e.name, e.kind, e.aliases, e.summary, facts(e.facts)) for e in plan.entities)
+    def real(name: str, aliases: Iterable[str] = ()) -> bool:
+        return any(index.contains(n) for n in (name, *aliases))
+
+    invented: list[str] = []
+    invented_claims = 0
+    entities = []
+    for e in plan.entities:  # a named thing the source never names is the model's invention
+        if not real(e.name, e.aliases):
+            invented.append(e.name)
+            invented_claims += len(e.facts)
+            continue
+        # an alias is a name too: the source writes it, or it only spells the name another way ("GPT4")
+        aliases = tuple(a for a in e.aliases if index.contains(a) or _compact(a) == _compact(e.name))
+        entities.append(Entity(e.name, e.kind, aliases, e.summary, facts(e.facts, e.name, *aliases)))
+    # concepts are ideas the model may name in its own words ("vector search"); their claims still need quotes
     concepts = tuple(
-        Concept(c.name, c.summary, tuple(Section(s.heading, facts(s.facts)) for s in c.sections)) for c in plan.concepts
+        Concept(c.name, c.summary, tuple(Section(sec.heading, facts(sec.facts, c.name)) for sec in c.sections))
+        for c in plan.concepts
     )
     comparisons = tuple(
-        Comparison(
-            c.name,
-            c.subjects,
-            tuple(Axis(a.axis, tuple(Cell(cell.subject, fact(cell.fact)) for cell in a.values)) for a in c.axes),
-        )
+        Comparison(c.name, c.subjects, tuple(Axis(a.axis, tuple(Cell(cell.subject, fact(cell.fact, (cell.subject, c.name))) for cell in a.values)) for a in c.axes))
         for c in plan.comparisons
     )
-    relations = tuple(Relation(r.source, r.relation, r.target, fact(r.fact)) for r in plan.relations)
-    return Plan(plan.source_path, plan.summary, entities, concepts, comparisons, relations, plan.notes)
+    dropped = {normalize_name(name) for name in invented}
+    relations = []
+    for r in plan.relations:
+        if dropped & {normalize_name(r.source), normalize_name(r.target)}:
+            invented_claims += 1  # a relation of an invented entity goes with it
+            continue
+        relations.append(Relation(r.source, r.relation, r.target, fact(r.fact, (r.source, r.target))))
+    return Plan(
+        plan.source_path, plan.summary, tuple(entities), concepts, comparisons, tuple(relations),
+        plan.notes, tuple(dict.fromkeys(invented)), invented_claims,
+    )

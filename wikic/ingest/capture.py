@@ -20,24 +20,19 @@ sha256 so later runs (and lint) can tell unchanged sources from edited ones.
 from __future__ import annotations
 
 import hashlib
-import os
-import re
-import tempfile
-import unicodedata
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, BinaryIO
 
-from wikic.ingest import textract
 from wikic.ingest.inputs import Prepared, SourceError, read_inputs
 from wikic.settings import IngestSettings
+from wikic.text import extract as textract
 from wikic.vault.layout import RAW_DIR
+from wikic.vault.slug import SOURCE, slugify
 from wikic.vault.state import source_ledger, source_ledger_lock, write_source_ledger
-
-_WINDOWS_RESERVED = {"con", "prn", "aux", "nul", *(f"com{i}" for i in range(1, 10)), *(f"lpt{i}" for i in range(1, 10))}
-MAX_SLUG = 80
+from wikic.vault.write import create_exclusive
 
 
 @dataclass(frozen=True)
@@ -101,20 +96,6 @@ def load_source_text(vault_root: Path, text_path: str) -> str:
         raise SourceError(f"{text_path}: not UTF-8 text", hint="raw files must not be edited after capture") from None
 
 
-def slugify(title: str, fallback: str = "source") -> str:
-    """lowercase-with-hyphens; keeps letters of any script (CJK titles stay readable), at most 80 chars."""
-    text = unicodedata.normalize("NFKC", title).casefold()
-    # Combining marks count as letters: casefolding "İ" gives "i" + U+0307, and Indic vowel signs are marks.
-    kept = "".join(c if c.isalnum() or unicodedata.category(c) in ("Mn", "Mc") else "-" for c in text)
-    slug = re.sub(r"-{2,}", "-", kept).strip("-")
-    if len(slug) > MAX_SLUG:
-        cut = slug[:MAX_SLUG]
-        slug = cut.rsplit("-", 1)[0] if "-" in cut[MAX_SLUG // 2 :] else cut
-        slug = slug.strip("-")
-    if not slug or slug in _WINDOWS_RESERVED:
-        slug = fallback if not slug else f"{slug}-{fallback}"
-    return slug
-
 
 
 # -- writing (under the ledger lock) ------------------------------------------------------------------
@@ -170,18 +151,18 @@ def _commit(root: Path, item: Prepared, sources: dict[str, dict[str, Any]], *, w
         if write:
             folder.mkdir(parents=True, exist_ok=True)
         stem = _free_stem(
-            folder, slugify(item.title), item.ext, separate_text,
+            folder, slugify(item.title, rules=SOURCE), item.ext, separate_text,
             lambda raw, text: orphan(raw, item.data) and orphan(text, text_bytes),
         )
         raw_rel = f"{RAW_DIR}/{item.kind}/{stem}{item.ext}"
         text_rel = f"{RAW_DIR}/{item.kind}/{stem}.md" if separate_text else ("" if item.media == "image" else raw_rel)
         if write:
-            _create_exclusive(root / raw_rel, item.data)
+            create_exclusive(root / raw_rel, item.data)
     encoding = item.encoding or "utf-8"
     if not write:
         return CapturedSource(item.origin, raw_rel, text_rel, item.kind, item.media, item.title, digest, item.text, True, encoding)
     if separate_text:
-        _create_exclusive(root / text_rel, text_bytes)
+        create_exclusive(root / text_rel, text_bytes)
     sources[raw_rel] = {
         "sha256": digest,
         "bytes": len(item.data),
@@ -219,20 +200,3 @@ def _free_text_path(root: Path, stem_path: Path, reusable: Callable[[Path], bool
         number += 1
         candidate = stem_path.with_name(f"{stem_path.name}-text-{number}.md")
     return candidate.relative_to(root).as_posix()
-
-
-def _create_exclusive(path: Path, data: bytes) -> None:
-    """Write a new file atomically; never replace an existing one (os.link fails if the name is taken).
-    A file already holding exactly `data` is this capture's own, from a run killed before the ledger was
-    written: it is kept."""
-    if path.is_file() and path.read_bytes() == data:
-        return
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.link(tmp, path)
-    finally:
-        os.unlink(tmp)

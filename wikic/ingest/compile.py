@@ -31,13 +31,14 @@ from wikic.pages.frontmatter import dump_frontmatter
 from wikic.pages.index_file import Entry
 from wikic.pages.links import LinkNames
 from wikic.pages.render import clean_text, clean_title, link, linkify
-from wikic.schema import Schema
+from wikic.resources import page_skeleton
 from wikic.vault import frontmatter as fm_parser
 from wikic.vault.anchors import parse_spec, render as render_anchor
 from wikic.vault.frontmatter import split_page
 from wikic.vault.layout import RAW_DIR
 from wikic.vault.load import load_vault, walk
 from wikic.vault.resolve import fold
+from wikic.vault.schema_md import Schema
 from wikic.vault.slug import slugify
 from wikic.vault.state import Mentions
 
@@ -371,7 +372,7 @@ class Compiler:
         title = item["name"]
         sources = item["sources"]
         summary = clean_text(item.get("summary") or title, 300)
-        text_for_tags = " ".join([title, summary, *(str(v) for v in sources.values())])
+        text_for_tags = " ".join([title, summary, *_claim_text([list(payload.values()) for payload in sources.values()])])
         aliases = [a for a in dict.fromkeys([*(item.get("aliases") or []), *(a for _, more in extra for a in more.get("aliases", []))]) if a and a.lower() != title.lower()]
         data = {
             "title": title,
@@ -383,7 +384,7 @@ class Compiler:
             "sources": sorted(self.sources_of(path)),
             "summary": summary,
         }
-        body = f"# {clean_text(title, 200)}\n"
+        body = page_skeleton(kind).opening(clean_text(title, 200))
         linked_summary, _ = linkify(summary, link_names, skip={self.link_text(path)})
         contributions = [(kind, sources), *((more_kind, more["sources"]) for more_kind, more in extra)]
         merged = merge_blocks(body, [("summary", linked_summary, None), *self._blocks(path, contributions, link_names)])
@@ -431,6 +432,18 @@ class _Checkpoint:
     links: LinkNames
     names: PageNames
     mentions: dict[str, dict[str, Any]]
+
+
+def _claim_text(value: Any) -> list[str]:
+    """The words in a ledger item's payloads (claims, headings, axes, subjects), without their anchors: an
+    anchor names a raw file, and a taxonomy word in a file name says nothing about the page."""
+    if isinstance(value, str):
+        return [] if parse_spec(value) is not None else [value]
+    if isinstance(value, dict):
+        return [text for key, item in value.items() for text in (*_claim_text(key), *_claim_text(item))]
+    if isinstance(value, (list, tuple)):
+        return [text for item in value for text in _claim_text(item)]
+    return []
 
 
 def _same(a: str, b: str) -> bool:

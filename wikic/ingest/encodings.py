@@ -19,6 +19,8 @@ from __future__ import annotations
 import codecs
 from dataclasses import dataclass
 
+from wikic.text.scripts import CJK_PUNCTUATION, FULLWIDTH, HANGUL, KANA, within
+
 _BOMS = (
     (codecs.BOM_UTF32_LE, "utf-32-le"),  # before UTF-16 LE: it starts with the same two bytes
     (codecs.BOM_UTF32_BE, "utf-32-be"),
@@ -132,7 +134,7 @@ def _score(name: str, data: bytes) -> float:
         if ord(char) < 0x80:
             continue
         total += 1
-        kana += 0x3040 <= ord(char) <= 0x30FF
+        kana += within(ord(char), KANA)
         if _common(name, char):
             common += 1
     if not total:
@@ -147,8 +149,8 @@ def _common(name: str, char: str) -> bool:
     code = ord(char)
     if _is_punctuation(code):
         return True
-    kana = 0x3040 <= code <= 0x30FF
-    hangul = 0xAC00 <= code <= 0xD7A3
+    kana = within(code, KANA)
+    hangul = within(code, HANGUL)
     if name == "shift_jis":
         return kana or _lead_in(char, "shift_jis", 0x88, 0x9F)  # JIS level-1 kanji
     if name == "euc-kr":
@@ -171,7 +173,7 @@ def _lead_in(char: str, codec: str, low: int, high: int) -> bool:
 
 
 def _is_punctuation(code: int) -> bool:
-    return 0x3000 <= code <= 0x303F or 0xFF00 <= code <= 0xFFEF or 0x2010 <= code <= 0x206F
+    return within(code, CJK_PUNCTUATION) or within(code, FULLWIDTH) or 0x2010 <= code <= 0x206F
 
 
 def convert_hint(encoding: str, label: str) -> str:

@@ -16,8 +16,9 @@ from pathlib import Path, PurePosixPath
 from typing import BinaryIO
 
 from wikic.errors import UsageError
-from wikic.ingest import encodings, textract
+from wikic.ingest import encodings
 from wikic.settings import IngestSettings
+from wikic.text import extract as textract
 from wikic.vault.layout import RAW_DIR, RAW_SUBDIRS
 
 _IMAGE_EXTS = {

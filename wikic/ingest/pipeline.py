@@ -31,16 +31,16 @@ from wikic.ingest.workers import DaemonPool
 from wikic.llm.cache import ReplyCache
 from wikic.llm.client import LLM
 from wikic.pages import journal
-from wikic.pages.index_file import empty_index, with_entries
+from wikic.pages.index_file import bare_index, with_entries
 from wikic.pages.links import LinkNames
 from wikic.pages.lock import vault_lock
 from wikic.pages.log_file import row
 from wikic.progress import ProgressCallback, ProgressEvent
-from wikic.schema import Schema
-from wikic.schema import load as load_schema
 from wikic.settings import Settings, load_settings
 from wikic.vault.layout import INDEX_FILE, require_vault
 from wikic.vault.load import load_vault
+from wikic.vault.schema_md import Schema
+from wikic.vault.schema_md import load as load_schema
 from wikic.vault.state import Compiled, Mentions, state_dir
 
 MAX_CONTEXT_PAGES = 40  # pages the model is told about per source: bounded, whatever the wiki's size
@@ -71,6 +71,11 @@ class SourceReport:
     updated: list[str] = field(default_factory=list)
     pending: list[str] = field(default_factory=list)
     dropped_facts: int = 0
+    dropped: dict[str, int] = field(default_factory=dict)  # claims not written, by reason (see plan_model)
+    repaired_quotes: int = 0  # near-copied quotes snapped to the source span they copy
+    strategy: str = ""  # how the model was asked (see wikic.ingest.extract.run)
+    nothing_extracted: bool = False  # the source names things and the model proposed none of them
+    invented: list[str] = field(default_factory=list)  # proposed names the source never writes
     dropped_items: list[str] = field(default_factory=list)
     kept_edits: list[str] = field(default_factory=list)
     calls: int = 0
@@ -112,6 +117,11 @@ class IngestReport:
         return [s for s in self.sources if s.status == "failed"]
 
     @property
+    def empty(self) -> list[SourceReport]:
+        """Sources compiled into nothing although they name things: the model failed on them."""
+        return [s for s in self.sources if s.nothing_extracted]
+
+    @property
     def skipped(self) -> list[SourceReport]:
         """Sources left for a later run because `--max-tokens` was reached."""
         return [s for s in self.sources if s.status == "over-budget"]
@@ -134,11 +144,11 @@ class IngestReport:
         ]
 
     def exit_code(self) -> int:
-        """0: every source compiled (or unchanged); 1: a source failed or was left for later (budget), or
-        the run wrote something lint calls an error; 130: interrupted (Ctrl-C)."""
+        """0: every source compiled (or unchanged); 1: a source failed, was left for later (budget), or gave
+        nothing although it names things, or the run wrote something lint calls an error; 130: interrupted."""
         if self.interrupted:
             return Interrupted.exit_code
-        return 1 if self.failed or self.skipped or self.lint_errors_in_written() else 0
+        return 1 if self.failed or self.skipped or self.empty or self.lint_errors_in_written() else 0
 
     def totals(self) -> dict[str, Any]:
         cost_values = [s.cost for s in self.sources if s.cost is not None]
@@ -148,6 +158,7 @@ class IngestReport:
             "unchanged": sum(1 for s in self.sources if s.status == "unchanged"),
             "failed": len(self.failed),
             "skipped": len(self.skipped),
+            "nothing_extracted": len(self.empty),
             "interrupted": sum(1 for s in self.sources if s.status == "interrupted"),
             "created": len(self.created),
             "updated": len(set(self.updated)),
@@ -213,13 +224,18 @@ class _ChunkCount:
     def __init__(self, total: int, progress: ProgressCallback | None) -> None:
         self.total = total
         self._done = 0
-        self._shown = -1
+        self._tokens = 0  # reply tokens received so far: a slow local model shows it is writing
+        self._shown: tuple[int, int] = (-1, -1)
         self._lock = threading.Lock()
         self._progress = progress
 
     def add(self) -> None:
         with self._lock:
             self._done += 1
+
+    def add_tokens(self, count: int) -> None:
+        with self._lock:
+            self._tokens += count
 
     def wait(self, futures: list[Future[None]]) -> None:
         """Wait for `futures` (re-raising what a worker raised), reporting progress meanwhile. The short
@@ -234,10 +250,10 @@ class _ChunkCount:
             future.result()
 
     def _report(self) -> None:
-        done = self._done
-        if self._progress is not None and done != self._shown:
-            self._shown = done
-            self._progress(ProgressEvent("extract", done, self.total, "chunks"))
+        now = (self._done, self._tokens)
+        if self._progress is not None and now != self._shown:
+            self._shown = now
+            self._progress(ProgressEvent("extract", now[0], self.total, "chunks", tokens=now[1]))
 
 
 def make_llm(root: Path, settings: Settings) -> LLM:
@@ -355,7 +371,7 @@ def ingest(root: Path, options: IngestOptions, *, llm: LLM | None = None, progre
         try:
             results[src.raw_path] = extract_plan(
                 llm, src, context=context, existing_pages=contexts[src.raw_path], settings=settings, cache=cache,  # type: ignore[arg-type]
-                chunks=chunks[src.raw_path], on_chunk=answered.add,
+                chunks=chunks[src.raw_path], on_chunk=answered.add, on_tokens=answered.add_tokens,
             )
         except LLMError as exc:
             results[src.raw_path] = exc
@@ -417,10 +433,13 @@ def ingest(root: Path, options: IngestOptions, *, llm: LLM | None = None, progre
                 report.sources.append(r)
                 continue
             _fill(r, result)
+            r.dropped, r.repaired_quotes, r.invented = got.plan.dropped(), got.plan.repaired_count, list(got.plan.invented)
+            r.strategy, r.nothing_extracted = got.strategy, got.nothing_extracted
             report.sources.append(r)
             if options.dry_run:
                 continue
-            compiled.record(ref, src.sha256, result.compiled_pages, today.isoformat())
+            compiled.record(ref, src.sha256, result.compiled_pages, today.isoformat(), strategy=r.strategy,
+                            dropped=r.dropped, repaired=r.repaired_quotes, nothing_extracted=r.nothing_extracted)
             recorded.append(ref)
             log_rows.append(row(today, "ingest", ref, _notes(r)))
             if progress:
@@ -498,9 +517,15 @@ def _notes(r: SourceReport) -> str:
         parts.append(f"${r.cost:.4f}")
     if r.pending:
         parts.append(f"{len(r.pending)} pending")
-    if r.dropped_facts:
-        parts.append(f"{r.dropped_facts} unanchored claims dropped")
+    if r.dropped:
+        parts.append(f"{sum(r.dropped.values())} claims dropped ({dropped_reasons(r.dropped)})")
+    if r.repaired_quotes:
+        parts.append(f"{r.repaired_quotes} quotes repaired")
     return ", ".join(parts)
+
+
+def dropped_reasons(dropped: dict[str, int]) -> str:
+    return ", ".join(f"{n} {reason}" for reason, n in sorted(dropped.items()))
 
 
 def _diffs(compiler: Compiler, root: Path, schema: Schema) -> list[str]:
@@ -510,7 +535,7 @@ def _diffs(compiler: Compiler, root: Path, schema: Schema) -> list[str]:
         out.append("".join(difflib.unified_diff(before.splitlines(True), text.splitlines(True), f"a/{path}", f"b/{path}")))
     if compiler.index_entries:
         index_path = root / INDEX_FILE
-        current = index_path.read_text(encoding="utf-8") if index_path.exists() else empty_index()
+        current = index_path.read_text(encoding="utf-8") if index_path.exists() else bare_index()
         new = with_entries(current, compiler.index_entries, list(schema.page_folders))
         out.append("".join(difflib.unified_diff(current.splitlines(True), new.splitlines(True), f"a/{INDEX_FILE}", f"b/{INDEX_FILE}")))
     return out

@@ -99,6 +99,38 @@ class ChunkPlan(_Wire):
 
 SCHEMA_NAME = "wikic_source_plan"
 
+# The two-pass strategy for small models: first the names in a chunk (short and cheap), then, for a few
+# names at a time, the claims about them. Every field is one a small model can fill from the text: no
+# summary to invent (a page's summary comes from its first claim), no kind from a closed list.
+MAX_NAMES = 30
+NAMES_PER_ASK = 4
+
+
+class WireName(_Wire):
+    name: Annotated[str, Field(min_length=1, max_length=80, description="the name exactly as the source writes it")]
+    kind: Annotated[str, Field(max_length=40, description="what it is, in a word or two: a person, a company, a product, a model, a method...")]
+
+
+class NamesPlan(_Wire):
+    """Pass one: the named things in one chunk."""
+
+    names: Annotated[list[WireName], Field(max_length=MAX_NAMES)]
+
+
+class WireClaims(_Wire):
+    name: Name
+    facts: Annotated[list[WireFact], Field(max_length=8)]
+
+
+class ClaimsPlan(_Wire):
+    """Pass two: what the chunk says about a few of its names."""
+
+    items: Annotated[list[WireClaims], Field(max_length=NAMES_PER_ASK)]
+
+
+NAMES_SCHEMA_NAME = "wikic_source_names"
+CLAIMS_SCHEMA_NAME = "wikic_source_claims"
+
 # ---------------------------------------------------------------------------------------------------------
 # Merged, anchored plan (what the compiler consumes)
 
@@ -117,15 +149,31 @@ class Anchor:
         return f"{self.path}:L{self.start_line}-L{self.end_line}"
 
 
+# Why a claim is not written: its quote is not in the source, or the quote does not state what the
+# claim says (a number, date, version or name of the claim missing from it).
+NO_QUOTE = "no quote"
+UNSUPPORTED = "unsupported"
+INVENTED_NAME = "invented name"  # an item whose name the source never writes: counted, with its claims
+
+
 @dataclass(frozen=True)
 class Fact:
     text: str
     quote: str
-    anchor: Anchor | None = None  # None: the quote was not found in the source; not to be written as fact
+    anchor: Anchor | None = None  # where the quote is in the source; None: not found
+    repaired: bool = False  # the model's quote was snapped to the source span it nearly copied
+    missing: tuple[str, ...] = ()  # specifics of the claim its quote does not state
 
     @property
     def anchored(self) -> bool:
-        return self.anchor is not None
+        """Found in the source and supported by its quote: the only claims written as fact."""
+        return self.anchor is not None and not self.missing
+
+    @property
+    def problem(self) -> str | None:
+        if self.anchor is None:
+            return NO_QUOTE
+        return UNSUPPORTED if self.missing else None
 
 
 @dataclass(frozen=True)
@@ -188,6 +236,8 @@ class Plan:
     comparisons: tuple[Comparison, ...] = ()
     relations: tuple[Relation, ...] = ()
     notes: tuple[str, ...] = field(default=())  # merge and anchoring remarks worth logging
+    invented: tuple[str, ...] = ()  # names the model proposed that the source never writes (dropped)
+    invented_claims: int = 0  # the claims those items carried
 
     def facts(self) -> list[Fact]:
         """Every fact in the plan, in order."""
@@ -206,3 +256,15 @@ class Plan:
     @property
     def anchored_count(self) -> int:
         return sum(1 for fact in self.facts() if fact.anchored)
+
+    def dropped(self) -> dict[str, int]:
+        """Claims not written, by reason."""
+        out: dict[str, int] = {INVENTED_NAME: self.invented_claims} if self.invented_claims else {}
+        for fact in self.facts():
+            if fact.problem:
+                out[fact.problem] = out.get(fact.problem, 0) + 1
+        return out
+
+    @property
+    def repaired_count(self) -> int:
+        return sum(1 for fact in self.facts() if fact.repaired and fact.anchored)

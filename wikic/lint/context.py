@@ -8,15 +8,15 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
-from wikic.graph import Edge, LinkGraph
 from wikic.lint.finding import Finding, Fix
 from wikic.pages.links import LinkNames
-from wikic.schema import Schema
+from wikic.vault.graph import Edge, LinkGraph
 from wikic.vault.layout import INDEX_FILE, LOG_FILE, RAW_DIR, SCHEMA_FILE
 from wikic.vault.load import Vault
 from wikic.vault.model import Note
 from wikic.vault.parse import parse_note
 from wikic.vault.resolve import fold
+from wikic.vault.schema_md import Schema
 
 
 @dataclass

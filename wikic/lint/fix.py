@@ -29,10 +29,10 @@ from wikic.pages import journal
 from wikic.pages.index_file import Entry, remove_lines, render_index, with_entries
 from wikic.pages.links import LinkNames
 from wikic.pages.lock import vault_lock
-from wikic.schema import load as load_schema
 from wikic.vault.layout import INDEX_FILE, is_vault
 from wikic.vault.load import walk
 from wikic.vault.parse import parse_note
+from wikic.vault.schema_md import load as load_schema
 
 
 @dataclass

@@ -6,10 +6,10 @@ import difflib
 import posixpath
 from collections.abc import Iterator
 
-from wikic.graph import is_citation
 from wikic.lint.context import LintContext
 from wikic.lint.finding import Finding, Fix
 from wikic.lint.registry import rule
+from wikic.vault.graph import is_citation
 from wikic.vault.layout import RAW_DIR
 from wikic.vault.model import FRONTMATTER, Link
 from wikic.vault.resolve import fold, heading_key

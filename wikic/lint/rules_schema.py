@@ -11,7 +11,8 @@ from typing import Any
 from wikic.lint.context import LintContext
 from wikic.lint.finding import Finding
 from wikic.lint.registry import rule
-from wikic.vault.frontmatter import REQUIRED_KEYS, unwrap_link
+from wikic.vault.fields import REQUIRED
+from wikic.vault.frontmatter import unwrap_link
 from wikic.vault.layout import RAW_DIR, SCHEMA_FILE
 from wikic.vault.resolve import fold
 
@@ -67,10 +68,10 @@ def frontmatter(ctx: LintContext) -> Iterator[Finding]:
         fm = note.frontmatter
         if fm is None:
             if not any(p.rule == "frontmatter" for p in note.problems) and not any(p.rule == "encoding" for p in note.problems):
-                yield ctx.finding("frontmatter", path, None, "no frontmatter: a wiki page needs " + ", ".join(REQUIRED_KEYS))
+                yield ctx.finding("frontmatter", path, None, "no frontmatter: a wiki page needs " + ", ".join(REQUIRED))
             continue
         line_of = note.key_lines.get
-        missing = [key for key in REQUIRED_KEYS if key not in fm or fm[key] is None]
+        missing = [key for key in REQUIRED if key not in fm or fm[key] is None]
         if missing:
             yield ctx.finding("frontmatter", path, 1, f"missing required field(s): {', '.join(missing)}")
         title = fm.get("title")

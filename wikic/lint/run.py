@@ -14,6 +14,7 @@ from typing import Any
 from wikic import __version__
 from wikic.errors import UsageError
 from wikic.lint.finding import SEVERITY_ORDER, Finding
+from wikic.settings import load_settings
 from wikic.vault.layout import is_vault
 from wikic.vault.state import LINT_REPORT, SOURCES, read_cache, source_ledger, state_path, write_cache
 
@@ -22,7 +23,7 @@ from wikic.vault.state import LINT_REPORT, SOURCES, read_cache, source_ledger, s
 class LintOptions:
     select: tuple[str, ...] = ()  # only these rules (empty: all)
     ignore: tuple[str, ...] = ()
-    strict: bool = False  # warnings fail too
+    strict: bool | None = None  # warnings fail too; None: `[lint] strict` in wikic.toml (default off)
     use_cache: bool | None = None  # the caches under .wikic/cache/; None: in a wikic vault only (a plain folder is left as it was)
     today: dt.date | None = None  # "as of" date for staleness (default: today)
     jobs: int | None = None
@@ -113,6 +114,9 @@ def run_lint(root: Path, options: LintOptions = LintOptions(), *, label: str | N
     _check_names(options.ignore, "--ignore")
     if options.use_cache is None:
         options = replace(options, use_cache=is_vault(root))
+    # wikic.toml is validated whole on every run, as every command does, whether or not --strict was given
+    configured = load_settings(root).lint.strict
+    strict = configured if options.strict is None else options.strict
     today = options.today or dt.date.today()
     label = label if label is not None else os.fspath(root)
 
@@ -124,16 +128,16 @@ def run_lint(root: Path, options: LintOptions = LintOptions(), *, label: str | N
         cached = _read_report(root, key)
         if cached is not None:
             findings, pages, links = cached
-            return LintReport(label, findings, pages, links, time.perf_counter() - started, options.strict, cached=True)
+            return LintReport(label, findings, pages, links, time.perf_counter() - started, strict, cached=True)
 
     findings, pages, links = _lint(root, options, today)
     if options.use_cache:
         _write_report(root, key, findings, pages, links)
-    return LintReport(label, findings, pages, links, time.perf_counter() - started, options.strict)
+    return LintReport(label, findings, pages, links, time.perf_counter() - started, strict)
 
 
 def _lint(root: Path, options: LintOptions, today: dt.date) -> tuple[list[Finding], int, int]:
-    from wikic.graph import build
+    from wikic.vault.graph import build
     from wikic.lint.context import LintContext
     from wikic.vault.load import load_vault
 

@@ -16,9 +16,9 @@ from typing import Any, Protocol
 import openai
 
 from wikic.errors import ConfigError, LLMError
-from wikic.ingest.tokens import estimate_messages, estimate_tokens
 from wikic.llm.formats import EndpointMemory, Mode, next_mode, param_quirk, request_format
 from wikic.settings import OPENAI_DEFAULT_BASE_URL, LLMSettings
+from wikic.text.tokens import estimate_messages, estimate_tokens
 
 Message = Mapping[str, str]
 
@@ -49,6 +49,11 @@ class InvalidReply(LLMError):
         self.raw = raw
         self.prompt_tokens = prompt_tokens
         self.completion_tokens = completion_tokens
+
+
+class LoopingReply(InvalidReply):
+    """The reply kept repeating the same text (small models loop to their token limit): it was cut off as
+    soon as the loop showed, rather than paid for up to `max_tokens`. The caller may re-ask once."""
 
 
 class TruncatedReply(LLMError):
@@ -116,8 +121,16 @@ class LLM(Protocol):
         ...
 
     def complete_json(
-        self, messages: Sequence[Message], schema_name: str, schema: Mapping[str, Any], *, max_tokens: int
-    ) -> LLMReply: ...
+        self,
+        messages: Sequence[Message],
+        schema_name: str,
+        schema: Mapping[str, Any],
+        *,
+        max_tokens: int,
+        on_tokens: Callable[[int], None] | None = None,
+    ) -> LLMReply:
+        """One JSON reply. `on_tokens(n)` is told of `n` more reply tokens as they arrive (streamed replies)."""
+        ...
 
 
 class StreamingLLM(LLM, Protocol):
@@ -174,13 +187,29 @@ class OpenAICompatible:
     def close(self) -> None:
         self._client.close()
 
+    def preferred_strategy(self) -> str | None:
+        """The extraction strategy this endpoint and model answered best with (see wikic.ingest.extract)."""
+        return self._memory.quirks(self.endpoint, self.model).get("strategy")
+
+    def remember_strategy(self, strategy: str) -> None:
+        self._memory.remember_quirk(self.endpoint, self.model, "strategy", strategy)
+
     def complete_json(
-        self, messages: Sequence[Message], schema_name: str, schema: Mapping[str, Any], *, max_tokens: int
+        self,
+        messages: Sequence[Message],
+        schema_name: str,
+        schema: Mapping[str, Any],
+        *,
+        max_tokens: int,
+        on_tokens: Callable[[int], None] | None = None,
     ) -> LLMReply:
+        """The reply is streamed: `[llm] timeout` is then how long the server may stay silent, not how long a
+        slow model may take to write (a reply still arriving is never given up or asked for again), progress
+        is reported as tokens arrive, and a reply that loops is cut off early (LoopingReply)."""
         mode = self._memory.get(self.endpoint)
         while True:
             try:
-                reply = self._call(mode, messages, schema_name, schema, max_tokens)
+                reply = self._call(mode, messages, schema_name, schema, max_tokens, on_tokens)
             except openai.APIStatusError as exc:
                 text = self._error_text(exc)
                 quirk = param_quirk(exc.status_code, text)
@@ -196,17 +225,6 @@ class OpenAICompatible:
                 # The server accepted the request format; what failed is the model's answer.
                 self._memory.remember(self.endpoint, mode)
                 raise
-            except openai.APITimeoutError:
-                raise LLMError(
-                    f"{self._where()}: no reply within {self.settings.timeout:g} s "
-                    f"(after {self.settings.max_retries} retries)",
-                    hint="raise [llm] timeout in wikic.toml, or check that the server is not overloaded",
-                ) from None
-            except openai.APIConnectionError as exc:
-                raise LLMError(
-                    f"{self._where()}: cannot connect ({self._scrub(str(exc.__cause__ or exc))})",
-                    hint="is the server running, and does [llm] base_url end in /v1?",
-                ) from None
             # Remember only a mode that worked, so one odd error cannot demote an endpoint for good.
             self._memory.remember(self.endpoint, mode)
             return reply
@@ -228,7 +246,13 @@ class OpenAICompatible:
         return self._text(messages, max_tokens, stream=False)
 
     def _text(self, messages: Sequence[Message], max_tokens: int, *, stream: bool) -> TextStream:
-        msgs = [dict(m) for m in messages]
+        return self._open([dict(m) for m in messages], max_tokens, stream=stream)
+
+    def _open(
+        self, msgs: list[dict[str, str]], max_tokens: int, *, stream: bool, response_format: Any = None
+    ) -> TextStream:
+        """Make the request (its errors are raised here, as LLMError, except a status error of a JSON request,
+        which the caller may answer with another response format); the reply is read by iterating."""
         while True:
             quirks = self._memory.quirks(self.endpoint, self.model)
             params: dict[str, Any] = {quirks.get("token_param", "max_tokens"): max_tokens}
@@ -238,6 +262,8 @@ class OpenAICompatible:
                 params["stream_options"] = {"include_usage": True}
             try:
                 # The raw response shows its content type: whether the server streamed at all.
+                if response_format is not None:
+                    params["response_format"] = response_format
                 response = self._client.chat.completions.with_raw_response.create(
                     model=self.model,
                     messages=msgs,  # type: ignore[arg-type]
@@ -251,6 +277,8 @@ class OpenAICompatible:
                 if quirk is not None and quirks.get(quirk[0]) != quirk[1]:
                     self._memory.remember_quirk(self.endpoint, self.model, *quirk)
                     continue
+                if response_format is not None:
+                    raise  # the caller may fall back to another response format
                 raise self._status_error(exc) from None
             except openai.APITimeoutError:
                 raise self._timeout_error() from None
@@ -339,7 +367,7 @@ class OpenAICompatible:
 
     def _timeout_error(self) -> LLMError:
         return LLMError(
-            f"{self._where()}: no reply within {self.settings.timeout:g} s "
+            f"{self._where()}: the server was silent for {self.settings.timeout:g} s "
             f"(after {self.settings.max_retries} retries)",
             hint="raise [llm] timeout in wikic.toml, or check that the server is not overloaded",
         )
@@ -351,39 +379,44 @@ class OpenAICompatible:
         )
 
     def _call(
-        self, mode: Mode, messages: Sequence[Message], schema_name: str, schema: Mapping[str, Any], max_tokens: int
+        self,
+        mode: Mode,
+        messages: Sequence[Message],
+        schema_name: str,
+        schema: Mapping[str, Any],
+        max_tokens: int,
+        on_tokens: Callable[[int], None] | None = None,
     ) -> LLMReply:
         response_format, msgs = request_format(mode, messages, schema_name, schema)
-        quirks = self._memory.quirks(self.endpoint, self.model)
-        params: dict[str, Any] = {}
-        # Always set a cap: local servers otherwise cut replies at their own small default.
-        params[quirks.get("token_param", "max_tokens")] = max_tokens
-        if quirks.get("temperature") != "omit":
-            params["temperature"] = self.settings.temperature
-        completion = self._client.chat.completions.create(
-            model=self.model,
-            messages=msgs,  # type: ignore[arg-type]
-            response_format=response_format,  # type: ignore[arg-type]
-            extra_body=self.settings.extra_body or None,
-            **params,
-        )
-        usage = completion.usage
-        choice = completion.choices[0] if completion.choices else None
-        # Thinking models put their reasoning in `reasoning_content`; only `content` is the answer.
-        text = self._scrub((choice.message.content or "") if choice else "")  # a server may echo the key
-        prompt_tokens = usage.prompt_tokens if usage else estimate_messages(msgs)
-        completion_tokens = usage.completion_tokens if usage else estimate_tokens(text)
-        if choice is not None and choice.finish_reason == "length":
+        stream = self._open([dict(m) for m in msgs], max_tokens, stream=True, response_format=response_format)
+        loop = LoopWatch()
+        try:
+            for piece in stream:
+                if on_tokens is not None:
+                    on_tokens(estimate_tokens(piece))
+                if loop.feed(piece):
+                    stream.close()
+                    raise LoopingReply(
+                        self._where(),
+                        f"the reply kept repeating itself and was cut off after {len(stream.text):,} characters",
+                        raw=stream.text[-2000:],
+                        prompt_tokens=stream.prompt_tokens,
+                        completion_tokens=estimate_tokens(stream.text),
+                    )
+        except openai.APITimeoutError:
+            raise self._timeout_error() from None
+        text = stream.text
+        if stream.truncated:
             raise TruncatedReply(
                 f"{self._where()}: the reply was cut off at max_tokens={max_tokens} (finish_reason 'length')",
                 hint="raise [llm] max_output_tokens, or lower [ingest] chunk_tokens so each reply is smaller",
-                prompt_tokens=prompt_tokens,
-                completion_tokens=completion_tokens,
+                prompt_tokens=stream.prompt_tokens,
+                completion_tokens=stream.completion_tokens,
             )
         data = parse_json_object(
-            text, where=self._where(), prompt_tokens=prompt_tokens, completion_tokens=completion_tokens
+            text, where=self._where(), prompt_tokens=stream.prompt_tokens, completion_tokens=stream.completion_tokens
         )
-        return LLMReply(data, prompt_tokens, completion_tokens, False, completion.model or self.model, text)
+        return LLMReply(data, stream.prompt_tokens, stream.completion_tokens, False, stream.model or self.model, text)
 
     def _where(self) -> str:
         return f"LLM {self.endpoint} (model {self.model})"
@@ -420,6 +453,34 @@ class OpenAICompatible:
 
 _THINK = re.compile(r"^\s*<think>.*?</think>\s*", re.DOTALL)
 _FENCE = re.compile(r"^\s*```(?:json)?\s*\n(.*?)\n\s*```\s*$", re.DOTALL)
+
+
+class LoopWatch:
+    """Tells when streamed text has started to repeat itself: its end is one stretch of 8 to 300 characters
+    written out four times or more in a row. Checked every few hundred characters, so it costs little."""
+
+    EVERY = 200
+    REPEATS = 4
+
+    def __init__(self) -> None:
+        self._text = ""
+        self._next_check = self.EVERY
+
+    def feed(self, piece: str) -> bool:
+        self._text += piece
+        if len(self._text) < self._next_check:
+            return False
+        self._next_check = len(self._text) + self.EVERY
+        return looping(self._text, self.REPEATS)
+
+
+def looping(text: str, repeats: int = 4) -> bool:
+    tail = text[-1500:]
+    for period in range(8, min(300, len(tail) // repeats) + 1):
+        unit = tail[-period:]
+        if len(set(unit)) > 2 and tail.endswith(unit * repeats):  # not a rule of dashes or spaces
+            return True
+    return False
 
 
 def parse_json_object(text: str, *, where: str, prompt_tokens: int = 0, completion_tokens: int = 0) -> dict[str, Any]:

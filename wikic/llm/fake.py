@@ -20,8 +20,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from wikic.errors import LLMError
-from wikic.ingest.tokens import estimate_messages, estimate_tokens
 from wikic.llm.client import LLMReply, TextStream, parse_json_object
+from wikic.text.tokens import estimate_messages, estimate_tokens
 
 # A reply: a JSON object, raw reply text (may be invalid on purpose), an exception to raise,
 # or a function of the messages returning one of those.
@@ -44,10 +44,17 @@ class FakeLLM:
         self._queue: deque[Reply] = deque(replies)
         self._default: Reply | None = None
         self._lock = threading.Lock()
+        self.strategy: str | None = None  # what `remember_strategy` was told (the real client persists it)
 
     @property
     def identity(self) -> Mapping[str, Any]:
         return {"base_url": self.endpoint, "model": self.model}
+
+    def preferred_strategy(self) -> str | None:
+        return self.strategy
+
+    def remember_strategy(self, strategy: str) -> None:
+        self.strategy = strategy
 
     def enqueue(self, *replies: Reply) -> FakeLLM:
         with self._lock:
@@ -108,7 +115,13 @@ class FakeLLM:
         return TextStream(produce, model=self.model, prompt_estimate=estimate_messages(msgs))
 
     def complete_json(
-        self, messages: Sequence[Mapping[str, str]], schema_name: str, schema: Mapping[str, Any], *, max_tokens: int
+        self,
+        messages: Sequence[Mapping[str, str]],
+        schema_name: str,
+        schema: Mapping[str, Any],
+        *,
+        max_tokens: int,
+        on_tokens: Callable[[int], None] | None = None,
     ) -> LLMReply:
         msgs = [dict(m) for m in messages]
         reply = self._next(msgs, schema_name, schema, max_tokens)
@@ -116,6 +129,8 @@ class FakeLLM:
             raise reply
         text = reply if isinstance(reply, str) else json.dumps(reply, ensure_ascii=False)
         prompt_tokens, completion_tokens = estimate_messages(msgs), estimate_tokens(text)
+        if on_tokens is not None:
+            on_tokens(completion_tokens)
         data = parse_json_object(
             text, where=f"FakeLLM ({self.model})", prompt_tokens=prompt_tokens, completion_tokens=completion_tokens
         )

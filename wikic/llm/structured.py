@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 import threading
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
@@ -72,6 +72,7 @@ def ask(
     cache: ReplyCache | None = None,
     schema: Mapping[str, Any] | None = None,
     usage: Usage | None = None,
+    on_tokens: Callable[[int], None] | None = None,
 ) -> Structured[T]:
     """One structured call: `output`-validated value, tokens spent, whether it came from the cache.
 
@@ -92,7 +93,7 @@ def ask(
                 usage.add(0, 0, cached=True)
                 return Structured(value, usage, True, str(llm.identity.get("model", "")))
 
-    outcome = _attempt(llm, messages, output, schema_name, schema, max_tokens, usage)
+    outcome = _attempt(llm, messages, output, schema_name, schema, max_tokens, usage, on_tokens)
     if isinstance(outcome, _Rejected):
         retry = [
             *messages,
@@ -105,7 +106,7 @@ def ask(
                 ),
             },
         ]
-        outcome = _attempt(llm, retry, output, schema_name, schema, max_tokens, usage)
+        outcome = _attempt(llm, retry, output, schema_name, schema, max_tokens, usage, on_tokens)
         if isinstance(outcome, _Rejected):
             raise LLMError(
                 f"invalid reply for {schema_name} twice from model {llm.identity.get('model')}: {outcome.problem}",
@@ -131,10 +132,11 @@ def _attempt(
     schema: Mapping[str, Any],
     max_tokens: int,
     usage: Usage,
+    on_tokens: Callable[[int], None] | None = None,
 ) -> tuple[T, LLMReply] | _Rejected:
     """(value, reply) on success, or what was wrong with a reply worth one re-ask."""
     try:
-        reply = llm.complete_json(messages, schema_name, schema, max_tokens=max_tokens)
+        reply = llm.complete_json(messages, schema_name, schema, max_tokens=max_tokens, on_tokens=on_tokens)
     except InvalidReply as exc:
         usage.add(exc.prompt_tokens, exc.completion_tokens)
         return _Rejected(exc.problem, exc.raw)

@@ -6,5 +6,6 @@ Modules: `journal.py` (plan, record, apply, recover), `lock.py`, `index_file.py`
 `log_file.py` (log.md's rows), `blocks.py` (hashed compiler blocks), `frontmatter.py` (dumping it),
 `render.py` (model text made safe, mentions linked), `links.py` (how a link to a page is written),
 `fingerprint.py` (what a query page records about the pages it cites). Submodules are imported directly;
-this layer imports only the vault model (`wikic.vault`) and the ground (`wikic.errors`, `wikic.settings`).
+this layer imports only the vault model (`wikic.vault`), `wikic.text` and the ground (`wikic.errors`,
+`wikic.settings`, `wikic.resources`).
 """

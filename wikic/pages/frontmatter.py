@@ -8,9 +8,13 @@ from typing import Any
 
 import yaml
 
-from wikic.vault.frontmatter import FENCE, REQUIRED_KEYS
+from wikic.resources import frontmatter_order
+from wikic.vault.fields import REQUIRED
+from wikic.vault.frontmatter import FENCE
+from wikic.vault.layout import PAGE_FOLDERS
 
-FM_ORDER = ("title", "created", "updated", "type", "tags", "aliases", "sources", "summary")
+# The order every page's frontmatter is written in: the page skeletons' (templates/pages/).
+FM_ORDER = frontmatter_order(PAGE_FOLDERS)
 
 
 class _Dumper(yaml.SafeDumper):
@@ -55,7 +59,7 @@ def _fast_safe(value: Any) -> bool:
 
 
 def dump_frontmatter(data: dict[str, Any]) -> str:
-    ordered = {k: data[k] for k in FM_ORDER if k in data and (k in REQUIRED_KEYS or data[k] not in (None, [], ""))}
+    ordered = {k: data[k] for k in FM_ORDER if k in data and (k in REQUIRED or data[k] not in (None, [], ""))}
     ordered.update({k: v for k, v in data.items() if k not in ordered and k not in FM_ORDER})
     dumper = _FastDumper if _fast_safe(ordered) else _Dumper
     text = yaml.dump(ordered, Dumper=dumper, sort_keys=False, allow_unicode=True, default_flow_style=None, width=1000)

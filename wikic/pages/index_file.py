@@ -7,13 +7,22 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-TITLE = "# Wiki Index"
-SECTION_TITLES = {"entity": "Entities", "concept": "Concepts", "comparison": "Comparisons", "query": "Queries"}
+from wikic.resources import index_skeleton
+from wikic.vault.layout import PAGE_FOLDERS
+
 _ENTRY = re.compile(r"^\s*[-*+]\s+!?\[\[([^\]|#]+)")
 
 
+def section_titles() -> dict[str, str]:
+    """Built-in page type -> its index.md heading, from the vault skeleton (templates/vault/index.md)."""
+    headings = index_skeleton().headings
+    if len(headings) != len(PAGE_FOLDERS):
+        raise ValueError(f"templates/vault/index.md must have one '## heading' per page type ({', '.join(PAGE_FOLDERS)}), in that order")
+    return dict(zip(PAGE_FOLDERS, headings, strict=True))
+
+
 def section_title(page_type: str) -> str:
-    return SECTION_TITLES.get(page_type, page_type.capitalize() + "s")
+    return section_titles().get(page_type, page_type.capitalize() + "s")
 
 
 @dataclass(frozen=True)
@@ -32,14 +41,14 @@ def listed_links(text: str) -> set[str]:
     return {m.group(1).strip().lower() for line in text.split("\n") if (m := _ENTRY.match(line))}
 
 
-def empty_index() -> str:
-    """index.md before its first entry, when there is none: the title alone (sections come with entries)."""
-    return TITLE + "\n"
+def bare_index() -> str:
+    """What index.md starts from when there is none: its title line alone (sections come with entries)."""
+    return index_skeleton().title + "\n"
 
 
 def render_index(entries: list[Entry], types: list[str]) -> str:
     """A whole index.md for a fresh vault or a rebuild."""
-    out = [TITLE, ""]
+    out = [index_skeleton().title, ""]
     for page_type in types:
         out.append(f"## {section_title(page_type)}")
         out.extend(e.render() for e in sorted((e for e in entries if e.page_type == page_type), key=lambda e: e.link.lower()))
@@ -94,7 +103,7 @@ def remove_lines(text: str, line_numbers: set[int]) -> str:
 
 def with_entries(text: str | None, entries: list[Entry], types: list[str]) -> str:
     """index.md (`text`, None when there is none) with the `entries` it does not list yet added."""
-    text = text if text is not None else empty_index()
+    text = text if text is not None else bare_index()
     listed = listed_links(text)
     missing = [e for e in entries if e.link.lower() not in listed]
     return add_entries(text, missing, types) if missing else text
@@ -102,7 +111,7 @@ def with_entries(text: str | None, entries: list[Entry], types: list[str]) -> st
 
 def upsert_entry(text: str | None, entry: Entry, types: list[str]) -> str:
     """index.md (`text`, None when there is none) with `entry` listed: its old line replaced, or added."""
-    text = text if text is not None else empty_index()
+    text = text if text is not None else bare_index()
     pattern = re.compile(rf"^\s*[-*+]\s+\[\[{re.escape(entry.link)}(?:\|[^\]]*)?\]\].*$", re.MULTILINE | re.IGNORECASE)
     if pattern.search(text):
         return pattern.sub(lambda _: entry.render(), text, count=1)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 
-HEADER = "# Wiki Log\n\n| Date | Action | Target | Notes |\n|------|--------|--------|-------|\n"
+from wikic.resources import log_skeleton
 
 
 def _cell(text: str) -> str:
@@ -17,7 +17,7 @@ def row(date: dt.date, action: str, target: str, notes: str) -> str:
 
 def appended(text: str | None, rows: list[str]) -> str:
     """`text` (the current log.md, or None) with `rows` added at the end of the table."""
-    base = text if text and text.strip() else HEADER
+    base = text if text and text.strip() else log_skeleton()
     if not base.endswith("\n"):
         base += "\n"
     return base + "".join(r + "\n" for r in rows)

@@ -15,18 +15,14 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from wikic.palace.batch import search_batch
-from wikic.palace.config import EmbeddingSettings, PalaceSettings, load_settings
 from wikic.palace.palace import Palace, SyncReport, open_palace
 from wikic.palace.search import SearchHit, search
 from wikic.progress import ProgressCallback
 
 __all__ = [
-    "EmbeddingSettings",
     "Palace",
-    "PalaceSettings",
     "SearchHit",
     "SyncReport",
-    "load_settings",
     "open_palace",
     "search",
     "search_batch",

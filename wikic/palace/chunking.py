@@ -16,9 +16,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-import yaml
-
 from wikic.vault.anchors import strip_anchors
+from wikic.vault.frontmatter import Page, read_page
 from wikic.vault.markers import MARKER_LINE, PREFIX as _MARKER
 
 # Bumped whenever drawer text or ids would come out differently for the same file.
@@ -58,26 +57,6 @@ class Document:
     markdown: bool = True
 
 
-def parse_frontmatter(text: str) -> tuple[dict[str, Any], str, int]:
-    """(frontmatter, body, 1-based line where the body starts). Bad YAML is treated as body text:
-    lint reports it, search should still find the page."""
-    if not text.startswith("---"):
-        return {}, text, 1
-    lines = text.split("\n")
-    if lines[0].strip() != "---":
-        return {}, text, 1
-    for i in range(1, len(lines)):
-        if lines[i].strip() in ("---", "..."):
-            try:
-                data = yaml.safe_load("\n".join(lines[1:i])) or {}
-            except yaml.YAMLError:
-                return {}, text, 1
-            if not isinstance(data, dict):
-                return {}, text, 1
-            return data, "\n".join(lines[i + 1 :]), i + 2
-    return {}, text, 1
-
-
 def searchable(text: str) -> str:
     """`text` as search embeds, indexes and shows it: without claim anchors and compiler block markers."""
     if _MARKER in text:
@@ -97,7 +76,8 @@ def _as_list(value: Any) -> list[str]:
 
 def make_document(path: str, text: str, *, markdown: bool = True) -> Document:
     """Build the Document of a file from its text; title from frontmatter, else the first H1, else the name."""
-    meta, body, first = parse_frontmatter(text) if markdown else ({}, text, 1)
+    page = read_page(text) if markdown else Page(None, text, 1)
+    meta, body, first = page.data or {}, page.body, page.body_line
     title = meta.get("title")
     if not isinstance(title, str) or not title.strip():
         title = None

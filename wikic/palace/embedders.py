@@ -7,14 +7,14 @@ chunker can keep drawers inside what the model sees.
 from __future__ import annotations
 
 import os
-import re
 import threading
 from typing import Protocol
 
 import numpy as np
 
 from wikic.errors import ConfigError, PalaceError
-from wikic.palace.config import EmbeddingSettings
+from wikic.settings import EmbeddingSettings
+from wikic.text.tokens import estimate_tokens
 
 
 class Embedder(Protocol):
@@ -168,18 +168,6 @@ class E5Embedder:
         return _normalise(np.asarray(row).reshape(1, -1))[0]
 
 
-_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]")
-_WORD = re.compile(r"\w+|[^\w\s]", re.UNICODE)
-
-
-def estimate_tokens(text: str) -> int:
-    """An upper-side estimate of BPE tokens for a model whose tokenizer we cannot load:
-    one per CJK character, and about 1.3 per word or punctuation mark otherwise."""
-    cjk = len(_CJK.findall(text))
-    other = len(_WORD.findall(_CJK.sub(" ", text)))
-    return cjk + int(other * 1.3) + 1
-
-
 class OpenAIEmbedder(_Symmetric):
     """Any OpenAI-compatible `/v1/embeddings` endpoint (OpenAI, Ollama, vLLM, llama.cpp, LM Studio)."""
 
@@ -196,7 +184,7 @@ class OpenAIEmbedder(_Symmetric):
         # Local servers need no key, but the client insists on one; a placeholder is never sent anywhere else.
         self._client = openai.OpenAI(
             base_url=settings.base_url,
-            api_key=settings.api_key or "not-needed",
+            api_key=settings.api_key.get_secret_value() if settings.api_key else "not-needed",
             timeout=settings.timeout,
             max_retries=settings.max_retries,
         )

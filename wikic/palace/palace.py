@@ -18,12 +18,12 @@ import numpy as np
 
 from wikic.errors import LockTimeout, PalaceError
 from wikic.palace.chunking import CHUNKER_VERSION, Document, Drawer, chunk_document
-from wikic.palace.config import GENERATION_KEY, PalaceSettings, load_settings
 from wikic.palace.embedders import Embedder, make_embedder
-from wikic.palace.lexical import DrawerRecord, FileRecord, LexicalIndex
-from wikic.palace.sources import SourceFile, classify, file_hash, read_document, scan
-from wikic.palace.store_process import open_store
+from wikic.palace.manifest import DrawerRecord, FileRecord, Manifest
+from wikic.palace.sources import SourceFile, classify, extracted_originals, file_hash, read_document, scan
+from wikic.palace.store_process import GENERATION_KEY, open_store
 from wikic.progress import ProgressCallback, ProgressEvent
+from wikic.settings import Settings, load_settings
 from wikic.vault.layout import require_vault
 from wikic.vault.state import PALACE_LOCK, state_dir, state_path
 
@@ -106,14 +106,16 @@ def _tags_field(tags: list[str]) -> str:
 class Palace:
     """One vault's palace. Cheap to keep open; `search` notices writes made by other processes."""
 
-    def __init__(self, vault: Path, settings: PalaceSettings | None = None, embedder: Embedder | None = None) -> None:
+    def __init__(self, vault: Path, settings: Settings | None = None, embedder: Embedder | None = None) -> None:
         self.vault = vault.resolve()
         require_vault(self.vault)  # a palace lives in .wikic/: never create one in a folder that is no vault
-        self.settings = settings or load_settings(self.vault)
+        settings = settings or load_settings(self.vault)
+        self.settings = settings.palace
+        self._embedding = settings.embedding
         self._embedder = embedder
         self.store = open_store(self.settings)
         self.store.start()  # an embedded palace's process imports chromadb while this one loads its model
-        self._lexical: LexicalIndex | None = None
+        self._manifest: Manifest | None = None
         self._lock = filelock.FileLock(str(state_path(self.vault, PALACE_LOCK)))
         # (generation, search.TitleIndex) for title matching in search; rebuilt after each write
         self.title_cache: tuple[str | None, Any] = (None, None)
@@ -122,25 +124,26 @@ class Palace:
     @property
     def embedder(self) -> Embedder:
         if self._embedder is None:
-            self._embedder = make_embedder(self.settings.embedding)
+            self._embedder = make_embedder(self._embedding)
         return self._embedder
 
     @property
-    def lexical(self) -> LexicalIndex:
-        if self._lexical is None:
-            self._lexical = LexicalIndex(self.settings.path / self._lexical_name())
-        return self._lexical
+    def manifest(self) -> Manifest:
+        """The files and drawers indexed, with their BM25 terms (kept on this machine, beside the vectors)."""
+        if self._manifest is None:
+            self._manifest = Manifest(self.settings.path / self._manifest_name())
+        return self._manifest
 
-    def _lexical_name(self) -> str:
-        # One lexical cache per collection, so two vaults sharing a chroma server never mix manifests.
+    def _manifest_name(self) -> str:
+        # One manifest per collection, so two vaults sharing a chroma server never mix them.
         if self.settings.collection == "wikic_drawers":
             return LEXICAL_FILE
         return f"lexical-{self.settings.collection}.sqlite3"
 
     def close(self) -> None:
-        if self._lexical is not None:
-            self._lexical.close()
-            self._lexical = None
+        if self._manifest is not None:
+            self._manifest.close()
+            self._manifest = None
 
     def __enter__(self) -> Palace:
         return self
@@ -230,7 +233,7 @@ class Palace:
 
     def _write_locked(self, only: list[str] | None, rebuild: bool, progress: ProgressCallback | None) -> SyncReport:
         report = SyncReport(rebuilt=rebuild)
-        lex = self.lexical
+        lex = self.manifest
         if rebuild:
             self.store.drop()
             lex.begin()
@@ -253,8 +256,9 @@ class Palace:
         else:
             sources = {}
             gone = []
+            originals = extracted_originals(self.vault)
             for rel in only:
-                source = classify(self.vault, rel)
+                source = classify(self.vault, rel, originals)
                 if source is not None and source.abspath.is_file():
                     sources[rel] = source
                 elif rel in known:
@@ -318,7 +322,7 @@ class Palace:
     def _plan_file(self, source: SourceFile, doc: Document, digest: str, before: FileRecord | None, size: int) -> _Pending:
         """Chunk one file and sort its drawers into new (to embed), kept and stale, by content-hash id."""
         drawers = chunk_document(doc, self._budget(), self.embedder.count_tokens)
-        old = self.lexical.drawer_ids(source.path)
+        old = self.manifest.drawer_ids(source.path)
         new_ids = {d.id for d in drawers}
         record = FileRecord(source.path, digest, source.wing, doc.title, doc.aliases, doc.type, doc.tags)
         return _Pending(
@@ -359,7 +363,7 @@ class Palace:
         stale = [i for p in pending for i in p.stale]
         if stale:
             self.store.delete(stale)
-        lex = self.lexical
+        lex = self.manifest
         lex.begin()
         try:
             for p in pending:
@@ -404,13 +408,13 @@ class Palace:
         return meta
 
     def _reconcile(self, force: bool = False) -> bool:
-        """Make the local lexical index match the vector collection (the shared truth).
+        """Make the local manifest (and its BM25 terms) match the vector collection (the shared truth).
 
         Needed when another machine wrote to a shared chroma server, or a writer died between the two
         stores. Drawers only chroma has are copied in (with their files); files chroma lacks are dropped here
         and so get re-indexed by the next sync. Returns whether anything was done.
         """
-        lex = self.lexical
+        lex = self.manifest
         generation = self.store.metadata().get(GENERATION_KEY)
         if not force and generation is not None and lex.get_meta("generation") == generation:
             return False
@@ -465,9 +469,9 @@ class Palace:
         if meta is None:
             return None
         generation = meta.get(GENERATION_KEY)
-        if generation is None or self.lexical.get_meta("generation") == generation:
+        if generation is None or self.manifest.get_meta("generation") == generation:
             return meta
-        # Only a writer may touch the lexical cache; if one is busy, search what we have and catch up later.
+        # Only a writer may touch the manifest; if one is busy, search what we have and catch up later.
         try:
             self._locked().acquire(timeout=0)
         except (filelock.Timeout, OSError):
@@ -481,7 +485,7 @@ class Palace:
     # -- status -----------------------------------------------------------------------------------------------
     def status(self) -> dict[str, Any]:
         meta = self.store.metadata()
-        files, drawers = self.lexical.counts()
+        files, drawers = self.manifest.counts()
         return {
             "files": files,
             "drawers": drawers,

@@ -27,10 +27,11 @@ from typing import Any
 
 from wikic.errors import UsageError
 from wikic.palace.chunking import searchable
-from wikic.palace.config import PalaceSettings
-from wikic.palace.lexical import FileRecord, Filters
+from wikic.palace.manifest import FileRecord, Filters
 from wikic.palace.palace import Palace
 from wikic.palace.sources import OTHER_WING, WINGS
+from wikic.settings import PalaceSettings
+from wikic.text.scripts import has_cjk
 
 # Dense candidates per query: enough drawers to cover many distinct files once grouped.
 DENSE_POOL = 200
@@ -78,7 +79,7 @@ class TitleIndex:
         for record in files:
             stem = record.path.rsplit("/", 1)[-1].rsplit(".", 1)[0].replace("-", " ").replace("_", " ")
             for name in {_norm(c) for c in (record.title, stem, *record.aliases) if c}:
-                if _is_cjk(name):
+                if has_cjk(name):
                     if len(name.replace(" ", "")) >= 2:
                         self.cjk[name.replace(" ", "")].add(record.path)
                 elif len(name) >= 3 and len(name.split()) <= self.MAX_WORDS:
@@ -108,16 +109,12 @@ def _norm(text: str) -> str:
 
 
 def _title_matches(palace: Palace, query: str) -> list[str]:
-    generation = palace.lexical.get_meta("generation")
+    generation = palace.manifest.get_meta("generation")
     cached_generation, index = palace.title_cache
     if index is None or cached_generation != generation or generation is None:
-        index = TitleIndex(palace.lexical.files().values())
+        index = TitleIndex(palace.manifest.files().values())
         palace.title_cache = (generation, index)
     return index.matches(query)
-
-
-def _is_cjk(text: str) -> bool:
-    return any("\u3040" <= ch <= "\u9fff" or "\uac00" <= ch <= "\ud7af" for ch in text)
 
 
 # How a file's drawer scores become the file's score, as weights of its best, second, third... drawer.
@@ -238,7 +235,7 @@ def search(
     if meta is None:
         return []
     palace.check_identity(meta)
-    lex = palace.lexical
+    lex = palace.manifest
     filters = Filters(wing=wing, tag=tag, path_prefix=path.strip("/") if path else None)
     allowed = lex.allowed_rids(filters)
     if allowed is not None and not allowed:
@@ -261,7 +258,7 @@ def search(
                 dense = palace.store.query(vector, pool, ids=sorted(allowed_ids), refresh=False)
             else:
                 dense = palace.store.query(vector, pool, where={"wing": wing}, refresh=False)
-    # drawers the lexical index does not know yet (a writer is mid-way) are left out until it catches up
+    # drawers the manifest does not know yet (a writer is mid-way) are left out until it catches up
     path_of = lex.paths_of({i for i, _ in dense} | set(bm25_drawers))
     dense_scores = {i: s for i, s in dense if i in path_of}
 

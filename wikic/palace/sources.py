@@ -1,4 +1,10 @@
-"""Which files of a vault the palace holds, which wing each belongs to, and their text."""
+"""Which files of a vault the palace holds, which wing each belongs to, and their text.
+
+A captured HTML or PDF file (or text in another encoding than UTF-8) has its text extracted once, at
+capture, into a Markdown file beside it; claim anchors point into that file. The palace indexes that text
+file and not the original, so a search hit is a passage with lines a reader can open. An HTML or PDF file
+that reached raw/ some other way is read with the same extractor capture uses (`wikic.text.extract`).
+"""
 
 from __future__ import annotations
 
@@ -18,6 +24,7 @@ from wikic.vault.layout import (
     SPECIAL_FILES,
 )
 from wikic.vault.parse import MAX_PAGE_BYTES
+from wikic.vault.state import source_ledger
 from wikic.vault.write import inside
 
 WINGS = (*PAGE_FOLDERS.values(), RAW_DIR)
@@ -47,15 +54,23 @@ def wing_of(rel: str) -> str:
     return OTHER_WING
 
 
-def classify(vault: Path, rel: str) -> SourceFile | None:
-    """The SourceFile for a vault-relative path if the palace indexes it, else None."""
+def extracted_originals(vault: Path) -> frozenset[str]:
+    """Raw files whose text capture extracted into another file (recorded in the source ledger)."""
+    return frozenset(
+        raw for raw, entry in source_ledger(vault).items() if entry.get("text_path") not in (None, "", raw)
+    )
+
+
+def classify(vault: Path, rel: str, originals: frozenset[str]) -> SourceFile | None:
+    """The SourceFile for a vault-relative path if the palace indexes it, else None. `originals` are the
+    raw files indexed through their extracted text file instead (`extracted_originals`)."""
     parts = rel.split("/")
     if any(p in IGNORED_DIRS or p.startswith(".") for p in parts):
         return None
     suffix = os.path.splitext(rel)[1].lower()
     wing = wing_of(rel)
     if wing == RAW_DIR:
-        if suffix not in RAW_SUFFIXES:
+        if suffix not in RAW_SUFFIXES or rel in originals:
             return None
     elif suffix not in MARKDOWN_SUFFIXES:
         return None
@@ -76,12 +91,13 @@ def classify(vault: Path, rel: str) -> SourceFile | None:
 
 def scan(vault: Path) -> Iterator[SourceFile]:
     """Every file of the vault the palace should hold, in a stable order."""
+    originals = extracted_originals(vault)
     for dirpath, dirnames, filenames in os.walk(vault):
         dirnames[:] = sorted(d for d in dirnames if d not in IGNORED_DIRS and not d.startswith("."))
         rel_dir = os.path.relpath(dirpath, vault)
         for name in sorted(filenames):
             rel = name if rel_dir == "." else f"{rel_dir}/{name}".replace(os.sep, "/")
-            source = classify(vault, rel)
+            source = classify(vault, rel, originals)
             if source is not None:
                 yield source
 
@@ -90,34 +106,20 @@ def file_hash(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
-def _html_text(data: bytes) -> str:
-    from bs4 import BeautifulSoup
-
-    soup = BeautifulSoup(data, "html.parser")
-    for tag in soup(["script", "style", "noscript"]):
-        tag.decompose()
-    lines = (line.strip() for line in soup.get_text("\n").splitlines())
-    return "\n".join(line for line in lines if line)
-
-
-def _pdf_text(path: Path) -> str:
-    from pypdf import PdfReader
-
-    reader = PdfReader(str(path))
-    return "\n\n".join((page.extract_text() or "").strip() for page in reader.pages)
-
-
 def read_document(source: SourceFile, data: bytes) -> Document:
     """The searchable text of a source file. Raises PalaceError when it cannot be read as text."""
     suffix = source.abspath.suffix.lower()
     try:
-        if suffix in PDF_SUFFIXES:
-            return make_document(source.path, _pdf_text(source.abspath), markdown=False)
-        if suffix in HTML_SUFFIXES:
-            return make_document(source.path, _html_text(data), markdown=False)
+        if suffix in PDF_SUFFIXES or suffix in HTML_SUFFIXES:
+            return make_document(source.path, _extracted_text(data, suffix), markdown=False)
         text = data.decode("utf-8-sig", errors="replace").replace("\r\n", "\n").replace("\r", "\n")
         return make_document(source.path, text, markdown=suffix in MARKDOWN_SUFFIXES)
-    except PalaceError:
-        raise
-    except Exception as exc:  # pdf/html parsers raise many types on malformed files
+    except Exception as exc:  # noqa: BLE001 - pdf/html parsers raise many types on malformed files
         raise PalaceError(f"cannot read {source.path}: {exc}") from None
+
+
+def _extracted_text(data: bytes, suffix: str) -> str:
+    """The text of an HTML or PDF file that was not captured, as capture would have extracted it."""
+    from wikic.text import extract  # bs4 and pypdf load only when such a file is indexed
+
+    return extract.pdf_to_text(data)[1] if suffix in PDF_SUFFIXES else extract.html_to_text(data)[1]

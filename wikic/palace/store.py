@@ -20,7 +20,8 @@ from chromadb import Documents, EmbeddingFunction, Embeddings
 from chromadb.utils.embedding_functions import register_embedding_function
 
 from wikic.errors import PalaceError
-from wikic.palace.config import GENERATION_KEY, PalaceSettings
+from wikic.palace.store_process import GENERATION_KEY
+from wikic.settings import PalaceSettings
 
 
 @register_embedding_function

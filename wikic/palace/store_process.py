@@ -31,7 +31,7 @@ from typing import IO, Any
 import numpy as np
 
 from wikic.errors import PalaceError
-from wikic.palace.config import PalaceSettings
+from wikic.settings import PalaceSettings
 
 # Variables whose value may be a credential: never passed to the child.
 SECRET_NAME = re.compile(r"KEY|TOKEN|SECRET|PASSW|CREDENTIAL|AUTH", re.IGNORECASE)
@@ -40,6 +40,8 @@ METHODS = frozenset({
     "exists", "create", "metadata", "fresh", "drop", "add", "update_metadata", "delete", "all_ids", "get",
     "mark_written", "query",
 })
+# Collection metadata key that every write changes, so readers in other processes know to catch up.
+GENERATION_KEY = "wikic_generation"
 # Palaces the child keeps open at once (a process that touches many, like the test suite, stays small).
 MAX_OPEN = 4
 _HEADER = struct.Struct("!Q")

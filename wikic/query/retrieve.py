@@ -19,11 +19,11 @@ from pathlib import Path
 from typing import Any, Literal
 
 from wikic.errors import PalaceError, UsageError
-from wikic.ingest.tokens import estimate_tokens
 from wikic.pages.fingerprint import knowledge_text, page_fingerprint
 from wikic.pages.links import LinkNames
 from wikic.palace import Palace, SearchHit, search
-from wikic.palace.lexical import tokenize
+from wikic.text.terms import tokenize
+from wikic.text.tokens import estimate_tokens
 from wikic.vault.anchors import plain_anchors
 from wikic.vault.frontmatter import split_page
 from wikic.vault.layout import PAGE_FOLDERS, RAW_DIR
@@ -257,7 +257,7 @@ def _why_empty(palace: Palace, files: dict[str, Any]) -> str:
     notes = [p for p in files if p.endswith(".md") and "/" in p]
     if not notes:
         return "empty-vault"
-    indexed, _ = palace.lexical.counts()
+    indexed, _ = palace.manifest.counts()
     if indexed == 0:
         raise PalaceError(
             f"the palace has not indexed this vault yet ({len(notes)} notes and sources on disk, none indexed)",
@@ -270,7 +270,7 @@ def _dense_best(palace: Palace, question: str, pool: int = 100) -> dict[str, flo
     """Each file's best drawer similarity to the question (cosine), over the `pool` nearest drawers."""
     vector = palace.embedder.embed_query(question)
     pairs = palace.store.query(vector, pool)
-    records = palace.lexical.drawers_by_id([drawer_id for drawer_id, _ in pairs])
+    records = palace.manifest.drawers_by_id([drawer_id for drawer_id, _ in pairs])
     best: dict[str, float] = {}
     for drawer_id, similarity in pairs:
         record = records.get(drawer_id)
@@ -287,7 +287,7 @@ def _read(root: Path, rel: str) -> str | None:
 
 
 def _raw_text(palace: Palace, rel: str) -> str | None:
-    drawers = palace.lexical.drawers_of(rel)
+    drawers = palace.manifest.drawers_of(rel)
     return "\n".join(d.text for d in drawers) if drawers else None
 
 
@@ -344,25 +344,22 @@ def _excerpt(text: str, hit: SearchHit, cap: int) -> str:
 def _raw_item(palace: Palace, root: Path, hit: SearchHit, cap: int) -> ContextItem | None:
     path = hit.path
     if not path.lower().endswith(_TEXT_SUFFIXES):
-        # HTML and PDF are captured with an extracted text file of the same stem: cite that one, whose lines
-        # a reader can open (it is what ingest anchors claims in).
-        sibling = posixpath.splitext(path)[0] + ".md"
-        if (root / sibling).is_file():
-            path = sibling
-        else:
-            drawers = palace.lexical.drawers_of(path)
-            best = next((d for d in drawers if d.line_start == hit.line_start), drawers[0] if drawers else None)
-            if best is None:
-                return None
-            body = best.text
-            return ContextItem("raw", path, path, hit.title or path, body, estimate_tokens(body), hit.score,
-                               best.line_start, best.line_end)
+        # An HTML or PDF file indexed as it is (captured ones are indexed through their extracted text file,
+        # whose lines anchors cite): its drawers' lines are those of the extracted text, so the drawer itself
+        # is the passage.
+        drawers = palace.manifest.drawers_of(path)
+        best = next((d for d in drawers if d.line_start == hit.line_start), drawers[0] if drawers else None)
+        if best is None:
+            return None
+        body = best.text
+        return ContextItem("raw", path, path, hit.title or path, body, estimate_tokens(body), hit.score,
+                           best.line_start, best.line_end)
     text = _read(root, path)
     if text is None:
         return None
     lines = text.split("\n")
-    start = max(0, min(len(lines) - 1, hit.line_start - 1)) if path == hit.path else 0
-    end = max(start + 1, min(len(lines), hit.line_end)) if path == hit.path else min(len(lines), 40)
+    start = max(0, min(len(lines) - 1, hit.line_start - 1))
+    end = max(start + 1, min(len(lines), hit.line_end))
     # a little surrounding text helps the model read the passage; never past the cap
     for _ in range(3):
         if start > 0 and estimate_tokens("\n".join(lines[start - 1 : end])) <= cap:

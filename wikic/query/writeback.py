@@ -53,13 +53,14 @@ from wikic.query.answer import (
     answer_question,
 )
 from wikic.query.retrieve import link_ref
-from wikic.schema import load as load_schema
+from wikic.resources import page_skeleton
 from wikic.vault import frontmatter as fm_parser
 from wikic.vault.anchors import strip_anchors
 from wikic.vault.frontmatter import split_page
 from wikic.vault.layout import INDEX_FILE, PAGE_FOLDERS, RAW_DIR, require_vault
 from wikic.vault.load import Vault, load_vault, walk
 from wikic.vault.parse import parse_note
+from wikic.vault.schema_md import load as load_schema
 from wikic.vault.slug import slugify
 
 ANSWER_KEY = "answer"
@@ -315,7 +316,7 @@ def _write_query(root: Path, result: QueryResult, rel: str, today: dt.date, *, c
     })
     if not related:
         del data["related"]
-    body = old_body if old_text is not None else f"# {clean_text(title, 200)}\n"
+    body = old_body if old_text is not None else page_skeleton("query").opening(clean_text(title, 200))
     merged = merge_blocks(body, [(ANSWER_KEY, answer, None)])
     if merged.kept:
         raise VaultError(f"{rel}: the answer block was edited by hand, so it was not replaced")

@@ -1,9 +1,16 @@
 """Frontmatter: find the YAML block on line 1, parse it, and know which line each key is on.
 
+The one reader of page frontmatter: lint, the compiler, query write-back and the palace all read pages
+through it (`parse`, or `read_page` for frontmatter and body together), so a block lint rejects is one
+no other part of wikic trusts either.
+
 Most frontmatter written by tools (and by wikic) is a flat map of plain scalars and lists. Parsing that
 with PyYAML costs ~50 µs a page, a third of the lint budget on a 10,000-page vault, so a strict subset
 parser handles those shapes and returns exactly what `yaml.safe_load` would (a property test holds it
-to that); anything outside the subset goes to PyYAML.
+to that); anything outside the subset goes to python-frontmatter's YAML handler (PyYAML's safe loader, the
+C one when PyYAML has libyaml). Finding the block stays here: python-frontmatter strips the text first
+(so line numbers move and a block after blank lines counts, which Obsidian ignores), takes `----` as a
+fence and keeps the last of two equal keys silently.
 """
 
 from __future__ import annotations
@@ -13,18 +20,19 @@ import re
 from typing import Any, NamedTuple
 
 import yaml
+from frontmatter.default_handlers import YAMLHandler
 
 from wikic.vault.model import Problem
 
-try:  # the C loader is ~10x faster; fall back when PyYAML was built without libyaml
-    _Loader: type = yaml.CSafeLoader
-except AttributeError:  # pragma: no cover
-    _Loader = yaml.SafeLoader
-
 FENCE = "---"
 RULE = "frontmatter"
-# What every wiki page's frontmatter holds: lint's `frontmatter` rule asks for them, the compiler writes them.
-REQUIRED_KEYS = ("title", "created", "updated", "type", "tags", "sources")
+MAX_FRONTMATTER_CHARS = 256 * 1024  # PyYAML on a huge block (or one with 100,000 duplicate keys) takes seconds
+_FULL_YAML = YAMLHandler()
+
+
+def load_yaml(yaml_text: str) -> Any:
+    """Full YAML, safe loader: what the subset parser declines."""
+    return _FULL_YAML.load(yaml_text)
 
 
 class Split(NamedTuple):
@@ -107,7 +115,7 @@ def parse(yaml_text: str, first_line: int = 2) -> Parsed:
     if fast is not None:
         return Parsed(fast, problems)
     try:
-        data = yaml.load(yaml_text, Loader=_Loader)
+        data = load_yaml(yaml_text)
     except yaml.YAMLError as exc:
         line = first_line + _error_line(exc, yaml_text)
         reason = getattr(exc, "problem", None) or str(exc).splitlines()[0]
@@ -127,17 +135,31 @@ def parse(yaml_text: str, first_line: int = 2) -> Parsed:
     return Parsed({str(k): v for k, v in data.items()}, problems)
 
 
-def split_page(text: str) -> tuple[dict[str, Any] | None, str]:
-    """(frontmatter, body) of a page; frontmatter None when it is missing or unreadable (the body is then
-    the whole text)."""
+class Page(NamedTuple):
+    """A page read as frontmatter and body."""
+
+    data: dict[str, Any] | None  # None: no frontmatter, or one that cannot be read (lint says why)
+    body: str  # the text after the frontmatter block; the whole text when `data` is None
+    body_line: int  # 1-based file line where `body` starts
+
+
+def read_page(text: str) -> Page:
+    """A page's frontmatter and body, read as lint reads them: the block only on line 1, within the size cap,
+    and valid YAML (an impossible date such as 2024-02-30 is not). Frontmatter that cannot be read leaves
+    the whole text as the body, so the page's text is still searched and shown."""
     block = split(text)
-    if block.yaml_text is None:
-        return None, text
-    parsed = parse(block.yaml_text)
-    if parsed.data is None:
-        return None, text
-    body = "\n".join(text.split("\n")[block.block_lines :])
-    return dict(parsed.data), body
+    if block.yaml_text is None or len(block.yaml_text) > MAX_FRONTMATTER_CHARS:
+        return Page(None, text, 1)
+    data = parse(block.yaml_text).data
+    if data is None:
+        return Page(None, text, 1)
+    return Page(dict(data), "\n".join(text.split("\n")[block.block_lines :]), block.block_lines + 1)
+
+
+def split_page(text: str) -> tuple[dict[str, Any] | None, str]:
+    """(frontmatter, body) of a page; frontmatter None when it is missing or unreadable."""
+    page = read_page(text)
+    return page.data, page.body
 
 
 def _error_line(exc: yaml.YAMLError, yaml_text: str) -> int:

@@ -3,24 +3,24 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from importlib import resources
 from pathlib import Path
 
 from wikic.errors import UsageError, VaultError
+from wikic.resources import SCHEMA, TEMPLATES, file_names, read_text
 from wikic.vault.layout import INBOX_DIR, PAGE_FOLDERS, RAW_DIR, RAW_SUBDIRS, STATE_DIR
 from wikic.vault.write import write_new
 
-# template name inside wikic/templates/vault -> path in the vault
-TEMPLATE_FILES = {
-    "SCHEMA.md": "SCHEMA.md",
-    "index.md": "index.md",
-    "log.md": "log.md",
-    "wikic.toml": "wikic.toml",
-    "gitignore": ".gitignore",
-    ".obsidian/app.json": ".obsidian/app.json",
-    ".obsidian/graph.json": ".obsidian/graph.json",
-    ".obsidian/types.json": ".obsidian/types.json",
-}
+# Shipped without its dot, so git does not apply it to wikic's own repository.
+_RENAMED = {"gitignore": ".gitignore"}
+
+
+def vault_files() -> dict[tuple[str, str], str]:
+    """(shipped folder, file in it) -> path in a new vault: the default SCHEMA.md, and every file of
+    templates/vault/."""
+    files = {(TEMPLATES, name): name.removeprefix("vault/") for name in file_names(TEMPLATES) if name.startswith("vault/")}
+    files = {key: _RENAMED.get(rel, rel) for key, rel in files.items()}
+    # the vault's own files first, then its folders' (as a person reads the report)
+    return {(SCHEMA, "SCHEMA.md"): "SCHEMA.md", **dict(sorted(files.items(), key=lambda item: (item[1].count("/"), item[1].lower())))}
 
 
 @dataclass
@@ -28,10 +28,6 @@ class InitReport:
     root: Path
     created: list[str] = field(default_factory=list)
     existing: list[str] = field(default_factory=list)
-
-
-def template_text(name: str) -> str:
-    return resources.files("wikic.templates").joinpath("vault", name).read_text(encoding="utf-8")
 
 
 def init_vault(root: Path) -> InitReport:
@@ -54,12 +50,12 @@ def init_vault(root: Path) -> InitReport:
         except OSError as exc:
             raise VaultError(f"cannot create {path}: {exc.strerror}") from exc
         report.created.append(folder + "/")
-    for name, rel in TEMPLATE_FILES.items():
-        if write_new(root / rel, template_text(name)):
+    for (shipped, name), rel in vault_files().items():
+        if write_new(root / rel, read_text(shipped, name)):
             report.created.append(rel)
         else:
             report.existing.append(rel)
     return report
 
 
-__all__ = ["InitReport", "init_vault", "template_text"]
+__all__ = ["InitReport", "init_vault"]

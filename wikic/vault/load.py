@@ -13,10 +13,10 @@ from pathlib import Path
 from typing import Any
 
 from wikic import __version__
-from wikic.schema import Schema
-from wikic.schema import load as load_schema
 from wikic.vault.layout import INDEX_FILE, LOG_FILE, RAW_DIR, SCHEMA_FILE
 from wikic.vault.model import Block, Heading, Link, Note, Problem
+from wikic.vault.schema_md import Schema
+from wikic.vault.schema_md import load as load_schema
 from wikic.vault.state import PARSE_CACHE, read_cache, write_cache
 
 

@@ -1,34 +1,61 @@
-"""One slug function for file names and the links that point at them (so the two never disagree)."""
+"""One slug function for file names and the links that point at them (so the two never disagree).
+
+Pages and raw sources are named by the same function with different rules (`PAGE`, `SOURCE`): a page name
+must stay what links and the compiler's name matching already expect, and a raw file's name is fixed once
+captured, so each keeps the rules it was first named by.
+"""
 
 from __future__ import annotations
 
 import re
 import unicodedata
+from dataclasses import dataclass
 
-# Characters Obsidian or some OS refuses in names (obsidian.md §1.6), plus whitespace and punctuation.
-_SEPARATORS = re.compile(r"[\s#^\[\]|\\/:*?\"<>%.,;!()+={}~`@$&']+")
-_NOT_WORD = re.compile(r"[^\w-]+", re.UNICODE)
-_HYPHENS = re.compile(r"[-_]{2,}|_")
 WINDOWS_RESERVED = frozenset(
     {"con", "prn", "aux", "nul", *(f"com{i}" for i in range(1, 10)), *(f"lpt{i}" for i in range(1, 10))}
 )
 MAX_SLUG = 80
+_HYPHENS = re.compile(r"-{2,}")
+_APOSTROPHES = str.maketrans("", "", "'\u2019")
 
 
-def slugify(text: str, max_length: int = MAX_SLUG) -> str:
+@dataclass(frozen=True)
+class SlugRules:
+    casefold: bool  # str.casefold ("Straße" -> "strasse") rather than str.lower ("straße")
+    keep_marks: bool  # combining marks (Mn, Mc: Indic vowel signs, "i" + U+0307) are letters, not separators
+    drop_apostrophes: bool  # "Altman's" -> "altmans" rather than "altman-s"
+    fallback: str  # the name when nothing usable is left ("": the caller decides)
+    reserved_suffix: str  # appended to a name Windows reserves ("con" -> "con-page")
+
+
+PAGE = SlugRules(casefold=False, keep_marks=False, drop_apostrophes=True, fallback="", reserved_suffix="page")
+SOURCE = SlugRules(casefold=True, keep_marks=True, drop_apostrophes=False, fallback="source", reserved_suffix="source")
+
+
+def slugify(text: str, max_length: int = MAX_SLUG, rules: SlugRules = PAGE) -> str:
     """'Sam Altman' -> 'sam-altman'; 'Ünïcode Ça' -> 'ünïcode-ça'; '数据库 选择' -> '数据库-选择'.
 
-    Letters of every script are kept (lower-cased, NFC); everything else becomes a single hyphen.
-    Returns '' when nothing usable is left; the caller decides the fallback name.
+    Letters and digits of every script are kept, lower-cased; everything else becomes a single hyphen, at
+    most `max_length` characters (cut at a hyphen when one is in the second half), in NFC. Page names by
+    default; `rules=SOURCE` for raw files.
     """
-    text = unicodedata.normalize("NFKC", text).replace("'", "").replace("\u2019", "")
-    text = _SEPARATORS.sub("-", text.lower())
-    text = _NOT_WORD.sub("-", text)
-    text = _HYPHENS.sub("-", text).strip("-")
-    if len(text) > max_length:
-        cut = text[:max_length]
-        text = cut.rsplit("-", 1)[0] if "-" in cut[max_length // 2 :] else cut
-        text = text.strip("-")
-    if text in WINDOWS_RESERVED:
-        text += "-page"
-    return unicodedata.normalize("NFC", text)
+    text = unicodedata.normalize("NFKC", text)
+    if rules.drop_apostrophes:
+        text = text.translate(_APOSTROPHES)
+    text = text.casefold() if rules.casefold else text.lower()
+    kept = "".join(c if _kept(c, rules.keep_marks) else "-" for c in text)
+    slug = _HYPHENS.sub("-", kept).strip("-")
+    if len(slug) > max_length:
+        cut = slug[:max_length]
+        slug = cut.rsplit("-", 1)[0] if "-" in cut[max_length // 2 :] else cut
+        slug = slug.strip("-")
+    if not slug:
+        slug = rules.fallback
+    elif slug in WINDOWS_RESERVED:
+        slug = f"{slug}-{rules.reserved_suffix}"
+    # NFC: one spelling of each name whatever the title's (casefolding "ǰ" decomposes it)
+    return unicodedata.normalize("NFC", slug)
+
+
+def _kept(char: str, keep_marks: bool) -> bool:
+    return char.isalnum() or (keep_marks and unicodedata.category(char) in ("Mn", "Mc"))

@@ -121,12 +121,8 @@ def write_cache(root: Path, name: str, text: str) -> None:
     and a cache that cannot be written is no error (a read-only vault still lints)."""
     if not state_is_ours(root):
         return
-    path = state_path(root, name)
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_suffix(f".tmp{os.getpid()}")
-        tmp.write_text(text, encoding="utf-8")
-        os.replace(tmp, path)
+        write_bytes_atomic(state_path(root, name), text.encode("utf-8"), durable=False)
     except OSError:
         pass
 
@@ -177,8 +173,10 @@ class Compiled:
         entry = self.entries.get(raw_path)
         return bool(entry) and entry.get("sha256") == sha256
 
-    def record(self, raw_path: str, sha256: str, pages: list[str], date: str) -> None:
-        self.entries[raw_path] = {"sha256": sha256, "pages": sorted(set(pages)), "compiled": date}
+    def record(self, raw_path: str, sha256: str, pages: list[str], date: str, **facts: Any) -> None:
+        """`facts`: what `wikic status` counts about the compilation (claims dropped by reason, quotes
+        repaired, whether nothing was extracted from a source that names things, the strategy used)."""
+        self.entries[raw_path] = {"sha256": sha256, "pages": sorted(set(pages)), "compiled": date, **facts}
 
     def save(self) -> None:
         _write_ledger(self.root, COMPILED, "sources", self.entries)

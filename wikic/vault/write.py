@@ -1,5 +1,6 @@
 """Writing files into a vault: atomic (temp file + rename), never outside the vault, never over a file
-that `write_new` finds already there."""
+that `write_new` or `create_exclusive` finds already there. Every file wikic writes whole goes through
+here: pages, index.md, log.md, state under `.wikic/` and its caches, and raw captures."""
 
 from __future__ import annotations
 
@@ -26,23 +27,53 @@ def write_atomic(path: Path, text: str, *, root: Path | None = None) -> None:
     write_bytes_atomic(path, text.encode("utf-8"))
 
 
-def write_bytes_atomic(path: Path, data: bytes) -> None:
-    """Write via a temporary file in the same folder, fsync, `os.replace`, then fsync the folder."""
+def write_bytes_atomic(path: Path, data: bytes, *, durable: bool = True) -> None:
+    """Write via a temporary file in the same folder, `os.replace`, then fsync the folder. `durable=False`
+    skips the fsyncs, for caches: a cache lost to a power cut is rebuilt, never half-read."""
     path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = _temp_copy(path, data, durable)
+    try:
+        os.replace(tmp, path)
+    except BaseException:
+        _remove(tmp)
+        raise
+    if durable:
+        sync_folder(path.parent)
+
+
+def create_exclusive(path: Path, data: bytes) -> None:
+    """Create `path` holding `data` in one step, never replacing a file: a hard link to the finished temp
+    file fails if the name is taken (FileExistsError). A file already holding exactly `data` is kept: a
+    writer killed after creating it and before recording it left it, and it is this write's own."""
+    if path.is_file() and path.read_bytes() == data:
+        return
+    tmp = _temp_copy(path, data, durable=True)
+    try:
+        os.link(tmp, path)
+    finally:
+        _remove(tmp)
+
+
+def _temp_copy(path: Path, data: bytes, durable: bool) -> str:
+    """A temporary file beside `path` holding `data` (fsynced when `durable`)."""
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
+            if durable:
+                fh.flush()
+                os.fsync(fh.fileno())
     except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
+        _remove(tmp)
         raise
-    sync_folder(path.parent)
+    return tmp
+
+
+def _remove(path: str) -> None:
+    try:
+        os.unlink(path)
+    except OSError:
+        pass
 
 
 def sync_folder(folder: Path) -> None:

@@ -1,91 +1,20 @@
-"""Corpus-level BM25 over every drawer of the palace, kept in SQLite beside the vectors.
+"""The palace's manifest: every indexed file and its drawers, in SQLite beside the vectors.
 
-Why not BM25 over the vector shortlist (MemPalace's way): its IDF is computed over ~20 documents and it can
-only re-order what the vectors already found. Here IDF comes from the whole palace, and the lexical ranking
-is a retriever of its own. SQLite gives incremental updates, one writer with many readers (WAL), and no
-extra dependency. The same table doubles as the palace's manifest of files and drawers.
+It records what each file was when indexed (hash, wing, title, aliases, type, tags) and each drawer's text
+and lines, and answers the questions search asks of them (filters, drawer to file). The BM25 postings
+(`bm25.py`) live in the same database, so a file's drawers and their terms change in one transaction.
 """
 
 from __future__ import annotations
 
-import functools
 import json
-import math
-import re
 import sqlite3
-import unicodedata
-from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-import numpy as np
-import snowballstemmer
-
 from wikic.errors import PalaceError
-
-K1 = 1.2
-B = 0.75
-
-# CJK scripts have no spaces: overlapping character bigrams are the standard lexical unit for them.
-_CJK_CLASS = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af"
-_TOKEN = re.compile(rf"[{_CJK_CLASS}]+|[^\W_]+", re.UNICODE)
-_CJK_RUN = re.compile(rf"[{_CJK_CLASS}]")
-_BREAK = re.compile(r"[.!?;:,()\[\]\"\n|]")
-
-# Function words carry no topic: dropping them keeps "when did we…" from ranking by "we".
-STOP_WORDS = frozenset(
-    """a about above after again against all am an and any are as at be because been before being below
-    between both but by can could did do does doing down during each few for from further had has have having
-    he her here hers herself him himself his how i if in into is it its itself just let me more most my myself
-    no nor not now of off on once only or other our ours ourselves out over own same she should so some such
-    than that the their theirs them themselves then there these they this those through to too under until up
-    very was we were what when where which while who whom why will with would you your yours yourself
-    yourselves s t d ll m re ve don didn doesn isn wasn weren won wouldn shouldn couldn""".split()
-)
-
-# The same for Chinese: pronouns, question words and connectives, as the bigrams they produce. Without this,
-# "我们…" in a question ranks every page that says "我们" above the one the question is about.
-CJK_STOP_BIGRAMS = frozenset(
-    """我们 你们 他们 她们 它们 咱们 什么 哪个 哪些 哪里 怎么 怎样 为什 什么 这个 那个 这些 那些 一个 一些
-    因为 所以 但是 如果 可以 没有 自己 时候 就是 还是 已经 的是 是的 不是 也是 就会 这样 那样 然后 而且 或者
-    还有 以及 之后 之前 请问 吗？ 是否""".split()
-)
-
-_stemmer = snowballstemmer.stemmer("english")
-
-
-@functools.lru_cache(maxsize=200_000)
-def _stem(word: str) -> str:
-    return _stemmer.stemWord(word)
-
-
-def tokenize(text: str) -> list[str]:
-    """Lexical terms of `text`: stemmed non-stop words for alphabetic scripts, character bigrams for CJK,
-    and word pairs (adjacent content words) so that a query's phrases outrank scattered word matches."""
-    terms: list[str] = []
-    prev: str | None = None
-    text = unicodedata.normalize("NFKC", text).lower()
-    last_end = 0
-    for match in _TOKEN.finditer(text):
-        run = match.group()
-        if _BREAK.search(text, last_end, match.start()):
-            prev = None  # phrases do not cross sentence or clause boundaries
-        last_end = match.end()
-        if _CJK_RUN.match(run):
-            prev = None
-            if len(run) == 1:
-                terms.append(run)
-            else:
-                pairs = (run[i : i + 2] for i in range(len(run) - 1))
-                terms.extend(p for p in pairs if p not in CJK_STOP_BIGRAMS)
-        elif run not in STOP_WORDS and (len(run) > 1 or run.isdigit()):
-            term = _stem(run) if run.isascii() and run.isalpha() else run
-            terms.append(term)
-            if prev is not None:
-                terms.append(f"{prev} {term}")
-            prev = term
-    return terms
+from wikic.palace import bm25
 
 
 @dataclass(frozen=True)
@@ -132,14 +61,11 @@ CREATE TABLE IF NOT EXISTS drawers(
   heading TEXT NOT NULL, text TEXT NOT NULL, line_start INTEGER NOT NULL, line_end INTEGER NOT NULL,
   content_hash TEXT NOT NULL, length INTEGER NOT NULL, tids TEXT NOT NULL);
 CREATE INDEX IF NOT EXISTS drawers_path ON drawers(path);
-CREATE TABLE IF NOT EXISTS terms(tid INTEGER PRIMARY KEY, term TEXT NOT NULL UNIQUE);
-CREATE TABLE IF NOT EXISTS postings(tid INTEGER NOT NULL, rid INTEGER NOT NULL, tf INTEGER NOT NULL,
-  PRIMARY KEY(tid, rid)) WITHOUT ROWID;
 """
 
 
-class LexicalIndex:
-    """The BM25 index and manifest. Writers must hold the palace lock; readers never wait for it."""
+class Manifest:
+    """Files, drawers and their BM25 terms. Writers must hold the palace lock; readers never wait for it."""
 
     def __init__(self, path: Path) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -147,10 +73,10 @@ class LexicalIndex:
             self._db = sqlite3.connect(path, timeout=60.0, check_same_thread=False, isolation_level=None)
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=NORMAL")
-            self._db.executescript(_SCHEMA)
+            self._db.executescript(_SCHEMA + bm25.SCHEMA)
         except sqlite3.Error as exc:
-            raise PalaceError(f"cannot open the palace's lexical index {path}: {exc}") from None
-        self._cache: _DrawerTable | None = None
+            raise PalaceError(f"cannot open the palace's manifest {path}: {exc}") from None
+        self._cache: bm25.DrawerTable | None = None
         self._cache_key: str | None = None
         self._allowed: dict[tuple[str, Filters], set[int]] = {}
         self._id_sets: dict[tuple[str, int], tuple[set[int], set[str]]] = {}
@@ -232,26 +158,14 @@ class LexicalIndex:
             self._db.execute("ROLLBACK")
 
     def clear(self) -> None:
-        for table in ("files", "drawers", "terms", "postings", "meta"):
+        for table in ("files", "drawers", *bm25.TABLES, "meta"):
             self._db.execute(f"DELETE FROM {table}")
 
     def remove_file(self, path: str) -> None:
         for rid, tids in self._db.execute("SELECT rid, tids FROM drawers WHERE path=?", (path,)).fetchall():
-            self._db.executemany(
-                "DELETE FROM postings WHERE tid=? AND rid=?", [(int(t), rid) for t in tids.split()]
-            )
+            bm25.remove_postings(self._db, rid, tids)
         self._db.execute("DELETE FROM drawers WHERE path=?", (path,))
         self._db.execute("DELETE FROM files WHERE path=?", (path,))
-
-    def _term_ids(self, terms: Iterable[str]) -> dict[str, int]:
-        terms = list(terms)
-        self._db.executemany("INSERT OR IGNORE INTO terms(term) VALUES(?)", [(t,) for t in terms])
-        out: dict[str, int] = {}
-        for start in range(0, len(terms), 500):
-            part = terms[start : start + 500]
-            marks = ",".join("?" * len(part))
-            out.update(self._db.execute(f"SELECT term, tid FROM terms WHERE term IN ({marks})", part).fetchall())
-        return out
 
     def put_file(self, record: FileRecord, drawers: Sequence[DrawerRecord], embed_texts: Sequence[str]) -> None:
         """Replace everything stored about `record.path` (tokenising is cheap; only vectors are precious)."""
@@ -268,8 +182,8 @@ class LexicalIndex:
                 json.dumps(record.tags, ensure_ascii=False),
             ),
         )
-        counted = [Counter(tokenize(t)) for t in embed_texts]
-        tids = self._term_ids({term for c in counted for term in c})
+        counted = bm25.term_counts(embed_texts)
+        tids = bm25.term_ids(self._db, {term for c in counted for term in c})
         for drawer, counts in zip(drawers, counted, strict=True):
             cur = self._db.execute(
                 "INSERT INTO drawers(id, path, ordinal, heading, text, line_start, line_end, content_hash, length,"
@@ -287,34 +201,14 @@ class LexicalIndex:
                     " ".join(str(tids[t]) for t in counts),
                 ),
             )
-            rid = cur.lastrowid
-            self._db.executemany(
-                "INSERT INTO postings(tid, rid, tf) VALUES(?,?,?)", [(tids[t], rid, n) for t, n in counts.items()]
-            )
+            assert cur.lastrowid is not None
+            bm25.add_postings(self._db, cur.lastrowid, counts, tids)
 
     # -- reads ------------------------------------------------------------------------------------------------
-    def _table(self) -> _DrawerTable:
-        """Per-drawer facts every query needs (id, file, length), held in memory until the next write:
-        one table scan per generation instead of an SQL lookup per matched drawer per query."""
+    def _table(self) -> bm25.DrawerTable:
         key = self.get_meta("generation") or ""
         if self._cache is None or key != self._cache_key:
-            rows = self._db.execute("SELECT rid, id, path, length FROM drawers").fetchall()
-            paths: list[str] = []
-            path_index: dict[str, int] = {}
-            size = (max(r[0] for r in rows) + 1) if rows else 1
-            file_of = np.full(size, -1, dtype=np.int32)
-            length = np.zeros(size, dtype=np.float32)
-            ids: dict[int, str] = {}
-            for rid, drawer_id, path, n in rows:
-                if path not in path_index:
-                    path_index[path] = len(paths)
-                    paths.append(path)
-                file_of[rid] = path_index[path]
-                length[rid] = n
-                ids[rid] = drawer_id
-            file_len = np.bincount(file_of[file_of >= 0], weights=length[file_of >= 0], minlength=len(paths))
-            self._cache = _DrawerTable(ids, {v: k for k, v in ids.items()}, paths, path_index, file_of, length,
-                                       file_len.astype(np.float32))
+            self._cache = bm25.load_table(self._db)
             self._cache_key = key
         return self._cache
 
@@ -373,65 +267,5 @@ class LexicalIndex:
         return cached[1]
 
     def bm25(self, query: str, allowed: set[int] | None = None) -> tuple[dict[str, float], dict[str, float]]:
-        """BM25 scores of drawers (by id) and of whole files (by path) for `query`.
-
-        File scores treat a file as the concatenation of its drawers, so a page whose evidence is spread over
-        several sections still ranks; drawer scores find the one section that says it all.
-        """
-        terms = Counter(tokenize(query))
-        if not terms:
-            return {}, {}
-        table = self._table()
-        n_drawers = len(table.ids)
-        if not n_drawers:
-            return {}, {}
-        n_files = len(table.paths)
-        mean_len = float(table.length.sum()) / n_drawers
-        mean_file = float(table.file_len.sum()) / max(n_files, 1)
-        marks = ",".join("?" * len(terms))
-        tid_of = dict(self._db.execute(f"SELECT term, tid FROM terms WHERE term IN ({marks})", list(terms)))
-        mask = None
-        if allowed is not None:
-            mask = np.zeros(len(table.file_of), dtype=bool)
-            mask[np.fromiter(allowed, dtype=np.int64, count=len(allowed))] = True
-        drawer_score = np.zeros(len(table.file_of), dtype=np.float32)
-        file_score = np.zeros(n_files, dtype=np.float32)
-        for term, tid in tid_of.items():
-            rows = self._db.execute("SELECT rid, tf FROM postings WHERE tid=?", (tid,)).fetchall()
-            if not rows:
-                continue
-            arr = np.array(rows, dtype=np.int64)
-            rid, tf = arr[:, 0], arr[:, 1].astype(np.float32)
-            weight = terms[term]
-            idf = math.log(1 + (n_drawers - len(rid) + 0.5) / (len(rid) + 0.5))
-            norm = tf + K1 * (1 - B + B * table.length[rid] / mean_len)
-            contrib = weight * idf * tf * (K1 + 1) / norm
-            if mask is not None:
-                contrib = contrib * mask[rid]
-            np.add.at(drawer_score, rid, contrib)
-            # file level: tf summed over the file's drawers, df counted in files
-            files = table.file_of[rid]
-            ftf = np.bincount(files, weights=tf, minlength=n_files).astype(np.float32)
-            present = np.nonzero(ftf)[0]
-            fidf = math.log(1 + (n_files - len(present) + 0.5) / (len(present) + 0.5))
-            fnorm = ftf[present] + K1 * (1 - B + B * table.file_len[present] / mean_file)
-            file_score[present] += weight * fidf * ftf[present] * (K1 + 1) / fnorm
-        hit = np.nonzero(drawer_score > 0)[0]
-        drawers = {table.ids[int(r)]: float(drawer_score[r]) for r in hit}
-        if mask is not None:
-            allowed_files = {int(table.file_of[r]) for r in hit}
-            files_out = {table.paths[f]: float(file_score[f]) for f in allowed_files if file_score[f] > 0}
-        else:
-            files_out = {table.paths[int(f)]: float(file_score[f]) for f in np.nonzero(file_score > 0)[0]}
-        return drawers, files_out
-
-
-@dataclass
-class _DrawerTable:
-    ids: dict[int, str]
-    rid_of: dict[str, int]
-    paths: list[str]
-    path_index: dict[str, int]
-    file_of: np.ndarray  # rid -> index into paths (-1: no such rid)
-    length: np.ndarray  # rid -> drawer length in terms
-    file_len: np.ndarray  # file index -> summed drawer lengths
+        """BM25 scores of drawers (by id) and of whole files (by path) for `query` (see `bm25.score`)."""
+        return bm25.score(self._db, self._table(), query, allowed)

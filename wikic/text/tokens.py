@@ -12,9 +12,10 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping
 
+from wikic.text.scripts import DENSE
+
 # CJK ideographs, kana, Hangul syllables and full-width forms: about one token per character.
-_CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef"
-_PIECE = re.compile(rf"[{_CJK}]|[^\W{_CJK}]+|[^\w\s]|\n+", re.UNICODE)
+_PIECE = re.compile(rf"[{DENSE}]|[^\W{DENSE}]+|[^\w\s]|\n+", re.UNICODE)
 
 # Per-message framing of chat templates (role markers, separators).
 MESSAGE_OVERHEAD = 4

@@ -1,29 +1,29 @@
 """The reference parser: markdown-it-py plus Obsidian's own syntax (wikilinks, embeds, %% comments).
 
-It decides what is and is not a link exactly as contract §5 says: nothing inside code, HTML comments or
-blocks, %% comments, math, or behind a backslash escape. Used for every page the fast scanner
-(`parse.scan_fast`) declines, and as the oracle the fast scanner is tested against.
+It decides what is and is not a link exactly as Obsidian does: nothing inside code, HTML comments or
+blocks, %% comments, math, or behind a backslash escape. `scan_full` reads every page the fast scanner
+(`fast.py`) declines, and is the oracle the fast scanner is tested against. markdown-it is imported when
+the parser is first built, so a vault whose pages all take the fast path never loads it.
 """
 
 from __future__ import annotations
 
 import re
 from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from markdown_it import MarkdownIt
-from markdown_it.rules_block import StateBlock
-from markdown_it.rules_core import StateCore
-from markdown_it.rules_inline import StateInline
-from mdit_py_plugins.dollarmath import dollarmath_plugin
-from mdit_py_plugins.footnote import footnote_plugin
+from wikic.vault.model import Heading, Link, Problem
+from wikic.vault.parse.fast import WIKI_RE, make_mdlink, make_wikilink
+
+if TYPE_CHECKING:
+    from markdown_it import MarkdownIt
+    from markdown_it.rules_block import StateBlock
+    from markdown_it.rules_core import StateCore
+    from markdown_it.rules_inline import StateInline
 
 MAX_NESTING = 100  # block nesting (quotes, lists); Python's recursion limit is far away
 INLINE_NESTING = 20  # markdown-it's default
 UNCLOSED_KEY = "wikic_unclosed_wikilinks"  # env key: where the inline rule notes unclosed "[["
-
-WIKI_RE = re.compile(r"(!?)\[\[([^\[\]\n|]*?)(?:\|([^\[\]\n]*))?\]\]")
-
 
 def _wikilink(state: StateInline, silent: bool) -> bool:
     ch = state.src[state.pos]
@@ -195,6 +195,10 @@ def obsidian_plugin(md: MarkdownIt) -> None:
 
 
 def _build(max_nesting: int) -> MarkdownIt:
+    from markdown_it import MarkdownIt
+    from mdit_py_plugins.dollarmath import dollarmath_plugin
+    from mdit_py_plugins.footnote import footnote_plugin
+
     return (
         # html=True: comments and HTML blocks hide their contents.
         MarkdownIt("commonmark", {"html": True, "maxNesting": max_nesting})
@@ -229,3 +233,164 @@ def markdown() -> MarkdownIt:
 
     md.core.ruler.at("inline", inline)
     return md
+
+
+_HIDING_BLOCKS = frozenset(
+    {"fence", "code_block", "html_block", "math_block", "math_block_label", "obsidian_comment_block"}
+)
+
+
+def scan_full(text: str, first_line: int, lines: list[str]) -> tuple[list[Link], list[Heading], list[Problem], set[int]]:
+    """markdown-it pass over the whole text (frontmatter blanked so line numbers stay absolute)."""
+    tokens = markdown().parse(text)
+    links: list[Link] = []
+    headings: list[Heading] = []
+    problems: list[Problem] = []
+    hidden: set[int] = set()
+    cell_cursor: dict[int, int] = {}  # line -> where the previous table cell on it ended (0-based)
+
+    n = len(tokens)
+    for i, tok in enumerate(tokens):
+        ttype = tok.type
+        if ttype in _HIDING_BLOCKS and tok.map:
+            hidden.update(range(tok.map[0], tok.map[1]))
+            if ttype == "fence" and not _fence_closed(tok, lines):
+                problems.append(
+                    Problem("malformed-link", tok.map[0] + 1, "code fence is never closed: it hides the rest of the page (or of its list item or quote)")
+                )
+            if ttype == "math_block" and not tok.meta.get("closed", True):
+                problems.append(Problem("malformed-link", tok.map[0] + 1, "'$$' math block is never closed: it hides the rest of the page (or of its list item or quote)"))
+            if ttype == "obsidian_comment_block" and not tok.meta.get("closed", True):
+                problems.append(Problem("malformed-link", tok.map[0] + 1, "'%%' comment is never closed: it hides the rest of the page"))
+        elif ttype == "heading_open" and tok.map and i + 1 < n:
+            headings.append(Heading(tokens[i + 1].content.strip(), int(tok.tag[1]), tok.map[0] + 1))
+        elif ttype == "inline" and tok.map:
+            cell = i > 0 and tokens[i - 1].type in ("td_open", "th_open")
+            _inline_links(tok, lines, cell, cell_cursor, links, problems)
+    return links, headings, problems, hidden
+
+
+_CONTAINER_PREFIX = re.compile(r"^(?:[ \t]*>)+")
+
+
+def _fence_closed(tok: Any, lines: list[str]) -> bool:
+    end = tok.map[1] - 1
+    if end <= tok.map[0] or end >= len(lines):
+        return False
+    last = _CONTAINER_PREFIX.sub("", lines[end]).strip()  # a fence in a quote or callout closes with "> ```"
+    marker = tok.markup
+    return last.startswith(marker[0] * len(marker)) and last.strip(marker[0]) == ""
+
+
+def _inline_links(
+    tok: Any, lines: list[str], cell: bool, cell_cursor: dict[int, int], links: list[Link], problems: list[Problem]
+) -> None:
+    """Links of one inline token, placed exactly in the file.
+
+    The token's content is its source text with container prefixes (`>`, list indentation) removed, so
+    each of its lines is the end of a file line; a heading's content sits inside its line (closing `#`s);
+    a table cell's content sits inside its row, with every `\\|` unescaped by markdown-it.
+    """
+    content: str = tok.content
+    base = tok.map[0] + 1
+    cell_start = -1  # where this table cell's content starts in its row
+    escaped = False  # the cell's content was found in the file with "|" written as "\\|"
+    if cell:
+        src = lines[base - 1] if 0 < base <= len(lines) else ""
+        start = cell_cursor.get(base, 0)
+        text = content.rstrip()
+        cell_start = src.find(text, start) if text else -1
+        if cell_start < 0 and "|" in text:
+            text = text.replace("|", "\\|")
+            cell_start = src.find(text, start)
+            escaped = cell_start >= 0
+        if cell_start >= 0:
+            cell_cursor[base] = cell_start + len(text)
+    if not tok.children:
+        return
+    if not cell and tok.map[1] - tok.map[0] > 1 and content:
+        # A paragraph's content is stripped of Unicode spaces too: a leading line holding only a NBSP is
+        # gone from it, so its first content line may be a later file line.
+        first = content.split("\n", 1)[0].rstrip()
+        for number in range(tok.map[0], min(tok.map[1], len(lines))):
+            if lines[number].rstrip().endswith(first):
+                base = number + 1
+                break
+
+    # Children come in source order, so the line is found by counting newlines from the previous child
+    # (linear in the paragraph, not quadratic), and each content line is placed in its file line once.
+    cursor = [0, 0, 0]  # offset, row, start of that row in content
+    placed: dict[int, int] = {}  # start of a content line -> its 0-based column in the file line
+
+    def where(offset: int) -> tuple[int, int]:
+        """File line and 1-based column of `content[offset]`."""
+        if offset >= cursor[0]:
+            rows = content.count("\n", cursor[0], offset)
+            if rows:
+                cursor[1] += rows
+                cursor[2] = content.rfind("\n", cursor[0], offset) + 1
+        else:  # not expected; stay correct anyway
+            cursor[1] = content.count("\n", 0, offset)
+            cursor[2] = content.rfind("\n", 0, offset) + 1
+        cursor[0] = offset
+        line = base + cursor[1]
+        ls = cursor[2]
+        rel = offset - ls
+        if cell:
+            if cell_start < 0:
+                return line, rel + 1
+            if escaped:
+                rel = len(content[ls:offset].replace("|", "\\|"))
+            return line, cell_start + rel + 1
+        start = placed.get(ls)
+        if start is None:
+            le = content.find("\n", ls)
+            piece = content[ls : le if le >= 0 else len(content)].rstrip()
+            src = (lines[line - 1] if 0 < line <= len(lines) else "").rstrip()
+            bare = piece.lstrip(" ")  # markdown-it turns a tab of a list continuation into spaces
+            if src.endswith(piece) or (bare and src.endswith(bare)):
+                start = len(src) - len(piece)
+            else:
+                idx = src.find(piece)  # a heading with a closing sequence
+                start = idx if idx >= 0 else 0
+            placed[ls] = start
+        return line, start + rel + 1
+
+    unclosed: list[int] = tok.meta.get("unclosed_wikilinks", []) if tok.meta else []
+    pending = [0, 0]  # next unclosed "[[" to report, last line reported (one report a line: "[[[[" is one mistake)
+
+    def report_unclosed(before: int) -> None:
+        while pending[0] < len(unclosed) and unclosed[pending[0]] < before:
+            line, col = where(unclosed[pending[0]])
+            pending[0] += 1
+            if line != pending[1]:
+                pending[1] = line
+                problems.append(Problem("malformed-link", line, "'[[' is never closed by ']]' on the same line", col))
+
+    for child in tok.children:
+        ctype = child.type
+        if unclosed and child.meta and "offset" in child.meta:
+            report_unclosed(child.meta["offset"])
+        if ctype == "wikilink":
+            line, col = where(child.meta["offset"])
+            m = WIKI_RE.match(child.content)
+            assert m is not None
+            item = make_wikilink(m, line, col)
+            if escaped and isinstance(item, Link):
+                item = item._replace(raw=item.raw.replace("|", "\\|"))  # as written in the file
+            (links if isinstance(item, Link) else problems).append(item)  # type: ignore[arg-type]
+        elif ctype in ("link_open", "image") and child.meta and "offset" in child.meta:
+            href = child.attrs.get("href" if ctype == "link_open" else "src", "")
+            start = child.meta["offset"]
+            line, col = where(start)
+            raw = content[start : child.meta["end"]]
+            if escaped:
+                raw = raw.replace("|", "\\|")  # as written in the file
+            link = make_mdlink(str(href), raw, ctype == "image", line, col)
+            if link is not None:
+                links.append(link)
+        elif ctype == "obsidian_comment" and not child.meta.get("closed", True):
+            line, col = where(child.meta["offset"])
+            problems.append(Problem("malformed-link", line, "'%%' comment is never closed", col))
+    if unclosed:
+        report_unclosed(len(content) + 1)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from wikic.palace.lexical import tokenize
+from wikic.text.terms import tokenize
 
 
 def test_cjk_runs_become_character_bigrams() -> None:

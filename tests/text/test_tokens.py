@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from wikic.ingest.tokens import estimate_messages, estimate_tokens
+from wikic.text.tokens import estimate_messages, estimate_tokens
 
 # Calibration sample; SmolLM2-135M's BPE tokenizer (49k vocabulary) counts 1,591 tokens for it.
 PROSE = (
@@ -19,9 +19,12 @@ def test_close_to_a_real_tokenizer_on_english_prose():
     assert estimate >= PROSE_REAL_TOKENS * 0.98  # errs high rather than low for budgets
 
 
-def test_deterministic_and_additive_over_paragraphs():
-    text = "First paragraph here.\n\nSecond one, with punctuation!\n"
-    assert estimate_tokens(text) == estimate_tokens(text)
+def test_additive_over_paragraphs():
+    """A source's estimate is the sum of its paragraphs' (cut after the blank line), so chunk budgets add up."""
+    paragraphs = ["First paragraph here, about 2017.\n\n", "Second one, with punctuation!\n\n", "中文段落，也算。\n"]
+    whole = "".join(paragraphs)
+    assert estimate_tokens(whole) == sum(estimate_tokens(p) for p in paragraphs)
+    assert estimate_tokens(whole) > max(estimate_tokens(p) for p in paragraphs)
     assert estimate_tokens("") == 0
     assert estimate_tokens("a b c") == 3
     assert estimate_tokens("internationalization") > estimate_tokens("nation")

@@ -1,6 +1,8 @@
-"""Text for the model from each kind of source: Markdown and plain text as they are, HTML's main text, PDF text.
+"""The text of each kind of source: Markdown and plain text as they are, HTML's main text, PDF text.
 
-Pure functions over bytes/str, no file system: capture decides where things are stored.
+Pure functions over bytes/str, no file system: capture decides where things are stored. Ingest extracts a
+source's text once, at capture (the text file anchors point into); the palace uses the same functions for
+an HTML or PDF file that reached raw/ without being captured.
 """
 
 from __future__ import annotations
@@ -90,8 +92,9 @@ def looks_like_transcript(text: str) -> bool:
 # -- HTML -----------------------------------------------------------------------------------------------
 
 
-def html_to_text(html: str) -> tuple[str, str]:
-    """(title, main text as light Markdown: `#` headings, paragraphs, `- ` list items, `|` table rows)."""
+def html_to_text(html: str | bytes) -> tuple[str, str]:
+    """(title, main text as light Markdown: `#` headings, paragraphs, `- ` list items, `|` table rows).
+    Bytes are decoded by the charset the page declares, else by detection."""
     soup = BeautifulSoup(html, "html.parser")
     title = _clean(soup.title.get_text()) if soup.title else ""
     root: Tag = soup.find("main") or soup.find("article") or soup.body or soup  # type: ignore[assignment]

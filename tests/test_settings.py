@@ -1,0 +1,206 @@
+"""wikic.toml: one loader for every section, validated up front, every problem reported at once with its
+section, key and line, the same message from every command."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from wikic.cli import app
+from wikic.config_file import key_lines
+from wikic.errors import ConfigError
+from wikic.settings import SECTIONS, Settings, load_settings
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def write(vault: Path, text: str | bytes) -> Path:
+    path = vault / "wikic.toml"
+    if isinstance(text, bytes):
+        path.write_bytes(text)
+    else:
+        path.write_text(text, encoding="utf-8")
+    return path
+
+
+def problems(vault: Path, overrides: dict | None = None, env: dict | None = None) -> ConfigError:
+    with pytest.raises(ConfigError) as info:
+        load_settings(vault, overrides, env=env or {})
+    assert info.value.exit_code == 2
+    return info.value
+
+
+def test_every_section_is_a_model() -> None:
+    assert list(SECTIONS) == ["llm", "ingest", "palace", "embedding", "lint"]
+
+
+def test_every_problem_of_every_section_is_reported_at_once_in_file_order(tmp_path: Path) -> None:
+    path = write(
+        tmp_path,
+        "[llm]\n"
+        'timeout = "soon"\n'  # 2
+        'modle = "typo"\n'  # 3
+        "concurrency = 0\n"  # 4
+        "[ingest]\n"
+        "chunk_tokens = 5\n"  # 6
+        "[palace]\n"
+        'fusion = "borda"\n'  # 8
+        "[embedding]\n"  # 9
+        'provider = "bert"\n'  # 10
+        "[lint]\n"
+        'strict = "yes"\n'  # 12
+        "[extras]\n"  # 13
+        "x = 1\n",
+    )
+    error = problems(tmp_path, {"max_retries": -1}, {"WIKIC_LLM_BASE_URL": "localhost:11434"})
+    assert error.message.split("\n") == [
+        "invalid settings:",
+        f"  [llm] timeout: Input should be a valid number (got 'soon') (from {path}:2)",
+        "  [llm] modle: unknown key; did you mean 'model'? (known keys: base_url, model, timeout, max_retries, "
+        "concurrency, temperature, max_output_tokens, strategy, price_per_1k_input, price_per_1k_output, extra_body) "
+        f"(from {path}:3)",
+        f"  [llm] concurrency: Input should be greater than or equal to 1 (got 0) (from {path}:4)",
+        f"  [ingest] chunk_tokens: Input should be greater than or equal to 200 (got 5) (from {path}:6)",
+        f"  [palace] fusion: Input should be 'convex' or 'rrf' (got 'borda') (from {path}:8)",
+        '  [embedding] provider: unknown embedding provider: choose "use" (multilingual, default), "e5" (better, '
+        'slower), "static" (tiny, fast) or "openai" (an OpenAI-compatible endpoint) '
+        f"(got 'bert') (from {path}:10)",
+        f"  [lint] strict: Input should be a valid boolean (got 'yes') (from {path}:12)",
+        "  [extras]: unknown section (known sections: [llm], [ingest], [palace], [embedding], [lint]) "
+        f"(from {path}:13)",
+        "  [llm] base_url: must start with http:// or https:// (e.g. http://localhost:11434/v1) (got 'localhost:11434') "
+        "(from environment variable WIKIC_LLM_BASE_URL)",
+        "  [llm] max_retries: Input should be greater than or equal to 0 (got -1) (from command-line option)",
+    ]
+    assert error.hint == f"fix the keys above in {path} (or the named variable or flag)"
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("[palce]\n", "[palce]: unknown section; did you mean [palace]?"),
+        ("[llm]\nbase-url = 'http://x'\n", "[llm] base-url: unknown key; did you mean 'base_url'?"),
+        ("[embedding]\nprovidr = 'use'\n", "[embedding] providr: unknown key; did you mean 'provider'?"),
+        ("[palace]\nfussion = 'rrf'\n", "[palace] fussion: unknown key; did you mean 'fusion'?"),
+        ("[ingest]\nchunk_token = 300\n", "[ingest] chunk_token: unknown key; did you mean 'chunk_tokens'?"),
+        ("[lint]\nstrikt = true\n", "[lint] strikt: unknown key; did you mean 'strict'? (known keys: strict)"),
+        # a rule id: severities have one home, SCHEMA.md
+        ("[lint]\norphan-page = 'error'\n",
+         "[lint] orphan-page: unknown key; rule severities are set in SCHEMA.md under '## Lint' "
+         "(e.g. '- orphan-page: warning') (known keys: strict)"),
+        ('llm = "gpt"\n', "[llm]: Input should be a valid dictionary or instance of LLMSettings (got 'gpt') (from {path}:1)"),
+    ],
+)
+def test_unknown_and_misplaced_keys_name_the_known_ones(tmp_path: Path, text: str, expected: str) -> None:
+    path = write(tmp_path, text)
+    assert expected.format(path=path) in problems(tmp_path).message
+
+
+def test_lines_of_quoted_dotted_and_inline_keys(tmp_path: Path) -> None:
+    text = (
+        "# comment\n"
+        "[llm]\n"
+        'base_url = "http://h/v1"\n'  # 3
+        'extra_body = { options = { num_ctx = 8192 } }\n'  # 4
+        'note = """\n'  # 5: a multi-line string: its lines are not keys
+        "model = 1\n"
+        '"""\n'
+        "[ palace ]\n"  # 8
+        '"url" = "x"\n'  # 9
+        "embedding.model = 'm'\n"  # 10: a dotted key under [palace]
+    )
+    assert key_lines(text) == {
+        ("llm",): 2, ("llm", "base_url"): 3, ("llm", "extra_body"): 4, ("llm", "note"): 5,
+        ("palace",): 8, ("palace", "url"): 9, ("palace", "embedding", "model"): 10,
+    }
+
+
+def test_a_file_saved_with_a_byte_order_mark_loads_every_section(tmp_path: Path) -> None:
+    write(
+        tmp_path,
+        b"\xef\xbb\xbf[llm]\nmodel = \"m\"\n[ingest]\nchunk_tokens = 900\n[palace]\nfusion = \"rrf\"\n"
+        b"[embedding]\nprovider = \"static\"\n[lint]\nstrict = true\n",
+    )
+    settings = load_settings(tmp_path, env={})
+    assert (settings.llm.model, settings.ingest.chunk_tokens, settings.palace.fusion) == ("m", 900, "rrf")
+    assert (settings.embedding.provider, settings.lint.strict) == ("static", True)
+
+
+@pytest.mark.parametrize(
+    "text, where, what",
+    [
+        ('[llm]\nmodel = "m"\ntimeout = \n', "3:11", "Invalid value"),
+        ("[palace\n", "1:8", "Expected ']' at the end of a table declaration"),
+        ("[embedding]\nprovider = [1,\n", "3:1", "Invalid value"),  # tomllib: "at end of document"
+    ],
+)
+def test_bad_toml_is_one_message_naming_file_line_and_column(tmp_path: Path, text: str, where: str, what: str) -> None:
+    path = write(tmp_path, text)
+    error = problems(tmp_path)
+    assert (error.message, error.hint) == (f"{path}:{where}: invalid TOML: {what}", "see https://toml.io for the syntax")
+
+
+def test_non_utf8_file_is_one_message(tmp_path: Path) -> None:
+    path = write(tmp_path, b'[palace]\ncollection = "caf\xe9"\n')
+    error = problems(tmp_path)
+    assert (error.message, error.hint) == (f"{path}: not UTF-8 text", "save the file as UTF-8")
+
+
+def test_a_number_in_quotes_is_a_string_in_every_section(tmp_path: Path) -> None:
+    """TOML has types: the sections used to differ ("60" was a number in [llm] and an error in [palace])."""
+    write(tmp_path, '[llm]\ntimeout = "60"\n[palace]\nlock_timeout = "60"\n')
+    message = problems(tmp_path).message
+    assert "[llm] timeout: Input should be a valid number (got '60')" in message
+    assert "[palace] lock_timeout: Input should be a valid number (got '60')" in message
+
+
+BAD = '[llm]\nmodel = "m"\n[palace]\nfusion = "borda"\n[embeding]\nprovider = "use"\n'
+
+
+@pytest.mark.parametrize(
+    "command",
+    [["ingest", "notes.md"], ["index"], ["search", "x"], ["query", "x"], ["status", "--no-lint"], ["lint"], ["lint", "--strict"]],
+)
+def test_every_command_reports_a_bad_file_the_same_way(make_vault, command: list[str]) -> None:
+    root = make_vault({"notes.md": "# Notes\n"})
+    path = write(root, BAD)
+    result = CliRunner().invoke(app, [*command, "--vault", str(root)])
+    assert result.exit_code == 2, result.output
+    assert result.stderr == (
+        "Error: invalid settings:\n"
+        f"  [palace] fusion: Input should be 'convex' or 'rrf' (got 'borda') (from {path}:4)\n"
+        "  [embeding]: unknown section; did you mean [embedding]? (known sections: [llm], [ingest], [palace], "
+        f"[embedding], [lint]) (from {path}:5)\n"
+        f"Hint: fix the keys above in {path} (or the named variable or flag)\n"
+    )
+
+
+def _uncommented(text: str) -> str:
+    """A TOML text with its commented-out examples (`# key = ...`, `# [section]`) switched on."""
+    return re.sub(r"^# (?=\[|[a-z_0-9]+ = )", "", text, flags=re.M)
+
+
+def test_the_readme_documents_every_key_of_every_section(tmp_path: Path) -> None:
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    block = re.search(r"^## Configuration\n.*?^```toml\n(.*?)^```", readme, re.M | re.S)
+    assert block is not None
+    documented = {key for key in key_lines(_uncommented(block.group(1))) if len(key) == 2}
+    assert documented == {(name, key) for name, model in SECTIONS.items() for key in model.model_fields if key != "api_key"}
+    # as shown, it is valid, and the values not commented out are the defaults (but the [llm] example endpoint)
+    write(tmp_path, block.group(1))
+    shown = load_settings(tmp_path, env={}).model_dump(exclude={"llm": {"base_url", "model"}})
+    assert shown == Settings().model_dump(exclude={"llm": {"base_url", "model"}}) | {"palace": shown["palace"]}
+    assert shown["palace"] == Settings().model_dump()["palace"] | {"path": tmp_path / ".wikic" / "palace"}
+
+
+def test_the_wikic_toml_of_a_new_vault_and_its_examples_are_valid(tmp_path: Path) -> None:
+    from wikic.resources import template_text
+
+    text = template_text("vault/wikic.toml")
+    write(tmp_path, text)
+    assert load_settings(tmp_path, env={}).llm.model == "qwen3:8b"
+    write(tmp_path, _uncommented(text))
+    assert load_settings(tmp_path, env={}).lint.strict is True

@@ -1,0 +1,315 @@
+"""Source text -> the model's plan for it: windows, the strategy that asks, merge, anchor.
+
+Nothing is truncated silently: a long source is split into overlapping windows, each is asked about, and
+the window plans are merged. A window whose reply hits the output cap is split in two and asked again
+rather than dropped. Any window that still fails fails the whole source (LLMError) and the caller writes
+nothing for it.
+
+Strategies (`[llm] strategy`):
+- `single`: one call per window for the whole plan. Best with capable models.
+- `two-pass`: the names in the window first (short and cheap), then the claims about a few names at a
+  time. Small local models answer this far better than one large schema (they fill a big schema with
+  empty lists, which a grammar makes the easiest reply).
+- `auto` (default): the strategy this endpoint and model worked best with before (remembered like its
+  response format), `single` at first; a window whose plan comes back empty or thin while the text names
+  things is asked the other way too, both plans are merged, and when the other way gave more it becomes
+  the endpoint's strategy from then on.
+An explicit strategy still asks the other way once for a plan that is empty although the window names
+things: a source with names in it is never compiled into nothing in silence.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from concurrent.futures import FIRST_EXCEPTION, Future, wait
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from wikic.errors import LLMError
+from wikic.ingest.anchor import AnchorIndex, anchor_plan
+from wikic.ingest.extract.merge import merge_plans
+from wikic.ingest.extract.prompt import PromptContext, build_messages, claims_messages, names_messages
+from wikic.ingest.extract.signals import name_signals
+from wikic.ingest.extract.windows import Chunk, halves, split_chunks
+from wikic.ingest.names import normalize_name
+from wikic.ingest.plan_model import (
+    CLAIMS_SCHEMA_NAME,
+    NAMES_PER_ASK,
+    NAMES_SCHEMA_NAME,
+    SCHEMA_NAME,
+    ChunkPlan,
+    ClaimsPlan,
+    NamesPlan,
+    Plan,
+    WireEntity,
+)
+from wikic.text.tokens import estimate_messages
+from wikic.ingest.workers import DaemonPool
+from wikic.llm.cache import ReplyCache
+from wikic.llm.client import LLM, TruncatedReply
+from wikic.llm.schema import strict_schema
+from wikic.llm.structured import Usage, ask
+from wikic.settings import Settings
+
+MAX_SPLIT_DEPTH = 3
+STRATEGIES = ("auto", "single", "two-pass")
+THIN = 3  # a plan is thin when it names fewer than one in THIN of the things the window looks like it names
+EXPECTED_NAMES_PER_WINDOW = 8  # what an estimate of the two-pass strategy assumes before the names are asked
+
+
+class SourceText(Protocol):
+    """What extraction needs from a source (a CapturedSource has it)."""
+
+    @property
+    def text(self) -> str: ...
+    @property
+    def text_path(self) -> str: ...
+    @property
+    def title(self) -> str: ...
+
+
+@dataclass(frozen=True)
+class ExtractionResult:
+    plan: Plan  # merged and anchored
+    usage: Usage
+    chunks: int  # window replies merged (more than the windows if a truncated one was split)
+    strategy: str = "single"  # how it was asked: single, two-pass, or both ("single+two-pass")
+    signals: tuple[str, ...] = ()  # what the source looks like it names
+
+    @property
+    def nothing_extracted(self) -> bool:
+        """The source names things, and the plan proposes none of them: the model failed on it."""
+        plan = self.plan
+        return bool(self.signals) and not (plan.entities or plan.concepts or plan.comparisons)
+
+
+@dataclass(frozen=True)
+class Estimate:
+    chunks: int
+    prompt_tokens: int
+    max_completion_tokens: int  # upper bound: every reply uses the whole output cap
+    cached_chunks: int  # windows whose reply is already cached: free
+    max_cost: float | None  # with the configured prices; None when no price is set
+
+
+def source_chunks(source: SourceText, settings: Settings) -> list[Chunk]:
+    """The windows `extract_plan` asks the model about."""
+    return split_chunks(
+        source.text, max_tokens=settings.ingest.chunk_tokens, overlap_tokens=settings.ingest.chunk_overlap_tokens
+    )
+
+
+def preferred_strategy(llm: LLM, settings: Settings) -> str:
+    """The strategy to start with: the configured one, or for `auto` what this endpoint worked best with."""
+    configured = settings.llm.strategy
+    if configured != "auto":
+        return configured
+    remembered = getattr(llm, "preferred_strategy", None)
+    choice = remembered() if callable(remembered) else None
+    return choice if choice in ("single", "two-pass") else "single"
+
+
+def extract_plan(
+    llm: LLM,
+    source: SourceText,
+    *,
+    context: PromptContext,
+    existing_pages: Sequence[str] = (),
+    settings: Settings | None = None,
+    cache: ReplyCache | None = None,
+    chunks: Sequence[Chunk] | None = None,
+    on_chunk: Callable[[], None] | None = None,
+    on_tokens: Callable[[int], None] | None = None,
+) -> ExtractionResult:
+    """Ask the model for a plan of `source`, merged over windows and anchored into `source.text_path`.
+
+    `chunks`: the source's `source_chunks`, when the caller has them already. `on_chunk` is called (from a
+    worker thread) each time one of them is answered, `on_tokens(n)` as reply tokens arrive. Raises
+    LLMError (nothing to write for this source) if any window fails after the one re-ask.
+    """
+    settings = settings or Settings()
+    if not source.text.strip():
+        raise LLMError(
+            f"{source.text_path or source.title}: no text to extract from", hint="images are not sent to the model"
+        )
+    if chunks is None:
+        chunks = source_chunks(source, settings)
+    asker = _Asker(llm, source, context, existing_pages, settings, cache, on_tokens)
+
+    def answered(chunk: Chunk) -> list[ChunkPlan]:
+        plans = asker.window(chunk)
+        if on_chunk is not None:
+            on_chunk()
+        return plans
+
+    workers = max(1, min(settings.llm.concurrency, len(chunks)))
+    if workers == 1:
+        plans = [plan for chunk in chunks for plan in answered(chunk)]
+    else:
+        with DaemonPool(workers, "wikic-extract") as pool:
+            futures: list[Future[list[ChunkPlan]]] = [pool.submit(answered, chunk) for chunk in chunks]
+            done, pending = wait(futures, return_when=FIRST_EXCEPTION)
+            for future in pending:
+                future.cancel()
+            for future in futures:  # in window order; re-raises the first failure
+                if future in done and future.exception() is not None:
+                    raise future.exception()  # type: ignore[misc]
+            plans = [plan for future in futures for plan in future.result()]
+
+    merged = merge_plans(plans, source_path=source.text_path)
+    strategy = "+".join(s for s in ("single", "two-pass") if s in asker.used) or "single"
+    signals = tuple(name_signals(source.text))
+    return ExtractionResult(anchor_plan(merged, source.text), asker.usage, len(plans), strategy, signals)
+
+
+class _Asker:
+    """The calls for one source: each window asked by the preferred strategy, and the other way when the
+    plan is empty or thin although the window names things."""
+
+    def __init__(self, llm: LLM, source: SourceText, context: PromptContext, existing_pages: Sequence[str],
+                 settings: Settings, cache: ReplyCache | None, on_tokens: Callable[[int], None] | None) -> None:
+        self.llm = llm
+        self.source = source
+        self.context = context
+        self.existing_pages = existing_pages
+        self.settings = settings
+        self.cache = cache
+        self.on_tokens = on_tokens
+        self.usage = Usage()
+        self.used: set[str] = set()
+        self.auto = settings.llm.strategy == "auto"
+        self.first = preferred_strategy(llm, settings)
+        remembered = getattr(llm, "preferred_strategy", None)
+        # auto, before this endpoint has shown which way it answers better: a thin plan is asked the other
+        # way too; once it has, only an empty one is (no second call for every window)
+        self.learning = self.auto and not (callable(remembered) and remembered() in ("single", "two-pass"))
+
+    def window(self, chunk: Chunk) -> list[ChunkPlan]:
+        first, other = self.first, ("two-pass" if self.first == "single" else "single")
+        failure: LLMError | None = None
+        try:
+            plans = self._ask(first, chunk)
+        except LLMError as exc:
+            if not self.auto:
+                raise
+            plans, failure = [], exc  # auto: a model that cannot answer one way may answer the other
+        signals = name_signals(chunk.text)
+        found = _named(plans)
+        thin = bool(signals) and (found == 0 or (self.learning and found * THIN < len(signals)))
+        if failure is None and not thin:
+            return plans
+        try:
+            more = self._ask(other, chunk)
+        except LLMError:
+            if failure is not None:
+                raise failure from None
+            return plans  # thin, but what the first way gave stands
+        if self.learning and _named(more) > found:
+            remember = getattr(self.llm, "remember_strategy", None)
+            if callable(remember):
+                remember(other)  # this endpoint answers better the other way: start with it from now on
+        return plans + more
+
+    def _ask(self, strategy: str, chunk: Chunk, depth: int = 0) -> list[ChunkPlan]:
+        self.used.add(strategy)
+        try:
+            if strategy == "two-pass":
+                return [self._two_pass(chunk)]
+            return [self._single(chunk)]
+        except TruncatedReply:
+            parts = halves(chunk)
+            if depth >= MAX_SPLIT_DEPTH or parts is None:
+                raise
+            return self._ask(strategy, parts[0], depth + 1) + self._ask(strategy, parts[1], depth + 1)
+
+    def _call(self, messages: list[dict[str, str]], output: Any, schema_name: str) -> Any:
+        return ask(
+            self.llm, messages, output, schema_name=schema_name, max_tokens=self.settings.llm.max_output_tokens,
+            cache=self.cache, schema=strict_schema(output), usage=self.usage, on_tokens=self.on_tokens,
+        ).value
+
+    def _single(self, chunk: Chunk) -> ChunkPlan:
+        messages = build_messages(
+            chunk, title=self.source.title, source_path=self.source.text_path, context=self.context,
+            existing_pages=self.existing_pages,
+        )
+        plan: ChunkPlan = self._call(messages, ChunkPlan, SCHEMA_NAME)
+        return plan
+
+    def _two_pass(self, chunk: Chunk) -> ChunkPlan:
+        listed: NamesPlan = self._call(
+            names_messages(chunk, title=self.source.title, context=self.context, existing_pages=self.existing_pages),
+            NamesPlan, NAMES_SCHEMA_NAME,
+        )
+        index = AnchorIndex(chunk.text, self.source.text_path)
+        kinds: dict[str, str] = {}
+        for item in listed.names:
+            name = item.name.strip()
+            if name and normalize_name(name) not in {normalize_name(n) for n in kinds} and index.contains(name):
+                kinds[name] = item.kind.strip()  # a name the window does not write is not asked about
+        names = list(kinds)
+        entities: list[WireEntity] = []
+        for start in range(0, len(names), NAMES_PER_ASK):
+            group = names[start : start + NAMES_PER_ASK]
+            claims: ClaimsPlan = self._call(
+                claims_messages(chunk, group, title=self.source.title, context=self.context),
+                ClaimsPlan, CLAIMS_SCHEMA_NAME,
+            )
+            said = {normalize_name(item.name): item for item in claims.items}
+            for name in group:
+                item = said.get(normalize_name(name))
+                facts = list(item.facts) if item is not None else []
+                summary = facts[0].text[:300] if facts else ""  # a claim the compiler checks, not free text
+                entities.append(WireEntity(name=name, kind=kinds[name][:40], aliases=[], summary=summary, facts=facts))
+        return ChunkPlan(summary="", entities=entities, concepts=[], comparisons=[], relations=[])
+
+
+def _named(plans: Sequence[ChunkPlan]) -> int:
+    """How many distinct things the plans propose (with at least one fact, for a plan of names alone says
+    nothing)."""
+    names = {normalize_name(e.name) for p in plans for e in p.entities if e.facts}
+    names |= {normalize_name(c.name) for p in plans for c in p.concepts if any(s.facts for s in c.sections)}
+    names |= {normalize_name(c.name) for p in plans for c in p.comparisons}
+    return len(names)
+
+
+def estimate_extraction(
+    source: SourceText,
+    *,
+    context: PromptContext,
+    existing_pages: Sequence[str] = (),
+    settings: Settings | None = None,
+    llm: LLM | None = None,
+    cache: ReplyCache | None = None,
+) -> Estimate:
+    """What `extract_plan` would send, without sending it (by the strategy it would start with). With `llm`
+    and `cache`, cached windows count as free. Two-pass claims calls are estimated for a few names a window."""
+    settings = settings or Settings()
+    chunks = source_chunks(source, settings)
+    strategy = preferred_strategy(llm, settings) if llm is not None else ("single" if settings.llm.strategy == "auto" else settings.llm.strategy)
+    prompt_tokens = cached = calls = 0
+    for chunk in chunks:
+        if strategy == "two-pass":
+            names = names_messages(chunk, title=source.title, context=context, existing_pages=existing_pages)
+            claims = claims_messages(chunk, ["a name"] * NAMES_PER_ASK, title=source.title, context=context)
+            asks = 1 + math.ceil(EXPECTED_NAMES_PER_WINDOW / NAMES_PER_ASK)
+            key_messages, key_output, key_name = names, NamesPlan, NAMES_SCHEMA_NAME
+            tokens = estimate_messages(names) + (asks - 1) * estimate_messages(claims)
+        else:
+            key_messages = build_messages(
+                chunk, title=source.title, source_path=source.text_path, context=context, existing_pages=existing_pages
+            )
+            asks, key_output, key_name = 1, ChunkPlan, SCHEMA_NAME
+            tokens = estimate_messages(key_messages)
+        if llm is not None and cache is not None:
+            key = ReplyCache.key(llm.identity, key_messages, key_name, strict_schema(key_output), settings.llm.max_output_tokens)
+            if cache.get(key) is not None:
+                cached += 1
+                continue
+        prompt_tokens += tokens
+        calls += asks
+    max_completion = calls * settings.llm.max_output_tokens
+    return Estimate(
+        len(chunks), prompt_tokens, max_completion, cached, settings.llm.cost(prompt_tokens, max_completion)
+    )

@@ -1,0 +1,93 @@
+"""Words as search and quote anchoring compare them.
+
+`tokenize` gives the terms of the palace's BM25 index and of the relevance test in query: stemmed content
+words for alphabetic scripts, character bigrams for CJK (no spaces to cut at), and adjacent word pairs.
+`words` gives the words quote anchoring matches on: letters and digits (each Han or kana character a word of
+its own), folded by NFKC and case, with where each one is in the text.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+import unicodedata
+from collections.abc import Iterator
+
+import snowballstemmer
+
+from wikic.text.scripts import CJK, UNSPACED
+
+# CJK scripts have no spaces: overlapping character bigrams are the standard lexical unit for them.
+_TOKEN = re.compile(rf"[{CJK}]+|[^\W_]+", re.UNICODE)
+_CJK_RUN = re.compile(rf"[{CJK}]")
+_BREAK = re.compile(r"[.!?;:,()\[\]\"\n|]")
+
+# Function words carry no topic: dropping them keeps "when did we…" from ranking by "we".
+STOP_WORDS = frozenset(
+    """a about above after again against all am an and any are as at be because been before being below
+    between both but by can could did do does doing down during each few for from further had has have having
+    he her here hers herself him himself his how i if in into is it its itself just let me more most my myself
+    no nor not now of off on once only or other our ours ourselves out over own same she should so some such
+    than that the their theirs them themselves then there these they this those through to too under until up
+    very was we were what when where which while who whom why will with would you your yours yourself
+    yourselves s t d ll m re ve don didn doesn isn wasn weren won wouldn shouldn couldn""".split()
+)
+
+# The same for Chinese: pronouns, question words and connectives, as the bigrams they produce. Without this,
+# "我们…" in a question ranks every page that says "我们" above the one the question is about.
+CJK_STOP_BIGRAMS = frozenset(
+    """我们 你们 他们 她们 它们 咱们 什么 哪个 哪些 哪里 怎么 怎样 为什 什么 这个 那个 这些 那些 一个 一些
+    因为 所以 但是 如果 可以 没有 自己 时候 就是 还是 已经 的是 是的 不是 也是 就会 这样 那样 然后 而且 或者
+    还有 以及 之后 之前 请问 吗？ 是否""".split()
+)
+
+_stemmer = snowballstemmer.stemmer("english")
+
+
+@functools.lru_cache(maxsize=200_000)
+def _stem(word: str) -> str:
+    return _stemmer.stemWord(word)
+
+
+def tokenize(text: str) -> list[str]:
+    """Lexical terms of `text`: stemmed non-stop words for alphabetic scripts, character bigrams for CJK,
+    and word pairs (adjacent content words) so that a query's phrases outrank scattered word matches."""
+    terms: list[str] = []
+    prev: str | None = None
+    text = unicodedata.normalize("NFKC", text).lower()
+    last_end = 0
+    for match in _TOKEN.finditer(text):
+        run = match.group()
+        if _BREAK.search(text, last_end, match.start()):
+            prev = None  # phrases do not cross sentence or clause boundaries
+        last_end = match.end()
+        if _CJK_RUN.match(run):
+            prev = None
+            if len(run) == 1:
+                terms.append(run)
+            else:
+                pairs = (run[i : i + 2] for i in range(len(run) - 1))
+                terms.extend(p for p in pairs if p not in CJK_STOP_BIGRAMS)
+        elif run not in STOP_WORDS and (len(run) > 1 or run.isdigit()):
+            term = _stem(run) if run.isascii() and run.isalpha() else run
+            terms.append(term)
+            if prev is not None:
+                terms.append(f"{prev} {term}")
+            prev = term
+    return terms
+
+
+_WORD = re.compile(rf"[{UNSPACED}]|[^\W_{UNSPACED}]+")
+
+
+def fold(word: str) -> str:
+    """A word as quotes are compared: case and compatibility forms (full-width letters, ligatures) folded."""
+    if word.isascii():
+        return word.lower()
+    return unicodedata.normalize("NFKC", word).casefold()
+
+
+def words(text: str) -> Iterator[tuple[str, int, int]]:
+    """(folded word, start, end) for each word of `text`, in order."""
+    for match in _WORD.finditer(text):
+        yield fold(match.group()), match.start(), match.end()

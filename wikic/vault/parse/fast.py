@@ -1,0 +1,249 @@
+"""The fast scanner: a note's links and headings from a handful of regular expressions.
+
+It applies to a page only when the page holds none of the constructs that can hide a link or change the
+block structure (code, math, HTML, comments, escapes, setext headings, reference definitions, indented
+blocks, containers holding headings, tables other than plain top-level ones), or when `mask.py` can blank
+them out exactly as markdown-it reads them. Every other page goes to the reference parser
+(`reference.py`). Property tests check that the two agree wherever this one accepts a page.
+"""
+
+from __future__ import annotations
+
+import re
+from urllib.parse import unquote
+
+from wikic.vault.markers import PREFIX as MARKER_PREFIX
+from wikic.vault.markers import marker_lines
+from wikic.vault.model import EMBED, MDLINK, WIKILINK, Heading, Link, Problem
+
+WIKI_RE = re.compile(r"(!?)\[\[([^\[\]\n|]*?)(?:\|([^\[\]\n]*))?\]\]")
+SIMPLE_MDLINK = re.compile(r"(!?)\[([^\[\]\n]*)\]\((?:<([^<>\n]*)>|([^()\s<>]*))\)")
+ATX = re.compile(r"^ {0,3}(#{1,6})((?:[ \t].*)?)$", re.M)
+SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.\-]*:")
+
+# A table delimiter row, also in a container: only these characters, with a "|" and a "-" (possessive and
+# lookaheads: a long line of dashes must not backtrack quadratically).
+_TABLE_DELIMITER = re.compile(r"^(?=[^\n|]*+\|)(?=[^\n-]*+-)[ >*+.)0-9|:\-]++$", re.M)
+_FOOTNOTE_DEF = re.compile(r"^\[\^[^\]\n]+\]:", re.M)
+ANGLE_DEST = re.compile(r"\]\(<[^<>\n]*>\)")
+# Anything that can hide a link or change block structure sends a page to markdown-it. One alternation of
+# all of these costs ~7x more than these separate scans (the character class runs as a C loop, the line
+# patterns only past a line start that could begin them).
+_TRICKY_CHARACTER = re.compile(r"[`$<\\\t\x00-\x08\x0b-\x1f\x7f]")
+_ENTITY = re.compile(r"&(?:#\d+|#[xX][0-9a-fA-F]+|[A-Za-z][A-Za-z0-9]*);")
+_DEFINITION = re.compile(r"(?<!\])\]:")  # reference or footnote definition, at any depth ("[[Page]]: text" stays fast)
+_TRICKY_LINE = re.compile(
+    r"^(?=[ >*+\-0-9.):=])(?:"
+    r" {4,}[^ \n]"  # indented code or deep list continuation (even when the text starts with U+3000)
+    r"|[ >*+\-0-9.)]*?(?:[-*+>]|\d{1,9}[.)]) {5,}[^ \n]"  # a list item or quote opening with indented code
+    r"|[ >]*+(?:=++|-++)[ ]*+$"  # setext underline or thematic break, also inside a quote
+    r"|[ >]*+(?::-++:?|-++:)[ ]*+$"  # a one-column table's delimiter row (":--"): no pipe needed
+    r"| {0,3}(?:(?:>|[-*+]|\d{1,9}[.)])[ ]*)+#{1,6}(?:[ ]|$)"  # heading inside a quote or list
+    r")",
+    re.M,
+)
+
+
+def _needs_full_parser(body: str) -> bool:
+    return bool(
+        _TRICKY_CHARACTER.search(body)
+        or "%%" in body
+        or "~~~" in body
+        or ("&" in body and _ENTITY.search(body))
+        or ("]:" in body and _DEFINITION.search(body))
+        or _TRICKY_LINE.search(body)
+    )
+
+
+def split_target(text: str) -> tuple[str, str]:
+    path, _, sub = text.partition("#")
+    return path.strip(), sub.strip()
+
+
+def make_wikilink(match: re.Match[str], line: int, column: int) -> Link | Problem:
+    target, alias = match.group(2), match.group(3)
+    if alias is not None and target.endswith("\\"):  # "[[t\|x]]": the escaped pipe of a table cell
+        target = target[:-1]
+    path, sub = split_target(target)
+    if not path and not sub:
+        return Problem("malformed-link", line, "empty link '[[]]'", column)
+    kind = EMBED if match.group(1) else WIKILINK
+    return Link(kind, path, sub, alias, line, column, match.group(0))
+
+
+def make_mdlink(href: str, raw: str, embed: bool, line: int, column: int) -> Link | None:
+    """A Markdown link is a vault edge only when it points at a local file (no URL scheme, not `//host`)."""
+    href = href.strip()
+    if not href or SCHEME.match(href) or href.startswith("//"):
+        return None
+    path, _, sub = href.partition("#")
+    return Link(EMBED if embed else MDLINK, unquote(path), unquote(sub), None, line, column, raw)
+
+
+def _heading_text(after: str) -> str:
+    """The text of an ATX heading from what follows its opening hashes, as markdown-it cuts it: trailing
+    spaces, then a closing run of `#` only when a space or tab precedes it ("## Title ##" -> "Title")."""
+    end = len(after.rstrip(" \t"))
+    cut = end
+    while cut > 0 and after[cut - 1] == "#":
+        cut -= 1
+    if cut > 0 and after[cut - 1] in " \t":
+        end = cut
+    return after[:end].strip()
+
+
+# The compiler's block markers (wikic/vault/markers.py): one-line HTML comments, each a block of its own
+# that hides nothing else, so a compiled page need not go to markdown-it for them.
+# A name holding "[[" or "](" would look like a link to the fast scanner only: such a page goes to markdown-it.
+_OWNED_MARKER = marker_lines(r"(?:(?!\[\[|\]\()[^\s<>])+")
+
+
+def fast_eligible(body: str) -> bool:
+    original = body
+    if MARKER_PREFIX in body:
+        body = _OWNED_MARKER.sub("", body)
+    # Constructs that look tricky but cannot change which links a page has: an escaped pipe (in a table
+    # cell or elsewhere), an angle-bracket link destination, a footnote definition.
+    if "\\|" in body:
+        body = body.replace("\\|", "  ")
+    if "](<" in body:
+        body = ANGLE_DEST.sub(lambda m: "](" + "x" * (len(m.group(0)) - 3) + ")", body)
+    if "]:" in body:
+        body = _FOOTNOTE_DEF.sub("", body)
+    if _needs_full_parser(body):
+        return False
+    if "|" in body and _TABLE_DELIMITER.search(body):
+        return plain_tables(original)
+    return True
+
+
+_DELIMITER_CELL = re.compile(r"^:?-+:?$")
+# What markdown-it trims off a table row and its cells (CommonMark's whitespace, NBSP and the wide spaces).
+_MD_TRIM = "\t\n\x0b\x0c\r \xa0\u1680" + "".join(map(chr, range(0x2000, 0x200B))) + "\u2028\u2029\u202f\u205f\u3000"
+_MAX_AUTOCOMPLETED_CELLS = 65536  # markdown-it ends a table early past this many missing cells
+
+
+def _cells(row: str) -> list[str]:
+    """A row's cells as GFM splits them: at pipes not escaped, one empty cell at each end dropped."""
+    cells = re.split(r"(?<!\\)\|", row.strip(_MD_TRIM))
+    if cells and cells[0] == "":
+        cells.pop(0)
+    if cells and cells[-1] == "":
+        cells.pop()
+    return cells
+
+
+def _row_links_intact(row: str) -> bool:
+    """No link in a table row straddles a cell boundary or depends on the row's unescaping: a wikilink
+    may hold one `\\|` (its target|alias separator, written escaped in tables), nothing else may."""
+    for m in WIKI_RE.finditer(row):
+        raw = m.group(0)
+        if re.search(r"(?<!\\)\|", raw) or raw.count("\\|") > 1 or (m.group(3) or "").count("|"):
+            return False
+    return not any("|" in m.group(0) or "\\" in m.group(0) for m in SIMPLE_MDLINK.finditer(row))
+
+
+def plain_tables(body: str) -> bool:
+    """Whether every GFM table of `body` is one the fast scanner reads as markdown-it does.
+
+    Only plain tables qualify: at the top level (every line starts with `|`), with a blank line (or the page's
+    edge) before and after, as many header cells as delimiter cells, no row with more cells than the header
+    (GFM drops those, links and all), and no link that a cell boundary or the row's unescaping would change.
+    Inside such a table every link sits whole in one cell, so scanning the rows as text finds exactly the
+    links markdown-it finds in the cells. Anything else (a table in a list or quote, one that interrupts a
+    paragraph, a delimiter row without its header) is left to markdown-it.
+    """
+    lines = body.split("\n")
+    n = len(lines)
+    i = 0
+    while i < n:
+        if not _TABLE_DELIMITER.fullmatch(lines[i]):
+            i += 1
+            continue
+        header = i - 1
+        if header < 0 or not lines[header].startswith("|") or not lines[i].startswith("|"):
+            return False
+        if header > 0 and lines[header - 1].strip(" \t"):
+            return False  # the table interrupts a paragraph or continues a container
+        aligns = lines[i].split("|")
+        inner = [c.strip(_MD_TRIM) for c in aligns[1:-1]] + [c.strip(_MD_TRIM) for c in aligns[-1:] if c.strip(_MD_TRIM)]
+        if not inner or not all(_DELIMITER_CELL.match(c) for c in inner):
+            return False
+        columns = len(_cells(lines[header]))
+        if columns != len(inner) or not _row_links_intact(lines[header]):
+            return False
+        end = i + 1
+        missing = 0
+        while end < n and lines[end].startswith("|"):
+            cells = _cells(lines[end])
+            missing += columns - len(cells)
+            if len(cells) > columns or missing > _MAX_AUTOCOMPLETED_CELLS or not _row_links_intact(lines[end]):
+                return False
+            end += 1
+        if end < n and lines[end].strip(" \t"):
+            return False  # a line that continues the table without a leading pipe
+        i = end
+    return True
+
+
+def scan_fast(body: str, first_line: int) -> tuple[list[Link], list[Heading], list[Problem]] | None:
+    """Links and headings of a page with no tricky constructs, or None to ask for markdown-it."""
+    links: list[Link] = []
+    problems: list[Problem] = []
+    spans: list[tuple[int, int]] = []
+    # Offsets arrive in increasing order within each pass, so line numbers are counted incrementally.
+    cursor = [0, first_line, 0]  # offset, line at that offset, start of that line
+    count, rfind = body.count, body.rfind
+
+    def position(offset: int) -> tuple[int, int]:
+        if offset < cursor[0]:
+            cursor[0], cursor[1], cursor[2] = 0, first_line, 0
+        rows = count("\n", cursor[0], offset)
+        if rows:  # searching back only to the previous offset keeps a long line linear
+            cursor[1] += rows
+            cursor[2] = rfind("\n", cursor[0], offset) + 1
+        cursor[0] = offset
+        return cursor[1], offset - cursor[2] + 1
+
+    if "[[" in body:
+        nested = 0
+        for m in WIKI_RE.finditer(body):
+            line, col = position(m.start())
+            item = make_wikilink(m, line, col)
+            (links if isinstance(item, Link) else problems).append(item)  # type: ignore[arg-type]
+            spans.append((m.start(), m.end()))
+            nested += m.group(0).count("[[") - 1
+        if count("[[") != len(spans) + nested:
+            return None  # an unclosed or nested "[[": let markdown-it decide what it is
+    if "](" in body:
+        md_matches = list(SIMPLE_MDLINK.finditer(body))
+        if count("](") != len(md_matches):
+            return None
+        cursor[0], cursor[1], cursor[2] = 0, first_line, 0
+        si, n_spans = 0, len(spans)
+        for m in md_matches:
+            s, e = m.start(), m.end()
+            while si < n_spans and spans[si][1] <= s:  # both lists are in source order: merge, not nest
+                si += 1
+            if si < n_spans and spans[si][0] < e:
+                return None  # a Markdown link overlapping a wikilink: markdown-it decides
+            line, col = position(s)
+            href = m.group(3) if m.group(3) is not None else m.group(4)
+            if "\\" in href:
+                return None  # markdown-it unescapes a destination ("x\\|y.md" is "x|y.md"): let it
+            link = make_mdlink(href, m.group(0), bool(m.group(1)), line, col)
+            if link is not None:
+                links.append(link)
+        links.sort(key=lambda lk: (lk.line, lk.column))
+    return links, atx_headings(body, first_line), problems
+
+
+def atx_headings(body: str, first_line: int) -> list[Heading]:
+    headings = []
+    if "#" in body:
+        line, at = first_line, 0
+        for m in ATX.finditer(body):
+            line += body.count("\n", at, m.start())
+            at = m.start()
+            headings.append(Heading(_heading_text(m.group(2)), len(m.group(1)), line))
+    return headings

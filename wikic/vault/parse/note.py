@@ -1,0 +1,143 @@
+"""Parse one note: frontmatter, links (with exact line and column), headings, block ids, problems.
+
+The body goes to the fast scanner (`fast.py`) when it can take the page, after masking (`mask.py`) when
+that makes it able to; every other page goes to markdown-it (`reference.py`).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from wikic.vault import frontmatter as fm
+from wikic.vault.model import FRONTMATTER, Block, Link, Note, Problem, empty_note
+from wikic.vault.parse.fast import atx_headings, fast_eligible, scan_fast, split_target
+from wikic.vault.parse.mask import mask_code, mask_markup
+from wikic.vault.parse.reference import scan_full
+
+MAX_PAGE_BYTES = 8 * 1024 * 1024  # markdown-it reads ~0.5 MB/s of ordinary prose: 8 MB is ~20 s, not a hang
+
+BLOCK_ID = re.compile(r"(?:^|[ \t])\^([A-Za-z0-9-]+)[ \t]*$")
+FM_WIKI = re.compile(r"\[\[([^\[\]\n|]*?)(?:\|([^\[\]\n]*))?\]\]")
+
+
+def _blocks(lines: list[str], skip: set[int] | frozenset[int], first: int) -> list[Block]:
+    out = []
+    for i in range(first - 1, len(lines)):
+        text = lines[i]
+        if "^" in text and i not in skip:
+            m = BLOCK_ID.search(text)
+            if m:
+                out.append(Block(m.group(1), i + 1))
+    return out
+
+
+def _frontmatter_links(yaml_text: str, data: dict[str, Any], problems: list[Problem]) -> list[Link]:
+    """Quoted wikilinks in property values are links (Obsidian ≥1.4); unquoted ones are YAML lists, not links."""
+    links: list[Link] = []
+    if "[[" not in yaml_text:
+        return links
+    lines = yaml_text.split("\n")
+    cursor = (0, 0)  # line, column where the search for the next link starts
+
+    def values(v: Any) -> Any:
+        if isinstance(v, str):
+            yield v
+        elif isinstance(v, list):
+            for item in v:
+                yield from values(item)
+        elif isinstance(v, dict):
+            for item in v.values():
+                yield from values(item)
+
+    for key, value in data.items():
+        if isinstance(value, list) and any(isinstance(x, list) for x in value):
+            line = next((i + 2 for i, text in enumerate(lines) if text.startswith(f"{key}:")), 2)
+            problems.append(Problem("frontmatter", line, f"'{key}' holds an unquoted wikilink: quote it (\"[[...]]\") or Obsidian ignores it"))
+        for text in values(value):
+            for m in FM_WIKI.finditer(text):
+                raw = m.group(0)
+                line, col = 2, 1
+                for j in range(cursor[0], len(lines)):  # the next occurrence after the previous link
+                    idx = lines[j].find(raw, cursor[1] if j == cursor[0] else 0)
+                    if idx >= 0:
+                        line, col = j + 2, idx + 1
+                        cursor = (j, idx + len(raw))
+                        break
+                path, sub = split_target(m.group(1))
+                links.append(Link(FRONTMATTER, path, sub, m.group(2), line, col, raw))
+    return links
+
+
+def decode(path: str, data: bytes) -> tuple[str | None, list[Problem]]:
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        return None, [Problem("encoding", None, "UTF-16 text: Markdown pages must be UTF-8")]
+    if b"\x00" in data[:8192]:
+        return None, [Problem("encoding", None, "binary file where a Markdown page is expected")]
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = data[: exc.start].count(b"\n") + 1
+        return None, [Problem("encoding", line, f"not UTF-8 text (byte 0x{data[exc.start]:02x} at line {line})")]
+    if "\r" in text:
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+    if "\x00" in text:  # past the first 8 KB: markdown-it reads each NUL as U+FFFD, so the lines must too
+        text = text.replace("\x00", "\ufffd")
+    return text, []
+
+
+def parse_note(path: str, data: bytes, max_bytes: int = MAX_PAGE_BYTES) -> Note:
+    text, problems = decode(path, data)
+    if text is None:
+        return empty_note(path, problems)
+    split = fm.split(text)
+    problems.extend(split.problems)
+    data_fm: dict[str, Any] | None = None
+    key_lines: dict[str, int] = {}
+    links: list[Link] = []
+    if split.yaml_text is not None and len(split.yaml_text) > fm.MAX_FRONTMATTER_CHARS:
+        problems.append(
+            Problem("frontmatter", 1, f"frontmatter is {len(split.yaml_text) // 1024} KB, over the {fm.MAX_FRONTMATTER_CHARS // 1024} KB limit: not read")
+        )
+    elif split.yaml_text is not None:
+        parsed = fm.parse(split.yaml_text)
+        problems.extend(parsed.problems)
+        data_fm = parsed.data
+        key_lines = fm.key_lines(split.yaml_text)
+        if data_fm:
+            links.extend(_frontmatter_links(split.yaml_text, data_fm, problems))
+    lines = text.split("\n")
+    line_count = len(lines) - (1 if text.endswith("\n") else 0)
+    body_start = split.block_lines + 1
+    if len(data) > max_bytes:
+        problems.append(
+            Problem("page-too-long", None, f"page is {len(data) / (1024 * 1024):.1f} MB, over the {max_bytes / (1024 * 1024):g} MB parse limit: its links were not read")
+        )
+        return Note(path, data_fm, split.block_lines, key_lines, links, [], [], problems, line_count, body_start)
+    body = "\n".join(lines[split.block_lines :]) if split.block_lines else text
+    fast = scan_fast(body, body_start) if fast_eligible(body) else None
+    hidden: set[int] | frozenset[int] = frozenset()
+    if fast is None and ("`" in body or "~~~" in body):
+        masked = mask_code(body)
+        if masked is not None and fast_eligible(masked[0]):
+            fast = scan_fast(masked[0], body_start)
+            if fast is not None:
+                headings_only = scan_fast(masked[1], body_start) if masked[1] != masked[0] else fast
+                fast = (fast[0], headings_only[1] if headings_only else fast[1], fast[2])
+                hidden = {body_start - 1 + k for k in masked[2]}
+    if fast is None and ("\\" in body or "&" in body or "<" in body) and "`" not in body:
+        marked = mask_markup(body)
+        if marked is not None and fast_eligible(marked[0]):
+            found = scan_fast(marked[0], body_start)
+            if found is not None:
+                fast = (found[0], atx_headings(marked[1], body_start), found[2])
+                hidden = {body_start - 1 + k for k in marked[2]}
+    if fast is not None:
+        body_links, headings, body_problems = fast
+    else:
+        blanked = "\n" * split.block_lines + body if split.block_lines else text
+        body_links, headings, body_problems, hidden = scan_full(blanked, body_start, lines)
+    links.extend(body_links)
+    problems.extend(body_problems)
+    blocks = _blocks(lines, hidden, body_start)
+    return Note(path, data_fm, split.block_lines, key_lines, links, headings, blocks, problems, line_count, body_start)
