@@ -15,15 +15,15 @@ import yaml
 from testkit import make_vault, page
 
 from wikic import resources
-from wikic.ingest.compile import FM_ORDER
 from wikic.ingest.plan_model import ChunkPlan
 from wikic.json_schemas import generated, main, stale
 from wikic.lint.run import LintOptions, run_lint
+from wikic.pages.frontmatter import FM_ORDER
+from wikic.pages.index_file import bare_index, render_index, section_titles
+from wikic.pages.log_file import appended, row
 from wikic.vault.fields import REQUIRED, fields_of
-from wikic.vault.index_file import bare_index, render_index, section_titles
 from wikic.vault.init import init_vault, vault_files
 from wikic.vault.layout import PAGE_FOLDERS
-from wikic.vault.log_file import appended, row
 
 REPO = Path(__file__).resolve().parents[1]
 

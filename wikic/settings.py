@@ -24,10 +24,9 @@ from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError, V
 
 from wikic.config_file import read_config_file
 from wikic.errors import ConfigError
-from wikic.vault.layout import STATE_DIR
+from wikic.vault.state import DEFAULT_PALACE as DEFAULT_PALACE_DIR
 
 OPENAI_DEFAULT_BASE_URL = "https://api.openai.com/v1"
-DEFAULT_PALACE_DIR = f"{STATE_DIR}/palace"
 
 # Environment variables per (section, key), most specific first: the WIKIC_ name wins over the OpenAI SDK's.
 ENV_VARS: dict[tuple[str, str], tuple[str, ...]] = {

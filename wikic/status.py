@@ -15,11 +15,11 @@ from pathlib import Path
 from typing import Any
 
 from wikic.errors import PalaceError, WikicError
-from wikic.ingest.ledgers import Compiled
 from wikic.settings import load_settings
 from wikic.vault.layout import LOG_FILE, RAW_DIR, require_vault
 from wikic.vault.load import load_vault
 from wikic.vault.schema_md import load as load_schema
+from wikic.vault.state import Compiled
 
 _ROW = re.compile(r"^\|\s*(\d{4}-\d{2}-\d{2})\s*\|(.*)\|\s*$")
 _TOKENS = re.compile(r"([\d,]+)\s+tokens\b")

@@ -15,11 +15,11 @@ from standin_openai import StandinServer
 from vectorstores import COMPARISON, SOURCES, cell, comparison, extraction
 
 from wikic.ingest.compile import Compiler
-from wikic.ingest.ledgers import Mentions
 from wikic.ingest.pipeline import IngestOptions, ingest, page_names
 from wikic.ingest.plan_model import Anchor, Axis, Cell, Comparison, Concept, Entity, Fact, Plan, Section
 from wikic.vault.init import init_vault
 from wikic.vault.schema_md import load as load_schema
+from wikic.vault.state import Mentions
 
 TODAY = dt.date(2026, 11, 29)
 
@@ -72,8 +72,8 @@ def test_a_concept_named_like_an_existing_comparison_is_written_on_that_page(tmp
 
 
 def _compile(root: Path, plan: Plan) -> tuple[Compiler, Any]:
-    names, stems = page_names(root)
-    compiler = Compiler(root, load_schema(root), names, Mentions.load(root), stems, TODAY)
+    names, links = page_names(root)
+    compiler = Compiler(root, load_schema(root), names, Mentions.load(root), links, TODAY)
     return compiler, compiler.compile(plan, plan.source_path)
 
 

@@ -148,7 +148,6 @@ def popen(*args: str, extra_env: dict[str, str] | None = None, cwd: Path | None 
 
 # -- invariants -----------------------------------------------------------------------------------------
 
-REQUIRED = ("title", "created", "updated", "type", "tags", "sources")
 _BEGIN = re.compile(r"^<!-- wikic:begin (\S+) sha=[0-9a-f]+ -->$", re.MULTILINE)
 _END = re.compile(r"^<!-- wikic:end (\S+) -->$", re.MULTILINE)
 
@@ -165,6 +164,7 @@ def page_paths(root: Path) -> list[str]:
 def whole_page_problems(root: Path, rel: str) -> list[str]:
     """A page written by wikic is whole: UTF-8, frontmatter on line 1 with every required key, every
     compiler block closed, a final newline."""
+    from wikic.vault.fields import REQUIRED
     from wikic.vault.frontmatter import parse, split
 
     data = (root / rel).read_bytes()
@@ -214,6 +214,18 @@ def lint_errors(root: Path, rules: Iterable[str] | None = None) -> list[str]:
     return [f"{f.path}:{f.line}: {f.rule} {f.message}" for f in report.findings if f.severity == "error"]
 
 
+def recorded_page_problems(root: Path) -> list[str]:
+    """Every page `.wikic/compiled.json` records for a source exists and cites the source."""
+    problems = []
+    for ref, entry in compiled_sources(root).items():
+        for page in entry.get("pages", []):
+            if not (root / page).is_file():
+                problems.append(f"{ref}: recorded page {page} is missing")
+            elif ref not in (root / page).read_text(encoding="utf-8"):
+                problems.append(f"{ref}: recorded page {page} does not cite it")
+    return problems
+
+
 def raw_problems(root: Path) -> list[str]:
     """raw/ holds each captured source once, byte for byte as the ledger recorded it."""
     ledger_path = root / ".wikic" / "sources.json"
@@ -251,12 +263,7 @@ def consistency_problems(root: Path, *, expect_pages: set[str] | None = None, pa
     compiled = compiled_sources(root)
     if set(targets) != set(compiled):
         problems.append(f"log rows {sorted(set(targets))} != compiled {sorted(compiled)}")
-    for ref, entry in compiled.items():
-        for page in entry.get("pages", []):
-            if not (root / page).is_file():
-                problems.append(f"{ref}: recorded page {page} is missing")
-            elif ref not in (root / page).read_text(encoding="utf-8"):
-                problems.append(f"{ref}: recorded page {page} does not cite it")
+    problems += recorded_page_problems(root)
     problems += raw_problems(root)
     if (root / ".wikic" / "journal.json").exists():
         problems.append("a journal is still pending")

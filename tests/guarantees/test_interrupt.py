@@ -23,9 +23,9 @@ import gkit
 import pytest
 from standin_openai import StandinServer, reply
 
-from wikic.ingest.journal import palace_todo
 from wikic.ingest.pipeline import IngestOptions, ingest
 from wikic.progress import ProgressEvent
+from wikic.vault.state import palace_todos
 
 N_SOURCES = 7
 SLOW = 30.0  # seconds the stand-in takes for every source but the first: far longer than the test waits
@@ -108,7 +108,7 @@ def test_ctrl_c_while_indexing_leaves_the_work_for_the_next_run_which_says_so(
     report = ingest(root, IngestOptions(inputs=sources), progress=ctrl_c_while_embedding)
     assert report.interrupted == "palace" and report.exit_code() == 130
     assert [s.status for s in report.sources] == ["compiled", "compiled"]
-    [(_, left)] = palace_todo(root)
+    [(_, left)] = palace_todos(root)
 
     events: list[ProgressEvent] = []
     again = ingest(root, IngestOptions(inputs=sources), progress=events.append)
@@ -117,7 +117,7 @@ def test_ctrl_c_while_indexing_leaves_the_work_for_the_next_run_which_says_so(
     assert events[0] == ProgressEvent("leftover", 0, len(left), "files")
     embedded = [e for e in events if e.stage == "embed"]
     assert embedded[0].done == 0 and embedded[-1].done == embedded[-1].total > 0 and embedded[-1].share == 1.0
-    assert palace_todo(root) == []
+    assert palace_todos(root) == []
     assert gkit.palace_problems(root) == []
 
 

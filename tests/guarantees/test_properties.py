@@ -21,8 +21,8 @@ import gkit
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from wikic.ingest.compile import dump_frontmatter
-from wikic.ingest.render import clean_text, clean_title
+from wikic.pages.frontmatter import dump_frontmatter
+from wikic.pages.render import clean_text, clean_title
 from wikic.vault import frontmatter
 from wikic.vault.parse import decode, parse_note
 from wikic.vault.resolve import Resolver

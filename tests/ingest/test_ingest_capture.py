@@ -11,10 +11,11 @@ import pytest
 from ingest_helpers import make_pdf
 
 from wikic.errors import UsageError
-from wikic.ingest.capture import SourceError, capture, load_source_text, read_ledger
+from wikic.ingest.capture import SourceError, capture, load_source_text
 from wikic.settings import IngestSettings
 from wikic.text.extract import html_to_text, looks_like_transcript
 from wikic.vault.slug import SOURCE, slugify
+from wikic.vault.state import source_ledger
 
 ARTICLE = "# Attention Is All You Need\n\nThe Transformer relies on *self-attention*.\n"
 
@@ -124,7 +125,7 @@ def test_stdin_is_captured_under_its_first_line(vault):
     [item] = capture(vault, ["-"], stdin=io.BytesIO(b"Quarterly results were strong\n\nRevenue grew.\n"))
     assert item.raw_path == "raw/articles/quarterly-results-were-strong.md"
     assert item.origin == "-"
-    assert read_ledger(vault)[item.raw_path]["origin"] == "stdin"
+    assert source_ledger(vault)[item.raw_path]["origin"] == "stdin"
 
 
 def test_url_is_fetched_and_recorded(vault, website):
@@ -139,7 +140,7 @@ def test_url_is_fetched_and_recorded(vault, website):
     assert (html_item.raw_path, html_item.text_path) == ("raw/articles/web-rag.html", "raw/articles/web-rag.md")
     assert html_item.text == "Fetched text.\n"
     assert md_item.raw_path == "raw/articles/markdown-notes.md"
-    assert read_ledger(vault)[html_item.raw_path]["origin"] == url
+    assert source_ledger(vault)[html_item.raw_path]["origin"] == url
 
 
 def test_url_errors_are_clean_and_write_nothing(vault, website):
@@ -165,7 +166,7 @@ def test_same_content_twice_is_the_same_raw_file(vault, inbox):
     assert first.raw_path == again.raw_path == later.raw_path
     assert later.text == first.text
     assert len(list((vault / "raw").rglob("*.md"))) == 1
-    assert len(read_ledger(vault)) == 1
+    assert len(source_ledger(vault)) == 1
 
 
 def test_different_content_with_the_same_title_gets_a_new_name(vault, inbox):
@@ -349,7 +350,7 @@ def test_other_encodings_are_converted_and_the_original_kept_verbatim(vault, inb
     assert (vault / item.raw_path).read_bytes() == src.read_bytes()  # the original, byte for byte
     assert (vault / item.text_path).read_text(encoding="utf-8") == text
     assert load_source_text(vault, item.text_path) == text
-    entry = read_ledger(vault)[item.raw_path]
+    entry = source_ledger(vault)[item.raw_path]
     assert entry["encoding"] == recorded and entry["text_path"] == item.text_path
     [again] = capture(vault, [str(src)])  # the same bytes again: the same capture, nothing new
     assert (again.raw_path, again.new, again.encoding) == (item.raw_path, False, recorded)

@@ -437,6 +437,35 @@ def test_fix_applies_only_safe_repairs_and_is_idempotent(tmp_path: Path) -> None
     assert (diff.stdout, diff.stderr, diff.exit_code) == ("", "nothing to fix\n", 1)  # what is left needs a person
 
 
+def test_fix_leaves_a_file_that_changed_after_the_repairs_were_planned(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from wikic.lint import fix
+
+    root = fixable(tmp_path)
+    page_path = root / "entities/t.md"
+    planned = fix.plan_fixes
+
+    def plan_then_edit(vault: Path, findings: list[Any]) -> list[Any]:
+        changes = planned(vault, findings)
+        # a person's editor saves the page (it takes no lock) after the repairs were planned from it
+        page_path.write_text(page_path.read_text() + "\nA line added meanwhile.\n")
+        return changes
+
+    monkeypatch.setattr(fix, "plan_fixes", plan_then_edit)
+    result = run("lint", str(root), "--fix")
+    assert result.stderr == (
+        "fixed index.md\n"
+        "skipped entities/t.md: it changed while the repairs were planned; run `wikic lint --fix` again\n"
+    )
+    text = page_path.read_text()
+    assert text.endswith("A line added meanwhile.\n") and "See [[Sam Altman]] and [[Open AI|the lab]]." in text
+    assert (root / "index.md").read_text() == EXPECTED_INDEX
+    assert not (root / ".wikic/journal.json").exists()
+    monkeypatch.setattr(fix, "plan_fixes", planned)
+    again = run("lint", str(root), "--fix")  # planned from the page as it is now
+    assert again.stderr == "fixed entities/t.md\n"
+    assert "See [[sam-altman|Sam Altman]] and [[openai|the lab]]." in page_path.read_text()
+
+
 def test_fix_keeps_crlf_line_ends(tmp_path: Path) -> None:
     files = {**CLEAN, "entities/sam-altman.md": page("Sam Altman", body="[[a]] [[b]]\n"), "entities/t.md": page("T", body="x [[Sam Altman]] y\n").replace("\n", "\r\n").encode()}
     root = make_vault(tmp_path, files, index=index_text(files).replace("\n", "\r\n"))

@@ -534,7 +534,7 @@ def test_stale_page_messages(tmp_path: Path) -> None:
 
 def test_stale_page_query_cited_fingerprints(tmp_path: Path) -> None:
     """A query page's `cited: {path: fingerprint}` (written by query write-back) is exact where dates are not."""
-    from wikic.query.fingerprint import page_fingerprint
+    from wikic.pages.fingerprint import page_fingerprint
 
     a_text = page("A", updated="2026-02-20", body="[[b]] [[c]]\n")
     cited = {"entities/a.md": page_fingerprint(a_text), "entities/b.md": "0" * 16, "entities/gone.md": page_fingerprint(a_text)}

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from wikic.ingest.blocks import render_block
+from wikic.pages.blocks import render_block
 from wikic.palace.chunking import chunk_document, make_document
 from wikic.palace.embedders import StaticEmbedder
 

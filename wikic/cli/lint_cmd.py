@@ -55,21 +55,26 @@ def register(app: typer.Typer) -> None:
                 raise UsageError(f"--as-of must be a date YYYY-MM-DD, not '{as_of}'") from None
         options = LintOptions(select=_names(select), ignore=_names(ignore), strict=strict, use_cache=cache, today=today)
         label = str(vault_arg or vault or root)
-        report = run_lint(root, options, label=label)
-        if fix or diff:
-            from wikic.lint.fix import apply, plan_fixes
+        if fix and not diff:
+            from wikic.lint.fix import fix_vault
+
+            fixed = fix_vault(root, options, label=label)
+            for change in fixed.changes:
+                typer.echo(f"fixed {change.path}", err=True)
+            for path in fixed.skipped:
+                typer.echo(f"skipped {path}: it changed while the repairs were planned; run `wikic lint --fix` again", err=True)
+            report = fixed.report
+        else:
+            report = run_lint(root, options, label=label)
+        if diff:
+            from wikic.lint.fix import plan_fixes
 
             changes = plan_fixes(root, report.findings)
-            if diff:
-                for change in changes:
-                    typer.echo(change.diff(), nl=False)
-                if not changes:
-                    typer.echo("nothing to fix", err=True)
-                raise typer.Exit(report.exit_code)  # a preview changes nothing, so the findings still stand
-            apply(root, changes)
             for change in changes:
-                typer.echo(f"fixed {change.path}", err=True)
-            report = run_lint(root, options, label=label)
+                typer.echo(change.diff(), nl=False)
+            if not changes:
+                typer.echo("nothing to fix", err=True)
+            raise typer.Exit(report.exit_code)  # a preview changes nothing, so the findings still stand
         out = render(report, fmt)
         if out:
             typer.echo(out)

@@ -26,19 +26,13 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, BinaryIO
 
-from filelock import FileLock, Timeout
-
-from wikic.errors import LockTimeout
 from wikic.ingest.inputs import Prepared, SourceError, read_inputs
-from wikic.llm.storage import read_json, write_json
 from wikic.settings import IngestSettings
 from wikic.text import extract as textract
-from wikic.vault.layout import RAW_DIR, state_dir
+from wikic.vault.layout import RAW_DIR
 from wikic.vault.slug import SOURCE, slugify
+from wikic.vault.state import source_ledger, source_ledger_lock, write_source_ledger
 from wikic.vault.write import create_exclusive
-
-LEDGER_FILE = "sources.json"
-LEDGER_VERSION = 1
 
 
 @dataclass(frozen=True)
@@ -76,19 +70,10 @@ def capture(
 def commit(vault_root: Path, prepared: Sequence[Prepared]) -> list[CapturedSource]:
     """Write what `read_inputs` prepared into raw/ and the source ledger (under the ledger's lock)."""
     root = vault_root.resolve()
-    state = state_dir(root)
-    state.mkdir(parents=True, exist_ok=True)
-    lock = FileLock(str(state / f"{LEDGER_FILE}.lock"))
-    try:
-        with lock.acquire(timeout=60):
-            ledger = _load_ledger(root)
-            results = [_commit(root, item, ledger, write=True) for item in prepared]
-            write_json(state / LEDGER_FILE, ledger)
-    except Timeout:
-        raise LockTimeout(
-            f"{state / LEDGER_FILE}: another wikic process has held the source ledger for 60 s",
-            hint="wait for the other ingest to finish",
-        ) from None
+    with source_ledger_lock(root):
+        sources = source_ledger(root)
+        results = [_commit(root, item, sources, write=True) for item in prepared]
+        write_source_ledger(root, sources)
     return results
 
 
@@ -96,8 +81,8 @@ def preview(vault_root: Path, prepared: Sequence[Prepared]) -> list[CapturedSour
     """What `commit` would capture, with the raw paths it would choose, writing nothing (for --estimate and
     --dry-run). A later commit chooses the same paths unless another process captures in between."""
     root = vault_root.resolve()
-    ledger = _load_ledger(root)
-    return [_commit(root, item, ledger, write=False) for item in prepared]
+    sources = source_ledger(root)
+    return [_commit(root, item, sources, write=False) for item in prepared]
 
 
 def load_source_text(vault_root: Path, text_path: str) -> str:
@@ -111,29 +96,17 @@ def load_source_text(vault_root: Path, text_path: str) -> str:
         raise SourceError(f"{text_path}: not UTF-8 text", hint="raw files must not be edited after capture") from None
 
 
-def read_ledger(vault_root: Path) -> dict[str, dict[str, object]]:
-    """raw path -> its ledger entry (sha256, kind, media, title, origin, text_path, text_sha256, captured)."""
-    sources: dict[str, dict[str, object]] = _load_ledger(vault_root.resolve())["sources"]
-    return sources
 
 
 # -- writing (under the ledger lock) ------------------------------------------------------------------
-
-
-def _load_ledger(root: Path) -> dict[str, Any]:
-    stored = read_json(state_dir(root) / LEDGER_FILE)
-    if isinstance(stored, dict) and isinstance(stored.get("sources"), dict):
-        return {"version": LEDGER_VERSION, "sources": stored["sources"]}
-    return {"version": LEDGER_VERSION, "sources": {}}
 
 
 def _sha256(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
-def _commit(root: Path, item: Prepared, ledger: dict[str, Any], *, write: bool) -> CapturedSource:
+def _commit(root: Path, item: Prepared, sources: dict[str, dict[str, Any]], *, write: bool) -> CapturedSource:
     digest = _sha256(item.data)
-    sources = ledger["sources"]
     for raw_path, entry in sources.items():
         if (
             entry.get("sha256") == digest

@@ -1,5 +1,5 @@
 """The compiler: an anchored plan becomes pages. Code decides every file name, link, tag and line of
-frontmatter; the model's words only fill compiler-owned blocks (see `blocks.py`).
+frontmatter; the model's words only fill compiler-owned blocks (see `wikic/pages/blocks.py`).
 
 One `Compiler` serves a whole run: it keeps the texts it has planned in memory, so a later source in the
 same run sees the pages an earlier one created (gather, then write). Each source is compiled all or
@@ -22,29 +22,26 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import yaml
-
-from wikic.ingest.blocks import merge_blocks
 from wikic.ingest.comparisons import build_table, render_table
-from wikic.ingest.ledgers import Mentions
 from wikic.ingest.names import PageNames, lookup_keys, name_keys
 from wikic.ingest.plan_model import Comparison, Concept, Entity, Plan, Relation
-from wikic.ingest.render import clean_text, clean_title, link, linkify
 from wikic.ingest.siblings import RELATED_SECTION, related_key, with_see_also
-from wikic.resources import frontmatter_order, page_skeleton
+from wikic.pages.blocks import merge_blocks
+from wikic.pages.frontmatter import dump_frontmatter
+from wikic.pages.index_file import Entry
+from wikic.pages.links import LinkNames
+from wikic.pages.render import clean_text, clean_title, link, linkify
+from wikic.resources import page_skeleton
 from wikic.vault import frontmatter as fm_parser
 from wikic.vault.anchors import parse_spec, render as render_anchor
-from wikic.vault.fields import REQUIRED
 from wikic.vault.frontmatter import split_page
-from wikic.vault.index_file import Entry
-from wikic.vault.layout import PAGE_FOLDERS, RAW_DIR
+from wikic.vault.layout import RAW_DIR
 from wikic.vault.load import load_vault, walk
 from wikic.vault.resolve import fold
 from wikic.vault.schema_md import Schema
 from wikic.vault.slug import slugify
+from wikic.vault.state import Mentions
 
-# The order every page's frontmatter is written in: the page skeletons' (templates/pages/).
-FM_ORDER = frontmatter_order(PAGE_FOLDERS)
 KIND_TAGS = {
     "person": ("person", "people"),
     "organization": ("organization", "org", "company"),
@@ -73,55 +70,6 @@ class SourceResult:
         return [p for p in [*self.created, *self.updated] if p not in self.linked]
 
 
-class _Dumper(yaml.SafeDumper):
-    def ignore_aliases(self, data: Any) -> bool:  # never "&id001" anchors: Obsidian shows them verbatim
-        return True
-
-
-def _str(dumper: yaml.SafeDumper, value: str) -> yaml.ScalarNode:
-    # PyYAML may write U+0085/U+2028/U+2029 raw in a single-quoted scalar, where a reader folds them into a
-    # space; double quotes escape them (\N, \L, \P), so the value reads back as it was.
-    style = '"' if any(c in value for c in "\x85\u2028\u2029") else None
-    return dumper.represent_scalar("tag:yaml.org,2002:str", value, style=style)
-
-
-_Dumper.add_representer(str, _str)
-
-
-# libyaml's emitter is ~5x faster than PyYAML's, and a page's frontmatter is dumped again for every source
-# that touches it. The two write the same bytes except for text holding control characters (line folding
-# of double-quoted strings), U+0085/U+2028/U+2029, a BOM, or characters outside the BMP (libyaml escapes
-# them): such frontmatter keeps the pure-Python emitter, so a page's bytes never depend on which one ran.
-if getattr(yaml, "__with_libyaml__", False):
-
-    class _FastDumper(yaml.CSafeDumper):
-        def ignore_aliases(self, data: Any) -> bool:
-            return True
-
-else:  # pragma: no cover - PyYAML built without libyaml
-    _FastDumper = _Dumper  # type: ignore[misc]
-
-_NOT_FAST = re.compile("[^ -~\u00a0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd]")
-
-
-def _fast_safe(value: Any) -> bool:
-    if isinstance(value, str):
-        return _NOT_FAST.search(value) is None
-    if isinstance(value, dict):
-        return all(_fast_safe(k) and _fast_safe(v) for k, v in value.items())
-    if isinstance(value, (list, tuple, set)):
-        return all(_fast_safe(v) for v in value)
-    return True
-
-
-def dump_frontmatter(data: dict[str, Any]) -> str:
-    ordered = {k: data[k] for k in FM_ORDER if k in data and (k in REQUIRED or data[k] not in (None, [], ""))}
-    ordered.update({k: v for k, v in data.items() if k not in ordered and k not in FM_ORDER})
-    dumper = _FastDumper if _fast_safe(ordered) else _Dumper
-    text = yaml.dump(ordered, Dumper=dumper, sort_keys=False, allow_unicode=True, default_flow_style=None, width=1000)
-    return f"---\n{text}---\n"
-
-
 def pick_tags(text: str, kind: str, taxonomy: tuple[str, ...], limit: int = 3) -> list[str]:
     """Taxonomy tags whose words appear in the page's text, plus the tag for the entity's kind."""
     chosen: list[str] = []
@@ -138,12 +86,12 @@ def pick_tags(text: str, kind: str, taxonomy: tuple[str, ...], limit: int = 3) -
 
 
 class Compiler:
-    def __init__(self, root: Path, schema: Schema, names: PageNames, mentions: Mentions, stems: dict[str, int], today: dt.date) -> None:
+    def __init__(self, root: Path, schema: Schema, names: PageNames, mentions: Mentions, links: LinkNames, today: dt.date) -> None:
         self.root = root
         self.schema = schema
         self.names = names
         self.mentions = mentions
-        self.stems = stems  # folded file stem -> how many files carry it (for unambiguous link text)
+        self.links = links  # every note name of the vault, and of the pages planned: for unambiguous link text
         self.today = today
         self.folder_types = schema.folder_types()
         self.texts: dict[str, str] = {}  # path -> planned text
@@ -205,8 +153,7 @@ class Compiler:
         return set(sources) - before
 
     def link_text(self, path: str) -> str:
-        stem = posixpath.basename(path)[:-3]
-        return stem if self.stems.get(stem.lower(), 0) <= 1 else path[:-3]
+        return self.links.link_text(path)
 
     # -- naming ----------------------------------------------------------------------------------------
 
@@ -215,10 +162,10 @@ class Compiler:
         base = slugify(name) or "page"
         candidate = f"{folder}/{base}.md"
         n = 2
-        while (self.root / candidate).exists() or candidate in self.texts or self.stems.get(posixpath.basename(candidate)[:-3].lower(), 0):
+        while (self.root / candidate).exists() or candidate in self.texts or self.links.taken(posixpath.basename(candidate)[:-3]):
             candidate = f"{folder}/{base}-{n}.md"
             n += 1
-        self.stems[posixpath.basename(candidate)[:-3].lower()] = 1
+        self.links.add(candidate)
         return candidate
 
     # -- compiling ------------------------------------------------------------------------------------
@@ -227,18 +174,17 @@ class Compiler:
         """Plan, in memory, what the source `raw_path` (whose plan is `plan`) changes.
 
         All or nothing: when compiling the source raises, the compiler is left exactly as it was before
-        the call (planned texts, page names, the mentions ledger, index entries, file stems) and the
+        the call (planned texts, page names, the mentions ledger, index entries, note names) and the
         exception propagates, so the caller can fail that source alone and go on with the next.
         """
         saved = _Checkpoint(dict(self.texts), dict(self.originals), list(self.index_entries), dict(self.planned_sources),
-                            dict(self.stems), self.names.snapshot(), self.mentions.snapshot())
+                            self.links.copy(), self.names.snapshot(), self.mentions.snapshot())
         try:
             return self._compile(plan, raw_path)
         except BaseException:
             self.texts, self.originals, self.index_entries = saved.texts, saved.originals, saved.index_entries
             self.planned_sources = saved.planned_sources
-            self.stems.clear()
-            self.stems.update(saved.stems)
+            self.links = saved.links
             self.names.restore(saved.names)
             self.mentions.restore(saved.mentions)
             raise
@@ -483,7 +429,7 @@ class _Checkpoint:
     originals: dict[str, str | None]
     index_entries: list[Entry]
     planned_sources: dict[str, frozenset[str]]
-    stems: dict[str, int]
+    links: LinkNames
     names: PageNames
     mentions: dict[str, dict[str, Any]]
 
@@ -504,4 +450,4 @@ def _same(a: str, b: str) -> bool:
     return bool(set(name_keys(a)) & set(lookup_keys(b)))
 
 
-__all__ = ["Compiler", "SourceResult", "dump_frontmatter", "pick_tags", "Entity", "Concept", "Relation"]
+__all__ = ["Compiler", "SourceResult", "pick_tags", "Entity", "Concept", "Relation"]

@@ -12,11 +12,10 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from wikic.ingest.capture import read_ledger
 from wikic.ingest.inputs import Prepared, SourceError, read_inputs
-from wikic.ingest.ledgers import Compiled
 from wikic.settings import IngestSettings
 from wikic.vault.layout import RAW_DIR
+from wikic.vault.state import Compiled, source_ledger
 
 
 @dataclass(frozen=True)
@@ -28,7 +27,7 @@ class Unusable:
 
 def pending_inputs(root: Path, settings: IngestSettings) -> tuple[list[Prepared], list[Unusable]]:
     """(raw files to compile, raw files that cannot be read): one bad file does not hold up the others."""
-    ledger = read_ledger(root)
+    ledger = source_ledger(root)
     compiled = Compiled.load(root)
     text_copies = {str(entry.get("text_path")) for raw, entry in ledger.items() if entry.get("text_path") not in ("", raw)}
     prepared: list[Prepared] = []

@@ -15,7 +15,6 @@ from pathlib import Path
 from typing import Any
 
 from wikic.errors import ConfigError, Interrupted, LLMError, PalaceError, describe
-from wikic.ingest import journal
 from wikic.ingest.capture import CapturedSource, commit, preview
 from wikic.ingest.compile import Compiler, SourceResult
 from wikic.ingest.extract import (
@@ -26,21 +25,23 @@ from wikic.ingest.extract import (
     source_chunks,
 )
 from wikic.ingest.inputs import read_inputs
-from wikic.ingest.ledgers import Compiled, Mentions
 from wikic.ingest.names import PageNames
 from wikic.ingest.pending import pending_inputs
 from wikic.ingest.workers import DaemonPool
 from wikic.llm.cache import ReplyCache
 from wikic.llm.client import LLM
+from wikic.pages import journal
+from wikic.pages.index_file import bare_index, with_entries
+from wikic.pages.links import LinkNames
+from wikic.pages.lock import vault_lock
+from wikic.pages.log_file import row
 from wikic.progress import ProgressCallback, ProgressEvent
 from wikic.settings import Settings, load_settings
-from wikic.vault.index_file import add_entries, bare_index
-from wikic.vault.layout import INDEX_FILE, STATE_DIR, require_vault
+from wikic.vault.layout import INDEX_FILE, require_vault
 from wikic.vault.load import load_vault
-from wikic.vault.lock import vault_lock
-from wikic.vault.log_file import row
 from wikic.vault.schema_md import Schema
 from wikic.vault.schema_md import load as load_schema
+from wikic.vault.state import Compiled, Mentions, state_dir
 
 MAX_CONTEXT_PAGES = 40  # pages the model is told about per source: bounded, whatever the wiki's size
 
@@ -261,27 +262,22 @@ def make_llm(root: Path, settings: Settings) -> LLM:
 
     if not settings.llm.model:
         raise ConfigError("no model configured", hint="set [llm] model in wikic.toml, WIKIC_LLM_MODEL, or --model")
-    return OpenAICompatible(settings.llm, state_dir=root / STATE_DIR)
+    return OpenAICompatible(settings.llm, state_dir=state_dir(root))
 
 
 def prompt_context(schema: Schema, *, worked_example: bool = True) -> PromptContext:
     return PromptContext(domain=schema.domain, tags=schema.tags, prose=schema.prose(), worked_example=worked_example)
 
 
-def page_names(root: Path) -> tuple[PageNames, dict[str, int]]:
+def page_names(root: Path) -> tuple[PageNames, LinkNames]:
     vault = load_vault(root, use_cache=True)
     names = PageNames()
-    stems: dict[str, int] = {}
-    for path in vault.files:
-        if path.endswith(".md"):
-            stem = posixpath.basename(path)[:-3].lower()
-            stems[stem] = stems.get(stem, 0) + 1
     for path in vault.pages:
         fm = vault.notes[path].frontmatter or {}
         title = fm.get("title") if isinstance(fm.get("title"), str) else posixpath.basename(path)[:-3]
         aliases = [a for a in fm.get("aliases") or [] if isinstance(a, str)] if isinstance(fm.get("aliases"), list) else []
         names.add(path, title, aliases)
-    return names, stems
+    return names, LinkNames(vault.files)
 
 
 def relevant_pages(root: Path, source: CapturedSource, names: PageNames, use_palace: bool) -> list[str]:
@@ -354,9 +350,9 @@ def ingest(root: Path, options: IngestOptions, *, llm: LLM | None = None, progre
             _update_palace(root, report, [], progress)
         return report
 
-    names, stems = page_names(root)
+    names, _ = page_names(root)
     context = prompt_context(schema, worked_example=options.worked_example)
-    cache = ReplyCache.for_vault_state(root / STATE_DIR, read=options.use_cache)
+    cache = ReplyCache.for_vault_state(state_dir(root), read=options.use_cache)
     contexts = {src.raw_path: relevant_pages(root, src, names, options.use_palace) for src in todo}
 
     if options.estimate:
@@ -409,9 +405,9 @@ def ingest(root: Path, options: IngestOptions, *, llm: LLM | None = None, progre
         if not options.dry_run:
             report.resumed += journal.recover(root, page_types)  # a run killed while this one was extracting
         compiled = Compiled.load(root)  # re-read: another process may have compiled meanwhile
-        names, stems = page_names(root)
+        names, links = page_names(root)
         mentions = Mentions.load(root)
-        compiler = Compiler(root, schema, names, mentions, stems, today)
+        compiler = Compiler(root, schema, names, mentions, links, today)
         log_rows: list[str] = []
         recorded: list[str] = []
         for src in todo:
@@ -460,9 +456,7 @@ def ingest(root: Path, options: IngestOptions, *, llm: LLM | None = None, progre
         if log_rows:
             plan = _plan_run(root, compiler, {ref: compiled.entries[ref] for ref in recorded}, mentions, log_rows)
             plan.palace = [*touched, INDEX_FILE] if options.use_palace else []
-            plan.save(root)  # from here on, a killed run is finished by the next one
-            plan.apply(root, page_types)
-            plan.finish(root)
+            plan.commit(root, page_types)
             run_id = plan.run
 
     if options.use_palace and touched and not report.interrupted:
@@ -496,8 +490,10 @@ def _update_palace(
 ) -> None:
     """Index `paths`, and whatever a killed run left to index; a failure is reported, never fatal; Ctrl-C
     leaves the work (its to-do) for the next run."""
+    from wikic.palace.todo import update_palace
+
     try:
-        report.palace_leftover = journal.update_palace(root, paths, run=run, progress=progress)
+        report.palace_leftover = update_palace(root, paths, run=run, progress=progress)
     except KeyboardInterrupt:
         report.interrupted = "palace"
     except (PalaceError, ImportError, OSError) as exc:
@@ -541,6 +537,6 @@ def _diffs(compiler: Compiler, root: Path, schema: Schema) -> list[str]:
     if compiler.index_entries:
         index_path = root / INDEX_FILE
         current = index_path.read_text(encoding="utf-8") if index_path.exists() else bare_index()
-        new = add_entries(current, compiler.index_entries, list(schema.page_folders))
+        new = with_entries(current, compiler.index_entries, list(schema.page_folders))
         out.append("".join(difflib.unified_diff(current.splitlines(True), new.splitlines(True), f"a/{INDEX_FILE}", f"b/{INDEX_FILE}")))
     return out

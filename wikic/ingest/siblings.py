@@ -9,16 +9,17 @@ already linked from the page's own text, or listed for another of its sources, i
 The relation does not depend on when the pages were written: a page promoted from the mentions ledger
 with what an earlier source said joins that source's members, and the members written earlier get a
 link to it. The line sits in the compiler's `related:<source>` block, after the relations of that
-source; a block a person edited is left alone (see `blocks.py`).
+source; a block a person edited is left alone (see `wikic/pages/blocks.py`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 
-from wikic.ingest.blocks import block_keys, digest, find_block, merge_blocks, remove_block
-from wikic.ingest.render import link
+from wikic.pages.blocks import block_keys, digest, find_block, merge_blocks, remove_block
+from wikic.pages.render import link
 from wikic.vault import frontmatter as fm_parser
+from wikic.vault.markers import begin_prefix
 
 SEE_ALSO = "- See also: "
 MAX_SEE_ALSO = 6
@@ -75,7 +76,7 @@ def with_see_also(
         others = [p for p in window(members(source), page) if p not in shown and not _linked(outside, link_text(p))]
         shown.update(others)
         key = related_key(source)
-        if not others and f"<!-- wikic:begin {key} " not in body:
+        if not others and begin_prefix(key) not in body:
             continue  # nothing to list, nothing listed before
         found = find_block(body, key)
         if found is not None and digest(found[3]) != found[2]:

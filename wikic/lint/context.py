@@ -9,6 +9,7 @@ from functools import cached_property
 from typing import Any
 
 from wikic.lint.finding import Finding, Fix
+from wikic.pages.links import LinkNames
 from wikic.vault.graph import Edge, LinkGraph
 from wikic.vault.layout import INDEX_FILE, LOG_FILE, RAW_DIR, SCHEMA_FILE
 from wikic.vault.load import Vault
@@ -95,6 +96,11 @@ class LintContext:
                 if isinstance(label, str) and label.strip():
                     out.setdefault(fold(label.strip()), []).append(path)
         return out
+
+    @cached_property
+    def link_names(self) -> LinkNames:
+        """How a repair writes a link to a page (wikic's one rule: the bare name when no other note has it)."""
+        return LinkNames(self.vault.files)
 
     @staticmethod
     def special(path: str) -> bool:

@@ -5,33 +5,52 @@
 - retarget a broken link whose intended page is unambiguous by title or alias (`[[Sam Altman]]` ->
   `[[sam-altman|Sam Altman]]`).
 Everything else is left for a person.
+
+In a wikic vault the repairs are planned and written under the vault lock, from a lint of the vault as it
+is then, and written by `wikic.pages` through the journal: an ingest, `query --save` or another `--fix`
+waits for them (and they for it), so neither writes over what the other just wrote. A file that changed
+after the repairs were planned (a person's editor takes no lock) is left alone and reported. A folder that
+is no wikic vault has no other wikic writer, and is given no `.wikic/` state: the repairs are written
+directly, with the same check.
 """
 
 from __future__ import annotations
 
 import difflib
 import re
-from dataclasses import dataclass
+from collections.abc import Iterator
+from contextlib import contextmanager, nullcontext
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from wikic.lint.finding import Finding
-from wikic.vault.index_file import Entry, add_entries, remove_lines, render_index
-from wikic.vault.layout import INDEX_FILE
+from wikic.lint.run import LintOptions, LintReport, run_lint
+from wikic.pages import journal
+from wikic.pages.index_file import Entry, remove_lines, render_index, with_entries
+from wikic.pages.links import LinkNames
+from wikic.pages.lock import vault_lock
+from wikic.vault.layout import INDEX_FILE, is_vault
+from wikic.vault.load import walk
 from wikic.vault.parse import parse_note
 from wikic.vault.schema_md import load as load_schema
-from wikic.vault.write import write_atomic
+
+
+@dataclass
+class FixResult:
+    report: LintReport  # the lint after the repairs
+    changes: list[FileChange] = field(default_factory=list)  # written
+    skipped: list[str] = field(default_factory=list)  # changed after the repairs were planned: left alone
 
 
 @dataclass(frozen=True)
 class FileChange:
     path: str
-    before: str
+    before: str | None  # None: there is no such file yet
     after: str
 
     def diff(self) -> str:
-        return "".join(
-            difflib.unified_diff(self.before.splitlines(True), self.after.splitlines(True), f"a/{self.path}", f"b/{self.path}")
-        )
+        before = (self.before or "").splitlines(True)
+        return "".join(difflib.unified_diff(before, self.after.splitlines(True), f"a/{self.path}", f"b/{self.path}"))
 
 
 def plan_fixes(root: Path, findings: list[Finding]) -> list[FileChange]:
@@ -39,6 +58,7 @@ def plan_fixes(root: Path, findings: list[Finding]) -> list[FileChange]:
     texts: dict[str, str] = {}  # path -> text with '\n' line ends, as it will be written (before CRLF is restored)
     crlf: set[str] = set()
     unreadable: set[str] = set()
+    absent: set[str] = set()
 
     def text_of(path: str) -> str:
         if path not in texts:
@@ -46,6 +66,7 @@ def plan_fixes(root: Path, findings: list[Finding]) -> list[FileChange]:
                 with open(root / path, encoding="utf-8", newline="") as fh:
                     raw = fh.read()
             except FileNotFoundError:
+                absent.add(path)
                 raw = ""
             except (OSError, UnicodeDecodeError):
                 unreadable.add(path)  # not UTF-8 or not readable: lint reports it; fix leaves it alone
@@ -91,28 +112,29 @@ def plan_fixes(root: Path, findings: list[Finding]) -> list[FileChange]:
         texts[path] = "\n".join(lines)
 
     if index_removals or index_additions:
+        schema = load_schema(root)
+        types = list(schema.page_folders)
         originals.setdefault(INDEX_FILE, text_of(INDEX_FILE))
-        index = text_of(INDEX_FILE) or render_index([], list(load_schema(root).page_folders))
+        index = text_of(INDEX_FILE) or render_index([], types)
         if index_removals:
             index = remove_lines(index, index_removals)
         if index_additions:
-            schema = load_schema(root)
+            files, _ = walk(root)
+            links = LinkNames(files)
             folder_types = schema.folder_types()
             entries = []
             for page in sorted(set(index_additions)):
                 note = parse_note(page, (root / page).read_bytes())
                 summary = (note.frontmatter or {}).get("summary") or (note.frontmatter or {}).get("title") or ""
-                stem = page.rsplit("/", 1)[-1][:-3]
-                link = stem if _unique_stem(root, stem) else page[:-3]
-                entries.append(Entry(folder_types.get(page.split("/", 1)[0], "note"), link, str(summary)))
-            index = add_entries(index, entries, list(schema.page_folders))
+                entries.append(Entry(folder_types.get(page.split("/", 1)[0], "note"), links.link_text(page), str(summary)))
+            index = with_entries(index, entries, types)
         texts[INDEX_FILE] = index
 
     def on_disk(path: str, text: str) -> str:
         return text.replace("\n", "\r\n") if path in crlf else text
 
     return [
-        FileChange(p, on_disk(p, originals[p]), on_disk(p, texts[p]))
+        FileChange(p, None if p in absent else on_disk(p, originals[p]), on_disk(p, texts[p]))
         for p in sorted(originals)
         if originals[p] != texts[p] and p not in unreadable
     ]
@@ -137,21 +159,33 @@ def _in_table(lines: list[str], i: int) -> bool:
 
 
 def _all_pages(root: Path) -> list[str]:
-    from wikic.vault.load import walk
-
     folders = set(load_schema(root).page_folders.values())
     files, _ = walk(root)
     return [p for p in files if p.endswith(".md") and "/" in p and p.split("/", 1)[0] in folders]
 
 
-def _unique_stem(root: Path, stem: str) -> bool:
-    count = 0
-    for path in root.rglob(f"{stem}.md"):
-        if not any(part.startswith(".") for part in path.relative_to(root).parts):
-            count += 1
-    return count == 1
+def fix_vault(root: Path, options: LintOptions = LintOptions(), *, label: str | None = None) -> FixResult:
+    """Lint the vault, plan the safe repairs and hand them to `wikic.pages`; then lint it again."""
+    root = Path(root)
+    types = list(load_schema(root).page_folders)
+    with _sole_writer(root, types) as wikic_vault:
+        report = run_lint(root, options, label=label)
+        changes = plan_fixes(root, report.findings)
+        plan = journal.Journal()
+        for change in changes:
+            plan.add_page(change.path, change.before, change.after)
+        # a wikic vault's repairs go through the journal; a plain folder keeps no state to journal in
+        left = set(plan.commit(root, types) if wikic_vault else plan.apply(root, types))
+    after = run_lint(root, options, label=label) if changes else report
+    return FixResult(after, [c for c in changes if c.path not in left], sorted(left))
 
 
-def apply(root: Path, changes: list[FileChange]) -> None:
-    for change in changes:
-        write_atomic(Path(root) / change.path, change.after, root=Path(root))
+@contextmanager
+def _sole_writer(root: Path, types: list[str]) -> Iterator[bool]:
+    """Hold the vault lock (in a wikic vault) and finish a write a killed run left, before anything is read.
+    Yields whether `root` is a wikic vault."""
+    wikic_vault = is_vault(root)
+    with vault_lock(root) if wikic_vault else nullcontext():
+        if wikic_vault:
+            journal.recover(root, types)
+        yield wikic_vault

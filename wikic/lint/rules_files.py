@@ -3,18 +3,15 @@
 from __future__ import annotations
 
 import hashlib
-import json
 import re
 from collections.abc import Iterator
-from typing import Any
 
 from wikic.lint.context import LintContext
 from wikic.lint.finding import Finding
 from wikic.lint.registry import rule
-from wikic.vault.layout import RAW_DIR, STATE_DIR
+from wikic.vault.layout import RAW_DIR
 from wikic.vault.resolve import fold
 
-LEDGER = "sources.json"
 _UNSAFE = re.compile(r"[#^\[\]|\\:*?\"<>%]")
 
 
@@ -50,26 +47,6 @@ def case_collision(ctx: LintContext) -> Iterator[Finding]:
             yield ctx.finding("case-collision", path, None, f"differs from '{seen[key]}' only in case: the two collide on macOS and Windows", target=seen[key])
         else:
             seen[key] = path
-
-
-def read_ledger(ctx: LintContext) -> dict[str, dict[str, Any]]:
-    """raw path -> ledger entry from `.wikic/sources.json` (written when a source is captured)."""
-    path = ctx.vault.root / STATE_DIR / LEDGER
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return {}
-    entries = data.get("sources", data) if isinstance(data, dict) else data
-    out: dict[str, dict[str, Any]] = {}
-    if isinstance(entries, dict):
-        for key, value in entries.items():
-            if isinstance(value, dict):
-                out[str(value.get("path", key))] = value
-    elif isinstance(entries, list):
-        for value in entries:
-            if isinstance(value, dict) and isinstance(value.get("path"), str):
-                out[value["path"]] = value
-    return out
 
 
 @rule("raw-drift", "error", "a raw source changed or vanished after it was captured (raw/ is immutable)", needs_schema=True)

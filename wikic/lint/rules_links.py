@@ -16,15 +16,6 @@ from wikic.vault.resolve import fold, heading_key
 from wikic.vault.slug import slugify
 
 
-def link_text_for(ctx: LintContext, source: str, page: str) -> str:
-    """How to write a link from `source` to `page` so it cannot be ambiguous: the bare name when unique."""
-    stem = posixpath.basename(page)[: -len(".md")] if page.endswith(".md") else posixpath.basename(page)
-    res = ctx.links.resolver.resolve(source, stem)
-    if res.path == page and not res.candidates:
-        return stem
-    return page[: -len(".md")] if page.endswith(".md") else page
-
-
 def suggest(ctx: LintContext, source: str, link: Link) -> tuple[str | None, Fix | None]:
     """'Did you mean' for a link that resolves nowhere. A fix is offered only when exactly one page is meant:
     its title or an alias equals the link text, or the link text slugs to an existing page name."""
@@ -42,14 +33,14 @@ def suggest(ctx: LintContext, source: str, link: Link) -> tuple[str | None, Fix 
                 meant = pages
     if meant and link.kind != FRONTMATTER and link.raw.startswith(("[[", "![[")):
         page = meant[0]
-        text = link_text_for(ctx, source, page)
+        text = ctx.link_names.link_text(page)
         sub = f"#{link.subpath}" if link.subpath else ""
         display = link.alias if link.alias is not None else target
         bang = "!" if link.raw.startswith("!") else ""
         new = f"{bang}[[{text}{sub}|{display}]]"
         return f"[[{text}|{display}]]", Fix("replace", source, link.line, link.raw, new)
     if meant:
-        return f"[[{link_text_for(ctx, source, meant[0])}]]", None
+        return f"[[{ctx.link_names.link_text(meant[0])}]]", None
     close = _close_name(ctx, target)
     return (f"[[{close}]]" if close else None), None
 

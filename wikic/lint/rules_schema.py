@@ -239,7 +239,7 @@ def _cited_changes(ctx: LintContext, cited: Any) -> tuple[list[str], list[str], 
     """(changed, missing, all) pages of a query page's `cited: {path: fingerprint}` map."""
     if not isinstance(cited, dict):
         return [], [], set()
-    from wikic.query.fingerprint import fingerprint_matches
+    from wikic.pages.fingerprint import fingerprint_matches
 
     edited, gone = [], []
     for target, recorded in sorted(cited.items(), key=lambda kv: str(kv[0])):

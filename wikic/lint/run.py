@@ -15,9 +15,8 @@ from wikic import __version__
 from wikic.errors import UsageError
 from wikic.lint.finding import SEVERITY_ORDER, Finding
 from wikic.settings import load_settings
-from wikic.vault.layout import STATE_DIR, is_vault
-
-REPORT_CACHE = "lint-report.json"
+from wikic.vault.layout import is_vault
+from wikic.vault.state import LINT_REPORT, SOURCES, read_cache, source_ledger, state_path, write_cache
 
 
 @dataclass(frozen=True)
@@ -97,9 +96,8 @@ def _fingerprint(root: Path, files: Any, options: LintOptions, today: dt.date) -
     h.update(f"{__version__}|{options.select}|{options.ignore}|{today.isoformat()}".encode())
     for info in sorted(files.values(), key=lambda i: i.path):
         h.update(f"\0{info.path}\0{info.size}\0{info.mtime_ns}".encode())
-    ledger = root / STATE_DIR / "sources.json"
     try:
-        st = ledger.stat()
+        st = state_path(root, SOURCES).stat()
         h.update(f"ledger{st.st_size}:{st.st_mtime_ns}".encode())
     except OSError:
         pass
@@ -125,32 +123,28 @@ def run_lint(root: Path, options: LintOptions = LintOptions(), *, label: str | N
     from wikic.vault.load import walk
 
     files, _ = walk(root)
-    cache_file = root / STATE_DIR / "cache" / REPORT_CACHE
     key = _fingerprint(root, files, options, today)
     if options.use_cache:
-        cached = _read_report(cache_file, key)
+        cached = _read_report(root, key)
         if cached is not None:
             findings, pages, links = cached
             return LintReport(label, findings, pages, links, time.perf_counter() - started, strict, cached=True)
 
     findings, pages, links = _lint(root, options, today)
-    from wikic.vault.load import state_is_ours
-
-    if options.use_cache and state_is_ours(root):
-        _write_report(cache_file, key, findings, pages, links)
+    if options.use_cache:
+        _write_report(root, key, findings, pages, links)
     return LintReport(label, findings, pages, links, time.perf_counter() - started, strict)
 
 
 def _lint(root: Path, options: LintOptions, today: dt.date) -> tuple[list[Finding], int, int]:
     from wikic.vault.graph import build
     from wikic.lint.context import LintContext
-    from wikic.lint.rules_files import read_ledger
     from wikic.vault.load import load_vault
 
     vault = load_vault(root, use_cache=bool(options.use_cache), jobs=options.jobs)
     graph = build(vault)
     ctx = LintContext(vault=vault, links=graph, today=today)
-    ctx.ledger = read_ledger(ctx)
+    ctx.ledger = source_ledger(root)
     rules = _rules()
     overrides = vault.schema.severities
     selected = options.select or tuple(rules)
@@ -173,13 +167,13 @@ def _lint(root: Path, options: LintOptions, today: dt.date) -> tuple[list[Findin
     return findings, pages, links
 
 
-def _read_report(path: Path, key: str) -> tuple[list[Finding], int, int] | None:
+def _read_report(root: Path, key: str) -> tuple[list[Finding], int, int] | None:
+    text = read_cache(root, LINT_REPORT)
     try:
-        with open(path, encoding="utf-8") as fh:
-            data = json.load(fh)
-    except (OSError, ValueError):
+        data = json.loads(text) if text is not None else None
+    except ValueError:
         return None
-    if data.get("key") != key:
+    if not isinstance(data, dict) or data.get("key") != key:
         return None
     try:
         return [Finding.from_dict(d) for d in data["findings"]], int(data["pages"]), int(data["links"])
@@ -187,11 +181,5 @@ def _read_report(path: Path, key: str) -> tuple[list[Finding], int, int] | None:
         return None
 
 
-def _write_report(path: Path, key: str, findings: list[Finding], pages: int, links: int) -> None:
-    from wikic.vault.write import write_bytes_atomic  # only a cold run writes: the warm path never imports it
-
-    report = {"key": key, "pages": pages, "links": links, "findings": [f.to_dict() for f in findings]}
-    try:
-        write_bytes_atomic(path, json.dumps(report).encode("utf-8"), durable=False)
-    except OSError:
-        pass
+def _write_report(root: Path, key: str, findings: list[Finding], pages: int, links: int) -> None:
+    write_cache(root, LINT_REPORT, json.dumps({"key": key, "pages": pages, "links": links, "findings": [f.to_dict() for f in findings]}))

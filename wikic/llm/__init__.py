@@ -1,9 +1,9 @@
 """The LLM layer: one OpenAI-compatible client, typed replies with one re-ask, a reply cache, a fake.
 
 settings = load_settings(vault)
-llm = OpenAICompatible(settings.llm, state_dir=vault / ".wikic")
+llm = OpenAICompatible(settings.llm, state_dir=state_dir(vault))        # wikic.vault.state
 result = ask(llm, messages, MyReply, schema_name="my_reply", max_tokens=1024,
-             cache=ReplyCache.for_vault_state(vault / ".wikic"))
+             cache=ReplyCache.for_vault_state(state_dir(vault)))
 """
 
 from __future__ import annotations

@@ -15,9 +15,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from wikic.llm.storage import read_json, write_json
-
-CACHE_SUBDIR = ("cache", "llm")
+from wikic.vault.state import REPLY_CACHE, read_json, write_json
 
 
 class ReplyCache:
@@ -29,7 +27,7 @@ class ReplyCache:
 
     @classmethod
     def for_vault_state(cls, state_dir: Path, *, read: bool = True) -> ReplyCache:
-        return cls(state_dir.joinpath(*CACHE_SUBDIR), read=read)
+        return cls(state_dir / REPLY_CACHE, read=read)
 
     @staticmethod
     def key(

@@ -20,12 +20,11 @@ from pathlib import Path
 from typing import Any, Literal
 
 from wikic.llm.schema import portable_schema
-from wikic.llm.storage import read_json, write_json
+from wikic.vault.state import ENDPOINTS, read_json, write_json
 
 Mode = Literal["json_schema", "json_schema_portable", "json_object"]
 MODES: tuple[Mode, ...] = ("json_schema", "json_schema_portable", "json_object")
 
-ENDPOINTS_FILE = "llm-endpoints.json"
 
 _FORMAT_WORDS = ("response_format", "json_schema", "schema", "structured output", "grammar")
 _KEYWORD_WORDS = ("maxlength", "minlength", "maxitems", "minitems", "pattern", "not permitted", "unsupported keyword")
@@ -100,7 +99,7 @@ class EndpointMemory:
     """
 
     def __init__(self, state_dir: Path | None) -> None:
-        self._path = state_dir / ENDPOINTS_FILE if state_dir is not None else None
+        self._path = state_dir / ENDPOINTS if state_dir is not None else None
         self._lock = threading.Lock()
         self._entries: dict[str, dict[str, Any]] = {}
         stored = read_json(self._path) if self._path is not None else None

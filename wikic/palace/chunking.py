@@ -16,9 +16,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from wikic.ingest.blocks import MARKER_LINE
 from wikic.vault.anchors import strip_anchors
 from wikic.vault.frontmatter import Page, read_page
+from wikic.vault.markers import MARKER_LINE, PREFIX as _MARKER
 
 # Bumped whenever drawer text or ids would come out differently for the same file.
 CHUNKER_VERSION = "2"  # 2: compiler block markers and claim anchors are left out
@@ -26,7 +26,6 @@ CHUNKER_VERSION = "2"  # 2: compiler block markers and claim anchors are left ou
 _HEADING = re.compile(r"^(#{1,6})[ \t]+(.+?)[ \t#]*$")
 _FENCE = re.compile(r"^[ \t]{0,3}(`{3,}|~{3,})")
 _SENTENCE_END = re.compile(r"(?<=[.!?。！？;；])\s+|(?<=[。！？；])")
-_MARKER = "<!-- wikic:"  # a compiler block marker line (wikic/ingest/blocks.py)
 
 
 @dataclass(frozen=True)

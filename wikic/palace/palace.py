@@ -24,10 +24,10 @@ from wikic.palace.sources import SourceFile, classify, extracted_originals, file
 from wikic.palace.store_process import GENERATION_KEY, open_store
 from wikic.progress import ProgressCallback, ProgressEvent
 from wikic.settings import Settings, load_settings
-from wikic.vault.layout import require_vault, state_dir
+from wikic.vault.layout import require_vault
+from wikic.vault.state import PALACE_LOCK, state_dir, state_path
 
 LEXICAL_FILE = "lexical.sqlite3"
-LOCK_FILE = "palace.lock"
 REBUILD_HINT = "run `wikic index --rebuild` to re-embed the whole palace with the configured model"
 
 
@@ -116,7 +116,7 @@ class Palace:
         self.store = open_store(self.settings)
         self.store.start()  # an embedded palace's process imports chromadb while this one loads its model
         self._manifest: Manifest | None = None
-        self._lock = filelock.FileLock(str(state_dir(self.vault) / LOCK_FILE))
+        self._lock = filelock.FileLock(str(state_path(self.vault, PALACE_LOCK)))
         # (generation, search.TitleIndex) for title matching in search; rebuilt after each write
         self.title_cache: tuple[str | None, Any] = (None, None)
 
@@ -191,7 +191,7 @@ class Palace:
             self._locked().acquire(timeout=timeout)
         except filelock.Timeout:
             raise LockTimeout(
-                f"another wikic process is writing the palace (lock {state_dir(self.vault) / LOCK_FILE})",
+                f"another wikic process is writing the palace (lock {state_path(self.vault, PALACE_LOCK)})",
                 hint="wait for it to finish, or raise [palace] lock_timeout",
             ) from None
 

@@ -24,6 +24,7 @@ from wikic.vault.layout import (
     SPECIAL_FILES,
 )
 from wikic.vault.parse import MAX_PAGE_BYTES
+from wikic.vault.state import source_ledger
 from wikic.vault.write import inside
 
 WINGS = (*PAGE_FOLDERS.values(), RAW_DIR)
@@ -55,12 +56,8 @@ def wing_of(rel: str) -> str:
 
 def extracted_originals(vault: Path) -> frozenset[str]:
     """Raw files whose text capture extracted into another file (recorded in the source ledger)."""
-    # Imported here: the source ledger's reader lives with capture, whose imports (the LLM client) a palace
-    # that only searches should not pay for. It moves to the one module that names every .wikic/ state file.
-    from wikic.ingest.capture import read_ledger
-
     return frozenset(
-        raw for raw, entry in read_ledger(vault).items() if entry.get("text_path") not in (None, "", raw)
+        raw for raw, entry in source_ledger(vault).items() if entry.get("text_path") not in (None, "", raw)
     )
 
 

@@ -8,27 +8,15 @@
 
 Modules: `retrieve.py` (context within a token budget; pages first, raw passages where pages fall short),
 `answer.py` (prompt, streaming, the citation check), `citations.py` (the check itself, also on a stream),
-`writeback.py` (query pages, "Asked about" blocks, index/log/palace), `fingerprint.py` (what lint compares).
-Names are imported lazily: lint imports `wikic.query.fingerprint` and must not pay for the rest.
+`writeback.py` (plans a query page, its "Asked about" blocks, its index.md entry and log row, and hands
+them to `wikic.pages`). What a query page records about the pages it cites is `wikic/pages/fingerprint.py`'s.
 """
 
 from __future__ import annotations
 
-from typing import Any
-
-_EXPORTS = {
-    "QueryOptions": "wikic.query.answer",
-    "QueryResult": "wikic.query.answer",
-    "answer_question": "wikic.query.answer",
-    "generate_answer": "wikic.query.answer",
-    "Retrieval": "wikic.query.retrieve",
-    "ContextItem": "wikic.query.retrieve",
-    "retrieve": "wikic.query.retrieve",
-    "SavedQuery": "wikic.query.writeback",
-    "save_answer": "wikic.query.writeback",
-    "refresh_query": "wikic.query.writeback",
-    "page_fingerprint": "wikic.query.fingerprint",
-}
+from wikic.query.answer import QueryOptions, QueryResult, answer_question, generate_answer
+from wikic.query.retrieve import ContextItem, Retrieval, retrieve
+from wikic.query.writeback import SavedQuery, refresh_query, save_answer
 
 __all__ = [
     "ContextItem",
@@ -38,17 +26,7 @@ __all__ = [
     "SavedQuery",
     "answer_question",
     "generate_answer",
-    "page_fingerprint",
     "refresh_query",
     "retrieve",
     "save_answer",
 ]
-
-
-def __getattr__(name: str) -> Any:
-    module = _EXPORTS.get(name)
-    if module is None:
-        raise AttributeError(f"module 'wikic.query' has no attribute {name!r}")
-    import importlib
-
-    return getattr(importlib.import_module(module), name)

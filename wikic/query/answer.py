@@ -27,7 +27,8 @@ from wikic.query.retrieve import (
     retrieve,
 )
 from wikic.settings import Settings, load_settings
-from wikic.vault.layout import STATE_DIR, require_vault
+from wikic.vault.layout import require_vault
+from wikic.vault.state import state_dir
 
 Status = Literal["answered", "not_found", "general"]
 TextSink = Callable[[str], None]
@@ -182,7 +183,7 @@ def make_llm(root: Path, settings: Settings) -> StreamingLLM:
 
     if not settings.llm.model:
         raise ConfigError("no model configured", hint="set [llm] model in wikic.toml, WIKIC_LLM_MODEL, or --model")
-    return OpenAICompatible(settings.llm, state_dir=root / STATE_DIR)
+    return OpenAICompatible(settings.llm, state_dir=state_dir(root))
 
 
 def not_found_message(retrieval: Retrieval, *, asked_model: bool) -> str:
@@ -240,7 +241,7 @@ def _ask(
     max_tokens = options.max_answer_tokens or min(DEFAULT_ANSWER_TOKENS, settings.llm.max_output_tokens)
     check = CitationCheck([] if general else result.retrieval.items, result.retrieval.resolver)
     flt = AnswerFilter(check, sentinel=not general)
-    cache = ReplyCache.for_vault_state(root / STATE_DIR, read=options.use_cache)
+    cache = ReplyCache.for_vault_state(state_dir(root), read=options.use_cache)
     schema = {"type": "text", "version": PROMPT_VERSION}
     key = ReplyCache.key(llm.identity, messages, "query_answer", schema, max_tokens)
 

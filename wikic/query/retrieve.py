@@ -19,14 +19,16 @@ from pathlib import Path
 from typing import Any, Literal
 
 from wikic.errors import PalaceError, UsageError
+from wikic.pages.fingerprint import knowledge_text, page_fingerprint
+from wikic.pages.links import LinkNames
 from wikic.palace import Palace, SearchHit, search
-from wikic.query.fingerprint import knowledge_text, page_fingerprint
 from wikic.text.terms import tokenize
 from wikic.text.tokens import estimate_tokens
 from wikic.vault.anchors import plain_anchors
 from wikic.vault.frontmatter import split_page
 from wikic.vault.layout import PAGE_FOLDERS, RAW_DIR
 from wikic.vault.load import walk
+from wikic.vault.markers import PREFIX as MARKER_PREFIX
 from wikic.vault.resolve import Resolver
 
 # Cosine similarity above which a drawer counts as relevant on meaning alone, per embedding provider.
@@ -44,7 +46,6 @@ DEFAULT_BUDGET = 6000
 MAX_QUESTION_CHARS = 4000  # a question is not a document: longer text belongs in raw/ via ingest
 DEFAULT_K = 8
 _TEXT_SUFFIXES = (".md", ".markdown", ".txt", ".text")
-_MARKER_PREFIX = "<!-- wikic:"
 
 
 @dataclass(frozen=True)
@@ -58,7 +59,7 @@ class ContextItem:
     score: float
     line_start: int | None = None  # raw passages: the lines shown
     line_end: int | None = None
-    fingerprint: str | None = None  # pages: see wikic.query.fingerprint
+    fingerprint: str | None = None  # pages: see wikic.pages.fingerprint
     aliases: tuple[str, ...] = ()
     sources: tuple[str, ...] = ()  # pages: their `sources:` (raw paths)
     tags: tuple[str, ...] = ()
@@ -144,8 +145,8 @@ def retrieve(
         raise UsageError(f"a context budget of {budget} tokens is too small", hint="use at least 200 (default 6000)")
     root = palace.vault
     files, _ = walk(root)
-    resolver = Resolver(files)
-    out = Retrieval(question, budget=budget, resolver=resolver)
+    out = Retrieval(question, budget=budget, resolver=Resolver(files))
+    names = LinkNames(files)
     excluded = set(exclude)
 
     hits = search(palace, question, k=max(2 * k, 12))
@@ -184,7 +185,7 @@ def retrieve(
     chosen_pages: list[ContextItem] = []
     waiting: list[ContextItem] = []
     for hit, text in pages[:k]:
-        item = _page_item(root, resolver, hit, text, page_cap)
+        item = _page_item(root, names, hit, text, page_cap)
         # Pages take at most three quarters of the budget before raw passages had their chance.
         if used + item.tokens <= budget * 3 // 4:
             chosen_pages.append(item)
@@ -290,24 +291,19 @@ def _raw_text(palace: Palace, rel: str) -> str | None:
     return "\n".join(d.text for d in drawers) if drawers else None
 
 
-def link_ref(resolver: Resolver, path: str) -> str:
-    """How an answer links to `path`: the bare name when it reaches exactly this file, else the path."""
-    if path.endswith(".md") and not path.startswith(RAW_DIR + "/"):
-        stem = posixpath.basename(path)[:-3]
-        found = resolver.resolve(ANSWER_SOURCE, stem)
-        if found.path == path and not found.candidates:
-            return stem
-        return path[:-3]
-    return path  # raw files keep their extension: it is required for non-notes, and shows what they are
+def link_ref(names: LinkNames, path: str) -> str:
+    """How an answer links to `path`: a page as wikic links every page (`wikic/pages/links.py`); a raw file
+    by its path with its extension, which shows what it is."""
+    return path if path.startswith(RAW_DIR + "/") else names.link_text(path)
 
 
 def _clean_lines(lines: list[str]) -> list[str]:
     """A page's lines as the model sees them: no compiler block markers, claim anchors in their plain form
     (`^[raw/x.md:L3]`, what a claim cites without a link to a file the model was not shown)."""
-    return [plain_anchors(line) for line in lines if not line.startswith(_MARKER_PREFIX)]
+    return [plain_anchors(line) for line in lines if not line.startswith(MARKER_PREFIX)]
 
 
-def _page_item(root: Path, resolver: Resolver, hit: SearchHit, text: str, cap: int) -> ContextItem:
+def _page_item(root: Path, names: LinkNames, hit: SearchHit, text: str, cap: int) -> ContextItem:
     data, _ = split_page(text)
     fm = data or {}
     title = fm.get("title") if isinstance(fm.get("title"), str) else hit.title or posixpath.basename(hit.path)[:-3]
@@ -318,7 +314,7 @@ def _page_item(root: Path, resolver: Resolver, hit: SearchHit, text: str, cap: i
     if estimate_tokens(body) > cap:
         body = _excerpt(text, hit, cap)
     return ContextItem(
-        "page", hit.path, link_ref(resolver, hit.path), str(title), body, estimate_tokens(body), hit.score,
+        "page", hit.path, link_ref(names, hit.path), str(title), body, estimate_tokens(body), hit.score,
         fingerprint=page_fingerprint(text), aliases=aliases, sources=sources, tags=tags,
     )
 

@@ -1,7 +1,7 @@
 """Filing answers into the wiki: query pages, "Asked about" blocks on cited pages, index.md, log.md, palace.
 
 A query page (`queries/<slug>.md`) carries the frontmatter of contract §3 plus `question` and `cited`
-(cited page -> fingerprint, see `fingerprint.py`), and its answer inside a compiler-owned block:
+(cited page -> fingerprint, see `wikic/pages/fingerprint.py`), and its answer inside a compiler-owned block:
 
     # Who leads OpenAI?
 
@@ -19,9 +19,9 @@ A query page also links, under "See also", to a few pages built on the same raw 
 lint's staleness check leaves them out. An answer from raw passages alone cites no page, so the pages
 built on those passages list it under "Asked about" instead, and it is not left unlinked in the wiki.
 
-Every new text is computed first, then written through the ingest journal (`wikic/ingest/journal.py`):
-a save killed part-way is finished by the next `query --save`, `--refresh` or ingest, never left with a
-query page but no index.md entry or log row.
+Every new text is computed first, then handed to `wikic.pages`, which writes it through the journal
+(`wikic/pages/journal.py`): a save killed part-way is finished by the next `query --save`, `--refresh`,
+`lint --fix` or ingest, never left with a query page but no index.md entry or log row.
 """
 
 from __future__ import annotations
@@ -34,11 +34,17 @@ from pathlib import Path
 from typing import Any
 
 from wikic.errors import PalaceError, UsageError, VaultError
-from wikic.ingest import journal
-from wikic.ingest.blocks import digest, find_block, merge_blocks, remove_block
-from wikic.ingest.compile import dump_frontmatter
-from wikic.ingest.render import clean_text, clean_title
+from wikic.pages import journal
+from wikic.pages.blocks import digest, find_block, merge_blocks, remove_block
+from wikic.pages.fingerprint import ASKED_KEY, ASKED_SECTION
+from wikic.pages.frontmatter import dump_frontmatter
+from wikic.pages.index_file import Entry, upsert_entry
+from wikic.pages.links import LinkNames
+from wikic.pages.lock import vault_lock
+from wikic.pages.log_file import row
+from wikic.pages.render import clean_text, clean_title
 from wikic.palace import Palace
+from wikic.palace.todo import update_palace
 from wikic.query.answer import (
     QueryOptions,
     QueryResult,
@@ -46,19 +52,14 @@ from wikic.query.answer import (
     TextSink,
     answer_question,
 )
-from wikic.query.fingerprint import ASKED_KEY, ASKED_SECTION
 from wikic.query.retrieve import link_ref
 from wikic.resources import page_skeleton
 from wikic.vault import frontmatter as fm_parser
 from wikic.vault.anchors import strip_anchors
 from wikic.vault.frontmatter import split_page
-from wikic.vault.index_file import Entry, add_entries, bare_index
 from wikic.vault.layout import INDEX_FILE, PAGE_FOLDERS, RAW_DIR, require_vault
 from wikic.vault.load import Vault, load_vault, walk
-from wikic.vault.lock import vault_lock
-from wikic.vault.log_file import row
 from wikic.vault.parse import parse_note
-from wikic.vault.resolve import Resolver
 from wikic.vault.schema_md import load as load_schema
 from wikic.vault.slug import slugify
 
@@ -220,10 +221,10 @@ def _check_answer_block(rel: str, text: str) -> None:
 def _new_path(root: Path, folder: str, question: str) -> str:
     base = slugify(question, max_length=SLUG_LENGTH) or "query"
     files, _ = walk(root)
-    stems = {posixpath.basename(p)[:-3].lower() for p in files if p.endswith(".md")}
+    names = LinkNames(files)
     candidate, n = base, 2
     # a name no other note has, so `[[name]]` reaches this page and nothing else
-    while candidate.lower() in stems or (root / folder / f"{candidate}.md").exists():
+    while names.taken(candidate) or (root / folder / f"{candidate}.md").exists():
         candidate = f"{base}-{n}"
         n += 1
     return f"{folder}/{candidate}.md"
@@ -325,17 +326,20 @@ def _write_query(root: Path, result: QueryResult, rel: str, today: dt.date, *, c
     before: dict[str, str | None] = {rel: old_text}
     texts: dict[str, str] = {}
     files = vault.files
-    resolver = Resolver({*files, rel})  # a new page is linked to before it exists
-    link = link_ref(resolver, rel)
+    names = LinkNames(files)
+    if created:
+        names.add(rel)  # a new page is linked to before it exists
+    link = link_ref(names, rel)
     titles = {p: str((vault.notes[p].frontmatter or {}).get("title") or posixpath.basename(p)[:-3]) for p in related}
-    see_also = ", ".join(_link(link_ref(resolver, p), titles[p]) for p in related)
+    see_also = ", ".join(_link(link_ref(names, p), titles[p]) for p in related)
     body_text, kept = _with_block(merged.text, RELATED_KEY, f"- See also: {see_also}" if related else None, RELATED_SECTION)
     if kept:
         saved.kept_edits.append(f"{rel}: {RELATED_KEY}")
     texts[rel] = dump_frontmatter(data) + body_text.lstrip("\n")
     index_path = root / INDEX_FILE
     before[INDEX_FILE] = index_path.read_text(encoding="utf-8") if index_path.exists() else None
-    texts[INDEX_FILE] = _upsert_index(before[INDEX_FILE], Entry("query", link, data["summary"]), schema)
+    types = list(schema.page_folders) or list(PAGE_FOLDERS)
+    texts[INDEX_FILE] = upsert_entry(before[INDEX_FILE], Entry("query", link, data["summary"]), types)
     queries = _query_pages(vault, rel, texts[rel])
     for page in sorted(_asked_from(data) | old_linked):
         if page in texts:
@@ -345,7 +349,7 @@ def _write_query(root: Path, result: QueryResult, rel: str, today: dt.date, *, c
                 current = before[page] = (root / page).read_text(encoding="utf-8")
             except (OSError, UnicodeDecodeError):
                 continue
-        new, kept = _update_asked(current, [q[:3] for q in queries if page in q[3]], resolver)
+        new, kept = _update_asked(current, [q[:3] for q in queries if page in q[3]], names)
         if new is not None:
             texts[page] = new
             saved.asked_pages.append(page)
@@ -364,20 +368,8 @@ def _write_query(root: Path, result: QueryResult, rel: str, today: dt.date, *, c
             plan.add_page(path, before[path], text)
     plan.add_log(root, [row(today, "query", rel, ", ".join(notes))])
     plan.palace = [saved.path, *saved.asked_pages]
-    plan.save(root)  # from here on, a killed save is finished by the next save or ingest
-    plan.apply(root, list(schema.page_folders))
-    plan.finish(root)
+    plan.commit(root, list(schema.page_folders))
     return saved
-
-
-def _upsert_index(text: str | None, entry: Entry, schema: Any) -> str:
-    """index.md (`text`, None when there is none) with `entry` listed: its old line replaced, or added."""
-    text = text if text is not None else bare_index()
-    pattern = re.compile(rf"^\s*[-*+]\s+\[\[{re.escape(entry.link)}(?:\|[^\]]*)?\]\].*$", re.MULTILINE | re.IGNORECASE)
-    if pattern.search(text):
-        return pattern.sub(lambda _: entry.render(), text, count=1)
-    types = list(schema.page_folders) or list(PAGE_FOLDERS)
-    return add_entries(text, [entry], types)
 
 
 def _asked_from(fm: dict[str, Any]) -> set[str]:
@@ -450,14 +442,14 @@ def _query_pages(vault: Vault, rel: str, text: str) -> list[tuple[str, str, str,
     return out
 
 
-def _update_asked(text: str, queries: list[tuple[str, str, str]], resolver: Resolver) -> tuple[str | None, bool]:
+def _update_asked(text: str, queries: list[tuple[str, str, str]], names: LinkNames) -> tuple[str | None, bool]:
     """A cited page's `text` with its "Asked about" block rebuilt from `queries` (date, path, title; newest
     first). Returns (the new text, or None when nothing changes; kept because a person edited the block)."""
     split = fm_parser.split(text)
     lines = text.split("\n")
     head = "\n".join(lines[: split.block_lines]) + "\n" if split.block_lines else ""
     body = "\n".join(lines[split.block_lines :])
-    entries = [f"- {_link(link_ref(resolver, query_path), title)}" for _, query_path, title in queries[:MAX_ASKED]]
+    entries = [f"- {_link(link_ref(names, query_path), title)}" for _, query_path, title in queries[:MAX_ASKED]]
     if len(queries) > MAX_ASKED:
         entries.append(f"- … and {len(queries) - MAX_ASKED} more (see the Queries section of index.md)")
     new_body, kept = _with_block(body, ASKED_KEY, "\n".join(entries) if entries else None, ASKED_SECTION)
@@ -470,6 +462,6 @@ def _update_asked(text: str, queries: list[tuple[str, str, str]], resolver: Reso
 def _reindex(root: Path, saved: SavedQuery, palace: Palace | None) -> None:
     """Index what the save wrote, and whatever a killed save or ingest left to index (its palace to-do)."""
     try:
-        journal.update_palace(root, [saved.path, *saved.asked_pages], palace)
+        update_palace(root, [saved.path, *saved.asked_pages], palace)
     except (PalaceError, OSError) as exc:
         saved.warnings.append(f"palace not updated ({exc}); run `wikic index`")

@@ -10,7 +10,7 @@ SCHEMA_FILE = "SCHEMA.md"
 INDEX_FILE = "index.md"
 LOG_FILE = "log.md"
 CONFIG_FILE = "wikic.toml"
-STATE_DIR = ".wikic"
+STATE_DIR = ".wikic"  # what wikic keeps there is named in `state.py`
 RAW_DIR = "raw"
 RAW_SUBDIRS = ("articles", "papers", "transcripts", "assets")
 
@@ -29,7 +29,7 @@ SPECIAL_FILES = (SCHEMA_FILE, INDEX_FILE, LOG_FILE)
 INBOX_DIR = "inbox"
 
 # Folders never scanned as notes: tool state, Obsidian settings, trash, VCS.
-IGNORED_DIRS = frozenset({".wikic", ".obsidian", ".trash", ".git", ".hg", ".svn", "node_modules"})
+IGNORED_DIRS = frozenset({STATE_DIR, ".obsidian", ".trash", ".git", ".hg", ".svn", "node_modules"})
 
 
 def find_vault_root(start: Path) -> Path:
@@ -54,7 +54,3 @@ def require_vault(root: Path) -> None:
             f"{root} is not a wikic vault (no {SCHEMA_FILE})",
             hint="run `wikic init` to make it one, or give a vault with --vault DIR",
         )
-
-
-def state_dir(root: Path) -> Path:
-    return root / STATE_DIR

@@ -13,13 +13,11 @@ from pathlib import Path
 from typing import Any
 
 from wikic import __version__
-from wikic.vault.layout import INDEX_FILE, LOG_FILE, RAW_DIR, SCHEMA_FILE, STATE_DIR
+from wikic.vault.layout import INDEX_FILE, LOG_FILE, RAW_DIR, SCHEMA_FILE
 from wikic.vault.model import Block, Heading, Link, Note, Problem
 from wikic.vault.schema_md import Schema
 from wikic.vault.schema_md import load as load_schema
-from wikic.vault.write import write_bytes_atomic
-
-CACHE_NAME = "parse-cache.json"
+from wikic.vault.state import PARSE_CACHE, read_cache, write_cache
 
 
 @dataclass(frozen=True)
@@ -143,16 +141,6 @@ def _parse_many(root: Path, paths: list[str], jobs: int) -> list[Note]:
     return [note for chunk in results for note in chunk]
 
 
-def _cache_path(root: Path) -> Path:
-    return root / STATE_DIR / "cache" / CACHE_NAME
-
-
-def state_is_ours(root: Path) -> bool:
-    """`.wikic/` must be a real folder inside the vault: a symlink there could redirect cache writes."""
-    state = root / STATE_DIR
-    return not state.is_symlink() and (not state.exists() or os.path.realpath(state).startswith(os.path.realpath(root) + os.sep))
-
-
 def _encode(value: Any) -> Any:
     # YAML gives dates; JSON has none. Anything else unusual makes the note uncacheable.
     if isinstance(value, dt.datetime):
@@ -182,20 +170,19 @@ def _note_from(row: list[Any]) -> Note:
 
 def _load_cache(root: Path) -> dict[str, tuple[int, int, Note]]:
     """The parse cache is JSON, never pickle: a vault is shared data, and loading it must not run code."""
+    text = read_cache(root, PARSE_CACHE)
+    if text is None:
+        return {}
     try:
-        with open(_cache_path(root), encoding="utf-8") as fh:
-            data = json.load(fh, object_hook=_decode)
+        data = json.loads(text, object_hook=_decode)
         if data.get("version") != __version__:
             return {}
         return {path: (size, mtime, _note_from(row)) for path, (size, mtime, row) in data["notes"].items()}
-    except (OSError, ValueError, TypeError, KeyError, AttributeError):
+    except (ValueError, TypeError, KeyError, AttributeError):
         return {}
 
 
 def _save_cache(root: Path, entries: dict[str, tuple[int, int, Note]]) -> None:
-    if not state_is_ours(root):
-        return
-    path = _cache_path(root)
     notes: dict[str, Any] = {}
     for key, (size, mtime, note) in entries.items():
         try:
@@ -205,9 +192,9 @@ def _save_cache(root: Path, entries: dict[str, tuple[int, int, Note]]) -> None:
         notes[key] = [size, mtime, list(note)]
     try:
         text = json.dumps({"version": __version__, "notes": notes}, default=_encode, ensure_ascii=False, separators=(",", ":"))
-        write_bytes_atomic(path, text.encode("utf-8"), durable=False)
-    except (OSError, TypeError, ValueError):
-        pass  # the cache is an optimisation; a read-only vault still lints
+    except (TypeError, ValueError):
+        return  # the cache is an optimisation: a note it cannot hold is parsed again next time
+    write_cache(root, PARSE_CACHE, text)
 
 
 def load_vault(root: Path, *, use_cache: bool = False, jobs: int | None = None) -> Vault:

@@ -12,6 +12,8 @@ from __future__ import annotations
 import re
 from urllib.parse import unquote
 
+from wikic.vault.markers import PREFIX as MARKER_PREFIX
+from wikic.vault.markers import marker_lines
 from wikic.vault.model import EMBED, MDLINK, WIKILINK, Heading, Link, Problem
 
 WIKI_RE = re.compile(r"(!?)\[\[([^\[\]\n|]*?)(?:\|([^\[\]\n]*))?\]\]")
@@ -90,16 +92,15 @@ def _heading_text(after: str) -> str:
     return after[:end].strip()
 
 
-# The compiler's block markers (wikic/ingest/blocks.py): one-line HTML comments, each a block of its own
+# The compiler's block markers (wikic/vault/markers.py): one-line HTML comments, each a block of its own
 # that hides nothing else, so a compiled page need not go to markdown-it for them.
 # A name holding "[[" or "](" would look like a link to the fast scanner only: such a page goes to markdown-it.
-_MARKER_NAME = r"(?:(?!\[\[|\]\()[^\s<>])+"
-_OWNED_MARKER = re.compile(rf"^<!-- wikic:(?:begin {_MARKER_NAME} sha=[0-9a-f]+|end {_MARKER_NAME}) -->$", re.M)
+_OWNED_MARKER = marker_lines(r"(?:(?!\[\[|\]\()[^\s<>])+")
 
 
 def fast_eligible(body: str) -> bool:
     original = body
-    if "<!-- wikic:" in body:
+    if MARKER_PREFIX in body:
         body = _OWNED_MARKER.sub("", body)
     # Constructs that look tricky but cannot change which links a page has: an escaped pipe (in a table
     # cell or elsewhere), an angle-bracket link destination, a footnote definition.

@@ -1,13 +1,10 @@
-"""log.md is an append-only table written by code (contract §4)."""
+"""log.md is an append-only table written by code: its rows, and log.md with rows appended."""
 
 from __future__ import annotations
 
 import datetime as dt
-from pathlib import Path
 
 from wikic.resources import log_skeleton
-from wikic.vault.layout import LOG_FILE
-from wikic.vault.write import write_atomic
 
 
 def _cell(text: str) -> str:
@@ -24,12 +21,3 @@ def appended(text: str | None, rows: list[str]) -> str:
     if not base.endswith("\n"):
         base += "\n"
     return base + "".join(r + "\n" for r in rows)
-
-
-def append_rows(root: Path, rows: list[str]) -> None:
-    path = root / LOG_FILE
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        text = None
-    write_atomic(path, appended(text, rows), root=root)

@@ -10,7 +10,7 @@ first one stale), the "See also" lines that ingest rewrites when a page built on
 and the compiler's block markers (whose hashes follow the blocks' text). Line endings and trailing spaces
 are normalised; everything else counts. A fingerprint recorded by an earlier version, which still counted
 See also lines and markers, is accepted while the page is unchanged (`fingerprint_matches`).
-This module is imported by lint: it must stay free of heavy imports.
+Lint's `stale-page` rule imports this module: it must stay free of heavy imports.
 """
 
 from __future__ import annotations
@@ -19,17 +19,16 @@ import hashlib
 import re
 
 from wikic.vault.frontmatter import split
+from wikic.vault.markers import PREFIX, block
 
-# The compiler-owned block (see wikic.ingest.blocks) that lists the queries citing a page.
+# The compiler-owned block (see `blocks.py`) that lists the queries citing a page.
 ASKED_KEY = "asked"
 ASKED_SECTION = "Asked about"
 FINGERPRINT_CHARS = 16
 
-_ASKED_BLOCK = re.compile(
-    rf"^<!-- wikic:begin {ASKED_KEY} sha=[0-9a-f]+ -->\n.*?^<!-- wikic:end {ASKED_KEY} -->$", re.MULTILINE | re.DOTALL
-)
+_ASKED_BLOCK = block(ASKED_KEY)
 _ASKED_HEADING = re.compile(rf"^## {re.escape(ASKED_SECTION)}[ \t]*$", re.MULTILINE)
-_NAVIGATION = re.compile(r"^(?:- See also: .*|<!-- wikic:(?:begin|end) [^\n]*-->)$", re.MULTILINE)
+_NAVIGATION = re.compile(rf"^(?:- See also: .*|{re.escape(PREFIX)}(?:begin|end) [^\n]*-->)$", re.MULTILINE)
 _EMPTY_SECTION = re.compile(r"^#{2,6} [^\n]*\n(?=\s*(?:^#{1,6} |\Z))", re.MULTILINE)
 _BLANK_RUNS = re.compile(r"\n{3,}")
 

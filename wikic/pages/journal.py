@@ -1,11 +1,11 @@
-"""A redo journal for the files one ingest run (or one `query --save`) writes, so a run killed part-way
-is finished by the next.
+"""A redo journal for the files one ingest run, one `query --save` or one `lint --fix` writes, so a run
+killed part-way is finished by the next.
 
-An ingest run plans every change in memory, then, under the vault lock:
+A run plans every change in memory, then, under the vault lock (`Journal.commit`):
 1. writes the whole plan to `.wikic/journal.json` (atomically: it is there whole or not at all);
 2. applies it: the pages, index.md, `.wikic/compiled.json`, `.wikic/mentions.json`, then log.md;
 3. leaves the paths the palace must re-read in `.wikic/palace-todo/<run>.json` and removes the journal.
-After the vault lock, the palace is updated and the to-do removed.
+After the vault lock, the palace is updated and the to-do removed (`wikic/palace/todo.py`).
 
 Applying is idempotent: a page that already holds its new text is skipped (and one a person changed since
 the plan was made is left alone), an index entry already listed is not added again, a log row already
@@ -16,35 +16,32 @@ does anything else; either way log.md, index.md, the pages and the ledgers agree
 
 Filing an answer (`wikic/query/writeback.py`) goes through the same journal: its query page, index.md
 (recorded as a page, since a refreshed answer rewrites its entry's summary), the cited pages' "Asked
-about" blocks and its log row. Ingest, `query --save` and `query --refresh` all finish any journal they
-find, whoever left it.
+about" blocks and its log row; so do `lint --fix`'s repairs (pages and index.md). Every writer finishes
+any journal it finds, whoever left it, before it reads the vault.
 """
 
 from __future__ import annotations
 
 import hashlib
-import json
-import os
 import secrets
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from wikic.progress import ProgressCallback, ProgressEvent
-from wikic.vault.index_file import Entry, add_entries, bare_index, listed_links
-from wikic.vault.layout import INDEX_FILE, LOG_FILE, STATE_DIR
-from wikic.vault.log_file import appended
+from wikic.pages.index_file import Entry, with_entries
+from wikic.pages.log_file import appended
+from wikic.vault import state
+from wikic.vault.layout import INDEX_FILE, LOG_FILE
 from wikic.vault.write import write_atomic
 
-if TYPE_CHECKING:  # the palace (chromadb) is imported only when it is used
-    from wikic.palace import Palace
 
-JOURNAL = "journal.json"
-PALACE_TODO = "palace-todo"
+def _lf(text: str) -> str:
+    # a page is compared as `_read` sees it: with universal newlines (CRLF and CR read as LF)
+    return text.replace("\r\n", "\n").replace("\r", "\n")
 
 
 def _sha(text: str | None) -> str | None:
-    return None if text is None else hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+    return None if text is None else hashlib.sha256(_lf(text).encode("utf-8", "surrogatepass")).hexdigest()
 
 
 def _read(path: Path) -> str | None:
@@ -66,6 +63,7 @@ class Journal:
     palace: list[str] = field(default_factory=list)  # paths the palace must re-read
 
     def add_page(self, path: str, before: str | None, text: str) -> None:
+        """Write `text` to `path`, unless the file no longer holds `before` (None: no file) when applied."""
         self.pages[path] = {"before": _sha(before), "text": text}
 
     def add_index(self, entries: list[Entry]) -> None:
@@ -79,29 +77,33 @@ class Journal:
 
     # -- storage -----------------------------------------------------------------------------------------
     def save(self, root: Path) -> None:
-        write_atomic(root / STATE_DIR / JOURNAL, json.dumps(asdict(self), ensure_ascii=False))
+        state.save_journal(root, asdict(self))
 
     @classmethod
     def load(cls, root: Path) -> Journal | None:
         """The journal a killed run left, or None. An unreadable one was never completely written (it is
         written atomically), so it is no journal."""
+        data = state.load_journal(root)
         try:
-            data = json.loads((root / STATE_DIR / JOURNAL).read_text(encoding="utf-8"))
-            return cls(**data)
-        except FileNotFoundError:
-            return None
-        except (OSError, ValueError, TypeError):
+            return cls(**data) if data is not None else None
+        except TypeError:
             return None
 
     # -- applying (under the vault lock) ----------------------------------------------------------------
+    def commit(self, root: Path, page_types: list[str]) -> list[str]:
+        """Save, apply and finish the plan (under the vault lock); returns the pages left alone because
+        they changed since the plan was made."""
+        self.save(root)  # from here on, a killed run is finished by the next writer
+        left = self.apply(root, page_types)
+        self.finish(root)
+        return left
+
     def apply(self, root: Path, page_types: list[str]) -> list[str]:
         """Make every planned write true; returns the pages left alone because a person changed them."""
-        from wikic.ingest.ledgers import Compiled, Mentions
-
         left: list[str] = []
         for path, planned in self.pages.items():
             current = _read(root / path)
-            if current == planned["text"]:
+            if current == _lf(planned["text"]):
                 continue
             if _sha(current) != planned["before"]:
                 left.append(path)
@@ -109,17 +111,16 @@ class Journal:
             write_atomic(root / path, planned["text"], root=root)
         if self.index:
             index_path = root / INDEX_FILE
-            current = _read(index_path) or bare_index()
-            listed = listed_links(current)
-            entries = [Entry(**e) for e in self.index if e["link"].lower() not in listed]
-            if entries:
-                write_atomic(index_path, add_entries(current, entries, page_types), root=root)
+            current = _read(index_path) or None
+            new = with_entries(current, [Entry(**e) for e in self.index], page_types)
+            if new != current:
+                write_atomic(index_path, new, root=root)
         if self.compiled:
-            compiled = Compiled.load(root)
+            compiled = state.Compiled.load(root)
             compiled.entries.update(self.compiled)
             compiled.save()
         if self.mentions is not None:
-            Mentions(root, self.mentions).save()
+            state.Mentions(root, self.mentions).save()
         if self.log_rows:
             log_path = root / LOG_FILE
             current = _read(log_path)
@@ -132,18 +133,13 @@ class Journal:
     def finish(self, root: Path) -> None:
         """Hand the palace its to-do, then drop the journal: everything else is written."""
         if self.palace:
-            todo = root / STATE_DIR / PALACE_TODO / f"{self.run}.json"
-            write_atomic(todo, json.dumps({"paths": sorted(set(self.palace))}, ensure_ascii=False))
-        try:
-            os.unlink(root / STATE_DIR / JOURNAL)
-        except FileNotFoundError:
-            pass
+            state.add_palace_todo(root, self.run, self.palace)
+        state.drop_journal(root)
 
 
 def pending(root: Path) -> bool:
     """Whether a killed run left work behind (a journal, or palace updates not done)."""
-    todo = root / STATE_DIR / PALACE_TODO
-    return (root / STATE_DIR / JOURNAL).exists() or (todo.is_dir() and any(todo.glob("*.json")))
+    return state.journal_exists(root) or bool(state.palace_todos(root))
 
 
 def recover(root: Path, page_types: list[str]) -> list[str]:
@@ -151,55 +147,8 @@ def recover(root: Path, page_types: list[str]) -> list[str]:
     run it completed."""
     journal = Journal.load(root)
     if journal is None:
-        try:
-            os.unlink(root / STATE_DIR / JOURNAL)  # unreadable: never complete, so nothing of it was applied
-        except FileNotFoundError:
-            pass
+        state.drop_journal(root)  # unreadable: never complete, so nothing of it was applied
         return []
     journal.apply(root, page_types)
     journal.finish(root)
     return sorted(journal.compiled)
-
-
-def palace_todo(root: Path) -> list[tuple[Path, list[str]]]:
-    """(to-do file, paths) for every palace update a run planned and has not done."""
-    folder = root / STATE_DIR / PALACE_TODO
-    out = []
-    for path in sorted(folder.glob("*.json")) if folder.is_dir() else []:
-        try:
-            paths = json.loads(path.read_text(encoding="utf-8"))["paths"]
-        except (OSError, ValueError, KeyError, TypeError):
-            paths = []
-        out.append((path, [p for p in paths if isinstance(p, str)]))
-    return out
-
-
-def update_palace(
-    root: Path, paths: list[str], palace: Palace | None = None, *, run: str | None = None,
-    progress: ProgressCallback | None = None,
-) -> int:
-    """Index `paths`, and every palace update a run planned and has not done; then drop those to-dos.
-    A long-running caller passes its open `palace`; otherwise one is opened for this update. `run` names
-    the caller's own journal run: every other to-do was left by a run that was interrupted (or another
-    process's, still running), and is announced to `progress` as a `leftover` event before the work starts.
-    Returns how many files those other to-dos held. Raises what the palace raises (Ctrl-C included); the
-    to-dos then stay for the next run."""
-    todos = palace_todo(root)
-    wanted = sorted({*paths, *(p for _, ps in todos for p in ps)})
-    if not wanted:
-        return 0
-    leftover = len({p for todo, ps in todos if todo.stem != run for p in ps})
-    if leftover and progress is not None:
-        progress(ProgressEvent("leftover", 0, leftover, "files"))
-    if palace is not None:
-        palace.update_paths(wanted, progress=progress)
-    else:
-        from wikic.palace import update_paths
-
-        update_paths(root, wanted, progress=progress)
-    for todo, _ in todos:
-        try:
-            os.unlink(todo)
-        except FileNotFoundError:
-            pass
-    return leftover

@@ -1,5 +1,6 @@
-"""index.md is written by code (contract §4): one section per page type, alphabetical entries
-`- [[link]] — summary`. Edits are surgical so text a person added to index.md survives."""
+"""index.md's text, built here and nowhere else: one section per page type, alphabetical entries
+`- [[link]] — summary`. Edits are surgical so text a person added to index.md survives. (The journal,
+`journal.py`, is what writes it to disk.)"""
 
 from __future__ import annotations
 
@@ -98,3 +99,20 @@ def remove_lines(text: str, line_numbers: set[int]) -> str:
     lines = text.split("\n")
     kept = [line for number, line in enumerate(lines, start=1) if number not in line_numbers or not _ENTRY.match(line)]
     return "\n".join(kept)
+
+
+def with_entries(text: str | None, entries: list[Entry], types: list[str]) -> str:
+    """index.md (`text`, None when there is none) with the `entries` it does not list yet added."""
+    text = text if text is not None else bare_index()
+    listed = listed_links(text)
+    missing = [e for e in entries if e.link.lower() not in listed]
+    return add_entries(text, missing, types) if missing else text
+
+
+def upsert_entry(text: str | None, entry: Entry, types: list[str]) -> str:
+    """index.md (`text`, None when there is none) with `entry` listed: its old line replaced, or added."""
+    text = text if text is not None else bare_index()
+    pattern = re.compile(rf"^\s*[-*+]\s+\[\[{re.escape(entry.link)}(?:\|[^\]]*)?\]\].*$", re.MULTILINE | re.IGNORECASE)
+    if pattern.search(text):
+        return pattern.sub(lambda _: entry.render(), text, count=1)
+    return add_entries(text, [entry], types)

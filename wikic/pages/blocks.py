@@ -1,29 +1,17 @@
 """Compiler-owned blocks inside pages, so text a person wrote or edited is never overwritten.
 
-Everything the compiler writes into a page body sits between two marker comments:
-
-    <!-- wikic:begin facts:raw/articles/x.md sha=1a2b3c4d -->
-    - A claim. ^[[[raw/articles/x.md|x.md]] L3-L5]
-    <!-- wikic:end facts:raw/articles/x.md -->
-
-`sha` is the hash of the block body as the compiler wrote it. On the next compile a block is replaced
-only if its body still hashes to `sha`; a block a person changed is left exactly as it is. Text outside
-the markers is never touched. The markers are HTML comments: Obsidian does not show them.
+Everything the compiler writes into a page body sits between a begin and an end marker comment (their
+format is `wikic/vault/markers.py`'s). The begin marker's `sha` is the hash of the block body as the
+compiler wrote it. On the next compile a block is replaced only if its body still hashes to `sha`; a block
+a person changed is left exactly as it is. Text outside the markers is never touched.
 """
 
 from __future__ import annotations
 
 import hashlib
-import re
 from dataclasses import dataclass
 
-_BEGIN = re.compile(r"^<!-- wikic:begin (\S+) sha=([0-9a-f]{8,64}) -->$", re.M)
-# A begin or end marker line: machinery, not content (search leaves it out of drawers and snippets).
-MARKER_LINE = re.compile(r"^<!-- wikic:(?:begin \S+ sha=[0-9a-f]{8,64}|end \S+) -->$")
-
-
-def _end(key: str) -> str:
-    return f"<!-- wikic:end {key} -->"
+from wikic.vault.markers import BEGIN, PREFIX, begin_line, end_line
 
 
 def digest(body: str) -> str:
@@ -32,7 +20,7 @@ def digest(body: str) -> str:
 
 def render_block(key: str, body: str) -> str:
     body = body.strip("\n")
-    return f"<!-- wikic:begin {key} sha={digest(body)} -->\n{body}\n{_end(key)}"
+    return f"{begin_line(key, digest(body))}\n{body}\n{end_line(key)}"
 
 
 @dataclass
@@ -45,10 +33,10 @@ class Merge:
 
 def find_block(text: str, key: str) -> tuple[int, int, str, str] | None:
     """(start, end, recorded sha, body) of the block `key` in `text`, or None."""
-    for m in _BEGIN.finditer(text):
+    for m in BEGIN.finditer(text):
         if m.group(1) != key:
             continue
-        end_marker = _end(key)
+        end_marker = end_line(key)
         close = text.find(end_marker, m.end())
         if close < 0:
             return None  # a broken block is treated as human text
@@ -58,7 +46,7 @@ def find_block(text: str, key: str) -> tuple[int, int, str, str] | None:
 
 
 def block_keys(text: str) -> list[str]:
-    return [m.group(1) for m in _BEGIN.finditer(text)]
+    return [m.group(1) for m in BEGIN.finditer(text)]
 
 
 def merge_blocks(text: str, blocks: list[tuple[str, str, str | None]]) -> Merge:
@@ -110,10 +98,10 @@ def _insert(text: str, rendered: str, section: str | None) -> str:
         title = next((i for i, line in enumerate(lines) if line.startswith("# ")), None)
         at = (title + 1) if title is not None else len(lines)
         # after the title and any blocks already there
-        while at < len(lines) and (lines[at].strip() == "" or lines[at].startswith("<!-- wikic:")):
-            if lines[at].startswith("<!-- wikic:begin"):
+        while at < len(lines) and (lines[at].strip() == "" or lines[at].startswith(PREFIX)):
+            if lines[at].startswith(PREFIX + "begin"):
                 key = lines[at].split()[2]
-                close = next((j for j in range(at, len(lines)) if lines[j] == _end(key)), at)
+                close = next((j for j in range(at, len(lines)) if lines[j] == end_line(key)), at)
                 at = close + 1
             else:
                 at += 1

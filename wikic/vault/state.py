@@ -1,0 +1,263 @@
+"""Every file wikic keeps under a vault's `.wikic/` folder is named here, and read and written through here.
+
+    sources.json            the source ledger: each raw file's sha256, kind and origin (capture writes it)
+    compiled.json           raw path -> sha256 and pages written, so an unchanged source costs nothing
+    mentions.json           names seen below their SCHEMA.md threshold, with what each source said of them
+    journal.json            the writes a run planned and has not finished (`wikic/pages/journal.py`)
+    palace-todo/<run>.json  paths a run wrote and the palace has not re-read yet
+    vault.lock              one writer of wiki content at a time (`wikic/pages/lock.py`)
+    palace.lock             one writer of the palace at a time
+    palace/                 the palace itself, unless `[palace] path` puts it elsewhere
+    llm-endpoints.json      what each model endpoint turned out to accept
+    cache/llm/              validated model replies, by request
+    cache/parse-cache.json  parsed notes, by size and mtime
+    cache/lint-report.json  the last lint report, by the vault's listing
+
+State is written atomically, so a crash or a parallel reader never sees half a file; every file here can be
+rebuilt (or, for the journal, redone), so a missing or unreadable one reads as empty.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterator
+from contextlib import AbstractContextManager, contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from filelock import FileLock, Timeout
+
+from wikic.errors import LockTimeout
+from wikic.vault.layout import STATE_DIR
+from wikic.vault.write import write_atomic, write_bytes_atomic
+
+SOURCES = "sources.json"
+SOURCES_LOCK = "sources.json.lock"
+COMPILED = "compiled.json"
+MENTIONS = "mentions.json"
+JOURNAL = "journal.json"
+PALACE_TODO = "palace-todo"
+VAULT_LOCK = "vault.lock"
+PALACE_LOCK = "palace.lock"
+DEFAULT_PALACE = f"{STATE_DIR}/palace"  # vault-relative, as `[palace] path` is written
+ENDPOINTS = "llm-endpoints.json"
+REPLY_CACHE = "cache/llm"
+PARSE_CACHE = "cache/parse-cache.json"
+LINT_REPORT = "cache/lint-report.json"
+
+
+def state_dir(root: Path) -> Path:
+    return Path(root) / STATE_DIR
+
+
+def state_path(root: Path, name: str) -> Path:
+    """Where the state file `name` (one of the names above) of the vault at `root` lives."""
+    return state_dir(root) / name
+
+
+def state_is_ours(root: Path) -> bool:
+    """`.wikic/` must be a real folder inside the vault: a symlink there could redirect cache writes."""
+    state = state_dir(root)
+    return not state.is_symlink() and (not state.exists() or os.path.realpath(state).startswith(os.path.realpath(root) + os.sep))
+
+
+@contextmanager
+def state_lock(root: Path, name: str, timeout: float, *, holder: str, hint: str) -> Iterator[None]:
+    """Hold the lock file `name`; after `timeout` seconds of waiting, LockTimeout ("`holder` for N s")."""
+    state_dir(root).mkdir(parents=True, exist_ok=True)
+    lock = FileLock(str(state_path(root, name)))
+    try:
+        lock.acquire(timeout=timeout)
+    except Timeout:
+        raise LockTimeout(f"{holder} for {timeout:.0f} s", hint=hint) from None
+    try:
+        yield
+    finally:
+        lock.release()
+
+
+# -- JSON state ------------------------------------------------------------------------------------------
+
+
+def write_json(path: Path, value: Any) -> None:
+    text = json.dumps(value, ensure_ascii=False, indent=2, sort_keys=True) + "\n"
+    write_bytes_atomic(path, text.encode("utf-8"))
+
+
+def read_json(path: Path) -> Any | None:
+    """The JSON value in `path`, or None when the file is missing or unreadable (state is rebuildable)."""
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+
+
+def _read_ledger(root: Path, name: str, key: str) -> dict[str, Any]:
+    """The map under `key` in the ledger `name` ({} when it is missing or unreadable)."""
+    data = read_json(state_path(root, name))
+    value = data.get(key) if isinstance(data, dict) else None
+    return value if isinstance(value, dict) else {}
+
+
+def _write_ledger(root: Path, name: str, key: str, value: dict[str, Any]) -> None:
+    write_atomic(state_path(root, name), json.dumps({"version": 1, key: value}, indent=1, ensure_ascii=False))
+
+
+# -- caches ----------------------------------------------------------------------------------------------
+
+
+def read_cache(root: Path, name: str) -> str | None:
+    try:
+        return state_path(root, name).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return None
+
+
+def write_cache(root: Path, name: str, text: str) -> None:
+    """Replace a cache file in one step (a reader never sees half of it), without the fsyncs state gets:
+    a cache lost to a power cut costs one rebuild. Nothing is written where `.wikic/` is not the vault's own,
+    and a cache that cannot be written is no error (a read-only vault still lints)."""
+    if not state_is_ours(root):
+        return
+    try:
+        write_bytes_atomic(state_path(root, name), text.encode("utf-8"), durable=False)
+    except OSError:
+        pass
+
+
+# -- the source ledger (sources.json) --------------------------------------------------------------------
+
+
+def source_ledger(root: Path) -> dict[str, dict[str, Any]]:
+    """raw path -> its ledger entry (sha256, kind, media, title, origin, text_path, text_sha256, captured).
+    Entries that are no JSON object are left out; a list of entries with a `path` each reads too."""
+    data = read_json(state_path(root, SOURCES))
+    entries = data.get("sources", data) if isinstance(data, dict) else data
+    out: dict[str, dict[str, Any]] = {}
+    if isinstance(entries, dict):
+        for key, value in entries.items():
+            if isinstance(value, dict):
+                out[str(value.get("path", key))] = value
+    elif isinstance(entries, list):
+        for value in entries:
+            if isinstance(value, dict) and isinstance(value.get("path"), str):
+                out[value["path"]] = value
+    return out
+
+
+def write_source_ledger(root: Path, sources: dict[str, dict[str, Any]]) -> None:
+    write_json(state_path(root, SOURCES), {"version": 1, "sources": sources})
+
+
+def source_ledger_lock(root: Path, timeout: float = 60.0) -> AbstractContextManager[None]:
+    """One writer of the source ledger at a time (capture reads it, adds entries, writes it back)."""
+    return state_lock(root, SOURCES_LOCK, timeout, holder=f"{state_path(root, SOURCES)}: another wikic process has held "
+                      "the source ledger", hint="wait for the other ingest to finish")
+
+
+# -- what ingest compiled, and what waits below a threshold (compiled.json, mentions.json) ----------------
+
+
+@dataclass
+class Compiled:
+    root: Path
+    entries: dict[str, dict[str, Any]] = field(default_factory=dict)
+
+    @classmethod
+    def load(cls, root: Path) -> Compiled:
+        return cls(root, _read_ledger(root, COMPILED, "sources"))
+
+    def is_current(self, raw_path: str, sha256: str) -> bool:
+        entry = self.entries.get(raw_path)
+        return bool(entry) and entry.get("sha256") == sha256
+
+    def record(self, raw_path: str, sha256: str, pages: list[str], date: str, **facts: Any) -> None:
+        """`facts`: what `wikic status` counts about the compilation (claims dropped by reason, quotes
+        repaired, whether nothing was extracted from a source that names things, the strategy used)."""
+        self.entries[raw_path] = {"sha256": sha256, "pages": sorted(set(pages)), "compiled": date, **facts}
+
+    def save(self) -> None:
+        _write_ledger(self.root, COMPILED, "sources", self.entries)
+
+
+@dataclass
+class Mentions:
+    """key -> {"kind": entity|concept, "name", "aliases", "summary", "sources": {raw: payload}}"""
+
+    root: Path
+    items: dict[str, dict[str, Any]] = field(default_factory=dict)
+
+    @classmethod
+    def load(cls, root: Path) -> Mentions:
+        return cls(root, _read_ledger(root, MENTIONS, "mentions"))
+
+    def add(self, key: str, kind: str, name: str, aliases: list[str], summary: str, source: str, payload: Any) -> dict[str, Any]:
+        item = self.items.setdefault(key, {"kind": kind, "name": name, "aliases": [], "summary": summary, "sources": {}})
+        item["aliases"] = sorted(set(item["aliases"]) | set(aliases))
+        if not item.get("summary"):
+            item["summary"] = summary
+        item["sources"][source] = payload
+        return item
+
+    def pop(self, key: str) -> None:
+        self.items.pop(key, None)
+
+    def snapshot(self) -> dict[str, dict[str, Any]]:
+        """The ledger as it is now, to `restore`. `add` changes an item's own keys and its `sources` map,
+        never a payload it has stored, so copying those two levels is enough."""
+        return {key: {**item, "sources": dict(item.get("sources") or {})} for key, item in self.items.items()}
+
+    def restore(self, saved: dict[str, dict[str, Any]]) -> None:
+        self.items = {key: {**item, "sources": dict(item["sources"])} for key, item in saved.items()}
+
+    def save(self) -> None:
+        _write_ledger(self.root, MENTIONS, "mentions", self.items)
+
+
+# -- the journal and the palace's to-do ------------------------------------------------------------------
+
+
+def save_journal(root: Path, data: dict[str, Any]) -> None:
+    write_atomic(state_path(root, JOURNAL), json.dumps(data, ensure_ascii=False))
+
+
+def load_journal(root: Path) -> dict[str, Any] | None:
+    """The journal a killed run left, or None: missing, or unreadable (it is written atomically, so an
+    unreadable one was never completely written)."""
+    data = read_json(state_path(root, JOURNAL))
+    return data if isinstance(data, dict) else None
+
+
+def journal_exists(root: Path) -> bool:
+    return state_path(root, JOURNAL).exists()
+
+
+def drop_journal(root: Path) -> None:
+    try:
+        os.unlink(state_path(root, JOURNAL))
+    except FileNotFoundError:
+        pass
+
+
+def add_palace_todo(root: Path, run: str, paths: list[str]) -> None:
+    write_atomic(state_path(root, PALACE_TODO) / f"{run}.json", json.dumps({"paths": sorted(set(paths))}, ensure_ascii=False))
+
+
+def palace_todos(root: Path) -> list[tuple[Path, list[str]]]:
+    """(to-do file, paths) for every palace update a run planned and has not done."""
+    folder = state_path(root, PALACE_TODO)
+    out = []
+    for path in sorted(folder.glob("*.json")) if folder.is_dir() else []:
+        data = read_json(path)
+        paths = data.get("paths") if isinstance(data, dict) else None
+        out.append((path, [p for p in paths if isinstance(p, str)] if isinstance(paths, list) else []))
+    return out
+
+
+def drop_palace_todo(todo: Path) -> None:
+    try:
+        os.unlink(todo)
+    except FileNotFoundError:
+        pass
