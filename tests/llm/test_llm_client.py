@@ -317,3 +317,20 @@ def test_a_json_reply_that_is_no_completion_is_a_clean_error(standin, make_llm):
     stream = make_llm().stream_text(TEXT_MESSAGES, max_tokens=50)
     with pytest.raises(LLMError, match="not a chat completion"):
         list(stream)
+
+
+def test_loop_watch_cuts_a_reply_that_repeats_itself_and_only_such_a_reply() -> None:
+    from wikic.llm.client import LoopWatch, looping
+
+    assert looping('{"name": "x", "facts": [' + '{"text": "a", "quote": "b"}, ' * 4)
+    assert not looping('{"text": "a", "quote": "b"}, ' * 3)  # three times is a list, not yet a loop
+    assert not looping("-" * 2000)  # a rule of dashes is not a loop
+    assert not looping(" ".join(f"word{i}" for i in range(400)))
+
+    watch = LoopWatch()
+    prose = "".join(f"Fact number {i} about the subject. " for i in range(200))
+    assert not any(watch.feed(prose[i:i + 7]) for i in range(0, len(prose), 7))
+    looping_watch = LoopWatch()
+    fed = ["{"] + ['"again and again", '] * 200
+    cut_at = next(i for i, piece in enumerate(fed) if looping_watch.feed(piece))
+    assert cut_at < 40  # cut off within a few hundred characters of the loop starting, not at the end

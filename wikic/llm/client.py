@@ -463,20 +463,27 @@ class LoopWatch:
     REPEATS = 4
 
     def __init__(self) -> None:
-        self._text = ""
+        self._tail = ""  # only the end can repeat: the whole reply is never kept here
+        self._seen = 0
         self._next_check = self.EVERY
 
     def feed(self, piece: str) -> bool:
-        self._text += piece
-        if len(self._text) < self._next_check:
+        self._tail = (self._tail + piece)[-_LOOP_WINDOW:]
+        self._seen += len(piece)
+        if self._seen < self._next_check:
             return False
-        self._next_check = len(self._text) + self.EVERY
-        return looping(self._text, self.REPEATS)
+        self._next_check = self._seen + self.EVERY
+        return looping(self._tail, self.REPEATS)
+
+
+_LOOP_WINDOW = 1500
 
 
 def looping(text: str, repeats: int = 4) -> bool:
-    tail = text[-1500:]
+    tail = text[-_LOOP_WINDOW:]
     for period in range(8, min(300, len(tail) // repeats) + 1):
+        if tail[-1] != tail[-1 - period]:  # cheap rejection: most periods fail on the last character
+            continue
         unit = tail[-period:]
         if len(set(unit)) > 2 and tail.endswith(unit * repeats):  # not a rule of dashes or spaces
             return True
