@@ -42,6 +42,7 @@ import sys
 import time
 import zlib
 from dataclasses import dataclass, field
+from typing import ClassVar
 from urllib.parse import quote
 
 # --------------------------------------------------------------------------------------------
@@ -227,7 +228,7 @@ class Gen:
                 folders.append(top)
                 for _ in range(4):
                     depth = rng.randint(1, 5)
-                    parts = [top] + rng.sample(PLAIN_SUB, depth)
+                    parts = [top, *rng.sample(PLAIN_SUB, depth)]
                     for d in range(2, len(parts) + 1):
                         folders.append("/".join(parts[:d]))
             folders = sorted(dict.fromkeys(folders))
@@ -258,7 +259,7 @@ class Gen:
             ent_stems: list[str] = []
             for i in range(self.n):
                 x, acc = rng.random(), 0.0
-                for typ, top, p in types:
+                for typ, top, p in types:  # noqa: B007 - the loop picks typ and top, read after it
                     acc += p
                     if x < acc:
                         break
@@ -286,7 +287,7 @@ class Gen:
         # duplicate basenames: ~1% of pages take the basename of another page in another folder
         ndup = max(2, self.n // 200)          # pairs (and a few triples): ~1% of pages
         cands = self.rng.sample(range(self.n), min(self.n, ndup * 2))
-        for a, b in zip(cands[0::2], cands[1::2]):
+        for a, b in zip(cands[0::2], cands[1::2], strict=False):  # an odd one out stays single
             pa, pb = self.pages[a], self.pages[b]
             for _ in range(50):
                 if pa.dir != pb.dir and (self.plain or pa.type == pb.type):
@@ -384,11 +385,11 @@ class Gen:
         self.images = [f"raw/assets/figure-{i:04d}.png" for i in range(max(5, self.n // 200))]
 
     # ---------------------------------------------------------------- link planning
-    FORMS_SCHEMA = [("wiki", 36), ("alias", 11), ("heading", 8), ("subheading", 1), ("block", 3),
+    FORMS_SCHEMA: ClassVar[list[tuple[str, int]]] = [("wiki", 36), ("alias", 11), ("heading", 8), ("subheading", 1), ("block", 3),
                     ("self-heading", 2), ("embed", 2), ("embed-heading", 1), ("image", 2),
                     ("md", 5), ("md-relative", 6), ("md-angle", 2), ("md-heading", 1), ("table", 4),
                     ("path", 6), ("wiki-ext", 1), ("wiki-case", 1), ("footnote", 1), ("frontmatter", 7)]
-    FORMS_PLAIN = [("wiki", 38), ("alias", 12), ("heading", 8), ("subheading", 1), ("block", 3),
+    FORMS_PLAIN: ClassVar[list[tuple[str, int]]] = [("wiki", 38), ("alias", 12), ("heading", 8), ("subheading", 1), ("block", 3),
                    ("self-heading", 2), ("embed", 2), ("embed-heading", 1), ("image", 3),
                    ("md", 6), ("md-relative", 5), ("md-angle", 2), ("md-heading", 1), ("table", 3),
                    ("path", 5), ("wiki-ext", 1), ("wiki-case", 2), ("footnote", 1), ("frontmatter", 4)]
@@ -628,7 +629,7 @@ class Gen:
             return kind, ["$$", f"\\text{{[[{g}]]}} = \\sum_i w_i x_i", "$$"]
         if kind == "escaped":
             return kind, [f"Obsidian syntax is \\[\\[{g}\\]\\], with double brackets."]
-        return kind, [f"A link cannot span lines: [[{g}", f"continued]] is plain text."]
+        return kind, [f"A link cannot span lines: [[{g}", "continued]] is plain text."]
 
     def frontmatter(self, p: Page, fm_links: list[tuple[Link, str]]) -> list[str]:
         rng = self.rng
@@ -727,7 +728,7 @@ class Gen:
         self.bad_tag = {p.idx for p in seeded[4 * q:5 * q]}
         pairs = seeded[5 * q:7 * q]
         one_sided = seeded[7 * q:8 * q]
-        for a, b in zip(pairs[0::2], pairs[1::2]):
+        for a, b in zip(pairs[0::2], pairs[1::2], strict=False):  # an odd one out stays single
             self.contra[a.idx] = [b.idx]
             self.contra[b.idx] = [a.idx]
         normal_ids = [p.idx for p in normal if p.idx not in self.contra]
@@ -746,7 +747,7 @@ class Gen:
                 updated = min(today, newest + dt.timedelta(days=rng.randint(0, 45)))
             created = updated - dt.timedelta(days=rng.randint(0, 90))
             if p.idx in missing_src:
-                srcs = srcs + [f"raw/articles/deleted-source-{p.idx}.md"]
+                srcs = [*srcs, f"raw/articles/deleted-source-{p.idx}.md"]
             if p.type == "query" and p.idx not in stale:
                 updated = today
                 created = updated - dt.timedelta(days=rng.randint(0, 90))
@@ -868,7 +869,7 @@ class Gen:
             lines[i] += f" ^{b}"
             id_lines.add(i)
         # footnote references go onto original words first (they never add a word)
-        for n, ln in enumerate(foot_links, 1):
+        for n in range(1, len(foot_links) + 1):
             i = rng.choice(para_slots)
             words = lines[i].split(" ")
             words[rng.randrange(max(1, len(words) - (1 if i in id_lines else 0)))] += f"[^{n}]"
@@ -991,7 +992,7 @@ AI Engineering & Knowledge Management
 
     def raw_md(self, path: str, day: dt.date) -> str:
         kind = path.split("/")[1]
-        body = [f"---", f"title: {json.dumps('Source ' + posixpath.basename(path)[:-3])}", f"kind: {kind[:-1]}",
+        body = ["---", f"title: {json.dumps('Source ' + posixpath.basename(path)[:-3])}", f"kind: {kind[:-1]}",
                 f"captured: {day}", "---", "", f"# Source {posixpath.basename(path)[:-3]}", ""]
         if kind == "transcripts":
             for _ in range(self.rng.randint(10, 20)):

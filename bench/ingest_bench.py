@@ -69,10 +69,10 @@ def _load_standin() -> Any:
 
 standin = _load_standin()
 
-from wikic.ingest import pipeline
-from wikic.ingest.pipeline import MAX_CONTEXT_PAGES, IngestOptions, ingest
-from wikic.text.tokens import estimate_messages, estimate_tokens
-from wikic.vault.init import init_vault
+from wikic.ingest import pipeline  # noqa: E402 - after the thread limits and sys.path above
+from wikic.ingest.pipeline import MAX_CONTEXT_PAGES, IngestOptions, ingest  # noqa: E402 - after the thread limits and sys.path above
+from wikic.text.tokens import estimate_messages, estimate_tokens  # noqa: E402 - after the thread limits and sys.path above
+from wikic.vault.init import init_vault  # noqa: E402 - after the thread limits and sys.path above
 
 LATENCY = 0.3
 CONCURRENCY = 8

@@ -23,6 +23,7 @@ and after gather). Results are printed as a table and written to bench/out/ as J
 from __future__ import annotations
 
 import argparse
+import contextlib
 import datetime as dt
 import json
 import os
@@ -79,9 +80,9 @@ def env1() -> dict[str, str]:
 
 def run_measured(cmd: list[str], stdout_path: Path | None = None, cwd: Path | None = None) -> dict:
     """Run one process; wall time, CPU time and peak RSS from wait4 (that process and its reaped children)."""
-    out = open(stdout_path, "wb") if stdout_path else subprocess.DEVNULL
-    err = tempfile.TemporaryFile()
-    try:
+    with contextlib.ExitStack() as files:
+        out = files.enter_context(open(stdout_path, "wb")) if stdout_path else subprocess.DEVNULL
+        err = files.enter_context(tempfile.TemporaryFile())
         t0 = time.perf_counter()
         proc = subprocess.Popen(cmd, stdout=out, stderr=err, env=env1(), cwd=cwd)
         _, status, ru = os.wait4(proc.pid, 0)
@@ -89,10 +90,6 @@ def run_measured(cmd: list[str], stdout_path: Path | None = None, cwd: Path | No
         proc.returncode = os.waitstatus_to_exitcode(status)
         err.seek(0)
         stderr = err.read().decode("utf-8", "replace")
-    finally:
-        if stdout_path:
-            out.close()
-        err.close()
     return {"wall_s": wall, "cpu_s": ru.ru_utime + ru.ru_stime, "rss_mb": ru.ru_maxrss / 1024,
             "rc": proc.returncode, "stderr": stderr[-2000:]}
 
@@ -224,15 +221,11 @@ def bench_obsidiantools(vault: Path, reps: int) -> dict:
 
 def machine() -> dict:
     info = {"python": platform.python_version(), "platform": platform.platform(), "cpus": os.cpu_count()}
-    try:
+    with contextlib.suppress(OSError):
         info["loadavg_start"] = os.getloadavg()
-    except OSError:
-        pass
-    try:
+    with contextlib.suppress(OSError):
         info["git_commit"] = subprocess.run(["git", "-C", str(REPO), "rev-parse", "--short", "HEAD"],
                                             capture_output=True, text=True).stdout.strip()
-    except OSError:
-        pass
     return info
 
 
@@ -324,10 +317,8 @@ def main(argv: list[str] | None = None) -> int:
                          "cpu_ot_over_cold": o["process_cpu_s"] / w["cold"]["cpu_median_s"]}
         if o.get("connect_cpu_s"):
             res["ratios"]["cpu_connect_over_cold"] = o["connect_cpu_s"] / w["cold"]["cpu_median_s"]
-    try:
+    with contextlib.suppress(OSError):
         res["machine"]["loadavg_end"] = os.getloadavg()
-    except OSError:
-        pass
     print_table(res)
     stamp = dt.datetime.now().strftime("%Y%m%d-%H%M%S")
     path = OUT / f"lint-bench-{vault.name}-{stamp}-{os.getpid()}.json"

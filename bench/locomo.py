@@ -38,9 +38,9 @@ for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "RAYO
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from wikic.palace import Palace, chunking, search
-from wikic.settings import FUSIONS, load_settings
-from wikic.palace.search import AGGREGATES, Retrieval
+from wikic.palace import Palace, chunking, search  # noqa: E402 - after the thread limits and sys.path above
+from wikic.palace.search import AGGREGATES, Retrieval  # noqa: E402 - after the thread limits and sys.path above
+from wikic.settings import FUSIONS, load_settings  # noqa: E402 - after the thread limits and sys.path above
 
 CATEGORY = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop", 5: "adversarial"}
 # Conversations per split, in the data file's order: choose methods on dev, report test.
@@ -68,10 +68,8 @@ def evidence_sessions(evidence: list[str]) -> set[int]:
         for part in str(ev).replace(";", ",").split(","):
             part = part.strip()
             if part.startswith("D") and ":" in part:
-                try:
+                with contextlib.suppress(ValueError):
                     out.add(int(part[1:].split(":")[0]))
-                except ValueError:
-                    pass
     return out
 
 

@@ -445,7 +445,7 @@ def _make_handler(server: StandinServer) -> type[BaseHTTPRequestHandler]:
                         self.wfile.write(b"data: {\"broken")  # an event cut in half, then the connection drops
                         self.wfile.flush()
                         return
-                    if behaviour.chunk_delay and 0 < n and server._stopping.wait(behaviour.chunk_delay):
+                    if behaviour.chunk_delay and n > 0 and server._stopping.wait(behaviour.chunk_delay):
                         return
                     self.wfile.write(f"data: {json.dumps(chunk)}\n\n".encode())
                     self.wfile.flush()

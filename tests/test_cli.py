@@ -325,11 +325,11 @@ def test_help_names_arguments_however_their_metavar_is_written() -> None:
     tiny = typer.Typer(rich_markup_mode=None)
 
     @tiny.command(cls=HelpCommand)
-    def one(sources: list[str] | None = typer.Argument(None, metavar="[SOURCE]...", help="Files."), k: int = 1) -> None:
+    def one(sources: list[str] | None = typer.Argument(None, metavar="[SOURCE]...", help="Files."), k: int = 1) -> None:  # noqa: B008 - the old default style is the case under test
         """Example: one a b"""
 
     @tiny.command(cls=HelpCommand)
-    def two(names: list[str] = typer.Argument(..., help="Names.")) -> None:
+    def two(names: list[str] = typer.Argument(..., help="Names.")) -> None:  # noqa: B008 - as above
         """Example: two a"""
 
     runner = CliRunner()

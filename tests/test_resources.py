@@ -99,7 +99,7 @@ def test_page_skeletons_hold_the_fields_a_page_needs() -> None:
         text = resources.template_text(f"pages/{page_type}.md").replace("{{title}}", "A Title").replace("{{date}}", "2026-01-01")
         data = yaml.safe_load(text.split("---\n")[1])
         jsonschema.validate(data, json.loads(resources.schema_text(f"frontmatter/{page_type}.schema.json")))
-    assert FM_ORDER == resources.frontmatter_order(PAGE_FOLDERS)
+    assert resources.frontmatter_order(PAGE_FOLDERS) == FM_ORDER
     assert FM_ORDER[:8] == ("title", "created", "updated", "type", "tags", "aliases", "sources", "summary")
 
 

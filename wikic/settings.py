@@ -20,7 +20,16 @@ from pathlib import Path
 from typing import Any, Literal, get_args
 from urllib.parse import urlparse
 
-from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError, ValidationInfo, field_validator, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    SecretStr,
+    ValidationError,
+    ValidationInfo,
+    field_validator,
+    model_validator,
+)
 
 from wikic.config_file import read_config_file
 from wikic.errors import ConfigError
@@ -302,10 +311,7 @@ def _problems(exc: ValidationError) -> list[tuple[tuple[str, ...], str]]:
         if err["type"] == "extra_forbidden":
             out.append((loc, _unknown(loc)))
             continue
-        if err["type"] == "value_error":
-            message = str(err["ctx"]["error"])
-        else:
-            message = err["msg"]
+        message = str(err["ctx"]["error"]) if err["type"] == "value_error" else err["msg"]
         value = err.get("input")
         if "api_key" not in loc and not isinstance(value, dict):
             message += f" (got {value!r})"

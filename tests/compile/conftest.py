@@ -10,7 +10,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from standin_openai import StandinServer  # noqa: E402
+from standin_openai import StandinServer
 
 
 @pytest.fixture

@@ -10,9 +10,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from scripted import entity, fact, plan
 from standin_openai import StandinServer
-from vectorstores import COMPARISON, SOURCES, cell, comparison, extraction
+from vectorstores import SOURCES, extraction
 
 from wikic.ingest.compile import Compiler
 from wikic.ingest.pipeline import IngestOptions, ingest, page_names
@@ -151,8 +150,7 @@ def test_a_name_that_is_a_query_page_is_skipped_with_a_reason(tmp_path: Path) ->
 
 @pytest.mark.parametrize("debug", [False, True], ids=["plain", "WIKIC_DEBUG"])
 def test_a_source_that_fails_to_compile_fails_alone_and_leaves_no_trace(tmp_path: Path, standin: StandinServer, monkeypatch: pytest.MonkeyPatch, debug: bool) -> None:
-    from scripted import SOURCES as OPENAI_SOURCES
-    from scripted import route
+    from scripted import SOURCES as OPENAI_SOURCES, route
 
     standin.route = route
     root = _vault(tmp_path, standin)
@@ -313,7 +311,7 @@ def test_tags_come_from_what_the_page_says_not_from_the_names_of_its_sources(tmp
     (root / source).write_text("\n".join(f"line {i}" for i in range(1, 11)) + "\n", encoding="utf-8")
 
     def sections(*claims: str) -> tuple[Section, ...]:
-        return tuple(Section(h, (Fact(c, c, Anchor(source, i + 1, i + 1)),)) for i, (h, c) in enumerate(zip("ABC", claims)))
+        return tuple(Section(h, (Fact(c, c, Anchor(source, i + 1, i + 1)),)) for i, (h, c) in enumerate(zip("ABC", claims, strict=False)))
 
     compiler, result = _compile(root, Plan(source, "s", concepts=(
         Concept("Indexing", "Building an index.", sections("Indexes are built once.", "They are rebuilt.", "They are stored.")),

@@ -12,8 +12,6 @@ from wikic.ingest.pipeline import IngestOptions, ingest
 from wikic.lint.run import LintOptions, run_lint
 from wikic.vault.init import init_vault
 
-
-
 # read at import: the test folder's autouse fixture clears WIKIC_LLM_* so no other test reaches a real model
 LIVE = {name: os.environ.get(name) for name in ("WIKIC_LLM_BASE_URL", "WIKIC_LLM_MODEL", "WIKIC_LLM_API_KEY")}
 

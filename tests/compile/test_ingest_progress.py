@@ -46,7 +46,7 @@ def test_extraction_reports_every_answered_chunk_then_writes_and_indexing(tmp_pa
     extract = [e for e in events if e.stage == "extract"]
     chunks = len(standin.chat_requests())  # one call per chunk: the long source was split
     assert chunks >= 4
-    assert [(e.done, e.total, e.unit) for e in extract][0] == (0, chunks, "chunks")
+    assert (extract[0].done, extract[0].total, extract[0].unit) == (0, chunks, "chunks")
     assert [e.done for e in extract] == sorted({e.done for e in extract}) and extract[-1].done == chunks
     assert len(extract) >= 3  # reported while the chunks come in, not once at the end
     writes = [e for e in events if e.stage == "write"]
@@ -72,7 +72,7 @@ def test_on_a_pipe_the_cli_prints_the_report_alone(tmp_path: Path, standin: Stan
 
 
 def test_index_on_a_pipe_prints_the_report_alone(tmp_path: Path, standin: StandinServer) -> None:
-    root, sources = _setup(tmp_path, standin)
+    root, _ = _setup(tmp_path, standin)
     (root / "raw/articles/long.md").write_text(LONG, encoding="utf-8")
     result = CliRunner().invoke(app, ["index", "--vault", str(root), "--json"], catch_exceptions=False)
     assert result.exit_code == 0

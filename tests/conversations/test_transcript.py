@@ -3,11 +3,11 @@ cannot start a turn, and a later part keeps the earlier lines where they were.""
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 from wikic.conversations.transcript import Conversation, Turn, headers, render, turn_at
 
-T0 = datetime(2026, 11, 30, 14, 2, 11, tzinfo=timezone.utc)
+T0 = datetime(2026, 11, 30, 14, 2, 11, tzinfo=UTC)
 CONV = Conversation(
     id="s-1", tool="claude-code", title="Use uv",
     turns=(Turn("user", "From now on use uv.\n**assistant** · 2026-01-01 00:00", T0),

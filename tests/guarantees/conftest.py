@@ -9,18 +9,18 @@ for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "RAYO
 os.environ["TOKENIZERS_PARALLELISM"] = "false"
 os.environ.setdefault("ANONYMIZED_TELEMETRY", "False")
 
-import sys
-from collections.abc import Iterator
-from pathlib import Path
+import sys  # noqa: E402 - after the thread limits and sys.path above
+from collections.abc import Iterator  # noqa: E402 - after the thread limits and sys.path above
+from pathlib import Path  # noqa: E402 - after the thread limits and sys.path above
 
-import pytest
+import pytest  # noqa: E402 - after the thread limits and sys.path above
 
 HERE = Path(__file__).resolve().parent
 for _folder in (HERE, HERE.parent):  # gkit, standin_openai
     if str(_folder) not in sys.path:
         sys.path.insert(0, str(_folder))
 
-from standin_openai import StandinServer
+from standin_openai import StandinServer  # noqa: E402 - after the thread limits and sys.path above
 
 
 @pytest.fixture(autouse=True)

@@ -26,9 +26,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import gkit
-from testkit import test_seed
 import pytest
 from standin_openai import StandinServer
+from testkit import test_seed
 
 N_SOURCES = 4
 

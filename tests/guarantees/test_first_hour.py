@@ -18,7 +18,7 @@ import pytest
 from standin_openai import StandinServer, is_answer_request, reply
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "compile"))
-from vectorstores import SOURCES, answer, extraction  # noqa: E402
+from vectorstores import SOURCES, answer, extraction
 
 MORE = 5  # sources of the interrupted ingest
 SLOW = 30.0  # seconds the stand-in takes for each of them but the first

@@ -86,7 +86,7 @@ def test_lint_fix_beside_a_running_ingest_loses_nothing(tmp_path: Path) -> None:
                 time.sleep(0.05)
             results = gkit.wait_all([ingest, *fixers], timeout=300)
             assert all("Traceback" not in err for _, _, err in results), [err[-3000:] for _, _, err in results]
-            code, _, err = results[0]
+            _, _, err = results[0]
             assert json.loads(report.read_text(encoding="utf-8"))["sources"][0]["status"] == "compiled", err[-3000:]
             assert _lost(root, n + 1) == [], f"round {n}"
         assert fixes >= ROUNDS  # the fixes did run beside the ingests

@@ -119,7 +119,7 @@ def test_an_injected_source_obeyed_by_the_model(tmp_path: Path, wiki: Path, stan
     assert _no_deletion(before, after, {"index.md", "log.md"}) == []
     assert "Written by hand, must survive." in (wiki / "entities/acme-corp.md").read_text(encoding="utf-8")
     assert (wiki / "SCHEMA.md").read_bytes() == before["SCHEMA.md"]
-    assert not any(p.startswith(".wikic") or p.count("/") > 1 and not p.startswith("raw/") for p in after)
+    assert not any(p.startswith(".wikic") or (p.count("/") > 1 and not p.startswith("raw/")) for p in after)
     assert gkit.consistency_problems(wiki) == []
     assert SECRET not in result.output and not any(SECRET in json.dumps(r.body) for r in standin.requests)
 

@@ -18,8 +18,7 @@ import datetime as dt
 import unicodedata
 
 import gkit
-from hypothesis import HealthCheck, example, given, settings
-from hypothesis import strategies as st
+from hypothesis import HealthCheck, example, given, settings, strategies as st
 
 from wikic.pages.frontmatter import dump_frontmatter
 from wikic.pages.render import clean_text, clean_title

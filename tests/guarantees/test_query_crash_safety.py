@@ -9,18 +9,16 @@ none of them is. The palace ends up holding exactly the vault's files, and no pa
 
 from __future__ import annotations
 
-import os
 import random
 import shutil
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import gkit
-from testkit import test_seed
 import pytest
 from standin_openai import StandinServer
 from test_crash_safety import Worker
+from testkit import test_seed
 
 Q1 = "What does Acme Corp build?"
 Q2 = "Where does Acme Corp build widgets?"

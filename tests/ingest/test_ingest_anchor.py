@@ -137,7 +137,7 @@ def test_one_megabyte_source_with_hundreds_of_quotes_is_fast():
     misses = [index.locate(f"zz{n} nothing here") for n in range(100)]
     elapsed = time.process_time() - started
     assert elapsed < 3.0, elapsed
-    assert all(a is not None and a.start_line <= line <= a.end_line for a, (_, line) in zip(found, quotes))
+    assert all(a is not None and a.start_line <= line <= a.end_line for a, (_, line) in zip(found, quotes, strict=True))
     assert misses == [None] * 100
 
 

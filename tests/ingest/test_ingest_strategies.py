@@ -90,7 +90,7 @@ def test_the_remembered_strategy_lives_with_the_endpoint(tmp_path: Path) -> None
 
 def test_the_worked_example_is_in_the_texts_language_and_only_for_short_texts() -> None:
     [chunk] = split_chunks(TEXT, max_tokens=6000)
-    system, example_user, example_reply, user = build_messages(chunk, title="T", source_path="raw/t.md", context=PromptContext())
+    _, example_user, example_reply, _ = build_messages(chunk, title="T", source_path="raw/t.md", context=PromptContext())
     assert "Redis" in example_user["content"] and example_reply["role"] == "assistant" and "Redis 是" not in example_user["content"]
     [zh] = split_chunks("# 笔记\n\nChroma 是一个开源的向量数据库，可以直接嵌入 Python 程序中运行。\n", max_tokens=6000)
     assert "Redis 是" in build_messages(zh, title="T", source_path="raw/t.md", context=PromptContext())[1]["content"]

@@ -11,7 +11,7 @@ import pytest
 from wikic.ingest.workers import DaemonPool
 
 
-def _blocking(started: threading.Event, release: threading.Event):  # noqa: ANN202
+def _blocking(started: threading.Event, release: threading.Event):
     def call() -> str:
         started.set()
         release.wait(10)

@@ -44,7 +44,7 @@ def run(*args: str) -> Any:
 def snapshot(root: Path, skip_state: bool = True) -> dict[str, str]:
     """sha256 of every file under the vault (optionally leaving out .wikic/)."""
     out = {}
-    for dirpath, dirnames, filenames in os.walk(root):
+    for dirpath, _, filenames in os.walk(root):
         rel_dir = Path(dirpath).relative_to(root)
         if skip_state and rel_dir.parts[:1] == (".wikic",):
             continue

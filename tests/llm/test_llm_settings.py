@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import ClassVar
 
 import pytest
 
@@ -140,7 +141,7 @@ def test_concurrency_bounds_every_request_of_a_run() -> None:
     from wikic.ingest.pipeline import BoundedLLM
 
     class Slow:
-        identity = {"model": "slow"}
+        identity: ClassVar[dict[str, str]] = {"model": "slow"}
 
         def __init__(self) -> None:
             self.now = self.peak = 0

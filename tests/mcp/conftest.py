@@ -15,8 +15,8 @@ for folder in (TESTS / "query", TESTS):  # querykit, standin_openai
     if str(folder) not in sys.path:
         sys.path.insert(0, str(folder))
 
-from querykit import QueryWiki, build_template
-from standin_openai import StandinServer
+from querykit import QueryWiki, build_template  # noqa: E402 - after the sys.path entries above
+from standin_openai import StandinServer  # noqa: E402 - after the sys.path entries above
 
 
 @pytest.fixture(scope="module")

@@ -74,7 +74,7 @@ def test_moving_text_down_updates_line_numbers_without_embedding(vault: Path) ->
     page.write_text(page.read_text().replace("# Anthropic\n", "# Anthropic\n\nAn extra paragraph.\n", 1))
     report = sync(vault)
     assert report.drawers_embedded == 1  # only the new paragraph's drawer
-    research = [m for m in _chroma_ids(vault).values() if m["heading"] == "Anthropic > Research"][0]
+    research = next(m for m in _chroma_ids(vault).values() if m["heading"] == "Anthropic > Research")
     assert page.read_text().splitlines()[research["line_start"] - 1].startswith("Constitutional AI")
 
 

@@ -6,8 +6,8 @@ import hashlib
 
 import pytest
 
-from wikic.query.citations import AnswerFilter, CitationCheck, check_text
 from wikic.pages.fingerprint import fingerprint_matches, page_fingerprint, same_fingerprint
+from wikic.query.citations import AnswerFilter, CitationCheck, check_text
 from wikic.query.retrieve import ContextItem
 from wikic.query.writeback import page_safe
 from wikic.vault.resolve import Resolver

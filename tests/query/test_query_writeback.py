@@ -7,11 +7,11 @@ import datetime as dt
 import yaml
 from querykit import LATER_SOURCE, QueryWiki, as_json, question_of
 
-from wikic.pages.blocks import digest, find_block
 from wikic.ingest.pipeline import IngestOptions, ingest
 from wikic.lint.run import LintOptions, run_lint
-from wikic.palace import search_vault
+from wikic.pages.blocks import digest, find_block
 from wikic.pages.fingerprint import page_fingerprint
+from wikic.palace import search_vault
 
 QUESTION = "Who is the CEO of OpenAI?"
 PAGE = "queries/who-is-the-ceo-of-openai.md"

@@ -3,8 +3,7 @@
 
 from __future__ import annotations
 
-from hypothesis import HealthCheck, example, given, settings
-from hypothesis import strategies as st
+from hypothesis import HealthCheck, example, given, settings, strategies as st
 
 from tests.vault.equivalence import agrees_with_markdown_it
 from tests.vault.test_parse_equivalence import pages

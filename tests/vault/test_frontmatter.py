@@ -8,8 +8,7 @@ from typing import Any
 
 import pytest
 import yaml
-from hypothesis import HealthCheck, example, given, settings
-from hypothesis import strategies as st
+from hypothesis import HealthCheck, example, given, settings, strategies as st
 
 from wikic.vault import frontmatter as fm
 from wikic.vault.model import Problem
@@ -286,7 +285,7 @@ def check_simple(text: str) -> None:
         return
     try:
         expected = yaml.safe_load(text)
-    except Exception as exc:  # noqa: BLE001 - any failure means the subset parser must have declined
+    except Exception as exc:  # any failure means the subset parser must have declined
         raise AssertionError(f"parse_simple accepted {text!r}, which PyYAML rejects: {exc!r}") from exc
     if expected is None:
         expected = {}

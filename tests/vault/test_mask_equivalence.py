@@ -3,8 +3,7 @@ wherever it accepts a page, links, headings and block ids must equal markdown-it
 
 from __future__ import annotations
 
-from hypothesis import example, given, settings
-from hypothesis import strategies as st
+from hypothesis import example, given, settings, strategies as st
 
 from tests.vault.equivalence import agrees_with_markdown_it
 from wikic.vault.parse import fast_eligible, mask_code, parse_note

@@ -7,8 +7,7 @@ containers (quotes, lists, callouts), indentation, tables and blank lines.
 
 from __future__ import annotations
 
-from hypothesis import HealthCheck, example, given, settings
-from hypothesis import strategies as st
+from hypothesis import HealthCheck, example, given, settings, strategies as st
 
 from wikic.vault.parse import fast_eligible, scan_fast, scan_full
 

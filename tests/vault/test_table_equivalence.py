@@ -5,8 +5,7 @@ tables that interrupt a paragraph or sit in a list or quote, rows without a lead
 
 from __future__ import annotations
 
-from hypothesis import HealthCheck, example, given, settings
-from hypothesis import strategies as st
+from hypothesis import HealthCheck, example, given, settings, strategies as st
 
 from tests.vault.test_parse_equivalence import check
 from wikic.vault.parse import fast_eligible, parse_note, scan_fast

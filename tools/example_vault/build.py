@@ -41,10 +41,10 @@ if str(REPO) not in sys.path:
 
 from wikic.ingest.pipeline import IngestOptions, ingest  # noqa: E402
 from wikic.ingest.plan_model import ChunkPlan  # noqa: E402
-from wikic.text.tokens import estimate_messages, estimate_tokens  # noqa: E402
 from wikic.lint.run import LintOptions, run_lint  # noqa: E402
 from wikic.query.answer import QueryOptions, answer_question  # noqa: E402
 from wikic.query.writeback import save_answer  # noqa: E402
+from wikic.text.tokens import estimate_messages, estimate_tokens  # noqa: E402
 from wikic.vault.anchors import find_anchors  # noqa: E402
 from wikic.vault.init import init_vault  # noqa: E402
 

@@ -7,6 +7,7 @@ Command modules live beside this file and each exposes `register(app)`. Errors r
 from __future__ import annotations
 
 import importlib
+from typing import Annotated
 
 import typer
 
@@ -37,7 +38,9 @@ def _version(value: bool) -> None:
 
 @app.callback()
 def _root(
-    version: bool = typer.Option(False, "--version", callback=_version, is_eager=True, help="Show the version."),
+    version: Annotated[
+        bool, typer.Option("--version", callback=_version, is_eager=True, help="Show the version.")
+    ] = False,
 ) -> None:
     """wikic: ingest sources, query and lint an LLM-maintained Obsidian wiki."""
 

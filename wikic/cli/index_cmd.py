@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from typing import Annotated
 
 import typer
 
@@ -22,8 +23,8 @@ def _list(label: str, paths: list[str]) -> None:
 
 @translate_errors
 def index(
-    rebuild: bool = typer.Option(False, "--rebuild", help="Drop the palace and re-embed everything."),
-    json_output: bool = typer.Option(False, "--json", help="Print the report as JSON."),
+    rebuild: Annotated[bool, typer.Option("--rebuild", help="Drop the palace and re-embed everything.")] = False,
+    json_output: Annotated[bool, typer.Option("--json", help="Print the report as JSON.")] = False,
     vault: VaultDir = None,
 ) -> None:
     """Index every page and raw source into the palace; only changed drawers are re-embedded.

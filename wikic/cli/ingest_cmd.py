@@ -5,15 +5,13 @@ from __future__ import annotations
 import gc
 import json
 from pathlib import Path
-from typing import Annotated, NoReturn
+from typing import TYPE_CHECKING, Annotated, NoReturn
 
 import typer
 
 from wikic.cli._common import resolve_vault, translate_errors
 from wikic.cli._progress import ProgressDisplay
 from wikic.errors import Interrupted, UsageError
-
-from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # imported lazily: the CLI must start fast for `wikic lint`
     from wikic.ingest.pipeline import IngestReport

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -37,17 +37,25 @@ def _render(hits: list[SearchHit]) -> None:
 
 @translate_errors
 def search_command(
-    query: str | None = typer.Argument(None, help="What to look for, in any language."),
-    k: int = typer.Option(10, "--k", "-k", metavar="N", min=1, help="How many distinct files to return."),
-    wing: str | None = typer.Option(
-        None, "--wing", metavar="WING", help="Only this layer: entities, concepts, comparisons, queries, raw, notes."
-    ),
-    tag: str | None = typer.Option(None, "--tag", metavar="TAG", help="Only pages with this tag."),
-    path: str | None = typer.Option(None, "--path", metavar="PREFIX", help="Only files under this vault-relative path prefix."),
-    batch: Path | None = typer.Option(
-        None, "--batch", metavar="FILE", help='JSON lines {"id": ..., "query": ...} ("-" for stdin); one JSON line out per query.'
-    ),
-    json_output: bool = typer.Option(False, "--json", help="Print results as JSON."),
+    query: Annotated[str | None, typer.Argument(help="What to look for, in any language.")] = None,
+    k: Annotated[int, typer.Option("--k", "-k", metavar="N", min=1, help="How many distinct files to return.")] = 10,
+    wing: Annotated[
+        str | None,
+        typer.Option("--wing", metavar="WING", help="Only this layer: entities, concepts, comparisons, queries, raw, notes."),
+    ] = None,
+    tag: Annotated[str | None, typer.Option("--tag", metavar="TAG", help="Only pages with this tag.")] = None,
+    path: Annotated[
+        str | None, typer.Option("--path", metavar="PREFIX", help="Only files under this vault-relative path prefix.")
+    ] = None,
+    batch: Annotated[
+        Path | None,
+        typer.Option(
+            "--batch",
+            metavar="FILE",
+            help='JSON lines {"id": ..., "query": ...} ("-" for stdin); one JSON line out per query.',
+        ),
+    ] = None,
+    json_output: Annotated[bool, typer.Option("--json", help="Print results as JSON.")] = False,
     vault: VaultDir = None,
 ) -> None:
     """Search the palace by meaning and by words: dense vectors + BM25, fused.

@@ -32,7 +32,7 @@ import json
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 HEADER_SEP = " · "
 _HEADER = re.compile(r"^\*\*(?P<speaker>[^*\n]{1,80})\*\*(?: · (?P<when>\d{4}-\d{2}-\d{2}(?: \d{2}:\d{2})?))?\s*$")
@@ -64,7 +64,7 @@ class TurnHeader:
 
 
 def _minute(when: datetime) -> str:
-    return when.astimezone(timezone.utc).strftime("%Y-%m-%d %H:%M")
+    return when.astimezone(UTC).strftime("%Y-%m-%d %H:%M")
 
 
 def header(turn: Turn) -> str:
@@ -89,7 +89,7 @@ def render(conversation: Conversation, *, part: int = 1, export: str | None = No
     meta = [("title", _scalar(conversation.title or conversation.id)), ("conversation", _scalar(conversation.id)),
             ("tool", conversation.tool)]
     if started:
-        meta.append(("started", started.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")))
+        meta.append(("started", started.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")))
     if part > 1:
         meta.append(("part", str(part)))
     if export:
@@ -111,7 +111,7 @@ def headers(text: str) -> list[TurnHeader]:
             stamp = None
             if when:
                 fmt = "%Y-%m-%d %H:%M" if " " in when else "%Y-%m-%d"
-                stamp = datetime.strptime(when, fmt).replace(tzinfo=timezone.utc)
+                stamp = datetime.strptime(when, fmt).replace(tzinfo=UTC)
             found.append(TurnHeader(match.group("speaker"), stamp, number))
     return found
 

@@ -27,7 +27,6 @@ from collections.abc import Iterable
 from dataclasses import replace
 
 from wikic.ingest.names import normalize_name
-from wikic.ingest.support import specifics, unsupported
 from wikic.ingest.plan_model import (
     Anchor,
     Axis,
@@ -40,7 +39,9 @@ from wikic.ingest.plan_model import (
     Relation,
     Section,
 )
+from wikic.ingest.support import specifics, unsupported
 from wikic.text.terms import words
+
 # Link targets and autolinks are markup, not text a quote would contain.
 _LINK_TARGET = re.compile(r"\]\([^)\n]*\)|<https?://[^>\s]*>")
 _ELLIPSIS = re.compile(r"\[?(?:\.\s*\.\s*\.|…)\]?")

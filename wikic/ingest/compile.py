@@ -233,7 +233,7 @@ class Compiler:
         # Every page this source writes cites it (and a promoted page, the sources its ledger entry kept):
         # known before any page is rendered, so each page's See also lists all of them.
         grown: set[str] = set()  # raw sources that have a new page citing them
-        for path, (kind, item) in fresh.items():
+        for path, (_kind, item) in fresh.items():
             grown |= self._join(path, {*item["sources"], *(s for _, more in touched.get(path, []) for s in more["sources"])})
         for path in touched:
             if path not in fresh and self.text(path) is not None:
@@ -450,4 +450,4 @@ def _same(a: str, b: str) -> bool:
     return bool(set(name_keys(a)) & set(lookup_keys(b)))
 
 
-__all__ = ["Compiler", "SourceResult", "pick_tags", "Entity", "Concept", "Relation"]
+__all__ = ["Compiler", "Concept", "Entity", "Relation", "SourceResult", "pick_tags"]

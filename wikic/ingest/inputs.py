@@ -36,12 +36,6 @@ _KEEP_TEXT_EXTS = (".txt", ".text", ".vtt", ".srt", *_MARKDOWN_EXTS)
 
 
 class SourceError(UsageError):
-    """An input cannot be captured (missing, empty, binary, not UTF-8, too large, unreachable)."""
-
-
-
-
-class SourceError(UsageError):
     """An input cannot be captured (missing, empty, binary, undecodable, too large, unreachable)."""
 
 

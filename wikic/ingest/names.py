@@ -128,7 +128,7 @@ class NameSet:
             if normalize_name(known) == wanted:
                 return known
         keys = self._keys_of(name, proposed=True)
-        return next((known for known, mine in zip(self.names, self._keys) if keys & mine), None)
+        return next((known for known, mine in zip(self.names, self._keys, strict=True) if keys & mine), None)
 
     def add(self, name: str) -> str:
         """`name`, or the name already in the set that means the same."""

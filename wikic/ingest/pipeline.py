@@ -39,8 +39,7 @@ from wikic.progress import ProgressCallback, ProgressEvent
 from wikic.settings import Settings, load_settings
 from wikic.vault.layout import INDEX_FILE, require_vault
 from wikic.vault.load import load_vault
-from wikic.vault.schema_md import Schema
-from wikic.vault.schema_md import load as load_schema
+from wikic.vault.schema_md import Schema, load as load_schema
 from wikic.vault.state import Compiled, Mentions, state_dir
 
 MAX_CONTEXT_PAGES = 40  # pages the model is told about per source: bounded, whatever the wiki's size
@@ -429,7 +428,7 @@ def ingest(root: Path, options: IngestOptions, *, llm: LLM | None = None, progre
             r = SourceReport(ref, src.title, "compiled", calls=usage.calls, cached_calls=usage.cached_calls, prompt_tokens=usage.prompt_tokens, completion_tokens=usage.completion_tokens, cost=settings.llm.cost(usage.prompt_tokens, usage.completion_tokens), context_pages=len(contexts[src.raw_path]))
             try:
                 result: SourceResult = compiler.compile(got.plan, ref)
-            except Exception as exc:  # this source alone fails; compile() left no trace of it in the compiler
+            except Exception as exc:  # noqa: BLE001 - this source alone fails; compile() left no trace of it in the compiler
                 r.status, r.error = "failed", describe(exc)
                 report.sources.append(r)
                 continue

@@ -91,7 +91,7 @@ def specifics(text: str, *, lexicon: str | None = None) -> Specifics:
             continue
         if low in UNITS or low in _WORD_NUMBERS or low in _SCALES:
             continue
-        if _CODE_LIKE.search(word) or word.isupper() and len(word) > 1:
+        if _CODE_LIKE.search(word) or (word.isupper() and len(word) > 1):
             words.add(low)
         elif word[:1].isupper() and low not in _COMMON:
             if lexicon is not None and _starts_sentence(text, match.start()) and ordinary(word, lexicon):

@@ -137,8 +137,8 @@ def run_lint(root: Path, options: LintOptions = LintOptions(), *, label: str | N
 
 
 def _lint(root: Path, options: LintOptions, today: dt.date) -> tuple[list[Finding], int, int]:
-    from wikic.vault.graph import build
     from wikic.lint.context import LintContext
+    from wikic.vault.graph import build
     from wikic.vault.load import load_vault
 
     vault = load_vault(root, use_cache=bool(options.use_cache), jobs=options.jobs)

@@ -118,7 +118,7 @@ def _insert(text: str, rendered: str, section: str | None) -> str:
     end = next((i for i in range(start + 1, len(lines)) if lines[i].startswith("## ") or lines[i].startswith("# ")), len(lines))
     while end > start + 1 and lines[end - 1].strip() == "":
         end -= 1
-    lines[end:end] = ["", rendered] if end > start + 1 else ["", rendered]
+    lines[end:end] = ["", rendered]
     return _tidy("\n".join(lines))
 
 

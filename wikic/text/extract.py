@@ -28,8 +28,8 @@ _DROP = [
     "dialog",
 ]
 _INLINE = frozenset(
-    ["a", "abbr", "b", "bdi", "bdo", "cite", "code", "data", "del", "dfn", "em", "font", "i", "img", "ins", "kbd"]
-    + ["label", "mark", "q", "s", "samp", "small", "span", "strong", "sub", "sup", "time", "u", "var", "wbr"]
+    ["a", "abbr", "b", "bdi", "bdo", "cite", "code", "data", "del", "dfn", "em", "font", "i", "img", "ins", "kbd",
+     "label", "mark", "q", "s", "samp", "small", "span", "strong", "sub", "sup", "time", "u", "var", "wbr"]
 )
 _TEXT_BLOCKS = frozenset(["p", "dt", "dd", "figcaption", "caption", "summary", "address", "blockquote"])
 
@@ -173,7 +173,7 @@ def _walk(node: Tag, out: list[str]) -> None:
             cells = [_clean(cell.get_text()) for cell in child.find_all(["td", "th"])]
             if any(cells):
                 out.append("| " + " | ".join(cells) + " |")
-        elif name in _TEXT_BLOCKS and child.find(list(_HEADINGS) + ["p", "ul", "ol", "div", "table"]) is None:
+        elif name in _TEXT_BLOCKS and child.find([*_HEADINGS, "p", "ul", "ol", "div", "table"]) is None:
             flush()
             text = _clean(child.get_text())
             if text:

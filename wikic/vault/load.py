@@ -15,8 +15,7 @@ from typing import Any
 from wikic import __version__
 from wikic.vault.layout import INDEX_FILE, LOG_FILE, RAW_DIR, SCHEMA_FILE
 from wikic.vault.model import Block, Heading, Link, Note, Problem
-from wikic.vault.schema_md import Schema
-from wikic.vault.schema_md import load as load_schema
+from wikic.vault.schema_md import Schema, load as load_schema
 from wikic.vault.state import PARSE_CACHE, read_cache, write_cache
 
 

@@ -113,7 +113,7 @@ def parse(text: str) -> Schema:
 
     domain = " ".join(line.strip() for _, line in body("domain") if line.strip())
     tags: list[str] = []
-    for number, line in body("taxonomy tags"):
+    for _, line in body("taxonomy tags"):
         m = _BULLET.match(line)
         if m:
             tag = _TAG.match(m.group(1))

@@ -22,7 +22,7 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Iterator
-from contextlib import AbstractContextManager, contextmanager
+from contextlib import AbstractContextManager, contextmanager, suppress
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -121,10 +121,8 @@ def write_cache(root: Path, name: str, text: str) -> None:
     and a cache that cannot be written is no error (a read-only vault still lints)."""
     if not state_is_ours(root):
         return
-    try:
+    with suppress(OSError):
         write_bytes_atomic(state_path(root, name), text.encode("utf-8"), durable=False)
-    except OSError:
-        pass
 
 
 # -- the source ledger (sources.json) --------------------------------------------------------------------
@@ -235,10 +233,8 @@ def journal_exists(root: Path) -> bool:
 
 
 def drop_journal(root: Path) -> None:
-    try:
+    with suppress(FileNotFoundError):
         os.unlink(state_path(root, JOURNAL))
-    except FileNotFoundError:
-        pass
 
 
 def add_palace_todo(root: Path, run: str, paths: list[str]) -> None:
@@ -257,7 +253,5 @@ def palace_todos(root: Path) -> list[tuple[Path, list[str]]]:
 
 
 def drop_palace_todo(todo: Path) -> None:
-    try:
+    with suppress(FileNotFoundError):
         os.unlink(todo)
-    except FileNotFoundError:
-        pass

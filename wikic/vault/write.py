@@ -4,6 +4,7 @@ here: pages, index.md, log.md, state under `.wikic/` and its caches, and raw cap
 
 from __future__ import annotations
 
+import contextlib
 import os
 import tempfile
 from pathlib import Path
@@ -70,10 +71,8 @@ def _temp_copy(path: Path, data: bytes, durable: bool) -> str:
 
 
 def _remove(path: str) -> None:
-    try:
+    with contextlib.suppress(OSError):
         os.unlink(path)
-    except OSError:
-        pass
 
 
 def sync_folder(folder: Path) -> None:

@@ -19,13 +19,13 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from wikic.ingest.extract.windows import Chunk
 from wikic.text.scripts import CJK
 from wikic.text.tokens import estimate_tokens
-import re
 
 MAX_EXISTING_PAGES = 300  # the caller should pass only relevant pages; this caps a careless caller
 MAX_PROSE_CHARS = 8000

@@ -44,13 +44,13 @@ from wikic.ingest.plan_model import (
     Plan,
     WireEntity,
 )
-from wikic.text.tokens import estimate_messages
 from wikic.ingest.workers import DaemonPool
 from wikic.llm.cache import ReplyCache
 from wikic.llm.client import LLM, TruncatedReply
 from wikic.llm.schema import strict_schema
 from wikic.llm.structured import Usage, ask
 from wikic.settings import Settings
+from wikic.text.tokens import estimate_messages
 
 MAX_SPLIT_DEPTH = 3
 STRATEGIES = ("auto", "single", "two-pass")

@@ -12,8 +12,7 @@ from __future__ import annotations
 import re
 from urllib.parse import unquote
 
-from wikic.vault.markers import PREFIX as MARKER_PREFIX
-from wikic.vault.markers import marker_lines
+from wikic.vault.markers import PREFIX as MARKER_PREFIX, marker_lines
 from wikic.vault.model import EMBED, MDLINK, WIKILINK, Heading, Link, Problem
 
 WIKI_RE = re.compile(r"(!?)\[\[([^\[\]\n|]*?)(?:\|([^\[\]\n]*))?\]\]")
