@@ -290,8 +290,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--engine", choices=("auto", "atheris", "random"), default="auto")
     parser.add_argument("--out", type=Path, default=HERE / "out" / "fuzz")
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--slow", type=float, default=20.0,
-                        help="seconds per 100 KB that count as a hang (atheris instrumentation slows the parser several times)")
+    parser.add_argument(
+        "--slow",
+        type=float,
+        default=20.0,
+        help="seconds per 100 KB that count as a hang (atheris instrumentation slows the parser several times)",
+    )
     parser.add_argument("--json", action="store_true", help="print the summary as JSON")
     parser.add_argument("--_atheris-child", dest="child", action="store_true", help=argparse.SUPPRESS)
     args, extra = parser.parse_known_args(argv)

@@ -372,7 +372,9 @@ class Gen:
     # ---------------------------------------------------------------- raw sources, images
     def make_raw(self) -> None:
         if self.plain:
-            self.images = [f"Attachments/Pasted image {20261103000000 + 37 * i}.png" for i in range(max(5, self.n // 200))]
+            self.images = [
+                f"Attachments/Pasted image {20261103000000 + 37 * i}.png" for i in range(max(5, self.n // 200))
+            ]
             return
         nraw = max(8, self.n // 20)
         kinds = ["articles"] * 6 + ["papers"] * 3 + ["transcripts"]
@@ -385,14 +387,48 @@ class Gen:
         self.images = [f"raw/assets/figure-{i:04d}.png" for i in range(max(5, self.n // 200))]
 
     # ---------------------------------------------------------------- link planning
-    FORMS_SCHEMA: ClassVar[list[tuple[str, int]]] = [("wiki", 36), ("alias", 11), ("heading", 8), ("subheading", 1), ("block", 3),
-                    ("self-heading", 2), ("embed", 2), ("embed-heading", 1), ("image", 2),
-                    ("md", 5), ("md-relative", 6), ("md-angle", 2), ("md-heading", 1), ("table", 4),
-                    ("path", 6), ("wiki-ext", 1), ("wiki-case", 1), ("footnote", 1), ("frontmatter", 7)]
-    FORMS_PLAIN: ClassVar[list[tuple[str, int]]] = [("wiki", 38), ("alias", 12), ("heading", 8), ("subheading", 1), ("block", 3),
-                   ("self-heading", 2), ("embed", 2), ("embed-heading", 1), ("image", 3),
-                   ("md", 6), ("md-relative", 5), ("md-angle", 2), ("md-heading", 1), ("table", 3),
-                   ("path", 5), ("wiki-ext", 1), ("wiki-case", 2), ("footnote", 1), ("frontmatter", 4)]
+    FORMS_SCHEMA: ClassVar[list[tuple[str, int]]] = [
+        ("wiki", 36),
+        ("alias", 11),
+        ("heading", 8),
+        ("subheading", 1),
+        ("block", 3),
+        ("self-heading", 2),
+        ("embed", 2),
+        ("embed-heading", 1),
+        ("image", 2),
+        ("md", 5),
+        ("md-relative", 6),
+        ("md-angle", 2),
+        ("md-heading", 1),
+        ("table", 4),
+        ("path", 6),
+        ("wiki-ext", 1),
+        ("wiki-case", 1),
+        ("footnote", 1),
+        ("frontmatter", 7),
+    ]
+    FORMS_PLAIN: ClassVar[list[tuple[str, int]]] = [
+        ("wiki", 38),
+        ("alias", 12),
+        ("heading", 8),
+        ("subheading", 1),
+        ("block", 3),
+        ("self-heading", 2),
+        ("embed", 2),
+        ("embed-heading", 1),
+        ("image", 3),
+        ("md", 6),
+        ("md-relative", 5),
+        ("md-angle", 2),
+        ("md-heading", 1),
+        ("table", 3),
+        ("path", 5),
+        ("wiki-ext", 1),
+        ("wiki-case", 2),
+        ("footnote", 1),
+        ("frontmatter", 4),
+    ]
 
     def plan_links(self) -> None:
         rng = self.rng
@@ -637,7 +673,8 @@ class Gen:
         if self.plain:
             if rng.random() < 0.4 and not fm_links and not p.invalid_yaml:
                 return []
-            lines.append(f"tags: [{', '.join(rng.sample(['inbox', 'reading', 'project', 'idea', 'meeting', 'draft', '日本語'], 2))}]")
+            tags = rng.sample(["inbox", "reading", "project", "idea", "meeting", "draft", "日本語"], 2)
+            lines.append(f"tags: [{', '.join(tags)}]")
             if rng.random() < 0.3:
                 lines.append(f"aliases: [\"{p.title.lower()}\"]")
             if rng.random() < 0.3:
@@ -739,7 +776,9 @@ class Gen:
             k = rng.randint(2, 4) if p.type == "entity" else rng.randint(1, 3)
             srcs = sorted({rng.choice(self.raw)[0] for _ in range(k)})
             if p.type == "entity" and len(srcs) < 2:
-                srcs = sorted(set(srcs) | {self.raw[(self.raw.index((srcs[0], raw_dates[srcs[0]])) + 1) % len(self.raw)][0]})
+                srcs = sorted(
+                    set(srcs) | {self.raw[(self.raw.index((srcs[0], raw_dates[srcs[0]])) + 1) % len(self.raw)][0]}
+                )
             newest = max(raw_dates[s] for s in srcs)
             if p.idx in stale:
                 updated = newest - dt.timedelta(days=rng.randint(120, 300))
@@ -759,7 +798,9 @@ class Gen:
             if p.invalid_yaml:
                 continue
             if p.idx in stale:
-                self.expected["stale-page"].append({"path": p.path, "reason": "updated older than newest source by >90 days"})
+                self.expected["stale-page"].append(
+                    {"path": p.path, "reason": "updated older than newest source by >90 days"}
+                )
             if p.idx in missing_src:
                 self.expected["frontmatter"].append({"path": p.path, "reason": "sources entry missing from raw/"})
             if p.idx in self.bad_type:
@@ -987,7 +1028,9 @@ AI Engineering & Knowledge Management
         out = ["# Wiki Log", "", "| Date | Action | Target | Notes |", "|------|--------|--------|-------|"]
         for path, day in self.raw:
             c, u = self.rng.randint(0, 5), self.rng.randint(1, 12)
-            out.append(f"| {day} | ingest | {path} | {c} created, {u} updated, {self.rng.randint(1500, 9000):,} tokens |")
+            out.append(
+                f"| {day} | ingest | {path} | {c} created, {u} updated, {self.rng.randint(1500, 9000):,} tokens |"
+            )
         return "\n".join(out) + "\n"
 
     def raw_md(self, path: str, day: dt.date) -> str:
@@ -1043,7 +1086,10 @@ AI Engineering & Knowledge Management
             put("index.md", self.index_md())
             put("log.md", self.log_md())
             put("wikic.toml", '[llm]\nbase_url = "http://localhost:11434/v1"\nmodel = "qwen3:8b"\n')
-            put(".gitignore", ".wikic/\n.obsidian/workspace.json\n.obsidian/workspaces.json\n.trash/\n.obsidian/plugins/\n")
+            put(
+                ".gitignore",
+                ".wikic/\n.obsidian/workspace.json\n.obsidian/workspaces.json\n.trash/\n.obsidian/plugins/\n",
+            )
 
     def account(self) -> None:
         """Expected link findings and orphans, from the generated link records."""
@@ -1138,7 +1184,9 @@ def print_stats(s: dict) -> None:
         print(f"    {f:<16}{n:>8}")
     print(f"broken links     {s['broken_links']:>8}   missing target {s['links_by_outcome'].get('missing', 0)}"
           f" ({s['broken_links_pct']}%), bad heading {s['broken_headings']}, bad block {s['broken_blocks']}")
-    print(f"ambiguous links  {s['ambiguous_links']:>8}   pages with a duplicate basename {s['duplicate_basename_pages']}")
+    print(
+        f"ambiguous links  {s['ambiguous_links']:>8}   pages with a duplicate basename {s['duplicate_basename_pages']}"
+    )
     print(f"orphans          {s['orphans']:>8}")
     if not s["params"]["plain"]:
         print(f"index            {s['index_listed']:>8} listed, {s['index_gaps']} index gaps (unlisted + dangling)")
@@ -1148,8 +1196,14 @@ def print_stats(s: dict) -> None:
           f"non-UTF-8 {s['non_utf8_pages']}, CJK {s['cjk_pages']}")
     nl = {k: v for k, v in s["not_links_by_kind"].items() if k != "code-without-links"}
     print(f"not-links        {sum(nl.values()):>8}   {nl}")
-    print(f"plain code       {s['not_links_by_kind'].get('code-without-links', 0):>8}   pages with code that looks like no link")
-    print(f"size             {s['bytes'] / 1e6:>8.1f} MB, {s['page_lines_mean']} lines per page; generated in {s['seconds']} s")
+    print(
+        f"plain code       {s['not_links_by_kind'].get('code-without-links', 0):>8}   pages with code "
+        "that looks like no link"
+    )
+    print(
+        f"size             {s['bytes'] / 1e6:>8.1f} MB, {s['page_lines_mean']} lines per page; generated "
+        f"in {s['seconds']} s"
+    )
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -10,7 +10,8 @@ that does not grow with the wiki.
 Run it with the Python of the venv where wikic and its dependencies are installed.
 
 Part "wall": the stand-in OpenAI-compatible server (tests/standin_openai.py, on 127.0.0.1, started and
-stopped here, in a child process so that it does not share the client's GIL) answers every chat request after a fixed latency (0.3 s). 40 related synthetic sources
+stopped here, in a child process so that it does not share the client's GIL) answers every chat request
+after a fixed latency (0.3 s). 40 related synthetic sources
 (a shared cast of entities and concepts, so pages are held back by the thresholds, then created, then
 updated) are ingested in one run at concurrency 8. The ideal wall time is requests x latency / 8; the
 target is a wall time within 1.25x of it. The wall time is split into phases by timing around the
@@ -107,7 +108,13 @@ CONCEPTS = {
     "Embedding Drift": ("the slow change of embeddings after a model update", "mean cosine shift"),
 }
 SECTIONS = ("Definition", "Trade-offs", "Measurement")
-VERBS = {"product": "shipped", "model": "released", "dataset": "published", "organization": "opened", "person": "joined"}
+VERBS = {
+    "product": "shipped",
+    "model": "released",
+    "dataset": "published",
+    "organization": "opened",
+    "person": "joined",
+}
 
 
 def make_sources(n: int = SOURCES, seed: int = 1) -> dict[str, str]:
@@ -138,7 +145,9 @@ def make_sources(n: int = SOURCES, seed: int = 1) -> dict[str, str]:
         lines += [f"## {concept}", ""]
         lines.append(f"Definition: {concept} means {what}, as used in week {i}.")
         lines.append(f"Trade-offs: {concept} cost {rng.randint(5, 90)} ms of extra latency in trial {i}.")
-        lines.append(f"Measurement: {concept} was tracked by {metric}, which reached 0.{rng.randint(50, 99)} in trial {i}.")
+        lines.append(
+            f"Measurement: {concept} was tracked by {metric}, which reached 0.{rng.randint(50, 99)} in trial {i}."
+        )
         out[f"field-notes-{i:02d}.md"] = "\n".join(lines) + "\n"
     return out
 
@@ -160,7 +169,9 @@ def plan_for(text: str) -> dict[str, Any]:
         if heading in CONCEPTS and ": " in line:
             section, _ = line.split(": ", 1)
             if section in SECTIONS:
-                concepts.setdefault(heading, {}).setdefault(section, []).append({"text": line.split(": ", 1)[1], "quote": line})
+                concepts.setdefault(heading, {}).setdefault(section, []).append(
+                    {"text": line.split(": ", 1)[1], "quote": line}
+                )
             continue
         for name, (kind, _maker) in _BY_NAME.items():
             if line.startswith(name + " "):
@@ -168,14 +179,27 @@ def plan_for(text: str) -> dict[str, Any]:
                 if m:
                     relations.append({"source": name, "relation": "maintained by", "target": m.group(1), "quote": line})
                     break
-                item = entities.setdefault(name, {"name": name, "kind": kind, "aliases": [], "summary": f"{name}, a {kind} in the evaluation.", "facts": []})
+                item = entities.setdefault(
+                    name,
+                    {
+                        "name": name,
+                        "kind": kind,
+                        "aliases": [],
+                        "summary": f"{name}, a {kind} in the evaluation.",
+                        "facts": [],
+                    },
+                )
                 item["facts"].append({"text": line, "quote": line})
                 break
     return {
         "summary": (text.splitlines() or [""])[0].lstrip("# ")[:400],
         "entities": list(entities.values())[:12],
         "concepts": [
-            {"name": name, "summary": f"{name}: {CONCEPTS[name][0]}.", "sections": [{"heading": h, "facts": f[:5]} for h, f in sections.items()]}
+            {
+                "name": name,
+                "summary": f"{name}: {CONCEPTS[name][0]}.",
+                "sections": [{"heading": h, "facts": f[:5]} for h, f in sections.items()],
+            }
             for name, sections in concepts.items()
         ],
         "comparisons": [],
@@ -217,8 +241,139 @@ def new_vault(root: Path, base_url: str, concurrency: int = CONCURRENCY) -> Path
     return root
 
 
-BRANDS = ["acorn", "alder", "amber", "anvil", "apex", "aria", "arbor", "argon", "aster", "atlas", "aurora", "axiom", "beacon", "birch", "bolt", "bramble", "cairn", "calyx", "canopy", "cedar", "cinder", "cirrus", "citadel", "clover", "comet", "copper", "coral", "cortex", "crest", "cypress", "delta", "dune", "ember", "fathom", "fern", "flint", "forge", "garnet", "glacier", "granite", "gryphon", "hazel", "helix", "horizon", "indigo", "iris", "ivory", "jade", "juniper", "krypton", "lagoon", "lantern", "larch", "lynx", "magnet", "maple", "marble", "meadow", "meridian", "mica", "nebula", "nova", "oak", "onyx", "opal", "orbit", "pebble", "pine", "pixel", "plume", "polaris", "prism", "pulsar", "quill", "raven", "reef", "ridge", "rook", "rowan", "saffron", "sage", "sequoia", "shale", "sierra", "silica", "slate", "sorrel", "spruce", "summit", "talon", "thistle", "tidal", "topaz", "torch", "umber", "vale", "velvet", "verdant", "vertex", "willow", "yarrow", "zenith", "zephyr"]
-PRODUCTS = ["store", "embedder", "router", "agent", "server", "planner", "notebook", "graph", "engine", "pipeline", "loader", "retriever", "scheduler", "monitor", "proxy", "compiler", "linter", "mesh", "lake", "bridge", "studio", "shell", "bench", "tokenizer", "crawler", "parser"]
+BRANDS = [
+    "acorn",
+    "alder",
+    "amber",
+    "anvil",
+    "apex",
+    "aria",
+    "arbor",
+    "argon",
+    "aster",
+    "atlas",
+    "aurora",
+    "axiom",
+    "beacon",
+    "birch",
+    "bolt",
+    "bramble",
+    "cairn",
+    "calyx",
+    "canopy",
+    "cedar",
+    "cinder",
+    "cirrus",
+    "citadel",
+    "clover",
+    "comet",
+    "copper",
+    "coral",
+    "cortex",
+    "crest",
+    "cypress",
+    "delta",
+    "dune",
+    "ember",
+    "fathom",
+    "fern",
+    "flint",
+    "forge",
+    "garnet",
+    "glacier",
+    "granite",
+    "gryphon",
+    "hazel",
+    "helix",
+    "horizon",
+    "indigo",
+    "iris",
+    "ivory",
+    "jade",
+    "juniper",
+    "krypton",
+    "lagoon",
+    "lantern",
+    "larch",
+    "lynx",
+    "magnet",
+    "maple",
+    "marble",
+    "meadow",
+    "meridian",
+    "mica",
+    "nebula",
+    "nova",
+    "oak",
+    "onyx",
+    "opal",
+    "orbit",
+    "pebble",
+    "pine",
+    "pixel",
+    "plume",
+    "polaris",
+    "prism",
+    "pulsar",
+    "quill",
+    "raven",
+    "reef",
+    "ridge",
+    "rook",
+    "rowan",
+    "saffron",
+    "sage",
+    "sequoia",
+    "shale",
+    "sierra",
+    "silica",
+    "slate",
+    "sorrel",
+    "spruce",
+    "summit",
+    "talon",
+    "thistle",
+    "tidal",
+    "topaz",
+    "torch",
+    "umber",
+    "vale",
+    "velvet",
+    "verdant",
+    "vertex",
+    "willow",
+    "yarrow",
+    "zenith",
+    "zephyr",
+]
+PRODUCTS = [
+    "store",
+    "embedder",
+    "router",
+    "agent",
+    "server",
+    "planner",
+    "notebook",
+    "graph",
+    "engine",
+    "pipeline",
+    "loader",
+    "retriever",
+    "scheduler",
+    "monitor",
+    "proxy",
+    "compiler",
+    "linter",
+    "mesh",
+    "lake",
+    "bridge",
+    "studio",
+    "shell",
+    "bench",
+    "tokenizer",
+    "crawler",
+    "parser",
+]
 
 
 def filler_titles(count: int, seed: int = 3) -> list[str]:
@@ -251,13 +406,31 @@ def populate(root: Path, pages: int, seed: int = 3, first: str = "") -> list[str
     """Write `pages` entity pages: the benchmark's cast first (those named in `first` before the others:
     the pages a source should update), then unrelated fillers with prose of their own; list them all in
     index.md. Returns their paths."""
-    (root / "raw/articles/seed.md").write_text("# Seed\n\nPages written before the benchmark cite this file.\n", encoding="utf-8")
+    (root / "raw/articles/seed.md").write_text(
+        "# Seed\n\nPages written before the benchmark cite this file.\n", encoding="utf-8"
+    )
     rng = random.Random(seed)
     ordered = sorted(ENTITIES, key=lambda e: e[0] not in first)
     cast = [(name, f"{name}, a {kind} in the evaluation.") for name, kind, _ in ordered]
-    fillers = [(t, f"{t}, an internal {t.split()[1].lower()} kept by another team.") for t in filler_titles(max(0, pages - len(cast)), seed)]
+    fillers = [
+        (t, f"{t}, an internal {t.split()[1].lower()} kept by another team.")
+        for t in filler_titles(max(0, pages - len(cast)), seed)
+    ]
     chosen = (cast + fillers)[:pages]
-    words = ["latency", "storage", "throughput", "shard", "replica", "schema", "budget", "review", "rollout", "cache", "index", "vector"]
+    words = [
+        "latency",
+        "storage",
+        "throughput",
+        "shard",
+        "replica",
+        "schema",
+        "budget",
+        "review",
+        "rollout",
+        "cache",
+        "index",
+        "vector",
+    ]
     paths = []
     entries = []
     for title, summary in chosen:
@@ -413,7 +586,9 @@ def run_wall(reps: int, use_palace: bool, profile: Path | None) -> dict[str, Any
                 if profiler:
                     profiler.enable()
                 c0, t0 = time.process_time(), time.perf_counter()
-                report = ingest(root, IngestOptions(inputs=[str(inbox / n) for n in sorted(texts)], use_palace=use_palace))
+                report = ingest(
+                    root, IngestOptions(inputs=[str(inbox / n) for n in sorted(texts)], use_palace=use_palace)
+                )
                 t1, c1 = time.perf_counter(), time.process_time()
                 if profiler:
                     profiler.disable()
@@ -440,7 +615,13 @@ def run_wall(reps: int, use_palace: bool, profile: Path | None) -> dict[str, Any
     keys = ("wall", "cpu", "ideal", "requests", "calls", "created", "updated", "first_request", "last_request")
     med = {k: statistics.median(r[k] for r in runs) for k in keys}
     phases = {k: statistics.median(r["phases"].get(k, 0.0) for r in runs) for k in runs[0]["phases"]}
-    return {"use_palace": use_palace, "runs": runs, "median": med, "phases": phases, "ratio": med["wall"] / med["ideal"]}
+    return {
+        "use_palace": use_palace,
+        "runs": runs,
+        "median": med,
+        "phases": phases,
+        "ratio": med["wall"] / med["ideal"],
+    }
 
 
 # -- part 2: prompt size --------------------------------------------------------------------------------
@@ -523,10 +704,22 @@ def main(argv: list[str] | None = None) -> int:
             w = run_wall(args.reps, use_palace, args.profile)
             result["wall"].append(w)
             m = w["median"]
-            print(f"\n== wall: {SOURCES} sources, latency {LATENCY}s, concurrency {CONCURRENCY}, palace {'on' if use_palace else 'off'}, {args.reps} reps (medians)")
-            print(f"model requests {m['requests']:.0f}; calls reported {m['calls']:.0f}; pages created {m['created']:.0f}, updated {m['updated']:.0f}")
-            print(f"wall {m['wall']:.3f}s   ideal {m['ideal']:.3f}s   ratio {w['ratio']:.3f}   (target <= 1.25: {'met' if w['ratio'] <= 1.25 else 'MISSED'})")
-            print(f"cpu {m['cpu']:.3f}s (this process); first request sent at {m['first_request']:.3f}s, last at {m['last_request']:.3f}s")
+            print(
+                f"\n== wall: {SOURCES} sources, latency {LATENCY}s, concurrency {CONCURRENCY}, palace "
+                f"{'on' if use_palace else 'off'}, {args.reps} reps (medians)"
+            )
+            print(
+                f"model requests {m['requests']:.0f}; calls reported {m['calls']:.0f}; pages created "
+                f"{m['created']:.0f}, updated {m['updated']:.0f}"
+            )
+            print(
+                f"wall {m['wall']:.3f}s   ideal {m['ideal']:.3f}s   ratio {w['ratio']:.3f}   (target <= 1.25: "
+                f"{'met' if w['ratio'] <= 1.25 else 'MISSED'})"
+            )
+            print(
+                f"cpu {m['cpu']:.3f}s (this process); first request sent at {m['first_request']:.3f}s, last at "
+                f"{m['last_request']:.3f}s"
+            )
             print("phases: " + ", ".join(f"{k} {v:.3f}s" for k, v in w["phases"].items()))
             print("per run: " + "; ".join(f"{r['wall']:.3f}s" for r in w["runs"]))
     if args.part in ("all", "prompt"):
@@ -538,8 +731,12 @@ def main(argv: list[str] | None = None) -> int:
             result["prompt"].append(p)
             print(f"\n== prompt size, palace {'on' if use_palace else 'off'} (MAX_CONTEXT_PAGES={MAX_CONTEXT_PAGES})")
             for size, row in p["sizes"].items():
-                print(f"{size:>6} pages: prompt_tokens {row['prompt_tokens']}, pages listed {row['listed']}, requests {row['requests']}, "
-                      f"pages updated {row['updated']}, ingest {row['ingest_seconds']:.2f}s" + (f", index {row['index_seconds']:.1f}s" if use_palace else ""))
+                print(
+                    f"{size:>6} pages: prompt_tokens {row['prompt_tokens']}, pages listed {row['listed']}, "
+                    f"requests {row['requests']}, "
+                    f"pages updated {row['updated']}, ingest {row['ingest_seconds']:.2f}s"
+                    + (f", index {row['index_seconds']:.1f}s" if use_palace else "")
+                )
             print(f"ratio {p['ratio']:.3f}   (target <= 1.2: {'met' if p['ratio'] <= 1.2 else 'MISSED'})")
     result["load_after"] = load()
     print(f"\nload average after: {result['load_after']}")

@@ -151,7 +151,9 @@ def bench_wikic(wikic: Path, vault: Path, reps: int) -> dict:
     counts: dict[str, int] = {}
     for f in report.get("findings", []):
         counts[f["rule"]] = counts.get(f["rule"], 0) + 1
-    same = sorted(map(json.dumps, report.get("findings", []))) == sorted(map(json.dumps, warm_report.get("findings", [])))
+    same = sorted(map(json.dumps, report.get("findings", []))) == sorted(
+        map(json.dumps, warm_report.get("findings", []))
+    )
     ver = subprocess.run([str(wikic), "--version"], capture_output=True, text=True)
     return {"cmd": " ".join(cmd[1:]), "version": (ver.stdout or ver.stderr).strip()[:80],
             "cold": summarise(cold), "warm": summarise(warm), "rc": cold[0]["rc"],
@@ -207,16 +209,26 @@ def bench_obsidiantools(vault: Path, reps: int) -> dict:
               f"peak {r['rss_gather_mb']:.0f} MB", flush=True)
     shutil.rmtree(target, ignore_errors=True)
     med = statistics.median
-    return {"version": ver, "vault_copy": target.name, "reencoded_pages": fixed, "n": len(runs),
-            "import_s": med(r["import_s"] for r in runs),
-            "connect_s": med(r["connect_s"] for r in runs), "connect_min_s": min(r["connect_s"] for r in runs),
-            "gather_s": med(r["gather_s"] for r in runs), "gather_min_s": min(r["gather_s"] for r in runs),
-            "connect_cpu_s": med(r["connect_cpu_s"] for r in runs), "gather_cpu_s": med(r["gather_cpu_s"] for r in runs),
-            "process_wall_s": med(r["wall_s"] for r in runs), "process_cpu_s": med(r["cpu_s"] for r in runs),
-            "rss_connect_mb": max(r["rss_connect_mb"] for r in runs),
-            "rss_gather_mb": max(r["rss_gather_mb"] for r in runs),
-            "notes": runs[0]["notes"], "edges": runs[0]["edges"],
-            "runs": [{k: r[k] for k in ("connect_s", "gather_s", "wall_s", "cpu_s")} for r in runs]}
+    return {
+        "version": ver,
+        "vault_copy": target.name,
+        "reencoded_pages": fixed,
+        "n": len(runs),
+        "import_s": med(r["import_s"] for r in runs),
+        "connect_s": med(r["connect_s"] for r in runs),
+        "connect_min_s": min(r["connect_s"] for r in runs),
+        "gather_s": med(r["gather_s"] for r in runs),
+        "gather_min_s": min(r["gather_s"] for r in runs),
+        "connect_cpu_s": med(r["connect_cpu_s"] for r in runs),
+        "gather_cpu_s": med(r["gather_cpu_s"] for r in runs),
+        "process_wall_s": med(r["wall_s"] for r in runs),
+        "process_cpu_s": med(r["cpu_s"] for r in runs),
+        "rss_connect_mb": max(r["rss_connect_mb"] for r in runs),
+        "rss_gather_mb": max(r["rss_gather_mb"] for r in runs),
+        "notes": runs[0]["notes"],
+        "edges": runs[0]["edges"],
+        "runs": [{k: r[k] for k in ("connect_s", "gather_s", "wall_s", "cpu_s")} for r in runs],
+    }
 
 
 def machine() -> dict:
@@ -260,7 +272,10 @@ def print_table(res: dict) -> None:
     r = res.get("ratios")
     if r:
         print("-" * 97)
-        print(f"obsidiantools connect / wikic cold  = {r['connect_over_cold']:.1f}x  (target >= {TARGETS['speedup']:.0f}x)")
+        print(
+            f"obsidiantools connect / wikic cold  = {r['connect_over_cold']:.1f}x  (target >= "
+            f"{TARGETS['speedup']:.0f}x)"
+        )
         print(f"obsidiantools connect / wikic warm  = {r['connect_over_warm']:.1f}x")
         print(f"obsidiantools connect+gather / wikic cold = {r['connect_gather_over_cold']:.1f}x")
         print(f"(CPU time) obsidiantools process / wikic cold process = {r['cpu_ot_over_cold']:.1f}x")

@@ -73,12 +73,22 @@ def measure(root: Path, report: Any, expected: dict[str, list[str]], seconds: fl
             names = [str((data or {}).get("title", path.stem)), *((data or {}).get("aliases") or [])]
             pages[path.relative_to(root).as_posix()] = {"names": names, "claims": anchored, "unanchored": bare}
     mentions_file = root / ".wikic" / "mentions.json"
-    mentions = json.loads(mentions_file.read_text(encoding="utf-8")).get("mentions", {}) if mentions_file.exists() else {}
+    mentions = (
+        json.loads(mentions_file.read_text(encoding="utf-8")).get("mentions", {}) if mentions_file.exists() else {}
+    )
     waiting = {item["name"]: [*item.get("aliases", [])] for item in mentions.values()}
     known = {key for p in pages.values() for n in p["names"] for key in _keys(n)}
     known_waiting = {key for name, aliases in waiting.items() for n in (name, *aliases) for key in _keys(n)}
-    found = {thing: ("page" if any(_keys(n) & known for n in names) else "ledger" if any(_keys(n) & known_waiting for n in names) else None)
-             for thing, names in expected.items()}
+    found = {
+        thing: (
+            "page"
+            if any(_keys(n) & known for n in names)
+            else "ledger"
+            if any(_keys(n) & known_waiting for n in names)
+            else None
+        )
+        for thing, names in expected.items()
+    }
     dropped: dict[str, int] = {}
     for s in report.sources:
         for reason, count in s.dropped.items():
@@ -165,10 +175,32 @@ def main() -> None:
     if args.json:
         print(json.dumps(result, ensure_ascii=False, indent=1))
         return
-    for key in ("model", "strategy", "worked_example", "pages", "waiting", "coverage", "expected_found", "missed",
-                "anchored_claims", "claims_per_page_min", "claims_per_page_mean", "pages_with_fewer_than_3_claims",
-                "unanchored_claim_lines", "dropped", "repaired_quotes", "invented_names", "page_names_not_in_sources", "nothing_extracted", "failed",
-                "strategies", "seconds", "calls", "prompt_tokens", "completion_tokens"):
+    for key in (
+        "model",
+        "strategy",
+        "worked_example",
+        "pages",
+        "waiting",
+        "coverage",
+        "expected_found",
+        "missed",
+        "anchored_claims",
+        "claims_per_page_min",
+        "claims_per_page_mean",
+        "pages_with_fewer_than_3_claims",
+        "unanchored_claim_lines",
+        "dropped",
+        "repaired_quotes",
+        "invented_names",
+        "page_names_not_in_sources",
+        "nothing_extracted",
+        "failed",
+        "strategies",
+        "seconds",
+        "calls",
+        "prompt_tokens",
+        "completion_tokens",
+    ):
         print(f"{key:32} {result[key]}")
 
 

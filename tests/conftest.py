@@ -27,9 +27,13 @@ _TEST_SEED = os.environ.get("WIKIC_TEST_SEED")
 
 # Hypothesis: `ci` (what .ci/run uses) is derandomized, so CI never fails on an example no one can replay;
 # `dev` (the default) explores new examples each run; `long` is for a thorough local run.
-settings.register_profile("ci", derandomize=True, deadline=None, print_blob=True, suppress_health_check=[HealthCheck.too_slow])
+settings.register_profile(
+    "ci", derandomize=True, deadline=None, print_blob=True, suppress_health_check=[HealthCheck.too_slow]
+)
 settings.register_profile("dev", deadline=None, print_blob=True)
-settings.register_profile("long", max_examples=20_000, deadline=None, print_blob=True, suppress_health_check=[HealthCheck.too_slow])
+settings.register_profile(
+    "long", max_examples=20_000, deadline=None, print_blob=True, suppress_health_check=[HealthCheck.too_slow]
+)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "dev"))
 
 
@@ -71,7 +75,9 @@ DEFAULT_RAW = {
 
 _DEFAULT_BODIES = {
     "concept": "## One\n\nText.\n\n## Two\n\nText.\n\n## Three\n\nText.\n",
-    "comparison": "| Axis | A | B |\n|---|---|---|\n| speed | fast | slow |\n| cost | low | high |\n| setup | easy | hard |\n",
+    "comparison": (
+        "| Axis | A | B |\n|---|---|---|\n| speed | fast | slow |\n| cost | low | high |\n| setup | easy | hard |\n"
+    ),
 }
 
 
@@ -116,7 +122,9 @@ def page(
         if key in ("created", "updated") and isinstance(value, str):
             lines.append(f"{key}: {value}")  # unquoted, so YAML reads a date
         else:
-            dumped = yaml.safe_dump({key: value}, sort_keys=False, allow_unicode=True, default_flow_style=False, width=10_000)
+            dumped = yaml.safe_dump(
+                {key: value}, sort_keys=False, allow_unicode=True, default_flow_style=False, width=10_000
+            )
             lines.append(dumped.rstrip("\n"))
     lines.append("---")
     if body is None:

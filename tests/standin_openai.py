@@ -131,7 +131,9 @@ REJECTIONS: dict[str, tuple[int, Any]] = {
         400,
         {
             "error": {
-                "message": "Invalid parameter: 'response_format' of type 'json_schema' is not supported with this model.",
+                "message": (
+                    "Invalid parameter: 'response_format' of type 'json_schema' is not supported with this model."
+                ),
                 "type": "invalid_request_error",
                 "param": "response_format",
                 "code": None,
@@ -284,7 +286,14 @@ class StandinServer:
             return Behaviour(
                 status=400,
                 content=None,
-                body={"error": {"message": "Unrecognized request argument supplied: stream_options", "type": "invalid_request_error", "param": None, "code": None}},
+                body={
+                    "error": {
+                        "message": "Unrecognized request argument supplied: stream_options",
+                        "type": "invalid_request_error",
+                        "param": None,
+                        "code": None,
+                    }
+                },
                 headers={"retry-after-ms": "10"},
             )
         fmt = body.get("response_format")

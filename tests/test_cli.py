@@ -28,8 +28,29 @@ from wikic.vault.schema_md import load as load_schema
 REPO = Path(__file__).resolve().parents[1]
 EXAMPLE = REPO / "example-vault"
 
-LAYOUT_DIRS = ["raw/articles", "raw/papers", "raw/transcripts", "raw/assets", "entities", "concepts", "comparisons", "queries", "inbox", ".obsidian", ".wikic"]
-LAYOUT_FILES = ["SCHEMA.md", "index.md", "log.md", "wikic.toml", ".obsidian/app.json", ".obsidian/graph.json", ".obsidian/types.json", ".gitignore"]
+LAYOUT_DIRS = [
+    "raw/articles",
+    "raw/papers",
+    "raw/transcripts",
+    "raw/assets",
+    "entities",
+    "concepts",
+    "comparisons",
+    "queries",
+    "inbox",
+    ".obsidian",
+    ".wikic",
+]
+LAYOUT_FILES = [
+    "SCHEMA.md",
+    "index.md",
+    "log.md",
+    "wikic.toml",
+    ".obsidian/app.json",
+    ".obsidian/graph.json",
+    ".obsidian/types.json",
+    ".gitignore",
+]
 
 
 def run(*args: str) -> Any:
@@ -79,17 +100,36 @@ def test_init_creates_the_contract_layout(tmp_path: Path) -> None:
     assert app_json["alwaysUpdateLinks"] is True
     assert app_json["attachmentFolderPath"] == "raw/assets"
     types = json.loads((root / ".obsidian/types.json").read_text())["types"]
-    assert types["tags"] == "tags" and types["aliases"] == "aliases" and types["sources"] == "multitext" and types["created"] == "date"
+    assert (
+        types["tags"] == "tags"
+        and types["aliases"] == "aliases"
+        and types["sources"] == "multitext"
+        and types["created"] == "date"
+    )
     graph = json.loads((root / ".obsidian/graph.json").read_text())
-    assert {g["query"] for g in graph["colorGroups"]} == {"path:entities", "path:concepts", "path:comparisons", "path:queries"}
+    assert {g["query"] for g in graph["colorGroups"]} == {
+        "path:entities",
+        "path:concepts",
+        "path:comparisons",
+        "path:queries",
+    }
     assert not (root / ".obsidian/workspace.json").exists()
     gitignore = (root / ".gitignore").read_text().split("\n")
     assert ".wikic/" in gitignore and ".obsidian/workspace.json" in gitignore
     assert (root / "index.md").read_text() == "# Wiki Index\n\n## Entities\n## Concepts\n## Comparisons\n## Queries\n"
-    assert (root / "log.md").read_text().startswith("# Wiki Log\n\n| Date | Action | Target | Notes |\n|------|--------|--------|-------|\n")
+    assert (
+        (root / "log.md")
+        .read_text()
+        .startswith("# Wiki Log\n\n| Date | Action | Target | Notes |\n|------|--------|--------|-------|\n")
+    )
     schema = load_schema(root)
     assert schema.present and schema.problems == ()
-    assert set(schema.thresholds) >= {"entity_min_references", "concept_min_sections", "comparison_min_axes", "query_max_age_days"}
+    assert set(schema.thresholds) >= {
+        "entity_min_references",
+        "concept_min_sections",
+        "comparison_min_axes",
+        "query_max_age_days",
+    }
     assert schema.naming == "lowercase-with-hyphens.md" and schema.tags
     assert "created  SCHEMA.md" in result.stdout
 
@@ -151,7 +191,11 @@ def test_init_in_an_obsidian_vault_keeps_its_notes_linted(tmp_path: Path) -> Non
         return [(f["rule"], f["path"], f["line"]) for f in out]
 
     before = findings("--select", link_rules)
-    assert before == [("ambiguous-link", "Daily/2026-01-01.md", 1), ("broken-wikilink", "Home.md", 3), ("broken-wikilink", "Projects/Plan.md", 4)]
+    assert before == [
+        ("ambiguous-link", "Daily/2026-01-01.md", 1),
+        ("broken-wikilink", "Home.md", 3),
+        ("broken-wikilink", "Projects/Plan.md", 4),
+    ]
     assert run("init", str(root)).exit_code == 0
     assert findings("--select", link_rules) == before
     # the schema governs the wiki pages only: nothing else is said about the notes
@@ -226,16 +270,33 @@ def test_graph_text(example: Path) -> None:
     lines = result.stdout.split("\n")
     assert lines[0] == "14 pages, 265 links (0 broken, 122 citing raw sources), 24 files"
     assert lines[1] == "1 connected component(s); the largest holds 14 pages"
-    assert lines[2:6] == ["most linked:", "    15  entities/qwen3.md", "    13  concepts/retrieval-augmented-generation.md", "    12  entities/chroma.md"]
+    assert lines[2:6] == [
+        "most linked:",
+        "    15  entities/qwen3.md",
+        "    13  concepts/retrieval-augmented-generation.md",
+        "    12  entities/chroma.md",
+    ]
 
 
 def test_graph_json(example: Path) -> None:
     data = json.loads(run("graph", "--vault", str(example), "--json").stdout)
     keys = ("pages", "files", "links", "resolved_links", "broken_links", "citations", "components", "largest_component")
     assert {k: data[k] for k in keys} == {
-        "pages": 14, "files": 24, "links": 265, "resolved_links": 265, "broken_links": 0, "citations": 122, "components": 1, "largest_component": 14,
+        "pages": 14,
+        "files": 24,
+        "links": 265,
+        "resolved_links": 265,
+        "broken_links": 0,
+        "citations": 122,
+        "components": 1,
+        "largest_component": 14,
     }
-    assert data["isolated_pages"] == [] and data["dead_ends"] == [] and data["wanted_pages"] == [] and data["written"] == []
+    assert (
+        data["isolated_pages"] == []
+        and data["dead_ends"] == []
+        and data["wanted_pages"] == []
+        and data["written"] == []
+    )
     assert data["missing_sources"] == []
     assert data["most_linked"][0] == {"path": "entities/qwen3.md", "inbound": 15}
 
@@ -412,7 +473,9 @@ def test_a_command_that_needs_a_vault_refuses_a_plain_folder_and_writes_nothing(
         (["graph", "--json"], 0, '"broken_links": 1'),
     ],
 )
-def test_lint_and_graph_read_a_plain_folder_and_leave_it_as_it_was(tmp_path: Path, args: list[str], code: int, shown: str) -> None:
+def test_lint_and_graph_read_a_plain_folder_and_leave_it_as_it_was(
+    tmp_path: Path, args: list[str], code: int, shown: str
+) -> None:
     root = plain_folder(tmp_path)
     before = snapshot(root, skip_state=False)
     result = run(*args, "--vault", str(root))
@@ -438,7 +501,9 @@ def test_vault_that_is_a_file_is_a_usage_error(tmp_path: Path) -> None:
 def test_the_console_script_prints_no_traceback(tmp_path: Path) -> None:
     exe = Path(sys.executable).with_name("wikic")
     command = [str(exe)] if exe.exists() else [sys.executable, "-c", "from wikic.cli import main; main()"]
-    proc = subprocess.run([*command, "lint", str(tmp_path / "nope")], capture_output=True, text=True, timeout=120, check=False)
+    proc = subprocess.run(
+        [*command, "lint", str(tmp_path / "nope")], capture_output=True, text=True, timeout=120, check=False
+    )
     assert proc.returncode == 2
     assert proc.stderr == f"Error: vault folder does not exist: {tmp_path / 'nope'}\n"
     assert proc.stdout == ""
@@ -459,18 +524,43 @@ def _huge() -> bytes:
 
 BAD_INPUTS = [
     pytest.param("entities/latin.md", "caf\u00e9 [[a]]\n".encode("latin-1"), [("encoding", "error", 1)], id="non-utf8"),
-    pytest.param("entities/bin.md", b"\x00\x01\x02\x03binary\xff", [("encoding", "error", None)], id="binary-in-a-page-folder"),
-    pytest.param("entities/yaml.md", b"---\ntitle: Y\ntags: [a, b\n---\n", [("frontmatter", "error", 3)], id="invalid-yaml"),
-    pytest.param("entities/open.md", b"---\ntitle: Y\n# body\n", [("frontmatter", "error", 1)], id="unclosed-frontmatter"),
-    pytest.param("entities/late.md", b"\n\n---\ntitle: Y\n---\n", [("frontmatter", "error", 3)], id="frontmatter-not-on-line-1"),
-    pytest.param("entities/unclosed.md", page("U", body="[[a]] [[b]]\nsee [[a\n").encode(), [("malformed-link", "warning", 14)], id="unclosed-wikilink"),
-    pytest.param("entities/fence.md", page("F", body="[[a]] [[b]]\n\n```\ncode\n").encode(), [("malformed-link", "warning", 15)], id="unclosed-fence"),
-    pytest.param("entities/huge.md", None, [("page-too-long", "warning", None), ("page-too-long", "warning", None)], id="20-MB-page"),
+    pytest.param(
+        "entities/bin.md", b"\x00\x01\x02\x03binary\xff", [("encoding", "error", None)], id="binary-in-a-page-folder"
+    ),
+    pytest.param(
+        "entities/yaml.md", b"---\ntitle: Y\ntags: [a, b\n---\n", [("frontmatter", "error", 3)], id="invalid-yaml"
+    ),
+    pytest.param(
+        "entities/open.md", b"---\ntitle: Y\n# body\n", [("frontmatter", "error", 1)], id="unclosed-frontmatter"
+    ),
+    pytest.param(
+        "entities/late.md", b"\n\n---\ntitle: Y\n---\n", [("frontmatter", "error", 3)], id="frontmatter-not-on-line-1"
+    ),
+    pytest.param(
+        "entities/unclosed.md",
+        page("U", body="[[a]] [[b]]\nsee [[a\n").encode(),
+        [("malformed-link", "warning", 14)],
+        id="unclosed-wikilink",
+    ),
+    pytest.param(
+        "entities/fence.md",
+        page("F", body="[[a]] [[b]]\n\n```\ncode\n").encode(),
+        [("malformed-link", "warning", 15)],
+        id="unclosed-fence",
+    ),
+    pytest.param(
+        "entities/huge.md",
+        None,
+        [("page-too-long", "warning", None), ("page-too-long", "warning", None)],
+        id="20-MB-page",
+    ),
 ]
 
 
 @pytest.mark.parametrize("path, data, expected", BAD_INPUTS)
-def test_bad_input_yields_a_finding_naming_the_file(tmp_path: Path, path: str, data: bytes | None, expected: list[tuple[str, str, int | None]]) -> None:
+def test_bad_input_yields_a_finding_naming_the_file(
+    tmp_path: Path, path: str, data: bytes | None, expected: list[tuple[str, str, int | None]]
+) -> None:
     root = make_vault(tmp_path / "a [b] c", {**OK_PAGES, path: data if data is not None else _huge()})
     before = snapshot(root, skip_state=False)
     result = run("lint", str(root), "--json", "--no-cache")
@@ -478,10 +568,17 @@ def test_bad_input_yields_a_finding_naming_the_file(tmp_path: Path, path: str, d
     assert result.stderr == ""
     findings = json.loads(result.stdout)["findings"]
     rule = expected[0][0]
-    assert [(f["rule"], f["severity"], f["line"]) for f in findings if f["path"] == path and f["rule"] == rule] == expected
+    assert [
+        (f["rule"], f["severity"], f["line"]) for f in findings if f["path"] == path and f["rule"] == rule
+    ] == expected
     assert snapshot(root, skip_state=False) == before
     # the other formats and commands cope too
-    for args in (["lint", str(root)], ["lint", str(root), "--format", "sarif"], ["lint", str(root), "--diff"], ["graph", "--vault", str(root), "--json"]):
+    for args in (
+        ["lint", str(root)],
+        ["lint", str(root), "--format", "sarif"],
+        ["lint", str(root), "--diff"],
+        ["graph", "--vault", str(root), "--json"],
+    ):
         assert run(*args).exit_code in (0, 1), args
     text = run("lint", str(root), "--no-cache").stdout
     assert any(line.startswith(f"{path}:") and rule in line for line in text.split("\n"))
@@ -498,7 +595,10 @@ def test_symlink_outside_the_vault_is_reported_and_not_followed(tmp_path: Path) 
     outside_before = snapshot(outside, skip_state=False)
     result = run("lint", str(root), "--json", "--no-cache")
     findings = json.loads(result.stdout)["findings"]
-    assert sorted((f["rule"], f["path"]) for f in findings if f["rule"] == "unsafe-path") == [("unsafe-path", "entities/secret.md"), ("unsafe-path", "raw/elsewhere")]
+    assert sorted((f["rule"], f["path"]) for f in findings if f["rule"] == "unsafe-path") == [
+        ("unsafe-path", "entities/secret.md"),
+        ("unsafe-path", "raw/elsewhere"),
+    ]
     assert not any("ghost" in f["message"] for f in findings)
     assert result.exit_code == 1
     assert snapshot(root, skip_state=False) == before and snapshot(outside, skip_state=False) == outside_before
@@ -509,13 +609,17 @@ def test_symlink_outside_the_vault_is_reported_and_not_followed(tmp_path: Path) 
 
 
 def test_vault_path_with_brackets_and_spaces(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    root = make_vault(tmp_path, {**OK_PAGES, "entities/d.md": page("D", body="[[a]] [[nowhere]]\n")}, name="My [Vault] (2026)")
+    root = make_vault(
+        tmp_path, {**OK_PAGES, "entities/d.md": page("D", body="[[a]] [[nowhere]]\n")}, name="My [Vault] (2026)"
+    )
     monkeypatch.chdir(root)
     for args in (["lint", str(root)], ["lint", "--vault", str(root)], ["lint"]):
         result = run(*args, "--json")
         data = json.loads(result.stdout)
         assert result.exit_code == 1
-        assert [(f["path"], f["target"]) for f in data["findings"] if f["rule"] == "broken-wikilink"] == [("entities/d.md", "nowhere")]
+        assert [(f["path"], f["target"]) for f in data["findings"] if f["rule"] == "broken-wikilink"] == [
+            ("entities/d.md", "nowhere")
+        ]
     assert run("graph", "--json").exit_code == 0
 
 

@@ -81,5 +81,7 @@ def test_a_quote_missing_from_its_source_stops_the_build(tmp_path: Path, monkeyp
     first.write_text(json.dumps(plan), encoding="utf-8")
     monkeypatch.setattr(build, "PLANS", plans)
 
-    with pytest.raises(build.BuildError, match=r"2026-09-08: raw/articles/rag-in-practice.md compiled: 1 claim\(s\) dropped"):
+    with pytest.raises(
+        build.BuildError, match=r"2026-09-08: raw/articles/rag-in-practice.md compiled: 1 claim\(s\) dropped"
+    ):
         build.build(tmp_path / "built")

@@ -56,7 +56,9 @@ def test_lint_decides_alone() -> None:
     assert _offending("lint", forbidden=DECIDING_ELSEWHERE) == {}
 
 
-UNITS = sorted({p.stem for p in PACKAGE.glob("*.py")} | {p.name for p in PACKAGE.iterdir() if (p / "__init__.py").exists()})
+UNITS = sorted(
+    {p.stem for p in PACKAGE.glob("*.py")} | {p.name for p in PACKAGE.iterdir() if (p / "__init__.py").exists()}
+)
 
 
 @pytest.mark.parametrize("unit", [u for u in UNITS if u not in FACES and u != "__init__"])

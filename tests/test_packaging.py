@@ -69,12 +69,37 @@ def test_wheel_ships_templates_and_schema_and_init_makes_the_same_vault(tmp_path
     venv.EnvBuilder(with_pip=False, clear=True).create(env_dir)  # ensurepip is slow; this pip installs into it
     python = env_dir / "bin" / "python"
     install = subprocess.run(
-        [sys.executable, "-m", "pip", "--python", str(python), "install", "--no-deps", "--no-index", "--disable-pip-version-check", "--quiet", str(wheel)],
-        cwd=tmp_path, env=clean_env, capture_output=True, text=True, timeout=600, check=False,
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "--python",
+            str(python),
+            "install",
+            "--no-deps",
+            "--no-index",
+            "--disable-pip-version-check",
+            "--quiet",
+            str(wheel),
+        ],
+        cwd=tmp_path,
+        env=clean_env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
     )
     assert install.returncode == 0, install.stdout + install.stderr
 
-    read = subprocess.run([str(python), "-I", "-c", READ_SHIPPED], cwd=tmp_path, env=clean_env, capture_output=True, text=True, timeout=120, check=False)
+    read = subprocess.run(
+        [str(python), "-I", "-c", READ_SHIPPED],
+        cwd=tmp_path,
+        env=clean_env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
     assert read.returncode == 0, read.stderr
     data = json.loads(read.stdout)
     assert Path(data["wikic"]).resolve().is_relative_to(env_dir.resolve())  # the installed copy, not the source tree
@@ -90,7 +115,15 @@ def test_wheel_ships_templates_and_schema_and_init_makes_the_same_vault(tmp_path
     (site,) = (env_dir / "lib").glob("python*/site-packages")
     (site / "test_dependencies.pth").write_text(sysconfig.get_paths()["purelib"] + "\n", encoding="utf-8")
     installed = tmp_path / "from the wheel"
-    init = subprocess.run([str(env_dir / "bin" / "wikic"), "init", str(installed)], cwd=tmp_path, env=clean_env, capture_output=True, text=True, timeout=300, check=False)
+    init = subprocess.run(
+        [str(env_dir / "bin" / "wikic"), "init", str(installed)],
+        cwd=tmp_path,
+        env=clean_env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
     assert init.returncode == 0, init.stdout + init.stderr
     checkout = tmp_path / "from the checkout"
     init_vault(checkout)

@@ -55,7 +55,15 @@ def env(tmp_path: Path) -> dict[str, str]:
 
 
 def git(repo: Path, *args: str, environ: dict[str, str]) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(["git", "-c", "init.defaultBranch=main", "-c", "commit.gpgsign=false", *args], cwd=repo, env=environ, capture_output=True, text=True, timeout=60, check=False)
+    return subprocess.run(
+        ["git", "-c", "init.defaultBranch=main", "-c", "commit.gpgsign=false", *args],
+        cwd=repo,
+        env=environ,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
 
 
 def git_repo_with_vault(tmp_path: Path, subfolder: str | None, environ: dict[str, str]) -> tuple[Path, Path]:
@@ -94,7 +102,14 @@ def test_published_hook_manifest() -> None:
 
 
 def test_published_hook_manifest_is_valid_for_pre_commit(tmp_path: Path) -> None:
-    proc = subprocess.run([sys.executable, "-m", "pre_commit", "validate-manifest", str(REPO / ".pre-commit-hooks.yaml")], env=env(tmp_path), capture_output=True, text=True, timeout=120, check=False)
+    proc = subprocess.run(
+        [sys.executable, "-m", "pre_commit", "validate-manifest", str(REPO / ".pre-commit-hooks.yaml")],
+        env=env(tmp_path),
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
     assert proc.returncode == 0, proc.stdout + proc.stderr
 
 
@@ -133,7 +148,9 @@ def test_hook_entry_exit_codes(tmp_path: Path, subfolder: str | None) -> None:
     break_vault(vault)
     broken = subprocess.run(command, cwd=repo, env=environ, capture_output=True, text=True, timeout=120, check=False)
     assert broken.returncode == 1
-    assert "entities/d.md:13:13: error broken-wikilink link target 'ghost-page' does not exist" in broken.stdout.split("\n")
+    assert "entities/d.md:13:13: error broken-wikilink link target 'ghost-page' does not exist" in broken.stdout.split(
+        "\n"
+    )
     assert "Traceback" not in broken.stderr
 
 
@@ -153,7 +170,15 @@ repos:
 
 
 def pre_commit(repo: Path, *args: str, environ: dict[str, str]) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "pre_commit", *args], cwd=repo, env=environ, capture_output=True, text=True, timeout=300, check=False)
+    return subprocess.run(
+        [sys.executable, "-m", "pre_commit", *args],
+        cwd=repo,
+        env=environ,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
 
 
 def test_real_pre_commit_with_a_local_hook(tmp_path: Path) -> None:

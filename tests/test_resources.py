@@ -67,9 +67,15 @@ def edited_templates(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
     for name in ("templates", "schema"):
         shutil.copytree(REPO / name, tmp_path / "shipped" / name)
     root = tmp_path / "shipped" / "templates"
-    (root / "vault" / "index.md").write_text("# Index\n\n## Personen\n## Begriffe\n## Vergleiche\n## Fragen\n", encoding="utf-8")
-    (root / "vault" / "log.md").write_text("# Protokoll\n\n| Datum | Aktion | Ziel | Notiz |\n|---|---|---|---|\n", encoding="utf-8")
-    (root / "pages" / "query.md").write_text("---\ntitle: x\ntype: query\n---\n# {{title}}\n\n> Eine Frage.\n", encoding="utf-8")
+    (root / "vault" / "index.md").write_text(
+        "# Index\n\n## Personen\n## Begriffe\n## Vergleiche\n## Fragen\n", encoding="utf-8"
+    )
+    (root / "vault" / "log.md").write_text(
+        "# Protokoll\n\n| Datum | Aktion | Ziel | Notiz |\n|---|---|---|---|\n", encoding="utf-8"
+    )
+    (root / "pages" / "query.md").write_text(
+        "---\ntitle: x\ntype: query\n---\n# {{title}}\n\n> Eine Frage.\n", encoding="utf-8"
+    )
     monkeypatch.setattr(resources, "folder", lambda name: tmp_path / "shipped" / name)
     for loader in (resources.index_skeleton, resources.log_skeleton, resources.page_skeleton):
         loader.cache_clear()
@@ -96,7 +102,11 @@ def test_page_skeletons_hold_the_fields_a_page_needs() -> None:
         assert set(REQUIRED) <= set(skeleton.keys) <= {f.name for f in fields_of(page_type)}, page_type
         assert skeleton.opening("A Title") == "# A Title\n"
         # Obsidian's Templates plugin fills {{title}} and {{date}}: the result is a valid page
-        text = resources.template_text(f"pages/{page_type}.md").replace("{{title}}", "A Title").replace("{{date}}", "2026-01-01")
+        text = (
+            resources.template_text(f"pages/{page_type}.md")
+            .replace("{{title}}", "A Title")
+            .replace("{{date}}", "2026-01-01")
+        )
         data = yaml.safe_load(text.split("---\n")[1])
         jsonschema.validate(data, json.loads(resources.schema_text(f"frontmatter/{page_type}.schema.json")))
     assert resources.frontmatter_order(PAGE_FOLDERS) == FM_ORDER
@@ -126,7 +136,9 @@ def test_the_checked_in_schemas_are_what_the_code_generates() -> None:
     assert main([]) == 0
 
 
-def test_a_stale_schema_is_reported(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_stale_schema_is_reported(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     shutil.copytree(REPO / "schema", tmp_path / "schema")
     (tmp_path / "schema" / "chunk-plan.schema.json").write_text("{}\n", encoding="utf-8")
     monkeypatch.setattr(resources, "folder", lambda name: tmp_path / name)

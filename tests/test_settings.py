@@ -71,8 +71,8 @@ def test_every_problem_of_every_section_is_reported_at_once_in_file_order(tmp_pa
         f"  [lint] strict: Input should be a valid boolean (got 'yes') (from {path}:12)",
         "  [extras]: unknown section (known sections: [llm], [ingest], [palace], [embedding], [lint]) "
         f"(from {path}:13)",
-        "  [llm] base_url: must start with http:// or https:// (e.g. http://localhost:11434/v1) (got 'localhost:11434') "
-        "(from environment variable WIKIC_LLM_BASE_URL)",
+        "  [llm] base_url: must start with http:// or https:// (e.g. http://localhost:11434/v1) "
+        "(got 'localhost:11434') (from environment variable WIKIC_LLM_BASE_URL)",
         "  [llm] max_retries: Input should be greater than or equal to 0 (got -1) (from command-line option)",
     ]
     assert error.hint == f"fix the keys above in {path} (or the named variable or flag)"
@@ -88,10 +88,15 @@ def test_every_problem_of_every_section_is_reported_at_once_in_file_order(tmp_pa
         ("[ingest]\nchunk_token = 300\n", "[ingest] chunk_token: unknown key; did you mean 'chunk_tokens'?"),
         ("[lint]\nstrikt = true\n", "[lint] strikt: unknown key; did you mean 'strict'? (known keys: strict)"),
         # a rule id: severities have one home, SCHEMA.md
-        ("[lint]\norphan-page = 'error'\n",
-         "[lint] orphan-page: unknown key; rule severities are set in SCHEMA.md under '## Lint' "
-         "(e.g. '- orphan-page: warning') (known keys: strict)"),
-        ('llm = "gpt"\n', "[llm]: Input should be a valid dictionary or instance of LLMSettings (got 'gpt') (from {path}:1)"),
+        (
+            "[lint]\norphan-page = 'error'\n",
+            "[lint] orphan-page: unknown key; rule severities are set in SCHEMA.md under '## Lint' "
+            "(e.g. '- orphan-page: warning') (known keys: strict)",
+        ),
+        (
+            'llm = "gpt"\n',
+            "[llm]: Input should be a valid dictionary or instance of LLMSettings (got 'gpt') (from {path}:1)",
+        ),
     ],
 )
 def test_unknown_and_misplaced_keys_name_the_known_ones(tmp_path: Path, text: str, expected: str) -> None:
@@ -140,7 +145,10 @@ def test_a_file_saved_with_a_byte_order_mark_loads_every_section(tmp_path: Path)
 def test_bad_toml_is_one_message_naming_file_line_and_column(tmp_path: Path, text: str, where: str, what: str) -> None:
     path = write(tmp_path, text)
     error = problems(tmp_path)
-    assert (error.message, error.hint) == (f"{path}:{where}: invalid TOML: {what}", "see https://toml.io for the syntax")
+    assert (error.message, error.hint) == (
+        f"{path}:{where}: invalid TOML: {what}",
+        "see https://toml.io for the syntax",
+    )
 
 
 def test_non_utf8_file_is_one_message(tmp_path: Path) -> None:
@@ -162,7 +170,15 @@ BAD = '[llm]\nmodel = "m"\n[palace]\nfusion = "borda"\n[embeding]\nprovider = "u
 
 @pytest.mark.parametrize(
     "command",
-    [["ingest", "notes.md"], ["index"], ["search", "x"], ["query", "x"], ["status", "--no-lint"], ["lint"], ["lint", "--strict"]],
+    [
+        ["ingest", "notes.md"],
+        ["index"],
+        ["search", "x"],
+        ["query", "x"],
+        ["status", "--no-lint"],
+        ["lint"],
+        ["lint", "--strict"],
+    ],
 )
 def test_every_command_reports_a_bad_file_the_same_way(make_vault, command: list[str]) -> None:
     root = make_vault({"notes.md": "# Notes\n"})
@@ -188,7 +204,9 @@ def test_the_readme_documents_every_key_of_every_section(tmp_path: Path) -> None
     block = re.search(r"^## Configuration\n.*?^```toml\n(.*?)^```", readme, re.M | re.S)
     assert block is not None
     documented = {key for key in key_lines(_uncommented(block.group(1))) if len(key) == 2}
-    assert documented == {(name, key) for name, model in SECTIONS.items() for key in model.model_fields if key != "api_key"}
+    assert documented == {
+        (name, key) for name, model in SECTIONS.items() for key in model.model_fields if key != "api_key"
+    }
     # as shown, it is valid, and the values not commented out are the defaults (but the [llm] example endpoint)
     write(tmp_path, block.group(1))
     shown = load_settings(tmp_path, env={}).model_dump(exclude={"llm": {"base_url", "model"}})

@@ -23,8 +23,23 @@ def test_probe():
 
 def test_wikic_test_seed_replays_a_run(tmp_path: Path) -> None:
     (tmp_path / "test_probe.py").write_text(PROBE, encoding="utf-8")
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(TESTS), os.environ.get("PYTHONPATH", "")]), "WIKIC_TEST_SEED": "4242"}
-    command = [sys.executable, "-m", "pytest", "-q", "-s", "-p", "no:cacheprovider", "-p", "conftest", str(tmp_path / "test_probe.py")]
+    env = {
+        **os.environ,
+        "PYTHONPATH": os.pathsep.join([str(TESTS), os.environ.get("PYTHONPATH", "")]),
+        "WIKIC_TEST_SEED": "4242",
+    }
+    command = [
+        sys.executable,
+        "-m",
+        "pytest",
+        "-q",
+        "-s",
+        "-p",
+        "no:cacheprovider",
+        "-p",
+        "conftest",
+        str(tmp_path / "test_probe.py"),
+    ]
     out = subprocess.run(command, capture_output=True, text=True, env=env, cwd=tmp_path, timeout=120)
     assert out.returncode == 0, out.stdout + out.stderr
     assert "SEED 4242 4242" in out.stdout

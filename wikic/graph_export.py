@@ -24,7 +24,9 @@ def _portable(graph: nx.MultiDiGraph) -> nx.MultiDiGraph:
     return out
 
 
-def graph_report(root: Path, *, graphml: Path | None = None, json_file: Path | None = None, top: int = 10) -> dict[str, Any]:
+def graph_report(
+    root: Path, *, graphml: Path | None = None, json_file: Path | None = None, top: int = 10
+) -> dict[str, Any]:
     vault = load_vault(root, use_cache=is_vault(root))  # a plain folder is read, never written to
     lg = build(vault)
     report = health(lg, vault, top=top)

@@ -151,7 +151,9 @@ class WikiTools:
             fm = vault.notes[path].frontmatter or {}
             if type and vault.page_type(path) != type:
                 continue
-            tags = [str(t).lstrip("#").lower() for t in fm.get("tags") or []] if isinstance(fm.get("tags"), list) else []
+            tags = (
+                [str(t).lstrip("#").lower() for t in fm.get("tags") or []] if isinstance(fm.get("tags"), list) else []
+            )
             if wanted_tag and wanted_tag not in tags:
                 continue
             title = fm.get("title") if isinstance(fm.get("title"), str) else posixpath.basename(path)[:-3]
@@ -349,4 +351,6 @@ def _check_port(port: int) -> None:
         try:
             probe.bind(("127.0.0.1", port))
         except OSError as exc:
-            raise UsageError(f"cannot serve on 127.0.0.1:{port}: {exc.strerror}", hint="choose another port with --http PORT") from None
+            raise UsageError(
+                f"cannot serve on 127.0.0.1:{port}: {exc.strerror}", hint="choose another port with --http PORT"
+            ) from None

@@ -259,7 +259,9 @@ def load_settings(
         table = data.get(section)
         if isinstance(table, dict) and key in table:
             del table[key]
-            problems.append(((section, key), f"must not be stored in a file: set {' or '.join(names)} in the environment"))
+            problems.append(
+                ((section, key), f"must not be stored in a file: set {' or '.join(names)} in the environment")
+            )
     for (section, key), names in ENV_VARS.items():
         _from_environment(data, origins, env, section, key, names)
     for (section, key), names in ENV_FALLBACKS.items():
@@ -272,7 +274,9 @@ def load_settings(
         section, _, key = raw_key.rpartition(".")
         section = section or "llm"
         if (section, key) in SECRET_KEYS:
-            raise ConfigError("an API key cannot be passed as a flag", hint=f"set {SECRET_KEYS[section, key][0]} in the environment")
+            raise ConfigError(
+                "an API key cannot be passed as a flag", hint=f"set {SECRET_KEYS[section, key][0]} in the environment"
+            )
         target = data.setdefault(section, {})
         if isinstance(target, dict):
             target[key] = value
@@ -286,13 +290,20 @@ def load_settings(
         problems.extend(_problems(exc))
         settings = None
     if problems:
-        raise ConfigError(_render(problems, origins, path), hint=f"fix the keys above in {path} (or the named variable or flag)")
+        raise ConfigError(
+            _render(problems, origins, path), hint=f"fix the keys above in {path} (or the named variable or flag)"
+        )
     assert settings is not None
     return settings
 
 
 def _from_environment(
-    data: dict[str, Any], origins: dict[tuple[str, ...], str], env: Mapping[str, str], section: str, key: str, names: tuple[str, ...]
+    data: dict[str, Any],
+    origins: dict[tuple[str, ...], str],
+    env: Mapping[str, str],
+    section: str,
+    key: str,
+    names: tuple[str, ...],
 ) -> None:
     for name in names:
         value = env.get(name)

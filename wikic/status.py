@@ -86,7 +86,9 @@ def read_log(root: Path) -> list[LogRow]:
         action, target, notes = cells[0], cells[1], " | ".join(cells[2:]).strip(" |")
         tokens = sum(int(t.replace(",", "")) for t in _TOKENS.findall(notes) if t.replace(",", "").isdigit())
         cost_match = _COST.search(notes)
-        rows.append(LogRow(m.group(1), action, target, notes, tokens, float(cost_match.group(1)) if cost_match else None))
+        rows.append(
+            LogRow(m.group(1), action, target, notes, tokens, float(cost_match.group(1)) if cost_match else None)
+        )
     return rows
 
 
@@ -162,7 +164,9 @@ def render_status(status: VaultStatus) -> str:
     else:
         p = status.palace
         dim = f", {p['dim']}-d" if p.get("dim") else ""
-        lines.append(f"Palace: {p['files']} file(s), {p['drawers']} drawer(s); model {p['model']}{dim}; {p['location']}")
+        lines.append(
+            f"Palace: {p['files']} file(s), {p['drawers']} drawer(s); model {p['model']}{dim}; {p['location']}"
+        )
     if status.lint is not None:
         if "error" in status.lint:
             lines.append(f"Lint: cannot run: {status.lint['error']}")

@@ -29,7 +29,8 @@ def _vault(tmp_path: Path, server: StandinServer | None = None) -> Path:
     init_vault(root)
     if server is not None:
         (root / "wikic.toml").write_text(
-            f'[llm]\nbase_url = "{server.base_url}"\nmodel = "standin-model"\ntimeout = 5\nmax_retries = 0\n', encoding="utf-8"
+            f'[llm]\nbase_url = "{server.base_url}"\nmodel = "standin-model"\ntimeout = 5\nmax_retries = 0\n',
+            encoding="utf-8",
         )
     return root
 
@@ -50,7 +51,9 @@ def _state(root: Path, name: str) -> dict[str, Any]:
 # -- an item named like an existing page of another kind ----------------------------------------------------
 
 
-def test_a_concept_named_like_an_existing_comparison_is_written_on_that_page(tmp_path: Path, standin: StandinServer) -> None:
+def test_a_concept_named_like_an_existing_comparison_is_written_on_that_page(
+    tmp_path: Path, standin: StandinServer
+) -> None:
     standin.route = extraction
     root = _vault(tmp_path, standin)
     report = ingest(root, IngestOptions(inputs=_inbox(tmp_path, SOURCES), use_palace=False))
@@ -97,7 +100,10 @@ def _fact(text: str, line: int) -> Fact:
 
 
 def _axes(*names: str, subjects: tuple[str, ...] = ("X", "Y")) -> tuple[Axis, ...]:
-    return tuple(Axis(a, tuple(Cell(s, _fact(f"{a} of {s}", 2 * i + j + 1)) for j, s in enumerate(subjects))) for i, a in enumerate(names))
+    return tuple(
+        Axis(a, tuple(Cell(s, _fact(f"{a} of {s}", 2 * i + j + 1)) for j, s in enumerate(subjects)))
+        for i, a in enumerate(names)
+    )
 
 
 def test_each_kind_of_item_lands_on_each_kind_of_page(tmp_path: Path) -> None:
@@ -140,16 +146,25 @@ def test_a_name_that_is_a_query_page_is_skipped_with_a_reason(tmp_path: Path) ->
     root = _vault(tmp_path)
     _page(root, "queries/who-leads-openai.md", "Who leads OpenAI?", "query", "An answer.")
     _source(root)
-    compiler, result = _compile(root, Plan(SRC, "s", entities=(Entity("Who leads OpenAI?", "other", (), "", (_fact("A claim.", 1),)),)))
+    compiler, result = _compile(
+        root, Plan(SRC, "s", entities=(Entity("Who leads OpenAI?", "other", (), "", (_fact("A claim.", 1),)),))
+    )
     assert compiler.texts == {} and result.updated == []
-    assert result.dropped_items == ["entity 'Who leads OpenAI?': its name is the query page queries/who-leads-openai.md, which ingest does not write into"]
+    assert result.dropped_items == [
+        (
+            "entity 'Who leads OpenAI?': its name is the query page queries/who-leads-openai.md, which "
+            "ingest does not write into"
+        )
+    ]
 
 
 # -- a source that fails to compile fails alone ------------------------------------------------------------
 
 
 @pytest.mark.parametrize("debug", [False, True], ids=["plain", "WIKIC_DEBUG"])
-def test_a_source_that_fails_to_compile_fails_alone_and_leaves_no_trace(tmp_path: Path, standin: StandinServer, monkeypatch: pytest.MonkeyPatch, debug: bool) -> None:
+def test_a_source_that_fails_to_compile_fails_alone_and_leaves_no_trace(
+    tmp_path: Path, standin: StandinServer, monkeypatch: pytest.MonkeyPatch, debug: bool
+) -> None:
     from scripted import SOURCES as OPENAI_SOURCES, route
 
     standin.route = route
@@ -191,7 +206,11 @@ def test_a_source_that_fails_to_compile_fails_alone_and_leaves_no_trace(tmp_path
     # the next run compiles it
     monkeypatch.setattr(Compiler, "_write_new", real)
     again = ingest(root, IngestOptions(inputs=inputs, use_palace=False))
-    assert {s.raw_path: s.status for s in again.sources} == {first.raw_path: "unchanged", history: "compiled", third.raw_path: "unchanged"}
+    assert {s.raw_path: s.status for s in again.sources} == {
+        first.raw_path: "unchanged",
+        history: "compiled",
+        third.raw_path: "unchanged",
+    }
     assert {"entities/openai.md", "entities/sam-altman.md"} <= set(again.created)
 
 
@@ -211,14 +230,27 @@ def test_cells_reach_their_subject_however_the_model_spelled_it(tmp_path: Path) 
         "sources: [raw/articles/old.md]\n---\n# OpenAI\n", encoding="utf-8")
     (root / "raw/articles/old.md").write_text("old\n", encoding="utf-8")
     _source(root)
-    spellings = {"GPT-4": "gpt 4", "The Claude 3": "Claude 3", "OpenAI": "Open AI Inc", "Retrieval-Augmented Generation": "RAG"}
+    spellings = {
+        "GPT-4": "gpt 4",
+        "The Claude 3": "Claude 3",
+        "OpenAI": "Open AI Inc",
+        "Retrieval-Augmented Generation": "RAG",
+    }
     axes = tuple(
-        Axis(axis, tuple(Cell(cell_name, _fact(f"{axis} of {listed}", 4 * i + j + 1)) for j, (listed, cell_name) in enumerate(spellings.items())))
+        Axis(
+            axis,
+            tuple(
+                Cell(cell_name, _fact(f"{axis} of {listed}", 4 * i + j + 1))
+                for j, (listed, cell_name) in enumerate(spellings.items())
+            ),
+        )
         for i, axis in enumerate(("Speed", "Cost", "Setup"))
     )
     # "Open AI Inc" is OpenAI because the plan says so (an alias of its entity)
     openai = Entity("OpenAI", "organization", ("Open AI Inc",), "", (_fact("OpenAI makes models.", 20),))
-    compiler, result = _compile(root, Plan(SRC, "s", entities=(openai,), comparisons=(Comparison("Models", tuple(spellings), axes),)))
+    compiler, result = _compile(
+        root, Plan(SRC, "s", entities=(openai,), comparisons=(Comparison("Models", tuple(spellings), axes),))
+    )
 
     (page,) = result.created
     header, *rows = _table(compiler.texts[page])
@@ -227,7 +259,9 @@ def test_cells_reach_their_subject_however_the_model_spelled_it(tmp_path: Path) 
         axis = row[0]
         assert [c.split(" ^[")[0] for c in row[1:]] == [f"{axis} of {listed}" for listed in spellings]
         # each cell keeps its anchor: a link to the raw file and the line
-        assert [re.findall(r"\^\[\[\[raw/articles/new.md\\\|new.md\]\] L(\d+)\]", c) for c in row[1:]] == [[str(4 * i + j + 1)] for j in range(4)]
+        assert [re.findall(r"\^\[\[\[raw/articles/new.md\\\|new.md\]\] L(\d+)\]", c) for c in row[1:]] == [
+            [str(4 * i + j + 1)] for j in range(4)
+        ]
     assert "—" not in compiler.texts[page]
 
 
@@ -240,7 +274,10 @@ def test_the_same_plan_makes_the_same_table_whatever_pages_exist(tmp_path: Path)
     compiler, result = _compile(root, plan)
     before = [row[1:] for row in _table(compiler.texts[result.created[0]])]
     _page(root, "entities/x.md", "X", "entity", "A page.")
-    (root / "entities/x.md").write_text((root / "entities/x.md").read_text(encoding="utf-8").replace("tags: []", "tags: []\naliases: [Meta AI]"), encoding="utf-8")
+    (root / "entities/x.md").write_text(
+        (root / "entities/x.md").read_text(encoding="utf-8").replace("tags: []", "tags: []\naliases: [Meta AI]"),
+        encoding="utf-8",
+    )
     compiler, result = _compile(root, plan)
     assert [row[1:] for row in _table(compiler.texts[result.created[0]])][1:] == before[1:]
 
@@ -249,7 +286,12 @@ def test_a_comparison_whose_cells_name_no_listed_subject_is_never_all_dashes(tmp
     root = _vault(tmp_path)
     _source(root)
     # The listed subjects have no cell; the only cells name one other subject: nothing to compare.
-    _, result = _compile(root, Plan(SRC, "s", comparisons=(Comparison("A vs B", ("A", "B"), _axes("Speed", "Cost", "Setup", subjects=("C",))),)))
+    _, result = _compile(
+        root,
+        Plan(
+            SRC, "s", comparisons=(Comparison("A vs B", ("A", "B"), _axes("Speed", "Cost", "Setup", subjects=("C",))),)
+        ),
+    )
     assert result.created == []
     assert result.dropped_items == ["comparison 'A vs B' (1 subjects with anchored cells, 3 anchored axes)"]
 
@@ -259,7 +301,9 @@ def test_an_axis_is_a_row_only_with_a_cell_under_a_column(tmp_path: Path) -> Non
     _source(root)
     axes = (*_axes("Speed", "Cost"), Axis("Setup", (Cell("X", Fact("no quote", "not in the source", None)),)))
     _, result = _compile(root, Plan(SRC, "s", comparisons=(Comparison("X vs Y", ("X", "Y"), axes),)))
-    assert result.created == [] and result.dropped_items == ["comparison 'X vs Y' (2 subjects with anchored cells, 2 anchored axes)"]
+    assert result.created == [] and result.dropped_items == [
+        "comparison 'X vs Y' (2 subjects with anchored cells, 2 anchored axes)"
+    ]
 
 
 def test_subjects_the_model_did_not_list_get_a_column_while_there_is_room_then_a_line(tmp_path: Path) -> None:
@@ -311,12 +355,28 @@ def test_tags_come_from_what_the_page_says_not_from_the_names_of_its_sources(tmp
     (root / source).write_text("\n".join(f"line {i}" for i in range(1, 11)) + "\n", encoding="utf-8")
 
     def sections(*claims: str) -> tuple[Section, ...]:
-        return tuple(Section(h, (Fact(c, c, Anchor(source, i + 1, i + 1)),)) for i, (h, c) in enumerate(zip("ABC", claims, strict=False)))
+        return tuple(
+            Section(h, (Fact(c, c, Anchor(source, i + 1, i + 1)),))
+            for i, (h, c) in enumerate(zip("ABC", claims, strict=False))
+        )
 
-    compiler, result = _compile(root, Plan(source, "s", concepts=(
-        Concept("Indexing", "Building an index.", sections("Indexes are built once.", "They are rebuilt.", "They are stored.")),
-        Concept("Search", "Finding things.", sections("Search is a research field.", "It ranks.", "It filters.")),
-    )))
+    compiler, result = _compile(
+        root,
+        Plan(
+            source,
+            "s",
+            concepts=(
+                Concept(
+                    "Indexing",
+                    "Building an index.",
+                    sections("Indexes are built once.", "They are rebuilt.", "They are stored."),
+                ),
+                Concept(
+                    "Search", "Finding things.", sections("Search is a research field.", "It ranks.", "It filters.")
+                ),
+            ),
+        ),
+    )
     assert sorted(result.created) == ["concepts/indexing.md", "concepts/search.md"]
     assert "\ntags: []\n" in compiler.texts["concepts/indexing.md"]
     assert "\ntags: [research]\n" in compiler.texts["concepts/search.md"]

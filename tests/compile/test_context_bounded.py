@@ -36,8 +36,45 @@ Mira Okafor reviewed the rollout plan in week two.
 The pilot ended with a decision to keep both systems.
 """
 
-BRANDS = ["alder", "amber", "anvil", "apex", "aria", "aster", "atlas", "basalt", "beacon", "birch", "bolt", "cairn", "calyx", "cedar", "cinder", "cobalt", "comet", "copper", "coral", "crest"]
-KINDS = ["store", "embedder", "agent", "server", "planner", "notebook", "graph", "engine", "pipeline", "loader", "retriever", "scheduler", "monitor", "proxy", "linter"]
+BRANDS = [
+    "alder",
+    "amber",
+    "anvil",
+    "apex",
+    "aria",
+    "aster",
+    "atlas",
+    "basalt",
+    "beacon",
+    "birch",
+    "bolt",
+    "cairn",
+    "calyx",
+    "cedar",
+    "cinder",
+    "cobalt",
+    "comet",
+    "copper",
+    "coral",
+    "crest",
+]
+KINDS = [
+    "store",
+    "embedder",
+    "agent",
+    "server",
+    "planner",
+    "notebook",
+    "graph",
+    "engine",
+    "pipeline",
+    "loader",
+    "retriever",
+    "scheduler",
+    "monitor",
+    "proxy",
+    "linter",
+]
 
 
 def _fillers(count: int) -> list[str]:
@@ -55,7 +92,8 @@ def _vault(root: Path, server: StandinServer, titles: list[str]) -> Path:
     """A vault holding one valid entity page per title, all listed in index.md."""
     init_vault(root)
     (root / "wikic.toml").write_text(
-        f'[llm]\nbase_url = "{server.base_url}"\nmodel = "standin-model"\ntimeout = 10\nmax_retries = 0\nconcurrency = 2\n'
+        f'[llm]\nbase_url = "{server.base_url}"\nmodel = "standin-model"\n'
+        "timeout = 10\nmax_retries = 0\nconcurrency = 2\n"
         'strategy = "single"\n\n'  # one request per source: what the model is told is what is tested
         '[embedding]\nprovider = "static"\n',
         encoding="utf-8",
@@ -67,12 +105,15 @@ def _vault(root: Path, server: StandinServer, titles: list[str]) -> Path:
         summary = f"{title}, a system used by the platform team."
         (root / f"entities/{slug}.md").write_text(
             f"---\ntitle: {title}\ncreated: 2026-09-01\nupdated: 2026-09-02\ntype: entity\ntags: [tool]\n"
-            f"sources:\n  - raw/articles/seed.md\nsummary: {summary}\n---\n\n# {title}\n\n{summary} ^[raw/articles/seed.md:L3]\n",
+            f"sources:\n  - raw/articles/seed.md\nsummary: {summary}\n---\n\n"
+            f"# {title}\n\n{summary} ^[raw/articles/seed.md:L3]\n",
             encoding="utf-8",
         )
         entries.append(f"- [[{slug}]] — {summary}")
     index = (root / "index.md").read_text(encoding="utf-8")
-    (root / "index.md").write_text(index.replace("## Entities\n", "## Entities\n" + "\n".join(entries) + "\n", 1), encoding="utf-8")
+    (root / "index.md").write_text(
+        index.replace("## Entities\n", "## Entities\n" + "\n".join(entries) + "\n", 1), encoding="utf-8"
+    )
     return root
 
 
@@ -100,7 +141,9 @@ def _listed(body: dict[str, Any]) -> list[str]:
     return [line[2:] for line in rest.split("\n\n", 1)[0].splitlines() if line.startswith("- ")]
 
 
-def _ingest_once(tmp_path: Path, name: str, titles: list[str], source: str, use_palace: bool) -> tuple[dict[str, Any], Any]:
+def _ingest_once(
+    tmp_path: Path, name: str, titles: list[str], source: str, use_palace: bool
+) -> tuple[dict[str, Any], Any]:
     """Ingest `source` into a fresh vault holding `titles`; the one request the server got, and the report."""
     with StandinServer() as server:
         server.route = route
@@ -132,7 +175,11 @@ def test_prompt_does_not_grow_with_the_wiki(tmp_path: Path, use_palace: bool, la
         assert set(NAMED) <= set(listed)  # the pages the source names are always there
         assert len(listed) == report.sources[0].context_pages <= MAX_CONTEXT_PAGES
     # the pages the source names are updated in both wikis, nothing else is touched
-    assert sorted(small.sources[0].updated) == sorted(big.sources[0].updated) == sorted(f"entities/{_slug(n)}.md" for n in NAMED)
+    assert (
+        sorted(small.sources[0].updated)
+        == sorted(big.sources[0].updated)
+        == sorted(f"entities/{_slug(n)}.md" for n in NAMED)
+    )
 
 
 @pytest.mark.parametrize("use_palace", [False, True], ids=["names", "palace"])
@@ -151,7 +198,10 @@ def test_max_tokens_stops_scheduling_further_sources(tmp_path: Path) -> None:
         server.route = route  # the stand-in reports 12 prompt + 8 completion tokens per call
         root = _vault(tmp_path / "wiki", server, NAMED)
         (root / "SCHEMA.md").write_text(
-            (root / "SCHEMA.md").read_text(encoding="utf-8").replace("entity_min_references: 2", "entity_min_references: 1"), encoding="utf-8"
+            (root / "SCHEMA.md")
+            .read_text(encoding="utf-8")
+            .replace("entity_min_references: 2", "entity_min_references: 1"),
+            encoding="utf-8",
         )
         inbox = tmp_path / "inbox"
         inbox.mkdir()
@@ -162,7 +212,9 @@ def test_max_tokens_stops_scheduling_further_sources(tmp_path: Path) -> None:
             paths.append(str(path))
 
         runner = CliRunner()
-        result = runner.invoke(app, ["ingest", *paths, "--vault", str(root), "--no-palace", "--json", "--max-tokens", "30", "-j", "4"])
+        result = runner.invoke(
+            app, ["ingest", *paths, "--vault", str(root), "--no-palace", "--json", "--max-tokens", "30", "-j", "4"]
+        )
         assert result.exit_code == 1, result.output  # sources were left for a later run
         data = json.loads(result.stdout)
         statuses = [s["status"] for s in data["sources"]]

@@ -23,7 +23,10 @@ def _vault(tmp_path: Path, server: StandinServer) -> Path:
     root = tmp_path / "wiki"
     init_vault(root)
     (root / "wikic.toml").write_text(
-        f'[llm]\nbase_url = "{server.base_url}"\nmodel = "standin-model"\ntimeout = 5\nmax_retries = 0\nconcurrency = 2\n',
+        (
+            f'[llm]\nbase_url = "{server.base_url}"\nmodel = "standin-model"\ntimeout = 5\nmax_retries = '
+            "0\nconcurrency = 2\n"
+        ),
         encoding="utf-8",
     )
     schema = (root / "SCHEMA.md").read_text(encoding="utf-8")
@@ -43,7 +46,11 @@ def _sources(tmp_path: Path) -> list[str]:
 
 
 def _hashes(root: Path) -> dict[str, str]:
-    return {str(p.relative_to(root)): hashlib.sha256(p.read_bytes()).hexdigest() for p in root.rglob("*") if p.is_file() and ".wikic" not in p.parts}
+    return {
+        str(p.relative_to(root)): hashlib.sha256(p.read_bytes()).hexdigest()
+        for p in root.rglob("*")
+        if p.is_file() and ".wikic" not in p.parts
+    }
 
 
 def test_three_related_sources_become_a_linked_wiki(tmp_path: Path, standin: StandinServer) -> None:
@@ -53,7 +60,12 @@ def test_three_related_sources_become_a_linked_wiki(tmp_path: Path, standin: Sta
 
     assert not report.failed
     created = set(report.created)
-    assert {"entities/openai.md", "entities/gpt-4.md", "entities/sam-altman.md", "concepts/retrieval-augmented-generation.md"} <= created
+    assert {
+        "entities/openai.md",
+        "entities/gpt-4.md",
+        "entities/sam-altman.md",
+        "concepts/retrieval-augmented-generation.md",
+    } <= created
     assert len(standin.chat_requests()) == 3
 
     openai_page = (root / "entities/openai.md").read_text(encoding="utf-8")
@@ -141,14 +153,24 @@ def test_hostile_reply_stays_inside_the_vault(tmp_path: Path, standin: StandinSe
             entity("../../etc/passwd", "other", "x", [fact("It is here.", "OpenAI is an AI research company")]),
             entity("/abs/path", "other", "x", [fact("Also here.", "based in San Francisco")]),
             entity("CON", "other", "x", [fact("Reserved.", "It released GPT-4")]),
-            entity("title: x\n---\n[[ghost]] <!--", "other", "y", [fact("[[ghost-page]] says <b>hi</b> %% $x$", "Sam Altman is the CEO")]),
+            entity(
+                "title: x\n---\n[[ghost]] <!--",
+                "other",
+                "y",
+                [fact("[[ghost-page]] says <b>hi</b> %% $x$", "Sam Altman is the CEO")],
+            ),
             entity("Gpt-4", "model", "case variant", [fact("Case.", "It released GPT-4 in March 2023.")]),
             entity("GPT-4", "model", "the model", [fact("Model.", "It released GPT-4 in March 2023.")]),
         ],
     )
     standin.route = lambda body: hostile
     root = _vault(tmp_path, standin)
-    (root / "SCHEMA.md").write_text((root / "SCHEMA.md").read_text(encoding="utf-8").replace("entity_min_references: 2", "entity_min_references: 1"), encoding="utf-8")
+    (root / "SCHEMA.md").write_text(
+        (root / "SCHEMA.md")
+        .read_text(encoding="utf-8")
+        .replace("entity_min_references: 2", "entity_min_references: 1"),
+        encoding="utf-8",
+    )
     outside = set(tmp_path.parent.iterdir())
     report = ingest(root, IngestOptions(inputs=[_sources(tmp_path)[0]], use_palace=False))
     assert not report.failed

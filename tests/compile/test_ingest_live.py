@@ -17,7 +17,9 @@ LIVE = {name: os.environ.get(name) for name in ("WIKIC_LLM_BASE_URL", "WIKIC_LLM
 
 
 @pytest.mark.live
-@pytest.mark.skipif(not LIVE["WIKIC_LLM_BASE_URL"], reason="set WIKIC_LLM_BASE_URL (and WIKIC_LLM_MODEL) to run against a real endpoint")
+@pytest.mark.skipif(
+    not LIVE["WIKIC_LLM_BASE_URL"], reason="set WIKIC_LLM_BASE_URL (and WIKIC_LLM_MODEL) to run against a real endpoint"
+)
 def test_ingest_against_a_real_endpoint(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     for name, value in LIVE.items():
         if value:

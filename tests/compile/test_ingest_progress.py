@@ -15,7 +15,9 @@ from wikic.ingest.pipeline import IngestOptions, ingest
 from wikic.progress import ProgressEvent
 from wikic.vault.init import init_vault
 
-LONG = "# Long notes\n\n" + "".join(f"Paragraph {n}: the team wrote down one more observation about site {n}.\n\n" for n in range(160))
+LONG = "# Long notes\n\n" + "".join(
+    f"Paragraph {n}: the team wrote down one more observation about site {n}.\n\n" for n in range(160)
+)
 SHORT = "# Short note\n\nOne line about the site.\n"
 
 
@@ -23,7 +25,8 @@ def _setup(tmp_path: Path, server: StandinServer) -> tuple[Path, list[str]]:
     root = tmp_path / "wiki"
     init_vault(root)
     (root / "wikic.toml").write_text(
-        f'[llm]\nbase_url = "{server.base_url}"\nmodel = "standin-model"\ntimeout = 10\nmax_retries = 0\nconcurrency = 2\n\n'
+        f'[llm]\nbase_url = "{server.base_url}"\nmodel = "standin-model"\n'
+        "timeout = 10\nmax_retries = 0\nconcurrency = 2\n\n"
         '[ingest]\nchunk_tokens = 400\nchunk_overlap_tokens = 0\n\n[embedding]\nprovider = "static"\n',
         encoding="utf-8",
     )
@@ -37,7 +40,9 @@ def _setup(tmp_path: Path, server: StandinServer) -> tuple[Path, list[str]]:
     return root, [str(inbox / "long.md"), str(inbox / "short.md")]
 
 
-def test_extraction_reports_every_answered_chunk_then_writes_and_indexing(tmp_path: Path, standin: StandinServer) -> None:
+def test_extraction_reports_every_answered_chunk_then_writes_and_indexing(
+    tmp_path: Path, standin: StandinServer
+) -> None:
     root, sources = _setup(tmp_path, standin)
     events: list[ProgressEvent] = []
     report = ingest(root, IngestOptions(inputs=sources), progress=events.append)

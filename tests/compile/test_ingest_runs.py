@@ -35,7 +35,11 @@ def _inbox(tmp_path: Path) -> dict[str, Path]:
 
 
 def _tree(root: Path) -> dict[str, str]:
-    return {p.relative_to(root).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest() for p in root.rglob("*") if p.is_file()}
+    return {
+        p.relative_to(root).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
+        for p in root.rglob("*")
+        if p.is_file()
+    }
 
 
 def _ingest(root: Path, *args: str) -> tuple[int, str]:
@@ -113,7 +117,9 @@ def test_exit_code_is_about_this_run_not_older_lint_errors(tmp_path: Path) -> No
         server.route = route
         root = _vault(tmp_path, server)
         inbox = _inbox(tmp_path)
-        (root / "concepts/old-note.md").write_text("---\ntitle: Old\n---\n# Old\n\n[[missing-page]]\n", encoding="utf-8")
+        (root / "concepts/old-note.md").write_text(
+            "---\ntitle: Old\n---\n# Old\n\n[[missing-page]]\n", encoding="utf-8"
+        )
         code, out = _ingest(root, str(inbox["openai.md"]))
         assert code == 0, out
         assert "lint:" in out and "none in what this ingest wrote" in out

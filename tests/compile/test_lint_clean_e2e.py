@@ -41,7 +41,9 @@ def test_ingest_then_query_save_then_strict_lint_is_clean(tmp_path: Path) -> Non
     with StandinServer() as server:
         server.route = _route
         (root / "wikic.toml").write_text(
-            f'[llm]\nbase_url = "{server.base_url}"\nmodel = "standin-model"\ntimeout = 10\nmax_retries = 0\n', encoding="utf-8")
+            f'[llm]\nbase_url = "{server.base_url}"\nmodel = "standin-model"\ntimeout = 10\nmax_retries = 0\n',
+            encoding="utf-8",
+        )
         # the third source names the comparison the first one wrote
         ingested = _cli(root, "ingest", *(str(inbox / name) for name in SOURCES), "--json")
         assert ingested.exit_code == 0, ingested.output
@@ -77,9 +79,13 @@ def _vault(tmp_path: Path, server: StandinServer, min_references: int = 2) -> Pa
     root = tmp_path / "wiki"
     init_vault(root)
     (root / "wikic.toml").write_text(
-        f'[llm]\nbase_url = "{server.base_url}"\nmodel = "standin-model"\ntimeout = 10\nmax_retries = 0\n', encoding="utf-8")
+        f'[llm]\nbase_url = "{server.base_url}"\nmodel = "standin-model"\ntimeout = 10\nmax_retries = 0\n',
+        encoding="utf-8",
+    )
     schema = (root / "SCHEMA.md").read_text(encoding="utf-8")
-    (root / "SCHEMA.md").write_text(schema.replace("entity_min_references: 2", f"entity_min_references: {min_references}"), encoding="utf-8")
+    (root / "SCHEMA.md").write_text(
+        schema.replace("entity_min_references: 2", f"entity_min_references: {min_references}"), encoding="utf-8"
+    )
     return root
 
 
@@ -91,7 +97,10 @@ def test_a_source_with_many_pages_leaves_none_of_them_unlinked(tmp_path: Path) -
     names = [f"Tool {chr(ord('A') + i)}" for i in range(10)]
     text = "# Tools\n\n" + "".join(f"{name} is a tool the team uses.\n" for name in names)
     with StandinServer() as server:
-        server.route = lambda body: plan("Tools.", [entity(n, "product", f"{n}.", [fact(f"{n} is a tool.", f"{n} is a tool the team uses.")]) for n in names])
+        server.route = lambda body: plan(
+            "Tools.",
+            [entity(n, "product", f"{n}.", [fact(f"{n} is a tool.", f"{n} is a tool the team uses.")]) for n in names],
+        )
         root = _vault(tmp_path, server, min_references=1)
         (tmp_path / "tools.md").write_text(text, encoding="utf-8")
         report = ingest(root, IngestOptions(inputs=[str(tmp_path / "tools.md")], use_palace=False))
@@ -99,22 +108,58 @@ def test_a_source_with_many_pages_leaves_none_of_them_unlinked(tmp_path: Path) -
     assert _orphans(root) == []
     # each page lists at most six others
     for path in report.created:
-        see_also = [line for line in (root / path).read_text(encoding="utf-8").splitlines() if line.startswith("- See also: ")]
+        see_also = [
+            line for line in (root / path).read_text(encoding="utf-8").splitlines() if line.startswith("- See also: ")
+        ]
         assert len(see_also) == 1 and see_also[0].count("[[") == 6
 
 
 def test_a_source_yielding_one_page_is_linked_once_another_page_shares_a_source(tmp_path: Path) -> None:
     """A lone page has nothing to link to: lint says so. A later page promoted with what the same source
     said joins it, and both pages link to each other."""
-    first = "# Notes\n\nRAG answers from retrieved passages.\nRAG needs a retriever.\nRAG needs a generator.\nQdrant stores vectors.\n"
+    first = (
+        "# Notes\n\nRAG answers from retrieved passages.\nRAG needs a retriever.\nRAG needs a "
+        "generator.\nQdrant stores vectors.\n"
+    )
     second = "# More\n\nQdrant is written in Rust.\n"
-    rag = {"name": "RAG", "summary": "Retrieval-augmented generation.", "sections": [
-        {"heading": h, "facts": [fact(q, q)]} for h, q in (("Idea", "RAG answers from retrieved passages."), ("Retriever", "RAG needs a retriever."), ("Generator", "RAG needs a generator."))]}
+    rag = {
+        "name": "RAG",
+        "summary": "Retrieval-augmented generation.",
+        "sections": [
+            {"heading": h, "facts": [fact(q, q)]}
+            for h, q in (
+                ("Idea", "RAG answers from retrieved passages."),
+                ("Retriever", "RAG needs a retriever."),
+                ("Generator", "RAG needs a generator."),
+            )
+        ],
+    }
 
     def route(body: dict[str, Any]) -> dict[str, Any]:
         if "retrieved passages" in body["messages"][-1]["content"]:
-            return plan("RAG.", [entity("Qdrant", "product", "A vector database.", [fact("Qdrant stores vectors.", "Qdrant stores vectors.")])], concepts=[rag])
-        return plan("Qdrant.", [entity("Qdrant", "product", "A vector database.", [fact("Qdrant is written in Rust.", "Qdrant is written in Rust.")])])
+            return plan(
+                "RAG.",
+                [
+                    entity(
+                        "Qdrant",
+                        "product",
+                        "A vector database.",
+                        [fact("Qdrant stores vectors.", "Qdrant stores vectors.")],
+                    )
+                ],
+                concepts=[rag],
+            )
+        return plan(
+            "Qdrant.",
+            [
+                entity(
+                    "Qdrant",
+                    "product",
+                    "A vector database.",
+                    [fact("Qdrant is written in Rust.", "Qdrant is written in Rust.")],
+                )
+            ],
+        )
 
     with StandinServer() as server:
         server.route = route
@@ -145,7 +190,9 @@ def test_a_see_also_link_added_later_does_not_make_an_answer_stale(tmp_path: Pat
         server.route = lambda body: (reply("Chroma runs in-process or as a server [[vector-databases]].")
                                      if is_answer_request(body) else extraction(body))
         (root / "wikic.toml").write_text(
-            f'[llm]\nbase_url = "{server.base_url}"\nmodel = "standin-model"\ntimeout = 10\nmax_retries = 0\n', encoding="utf-8")
+            f'[llm]\nbase_url = "{server.base_url}"\nmodel = "standin-model"\ntimeout = 10\nmax_retries = 0\n',
+            encoding="utf-8",
+        )
         assert _cli(root, "ingest", str(notes)).exit_code == 0  # the comparison alone: Chroma and FAISS wait
         assert _cli(root, "query", "Where does Chroma run?", "--save").exit_code == 0
         later = _cli(root, "ingest", str(benchmarks), "--json")

@@ -50,28 +50,140 @@ def comparison(name: str, subjects: list[str], axes: list[tuple[str, list[dict[s
 def extraction(body: dict[str, Any]) -> dict[str, Any]:
     user = body["messages"][-1]["content"]
     if "open-source embedding database" in user:
-        return plan("Chroma and FAISS.", [
-            entity("Chroma", "product", "An embedding database.", [fact("Chroma is an open-source embedding database.", "Chroma is an open-source embedding database.")]),
-            entity("FAISS", "product", "A similarity search library.", [fact("FAISS is a similarity search library from Meta.", "FAISS is a library for similarity search from Meta.")]),
-        ], comparisons=[comparison(COMPARISON, ["Chroma", "FAISS"], [
-            ("Deployment", [cell("Chroma", "in-process or server", "Chroma runs in-process or as a server."), cell("FAISS", "in-process", "FAISS runs in-process only.")]),
-            ("Metadata", [cell("Chroma", "stored", "Chroma stores metadata with each vector."), cell("FAISS", "none", "FAISS stores only vectors and ids.")]),
-            ("Language", [cell("Chroma", "Python and Rust", "Chroma is written in Python and Rust."), cell("FAISS", "C++", "FAISS is written in C++ with Python bindings.")]),
-        ])])
+        return plan(
+            "Chroma and FAISS.",
+            [
+                entity(
+                    "Chroma",
+                    "product",
+                    "An embedding database.",
+                    [
+                        fact(
+                            "Chroma is an open-source embedding database.",
+                            "Chroma is an open-source embedding database.",
+                        )
+                    ],
+                ),
+                entity(
+                    "FAISS",
+                    "product",
+                    "A similarity search library.",
+                    [
+                        fact(
+                            "FAISS is a similarity search library from Meta.",
+                            "FAISS is a library for similarity search from Meta.",
+                        )
+                    ],
+                ),
+            ],
+            comparisons=[
+                comparison(
+                    COMPARISON,
+                    ["Chroma", "FAISS"],
+                    [
+                        (
+                            "Deployment",
+                            [
+                                cell("Chroma", "in-process or server", "Chroma runs in-process or as a server."),
+                                cell("FAISS", "in-process", "FAISS runs in-process only."),
+                            ],
+                        ),
+                        (
+                            "Metadata",
+                            [
+                                cell("Chroma", "stored", "Chroma stores metadata with each vector."),
+                                cell("FAISS", "none", "FAISS stores only vectors and ids."),
+                            ],
+                        ),
+                        (
+                            "Language",
+                            [
+                                cell("Chroma", "Python and Rust", "Chroma is written in Python and Rust."),
+                                cell("FAISS", "C++", "FAISS is written in C++ with Python bindings."),
+                            ],
+                        ),
+                    ],
+                )
+            ],
+        )
     if "million-vector" in user:
-        return plan("Benchmarks.", [
-            entity("Chroma", "product", "An embedding database.", [fact("Chroma answered a million-vector query in 20 ms.", "Chroma answered a million-vector query in 20 ms.")]),
-            entity("FAISS", "product", "A library.", [fact("FAISS answered it in 4 ms on one core.", "FAISS answered the same query in 4 ms on one core.")]),
-        ])
+        return plan(
+            "Benchmarks.",
+            [
+                entity(
+                    "Chroma",
+                    "product",
+                    "An embedding database.",
+                    [
+                        fact(
+                            "Chroma answered a million-vector query in 20 ms.",
+                            "Chroma answered a million-vector query in 20 ms.",
+                        )
+                    ],
+                ),
+                entity(
+                    "FAISS",
+                    "product",
+                    "A library.",
+                    [
+                        fact(
+                            "FAISS answered it in 4 ms on one core.",
+                            "FAISS answered the same query in 4 ms on one core.",
+                        )
+                    ],
+                ),
+            ],
+        )
     if "stores embeddings" in user:
-        return plan("Vector databases.", [
-            entity("Chroma", "product", "An embedding database.", [fact("Chroma builds an HNSW index by default.", "Chroma builds an HNSW index by default.")]),
-            entity("FAISS", "product", "A library.", [fact("FAISS offers flat, IVF and HNSW indexes.", "FAISS offers flat, IVF and HNSW indexes.")]),
-        ], concepts=[{"name": COMPARISON, "summary": "Databases of embeddings.", "sections": [
-            {"heading": "Definition", "facts": [fact("A vector database finds the nearest embeddings to a query.", "A vector database stores embeddings and finds the nearest ones to a query.")]},
-            {"heading": "Indexes", "facts": [fact("HNSW trades memory for speed.", "Indexes such as HNSW trade memory for speed.")]},
-            {"heading": "Filtering", "facts": [fact("Metadata filters narrow the candidates.", "Filtering by metadata narrows the candidates before the search.")]},
-        ]}])
+        return plan(
+            "Vector databases.",
+            [
+                entity(
+                    "Chroma",
+                    "product",
+                    "An embedding database.",
+                    [fact("Chroma builds an HNSW index by default.", "Chroma builds an HNSW index by default.")],
+                ),
+                entity(
+                    "FAISS",
+                    "product",
+                    "A library.",
+                    [fact("FAISS offers flat, IVF and HNSW indexes.", "FAISS offers flat, IVF and HNSW indexes.")],
+                ),
+            ],
+            concepts=[
+                {
+                    "name": COMPARISON,
+                    "summary": "Databases of embeddings.",
+                    "sections": [
+                        {
+                            "heading": "Definition",
+                            "facts": [
+                                fact(
+                                    "A vector database finds the nearest embeddings to a query.",
+                                    "A vector database stores embeddings and finds the nearest ones to a query.",
+                                )
+                            ],
+                        },
+                        {
+                            "heading": "Indexes",
+                            "facts": [
+                                fact("HNSW trades memory for speed.", "Indexes such as HNSW trade memory for speed.")
+                            ],
+                        },
+                        {
+                            "heading": "Filtering",
+                            "facts": [
+                                fact(
+                                    "Metadata filters narrow the candidates.",
+                                    "Filtering by metadata narrows the candidates before the search.",
+                                )
+                            ],
+                        },
+                    ],
+                }
+            ],
+        )
     return plan("Nothing.")
 
 

@@ -69,24 +69,60 @@ def plan_for(user: str) -> dict[str, Any]:
     me = f"Project {tag}{k}"
     method = f"Method M{k % 3}"
     entities = [
-        {"name": "Acme Corp", "kind": "organization", "aliases": ["Acme"], "summary": "A widget maker.",
-         "facts": [_fact(f"Acme Corp builds widget {tag}{k}.", f"Acme Corp builds widget number {tag}{k} in its plant.")]},
-        {"name": me, "kind": "product", "aliases": [], "summary": f"A project started by Person {tag}{k}.",
-         "facts": [_fact(f"{me} was started in spring.", f"{me} was started by Person {tag}{k} in spring.")]},
-        {"name": f"Person {tag}{k}", "kind": "person", "aliases": [], "summary": "A person.",
-         "facts": [_fact(f"Person {tag}{k} started {me}.", f"{me} was started by Person {tag}{k} in spring.")]},
+        {
+            "name": "Acme Corp",
+            "kind": "organization",
+            "aliases": ["Acme"],
+            "summary": "A widget maker.",
+            "facts": [
+                _fact(f"Acme Corp builds widget {tag}{k}.", f"Acme Corp builds widget number {tag}{k} in its plant.")
+            ],
+        },
+        {
+            "name": me,
+            "kind": "product",
+            "aliases": [],
+            "summary": f"A project started by Person {tag}{k}.",
+            "facts": [_fact(f"{me} was started in spring.", f"{me} was started by Person {tag}{k} in spring.")],
+        },
+        {
+            "name": f"Person {tag}{k}",
+            "kind": "person",
+            "aliases": [],
+            "summary": "A person.",
+            "facts": [_fact(f"Person {tag}{k} started {me}.", f"{me} was started by Person {tag}{k} in spring.")],
+        },
     ]
     if prev != me:
         entities.append({"name": prev, "kind": "product", "aliases": [], "summary": "A project.",
                          "facts": [_fact(f"{prev} shares a rig with {me}.", f"{prev} shares a test rig with {me}.")]})
-    concept = {"name": method, "summary": "A way to measure widgets.", "sections": [
-        {"heading": "Use", "facts": [_fact(f"{method} measures widgets.", f"{method} is used to measure the widget.")]},
-        {"heading": "Needs", "facts": [_fact(f"{method} needs a calibrated rig.", f"{method} needs a calibrated rig.")]},
-        {"heading": "Output", "facts": [_fact(f"{method} reports one score.", f"{method} reports a single score.")]},
-    ]}
+    concept = {
+        "name": method,
+        "summary": "A way to measure widgets.",
+        "sections": [
+            {
+                "heading": "Use",
+                "facts": [_fact(f"{method} measures widgets.", f"{method} is used to measure the widget.")],
+            },
+            {
+                "heading": "Needs",
+                "facts": [_fact(f"{method} needs a calibrated rig.", f"{method} needs a calibrated rig.")],
+            },
+            {
+                "heading": "Output",
+                "facts": [_fact(f"{method} reports one score.", f"{method} reports a single score.")],
+            },
+        ],
+    }
     relations = [{"source": f"Person {tag}{k}", "relation": "started", "target": me,
                   "quote": f"{me} was started by Person {tag}{k} in spring."}]
-    return {"summary": f"Note {k}.", "entities": entities, "concepts": [concept], "comparisons": [], "relations": relations}
+    return {
+        "summary": f"Note {k}.",
+        "entities": entities,
+        "concepts": [concept],
+        "comparisons": [],
+        "relations": relations,
+    }
 
 
 ANSWER = "Acme Corp builds widgets [[acme-corp]]."
@@ -112,7 +148,10 @@ def make_vault(root: Path, base_url: str, *, threshold: int = 2, palace_url: str
     toml = (f'[llm]\nbase_url = "{base_url}"\nmodel = "standin-model"\ntimeout = 60\nmax_retries = 0\n'
             f'concurrency = 2\n\n[embedding]\nprovider = "static"\n')
     if palace_url:
-        toml += f'\n[palace]\nurl = "{palace_url}"\ncollection = "wiki_{hashlib.sha1(str(root).encode()).hexdigest()[:10]}"\n'
+        toml += (
+            f'\n[palace]\nurl = "{palace_url}"\ncollection = '
+            f'"wiki_{hashlib.sha1(str(root).encode()).hexdigest()[:10]}"\n'
+        )
     (root / "wikic.toml").write_text(toml, encoding="utf-8")
     schema = (root / "SCHEMA.md").read_text(encoding="utf-8")
     schema = schema.replace("entity_min_references: 2", f"entity_min_references: {threshold}")
@@ -253,7 +292,9 @@ def consistency_problems(root: Path, *, expect_pages: set[str] | None = None, pa
     for rel in pages:
         problems += whole_page_problems(root, rel)
     if expect_pages is not None and set(pages) != expect_pages:
-        problems.append(f"pages differ: missing {sorted(expect_pages - set(pages))}, extra {sorted(set(pages) - expect_pages)}")
+        problems.append(
+            f"pages differ: missing {sorted(expect_pages - set(pages))}, extra {sorted(set(pages) - expect_pages)}"
+        )
     problems += lint_errors(root)
     rows = log_rows(root)
     targets = [t for t, _ in rows]
@@ -298,7 +339,10 @@ def palace_problems(root: Path) -> list[str]:
         local = palace.manifest.drawer_ids()
         remote = palace.store.all_ids()
         if local != remote:
-            problems.append(f"palace stores disagree: {len(local - remote)} drawers only local, {len(remote - local)} only in chroma")
+            problems.append(
+                f"palace stores disagree: {len(local - remote)} drawers only local, {len(remote - local)} only in "
+                "chroma"
+            )
     return problems
 
 

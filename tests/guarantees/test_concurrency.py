@@ -28,7 +28,9 @@ PER_PROCESS = gkit.count(2, 4)
 @pytest.fixture(scope="module")
 def chroma_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """`chroma run` on loopback, started for these tests and stopped after them."""
-    with processes.chroma_server(tmp_path_factory.mktemp("chroma-server"), processes.free_port(), gkit.env(), 90) as url:
+    with processes.chroma_server(
+        tmp_path_factory.mktemp("chroma-server"), processes.free_port(), gkit.env(), 90
+    ) as url:
         yield url
 
 
@@ -73,7 +75,9 @@ def _check(root: Path, server: StandinServer, groups: list[list[str]], expected:
     assert {s["status"] for s in json.loads(again.stdout)["sources"]} == {"unchanged"}
     assert len(server.chat_requests()) == calls
     # and the palace answers from every process's pages
-    hits = json.loads(CliRunner().invoke(app, ["search", "Project p3", "--json", "--k", "20", "--vault", str(root)]).stdout)
+    hits = json.loads(
+        CliRunner().invoke(app, ["search", "Project p3", "--json", "--k", "20", "--vault", str(root)]).stdout
+    )
     assert any(h["path"].startswith("entities/project-p3") for h in hits["results"])
 
 

@@ -222,12 +222,16 @@ def test_index_rebuild_killed_at_random_moments(tmp_path: Path, standin: Standin
         _kill(proc)
         # a search meanwhile answers or fails cleanly, never with a traceback
         search = CliRunner().invoke(app, ["search", "widget", "--json", "--vault", str(root)])
-        assert search.exit_code in (0, 1, 2) and (search.exception is None or isinstance(search.exception, SystemExit)), where
+        assert search.exit_code in (0, 1, 2) and (
+            search.exception is None or isinstance(search.exception, SystemExit)
+        ), where
         # the same command again repairs it; so does a plain `wikic index`
         command = ["index", "--rebuild"] if i % 2 == 0 else ["index"]
         again = CliRunner().invoke(app, [*command, "--json", "--vault", str(root)])
         assert again.exit_code == 0, f"{where}: {again.output[-3000:]}"
         assert gkit.palace_problems(root) == [], where
-        hits = json.loads(CliRunner().invoke(app, ["search", "Acme Corp widgets", "--json", "--vault", str(root)]).stdout)
+        hits = json.loads(
+            CliRunner().invoke(app, ["search", "Acme Corp widgets", "--json", "--vault", str(root)]).stdout
+        )
         assert any(h["path"] == "entities/acme-corp.md" for h in hits["results"]), where
         shutil.rmtree(root)

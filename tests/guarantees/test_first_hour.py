@@ -87,7 +87,9 @@ def test_a_new_users_first_hour(tmp_path: Path) -> None:
         assert sum(1 for path in compiled if "note-" in path) == 1
 
         # ...and the next run, with no argument, finishes the rest
-        server.route = lambda body: reply(gkit.plan_for(body["messages"][-1]["content"])) if not is_answer_request(body) else answer(body)
+        server.route = lambda body: (
+            reply(gkit.plan_for(body["messages"][-1]["content"])) if not is_answer_request(body) else answer(body)
+        )
         resumed = _wikic(root, "ingest")
         assert resumed.returncode == 0, resumed.stdout + resumed.stderr
         assert sum(1 for path in gkit.compiled_sources(root) if "note-" in path) == MORE

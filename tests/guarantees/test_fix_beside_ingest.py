@@ -32,7 +32,8 @@ def _person_notes(root: Path, label: str) -> None:
         name = f"field-note-{label}-{i}"
         (root / "entities" / f"{name}.md").write_text(
             f"---\ntitle: Field note {label} {i}\ncreated: {today}\nupdated: {today}\ntype: entity\ntags: []\n"
-            f"sources: []\nsummary: What a person noted on a visit.\n---\n\n# Field note {label} {i}\n\nNotes from the plant.\n",
+            "sources: []\nsummary: What a person noted on a visit.\n---\n\n"
+            f"# Field note {label} {i}\n\nNotes from the plant.\n",
             encoding="utf-8",
         )
 

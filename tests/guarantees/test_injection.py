@@ -81,7 +81,9 @@ def wiki(tmp_path: Path, standin: StandinServer) -> Path:
 
 
 def _snapshot(root: Path) -> dict[str, bytes]:
-    return {str(p.relative_to(root)): p.read_bytes() for p in root.rglob("*") if p.is_file() and ".wikic" not in p.parts}
+    return {
+        str(p.relative_to(root)): p.read_bytes() for p in root.rglob("*") if p.is_file() and ".wikic" not in p.parts
+    }
 
 
 def _no_deletion(before: dict[str, bytes], after: dict[str, bytes], may_change: set[str]) -> list[str]:

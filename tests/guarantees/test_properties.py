@@ -57,7 +57,9 @@ def parser_problems(data: bytes) -> list[str]:
     problems += [f"heading on line {h.line}" for h in note.headings if not 1 <= h.line <= len(lines)]
     problems += [f"^{b.id} not on line {b.line}" for b in note.blocks
                  if not 1 <= b.line <= len(lines) or f"^{b.id}" not in lines[b.line - 1]]
-    problems += [f"problem on line {p.line}" for p in note.problems if p.line is not None and not 1 <= p.line <= len(lines) + 1]
+    problems += [
+        f"problem on line {p.line}" for p in note.problems if p.line is not None and not 1 <= p.line <= len(lines) + 1
+    ]
     if note.frontmatter is not None and not all(isinstance(k, str) for k in note.frontmatter):
         problems.append("frontmatter keys are not strings")
     return problems

@@ -121,7 +121,9 @@ def test_query_save_killed_at_every_write_step_is_finished_by_the_next_save_or_i
         assert _after_kill(root) == [], where
         # once its journal is written the save is committed; before that, nothing of it is in the vault
         filed = (root / JOURNAL).exists() or (root / Q1_PAGE).exists()
-        assert filed == (n > journal_step), f"{where}: journal or query page {'missing' if n > journal_step else 'written'}"
+        assert filed == (n > journal_step), (
+            f"{where}: journal or query page {'missing' if n > journal_step else 'written'}"
+        )
 
         argv = ["ingest", *inputs, "--vault", str(root), "--json"] if finisher == "ingest" else _save(Q2, root)
         again = worker.run(argv, None, log)

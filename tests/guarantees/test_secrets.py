@@ -136,7 +136,9 @@ def _echo(body: dict[str, Any]) -> Any:
     """A server that repeats the key it was sent inside its replies."""
     if is_answer_request(body):
         half = len(KEY) // 2
-        return reply(f"Your key is {KEY} [[acme-corp]].", chunks=("Your key is ", KEY[:half], KEY[half:], " [[acme-corp]]."))
+        return reply(
+            f"Your key is {KEY} [[acme-corp]].", chunks=("Your key is ", KEY[:half], KEY[half:], " [[acme-corp]].")
+        )
     plan = gkit.plan_for(body["messages"][-1]["content"])
     plan["summary"] = f"key {KEY}"
     plan["entities"][0]["summary"] = f"The key is {KEY}"
@@ -161,9 +163,15 @@ ECHOING_ERRORS = {
     "401": error(401, f"Incorrect API key provided: {KEY}. You can find your API key at ...", should_retry=False),
     "403": error(403, f"key {KEY} may not use this model", should_retry=False),
     "429": error(429, f"rate limit for {KEY}", should_retry=False),
-    "500": Behaviour(status=500, content=None, body={"detail": f"internal error, Authorization: Bearer {KEY}"},
-                     headers={"x-should-retry": "false"}),
-    "400-text": Behaviour(status=400, content=None, body=f"bad request from {KEY}", headers={"x-should-retry": "false"}),
+    "500": Behaviour(
+        status=500,
+        content=None,
+        body={"detail": f"internal error, Authorization: Bearer {KEY}"},
+        headers={"x-should-retry": "false"},
+    ),
+    "400-text": Behaviour(
+        status=400, content=None, body=f"bad request from {KEY}", headers={"x-should-retry": "false"}
+    ),
     "invalid-json": reply(f"not json, and here is your key: {KEY}"),
     "invalid-schema": reply({"summary": KEY, "entities": KEY}),
 }

@@ -154,9 +154,16 @@ The team reached the ridge on 12 March 2021, two days late.
 @pytest.mark.parametrize(
     ("quote", "span", "lines"),
     [
-        ("She had spent three winters at the station before the survey began.",
-         "Vasquez had spent three winters at the station before the survey began.", (3, 3)),  # pronoun for the name
-        ("The team reached the ridge on 12 March 2021 two days late", "The team reached the ridge on 12 March 2021, two days late.", (4, 4)),
+        (
+            "She had spent three winters at the station before the survey began.",
+            "Vasquez had spent three winters at the station before the survey began.",
+            (3, 3),
+        ),  # pronoun for the name
+        (
+            "The team reached the ridge on 12 March 2021 two days late",
+            "The team reached the ridge on 12 March 2021, two days late.",
+            (4, 4),
+        ),
         ("会议在北京举行. 我们决定使用 Chroma.", "会议在北京举行。我们决定使用 Chroma。", (5, 5)),
     ],
 )
@@ -183,14 +190,41 @@ def test_a_changed_specific_is_never_repaired(quote: str) -> None:
 
 
 def test_anchor_plan_repairs_checks_support_and_drops_invented_names() -> None:
-    plan = Plan(PATH, "", entities=(
-        Entity("Vasquez", "person", (), "", (
-            Fact("Vasquez spent three winters at the station.", "She had spent three winters at the station before the survey began."),
-            Fact("Vasquez spent five winters at the station.", "Vasquez had spent three winters at the station before the survey began."),
-            Fact("Vasquez led the survey.", "nowhere in the source"),
-        )),
-        Entity("Okafor", "person", ("Dr. Okafor",), "", (Fact("Okafor reached the ridge.", "The team reached the ridge on 12 March 2021"),)),
-    ), relations=(Relation("Vasquez", "works with", "Okafor", Fact("Vasquez works with Okafor", "Vasquez had spent three winters")),))
+    plan = Plan(
+        PATH,
+        "",
+        entities=(
+            Entity(
+                "Vasquez",
+                "person",
+                (),
+                "",
+                (
+                    Fact(
+                        "Vasquez spent three winters at the station.",
+                        "She had spent three winters at the station before the survey began.",
+                    ),
+                    Fact(
+                        "Vasquez spent five winters at the station.",
+                        "Vasquez had spent three winters at the station before the survey began.",
+                    ),
+                    Fact("Vasquez led the survey.", "nowhere in the source"),
+                ),
+            ),
+            Entity(
+                "Okafor",
+                "person",
+                ("Dr. Okafor",),
+                "",
+                (Fact("Okafor reached the ridge.", "The team reached the ridge on 12 March 2021"),),
+            ),
+        ),
+        relations=(
+            Relation(
+                "Vasquez", "works with", "Okafor", Fact("Vasquez works with Okafor", "Vasquez had spent three winters")
+            ),
+        ),
+    )
     anchored = anchor_plan(plan, NOVEL)
 
     [vasquez] = anchored.entities  # Okafor is nowhere in the source: invented, with its claim and the relation

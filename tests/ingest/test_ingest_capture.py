@@ -63,7 +63,8 @@ def test_html_keeps_the_original_and_stores_extracted_main_text(vault, inbox):
     text = (vault / item.text_path).read_text()
     assert text == item.text
     assert text == (
-        "# Retrieval-augmented generation\n\nRAG combines search with a model.\n\n- retrieve\n- generate\n\n| k | score |\n"
+        "# Retrieval-augmented generation\n\nRAG combines search with a model.\n\n- retrieve\n- "
+        "generate\n\n| k | score |\n"
     )
     for chrome in ("tracking", "color:red", "Site banner", "Home | About", "(c) 2024"):
         assert chrome not in text
@@ -72,9 +73,10 @@ def test_html_keeps_the_original_and_stores_extracted_main_text(vault, inbox):
 def test_html_charset_from_meta_is_honoured(vault, inbox):
     src = inbox / "latin.html"
     src.write_bytes(
-        '<html><head><meta charset="iso-8859-1"><title>Café</title></head><body><p>Crème brûlée</p></body></html>'.encode(
-            "latin-1"
-        )
+        (
+            '<html><head><meta charset="iso-8859-1"><title>Café</title></head>'
+            "<body><p>Crème brûlée</p></body></html>"
+        ).encode("latin-1")
     )
     [item] = capture(vault, [str(src)])
     assert item.title == "Café" and "Crème brûlée" in item.text
@@ -334,7 +336,11 @@ def test_html_extraction_keeps_nested_structure():
     [
         ("# 会议记录\n\n我们比较了向量数据库，决定在笔记本电脑上使用 Chroma。\n", "gbk", "gb18030"),
         ("# 會議記錄\n\n我們比較了向量資料庫，決定在筆記型電腦上使用 Chroma。\n", "big5", "big5"),
-        ("# 会議メモ\n\nベクトルデータベースを比較して、ノートパソコンでは Chroma を使うことにしました。\n", "shift_jis", "shift_jis"),
+        (
+            "# 会議メモ\n\nベクトルデータベースを比較して、ノートパソコンでは Chroma を使うことにしました。\n",
+            "shift_jis",
+            "shift_jis",
+        ),
         ("# Notes\n\nThe café’s crème brûlée costs €5 – “worth it”.\n", "cp1252", "cp1252"),
         ("# Notes\n\nUTF-16 from a Windows editor, with 中文 too.\n", "utf-16", "utf-16-le"),
     ],

@@ -296,7 +296,9 @@ def test_cut_off_small_chunk_is_an_error():
 @pytest.mark.parametrize("concurrency", [1, 3])
 def test_one_failing_chunk_fails_the_source(concurrency):
     def route(messages):
-        if "## Part 2\n" in messages[-1]["content"] or "## Part 2\n" in messages[-3]["content"]:  # the source, also in the re-ask
+        if (
+            "## Part 2\n" in messages[-1]["content"] or "## Part 2\n" in messages[-3]["content"]
+        ):  # the source, also in the re-ask
             return "still not json"
         return empty_plan()
 
@@ -344,7 +346,9 @@ def test_estimate_counts_prompts_and_caps_and_knows_the_cache(tmp_path: Path):
 def test_chunks_run_in_parallel_over_http_and_rerun_is_free(standin, tmp_path):
     standin.latency = 0.3
     # a plan that names something: an empty one for a text with names in it is asked again the other way
-    standin.route = lambda body: reply(empty_plan(summary="ok", entities=[entity("Part 0", ("Has p0w1.", "p0w1 p0w2"))]))
+    standin.route = lambda body: reply(
+        empty_plan(summary="ok", entities=[entity("Part 0", ("Has p0w1.", "p0w1 p0w2"))])
+    )
     text = paragraphs(4, words=120)
     settings = small_settings(chunk_tokens=200, overlap=0, concurrency=4)
     chunks = split_chunks(text, max_tokens=200)

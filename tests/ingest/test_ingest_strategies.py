@@ -42,10 +42,29 @@ def small_model(messages: list[dict[str, str]]) -> dict[str, Any]:
     if "The facts this source states" in ask:
         items = []
         if "- Chroma" in ask:
-            items.append({"name": "Chroma", "facts": [{"text": "Chroma runs inside a Python process.",
-                                                       "quote": "Chroma is an open-source vector database that runs inside a Python process."}]})
+            items.append(
+                {
+                    "name": "Chroma",
+                    "facts": [
+                        {
+                            "text": "Chroma runs inside a Python process.",
+                            "quote": "Chroma is an open-source vector database that runs inside a Python process.",
+                        }
+                    ],
+                }
+            )
         if "- Qdrant" in ask:
-            items.append({"name": "Qdrant", "facts": [{"text": "Qdrant is written in Rust.", "quote": "Qdrant is another vector database, written in Rust."}]})
+            items.append(
+                {
+                    "name": "Qdrant",
+                    "facts": [
+                        {
+                            "text": "Qdrant is written in Rust.",
+                            "quote": "Qdrant is another vector database, written in Rust.",
+                        }
+                    ],
+                }
+            )
         return {"items": items}
     return EMPTY
 
@@ -72,7 +91,9 @@ def test_auto_switches_to_what_worked_and_remembers_it() -> None:
 
 
 def test_nothing_extracted_from_a_text_with_names_is_said() -> None:
-    llm = FakeLLM().respond_with(lambda messages: {"names": []} if "List every named" in messages[-1]["content"] else EMPTY)
+    llm = FakeLLM().respond_with(
+        lambda messages: {"names": []} if "List every named" in messages[-1]["content"] else EMPTY
+    )
     result = extract_plan(llm, Source(), context=PromptContext(), settings=settings("auto"))
     assert result.nothing_extracted and "SQLite" in result.signals
     plain = Source("the weather was mild and the talk was short.\n")
@@ -90,11 +111,19 @@ def test_the_remembered_strategy_lives_with_the_endpoint(tmp_path: Path) -> None
 
 def test_the_worked_example_is_in_the_texts_language_and_only_for_short_texts() -> None:
     [chunk] = split_chunks(TEXT, max_tokens=6000)
-    _, example_user, example_reply, _ = build_messages(chunk, title="T", source_path="raw/t.md", context=PromptContext())
-    assert "Redis" in example_user["content"] and example_reply["role"] == "assistant" and "Redis 是" not in example_user["content"]
+    _, example_user, example_reply, _ = build_messages(
+        chunk, title="T", source_path="raw/t.md", context=PromptContext()
+    )
+    assert (
+        "Redis" in example_user["content"]
+        and example_reply["role"] == "assistant"
+        and "Redis 是" not in example_user["content"]
+    )
     [zh] = split_chunks("# 笔记\n\nChroma 是一个开源的向量数据库，可以直接嵌入 Python 程序中运行。\n", max_tokens=6000)
     assert "Redis 是" in build_messages(zh, title="T", source_path="raw/t.md", context=PromptContext())[1]["content"]
-    assert len(build_messages(chunk, title="T", source_path="raw/t.md", context=PromptContext(worked_example=False))) == 2
+    assert (
+        len(build_messages(chunk, title="T", source_path="raw/t.md", context=PromptContext(worked_example=False))) == 2
+    )
     [long] = split_chunks(TEXT * 60, max_tokens=100_000)
     assert len(build_messages(long, title="T", source_path="raw/t.md", context=PromptContext())) == 2
 

@@ -38,9 +38,20 @@ def test_a_citation_to_a_missing_raw_file_is_a_broken_link_and_the_rest_are_not_
     findings = run_lint(root, LintOptions(use_cache=False)).findings
     rows = sorted((f.rule, f.path, f.line, f.column, f.message) for f in findings)
     assert rows == [
-        ("broken-wikilink", "entities/cited.md", 15, 20,
-         "cited source 'raw/articles/gone.md' does not exist; did you mean raw/papers/gone.md?"),
-        ("too-few-links", "entities/cited.md", None, None, "links to 0 other wiki page(s); SCHEMA.md asks for at least 2"),
+        (
+            "broken-wikilink",
+            "entities/cited.md",
+            15,
+            20,
+            "cited source 'raw/articles/gone.md' does not exist; did you mean raw/papers/gone.md?",
+        ),
+        (
+            "too-few-links",
+            "entities/cited.md",
+            None,
+            None,
+            "links to 0 other wiki page(s); SCHEMA.md asks for at least 2",
+        ),
     ]
 
 
@@ -50,7 +61,9 @@ def test_the_graph_counts_citations_apart_and_wants_no_raw_file(tmp_path: Path) 
     lg = build(vault)
     report = health(lg, vault)
     assert report["citations"] == 3 and report["broken_links"] == 1
-    assert report["wanted_pages"] == [] and report["missing_sources"] == [{"target": "raw/articles/gone.md", "links": 1}]
+    assert report["wanted_pages"] == [] and report["missing_sources"] == [
+        {"target": "raw/articles/gone.md", "links": 1}
+    ]
     assert report["dead_ends"] == ["entities/cited.md"] and report["components"] == 1
     assert report["most_linked"][0] == {"path": "entities/cited.md", "inbound": 2}  # raw files are no hubs
     assert {m["path"] for m in report["most_linked"]} == {"entities/cited.md", "entities/b.md", "entities/c.md"}

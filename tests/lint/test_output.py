@@ -81,7 +81,13 @@ def test_json_shape_is_the_contracts(tmp_path: Path) -> None:
         "target": "ghost", "message": "link target 'ghost' does not exist", "fix": None,
     }
     orphan = next(f for f in data["findings"] if f["rule"] == "orphan-page")
-    assert (orphan["path"], orphan["line"], orphan["column"], orphan["target"], orphan["fix"]) == ("entities/d.md", None, None, None, None)
+    assert (orphan["path"], orphan["line"], orphan["column"], orphan["target"], orphan["fix"]) == (
+        "entities/d.md",
+        None,
+        None,
+        None,
+        None,
+    )
 
 
 def test_json_flag_equals_format_json_and_vault_is_as_given(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -103,22 +109,43 @@ def test_json_paths_are_vault_relative_with_slashes(tmp_path: Path) -> None:
 
 
 def test_json_fix_object(tmp_path: Path) -> None:
-    root = make_vault(tmp_path, {**CLEAN, "entities/sam-altman.md": page("Sam Altman", body="[[a]] [[b]]\n"), "entities/t.md": page("T", body="[[Sam Altman]]\n")})
+    root = make_vault(
+        tmp_path,
+        {
+            **CLEAN,
+            "entities/sam-altman.md": page("Sam Altman", body="[[a]] [[b]]\n"),
+            "entities/t.md": page("T", body="[[Sam Altman]]\n"),
+        },
+    )
     data = json.loads(run("lint", str(root), "--json", "--select", "broken-wikilink").stdout)
     (finding,) = data["findings"]
-    assert finding["fix"] == {"action": "replace", "path": "entities/t.md", "line": B + 1, "old": "[[Sam Altman]]", "new": "[[sam-altman|Sam Altman]]"}
+    assert finding["fix"] == {
+        "action": "replace",
+        "path": "entities/t.md",
+        "line": B + 1,
+        "old": "[[Sam Altman]]",
+        "new": "[[sam-altman|Sam Altman]]",
+    }
 
 
 def test_json_on_an_empty_folder(tmp_path: Path) -> None:
     (tmp_path / "empty").mkdir()
     data = json.loads(run("lint", str(tmp_path / "empty"), "--json").stdout)
     assert data["findings"] == []
-    assert {k: v for k, v in data["summary"].items() if k != "seconds"} == {"pages": 0, "links": 0, "errors": 0, "warnings": 0}
+    assert {k: v for k, v in data["summary"].items() if k != "seconds"} == {
+        "pages": 0,
+        "links": 0,
+        "errors": 0,
+        "warnings": 0,
+    }
 
 
 # ---- text ------------------------------------------------------------------------------------------
 
-TEXT_LINE = re.compile(r"^(?P<path>[^:]+):(?P<line>[1-9]\d*):(?P<col>[1-9]\d*): (?P<sev>error|warning|info) (?P<rule>[a-z-]+) (?P<msg>\S.*)$")
+TEXT_LINE = re.compile(
+    r"^(?P<path>[^:]+):(?P<line>[1-9]\d*):(?P<col>[1-9]\d*): (?P<sev>error|warning|info) "
+    r"(?P<rule>[a-z-]+) (?P<msg>\S.*)$"
+)
 
 
 def test_text_format_lines(tmp_path: Path) -> None:
@@ -127,18 +154,25 @@ def test_text_format_lines(tmp_path: Path) -> None:
     assert result.exit_code == 1
     *lines, summary = result.stdout.rstrip("\n").split("\n")
     assert lines == [
-        "entities/d.md:1:1: warning orphan-page no other wiki page links here (links from index.md, log.md and raw/ do not count)",
+        (
+            "entities/d.md:1:1: warning orphan-page no other wiki page links here (links from index.md, "
+            "log.md and raw/ do not count)"
+        ),
         "entities/d.md:1:1: warning too-few-links links to 1 other wiki page(s); SCHEMA.md asks for at least 2",
         f"entities/d.md:{B + 1}:7: error broken-wikilink link target 'ghost' does not exist",
     ]
     for line in lines:
         assert TEXT_LINE.match(line), line
-    assert re.fullmatch(r"4 pages, 12 links: 1 error\(s\), 2 warning\(s\), 0 info in \d+\.\d\ds — FAILED", summary), summary
+    assert re.fullmatch(r"4 pages, 12 links: 1 error\(s\), 2 warning\(s\), 0 info in \d+\.\d\ds — FAILED", summary), (
+        summary
+    )
 
 
 def test_text_format_clean_and_strict(tmp_path: Path) -> None:
     root = make_vault(tmp_path, CLEAN)
-    assert re.fullmatch(r"3 pages, 9 links: 0 error\(s\), 0 warning\(s\), 0 info in \d+\.\d\ds — ok\n", run("lint", str(root)).stdout)
+    assert re.fullmatch(
+        r"3 pages, 9 links: 0 error\(s\), 0 warning\(s\), 0 info in \d+\.\d\ds — ok\n", run("lint", str(root)).stdout
+    )
     assert run("lint", str(root), "--strict").stdout.endswith("— ok (strict)\n")
 
 
@@ -156,7 +190,9 @@ def test_lint_strict_in_wikic_toml_is_the_default_the_flag_overrides(tmp_path: P
 
 def test_text_format_on_obsidian_style_names(tmp_path: Path) -> None:
     """Spaces, brackets and non-ASCII in paths do not break the path:line:col: prefix."""
-    root = make_vault(tmp_path, {"Notes [old]/Über uns.md": "x\n[[Nowhere]]\n", "Home.md": "[[Über uns]]\n"}, schema=False)
+    root = make_vault(
+        tmp_path, {"Notes [old]/Über uns.md": "x\n[[Nowhere]]\n", "Home.md": "[[Über uns]]\n"}, schema=False
+    )
     lines = run("lint", str(root)).stdout.split("\n")
     assert "Notes [old]/Über uns.md:2:1: error broken-wikilink link target 'Nowhere' does not exist" in lines
 
@@ -165,7 +201,12 @@ def test_text_format_on_obsidian_style_names(tmp_path: Path) -> None:
 
 # The parts of the SARIF 2.1.0 schema (docs.oasis-open.org/sarif/sarif/v2.1.0) that wikic emits, with the
 # spec's required properties and value ranges; unknown property names are refused so a typo is caught.
-_MESSAGE = {"type": "object", "required": ["text"], "properties": {"text": {"type": "string", "minLength": 1}}, "additionalProperties": False}
+_MESSAGE = {
+    "type": "object",
+    "required": ["text"],
+    "properties": {"text": {"type": "string", "minLength": 1}},
+    "additionalProperties": False,
+}
 SARIF_SUBSET = {
     "type": "object",
     "required": ["version", "runs"],
@@ -230,12 +271,18 @@ SARIF_SUBSET = {
                                                     "artifactLocation": {
                                                         "type": "object",
                                                         "additionalProperties": False,
-                                                        "properties": {"uri": {"type": "string", "format": "uri-reference"}, "uriBaseId": {"type": "string"}},
+                                                        "properties": {
+                                                            "uri": {"type": "string", "format": "uri-reference"},
+                                                            "uriBaseId": {"type": "string"},
+                                                        },
                                                     },
                                                     "region": {
                                                         "type": "object",
                                                         "additionalProperties": False,
-                                                        "properties": {"startLine": {"type": "integer", "minimum": 1}, "startColumn": {"type": "integer", "minimum": 1}},
+                                                        "properties": {
+                                                            "startLine": {"type": "integer", "minimum": 1},
+                                                            "startColumn": {"type": "integer", "minimum": 1},
+                                                        },
                                                     },
                                                 },
                                             }
@@ -253,7 +300,11 @@ SARIF_SUBSET = {
 
 
 def test_sarif_structure(tmp_path: Path) -> None:
-    files = {**BROKEN, "entities/e.md": page("E", contested=True, body="[[a]] [[b]]\n"), "entities/Bad Name [x].md": page("Bad", body="[[a]] [[nowhere]]\n")}
+    files = {
+        **BROKEN,
+        "entities/e.md": page("E", contested=True, body="[[a]] [[b]]\n"),
+        "entities/Bad Name [x].md": page("Bad", body="[[a]] [[nowhere]]\n"),
+    }
     root = make_vault(tmp_path, files)
     result = run("lint", str(root), "--format", "sarif", "--as-of", AS_OF)
     assert result.exit_code == 1
@@ -303,8 +354,12 @@ def test_github_annotations(tmp_path: Path) -> None:
     result = run("lint", str(root), "--format", "github", "--as-of", AS_OF)
     assert result.exit_code == 1
     assert result.stdout.split("\n") == [
-        f"::error file=entities/d.md,line={B + 1},col=13,title=broken-wikilink::link target '50%25 done' does not exist",
-        "::notice file=entities/e.md,line=11,col=1,title=contradiction::page is marked contested: its claims conflict with another source",
+        f"::error file=entities/d.md,line={B + 1},col=13,title=broken-wikilink::"
+        "link target '50%25 done' does not exist",
+        (
+            "::notice file=entities/e.md,line=11,col=1,title=contradiction::page is marked contested: its "
+            "claims conflict with another source"
+        ),
         "",
     ]
 
@@ -313,7 +368,10 @@ def test_github_annotations_escape_properties_and_data(tmp_path: Path) -> None:
     root = make_vault(tmp_path, {"a, b: c.md": "[[x]]\n"}, schema=False)
     lines = run("lint", str(root), "--format", "github").stdout.split("\n")
     assert "::error file=a%2C b%3A c.md,line=1,col=1,title=broken-wikilink::link target 'x' does not exist" in lines
-    assert "::warning file=a%2C b%3A c.md,title=orphan-page::no other wiki page links here (links from index.md, log.md and raw/ do not count)" in lines
+    assert (
+        "::warning file=a%2C b%3A c.md,title=orphan-page::no other wiki page links here (links from "
+        "index.md, log.md and raw/ do not count)"
+    ) in lines
     assert _gh_escape("50%\r\nnext") == "50%25%0D%0Anext"
     assert _gh_escape("a,b:c%", prop=True) == "a%2Cb%3Ac%25"
 
@@ -327,12 +385,25 @@ def test_github_annotations_escape_properties_and_data(tmp_path: Path) -> None:
         pytest.param(CLEAN, [], 0, id="clean"),
         pytest.param(CLEAN, ["--strict"], 0, id="clean-strict"),
         pytest.param({**CLEAN, "entities/e.md": page("E", body="[[a]] [[b]]\n")}, [], 0, id="warnings-only"),
-        pytest.param({**CLEAN, "entities/e.md": page("E", body="[[a]] [[b]]\n")}, ["--strict"], 1, id="warnings-strict"),
-        pytest.param({**CLEAN, "entities/e.md": page("E", contested=True, body="[[a]] [[b]]\n"), "entities/a.md": page("A", body="[[b]] [[c]] [[e]]\n")}, ["--strict"], 0, id="info-strict"),
+        pytest.param(
+            {**CLEAN, "entities/e.md": page("E", body="[[a]] [[b]]\n")}, ["--strict"], 1, id="warnings-strict"
+        ),
+        pytest.param(
+            {
+                **CLEAN,
+                "entities/e.md": page("E", contested=True, body="[[a]] [[b]]\n"),
+                "entities/a.md": page("A", body="[[b]] [[c]] [[e]]\n"),
+            },
+            ["--strict"],
+            0,
+            id="info-strict",
+        ),
         pytest.param(BROKEN, [], 1, id="error"),
         pytest.param(BROKEN, ["--ignore", "broken-wikilink"], 0, id="error-ignored"),
         pytest.param(BROKEN, ["--select", "orphan-page,too-few-links"], 0, id="select-warnings"),
-        pytest.param(BROKEN, ["--select", "orphan-page", "--select", "too-few-links", "--strict"], 1, id="select-repeated-strict"),
+        pytest.param(
+            BROKEN, ["--select", "orphan-page", "--select", "too-few-links", "--strict"], 1, id="select-repeated-strict"
+        ),
     ],
 )
 def test_exit_codes(tmp_path: Path, files: dict[str, str], args: list[str], code: int) -> None:
@@ -344,11 +415,34 @@ def test_exit_codes(tmp_path: Path, files: dict[str, str], args: list[str], code
 @pytest.mark.parametrize(
     "args, message",
     [
-        pytest.param(["--select", "nope"], "Error: unknown rule(s) for --select: nope\nHint: known rules: ambiguous-link, broken-wikilink, case-collision, contradiction, duplicate-page, encoding, frontmatter, index-gap, malformed-link, orphan-page, page-too-long, raw-drift, stale-page, too-few-links, unsafe-name, unsafe-path\n", id="unknown-select"),
-        pytest.param(["--ignore", "orphan-page,nope,nada"], "Error: unknown rule(s) for --ignore: nope, nada\n", id="unknown-ignore"),
-        pytest.param(["--format", "xml"], "Error: unknown format 'xml'\nHint: use one of: text, json, sarif, github\n", id="unknown-format"),
-        pytest.param(["--as-of", "2026-02-30"], "Error: --as-of must be a date YYYY-MM-DD, not '2026-02-30'\n", id="bad-as-of"),
-        pytest.param(["--vault", "."], "Error: give the vault either as an argument or with --vault, not both\n", id="vault-twice"),
+        pytest.param(
+            ["--select", "nope"],
+            (
+                "Error: unknown rule(s) for --select: nope\nHint: known rules: ambiguous-link, broken-wikilink, "
+                "case-collision, contradiction, duplicate-page, encoding, frontmatter, index-gap, "
+                "malformed-link, orphan-page, page-too-long, raw-drift, stale-page, too-few-links, unsafe-name, "
+                "unsafe-path\n"
+            ),
+            id="unknown-select",
+        ),
+        pytest.param(
+            ["--ignore", "orphan-page,nope,nada"],
+            "Error: unknown rule(s) for --ignore: nope, nada\n",
+            id="unknown-ignore",
+        ),
+        pytest.param(
+            ["--format", "xml"],
+            "Error: unknown format 'xml'\nHint: use one of: text, json, sarif, github\n",
+            id="unknown-format",
+        ),
+        pytest.param(
+            ["--as-of", "2026-02-30"], "Error: --as-of must be a date YYYY-MM-DD, not '2026-02-30'\n", id="bad-as-of"
+        ),
+        pytest.param(
+            ["--vault", "."],
+            "Error: give the vault either as an argument or with --vault, not both\n",
+            id="vault-twice",
+        ),
         pytest.param(["--no-such-flag"], "No such option", id="unknown-flag"),
     ],
 )
@@ -372,13 +466,20 @@ def test_configuration_error_exits_2(tmp_path: Path) -> None:
 def test_json_usage_error_is_also_json_on_stdout(tmp_path: Path) -> None:
     result = run("lint", str(tmp_path / "missing"), "--json")
     assert result.exit_code == 2
-    assert json.loads(result.stdout) == {"error": f"vault folder does not exist: {tmp_path / 'missing'}", "hint": None, "exit_code": 2}
+    assert json.loads(result.stdout) == {
+        "error": f"vault folder does not exist: {tmp_path / 'missing'}",
+        "hint": None,
+        "exit_code": 2,
+    }
     assert result.stderr.startswith("Error: vault folder does not exist")
 
 
 # ---- --diff and --fix ------------------------------------------------------------------------------
 
-FIXABLE_INDEX = "# Wiki Index\n\n## Entities\n- [[a]] — A\n- [[b]] — B\n- [[c]] — C\n- [[zombie]] — gone\n## Concepts\n## Comparisons\n## Queries\n"
+FIXABLE_INDEX = (
+    "# Wiki Index\n\n## Entities\n- [[a]] — A\n- [[b]] — B\n- [[c]] — C\n- [[zombie]] — gone\n## "
+    "Concepts\n## Comparisons\n## Queries\n"
+)
 
 
 def fixable(tmp_path: Path) -> Path:
@@ -389,15 +490,22 @@ def fixable(tmp_path: Path) -> Path:
         "entities/t.md": page(
             "T",
             tags=["architecture", "not-in-taxonomy"],
-            body="See [[Sam Altman]] and [[Open AI|the lab]].\n\n| who | what |\n|---|---|\n| [[Sam Altman]] | [[Open AI\\|OAI]] |\n\n[[nobody-knows]]\n",
+            body=(
+                "See [[Sam Altman]] and [[Open AI|the lab]].\n\n| who | what |\n|---|---|\n| [[Sam Altman]] | "
+                "[[Open AI\\|OAI]] |\n\n[[nobody-knows]]\n"
+            ),
         ),
     }
     return make_vault(tmp_path, files, index=FIXABLE_INDEX)
 
 
-EXPECTED_T_BODY = "See [[sam-altman|Sam Altman]] and [[openai|the lab]].\n\n| who | what |\n|---|---|\n| [[sam-altman\\|Sam Altman]] | [[openai\\|OAI]] |\n\n[[nobody-knows]]\n"
+EXPECTED_T_BODY = (
+    "See [[sam-altman|Sam Altman]] and [[openai|the lab]].\n\n| who | what |\n|---|---|\n| "
+    "[[sam-altman\\|Sam Altman]] | [[openai\\|OAI]] |\n\n[[nobody-knows]]\n"
+)
 EXPECTED_INDEX = (
-    "# Wiki Index\n\n## Entities\n- [[a]] — A\n- [[b]] — B\n- [[c]] — C\n- [[openai]] — OpenAI\n- [[sam-altman]] — CEO of a lab.\n- [[t]] — T\n"
+    "# Wiki Index\n\n## Entities\n- [[a]] — A\n- [[b]] — B\n- [[c]] — C\n- [[openai]] — OpenAI\n"
+    "- [[sam-altman]] — CEO of a lab.\n- [[t]] — T\n"
     "## Concepts\n## Comparisons\n## Queries\n"
 )
 
@@ -410,10 +518,15 @@ def test_diff_shows_the_repairs_and_changes_nothing(tmp_path: Path) -> None:
     assert snapshot(root) == before
     out = result.stdout
     assert out.startswith("--- a/entities/t.md\n+++ b/entities/t.md\n")
-    assert "-See [[Sam Altman]] and [[Open AI|the lab]].\n+See [[sam-altman|Sam Altman]] and [[openai|the lab]].\n" in out
+    assert (
+        "-See [[Sam Altman]] and [[Open AI|the lab]].\n+See [[sam-altman|Sam Altman]] and [[openai|the lab]].\n" in out
+    )
     assert "-| [[Sam Altman]] | [[Open AI\\|OAI]] |\n+| [[sam-altman\\|Sam Altman]] | [[openai\\|OAI]] |\n" in out
     assert "--- a/index.md\n+++ b/index.md\n" in out
-    assert "-- [[zombie]] — gone\n+- [[openai]] — OpenAI\n+- [[sam-altman]] — CEO of a lab.\n+- [[t]] — T\n ## Concepts\n" in out
+    assert (
+        "-- [[zombie]] — gone\n+- [[openai]] — OpenAI\n+- [[sam-altman]] — CEO of a lab.\n+- [[t]] — T\n ## Concepts\n"
+        in out
+    )
 
 
 def test_fix_applies_only_safe_repairs_and_is_idempotent(tmp_path: Path) -> None:
@@ -427,7 +540,10 @@ def test_fix_applies_only_safe_repairs_and_is_idempotent(tmp_path: Path) -> None
     assert {k: v for k, v in snapshot(root).items() if k not in ("entities/t.md", "index.md")} == untouched
     # what is left needs a person: the tag outside the taxonomy, the link nobody can guess
     after = json.loads(result.stdout)
-    assert sorted((f["rule"], f.get("target")) for f in after["findings"] if f["severity"] == "error") == [("broken-wikilink", "nobody-knows"), ("frontmatter", "not-in-taxonomy")]
+    assert sorted((f["rule"], f.get("target")) for f in after["findings"] if f["severity"] == "error") == [
+        ("broken-wikilink", "nobody-knows"),
+        ("frontmatter", "not-in-taxonomy"),
+    ]
     assert result.exit_code == 1
     # a second run changes nothing
     first = snapshot(root)
@@ -437,7 +553,9 @@ def test_fix_applies_only_safe_repairs_and_is_idempotent(tmp_path: Path) -> None
     assert (diff.stdout, diff.stderr, diff.exit_code) == ("", "nothing to fix\n", 1)  # what is left needs a person
 
 
-def test_fix_leaves_a_file_that_changed_after_the_repairs_were_planned(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_fix_leaves_a_file_that_changed_after_the_repairs_were_planned(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     from wikic.lint import fix
 
     root = fixable(tmp_path)
@@ -467,7 +585,11 @@ def test_fix_leaves_a_file_that_changed_after_the_repairs_were_planned(tmp_path:
 
 
 def test_fix_keeps_crlf_line_ends(tmp_path: Path) -> None:
-    files = {**CLEAN, "entities/sam-altman.md": page("Sam Altman", body="[[a]] [[b]]\n"), "entities/t.md": page("T", body="x [[Sam Altman]] y\n").replace("\n", "\r\n").encode()}
+    files = {
+        **CLEAN,
+        "entities/sam-altman.md": page("Sam Altman", body="[[a]] [[b]]\n"),
+        "entities/t.md": page("T", body="x [[Sam Altman]] y\n").replace("\n", "\r\n").encode(),
+    }
     root = make_vault(tmp_path, files, index=index_text(files).replace("\n", "\r\n"))
     run("lint", str(root), "--fix", "--select", "broken-wikilink")
     data = (root / "entities/t.md").read_bytes()
@@ -476,7 +598,11 @@ def test_fix_keeps_crlf_line_ends(tmp_path: Path) -> None:
 
 
 def test_fix_adds_index_sections_and_paths_for_ambiguous_names(tmp_path: Path) -> None:
-    files = {**CLEAN, "concepts/a.md": page("A concept", type="concept", body="## 1\n## 2\n## 3\n[[b]] [[c]]\n"), "queries/why.md": page("Why", type="query", summary="Because.", body="[[b]] [[c]]\n")}
+    files = {
+        **CLEAN,
+        "concepts/a.md": page("A concept", type="concept", body="## 1\n## 2\n## 3\n[[b]] [[c]]\n"),
+        "queries/why.md": page("Why", type="query", summary="Because.", body="[[b]] [[c]]\n"),
+    }
     root = make_vault(tmp_path, files, index="# Wiki Index\n\n## Entities\n- [[b]] — B\n- [[c]] — C\n## Queries\n")
     run("lint", str(root), "--fix")
     # a missing section goes where the standard order puts it; 'a' is not unique, so its path is written
@@ -490,7 +616,9 @@ def test_fix_adds_index_sections_and_paths_for_ambiguous_names(tmp_path: Path) -
 def test_fix_creates_a_missing_index(tmp_path: Path) -> None:
     root = make_vault(tmp_path, CLEAN, index=False)
     run("lint", str(root), "--fix")
-    assert (root / "index.md").read_text() == "# Wiki Index\n\n## Entities\n- [[a]] — A\n- [[b]] — B\n- [[c]] — C\n## Concepts\n## Comparisons\n## Queries\n"
+    assert (root / "index.md").read_text() == (
+        "# Wiki Index\n\n## Entities\n- [[a]] — A\n- [[b]] — B\n- [[c]] — C\n## Concepts\n## Comparisons\n## Queries\n"
+    )
     assert run_lint(root, LintOptions(use_cache=False)).findings == []
 
 

@@ -106,7 +106,10 @@ def test_key_in_the_file_is_refused(tmp_path):
     path = write(tmp_path, '[llm]\nmodel = "m"\napi_key = "sk-oops"\n')
     with pytest.raises(ConfigError) as info:
         load_settings(tmp_path, env={})
-    assert f"[llm] api_key: must not be stored in a file: set WIKIC_LLM_API_KEY or OPENAI_API_KEY in the environment (from {path}:3)" in info.value.message
+    assert (
+        "[llm] api_key: must not be stored in a file: set WIKIC_LLM_API_KEY or OPENAI_API_KEY in the "
+        f"environment (from {path}:3)"
+    ) in info.value.message
     assert "sk-oops" not in info.value.message + (info.value.hint or "")
 
 

@@ -69,7 +69,9 @@ def test_stdio_server_tools(mcp_wiki: QueryWiki, tmp_path: Path) -> None:
                 error, text = await call(session, "list_pages", {"type": "comparison"}, timings)
                 assert not error and text.startswith("No page with type comparison")
 
-                error, text = await call(session, "query", {"question": "Who is the CEO of OpenAI?", "save": True}, timings)
+                error, text = await call(
+                    session, "query", {"question": "Who is the CEO of OpenAI?", "save": True}, timings
+                )
                 assert not error, text
                 assert text.startswith("Sam Altman is the CEO of OpenAI [[openai]]")
                 assert "Cited: [[openai]] (entities/openai.md)" in text
@@ -87,9 +89,13 @@ def test_stdio_server_tools(mcp_wiki: QueryWiki, tmp_path: Path) -> None:
                 error, text = await call(session, "status", {}, timings)
                 assert not error and "Pages: 4 (3 entity, 0 concept, 0 comparison, 1 query)" in text
 
-                error, text = await call(session, "file_note", {"title": "Meeting notes", "text": "Claude is made by Anthropic."}, timings)
+                error, text = await call(
+                    session, "file_note", {"title": "Meeting notes", "text": "Claude is made by Anthropic."}, timings
+                )
                 assert not error and "Captured as raw/articles/meeting-notes.md" in text
-                error, text = await call(session, "search", {"query": "Claude is made by Anthropic", "wing": "raw"}, timings)
+                error, text = await call(
+                    session, "search", {"query": "Claude is made by Anthropic", "wing": "raw"}, timings
+                )
                 assert "raw/articles/meeting-notes.md" in text  # searchable before any ingest
                 error, text = await call(session, "ingest", {"sources": ["raw/articles/meeting-notes.md"]}, timings)
                 assert not error and "raw/articles/meeting-notes.md: compiled" in text, text

@@ -77,7 +77,10 @@ def test_file_scores_aggregate_their_best_drawers() -> None:
 @pytest.mark.parametrize(
     ("toml", "message"),
     [
-        ("[palace]\nfusion = 'borda'\n", "[palace] fusion: Input should be 'convex' or 'rrf' (got 'borda') (from {path}:2)"),
+        (
+            "[palace]\nfusion = 'borda'\n",
+            "[palace] fusion: Input should be 'convex' or 'rrf' (got 'borda') (from {path}:2)",
+        ),
         ("[palace]\nfusion = 1\n", "[palace] fusion: Input should be 'convex' or 'rrf' (got 1) (from {path}:2)"),
         ("[palace]\nrrf_k = 0\n", "[palace] rrf_k: Input should be greater than or equal to 1 (got 0) (from {path}:2)"),
         ("[palace]\nrrf_k = 60.5\n", "[palace] rrf_k: Input should be a valid integer (got 60.5) (from {path}:2)"),

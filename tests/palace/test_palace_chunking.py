@@ -83,8 +83,13 @@ def test_bad_yaml_is_body_text() -> None:
 
 
 def test_compiler_block_markers_are_not_content() -> None:
-    facts = render_block("facts:raw/articles/x.md", "- Founded in 2015. ^[raw/articles/x.md:L3-L3]\n- Based in San Francisco.")
-    page = f"---\ntitle: OpenAI\n---\n# OpenAI\n\nWritten by hand.\n{facts}\n\n## History\n{render_block('history', 'It began as a lab.')}\n"
+    facts = render_block(
+        "facts:raw/articles/x.md", "- Founded in 2015. ^[raw/articles/x.md:L3-L3]\n- Based in San Francisco."
+    )
+    page = (
+        f"---\ntitle: OpenAI\n---\n# OpenAI\n\nWritten by hand.\n{facts}\n\n## "
+        f"History\n{render_block('history', 'It began as a lab.')}\n"
+    )
     drawers = chunk_document(make_document("entities/openai.md", page), 100, words)
     assert all("wikic:" not in d.text and "wikic:" not in d.embed_text for d in drawers)
     lines = page.split("\n")
@@ -119,7 +124,9 @@ def test_claim_anchors_and_block_markers_are_left_out_of_what_is_embedded() -> N
 def test_search_snippets_show_no_anchor_or_marker(make_vault) -> None:  # type: ignore[no-untyped-def]
     from wikic.palace import open_palace, search, sync
 
-    root = make_vault({"concepts/brewing.md": COMPILED, "raw/articles/quasar-notes.md": "# Quasars\n\nA quasar is bright.\n"})
+    root = make_vault(
+        {"concepts/brewing.md": COMPILED, "raw/articles/quasar-notes.md": "# Quasars\n\nA quasar is bright.\n"}
+    )
     sync(root)
     with open_palace(root) as palace:
         (hit,) = [h for h in search(palace, "brewed malted barley", k=2) if h.path == "concepts/brewing.md"]

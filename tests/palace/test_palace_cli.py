@@ -70,7 +70,10 @@ def test_errors_are_messages_with_exit_codes(vault: Path, tmp_path: Path) -> Non
     (vault / "wikic.toml").write_text("[palace]\nbogus = 1\n")
     result = invoke("index", "--json", "--vault", str(vault))
     assert result.exit_code == 2
-    assert "[palace] bogus: unknown key (known keys: path, url, collection," in json.loads(result.output.splitlines()[0])["error"]
+    assert (
+        "[palace] bogus: unknown key (known keys: path, url, collection,"
+        in json.loads(result.output.splitlines()[0])["error"]
+    )
 
     (vault / "wikic.toml").write_text('[embedding]\nprovider = "static"\n')
     result = invoke("search", "--vault", str(vault))

@@ -59,18 +59,48 @@ def test_sections_are_read_and_env_wins(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("toml", "message"),
     [
-        ("[palace]\ncolour = 1\n", "[palace] colour: unknown key (known keys: path, url, collection, chunk_tokens, lock_timeout, fusion, rrf_k) (from {path}:2)"),
+        (
+            "[palace]\ncolour = 1\n",
+            (
+                "[palace] colour: unknown key (known keys: path, url, collection, chunk_tokens, lock_timeout, "
+                "fusion, rrf_k) (from {path}:2)"
+            ),
+        ),
         ("[embedding]\nmodle = 'x'\n", "[embedding] modle: unknown key; did you mean 'model'?"),
-        ("[embedding]\nprovider = 'bert'\n", f"[embedding] provider: unknown embedding provider: choose {provider_choices()} (got 'bert') (from {{path}}:2)"),
-        ("[embedding]\nprovider = 'openai'\nbase_url = 'http://h:1/v1'\n", "[embedding]: provider = \"openai\" needs model"),
-        ("[embedding]\nprovider = 'openai'\nmodel = 'm'\n", "[embedding]: provider = \"openai\" needs base_url"),
-        ("[embedding]\nprovider = 'openai'\nmodel = 'm'\nbase_url = 'h:1'\n", "[embedding]: must be an http(s) URL like"),
-        ("[embedding]\nprovider = 'use'\nmodel = 'm'\n", "[embedding]: model is only for provider = \"openai\"; the 'use' model is built in (from {path}:1)"),
-        ("[embedding]\napi_key = 'sk-x'\n", "[embedding] api_key: must not be stored in a file: set WIKIC_EMBEDDING_API_KEY or OPENAI_API_KEY"),
-        ("[palace]\nurl = 'localhost:8000'\n", "[palace] url: must be an http(s) URL like http://127.0.0.1:8000 (got 'localhost:8000')"),
+        (
+            "[embedding]\nprovider = 'bert'\n",
+            (
+                f"[embedding] provider: unknown embedding provider: choose {provider_choices()} (got 'bert') "
+                "(from {path}:2)"
+            ),
+        ),
+        (
+            "[embedding]\nprovider = 'openai'\nbase_url = 'http://h:1/v1'\n",
+            '[embedding]: provider = "openai" needs model',
+        ),
+        ("[embedding]\nprovider = 'openai'\nmodel = 'm'\n", '[embedding]: provider = "openai" needs base_url'),
+        (
+            "[embedding]\nprovider = 'openai'\nmodel = 'm'\nbase_url = 'h:1'\n",
+            "[embedding]: must be an http(s) URL like",
+        ),
+        (
+            "[embedding]\nprovider = 'use'\nmodel = 'm'\n",
+            "[embedding]: model is only for provider = \"openai\"; the 'use' model is built in (from {path}:1)",
+        ),
+        (
+            "[embedding]\napi_key = 'sk-x'\n",
+            "[embedding] api_key: must not be stored in a file: set WIKIC_EMBEDDING_API_KEY or OPENAI_API_KEY",
+        ),
+        (
+            "[palace]\nurl = 'localhost:8000'\n",
+            "[palace] url: must be an http(s) URL like http://127.0.0.1:8000 (got 'localhost:8000')",
+        ),
         ("[palace]\nchunk_tokens = 'big'\n", "[palace] chunk_tokens: Input should be a valid integer (got 'big')"),
         ("[palace]\nchunk_tokens = 4\n", "[palace] chunk_tokens: Input should be greater than or equal to 16 (got 4)"),
-        ("[palace]\nchunk_tokens = 9000\n", "[palace] chunk_tokens: Input should be less than or equal to 8192 (got 9000)"),
+        (
+            "[palace]\nchunk_tokens = 9000\n",
+            "[palace] chunk_tokens: Input should be less than or equal to 8192 (got 9000)",
+        ),
         ("[palace]\ncollection = 'x'\n", "[palace] collection: must be 3-512 characters of letters, digits"),
         ("[palace\n", "{path}:1:8: invalid TOML: Expected ']' at the end of a table declaration"),
     ],

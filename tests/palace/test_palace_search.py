@@ -114,7 +114,8 @@ def test_filters_hold_when_the_unfiltered_pool_is_too_small(indexed: Path, monke
 def test_a_page_with_an_impossible_date_is_still_found(vault: Path) -> None:
     """Frontmatter lint rejects (`updated: 2024-02-30`) keeps the page in search, its text as the body."""
     (vault / "entities/quokka.md").write_text(
-        "---\ntitle: Quokka\ntype: entity\nupdated: 2024-02-30\n---\n# Quokka\n\nThe quokka lives on Rottnest Island.\n",
+        "---\ntitle: Quokka\ntype: entity\nupdated: 2024-02-30\n---\n"
+        "# Quokka\n\nThe quokka lives on Rottnest Island.\n",
         encoding="utf-8",
     )
     report = sync(vault)

@@ -59,23 +59,62 @@ def extraction(body: dict[str, Any]) -> dict[str, Any]:
     """The plan for whichever source an extraction request carries."""
     user = body["messages"][-1]["content"]
     if "based in San Francisco" in user:
-        return plan("OpenAI and GPT-4.", [
-            entity("OpenAI", "organization", "An AI research company in San Francisco.",
-                   [fact("OpenAI is based in San Francisco.", "OpenAI is an AI research company based in San Francisco.")]),
-            entity("GPT-4", "model", "A model released by OpenAI.",
-                   [fact("GPT-4 was released in March 2023.", "It released GPT-4 in March 2023.")]),
-            entity("Sam Altman", "person", "CEO of OpenAI.",
-                   [fact("Sam Altman is the CEO of OpenAI.", "Sam Altman is the CEO of OpenAI.")]),
-        ])
+        return plan(
+            "OpenAI and GPT-4.",
+            [
+                entity(
+                    "OpenAI",
+                    "organization",
+                    "An AI research company in San Francisco.",
+                    [
+                        fact(
+                            "OpenAI is based in San Francisco.",
+                            "OpenAI is an AI research company based in San Francisco.",
+                        )
+                    ],
+                ),
+                entity(
+                    "GPT-4",
+                    "model",
+                    "A model released by OpenAI.",
+                    [fact("GPT-4 was released in March 2023.", "It released GPT-4 in March 2023.")],
+                ),
+                entity(
+                    "Sam Altman",
+                    "person",
+                    "CEO of OpenAI.",
+                    [fact("Sam Altman is the CEO of OpenAI.", "Sam Altman is the CEO of OpenAI.")],
+                ),
+            ],
+        )
     if "founded in 2015" in user:
-        return plan("OpenAI's history.", [
-            entity("OpenAI", "organization", "AI company founded in 2015.",
-                   [fact("OpenAI was founded in 2015 as a non-profit.", "OpenAI was founded in 2015 as a non-profit.")]),
-            entity("GPT-4", "model", "A multimodal model by OpenAI.",
-                   [fact("GPT-4 is a large multimodal model.", "GPT-4 is a large multimodal model made by OpenAI.")]),
-            entity("Sam Altman", "person", "Leads OpenAI.",
-                   [fact("Sam Altman leads OpenAI.", "Sam Altman leads the company.")]),
-        ])
+        return plan(
+            "OpenAI's history.",
+            [
+                entity(
+                    "OpenAI",
+                    "organization",
+                    "AI company founded in 2015.",
+                    [
+                        fact(
+                            "OpenAI was founded in 2015 as a non-profit.", "OpenAI was founded in 2015 as a non-profit."
+                        )
+                    ],
+                ),
+                entity(
+                    "GPT-4",
+                    "model",
+                    "A multimodal model by OpenAI.",
+                    [fact("GPT-4 is a large multimodal model.", "GPT-4 is a large multimodal model made by OpenAI.")],
+                ),
+                entity(
+                    "Sam Altman",
+                    "person",
+                    "Leads OpenAI.",
+                    [fact("Sam Altman leads OpenAI.", "Sam Altman leads the company.")],
+                ),
+            ],
+        )
     if "founded in 2021" in user:
         return plan("Anthropic.", [
             entity("Anthropic", "organization", "An AI company founded in 2021.",

@@ -73,8 +73,14 @@ def test_raw_passage_is_context_when_no_page_covers_the_question(wiki: QueryWiki
     assert [c["path"] for c in raw][:1] == ["raw/articles/anthropic-notes.md"]
     assert raw[0]["lines"][0] >= 1
     assert "Anthropic was founded in 2021" in context_of(wiki.answer_requests()[-1])
-    assert data["citations"] == [{"path": "raw/articles/anthropic-notes.md", "link": "[[raw/articles/anthropic-notes.md]]",
-                                  "kind": "raw", "title": "Anthropic notes"}]
+    assert data["citations"] == [
+        {
+            "path": "raw/articles/anthropic-notes.md",
+            "link": "[[raw/articles/anthropic-notes.md]]",
+            "kind": "raw",
+            "title": "Anthropic notes",
+        }
+    ]
 
 
 def test_context_stays_within_the_token_budget(wiki: QueryWiki) -> None:

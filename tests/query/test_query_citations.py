@@ -71,7 +71,9 @@ def test_text_is_released_as_soon_as_it_cannot_be_a_link() -> None:
     assert f.feed("man]] ok") == "[[sam-altman]] ok"
 
 
-@pytest.mark.parametrize("pieces", [["NOT_IN_WIKI"], ["NOT", "_IN", "_WIKI\n"], ["  not_in_wiki."], ["<think>hm</think>", "NOT_IN_WIKI"]])
+@pytest.mark.parametrize(
+    "pieces", [["NOT_IN_WIKI"], ["NOT", "_IN", "_WIKI\n"], ["  not_in_wiki."], ["<think>hm</think>", "NOT_IN_WIKI"]]
+)
 def test_the_sentinel_is_recognised_and_never_shown(pieces: list[str]) -> None:
     f = AnswerFilter(check())
     assert "".join(f.feed(p) for p in pieces) + f.finish() == ""
@@ -114,7 +116,9 @@ updated: 2026-01-01
 def test_fingerprint_covers_knowledge_not_frontmatter_or_asked_blocks() -> None:
     base = page_fingerprint(PAGE)
     assert page_fingerprint(PAGE.replace("2026-01-01", "2026-02-02")) == base
-    asked = PAGE + "\n## Asked about\n\n<!-- wikic:begin asked sha=0123456789ab -->\n- [[q|Q?]]\n<!-- wikic:end asked -->\n"
+    asked = (
+        PAGE + "\n## Asked about\n\n<!-- wikic:begin asked sha=0123456789ab -->\n- [[q|Q?]]\n<!-- wikic:end asked -->\n"
+    )
     assert page_fingerprint(asked) == base
     assert page_fingerprint(PAGE.replace("\n", "\r\n")) == base
     assert page_fingerprint(PAGE + "- Founded in 2015.\n") != base
@@ -122,14 +126,19 @@ def test_fingerprint_covers_knowledge_not_frontmatter_or_asked_blocks() -> None:
     assert not same_fingerprint(base[:7], base) and not same_fingerprint(None, base)
 
 
-RELATED = PAGE + "\n## Related\n\n<!-- wikic:begin related:raw/a.md sha=0123456789ab -->\n- See also: [[x|X]]\n<!-- wikic:end related:raw/a.md -->\n"
+RELATED = PAGE + (
+    "\n## Related\n\n<!-- wikic:begin related:raw/a.md sha=0123456789ab -->\n- See also: "
+    "[[x|X]]\n<!-- wikic:end related:raw/a.md -->\n"
+)
 
 
 def test_fingerprint_leaves_out_see_also_lines_and_block_markers() -> None:
     """Ingest rewrites a See also line when a page built on the same source appears: no new knowledge."""
     base = page_fingerprint(RELATED)
     assert base == page_fingerprint(PAGE)  # its section held nothing else
-    assert page_fingerprint(RELATED.replace("[[x|X]]", "[[x|X]], [[y|Y]]").replace("0123456789ab", "ba9876543210")) == base
+    assert (
+        page_fingerprint(RELATED.replace("[[x|X]]", "[[x|X]], [[y|Y]]").replace("0123456789ab", "ba9876543210")) == base
+    )
     assert page_fingerprint(RELATED.replace("- See also", "- Founded in 2015.\n- See also")) != base
 
 

@@ -97,4 +97,6 @@ def test_a_plain_obsidian_vault_is_answered_and_filed_once_it_is_a_wikic_vault(t
     assert llm.history[0].schema_name == "complete_text"  # nothing shows it as it comes: asked in one piece
     saved = save_answer(root, result)
     assert saved.path == "queries/where-do-the-tomatoes-go.md"
-    assert "[[where-do-the-tomatoes-go|Where do the tomatoes go?]]" in (root / "Projects/Garden.md").read_text(encoding="utf-8")
+    assert "[[where-do-the-tomatoes-go|Where do the tomatoes go?]]" in (root / "Projects/Garden.md").read_text(
+        encoding="utf-8"
+    )

@@ -50,10 +50,14 @@ def test_status_of_a_fresh_vault_creates_nothing(tmp_path, make_vault) -> None:
 
 
 def test_log_rows_with_costs_and_escaped_pipes(tmp_path, make_vault) -> None:
-    root = make_vault({"log.md": "# Wiki Log\n\n| Date | Action | Target | Notes |\n|------|--------|--------|-------|\n"
-                                 "| 2026-11-01 | ingest | raw/a.md | 1 created, 1,200 tokens, $0.0100 |\n"
-                                 "| 2026-11-02 | query | queries/a\\|b.md | 2 cited, 300 tokens |\n"
-                                 "not a row\n"})
+    root = make_vault(
+        {
+            "log.md": "# Wiki Log\n\n| Date | Action | Target | Notes |\n|------|--------|--------|-------|\n"
+            "| 2026-11-01 | ingest | raw/a.md | 1 created, 1,200 tokens, $0.0100 |\n"
+            "| 2026-11-02 | query | queries/a\\|b.md | 2 cited, 300 tokens |\n"
+            "not a row\n"
+        }
+    )
     rows = read_log(root)
     assert [(r.action, r.target, r.tokens, r.cost) for r in rows] == [
         ("ingest", "raw/a.md", 1200, 0.01), ("query", "queries/a|b.md", 300, None)]

@@ -55,7 +55,9 @@ def test_save_files_a_query_page_linked_from_what_it_cites(wiki: QueryWiki) -> N
     assert [h.path for h in search_vault(wiki.root, "CEO of OpenAI", k=3, wing="queries")] == [PAGE]
     findings = lint(wiki)
     assert not [f for f in findings if f.severity == "error"], findings
-    assert not [f for f in findings if f.path == PAGE and f.rule in ("orphan-page", "index-gap", "stale-page", "frontmatter")]
+    assert not [
+        f for f in findings if f.path == PAGE and f.rule in ("orphan-page", "index-gap", "stale-page", "frontmatter")
+    ]
 
 
 def test_asking_the_same_question_again_updates_the_same_page(wiki: QueryWiki) -> None:
@@ -121,7 +123,10 @@ def test_lint_reports_the_query_stale_when_a_later_ingest_changes_a_cited_page(w
     assert "entities/openai.md" in report.updated
 
     (finding,) = lint(wiki, select=("stale-page",))
-    assert finding.path == PAGE and "cited page(s) changed since this answer was written: entities/openai.md" in finding.message
+    assert (
+        finding.path == PAGE
+        and "cited page(s) changed since this answer was written: entities/openai.md" in finding.message
+    )
     assert f"wikic query --refresh {PAGE}" in finding.message
     # a query filed later (citing the new text) is not stale, and filing it did not make the first one worse
     assert wiki.cli("query", "Who leads OpenAI?", "--save").exit_code == 0
@@ -222,9 +227,22 @@ def test_an_answer_citing_one_page_lists_the_pages_on_its_sources_under_see_also
     # ...and a change to them does not make the answer stale; a change to the page it cites does
     tomorrow = (dt.date.today() + dt.timedelta(days=1)).isoformat()
     for rel in ("entities/gpt-4.md", "entities/openai.md"):
-        wiki.write(rel, wiki.read(rel).replace(f"updated: {dt.date.today().isoformat()}", f"updated: {tomorrow}") + "\nA hand-written line.\n")
+        wiki.write(
+            rel,
+            wiki.read(rel).replace(f"updated: {dt.date.today().isoformat()}", f"updated: {tomorrow}")
+            + "\nA hand-written line.\n",
+        )
         stale = [f.message for f in lint(wiki, select=("stale-page",), today=dt.date.today()) if f.path == page]
-        assert stale == ([] if rel == "entities/gpt-4.md" else [f"cited page(s) changed since this answer was written: entities/openai.md; refresh it with `wikic query --refresh {page}`"])
+        assert stale == (
+            []
+            if rel == "entities/gpt-4.md"
+            else [
+                (
+                    "cited page(s) changed since this answer was written: entities/openai.md; refresh it with `wikic "
+                    f"query --refresh {page}`"
+                )
+            ]
+        )
 
 
 def test_an_answer_from_a_raw_passage_no_page_is_built_on_is_filed_with_a_warning(wiki: QueryWiki) -> None:

@@ -19,7 +19,9 @@ PIECES = st.sampled_from([
     "%%", "%% [[o]] %%", "%%%", "\\%%", "[[p%%q]]", "%%c%% [[r]]",
 ])
 LINE = st.lists(PIECES, min_size=1, max_size=6).map("".join)
-PREFIX = st.sampled_from(["", "", "# ", "## ", "- ", "> ", "1. ", "| ", "    ", "  ", "<!-- ", "<!--\n", "%%", "%%\n", " %% "])
+PREFIX = st.sampled_from(
+    ["", "", "# ", "## ", "- ", "> ", "1. ", "| ", "    ", "  ", "<!-- ", "<!--\n", "%%", "%%\n", " %% "]
+)
 PAGE = st.lists(st.tuples(PREFIX, LINE).map("".join) | st.just(""), min_size=1, max_size=6).map("\n".join)
 
 
@@ -48,7 +50,9 @@ def test_every_path_of_parse_note_agrees_with_markdown_it(body: str) -> None:
 
 
 def test_escapes_take_the_fast_path() -> None:
-    body = "# Notes\n\nUse \\[\\[double brackets\\]\\] for links, like [[alpha]] or [[beta\\|Beta]].\nPaths: C:\\temp\\x\n"
+    body = (
+        "# Notes\n\nUse \\[\\[double brackets\\]\\] for links, like [[alpha]] or [[beta\\|Beta]].\nPaths: C:\\temp\\x\n"
+    )
     masked = mask_markup(body)
     assert masked is not None and fast_eligible(masked[0])
     note = parse_note("p.md", body.encode("utf-8"))

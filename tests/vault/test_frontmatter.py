@@ -54,7 +54,13 @@ def one_problem(result: fm.Parsed) -> Problem:
 def test_parse_simple_mapping() -> None:
     got = fm.parse("title: Hello world\ncreated: 2024-01-31\ntags:\n  - a\n  - b\ncount: 3\nempty:")
     assert got.problems == []
-    assert got.data == {"title": "Hello world", "created": dt.date(2024, 1, 31), "tags": ["a", "b"], "count": 3, "empty": None}
+    assert got.data == {
+        "title": "Hello world",
+        "created": dt.date(2024, 1, 31),
+        "tags": ["a", "b"],
+        "count": 3,
+        "empty": None,
+    }
 
 
 def test_parse_empty_block_is_an_empty_mapping() -> None:
@@ -249,15 +255,22 @@ def entries(draw: st.DrawFn) -> str:
         items = draw(st.lists(scalars(), max_size=4))
         lines = [key + ":"]
         for item in items:
-            lines.append(draw(st.sampled_from([indent, indent, indent + " "])) + draw(st.sampled_from(["- ", "-  ", "-"])) + item)
+            lines.append(
+                draw(st.sampled_from([indent, indent, indent + " "])) + draw(st.sampled_from(["- ", "-  ", "-"])) + item
+            )
         return "\n".join(lines)
     return key + ":" + draw(st.sampled_from(["", " ", " ~", " null"]))
 
 
 @st.composite
 def documents(draw: st.DrawFn) -> str:
-    parts = draw(st.lists(st.one_of(entries(), entries(), entries(), st.sampled_from(["", "  ", "# comment", "  continued"])),
-                          min_size=0, max_size=6))
+    parts = draw(
+        st.lists(
+            st.one_of(entries(), entries(), entries(), st.sampled_from(["", "  ", "# comment", "  continued"])),
+            min_size=0,
+            max_size=6,
+        )
+    )
     return "\n".join(parts) + draw(st.sampled_from(["", "\n", "\n\n"]))
 
 

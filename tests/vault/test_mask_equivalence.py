@@ -12,7 +12,9 @@ WORDS = st.sampled_from(["alpha", "beta", "数据库", "note", "x", "the end", "
                           "[[d#Head]]", "[t](e.md)", "`code`", "`[[f]]`", "``two ` ticks``", "` `", "`[x](y.md)`",
                           "[[g `h]]", "`i [[j]]`", "`", "``", "~", "#", "^blk1"])
 LINE = st.lists(WORDS, min_size=1, max_size=6).map(" ".join)
-FENCE_BODY = st.lists(st.sampled_from(["[[hidden]]", "# not a heading", "x = 1", "```", "~~~", "````", "  ```", "`y`", ""]), max_size=4)
+FENCE_BODY = st.lists(
+    st.sampled_from(["[[hidden]]", "# not a heading", "x = 1", "```", "~~~", "````", "  ```", "`y`", ""]), max_size=4
+)
 
 
 @st.composite

@@ -207,7 +207,9 @@ def test_aliases_never_resolve() -> None:
 
 
 def test_markdown_link_targets_are_decoded_then_resolved(resolver: Resolver) -> None:
-    note = parse_note("notes/Source2.md", b"[a](../Three%20laws%20of%20motion.md) [b](<../Other Note.md>) [c](Dup.md#Sec%201)")
+    note = parse_note(
+        "notes/Source2.md", b"[a](../Three%20laws%20of%20motion.md) [b](<../Other Note.md>) [c](Dup.md#Sec%201)"
+    )
     got = [(resolver.resolve(note.path, lk.target).path, lk.subpath) for lk in note.links]
     assert got == [("Three laws of motion.md", ""), ("Other Note.md", ""), ("notes/Dup.md", "Sec 1")]
 

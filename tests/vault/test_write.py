@@ -64,7 +64,9 @@ def test_nothing_is_written_through_a_link_out_of_the_vault(tmp_path: Path) -> N
     assert list(outside.iterdir()) == []
 
 
-def test_a_cache_write_skips_the_fsyncs_but_is_still_one_rename(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_cache_write_skips_the_fsyncs_but_is_still_one_rename(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     events: list[str] = []
     real_replace = os.replace
     monkeypatch.setattr(write.os, "fsync", lambda fd: events.append("fsync"))

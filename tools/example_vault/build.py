@@ -174,13 +174,24 @@ class ScriptedModel:
                 with model._count:
                     model.calls += 1
                 # usage as a server would count it (wikic's own estimate, so the log's figures are stable)
-                usage = {"prompt_tokens": estimate_messages(body["messages"]), "completion_tokens": estimate_tokens(content)}
+                usage = {
+                    "prompt_tokens": estimate_messages(body["messages"]),
+                    "completion_tokens": estimate_tokens(content),
+                }
                 usage["total_tokens"] = usage["prompt_tokens"] + usage["completion_tokens"]
-                self._send(200, {
-                    "id": f"chatcmpl-{model.calls}", "object": "chat.completion", "created": 0, "model": MODEL,
-                    "choices": [{"index": 0, "message": {"role": "assistant", "content": content}, "finish_reason": "stop"}],
-                    "usage": usage,
-                })
+                self._send(
+                    200,
+                    {
+                        "id": f"chatcmpl-{model.calls}",
+                        "object": "chat.completion",
+                        "created": 0,
+                        "model": MODEL,
+                        "choices": [
+                            {"index": 0, "message": {"role": "assistant", "content": content}, "finish_reason": "stop"}
+                        ],
+                        "usage": usage,
+                    },
+                )
 
             def _send(self, status: int, payload: dict[str, Any]) -> None:
                 data = json.dumps(payload).encode("utf-8")
@@ -250,7 +261,9 @@ def build(dest: Path, inputs: Path = EXAMPLE) -> BuildReport:
     lint = run_lint(dest, LintOptions(today=AS_OF, use_cache=False))
     failing = [f for f in lint.findings if f.severity in ("error", "warning")]
     if failing:
-        raise BuildError("strict lint is not clean:\n" + "\n".join(f"{f.path}:{f.line}: {f.rule} {f.message}" for f in failing))
+        raise BuildError(
+            "strict lint is not clean:\n" + "\n".join(f"{f.path}:{f.line}: {f.rule} {f.message}" for f in failing)
+        )
     report.pages, report.links = lint.pages, lint.links
     report.anchors = sum(len(find_anchors(path.read_text(encoding="utf-8"))) for path in dest.glob("*/*.md"))
     return report
@@ -279,7 +292,10 @@ def main(argv: list[str] | None = None) -> int:
     except BuildError as exc:
         print(f"Error: {exc}", file=sys.stderr)
         return 1
-    print(f"built: {report.pages} pages, {report.links} links, {report.anchors} claim anchors, {report.model_calls} model calls")
+    print(
+        f"built: {report.pages} pages, {report.links} links, {report.anchors} claim anchors, "
+        f"{report.model_calls} model calls"
+    )
     return 0
 
 

@@ -56,5 +56,10 @@ def resolve_vault(vault: Path | None) -> Path:
 # `vault: VaultDir = None` in a command's signature: the one --vault option every command shares.
 VaultDir = Annotated[
     Path | None,
-    typer.Option("--vault", "-C", metavar="DIR", help="Vault folder (default: the nearest parent holding SCHEMA.md, else the current folder)."),
+    typer.Option(
+        "--vault",
+        "-C",
+        metavar="DIR",
+        help="Vault folder (default: the nearest parent holding SCHEMA.md, else the current folder).",
+    ),
 ]

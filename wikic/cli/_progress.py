@@ -55,7 +55,9 @@ class ProgressDisplay:
             counts += f", {event.tokens:,} tokens received"
         task = self._tasks.get(event.stage)
         if task is None:
-            task = self._tasks[event.stage] = progress.add_task(LABELS.get(event.stage, event.stage), total=1.0, counts="")
+            task = self._tasks[event.stage] = progress.add_task(
+                LABELS.get(event.stage, event.stage), total=1.0, counts=""
+            )
         progress.update(task, completed=event.share, counts=counts)
 
     def notice(self, text: str) -> None:

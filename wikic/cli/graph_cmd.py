@@ -16,8 +16,13 @@ def register(app: typer.Typer) -> None:
     @translate_errors
     def graph(
         vault: VaultDir = None,
-        graphml: Annotated[Path | None, typer.Option("--graphml", metavar="FILE", help="Write the link graph as GraphML to this file.")] = None,
-        json_file: Annotated[Path | None, typer.Option("--json-file", metavar="FILE", help="Write the link graph as node-link JSON to this file.")] = None,
+        graphml: Annotated[
+            Path | None, typer.Option("--graphml", metavar="FILE", help="Write the link graph as GraphML to this file.")
+        ] = None,
+        json_file: Annotated[
+            Path | None,
+            typer.Option("--json-file", metavar="FILE", help="Write the link graph as node-link JSON to this file."),
+        ] = None,
         json_output: Annotated[bool, typer.Option("--json", help="Print the health report as JSON.")] = False,
         top: Annotated[int, typer.Option("--top", metavar="N", help="How many hubs and wanted pages to list.")] = 10,
     ) -> None:
@@ -32,8 +37,13 @@ def register(app: typer.Typer) -> None:
             typer.echo(json.dumps(report, ensure_ascii=False))
             return
         citing = f", {report['citations']} citing raw sources" if report["citations"] else ""
-        typer.echo(f"{report['pages']} pages, {report['links']} links ({report['broken_links']} broken{citing}), {report['files']} files")
-        typer.echo(f"{report['components']} connected component(s); the largest holds {report['largest_component']} pages")
+        typer.echo(
+            f"{report['pages']} pages, {report['links']} links ({report['broken_links']} broken{citing}), "
+            f"{report['files']} files"
+        )
+        typer.echo(
+            f"{report['components']} connected component(s); the largest holds {report['largest_component']} pages"
+        )
         if report["most_linked"]:
             typer.echo("most linked:")
             for item in report["most_linked"]:

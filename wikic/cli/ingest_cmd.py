@@ -24,11 +24,18 @@ def _render(report: IngestReport) -> str:
     for s in report.sources:
         if s.status == "estimated":
             cost = f", at most ${s.cost:.4f}" if s.cost is not None else ""
-            lines.append(f"{s.raw_path}: ~{s.prompt_tokens:,} prompt tokens, at most {s.completion_tokens:,} completion tokens in {s.calls} call(s) ({s.cached_calls} cached){cost}; {s.context_pages} related page(s) in context")
+            lines.append(
+                f"{s.raw_path}: ~{s.prompt_tokens:,} prompt tokens, at most {s.completion_tokens:,} completion "
+                f"tokens in {s.calls} call(s) ({s.cached_calls} cached){cost}; {s.context_pages} related page(s) "
+                "in context"
+            )
             continue
         head = f"{s.raw_path}: {s.status}"
         if s.status == "compiled":
-            head += f" — {len(s.created)} created, {len(s.updated)} updated, {s.prompt_tokens + s.completion_tokens:,} tokens"
+            head += (
+                f" — {len(s.created)} created, {len(s.updated)} updated, "
+                f"{s.prompt_tokens + s.completion_tokens:,} tokens"
+            )
             if s.cached_calls and s.cached_calls == s.calls:
                 head += " (from cache)"
         if s.error:
@@ -60,7 +67,11 @@ def _render(report: IngestReport) -> str:
         cost = f", ${t['cost']:.4f}" if t["cost"] is not None else ""
         skipped = f", {t['skipped']} skipped" if t["skipped"] else ""
         skipped += f", {t['nothing_extracted']} with nothing extracted" if t["nothing_extracted"] else ""
-        lines.append(f"{t['compiled']} compiled, {t['unchanged']} unchanged, {t['failed']} failed{skipped}: {t['created']} page(s) created, {t['updated']} updated, {t['prompt_tokens'] + t['completion_tokens']:,} tokens{cost}")
+        lines.append(
+            f"{t['compiled']} compiled, {t['unchanged']} unchanged, {t['failed']} failed{skipped}: "
+            f"{t['created']} page(s) created, {t['updated']} updated, "
+            f"{t['prompt_tokens'] + t['completion_tokens']:,} tokens{cost}"
+        )
         if t["skipped"]:
             lines.append("the token budget (--max-tokens) was reached: run `wikic ingest` again to compile the rest")
     if report.lint is not None:
@@ -69,7 +80,11 @@ def _render(report: IngestReport) -> str:
         s = report.lint.summary()
         own = len(report.lint_errors_in_written())
         where = f"{own} in what this ingest wrote" if own else "none in what this ingest wrote"
-        lines.append(f"lint: {s['errors']} error(s) ({where}), {s['warnings']} warning(s)" if s["errors"] else f"lint: 0 errors, {s['warnings']} warning(s)")
+        lines.append(
+            f"lint: {s['errors']} error(s) ({where}), {s['warnings']} warning(s)"
+            if s["errors"]
+            else f"lint: 0 errors, {s['warnings']} warning(s)"
+        )
         for f in report.lint.findings[:20]:
             lines.append(f"  {finding_line(f)}")
     return "\n".join(lines)
@@ -99,19 +114,57 @@ def register(app: typer.Typer) -> None:
     @app.command("ingest")
     @translate_errors
     def ingest_command(
-        sources: Annotated[list[str] | None, typer.Argument(metavar="[SOURCE]...", help="Files, http(s) URLs, or - for standard input (none: every file in raw/ not compiled yet).")] = None,
+        sources: Annotated[
+            list[str] | None,
+            typer.Argument(
+                metavar="[SOURCE]...",
+                help="Files, http(s) URLs, or - for standard input (none: every file in raw/ not compiled yet).",
+            ),
+        ] = None,
         vault: Annotated[Path | None, typer.Option("--vault", "-C", help="Vault folder.")] = None,
-        kind: Annotated[str | None, typer.Option("--kind", help="raw/ folder: articles, papers, transcripts or assets.")] = None,
-        encoding: Annotated[str | None, typer.Option("--encoding", help="The sources' text encoding (e.g. gb18030, big5, shift_jis, cp1252) when detection cannot tell.")] = None,
-        dry_run: Annotated[bool, typer.Option("--dry-run", help="Show the page changes as a diff; write nothing (sources are not captured; replies are cached).")] = False,
-        estimate: Annotated[bool, typer.Option("--estimate", help="Print the expected tokens (and cost) without calling the model.")] = False,
-        max_tokens: Annotated[int | None, typer.Option("--max-tokens", help="Stop starting new sources once this many tokens were spent.")] = None,
+        kind: Annotated[
+            str | None, typer.Option("--kind", help="raw/ folder: articles, papers, transcripts or assets.")
+        ] = None,
+        encoding: Annotated[
+            str | None,
+            typer.Option(
+                "--encoding",
+                help="The sources' text encoding (e.g. gb18030, big5, shift_jis, cp1252) when detection cannot tell.",
+            ),
+        ] = None,
+        dry_run: Annotated[
+            bool,
+            typer.Option(
+                "--dry-run",
+                help="Show the page changes as a diff; write nothing (sources are not captured; replies are cached).",
+            ),
+        ] = False,
+        estimate: Annotated[
+            bool, typer.Option("--estimate", help="Print the expected tokens (and cost) without calling the model.")
+        ] = False,
+        max_tokens: Annotated[
+            int | None, typer.Option("--max-tokens", help="Stop starting new sources once this many tokens were spent.")
+        ] = None,
         no_cache: Annotated[bool, typer.Option("--no-cache", help="Do not answer from the reply cache.")] = False,
         force: Annotated[bool, typer.Option("--force", help="Recompile sources even if already compiled.")] = False,
         concurrency: Annotated[int | None, typer.Option("--concurrency", "-j", help="Parallel model calls.")] = None,
-        model: Annotated[str | None, typer.Option("--model", help="Model name (overrides wikic.toml and WIKIC_LLM_MODEL).")] = None,
-        strategy: Annotated[str | None, typer.Option("--strategy", metavar="auto|single|two-pass", help="How the model is asked: one call for the whole plan, or names first and then their claims (small local models); auto chooses per endpoint.")] = None,
-        base_url: Annotated[str | None, typer.Option("--base-url", help="OpenAI-compatible endpoint, e.g. http://localhost:11434/v1.")] = None,
+        model: Annotated[
+            str | None, typer.Option("--model", help="Model name (overrides wikic.toml and WIKIC_LLM_MODEL).")
+        ] = None,
+        strategy: Annotated[
+            str | None,
+            typer.Option(
+                "--strategy",
+                metavar="auto|single|two-pass",
+                help=(
+                    "How the model is asked: one call for the whole plan, or names first and then their claims "
+                    "(small local models); auto chooses per endpoint."
+                ),
+            ),
+        ] = None,
+        base_url: Annotated[
+            str | None, typer.Option("--base-url", help="OpenAI-compatible endpoint, e.g. http://localhost:11434/v1.")
+        ] = None,
         no_palace: Annotated[bool, typer.Option("--no-palace", help="Do not use or update the search index.")] = False,
         json_output: Annotated[bool, typer.Option("--json", help="Print the report as JSON.")] = False,
     ) -> None:
@@ -133,15 +186,25 @@ def register(app: typer.Typer) -> None:
         overrides = {"model": model, "base_url": base_url, "concurrency": concurrency, "strategy": strategy}
         from wikic.ingest.pipeline import IngestOptions, ingest
         options = IngestOptions(
-            inputs=sources or [], kind=kind, encoding=encoding, dry_run=dry_run, estimate=estimate, max_tokens=max_tokens, use_cache=not no_cache,
-            force=force, use_palace=not no_palace, overrides={k: v for k, v in overrides.items() if v is not None},
+            inputs=sources or [],
+            kind=kind,
+            encoding=encoding,
+            dry_run=dry_run,
+            estimate=estimate,
+            max_tokens=max_tokens,
+            use_cache=not no_cache,
+            force=force,
+            use_palace=not no_palace,
+            overrides={k: v for k, v in overrides.items() if v is not None},
         )
 
         try:
             with ProgressDisplay(json_output=json_output) as display:
                 report = ingest(root, options, progress=display)
         except KeyboardInterrupt:
-            _exit_interrupted("Interrupted: whatever was cut short while being written is finished by the next `wikic ingest`.")
+            _exit_interrupted(
+                "Interrupted: whatever was cut short while being written is finished by the next `wikic ingest`."
+            )
         if json_output:
             typer.echo(json.dumps(report.to_dict(), ensure_ascii=False, default=str))
         else:

@@ -16,7 +16,9 @@ def register(app: typer.Typer) -> None:
     @app.command("init")
     @translate_errors
     def init(
-        directory: Annotated[Path, typer.Argument(metavar="DIR", help="Folder for the new vault (created if missing).")] = Path("."),
+        directory: Annotated[
+            Path, typer.Argument(metavar="DIR", help="Folder for the new vault (created if missing).")
+        ] = Path("."),
         json_output: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
     ) -> None:
         """Create a vault: SCHEMA.md, index.md, log.md, wikic.toml, raw/ and page folders, .obsidian/.
@@ -34,4 +36,6 @@ def register(app: typer.Typer) -> None:
         if not report.created:
             typer.echo(f"{report.root}: already a vault, nothing to do")
         else:
-            typer.echo(f"\nVault ready in {report.root}. Open it in Obsidian, drop sources into raw/, then run `wikic ingest`.")
+            typer.echo(
+                f"\nVault ready in {report.root}. Open it in Obsidian, drop sources into raw/, then run `wikic ingest`."
+            )

@@ -22,17 +22,54 @@ def register(app: typer.Typer) -> None:
     @app.command("lint")
     @translate_errors
     def lint(
-        vault_arg: Annotated[Path | None, typer.Argument(metavar="VAULT", help="Vault folder (or use --vault).")] = None,
+        vault_arg: Annotated[
+            Path | None, typer.Argument(metavar="VAULT", help="Vault folder (or use --vault).")
+        ] = None,
         vault: VaultDir = None,
-        fmt: Annotated[str, typer.Option("--format", "-f", metavar="FORMAT", help="text, json, sarif or github.")] = "text",
+        fmt: Annotated[
+            str, typer.Option("--format", "-f", metavar="FORMAT", help="text, json, sarif or github.")
+        ] = "text",
         json_output: Annotated[bool, typer.Option("--json", help="Same as --format json.")] = False,
-        strict: Annotated[bool | None, typer.Option("--strict/--no-strict", help="Warnings fail too (exit 1). Default: [lint] strict in wikic.toml, else off.")] = None,
-        select: Annotated[list[str] | None, typer.Option("--select", metavar="RULES", help="Only these rules (comma-separated or repeated).")] = None,
-        ignore: Annotated[list[str] | None, typer.Option("--ignore", metavar="RULES", help="Skip these rules (comma-separated or repeated).")] = None,
-        fix: Annotated[bool, typer.Option("--fix", help="Apply safe repairs (index entries, links whose page is unambiguous by title or alias).")] = False,
-        diff: Annotated[bool, typer.Option("--diff", help="Show the repairs --fix would make, change nothing.")] = False,
-        cache: Annotated[bool | None, typer.Option("--cache/--no-cache", help="Use and refresh the caches in .wikic/cache/ (default: in a wikic vault yes; in a folder without SCHEMA.md no, so nothing is written there).")] = None,
-        as_of: Annotated[str | None, typer.Option("--as-of", metavar="DATE", help="Judge staleness as of this date (YYYY-MM-DD) instead of today.")] = None,
+        strict: Annotated[
+            bool | None,
+            typer.Option(
+                "--strict/--no-strict",
+                help="Warnings fail too (exit 1). Default: [lint] strict in wikic.toml, else off.",
+            ),
+        ] = None,
+        select: Annotated[
+            list[str] | None,
+            typer.Option("--select", metavar="RULES", help="Only these rules (comma-separated or repeated)."),
+        ] = None,
+        ignore: Annotated[
+            list[str] | None,
+            typer.Option("--ignore", metavar="RULES", help="Skip these rules (comma-separated or repeated)."),
+        ] = None,
+        fix: Annotated[
+            bool,
+            typer.Option(
+                "--fix", help="Apply safe repairs (index entries, links whose page is unambiguous by title or alias)."
+            ),
+        ] = False,
+        diff: Annotated[
+            bool, typer.Option("--diff", help="Show the repairs --fix would make, change nothing.")
+        ] = False,
+        cache: Annotated[
+            bool | None,
+            typer.Option(
+                "--cache/--no-cache",
+                help=(
+                    "Use and refresh the caches in .wikic/cache/ (default: in a wikic vault yes; in a folder without "
+                    "SCHEMA.md no, so nothing is written there)."
+                ),
+            ),
+        ] = None,
+        as_of: Annotated[
+            str | None,
+            typer.Option(
+                "--as-of", metavar="DATE", help="Judge staleness as of this date (YYYY-MM-DD) instead of today."
+            ),
+        ] = None,
     ) -> None:
         """Check the vault: broken links, orphans, index gaps, frontmatter and schema, stale pages, contradictions.
 
@@ -62,7 +99,9 @@ def register(app: typer.Typer) -> None:
             for change in fixed.changes:
                 typer.echo(f"fixed {change.path}", err=True)
             for path in fixed.skipped:
-                typer.echo(f"skipped {path}: it changed while the repairs were planned; run `wikic lint --fix` again", err=True)
+                typer.echo(
+                    f"skipped {path}: it changed while the repairs were planned; run `wikic lint --fix` again", err=True
+                )
             report = fixed.report
         else:
             report = run_lint(root, options, label=label)

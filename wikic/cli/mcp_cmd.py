@@ -17,7 +17,16 @@ def register(app: typer.Typer) -> None:
     @app.command("mcp")
     @translate_errors
     def mcp_command(
-        http: Annotated[int | None, typer.Option("--http", metavar="PORT", min=1, max=65535, help="Serve streamable HTTP on 127.0.0.1:PORT (path /mcp) instead of stdio.")] = None,
+        http: Annotated[
+            int | None,
+            typer.Option(
+                "--http",
+                metavar="PORT",
+                min=1,
+                max=65535,
+                help="Serve streamable HTTP on 127.0.0.1:PORT (path /mcp) instead of stdio.",
+            ),
+        ] = None,
         vault: VaultDir = None,
     ) -> None:
         """Serve the vault to MCP clients (Claude Code, Cursor...).

@@ -59,16 +59,60 @@ def register(app: typer.Typer) -> None:
     @translate_errors
     def query_command(
         question: Annotated[str | None, typer.Argument(help="The question, in any language.")] = None,
-        save: Annotated[bool | None, typer.Option("--save/--no-save", help="File the answer as a page in queries/ (default: ask, when at a terminal).")] = None,
-        refresh: Annotated[str | None, typer.Option("--refresh", metavar="PAGE", help="Answer a query page's question again, in place (hand edits outside its answer block are kept).")] = None,
-        allow_general: Annotated[bool, typer.Option("--allow-general", help="When the wiki has no answer, let the model answer from general knowledge (marked as such, never filed).")] = False,
-        k: Annotated[int, typer.Option("--k", "-k", metavar="N", min=1, max=50, help="Pages (and raw passages) to consider.")] = 8,
-        budget: Annotated[int, typer.Option("--budget", metavar="TOKENS", min=200, help="Context tokens given to the model.")] = 6000,
-        max_tokens: Annotated[int | None, typer.Option("--max-tokens", metavar="TOKENS", min=16, help="Cap on the answer's tokens (default: 1500, or [llm] max_output_tokens if lower).")] = None,
+        save: Annotated[
+            bool | None,
+            typer.Option(
+                "--save/--no-save", help="File the answer as a page in queries/ (default: ask, when at a terminal)."
+            ),
+        ] = None,
+        refresh: Annotated[
+            str | None,
+            typer.Option(
+                "--refresh",
+                metavar="PAGE",
+                help="Answer a query page's question again, in place (hand edits outside its answer block are kept).",
+            ),
+        ] = None,
+        allow_general: Annotated[
+            bool,
+            typer.Option(
+                "--allow-general",
+                help=(
+                    "When the wiki has no answer, let the model answer from general knowledge (marked as such, never "
+                    "filed)."
+                ),
+            ),
+        ] = False,
+        k: Annotated[
+            int, typer.Option("--k", "-k", metavar="N", min=1, max=50, help="Pages (and raw passages) to consider.")
+        ] = 8,
+        budget: Annotated[
+            int, typer.Option("--budget", metavar="TOKENS", min=200, help="Context tokens given to the model.")
+        ] = 6000,
+        max_tokens: Annotated[
+            int | None,
+            typer.Option(
+                "--max-tokens",
+                metavar="TOKENS",
+                min=16,
+                help="Cap on the answer's tokens (default: 1500, or [llm] max_output_tokens if lower).",
+            ),
+        ] = None,
         no_cache: Annotated[bool, typer.Option("--no-cache", help="Do not answer from the reply cache.")] = False,
-        model: Annotated[str | None, typer.Option("--model", metavar="NAME", help="Model name (overrides wikic.toml and WIKIC_LLM_MODEL).")] = None,
-        base_url: Annotated[str | None, typer.Option("--base-url", metavar="URL", help="OpenAI-compatible endpoint, e.g. http://localhost:11434/v1.")] = None,
-        json_output: Annotated[bool, typer.Option("--json", help="Print answer, citations, retrieved pages and tokens as JSON (no streaming).")] = False,
+        model: Annotated[
+            str | None,
+            typer.Option("--model", metavar="NAME", help="Model name (overrides wikic.toml and WIKIC_LLM_MODEL)."),
+        ] = None,
+        base_url: Annotated[
+            str | None,
+            typer.Option(
+                "--base-url", metavar="URL", help="OpenAI-compatible endpoint, e.g. http://localhost:11434/v1."
+            ),
+        ] = None,
+        json_output: Annotated[
+            bool,
+            typer.Option("--json", help="Print answer, citations, retrieved pages and tokens as JSON (no streaming)."),
+        ] = False,
         vault: VaultDir = None,
     ) -> None:
         """Answer a question from the wiki's pages (and raw sources where pages fall short), citing them.

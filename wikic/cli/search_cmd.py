@@ -41,7 +41,9 @@ def search_command(
     k: Annotated[int, typer.Option("--k", "-k", metavar="N", min=1, help="How many distinct files to return.")] = 10,
     wing: Annotated[
         str | None,
-        typer.Option("--wing", metavar="WING", help="Only this layer: entities, concepts, comparisons, queries, raw, notes."),
+        typer.Option(
+            "--wing", metavar="WING", help="Only this layer: entities, concepts, comparisons, queries, raw, notes."
+        ),
     ] = None,
     tag: Annotated[str | None, typer.Option("--tag", metavar="TAG", help="Only pages with this tag.")] = None,
     path: Annotated[

@@ -17,8 +17,12 @@ def register(app: typer.Typer) -> None:
     @app.command("status")
     @translate_errors
     def status_command(
-        recent: Annotated[int, typer.Option("--recent", "-n", metavar="N", min=0, help="How many recent log.md rows to show.")] = 10,
-        no_lint: Annotated[bool, typer.Option("--no-lint", help="Skip the lint summary (faster on a big vault).")] = False,
+        recent: Annotated[
+            int, typer.Option("--recent", "-n", metavar="N", min=0, help="How many recent log.md rows to show.")
+        ] = 10,
+        no_lint: Annotated[
+            bool, typer.Option("--no-lint", help="Skip the lint summary (faster on a big vault).")
+        ] = False,
         json_output: Annotated[bool, typer.Option("--json", help="Print the status as JSON.")] = False,
         vault: VaultDir = None,
     ) -> None:

@@ -217,7 +217,14 @@ def anchor_plan(plan: Plan, text: str) -> Plan:
         for c in plan.concepts
     )
     comparisons = tuple(
-        Comparison(c.name, c.subjects, tuple(Axis(a.axis, tuple(Cell(cell.subject, fact(cell.fact, (cell.subject, c.name))) for cell in a.values)) for a in c.axes))
+        Comparison(
+            c.name,
+            c.subjects,
+            tuple(
+                Axis(a.axis, tuple(Cell(cell.subject, fact(cell.fact, (cell.subject, c.name))) for cell in a.values))
+                for a in c.axes
+            ),
+        )
         for c in plan.comparisons
     )
     dropped = {normalize_name(name) for name in invented}

@@ -11,8 +11,8 @@ Where things go:
   as `x.md`; the ledger records the encoding.
 - Images: `raw/assets/`, no text.
 
-Rules: every input is read and checked (`inputs.read_inputs`) before anything is written (a bad input fails the batch with an
-error naming it, and nothing is written); a raw file is created once, never overwritten, never edited; the
+Rules: every input is read and checked (`inputs.read_inputs`) before anything is written (a bad input fails the
+batch with an error naming it, and nothing is written); a raw file is created once, never overwritten, never edited; the
 same content captured twice is the same raw file; the ledger `.wikic/sources.json` records each raw file's
 sha256 so later runs (and lint) can tell unchanged sources from edited ones.
 """
@@ -160,7 +160,9 @@ def _commit(root: Path, item: Prepared, sources: dict[str, dict[str, Any]], *, w
             create_exclusive(root / raw_rel, item.data)
     encoding = item.encoding or "utf-8"
     if not write:
-        return CapturedSource(item.origin, raw_rel, text_rel, item.kind, item.media, item.title, digest, item.text, True, encoding)
+        return CapturedSource(
+            item.origin, raw_rel, text_rel, item.kind, item.media, item.title, digest, item.text, True, encoding
+        )
     if separate_text:
         create_exclusive(root / text_rel, text_bytes)
     sources[raw_rel] = {
@@ -176,7 +178,9 @@ def _commit(root: Path, item: Prepared, sources: dict[str, dict[str, Any]], *, w
     }
     if encoding != "utf-8":
         sources[raw_rel]["encoding"] = encoding  # the text file beside it is the converted copy
-    return CapturedSource(item.origin, raw_rel, text_rel, item.kind, item.media, item.title, digest, item.text, True, encoding)
+    return CapturedSource(
+        item.origin, raw_rel, text_rel, item.kind, item.media, item.title, digest, item.text, True, encoding
+    )
 
 
 def _free_stem(

@@ -54,11 +54,18 @@ def build_table(comparison: Comparison, aliases: Iterable[Iterable[str]] = ()) -
                 unanchored += 1
                 continue
             subject = clean_title(cell.subject)
-            claims.append((clean_title(axis.axis), listed.find(subject), subject, [cell.fact.text, str(cell.fact.anchor)]))
+            claims.append(
+                (clean_title(axis.axis), listed.find(subject), subject, [cell.fact.text, str(cell.fact.anchor)])
+            )
     columns = [s for s in listed.names if any(found == s for _, found, _, _ in claims)]
     unlisted = NameSet(groups)
     for _, found, subject, _ in claims:
-        if found is None and subject and unlisted.find(subject) is None and len(columns) + len(unlisted.names) < MAX_COLUMNS:
+        if (
+            found is None
+            and subject
+            and unlisted.find(subject) is None
+            and len(columns) + len(unlisted.names) < MAX_COLUMNS
+        ):
             unlisted.add(subject)
     columns += unlisted.names
     rows: dict[str, dict[str, list[list[str]]]] = {}  # axis -> column -> claims
@@ -73,7 +80,9 @@ def build_table(comparison: Comparison, aliases: Iterable[Iterable[str]] = ()) -
     return Table(payload, unanchored)
 
 
-def render_table(payload: dict[str, Any], names: PageNames, link_text: Callable[[str], str], cite: Callable[..., str]) -> str:
+def render_table(
+    payload: dict[str, Any], names: PageNames, link_text: Callable[[str], str], cite: Callable[..., str]
+) -> str:
     """The Markdown table of a comparison (subjects with a page linked), and the claims without a column."""
     subjects = payload["subjects"]
     head = ["Axis"]

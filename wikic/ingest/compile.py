@@ -86,7 +86,9 @@ def pick_tags(text: str, kind: str, taxonomy: tuple[str, ...], limit: int = 3) -
 
 
 class Compiler:
-    def __init__(self, root: Path, schema: Schema, names: PageNames, mentions: Mentions, links: LinkNames, today: dt.date) -> None:
+    def __init__(
+        self, root: Path, schema: Schema, names: PageNames, mentions: Mentions, links: LinkNames, today: dt.date
+    ) -> None:
         self.root = root
         self.schema = schema
         self.names = names
@@ -116,7 +118,11 @@ class Compiler:
 
     def _put(self, path: str, text: str) -> None:
         if path not in self.originals:
-            self.originals[path] = None if not (self.root / path).exists() else (self.root / path).read_text(encoding="utf-8", errors="replace")
+            self.originals[path] = (
+                None
+                if not (self.root / path).exists()
+                else (self.root / path).read_text(encoding="utf-8", errors="replace")
+            )
         self.texts[path] = text
 
     def sources_of(self, path: str) -> frozenset[str]:
@@ -140,7 +146,11 @@ class Compiler:
             vault = load_vault(self.root, use_cache=True)
             for path in vault.pages:
                 listed = (vault.notes[path].frontmatter or {}).get("sources")
-                sources = frozenset(fm_parser.unwrap_link(s) for s in listed if isinstance(s, str)) if isinstance(listed, list) else frozenset()
+                sources = (
+                    frozenset(fm_parser.unwrap_link(s) for s in listed if isinstance(s, str))
+                    if isinstance(listed, list)
+                    else frozenset()
+                )
                 self._disk_sources[path] = sources
                 for source in sources:
                     self._disk_citing.setdefault(source, set()).add(path)
@@ -162,7 +172,11 @@ class Compiler:
         base = slugify(name) or "page"
         candidate = f"{folder}/{base}.md"
         n = 2
-        while (self.root / candidate).exists() or candidate in self.texts or self.links.taken(posixpath.basename(candidate)[:-3]):
+        while (
+            (self.root / candidate).exists()
+            or candidate in self.texts
+            or self.links.taken(posixpath.basename(candidate)[:-3])
+        ):
             candidate = f"{folder}/{base}-{n}.md"
             n += 1
         self.links.add(candidate)
@@ -177,8 +191,15 @@ class Compiler:
         the call (planned texts, page names, the mentions ledger, index entries, note names) and the
         exception propagates, so the caller can fail that source alone and go on with the next.
         """
-        saved = _Checkpoint(dict(self.texts), dict(self.originals), list(self.index_entries), dict(self.planned_sources),
-                            self.links.copy(), self.names.snapshot(), self.mentions.snapshot())
+        saved = _Checkpoint(
+            dict(self.texts),
+            dict(self.originals),
+            list(self.index_entries),
+            dict(self.planned_sources),
+            self.links.copy(),
+            self.names.snapshot(),
+            self.mentions.snapshot(),
+        )
         try:
             return self._compile(plan, raw_path)
         except BaseException:
@@ -202,8 +223,23 @@ class Compiler:
             facts = [f for f in entity.facts if f.anchored]
             result.dropped_facts += len(entity.facts) - len(facts)
             rels = [r for r in plan.relations if _same(r.source, entity.name) and r.fact.anchored]
-            payload = {"facts": [[f.text, str(f.anchor)] for f in facts], "relations": [[r.relation, r.target, str(r.fact.anchor)] for r in rels]}
-            self._place("entity", entity.name, list(entity.aliases), entity.summary, payload, src, t["entity_min_references"], touched, fresh, result, entity)
+            payload = {
+                "facts": [[f.text, str(f.anchor)] for f in facts],
+                "relations": [[r.relation, r.target, str(r.fact.anchor)] for r in rels],
+            }
+            self._place(
+                "entity",
+                entity.name,
+                list(entity.aliases),
+                entity.summary,
+                payload,
+                src,
+                t["entity_min_references"],
+                touched,
+                fresh,
+                result,
+                entity,
+            )
 
         for concept in plan.concepts:
             sections: dict[str, list[list[str]]] = {}
@@ -211,7 +247,9 @@ class Compiler:
                 facts = [f for f in section.facts if f.anchored]
                 result.dropped_facts += len(section.facts) - len(facts)
                 if facts:
-                    sections.setdefault(clean_text(section.heading, 80), []).extend([f.text, str(f.anchor)] for f in facts)
+                    sections.setdefault(clean_text(section.heading, 80), []).extend(
+                        [f.text, str(f.anchor)] for f in facts
+                    )
             payload = {"sections": sections}
             self._place("concept", concept.name, [], concept.summary, payload, src, 1, touched, fresh, result, concept)
 
@@ -234,7 +272,9 @@ class Compiler:
         # known before any page is rendered, so each page's See also lists all of them.
         grown: set[str] = set()  # raw sources that have a new page citing them
         for path, (_kind, item) in fresh.items():
-            grown |= self._join(path, {*item["sources"], *(s for _, more in touched.get(path, []) for s in more["sources"])})
+            grown |= self._join(
+                path, {*item["sources"], *(s for _, more in touched.get(path, []) for s in more["sources"])}
+            )
         for path in touched:
             if path not in fresh and self.text(path) is not None:
                 grown |= self._join(path, {src})
@@ -264,16 +304,38 @@ class Compiler:
     def _is_query_page(self, path: str) -> bool:
         return self.folder_types.get(path.split("/", 1)[0]) == "query"
 
-    def _touch(self, path: str, kind: str, title: str, item: dict[str, Any], touched: dict[str, list[tuple[str, dict[str, Any]]]], result: SourceResult) -> None:
+    def _touch(
+        self,
+        path: str,
+        kind: str,
+        title: str,
+        item: dict[str, Any],
+        touched: dict[str, list[tuple[str, dict[str, Any]]]],
+        result: SourceResult,
+    ) -> None:
         if self._is_query_page(path):
             # A query page is a filed answer, rewritten only by `wikic query --refresh`: compiled facts
             # would be lost there, and would make the answer look stale.
-            result.dropped_items.append(f"{kind} '{title}': its name is the query page {path}, which ingest does not write into")
+            result.dropped_items.append(
+                f"{kind} '{title}': its name is the query page {path}, which ingest does not write into"
+            )
             return
         touched.setdefault(path, []).append((kind, item))
 
-    def _place(self, kind: str, name: str, aliases: list[str], summary: str, payload: dict[str, Any], src: str, threshold: int,
-               touched: dict[str, list[tuple[str, dict[str, Any]]]], fresh: dict[str, tuple[str, dict[str, Any]]], result: SourceResult, item: Any) -> None:
+    def _place(
+        self,
+        kind: str,
+        name: str,
+        aliases: list[str],
+        summary: str,
+        payload: dict[str, Any],
+        src: str,
+        threshold: int,
+        touched: dict[str, list[tuple[str, dict[str, Any]]]],
+        fresh: dict[str, tuple[str, dict[str, Any]]],
+        result: SourceResult,
+        item: Any,
+    ) -> None:
         title = clean_title(name)
         if not title:
             result.dropped_items.append(f"{kind} with an empty name")
@@ -281,7 +343,20 @@ class Compiler:
         aliases = [a for a in dict.fromkeys(clean_title(a) for a in aliases) if a]  # they reach frontmatter too
         path = self.names.lookup(title, aliases)
         if path is not None:
-            self._touch(path, kind, title, {"name": title, "aliases": aliases, "summary": summary, "sources": {src: payload}, "kind_detail": getattr(item, "kind", "")}, touched, result)
+            self._touch(
+                path,
+                kind,
+                title,
+                {
+                    "name": title,
+                    "aliases": aliases,
+                    "summary": summary,
+                    "sources": {src: payload},
+                    "kind_detail": getattr(item, "kind", ""),
+                },
+                touched,
+                result,
+            )
             return
         key = f"{kind}:{slugify(title) or title.lower()}"
         entry = self.mentions.add(key, kind, title, aliases, clean_text(summary, 300), src, payload)
@@ -298,14 +373,29 @@ class Compiler:
         fresh[path] = (kind, entry)
         self.mentions.pop(key)
 
-    def _comparison(self, comparison: Comparison, aliases: list[tuple[str, ...]], src: str, touched: dict[str, list[tuple[str, dict[str, Any]]]], fresh: dict[str, tuple[str, dict[str, Any]]], result: SourceResult) -> None:
+    def _comparison(
+        self,
+        comparison: Comparison,
+        aliases: list[tuple[str, ...]],
+        src: str,
+        touched: dict[str, list[tuple[str, dict[str, Any]]]],
+        fresh: dict[str, tuple[str, dict[str, Any]]],
+        result: SourceResult,
+    ) -> None:
         title = clean_title(comparison.name)
         table = build_table(comparison, aliases)
         result.dropped_facts += table.unanchored
         if len(table.subjects) < 2 or table.axes < self.schema.thresholds["comparison_min_axes"] or not title:
-            result.dropped_items.append(f"comparison '{title}' ({len(table.subjects)} subjects with anchored cells, {table.axes} anchored axes)")
+            result.dropped_items.append(
+                f"comparison '{title}' ({len(table.subjects)} subjects with anchored cells, {table.axes} anchored axes)"
+            )
             return
-        item = {"name": title, "aliases": [], "summary": f"{', '.join(table.subjects)} compared on {table.axes} axes.", "sources": {src: table.payload}}
+        item = {
+            "name": title,
+            "aliases": [],
+            "summary": f"{', '.join(table.subjects)} compared on {table.axes} axes.",
+            "sources": {src: table.payload},
+        }
         path = self.names.lookup(title)
         if path is not None:
             self._touch(path, "comparison", title, item, touched, result)
@@ -316,7 +406,9 @@ class Compiler:
 
     # -- rendering -----------------------------------------------------------------------------------
 
-    def _blocks(self, path: str, contributions: list[tuple[str, dict[str, Any]]], link_names: dict[str, str]) -> list[tuple[str, str, str | None]]:
+    def _blocks(
+        self, path: str, contributions: list[tuple[str, dict[str, Any]]], link_names: dict[str, str]
+    ) -> list[tuple[str, str, str | None]]:
         """The compiler's blocks for `path`, from `contributions` (kind, {source: payload}): per source, its
         comparison tables, concept sections, entity facts and relations, on any kind of page. (The See also
         line that joins a `related:` block is `siblings.py`'s.)"""
@@ -328,7 +420,11 @@ class Compiler:
         blocks: list[tuple[str, str, str | None]] = []
         for source in sorted(by_source):
             parts = by_source[source]
-            tables = [render_table(payload, self.names, self.link_text, self._cite) for kind, payload in parts if kind == "comparison"]
+            tables = [
+                render_table(payload, self.names, self.link_text, self._cite)
+                for kind, payload in parts
+                if kind == "comparison"
+            ]
             if tables:
                 blocks.append((f"table:{source}", "\n\n".join(tables), "Comparison"))
             sections: dict[str, tuple[str, list[str]]] = {}  # block key -> (heading, lines)
@@ -340,11 +436,15 @@ class Compiler:
                         _, lines = sections.setdefault(f"section:{slugify(heading) or 'notes'}:{source}", (heading, []))
                         lines.extend(self._fact_line(text, anchor, link_names, me) for text, anchor in claims)
                 elif kind == "entity":
-                    facts.extend(self._fact_line(text, anchor, link_names, me) for text, anchor in payload.get("facts", []))
+                    facts.extend(
+                        self._fact_line(text, anchor, link_names, me) for text, anchor in payload.get("facts", [])
+                    )
                     for relation, target, anchor in payload.get("relations", []):
                         target_path = self.names.lookup(target)
                         label = clean_text(target, 120)
-                        shown = link(self.link_text(target_path), label) if target_path and target_path != path else label
+                        shown = (
+                            link(self.link_text(target_path), label) if target_path and target_path != path else label
+                        )
                         related.append(f"- {clean_text(relation, 80)} {shown} {self._cite(anchor)}")
             for key, (heading, lines) in sections.items():
                 blocks.append((key, "\n".join(dict.fromkeys(lines)), heading))
@@ -368,12 +468,28 @@ class Compiler:
         linked, _ = linkify(clean_text(text), link_names, skip={me})
         return f"- {linked} {self._cite(anchor)}"
 
-    def _write_new(self, path: str, kind: str, item: dict[str, Any], extra: list[tuple[str, dict[str, Any]]], link_names: dict[str, str], result: SourceResult) -> None:
+    def _write_new(
+        self,
+        path: str,
+        kind: str,
+        item: dict[str, Any],
+        extra: list[tuple[str, dict[str, Any]]],
+        link_names: dict[str, str],
+        result: SourceResult,
+    ) -> None:
         title = item["name"]
         sources = item["sources"]
         summary = clean_text(item.get("summary") or title, 300)
-        text_for_tags = " ".join([title, summary, *_claim_text([list(payload.values()) for payload in sources.values()])])
-        aliases = [a for a in dict.fromkeys([*(item.get("aliases") or []), *(a for _, more in extra for a in more.get("aliases", []))]) if a and a.lower() != title.lower()]
+        text_for_tags = " ".join(
+            [title, summary, *_claim_text([list(payload.values()) for payload in sources.values()])]
+        )
+        aliases = [
+            a
+            for a in dict.fromkeys(
+                [*(item.get("aliases") or []), *(a for _, more in extra for a in more.get("aliases", []))]
+            )
+            if a and a.lower() != title.lower()
+        ]
         data = {
             "title": title,
             "created": self.today,
@@ -393,7 +509,14 @@ class Compiler:
         result.created.append(path)
         self.index_entries.append(Entry(kind, self.link_text(path), summary))
 
-    def _update(self, path: str, items: list[tuple[str, dict[str, Any]]], src: str, link_names: dict[str, str], result: SourceResult) -> None:
+    def _update(
+        self,
+        path: str,
+        items: list[tuple[str, dict[str, Any]]],
+        src: str,
+        link_names: dict[str, str],
+        result: SourceResult,
+    ) -> None:
         text = self.text(path)
         if text is None:
             result.dropped_items.append(f"{path}: unreadable, not updated")
@@ -408,7 +531,11 @@ class Compiler:
         data["sources"] = sources
         data["updated"] = self.today
         known = {str(x).lower() for x in data.get("aliases") or []} | {str(data.get("title", "")).lower()}
-        new_aliases = [a for a in dict.fromkeys(a for _, item in items for a in item.get("aliases", [])) if a and a.lower() not in known]
+        new_aliases = [
+            a
+            for a in dict.fromkeys(a for _, item in items for a in item.get("aliases", []))
+            if a and a.lower() not in known
+        ]
         if new_aliases and isinstance(data.get("aliases", []), list):
             data["aliases"] = [*(data.get("aliases") or []), *new_aliases]
         contributions = [(kind, item["sources"]) for kind, item in items]

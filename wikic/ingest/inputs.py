@@ -248,7 +248,9 @@ def decode_text(label: str, data: bytes, declared: str | None = None) -> tuple[s
         try:
             return data.decode(declared), codecs.lookup(declared).name
         except LookupError:
-            raise SourceError(f"{label}: unknown encoding {declared!r}", hint="e.g. --encoding gb18030, big5, shift_jis, cp1252") from None
+            raise SourceError(
+                f"{label}: unknown encoding {declared!r}", hint="e.g. --encoding gb18030, big5, shift_jis, cp1252"
+            ) from None
         except UnicodeDecodeError as exc:
             raise SourceError(
                 f"{label}: not {declared} text (byte 0x{data[exc.start]:02x} at offset {exc.start})",

@@ -29,7 +29,9 @@ def pending_inputs(root: Path, settings: IngestSettings) -> tuple[list[Prepared]
     """(raw files to compile, raw files that cannot be read): one bad file does not hold up the others."""
     ledger = source_ledger(root)
     compiled = Compiled.load(root)
-    text_copies = {str(entry.get("text_path")) for raw, entry in ledger.items() if entry.get("text_path") not in ("", raw)}
+    text_copies = {
+        str(entry.get("text_path")) for raw, entry in ledger.items() if entry.get("text_path") not in ("", raw)
+    }
     prepared: list[Prepared] = []
     unusable: list[Unusable] = []
     for rel in _raw_files(root):

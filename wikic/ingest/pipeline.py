@@ -169,7 +169,11 @@ class IngestReport:
         }
 
     def to_dict(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"totals": self.totals(), "sources": [s.to_dict() for s in self.sources], "dry_run": self.dry_run}
+        out: dict[str, Any] = {
+            "totals": self.totals(),
+            "sources": [s.to_dict() for s in self.sources],
+            "dry_run": self.dry_run,
+        }
         if self.diffs:
             out["diff"] = "".join(self.diffs)
         if self.lint is not None:
@@ -274,7 +278,9 @@ def page_names(root: Path) -> tuple[PageNames, LinkNames]:
     for path in vault.pages:
         fm = vault.notes[path].frontmatter or {}
         title = fm.get("title") if isinstance(fm.get("title"), str) else posixpath.basename(path)[:-3]
-        aliases = [a for a in fm.get("aliases") or [] if isinstance(a, str)] if isinstance(fm.get("aliases"), list) else []
+        aliases = (
+            [a for a in fm.get("aliases") or [] if isinstance(a, str)] if isinstance(fm.get("aliases"), list) else []
+        )
         names.add(path, title, aliases)
     return names, LinkNames(vault.files)
 
@@ -303,7 +309,9 @@ def relevant_pages(root: Path, source: CapturedSource, names: PageNames, use_pal
     return list(dict.fromkeys(found))[:MAX_CONTEXT_PAGES]
 
 
-def ingest(root: Path, options: IngestOptions, *, llm: LLM | None = None, progress: ProgressCallback | None = None) -> IngestReport:
+def ingest(
+    root: Path, options: IngestOptions, *, llm: LLM | None = None, progress: ProgressCallback | None = None
+) -> IngestReport:
     """Capture, extract, compile and index `options.inputs`; `progress` receives ProgressEvents (on this thread).
 
     Ctrl-C (KeyboardInterrupt) while the model is asked stops at once: no new call starts, calls in flight
@@ -322,15 +330,22 @@ def ingest(root: Path, options: IngestOptions, *, llm: LLM | None = None, progre
             report.resumed = journal.recover(root, page_types)
 
     if options.inputs:
-        prepared = read_inputs(root, options.inputs, kind=options.kind, settings=settings.ingest, encoding=options.encoding)
+        prepared = read_inputs(
+            root, options.inputs, kind=options.kind, settings=settings.ingest, encoding=options.encoding
+        )
     else:
         prepared, unusable = pending_inputs(root, settings.ingest)
-        report.sources += [SourceReport(u.path, "", "failed", error=f"{u.error}" + (f" ({u.hint})" if u.hint else "")) for u in unusable]
+        report.sources += [
+            SourceReport(u.path, "", "failed", error=f"{u.error}" + (f" ({u.hint})" if u.hint else ""))
+            for u in unusable
+        ]
     # Nothing is captured before the run can compile it: not for an estimate or a dry run, and not when
     # the model is not configured (a configuration error then leaves raw/ as it was).
     compiled = Compiled.load(root)
     planned = preview(root, prepared)
-    needs_model = any(s.text_path and (options.force or not compiled.is_current(s.text_path, s.sha256)) for s in planned)
+    needs_model = any(
+        s.text_path and (options.force or not compiled.is_current(s.text_path, s.sha256)) for s in planned
+    )
     if needs_model and llm is None and not options.estimate:
         llm = make_llm(root, settings)
     sources = planned if options.dry_run or options.estimate else commit(root, prepared)
@@ -356,8 +371,20 @@ def ingest(root: Path, options: IngestOptions, *, llm: LLM | None = None, progre
 
     if options.estimate:
         for src in todo:
-            est = estimate_extraction(src, context=context, existing_pages=contexts[src.raw_path], settings=settings, llm=llm, cache=cache)
-            r = SourceReport(src.text_path, src.title, "estimated", prompt_tokens=est.prompt_tokens, completion_tokens=est.max_completion_tokens, calls=est.chunks - est.cached_chunks, cached_calls=est.cached_chunks, cost=est.max_cost, context_pages=len(contexts[src.raw_path]))
+            est = estimate_extraction(
+                src, context=context, existing_pages=contexts[src.raw_path], settings=settings, llm=llm, cache=cache
+            )
+            r = SourceReport(
+                src.text_path,
+                src.title,
+                "estimated",
+                prompt_tokens=est.prompt_tokens,
+                completion_tokens=est.max_completion_tokens,
+                calls=est.chunks - est.cached_chunks,
+                cached_calls=est.cached_chunks,
+                cost=est.max_cost,
+                context_pages=len(contexts[src.raw_path]),
+            )
             report.sources.append(r)
         return report
 
@@ -413,10 +440,14 @@ def ingest(root: Path, options: IngestOptions, *, llm: LLM | None = None, progre
             ref = src.text_path
             got = results.get(src.raw_path)
             if got is None and report.interrupted:
-                report.sources.append(SourceReport(ref, src.title, "interrupted", error="stopped before its extraction finished"))
+                report.sources.append(
+                    SourceReport(ref, src.title, "interrupted", error="stopped before its extraction finished")
+                )
                 continue
             if got is None:
-                report.sources.append(SourceReport(ref, src.title, "over-budget", error="token budget reached before this source"))
+                report.sources.append(
+                    SourceReport(ref, src.title, "over-budget", error="token budget reached before this source")
+                )
                 continue
             if isinstance(got, Exception):
                 report.sources.append(SourceReport(ref, src.title, "failed", error=str(got)))
@@ -425,7 +456,17 @@ def ingest(root: Path, options: IngestOptions, *, llm: LLM | None = None, progre
                 report.sources.append(SourceReport(ref, src.title, "unchanged"))  # another process compiled it
                 continue
             usage = got.usage
-            r = SourceReport(ref, src.title, "compiled", calls=usage.calls, cached_calls=usage.cached_calls, prompt_tokens=usage.prompt_tokens, completion_tokens=usage.completion_tokens, cost=settings.llm.cost(usage.prompt_tokens, usage.completion_tokens), context_pages=len(contexts[src.raw_path]))
+            r = SourceReport(
+                ref,
+                src.title,
+                "compiled",
+                calls=usage.calls,
+                cached_calls=usage.cached_calls,
+                prompt_tokens=usage.prompt_tokens,
+                completion_tokens=usage.completion_tokens,
+                cost=settings.llm.cost(usage.prompt_tokens, usage.completion_tokens),
+                context_pages=len(contexts[src.raw_path]),
+            )
             try:
                 result: SourceResult = compiler.compile(got.plan, ref)
             except Exception as exc:  # noqa: BLE001 - this source alone fails; compile() left no trace of it in the compiler
@@ -433,7 +474,11 @@ def ingest(root: Path, options: IngestOptions, *, llm: LLM | None = None, progre
                 report.sources.append(r)
                 continue
             _fill(r, result)
-            r.dropped, r.repaired_quotes, r.invented = got.plan.dropped(), got.plan.repaired_count, list(got.plan.invented)
+            r.dropped, r.repaired_quotes, r.invented = (
+                got.plan.dropped(),
+                got.plan.repaired_count,
+                list(got.plan.invented),
+            )
             r.strategy, r.nothing_extracted = got.strategy, got.nothing_extracted
             report.sources.append(r)
             if options.dry_run:
@@ -449,7 +494,9 @@ def ingest(root: Path, options: IngestOptions, *, llm: LLM | None = None, progre
             return report
         # every source of this run is indexed, also one that was already in raw/ (capture did not copy it)
         compiled_refs = {s.raw_path for s in report.sources if s.status == "compiled"}
-        sources_touched = {p for s in sources for p in (s.raw_path, s.text_path) if p and (s.new or s.text_path in compiled_refs)}
+        sources_touched = {
+            p for s in sources for p in (s.raw_path, s.text_path) if p and (s.new or s.text_path in compiled_refs)
+        }
         touched = sorted({p for s in report.sources for p in (*s.created, *s.updated)} | sources_touched)
         run_id: str | None = None
         if log_rows:
@@ -465,11 +512,15 @@ def ingest(root: Path, options: IngestOptions, *, llm: LLM | None = None, progre
     if options.lint_after:
         from wikic.lint.run import LintOptions, run_lint
 
-        report.lint = run_lint(root, LintOptions(select=("broken-wikilink", "index-gap", "frontmatter"), use_cache=True, today=today))
+        report.lint = run_lint(
+            root, LintOptions(select=("broken-wikilink", "index-gap", "frontmatter"), use_cache=True, today=today)
+        )
     return report
 
 
-def _plan_run(root: Path, compiler: Compiler, records: dict[str, Any], mentions: Mentions, log_rows: list[str]) -> journal.Journal:
+def _plan_run(
+    root: Path, compiler: Compiler, records: dict[str, Any], mentions: Mentions, log_rows: list[str]
+) -> journal.Journal:
     """What the run writes, as a journal: each changed page once (a page that several sources touch is
     written with all of them, not once per source: every write is an fsync), the new index.md entries,
     the ledgers' new state and the log rows."""
@@ -510,7 +561,11 @@ def _fill(r: SourceReport, result: SourceResult) -> None:
 
 
 def _notes(r: SourceReport) -> str:
-    parts = [f"{len(r.created)} created", f"{len(r.updated)} updated", f"{r.prompt_tokens + r.completion_tokens:,} tokens"]
+    parts = [
+        f"{len(r.created)} created",
+        f"{len(r.updated)} updated",
+        f"{r.prompt_tokens + r.completion_tokens:,} tokens",
+    ]
     if r.cached_calls and not r.calls - r.cached_calls:
         parts[-1] += " (cached)"
     if r.cost is not None:
@@ -532,10 +587,18 @@ def _diffs(compiler: Compiler, root: Path, schema: Schema) -> list[str]:
     out = []
     for path, text in sorted(compiler.texts.items()):
         before = compiler.originals.get(path) or ""
-        out.append("".join(difflib.unified_diff(before.splitlines(True), text.splitlines(True), f"a/{path}", f"b/{path}")))
+        out.append(
+            "".join(difflib.unified_diff(before.splitlines(True), text.splitlines(True), f"a/{path}", f"b/{path}"))
+        )
     if compiler.index_entries:
         index_path = root / INDEX_FILE
         current = index_path.read_text(encoding="utf-8") if index_path.exists() else bare_index()
         new = with_entries(current, compiler.index_entries, list(schema.page_folders))
-        out.append("".join(difflib.unified_diff(current.splitlines(True), new.splitlines(True), f"a/{INDEX_FILE}", f"b/{INDEX_FILE}")))
+        out.append(
+            "".join(
+                difflib.unified_diff(
+                    current.splitlines(True), new.splitlines(True), f"a/{INDEX_FILE}", f"b/{INDEX_FILE}"
+                )
+            )
+        )
     return out

@@ -108,7 +108,13 @@ NAMES_PER_ASK = 4
 
 class WireName(_Wire):
     name: Annotated[str, Field(min_length=1, max_length=80, description="the name exactly as the source writes it")]
-    kind: Annotated[str, Field(max_length=40, description="what it is, in a word or two: a person, a company, a product, a model, a method...")]
+    kind: Annotated[
+        str,
+        Field(
+            max_length=40,
+            description="what it is, in a word or two: a person, a company, a product, a model, a method...",
+        ),
+    ]
 
 
 class NamesPlan(_Wire):

@@ -45,7 +45,21 @@ _WORD_NUMBERS = {
     "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90,
 }
 _SCALES = {"hundred": 100, "thousand": 1000, "million": 1_000_000, "billion": 1_000_000_000}
-_CJK_DIGITS = {"零": 0, "〇": 0, "一": 1, "二": 2, "两": 2, "兩": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9}
+_CJK_DIGITS = {
+    "零": 0,
+    "〇": 0,
+    "一": 1,
+    "二": 2,
+    "两": 2,
+    "兩": 2,
+    "三": 3,
+    "四": 4,
+    "五": 5,
+    "六": 6,
+    "七": 7,
+    "八": 8,
+    "九": 9,
+}
 _CJK_SMALL = {"十": 10, "百": 100, "千": 1000}
 _CJK_LARGE = {"万": 10_000, "萬": 10_000, "亿": 100_000_000, "億": 100_000_000}
 _CJK_NUMBER = re.compile(f"[{''.join(_CJK_DIGITS)}{''.join(_CJK_SMALL)}{''.join(_CJK_LARGE)}]+")
@@ -54,7 +68,8 @@ _COMMON = frozenset(
     "a an the this that these those it its they their there here he she his her we our you your i in on at "
     "for from to of by with as and or but if when while after before since until both each every all some "
     "many most no not one two also however because although though since unless whether once only just even "
-    "yet still instead rather thus hence therefore meanwhile today later now first next finally unlike like than then so such which who whose what where why how "
+    "yet still instead rather thus hence therefore meanwhile today later now first next finally unlike like than "
+    "then so such which who whose what where why how "
     "is are was were be been has have had do does did can could will would may might must should".split()
 )
 
@@ -110,7 +125,11 @@ def unsupported(claim: str, quote: str, *, subject_names: Iterable[str] = (), so
     missing: list[str] = []
     plain = {value for value, _ in said.numbers}
     for value, unit in sorted(wanted.numbers):
-        if (value, unit) in said.numbers or (not unit and value in plain) or (unit and (value, "") in said.numbers and not _has_unit(said, value)):
+        if (
+            (value, unit) in said.numbers
+            or (not unit and value in plain)
+            or (unit and (value, "") in said.numbers and not _has_unit(said, value))
+        ):
             continue
         missing.append(_show(value, unit))
     for word in sorted(wanted.words - said.words - allowed):

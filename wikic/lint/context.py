@@ -67,17 +67,30 @@ class LintContext:
         fix: Fix | None = None,
     ) -> Finding:
         # severity None: the runner applies the rule's default (or SCHEMA.md's override)
-        return Finding(rule, severity or "", path, line, column if column is not None else (1 if line else None), message, target, fix)
+        return Finding(
+            rule,
+            severity or "",
+            path,
+            line,
+            column if column is not None else (1 if line else None),
+            message,
+            target,
+            fix,
+        )
 
     def problems(self, rule: str) -> Iterator[Finding]:
         """Problems the parser or the walk found that belong to `rule`."""
         for path, problem in self.vault.problems:
             if problem.rule == rule:
-                yield self.finding(rule, path, problem.line, problem.message, column=problem.column if problem.line else None)
+                yield self.finding(
+                    rule, path, problem.line, problem.message, column=problem.column if problem.line else None
+                )
         for path, note in self.vault.notes.items():
             for problem in note.problems:
                 if problem.rule == rule:
-                    yield self.finding(rule, path, problem.line, problem.message, column=problem.column if problem.line else None)
+                    yield self.finding(
+                        rule, path, problem.line, problem.message, column=problem.column if problem.line else None
+                    )
 
     @cached_property
     def names(self) -> dict[str, list[str]]:

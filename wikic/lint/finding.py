@@ -19,7 +19,17 @@ class Fix:
     new: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        return {k: v for k, v in (("action", self.action), ("path", self.path), ("line", self.line), ("old", self.old), ("new", self.new)) if v is not None}
+        return {
+            k: v
+            for k, v in (
+                ("action", self.action),
+                ("path", self.path),
+                ("line", self.line),
+                ("old", self.old),
+                ("new", self.new),
+            )
+            if v is not None
+        }
 
 
 @dataclass(frozen=True, slots=True)

@@ -126,7 +126,9 @@ def plan_fixes(root: Path, findings: list[Finding]) -> list[FileChange]:
             for page in sorted(set(index_additions)):
                 note = parse_note(page, (root / page).read_bytes())
                 summary = (note.frontmatter or {}).get("summary") or (note.frontmatter or {}).get("title") or ""
-                entries.append(Entry(folder_types.get(page.split("/", 1)[0], "note"), links.link_text(page), str(summary)))
+                entries.append(
+                    Entry(folder_types.get(page.split("/", 1)[0], "note"), links.link_text(page), str(summary))
+                )
             index = with_entries(index, entries, types)
         texts[INDEX_FILE] = index
 

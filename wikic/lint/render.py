@@ -54,7 +54,14 @@ def sarif(report: LintReport) -> str:
         location: dict[str, Any] = {"artifactLocation": {"uri": quote(f.path, safe="/"), "uriBaseId": "VAULT"}}
         if f.line:
             location["region"] = {"startLine": f.line, "startColumn": f.column or 1}
-        results.append({"ruleId": f.rule, "level": _SARIF_LEVEL.get(f.severity, "note"), "message": {"text": f.message}, "locations": [{"physicalLocation": location}]})
+        results.append(
+            {
+                "ruleId": f.rule,
+                "level": _SARIF_LEVEL.get(f.severity, "note"),
+                "message": {"text": f.message},
+                "locations": [{"physicalLocation": location}],
+            }
+        )
     doc = {
         "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
         "version": "2.1.0",
@@ -65,7 +72,9 @@ def sarif(report: LintReport) -> str:
                         "name": "wikic",
                         "version": __version__,
                         "informationUri": "https://pypi.org/project/wikic/",
-                        "rules": [{"id": r, "shortDescription": {"text": rules[r].summary if r in rules else r}} for r in used],
+                        "rules": [
+                            {"id": r, "shortDescription": {"text": rules[r].summary if r in rules else r}} for r in used
+                        ],
                     }
                 },
                 "results": results,

@@ -31,10 +31,17 @@ def unsafe_name(ctx: LintContext) -> Iterator[Finding]:
         for part in path.split("/"):
             bad = sorted(set(_UNSAFE.findall(part)))
             if bad:
-                yield ctx.finding("unsafe-name", path, None, f"'{part}' contains {' '.join(bad)}: links to it may not work in Obsidian or on Windows")
+                yield ctx.finding(
+                    "unsafe-name",
+                    path,
+                    None,
+                    f"'{part}' contains {' '.join(bad)}: links to it may not work in Obsidian or on Windows",
+                )
                 break
             if part != part.rstrip(" .") or part != part.lstrip(" "):
-                yield ctx.finding("unsafe-name", path, None, f"'{part}' starts or ends with a space or dot: Windows cannot hold it")
+                yield ctx.finding(
+                    "unsafe-name", path, None, f"'{part}' starts or ends with a space or dot: Windows cannot hold it"
+                )
                 break
 
 
@@ -44,23 +51,47 @@ def case_collision(ctx: LintContext) -> Iterator[Finding]:
     for path in sorted(ctx.vault.files):
         key = fold(path)
         if key in seen:
-            yield ctx.finding("case-collision", path, None, f"differs from '{seen[key]}' only in case: the two collide on macOS and Windows", target=seen[key])
+            yield ctx.finding(
+                "case-collision",
+                path,
+                None,
+                f"differs from '{seen[key]}' only in case: the two collide on macOS and Windows",
+                target=seen[key],
+            )
         else:
             seen[key] = path
 
 
-@rule("raw-drift", "error", "a raw source changed or vanished after it was captured (raw/ is immutable)", needs_schema=True)
+@rule(
+    "raw-drift",
+    "error",
+    "a raw source changed or vanished after it was captured (raw/ is immutable)",
+    needs_schema=True,
+)
 def raw_drift(ctx: LintContext) -> Iterator[Finding]:
     for raw_path, entry in sorted(ctx.ledger.items()):
         expected = entry.get("sha256")
         if not isinstance(expected, str) or not raw_path.startswith(RAW_DIR + "/"):
             continue
         if raw_path not in ctx.vault.files:
-            yield ctx.finding("raw-drift", raw_path, None, "captured source is gone from raw/ (pages citing it lose their ground truth)")
+            yield ctx.finding(
+                "raw-drift",
+                raw_path,
+                None,
+                "captured source is gone from raw/ (pages citing it lose their ground truth)",
+            )
             continue
         try:
             digest = hashlib.sha256((ctx.vault.root / raw_path).read_bytes()).hexdigest()
         except OSError:
             continue
         if digest != expected:
-            yield ctx.finding("raw-drift", raw_path, None, "source changed after it was captured (sha256 differs from the ledger); capture the new version as a new source instead")
+            yield ctx.finding(
+                "raw-drift",
+                raw_path,
+                None,
+                (
+                    "source changed after it was captured (sha256 differs from the ledger); capture the new version "
+                    "as a new source instead"
+                ),
+            )

@@ -15,7 +15,13 @@ def index_gap(ctx: LintContext) -> Iterator[Finding]:
     index = ctx.vault.notes.get(INDEX_FILE)
     if index is None:
         if ctx.pages:
-            yield ctx.finding("index-gap", INDEX_FILE, None, "index.md is missing: no page is listed", fix=Fix("index-add", INDEX_FILE))
+            yield ctx.finding(
+                "index-gap",
+                INDEX_FILE,
+                None,
+                "index.md is missing: no page is listed",
+                fix=Fix("index-add", INDEX_FILE),
+            )
         return
     listed: dict[str, int] = {}
     for edge in ctx.edges_from(INDEX_FILE):

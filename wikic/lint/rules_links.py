@@ -96,8 +96,14 @@ def broken_links(ctx: LintContext) -> Iterator[Finding]:
         for edge in ctx.edges_from(source):
             link = edge.link
             if edge.target is None and is_citation(link, None):
-                moved = [p for p in ctx.links.resolver.by_stem(posixpath.basename(link.target)) if p.startswith(RAW_DIR + "/")]
-                message = f"cited source '{link.target}' does not exist" + (f"; did you mean {moved[0]}?" if len(moved) == 1 else "")
+                moved = [
+                    p
+                    for p in ctx.links.resolver.by_stem(posixpath.basename(link.target))
+                    if p.startswith(RAW_DIR + "/")
+                ]
+                message = f"cited source '{link.target}' does not exist" + (
+                    f"; did you mean {moved[0]}?" if len(moved) == 1 else ""
+                )
                 yield ctx.finding("broken-wikilink", source, link.line, message, column=link.column, target=link.target)
                 continue
             if edge.target is None:
@@ -105,7 +111,9 @@ def broken_links(ctx: LintContext) -> Iterator[Finding]:
                 message = f"link target '{link.target}' does not exist"
                 if hint:
                     message += f"; did you mean {hint}?"
-                yield ctx.finding("broken-wikilink", source, link.line, message, column=link.column, target=link.target, fix=fix)
+                yield ctx.finding(
+                    "broken-wikilink", source, link.line, message, column=link.column, target=link.target, fix=fix
+                )
                 continue
             problem = _subpath_problem(ctx, link, edge.target)
             if problem:
@@ -122,7 +130,12 @@ def orphans(ctx: LintContext) -> Iterator[Finding]:
                 inbound.add(edge.target)
     for page in ctx.pages:
         if page not in inbound:
-            yield ctx.finding("orphan-page", page, None, "no other wiki page links here (links from index.md, log.md and raw/ do not count)")
+            yield ctx.finding(
+                "orphan-page",
+                page,
+                None,
+                "no other wiki page links here (links from index.md, log.md and raw/ do not count)",
+            )
 
 
 @rule("ambiguous-link", "warning", "a link whose name matches several files")
@@ -135,7 +148,10 @@ def ambiguous(ctx: LintContext) -> Iterator[Finding]:
                     "ambiguous-link",
                     source,
                     edge.link.line,
-                    f"'{edge.link.target}' matches {len(edge.candidates)} files ({listed}); it resolves to '{edge.target}': write the path to be sure",
+                    (
+                        f"'{edge.link.target}' matches {len(edge.candidates)} files ({listed}); it resolves to "
+                        f"'{edge.target}': write the path to be sure"
+                    ),
                     column=edge.link.column,
                     target=edge.link.target,
                 )
@@ -154,4 +170,9 @@ def too_few_links(ctx: LintContext) -> Iterator[Finding]:
     for page in ctx.pages:
         targets = {e.target for e in ctx.edges_from(page) if e.target and e.target != page and ctx.is_page(e.target)}
         if len(targets) < minimum:
-            yield ctx.finding("too-few-links", page, None, f"links to {len(targets)} other wiki page(s); SCHEMA.md asks for at least {minimum}")
+            yield ctx.finding(
+                "too-few-links",
+                page,
+                None,
+                f"links to {len(targets)} other wiki page(s); SCHEMA.md asks for at least {minimum}",
+            )

@@ -37,10 +37,17 @@ def as_date(value: Any) -> dt.date | None:
 
 
 def _kind(value: Any) -> str:
-    return {bool: "true/false", int: "a number", float: "a number", list: "a list", dict: "a mapping", str: "text"}.get(type(value), type(value).__name__)
+    return {bool: "true/false", int: "a number", float: "a number", list: "a list", dict: "a mapping", str: "text"}.get(
+        type(value), type(value).__name__
+    )
 
 
-@rule("frontmatter", "error", "invalid frontmatter, missing or mistyped fields, tags outside the taxonomy, bad names, unmet thresholds", needs_schema=True)
+@rule(
+    "frontmatter",
+    "error",
+    "invalid frontmatter, missing or mistyped fields, tags outside the taxonomy, bad names, unmet thresholds",
+    needs_schema=True,
+)
 def frontmatter(ctx: LintContext) -> Iterator[Finding]:
     schema = ctx.schema
     for problem in schema.problems:
@@ -64,10 +71,18 @@ def frontmatter(ctx: LintContext) -> Iterator[Finding]:
         note = ctx.vault.notes[path]
         name = posixpath.basename(path)
         if not naming.match(name):
-            yield ctx.finding("frontmatter", path, None, f"file name '{name}' does not follow the naming convention '{schema.naming}'", severity="warning")
+            yield ctx.finding(
+                "frontmatter",
+                path,
+                None,
+                f"file name '{name}' does not follow the naming convention '{schema.naming}'",
+                severity="warning",
+            )
         fm = note.frontmatter
         if fm is None:
-            if not any(p.rule == "frontmatter" for p in note.problems) and not any(p.rule == "encoding" for p in note.problems):
+            if not any(p.rule == "frontmatter" for p in note.problems) and not any(
+                p.rule == "encoding" for p in note.problems
+            ):
                 yield ctx.finding("frontmatter", path, None, "no frontmatter: a wiki page needs " + ", ".join(REQUIRED))
             continue
         line_of = note.key_lines.get
@@ -76,28 +91,55 @@ def frontmatter(ctx: LintContext) -> Iterator[Finding]:
             yield ctx.finding("frontmatter", path, 1, f"missing required field(s): {', '.join(missing)}")
         title = fm.get("title")
         if title is not None and not (isinstance(title, str) and title.strip()):
-            yield ctx.finding("frontmatter", path, line_of("title"), f"'title' must be non-empty text, not {_kind(title)}")
+            yield ctx.finding(
+                "frontmatter", path, line_of("title"), f"'title' must be non-empty text, not {_kind(title)}"
+            )
         for key in ("created", "updated"):
             if fm.get(key) is not None and as_date(fm[key]) is None:
-                yield ctx.finding("frontmatter", path, line_of(key), f"'{key}' must be a date written YYYY-MM-DD, not '{fm[key]}'")
+                yield ctx.finding(
+                    "frontmatter", path, line_of(key), f"'{key}' must be a date written YYYY-MM-DD, not '{fm[key]}'"
+                )
         created, updated = as_date(fm.get("created")), as_date(fm.get("updated"))
         if created and updated and updated < created:
-            yield ctx.finding("frontmatter", path, line_of("updated"), f"'updated' ({updated}) is before 'created' ({created})", severity="warning")
+            yield ctx.finding(
+                "frontmatter",
+                path,
+                line_of("updated"),
+                f"'updated' ({updated}) is before 'created' ({created})",
+                severity="warning",
+            )
         page_type = fm.get("type")
         folder_type = folder_types.get(path.split("/", 1)[0])
         if page_type is not None:
             if not isinstance(page_type, str) or page_type not in schema.page_folders:
-                yield ctx.finding("frontmatter", path, line_of("type"), f"'type' must be one of {', '.join(schema.page_folders)}, not '{page_type}'")
+                yield ctx.finding(
+                    "frontmatter",
+                    path,
+                    line_of("type"),
+                    f"'type' must be one of {', '.join(schema.page_folders)}, not '{page_type}'",
+                )
             elif page_type != folder_type:
-                yield ctx.finding("frontmatter", path, line_of("type"), f"'type: {page_type}' does not match the folder '{path.split('/', 1)[0]}/' (expected '{folder_type}')")
+                yield ctx.finding(
+                    "frontmatter",
+                    path,
+                    line_of("type"),
+                    (
+                        f"'type: {page_type}' does not match the folder '{path.split('/', 1)[0]}/' (expected "
+                        f"'{folder_type}')"
+                    ),
+                )
         yield from _tags(ctx, path, fm.get("tags"), line_of("tags"), taxonomy)
         yield from _sources(ctx, path, fm.get("sources"), line_of("sources"))
         for key in ("aliases", "contradictions"):
             value = fm.get(key)
             if value is not None and not (isinstance(value, list) and all(isinstance(v, str) for v in value)):
-                yield ctx.finding("frontmatter", path, line_of(key), f"'{key}' must be a list of text, not {_kind(value)}")
+                yield ctx.finding(
+                    "frontmatter", path, line_of(key), f"'{key}' must be a list of text, not {_kind(value)}"
+                )
         if "contested" in fm and not isinstance(fm["contested"], bool):
-            yield ctx.finding("frontmatter", path, line_of("contested"), f"'contested' must be true or false, not '{fm['contested']}'")
+            yield ctx.finding(
+                "frontmatter", path, line_of("contested"), f"'contested' must be true or false, not '{fm['contested']}'"
+            )
         for key in ("summary", "question"):
             if fm.get(key) is not None and not isinstance(fm[key], str):
                 yield ctx.finding("frontmatter", path, line_of(key), f"'{key}' must be text, not {_kind(fm[key])}")
@@ -116,10 +158,14 @@ def _tags(ctx: LintContext, path: str, tags: Any, line: int | None, taxonomy: fr
             continue
         clean = tag.strip()
         if clean.startswith("#"):
-            yield ctx.finding("frontmatter", path, line, f"write tag '{clean}' without '#' in frontmatter", severity="warning")
+            yield ctx.finding(
+                "frontmatter", path, line, f"write tag '{clean}' without '#' in frontmatter", severity="warning"
+            )
             clean = clean.lstrip("#")
         if taxonomy and clean.lower() not in taxonomy:
-            yield ctx.finding("frontmatter", path, line, f"tag '{clean}' is not in the SCHEMA.md taxonomy", target=clean)
+            yield ctx.finding(
+                "frontmatter", path, line, f"tag '{clean}' is not in the SCHEMA.md taxonomy", target=clean
+            )
 
 
 def _sources(ctx: LintContext, path: str, sources: Any, line: int | None) -> Iterator[Finding]:
@@ -153,17 +199,37 @@ def table_rows(text: str) -> int:
     return 0
 
 
-def _thresholds(ctx: LintContext, path: str, note: Any, fm: dict[str, Any], folder_type: str | None) -> Iterator[Finding]:
+def _thresholds(
+    ctx: LintContext, path: str, note: Any, fm: dict[str, Any], folder_type: str | None
+) -> Iterator[Finding]:
     t = ctx.schema.thresholds
     if folder_type == "entity":
         sources = fm.get("sources")
         count = len({unwrap_link(s) for s in sources if isinstance(s, str)}) if isinstance(sources, list) else 0
         if count < t["entity_min_references"]:
-            yield ctx.finding("frontmatter", path, note.key_lines.get("sources"), f"entity cites {count} distinct source(s); SCHEMA.md's entity_min_references is {t['entity_min_references']}", severity="warning")
+            yield ctx.finding(
+                "frontmatter",
+                path,
+                note.key_lines.get("sources"),
+                (
+                    f"entity cites {count} distinct source(s); SCHEMA.md's entity_min_references is "
+                    f"{t['entity_min_references']}"
+                ),
+                severity="warning",
+            )
     elif folder_type == "concept":
         sections = sum(1 for h in note.headings if h.level == 2)
         if sections < t["concept_min_sections"]:
-            yield ctx.finding("frontmatter", path, None, f"concept has {sections} '##' section(s); SCHEMA.md's concept_min_sections is {t['concept_min_sections']}", severity="warning")
+            yield ctx.finding(
+                "frontmatter",
+                path,
+                None,
+                (
+                    f"concept has {sections} '##' section(s); SCHEMA.md's concept_min_sections is "
+                    f"{t['concept_min_sections']}"
+                ),
+                severity="warning",
+            )
     elif folder_type == "comparison":
         try:
             text = (ctx.vault.root / path).read_text(encoding="utf-8", errors="replace")
@@ -171,7 +237,16 @@ def _thresholds(ctx: LintContext, path: str, note: Any, fm: dict[str, Any], fold
             return
         axes = table_rows(text)
         if axes < t["comparison_min_axes"]:
-            yield ctx.finding("frontmatter", path, None, f"comparison table has {axes} axis row(s); SCHEMA.md's comparison_min_axes is {t['comparison_min_axes']}", severity="warning")
+            yield ctx.finding(
+                "frontmatter",
+                path,
+                None,
+                (
+                    f"comparison table has {axes} axis row(s); SCHEMA.md's comparison_min_axes is "
+                    f"{t['comparison_min_axes']}"
+                ),
+                severity="warning",
+            )
 
 
 def source_date(ctx: LintContext, source: str) -> dt.date | None:
@@ -195,7 +270,12 @@ def source_date(ctx: LintContext, source: str) -> dt.date | None:
     return found
 
 
-@rule("stale-page", "warning", "a page older than its newest source, or a query page that is old or cites changed pages", needs_schema=True)
+@rule(
+    "stale-page",
+    "warning",
+    "a page older than its newest source, or a query page that is old or cites changed pages",
+    needs_schema=True,
+)
 def stale(ctx: LintContext) -> Iterator[Finding]:
     t = ctx.schema.thresholds
     folder_types = ctx.schema.folder_types()
@@ -209,30 +289,69 @@ def stale(ctx: LintContext) -> Iterator[Finding]:
         if dates:
             newest = max(dates)
             if (newest - updated).days > t["stale_after_days"]:
-                yield ctx.finding("stale-page", path, None, f"updated {updated}, but it cites a source captured {newest} ({(newest - updated).days} days later; stale_after_days is {t['stale_after_days']})")
+                yield ctx.finding(
+                    "stale-page",
+                    path,
+                    None,
+                    (
+                        f"updated {updated}, but it cites a source captured {newest} ({(newest - updated).days} days "
+                        f"later; stale_after_days is {t['stale_after_days']})"
+                    ),
+                )
         if folder_types.get(path.split("/", 1)[0]) == "query":
             age = (ctx.today - updated).days
             if age > t["query_max_age_days"]:
-                yield ctx.finding("stale-page", path, None, f"query page is {age} days old (query_max_age_days is {t['query_max_age_days']}); re-run it with `wikic query --refresh {path}`")
+                yield ctx.finding(
+                    "stale-page",
+                    path,
+                    None,
+                    (
+                        f"query page is {age} days old (query_max_age_days is {t['query_max_age_days']}); "
+                        f"re-run it with `wikic query --refresh {path}`"
+                    ),
+                )
             # `cited:` (written by query write-back) holds each cited page's content fingerprint: exact where
             # dates are not (same-day ingests, hand edits); pages it covers skip the date comparison below.
             edited, gone, fingerprinted = _cited_changes(ctx, fm.get("cited"))
             if edited:
-                yield ctx.finding("stale-page", path, ctx.vault.notes[path].key_lines.get("cited"), f"cited page(s) changed since this answer was written: {', '.join(edited[:5])}; refresh it with `wikic query --refresh {path}`")
+                yield ctx.finding(
+                    "stale-page",
+                    path,
+                    ctx.vault.notes[path].key_lines.get("cited"),
+                    (
+                        f"cited page(s) changed since this answer was written: {', '.join(edited[:5])}; "
+                        f"refresh it with `wikic query --refresh {path}`"
+                    ),
+                )
             if gone:
-                yield ctx.finding("stale-page", path, ctx.vault.notes[path].key_lines.get("cited"), f"cited page(s) no longer exist: {', '.join(gone[:5])}; refresh it with `wikic query --refresh {path}`")
+                yield ctx.finding(
+                    "stale-page",
+                    path,
+                    ctx.vault.notes[path].key_lines.get("cited"),
+                    (
+                        f"cited page(s) no longer exist: {', '.join(gone[:5])}; refresh it with `wikic query --refresh "
+                        f"{path}`"
+                    ),
+                )
             # `related:` pages (written by query write-back under "See also") are not citations: their
             # changes say nothing about the answer.
             related = {str(p) for p in fm.get("related") or []} if isinstance(fm.get("related"), list) else set()
             changed = []
             for edge in ctx.edges_from(path):
-                if edge.target and edge.target != path and ctx.is_page(edge.target) and edge.target not in fingerprinted | related:
+                if (
+                    edge.target
+                    and edge.target != path
+                    and ctx.is_page(edge.target)
+                    and edge.target not in fingerprinted | related
+                ):
                     cited = as_date((ctx.vault.notes[edge.target].frontmatter or {}).get("updated"))
                     if cited and cited > updated:
                         changed.append(edge.target)
             if changed:
                 names = ", ".join(sorted(set(changed))[:5])
-                yield ctx.finding("stale-page", path, None, f"cites page(s) updated after this answer was written: {names}")
+                yield ctx.finding(
+                    "stale-page", path, None, f"cites page(s) updated after this answer was written: {names}"
+                )
 
 
 def _cited_changes(ctx: LintContext, cited: Any) -> tuple[list[str], list[str], set[str]]:
@@ -257,7 +376,12 @@ def _cited_changes(ctx: LintContext, cited: Any) -> tuple[list[str], list[str], 
     return edited, gone, {str(t) for t in cited}
 
 
-@rule("contradiction", "warning", "contested pages, and contradictions that name a missing page or are not mirrored", needs_schema=True)
+@rule(
+    "contradiction",
+    "warning",
+    "contested pages, and contradictions that name a missing page or are not mirrored",
+    needs_schema=True,
+)
 def contradiction(ctx: LintContext) -> Iterator[Finding]:
     resolver = ctx.links.resolver
 
@@ -277,12 +401,26 @@ def contradiction(ctx: LintContext) -> Iterator[Finding]:
         fm = ctx.vault.notes[path].frontmatter or {}
         line = ctx.vault.notes[path].key_lines.get("contradictions")
         if fm.get("contested") is True:
-            yield ctx.finding("contradiction", path, ctx.vault.notes[path].key_lines.get("contested"), "page is marked contested: its claims conflict with another source", severity="info")
+            yield ctx.finding(
+                "contradiction",
+                path,
+                ctx.vault.notes[path].key_lines.get("contested"),
+                "page is marked contested: its claims conflict with another source",
+                severity="info",
+            )
         for text, target in named(path):
             if target is None:
-                yield ctx.finding("contradiction", path, line, f"contradictions names '{text}', which does not exist", target=text)
+                yield ctx.finding(
+                    "contradiction", path, line, f"contradictions names '{text}', which does not exist", target=text
+                )
             elif ctx.is_page(target) and path not in {t for _, t in named(target)}:
-                yield ctx.finding("contradiction", path, line, f"contradictions names '{text}', but '{target}' does not name this page back", target=text)
+                yield ctx.finding(
+                    "contradiction",
+                    path,
+                    line,
+                    f"contradictions names '{text}', but '{target}' does not name this page back",
+                    target=text,
+                )
 
 
 @rule("page-too-long", "warning", "a page longer than max_page_lines (split it)")
@@ -294,7 +432,9 @@ def too_long(ctx: LintContext) -> Iterator[Finding]:
     for path in ctx.pages:
         lines = ctx.vault.notes[path].line_count
         if limit and lines > limit:
-            yield ctx.finding("page-too-long", path, None, f"page has {lines} lines; SCHEMA.md's max_page_lines is {limit}")
+            yield ctx.finding(
+                "page-too-long", path, None, f"page has {lines} lines; SCHEMA.md's max_page_lines is {limit}"
+            )
 
 
 @rule("duplicate-page", "warning", "two pages with the same title or alias", needs_schema=True)
@@ -304,7 +444,13 @@ def duplicates(ctx: LintContext) -> Iterator[Finding]:
         if len(unique) > 1:
             for page in unique:
                 others = ", ".join(p for p in unique if p != page)
-                yield ctx.finding("duplicate-page", page, None, f"title or alias '{name}' is also used by {others}: merge them or rename one", target=name)
+                yield ctx.finding(
+                    "duplicate-page",
+                    page,
+                    None,
+                    f"title or alias '{name}' is also used by {others}: merge them or rename one",
+                    target=name,
+                )
 
 
 __all__ = ["as_date", "fold", "table_rows", "unwrap_link"]

@@ -24,7 +24,9 @@ class LintOptions:
     select: tuple[str, ...] = ()  # only these rules (empty: all)
     ignore: tuple[str, ...] = ()
     strict: bool | None = None  # warnings fail too; None: `[lint] strict` in wikic.toml (default off)
-    use_cache: bool | None = None  # the caches under .wikic/cache/; None: in a wikic vault only (a plain folder is left as it was)
+    use_cache: bool | None = (
+        None  # the caches under .wikic/cache/; None: in a wikic vault only (a plain folder is left as it was)
+    )
     today: dt.date | None = None  # "as of" date for staleness (default: today)
     jobs: int | None = None
 
@@ -88,7 +90,9 @@ def _check_names(names: tuple[str, ...], option: str) -> None:
     rules = _rules()
     unknown = [n for n in names if n not in rules]
     if unknown:
-        raise UsageError(f"unknown rule(s) for {option}: {', '.join(unknown)}", hint=f"known rules: {', '.join(sorted(rules))}")
+        raise UsageError(
+            f"unknown rule(s) for {option}: {', '.join(unknown)}", hint=f"known rules: {', '.join(sorted(rules))}"
+        )
 
 
 def _fingerprint(root: Path, files: Any, options: LintOptions, today: dt.date) -> str:
@@ -159,7 +163,16 @@ def _lint(root: Path, options: LintOptions, today: dt.date) -> tuple[list[Findin
         for finding in rule.fn(ctx):
             severity = forced or finding.severity or rule.severity
             if severity != finding.severity:
-                finding = Finding(finding.rule, severity, finding.path, finding.line, finding.column, finding.message, finding.target, finding.fix)
+                finding = Finding(
+                    finding.rule,
+                    severity,
+                    finding.path,
+                    finding.line,
+                    finding.column,
+                    finding.message,
+                    finding.target,
+                    finding.fix,
+                )
             findings.append(finding)
     findings.sort(key=lambda f: (*f.sort_key()[:3], SEVERITY_ORDER.get(f.severity, 9), *f.sort_key()[3:]))
     pages = len(vault.pages)
@@ -182,4 +195,8 @@ def _read_report(root: Path, key: str) -> tuple[list[Finding], int, int] | None:
 
 
 def _write_report(root: Path, key: str, findings: list[Finding], pages: int, links: int) -> None:
-    write_cache(root, LINT_REPORT, json.dumps({"key": key, "pages": pages, "links": links, "findings": [f.to_dict() for f in findings]}))
+    write_cache(
+        root,
+        LINT_REPORT,
+        json.dumps({"key": key, "pages": pages, "links": links, "findings": [f.to_dict() for f in findings]}),
+    )

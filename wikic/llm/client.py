@@ -349,7 +349,10 @@ class OpenAICompatible:
         message = choice.get("message")
         if not isinstance(message, dict):
             raise LLMError(
-                f"{self._where()}: the reply is not a chat completion ({_short(self._scrub(body.decode('utf-8', 'replace')))})",
+                (
+                    f"{self._where()}: the reply is not a chat completion "
+                    f"({_short(self._scrub(body.decode('utf-8', 'replace')))})"
+                ),
                 hint="check that [llm] base_url points at an OpenAI-compatible /v1 endpoint",
             )
         if isinstance(data.get("model"), str) and data["model"]:

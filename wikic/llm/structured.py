@@ -110,7 +110,9 @@ def ask(
         if isinstance(outcome, _Rejected):
             raise LLMError(
                 f"invalid reply for {schema_name} twice from model {llm.identity.get('model')}: {outcome.problem}",
-                hint="nothing was written for this source; try a larger model, or re-run (validated replies are cached)",
+                hint=(
+                    "nothing was written for this source; try a larger model, or re-run (validated replies are cached)"
+                ),
             )
     value, reply = outcome
     if cache is not None:

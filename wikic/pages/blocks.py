@@ -115,7 +115,9 @@ def _insert(text: str, rendered: str, section: str | None) -> str:
             lines.pop()
         lines.extend(["", head, "", rendered, ""])
         return _tidy("\n".join(lines))
-    end = next((i for i in range(start + 1, len(lines)) if lines[i].startswith("## ") or lines[i].startswith("# ")), len(lines))
+    end = next(
+        (i for i in range(start + 1, len(lines)) if lines[i].startswith("## ") or lines[i].startswith("# ")), len(lines)
+    )
     while end > start + 1 and lines[end - 1].strip() == "":
         end -= 1
     lines[end:end] = ["", rendered]

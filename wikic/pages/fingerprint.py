@@ -70,4 +70,6 @@ def same_fingerprint(recorded: object, current: str) -> bool:
 def fingerprint_matches(recorded: object, text: str) -> bool:
     """Whether the page `text` is unchanged since `recorded` was taken, by this version's fingerprint or by
     the one earlier versions recorded (See also lines and block markers counted)."""
-    return same_fingerprint(recorded, page_fingerprint(text)) or same_fingerprint(recorded, _digest(_normalised(_without_asked(text))))
+    return same_fingerprint(recorded, page_fingerprint(text)) or same_fingerprint(
+        recorded, _digest(_normalised(_without_asked(text)))
+    )

@@ -17,7 +17,10 @@ def section_titles() -> dict[str, str]:
     """Built-in page type -> its index.md heading, from the vault skeleton (templates/vault/index.md)."""
     headings = index_skeleton().headings
     if len(headings) != len(PAGE_FOLDERS):
-        raise ValueError(f"templates/vault/index.md must have one '## heading' per page type ({', '.join(PAGE_FOLDERS)}), in that order")
+        raise ValueError(
+            f"templates/vault/index.md must have one '## heading' per page type ({', '.join(PAGE_FOLDERS)}), "
+            "in that order"
+        )
     return dict(zip(PAGE_FOLDERS, headings, strict=True))
 
 
@@ -51,7 +54,9 @@ def render_index(entries: list[Entry], types: list[str]) -> str:
     out = [index_skeleton().title, ""]
     for page_type in types:
         out.append(f"## {section_title(page_type)}")
-        out.extend(e.render() for e in sorted((e for e in entries if e.page_type == page_type), key=lambda e: e.link.lower()))
+        out.extend(
+            e.render() for e in sorted((e for e in entries if e.page_type == page_type), key=lambda e: e.link.lower())
+        )
     return "\n".join(out) + "\n"
 
 

@@ -203,7 +203,11 @@ class Palace:
         return self._write(None, rebuild, lock_timeout, progress)
 
     def update_paths(
-        self, paths: Iterable[str | Path], *, lock_timeout: float | None = None, progress: ProgressCallback | None = None
+        self,
+        paths: Iterable[str | Path],
+        *,
+        lock_timeout: float | None = None,
+        progress: ProgressCallback | None = None,
     ) -> SyncReport:
         """Re-index just these files (vault-relative or absolute). A path that no longer exists is removed."""
         rels = [self._relative(p) for p in paths]
@@ -319,7 +323,9 @@ class Palace:
         self.title_cache = (None, None)
         return report
 
-    def _plan_file(self, source: SourceFile, doc: Document, digest: str, before: FileRecord | None, size: int) -> _Pending:
+    def _plan_file(
+        self, source: SourceFile, doc: Document, digest: str, before: FileRecord | None, size: int
+    ) -> _Pending:
         """Chunk one file and sort its drawers into new (to embed), kept and stale, by content-hash id."""
         drawers = chunk_document(doc, self._budget(), self.embedder.count_tokens)
         old = self.manifest.drawer_ids(source.path)

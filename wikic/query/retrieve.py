@@ -307,8 +307,12 @@ def _page_item(root: Path, names: LinkNames, hit: SearchHit, text: str, cap: int
     data, _ = split_page(text)
     fm = data or {}
     title = fm.get("title") if isinstance(fm.get("title"), str) else hit.title or posixpath.basename(hit.path)[:-3]
-    aliases = tuple(a for a in fm.get("aliases") or [] if isinstance(a, str)) if isinstance(fm.get("aliases"), list) else ()
-    sources = tuple(s for s in fm.get("sources") or [] if isinstance(s, str)) if isinstance(fm.get("sources"), list) else ()
+    aliases = (
+        tuple(a for a in fm.get("aliases") or [] if isinstance(a, str)) if isinstance(fm.get("aliases"), list) else ()
+    )
+    sources = (
+        tuple(s for s in fm.get("sources") or [] if isinstance(s, str)) if isinstance(fm.get("sources"), list) else ()
+    )
     tags = tuple(t for t in fm.get("tags") or [] if isinstance(t, str)) if isinstance(fm.get("tags"), list) else ()
     body = "\n".join(_clean_lines(knowledge_text(text).split("\n"))).strip()
     if estimate_tokens(body) > cap:

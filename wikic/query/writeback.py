@@ -332,7 +332,9 @@ def _write_query(root: Path, result: QueryResult, rel: str, today: dt.date, *, c
     link = link_ref(names, rel)
     titles = {p: str((vault.notes[p].frontmatter or {}).get("title") or posixpath.basename(p)[:-3]) for p in related}
     see_also = ", ".join(_link(link_ref(names, p), titles[p]) for p in related)
-    body_text, kept = _with_block(merged.text, RELATED_KEY, f"- See also: {see_also}" if related else None, RELATED_SECTION)
+    body_text, kept = _with_block(
+        merged.text, RELATED_KEY, f"- See also: {see_also}" if related else None, RELATED_SECTION
+    )
     if kept:
         saved.kept_edits.append(f"{rel}: {RELATED_KEY}")
     texts[rel] = dump_frontmatter(data) + body_text.lstrip("\n")

@@ -131,7 +131,9 @@ def parse(yaml_text: str, first_line: int = 2) -> Parsed:
         return Parsed({}, problems)
     if not isinstance(data, dict):
         kind = type(data).__name__
-        return Parsed(None, [*problems, Problem(RULE, first_line, f"frontmatter must be a mapping of keys, not a {kind}")])
+        return Parsed(
+            None, [*problems, Problem(RULE, first_line, f"frontmatter must be a mapping of keys, not a {kind}")]
+        )
     return Parsed({str(k): v for k, v in data.items()}, problems)
 
 

@@ -106,7 +106,9 @@ def health(lg: LinkGraph, vault: Vault, top: int = 10) -> dict[str, Any]:
     simple = nx.DiGraph(sub)
     simple.remove_edges_from(nx.selfloop_edges(simple))
     components = list(nx.weakly_connected_components(simple)) if pages else []
-    inbound = Counter(e.target for e in lg.edges if e.target in page_set and e.source != e.target and e.source in page_set)
+    inbound = Counter(
+        e.target for e in lg.edges if e.target in page_set and e.source != e.target and e.source in page_set
+    )
     dead_ends = sorted(p for p in pages if simple.out_degree(p) == 0)
     broken = [e for e in lg.edges if e.target is None and e.link.target]
     wanted = Counter(e.link.target for e in broken if not is_citation(e.link, None))

@@ -17,10 +17,15 @@ _RENAMED = {"gitignore": ".gitignore"}
 def vault_files() -> dict[tuple[str, str], str]:
     """(shipped folder, file in it) -> path in a new vault: the default SCHEMA.md, and every file of
     templates/vault/."""
-    files = {(TEMPLATES, name): name.removeprefix("vault/") for name in file_names(TEMPLATES) if name.startswith("vault/")}
+    files = {
+        (TEMPLATES, name): name.removeprefix("vault/") for name in file_names(TEMPLATES) if name.startswith("vault/")
+    }
     files = {key: _RENAMED.get(rel, rel) for key, rel in files.items()}
     # the vault's own files first, then its folders' (as a person reads the report)
-    return {(SCHEMA, "SCHEMA.md"): "SCHEMA.md", **dict(sorted(files.items(), key=lambda item: (item[1].count("/"), item[1].lower())))}
+    return {
+        (SCHEMA, "SCHEMA.md"): "SCHEMA.md",
+        **dict(sorted(files.items(), key=lambda item: (item[1].count("/"), item[1].lower()))),
+    }
 
 
 @dataclass

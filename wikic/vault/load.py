@@ -84,7 +84,9 @@ def walk(root: Path) -> tuple[dict[str, FileInfo], list[tuple[str, Problem]]]:
                 if entry.is_symlink():
                     target = os.path.realpath(entry.path)
                     if os.path.commonpath([real_root, target]) != real_root:
-                        problems.append((rel, Problem("unsafe-path", None, "symbolic link points outside the vault: not read")))
+                        problems.append(
+                            (rel, Problem("unsafe-path", None, "symbolic link points outside the vault: not read"))
+                        )
                         continue
                     if os.path.isdir(target):
                         continue  # a folder link inside the vault would list files twice
@@ -190,7 +192,9 @@ def _save_cache(root: Path, entries: dict[str, tuple[int, int, Note]]) -> None:
             continue  # an exotic YAML value (binary, set...): parse this note again next time
         notes[key] = [size, mtime, list(note)]
     try:
-        text = json.dumps({"version": __version__, "notes": notes}, default=_encode, ensure_ascii=False, separators=(",", ":"))
+        text = json.dumps(
+            {"version": __version__, "notes": notes}, default=_encode, ensure_ascii=False, separators=(",", ":")
+        )
     except (TypeError, ValueError):
         return  # the cache is an optimisation: a note it cannot hold is parsed again next time
     write_cache(root, PARSE_CACHE, text)

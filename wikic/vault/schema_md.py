@@ -127,18 +127,36 @@ def parse(text: str) -> Schema:
             continue
         kv = _KEY_VALUE.match(m.group(1))
         if not kv:
-            problems.append(Problem("frontmatter", number, f"{SCHEMA_FILE}: cannot read threshold '{m.group(1)}' (expected 'key: number')"))
+            problems.append(
+                Problem(
+                    "frontmatter",
+                    number,
+                    f"{SCHEMA_FILE}: cannot read threshold '{m.group(1)}' (expected 'key: number')",
+                )
+            )
             continue
         key, value = kv.group(1), kv.group(2)
         if key not in THRESHOLD_DEFAULTS:
-            problems.append(Problem("frontmatter", number, f"{SCHEMA_FILE}: unknown threshold '{key}' (known: {', '.join(THRESHOLD_DEFAULTS)})"))
+            problems.append(
+                Problem(
+                    "frontmatter",
+                    number,
+                    f"{SCHEMA_FILE}: unknown threshold '{key}' (known: {', '.join(THRESHOLD_DEFAULTS)})",
+                )
+            )
             continue
         try:
             number_value = int(value)
             if number_value < 0:
                 raise ValueError
         except ValueError:
-            problems.append(Problem("frontmatter", number, f"{SCHEMA_FILE}: threshold '{key}' must be a whole number >= 0, not '{value}'"))
+            problems.append(
+                Problem(
+                    "frontmatter",
+                    number,
+                    f"{SCHEMA_FILE}: threshold '{key}' must be a whole number >= 0, not '{value}'",
+                )
+            )
             continue
         thresholds[key] = number_value
 
@@ -150,7 +168,13 @@ def parse(text: str) -> Schema:
             if value in NAMING_PATTERNS:
                 naming = value
             else:
-                problems.append(Problem("frontmatter", number, f"{SCHEMA_FILE}: unknown naming convention '{value}' (known: {', '.join(NAMING_PATTERNS)})"))
+                problems.append(
+                    Problem(
+                        "frontmatter",
+                        number,
+                        f"{SCHEMA_FILE}: unknown naming convention '{value}' (known: {', '.join(NAMING_PATTERNS)})",
+                    )
+                )
             break
 
     severities: dict[str, str] = {}
@@ -161,7 +185,13 @@ def parse(text: str) -> Schema:
             continue
         kv = _KEY_VALUE.match(m.group(1))
         if not kv or kv.group(2).lower() not in SEVERITIES:
-            problems.append(Problem("frontmatter", number, f"{SCHEMA_FILE}: lint severity must read 'rule-id: error|warning|info|off', not '{m.group(1)}'"))
+            problems.append(
+                Problem(
+                    "frontmatter",
+                    number,
+                    f"{SCHEMA_FILE}: lint severity must read 'rule-id: error|warning|info|off', not '{m.group(1)}'",
+                )
+            )
             continue
         severities[kv.group(1)] = kv.group(2).lower()
         severity_lines[kv.group(1)] = number
@@ -172,8 +202,14 @@ def parse(text: str) -> Schema:
         if not m:
             continue
         kv = _KEY_VALUE.match(m.group(1))
-        if not kv or not re.fullmatch(r"[a-z][a-z0-9_-]*", kv.group(1)) or not re.fullmatch(r"[A-Za-z0-9_-]+", kv.group(2)):
-            problems.append(Problem("frontmatter", number, f"{SCHEMA_FILE}: page type must read 'type: folder', not '{m.group(1)}'"))
+        if (
+            not kv
+            or not re.fullmatch(r"[a-z][a-z0-9_-]*", kv.group(1))
+            or not re.fullmatch(r"[A-Za-z0-9_-]+", kv.group(2))
+        ):
+            problems.append(
+                Problem("frontmatter", number, f"{SCHEMA_FILE}: page type must read 'type: folder', not '{m.group(1)}'")
+            )
             continue
         folders[kv.group(1)] = kv.group(2)
 

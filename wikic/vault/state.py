@@ -60,7 +60,9 @@ def state_path(root: Path, name: str) -> Path:
 def state_is_ours(root: Path) -> bool:
     """`.wikic/` must be a real folder inside the vault: a symlink there could redirect cache writes."""
     state = state_dir(root)
-    return not state.is_symlink() and (not state.exists() or os.path.realpath(state).startswith(os.path.realpath(root) + os.sep))
+    return not state.is_symlink() and (
+        not state.exists() or os.path.realpath(state).startswith(os.path.realpath(root) + os.sep)
+    )
 
 
 @contextmanager
@@ -151,8 +153,13 @@ def write_source_ledger(root: Path, sources: dict[str, dict[str, Any]]) -> None:
 
 def source_ledger_lock(root: Path, timeout: float = 60.0) -> AbstractContextManager[None]:
     """One writer of the source ledger at a time (capture reads it, adds entries, writes it back)."""
-    return state_lock(root, SOURCES_LOCK, timeout, holder=f"{state_path(root, SOURCES)}: another wikic process has held "
-                      "the source ledger", hint="wait for the other ingest to finish")
+    return state_lock(
+        root,
+        SOURCES_LOCK,
+        timeout,
+        holder=f"{state_path(root, SOURCES)}: another wikic process has held the source ledger",
+        hint="wait for the other ingest to finish",
+    )
 
 
 # -- what ingest compiled, and what waits below a threshold (compiled.json, mentions.json) ----------------
@@ -191,8 +198,12 @@ class Mentions:
     def load(cls, root: Path) -> Mentions:
         return cls(root, _read_ledger(root, MENTIONS, "mentions"))
 
-    def add(self, key: str, kind: str, name: str, aliases: list[str], summary: str, source: str, payload: Any) -> dict[str, Any]:
-        item = self.items.setdefault(key, {"kind": kind, "name": name, "aliases": [], "summary": summary, "sources": {}})
+    def add(
+        self, key: str, kind: str, name: str, aliases: list[str], summary: str, source: str, payload: Any
+    ) -> dict[str, Any]:
+        item = self.items.setdefault(
+            key, {"kind": kind, "name": name, "aliases": [], "summary": summary, "sources": {}}
+        )
         item["aliases"] = sorted(set(item["aliases"]) | set(aliases))
         if not item.get("summary"):
             item["summary"] = summary
@@ -238,7 +249,9 @@ def drop_journal(root: Path) -> None:
 
 
 def add_palace_todo(root: Path, run: str, paths: list[str]) -> None:
-    write_atomic(state_path(root, PALACE_TODO) / f"{run}.json", json.dumps({"paths": sorted(set(paths))}, ensure_ascii=False))
+    write_atomic(
+        state_path(root, PALACE_TODO) / f"{run}.json", json.dumps({"paths": sorted(set(paths))}, ensure_ascii=False)
+    )
 
 
 def palace_todos(root: Path) -> list[tuple[Path, list[str]]]:

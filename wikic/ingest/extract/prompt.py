@@ -83,7 +83,11 @@ def build_messages(
         f"{fenced}\n\n"
         "Reply with the JSON object for this source text."
     )
-    return [{"role": "system", "content": system}, *_example(chunk, context, "single"), {"role": "user", "content": user}]
+    return [
+        {"role": "system", "content": system},
+        *_example(chunk, context, "single"),
+        {"role": "user", "content": user},
+    ]
 
 
 def _domain(context: PromptContext) -> str:
@@ -151,10 +155,15 @@ def names_messages(
     system = _NAMES.format(domain=_domain(context)) + _guidance(context)
     user = (
         f'Source: "{title}"{part}. The source text is between the two {fence} markers.\n{fenced}\n\n'
-        f"Existing wiki pages (use these exact names when the source means the same thing):\n{_listing(existing_pages)}\n\n"
+        "Existing wiki pages (use these exact names when the source means the same thing):\n"
+        f"{_listing(existing_pages)}\n\n"
         "List every named thing in this source text."
     )
-    return [{"role": "system", "content": system}, *_example(chunk, context, "names"), {"role": "user", "content": user}]
+    return [
+        {"role": "system", "content": system},
+        *_example(chunk, context, "names"),
+        {"role": "user", "content": user},
+    ]
 
 
 def claims_messages(chunk: Chunk, names: Sequence[str], *, title: str, context: PromptContext) -> list[dict[str, str]]:
@@ -166,7 +175,11 @@ def claims_messages(chunk: Chunk, names: Sequence[str], *, title: str, context: 
         f'Source: "{title}"{part}. The source text is between the two {fence} markers.\n{fenced}\n\n'
         f"The facts this source states about each of these names, each fact with its exact quote:\n{asked}"
     )
-    return [{"role": "system", "content": system}, *_example(chunk, context, "claims"), {"role": "user", "content": user}]
+    return [
+        {"role": "system", "content": system},
+        *_example(chunk, context, "claims"),
+        {"role": "user", "content": user},
+    ]
 
 
 # -- the worked example -----------------------------------------------------------------------------------
@@ -202,34 +215,63 @@ def _fact(text: str, quote: str) -> dict[str, str]:
 _EXAMPLE_FACTS = {
     "en": {
         "Redis": [
-            _fact("Redis is an in-memory data store created by Salvatore Sanfilippo in 2009.",
-                  "Redis is an in-memory data store created by Salvatore Sanfilippo in 2009."),
-            _fact("Redis keeps data in RAM and can write snapshots to disk.", "It keeps data in RAM and can write snapshots to disk."),
+            _fact(
+                "Redis is an in-memory data store created by Salvatore Sanfilippo in 2009.",
+                "Redis is an in-memory data store created by Salvatore Sanfilippo in 2009.",
+            ),
+            _fact(
+                "Redis keeps data in RAM and can write snapshots to disk.",
+                "It keeps data in RAM and can write snapshots to disk.",
+            ),
         ],
         "Salvatore Sanfilippo": [
-            _fact("Salvatore Sanfilippo created Redis in 2009.", "Redis is an in-memory data store created by Salvatore Sanfilippo in 2009."),
+            _fact(
+                "Salvatore Sanfilippo created Redis in 2009.",
+                "Redis is an in-memory data store created by Salvatore Sanfilippo in 2009.",
+            ),
         ],
         "Valkey": [
-            _fact("Valkey is a fork of Redis maintained by the Linux Foundation.",
-                  "Valkey is a fork of Redis maintained by the Linux Foundation."),
+            _fact(
+                "Valkey is a fork of Redis maintained by the Linux Foundation.",
+                "Valkey is a fork of Redis maintained by the Linux Foundation.",
+            ),
         ],
         "Linux Foundation": [
-            _fact("The Linux Foundation maintains Valkey.", "Valkey is a fork of Redis maintained by the Linux Foundation."),
+            _fact(
+                "The Linux Foundation maintains Valkey.",
+                "Valkey is a fork of Redis maintained by the Linux Foundation.",
+            ),
         ],
     },
     "zh": {
         "Redis": [
-            _fact("Redis 是一个内存数据库，由 Salvatore Sanfilippo 在 2009 年创建。", "Redis 是一个内存数据库，由 Salvatore Sanfilippo 在 2009 年创建。"),
+            _fact(
+                "Redis 是一个内存数据库，由 Salvatore Sanfilippo 在 2009 年创建。",
+                "Redis 是一个内存数据库，由 Salvatore Sanfilippo 在 2009 年创建。",
+            ),
             _fact("Redis 把数据保存在内存中，也可以把快照写入磁盘。", "它把数据保存在内存中，也可以把快照写入磁盘。"),
         ],
         "Salvatore Sanfilippo": [
-            _fact("Salvatore Sanfilippo 在 2009 年创建了 Redis。", "Redis 是一个内存数据库，由 Salvatore Sanfilippo 在 2009 年创建。"),
+            _fact(
+                "Salvatore Sanfilippo 在 2009 年创建了 Redis。",
+                "Redis 是一个内存数据库，由 Salvatore Sanfilippo 在 2009 年创建。",
+            ),
         ],
-        "Valkey": [_fact("Valkey 是 Redis 的一个分支，由 Linux 基金会维护。", "Valkey 是 Redis 的一个分支，由 Linux 基金会维护。")],
+        "Valkey": [
+            _fact(
+                "Valkey 是 Redis 的一个分支，由 Linux 基金会维护。", "Valkey 是 Redis 的一个分支，由 Linux 基金会维护。"
+            )
+        ],
         "Linux 基金会": [_fact("Linux 基金会维护 Valkey。", "Valkey 是 Redis 的一个分支，由 Linux 基金会维护。")],
     },
 }
-_EXAMPLE_KINDS = {"Redis": "product", "Salvatore Sanfilippo": "person", "Valkey": "product", "Linux Foundation": "organization", "Linux 基金会": "organization"}
+_EXAMPLE_KINDS = {
+    "Redis": "product",
+    "Salvatore Sanfilippo": "person",
+    "Valkey": "product",
+    "Linux Foundation": "organization",
+    "Linux 基金会": "organization",
+}
 
 
 def example_reply(language: str, how: str) -> dict[str, object]:
@@ -239,7 +281,10 @@ def example_reply(language: str, how: str) -> dict[str, object]:
         return {"names": [{"name": name, "kind": _EXAMPLE_KINDS[name]} for name in facts]}
     if how == "claims":
         return {"items": [{"name": name, "facts": facts[name]} for name in list(facts)[::2]]}
-    summary = {"en": "Redis, an in-memory data store, and its fork Valkey.", "zh": "内存数据库 Redis 和它的分支 Valkey。"}[language]
+    summary = {
+        "en": "Redis, an in-memory data store, and its fork Valkey.",
+        "zh": "内存数据库 Redis 和它的分支 Valkey。",
+    }[language]
     fork = facts["Valkey"][0]["quote"]
     return {
         "summary": summary,

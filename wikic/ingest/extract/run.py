@@ -287,7 +287,11 @@ def estimate_extraction(
     and `cache`, cached windows count as free. Two-pass claims calls are estimated for a few names a window."""
     settings = settings or Settings()
     chunks = source_chunks(source, settings)
-    strategy = preferred_strategy(llm, settings) if llm is not None else ("single" if settings.llm.strategy == "auto" else settings.llm.strategy)
+    strategy = (
+        preferred_strategy(llm, settings)
+        if llm is not None
+        else ("single" if settings.llm.strategy == "auto" else settings.llm.strategy)
+    )
     prompt_tokens = cached = calls = 0
     for chunk in chunks:
         if strategy == "two-pass":
@@ -303,7 +307,9 @@ def estimate_extraction(
             asks, key_output, key_name = 1, ChunkPlan, SCHEMA_NAME
             tokens = estimate_messages(key_messages)
         if llm is not None and cache is not None:
-            key = ReplyCache.key(llm.identity, key_messages, key_name, strict_schema(key_output), settings.llm.max_output_tokens)
+            key = ReplyCache.key(
+                llm.identity, key_messages, key_name, strict_schema(key_output), settings.llm.max_output_tokens
+            )
             if cache.get(key) is not None:
                 cached += 1
                 continue

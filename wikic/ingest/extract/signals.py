@@ -3,10 +3,10 @@ failure, not the source's emptiness: a plan is then asked again the other way, a
 yields nothing is reported, never passed over in silence.
 
 Signals, cheapest first: capitalised words that do not start a sentence, or start one but are never
-written in lower case and recur ("Chroma is... Chroma stores..."), and runs of them ("Milla Jovovich"); words in capitals ("HNSW"), code-like identifiers ("all-MiniLM-L6-v2", "llama.cpp",
-"Qwen3"), Latin names inside CJK text ("Chroma 是..."), terms in CJK quotation marks (「」《》), and numbers
-with a unit ("65 MB", "两毫秒"). They over-count a little (a capitalised word after a colon); the
-thresholds that use them allow for it.
+written in lower case and recur ("Chroma is... Chroma stores..."), and runs of them ("Milla Jovovich"); words
+in capitals ("HNSW"), code-like identifiers ("all-MiniLM-L6-v2", "llama.cpp", "Qwen3"), Latin names inside
+CJK text ("Chroma 是..."), terms in CJK quotation marks (「」《》), and numbers with a unit ("65 MB", "两毫秒").
+They over-count a little (a capitalised word after a colon); the thresholds that use them allow for it.
 """
 
 from __future__ import annotations
@@ -30,7 +30,8 @@ _SENTENCE_START = re.compile(r"(?:^\s*[-*#>|]*\s*|[.!?:;。！？：；]\s*|\n\s
 _COMMON = frozenset(
     "a an the this that these those it its they there here he she we you i in on at for from to of by with as "
     "and or but if when while after before since both each every all some many most no not also however "
-    "one two because although though unless besides once only just even yet still instead thus hence meanwhile today later "
+    "one two because although though unless besides once only just even yet still instead thus hence meanwhile "
+    "today later "
     "now first next finally then so such which who what where why how is are was were be been has have had "
     "do does did can could will would may might must should neither nor".split()
 )

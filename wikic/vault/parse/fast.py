@@ -165,7 +165,9 @@ def plain_tables(body: str) -> bool:
         if header > 0 and lines[header - 1].strip(" \t"):
             return False  # the table interrupts a paragraph or continues a container
         aligns = lines[i].split("|")
-        inner = [c.strip(_MD_TRIM) for c in aligns[1:-1]] + [c.strip(_MD_TRIM) for c in aligns[-1:] if c.strip(_MD_TRIM)]
+        inner = [c.strip(_MD_TRIM) for c in aligns[1:-1]] + [
+            c.strip(_MD_TRIM) for c in aligns[-1:] if c.strip(_MD_TRIM)
+        ]
         if not inner or not all(_DELIMITER_CELL.match(c) for c in inner):
             return False
         columns = len(_cells(lines[header]))

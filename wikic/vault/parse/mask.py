@@ -113,7 +113,9 @@ def mask_markup(body: str) -> tuple[str, str, set[int]] | None:
             after = close + 2
             blank = after - i
         else:  # "<": a comment or an autolink is blanked; anything else stays for markdown-it to judge
-            m = _INLINE_COMMENT.match(text, i) or (_AUTOLINK.match(text, i) if text[max(0, i - 2) : i] != "](" else None)
+            m = _INLINE_COMMENT.match(text, i) or (
+                _AUTOLINK.match(text, i) if text[max(0, i - 2) : i] != "](" else None
+            )
             if m is None and text.startswith("<!--", i):
                 return None  # a comment running past its line (or malformed): markdown-it decides
             after = m.end() if m is not None else i + 1

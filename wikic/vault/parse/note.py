@@ -53,7 +53,13 @@ def _frontmatter_links(yaml_text: str, data: dict[str, Any], problems: list[Prob
     for key, value in data.items():
         if isinstance(value, list) and any(isinstance(x, list) for x in value):
             line = next((i + 2 for i, text in enumerate(lines) if text.startswith(f"{key}:")), 2)
-            problems.append(Problem("frontmatter", line, f"'{key}' holds an unquoted wikilink: quote it (\"[[...]]\") or Obsidian ignores it"))
+            problems.append(
+                Problem(
+                    "frontmatter",
+                    line,
+                    f"'{key}' holds an unquoted wikilink: quote it (\"[[...]]\") or Obsidian ignores it",
+                )
+            )
         for text in values(value):
             for m in FM_WIKI.finditer(text):
                 raw = m.group(0)
@@ -97,7 +103,14 @@ def parse_note(path: str, data: bytes, max_bytes: int = MAX_PAGE_BYTES) -> Note:
     links: list[Link] = []
     if split.yaml_text is not None and len(split.yaml_text) > fm.MAX_FRONTMATTER_CHARS:
         problems.append(
-            Problem("frontmatter", 1, f"frontmatter is {len(split.yaml_text) // 1024} KB, over the {fm.MAX_FRONTMATTER_CHARS // 1024} KB limit: not read")
+            Problem(
+                "frontmatter",
+                1,
+                (
+                    f"frontmatter is {len(split.yaml_text) // 1024} KB, over the {fm.MAX_FRONTMATTER_CHARS // 1024} "
+                    "KB limit: not read"
+                ),
+            )
         )
     elif split.yaml_text is not None:
         parsed = fm.parse(split.yaml_text)
@@ -111,7 +124,14 @@ def parse_note(path: str, data: bytes, max_bytes: int = MAX_PAGE_BYTES) -> Note:
     body_start = split.block_lines + 1
     if len(data) > max_bytes:
         problems.append(
-            Problem("page-too-long", None, f"page is {len(data) / (1024 * 1024):.1f} MB, over the {max_bytes / (1024 * 1024):g} MB parse limit: its links were not read")
+            Problem(
+                "page-too-long",
+                None,
+                (
+                    f"page is {len(data) / (1024 * 1024):.1f} MB, over the {max_bytes / (1024 * 1024):g} MB parse "
+                    "limit: its links were not read"
+                ),
+            )
         )
         return Note(path, data_fm, split.block_lines, key_lines, links, [], [], problems, line_count, body_start)
     body = "\n".join(lines[split.block_lines :]) if split.block_lines else text

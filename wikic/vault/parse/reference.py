@@ -31,7 +31,12 @@ def _wikilink(state: StateInline, silent: bool) -> bool:
         return False
     m = WIKI_RE.match(state.src, state.pos)
     if not m:
-        if not silent and ch == "[" and state.src.startswith("[[", state.pos) and not _closes_on_line(state, state.pos + 2):
+        if (
+            not silent
+            and ch == "["
+            and state.src.startswith("[[", state.pos)
+            and not _closes_on_line(state, state.pos + 2)
+        ):
             # An unclosed "[[": note where, for a problem report, and let the other rules read it as usual.
             unclosed = state.env.get(UNCLOSED_KEY)
             if unclosed is not None:
@@ -240,7 +245,9 @@ _HIDING_BLOCKS = frozenset(
 )
 
 
-def scan_full(text: str, first_line: int, lines: list[str]) -> tuple[list[Link], list[Heading], list[Problem], set[int]]:
+def scan_full(
+    text: str, first_line: int, lines: list[str]
+) -> tuple[list[Link], list[Heading], list[Problem], set[int]]:
     """markdown-it pass over the whole text (frontmatter blanked so line numbers stay absolute)."""
     tokens = markdown().parse(text)
     links: list[Link] = []
@@ -256,12 +263,26 @@ def scan_full(text: str, first_line: int, lines: list[str]) -> tuple[list[Link],
             hidden.update(range(tok.map[0], tok.map[1]))
             if ttype == "fence" and not _fence_closed(tok, lines):
                 problems.append(
-                    Problem("malformed-link", tok.map[0] + 1, "code fence is never closed: it hides the rest of the page (or of its list item or quote)")
+                    Problem(
+                        "malformed-link",
+                        tok.map[0] + 1,
+                        "code fence is never closed: it hides the rest of the page (or of its list item or quote)",
+                    )
                 )
             if ttype == "math_block" and not tok.meta.get("closed", True):
-                problems.append(Problem("malformed-link", tok.map[0] + 1, "'$$' math block is never closed: it hides the rest of the page (or of its list item or quote)"))
+                problems.append(
+                    Problem(
+                        "malformed-link",
+                        tok.map[0] + 1,
+                        "'$$' math block is never closed: it hides the rest of the page (or of its list item or quote)",
+                    )
+                )
             if ttype == "obsidian_comment_block" and not tok.meta.get("closed", True):
-                problems.append(Problem("malformed-link", tok.map[0] + 1, "'%%' comment is never closed: it hides the rest of the page"))
+                problems.append(
+                    Problem(
+                        "malformed-link", tok.map[0] + 1, "'%%' comment is never closed: it hides the rest of the page"
+                    )
+                )
         elif ttype == "heading_open" and tok.map and i + 1 < n:
             headings.append(Heading(tokens[i + 1].content.strip(), int(tok.tag[1]), tok.map[0] + 1))
         elif ttype == "inline" and tok.map:
