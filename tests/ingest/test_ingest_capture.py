@@ -237,6 +237,13 @@ def test_ledger_records_hashes_and_no_local_paths(vault, inbox):
         ("blob.bin", b"abc\x00\x01\x02\x00def" * 10, "binary file"),
         ("russian.txt", "Привет, мир! Это заметки.".encode("koi8-r"), r"not UTF-8 text \(byte 0xf0 at offset 0\)"),
         ("short.txt", "中文笔记".encode("gbk"), r"could be .*GB18030"),
+        # UTF-16 without a byte-order mark, cut one byte short: valid UTF-8 (NUL bytes), but not text
+        pytest.param(
+            "cut.txt",
+            "Notes: the store is Chroma.".encode("utf-16-le") + b"\n",
+            r"not UTF-8 text \(NUL bytes between the characters\); it could be utf-16-le",
+            id="utf-16-cut-short",
+        ),
         ("scan.pdf", make_pdf([]), "no text layer"),
         ("broken.pdf", b"%PDF-1.4\nthis is not really a pdf", "cannot read the PDF"),
         ("empty.html", b"<html><body><script>x()</script></body></html>", "empty source"),

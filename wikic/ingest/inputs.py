@@ -265,6 +265,7 @@ def decode_text(label: str, data: bytes, declared: str | None = None) -> tuple[s
         )
     try:
         data.decode("utf-8")
+        where = "NUL bytes between the characters"  # UTF-16 without a byte-order mark that does not decode
     except UnicodeDecodeError as exc:
         where = f"byte 0x{data[exc.start]:02x} at offset {exc.start}"
     if found.candidates:
