@@ -1,5 +1,6 @@
 """The built wheel carries every file of the repository's templates/ and schema/, readable through
-wikic.resources from an installed copy, and `wikic init` from it makes the same vault as from the checkout."""
+wikic.resources from an installed copy, and `wikic init` from it makes the same vault as from the checkout.
+It also carries the py.typed marker, so type checkers read wikic's type hints."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import subprocess
 import sys
 import sysconfig
 import venv
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -64,6 +66,8 @@ def test_wheel_ships_templates_and_schema_and_init_makes_the_same_vault(tmp_path
     )
     assert build.returncode == 0, build.stdout[-3000:] + build.stderr[-3000:]
     (wheel,) = dist.glob("wikic-*.whl")
+    with zipfile.ZipFile(wheel) as archive:
+        assert "wikic/py.typed" in archive.namelist()  # without it a type checker ignores wikic's hints (PEP 561)
 
     env_dir = tmp_path / "fresh venv"
     venv.EnvBuilder(with_pip=False, clear=True).create(env_dir)  # ensurepip is slow; this pip installs into it

@@ -14,9 +14,9 @@ from wikic.vault.layout import is_vault
 from wikic.vault.load import load_vault
 
 
-def _portable(graph: nx.MultiDiGraph) -> nx.MultiDiGraph:
+def _portable(graph: nx.MultiDiGraph[str]) -> nx.MultiDiGraph[str]:
     """GraphML accepts only scalar attributes; drop None values."""
-    out = nx.MultiDiGraph()
+    out: nx.MultiDiGraph[str] = nx.MultiDiGraph()
     for node, attrs in graph.nodes(data=True):
         out.add_node(node, **{k: v for k, v in attrs.items() if v is not None})
     for u, v, key, attrs in graph.edges(keys=True, data=True):

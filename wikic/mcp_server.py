@@ -18,27 +18,24 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
 
+from mcp.server.mcpserver import MCPServer as _Server
+from mcp.server.mcpserver.exceptions import ToolError
+from mcp.types import ToolAnnotations
+
 from wikic import __version__
 from wikic.errors import UsageError, WikicError
 from wikic.palace import Palace, open_palace
 from wikic.vault.layout import RAW_DIR, RAW_SUBDIRS, require_vault
-
-try:  # mcp 2.x renamed FastMCP to MCPServer (importing mcp.server.fastmcp raises there)
-    from mcp.server.mcpserver import MCPServer as _Server
-    from mcp.server.mcpserver.exceptions import ToolError
-except ImportError:  # pragma: no cover - mcp 1.x
-    from mcp.server.fastmcp import FastMCP as _Server  # type: ignore[no-redef]
-    from mcp.server.fastmcp.exceptions import ToolError  # type: ignore[no-redef]
-from mcp.types import ToolAnnotations
 
 F = TypeVar("F", bound=Callable[..., Any])
 
 MAX_PAGE_CHARS = 60_000  # a page longer than this is cut (with a note): tool results go into a context window
 MAX_FINDINGS = 50
 
-READ_ONLY = ToolAnnotations(readOnlyHint=True, destructiveHint=False, idempotentHint=True, openWorldHint=False)
-ASKS_MODEL = ToolAnnotations(readOnlyHint=False, destructiveHint=False, idempotentHint=False, openWorldHint=True)
-CAPTURES = ToolAnnotations(readOnlyHint=False, destructiveHint=False, idempotentHint=True, openWorldHint=False)
+# The fields are snake_case in the SDK; they go over the wire under their camelCase aliases (readOnlyHint, ...).
+READ_ONLY = ToolAnnotations(read_only_hint=True, destructive_hint=False, idempotent_hint=True, open_world_hint=False)
+ASKS_MODEL = ToolAnnotations(read_only_hint=False, destructive_hint=False, idempotent_hint=False, open_world_hint=True)
+CAPTURES = ToolAnnotations(read_only_hint=False, destructive_hint=False, idempotent_hint=True, open_world_hint=False)
 
 
 def _tool_errors(fn: F) -> F:
@@ -291,12 +288,8 @@ def build_server(root: Path) -> tuple[Any, WikiTools]:
     )
 
     def add(fn: Callable[..., str], annotations: ToolAnnotations, description: str) -> None:
-        wrapped = _tool_errors(fn)
-        try:
-            server.add_tool(wrapped, name=fn.__name__, description=description, annotations=annotations,
-                            structured_output=False)
-        except TypeError:  # pragma: no cover - older SDKs without structured_output
-            server.add_tool(wrapped, name=fn.__name__, description=description, annotations=annotations)
+        server.add_tool(_tool_errors(fn), name=fn.__name__, description=description, annotations=annotations,
+                        structured_output=False)
 
     add(tools.search, READ_ONLY,
         "Search the wiki's pages and raw sources by meaning and by words (any language). Returns the best files "
@@ -332,12 +325,7 @@ def serve(root: Path, *, http_port: int | None = None) -> None:
         if http_port is None:
             server.run()
         else:
-            try:
-                server.run("streamable-http", host="127.0.0.1", port=http_port)
-            except TypeError:  # pragma: no cover - mcp 1.x takes host and port from its settings
-                server.settings.host = "127.0.0.1"
-                server.settings.port = http_port
-                server.run("streamable-http")
+            server.run("streamable-http", host="127.0.0.1", port=http_port)
     finally:
         tools.close()
 

@@ -38,6 +38,20 @@ async def call(session: ClientSession, name: str, args: dict[str, Any], timings:
     return bool(result.is_error), text_of(result)
 
 
+def test_tool_annotations_go_over_the_wire_under_their_camel_case_names() -> None:
+    from wikic.mcp_server import ASKS_MODEL, CAPTURES, READ_ONLY
+
+    def wire(annotations: Any) -> dict[str, Any]:
+        return annotations.model_dump(by_alias=True, exclude_none=True, mode="json")
+
+    assert wire(READ_ONLY) == {"readOnlyHint": True, "destructiveHint": False, "idempotentHint": True,
+                               "openWorldHint": False}
+    assert wire(ASKS_MODEL) == {"readOnlyHint": False, "destructiveHint": False, "idempotentHint": False,
+                                "openWorldHint": True}
+    assert wire(CAPTURES) == {"readOnlyHint": False, "destructiveHint": False, "idempotentHint": True,
+                              "openWorldHint": False}
+
+
 def test_stdio_server_tools(mcp_wiki: QueryWiki, tmp_path: Path) -> None:
     wiki = mcp_wiki
     params = StdioServerParameters(command=sys.executable, args=["-m", "wikic", "mcp", "--vault", str(wiki.root)],

@@ -11,7 +11,7 @@ import inspect
 import re
 from typing import TYPE_CHECKING, Any, get_args
 
-from typer.core import TyperCommand
+from typer.core import TyperCommand, TyperOption
 
 if TYPE_CHECKING:  # Typer vendors click as typer._click
     from typer._click import Context, HelpFormatter
@@ -45,7 +45,7 @@ class HelpCommand(TyperCommand):
         if self.help:
             self.help = _EXAMPLE.sub("\b\nExample:", inspect.cleandoc(self.help))
         for param in self.params:
-            if param.param_type_name == "option" and not param.is_flag and param.metavar is None:
+            if isinstance(param, TyperOption) and not param.is_flag and param.metavar is None:
                 param.metavar = _type_word(param)
 
     def collect_usage_pieces(self, ctx: Context) -> list[str]:

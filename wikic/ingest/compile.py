@@ -223,7 +223,7 @@ class Compiler:
             facts = [f for f in entity.facts if f.anchored]
             result.dropped_facts += len(entity.facts) - len(facts)
             rels = [r for r in plan.relations if _same(r.source, entity.name) and r.fact.anchored]
-            payload = {
+            payload: dict[str, Any] = {
                 "facts": [[f.text, str(f.anchor)] for f in facts],
                 "relations": [[r.relation, r.target, str(r.fact.anchor)] for r in rels],
             }

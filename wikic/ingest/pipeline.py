@@ -277,7 +277,8 @@ def page_names(root: Path) -> tuple[PageNames, LinkNames]:
     names = PageNames()
     for path in vault.pages:
         fm = vault.notes[path].frontmatter or {}
-        title = fm.get("title") if isinstance(fm.get("title"), str) else posixpath.basename(path)[:-3]
+        given = fm.get("title")
+        title = given if isinstance(given, str) else posixpath.basename(path)[:-3]
         aliases = (
             [a for a in fm.get("aliases") or [] if isinstance(a, str)] if isinstance(fm.get("aliases"), list) else []
         )
@@ -301,9 +302,9 @@ def relevant_pages(root: Path, source: CapturedSource, names: PageNames, use_pal
 
             query = f"{source.title}\n{source.text[:2000]}"
             for hit in search_vault(root, query, k=MAX_CONTEXT_PAGES // 2):
-                path = getattr(hit, "path", None)
-                if path in names.titles:
-                    found.append(names.titles[path])
+                hit_path = getattr(hit, "path", None)
+                if hit_path in names.titles:
+                    found.append(names.titles[hit_path])
         except (PalaceError, ImportError, OSError):
             pass  # no palace yet: name matching alone still bounds the context
     return list(dict.fromkeys(found))[:MAX_CONTEXT_PAGES]
@@ -397,7 +398,7 @@ def ingest(
     def run(src: CapturedSource) -> None:
         try:
             results[src.raw_path] = extract_plan(
-                llm, src, context=context, existing_pages=contexts[src.raw_path], settings=settings, cache=cache,  # type: ignore[arg-type]
+                llm, src, context=context, existing_pages=contexts[src.raw_path], settings=settings, cache=cache,
                 chunks=chunks[src.raw_path], on_chunk=answered.add, on_tokens=answered.add_tokens,
             )
         except LLMError as exc:

@@ -284,7 +284,8 @@ def stale(ctx: LintContext) -> Iterator[Finding]:
         updated = as_date(fm.get("updated")) or as_date(fm.get("created"))
         if updated is None:
             continue
-        sources = fm.get("sources") if isinstance(fm.get("sources"), list) else []
+        listed = fm.get("sources")
+        sources = listed if isinstance(listed, list) else []
         dates = [d for d in (source_date(ctx, unwrap_link(s)) for s in sources if isinstance(s, str)) if d]
         if dates:
             newest = max(dates)

@@ -6,6 +6,7 @@ re-ask and the reply cache live in `wikic.llm.structured`, so they work the same
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -285,7 +286,7 @@ class OpenAICompatible:
             except openai.APIConnectionError as exc:
                 raise self._connection_error(exc) from None
             return TextStream(
-                lambda text, response=response: self._pieces(text, response, streamed=stream),
+                functools.partial(self._pieces, response=response, streamed=stream),
                 model=self.model,
                 prompt_estimate=estimate_messages(msgs),
             )

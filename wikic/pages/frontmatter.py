@@ -38,12 +38,13 @@ _Dumper.add_representer(str, _str)
 # them): such frontmatter keeps the pure-Python emitter, so a page's bytes never depend on which one ran.
 if getattr(yaml, "__with_libyaml__", False):
 
-    class _FastDumper(yaml.CSafeDumper):
+    class _LibyamlDumper(yaml.CSafeDumper):
         def ignore_aliases(self, data: Any) -> bool:
             return True
 
+    _FastDumper: type[_LibyamlDumper | _Dumper] = _LibyamlDumper
 else:  # pragma: no cover - PyYAML built without libyaml
-    _FastDumper = _Dumper  # type: ignore[misc]
+    _FastDumper = _Dumper
 
 _NOT_FAST = re.compile("[^ -~\u00a0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd]")
 

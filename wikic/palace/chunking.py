@@ -197,7 +197,7 @@ def _split_unit(unit: _Unit, budget: int, count: Callable[[str], int]) -> list[_
         size += n
     if current:
         pieces.append(_Unit(joiner.join(current), unit.start, unit.end))
-    out: list[_Unit] = []
+    out = []
     for piece in pieces:
         out.extend(_halve(piece, joiner, budget, count))
     return out
@@ -247,12 +247,11 @@ def chunk_document(doc: Document, budget: int, count: Callable[[str], int]) -> l
     drawers: list[Drawer] = []
     seen: dict[str, int] = {}
     memo: dict[str, int] = {}
-    raw_count = count
 
-    def count(text: str) -> int:  # the packer asks about the same unit several times
+    def counted(text: str) -> int:  # the packer asks about the same unit several times
         n = memo.get(text)
         if n is None:
-            n = memo[text] = raw_count(text)
+            n = memo[text] = count(text)
         return n
 
     sections = _sections(doc)
@@ -260,9 +259,9 @@ def chunk_document(doc: Document, budget: int, count: Callable[[str], int]) -> l
         sections = [([], [_Unit(doc.title, doc.body_first_line, doc.body_first_line)])]
     for heading_path, units in sections:
         prefix = _prefix(doc.title, heading_path)
-        room = max(budget - count(prefix) - 1, budget // 2)
-        pieces = [p for u in units for p in _split_unit(u, room, count)]
-        for group in _pack(pieces, room, count):
+        room = max(budget - counted(prefix) - 1, budget // 2)
+        pieces = [p for u in units for p in _split_unit(u, room, counted)]
+        for group in _pack(pieces, room, counted):
             text = "\n".join(u.text for u in group)
             embed_text = f"{prefix}\n{searchable(text)}"
             content_hash = hashlib.sha256(embed_text.encode("utf-8")).hexdigest()

@@ -268,16 +268,16 @@ def search(
         titles = [t for t in titles if t in allowed_paths]
 
     how = retrieval or Retrieval.of(palace.settings)
-    mix = {"fusion": how.fusion, "rrf_k": how.rrf_k}
     file_scores = fuse(
         per_file(dense_scores, path_of, how.aggregate),
         [per_file(bm25_drawers, path_of, how.aggregate), bm25_files],
-        **mix,
+        fusion=how.fusion,
+        rrf_k=how.rrf_k,
     )
     for rank, title_path in enumerate(titles):
         # the longest name found counts fully; shorter ones (a substring of it, say) slightly less
         file_scores[title_path] = file_scores.get(title_path, 0.0) + TITLE_BONUS / (1 + 0.1 * rank)
-    drawer_scores = fuse(dense_scores, [bm25_drawers], **mix)
+    drawer_scores = fuse(dense_scores, [bm25_drawers], fusion=how.fusion, rrf_k=how.rrf_k)
     best_drawer: dict[str, str] = {}
     for drawer_id, score in drawer_scores.items():
         p = path_of.get(drawer_id)

@@ -17,6 +17,7 @@ from typing import Any
 import chromadb
 import numpy as np
 from chromadb import Documents, EmbeddingFunction, Embeddings
+from chromadb.api.shared_system_client import SharedSystemClient
 from chromadb.utils.embedding_functions import register_embedding_function
 
 from wikic.errors import PalaceError
@@ -88,7 +89,7 @@ class VectorStore:
         """A long-lived embedded client never sees vectors another process added (chromadb keeps its HNSW
         segment in memory); only dropping the shared system cache and connecting again refreshes it."""
         if not self._settings.url:
-            chromadb.api.client.SharedSystemClient.clear_system_cache()
+            SharedSystemClient.clear_system_cache()
         self._client = None
         self._collection = None
 

@@ -108,25 +108,30 @@ class StoreProcess:
         return self._proc.pid if self._proc is not None and self._proc.poll() is None else None
 
     def call(self, method: str, settings: PalaceSettings, *args: Any, **kwargs: Any) -> Any:
-        """Run one VectorStore method in the child. A child that died (killed, out of memory) is replaced
-        and the request sent once more: every method is idempotent."""
+        """Run one VectorStore method in the child."""
         request = (method, str(settings.path), settings.collection, args, kwargs)
         with self._lock:
-            for attempt in (1, 2):
-                proc = self._ensure()
-                assert proc.stdin is not None and proc.stdout is not None
-                try:
-                    _send(proc.stdin, request)
-                    status, value = _receive(proc.stdout)
-                    break
-                except (EOFError, OSError, pickle.PickleError):
-                    code = proc.wait()
-                    self._proc = None
-                    if attempt == 2:
-                        raise PalaceError(f"the palace process stopped unexpectedly (exit code {code})") from None
+            status, value = self._exchange(request)
         if status == "error":
             raise PalaceError(value)
         return value
+
+    def _exchange(self, request: tuple[Any, ...]) -> tuple[str, Any]:
+        """Send a request, read its reply. A child that died (killed, out of memory) is replaced and the
+        request sent once more: every method is idempotent."""
+        for attempt in (1, 2):
+            proc = self._ensure()
+            assert proc.stdin is not None and proc.stdout is not None
+            try:
+                _send(proc.stdin, request)
+                status, value = _receive(proc.stdout)
+                return status, value
+            except (EOFError, OSError, pickle.PickleError):
+                code = proc.wait()
+                self._proc = None
+                if attempt == 2:
+                    raise PalaceError(f"the palace process stopped unexpectedly (exit code {code})") from None
+        raise AssertionError("unreachable: the second attempt returns or raises")
 
     def close(self) -> None:
         with self._lock:
@@ -217,16 +222,15 @@ def open_store(settings: PalaceSettings) -> Any:
     """The store for these settings: in the keyless child for an embedded palace, here for a server."""
     if settings.url is None:
         return IsolatedStore(settings)
-    from wikic.palace.store import (
-        VectorStore,  # chromadb is only imported where it is used
-    )
+    # chromadb is only imported where it is used
+    from wikic.palace.store import VectorStore
 
     return VectorStore(settings)
 
 
 # -- the child ----------------------------------------------------------------------------------------------
 def _serve(requests: IO[bytes], replies: IO[bytes]) -> None:
-    import chromadb
+    from chromadb.api.shared_system_client import SharedSystemClient
 
     from wikic.palace.store import VectorStore
 
@@ -243,7 +247,7 @@ def _serve(requests: IO[bytes], replies: IO[bytes]) -> None:
             if key not in stores:
                 if len(stores) >= MAX_OPEN:
                     stores.clear()
-                    chromadb.api.client.SharedSystemClient.clear_system_cache()
+                    SharedSystemClient.clear_system_cache()
                 stores[key] = VectorStore(PalaceSettings(path=Path(path), collection=collection))
             reply: tuple[str, Any] = ("ok", getattr(stores[key], method)(*args, **kwargs))
         except PalaceError as exc:

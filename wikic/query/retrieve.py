@@ -200,8 +200,7 @@ def retrieve(
     chosen_raw: list[ContextItem] = []
     if raws and (not chosen_pages or out.uncovered):
         missing = set(out.uncovered)
-        candidates = [_raw_item(palace, root, hit, raw_cap) for hit in raws[:k]]
-        candidates = [c for c in candidates if c is not None]
+        candidates = [c for c in (_raw_item(palace, root, hit, raw_cap) for hit in raws[:k]) if c is not None]
         # Passages holding words the pages lack come first; the palace's order breaks ties.
         candidates.sort(key=lambda c: -len(question_terms(c.text) & missing) if missing else 0)
         for item in candidates:

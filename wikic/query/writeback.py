@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from wikic.errors import PalaceError, UsageError, VaultError
+from wikic.llm.client import StreamingLLM
 from wikic.pages import journal
 from wikic.pages.blocks import digest, find_block, merge_blocks, remove_block
 from wikic.pages.fingerprint import ASKED_KEY, ASKED_SECTION
@@ -45,13 +46,7 @@ from wikic.pages.log_file import row
 from wikic.pages.render import clean_text, clean_title
 from wikic.palace import Palace
 from wikic.palace.todo import update_palace
-from wikic.query.answer import (
-    QueryOptions,
-    QueryResult,
-    StreamingLLM,
-    TextSink,
-    answer_question,
-)
+from wikic.query.answer import QueryOptions, QueryResult, TextSink, answer_question
 from wikic.query.retrieve import link_ref
 from wikic.resources import page_skeleton
 from wikic.vault import frontmatter as fm_parser

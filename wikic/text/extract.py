@@ -10,7 +10,8 @@ from __future__ import annotations
 import io
 import re
 
-from bs4 import BeautifulSoup, Comment, NavigableString, Tag
+from bs4 import BeautifulSoup, Comment, Tag
+from bs4.element import NavigableString
 
 _HEADINGS = {"h1": 1, "h2": 2, "h3": 3, "h4": 4, "h5": 5, "h6": 6}
 _DROP = [
@@ -97,7 +98,7 @@ def html_to_text(html: str | bytes) -> tuple[str, str]:
     Bytes are decoded by the charset the page declares, else by detection."""
     soup = BeautifulSoup(html, "html.parser")
     title = _clean(soup.title.get_text()) if soup.title else ""
-    root: Tag = soup.find("main") or soup.find("article") or soup.body or soup  # type: ignore[assignment]
+    root: Tag = soup.find("main") or soup.find("article") or soup.body or soup
     for tag in root.find_all(_DROP):
         tag.decompose()
     if root.name in ("body", "[document]"):
@@ -193,8 +194,8 @@ def declared_charset(data: bytes, content_type: str | None = None) -> str | None
         match = re.search(r"charset\s*=\s*[\"']?([\w.:-]+)", content_type, re.IGNORECASE)
         if match:
             return match.group(1)
-    match = _META_CHARSET.search(data[:4096])
-    return match.group(1).decode("ascii", "replace") if match else None
+    meta = _META_CHARSET.search(data[:4096])
+    return meta.group(1).decode("ascii", "replace") if meta else None
 
 
 # -- PDF ------------------------------------------------------------------------------------------------

@@ -176,7 +176,7 @@ class Compiled:
 
     def is_current(self, raw_path: str, sha256: str) -> bool:
         entry = self.entries.get(raw_path)
-        return bool(entry) and entry.get("sha256") == sha256
+        return entry is not None and entry.get("sha256") == sha256
 
     def record(self, raw_path: str, sha256: str, pages: list[str], date: str, **facts: Any) -> None:
         """`facts`: what `wikic status` counts about the compilation (claims dropped by reason, quotes

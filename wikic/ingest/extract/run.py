@@ -26,6 +26,8 @@ from concurrent.futures import FIRST_EXCEPTION, Future, wait
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from pydantic import BaseModel
+
 from wikic.errors import LLMError
 from wikic.ingest.anchor import AnchorIndex, anchor_plan
 from wikic.ingest.extract.merge import merge_plans
@@ -258,8 +260,8 @@ class _Asker:
             )
             said = {normalize_name(item.name): item for item in claims.items}
             for name in group:
-                item = said.get(normalize_name(name))
-                facts = list(item.facts) if item is not None else []
+                claim = said.get(normalize_name(name))
+                facts = list(claim.facts) if claim is not None else []
                 summary = facts[0].text[:300] if facts else ""  # a claim the compiler checks, not free text
                 entities.append(WireEntity(name=name, kind=kinds[name][:40], aliases=[], summary=summary, facts=facts))
         return ChunkPlan(summary="", entities=entities, concepts=[], comparisons=[], relations=[])
@@ -293,6 +295,7 @@ def estimate_extraction(
         else ("single" if settings.llm.strategy == "auto" else settings.llm.strategy)
     )
     prompt_tokens = cached = calls = 0
+    key_output: type[BaseModel]
     for chunk in chunks:
         if strategy == "two-pass":
             names = names_messages(chunk, title=source.title, context=context, existing_pages=existing_pages)

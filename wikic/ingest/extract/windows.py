@@ -64,7 +64,9 @@ def _good_cut(lines: list[str], start: int, end: int) -> int:
 
 
 def _split_line(line: str, max_tokens: int) -> list[str]:
-    parts, current, used = [], [], 0
+    parts: list[str] = []
+    current: list[str] = []
+    used = 0
     for word in re.split(r"(?<=\s)", line):
         cost = estimate_tokens(word)
         if used + cost > max_tokens and current:

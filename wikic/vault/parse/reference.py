@@ -191,8 +191,8 @@ def obsidian_plugin(md: MarkdownIt) -> None:
         "paragraph", "obsidian_comment_block", _block_comment, {"alt": ["paragraph", "reference", "blockquote", "list"]}
     )
     if "math_block" in [r.name for r in md.block.ruler.__rules__]:
-        rule = md.block.ruler.__rules__[md.block.ruler.__find__("math_block")]
-        md.block.ruler.at("math_block", _math_block_in_container(rule.fn))
+        math = md.block.ruler.__rules__[md.block.ruler.__find__("math_block")]
+        md.block.ruler.at("math_block", _math_block_in_container(math.fn))
         md.block.ruler.after("math_block", "math_block_unclosed", _unclosed_math_block)
     for name in ("link", "image"):
         rule = md.inline.ruler.__rules__[md.inline.ruler.__find__(name)]
@@ -230,7 +230,8 @@ def markdown() -> MarkdownIt:
             if token.type == "inline":
                 if token.children is None:
                     token.children = []
-                env[UNCLOSED_KEY] = unclosed = []
+                unclosed: list[int] = []
+                env[UNCLOSED_KEY] = unclosed
                 inline_md.inline.parse(token.content, inline_md, env, token.children)
                 if unclosed:  # offsets of "[[" never closed on their line
                     token.meta = {**(token.meta or {}), "unclosed_wikilinks": unclosed}
