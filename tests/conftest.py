@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 import posixpath
+import re
 import sys
 import time
 from collections.abc import Callable, Iterable, Mapping
@@ -24,6 +25,11 @@ from hypothesis import HealthCheck, settings
 
 # Read before any fixture clears WIKIC_*: `WIKIC_TEST_SEED=N` replays a randomised test's choices.
 _TEST_SEED = os.environ.get("WIKIC_TEST_SEED")
+# The live tier's endpoint, read before the fixtures clear it for every other test.
+_LIVE_ENV = {
+    name: os.environ.get(name, "")
+    for name in ("WIKIC_LLM_BASE_URL", "WIKIC_LLM_MODEL", "WIKIC_LLM_API_KEY", "OPENAI_API_KEY")
+}
 
 # Hypothesis: `ci` (what .ci/run uses) is derandomized, so CI never fails on an example no one can replay;
 # `dev` (the default) explores new examples each run; `long` is for a thorough local run.
@@ -79,6 +85,30 @@ _DEFAULT_BODIES = {
         "| Axis | A | B |\n|---|---|---|\n| speed | fast | slow |\n| cost | low | high |\n| setup | easy | hard |\n"
     ),
 }
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """The live tier talks to a real model: it runs when a `-m` expression asks for it (`-m live`) and is
+    deselected, not skipped, in every other run (the default one, `-m "not slow"`, ...)."""
+    if re.search(r"(?<!not )\blive\b", config.getoption("markexpr") or ""):
+        return
+    live = [item for item in items if item.get_closest_marker("live")]
+    if live:
+        items[:] = [item for item in items if not item.get_closest_marker("live")]
+        config.hook.pytest_deselected(items=live)
+
+
+def live_endpoint() -> dict[str, str]:
+    """The real endpoint's settings (`WIKIC_LLM_*`, `OPENAI_API_KEY`) for a live test; with none set the test
+    fails and says what to set."""
+    if not _LIVE_ENV["WIKIC_LLM_BASE_URL"]:
+        pytest.fail(
+            "the live tests need a real OpenAI-compatible endpoint: set WIKIC_LLM_BASE_URL (and WIKIC_LLM_MODEL, "
+            "and WIKIC_LLM_API_KEY when it needs a key), e.g. WIKIC_LLM_BASE_URL=http://localhost:11434/v1 "
+            "WIKIC_LLM_MODEL=qwen2.5 python -m pytest -m live",
+            pytrace=False,
+        )
+    return {name: value for name, value in _LIVE_ENV.items() if value}
 
 
 @pytest.fixture(autouse=True)

@@ -1,29 +1,22 @@
-"""Ingest against a real OpenAI-compatible endpoint: runs only when WIKIC_LLM_BASE_URL is set
-(e.g. a llama.cpp server, Ollama or OpenAI)."""
+"""Ingest against a real OpenAI-compatible endpoint (a llama.cpp server, Ollama or OpenAI), in the live tier:
+`python -m pytest -m live` with WIKIC_LLM_BASE_URL set."""
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
+from testkit import live_endpoint
 
 from wikic.ingest.pipeline import IngestOptions, ingest
 from wikic.lint.run import LintOptions, run_lint
 from wikic.vault.init import init_vault
 
-# read at import: the test folder's autouse fixture clears WIKIC_LLM_* so no other test reaches a real model
-LIVE = {name: os.environ.get(name) for name in ("WIKIC_LLM_BASE_URL", "WIKIC_LLM_MODEL", "WIKIC_LLM_API_KEY")}
-
 
 @pytest.mark.live
-@pytest.mark.skipif(
-    not LIVE["WIKIC_LLM_BASE_URL"], reason="set WIKIC_LLM_BASE_URL (and WIKIC_LLM_MODEL) to run against a real endpoint"
-)
 def test_ingest_against_a_real_endpoint(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    for name, value in LIVE.items():
-        if value:
-            monkeypatch.setenv(name, value)
+    for name, value in live_endpoint().items():
+        monkeypatch.setenv(name, value)
     root = tmp_path / "wiki"
     init_vault(root)
     source = tmp_path / "note.md"

@@ -1,27 +1,17 @@
-"""Against a real endpoint: runs only when WIKIC_LLM_BASE_URL is set (and WIKIC_LLM_MODEL names a model)."""
+"""Against a real endpoint, in the live tier: `python -m pytest -m live` with WIKIC_LLM_BASE_URL set (and
+WIKIC_LLM_MODEL naming a model)."""
 
 from __future__ import annotations
 
-import os
-
 import pytest
 from pydantic import BaseModel, ConfigDict, Field, SecretStr
+from testkit import live_endpoint
 
 from wikic.llm.client import OpenAICompatible
 from wikic.llm.structured import ask
 from wikic.settings import LLMSettings
 
-# Read at import: the autouse fixture clears these variables for every other test.
-LIVE_URL = os.environ.get("WIKIC_LLM_BASE_URL", "")
-LIVE_MODEL = os.environ.get("WIKIC_LLM_MODEL", "")
-LIVE_KEY = os.environ.get("WIKIC_LLM_API_KEY") or os.environ.get("OPENAI_API_KEY") or ""
-
-pytestmark = [
-    pytest.mark.live,
-    pytest.mark.skipif(
-        not LIVE_URL, reason="set WIKIC_LLM_BASE_URL (and WIKIC_LLM_MODEL) to run against a real endpoint"
-    ),
-]
+pytestmark = pytest.mark.live
 
 
 class Capital(BaseModel):
@@ -30,12 +20,14 @@ class Capital(BaseModel):
 
 
 def test_structured_call_against_a_real_endpoint(tmp_path):
+    live = live_endpoint()
+    key = live.get("WIKIC_LLM_API_KEY") or live.get("OPENAI_API_KEY")
     settings = LLMSettings(
-        base_url=LIVE_URL,
-        model=LIVE_MODEL or "default",
+        base_url=live["WIKIC_LLM_BASE_URL"],
+        model=live.get("WIKIC_LLM_MODEL", "default"),
         timeout=600,
         max_retries=1,
-        api_key=SecretStr(LIVE_KEY) if LIVE_KEY else None,
+        api_key=SecretStr(key) if key else None,
     )
     llm = OpenAICompatible(settings, state_dir=tmp_path)
     messages = [
