@@ -181,6 +181,7 @@ def pre_commit(repo: Path, *args: str, environ: dict[str, str]) -> subprocess.Co
     )
 
 
+@pytest.mark.slow  # pre-commit, git and wikic processes
 def test_real_pre_commit_with_a_local_hook(tmp_path: Path) -> None:
     environ = env(tmp_path)
     repo, vault = git_repo_with_vault(tmp_path, "wiki", environ)
@@ -210,6 +211,7 @@ def test_real_pre_commit_with_a_local_hook(tmp_path: Path) -> None:
     assert ".wikic" not in git(repo, "status", "--porcelain", environ=environ).stdout  # the cache stays out of git
 
 
+@pytest.mark.slow  # pre-commit and git processes
 def test_real_pre_commit_skips_the_hook_when_no_markdown_is_staged(tmp_path: Path) -> None:
     environ = env(tmp_path)
     repo, vault = git_repo_with_vault(tmp_path, None, environ)

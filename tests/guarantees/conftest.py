@@ -23,6 +23,14 @@ for _folder in (HERE, HERE.parent):  # gkit, standin_openai
 from standin_openai import StandinServer  # noqa: E402 - after the thread limits and sys.path above
 
 
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Every guarantee test is in the slow tier: they kill processes, run several at once, start chroma
+    servers or replay property tests by the thousand (`pytest -m "not slow"` leaves them out)."""
+    for item in items:
+        if item.path.is_relative_to(HERE):
+            item.add_marker(pytest.mark.slow)
+
+
 @pytest.fixture(autouse=True)
 def _static_palace(monkeypatch: pytest.MonkeyPatch) -> None:
     # after tests/conftest.py has cleared WIKIC_*: the tiny static model keeps the palace fast

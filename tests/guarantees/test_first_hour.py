@@ -14,7 +14,6 @@ from pathlib import Path
 from typing import Any
 
 import gkit
-import pytest
 from standin_openai import StandinServer, is_answer_request, reply
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "compile"))
@@ -37,7 +36,6 @@ def _wikic(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
     return gkit.run(*args, "--vault", str(root))
 
 
-@pytest.mark.slow
 def test_a_new_users_first_hour(tmp_path: Path) -> None:
     root = tmp_path / "my-wiki"
     inbox = tmp_path / "Downloads"

@@ -18,7 +18,6 @@ import time
 from pathlib import Path
 
 import gkit
-import pytest
 from standin_openai import StandinServer
 
 ROUNDS = gkit.count(8, 24)
@@ -61,7 +60,6 @@ def _lost(root: Path, rounds: int) -> list[str]:
     return problems
 
 
-@pytest.mark.slow
 def test_lint_fix_beside_a_running_ingest_loses_nothing(tmp_path: Path) -> None:
     with StandinServer(latency=0.3) as server:
         server.route = gkit.route

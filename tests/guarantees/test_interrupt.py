@@ -121,7 +121,6 @@ def test_ctrl_c_while_indexing_leaves_the_work_for_the_next_run_which_says_so(
     assert gkit.palace_problems(root) == []
 
 
-@pytest.mark.slow
 def test_ctrl_c_stops_a_wikic_ingest_process_within_a_second_or_two_and_the_next_run_finishes(
     slow_model: tuple[Path, list[str]], standin: StandinServer
 ) -> None:

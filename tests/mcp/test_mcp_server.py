@@ -52,6 +52,7 @@ def test_tool_annotations_go_over_the_wire_under_their_camel_case_names() -> Non
                               "openWorldHint": False}
 
 
+@pytest.mark.slow  # a server process
 def test_stdio_server_tools(mcp_wiki: QueryWiki, tmp_path: Path) -> None:
     wiki = mcp_wiki
     params = StdioServerParameters(command=sys.executable, args=["-m", "wikic", "mcp", "--vault", str(wiki.root)],
@@ -126,6 +127,7 @@ def test_stdio_server_tools(mcp_wiki: QueryWiki, tmp_path: Path) -> None:
     print("MCP round trips (s):", {k: round(v, 3) for k, v in sorted(timings.items())})
 
 
+@pytest.mark.slow  # a server process, over HTTP
 def test_http_server_on_loopback(mcp_wiki: QueryWiki, tmp_path: Path) -> None:
     from mcp.client.streamable_http import streamable_http_client
 

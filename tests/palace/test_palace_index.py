@@ -146,6 +146,7 @@ def _hold_lock(vault: str, ready: Any, release: Any) -> None:
     palace._lock.release()
 
 
+@pytest.mark.slow  # another process holds the lock
 def test_one_writer_at_a_time_and_readers_are_not_blocked(vault: Path) -> None:
     sync(vault)
     ctx = multiprocessing.get_context("spawn")

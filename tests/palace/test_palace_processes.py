@@ -9,7 +9,11 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from wikic.palace import open_palace, search, sync
+
+pytestmark = pytest.mark.slow  # other wikic processes, and a chroma server
 
 WRITER = """
 import sys
