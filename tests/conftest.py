@@ -10,6 +10,7 @@
 
 from __future__ import annotations
 
+import functools
 import os
 import posixpath
 import re
@@ -20,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import typer.testing
 import yaml
 from hypothesis import HealthCheck, settings
 
@@ -41,6 +43,12 @@ settings.register_profile(
     "long", max_examples=20_000, deadline=None, print_blob=True, suppress_health_check=[HealthCheck.too_slow]
 )
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "dev"))
+
+
+# typer's CliRunner turns the app into a click command on every invoke, reading every command's signature
+# again (about 50 ms for wikic's); the suite invokes the CLI hundreds of times, so each app is turned once.
+# A click command holds no state between runs, as when `wikic` itself runs once per process.
+typer.testing._get_command = functools.cache(typer.testing._get_command)
 
 
 def test_seed() -> int:

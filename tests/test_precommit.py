@@ -134,6 +134,7 @@ def test_entry_is_an_installed_console_script() -> None:
 # ---- (a) the entry, run the way pre-commit runs it ------------------------------------------------------------
 
 
+@pytest.mark.slow  # git and wikic processes
 @pytest.mark.parametrize("subfolder", [None, "wiki"], ids=["vault-at-repo-root", "vault-in-a-subfolder"])
 def test_hook_entry_exit_codes(tmp_path: Path, subfolder: str | None) -> None:
     environ = env(tmp_path)

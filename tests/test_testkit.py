@@ -8,6 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 TESTS = Path(__file__).resolve().parent
 PROBE = """
 import os
@@ -21,6 +23,7 @@ def test_probe():
 """
 
 
+@pytest.mark.slow  # runs pytest twice in other processes
 def test_wikic_test_seed_replays_a_run(tmp_path: Path) -> None:
     (tmp_path / "test_probe.py").write_text(PROBE, encoding="utf-8")
     env = {

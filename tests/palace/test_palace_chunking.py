@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from wikic.pages.blocks import render_block
 from wikic.palace.chunking import chunk_document, make_document
-from wikic.palace.embedders import StaticEmbedder
+from wikic.palace.embedders import make_embedder
+from wikic.settings import EmbeddingSettings
 
 PAGE = """---
 title: Retrieval
@@ -58,7 +59,7 @@ def test_ids_depend_on_content_not_position() -> None:
 
 
 def test_long_sections_are_split_within_the_budget_with_overlap() -> None:
-    embedder = StaticEmbedder()
+    embedder = make_embedder(EmbeddingSettings(provider="static"))  # the process's one copy of the model
     body = "\n".join(f"Turn {i}: the team discussed topic number {i} at some length today." for i in range(60))
     zh = "检索增强生成把外部文档检索和大语言模型结合起来。" * 40
     doc = make_document("raw/transcripts/t.txt", body + "\n\n" + zh, markdown=False)

@@ -51,6 +51,7 @@ def test_a_palace_opened_before_another_wrote_sees_the_new_vectors(vault: Path) 
         assert reader.store.query(vector, 3)
 
 
+@pytest.mark.slow  # kills the child and starts another
 def test_a_killed_child_is_replaced_and_the_call_sent_again(vault: Path) -> None:
     sync(vault)
     child = store_process()

@@ -181,6 +181,7 @@ def test_math_block_stays_in_its_list_item() -> None:
     assert [lk.target for lk in note.links] == ["a"] and note.problems == []
 
 
+@pytest.mark.slow  # 20,000 unclosed blocks
 def test_unclosed_math_blocks_in_a_long_list_stay_linear() -> None:
     start = time.perf_counter()
     note = parse("- $$ x\n" * 20_000)
@@ -291,6 +292,7 @@ def test_deeply_nested_brackets_and_emphasis() -> None:
     assert [lk.target for lk in note.links] == ["a", "b"]
 
 
+@pytest.mark.slow  # 20,000 lines, 40,000 links
 def test_many_lines_and_links() -> None:
     text = "".join(f"- [[Note {i}]] and [md](n{i}.md) `c`\n" for i in range(20_000))
     start = time.perf_counter()
@@ -300,6 +302,7 @@ def test_many_lines_and_links() -> None:
     assert note.links[-1].line == 20_000 and note.links[-1].column == 22
 
 
+@pytest.mark.slow  # 80,000 links, twice
 def test_many_links_on_the_fast_path() -> None:
     """Thousands of wikilinks and Markdown links, on one line and on many: linear time."""
     for sep in (" ", "\n"):

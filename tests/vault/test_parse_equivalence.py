@@ -7,7 +7,8 @@ containers (quotes, lists, callouts), indentation, tables and blank lines.
 
 from __future__ import annotations
 
-from hypothesis import HealthCheck, example, given, settings, strategies as st
+import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
 
 from wikic.vault.parse import fast_eligible, scan_fast, scan_full
 
@@ -161,26 +162,36 @@ def check(body: str) -> None:
     assert fast[1] == full[1], "headings differ"
 
 
+# Pages found by the search once, or that sit on an edge: checked on every run.
+EDGE_CASES = [
+    "# A ##",
+    "#  ",
+    "> [^1]: note [[F]]",  # an unreferenced footnote definition inside a container
+    "    \u3000 [t](x.md)",  # indented code whose text starts with a Unicode space
+    "> [ref]: Page.md\n\n[x][ref]",  # a reference definition inside a quote makes [x][ref] a link
+    "> | a |\n> |---|\n> | [[T|x]] |",  # a table inside a quote splits [[T|x]]
+    "> a [[x]]\n> ===",  # a setext heading inside a quote
+    "# x #\u00a0",  # no closing sequence: the NBSP is not a space to markdown-it
+    "[t](a\x01b.md)",  # a control character ends a link destination
+    "a\n<!-- wikic:end x[[a]] -->\n[[b]]",  # a marker whose name looks like a link
+    "<!-- wikic:begin k sha=1a2b3c4d -->\n- [[a]]\n<!-- wikic:end k -->",
+    "[[[a]]]",
+    "see [t](x\\|y.md)",  # markdown-it unescapes a link destination
+    "1. a\n1.     [[P]]",  # five spaces after a list marker open indented code
+    ">     [[Page]]",  # and after a quote marker
+    "[[a|b]] [t](x.md) ![[c#d|e]]",
+    "> [[a]]\n> b [[c]]\n- [[d]]\n  - [[e]]",
+]
+
+
+@pytest.mark.parametrize("body", EDGE_CASES)
+def test_fast_scanner_agrees_with_markdown_it_on_known_pages(body: str) -> None:
+    check(body)
+
+
+@pytest.mark.slow  # 300 generated pages
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(pages())
-# Cases the search found once; kept so they are checked on every run.
-@example("# A ##")
-@example("#  ")
-@example("> [^1]: note [[F]]")  # an unreferenced footnote definition inside a container
-@example("    \u3000 [t](x.md)")  # indented code whose text starts with a Unicode space
-@example("> [ref]: Page.md\n\n[x][ref]")  # a reference definition inside a quote makes [x][ref] a link
-@example("> | a |\n> |---|\n> | [[T|x]] |")  # a table inside a quote splits [[T|x]]
-@example("> a [[x]]\n> ===")  # a setext heading inside a quote
-@example("# x #\u00a0")  # no closing sequence: the NBSP is not a space to markdown-it
-@example("[t](a\x01b.md)")  # a control character ends a link destination
-@example("a\n<!-- wikic:end x[[a]] -->\n[[b]]")  # a marker whose name looks like a link
-@example("<!-- wikic:begin k sha=1a2b3c4d -->\n- [[a]]\n<!-- wikic:end k -->")
-@example("[[[a]]]")
-@example("see [t](x\\|y.md)")  # markdown-it unescapes a link destination
-@example("1. a\n1.     [[P]]")  # five spaces after a list marker open indented code
-@example(">     [[Page]]")  # and after a quote marker
-@example("[[a|b]] [t](x.md) ![[c#d|e]]")
-@example("> [[a]]\n> b [[c]]\n- [[d]]\n  - [[e]]")
 def test_fast_scanner_agrees_with_markdown_it(body: str) -> None:
     check(body)
 
