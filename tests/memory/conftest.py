@@ -9,11 +9,11 @@ from pathlib import Path
 import pytest
 
 HERE = Path(__file__).resolve().parent
-if str(HERE) not in sys.path:
-    sys.path.insert(0, str(HERE))
+sys.path[:0] = [str(p) for p in (HERE, HERE.parent) if str(p) not in sys.path]  # memkit, standin_openai
 
 
 @pytest.fixture(autouse=True)
-def _one_thread(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("OMP_NUM_THREADS", "1")
+def _small_palace(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The palace's tiny static model (after tests/conftest.py cleared WIKIC_*); duplicates of memories are
+    still judged by the packaged USE model, as in use."""
     monkeypatch.setenv("WIKIC_EMBEDDING_PROVIDER", "static")

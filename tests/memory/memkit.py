@@ -28,6 +28,15 @@ def entity(name: str, fact: str, quote: str, kind: str = "product") -> dict[str,
     return {"name": name, "kind": kind, "aliases": [], "summary": fact, "facts": [{"text": fact, "quote": quote}]}
 
 
+@dataclass(frozen=True)
+class Source:
+    """What extraction reads of a captured source."""
+
+    text: str
+    text_path: str = "raw/transcripts/s.md"
+    title: str = "Session"
+
+
 @dataclass
 class Session:
     """One conversation and what the model should answer about it."""

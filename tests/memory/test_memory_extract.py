@@ -4,10 +4,9 @@ it always had. A memory is anchored and checked like any claim, and dated by its
 from __future__ import annotations
 
 import datetime as dt
-from dataclasses import dataclass
 
 import pytest
-from memkit import S1, S3, Scripted, Session, at, memory
+from memkit import S1, S3, Scripted, Session, Source, at, memory
 
 from wikic.ingest.extract import PromptContext, build_messages, extract_plan, split_chunks
 from wikic.ingest.extract.run import is_transcript
@@ -23,13 +22,6 @@ from wikic.ingest.plan_model import (
 from wikic.llm.fake import FakeLLM
 from wikic.llm.schema import strict_schema
 from wikic.settings import LLMSettings, Settings
-
-
-@dataclass(frozen=True)
-class Source:
-    text: str
-    text_path: str = "raw/transcripts/s.md"
-    title: str = "Session"
 
 
 def settings(strategy: str) -> Settings:

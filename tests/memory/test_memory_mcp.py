@@ -11,9 +11,9 @@ from memkit import SESSIONS, Scripted, Session, at, ingest_sessions, make_vault,
 from mcp import ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
 
+from standin_openai import StandinServer
+
 TESTS = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(TESTS))
-from standin_openai import StandinServer  # noqa: E402
 
 ONE_REFERENCE = "# Wiki Schema\n## Domain\nWork\n## Page Thresholds\n- entity_min_references: 1\n"
 LESSON = "Mocking the database hid the broken migration last week."
