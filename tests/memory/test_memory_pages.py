@@ -12,6 +12,7 @@ from memkit import S1, S2, S3, SESSIONS, TODAY, Scripted, Session, at, ingest_se
 from wikic.ingest.pipeline import IngestOptions, ingest
 from wikic.lint.run import LintOptions, run_lint
 from wikic.llm.fake import FakeLLM
+from wikic.memory.briefing import wake_up
 from wikic.pages.blocks import find_block
 from wikic.vault.memories import parse_items
 
@@ -79,6 +80,8 @@ def test_a_person_edited_memory_block_is_kept_and_new_items_go_beside_it(tmp_pat
     assert [i.text for i in parse_items(block(root, "entities/me.md", "memory:instruction:more"), "instruction")] == [
         "Write commit messages in English."]
     assert report.sources[0].memories == 1
+    briefing = wake_up(root, as_of=TODAY).text  # both blocks are read
+    assert "Write commit messages in English." in briefing and "never pip or conda." in briefing
 
 
 def test_compiling_a_transcript_again_adds_nothing(tmp_path: Path) -> None:

@@ -49,7 +49,8 @@ def block_key(kind: str) -> str:
 
 
 def kind_of_block(key: str) -> str | None:
-    kind = key.removeprefix(BLOCK_PREFIX)
+    """The kind of memory a block holds (`memory:lesson`, or `memory:lesson:more` beside an edited one)."""
+    kind = key.removeprefix(BLOCK_PREFIX).split(":", 1)[0]
     return kind if key.startswith(BLOCK_PREFIX) and kind in SECTIONS else None
 
 
