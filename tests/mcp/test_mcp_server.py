@@ -17,8 +17,8 @@ from mcp.client.stdio import stdio_client
 from querykit import QueryWiki
 
 TESTS = Path(__file__).resolve().parents[1]
-READ_ONLY = {"search", "read_page", "list_pages", "lint", "status"}
-ALL_TOOLS = READ_ONLY | {"query", "ingest", "file_note"}
+READ_ONLY = {"search", "read_page", "list_pages", "lint", "status", "wake_up", "recall"}
+ALL_TOOLS = READ_ONLY | {"query", "ingest", "file_note", "remember", "confirm_lesson"}
 
 
 def server_env(home: Path) -> dict[str, str]:
