@@ -47,8 +47,11 @@ def test_extraction_reports_every_answered_chunk_then_writes_and_indexing(tmp_pa
     chunks = len(standin.chat_requests())  # one call per chunk: the long source was split
     assert chunks >= 4
     assert [(e.done, e.total, e.unit) for e in extract][0] == (0, chunks, "chunks")
-    assert [e.done for e in extract] == sorted({e.done for e in extract}) and extract[-1].done == chunks
-    assert len(extract) >= 3  # reported while the chunks come in, not once at the end
+    # chunk counts and reply tokens only grow, and each event says something new (a count or tokens arrived)
+    counts = [(e.done, e.tokens) for e in extract]
+    assert counts == sorted(counts) and len(set(counts)) == len(counts) and extract[-1].done == chunks
+    assert [e.tokens for e in extract] == sorted(e.tokens for e in extract) and extract[-1].tokens > 0
+    assert len({e.done for e in extract}) >= 3  # reported while the chunks come in, not once at the end
     writes = [e for e in events if e.stage == "write"]
     assert [(e.done, e.total, e.unit) for e in writes] == [(1, 2, "sources"), (2, 2, "sources")]
     embeds = [e for e in events if e.stage == "embed"]
