@@ -1,7 +1,7 @@
 """The JSON Schemas in `schema/`, generated from the code and checked in, so editors and other tools can
 validate what wikic reads and writes: page frontmatter per page type (`vault/fields.py`) and the chunk
-plan the model is asked for (`ingest/plan_model.ChunkPlan`, exactly as `llm/schema.strict_schema` sends
-it). A test holds the files to the code; after changing either, regenerate them:
+plan the model is asked for (`ingest/plan_model.ChunkPlan`, and `TranscriptPlan` for a conversation, exactly
+as `llm/schema.strict_schema` sends them). A test holds the files to the code; after changing either, regenerate them:
 
     python -m wikic.json_schemas --write     # rewrite schema/*.json in this checkout
     python -m wikic.json_schemas             # list the files that differ (exit 1 when any does)
@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from wikic.ingest.plan_model import ChunkPlan
+from wikic.ingest.plan_model import ChunkPlan, TranscriptPlan
 from wikic.llm.schema import strict_schema
 from wikic.resources import SCHEMA, schema_text
 from wikic.vault.fields import frontmatter_json_schema
@@ -36,6 +36,11 @@ def generated() -> dict[str, str]:
     """File under schema/ -> its text, as the code defines it now."""
     schemas = {f"frontmatter/{page_type}.schema.json": frontmatter_json_schema(page_type) for page_type in PAGE_FOLDERS}
     schemas["chunk-plan.schema.json"] = chunk_plan_schema()
+    schemas["transcript-plan.schema.json"] = {
+        "$schema": _DRAFT,
+        "title": "wikic transcript plan",
+        **strict_schema(TranscriptPlan),
+    }
     return {name: json.dumps(schema, indent=2, ensure_ascii=False) + "\n" for name, schema in schemas.items()}
 
 

@@ -36,6 +36,7 @@ MAX_FINDINGS = 50
 READ_ONLY = ToolAnnotations(read_only_hint=True, destructive_hint=False, idempotent_hint=True, open_world_hint=False)
 ASKS_MODEL = ToolAnnotations(read_only_hint=False, destructive_hint=False, idempotent_hint=False, open_world_hint=True)
 CAPTURES = ToolAnnotations(read_only_hint=False, destructive_hint=False, idempotent_hint=True, open_world_hint=False)
+COUNTS = ToolAnnotations(read_only_hint=False, destructive_hint=False, idempotent_hint=False, open_world_hint=False)
 
 
 def _tool_errors(fn: F) -> F:
@@ -249,6 +250,60 @@ class WikiTools:
                 f"ingest([\"{captured.raw_path}\"]) when ready.")
 
 
+    # -- memory ------------------------------------------------------------------------------------------
+    def wake_up(self, budget: int = 900, project: str | None = None) -> str:
+        from wikic.memory.briefing import wake_up
+
+        return wake_up(self.root, budget=max(20, min(budget, 20_000)), project=project or None).text
+
+    def recall(self, query: str = "", kind: str | None = None, subject: str | None = None, k: int = 10) -> str:
+        from wikic.memory.recall import recall
+
+        found = recall(self.root, query, kind=kind or None, subject=subject or None, k=k)
+        if not found:
+            filters = ", ".join(f"{name} {value}" for name, value in (("kind", kind), ("subject", subject)) if value)
+            return (f"No memory matches{' “' + query + '”' if query else ''}{' (' + filters + ')' if filters else ''}. "
+                    "Try fewer words, another kind (persona, episodic, instruction, lesson), or search.")
+        lines = [f"{len(found)} memor{'y' if len(found) == 1 else 'ies'} (best first):"]
+        for r in found:
+            m = r.memory
+            verified = ", verified" if m.item.verified else ""
+            lines.append(
+                f"- [{m.item.kind}{verified}] {m.item.date.isoformat()} · {m.item.text} [[{m.link}]] ({m.path})"
+            )
+        return "\n".join(lines)
+
+    def remember(self, kind: str, content: str, importance: float = 0.5, subject: str = "user") -> str:
+        from wikic.memory.write import remember
+
+        with self._lock:
+            try:
+                done = remember(self.root, kind, content, importance=importance, subject=subject)
+            finally:
+                self.reset_palace()
+        if not done.compiled:
+            return (f"Captured as {done.raw_path}; not compiled yet ({done.error}). It will be compiled into the "
+                    "wiki by the next `wikic ingest` (or ingest([]) here) once a model is configured.")
+        where = ", ".join(done.pages) if done.pages else "no page yet"
+        waiting = (
+            f"; waiting for more sources before its page exists: {', '.join(done.pending)}" if done.pending else ""
+        )
+        return f"Remembered ({done.raw_path} → {where}{waiting})."
+
+    def confirm_lesson(self, lesson: str, page: str | None = None) -> str:
+        from wikic.memory.write import confirm_lesson
+        from wikic.palace.todo import update_palace
+
+        with self._lock:
+            done = confirm_lesson(self.root, lesson, page=page or None)
+            try:
+                update_palace(self.root, [done.page], self.palace())
+            except (WikicError, OSError) as exc:
+                logging.getLogger(__name__).debug("palace not updated after confirm_lesson: %s", exc)
+        state = "verified" if done.verified else f"{done.confirmations} confirmation(s); verified at 2"
+        return f"Confirmed on {done.page}: “{done.lesson}” ({state})."
+
+
 def _ingest_summary(report: Any) -> str:
     lines = []
     for s in report.sources:
@@ -279,7 +334,9 @@ def build_server(root: Path) -> tuple[Any, WikiTools]:
         instructions=(
             f"wikic: an LLM-compiled Obsidian wiki (vault {tools.root.name}). Look things up with search and "
             "read_page, browse with list_pages, get a cited answer with query (save=true files it as a page), "
-            "capture new knowledge with file_note and compile it with ingest; lint and status report health."
+            "capture new knowledge with file_note and compile it with ingest; lint and status report health. As "
+            "memory: start a session with wake_up, look things up with recall, save with remember, and "
+            "confirm_lesson when a lesson held again."
         ),
         version=__version__,
         # the SDK sets up the root logger at this level: below WARNING, libraries (httpx's "HTTP Request: ...",
@@ -311,6 +368,20 @@ def build_server(root: Path) -> tuple[Any, WikiTools]:
         "Pages per type, sources, palace size and model, last operations, lint summary and token totals.")
     add(tools.file_note, CAPTURES,
         "Save a note into raw/ (immutable, for a later ingest); nothing is compiled and no model is called.")
+    add(tools.wake_up, READ_ONLY,
+        "The briefing for a new session: who the user is, their instructions and preferences, active projects "
+        "with their latest decisions, important recent memories; each with its [[link]]. budget: tokens; "
+        "project: brief on one project.")
+    add(tools.recall, READ_ONLY,
+        "Find memories, best first (importance, confirmations, recency): query words, kind (persona, episodic, "
+        "instruction, lesson) and subject (user, or a project's or tool's page name) narrow them.")
+    add(tools.remember, ASKS_MODEL,
+        "Remember something for later sessions: kind (persona, episodic, instruction, lesson), content, importance "
+        "0-1, subject (user, or what it is about). Saved as a dated note in raw/notes/ and compiled with the LLM "
+        "(captured for a later ingest when no model is configured).")
+    add(tools.confirm_lesson, COUNTS,
+        "Confirm a lesson on the wiki (its words, or the same meaning); two confirmations make it verified. "
+        "page: where it is, when several pages have lessons.")
     return server, tools
 
 

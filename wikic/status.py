@@ -51,6 +51,7 @@ class VaultStatus:
     last_operations: list[LogRow] = field(default_factory=list)
     lint: dict[str, Any] | None = None
     tokens: dict[str, Any] = field(default_factory=dict)
+    extraction: dict[str, Any] = field(default_factory=dict)
 
     @property
     def pages_total(self) -> int:
@@ -67,6 +68,7 @@ class VaultStatus:
             "last_operations": [r.to_dict() for r in self.last_operations],
             "lint": self.lint,
             "tokens": self.tokens,
+            "extraction": self.extraction,
         }
 
 
@@ -115,6 +117,25 @@ def palace_status(root: Path) -> dict[str, Any] | None:
     return status if status.get("model") else None
 
 
+def extraction_counts(compiled: Compiled) -> dict[str, Any]:
+    """What the model's plans came to, summed over the compiled sources as their ledger entries record it:
+    the sources that were compiled with nothing extracted (the source names things, the model proposed
+    none of them), claims dropped by reason, quotes repaired, and the strategy each source was asked with."""
+    dropped: Counter[str] = Counter()
+    strategies: Counter[str] = Counter()
+    empty, repaired = [], 0
+    for raw_path, entry in sorted(compiled.entries.items()):
+        if entry.get("nothing_extracted"):
+            empty.append(raw_path)
+        for reason, n in (entry.get("dropped") or {}).items():
+            dropped[reason] += int(n)
+        repaired += int(entry.get("repaired") or 0)
+        if entry.get("strategy"):
+            strategies[entry["strategy"]] += 1
+    return {"nothing_extracted": empty, "dropped": dict(sorted(dropped.items())), "repaired_quotes": repaired,
+            "strategies": dict(sorted(strategies.items()))}
+
+
 def vault_status(root: Path, *, lint: bool = True, recent: int = 10, today: dt.date | None = None) -> VaultStatus:
     root = Path(root).resolve()
     require_vault(root)
@@ -127,7 +148,9 @@ def vault_status(root: Path, *, lint: bool = True, recent: int = 10, today: dt.d
     order = list(schema.page_folders) or ["note"]
     out.pages = {kind: counts.get(kind, 0) for kind in order} | {k: v for k, v in counts.items() if k not in order}
     out.raw_sources = sum(1 for p in vault.files if p.startswith(RAW_DIR + "/"))
-    out.compiled_sources = len(Compiled.load(root).entries)
+    compiled = Compiled.load(root)
+    out.compiled_sources = len(compiled.entries)
+    out.extraction = extraction_counts(compiled)
     try:
         out.palace = palace_status(root)
     except (PalaceError, OSError) as exc:
@@ -151,12 +174,28 @@ def vault_status(root: Path, *, lint: bool = True, recent: int = 10, today: dt.d
     return out
 
 
+def _extraction_lines(counts: dict[str, Any]) -> list[str]:
+    lines = []
+    empty = counts.get("nothing_extracted") or []
+    if empty:
+        lines.append(f"Nothing extracted: {len(empty)} compiled source(s) gave no page or claim: "
+                     + ", ".join(empty[:5]) + (f" and {len(empty) - 5} more" if len(empty) > 5 else ""))
+        lines.append("  (try a larger model, or `wikic ingest --strategy two-pass --force FILE` to compile it again)")
+    dropped = counts.get("dropped") or {}
+    if dropped or counts.get("repaired_quotes"):
+        reasons = ", ".join(f"{n} {reason}" for reason, n in dropped.items())
+        lines.append(f"Claims: {sum(dropped.values())} dropped" + (f" ({reasons})" if reasons else "")
+                     + f", {counts.get('repaired_quotes', 0)} quote(s) repaired")
+    return lines
+
+
 def render_status(status: VaultStatus) -> str:
     kind = "wikic vault" if status.wikic_vault else "plain Obsidian vault (no SCHEMA.md)"
     lines = [f"Vault: {status.root} ({kind})"]
     parts = ", ".join(f"{n} {k}" for k, n in status.pages.items())
     lines.append(f"Pages: {status.pages_total}" + (f" ({parts})" if parts else ""))
     lines.append(f"Sources: {status.raw_sources} raw file(s), {status.compiled_sources} compiled")
+    lines.extend(_extraction_lines(status.extraction))
     if status.palace_error:
         lines.append(f"Palace: error: {status.palace_error}")
     elif status.palace is None:

@@ -17,8 +17,8 @@ from mcp.client.stdio import stdio_client
 from querykit import QueryWiki
 
 TESTS = Path(__file__).resolve().parents[1]
-READ_ONLY = {"search", "read_page", "list_pages", "lint", "status"}
-ALL_TOOLS = READ_ONLY | {"query", "ingest", "file_note"}
+READ_ONLY = {"search", "read_page", "list_pages", "lint", "status", "wake_up", "recall"}
+ALL_TOOLS = READ_ONLY | {"query", "ingest", "file_note", "remember", "confirm_lesson"}
 
 
 def server_env(home: Path) -> dict[str, str]:
@@ -39,7 +39,7 @@ async def call(session: ClientSession, name: str, args: dict[str, Any], timings:
 
 
 def test_tool_annotations_go_over_the_wire_under_their_camel_case_names() -> None:
-    from wikic.mcp_server import ASKS_MODEL, CAPTURES, READ_ONLY
+    from wikic.mcp_server import ASKS_MODEL, CAPTURES, COUNTS, READ_ONLY
 
     def wire(annotations: Any) -> dict[str, Any]:
         return annotations.model_dump(by_alias=True, exclude_none=True, mode="json")
@@ -50,6 +50,8 @@ def test_tool_annotations_go_over_the_wire_under_their_camel_case_names() -> Non
                                 "openWorldHint": True}
     assert wire(CAPTURES) == {"readOnlyHint": False, "destructiveHint": False, "idempotentHint": True,
                               "openWorldHint": False}
+    assert wire(COUNTS) == {"readOnlyHint": False, "destructiveHint": False, "idempotentHint": False,
+                            "openWorldHint": False}
 
 
 @pytest.mark.slow  # a server process

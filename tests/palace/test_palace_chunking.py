@@ -122,6 +122,14 @@ def test_claim_anchors_and_block_markers_are_left_out_of_what_is_embedded() -> N
     assert facts.embed_text == "Brewing > Facts\n- Beer is brewed from malted barley.\n- Hops add bitterness."
 
 
+def test_the_bookkeeping_of_memories_is_left_out_of_what_is_embedded() -> None:
+    page = COMPILED.replace("## Facts", "## Lessons").replace(
+        "- Hops add bitterness. ^[raw/articles/quasar-notes.md:L5]",
+        "- 2026-11-02 · Hops add bitterness. ^[raw/articles/quasar-notes.md:L5] %%memory importance=0.7 confirmed=1%%")
+    (lessons,) = chunk_document(make_document("concepts/brewing.md", page), 100, words)
+    assert lessons.embed_text.endswith("- 2026-11-02 · Hops add bitterness.")
+
+
 def test_search_snippets_show_no_anchor_or_marker(make_vault) -> None:  # type: ignore[no-untyped-def]
     from wikic.palace import open_palace, search, sync
 

@@ -39,8 +39,9 @@ REPO = HERE.parents[1]
 if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))  # run from a checkout without installing wikic
 
+from wikic.ingest.extract.run import TRANSCRIPTS  # noqa: E402
 from wikic.ingest.pipeline import IngestOptions, ingest  # noqa: E402
-from wikic.ingest.plan_model import ChunkPlan  # noqa: E402
+from wikic.ingest.plan_model import ChunkPlan, TranscriptPlan  # noqa: E402
 from wikic.lint.run import LintOptions, run_lint  # noqa: E402
 from wikic.query.answer import QueryOptions, answer_question  # noqa: E402
 from wikic.query.writeback import save_answer  # noqa: E402
@@ -105,7 +106,8 @@ def load_plans() -> dict[str, dict[str, Any]]:
             path = PLANS / (Path(raw).stem + ".json")
             try:
                 data = json.loads(path.read_text(encoding="utf-8"))
-                ChunkPlan.model_validate(data)  # a plan no model could return under wikic's schema
+                # a plan no model could return under wikic's schema (a transcript's also has its memories)
+                (TranscriptPlan if raw.startswith(TRANSCRIPTS) else ChunkPlan).model_validate(data)
             except (OSError, ValueError) as exc:  # pydantic's ValidationError is a ValueError
                 raise BuildError(f"{path}: {exc}") from None
             plans[raw] = data

@@ -21,11 +21,13 @@ invention: dropped with its claims, and counted.
 from __future__ import annotations
 
 import bisect
+import datetime as dt
 import difflib
 import re
 from collections.abc import Iterable
 from dataclasses import replace
 
+from wikic.conversations import transcript
 from wikic.ingest.names import normalize_name
 from wikic.ingest.plan_model import (
     Anchor,
@@ -35,12 +37,14 @@ from wikic.ingest.plan_model import (
     Concept,
     Entity,
     Fact,
+    Memory,
     Plan,
     Relation,
     Section,
 )
 from wikic.ingest.support import specifics, unsupported
 from wikic.text.terms import words
+from wikic.vault.frontmatter import split_page
 
 # Link targets and autolinks are markup, not text a quote would contain.
 _LINK_TARGET = re.compile(r"\]\([^)\n]*\)|<https?://[^>\s]*>")
@@ -234,7 +238,36 @@ def anchor_plan(plan: Plan, text: str) -> Plan:
             invented_claims += 1  # a relation of an invented entity goes with it
             continue
         relations.append(Relation(r.source, r.relation, r.target, fact(r.fact, (r.source, r.target))))
+    turns = transcript.headers(text) if plan.memories else []
+    source_day = _source_date(text) if plan.memories else None
+    memories = []
+    for m in plan.memories:
+        anchored = fact(m.fact, (m.subject,))
+        turn = transcript.turn_at(text, anchored.anchor.start_line, turns) if anchored.anchor else None
+        when = turn.when.date() if turn is not None and turn.when is not None else source_day
+        memories.append(Memory(m.kind, m.subject, m.importance, anchored, when))
     return Plan(
         plan.source_path, plan.summary, tuple(entities), concepts, comparisons, tuple(relations),
-        plan.notes, tuple(dict.fromkeys(invented)), invented_claims,
+        plan.notes, tuple(dict.fromkeys(invented)), invented_claims, tuple(memories),
     )
+
+
+_DATE_KEYS = ("started", "date", "captured", "created")
+
+
+def _source_date(text: str) -> dt.date | None:
+    """The day a source says it is from (its frontmatter's `started`, `date`, `captured` or `created`): the
+    date of a memory whose turn has no time."""
+    data, _ = split_page(text)
+    for key in _DATE_KEYS:
+        value = (data or {}).get(key)
+        if isinstance(value, dt.datetime):
+            return value.date()
+        if isinstance(value, dt.date):
+            return value
+        if isinstance(value, str):
+            try:
+                return dt.date.fromisoformat(value[:10])
+            except ValueError:
+                continue
+    return None

@@ -18,13 +18,15 @@ import datetime as dt
 import posixpath
 import re
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from wikic.ingest.comparisons import build_table, render_table
-from wikic.ingest.names import PageNames, lookup_keys, name_keys
-from wikic.ingest.plan_model import Comparison, Concept, Entity, Plan, Relation
+from wikic.ingest.memories import Deduplicator, Embed, memory_blocks, payload as memory_payload, subject_of
+from wikic.ingest.names import PageNames, lookup_keys, name_keys, normalize_name
+from wikic.ingest.plan_model import Comparison, Concept, Entity, Memory, Plan, Relation
 from wikic.ingest.siblings import RELATED_SECTION, related_key, with_see_also
 from wikic.pages.blocks import merge_blocks
 from wikic.pages.frontmatter import dump_frontmatter
@@ -35,6 +37,7 @@ from wikic.resources import page_skeleton
 from wikic.vault import frontmatter as fm_parser
 from wikic.vault.anchors import parse_spec, render as render_anchor
 from wikic.vault.frontmatter import split_page
+from wikic.vault.identity import Identity
 from wikic.vault.layout import RAW_DIR
 from wikic.vault.load import load_vault, walk
 from wikic.vault.resolve import fold
@@ -63,6 +66,8 @@ class SourceResult:
     dropped_items: list[str] = field(default_factory=list)
     kept_edits: list[str] = field(default_factory=list)  # "path: block" left alone (a person edited it)
     linked: list[str] = field(default_factory=list)  # in `updated` for a See also to a new page only
+    memories: int = 0  # memories written on pages as new items
+    memories_merged: int = 0  # memories that matched an item already there (its anchor added)
 
     @property
     def compiled_pages(self) -> list[str]:
@@ -87,9 +92,22 @@ def pick_tags(text: str, kind: str, taxonomy: tuple[str, ...], limit: int = 3) -
 
 class Compiler:
     def __init__(
-        self, root: Path, schema: Schema, names: PageNames, mentions: Mentions, links: LinkNames, today: dt.date
+        self,
+        root: Path,
+        schema: Schema,
+        names: PageNames,
+        mentions: Mentions,
+        links: LinkNames,
+        today: dt.date,
+        *,
+        identity: Identity | None = None,
+        embed: Callable[[], Embed | None] | None = None,
     ) -> None:
+        """`identity`: who the user is (whose page their memories go on); `embed`: loads the embedding model
+        that tells duplicate memories apart (none: only the same words are a duplicate)."""
         self.root = root
+        self.identity = identity or Identity()
+        self.dedup = Deduplicator(embed)
         self.schema = schema
         self.names = names
         self.mentions = mentions
@@ -219,6 +237,7 @@ class Compiler:
         touched: dict[str, list[tuple[str, dict[str, Any]]]] = {}
         fresh: dict[str, tuple[str, dict[str, Any]]] = {}  # new path -> (kind, ledger item)
 
+        remembered = self._memories_by_subject(plan.memories, result)
         for entity in plan.entities:
             facts = [f for f in entity.facts if f.anchored]
             result.dropped_facts += len(entity.facts) - len(facts)
@@ -227,10 +246,23 @@ class Compiler:
                 "facts": [[f.text, str(f.anchor)] for f in facts],
                 "relations": [[r.relation, r.target, str(r.fact.anchor)] for r in rels],
             }
+            mine = next(
+                (
+                    title
+                    for title in remembered
+                    if _same(title, entity.name) or any(_same(title, a) for a in entity.aliases)
+                ),
+                None,
+            )
+            aliases = list(entity.aliases)
+            if mine is not None:
+                title_aliases, _, memories = remembered.pop(mine)
+                payload["memories"] = memories
+                aliases += [a for a in title_aliases if a not in aliases]
             self._place(
                 "entity",
                 entity.name,
-                list(entity.aliases),
+                aliases,
                 entity.summary,
                 payload,
                 src,
@@ -239,6 +271,26 @@ class Compiler:
                 fresh,
                 result,
                 entity,
+            )
+        for title, (aliases, detail, memories) in remembered.items():  # subjects only the memories name
+            summary = (
+                "Who the user is, and how they work."
+                if detail == "person" and self.identity.is_user(title)
+                else memories[0][1]
+            )
+            payload = {"facts": [], "relations": [], "memories": memories}
+            self._place(
+                "entity",
+                title,
+                aliases,
+                summary,
+                payload,
+                src,
+                t["entity_min_references"],
+                touched,
+                fresh,
+                result,
+                _Kind(detail),
             )
 
         for concept in plan.concepts:
@@ -253,9 +305,9 @@ class Compiler:
             payload = {"sections": sections}
             self._place("concept", concept.name, [], concept.summary, payload, src, 1, touched, fresh, result, concept)
 
-        aliases = [(entity.name, *entity.aliases) for entity in plan.entities]
+        groups = [(entity.name, *entity.aliases) for entity in plan.entities]
         for comparison in plan.comparisons:
-            self._comparison(comparison, aliases, src, touched, fresh, result)
+            self._comparison(comparison, groups, src, touched, fresh, result)
 
         # Link names: every page this source touches, and existing pages its relations name.
         link_names: dict[str, str] = {}
@@ -297,6 +349,43 @@ class Compiler:
                 result.updated.append(path)
                 result.linked.append(path)
         return result
+
+    def _memories_by_subject(
+        self, memories: tuple[Memory, ...], result: SourceResult
+    ) -> dict[str, tuple[list[str], str, list[list[Any]]]]:
+        """page title -> (aliases, kind of thing, memories as the ledger carries them), for the anchored
+        memories of a source."""
+        out: dict[str, tuple[list[str], str, list[list[Any]]]] = {}
+        keys: dict[str, str] = {}
+        for memory in memories:
+            if not memory.fact.anchored:
+                result.dropped_facts += 1
+                continue
+            title, aliases, detail = subject_of(memory, self.identity)
+            title = clean_title(title)
+            if not title:
+                continue
+            key = keys.setdefault(normalize_name(title), title)
+            out.setdefault(key, (aliases, detail, []))[2].append(memory_payload(memory, self.today))
+        return out
+
+    def _memory_blocks(self, path: str, page: str, contributions: list[tuple[str, dict[str, Any]]],
+                       link_names: dict[str, str], result: SourceResult) -> list[tuple[str, str, str | None]]:
+        """The memory blocks of `path` once the memories of `contributions` joined the ones `page` has."""
+        new = [
+            m for _, sources in contributions for source in sorted(sources) for m in sources[source].get("memories", [])
+        ]
+        new.sort(key=lambda m: m[4])  # by day (stably): what was said first is the item, what repeats it merges
+        if not new:
+            return []
+        me = self.link_text(path)
+        merged = memory_blocks(
+            page, new, lambda text: linkify(clean_text(text), link_names, skip={me})[0], self._cite, self.dedup
+        )
+        result.memories += merged.added
+        result.memories_merged += merged.merged
+        result.kept_edits.extend(f"{path}: {key}" for key in dict.fromkeys(merged.kept))
+        return merged.blocks
 
     def _see_also(self, path: str, text: str) -> tuple[str, list[str]]:
         return with_see_also(text, path, self.sources_of(path), self.citing, self.link_text, self.names.titles.get)
@@ -503,7 +592,10 @@ class Compiler:
         body = page_skeleton(kind).opening(clean_text(title, 200))
         linked_summary, _ = linkify(summary, link_names, skip={self.link_text(path)})
         contributions = [(kind, sources), *((more_kind, more["sources"]) for more_kind, more in extra)]
-        merged = merge_blocks(body, [("summary", linked_summary, None), *self._blocks(path, contributions, link_names)])
+        memories = self._memory_blocks(path, body, contributions, link_names, result)
+        merged = merge_blocks(
+            body, [("summary", linked_summary, None), *self._blocks(path, contributions, link_names), *memories]
+        )
         text, _ = self._see_also(path, dump_frontmatter(data) + merged.text)
         self._put(path, text)
         result.created.append(path)
@@ -539,7 +631,8 @@ class Compiler:
         if new_aliases and isinstance(data.get("aliases", []), list):
             data["aliases"] = [*(data.get("aliases") or []), *new_aliases]
         contributions = [(kind, item["sources"]) for kind, item in items]
-        merged = merge_blocks(body, self._blocks(path, contributions, link_names))
+        memories = self._memory_blocks(path, body, contributions, link_names, result)
+        merged = merge_blocks(body, [*self._blocks(path, contributions, link_names), *memories])
         new_text, kept = self._see_also(path, dump_frontmatter(data) + merged.text.lstrip("\n"))
         result.kept_edits.extend(f"{path}: {key}" for key in [*merged.kept, *kept])
         # the frontmatter's `updated` alone is no change: a recompile that changes nothing writes nothing
@@ -571,6 +664,13 @@ def _claim_text(value: Any) -> list[str]:
     if isinstance(value, (list, tuple)):
         return [text for item in value for text in _claim_text(item)]
     return []
+
+
+@dataclass(frozen=True)
+class _Kind:
+    """What `_place` reads of an item: the kind of thing it is (tags follow it)."""
+
+    kind: str
 
 
 def _same(a: str, b: str) -> bool:

@@ -25,6 +25,7 @@ from wikic.ingest.extract import (
     source_chunks,
 )
 from wikic.ingest.inputs import read_inputs
+from wikic.ingest.memories import packaged_embedder
 from wikic.ingest.names import PageNames
 from wikic.ingest.pending import pending_inputs
 from wikic.ingest.workers import DaemonPool
@@ -37,6 +38,7 @@ from wikic.pages.lock import vault_lock
 from wikic.pages.log_file import row
 from wikic.progress import ProgressCallback, ProgressEvent
 from wikic.settings import Settings, load_settings
+from wikic.vault.identity import read_identity
 from wikic.vault.layout import INDEX_FILE, require_vault
 from wikic.vault.load import load_vault
 from wikic.vault.schema_md import Schema, load as load_schema
@@ -70,6 +72,8 @@ class SourceReport:
     created: list[str] = field(default_factory=list)
     updated: list[str] = field(default_factory=list)
     pending: list[str] = field(default_factory=list)
+    memories: int = 0  # memories written on pages as new items (transcripts)
+    memories_merged: int = 0  # memories that matched one already on the page: its anchor was added
     dropped_facts: int = 0
     dropped: dict[str, int] = field(default_factory=dict)  # claims not written, by reason (see plan_model)
     repaired_quotes: int = 0  # near-copied quotes snapped to the source span they copy
@@ -434,7 +438,9 @@ def ingest(
         compiled = Compiled.load(root)  # re-read: another process may have compiled meanwhile
         names, links = page_names(root)
         mentions = Mentions.load(root)
-        compiler = Compiler(root, schema, names, mentions, links, today)
+        compiler = Compiler(
+            root, schema, names, mentions, links, today, identity=read_identity(root), embed=packaged_embedder
+        )
         log_rows: list[str] = []
         recorded: list[str] = []
         for src in todo:
@@ -556,6 +562,7 @@ def _fill(r: SourceReport, result: SourceResult) -> None:
     r.created = result.created
     r.updated = result.updated
     r.pending = result.pending
+    r.memories, r.memories_merged = result.memories, result.memories_merged
     r.dropped_facts = result.dropped_facts
     r.dropped_items = result.dropped_items
     r.kept_edits = result.kept_edits
@@ -571,6 +578,8 @@ def _notes(r: SourceReport) -> str:
         parts[-1] += " (cached)"
     if r.cost is not None:
         parts.append(f"${r.cost:.4f}")
+    if r.memories or r.memories_merged:
+        parts.append(f"{r.memories} memories" + (f" ({r.memories_merged} merged)" if r.memories_merged else ""))
     if r.pending:
         parts.append(f"{len(r.pending)} pending")
     if r.dropped:

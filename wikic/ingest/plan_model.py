@@ -12,7 +12,8 @@ Two layers, on purpose:
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Annotated
+from datetime import date
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -98,6 +99,45 @@ class ChunkPlan(_Wire):
 
 
 SCHEMA_NAME = "wikic_source_plan"
+
+# Transcripts (conversations) are asked for memories too: what the assistant should remember of the
+# conversation, each with the verbatim quote of the turn it comes from. Articles keep the schema above.
+MEMORY_KINDS = ("persona", "episodic", "instruction", "lesson")
+MAX_MEMORIES = 12
+
+
+class WireMemory(_Wire):
+    kind: Annotated[
+        Literal["persona", "episodic", "instruction", "lesson"],
+        Field(description="persona: who the user is, their preferences; episodic: what happened or was decided; "
+                          "instruction: how the user wants things done; lesson: a lesson learned"),
+    ]
+    text: Annotated[str, Field(min_length=1, max_length=300, description="the memory, one self-contained sentence")]
+    quote: Quote
+    # no bounds in the schema (not every server's grammar takes them): the merge clamps it to 0..1
+    importance: Annotated[float, Field(description="from 0 (trivial) to 1 (essential to remember)")]
+    subject: Annotated[
+        str,
+        Field(
+            min_length=1, max_length=80, description="whom or what it is about: the user, a project, a tool, a person"
+        ),
+    ]
+
+
+class TranscriptPlan(ChunkPlan):
+    """The reply for one chunk of a transcript: the plan of any source, and the memories."""
+
+    memories: Annotated[list[WireMemory], Field(max_length=MAX_MEMORIES)]
+
+
+class MemoriesPlan(_Wire):
+    """The two-pass strategy's last ask for a transcript chunk: its memories alone."""
+
+    memories: Annotated[list[WireMemory], Field(max_length=MAX_MEMORIES)]
+
+
+TRANSCRIPT_SCHEMA_NAME = "wikic_transcript_plan"
+MEMORIES_SCHEMA_NAME = "wikic_transcript_memories"
 
 # The two-pass strategy for small models: first the names in a chunk (short and cheap), then, for a few
 # names at a time, the claims about them. Every field is one a small model can fill from the text: no
@@ -234,6 +274,18 @@ class Relation:
 
 
 @dataclass(frozen=True)
+class Memory:
+    """What to remember of a conversation, about `subject`, anchored like any claim. `when` is the time of
+    the turn its quote is in (from the transcript's turn header), set once the quote is anchored."""
+
+    kind: str  # one of MEMORY_KINDS
+    subject: str
+    importance: float
+    fact: Fact
+    when: date | None = None
+
+
+@dataclass(frozen=True)
 class Plan:
     source_path: str  # the raw/ text file the anchors point into
     summary: str
@@ -244,6 +296,7 @@ class Plan:
     notes: tuple[str, ...] = field(default=())  # merge and anchoring remarks worth logging
     invented: tuple[str, ...] = ()  # names the model proposed that the source never writes (dropped)
     invented_claims: int = 0  # the claims those items carried
+    memories: tuple[Memory, ...] = ()  # transcripts only
 
     def facts(self) -> list[Fact]:
         """Every fact in the plan, in order."""
@@ -257,6 +310,7 @@ class Plan:
             for axis in comparison.axes:
                 out.extend(cell.fact for cell in axis.values)
         out.extend(relation.fact for relation in self.relations)
+        out.extend(memory.fact for memory in self.memories)
         return out
 
     @property

@@ -19,6 +19,7 @@ from typing import Any
 from wikic.vault.anchors import strip_anchors
 from wikic.vault.frontmatter import Page, read_page
 from wikic.vault.markers import MARKER_LINE, PREFIX as _MARKER
+from wikic.vault.memories import strip_meta
 
 # Bumped whenever drawer text or ids would come out differently for the same file.
 CHUNKER_VERSION = "2"  # 2: compiler block markers and claim anchors are left out
@@ -58,10 +59,11 @@ class Document:
 
 
 def searchable(text: str) -> str:
-    """`text` as search embeds, indexes and shows it: without claim anchors and compiler block markers."""
+    """`text` as search embeds, indexes and shows it: without claim anchors, compiler block markers and the
+    bookkeeping of memory items."""
     if _MARKER in text:
         text = "\n".join(line for line in text.split("\n") if not line.startswith(_MARKER))
-    return strip_anchors(text)
+    return strip_meta(strip_anchors(text))
 
 
 def _as_list(value: Any) -> list[str]:

@@ -10,9 +10,10 @@ SCHEMA_FILE = "SCHEMA.md"
 INDEX_FILE = "index.md"
 LOG_FILE = "log.md"
 CONFIG_FILE = "wikic.toml"
+IDENTITY_FILE = "identity.md"  # who the user is, in their own words: the head of every briefing (`wikic wake-up`)
 STATE_DIR = ".wikic"  # what wikic keeps there is named in `state.py`
 RAW_DIR = "raw"
-RAW_SUBDIRS = ("articles", "papers", "transcripts", "assets")
+RAW_SUBDIRS = ("articles", "papers", "transcripts", "notes", "assets")  # notes: what an assistant was asked to remember
 
 # page type -> folder. SCHEMA.md may add types; these are the built-in ones.
 PAGE_FOLDERS: dict[str, str] = {
@@ -22,7 +23,7 @@ PAGE_FOLDERS: dict[str, str] = {
     "query": "queries",
 }
 
-SPECIAL_FILES = (SCHEMA_FILE, INDEX_FILE, LOG_FILE)
+SPECIAL_FILES = (SCHEMA_FILE, INDEX_FILE, LOG_FILE, IDENTITY_FILE)
 
 # Where Obsidian puts a new note (.obsidian/app.json): outside the page folders, so a note a person starts
 # there is linted for its links only, and is not a wiki page missing its frontmatter and index entry.

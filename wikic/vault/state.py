@@ -12,6 +12,8 @@
     cache/llm/              validated model replies, by request
     cache/parse-cache.json  parsed notes, by size and mtime
     cache/lint-report.json  the last lint report, by the vault's listing
+    cache/memories.json     the memory items on the pages, by size and mtime (derived from the pages; rebuilt
+                            from them whenever it is missing, stale or unreadable)
 
 State is written atomically, so a crash or a parallel reader never sees half a file; every file here can be
 rebuilt (or, for the journal, redone), so a missing or unreadable one reads as empty.
@@ -46,6 +48,7 @@ ENDPOINTS = "llm-endpoints.json"
 REPLY_CACHE = "cache/llm"
 PARSE_CACHE = "cache/parse-cache.json"
 LINT_REPORT = "cache/lint-report.json"
+MEMORY_INDEX = "cache/memories.json"
 
 
 def state_dir(root: Path) -> Path:

@@ -16,6 +16,7 @@ from wikic.ingest.plan_model import (
     Concept,
     Entity,
     Fact,
+    Memory,
     Plan,
     Relation,
     Section,
@@ -69,6 +70,7 @@ def merge_plans(plans: Iterable[ChunkPlan], *, source_path: str) -> Plan:
     concepts: dict[str, _ConceptSlot] = {}
     comparisons: dict[str, _ComparisonSlot] = {}
     relations: dict[tuple[str, str, str], Relation] = {}
+    memories: dict[tuple[str, str, tuple[str, str]], Memory] = {}
     summaries: list[str] = []
 
     for plan in plans:
@@ -117,6 +119,11 @@ def merge_plans(plans: Iterable[ChunkPlan], *, source_path: str) -> Plan:
             if all(key3) and key3 not in relations:
                 source, verb, target = r.source.strip(), r.relation.strip(), r.target.strip()
                 relations[key3] = Relation(source, verb, target, Fact(f"{source} {verb} {target}", r.quote))
+        for m in getattr(plan, "memories", ()):  # a transcript's plan
+            memory = Memory(m.kind, m.subject.strip(), min(1.0, max(0.0, m.importance)), Fact(m.text.strip(), m.quote))
+            key4 = (m.kind, normalize_name(memory.subject), _fact_key(memory.fact))
+            if all(key4[:2]) and (key4 not in memories or memories[key4].importance < memory.importance):
+                memories[key4] = memory  # the same memory from overlapping windows: the higher importance
 
     notes: list[str] = []
     kept: list[Comparison] = []
@@ -145,6 +152,7 @@ def merge_plans(plans: Iterable[ChunkPlan], *, source_path: str) -> Plan:
         comparisons=tuple(kept),
         relations=tuple(relations.values()),
         notes=tuple(notes),
+        memories=tuple(memories.values()),
     )
 
 

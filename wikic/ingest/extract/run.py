@@ -26,24 +26,33 @@ from concurrent.futures import FIRST_EXCEPTION, Future, wait
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from pydantic import BaseModel
-
+from wikic.conversations.transcript import headers
 from wikic.errors import LLMError
 from wikic.ingest.anchor import AnchorIndex, anchor_plan
 from wikic.ingest.extract.merge import merge_plans
-from wikic.ingest.extract.prompt import PromptContext, build_messages, claims_messages, names_messages
+from wikic.ingest.extract.prompt import (
+    PromptContext,
+    build_messages,
+    claims_messages,
+    memories_messages,
+    names_messages,
+)
 from wikic.ingest.extract.signals import name_signals
 from wikic.ingest.extract.windows import Chunk, halves, split_chunks
 from wikic.ingest.names import normalize_name
 from wikic.ingest.plan_model import (
     CLAIMS_SCHEMA_NAME,
+    MEMORIES_SCHEMA_NAME,
     NAMES_PER_ASK,
     NAMES_SCHEMA_NAME,
     SCHEMA_NAME,
+    TRANSCRIPT_SCHEMA_NAME,
     ChunkPlan,
     ClaimsPlan,
+    MemoriesPlan,
     NamesPlan,
     Plan,
+    TranscriptPlan,
     WireEntity,
 )
 from wikic.ingest.workers import DaemonPool
@@ -53,11 +62,13 @@ from wikic.llm.schema import strict_schema
 from wikic.llm.structured import Usage, ask
 from wikic.settings import Settings
 from wikic.text.tokens import estimate_messages
+from wikic.vault.layout import RAW_DIR
 
 MAX_SPLIT_DEPTH = 3
 STRATEGIES = ("auto", "single", "two-pass")
 THIN = 3  # a plan is thin when it names fewer than one in THIN of the things the window looks like it names
 EXPECTED_NAMES_PER_WINDOW = 8  # what an estimate of the two-pass strategy assumes before the names are asked
+TRANSCRIPTS = f"{RAW_DIR}/transcripts/"
 
 
 class SourceText(Protocol):
@@ -83,7 +94,13 @@ class ExtractionResult:
     def nothing_extracted(self) -> bool:
         """The source names things, and the plan proposes none of them: the model failed on it."""
         plan = self.plan
-        return bool(self.signals) and not (plan.entities or plan.concepts or plan.comparisons)
+        return bool(self.signals) and not (plan.entities or plan.concepts or plan.comparisons or plan.memories)
+
+
+def is_transcript(source: SourceText) -> bool:
+    """A conversation: a source in raw/transcripts/, or one whose text has timed turn headers (the
+    transcript format of `wikic.conversations.transcript`). Only these are asked for memories."""
+    return source.text_path.startswith(TRANSCRIPTS) or any(h.when is not None for h in headers(source.text))
 
 
 @dataclass(frozen=True)
@@ -179,6 +196,7 @@ class _Asker:
         self.cache = cache
         self.on_tokens = on_tokens
         self.usage = Usage()
+        self.transcript = is_transcript(source)
         self.used: set[str] = set()
         self.auto = settings.llm.strategy == "auto"
         self.first = preferred_strategy(llm, settings)
@@ -234,8 +252,11 @@ class _Asker:
     def _single(self, chunk: Chunk) -> ChunkPlan:
         messages = build_messages(
             chunk, title=self.source.title, source_path=self.source.text_path, context=self.context,
-            existing_pages=self.existing_pages,
+            existing_pages=self.existing_pages, transcript=self.transcript,
         )
+        if self.transcript:
+            transcript: TranscriptPlan = self._call(messages, TranscriptPlan, TRANSCRIPT_SCHEMA_NAME)
+            return transcript
         plan: ChunkPlan = self._call(messages, ChunkPlan, SCHEMA_NAME)
         return plan
 
@@ -264,6 +285,14 @@ class _Asker:
                 facts = list(claim.facts) if claim is not None else []
                 summary = facts[0].text[:300] if facts else ""  # a claim the compiler checks, not free text
                 entities.append(WireEntity(name=name, kind=kinds[name][:40], aliases=[], summary=summary, facts=facts))
+        if self.transcript:
+            remembered: MemoriesPlan = self._call(
+                memories_messages(chunk, title=self.source.title, context=self.context),
+                MemoriesPlan,
+                MEMORIES_SCHEMA_NAME,
+            )
+            return TranscriptPlan(summary="", entities=entities, concepts=[], comparisons=[], relations=[],
+                                  memories=remembered.memories)
         return ChunkPlan(summary="", entities=entities, concepts=[], comparisons=[], relations=[])
 
 
@@ -273,6 +302,7 @@ def _named(plans: Sequence[ChunkPlan]) -> int:
     names = {normalize_name(e.name) for p in plans for e in p.entities if e.facts}
     names |= {normalize_name(c.name) for p in plans for c in p.concepts if any(s.facts for s in c.sections)}
     names |= {normalize_name(c.name) for p in plans for c in p.comparisons}
+    names |= {normalize_name(m.subject) for p in plans for m in getattr(p, "memories", ())}
     return len(names)
 
 
@@ -294,20 +324,26 @@ def estimate_extraction(
         if llm is not None
         else ("single" if settings.llm.strategy == "auto" else settings.llm.strategy)
     )
+    transcript = is_transcript(source)
     prompt_tokens = cached = calls = 0
-    key_output: type[BaseModel]
     for chunk in chunks:
+        key_output: Any
         if strategy == "two-pass":
             names = names_messages(chunk, title=source.title, context=context, existing_pages=existing_pages)
             claims = claims_messages(chunk, ["a name"] * NAMES_PER_ASK, title=source.title, context=context)
             asks = 1 + math.ceil(EXPECTED_NAMES_PER_WINDOW / NAMES_PER_ASK)
             key_messages, key_output, key_name = names, NamesPlan, NAMES_SCHEMA_NAME
             tokens = estimate_messages(names) + (asks - 1) * estimate_messages(claims)
+            if transcript:
+                asks += 1
+                tokens += estimate_messages(memories_messages(chunk, title=source.title, context=context))
         else:
             key_messages = build_messages(
-                chunk, title=source.title, source_path=source.text_path, context=context, existing_pages=existing_pages
+                chunk, title=source.title, source_path=source.text_path, context=context, existing_pages=existing_pages,
+                transcript=transcript,
             )
-            asks, key_output, key_name = 1, ChunkPlan, SCHEMA_NAME
+            asks = 1
+            key_output, key_name = (TranscriptPlan, TRANSCRIPT_SCHEMA_NAME) if transcript else (ChunkPlan, SCHEMA_NAME)
             tokens = estimate_messages(key_messages)
         if llm is not None and cache is not None:
             key = ReplyCache.key(

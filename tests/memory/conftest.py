@@ -1,0 +1,19 @@
+"""The memory tests: transcripts written with `transcript.render`, ingested through the real pipeline with a
+scripted model (FakeLLM routing on the request's last message), and the briefing and recall read back."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+HERE = Path(__file__).resolve().parent
+sys.path[:0] = [str(p) for p in (HERE, HERE.parent) if str(p) not in sys.path]  # memkit, standin_openai
+
+
+@pytest.fixture(autouse=True)
+def _small_palace(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The palace's tiny static model (after tests/conftest.py cleared WIKIC_*); duplicates of memories are
+    still judged by the packaged USE model, as in use."""
+    monkeypatch.setenv("WIKIC_EMBEDDING_PROVIDER", "static")

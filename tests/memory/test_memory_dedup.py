@@ -1,0 +1,84 @@
+"""Duplicates are merged, not repeated: judged by real embeddings (the packaged USE model, cosine >= 0.92)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from memkit import Session, at, ingest_sessions, make_vault, memory
+
+from wikic.ingest.memories import DUPLICATE_SIMILARITY, Deduplicator, packaged_embedder
+from wikic.pages.blocks import find_block
+from wikic.vault.memories import parse_items
+
+ONE_REFERENCE = "# Wiki Schema\n## Domain\nWork\n## Page Thresholds\n- entity_min_references: 1\n"
+
+# (what is on the page, what a later session says, whether it is the same memory)
+CASES = [
+    ("Use uv for every Python project, never pip.", "Use uv for all Python projects and never pip.", True),
+    ("The user prefers uv over pip for Python projects.", "The user prefers uv to pip in Python projects.", True),
+    ("Run the fast test tier before every commit.", "Run the fast tier of tests before each commit.", True),
+    ("Use uv for every Python project, never pip.", "The user prefers short answers without bullet points.", False),
+    ("Decided to use PostgreSQL for the billing service.", "Decided to use SQLite for the billing service.", False),
+    ("Run the fast test tier before every commit.", "Run the slow test tier every night.", False),
+    ("Ada lives in Berlin.", "Ada works in Berlin.", False),
+]
+
+
+@pytest.fixture(scope="module")
+def dedup() -> Deduplicator:
+    assert packaged_embedder() is not None  # the model ships in a package: no download
+    return Deduplicator(packaged_embedder)
+
+
+@pytest.mark.parametrize(("existing", "new", "same"), CASES)
+def test_a_near_paraphrase_is_the_same_memory_and_a_distinct_one_is_not(
+    dedup: Deduplicator, existing: str, new: str, same: bool
+) -> None:
+    found = dedup.best(new, ["Write commit messages in English.", existing])
+    assert (found == 1) is same and (found is None or same)
+
+
+def test_the_threshold_is_the_one_the_seeds_found_safe() -> None:
+    assert DUPLICATE_SIMILARITY == 0.92
+
+
+def test_a_paraphrase_in_a_later_session_adds_its_anchor_and_a_distinct_memory_its_own_line(tmp_path: Path) -> None:
+    root = make_vault(tmp_path, schema=ONE_REFERENCE)
+    first = Session(
+        "a",
+        "Tools",
+        [("user", "Use uv for every Python project, never pip.", at(2))],
+        [
+            memory(
+                "instruction",
+                "Use uv for every Python project, never pip.",
+                "Use uv for every Python project, never pip.",
+                0.8,
+                "user",
+            )
+        ],
+    )
+    later = Session(
+        "b",
+        "More tools",
+        [("user", "Use uv for all Python projects and never pip. And format with ruff.", at(8))],
+        [
+            memory(
+                "instruction",
+                "Use uv for all Python projects and never pip.",
+                "Use uv for all Python projects and never pip.",
+                0.9,
+                "user",
+            ),
+            memory("instruction", "Format the code with ruff.", "format with ruff", 0.6, "user"),
+        ],
+    )
+    reports = ingest_sessions(root, [first, later])
+    assert (reports[1].sources[0].memories, reports[1].sources[0].memories_merged) == (1, 1)
+    found = find_block((root / "entities" / "me.md").read_text(encoding="utf-8"), "memory:instruction")
+    assert found is not None
+    items = parse_items(found[3], "instruction")
+    assert [i.text for i in items] == ["Use uv for every Python project, never pip.", "Format the code with ruff."]
+    assert items[0].anchors == ("raw/transcripts/tools.md:L9", "raw/transcripts/more-tools.md:L9")
+    assert items[0].importance == 0.9 and str(items[0].last) == "2026-11-08"

@@ -1,0 +1,112 @@
+"""Recall by query, kind and subject; `remember` through the normal pipeline (or captured for later without
+a model); `confirm_lesson` makes a lesson verified after two confirmations."""
+
+from __future__ import annotations
+
+import datetime as dt
+from pathlib import Path
+
+import pytest
+from memkit import SESSIONS, Scripted, Session, at, ingest_sessions, make_vault, memory
+
+from wikic.errors import UsageError
+from wikic.ingest.pending import pending_inputs
+from wikic.llm.fake import FakeLLM
+from wikic.memory.briefing import wake_up
+from wikic.memory.rank import score
+from wikic.memory.recall import recall
+from wikic.memory.write import confirm_lesson, remember
+from wikic.settings import IngestSettings
+from wikic.vault.memories import MemoryItem
+
+AS_OF = dt.date(2026, 12, 1)
+ONE_REFERENCE = "# Wiki Schema\n## Domain\nWork\n## Page Thresholds\n- entity_min_references: 1\n"
+LESSON = "Mocking the database hid the broken migration last week."
+LESSONS = Session("l", "Retro", [("user", LESSON, at(20))],
+                  [memory("lesson", "Mocking the database hid the broken migration.", LESSON, 0.7, "billing service")])
+
+
+@pytest.fixture
+def vault(tmp_path: Path) -> Path:
+    root = make_vault(tmp_path, schema=ONE_REFERENCE)
+    ingest_sessions(root, [*SESSIONS, LESSONS])
+    return root
+
+
+def test_recall_filters_by_kind_and_subject_and_ranks(vault: Path) -> None:
+    found = recall(vault, "PostgreSQL for billing", as_of=AS_OF)
+    assert [r.memory.item.text for r in found][:1] == ["The billing service goes with PostgreSQL."]
+    assert all(r.memory.path == "entities/billing-service.md" for r in found)
+    assert [r.memory.item.kind for r in recall(vault, kind="instruction", as_of=AS_OF)] == ["instruction"]
+    assert [r.memory.path for r in recall(vault, subject="user", as_of=AS_OF)] == ["entities/me.md"]
+    assert {r.memory.item.kind for r in recall(vault, subject="billing service", as_of=AS_OF)} == {"episodic", "lesson"}
+    assert recall(vault, "sourdough starter", as_of=AS_OF) == []
+    with pytest.raises(UsageError):
+        recall(vault, kind="opinion")
+
+
+def test_old_unconfirmed_memories_fade_but_never_disappear() -> None:
+    fresh = MemoryItem("episodic", AS_OF, "x", ("raw/a.md:L1",), 0.5)
+    old = MemoryItem("episodic", AS_OF - dt.timedelta(days=365), "x", ("raw/a.md:L1",), 0.5)
+    repeated = MemoryItem(
+        "episodic", AS_OF - dt.timedelta(days=365), "x", ("raw/a.md:L1", "raw/b.md:L1"), 0.5, last=AS_OF
+    )
+    assert score(fresh, AS_OF) > score(repeated, AS_OF) - 0.11 and score(repeated, AS_OF) > score(fresh, AS_OF)
+    assert score(fresh, AS_OF) > score(old, AS_OF) > 0.25  # half its importance stays
+
+
+def test_a_lesson_confirmed_twice_is_verified_and_ranks_higher(vault: Path) -> None:
+    before = recall(vault, kind="lesson", as_of=AS_OF)[0]
+    first = confirm_lesson(vault, "Mocking the database hid the broken migration.", today=AS_OF)
+    assert (first.page, first.confirmations, first.verified) == ("entities/billing-service.md", 1, False)
+    second = confirm_lesson(vault, "mocking the database hid the broken migration", page="billing-service", today=AS_OF)
+    assert second.verified and second.confirmations == 2
+    page = (vault / "entities" / "billing-service.md").read_text(encoding="utf-8")
+    assert "- 2026-11-20 · verified · Mocking the database hid the broken migration." in page
+    assert "%%memory importance=0.7 confirmed=2 last=2026-12-01%%" in page
+    after = recall(vault, kind="lesson", as_of=AS_OF)[0]
+    assert after.memory.item.verified and after.score > before.score
+    assert "(verified)" in wake_up(vault, as_of=AS_OF).text
+    assert "| confirm | entities/billing-service.md | lesson confirmed (2) |" in (vault / "log.md").read_text(
+        encoding="utf-8"
+    )
+    with pytest.raises(UsageError, match="no lesson"):
+        confirm_lesson(vault, "Always deploy on Fridays.", today=AS_OF)
+
+
+def test_remember_compiles_a_dated_note_through_the_pipeline(tmp_path: Path) -> None:
+    root = make_vault(tmp_path, schema=ONE_REFERENCE)
+    said = "Keep answers under ten lines."
+    llm = FakeLLM().respond_with(
+        Scripted(
+            [
+                Session(
+                    "n",
+                    "note",
+                    [("user", f"Remember this instruction about user (importance 0.8): {said}", None)],
+                    [memory("instruction", said, said, 0.8, "user")],
+                )
+            ]
+        )
+    )
+    done = remember(
+        root, "instruction", said, importance=0.8, llm=llm, now=dt.datetime(2026, 11, 30, 8, 15, tzinfo=dt.UTC)
+    )
+    assert (
+        done.compiled and done.raw_path.startswith("raw/notes/2026-11-30-remember") and done.pages == ["entities/me.md"]
+    )
+    note = (root / done.raw_path).read_text(encoding="utf-8")
+    assert "**user** · 2026-11-30 08:15\n" in note
+    text = wake_up(root, as_of=AS_OF).text
+    assert f"- 2026-11-30 · {said}" in text
+
+
+def test_remember_without_a_model_captures_for_later(tmp_path: Path) -> None:
+    root = make_vault(tmp_path, schema=ONE_REFERENCE)
+    (root / "wikic.toml").write_text("", encoding="utf-8")  # no model configured
+    done = remember(root, "persona", "I work from Lisbon.", subject="user")
+    assert not done.compiled and "no model configured" in (done.error or "")
+    waiting, _ = pending_inputs(root, IngestSettings())
+    assert len(waiting) == 1  # the note, for `wikic ingest` to compile
+    with pytest.raises(UsageError):
+        remember(root, "wish", "x")

@@ -1,0 +1,54 @@
+"""`wikic wake-up`: the briefing a new assistant session starts with, built from the pages (no model call).
+
+Example: wikic wake-up --budget 900 --vault my-wiki
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from typing import Annotated
+
+import typer
+
+from wikic.cli._common import VaultDir, resolve_vault, translate_errors
+
+
+def register(app: typer.Typer) -> None:
+    @app.command("wake-up")
+    @translate_errors
+    def wake_up_command(
+        budget: Annotated[
+            int, typer.Option("--budget", metavar="TOKENS", help="The most tokens the briefing may take.")
+        ] = 900,
+        project: Annotated[
+            str | None,
+            typer.Option("--project", metavar="NAME", help="Brief on this project (a page with memories) alone."),
+        ] = None,
+        as_of: Annotated[
+            str | None,
+            typer.Option("--as-of", metavar="YYYY-MM-DD", help="Rank recency as of this day (default: today)."),
+        ] = None,
+        json_output: Annotated[bool, typer.Option("--json", help="Print the briefing and its parts as JSON.")] = False,
+        vault: VaultDir = None,
+    ) -> None:
+        """Print what a new assistant session needs to know, within a token budget.
+
+        Who the user is (identity.md), their instructions and preferences, the active projects with their
+        latest decisions, then the most important recent memories; each with the [[link]] of its page.
+        Built by code from the pages: no model is called, and the same vault gives the same briefing.
+
+        Example: wikic wake-up --budget 900 --vault my-wiki
+        """
+        from wikic.errors import UsageError
+        from wikic.memory.briefing import wake_up
+
+        try:
+            day = dt.date.fromisoformat(as_of) if as_of else None
+        except ValueError:
+            raise UsageError(f"--as-of must be a date YYYY-MM-DD, not {as_of!r}") from None
+        briefing = wake_up(resolve_vault(vault), budget=budget, project=project, as_of=day)
+        if json_output:
+            typer.echo(json.dumps(briefing.to_dict(), ensure_ascii=False))
+        else:
+            typer.echo(briefing.text, nl=False)

@@ -1,0 +1,149 @@
+"""Memories into pages: the page a memory belongs on, and how the memories a source brings join the ones
+a page already has.
+
+A memory lands on the entity page of its subject (the user's own page, named by identity.md; a project's
+page...), in the compiler block of its kind (`wikic/vault/memories.py`). Its subject is an entity like any
+other: below SCHEMA.md's `entity_min_references` it waits in the mentions ledger with its memories, which
+land when the page is created.
+
+Duplicates are merged, not repeated: a memory whose meaning matches an item already on the page (cosine
+similarity >= 0.92 between their embeddings, by the palace's default packaged model, multilingual USE:
+the threshold is set for it) adds its anchor to that item instead of a new line; a memory said again
+later refreshes the item's date for ranking. Without an embedding model, only the same words match.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from wikic.errors import WikicError
+from wikic.ingest.names import normalize_name
+from wikic.ingest.plan_model import Memory
+from wikic.pages.blocks import digest, find_block
+from wikic.vault.identity import Identity
+from wikic.vault.memories import KINDS, SECTIONS, MemoryItem, block_key, parse_items, render_items
+
+DUPLICATE_SIMILARITY = 0.92
+OVERFLOW = ":more"  # the block new items go to when a person edited the kind's block
+
+Embed = Callable[[list[str]], np.ndarray]  # texts -> L2-normalised rows
+
+
+def packaged_embedder() -> Embed | None:
+    """The embedding function duplicates are judged by (USE, whatever the palace's provider: the threshold
+    is set for it), or None when it cannot be loaded."""
+    try:
+        from wikic.palace.embedders import make_embedder
+        from wikic.settings import EmbeddingSettings
+
+        return make_embedder(EmbeddingSettings(provider="use")).embed
+    except (ImportError, OSError, WikicError):
+        return None
+
+
+def subject_of(memory: Memory, identity: Identity) -> tuple[str, list[str], str]:
+    """(page title, aliases, kind of thing) of the page `memory` belongs on."""
+    if identity.is_user(memory.subject):
+        return identity.title, list(identity.aliases), "person"
+    return memory.subject, [], ""
+
+
+def payload(memory: Memory, today: dt.date) -> list[Any]:
+    """A memory as the ledgers carry it: [kind, text, anchor, importance, day]."""
+    when = memory.when or today
+    return [memory.kind, memory.fact.text, str(memory.fact.anchor), memory.importance, when.isoformat()]
+
+
+@dataclass
+class MemoryBlocks:
+    blocks: list[tuple[str, str, str | None]] = field(default_factory=list)  # (key, body, section)
+    added: int = 0
+    merged: int = 0  # said again: an anchor added to an item already there
+    kept: list[str] = field(default_factory=list)  # blocks a person edited that took nothing new
+
+
+class Deduplicator:
+    """Decides which memory items say the same thing. `embed` is loaded on first use, and each text is
+    embedded once per run."""
+
+    def __init__(self, embed: Callable[[], Embed | None] | None) -> None:
+        self._load = embed
+        self._embed: Embed | None = None
+        self._loaded = embed is None
+        self._vectors: dict[str, np.ndarray] = {}
+
+    def _model(self) -> Embed | None:
+        if not self._loaded:
+            self._loaded = True
+            self._embed = self._load() if self._load is not None else None
+        return self._embed
+
+    def best(self, text: str, candidates: Sequence[str]) -> int | None:
+        """The index of the candidate that says the same as `text`, or None."""
+        if not candidates:
+            return None
+        same = [i for i, c in enumerate(candidates) if normalize_name(c) == normalize_name(text)]
+        if same:
+            return same[0]
+        embed = self._model()
+        if embed is None:
+            return None
+        missing = [t for t in dict.fromkeys([text, *candidates]) if t not in self._vectors]
+        if missing:
+            self._vectors.update(zip(missing, embed(missing), strict=True))
+        scores = np.array([float(self._vectors[text] @ self._vectors[c]) for c in candidates])
+        at = int(np.argmax(scores))
+        return at if scores[at] >= DUPLICATE_SIMILARITY else None
+
+
+def memory_blocks(page: str, new: Sequence[Sequence[Any]], render: Callable[[str], str], cite: Callable[[str], str],
+                  dedup: Deduplicator) -> MemoryBlocks:
+    """The memory blocks of `page` (its text) once the memories `new` ([kind, text, anchor, importance,
+    day], as `payload` makes them) have joined it. `render` turns a memory's text into the page's Markdown
+    (escaped, mentions linked); `cite` renders an anchor."""
+    out = MemoryBlocks()
+    blocks: dict[str, list[MemoryItem]] = {}
+    editable: dict[str, bool] = {}
+    for kind in KINDS:
+        for key in (block_key(kind), block_key(kind) + OVERFLOW):
+            found = find_block(page, key)
+            blocks[key] = parse_items(found[3], kind) if found else []
+            editable[key] = found is None or digest(found[3]) == found[2]
+    changed: set[str] = set()
+    for kind, text, anchor, importance, day in new:
+        if kind not in SECTIONS:
+            continue
+        when = dt.date.fromisoformat(day)
+        shown = render(text)
+        everything = [(key, i) for key in blocks for i in range(len(blocks[key]))]
+        match = dedup.best(MemoryItem(kind, when, shown).plain, [blocks[key][i].plain for key, i in everything])
+        if match is not None:
+            key, i = everything[match]
+            item = blocks[key][i]
+            again = item.said_again(anchor, when, importance)
+            if again == item:
+                continue  # this very anchor is there already (a source compiled again)
+            if not editable[key]:
+                out.kept.append(key)
+                continue
+            blocks[key][i] = again
+            changed.add(key)
+            out.merged += 1
+            continue
+        key = block_key(kind) if editable[block_key(kind)] else block_key(kind) + OVERFLOW
+        if not editable[key]:
+            out.kept.append(key)
+            continue
+        blocks[key].append(MemoryItem(kind, when, shown, (anchor,), importance))
+        changed.add(key)
+        out.added += 1
+    for key in sorted(changed, key=lambda k: (KINDS.index(k.split(":")[1]), k)):
+        kind = key.split(":")[1]
+        items = sorted(blocks[key], key=lambda item: item.date)  # stable: same day, order of arrival
+        out.blocks.append((key, render_items(items, cite), SECTIONS[kind]))
+    return out

@@ -1,0 +1,149 @@
+"""Every memory item on the wiki's pages, read through a derived index (`.wikic/cache/memories.json`).
+
+The index holds, per page, its size and mtime, its title and its memory items; a page whose size or mtime
+changed is read again, a page that is gone is dropped, so the index is always what the pages say and can be
+deleted at any time. A warm read of a 10,000-page vault is one listing of the folders and one JSON file.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import json
+import posixpath
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from wikic.pages.links import LinkNames
+from wikic.vault.frontmatter import split_page
+from wikic.vault.identity import Identity, read_identity
+from wikic.vault.load import walk
+from wikic.vault.markers import BEGIN, begin_prefix, end_line
+from wikic.vault.memories import BLOCK_PREFIX, MemoryItem, kind_of_block, parse_items
+from wikic.vault.schema_md import load as load_schema
+from wikic.vault.state import MEMORY_INDEX, read_cache, write_cache
+
+_VERSION = 1
+_BLOCK = begin_prefix(BLOCK_PREFIX).rstrip()  # "<!-- wikic:begin memory:"
+
+
+@dataclass(frozen=True)
+class PageMemory:
+    """One memory item and the page it is on."""
+
+    path: str
+    title: str
+    link: str  # the text of a [[link]] that reaches the page
+    index: int  # its place among the page's items (pages are read top to bottom)
+    item: MemoryItem
+
+
+@dataclass(frozen=True)
+class Memories:
+    items: list[PageMemory]
+    identity: Identity
+    user_page: str | None  # the user's own page, when it exists
+    user_link: str | None  # the text of a [[link]] to it
+
+
+def load_memories(root: Path) -> Memories:
+    """Every memory item of the vault at `root`, in page order, with who the user is and their page."""
+    root = Path(root)
+    files, _ = walk(root)
+    folders = load_schema(root).folder_types()
+    pages = {p: info for p, info in files.items() if p.endswith(".md") and "/" in p and p.split("/", 1)[0] in folders}
+    cached = _read_index(root)
+    known: dict[str, Any] = cached.get("pages", {})
+    fresh: dict[str, Any] = {}
+    changed = len(known) != len(pages)
+    for path, info in pages.items():
+        entry = known.get(path)
+        # a page without memories is kept as [size, mtime]; one with them as a dict (title, items)
+        size, mtime = (entry.get("size"), entry.get("mtime")) if isinstance(entry, dict) else (entry or (None, None))
+        if size != info.size or mtime != info.mtime_ns:
+            entry = _read_page(root, path, info.size, info.mtime_ns)
+            changed = True
+        fresh[path] = entry
+    # the link text of a page depends on every note's name: kept while the vault's notes are the same
+    notes = hashlib.sha1(
+        "\n".join(sorted(p for p in files if p.endswith(".md"))).encode("utf-8", "surrogatepass")
+    ).hexdigest()
+    remembered = {p: e for p, e in fresh.items() if isinstance(e, dict)}
+    link_texts = cached.get("links") if cached.get("notes") == notes else None
+    if not isinstance(link_texts, dict) or set(link_texts) != set(remembered):
+        names = LinkNames(files)
+        link_texts = {p: names.link_text(p) for p in remembered}
+        changed = True
+    if changed:
+        index = {"version": _VERSION, "pages": fresh, "notes": notes, "links": link_texts}
+        write_cache(root, MEMORY_INDEX, json.dumps(index, ensure_ascii=False, separators=(",", ":")))
+    identity = read_identity(root)
+    user_names = {n.casefold() for n in (identity.title, *identity.aliases) if n}
+    items: list[PageMemory] = []
+    user_page = None
+    for path in sorted(remembered):
+        entry = remembered[path]
+        title = entry.get("title") or posixpath.basename(path)[:-3]
+        if user_page is None and title.casefold() in user_names:
+            user_page = path
+        for n, raw in enumerate(entry.get("items") or []):
+            item = _item(raw)
+            if item is not None:
+                items.append(PageMemory(path, title, link_texts[path], n, item))
+    return Memories(items, identity, user_page, link_texts.get(user_page) if user_page else None)
+
+
+def _read_index(root: Path) -> dict[str, Any]:
+    text = read_cache(root, MEMORY_INDEX)
+    try:
+        data = json.loads(text) if text else None
+    except ValueError:
+        return {}
+    if not isinstance(data, dict) or data.get("version") != _VERSION or not isinstance(data.get("pages"), dict):
+        return {}
+    return data
+
+
+def _read_page(root: Path, path: str, size: int, mtime: int) -> Any:
+    """The index entry of a page: [size, mtime] when it holds no memory, else its title and items too."""
+    try:
+        text = (root / path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return [size, mtime]
+    if _BLOCK not in text:
+        return [size, mtime]
+    data, body = split_page(text)
+    title = (data or {}).get("title")
+    items = [_raw(item) for kind, block in _memory_blocks(body) for item in parse_items(block, kind)]
+    if not items:
+        return [size, mtime]
+    return {"size": size, "mtime": mtime, "title": title if isinstance(title, str) else "", "items": items}
+
+
+def _memory_blocks(body: str) -> list[tuple[str, str]]:
+    """(kind, body) of every memory block of a page, in page order."""
+    out = []
+    for m in BEGIN.finditer(body):
+        kind = kind_of_block(m.group(1))
+        if kind is None:
+            continue
+        close = body.find(end_line(m.group(1)), m.end())
+        if close >= 0:
+            out.append((kind, body[m.end() + 1 : close]))
+    return out
+
+
+def _raw(item: MemoryItem) -> dict[str, Any]:
+    return {"kind": item.kind, "date": item.date.isoformat(), "text": item.text, "anchors": list(item.anchors),
+            "importance": item.importance, "confirmed": item.confirmed,
+            "last": item.last.isoformat() if item.last else None}
+
+
+def _item(raw: Any) -> MemoryItem | None:
+    try:
+        return MemoryItem(raw["kind"], dt.date.fromisoformat(raw["date"]), raw["text"], tuple(raw["anchors"]),
+                          float(raw["importance"]), int(raw["confirmed"]),
+                          dt.date.fromisoformat(raw["last"]) if raw.get("last") else None)
+    except (KeyError, TypeError, ValueError):
+        return None

@@ -1,0 +1,155 @@
+"""What an assistant asks the wiki to remember, and lessons it confirms.
+
+- `remember` writes a dated note into `raw/notes/` (in the transcript format: one turn of the user, at the
+  time it was asked) and compiles it through the normal pipeline, so the memory is proposed by the model,
+  anchored to the note's line and placed on its subject's page like any memory of a conversation. Without
+  a configured model the note is captured all the same, and `wikic ingest` compiles it later.
+- `confirm_lesson` counts one confirmation on a lesson already on a page (written through the journal,
+  under the vault lock); two make it verified.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from wikic.conversations.transcript import Conversation, Turn, render
+from wikic.errors import ConfigError, UsageError
+from wikic.vault.layout import require_vault
+from wikic.vault.memories import KINDS
+
+NOTES_KIND = "notes"
+MAX_CONTENT = 2000
+
+
+@dataclass
+class Remembered:
+    raw_path: str
+    new: bool  # False: the same note was captured before
+    compiled: bool
+    pages: list[str] = field(default_factory=list)  # the pages the note was written on
+    pending: list[str] = field(default_factory=list)  # subjects waiting for more sources (SCHEMA.md thresholds)
+    error: str | None = None  # why it was not compiled now (it will be by a later `wikic ingest`)
+
+
+def note_text(kind: str, content: str, importance: float, subject: str, when: dt.datetime) -> str:
+    """The note `remember` captures: a transcript of one turn, saying what to remember and how."""
+    title = f"{when.strftime('%Y-%m-%d')} remember: {' '.join(content.split())[:60]}"
+    said = f"Remember this {kind} about {subject} (importance {importance:g}): {content.strip()}"
+    return render(
+        Conversation(
+            f"remember-{when.strftime('%Y%m%dT%H%M%S')}",
+            "chat-log",
+            title,
+            (Turn("user", said, when),),
+            extra={"remember": kind, "subject": subject},
+        )
+    )
+
+
+def remember(root: Path, kind: str, content: str, *, importance: float = 0.5, subject: str = "user",
+             llm: Any = None, now: dt.datetime | None = None) -> Remembered:
+    """Capture `content` as a memory of `kind` about `subject`, and compile it when a model is configured."""
+    from wikic.ingest.capture import capture
+    from wikic.ingest.pipeline import IngestOptions, ingest
+
+    root = Path(root).resolve()
+    require_vault(root)
+    if kind not in KINDS:
+        raise UsageError(f"unknown memory kind {kind!r}", hint=f"use one of: {', '.join(KINDS)}")
+    if not content.strip():
+        raise UsageError("nothing to remember: the content is empty")
+    if len(content) > MAX_CONTENT:
+        raise UsageError(f"a memory is at most {MAX_CONTENT} characters", hint="remember one thing at a time")
+    importance = min(1.0, max(0.0, importance))
+    now = (now or dt.datetime.now(dt.UTC)).astimezone(dt.UTC)
+    text = note_text(kind, content, importance, " ".join(subject.split()) or "user", now)
+    (captured,) = capture(root, ["-"], kind=NOTES_KIND, stdin=text.encode("utf-8"))
+    result = Remembered(captured.raw_path, captured.new, False)
+    try:
+        report = ingest(root, IngestOptions(inputs=[str(root / captured.raw_path)], today=now.date()), llm=llm)
+    except ConfigError as exc:  # no model configured: the note waits in raw/notes/ for `wikic ingest`
+        result.error = exc.message
+        return result
+    source = next((s for s in report.sources if s.raw_path in (captured.raw_path, captured.text_path)), None)
+    if source is None or source.status not in ("compiled", "unchanged"):
+        result.error = (source.error if source is not None else None) or "not compiled"
+        return result
+    result.compiled = True
+    result.pages = [*source.created, *source.updated]
+    result.pending = list(source.pending)
+    return result
+
+
+@dataclass
+class Confirmed:
+    page: str
+    lesson: str
+    confirmations: int
+    verified: bool
+
+
+def confirm_lesson(root: Path, lesson: str, *, page: str | None = None, today: dt.date | None = None) -> Confirmed:
+    """Count a confirmation of the lesson that says `lesson` (the same words, or the same meaning) on
+    `page` (any page when None). Raises UsageError when no lesson matches, or when a person edited the
+    lesson's block (their text is never rewritten: they can count it there themselves)."""
+    from wikic.ingest.memories import Deduplicator, packaged_embedder
+    from wikic.memory.store import load_memories
+    from wikic.pages import journal
+    from wikic.pages.blocks import digest, find_block, render_block
+    from wikic.pages.lock import vault_lock
+    from wikic.pages.log_file import row
+    from wikic.vault.anchors import find_anchors
+    from wikic.vault.memories import block_key, parse_item, render_item
+    from wikic.vault.schema_md import load as load_schema
+
+    root = Path(root).resolve()
+    require_vault(root)
+    today = today or dt.date.today()
+    with vault_lock(root):
+        if journal.pending(root):
+            journal.recover(root, list(load_schema(root).page_folders))
+        lessons = [
+            m
+            for m in load_memories(root).items
+            if m.item.kind == "lesson"
+            and (
+                page is None
+                or page.strip().removesuffix(".md").casefold()
+                in (m.path[:-3].casefold(), m.link.casefold(), m.title.casefold())
+            )
+        ]
+        found = Deduplicator(packaged_embedder).best(lesson, [m.item.plain for m in lessons])
+        if found is None:
+            raise UsageError(f"no lesson on {'page ' + page if page else 'any page'} says {lesson!r}",
+                             hint="recall(kind='lesson') lists the lessons as the pages write them")
+        target = lessons[found]
+        text = (root / target.path).read_text(encoding="utf-8")
+        for key in (block_key("lesson"), block_key("lesson") + ":more"):
+            block = find_block(text, key)
+            if block is None:
+                continue
+            start, end, sha, body = block
+            lines = body.split("\n")
+            for n, line in enumerate(lines):
+                item = parse_item(line, "lesson")
+                if item is None or item.plain != target.item.plain:
+                    continue
+                if digest(body) != sha:
+                    raise UsageError(f"{target.path}: a person edited its lessons, so wikic does not rewrite them",
+                                     hint="add the confirmation there by hand, or restore the block")
+                shown = {cited.spec: m.group() for m, cited in find_anchors(line)}
+                confirmed = item.confirm(today)
+                lines[n] = render_item(confirmed, shown.__getitem__)
+                new_text = text[:start] + render_block(key, "\n".join(lines)) + text[end:]
+                plan = journal.Journal()
+                plan.add_page(target.path, text, new_text)
+                plan.add_log(
+                    root, [row(today, "confirm", target.path, f"lesson confirmed ({confirmed.confirmations})")]
+                )
+                plan.palace = [target.path]
+                plan.commit(root, list(load_schema(root).page_folders))
+                return Confirmed(target.path, confirmed.plain, confirmed.confirmations, confirmed.verified)
+    raise UsageError(f"{target.path}: the lesson changed while it was being confirmed", hint="try again")
