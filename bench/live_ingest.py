@@ -176,30 +176,10 @@ def main() -> None:
         print(json.dumps(result, ensure_ascii=False, indent=1))
         return
     for key in (
-        "model",
-        "strategy",
-        "worked_example",
-        "pages",
-        "waiting",
-        "coverage",
-        "expected_found",
-        "missed",
-        "anchored_claims",
-        "claims_per_page_min",
-        "claims_per_page_mean",
-        "pages_with_fewer_than_3_claims",
-        "unanchored_claim_lines",
-        "dropped",
-        "repaired_quotes",
-        "invented_names",
-        "page_names_not_in_sources",
-        "nothing_extracted",
-        "failed",
-        "strategies",
-        "seconds",
-        "calls",
-        "prompt_tokens",
-        "completion_tokens",
+        "model", "strategy", "worked_example", "pages", "waiting", "coverage", "expected_found", "missed",
+        "anchored_claims", "claims_per_page_min", "claims_per_page_mean", "pages_with_fewer_than_3_claims",
+        "unanchored_claim_lines", "dropped", "repaired_quotes", "invented_names", "page_names_not_in_sources",
+        "nothing_extracted", "failed", "strategies", "seconds", "calls", "prompt_tokens", "completion_tokens",
     ):
         print(f"{key:32} {result[key]}")
 

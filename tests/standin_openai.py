@@ -33,16 +33,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, Self
 
 __all__ = [
-    "Behaviour",
-    "LoggedRequest",
-    "StandinServer",
-    "error",
-    "is_answer_request",
-    "malformed",
-    "rejection",
-    "reply",
-    "slow",
-    "truncated",
+    "Behaviour", "LoggedRequest", "StandinServer", "error", "is_answer_request", "malformed", "rejection", "reply",
+    "slow", "truncated",
 ]
 
 

@@ -29,27 +29,12 @@ REPO = Path(__file__).resolve().parents[1]
 EXAMPLE = REPO / "example-vault"
 
 LAYOUT_DIRS = [
-    "raw/articles",
-    "raw/papers",
-    "raw/transcripts",
-    "raw/assets",
-    "entities",
-    "concepts",
-    "comparisons",
-    "queries",
-    "inbox",
-    ".obsidian",
-    ".wikic",
+    "raw/articles", "raw/papers", "raw/transcripts", "raw/assets", "entities", "concepts", "comparisons", "queries",
+    "inbox", ".obsidian", ".wikic",
 ]
 LAYOUT_FILES = [
-    "SCHEMA.md",
-    "index.md",
-    "log.md",
-    "wikic.toml",
-    ".obsidian/app.json",
-    ".obsidian/graph.json",
-    ".obsidian/types.json",
-    ".gitignore",
+    "SCHEMA.md", "index.md", "log.md", "wikic.toml", ".obsidian/app.json", ".obsidian/graph.json",
+    ".obsidian/types.json", ".gitignore",
 ]
 
 

@@ -33,14 +33,7 @@ def test_wikic_test_seed_replays_a_run(tmp_path: Path) -> None:
     }
     command = [
         sys.executable,
-        "-m",
-        "pytest",
-        "-q",
-        "-s",
-        "-p",
-        "no:cacheprovider",
-        "-p",
-        "conftest",
+        "-m", "pytest", "-q", "-s", "-p", "no:cacheprovider", "-p", "conftest",
         str(tmp_path / "test_probe.py"),
     ]
     out = subprocess.run(command, capture_output=True, text=True, env=env, cwd=tmp_path, timeout=120)

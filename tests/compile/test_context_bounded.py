@@ -37,43 +37,12 @@ The pilot ended with a decision to keep both systems.
 """
 
 BRANDS = [
-    "alder",
-    "amber",
-    "anvil",
-    "apex",
-    "aria",
-    "aster",
-    "atlas",
-    "basalt",
-    "beacon",
-    "birch",
-    "bolt",
-    "cairn",
-    "calyx",
-    "cedar",
-    "cinder",
-    "cobalt",
-    "comet",
-    "copper",
-    "coral",
-    "crest",
+    "alder", "amber", "anvil", "apex", "aria", "aster", "atlas", "basalt", "beacon", "birch", "bolt", "cairn", "calyx",
+    "cedar", "cinder", "cobalt", "comet", "copper", "coral", "crest",
 ]
 KINDS = [
-    "store",
-    "embedder",
-    "agent",
-    "server",
-    "planner",
-    "notebook",
-    "graph",
-    "engine",
-    "pipeline",
-    "loader",
-    "retriever",
-    "scheduler",
-    "monitor",
-    "proxy",
-    "linter",
+    "store", "embedder", "agent", "server", "planner", "notebook", "graph", "engine", "pipeline", "loader", "retriever",
+    "scheduler", "monitor", "proxy", "linter",
 ]
 
 

@@ -1201,15 +1201,8 @@ def test_plain_vault_skips_schema_rules_and_lints_links_in_every_note(tmp_path: 
     ]
     rules = {f[0] for f in lint(root)}
     assert rules <= {
-        "orphan-page",
-        "broken-wikilink",
-        "ambiguous-link",
-        "malformed-link",
-        "page-too-long",
-        "encoding",
-        "unsafe-path",
-        "unsafe-name",
-        "case-collision",
+        "orphan-page", "broken-wikilink", "ambiguous-link", "malformed-link", "page-too-long", "encoding",
+        "unsafe-path", "unsafe-name", "case-collision",
     }
 
 

@@ -18,26 +18,10 @@ FILES = [
     "Note [draft].md",
     "Café.md",  # NFC on disk
     f"{NFD_RESUME}.md",  # NFD on disk (as macOS writes it)
-    "Three laws of motion.md",
-    "notes/Dup.md",
-    "notes/Target.md",
-    "notes/Source2.md",
-    "archive/Dup.md",
-    "deep/er/Deep Note.md",
-    "assets/image.png",
-    "assets/Figure 1.png",
-    "assets/Document.pdf",
-    "Projects/Page.md",
-    "Projects/Sub/Page.md",
-    "a/b/Same.md",
-    "a/c/Same.md",
-    "x/Same.md",
-    "zz/Same.md",
-    "a/b/c/Deep.md",
-    "q/a/b/c/Deep.md",
-    "Mixed/CASE Name.md",
-    "dir.md",
-    "dir/child.md",
+    "Three laws of motion.md", "notes/Dup.md", "notes/Target.md", "notes/Source2.md", "archive/Dup.md",
+    "deep/er/Deep Note.md", "assets/image.png", "assets/Figure 1.png", "assets/Document.pdf", "Projects/Page.md",
+    "Projects/Sub/Page.md", "a/b/Same.md", "a/c/Same.md", "x/Same.md", "zz/Same.md", "a/b/c/Deep.md", "q/a/b/c/Deep.md",
+    "Mixed/CASE Name.md", "dir.md", "dir/child.md",
 ]
 
 

@@ -15,18 +15,7 @@ from bs4.element import NavigableString
 
 _HEADINGS = {"h1": 1, "h2": 2, "h3": 3, "h4": 4, "h5": 5, "h6": 6}
 _DROP = [
-    "script",
-    "style",
-    "noscript",
-    "template",
-    "nav",
-    "footer",
-    "aside",
-    "form",
-    "svg",
-    "iframe",
-    "button",
-    "dialog",
+    "script", "style", "noscript", "template", "nav", "footer", "aside", "form", "svg", "iframe", "button", "dialog",
 ]
 _INLINE = frozenset(
     ["a", "abbr", "b", "bdi", "bdo", "cite", "code", "data", "del", "dfn", "em", "font", "i", "img", "ins", "kbd",
