@@ -120,8 +120,14 @@ def live_endpoint() -> dict[str, str]:
 
 
 @pytest.fixture(autouse=True)
-def _isolated_env(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPathFactory) -> None:
-    """A fresh HOME and no WIKIC_*/OPENAI_* settings for every test."""
+def _isolated_env(
+    request: pytest.FixtureRequest,
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path_factory: pytest.TempPathFactory,
+    _no_certificates: Path,
+) -> None:
+    """A fresh HOME and no WIKIC_*/OPENAI_* settings for every test; no trusted certificates but in the live
+    tier."""
     home = tmp_path_factory.mktemp("home")
     monkeypatch.setenv("HOME", str(home))
     monkeypatch.setenv("USERPROFILE", str(home))
@@ -130,6 +136,19 @@ def _isolated_env(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.Temp
     for name in list(os.environ):
         if name.startswith(("WIKIC_", "OPENAI_")):
             monkeypatch.delenv(name, raising=False)
+    # Every server a test talks to is on loopback, over plain HTTP: a test trusts no certificate, so one that
+    # reached for the network over TLS would fail. It also spares each HTTP client (the openai SDK makes one
+    # per LLM) reading the machine's whole CA bundle, which costs the suite seconds. The live tier talks to a
+    # real endpoint, perhaps over https, and keeps the machine's certificates.
+    if request.node.get_closest_marker("live") is None:
+        monkeypatch.delenv("SSL_CERT_FILE", raising=False)
+        monkeypatch.setenv("SSL_CERT_DIR", str(_no_certificates))
+
+
+@pytest.fixture(scope="session")
+def _no_certificates(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """An empty certificate folder: the trust store of every test but the live ones."""
+    return tmp_path_factory.mktemp("no-certificates")
 
 
 def page(

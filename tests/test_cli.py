@@ -483,6 +483,7 @@ def test_vault_that_is_a_file_is_a_usage_error(tmp_path: Path) -> None:
     assert (result.exit_code, result.stderr) == (2, f"Error: vault is not a folder: {tmp_path / 'f.md'}\n")
 
 
+@pytest.mark.slow  # a wikic process
 def test_the_console_script_prints_no_traceback(tmp_path: Path) -> None:
     exe = Path(sys.executable).with_name("wikic")
     command = [str(exe)] if exe.exists() else [sys.executable, "-c", "from wikic.cli import main; main()"]

@@ -130,9 +130,9 @@ def _ingest_once(
     return requests[0].body, report
 
 
-@pytest.mark.parametrize(("use_palace", "large"), [(False, 300), (True, 60)], ids=["names", "palace"])
+@pytest.mark.parametrize(("use_palace", "large"), [(False, 300), (True, 40)], ids=["names", "palace"])
 def test_prompt_does_not_grow_with_the_wiki(tmp_path: Path, use_palace: bool, large: int) -> None:
-    # The palace answers at most MAX_CONTEXT_PAGES // 2 hits, so 60 pages already saturate it.
+    # The palace answers at most MAX_CONTEXT_PAGES // 2 hits, so 40 pages already saturate it.
     small_body, small = _ingest_once(tmp_path, "small", NAMED + _fillers(10 - len(NAMED)), SOURCE, use_palace)
     large_body, big = _ingest_once(tmp_path, "large", NAMED + _fillers(large - len(NAMED)), SOURCE, use_palace)
 

@@ -654,6 +654,7 @@ def test_second_run_is_served_from_the_cache_and_an_edit_invalidates_it(tmp_path
     assert run_lint(root).cached
 
 
+@pytest.mark.slow  # a fresh Python process
 def test_a_cached_run_loads_neither_the_rules_nor_the_parser(tmp_path: Path) -> None:
     """The warm path is what a pre-commit hook pays on every commit: it must stay an import of the CLI, a
     walk and a read of the cached report (the rules bring networkx, the parser markdown-it and YAML)."""
