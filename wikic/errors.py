@@ -55,6 +55,17 @@ class Interrupted(WikicError):
     exit_code = 130
 
 
+class ExportError(UsageError):
+    """A conversation export or session file cannot be read (a broken line, a shape wikic does not know)."""
+
+
+class CaptureRefused(WikicError):
+    """`wikic capture` cannot take what a hook gave it (no JSON, no transcript path, a path outside the
+    allowed folders). A hook must never break the assistant's session, so this is reported and exits 0."""
+
+    exit_code = 0
+
+
 class PalaceError(WikicError):
     """The vector store failed or does not match the configured embedding model."""
 

@@ -54,6 +54,28 @@ def create_exclusive(path: Path, data: bytes) -> None:
         _remove(tmp)
 
 
+def copy_exclusive(path: Path, source: Path, block: int = 1 << 20) -> None:
+    """`create_exclusive` for a file too large to hold in memory (a whole account's export): streamed
+    into a temporary file beside `path`, fsynced, then hard-linked into place. A file already at `path`
+    is kept (its name is its content's hash, so it holds the same bytes)."""
+    if path.is_file():
+        return
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as out, open(source, "rb") as src:
+            while chunk := src.read(block):
+                out.write(chunk)
+            out.flush()
+            os.fsync(out.fileno())
+        try:
+            os.link(tmp, path)
+        except FileExistsError:
+            pass  # another process kept the same export meanwhile
+    finally:
+        _remove(tmp)
+
+
 def _temp_copy(path: Path, data: bytes, durable: bool) -> str:
     """A temporary file beside `path` holding `data` (fsynced when `durable`)."""
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
