@@ -7,7 +7,6 @@ The core raises only these; the CLI translates them once, at the edge, into a me
 from __future__ import annotations
 
 import os
-import traceback
 
 
 class WikicError(Exception):
@@ -79,5 +78,7 @@ def describe(exc: BaseException) -> str:
     """An exception as a report line (its type and message), with its traceback when debugging."""
     text = str(exc) if isinstance(exc, WikicError) else f"{type(exc).__name__}: {exc}"
     if debugging():
+        import traceback  # only when debugging: `wikic capture` imports this module and must start fast
+
         text += "\n" + "".join(traceback.format_exception(exc)).rstrip()
     return text
