@@ -14,7 +14,8 @@ from wikic.vault.layout import require_vault
 
 
 def register(app: typer.Typer) -> None:
-    hooks_app = typer.Typer(help="Install or remove the assistant hooks that capture sessions into the vault.",
+    hooks_app = typer.Typer(help="Install or remove the assistant hooks that capture sessions into the vault.\n\n"
+                                 "Example: wikic hooks install claude-code --vault ~/wiki --user",
                             no_args_is_help=True, rich_markup_mode=None)
     app.add_typer(hooks_app, name="hooks")
 
