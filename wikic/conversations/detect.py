@@ -85,6 +85,10 @@ def _array_kind(stream: Any, label: str) -> str | None:
     try:
         first = next(iter_array(stream, label), None)
     except ExportError:
+        stream.seek(0)
+        head = stream.read(64 << 10)
+        if b'"mapping"' in head or b'"chat_messages"' in head:
+            raise  # an export cut short (a download that stopped): say where, rather than ingest it as text
         return None  # not JSON after all: an ordinary source (ingest reports what it is)
     if chatgpt.sniff(first):
         return chatgpt.TOOL

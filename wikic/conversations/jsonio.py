@@ -71,7 +71,7 @@ def iter_array(stream: IO[bytes], label: str, *, max_element: int = MAX_ELEMENT)
                 value, end = decoder.raw_decode(buf, pos)
             except json.JSONDecodeError as exc:
                 if eof or len(buf) - pos > max_element:
-                    where = _line(buf, exc.pos, line)
+                    where = _line(buf, pos if eof else exc.pos, line)  # truncated: where the cut element starts
                     what = f"{exc.msg}; the file ends before this element does (truncated?)" if eof else exc.msg
                     raise ExportError(f"{label}:{where}: not valid JSON: {what}",
                                       hint="download the export again; conversations before this point were brought in") from None
