@@ -62,3 +62,10 @@ def wikic_process(args: list[str], *, stdin: bytes = b"", env: dict[str, str] | 
     process.stdin.write(stdin)
     process.stdin.close()
     return process
+
+
+def finish(process: subprocess.Popen[bytes], timeout: float = 120) -> tuple[int, bytes, bytes]:
+    """(exit code, stdout, stderr) of a process `wikic_process` started."""
+    assert process.stdout is not None and process.stderr is not None
+    out, err = process.stdout.read(), process.stderr.read()
+    return process.wait(timeout=timeout), out, err

@@ -65,6 +65,7 @@ def keep_export(root: Path, path: Path, sha: str) -> str:
 def keep_bytes(root: Path, data: bytes, suffix: str) -> str:
     """Keep captured bytes (a session's new lines) as an export of their own."""
     rel = f"{EXPORTS_DIR}/{hashlib.sha256(data).hexdigest()[:32]}{suffix}"
+    (root / EXPORTS_DIR).mkdir(parents=True, exist_ok=True)
     create_exclusive(root / rel, data)
     return rel
 
@@ -95,6 +96,7 @@ def part_path(stem: str, part: int) -> str:
 
 
 def write_part(root: Path, rel: str, text: str) -> None:
+    (root / rel).parent.mkdir(parents=True, exist_ok=True)
     create_exclusive(root / rel, text.encode("utf-8"))
 
 
