@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from wikic.errors import CaptureRefused, ConfigError
-from wikic.vault.layout import find_vault_root, is_vault
+from wikic.vault.layout import CONFIG_FILE, find_vault_root, is_vault
 from wikic.vault.state import CAPTURE, CAPTURE_QUEUE, read_json, state_is_ours, state_path
 from wikic.vault.write import sync_folder, write_bytes_atomic
 
@@ -137,10 +137,16 @@ def _user_config_vault(env: Mapping[str, str]) -> tuple[str, Path] | None:
 
 def allowed_folders(root: Path, env: Mapping[str, str]) -> list[Path]:
     """The assistants' session folders under the home folder, and `[capture] allow` of the vault's wikic.toml."""
-    from wikic.config_file import read_config_file
-
     home = Path(env.get("HOME") or Path.home())
     folders = [Path(os.path.realpath(home / sub)) for sub in SESSION_FOLDERS]
+    try:
+        mentioned = "capture" in (root / CONFIG_FILE).read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        mentioned = False
+    if not mentioned:
+        return folders  # no [capture] table: the TOML parser is not even imported (a hook runs every turn)
+    from wikic.config_file import read_config_file
+
     try:
         table = read_config_file(root).data.get("capture")
     except ConfigError as exc:
