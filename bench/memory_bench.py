@@ -9,7 +9,8 @@ returning a dict of numbers, so more measurements (the session-start briefing) s
 capture  `wikic capture` as an assistant's hook runs it: the console entry point in a new process, a hook
          payload on stdin, on a generated 10,000-page vault (bench/gen_vault.py). Before each run the
          session file grows by one exchange, so every run copies new lines. Reports the wall time of each
-         whole process (p50, p95, max; target p95 <= 300 ms) and the child's peak RSS.
+         whole process (p50, p95, max; target p95 <= 300 ms), the child's peak RSS, and the same Python
+         doing nothing (`-c pass`, run between the captures): on a loaded machine, what any process pays.
 export   a generated ChatGPT export (`conversations.json`, ~200 MB, thousands of conversations) brought in
          by a child process: every conversation into its transcript, the export kept once (capture only,
          no model; `wikic.conversations.intake.bring_in`); time and peak RSS, which must stay bounded
@@ -95,7 +96,7 @@ def capture_p95(workdir: Path, *, runs: int = 25, pages: int = 10_000) -> dict[s
     payload = json.dumps({"session_id": "bench-session", "transcript_path": str(session), "cwd": "/home/u/p",
                           "hook_event_name": "Stop", "stop_hook_active": False}).encode()
     command = [*wikic_command(), "capture", "--vault", str(vault), "--tool", "claude-code"]
-    times, rss = [], []
+    times, rss, bare = [], [], []
     for n in range(runs):
         with open(session, "ab") as fh:
             fh.write(exchange("bench-session", 200 + n))
@@ -104,10 +105,13 @@ def capture_p95(workdir: Path, *, runs: int = 25, pages: int = 10_000) -> dict[s
             raise SystemExit(f"capture failed: {result}")
         times.append(result["seconds"])
         rss.append(result["rss_mb"])
+        # the same interpreter doing nothing, run between captures: what the machine's load costs any process
+        bare.append(run_child([sys.executable, "-c", "pass"])["seconds"])
     queued = sorted((vault / ".wikic" / "capture" / "queue").glob("*.jsonl"))
     return {"runs": runs, "pages": pages, "p50_ms": round(statistics.median(times) * 1000, 1),
             "p95_ms": round(percentile(times, 0.95) * 1000, 1), "max_ms": round(max(times) * 1000, 1),
-            "peak_rss_mb": round(max(rss), 1), "queued_files": len(queued), "target_p95_ms": 300}
+            "peak_rss_mb": round(max(rss), 1), "queued_files": len(queued), "target_p95_ms": 300,
+            "python_alone_p50_ms": round(statistics.median(bare) * 1000, 1), "python_alone_p95_ms": round(percentile(bare, 0.95) * 1000, 1)}
 
 
 # -- a large ChatGPT export ----------------------------------------------------------------------------

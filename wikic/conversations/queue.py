@@ -76,7 +76,9 @@ def capture(payload: bytes, *, vault: Path | None, env: Mapping[str, str], tool:
                   "hook_event_name": hook.get("hook_event_name"), "tool": tool, "start": offset, "end": end}
         name = f"{key}-{offset:015d}.jsonl"
         _copy_range(queue / name, json.dumps(header, ensure_ascii=False).encode("utf-8") + b"\n", real, offset, end)
-        write_bytes_atomic(mark, json.dumps({"path": str(real), "offset": end}).encode("utf-8"))
+        # not fsynced: the queue file is on disk already, and a mark lost to a power cut only makes the next
+        # capture copy these lines again, under the same queue name (the drain skips what it has read)
+        write_bytes_atomic(mark, json.dumps({"path": str(real), "offset": end}).encode("utf-8"), durable=False)
     return Captured(root, str(real), end - offset, f"{CAPTURE_QUEUE}/{name}")
 
 
