@@ -150,3 +150,15 @@ def test_bad_exports_exit_2_with_the_file_and_line(vault: Path, monkeypatch: pyt
 def test_an_export_cannot_be_previewed(vault: Path, llm) -> None:
     with pytest.raises(UsageError, match="cannot be previewed"):
         run(vault, llm, FIXTURES / "chatgpt-export.zip", dry_run=True)
+
+
+def test_kept_exports_give_lint_nothing_to_report(vault: Path, llm, tmp_path: Path) -> None:
+    from wikic.lint.run import LintOptions, run_lint
+
+    slack = tmp_path / "slack"
+    shutil.copytree(FIXTURES / "slack-export", slack)
+    (slack / "dev: ops?").mkdir()  # a channel name no vault file could carry
+    shutil.copyfile(FIXTURES / "slack-export" / "random" / "2026-11-29.json", slack / "dev: ops?" / "2026-11-29.json")
+    report = run(vault, llm, slack, FIXTURES / "claude-code-session.jsonl")
+    assert report.conversations[0].export.endswith(".zip") and len(report.conversations[0].written) == 3
+    assert not [f for f in run_lint(vault, LintOptions()).findings if f.path.startswith("raw/")]

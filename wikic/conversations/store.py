@@ -4,6 +4,7 @@ conversation's transcript parts under names made from its date, tool and title.
     raw/transcripts/2026-11-30-claude-code-use-uv-for-every-python-project.md          part 1
     raw/transcripts/2026-11-30-claude-code-use-uv-for-every-python-project-part-2.md   what it said since
     raw/transcripts/exports/5d0c…e1.jsonl                                              the session as read
+    raw/transcripts/exports/8a61…07.zip                                                a folder export, zipped
 
 Files are created once and never rewritten (raw/ is immutable). A name another conversation already has
 gets the conversation id's first characters, then a number: the same conversation always gets the same
@@ -14,6 +15,9 @@ from __future__ import annotations
 
 import hashlib
 import os
+import shutil
+import tempfile
+import zipfile
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -50,16 +54,35 @@ def keep_export(root: Path, path: Path, sha: str) -> str:
     """Keep the export verbatim, once, and return its vault path. One already in raw/ stays where it is."""
     if inside(root / RAW_DIR, path):
         return Path(os.path.realpath(path)).relative_to(os.path.realpath(root)).as_posix()
-    suffix = path.suffix.lower() if path.suffix.lower() in _KEPT_SUFFIXES else ""
-    rel = f"{EXPORTS_DIR}/{sha[:32]}{suffix if not path.is_dir() else ''}"
+    suffix = ".zip" if path.is_dir() else path.suffix.lower() if path.suffix.lower() in _KEPT_SUFFIXES else ""
+    rel = f"{EXPORTS_DIR}/{sha[:32]}{suffix}"
     target = root / rel
     if path.is_dir():
-        for name in FolderTree(path).names():
-            if not (target / name).is_file():
-                copy_exclusive(target / name, path / name)
+        _zip_folder(target, path)
     else:
         copy_exclusive(target, path)
     return rel
+
+
+def _zip_folder(target: Path, folder: Path) -> None:
+    """A folder export (an unpacked Slack export) kept as one zip of its files, byte for byte: its own file
+    names (`dev: ops?/2026-11-30.json`) never become names in the vault, where Obsidian or Windows could
+    not hold them. Deterministic (sorted names, a fixed date), so the same folder is the same zip."""
+    if target.is_file():
+        return
+    target.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    os.close(fd)
+    try:
+        with zipfile.ZipFile(tmp, "w", zipfile.ZIP_DEFLATED) as archive:
+            for name in FolderTree(folder).names():
+                info = zipfile.ZipInfo(name, date_time=(1980, 1, 1, 0, 0, 0))
+                info.compress_type = zipfile.ZIP_DEFLATED
+                with open(folder / name, "rb") as src, archive.open(info, "w") as out:
+                    shutil.copyfileobj(src, out, 1 << 20)
+        copy_exclusive(target, Path(tmp))
+    finally:
+        os.unlink(tmp)
 
 
 def keep_bytes(root: Path, data: bytes, suffix: str) -> str:

@@ -37,9 +37,13 @@ def watch(root: Path, on_run: Callable[[IngestReport | WikicError], None], *, ll
 
     def run() -> None:
         try:
-            on_run(ingest(root, IngestOptions(use_palace=use_palace), llm=llm))
+            report = ingest(root, IngestOptions(use_palace=use_palace), llm=llm)
         except WikicError as exc:
             on_run(exc)
+            return
+        on_run(report)
+        if report.interrupted:
+            raise KeyboardInterrupt  # Ctrl-C during the run stopped the run; it stops the watch too
 
     def relevant(_change: object, path: str) -> bool:
         rel = Path(path)
