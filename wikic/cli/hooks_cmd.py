@@ -13,6 +13,11 @@ from wikic.cli._help import HelpCommand
 from wikic.vault.layout import require_vault
 
 
+Tool = Annotated[str, typer.Argument(metavar="claude-code|codex", help="The assistant.")]
+User = Annotated[bool, typer.Option("--user/--project", help="The user's settings (~/.claude, ~/.codex) or this project's (./.claude, ./.codex; the default).")]
+Json = Annotated[bool, typer.Option("--json", help="Print what changed as JSON.")]
+
+
 def register(app: typer.Typer) -> None:
     hooks_app = typer.Typer(help="Install or remove the assistant hooks that capture sessions into the vault.\n\n"
                                  "Example: wikic hooks install claude-code --vault ~/wiki --user",
@@ -38,12 +43,7 @@ def register(app: typer.Typer) -> None:
 
     @hooks_app.command("install", cls=HelpCommand)
     @translate_errors
-    def install_command(
-        tool: Annotated[str, typer.Argument(metavar="claude-code|codex", help="The assistant.")],
-        vault: VaultDir = None,
-        user: Annotated[bool, typer.Option("--user/--project", help="The user's settings (~/.claude, ~/.codex) or this project's (./.claude, ./.codex; the default).")] = False,
-        json_output: Annotated[bool, typer.Option("--json", help="Print what changed as JSON.")] = False,
-    ) -> None:
+    def install_command(tool: Tool, vault: VaultDir = None, user: User = False, json_output: Json = False) -> None:
         """Add hooks: Stop and PreCompact run `wikic capture`, SessionStart runs `wikic wake-up`.
 
         Merges into the assistant's settings file, keeping everything else in it; running it twice adds
@@ -55,12 +55,7 @@ def register(app: typer.Typer) -> None:
 
     @hooks_app.command("uninstall", cls=HelpCommand)
     @translate_errors
-    def uninstall_command(
-        tool: Annotated[str, typer.Argument(metavar="claude-code|codex", help="The assistant.")],
-        vault: VaultDir = None,
-        user: Annotated[bool, typer.Option("--user/--project", help="The user's settings or this project's (the default).")] = False,
-        json_output: Annotated[bool, typer.Option("--json", help="Print what changed as JSON.")] = False,
-    ) -> None:
+    def uninstall_command(tool: Tool, vault: VaultDir = None, user: User = False, json_output: Json = False) -> None:
         """Remove exactly the hooks `wikic hooks install` added for this vault; everything else stays.
 
         Example: wikic hooks uninstall claude-code --vault ~/wiki --user

@@ -85,38 +85,33 @@ def _plain(text: str, users: dict[str, str]) -> str:
     return text.replace("&lt;", "<").replace("&gt;", ">").replace("&amp;", "&")
 
 
-def _users(tree: Tree, names: list[str]) -> dict[str, str]:
-    out: dict[str, str] = {}
+def _listed(tree: Tree, names: list[str], files: tuple[str, ...]) -> Iterator[dict[str, Any]]:
+    """The objects of the export's list files named `files` (users.json, channels.json...), wherever they
+    are in it; a damaged one is skipped (names then fall back to ids)."""
     for name in names:
-        if name.rsplit("/", 1)[-1] != "users.json":
+        if name.rsplit("/", 1)[-1] not in files:
             continue
         try:
-            people = json.loads(tree.read(name).decode("utf-8-sig"))
+            items = json.loads(tree.read(name).decode("utf-8-sig"))
         except (ValueError, UnicodeDecodeError):
             continue
-        for person in people if isinstance(people, list) else []:
-            if isinstance(person, dict) and isinstance(person.get("id"), str):
-                profile = person.get("profile") if isinstance(person.get("profile"), dict) else {}
-                for candidate in (profile.get("display_name"), person.get("real_name"), profile.get("real_name"), person.get("name")):
-                    if isinstance(candidate, str) and candidate.strip():
-                        out[person["id"]] = candidate.strip()
-                        break
+        yield from (item for item in items if isinstance(item, dict)) if isinstance(items, list) else ()
+
+
+def _users(tree: Tree, names: list[str]) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for person in _listed(tree, names, ("users.json",)):
+        profile = person.get("profile") if isinstance(person.get("profile"), dict) else {}
+        for candidate in (profile.get("display_name"), person.get("real_name"), profile.get("real_name"), person.get("name")):
+            if isinstance(person.get("id"), str) and isinstance(candidate, str) and candidate.strip():
+                out[person["id"]] = candidate.strip()
+                break
     return out
 
 
 def _channel_ids(tree: Tree, names: list[str]) -> dict[str, str]:
-    out: dict[str, str] = {}
-    for name in names:
-        if name.rsplit("/", 1)[-1] not in ("channels.json", "groups.json", "mpims.json", "dms.json"):
-            continue
-        try:
-            channels = json.loads(tree.read(name).decode("utf-8-sig"))
-        except (ValueError, UnicodeDecodeError):
-            continue
-        for channel in channels if isinstance(channels, list) else []:
-            if isinstance(channel, dict) and isinstance(channel.get("name"), str) and isinstance(channel.get("id"), str):
-                out[channel["name"]] = channel["id"]
-    return out
+    return {c["name"]: c["id"] for c in _listed(tree, names, ("channels.json", "groups.json", "mpims.json", "dms.json"))
+            if isinstance(c.get("name"), str) and isinstance(c.get("id"), str)}
 
 
 def _number(value: object) -> bool:
