@@ -47,7 +47,10 @@ def test_extraction_reports_every_answered_chunk_then_writes_and_indexing(tmp_pa
     chunks = len(standin.chat_requests())  # one call per chunk: the long source was split
     assert chunks >= 4
     assert [(e.done, e.total, e.unit) for e in extract][0] == (0, chunks, "chunks")
-    assert [e.done for e in extract] == sorted({e.done for e in extract}) and extract[-1].done == chunks
+    # never backwards; a count may repeat, with more reply tokens (a slow machine sees tokens before a chunk ends)
+    dones = [e.done for e in extract]
+    assert dones == sorted(dones) and extract[-1].done == chunks
+    assert all(a != b for a, b in zip(extract, extract[1:]))  # an event says something new
     assert len(extract) >= 3  # reported while the chunks come in, not once at the end
     writes = [e for e in events if e.stage == "write"]
     assert [(e.done, e.total, e.unit) for e in writes] == [(1, 2, "sources"), (2, 2, "sources")]
