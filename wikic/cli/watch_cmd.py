@@ -29,6 +29,11 @@ def _lines(result: IngestReport | WikicError) -> list[str]:
     return lines
 
 
+def _show(result: IngestReport | WikicError) -> None:
+    for line in _lines(result):
+        typer.echo(line)
+
+
 def register(app: typer.Typer) -> None:
     @app.command("watch")
     @translate_errors
@@ -50,8 +55,7 @@ def register(app: typer.Typer) -> None:
         root = resolve_vault(vault)
         typer.echo(f"watching {root}/raw and the capture queue (Ctrl-C to stop)", err=True)
         try:
-            watch(root, lambda result: [typer.echo(line) for line in _lines(result)], debounce_ms=debounce,
-                  use_palace=not no_palace)
+            watch(root, _show, debounce_ms=debounce, use_palace=not no_palace)
         except KeyboardInterrupt:
             typer.echo("stopped", err=True)
             raise typer.Exit(Interrupted.exit_code) from None

@@ -9,6 +9,7 @@ again. A large account export streams: one conversation in memory at a time, the
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 from collections.abc import Iterator, Sequence
@@ -25,7 +26,7 @@ from wikic.conversations.jsonio import iter_array, read_jsonl
 from wikic.conversations.ledger import PartWriter
 from wikic.conversations.queue import queued
 from wikic.conversations.sources import ZipTree, open_tree
-from wikic.conversations.store import export_sha256, file_sha256, keep_bytes, keep_export
+from wikic.conversations.store import export_sha256, keep_bytes, keep_export
 from wikic.conversations.transcript import Conversation
 from wikic.errors import ExportError
 from wikic.progress import ProgressCallback, ProgressEvent
@@ -279,9 +280,5 @@ def _drain_one(root: Path, writer: PartWriter, ledger: ConversationLedger, key: 
 
 
 def _sha(data: bytes) -> str:
-    import hashlib
-
     return hashlib.sha256(data).hexdigest()
 
-
-__all__ = ["ExportReport", "Found", "Intake", "bring_in", "drain_queue", "file_sha256", "find_dropped", "find_exports"]

@@ -64,7 +64,7 @@ def capture(payload: bytes, *, vault: Path | None, env: Mapping[str, str], tool:
     with _session_lock(folder / f"{key}.lock"):
         mark = folder / f"{key}.json"
         seen = read_json(mark)
-        offset = seen.get("offset") if isinstance(seen, dict) and isinstance(seen.get("offset"), int) else 0
+        offset = seen["offset"] if isinstance(seen, dict) and isinstance(seen.get("offset"), int) else 0
         size = real.stat().st_size
         if size < offset:
             offset = 0  # the file was replaced by a shorter one: read it from the start

@@ -49,8 +49,9 @@ def style(text: str) -> str | None:
 def conversation(text: str, *, title: str = "") -> Conversation:
     builder = TurnBuilder()
     kind = style(text)
+    speaker: str | None = None
+    buffer: list[str] = []
     if kind == "quote":
-        speaker, buffer = None, []
         for line in text.splitlines():
             quoted = line.lstrip().startswith(">")
             now = "user" if quoted else ("assistant" if speaker is not None else None)
@@ -63,7 +64,6 @@ def conversation(text: str, *, title: str = "") -> Conversation:
         if speaker is not None:
             builder.say(speaker, "\n".join(buffer))
     else:
-        speaker, buffer = None, []
         for line in text.splitlines():
             match = _TURN.match(line)
             name = _name(line)
