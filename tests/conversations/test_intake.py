@@ -162,3 +162,14 @@ def test_kept_exports_give_lint_nothing_to_report(vault: Path, llm, tmp_path: Pa
     report = run(vault, llm, slack, FIXTURES / "claude-code-session.jsonl")
     assert report.conversations[0].export.endswith(".zip") and len(report.conversations[0].written) == 3
     assert not [f for f in run_lint(vault, LintOptions()).findings if f.path.startswith("raw/")]
+
+
+def test_status_counts_transcripts_as_sources_and_not_the_kept_exports(vault: Path, llm) -> None:
+    from wikic.status import vault_status
+
+    shutil.copyfile(FIXTURES / "claude-ai-conversations.json", vault / "raw" / "claude.json")
+    run(vault, llm, FIXTURES / "chatgpt-export.zip")
+    ingest(vault, IngestOptions(use_palace=False), llm=llm)  # reads the export dropped into raw/
+    transcripts = [p for p in (vault / "raw" / "transcripts").glob("*.md")]
+    assert len(transcripts) == 5
+    assert vault_status(vault, lint=False).raw_sources == 5
