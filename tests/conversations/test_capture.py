@@ -13,7 +13,7 @@ from wikic.conversations.queue import queued
 from wikic.ingest.pipeline import IngestOptions, ingest
 from wikic.vault.state import ConversationLedger
 
-from conftest import FIXTURES, files_of, finish, wikic_process
+from convkit import FIXTURES, files_of, finish, wikic_process
 
 GROWN = (FIXTURES / "claude-code-session-grown.jsonl").read_bytes()
 FIRST = (FIXTURES / "claude-code-session.jsonl").read_bytes()

@@ -22,7 +22,7 @@ from wikic.conversations.noise import strip_noise
 from wikic.conversations.transcript import Conversation
 from wikic.errors import ExportError
 
-from conftest import FIXTURES
+from convkit import FIXTURES
 
 
 def read(name: str, tmp_path: Path | None = None) -> list[Conversation]:

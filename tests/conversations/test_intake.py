@@ -21,7 +21,7 @@ from wikic.palace.sources import scan
 from wikic.settings import IngestSettings
 from wikic.vault.state import ConversationLedger
 
-from conftest import FIXTURES, files_of
+from convkit import FIXTURES, files_of
 
 SESSION = "7f3c2a10-5d1e-4c8e-9a0b-2b7d9c1e0f42"
 STEM = "raw/transcripts/2026-11-30-claude-code-from-now-on-use-uv-never-pip"

@@ -12,7 +12,7 @@ from wikic.errors import WikicError
 from wikic.ingest.pipeline import IngestReport
 from wikic.ingest.watch import watch
 
-from conftest import FIXTURES
+from convkit import FIXTURES
 
 
 def test_watch_compiles_a_dropped_file_and_a_queued_capture(vault: Path, llm) -> None:

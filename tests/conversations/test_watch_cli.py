@@ -6,7 +6,7 @@ import signal
 import time
 from pathlib import Path
 
-from conftest import finish, wikic_process
+from convkit import finish, wikic_process
 
 
 def test_ctrl_c_stops_watch_with_exit_130(vault: Path) -> None:
