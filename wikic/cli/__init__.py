@@ -8,7 +8,6 @@ Typer, Rich, pydantic or anything a capture does not use (`capture_fast.run_fast
 from __future__ import annotations
 
 import sys
-from typing import Any
 
 
 def main() -> None:
@@ -23,7 +22,7 @@ def main() -> None:
     app()
 
 
-def __getattr__(name: str) -> Any:
+def __getattr__(name: str) -> object:
     if name == "app":
         from wikic.cli.application import app
 

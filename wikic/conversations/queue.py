@@ -16,17 +16,15 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import tempfile
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from wikic.errors import CaptureRefused, ConfigError
 from wikic.vault.layout import CONFIG_FILE, find_vault_root, is_vault
 from wikic.vault.state import CAPTURE, CAPTURE_QUEUE, read_json, state_is_ours, state_path
-from wikic.vault.write import sync_folder, write_bytes_atomic
+from wikic.vault.write import sync_folder, temp_beside, write_bytes_atomic
 
 # Where assistants keep their sessions, under the user's home; `[capture] allow` in wikic.toml adds more.
 SESSION_FOLDERS = (".claude/projects", ".codex/sessions", ".gemini/tmp")
@@ -34,12 +32,17 @@ USER_CONFIG = "wikic/config.toml"  # under $XDG_CONFIG_HOME (default ~/.config):
 _BLOCK = 1 << 20
 
 
-@dataclass(frozen=True)
+if TYPE_CHECKING:
+    from typing import Any
+
+
 class Captured:
-    vault: Path
-    transcript: str
-    bytes: int  # copied into the queue by this capture (0: nothing new yet)
-    queued: str | None  # the queue file, vault-relative
+    """What one capture did (a plain class: dataclasses costs a hook's process more than its work)."""
+
+    def __init__(self, vault: Path, transcript: str, copied: int, queued: str | None) -> None:
+        self.vault, self.transcript = vault, transcript
+        self.bytes = copied  # copied into the queue by this capture (0: nothing new yet)
+        self.queued = queued  # the queue file, vault-relative
 
 
 def capture(payload: bytes, *, vault: Path | None, env: Mapping[str, str], tool: str | None = None) -> Captured:
@@ -180,7 +183,7 @@ def _last_line_end(path: Path, start: int, size: int) -> int:
 
 def _copy_range(target: Path, header: bytes, source: Path, start: int, end: int) -> None:
     """`header` and bytes [start, end) of `source` into `target`, whole or not at all."""
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    fd, tmp = temp_beside(target)
     try:
         with os.fdopen(fd, "wb") as out, open(source, "rb") as src:
             out.write(header)

@@ -29,9 +29,11 @@ import json
 import os
 from collections.abc import Iterator
 from contextlib import AbstractContextManager, contextmanager
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from typing import Any
 
 from wikic.errors import LockTimeout
 from wikic.vault.layout import STATE_DIR
@@ -170,10 +172,11 @@ def source_ledger_lock(root: Path, timeout: float = 60.0) -> AbstractContextMana
 # -- what ingest compiled, and what waits below a threshold (compiled.json, mentions.json) ----------------
 
 
-@dataclass
 class Compiled:
-    root: Path
-    entries: dict[str, dict[str, Any]] = field(default_factory=dict)
+    # plain classes, not dataclasses, here: `wikic capture` imports this module, and dataclasses costs a
+    # hook's process more than everything it does
+    def __init__(self, root: Path, entries: dict[str, dict[str, Any]] | None = None) -> None:
+        self.root, self.entries = root, entries if entries is not None else {}
 
     @classmethod
     def load(cls, root: Path) -> Compiled:
@@ -192,12 +195,11 @@ class Compiled:
         _write_ledger(self.root, COMPILED, "sources", self.entries)
 
 
-@dataclass
 class Mentions:
     """key -> {"kind": entity|concept, "name", "aliases", "summary", "sources": {raw: payload}}"""
 
-    root: Path
-    items: dict[str, dict[str, Any]] = field(default_factory=dict)
+    def __init__(self, root: Path, items: dict[str, dict[str, Any]] | None = None) -> None:
+        self.root, self.items = root, items if items is not None else {}
 
     @classmethod
     def load(cls, root: Path) -> Mentions:
@@ -276,7 +278,6 @@ def drop_palace_todo(todo: Path) -> None:
 # -- conversations brought in (conversations.json) and the capture queue ---------------------------------
 
 
-@dataclass
 class ConversationLedger:
     """What was brought in of each conversation, so the same export costs nothing twice and a grown one
     adds only its new turns.
@@ -289,10 +290,12 @@ class ConversationLedger:
     sessions:      capture key (a session file's) -> "<tool>:<id>", for queued captures that carry no id
     """
 
-    root: Path
-    conversations: dict[str, dict[str, Any]] = field(default_factory=dict)
-    exports: dict[str, dict[str, Any]] = field(default_factory=dict)
-    sessions: dict[str, str] = field(default_factory=dict)
+    def __init__(self, root: Path, conversations: dict[str, dict[str, Any]] | None = None,
+                 exports: dict[str, dict[str, Any]] | None = None, sessions: dict[str, str] | None = None) -> None:
+        self.root = root
+        self.conversations = conversations if conversations is not None else {}
+        self.exports = exports if exports is not None else {}
+        self.sessions = sessions if sessions is not None else {}
 
     @classmethod
     def load(cls, root: Path) -> ConversationLedger:
