@@ -1,10 +1,10 @@
 """What `wikic ingest` with no argument compiles: every file in raw/ that is not compiled yet.
 
 That is a file dropped into raw/ by hand (captured in place, it never moves), and a captured source whose
-compilation failed or never ran. Conversation exports (`raw/transcripts/exports/`, and an export someone
-dropped into raw/) are not sources: the transcripts made from them are. A source compiled before is skipped without reading it again: raw files
+compilation failed or never ran. A source compiled before is skipped without reading it again: raw files
 are immutable, and lint's `raw-drift` reports one that changed. The text copy of an HTML, PDF or converted
-source is not a source of its own.
+source is not a source of its own, and neither is a conversation export (`raw/transcripts/exports/`, or
+one someone dropped into raw/): the transcripts made from it are.
 """
 
 from __future__ import annotations
