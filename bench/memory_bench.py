@@ -1,165 +1,322 @@
-#!/usr/bin/env python3
-"""Benchmark the assistant-memory commands on a synthetic 10,000-page vault.
+"""Memory benchmarks: what bringing conversations into a vault costs. One function per measurement, each
+returning a dict of numbers, so more measurements (the session-start briefing) sit beside them.
 
-    python bench/memory_bench.py                          # generate a vault, then run every measurement
-    python bench/memory_bench.py --vault DIR --reps 7     # measure an existing vault (memories are added once)
-    python bench/memory_bench.py --only wake_up
+    python bench/memory_bench.py                           # every measurement
+    python bench/memory_bench.py --only capture --runs 30
+    python bench/memory_bench.py --only export --export-mb 200 --subset 20
+    python bench/memory_bench.py --json out.json --keep /tmp/mem-bench
+    python bench/memory_bench.py --only wake_up --reps 9 [--vault DIR]
 
-One function per measurement (`MEASUREMENTS`); each takes the vault and the repetitions and returns a
-dict of figures. The vault is `gen_vault.py`'s wiki (10,000 pages, ~100,000 links) with memories added
-the way the compiler writes them: a user's page with instructions and preferences, and a few hundred
-project pages with decisions, each item anchored to a transcript in raw/transcripts/.
+capture  `wikic capture` as an assistant's hook runs it: the console entry point in a new process, a hook
+         payload on stdin, on a generated 10,000-page vault (bench/gen_vault.py). Before each run the
+         session file grows by one exchange, so every run copies new lines (after one untimed run that writes
+         the bytecode cache, as an installed wikic has it). Reports the wall time of each
+         whole process (p50, p95, max; target p95 <= 300 ms), the child's peak RSS, and the same Python
+         doing nothing (`-c pass`, run between the captures): on a loaded machine, what any process pays.
+export   a generated ChatGPT export (`conversations.json`, ~200 MB, thousands of conversations) brought in
+         by a child process: every conversation into its transcript, the export kept once (capture only,
+         no model; `wikic.conversations.intake.bring_in`); time and peak RSS, which must stay bounded
+         whatever the export's size (it streams). Then the total, `wikic ingest` of the first `--subset`
+         conversations as an export of their own with a scripted model (tests' FakeLLM, no network):
+         transcripts written and compiled, time and peak RSS.
+wake_up  `wikic wake-up`'s briefing on a generated 10,000-page vault with memories added the way the
+         compiler writes them (`memory_wake_up.py`): cold (no derived index) and warm, wall and CPU time,
+         in-process; target warm <= 0.5 s.
 
-Targets: `wake_up` warm (an unchanged vault, its derived index in .wikic/) ≤ 0.5 s. Wall time is reported with
-the CPU time of the process, which a busy machine disturbs less.
+Every child's peak RSS comes from `os.wait4` (resource usage of that child alone). Run it with the Python
+of the venv where wikic is installed; the machine's load average is printed with the numbers.
 """
 
 from __future__ import annotations
 
 import argparse
-import datetime as dt
 import json
+import os
 import random
 import shutil
 import statistics
 import subprocess
 import sys
 import tempfile
+import textwrap
 import time
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
-if str(REPO) not in sys.path:
-    sys.path.insert(0, str(REPO))
-
-from wikic.conversations.transcript import Conversation, Turn, render  # noqa: E402
-from wikic.pages.blocks import merge_blocks  # noqa: E402
-from wikic.vault.anchors import render as render_anchor  # noqa: E402
-from wikic.vault.memories import SECTIONS, MemoryItem, block_key, render_items  # noqa: E402
-from wikic.vault.state import MEMORY_INDEX, state_path  # noqa: E402
-
-PROJECTS = 300
-DECISIONS = 6
-USER_ITEMS = 40
-AS_OF = dt.date(2026, 12, 1)
+sys.path.insert(0, str(HERE))  # memory_wake_up beside this script
+WORDS = ("vector store memory palace session transcript embedding query page link anchor claim source model "
+         "python project deploy release branch review test build cache index graph lint note wiki").split()
 
 
-def add_memories(root: Path, seed: int = 1) -> int:
-    """Memory blocks on the user's page and on PROJECTS entity pages; returns the items written."""
-    rng = random.Random(seed)
-    transcripts = root / "raw" / "transcripts"
-    transcripts.mkdir(parents=True, exist_ok=True)
-    sessions = []
-    for n in range(60):
-        when = dt.datetime(2026, 9, 1, 9, tzinfo=dt.UTC) + dt.timedelta(days=n)
-        turns = tuple(
-            Turn("user", f"Session {n}, point {k}: we settle detail {k} of the work.", when + dt.timedelta(minutes=k))
-            for k in range(20)
-        )
-        (transcripts / f"session-{n}.md").write_text(
-            render(Conversation(f"s{n}", "claude-code", f"Session {n}", turns)), encoding="utf-8"
-        )
-        sessions.append(f"raw/transcripts/session-{n}.md")
-    entities = sorted(p for p in (root / "entities").rglob("*.md"))
-    written = 0
-
-    def anchor() -> str:
-        return f"{rng.choice(sessions)}:L{9 + 3 * rng.randrange(20)}"
-
-    def day() -> dt.date:
-        return AS_OF - dt.timedelta(days=rng.randrange(120))
-
-    user = root / "entities" / "me.md"
-    user.write_text("---\ntitle: Me\ncreated: 2026-09-01\nupdated: 2026-11-30\ntype: entity\ntags: []\nsources: []\n"
-                    "summary: Who the user is.\n---\n# Me\n", encoding="utf-8")
-    pages = [(user, {"instruction": USER_ITEMS // 2, "persona": USER_ITEMS // 2})]
-    pages += [(page, {"episodic": DECISIONS, "lesson": 1}) for page in rng.sample(entities, PROJECTS)]
-    for page, kinds in pages:
-        text = page.read_text(encoding="utf-8", errors="replace")
-        blocks = []
-        for kind, count in kinds.items():
-            items = sorted(
-                (
-                    MemoryItem(
-                        kind,
-                        day(),
-                        (
-                            f"{kind} memory {k} about {page.stem}: keep the "
-                            f"{rng.choice(['cache', 'schema', 'build', 'index'])} simple."
-                        ),
-                        (anchor(),),
-                        round(rng.random(), 2),
-                    )
-                    for k in range(count)
-                ),
-                key=lambda i: i.date,
-            )
-            blocks.append((block_key(kind), render_items(items, render_anchor), SECTIONS[kind]))
-            written += count
-        page.write_text(merge_blocks(text, blocks).text, encoding="utf-8")
-    (root / "identity.md").write_text("---\nname: Me\n---\n# Identity\n\nI am a backend engineer.\n", encoding="utf-8")
-    return written
+def run_child(args: list[str], *, stdin: bytes = b"", env: dict[str, str] | None = None) -> dict[str, Any]:
+    """Run a process to its end: wall seconds, peak RSS in MB (of that child alone), exit code, stderr."""
+    environment = {**os.environ, "PYTHONPATH": str(REPO), "OMP_NUM_THREADS": "1", **(env or {})}
+    # as installed: bytecode is cached (pip compiles it); an environment that forbids it would time the compiler
+    environment.pop("PYTHONDONTWRITEBYTECODE", None)
+    start = time.perf_counter()
+    process = subprocess.Popen(
+        args, stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=environment
+    )
+    assert process.stdin is not None and process.stderr is not None
+    process.stdin.write(stdin)
+    process.stdin.close()
+    err = process.stderr.read()
+    _, status, usage = os.wait4(process.pid, 0)
+    seconds = time.perf_counter() - start
+    process.returncode = os.waitstatus_to_exitcode(status)
+    return {"seconds": seconds, "rss_mb": usage.ru_maxrss / 1024, "code": process.returncode, "stderr": err.decode()}
 
 
-def _timed(fn: Callable[[], Any], reps: int, clock: Callable[[], float] = time.perf_counter) -> list[float]:
-    out = []
-    for _ in range(reps):
-        start = clock()
-        fn()
-        out.append(clock() - start)
-    return out
+def wikic_command() -> list[str]:
+    """The `wikic` console script beside this Python (what a hook runs), else the same entry point via -c."""
+    script = Path(sys.executable).with_name("wikic")
+    return [str(script)] if script.exists() else [sys.executable, "-c", "from wikic.cli import main; main()"]
 
 
-def measure_wake_up(root: Path, reps: int) -> dict[str, Any]:
-    """`wake_up` cold (no derived index: every page read once) and warm (an unchanged vault), in-process."""
-    from wikic.memory.briefing import wake_up
-
-    index = state_path(root, MEMORY_INDEX)
-    cold = []
-    for _ in range(max(1, reps // 2)):
-        index.unlink(missing_ok=True)
-        cold += _timed(lambda: wake_up(root, as_of=AS_OF), 1)
-    warm = _timed(lambda: wake_up(root, as_of=AS_OF), reps)
-    warm_cpu = _timed(lambda: wake_up(root, as_of=AS_OF), reps, time.process_time)
-    briefing = wake_up(root, as_of=AS_OF)
-    return {"cold_s": round(statistics.median(cold), 3), "warm_s": round(statistics.median(warm), 3),
-            "warm_min_s": round(min(warm), 3), "warm_cpu_s": round(statistics.median(warm_cpu), 3),
-            "memories_shown": sum(len(s.items) for s in briefing.sections),
-            "tokens": briefing.tokens, "budget": briefing.budget,
-            "target_warm_s": 0.5, "ok": statistics.median(warm) <= 0.5}
+def percentile(values: list[float], share: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, round(share * (len(ordered) - 1))))]
 
 
-MEASUREMENTS: dict[str, Callable[[Path, int], dict[str, Any]]] = {
-    "wake_up": measure_wake_up,
-}
+# -- capture -------------------------------------------------------------------------------------------
+
+
+def exchange(session: str, n: int) -> bytes:
+    """One user line and one assistant line of a Claude Code session."""
+    stamp = f"2026-11-30T{10 + n // 3600 % 10:02d}:{n // 60 % 60:02d}:{n % 60:02d}.000Z"
+    lines = [
+        {
+            "type": "user",
+            "sessionId": session,
+            "cwd": "/home/u/p",
+            "uuid": f"u{n}",
+            "timestamp": stamp,
+            "message": {"role": "user", "content": f"Question {n}: " + " ".join(random.choices(WORDS, k=30))},
+        },
+        {
+            "type": "assistant",
+            "sessionId": session,
+            "cwd": "/home/u/p",
+            "uuid": f"a{n}",
+            "timestamp": stamp,
+            "message": {
+                "role": "assistant",
+                "content": [
+                    {"type": "text", "text": " ".join(random.choices(WORDS, k=120))},
+                    {"type": "tool_use", "id": f"t{n}", "name": "Bash", "input": {"command": "ls"}},
+                ],
+            },
+        },
+    ]
+    return b"".join(json.dumps(line).encode() + b"\n" for line in lines)
+
+
+def capture_p95(workdir: Path, *, runs: int = 25, pages: int = 10_000) -> dict[str, Any]:
+    vault = workdir / "vault-10k"
+    if not (vault / "SCHEMA.md").exists():
+        subprocess.run([sys.executable, str(REPO / "bench" / "gen_vault.py"), str(vault), "--pages", str(pages),
+                        "--seed", "1", "--quiet", "--force"], check=True, env={**os.environ, "PYTHONPATH": str(REPO)})
+    home = workdir / "home"
+    folder = home / ".claude" / "projects" / "bench"
+    folder.mkdir(parents=True, exist_ok=True)
+    session = folder / "session.jsonl"
+    session.write_bytes(b"".join(exchange("bench-session", n) for n in range(200)))  # a session well under way
+    payload = json.dumps({"session_id": "bench-session", "transcript_path": str(session), "cwd": "/home/u/p",
+                          "hook_event_name": "Stop", "stop_hook_active": False}).encode()
+    command = [*wikic_command(), "capture", "--vault", str(vault), "--tool", "claude-code"]
+    run_child(command, stdin=payload, env={"HOME": str(home)})  # warm-up: the first run writes the bytecode cache
+    times, rss, bare = [], [], []
+    for n in range(runs):
+        with open(session, "ab") as fh:
+            fh.write(exchange("bench-session", 300 + n))
+        result = run_child(command, stdin=payload, env={"HOME": str(home)})
+        if result["code"] != 0 or result["stderr"]:
+            raise SystemExit(f"capture failed: {result}")
+        times.append(result["seconds"])
+        rss.append(result["rss_mb"])
+        # the same interpreter doing nothing, run between captures: what the machine's load costs any process
+        bare.append(run_child([sys.executable, "-c", "pass"])["seconds"])
+    queued = sorted((vault / ".wikic" / "capture" / "queue").glob("*.jsonl"))  # the warm-up's included
+    return {
+        "runs": runs,
+        "pages": pages,
+        "p50_ms": round(statistics.median(times) * 1000, 1),
+        "p95_ms": round(percentile(times, 0.95) * 1000, 1),
+        "max_ms": round(max(times) * 1000, 1),
+        "peak_rss_mb": round(max(rss), 1),
+        "queued_files": len(queued),
+        "target_p95_ms": 300,
+        "python_alone_p50_ms": round(statistics.median(bare) * 1000, 1),
+        "python_alone_p95_ms": round(percentile(bare, 0.95) * 1000, 1),
+    }
+
+
+# -- a large ChatGPT export ----------------------------------------------------------------------------
+
+
+def chatgpt_conversation(i: int, messages: int, words: int) -> dict[str, Any]:
+    mapping: dict[str, Any] = {"root": {"id": "root", "message": None, "parent": None, "children": ["m0"]}}
+    for m in range(messages):
+        role = "user" if m % 2 == 0 else "assistant"
+        mapping[f"m{m}"] = {
+            "id": f"m{m}",
+            "parent": "root" if m == 0 else f"m{m - 1}",
+            "children": [f"m{m + 1}"] if m + 1 < messages else [],
+            "message": {
+                "id": f"m{m}",
+                "author": {"role": role},
+                "create_time": 1796000000.0 + i * 600 + m,
+                "recipient": "all",
+                "metadata": {},
+                "content": {"content_type": "text", "parts": [" ".join(random.choices(WORDS, k=words))]},
+            },
+        }
+    return {
+        "id": f"conv-{i:06d}",
+        "conversation_id": f"conv-{i:06d}",
+        "title": f"Conversation {i} about {random.choice(WORDS)}",
+        "create_time": 1796000000.0 + i * 600,
+        "current_node": f"m{messages - 1}",
+        "mapping": mapping,
+    }
+
+
+def write_export(path: Path, megabytes: float, *, messages: int = 24, words: int = 600) -> int:
+    """A conversations.json of about `megabytes` MB, written one conversation at a time; its count."""
+    count = 0
+    with open(path, "w", encoding="utf-8") as fh:
+        fh.write("[")
+        while fh.tell() < megabytes * 1_000_000:
+            fh.write(("," if count else "") + json.dumps(chatgpt_conversation(count, messages, words)))
+            count += 1
+        fh.write("]")
+    return count
+
+
+BRING_IN = textwrap.dedent("""
+    import sys
+    from pathlib import Path
+    from wikic.conversations.detect import detect
+    from wikic.conversations.intake import bring_in
+    root, export = Path(sys.argv[1]), Path(sys.argv[2])
+    intake = bring_in(root, [detect(export)])
+    print(len(intake.transcripts), file=sys.stderr)
+""")
+
+INGEST_SUBSET = textwrap.dedent("""
+    import sys
+    from pathlib import Path
+    from wikic.ingest.pipeline import IngestOptions, ingest
+    from wikic.llm.fake import FakeLLM
+    llm = FakeLLM().respond_with(lambda messages: {"summary": "A conversation.", "entities": [], "concepts": [],
+                                                   "comparisons": [], "relations": []})
+    report = ingest(Path(sys.argv[1]), IngestOptions(inputs=[sys.argv[2]], use_palace=False), llm=llm)
+    compiled = sum(1 for s in report.sources if s.status == "compiled")
+    print(f"{compiled} {len(llm.history)}", file=sys.stderr)
+""")
+
+
+def export_ingest(workdir: Path, *, megabytes: float = 200, subset: int = 20) -> dict[str, Any]:
+    export = workdir / "conversations.json"
+    started = time.perf_counter()
+    count = write_export(export, megabytes)
+    generated = time.perf_counter() - started
+    size_mb = export.stat().st_size / 1_000_000
+    vault = workdir / "vault-export"
+    shutil.rmtree(vault, ignore_errors=True)
+    subprocess.run([*wikic_command(), "init", str(vault)], check=True, stdout=subprocess.DEVNULL,
+                   env={**os.environ, "PYTHONPATH": str(REPO)})
+    capture = run_child([sys.executable, "-c", BRING_IN, str(vault), str(export)])
+    if capture["code"] != 0:
+        raise SystemExit(f"bring_in failed: {capture['stderr']}")
+    transcripts = int(capture["stderr"].split()[-1])
+    again = run_child([sys.executable, "-c", BRING_IN, str(vault), str(export)])  # the same export: nothing to do
+
+    small = workdir / "subset.json"
+    with open(export, "rb") as fh:
+        from wikic.conversations.jsonio import iter_array
+
+        elements = []
+        for element in iter_array(fh, str(export)):
+            elements.append(element)
+            if len(elements) >= subset:
+                break
+    small.write_text(json.dumps(elements))
+    vault2 = workdir / "vault-subset"
+    shutil.rmtree(vault2, ignore_errors=True)
+    subprocess.run([*wikic_command(), "init", str(vault2)], check=True, stdout=subprocess.DEVNULL,
+                   env={**os.environ, "PYTHONPATH": str(REPO)})
+    total = run_child(
+        [sys.executable, "-c", INGEST_SUBSET, str(vault2), str(small)], env={"WIKIC_EMBEDDING_PROVIDER": "static"}
+    )
+    if total["code"] != 0:
+        raise SystemExit(f"ingest failed: {total['stderr']}")
+    compiled, calls = (int(x) for x in total["stderr"].split()[-2:])
+    return {
+        "export_mb": round(size_mb, 1),
+        "conversations": count,
+        "generated_s": round(generated, 1),
+        "capture_s": round(capture["seconds"], 2),
+        "capture_peak_rss_mb": round(capture["rss_mb"], 1),
+        "transcripts": transcripts,
+        "again_s": round(again["seconds"], 2),
+        "again_peak_rss_mb": round(again["rss_mb"], 1),
+        "subset": subset,
+        "subset_total_s": round(total["seconds"], 2),
+        "subset_peak_rss_mb": round(total["rss_mb"], 1),
+        "subset_compiled": compiled,
+        "subset_model_calls": calls,
+    }
+
+
+def wake_up_time(workdir: Path, *, pages: int = 10_000, reps: int = 7, vault: Path | None = None) -> dict[str, Any]:
+    """`wikic wake-up`'s briefing on a generated vault with memories (or on `vault`), cold and warm."""
+    from memory_wake_up import add_memories, measure_wake_up
+
+    root = vault or workdir / "wake-up-vault"
+    if vault is None and not root.exists():
+        subprocess.run([sys.executable, str(HERE / "gen_vault.py"), str(root), "--pages", str(pages), "--quiet"],
+                       check=True)
+    added = add_memories(root) if not (root / "identity.md").exists() else 0
+    return {"memories_added": added, **measure_wake_up(root, reps)}
+
+
+MEASUREMENTS = {"capture": capture_p95, "export": export_ingest, "wake_up": wake_up_time}
 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--vault", type=Path, help="an existing vault (memories are added to it once)")
-    ap.add_argument("--pages", type=int, default=10_000)
-    ap.add_argument("--reps", type=int, default=5)
-    ap.add_argument("--only", choices=sorted(MEASUREMENTS), action="append")
+    ap.add_argument("--only", choices=sorted(MEASUREMENTS), action="append", help="run only these measurements")
+    ap.add_argument("--runs", type=int, default=25, help="capture: processes timed (at least 20)")
+    ap.add_argument("--pages", type=int, default=10_000, help="capture: pages of the generated vault")
+    ap.add_argument("--export-mb", type=float, default=200, help="export: size of the generated export")
+    ap.add_argument("--subset", type=int, default=20, help="export: conversations compiled with the scripted model")
+    ap.add_argument("--reps", type=int, default=7, help="wake_up: warm repetitions")
+    ap.add_argument("--vault", type=Path, help="wake_up: an existing vault (memories are added to it once)")
+    ap.add_argument("--keep", type=Path, help="work in this folder and keep it (default: a temporary one, removed)")
+    ap.add_argument("--json", type=Path, help="also write the results here")
     args = ap.parse_args(argv)
-    temp = None
-    root = args.vault
-    if root is None:
-        temp = Path(tempfile.mkdtemp(prefix="wikic-memory-bench-"))
-        root = temp / "vault"
-        subprocess.run(
-            [sys.executable, str(HERE / "gen_vault.py"), str(root), "--pages", str(args.pages), "--quiet"], check=True
-        )
+    random.seed(1)
+    workdir = args.keep or Path(tempfile.mkdtemp(prefix="wikic-memory-bench-"))
+    workdir.mkdir(parents=True, exist_ok=True)
+    options = {
+        "capture": {"runs": args.runs, "pages": args.pages},
+        "export": {"megabytes": args.export_mb, "subset": args.subset},
+        "wake_up": {"pages": args.pages, "reps": args.reps, "vault": args.vault},
+    }
+    results: dict[str, Any] = {"load_average": os.getloadavg(), "cpus": os.cpu_count()}
     try:
-        if not (root / "identity.md").exists():
-            print(f"memories added: {add_memories(root)} items", file=sys.stderr)
-        results = {name: MEASUREMENTS[name](root, args.reps) for name in (args.only or MEASUREMENTS)}
-        print(json.dumps(results, indent=2))
+        for name in args.only or list(MEASUREMENTS):
+            results[name] = MEASUREMENTS[name](workdir, **options[name])
+            print(f"{name}: {json.dumps(results[name])}", flush=True)
     finally:
-        if temp is not None:
-            shutil.rmtree(temp, ignore_errors=True)
+        if args.keep is None:
+            shutil.rmtree(workdir, ignore_errors=True)
+    print(f"load average {results['load_average']}, {results['cpus']} CPUs")
+    if args.json:
+        args.json.write_text(json.dumps(results, indent=2))
     return 0
 
 

@@ -7,7 +7,6 @@ The core raises only these; the CLI translates them once, at the edge, into a me
 from __future__ import annotations
 
 import os
-import traceback
 
 
 class WikicError(Exception):
@@ -55,6 +54,17 @@ class Interrupted(WikicError):
     exit_code = 130
 
 
+class ExportError(UsageError):
+    """A conversation export or session file cannot be read (a broken line, a shape wikic does not know)."""
+
+
+class CaptureRefused(WikicError):
+    """`wikic capture` cannot take what a hook gave it (no JSON, no transcript path, a path outside the
+    allowed folders). A hook must never break the assistant's session, so this is reported and exits 0."""
+
+    exit_code = 0
+
+
 class PalaceError(WikicError):
     """The vector store failed or does not match the configured embedding model."""
 
@@ -68,5 +78,7 @@ def describe(exc: BaseException) -> str:
     """An exception as a report line (its type and message), with its traceback when debugging."""
     text = str(exc) if isinstance(exc, WikicError) else f"{type(exc).__name__}: {exc}"
     if debugging():
+        import traceback  # only when debugging: `wikic capture` imports this module and must start fast
+
         text += "\n" + "".join(traceback.format_exception(exc)).rstrip()
     return text

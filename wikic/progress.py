@@ -6,6 +6,8 @@ Stages:
              `tokens` of reply received so far (a slow local model shows it is writing);
 - `write`    (ingest) sources compiled and recorded;
 - `leftover` (palace) work an interrupted run left for the search index is about to run: `total` files;
+- `conversations` (ingest) conversations of an export read into transcripts so far (`total` 0: a streamed
+             export's count is known only at its end), or queued captures read (`done` of `total`);
 - `embed`    (palace) indexing: `done` of `total` changed files written, `drawers` embedded so far, and
              `fraction` the share of the work done (a file half embedded counts by half).
 """

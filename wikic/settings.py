@@ -219,6 +219,13 @@ class LintSettings(_Section):
     strict: bool = False  # warnings fail too; the --strict / --no-strict flag overrides it
 
 
+class CaptureSettings(_Section):
+    """`[capture]`: what `wikic capture` may read besides the assistants' own session folders."""
+
+    # Folders (absolute, `~/...`, or relative to the vault) whose session files a hook may name.
+    allow: list[str] = Field(default_factory=list)
+
+
 class Settings(_Section):
     """The whole `wikic.toml`, one section per table."""
 
@@ -227,6 +234,7 @@ class Settings(_Section):
     palace: PalaceSettings = PalaceSettings()
     embedding: EmbeddingSettings = EmbeddingSettings()
     lint: LintSettings = LintSettings()
+    capture: CaptureSettings = CaptureSettings()
 
 
 SECTIONS: dict[str, type[_Section]] = {

@@ -16,10 +16,10 @@ from typing import Any
 
 from wikic.errors import PalaceError, WikicError
 from wikic.settings import load_settings
-from wikic.vault.layout import LOG_FILE, RAW_DIR, require_vault
+from wikic.vault.layout import LOG_FILE, RAW_DIR, is_export, require_vault
 from wikic.vault.load import load_vault
 from wikic.vault.schema_md import load as load_schema
-from wikic.vault.state import Compiled
+from wikic.vault.state import Compiled, ConversationLedger
 
 _ROW = re.compile(r"^\|\s*(\d{4}-\d{2}-\d{2})\s*\|(.*)\|\s*$")
 _TOKENS = re.compile(r"([\d,]+)\s+tokens\b")
@@ -147,7 +147,9 @@ def vault_status(root: Path, *, lint: bool = True, recent: int = 10, today: dt.d
         counts[vault.page_type(path) or "note"] += 1
     order = list(schema.page_folders) or ["note"]
     out.pages = {kind: counts.get(kind, 0) for kind in order} | {k: v for k, v in counts.items() if k not in order}
-    out.raw_sources = sum(1 for p in vault.files if p.startswith(RAW_DIR + "/"))
+    kept = {str(e.get("path")) for e in ConversationLedger.load(root).exports.values() if isinstance(e, dict)}
+    # a kept conversation export is not a source: the transcripts made from it are
+    out.raw_sources = sum(1 for p in vault.files if p.startswith(RAW_DIR + "/") and not is_export(p) and p not in kept)
     compiled = Compiled.load(root)
     out.compiled_sources = len(compiled.entries)
     out.extraction = extraction_counts(compiled)

@@ -1,57 +1,30 @@
 """The `wikic` command line: each command parses arguments, calls one core function, renders the result.
 
-Command modules live beside this file and each exposes `register(app)`. Errors raised by the core
-(`WikicError`) are translated here, once, into `Error: ...` on stderr and the error's exit code.
+The Typer application is built in `wikic.cli.application` (and imported from here as `wikic.cli.app`). `wikic
+capture` does not go through it: an assistant's hook runs it at the end of every turn, so it starts without
+Typer, Rich, pydantic or anything a capture does not use (`capture_fast.run_fast`).
 """
 
 from __future__ import annotations
 
-import importlib
-from typing import Annotated
-
-import typer
-
-from wikic import __version__
-from wikic.cli._help import HelpCommand
-
-app = typer.Typer(
-    name="wikic",
-    help="Compile raw sources into a living, interlinked Markdown wiki that opens as an Obsidian vault.",
-    no_args_is_help=True,
-    add_completion=False,
-    pretty_exceptions_enable=False,
-    rich_markup_mode=None,  # help texts hold `[[link]]` and `[llm]`: Rich markup would eat them
-    context_settings={"help_option_names": ["-h", "--help"]},
-)
-
-# Each name is a module of wikic.cli with a `register(app)` function.
-COMMAND_MODULES = (
-    "init_cmd", "ingest_cmd", "lint_cmd", "graph_cmd", "search_cmd", "index_cmd", "query_cmd", "status_cmd", "mcp_cmd",
-    "wake_cmd",
-)
-
-
-def _version(value: bool) -> None:
-    if value:
-        typer.echo(f"wikic {__version__}")
-        raise typer.Exit()
-
-
-@app.callback()
-def _root(
-    version: Annotated[
-        bool, typer.Option("--version", callback=_version, is_eager=True, help="Show the version.")
-    ] = False,
-) -> None:
-    """wikic: ingest sources, query and lint an LLM-maintained Obsidian wiki."""
-
-
-for _name in COMMAND_MODULES:
-    importlib.import_module(f"wikic.cli.{_name}").register(app)
-for _info in app.registered_commands:
-    _info.cls = HelpCommand
+import sys
 
 
 def main() -> None:
     """Console entry point."""
+    argv = sys.argv[1:]
+    if argv[:1] == ["capture"] and not {"-h", "--help"} & set(argv):
+        from wikic.cli.capture_fast import run_fast
+
+        raise SystemExit(run_fast(argv[1:]))
+    from wikic.cli.application import app
+
     app()
+
+
+def __getattr__(name: str) -> object:
+    if name == "app":
+        from wikic.cli.application import app
+
+        return app
+    raise AttributeError(name)

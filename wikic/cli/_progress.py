@@ -14,7 +14,12 @@ import typer
 
 from wikic.progress import ProgressEvent
 
-LABELS = {"extract": "asking the model", "write": "writing pages", "embed": "search index"}
+LABELS = {
+    "extract": "asking the model",
+    "write": "writing pages",
+    "embed": "search index",
+    "conversations": "reading conversations",
+}
 
 
 def leftover_notice(files: int) -> str:

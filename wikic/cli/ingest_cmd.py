@@ -21,6 +21,7 @@ def _render(report: IngestReport) -> str:
     from wikic.ingest.pipeline import dropped_reasons
 
     lines = [f"finished an interrupted run first: {', '.join(report.resumed)}"] if report.resumed else []
+    lines += conversation_lines(report)
     for s in report.sources:
         if s.status == "estimated":
             cost = f", at most ${s.cost:.4f}" if s.cost is not None else ""
@@ -88,6 +89,19 @@ def _render(report: IngestReport) -> str:
         for f in report.lint.findings[:20]:
             lines.append(f"  {finding_line(f)}")
     return "\n".join(lines)
+
+
+def conversation_lines(report: IngestReport) -> list[str]:
+    """One line per conversation export or capture queue the run read, and what could not be read."""
+    lines = []
+    for c in report.conversations:
+        if c.already_read:
+            lines.append(f"{c.origin}: {c.tool} export read before ({c.conversations} conversation(s)): nothing new")
+        elif c.conversations or c.written or not c.errors:
+            lines.append(f"{c.origin}: {c.tool}, {c.conversations} conversation(s): {len(c.written)} transcript(s) "
+                         f"written, {c.unchanged} with nothing new")
+        lines += [f"  not read (kept for the next run): {error}" for error in c.errors]
+    return lines
 
 
 def _interrupted(report: IngestReport) -> str:

@@ -73,7 +73,8 @@ def commit(vault_root: Path, prepared: Sequence[Prepared]) -> list[CapturedSourc
     with source_ledger_lock(root):
         sources = source_ledger(root)
         results = [_commit(root, item, sources, write=True) for item in prepared]
-        write_source_ledger(root, sources)
+        if any(result.new for result in results):  # sources seen before change nothing, not even the ledger
+            write_source_ledger(root, sources)
     return results
 
 

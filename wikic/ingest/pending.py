@@ -3,7 +3,8 @@
 That is a file dropped into raw/ by hand (captured in place, it never moves), and a captured source whose
 compilation failed or never ran. A source compiled before is skipped without reading it again: raw files
 are immutable, and lint's `raw-drift` reports one that changed. The text copy of an HTML, PDF or converted
-source is not a source of its own.
+source is not a source of its own, and neither is a conversation export (`raw/transcripts/exports/`, or
+one someone dropped into raw/): the transcripts made from it are.
 """
 
 from __future__ import annotations
@@ -14,8 +15,8 @@ from pathlib import Path
 
 from wikic.ingest.inputs import Prepared, SourceError, read_inputs
 from wikic.settings import IngestSettings
-from wikic.vault.layout import RAW_DIR
-from wikic.vault.state import Compiled, source_ledger
+from wikic.vault.layout import RAW_DIR, is_export
+from wikic.vault.state import Compiled, ConversationLedger, source_ledger
 
 
 @dataclass(frozen=True)
@@ -32,6 +33,8 @@ def pending_inputs(root: Path, settings: IngestSettings) -> tuple[list[Prepared]
     text_copies = {
         str(entry.get("text_path")) for raw, entry in ledger.items() if entry.get("text_path") not in ("", raw)
     }
+    # conversation exports dropped into raw/ were read into transcripts: those are the sources
+    text_copies |= {str(e.get("path")) for e in ConversationLedger.load(root).exports.values() if isinstance(e, dict)}
     prepared: list[Prepared] = []
     unusable: list[Unusable] = []
     for rel in _raw_files(root):
@@ -60,8 +63,8 @@ def _compiled(root: Path, rel: str, entry: dict[str, object] | None, compiled: C
 def _raw_files(root: Path) -> list[str]:
     out: list[str] = []
     for folder, dirs, files in os.walk(root / RAW_DIR):
-        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
         rel_dir = Path(folder).relative_to(root).as_posix()
+        dirs[:] = sorted(d for d in dirs if not d.startswith(".") and not is_export(f"{rel_dir}/{d}"))
         for name in sorted(files):
             if not name.startswith(".") and not os.path.islink(os.path.join(folder, name)):  # a link may lead out
                 out.append(f"{rel_dir}/{name}")

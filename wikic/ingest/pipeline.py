@@ -14,7 +14,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from wikic.errors import ConfigError, Interrupted, LLMError, PalaceError, describe
+from wikic.conversations.intake import ExportReport, bring_in, drain_queue, find_dropped, find_exports
+from wikic.conversations.queue import queued
+from wikic.errors import ConfigError, Interrupted, LLMError, PalaceError, UsageError, describe
 from wikic.ingest.capture import CapturedSource, commit, preview
 from wikic.ingest.compile import Compiler, SourceResult
 from wikic.ingest.extract import (
@@ -107,6 +109,7 @@ class IngestReport:
     # the search index not brought up to date); the next run finishes either
     interrupted: str | None = None
     palace_leftover: int = 0  # files an interrupted run had left for the search index, indexed by this one
+    conversations: list[ExportReport] = field(default_factory=list)  # exports and captures turned into transcripts
 
     @property
     def created(self) -> list[str]:
@@ -190,6 +193,8 @@ class IngestReport:
             out["interrupted"] = self.interrupted
         if self.palace_leftover:
             out["palace_leftover"] = self.palace_leftover
+        if self.conversations:
+            out["conversations"] = [c.to_dict() for c in self.conversations]
         return out
 
 
@@ -335,10 +340,29 @@ def ingest(
             report.resumed = journal.recover(root, page_types)
 
     if options.inputs:
-        prepared = read_inputs(
-            root, options.inputs, kind=options.kind, settings=settings.ingest, encoding=options.encoding
+        inputs = list(options.inputs)
+        found = find_exports(inputs)
+        if found:
+            if options.dry_run or options.estimate:
+                raise UsageError(
+                    f"{found[0].path}: a conversation export cannot be previewed (--dry-run, --estimate)",
+                    hint="ingest it; each conversation becomes a transcript in raw/transcripts/ and compiles then",
+                )
+            llm = llm or make_llm(root, settings)  # a configuration error before any transcript is written
+            intake = bring_in(root, found, progress=progress)
+            report.conversations = intake.reports
+            exports = {str(item.path) for item in found}
+            inputs = [i for i in inputs if str(Path(i).expanduser()) not in exports] + [
+                str(root / p) for p in intake.transcripts
+            ]
+        prepared = (
+            read_inputs(root, inputs, kind=options.kind, settings=settings.ingest, encoding=options.encoding)
+            if inputs
+            else []
         )
     else:
+        if not options.dry_run and not options.estimate:
+            llm = _bring_in_waiting(root, settings, report, llm, progress)
         prepared, unusable = pending_inputs(root, settings.ingest)
         report.sources += [
             SourceReport(u.path, "", "failed", error=f"{u.error}" + (f" ({u.hint})" if u.hint else ""))
@@ -523,6 +547,20 @@ def ingest(
             root, LintOptions(select=("broken-wikilink", "index-gap", "frontmatter"), use_cache=True, today=today)
         )
     return report
+
+
+def _bring_in_waiting(root: Path, settings: Settings, report: IngestReport, llm: LLM | None,
+                      progress: ProgressCallback | None) -> LLM | None:
+    """Before compiling what raw/ holds: turn the capture queue and conversation exports dropped into raw/
+    into transcripts (the model's configuration is checked first, so an error leaves raw/ as it was)."""
+    dropped = find_dropped(root)
+    if not dropped and not queued(root):
+        return llm
+    llm = llm or make_llm(root, settings)
+    report.conversations = (
+        drain_queue(root, progress=progress).reports + bring_in(root, dropped, progress=progress).reports
+    )
+    return llm
 
 
 def _plan_run(

@@ -22,9 +22,10 @@ from wikic.vault.layout import (
     RAW_DIR,
     SCHEMA_FILE,
     SPECIAL_FILES,
+    is_export,
 )
 from wikic.vault.parse import MAX_PAGE_BYTES
-from wikic.vault.state import source_ledger
+from wikic.vault.state import ConversationLedger, source_ledger
 from wikic.vault.write import inside
 
 WINGS = (*PAGE_FOLDERS.values(), RAW_DIR)
@@ -55,10 +56,12 @@ def wing_of(rel: str) -> str:
 
 
 def extracted_originals(vault: Path) -> frozenset[str]:
-    """Raw files whose text capture extracted into another file (recorded in the source ledger)."""
+    """Raw files indexed through another file: those whose text capture extracted into a file of its own
+    (recorded in the source ledger), and conversation exports dropped into raw/ (their transcripts)."""
+    exports = {str(e.get("path")) for e in ConversationLedger.load(vault).exports.values() if isinstance(e, dict)}
     return frozenset(
         raw for raw, entry in source_ledger(vault).items() if entry.get("text_path") not in (None, "", raw)
-    )
+    ) | exports
 
 
 def classify(vault: Path, rel: str, originals: frozenset[str]) -> SourceFile | None:
@@ -70,8 +73,8 @@ def classify(vault: Path, rel: str, originals: frozenset[str]) -> SourceFile | N
     suffix = os.path.splitext(rel)[1].lower()
     wing = wing_of(rel)
     if wing == RAW_DIR:
-        if suffix not in RAW_SUFFIXES or rel in originals:
-            return None
+        if suffix not in RAW_SUFFIXES or rel in originals or is_export(rel):
+            return None  # an export is kept, not read: its transcripts are the searchable text
     elif suffix not in MARKDOWN_SUFFIXES:
         return None
     # index.md, log.md and SCHEMA.md are the wiki's machinery, not knowledge: index.md would match everything.

@@ -14,6 +14,10 @@ IDENTITY_FILE = "identity.md"  # who the user is, in their own words: the head o
 STATE_DIR = ".wikic"  # what wikic keeps there is named in `state.py`
 RAW_DIR = "raw"
 RAW_SUBDIRS = ("articles", "papers", "transcripts", "notes", "assets")  # notes: what an assistant was asked to remember
+# Conversation exports as they came (a ChatGPT zip, a session's JSONL), kept verbatim once under a
+# content-addressed name. They are not sources: the transcripts made from them are, so nothing compiles,
+# indexes or re-reads this folder.
+EXPORTS_DIR = f"{RAW_DIR}/transcripts/exports"
 
 # page type -> folder. SCHEMA.md may add types; these are the built-in ones.
 PAGE_FOLDERS: dict[str, str] = {
@@ -31,6 +35,11 @@ INBOX_DIR = "inbox"
 
 # Folders never scanned as notes: tool state, Obsidian settings, trash, VCS.
 IGNORED_DIRS = frozenset({STATE_DIR, ".obsidian", ".trash", ".git", ".hg", ".svn", "node_modules"})
+
+
+def is_export(rel: str) -> bool:
+    """A vault-relative path inside the conversation exports folder (kept, never compiled or indexed)."""
+    return rel == EXPORTS_DIR or rel.startswith(EXPORTS_DIR + "/")
 
 
 def find_vault_root(start: Path) -> Path:

@@ -9,6 +9,12 @@
     palace.lock             one writer of the palace at a time
     palace/                 the palace itself, unless `[palace] path` puts it elsewhere
     llm-endpoints.json      what each model endpoint turned out to accept
+    conversations.json      each conversation brought in: its transcript parts, how much of it they hold
+                            (turns, or bytes of an append-only session file), and the exports already read
+    conversations.json.lock one writer of conversations.json (ingest of exports, draining the queue)
+    capture/<key>.json      how far `wikic capture` has copied one session file (its key: a hash of the path)
+    capture/<key>.lock      one capture of that session file at a time
+    capture/queue/          what capture copied and ingest has not turned into transcripts yet
     cache/llm/              validated model replies, by request
     cache/parse-cache.json  parsed notes, by size and mtime
     cache/lint-report.json  the last lint report, by the vault's listing
@@ -25,11 +31,11 @@ import json
 import os
 from collections.abc import Iterator
 from contextlib import AbstractContextManager, contextmanager, suppress
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
-from filelock import FileLock, Timeout
+if TYPE_CHECKING:
+    from typing import Any
 
 from wikic.errors import LockTimeout
 from wikic.vault.layout import STATE_DIR
@@ -49,6 +55,10 @@ REPLY_CACHE = "cache/llm"
 PARSE_CACHE = "cache/parse-cache.json"
 LINT_REPORT = "cache/lint-report.json"
 MEMORY_INDEX = "cache/memories.json"
+CONVERSATIONS = "conversations.json"
+CONVERSATIONS_LOCK = "conversations.json.lock"
+CAPTURE = "capture"
+CAPTURE_QUEUE = "capture/queue"
 
 
 def state_dir(root: Path) -> Path:
@@ -71,6 +81,8 @@ def state_is_ours(root: Path) -> bool:
 @contextmanager
 def state_lock(root: Path, name: str, timeout: float, *, holder: str, hint: str) -> Iterator[None]:
     """Hold the lock file `name`; after `timeout` seconds of waiting, LockTimeout ("`holder` for N s")."""
+    from filelock import FileLock, Timeout  # here: `wikic capture` imports this module and must start fast
+
     state_dir(root).mkdir(parents=True, exist_ok=True)
     lock = FileLock(str(state_path(root, name)))
     try:
@@ -168,10 +180,11 @@ def source_ledger_lock(root: Path, timeout: float = 60.0) -> AbstractContextMana
 # -- what ingest compiled, and what waits below a threshold (compiled.json, mentions.json) ----------------
 
 
-@dataclass
 class Compiled:
-    root: Path
-    entries: dict[str, dict[str, Any]] = field(default_factory=dict)
+    # plain classes, not dataclasses, here: `wikic capture` imports this module, and dataclasses costs a
+    # hook's process more than everything it does
+    def __init__(self, root: Path, entries: dict[str, dict[str, Any]] | None = None) -> None:
+        self.root, self.entries = root, entries if entries is not None else {}
 
     @classmethod
     def load(cls, root: Path) -> Compiled:
@@ -190,12 +203,11 @@ class Compiled:
         _write_ledger(self.root, COMPILED, "sources", self.entries)
 
 
-@dataclass
 class Mentions:
     """key -> {"kind": entity|concept, "name", "aliases", "summary", "sources": {raw: payload}}"""
 
-    root: Path
-    items: dict[str, dict[str, Any]] = field(default_factory=dict)
+    def __init__(self, root: Path, items: dict[str, dict[str, Any]] | None = None) -> None:
+        self.root, self.items = root, items if items is not None else {}
 
     @classmethod
     def load(cls, root: Path) -> Mentions:
@@ -271,3 +283,48 @@ def palace_todos(root: Path) -> list[tuple[Path, list[str]]]:
 def drop_palace_todo(todo: Path) -> None:
     with suppress(FileNotFoundError):
         os.unlink(todo)
+
+
+# -- conversations brought in (conversations.json) and the capture queue ---------------------------------
+
+
+class ConversationLedger:
+    """What was brought in of each conversation, so the same export costs nothing twice and a grown one
+    adds only its new turns.
+
+    conversations: "<tool>:<id>" -> {"stem": transcript name without part suffix, "parts": [raw paths],
+                   "turns": turns written, "digest": sha256 of those turns, "bytes": how far into an
+                   append-only session file (JSONL) the parts reach, "exports": [export sha256]}
+    exports:       export sha256 -> {"path": where it is kept, "tool", "done": every conversation in it
+                   was brought in, "transcripts": [raw paths made from it]}
+    sessions:      capture key (a session file's) -> "<tool>:<id>", for queued captures that carry no id
+    """
+
+    # Entries are as read from the file: readers check that each is a mapping.
+    def __init__(self, root: Path, conversations: dict[str, Any] | None = None,
+                 exports: dict[str, Any] | None = None, sessions: dict[str, str] | None = None) -> None:
+        self.root = root
+        self.conversations = conversations if conversations is not None else {}
+        self.exports = exports if exports is not None else {}
+        self.sessions = sessions if sessions is not None else {}
+
+    @classmethod
+    def load(cls, root: Path) -> ConversationLedger:
+        data = read_json(state_path(root, CONVERSATIONS))
+        data = data if isinstance(data, dict) else {}
+
+        def table(key: str) -> dict[str, Any]:
+            value = data.get(key)
+            return value if isinstance(value, dict) else {}
+
+        return cls(root, table("conversations"), table("exports"), table("sessions"))
+
+    def save(self) -> None:
+        write_json(state_path(self.root, CONVERSATIONS), {"version": 1, "conversations": self.conversations,
+                                                          "exports": self.exports, "sessions": self.sessions})
+
+
+def conversations_lock(root: Path, timeout: float = 600.0) -> AbstractContextManager[None]:
+    """One process brings conversations in at a time (an ingest of exports, the queue's drain)."""
+    return state_lock(root, CONVERSATIONS_LOCK, timeout, holder=f"{state_path(root, CONVERSATIONS)}: another wikic "
+                      "process has been bringing conversations in", hint="wait for the other ingest or watch to finish")

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import tempfile
 from pathlib import Path
 
 from wikic.errors import VaultError
@@ -55,9 +54,41 @@ def create_exclusive(path: Path, data: bytes) -> None:
         _remove(tmp)
 
 
+def copy_exclusive(path: Path, source: Path, block: int = 1 << 20) -> None:
+    """`create_exclusive` for a file too large to hold in memory (a whole account's export): streamed
+    into a temporary file beside `path`, fsynced, then hard-linked into place. A file already at `path`
+    is kept (its name is its content's hash, so it holds the same bytes)."""
+    if path.is_file():
+        return
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = temp_beside(path)
+    try:
+        with os.fdopen(fd, "wb") as out, open(source, "rb") as src:
+            while chunk := src.read(block):
+                out.write(chunk)
+            out.flush()
+            os.fsync(out.fileno())
+        with contextlib.suppress(FileExistsError):  # another process kept the same export meanwhile
+            os.link(tmp, path)
+    finally:
+        _remove(tmp)
+
+
+def temp_beside(path: Path) -> tuple[int, str]:
+    """(open descriptor, name) of a new hidden temporary file in `path`'s folder, as tempfile.mkstemp makes
+    one (created exclusively, mode 0600) without importing tempfile: `wikic capture` writes through here
+    and must start fast."""
+    while True:
+        tmp = os.path.join(path.parent, f".{path.name}.{os.getpid()}-{os.urandom(6).hex()}.tmp")
+        try:
+            return os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0), 0o600), tmp
+        except FileExistsError:
+            continue
+
+
 def _temp_copy(path: Path, data: bytes, durable: bool) -> str:
     """A temporary file beside `path` holding `data` (fsynced when `durable`)."""
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    fd, tmp = temp_beside(path)
     try:
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)

@@ -1,0 +1,106 @@
+"""Writing conversations' new turns as transcript parts, and remembering what each part holds, so the same
+export costs nothing twice and a grown conversation adds only what it said since.
+
+A conversation from a document (a ChatGPT or Claude.ai conversation, a Slack day, a chat log, a Gemini CLI
+session) is compared by turns: the turns already written (their count and a digest of them) are skipped.
+An append-only session file (Claude Code, Codex, Gemini CLI JSON Lines) is compared by bytes: what lies
+past the last line already read. When a conversation's earlier turns changed (an edited message, another
+branch), the whole conversation is written again as a further part: nothing is lost, nothing rewritten.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, replace
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from wikic.conversations.store import choose_stem, part_path, write_part
+from wikic.conversations.transcript import Conversation, Turn, render
+from wikic.conversations.turns import parse_time
+from wikic.vault.state import ConversationLedger
+
+
+def turns_digest(turns: tuple[Turn, ...] | list[Turn]) -> str:
+    digest = hashlib.sha256()
+    for turn in turns:
+        when = turn.when.isoformat() if turn.when else ""
+        digest.update(f"{turn.speaker}\0{when}\0{turn.text}\0".encode())
+    return digest.hexdigest()
+
+
+@dataclass
+class Added:
+    path: str | None  # the part written, or None: nothing new
+    key: str  # "<tool>:<id>"
+
+
+class PartWriter:
+    """Writes parts into raw/transcripts/ and records them in the ledger (saved by the caller)."""
+
+    def __init__(self, root: Path, ledger: ConversationLedger, today: datetime | None = None) -> None:
+        self.root, self.ledger, self.today = root, ledger, today
+        self.stems = {str(e.get("stem")) for e in ledger.conversations.values() if isinstance(e, dict)}
+        self.changed = False
+
+    def entry(self, tool: str, ident: str) -> dict[str, Any] | None:
+        found = self.ledger.conversations.get(f"{tool}:{ident}")
+        return found if isinstance(found, dict) else None
+
+    def add_document(self, conversation: Conversation, export: str, export_sha: str) -> Added:
+        """A conversation read whole: writes the turns not written before."""
+        entry = self.entry(conversation.tool, conversation.id)
+        turns = conversation.turns
+        new: tuple[Turn, ...] = turns
+        if entry is not None:
+            count = int(entry.get("turns") or 0)
+            if count <= len(turns) and turns_digest(turns[:count]) == entry.get("digest"):
+                new = turns[count:]
+        added = self._write(conversation, new, export, export_sha)
+        if added.path is not None:
+            self.ledger.conversations[added.key].update(turns=len(turns), digest=turns_digest(turns))
+        return added
+
+    def add_lines(self, conversation: Conversation, export: str, export_sha: str, reached: int) -> Added:
+        """New turns of an append-only session file, read up to byte `reached` of it."""
+        added = self._write(conversation, conversation.turns, export, export_sha)
+        entry = self.ledger.conversations.get(added.key)
+        if entry is not None and entry.get("bytes") != reached:
+            entry["bytes"] = reached
+            entry["turns"] = int(entry.get("turns") or 0) + (len(conversation.turns) if added.path else 0)
+            self.changed = True
+        return added
+
+    def _write(self, conversation: Conversation, new: tuple[Turn, ...], export: str, export_sha: str) -> Added:
+        key = f"{conversation.tool}:{conversation.id}"
+        entry = self.entry(conversation.tool, conversation.id)
+        if not new:
+            return Added(None, key)
+        if entry is None:
+            text = render(conversation, export=export, turns=new)
+            stem = choose_stem(self.root, conversation, text, self.stems, self.today)
+            self.stems.add(stem)
+            entry = {"stem": stem, "title": conversation.title, "parts": [], "turns": 0, "exports": [],
+                     "extra": dict(conversation.extra)}
+            started = conversation.started or next((t.when for t in conversation.turns if t.when), None)
+            if started:
+                entry["started"] = started.isoformat()
+            self.ledger.conversations[key] = entry
+        # a later part is the same conversation: its title, start and context as the first part gave them
+        same = replace(conversation, title=str(entry.get("title") or conversation.title),
+                       started=parse_time(entry.get("started")) or conversation.started,
+                       extra={**{k: str(v) for k, v in (entry.get("extra") or {}).items()}, **conversation.extra})
+        part = len(entry["parts"]) + 1
+        while True:
+            rel = part_path(str(entry["stem"]), part)
+            try:
+                write_part(self.root, rel, render(same, part=part, export=export, turns=new))
+                break
+            except FileExistsError:
+                part += 1  # a part a killed run wrote and never recorded holds other turns: keep it, go on
+        entry["parts"].append(rel)
+        if export_sha not in entry["exports"]:
+            entry["exports"].append(export_sha)
+        self.changed = True
+        return Added(rel, key)
