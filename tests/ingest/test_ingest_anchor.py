@@ -235,3 +235,28 @@ def test_anchor_plan_repairs_checks_support_and_drops_invented_names() -> None:
     assert anchored.invented == ("Okafor",) and anchored.relations == ()
     assert anchored.dropped() == {"invented name": 2, "unsupported": 1, "no quote": 1}
     assert anchored.repaired_count == 1
+
+
+def test_a_concept_the_source_never_names_is_kept_only_for_a_claim_its_source_anchors() -> None:
+    from wikic.ingest.plan_model import Concept, Section
+
+    plan = Plan(
+        PATH,
+        "",
+        concepts=(
+            # named in the model's own words, but one claim is the source's: an idea of the source, kept
+            Concept("Polar fieldwork", "", (Section("Winters", (
+                Fact("Vasquez spent three winters at the station.",
+                     "Vasquez had spent three winters at the station before the survey began."),
+            )),)),
+            # named nowhere and backed by nothing: the model's invention, dropped and counted
+            Concept("LetsBuild-Transformer", "A translation engine.", (Section("Use", (
+                Fact("It translates Chinese text.", "nowhere in the source"),
+            )),)),
+            Concept("Glacier Ledger", "", ()),
+        ),
+    )
+    anchored = anchor_plan(plan, NOVEL)
+    assert [c.name for c in anchored.concepts] == ["Polar fieldwork"]
+    assert anchored.invented == ("LetsBuild-Transformer", "Glacier Ledger")
+    assert anchored.dropped() == {"invented name": 1}

@@ -215,11 +215,17 @@ def anchor_plan(plan: Plan, text: str) -> Plan:
         # an alias is a name too: the source writes it, or it only spells the name another way ("GPT4")
         aliases = tuple(a for a in e.aliases if index.contains(a) or _compact(a) == _compact(e.name))
         entities.append(Entity(e.name, e.kind, aliases, e.summary, facts(e.facts, e.name, *aliases)))
-    # concepts are ideas the model may name in its own words ("vector search"); their claims still need quotes
-    concepts = tuple(
-        Concept(c.name, c.summary, tuple(Section(sec.heading, facts(sec.facts, c.name)) for sec in c.sections))
-        for c in plan.concepts
-    )
+    # concepts are ideas the model may name in its own words ("vector search"); their claims still need quotes,
+    # and a concept the source never names with no claim its quote anchors is the model's invention
+    concepts = []
+    for c in plan.concepts:
+        sections = tuple(Section(sec.heading, facts(sec.facts, c.name)) for sec in c.sections)
+        concept = Concept(c.name, c.summary, sections)
+        if not real(c.name) and not any(f.anchored for sec in concept.sections for f in sec.facts):
+            invented.append(c.name)
+            invented_claims += sum(len(sec.facts) for sec in concept.sections)
+            continue
+        concepts.append(concept)
     comparisons = tuple(
         Comparison(
             c.name,
@@ -247,7 +253,7 @@ def anchor_plan(plan: Plan, text: str) -> Plan:
         when = turn.when.date() if turn is not None and turn.when is not None else source_day
         memories.append(Memory(m.kind, m.subject, m.importance, anchored, when))
     return Plan(
-        plan.source_path, plan.summary, tuple(entities), concepts, comparisons, tuple(relations),
+        plan.source_path, plan.summary, tuple(entities), tuple(concepts), comparisons, tuple(relations),
         plan.notes, tuple(dict.fromkeys(invented)), invented_claims, tuple(memories),
     )
 
