@@ -7,7 +7,7 @@
 
 The output is deterministic for a given (pages, links-per-page, seed, plain) and this file.
 
-Schema mode (default) follows the wikic contract: SCHEMA.md, index.md, log.md, raw/ sources that
+Schema mode (default) follows wikic's vault layout: SCHEMA.md, index.md, log.md, raw/ sources that
 pages cite, page-type folders with nested subfolders, frontmatter with every required field. On top of
 a clean base it seeds a realistic mix of problems, each recorded in the manifest with its path and
 line so a linter can be checked against it:

@@ -1,13 +1,14 @@
 """LoCoMo-10 retrieval benchmark for the palace (session granularity, no LLM).
 
-Protocol (shared/data/locomo/README.md, the one MemPalace's published numbers use): one fresh vault per
+Protocol (the one MemPalace's published numbers use): one fresh vault per
 conversation; each session is one transcript file under raw/transcripts/ with every turn rendered as
 `Speaker said, "text"` (image captions ignored); the question is the query; the palace's own search API
 ranks files; recall@k = |evidence sessions ∩ top-k| / |evidence sessions| (empty evidence = 1.0), averaged
 over all 1,986 questions.
 
-The data is CC BY-NC 4.0 and is read from ../shared/data/locomo/ (relative to the repo root); it is never
-copied into the repository. Results per conversation are cached under bench/out/ so a run can resume.
+The data (`locomo10.json` from the LoCoMo repository, snap-research/locomo) is CC BY-NC 4.0: give its path with
+`--data` or the LOCOMO_DATA environment variable; it is never copied into the repository. Results per
+conversation are cached under bench/out/ so a run can resume.
 
 Held-out protocol: `--split dev` is the first 5 conversations of the data file, `--split test` the last 5.
 Methods are chosen on dev only; test then says whether the choice generalises. A run writes, for each
@@ -46,6 +47,8 @@ CATEGORY = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop", 5:
 # Conversations per split, in the data file's order: choose methods on dev, report test.
 SPLIT_SIZE = 5
 
+
+DATA = Path(os.environ["LOCOMO_DATA"]) if os.environ.get("LOCOMO_DATA") else None  # locomo10.json
 
 def sessions_of(conversation: dict, dates: bool = False) -> list[tuple[int, str]]:
     """(session number, transcript text). With `dates`, the transcript starts with the session's date line,
@@ -236,7 +239,7 @@ def compare(data: list[dict], results: dict[str, dict], other: Path, splits: lis
 
 def parse_args() -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--data", type=Path, default=REPO.parent / "shared" / "data" / "locomo" / "locomo10.json")
+    parser.add_argument("--data", type=Path, default=DATA, required=DATA is None, help="locomo10.json (or LOCOMO_DATA)")
     parser.add_argument("--provider", default="use", choices=["use", "e5", "static"])
     parser.add_argument("--chunk-tokens", type=int, default=None)
     parser.add_argument("--split", default="all", choices=["dev", "test", "all"],

@@ -28,7 +28,7 @@ sys.path.insert(0, str(REPO / "bench"))
 
 import chromadb  # noqa: E402
 import numpy as np  # noqa: E402
-from locomo import CATEGORY, evidence_sessions, recall, sessions_of  # noqa: E402
+from locomo import CATEGORY, DATA, evidence_sessions, recall, sessions_of  # noqa: E402
 
 from wikic.palace import Palace, search  # noqa: E402
 from wikic.settings import load_settings  # noqa: E402
@@ -184,7 +184,7 @@ def run(sample: dict, provider: str, chunk_tokens: int | None, dates: bool,
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--data", type=Path, default=REPO.parent / "shared" / "data" / "locomo" / "locomo10.json")
+    ap.add_argument("--data", type=Path, default=DATA, required=DATA is None, help="locomo10.json (or LOCOMO_DATA)")
     ap.add_argument("--provider", default="use")
     ap.add_argument("--chunk-tokens", type=int, default=None)
     ap.add_argument("--limit", type=int, default=None)

@@ -62,7 +62,7 @@ test_seed.__test__ = False  # type: ignore[attr-defined]  # a helper, not a test
 PAGE_FOLDERS = {"entities": "entity", "concepts": "concept", "comparisons": "comparison", "queries": "query"}
 SECTION_TITLES = {"entity": "Entities", "concept": "Concepts", "comparison": "Comparisons", "query": "Queries"}
 
-# The seed format of contract §2.
+# The SCHEMA.md format the README describes.
 DEFAULT_SCHEMA = """\
 # Wiki Schema
 ## Domain
@@ -162,7 +162,7 @@ def page(
     updated: str | None = "2026-01-02",
     **extra: Any,
 ) -> str:
-    """The text of a wiki page with valid frontmatter (contract §3). A field given as None is left out.
+    """The text of a wiki page with valid frontmatter (docs/vault-format.md). A field given as None is left out.
 
     Extra keyword arguments become more frontmatter keys (`summary=`, `aliases=[...]`, `contested=True`,
     `contradictions=["[[x]]"]`). Without `body`, the body is a heading plus what the page type needs to
@@ -190,7 +190,7 @@ def page(
 
 
 def index_text(paths: Iterable[str]) -> str:
-    """index.md (contract §4) listing the given pages, each by its bare name when that is unique."""
+    """index.md (docs/vault-format.md) listing the given pages, each by its bare name when that is unique."""
     pages = sorted(p for p in paths if p.endswith(".md") and p.split("/", 1)[0] in PAGE_FOLDERS and "/" in p)
     stems = [posixpath.basename(p)[:-3].lower() for p in pages]
     out = ["# Wiki Index", ""]

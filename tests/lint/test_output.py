@@ -1,5 +1,5 @@
 """What `wikic lint` prints and what it leaves behind: json, text, SARIF and GitHub formats, exit codes,
---fix and --diff, and the warm cache under .wikic/cache/ (contract §6)."""
+--fix and --diff, and the warm cache under .wikic/cache/ (README, `wikic lint`)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Every lint rule, case by case: rule id, severity, path, line and column exactly as contract §6 defines.
+"""Every lint rule, case by case: rule id, severity, path, line and column exactly as the README's lint section defines.
 
 Each case builds a small vault, lints it with only the rule under test selected, and compares the complete
 list of that rule's findings, so a case checks both what is reported and that nothing else is.

@@ -159,7 +159,7 @@ def test_unclosed_html_comment_hides_the_rest() -> None:
 
 
 def test_unclosed_math_block_hides_the_rest_and_is_reported() -> None:
-    # obsidian.md 5: unclosed "$$" blocks swallow the rest of a note, like fences
+    # as in Obsidian, unclosed "$$" blocks swallow the rest of a note, like fences
     note = parse("[[A]]\n\n$$\nx = 1\n\n[[B]]\n")
     assert [lk.target for lk in note.links] == ["A"]
     assert [(p.rule, p.line) for p in note.problems] == [("malformed-link", 3)]

@@ -1,4 +1,4 @@
-"""The link resolver against the wikic resolver specification (obsidian.md 1.2, items 1-7)."""
+"""The link resolver against Obsidian's resolution rules as docs/vault-format.md states them."""
 
 from __future__ import annotations
 

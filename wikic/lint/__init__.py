@@ -1,4 +1,4 @@
-"""`wikic lint`: deterministic checks over the vault's link graph (contract §6)."""
+"""`wikic lint`: deterministic checks over the vault's link graph (rules and output: README, `wikic lint`)."""
 
 from wikic.lint.finding import Finding
 from wikic.lint.run import LintOptions, LintReport, run_lint

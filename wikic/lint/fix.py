@@ -106,7 +106,8 @@ def plan_fixes(root: Path, findings: list[Finding]) -> list[FileChange]:
                     at = lines[i].find(f.fix.old)
                 if at >= 0:
                     new = f.fix.new
-                    if _in_table(lines, i):  # a bare '|' would split the table cell (obsidian.md §1.1)
+                    # in an Obsidian table a bare '|' ends the cell: the alias bar is written `\\|`
+                    if _in_table(lines, i):
                         new = new.replace("\\|", "|").replace("|", "\\|")
                     lines[i] = lines[i][:at] + new + lines[i][at + len(f.fix.old) :]
         texts[path] = "\n".join(lines)

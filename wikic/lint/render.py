@@ -1,4 +1,4 @@
-"""Lint output formats: text (default), json (contract §6), sarif (2.1.0), github (workflow annotations)."""
+"""Lint output formats: text (default), json (its shape is in the README), sarif (2.1.0), github (annotations)."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """How to ask an endpoint for JSON, and which way each endpoint turned out to accept.
 
-Contract §7: ask with `json_schema` (strict) first. Servers that do not support it reject it in different
+Ask with `json_schema` (strict) first. Servers that do not support it reject it in different
 ways (HTTP 400, 422, or llama-cpp-python's HTTP 500 naming `response_format`). On such a rejection wikic
 steps down a ladder and remembers, per endpoint, the first mode that worked, so later runs go straight to it:
 

@@ -20,7 +20,7 @@ def search_batch(
     tag: str | None = None,
     path: str | None = None,
 ) -> Iterator[dict[str, Any]]:
-    """For each JSON line `{"id": ..., "query": ...}` yield `{"id": ..., "results": [...]}` (contract §8)."""
+    """For each JSON line `{"id": ..., "query": ...}` yield `{"id": ..., "results": [...]}` (`--batch`)."""
     for number, line in enumerate(lines, 1):
         if not line.strip():
             continue

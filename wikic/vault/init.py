@@ -1,4 +1,4 @@
-"""`wikic init`: lay out a new vault (contract §1). Never overwrites; running it twice changes nothing."""
+"""`wikic init`: lay out a new vault (docs/vault-format.md). Never overwrites; running it twice changes nothing."""
 
 from __future__ import annotations
 

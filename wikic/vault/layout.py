@@ -1,4 +1,4 @@
-"""Where things live in a wikic vault (contract §1). One place, so no module hard-codes a folder name."""
+"""Where things live in a wikic vault (docs/vault-format.md). One place, so no module hard-codes a folder name."""
 
 from __future__ import annotations
 

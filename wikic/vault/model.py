@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
-# Link kinds (contract §5).
+# Link kinds: what Obsidian reads as a link (docs/vault-format.md).
 WIKILINK = "wikilink"
 EMBED = "embed"
 MDLINK = "mdlink"

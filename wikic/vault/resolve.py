@@ -1,4 +1,4 @@
-"""Obsidian's link resolution (contract §5, obsidian.md §1.2), deterministic where Obsidian is silent.
+"""Obsidian's link resolution (docs/vault-format.md), deterministic where Obsidian is silent.
 
 - case-insensitive; `.md` optional for notes, required for every other file;
 - `./x` and `../x` relative to the linking file; `/x` from the vault root;

@@ -1,4 +1,4 @@
-"""SCHEMA.md: the vault's domain, taxonomy, thresholds, naming and lint severities (contract §2).
+"""SCHEMA.md: the vault's domain, taxonomy, thresholds, naming and lint severities (docs/vault-format.md).
 
 It reads the format users already write; unknown sections are prose for the LLM, unknown keys in known
 sections are reported (as `frontmatter` warnings by lint), never a crash.
