@@ -1,7 +1,8 @@
 """Filing answers into the wiki: query pages, "Asked about" blocks on cited pages, index.md, log.md, palace.
 
 A query page (`queries/<slug>.md`) carries the frontmatter of every wiki page (docs/vault-format.md) plus
-`question` and `cited` (cited page -> fingerprint, see `wikic/pages/fingerprint.py`), and its answer inside a compiler-owned block:
+`question` and `cited` (cited page -> fingerprint, see `wikic/pages/fingerprint.py`), and its answer inside a
+compiler-owned block:
 
     # Who leads OpenAI?
 
