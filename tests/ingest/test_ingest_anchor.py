@@ -260,3 +260,34 @@ def test_a_concept_the_source_never_names_is_kept_only_for_a_claim_its_source_an
     assert [c.name for c in anchored.concepts] == ["Polar fieldwork"]
     assert anchored.invented == ("LetsBuild-Transformer", "Glacier Ledger")
     assert anchored.dropped() == {"invented name": 1}
+
+
+def test_a_summary_stating_what_no_anchored_quote_states_is_replaced_by_the_first_anchored_claim() -> None:
+    from wikic.ingest.plan_model import Concept, Section
+
+    winters = Fact("Vasquez spent three winters at the station.",
+                   "Vasquez had spent three winters at the station before the survey began.")
+    ridge = Fact("The team reached the ridge on 12 March 2021.",
+                 "The team reached the ridge on 12 March 2021, two days late.")
+    plan = Plan(
+        PATH,
+        "",
+        entities=(
+            # every specific of the summary is in an anchored quote: kept as the model wrote it
+            Entity("Vasquez", "person", (), "Vasquez spent three winters at the station.", (winters,)),
+            # the year and the count are the model's own: replaced by the first anchored claim
+            Entity("Vasquez", "person", (), "Vasquez led 40 surveys since 2015.", (winters, ridge)),
+            # nothing anchored backs it: left out (the page shows its title)
+            Entity("Chroma", "product", (), "Chroma 0.5 stores vectors.", (Fact("Chroma 0.5 is fast.", "nowhere"),)),
+        ),
+        concepts=(Concept("Survey", "The survey began in 2019.", (Section("Dates", (ridge,)),)),),
+    )
+    anchored = anchor_plan(plan, NOVEL)
+    assert [e.summary for e in anchored.entities] == [
+        "Vasquez spent three winters at the station.",
+        "Vasquez spent three winters at the station.",
+        "",
+    ]
+    assert anchored.concepts[0].summary == "The team reached the ridge on 12 March 2021."
+    assert anchored.summaries_replaced == 3
+    assert anchored.dropped() == {"unsupported summary": 3, "no quote": 1}

@@ -204,6 +204,19 @@ def anchor_plan(plan: Plan, text: str) -> Plan:
     def real(name: str, aliases: Iterable[str] = ()) -> bool:
         return any(index.contains(n) for n in (name, *aliases))
 
+    replaced = 0
+
+    def summary(said: str, claims: Iterable[Fact], *subject: str) -> str:
+        """`said` if the anchored quotes of its item state every specific it has; else the item's first
+        anchored claim, or nothing (the page then shows its title)."""
+        nonlocal replaced
+        backed = [f for f in claims if f.anchored]
+        if not said.strip() or not unsupported(said, "\n".join(f.quote for f in backed), subject_names=subject,
+                                               source=text):
+            return said
+        replaced += 1
+        return backed[0].text if backed else ""
+
     invented: list[str] = []
     invented_claims = 0
     entities = []
@@ -214,13 +227,15 @@ def anchor_plan(plan: Plan, text: str) -> Plan:
             continue
         # an alias is a name too: the source writes it, or it only spells the name another way ("GPT4")
         aliases = tuple(a for a in e.aliases if index.contains(a) or _compact(a) == _compact(e.name))
-        entities.append(Entity(e.name, e.kind, aliases, e.summary, facts(e.facts, e.name, *aliases)))
+        anchored = facts(e.facts, e.name, *aliases)
+        entities.append(Entity(e.name, e.kind, aliases, summary(e.summary, anchored, e.name, *aliases), anchored))
     # concepts are ideas the model may name in its own words ("vector search"); their claims still need quotes,
     # and a concept the source never names with no claim its quote anchors is the model's invention
     concepts = []
     for c in plan.concepts:
         sections = tuple(Section(sec.heading, facts(sec.facts, c.name)) for sec in c.sections)
-        concept = Concept(c.name, c.summary, sections)
+        claims = [f for sec in sections for f in sec.facts]
+        concept = Concept(c.name, summary(c.summary, claims, c.name), sections)
         if not real(c.name) and not any(f.anchored for sec in concept.sections for f in sec.facts):
             invented.append(c.name)
             invented_claims += sum(len(sec.facts) for sec in concept.sections)
@@ -254,7 +269,7 @@ def anchor_plan(plan: Plan, text: str) -> Plan:
         memories.append(Memory(m.kind, m.subject, m.importance, anchored, when))
     return Plan(
         plan.source_path, plan.summary, tuple(entities), tuple(concepts), comparisons, tuple(relations),
-        plan.notes, tuple(dict.fromkeys(invented)), invented_claims, tuple(memories),
+        plan.notes, tuple(dict.fromkeys(invented)), invented_claims, tuple(memories), replaced,
     )
 
 

@@ -200,6 +200,9 @@ class Anchor:
 NO_QUOTE = "no quote"
 UNSUPPORTED = "unsupported"
 INVENTED_NAME = "invented name"  # an item whose name the source never writes: counted, with its claims
+# A page summary is model text too: one whose specifics no anchored quote of its item states is replaced by
+# the item's first anchored claim (or left out), and counted under this reason.
+UNSUPPORTED_SUMMARY = "unsupported summary"
 
 
 @dataclass(frozen=True)
@@ -297,6 +300,7 @@ class Plan:
     invented: tuple[str, ...] = ()  # names the model proposed that the source never writes (dropped)
     invented_claims: int = 0  # the claims those items carried
     memories: tuple[Memory, ...] = ()  # transcripts only
+    summaries_replaced: int = 0  # item summaries no anchored quote supported (see UNSUPPORTED_SUMMARY)
 
     def facts(self) -> list[Fact]:
         """Every fact in the plan, in order."""
@@ -320,6 +324,8 @@ class Plan:
     def dropped(self) -> dict[str, int]:
         """Claims not written, by reason."""
         out: dict[str, int] = {INVENTED_NAME: self.invented_claims} if self.invented_claims else {}
+        if self.summaries_replaced:
+            out[UNSUPPORTED_SUMMARY] = self.summaries_replaced
         for fact in self.facts():
             if fact.problem:
                 out[fact.problem] = out.get(fact.problem, 0) + 1
