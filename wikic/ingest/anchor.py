@@ -227,8 +227,8 @@ def anchor_plan(plan: Plan, text: str) -> Plan:
             continue
         # an alias is a name too: the source writes it, or it only spells the name another way ("GPT4")
         aliases = tuple(a for a in e.aliases if index.contains(a) or _compact(a) == _compact(e.name))
-        anchored = facts(e.facts, e.name, *aliases)
-        entities.append(Entity(e.name, e.kind, aliases, summary(e.summary, anchored, e.name, *aliases), anchored))
+        checked = facts(e.facts, e.name, *aliases)
+        entities.append(Entity(e.name, e.kind, aliases, summary(e.summary, checked, e.name, *aliases), checked))
     # concepts are ideas the model may name in its own words ("vector search"); their claims still need quotes,
     # and a concept the source never names with no claim its quote anchors is the model's invention
     concepts = []
