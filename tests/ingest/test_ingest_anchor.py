@@ -291,3 +291,22 @@ def test_a_summary_stating_what_no_anchored_quote_states_is_replaced_by_the_firs
     assert anchored.concepts[0].summary == "The team reached the ridge on 12 March 2021."
     assert anchored.summaries_replaced == 3
     assert anchored.dropped() == {"unsupported summary": 3, "no quote": 1}
+
+
+def test_an_entity_named_by_an_ordinary_word_of_the_source_is_dropped_as_invented() -> None:
+    source = "# Notes\n\nThe project responded by publishing its scripts.\nProject leads met Vasquez in May.\n"
+    claim = Fact("The project published its scripts.", "The project responded by publishing its scripts.")
+    plan = Plan(
+        PATH,
+        "",
+        entities=(
+            # "project" is an ordinary word here: capitalised only where a sentence starts
+            Entity("Project", "organization", (), "", (claim,)),
+            # a name, written capitalised (it happens to start no sentence here)
+            Entity("Vasquez", "person", (), "", (claim,)),
+        ),
+    )
+    anchored = anchor_plan(plan, source)
+    assert [e.name for e in anchored.entities] == ["Vasquez"]
+    assert anchored.invented == ("Project",)
+    assert anchored.dropped()["invented name"] == 1

@@ -42,7 +42,7 @@ from wikic.ingest.plan_model import (
     Relation,
     Section,
 )
-from wikic.ingest.support import specifics, unsupported
+from wikic.ingest.support import ordinary, specifics, unsupported
 from wikic.text.terms import words
 from wikic.vault.frontmatter import split_page
 
@@ -180,6 +180,13 @@ class AnchorIndex:
         return Anchor(self.path, start_line, end_line)
 
 
+def _one_word(name: str) -> bool:
+    """One capitalised Latin word: the only kind of name that can also be an ordinary word of the source
+    (a script without case cannot tell the two apart)."""
+    name = name.strip()
+    return name.isascii() and name.isalpha() and name[:1].isupper()
+
+
 def _compact(name: str) -> str:
     return "".join(word for word, _, _ in words(name))
 
@@ -221,7 +228,8 @@ def anchor_plan(plan: Plan, text: str) -> Plan:
     invented_claims = 0
     entities = []
     for e in plan.entities:  # a named thing the source never names is the model's invention
-        if not real(e.name, e.aliases):
+        # and so is a "name" the source only writes as an ordinary word ("the project" made "Project")
+        if not real(e.name, e.aliases) or (not e.aliases and _one_word(e.name) and ordinary(e.name, text)):
             invented.append(e.name)
             invented_claims += len(e.facts)
             continue
