@@ -180,11 +180,15 @@ class AnchorIndex:
         return Anchor(self.path, start_line, end_line)
 
 
-def _one_word(name: str) -> bool:
-    """One capitalised Latin word: the only kind of name that can also be an ordinary word of the source
-    (a script without case cannot tell the two apart)."""
+def _common_word(name: str, text: str) -> bool:
+    """`name` is one capitalised Latin word ("Project") that `text` writes in lower case inside a sentence
+    ("the project responded") and capitalised only where a sentence starts: an ordinary word, not a name.
+    (A script without case cannot tell the two apart; an all-capitals word is an acronym.)"""
     name = name.strip()
-    return name.isascii() and name.isalpha() and name[:1].isupper()
+    if not (name.isascii() and name.isalpha() and name[:1].isupper() and name[1:].islower()):
+        return False
+    mid_sentence = re.search(rf"[a-z,] {re.escape(name.lower())}(?![\w-])", text)
+    return mid_sentence is not None and ordinary(name, text)
 
 
 def _compact(name: str) -> str:
@@ -229,7 +233,7 @@ def anchor_plan(plan: Plan, text: str) -> Plan:
     entities = []
     for e in plan.entities:  # a named thing the source never names is the model's invention
         # and so is a "name" the source only writes as an ordinary word ("the project" made "Project")
-        if not real(e.name, e.aliases) or (not e.aliases and _one_word(e.name) and ordinary(e.name, text)):
+        if not real(e.name, e.aliases) or (not e.aliases and _common_word(e.name, text)):
             invented.append(e.name)
             invented_claims += len(e.facts)
             continue
