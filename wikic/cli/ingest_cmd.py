@@ -49,7 +49,7 @@ def _render(report: IngestReport) -> str:
         if s.pending:
             lines.append(f"  waiting for more sources (below threshold): {', '.join(s.pending)}")
         if s.dropped:
-            lines.append(f"  {sum(s.dropped.values())} claim(s) not written: {dropped_reasons(s.dropped)}")
+            lines.append(f"  {sum(s.dropped.values())} not written: {dropped_reasons(s.dropped)}")
         if s.invented:
             lines.append(f"  names the source never writes (dropped as invented): {', '.join(s.invented)}")
         if s.nothing_extracted:

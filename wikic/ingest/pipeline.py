@@ -30,6 +30,7 @@ from wikic.ingest.inputs import read_inputs
 from wikic.ingest.memories import packaged_embedder
 from wikic.ingest.names import PageNames
 from wikic.ingest.pending import pending_inputs
+from wikic.ingest.plan_model import UNSUPPORTED_SUMMARY
 from wikic.ingest.workers import DaemonPool
 from wikic.llm.cache import ReplyCache
 from wikic.llm.client import LLM
@@ -620,8 +621,12 @@ def _notes(r: SourceReport) -> str:
         parts.append(f"{r.memories} memories" + (f" ({r.memories_merged} merged)" if r.memories_merged else ""))
     if r.pending:
         parts.append(f"{len(r.pending)} pending")
-    if r.dropped:
-        parts.append(f"{sum(r.dropped.values())} claims dropped ({dropped_reasons(r.dropped)})")
+    claims = {reason: n for reason, n in r.dropped.items() if reason != UNSUPPORTED_SUMMARY}
+    if claims:
+        parts.append(f"{sum(claims.values())} claims dropped ({dropped_reasons(claims)})")
+    if r.dropped.get(UNSUPPORTED_SUMMARY):
+        n = r.dropped[UNSUPPORTED_SUMMARY]
+        parts.append(f"{n} {'summary' if n == 1 else 'summaries'} replaced by a claim (unsupported)")
     if r.repaired_quotes:
         parts.append(f"{r.repaired_quotes} quotes repaired")
     return ", ".join(parts)
