@@ -41,7 +41,7 @@ if str(REPO) not in sys.path:
 
 from wikic.ingest.extract.run import TRANSCRIPTS  # noqa: E402
 from wikic.ingest.pipeline import IngestOptions, ingest  # noqa: E402
-from wikic.ingest.plan_model import UNSUPPORTED_SUMMARY, ChunkPlan, TranscriptPlan  # noqa: E402
+from wikic.ingest.plan_model import ChunkPlan, TranscriptPlan, dropped_claims  # noqa: E402
 from wikic.lint.run import LintOptions, run_lint  # noqa: E402
 from wikic.query.answer import QueryOptions, answer_question  # noqa: E402
 from wikic.query.writeback import save_answer  # noqa: E402
@@ -246,9 +246,8 @@ def build(dest: Path, inputs: Path = EXAMPLE) -> BuildReport:
             result = ingest(dest, IngestOptions(inputs=[str(dest / p) for p in paths], today=day, overrides=llm))
             for source in result.sources:
                 problems = [source.error] if source.error else []
-                for reason, count in sorted(source.dropped.items()):
-                    if reason != UNSUPPORTED_SUMMARY:  # the page shows its first claim instead: no claim lost
-                        problems.append(f"{count} claim(s) dropped: {reason}")
+                for reason, count in sorted(dropped_claims(source.dropped).items()):
+                    problems.append(f"{count} claim(s) dropped: {reason}")
                 problems += source.dropped_items
                 if source.status not in ("compiled", "asset") or problems:
                     raise BuildError(f"{day}: {source.raw_path} {source.status}: {'; '.join(problems)}")

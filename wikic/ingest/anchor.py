@@ -248,7 +248,7 @@ def anchor_plan(plan: Plan, text: str) -> Plan:
         sections = tuple(Section(sec.heading, facts(sec.facts, c.name)) for sec in c.sections)
         claims = [f for sec in sections for f in sec.facts]
         concept = Concept(c.name, summary(c.summary, claims, c.name), sections)
-        if not real(c.name) and not any(f.anchored for sec in concept.sections for f in sec.facts):
+        if not real(c.name) and not any(f.anchored for f in claims):
             invented.append(c.name)
             invented_claims += sum(len(sec.facts) for sec in concept.sections)
             continue

@@ -30,7 +30,7 @@ from wikic.ingest.inputs import read_inputs
 from wikic.ingest.memories import packaged_embedder
 from wikic.ingest.names import PageNames
 from wikic.ingest.pending import pending_inputs
-from wikic.ingest.plan_model import UNSUPPORTED_SUMMARY
+from wikic.ingest.plan_model import UNSUPPORTED_SUMMARY, dropped_claims
 from wikic.ingest.workers import DaemonPool
 from wikic.llm.cache import ReplyCache
 from wikic.llm.client import LLM
@@ -621,7 +621,7 @@ def _notes(r: SourceReport) -> str:
         parts.append(f"{r.memories} memories" + (f" ({r.memories_merged} merged)" if r.memories_merged else ""))
     if r.pending:
         parts.append(f"{len(r.pending)} pending")
-    claims = {reason: n for reason, n in r.dropped.items() if reason != UNSUPPORTED_SUMMARY}
+    claims = dropped_claims(r.dropped)
     if claims:
         parts.append(f"{sum(claims.values())} claims dropped ({dropped_reasons(claims)})")
     if r.dropped.get(UNSUPPORTED_SUMMARY):

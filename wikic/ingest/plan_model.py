@@ -205,6 +205,11 @@ INVENTED_NAME = "invented name"  # an item whose name the source never writes: c
 UNSUPPORTED_SUMMARY = "unsupported summary"
 
 
+def dropped_claims(dropped: dict[str, int]) -> dict[str, int]:
+    """The claims among `Plan.dropped()`'s counts: a replaced summary loses no claim."""
+    return {reason: n for reason, n in dropped.items() if reason != UNSUPPORTED_SUMMARY}
+
+
 @dataclass(frozen=True)
 class Fact:
     text: str
@@ -322,7 +327,7 @@ class Plan:
         return sum(1 for fact in self.facts() if fact.anchored)
 
     def dropped(self) -> dict[str, int]:
-        """Claims not written, by reason."""
+        """Claims not written, and summaries replaced, by reason."""
         out: dict[str, int] = {INVENTED_NAME: self.invented_claims} if self.invented_claims else {}
         if self.summaries_replaced:
             out[UNSUPPORTED_SUMMARY] = self.summaries_replaced
