@@ -340,7 +340,10 @@ def test_claims_cite_their_raw_file_with_a_link_that_reads_uniquely(tmp_path: Pa
     (path,) = result.created
     text = compiler.texts[path]
     # another raw file is called new.md: the link shows the whole path
-    assert "- A claim. ^ [raw/papers/new.md|new.md] L1] [ghost] ^ [raw/x.md:L2] ^[[[raw/articles/new.md]] L3]\n" in text
+    assert (
+        "- A claim. ^ [raw/papers/new.md|new.md] L1] [ghost] ^ [raw/x.md:L2] (as of 2026-11-29) "
+        "^[[[raw/articles/new.md]] L3] %%claim seen=2026-11-29 via=captured%% ^c"
+    ) in text
     links = [(link.target, link.alias) for link in parse_note(path, text.encode()).links]
     # the model's text links nothing: the three anchors are the only links
     assert links == [("raw/articles/new.md", None)] * 3

@@ -58,6 +58,7 @@ def plan(summary: str, entities: list[dict[str, Any]]) -> dict[str, Any]:
 def extraction(body: dict[str, Any]) -> dict[str, Any]:
     """The plan for whichever source an extraction request carries."""
     user = body["messages"][-1]["content"]
+    user = user[user.find('Source: "') :]  # the source, not the claims the wiki lists before it
     if "based in San Francisco" in user:
         return plan(
             "OpenAI and GPT-4.",

@@ -57,6 +57,12 @@ def _render(report: IngestReport) -> str:
                          " (try a larger model, or --strategy two-pass, and --force to compile it again)")
         if s.repaired_quotes:
             lines.append(f"  {s.repaired_quotes} quote(s) repaired: snapped to the source text they nearly copied")
+        if s.superseded:
+            lines.append(f"  {s.superseded} claim(s) superseded by a later value: moved to the page's history")
+        for page in s.contested:
+            lines.append(f"  contested: {page} states claims that contradict each other (see `wikic lint`)")
+        for item in s.rejected:
+            lines.append(f"  refused: {item}")
         for item in s.dropped_items:
             lines.append(f"  skipped: {item}")
         for item in s.kept_edits:

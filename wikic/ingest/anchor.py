@@ -28,6 +28,7 @@ from collections.abc import Iterable
 from dataclasses import replace
 
 from wikic.conversations import transcript
+from wikic.facts.dates import VIA_TRANSCRIPT, source_date
 from wikic.ingest.names import normalize_name
 from wikic.ingest.plan_model import (
     Anchor,
@@ -200,6 +201,16 @@ def anchor_plan(plan: Plan, text: str) -> Plan:
     quotes repaired, each fact checked for support, and items whose name `text` never writes dropped."""
     index = AnchorIndex(text, plan.source_path)
     memo: dict[str, tuple[Anchor | None, str]] = {}
+    dated = source_date(text, plan.source_path)
+    turns = transcript.headers(text) if dated is None else []
+
+    def observed(anchor: Anchor | None) -> tuple[dt.date | None, str]:
+        """When the claim was observed: the source's own date, else the time of its turn (a transcript),
+        else unknown here (the compiler then takes the day the source was captured)."""
+        if dated is not None:
+            return dated
+        turn = transcript.turn_at(text, anchor.start_line, turns) if anchor is not None and turns else None
+        return (turn.when.date(), VIA_TRANSCRIPT) if turn is not None and turn.when is not None else (None, "")
 
     def fact(f: Fact, subject: Iterable[str]) -> Fact:
         if f.quote not in memo:
@@ -207,7 +218,8 @@ def anchor_plan(plan: Plan, text: str) -> Plan:
             memo[f.quote] = (found, f.quote) if found else (index.repair(f.quote) or (None, f.quote))
         anchor, quote = memo[f.quote]
         missing = tuple(unsupported(f.text, quote, subject_names=subject, source=text)) if anchor else ()
-        return replace(f, quote=quote, anchor=anchor, repaired=quote != f.quote, missing=missing)
+        seen, via = observed(anchor)
+        return replace(f, quote=quote, anchor=anchor, repaired=quote != f.quote, missing=missing, seen=seen, via=via)
 
     def facts(items: Iterable[Fact], *subject: str) -> tuple[Fact, ...]:
         return tuple(fact(f, subject) for f in items)

@@ -19,10 +19,14 @@ import posixpath
 import re
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from wikic.facts.claims import Claim, claim_id, is_claim_id, plain_text, scan
+from wikic.facts.dates import VIA_CAPTURED
+from wikic.facts.intervals import checked_claim, claim_meta
+from wikic.facts.timeline import contested, settle
 from wikic.ingest.comparisons import build_table, render_table
 from wikic.ingest.memories import Deduplicator, Embed, memory_blocks, payload as memory_payload, subject_of
 from wikic.ingest.names import PageNames, lookup_keys, name_keys, normalize_name
@@ -68,6 +72,9 @@ class SourceResult:
     linked: list[str] = field(default_factory=list)  # in `updated` for a See also to a new page only
     memories: int = 0  # memories written on pages as new items
     memories_merged: int = 0  # memories that matched an item already there (its anchor added)
+    rejected: list[str] = field(default_factory=list)  # a proposed pairing or interval refused, with the reason
+    superseded: int = 0  # claims that moved to a page's history (a later value holds now)
+    contested: list[str] = field(default_factory=list)  # pages whose current claims contradict each other
 
     @property
     def compiled_pages(self) -> list[str]:
@@ -121,6 +128,8 @@ class Compiler:
         self._disk_sources: dict[str, frozenset[str]] | None = None  # page -> raw sources it cites on disk
         self._disk_citing: dict[str, set[str]] = {}  # raw source -> pages citing it on disk
         self._raw_names: Counter[str] | None = None  # folded raw file name -> how many raw files carry it
+        self._homes: dict[str, tuple[str, str]] | None = None  # claim id -> (page, topic), as on disk
+        self._rejected: list[str] = []  # pairings and intervals refused while compiling the current source
 
     # -- reading ---------------------------------------------------------------------------------------
 
@@ -230,6 +239,7 @@ class Compiler:
 
     def _compile(self, plan: Plan, raw_path: str) -> SourceResult:
         result = SourceResult(raw_path)
+        self._rejected = result.rejected
         src = raw_path
         t = self.schema.thresholds
         # What this source adds to each page it names, as (kind, item): the kind says what the item holds
@@ -243,7 +253,7 @@ class Compiler:
             result.dropped_facts += len(entity.facts) - len(facts)
             rels = [r for r in plan.relations if _same(r.source, entity.name) and r.fact.anchored]
             payload: dict[str, Any] = {
-                "facts": [[f.text, str(f.anchor)] for f in facts],
+                "facts": [[f.text, str(f.anchor), claim_meta(f)] for f in facts],
                 "relations": [[r.relation, r.target, str(r.fact.anchor)] for r in rels],
             }
             mine = next(
@@ -294,13 +304,13 @@ class Compiler:
             )
 
         for concept in plan.concepts:
-            sections: dict[str, list[list[str]]] = {}
+            sections: dict[str, list[list[Any]]] = {}
             for section in concept.sections:
                 facts = [f for f in section.facts if f.anchored]
                 result.dropped_facts += len(section.facts) - len(facts)
                 if facts:
                     sections.setdefault(clean_text(section.heading, 80), []).extend(
-                        [f.text, str(f.anchor)] for f in facts
+                        [f.text, str(f.anchor), claim_meta(f)] for f in facts
                     )
             payload = {"sections": sections}
             self._place("concept", concept.name, [], concept.summary, payload, src, 1, touched, fresh, result, concept)
@@ -523,10 +533,10 @@ class Compiler:
                 if kind == "concept":
                     for heading, claims in payload.get("sections", {}).items():
                         _, lines = sections.setdefault(f"section:{slugify(heading) or 'notes'}:{source}", (heading, []))
-                        lines.extend(self._fact_line(text, anchor, link_names, me) for text, anchor in claims)
+                        lines.extend(self._claim_line(path, source, claim, link_names, me) for claim in claims)
                 elif kind == "entity":
                     facts.extend(
-                        self._fact_line(text, anchor, link_names, me) for text, anchor in payload.get("facts", [])
+                        self._claim_line(path, source, claim, link_names, me) for claim in payload.get("facts", [])
                     )
                     for relation, target, anchor in payload.get("relations", []):
                         target_path = self.names.lookup(target)
@@ -553,9 +563,82 @@ class Compiler:
         shared = cited is not None and self._raw_names.get(fold(posixpath.basename(cited.path)), 0) > 1
         return render_anchor(anchor, label=cited.path if cited is not None and shared else None, in_table=in_table)
 
-    def _fact_line(self, text: str, anchor: str, link_names: dict[str, str], me: str) -> str:
+    def _claim_line(self, path: str, source: str, claim: list[Any], link_names: dict[str, str], me: str) -> str:
+        """A claim of `source` as page `path` writes it: dated, with its anchor and its block id (see
+        `wikic/facts/claims.py`). A pairing or interval that does not hold up is refused here, with the
+        reason recorded; the claim itself is written either way."""
+        text, anchor = claim[0], claim[1]
+        meta: dict[str, Any] = claim[2] if len(claim) > 2 and isinstance(claim[2], dict) else {}
         linked, _ = linkify(clean_text(text), link_names, skip={me})
-        return f"- {linked} {self._cite(anchor)}"
+        dated = checked_claim(
+            Claim(
+                id=claim_id(source, text),
+                text=linked,
+                anchor=self._cite(anchor),
+                seen=_day(meta.get("seen")) or self.today,
+                via=meta.get("via") or VIA_CAPTURED,
+            ),
+            meta,
+            self.today,
+            self._rejected,
+        )
+        replaces = meta.get("replaces")
+        if replaces:
+            topic = self._pairing(path, dated, str(replaces))
+            if topic is not None:
+                dated = replace(dated, topic=topic)
+        return dated.render()
+
+    def _pairing(self, path: str, claim: Claim, replaces: str) -> str | None:
+        """The topic `claim` joins by replacing the claim `replaces`, or None (refused, reason recorded)."""
+        wanted = replaces.strip().lstrip("^")
+        said = f"'{plain_text(claim.text)[:80]}' replaces {wanted}"
+        if not is_claim_id(wanted):
+            self._rejected.append(f"{said}: not a claim id")
+            return None
+        home = self._claim_homes().get(wanted)
+        if home is None:
+            self._rejected.append(f"{said}: no page has a claim with that id")
+            return None
+        where, topic = home
+        if where != path:
+            self._rejected.append(f"{said}: that claim is about {where}, not {path}")
+            return None
+        if wanted == claim.id:
+            return None  # the same claim from the same source: nothing to pair
+        return topic
+
+    def _claim_homes(self) -> dict[str, tuple[str, str]]:
+        """claim id -> (the page it is on, its topic), over the pages on disk and those planned in this run."""
+        if self._homes is None:
+            self._homes = {}
+            for path in load_vault(self.root, use_cache=True).pages:
+                try:
+                    text = (self.root / path).read_text(encoding="utf-8")
+                except (OSError, UnicodeDecodeError):
+                    continue
+                for found in scan(text):
+                    self._homes[found.id] = (path, found.topic_id)
+        homes = dict(self._homes)
+        for path, text in self.texts.items():
+            for found in scan(text):
+                homes[found.id] = (path, found.topic_id)
+        return homes
+
+    def _settle(self, path: str, was: str, body: str, data: dict[str, Any], result: SourceResult) -> str:
+        """`body` with its claims placed on their timelines (`wikic/facts/timeline.py`), and `data`'s
+        `contested` set while current claims contradict each other (and cleared once they no longer do,
+        when it was the claims, as the page was before (`was`), that had set it)."""
+        before = contested(was, self.today)
+        settled = settle(body, self.today)
+        result.superseded += settled.moved
+        result.kept_edits.extend(f"{path}: {key}" for key in settled.kept)
+        if settled.contested:
+            data["contested"] = True
+            result.contested.append(path)
+        elif before and data.get("contested") is True:
+            del data["contested"]
+        return settled.text
 
     def _write_new(
         self,
@@ -596,7 +679,8 @@ class Compiler:
         merged = merge_blocks(
             body, [("summary", linked_summary, None), *self._blocks(path, contributions, link_names), *memories]
         )
-        text, _ = self._see_also(path, dump_frontmatter(data) + merged.text)
+        settled = self._settle(path, "", merged.text, data, result)
+        text, _ = self._see_also(path, dump_frontmatter(data) + settled)
         self._put(path, text)
         result.created.append(path)
         self.index_entries.append(Entry(kind, self.link_text(path), summary))
@@ -633,7 +717,8 @@ class Compiler:
         contributions = [(kind, item["sources"]) for kind, item in items]
         memories = self._memory_blocks(path, body, contributions, link_names, result)
         merged = merge_blocks(body, [*self._blocks(path, contributions, link_names), *memories])
-        new_text, kept = self._see_also(path, dump_frontmatter(data) + merged.text.lstrip("\n"))
+        settled = self._settle(path, body, merged.text, data, result)
+        new_text, kept = self._see_also(path, dump_frontmatter(data) + settled.lstrip("\n"))
         result.kept_edits.extend(f"{path}: {key}" for key in [*merged.kept, *kept])
         # the frontmatter's `updated` alone is no change: a recompile that changes nothing writes nothing
         if split_page(new_text)[1].lstrip("\n") != body.lstrip("\n") or src not in (text or ""):
@@ -671,6 +756,13 @@ class _Kind:
     """What `_place` reads of an item: the kind of thing it is (tags follow it)."""
 
     kind: str
+
+
+def _day(value: Any) -> dt.date | None:
+    try:
+        return dt.date.fromisoformat(value) if isinstance(value, str) else None
+    except ValueError:
+        return None
 
 
 def _same(a: str, b: str) -> bool:

@@ -17,6 +17,7 @@ from typing import Any
 from wikic.conversations.intake import ExportReport, bring_in, drain_queue, find_dropped, find_exports
 from wikic.conversations.queue import queued
 from wikic.errors import ConfigError, Interrupted, LLMError, PalaceError, UsageError, describe
+from wikic.facts.lookup import listed_claims
 from wikic.ingest.capture import CapturedSource, commit, preview
 from wikic.ingest.compile import Compiler, SourceResult
 from wikic.ingest.extract import (
@@ -83,6 +84,9 @@ class SourceReport:
     strategy: str = ""  # how the model was asked (see wikic.ingest.extract.run)
     nothing_extracted: bool = False  # the source names things and the model proposed none of them
     invented: list[str] = field(default_factory=list)  # proposed names the source never writes
+    rejected: list[str] = field(default_factory=list)  # pairings and intervals refused, each with its reason
+    superseded: int = 0  # claims moved to a page's history: a later value holds now
+    contested: list[str] = field(default_factory=list)  # pages whose current claims contradict each other
     dropped_items: list[str] = field(default_factory=list)
     kept_edits: list[str] = field(default_factory=list)
     calls: int = 0
@@ -398,6 +402,7 @@ def ingest(
     context = prompt_context(schema, worked_example=options.worked_example)
     cache = ReplyCache.for_vault_state(state_dir(root), read=options.use_cache)
     contexts = {src.raw_path: relevant_pages(root, src, names, options.use_palace) for src in todo}
+    claims = {path: listed_claims(root, names, titles) for path, titles in contexts.items()}
 
     if options.estimate:
         for src in todo:
@@ -427,8 +432,9 @@ def ingest(
     def run(src: CapturedSource) -> None:
         try:
             results[src.raw_path] = extract_plan(
-                llm, src, context=context, existing_pages=contexts[src.raw_path], settings=settings, cache=cache,
-                chunks=chunks[src.raw_path], on_chunk=answered.add, on_tokens=answered.add_tokens,
+                llm, src, context=context, existing_pages=contexts[src.raw_path], existing_claims=claims[src.raw_path],
+                settings=settings, cache=cache, chunks=chunks[src.raw_path], on_chunk=answered.add,
+                on_tokens=answered.add_tokens,
             )
         except LLMError as exc:
             results[src.raw_path] = exc
@@ -605,6 +611,7 @@ def _fill(r: SourceReport, result: SourceResult) -> None:
     r.dropped_facts = result.dropped_facts
     r.dropped_items = result.dropped_items
     r.kept_edits = result.kept_edits
+    r.rejected, r.superseded, r.contested = result.rejected, result.superseded, result.contested
 
 
 def _notes(r: SourceReport) -> str:
@@ -629,6 +636,12 @@ def _notes(r: SourceReport) -> str:
         parts.append(f"{n} {'summary' if n == 1 else 'summaries'} replaced by a claim (unsupported)")
     if r.repaired_quotes:
         parts.append(f"{r.repaired_quotes} quotes repaired")
+    if r.superseded:
+        parts.append(f"{r.superseded} superseded")
+    if r.contested:
+        parts.append(f"{len(r.contested)} contested")
+    if r.rejected:
+        parts.append(f"{len(r.rejected)} pairings refused")
     return ", ".join(parts)
 
 

@@ -38,9 +38,26 @@ class _Wire(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
 
+PartialDate = Annotated[
+    str | None,
+    Field(max_length=10, description="YYYY, YYYY-MM or YYYY-MM-DD, only when the quote states it; else null"),
+]
+
+
 class WireFact(_Wire):
     text: Annotated[str, Field(min_length=1, max_length=300, description="one self-contained claim")]
     quote: Quote
+    # Time and change: optional, so a plan from before they existed (or a model that ignores them) is valid.
+    valid_from: PartialDate = None  # when what the claim says began to hold
+    valid_to: PartialDate = None  # when it stopped holding
+    replaces: Annotated[
+        str | None,
+        Field(
+            max_length=12,
+            description="the id of a listed existing claim that this claim gives a new value for "
+            "(same subject, same attribute, different value); else null",
+        ),
+    ] = None
 
 
 class WireEntity(_Wire):
@@ -217,6 +234,11 @@ class Fact:
     anchor: Anchor | None = None  # where the quote is in the source; None: not found
     repaired: bool = False  # the model's quote was snapped to the source span it nearly copied
     missing: tuple[str, ...] = ()  # specifics of the claim its quote does not state
+    valid_from: str | None = None  # the interval the source states, as the model proposed it
+    valid_to: str | None = None
+    replaces: str | None = None  # the id of an existing claim this one is a new value of
+    seen: date | None = None  # the day the source was observed (None: the day it was captured)
+    via: str = ""  # how `seen` was found: frontmatter, filename, transcript (empty: captured)
 
     @property
     def anchored(self) -> bool:

@@ -162,7 +162,8 @@ def _fact_key(fact: Fact) -> tuple[str, str]:
 
 def _add_facts(into: dict[tuple[str, str], Fact], facts: Iterable[WireFact]) -> None:
     for wire in facts:
-        fact = Fact(wire.text.strip(), wire.quote)
+        fact = Fact(wire.text.strip(), wire.quote, valid_from=wire.valid_from, valid_to=wire.valid_to,
+                    replaces=wire.replaces)
         into.setdefault(_fact_key(fact), fact)
 
 

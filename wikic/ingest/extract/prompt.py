@@ -67,7 +67,11 @@ knowledge.
 - Names: the usual full name without articles. When an item is one of the existing pages listed by the user, use \
 that page's exact name; put other spellings in `aliases`.
 - Include every named thing the source states something specific about; leave a list empty only when the \
-source has nothing of that kind."""
+source has nothing of that kind.
+- Time: `valid_from` / `valid_to` only when the quote itself says when the fact began or stopped holding \
+("since March 2024": "2024-03"); otherwise null. `replaces`: only when the user lists existing claims and the \
+source gives a different value for the same subject and attribute as one of them: that claim's id; otherwise \
+null."""
 
 
 _MEMORY_RULES = """
@@ -94,15 +98,18 @@ def build_messages(
     source_path: str,
     context: PromptContext,
     existing_pages: Sequence[str] = (),
+    existing_claims: Sequence[str] = (),
     transcript: bool = False,
 ) -> list[dict[str, str]]:
-    """The single strategy's request; `transcript`: also ask for the conversation's memories."""
+    """The single strategy's request; `transcript`: also ask for the conversation's memories.
+    `existing_claims`: current claims of the listed pages (`id | page | claim`), for `replaces`."""
     system = _SINGLE.format(domain=_domain(context)) + _guidance(context) + (_MEMORY_RULES if transcript else "")
 
     listing = _listing(existing_pages)
     part, fence, fenced = _fenced(chunk)
     user = (
         f"Existing wiki pages that may be relevant (use these exact names when you mean the same thing):\n{listing}\n\n"
+        f"{_claims_listing(existing_claims)}"
         f'Source: "{title}" ({source_path}){part}. The source text is between the two {fence} markers.\n'
         f"{fenced}\n\n"
         "Reply with the JSON object for this source text."
@@ -126,6 +133,17 @@ def _guidance(context: PromptContext) -> str:
             prose = prose[:MAX_PROSE_CHARS] + "\n[...]"
         out += f"\n\nGuidance from the wiki's SCHEMA.md:\n{prose}"
     return out
+
+
+def _claims_listing(existing_claims: Sequence[str]) -> str:
+    """The claims a new fact may replace, or nothing at all (the prompt is then as it always was)."""
+    if not existing_claims:
+        return ""
+    listed = "\n".join(f"- {line}" for line in existing_claims)
+    return (
+        "Claims the wiki states now (id | page | claim). A fact of the source that gives a different value for "
+        f"the same subject and attribute as one of them carries its id in `replaces`:\n{listed}\n\n"
+    )
 
 
 def _listing(existing_pages: Sequence[str]) -> str:
@@ -187,13 +205,16 @@ def names_messages(
     ]
 
 
-def claims_messages(chunk: Chunk, names: Sequence[str], *, title: str, context: PromptContext) -> list[dict[str, str]]:
+def claims_messages(
+    chunk: Chunk, names: Sequence[str], *, title: str, context: PromptContext, existing_claims: Sequence[str] = ()
+) -> list[dict[str, str]]:
     """The source first and the names last: every call about one chunk starts with the same text."""
     part, fence, fenced = _fenced(chunk)
     system = _CLAIMS.format(domain=_domain(context)) + _guidance(context)
     asked = "\n".join(f"- {name}" for name in names)
     user = (
         f'Source: "{title}"{part}. The source text is between the two {fence} markers.\n{fenced}\n\n'
+        f"{_claims_listing(existing_claims)}"
         f"The facts this source states about each of these names, each fact with its exact quote:\n{asked}"
     )
     return [

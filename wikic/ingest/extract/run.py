@@ -135,6 +135,7 @@ def extract_plan(
     *,
     context: PromptContext,
     existing_pages: Sequence[str] = (),
+    existing_claims: Sequence[str] = (),
     settings: Settings | None = None,
     cache: ReplyCache | None = None,
     chunks: Sequence[Chunk] | None = None,
@@ -155,6 +156,7 @@ def extract_plan(
     if chunks is None:
         chunks = source_chunks(source, settings)
     asker = _Asker(llm, source, context, existing_pages, settings, cache, on_tokens)
+    asker.existing_claims = existing_claims
 
     def answered(chunk: Chunk) -> list[ChunkPlan]:
         plans = asker.window(chunk)
@@ -192,6 +194,7 @@ class _Asker:
         self.source = source
         self.context = context
         self.existing_pages = existing_pages
+        self.existing_claims: Sequence[str] = ()  # current claims of those pages, with ids, for `replaces`
         self.settings = settings
         self.cache = cache
         self.on_tokens = on_tokens
@@ -252,7 +255,7 @@ class _Asker:
     def _single(self, chunk: Chunk) -> ChunkPlan:
         messages = build_messages(
             chunk, title=self.source.title, source_path=self.source.text_path, context=self.context,
-            existing_pages=self.existing_pages, transcript=self.transcript,
+            existing_pages=self.existing_pages, existing_claims=self.existing_claims, transcript=self.transcript,
         )
         if self.transcript:
             transcript: TranscriptPlan = self._call(messages, TranscriptPlan, TRANSCRIPT_SCHEMA_NAME)
@@ -276,7 +279,8 @@ class _Asker:
         for start in range(0, len(names), NAMES_PER_ASK):
             group = names[start : start + NAMES_PER_ASK]
             claims: ClaimsPlan = self._call(
-                claims_messages(chunk, group, title=self.source.title, context=self.context),
+                claims_messages(chunk, group, title=self.source.title, context=self.context,
+                                existing_claims=self.existing_claims),
                 ClaimsPlan, CLAIMS_SCHEMA_NAME,
             )
             said = {normalize_name(item.name): item for item in claims.items}

@@ -1,0 +1,52 @@
+"""What a source says about a claim's time, checked before it reaches a page.
+
+The model proposes an interval (`valid_from`, `valid_to`) and a pairing (`replaces`) with each claim; the
+code decides. An interval is refused, with the reason recorded, when a date is not a date, lies in the
+future, or ends before it starts: the claim is still written, dated by its source, so nothing is lost.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import replace
+from typing import Any
+
+from wikic.facts.claims import Claim
+from wikic.facts.dates import first_day, partial
+from wikic.ingest.plan_model import Fact
+
+
+def claim_meta(fact: Fact) -> dict[str, Any]:
+    """What a compiled claim carries besides its text and anchor (kept in the mentions ledger as JSON)."""
+    meta: dict[str, Any] = {}
+    if fact.seen is not None:
+        meta["seen"] = fact.seen.isoformat()
+    if fact.via:
+        meta["via"] = fact.via
+    for key, value in (("from", fact.valid_from), ("to", fact.valid_to), ("replaces", fact.replaces)):
+        if value:
+            meta[key] = value
+    return meta
+
+
+def checked_claim(claim: Claim, meta: dict[str, Any], today: dt.date, refused: list[str]) -> Claim:
+    """`claim` with the interval `meta` states, when it holds up; each refusal is appended to `refused`."""
+    said = f"'{claim.text[:80]}'"
+    stated: dict[str, str | None] = {}
+    for key in ("from", "to"):
+        raw = meta.get(key)
+        if raw in (None, ""):
+            stated[key] = None
+            continue
+        value = partial(raw)
+        if value is None:
+            refused.append(f"{said}: {key} '{raw}' is not a date (YYYY, YYYY-MM or YYYY-MM-DD)")
+        elif first_day(value) > today:
+            refused.append(f"{said}: {key} {value} is in the future")
+            value = None
+        stated[key] = value
+    start, end = stated["from"], stated["to"]
+    if start and end and first_day(end) <= first_day(start):
+        refused.append(f"{said}: the interval ends ({end}) before it starts ({start})")
+        start = end = None
+    return replace(claim, valid_from=start, valid_to=end)

@@ -1,0 +1,98 @@
+"""Reading claims back: a subject's claims as of a date (`wikic facts`), and the current claims of the pages
+a source names, listed with their ids for the model (so it can say which one a new value replaces)."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from wikic.errors import UsageError
+from wikic.facts.claims import plain_text, scan
+from wikic.facts.timeline import Placed, Timeline, timeline, unique
+from wikic.ingest.names import PageNames
+
+MAX_PROMPT_CLAIMS = 40  # claims listed to the model per source: bounded, whatever the pages hold
+
+
+def page_timeline(text: str) -> Timeline:
+    return timeline(unique(scan(text)))
+
+
+@dataclass(frozen=True)
+class FactsAnswer:
+    subject: str  # the page's title
+    page: str  # vault-relative path
+    as_of: dt.date
+    held: list[Placed]  # the claims that held on `as_of`, by topic
+    contested: list[tuple[str, str]]  # pairs of claim ids that contradict each other on `as_of`
+    total: int  # claims on the page, current and past
+
+    def to_dict(self) -> dict[str, Any]:
+        conflicted = {i for pair in self.contested for i in pair}
+        return {
+            "subject": self.subject,
+            "page": self.page,
+            "as_of": self.as_of.isoformat(),
+            "claims": [
+                {
+                    "id": p.claim.id,
+                    "text": plain_text(p.claim.text),
+                    "from": p.start,
+                    "to": p.end,
+                    "stated_from": p.claim.valid_from,
+                    "stated_to": p.claim.valid_to,
+                    "seen": p.claim.seen.isoformat(),
+                    "via": p.claim.via,
+                    "topic": p.claim.topic_id,
+                    "anchor": p.claim.cited,
+                    "contested": p.claim.id in conflicted,
+                }
+                for p in self.held
+            ],
+            "contested": [list(pair) for pair in self.contested],
+            "total": self.total,
+        }
+
+
+def facts_of(root: Path, names: PageNames, subject: str, as_of: dt.date) -> FactsAnswer:
+    """The claims of the page named `subject` (title, alias or file name) that held on `as_of`."""
+    path = names.lookup(subject)
+    if path is None:
+        raise UsageError(
+            f"no page is named '{subject}'", hint="give a page's title, one of its aliases or its file name"
+        )
+    text = (root / path).read_text(encoding="utf-8")
+    plan = page_timeline(text)
+    return FactsAnswer(
+        subject=names.titles.get(path, subject),
+        page=path,
+        as_of=as_of,
+        held=plan.at(as_of),
+        contested=[(a.claim.id, b.claim.id) for a, b in plan.conflicts(as_of)],
+        total=len(plan.placed),
+    )
+
+
+def listed_claims(root: Path, names: PageNames, titles: Iterable[str], limit: int = MAX_PROMPT_CLAIMS) -> list[str]:
+    """The current claims of the pages titled `titles`, one line each: `id | page | claim (interval)`."""
+    out: list[str] = []
+    for title in titles:
+        path = names.lookup(title)
+        if path is None:
+            continue
+        try:
+            text = (root / path).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError):
+            continue
+        for placed in page_timeline(text).placed.values():
+            if placed.end is not None:
+                continue
+            claim = placed.claim
+            when = f"since {claim.valid_from}" if claim.valid_from else f"as of {claim.seen.isoformat()}"
+            out.append(f"{claim.id} | {names.titles.get(path, title)} | {plain_text(claim.text)} ({when})")
+            if len(out) >= limit:
+                return out
+    return out
