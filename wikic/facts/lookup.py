@@ -11,8 +11,10 @@ from typing import Any
 
 from wikic.errors import UsageError
 from wikic.facts.claims import plain_text, scan
+from wikic.facts.dates import first_day, partial
 from wikic.facts.timeline import Placed, Timeline, timeline, unique
 from wikic.ingest.names import PageNames
+from wikic.vault.layout import require_vault
 
 MAX_PROMPT_CLAIMS = 40  # claims listed to the model per source: bounded, whatever the pages hold
 
@@ -74,6 +76,42 @@ def facts_of(root: Path, names: PageNames, subject: str, as_of: dt.date) -> Fact
         contested=[(a.claim.id, b.claim.id) for a, b in plan.conflicts(as_of)],
         total=len(plan.placed),
     )
+
+
+def as_of_date(value: str | dt.date | None, today: dt.date | None = None) -> dt.date:
+    """The day an `--as-of` value names ("2024" -> 2024-01-01); None: today. A UsageError otherwise."""
+    if value is None:
+        return today or dt.date.today()
+    if isinstance(value, dt.date):
+        return value
+    found = partial(value)
+    if found is None:
+        raise UsageError(f"--as-of '{value}' is not a date", hint="write YYYY, YYYY-MM or YYYY-MM-DD")
+    return first_day(found)
+
+
+def facts_for(root: Path, subject: str, as_of: str | dt.date | None = None) -> FactsAnswer:
+    """`facts_of` for the vault at `root`: the one call the CLI and the MCP server make."""
+    from wikic.ingest.pipeline import page_names
+
+    require_vault(root)
+    names, _ = page_names(root)
+    return facts_of(root, names, subject, as_of_date(as_of))
+
+
+def render_facts(answer: FactsAnswer) -> str:
+    """The answer as lines of text: one claim per line, with its interval and anchor."""
+    head = f"{answer.subject} ({answer.page}) as of {answer.as_of.isoformat()}:"
+    if not answer.held:
+        return head + f"\n  no claim held then ({answer.total} on the page in all)"
+    conflicted = {i for pair in answer.contested for i in pair}
+    lines = [head]
+    for placed in answer.held:
+        claim = placed.claim
+        until = f" – {placed.end}" if placed.end else ""
+        mark = "  [contested]" if claim.id in conflicted else ""
+        lines.append(f"  - {plain_text(claim.text)} ({placed.start}{until}) ^[{claim.cited}] ^{claim.id}{mark}")
+    return "\n".join(lines)
 
 
 def listed_claims(root: Path, names: PageNames, titles: Iterable[str], limit: int = MAX_PROMPT_CLAIMS) -> list[str]:

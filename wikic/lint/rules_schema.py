@@ -6,7 +6,7 @@ import datetime as dt
 import posixpath
 import re
 from collections.abc import Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from wikic.lint.context import LintContext
 from wikic.lint.finding import Finding
@@ -15,6 +15,9 @@ from wikic.vault.fields import REQUIRED
 from wikic.vault.frontmatter import unwrap_link
 from wikic.vault.layout import RAW_DIR, SCHEMA_FILE
 from wikic.vault.resolve import fold
+
+if TYPE_CHECKING:
+    from wikic.facts.claims import Claim
 
 _DATE_TEXT = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 _TABLE_ROW = re.compile(r"^\s*\|?.*\|.*$")
@@ -402,13 +405,24 @@ def contradiction(ctx: LintContext) -> Iterator[Finding]:
         fm = ctx.vault.notes[path].frontmatter or {}
         line = ctx.vault.notes[path].key_lines.get("contradictions")
         if fm.get("contested") is True:
-            yield ctx.finding(
-                "contradiction",
-                path,
-                ctx.vault.notes[path].key_lines.get("contested"),
-                "page is marked contested: its claims conflict with another source",
-                severity="info",
-            )
+            conflicts = _claim_conflicts(ctx, path)
+            for a, b in conflicts:
+                yield ctx.finding(
+                    "contradiction",
+                    path,
+                    a.line,
+                    f"claims contradict each other since {max(a.start, b.start)}: '{_said(a.text)}' "
+                    f"^[{a.cited}] and '{_said(b.text)}' ^[{b.cited}] (a later source, or a person editing "
+                    "one of them, settles it)",
+                )
+            if not conflicts:
+                yield ctx.finding(
+                    "contradiction",
+                    path,
+                    ctx.vault.notes[path].key_lines.get("contested"),
+                    "page is marked contested: its claims conflict with another source",
+                    severity="info",
+                )
         for text, target in named(path):
             if target is None:
                 yield ctx.finding(
@@ -422,6 +436,24 @@ def contradiction(ctx: LintContext) -> Iterator[Finding]:
                     f"contradictions names '{text}', but '{target}' does not name this page back",
                     target=text,
                 )
+
+
+def _claim_conflicts(ctx: LintContext, path: str) -> list[tuple[Claim, Claim]]:
+    """Pairs of dated claims on `path` that hold today and contradict each other (`wikic/facts/`)."""
+    from wikic.facts.lookup import page_timeline  # only for pages marked contested: most runs never load it
+
+    try:
+        text = (ctx.vault.root / path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return []
+    return [(a.claim, b.claim) for a, b in page_timeline(text).conflicts(ctx.today)]
+
+
+def _said(text: str) -> str:
+    from wikic.facts.claims import plain_text
+
+    plain = plain_text(text)
+    return plain if len(plain) <= 100 else plain[:99] + "…"
 
 
 @rule("page-too-long", "warning", "a page longer than max_page_lines (split it)")

@@ -1,0 +1,256 @@
+"""Facts over time, end to end through `ingest` with a scripted model that reads the prompt: dated claims,
+supersession in either ingest order, contradictions, `facts --as-of`, and every bad pairing refused with a
+reason while its claim is still written."""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from wikic.facts.claims import scan
+from wikic.facts.lookup import facts_for
+from wikic.ingest.pipeline import IngestOptions, IngestReport, ingest
+from wikic.lint.run import LintOptions, run_lint
+from wikic.llm.fake import FakeLLM
+from wikic.vault.init import init_vault
+
+TODAY = dt.date(2026, 11, 29)
+LISTED = re.compile(r"^- (c[0-9a-f]{8}) \| (.+?) \| (.+)$", re.M)
+
+
+def _vault(tmp_path: Path) -> Path:
+    root = tmp_path / "wiki"
+    init_vault(root)
+    schema = root / "SCHEMA.md"
+    schema.write_text(schema.read_text(encoding="utf-8").replace("entity_min_references: 2",
+                                                                 "entity_min_references: 1"), encoding="utf-8")
+    (root / "wikic.toml").write_text('[llm]\nstrategy = "single"\n', encoding="utf-8")
+    return root
+
+
+def _listed(messages: Sequence[Mapping[str, str]]) -> list[tuple[str, str, str]]:
+    """The claims the prompt lists: (id, page title, claim)."""
+    return LISTED.findall(messages[-1]["content"])
+
+
+def _model(facts: dict[str, list[dict[str, Any]]],
+           pair: Callable[[list[tuple[str, str, str]], str], str | None] | None = None) -> FakeLLM:
+    """A model that answers each source (found by its key phrase) with `facts` (entity -> facts), and fills
+    `replaces` with `pair(listed claims, entity)` when the fact asks for it (`"replaces": "?"`)."""
+
+    def reply(messages: Sequence[Mapping[str, str]]) -> dict[str, Any]:
+        user = messages[-1]["content"]
+        source = user[user.find('Source: "') :]
+        for key, items in facts.items():
+            if key not in source:
+                continue
+            entities = []
+            for item in items:
+                fact = dict(item["fact"])
+                if fact.get("replaces") == "?":
+                    fact["replaces"] = pair(_listed(messages), item["entity"]) if pair else None
+                entities.append({"name": item["entity"], "kind": "organization", "aliases": [], "summary": "",
+                                 "facts": [fact]})
+            return {"summary": "", "entities": entities, "concepts": [], "comparisons": [], "relations": []}
+        return {"summary": "", "entities": [], "concepts": [], "comparisons": [], "relations": []}
+
+    return FakeLLM().respond_with(reply)
+
+
+def _latest_of(entity: str) -> Callable[[list[tuple[str, str, str]], str], str | None]:
+    def pair(listed: list[tuple[str, str, str]], name: str) -> str | None:
+        return next((cid for cid, page, _ in listed if page == name == entity), None)
+
+    return pair
+
+
+def _source(tmp_path: Path, name: str, day: str, sentence: str) -> str:
+    path = tmp_path / "inbox" / name
+    path.parent.mkdir(exist_ok=True)
+    path.write_text(f"---\ndate: {day}\n---\n# {name.removesuffix('.md')}\n\n{sentence}\n", encoding="utf-8")
+    return str(path)
+
+
+def _ingest(root: Path, llm: FakeLLM, *inputs: str) -> IngestReport:
+    report = ingest(root, IngestOptions(inputs=inputs, use_palace=False, lint_after=False, today=TODAY), llm=llm)
+    assert all(s.status == "compiled" for s in report.sources), [(s.raw_path, s.error) for s in report.sources]
+    return report
+
+
+POSTGRES = "Since January 2023 Acme runs its platform on PostgreSQL."
+MONGO = "In March 2025 Acme moved its platform to MongoDB."
+COCKROACH = "From March 2025 Acme runs its platform on CockroachDB."
+PLANS = {
+    "PostgreSQL": [{"entity": "Acme", "fact": {"text": "Acme runs its platform on PostgreSQL", "quote": POSTGRES,
+                                               "valid_from": "2023-01", "replaces": "?"}}],
+    "MongoDB": [{"entity": "Acme", "fact": {"text": "Acme runs its platform on MongoDB", "quote": MONGO,
+                                            "valid_from": "2025-03", "replaces": "?"}}],
+    "CockroachDB": [{"entity": "Acme", "fact": {"text": "Acme runs its platform on CockroachDB", "quote": COCKROACH,
+                                                "valid_from": "2025-03", "replaces": "?"}}],
+}
+
+
+def _inputs(tmp_path: Path) -> dict[str, str]:
+    return {
+        "postgres": _source(tmp_path, "acme-2023.md", "2023-01-10", POSTGRES),
+        "mongo": _source(tmp_path, "acme-2025.md", "2025-03-20", MONGO),
+        "cockroach": _source(tmp_path, "acme-cockroach.md", "2025-03-25", COCKROACH),
+    }
+
+
+def _texts(root: Path, as_of: str) -> list[str]:
+    return [p.claim.text for p in facts_for(root, "Acme", as_of).held]
+
+
+@pytest.mark.parametrize("order", [("postgres", "mongo"), ("mongo", "postgres")])
+def test_a_later_value_supersedes_the_earlier_one_whatever_order_the_sources_come_in(
+    tmp_path: Path, order: tuple[str, str]
+) -> None:
+    root = _vault(tmp_path)
+    inputs = _inputs(tmp_path)
+    llm = _model(PLANS, _latest_of("Acme"))
+    for key in order:
+        _ingest(root, llm, inputs[key])
+
+    text = (root / "entities/acme.md").read_text(encoding="utf-8")
+    facts, history = text.split("## History")
+    assert "Acme runs its platform on MongoDB (since 2025-03)" in facts and "PostgreSQL" not in facts
+    assert "Acme runs its platform on PostgreSQL (2023-01 – 2025-03) ^[[[raw/articles/acme-2023.md" in history
+    claims = scan(text)
+    assert len(claims) == 2 and {c.topic_id for c in claims} == {claims[0].topic_id}  # one topic, both kept
+    assert _texts(root, "2024-06-30") == ["Acme runs its platform on PostgreSQL"]
+    assert _texts(root, "2025-03") == ["Acme runs its platform on MongoDB"]
+    assert _texts(root, "2022") == []
+    # the observed day and how it was found are on the line, for a program to read
+    assert "%%claim seen=2023-01-10 via=frontmatter from=2023-01" in history
+
+
+def test_the_prompt_lists_current_claims_with_their_ids(tmp_path: Path) -> None:
+    root = _vault(tmp_path)
+    inputs = _inputs(tmp_path)
+    llm = _model(PLANS, _latest_of("Acme"))
+    _ingest(root, llm, inputs["postgres"])
+    _ingest(root, llm, inputs["mongo"])
+    (claim,) = [c for c in scan((root / "entities/acme.md").read_text(encoding="utf-8")) if "PostgreSQL" in c.text]
+    listed = _listed(llm.history[-1].messages)
+    assert listed == [(claim.id, "Acme", "Acme runs its platform on PostgreSQL (since 2023-01)")]
+
+
+def test_claims_that_hold_at_the_same_time_and_disagree_are_contested_until_a_later_source_settles_it(
+    tmp_path: Path,
+) -> None:
+    root = _vault(tmp_path)
+    inputs = _inputs(tmp_path)
+    llm = _model(PLANS, _latest_of("Acme"))
+    _ingest(root, llm, inputs["mongo"])
+    report = _ingest(root, llm, inputs["cockroach"])
+    assert report.sources[0].contested == ["entities/acme.md"]
+
+    page = root / "entities/acme.md"
+    assert "\ncontested: true\n" in page.read_text(encoding="utf-8")
+    found = [f for f in run_lint(root, LintOptions(select=("contradiction",), today=TODAY)).findings]
+    assert len(found) == 1 and found[0].severity == "warning"
+    assert "^[raw/articles/acme-2025.md:L6]" in found[0].message
+    assert "^[raw/articles/acme-cockroach.md:L6]" in found[0].message
+    assert {p.claim.text for p in facts_for(root, "Acme", "2025-06").held} == {
+        "Acme runs its platform on MongoDB", "Acme runs its platform on CockroachDB"}
+
+    settled = {"Postgres again": [{"entity": "Acme", "fact": {
+        "text": "Acme runs its platform on PostgreSQL",
+        "quote": "Since July 2025 Acme runs its platform on PostgreSQL.",
+        "valid_from": "2025-07", "replaces": "?"}}]}
+    later = _source(tmp_path, "acme-later.md", "2025-07-02",
+                    "Postgres again. Since July 2025 Acme runs its platform on PostgreSQL.")
+    _ingest(root, _model(settled, _latest_of("Acme")), later)
+    text = page.read_text(encoding="utf-8")
+    assert "contested" not in text.split("---")[1]
+    assert not run_lint(root, LintOptions(select=("contradiction",), today=TODAY)).findings
+    assert _texts(root, "2025-08") == ["Acme runs its platform on PostgreSQL"]
+    assert len(scan(text)) == 3  # nothing lost: the two contested claims are in the history
+
+
+# -- bad pairings: refused with a reason, the claim still written -------------------------------------------
+
+
+def _one_source(tmp_path: Path, fact: dict[str, Any], entity: str = "Acme") -> tuple[Path, IngestReport]:
+    root = _vault(tmp_path)
+    inputs = _inputs(tmp_path)
+    other = {"Beta": [{"entity": "Beta", "fact": {"text": "Beta sells routers", "quote": "Beta sells routers."}}]}
+    llm = _model({**PLANS, **other}, _latest_of("Acme"))
+    _ingest(root, llm, inputs["postgres"], _source(tmp_path, "beta-news.md", "2024-01-01", "Beta sells routers."))
+    bad = {"Acme again": [{"entity": entity, "fact": fact}]}
+    later = _source(tmp_path, "acme-again.md", "2025-05-01", "Acme again. " + fact["quote"])
+    return root, _ingest(root, _model(bad), later)
+
+
+def _beta_claim(root: Path) -> str:
+    return scan((root / "entities/beta.md").read_text(encoding="utf-8"))[0].id
+
+
+QUOTE = "Acme runs its platform on MariaDB."
+
+
+@pytest.mark.parametrize(
+    ("fact", "reason"),
+    [
+        ({"text": "Acme runs its platform on MariaDB", "quote": QUOTE, "replaces": "c0000beef"},
+         "no page has a claim with that id"),
+        ({"text": "Acme runs its platform on MariaDB", "quote": QUOTE, "replaces": "the-pg-one"},
+         "not a claim id"),
+        ({"text": "Acme runs its platform on MariaDB", "quote": QUOTE, "valid_from": "2031-01"},
+         "from 2031-01 is in the future"),
+        ({"text": "Acme runs its platform on MariaDB", "quote": QUOTE, "valid_from": "2024-05", "valid_to": "2023"},
+         "the interval ends (2023) before it starts (2024-05)"),
+        ({"text": "Acme runs its platform on MariaDB", "quote": QUOTE, "valid_from": "spring"},
+         "from 'spring' is not a date"),
+    ],
+)
+def test_a_bad_pairing_or_interval_is_refused_with_its_reason_and_nothing_is_lost(
+    tmp_path: Path, fact: dict[str, Any], reason: str
+) -> None:
+    root, report = _one_source(tmp_path, fact)
+    (refused,) = report.sources[0].rejected
+    assert reason in refused and "MariaDB" in refused
+    text = (root / "entities/acme.md").read_text(encoding="utf-8")
+    claims = {c.text: c for c in scan(text)}
+    assert set(claims) == {"Acme runs its platform on PostgreSQL", "Acme runs its platform on MariaDB"}
+    assert all(c.topic is None for c in claims.values())  # no pairing was made
+    assert claims["Acme runs its platform on MariaDB"].valid_from is None  # the bad interval is not kept
+    assert "## History" not in text  # nothing was superseded
+
+
+def test_a_pairing_across_subjects_is_refused(tmp_path: Path) -> None:
+    root = _vault(tmp_path)
+    inputs = _inputs(tmp_path)
+    other = {"Beta": [{"entity": "Beta", "fact": {"text": "Beta sells routers", "quote": "Beta sells routers."}}]}
+    _ingest(root, _model({**PLANS, **other}), inputs["postgres"],
+            _source(tmp_path, "beta-news.md", "2024-01-01", "Beta sells routers."))
+    beta = _beta_claim(root)
+    bad = {"Acme again": [{"entity": "Acme", "fact": {"text": "Acme runs its platform on MariaDB", "quote": QUOTE,
+                                                      "replaces": beta}}]}
+    later = _source(tmp_path, "acme-again.md", "2025-05-01", "Acme again. " + QUOTE)
+    report = _ingest(root, _model(bad), later)
+    (refused,) = report.sources[0].rejected
+    assert f"replaces {beta}: that claim is about entities/beta.md, not entities/acme.md" in refused
+    beta_text = (root / "entities/beta.md").read_text(encoding="utf-8")
+    assert [c.text for c in scan(beta_text)] == ["Beta sells routers"] and "## History" not in beta_text
+    assert len(scan((root / "entities/acme.md").read_text(encoding="utf-8"))) == 2
+
+
+def test_a_person_s_edit_in_a_claim_block_wins(tmp_path: Path) -> None:
+    root = _vault(tmp_path)
+    inputs = _inputs(tmp_path)
+    llm = _model(PLANS, _latest_of("Acme"))
+    _ingest(root, llm, inputs["postgres"])
+    page = root / "entities/acme.md"
+    edited = page.read_text(encoding="utf-8").replace("on PostgreSQL (since", "on PostgreSQL 15 (since")
+    page.write_text(edited, encoding="utf-8")
+    report = _ingest(root, llm, inputs["mongo"])
+    text = page.read_text(encoding="utf-8")
+    assert "Acme runs its platform on PostgreSQL 15 (since 2023-01)" in text  # left exactly as the person wrote it
+    assert "MongoDB" in text and any("facts:raw/articles/acme-2023.md" in k for k in report.sources[0].kept_edits)
