@@ -250,6 +250,25 @@ class WikiTools:
                 f"ingest([\"{captured.raw_path}\"]) when ready.")
 
 
+    # -- facts over time ---------------------------------------------------------------------------------
+    def facts(self, subject: str, as_of: str | None = None) -> str:
+        from wikic.facts.lookup import facts_for, render_facts
+
+        return render_facts(facts_for(self.root, subject, as_of or None))
+
+    def invalidate(self, claim: str, reason: str, on: str | None = None) -> str:
+        from wikic.facts.invalidate import invalidate
+        from wikic.palace.todo import update_palace
+
+        with self._lock:
+            done = invalidate(self.root, claim, reason, on=on or None)
+            try:
+                update_palace(self.root, [done.page, done.note], self.palace())
+            except (WikicError, OSError) as exc:
+                logging.getLogger(__name__).debug("palace not updated after invalidate: %s", exc)
+        return (f"Ended {done.claim} on {done.page} as of {done.ended.isoformat()}: “{done.text}”. It is in the "
+                f"page's history now; the reason is recorded in {done.note}.")
+
     # -- memory ------------------------------------------------------------------------------------------
     def wake_up(self, budget: int = 900, project: str | None = None) -> str:
         from wikic.memory.briefing import wake_up
@@ -334,7 +353,8 @@ def build_server(root: Path) -> tuple[Any, WikiTools]:
         instructions=(
             f"wikic: an LLM-compiled Obsidian wiki (vault {tools.root.name}). Look things up with search and "
             "read_page, browse with list_pages, get a cited answer with query (save=true files it as a page), "
-            "capture new knowledge with file_note and compile it with ingest; lint and status report health. As "
+            "capture new knowledge with file_note and compile it with ingest; lint and status report health; facts "
+            "tells what held about a subject on a date, invalidate ends a claim that no longer holds. As "
             "memory: start a session with wake_up, look things up with recall, save with remember, and "
             "confirm_lesson when a lesson held again."
         ),
@@ -368,6 +388,13 @@ def build_server(root: Path) -> tuple[Any, WikiTools]:
         "Pages per type, sources, palace size and model, last operations, lint summary and token totals.")
     add(tools.file_note, CAPTURES,
         "Save a note into raw/ (immutable, for a later ingest); nothing is compiled and no model is called.")
+    add(tools.facts, READ_ONLY,
+        "What the wiki says held about a subject (a page's title, alias or file name) on a date: its claims with "
+        "the time each holds, its anchor and its id; contradicting claims are marked. as_of: YYYY, YYYY-MM or "
+        "YYYY-MM-DD (default today).")
+    add(tools.invalidate, COUNTS,
+        "End a claim (its id, from facts) that no longer holds, with the reason: written as a dated note in "
+        "raw/notes/, the claim moves to its page's history. on: the day it stopped holding (default today).")
     add(tools.wake_up, READ_ONLY,
         "The briefing for a new session: who the user is, their instructions and preferences, active projects "
         "with their latest decisions, important recent memories; each with its [[link]]. budget: tokens; "

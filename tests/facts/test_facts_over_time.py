@@ -254,3 +254,85 @@ def test_a_person_s_edit_in_a_claim_block_wins(tmp_path: Path) -> None:
     text = page.read_text(encoding="utf-8")
     assert "Acme runs its platform on PostgreSQL 15 (since 2023-01)" in text  # left exactly as the person wrote it
     assert "MongoDB" in text and any("facts:raw/articles/acme-2023.md" in k for k in report.sources[0].kept_edits)
+
+
+# -- ending a claim by hand, and the commands ---------------------------------------------------------------
+
+
+def test_invalidate_ends_a_claim_with_a_dated_note_and_keeps_it_in_the_history(tmp_path: Path) -> None:
+    from wikic.facts.invalidate import invalidate
+    from wikic.vault.state import Compiled
+
+    root = _vault(tmp_path)
+    _ingest(root, _model(PLANS), _inputs(tmp_path)["postgres"])
+    page = root / "entities/acme.md"
+    (claim,) = scan(page.read_text(encoding="utf-8"))
+    raw_before = sorted(p.relative_to(root) for p in (root / "raw").rglob("*") if p.is_file())
+
+    done = invalidate(root, claim.id, "Acme shut the platform down.", on="2026-06", today=TODAY)
+
+    assert done.page == "entities/acme.md" and done.ended == dt.date(2026, 6, 1)
+    note = (root / done.note).read_text(encoding="utf-8")
+    assert done.note.startswith("raw/notes/") and f"invalidates: {claim.id}" in note and "shut the platform" in note
+    raw_after = sorted(p.relative_to(root) for p in (root / "raw").rglob("*") if p.is_file())
+    assert [p for p in raw_after if p not in raw_before] == [Path(done.note)]  # one new file; none changed
+    text = page.read_text(encoding="utf-8")
+    history = text.split("## History")[1]
+    assert "Acme runs its platform on PostgreSQL (2023-01 – 2026-06-01)" in history
+    assert f"to=2026-06-01 ended={done.note}" in history
+    assert _texts(root, "2026-05") == ["Acme runs its platform on PostgreSQL"] and _texts(root, "2026-07") == []
+    assert Compiled.load(root).is_current(done.note, Compiled.load(root).entries[done.note]["sha256"])
+    assert "| invalidate | entities/acme.md |" in (root / "log.md").read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize(
+    ("claim", "on", "reason", "message"),
+    [
+        ("c00000000", None, "gone", "no page has the claim c00000000"),
+        ("acme", None, "gone", "'acme' is not a claim id"),
+        (None, "2030-01-01", "gone", "is in the future"),
+        (None, "2022-05", "gone", "holds from 2023-01: it cannot end on 2022-05-01"),
+        (None, None, "  ", "give the reason"),
+    ],
+)
+def test_invalidate_refuses_what_cannot_be_and_writes_nothing(
+    tmp_path: Path, claim: str | None, on: str | None, reason: str, message: str
+) -> None:
+    from wikic.errors import UsageError
+    from wikic.facts.invalidate import invalidate
+
+    root = _vault(tmp_path)
+    _ingest(root, _model(PLANS), _inputs(tmp_path)["postgres"])
+    page = root / "entities/acme.md"
+    before = page.read_text(encoding="utf-8")
+    notes = root / "raw/notes"
+    with pytest.raises(UsageError, match=re.escape(message)):
+        invalidate(root, claim or scan(before)[0].id, reason, on=on, today=TODAY)
+    assert page.read_text(encoding="utf-8") == before
+    assert not notes.exists() or not any(notes.iterdir())
+
+
+def test_the_facts_command_prints_and_exits_as_documented(tmp_path: Path) -> None:
+    import json
+
+    from typer.testing import CliRunner
+
+    from wikic.cli import app
+
+    root = _vault(tmp_path)
+    inputs = _inputs(tmp_path)
+    llm = _model(PLANS, _latest_of("Acme"))
+    _ingest(root, llm, inputs["postgres"])
+    _ingest(root, llm, inputs["mongo"])
+    runner = CliRunner()
+    result = runner.invoke(app, ["facts", "Acme", "--as-of", "2024-02-29", "--vault", str(root)])
+    assert result.exit_code == 0, result.output
+    assert "Acme (entities/acme.md) as of 2024-02-29:" in result.output
+    assert "Acme runs its platform on PostgreSQL (2023-01 – 2025-03) ^[raw/articles/acme-2023.md:L6]" in result.output
+    data = json.loads(runner.invoke(app, ["facts", "acme", "--json", "--vault", str(root)]).output)
+    assert [c["text"] for c in data["claims"]] == ["Acme runs its platform on MongoDB"]
+    assert data["claims"][0]["anchor"] == "raw/articles/acme-2025.md:L6" and data["claims"][0]["from"] == "2025-03"
+    bad = runner.invoke(app, ["facts", "Acme", "--as-of", "soon", "--vault", str(root)])
+    assert bad.exit_code == 2 and "--as-of 'soon' is not a date" in bad.output
+    missing = runner.invoke(app, ["facts", "Nobody", "--vault", str(root)])
+    assert missing.exit_code == 2 and "no page is named 'Nobody'" in missing.output

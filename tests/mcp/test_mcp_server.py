@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import socket
 import subprocess
 import sys
@@ -17,8 +18,8 @@ from mcp.client.stdio import stdio_client
 from querykit import QueryWiki
 
 TESTS = Path(__file__).resolve().parents[1]
-READ_ONLY = {"search", "read_page", "list_pages", "lint", "status", "wake_up", "recall"}
-ALL_TOOLS = READ_ONLY | {"query", "ingest", "file_note", "remember", "confirm_lesson"}
+READ_ONLY = {"search", "read_page", "list_pages", "lint", "status", "wake_up", "recall", "facts"}
+ALL_TOOLS = READ_ONLY | {"query", "ingest", "file_note", "remember", "confirm_lesson", "invalidate"}
 
 
 def server_env(home: Path) -> dict[str, str]:
@@ -105,6 +106,15 @@ def test_stdio_server_tools(mcp_wiki: QueryWiki, tmp_path: Path) -> None:
                 assert error and "unknown rule" in text and "hint:" in text
                 error, text = await call(session, "status", {}, timings)
                 assert not error and "Pages: 4 (3 entity, 0 concept, 0 comparison, 1 query)" in text
+
+                error, text = await call(session, "facts", {"subject": "OpenAI"}, timings)
+                assert not error and text.startswith("OpenAI (entities/openai.md) as of "), text
+                claim = re.search(r"\^(c[0-9a-f]{8})", text)
+                assert claim is not None and "^[raw/articles/" in text
+                error, text = await call(session, "invalidate", {"claim": claim.group(1), "reason": "moved"}, timings)
+                assert not error and f"Ended {claim.group(1)} on entities/openai.md" in text, text
+                error, text = await call(session, "invalidate", {"claim": "c00000000", "reason": "x"}, timings)
+                assert error and "no page has the claim c00000000" in text
 
                 error, text = await call(
                     session, "file_note", {"title": "Meeting notes", "text": "Claude is made by Anthropic."}, timings
