@@ -336,3 +336,28 @@ def test_the_facts_command_prints_and_exits_as_documented(tmp_path: Path) -> Non
     assert bad.exit_code == 2 and "--as-of 'soon' is not a date" in bad.output
     missing = runner.invoke(app, ["facts", "Nobody", "--vault", str(root)])
     assert missing.exit_code == 2 and "no page is named 'Nobody'" in missing.output
+
+
+def test_an_answer_as_of_a_date_is_given_the_claims_that_held_then(tmp_path: Path) -> None:
+    from wikic.palace import open_palace
+    from wikic.query.answer import context_messages
+    from wikic.query.retrieve import retrieve
+
+    root = _vault(tmp_path)
+    (root / "wikic.toml").write_text('[llm]\nstrategy = "single"\n[embedding]\nprovider = "static"\n', encoding="utf-8")
+    inputs = _inputs(tmp_path)
+    llm = _model(PLANS, _latest_of("Acme"))
+    _ingest(root, llm, inputs["postgres"])
+    _ingest(root, llm, inputs["mongo"])
+    with open_palace(root) as palace:
+        palace.sync()
+        then = retrieve(palace, "What database does Acme run its platform on?", as_of=dt.date(2024, 6, 30))
+        now = retrieve(palace, "What database does Acme run its platform on?")
+    (page,) = [item for item in then.items if item.path == "entities/acme.md"]
+    assert "PostgreSQL (2023-01 – 2025-03) ^[raw/articles/acme-2023.md:L6]" in page.text
+    assert "MongoDB" not in page.text and "%%" not in page.text and "^c" not in page.text
+    asked = context_messages(then)[-1]["content"]
+    assert "Answer as of 2024-06-30: the pages show only the claims that held on that day" in asked
+    (page,) = [item for item in now.items if item.path == "entities/acme.md"]
+    assert "MongoDB (since 2025-03)" in page.text and "PostgreSQL (2023-01 – 2025-03)" in page.text  # the history
+    assert "Answer as of" not in context_messages(now)[-1]["content"]

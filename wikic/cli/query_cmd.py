@@ -83,6 +83,14 @@ def register(app: typer.Typer) -> None:
                 ),
             ),
         ] = False,
+        as_of: Annotated[
+            str | None,
+            typer.Option(
+                "--as-of",
+                metavar="DATE",
+                help="Answer from the claims that held on DATE (YYYY, YYYY-MM or YYYY-MM-DD); not filed.",
+            ),
+        ] = None,
         k: Annotated[
             int, typer.Option("--k", "-k", metavar="N", min=1, max=50, help="Pages (and raw passages) to consider.")
         ] = 8,
@@ -127,11 +135,15 @@ def register(app: typer.Typer) -> None:
             raise UsageError("give a QUESTION or --refresh PAGE, not both")
         if refresh is None and (question is None or not question.strip()):
             raise UsageError("give a question", hint='wikic query "who founded OpenAI?"')
+        if as_of is not None and (refresh is not None or save):
+            raise UsageError("--as-of does not go with --save or --refresh: a query page answers for today")
         overrides = {key: value for key, value in {"model": model, "base_url": base_url}.items() if value is not None}
+        from wikic.facts.lookup import as_of_date
         from wikic.query.answer import QueryOptions, answer_question
         from wikic.query.writeback import refresh_query, save_answer
         options = QueryOptions(k=k, budget=budget, max_answer_tokens=max_tokens, allow_general=allow_general,
-                               use_cache=not no_cache, overrides=overrides)
+                               use_cache=not no_cache, overrides=overrides,
+                               as_of=as_of_date(as_of) if as_of is not None else None)
         on_text = None if json_output else _write
         out: dict[str, Any] = {}
 
@@ -158,7 +170,7 @@ def register(app: typer.Typer) -> None:
         if not json_output:
             _finish_text(result)
         filable = result.answered and bool(result.citations)
-        if save is None and not json_output and filable and _interactive():
+        if save is None and not json_output and filable and as_of is None and _interactive():
             save = typer.confirm("File this answer in the wiki (queries/)?", default=False, err=True)
         if save:
             try:

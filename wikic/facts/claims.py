@@ -43,6 +43,15 @@ _SPACES = re.compile(r"\s+")
 _ID_ALONE = re.compile(rf"^{_ID}$")
 
 
+_META = re.compile(rf" %%claim [^%\n]*%% \^{_ID}(?=[ \t]*$)", re.M)
+
+
+def strip_claim_meta(text: str) -> str:
+    """`text` without the claims' bookkeeping (their comments and block ids): what search embeds and shows,
+    and what a model is shown of a page. The interval in parentheses stays: it is part of what a claim says."""
+    return _META.sub("", text) if "%%claim " in text else text
+
+
 def claim_id(source: str, text: str) -> str:
     """The block id of the claim `text` from the raw file `source`: stable across recompiles."""
     key = f"{source}\n{normal_text(text)}"

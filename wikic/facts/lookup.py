@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from wikic.errors import UsageError
-from wikic.facts.claims import plain_text, scan
+from wikic.facts.claims import parse_line, plain_text, scan
 from wikic.facts.dates import first_day, partial
 from wikic.facts.timeline import Placed, Timeline, timeline, unique
 from wikic.ingest.names import PageNames
@@ -112,6 +112,24 @@ def render_facts(answer: FactsAnswer) -> str:
         mark = "  [contested]" if claim.id in conflicted else ""
         lines.append(f"  - {plain_text(claim.text)} ({placed.start}{until}) ^[{claim.cited}] ^{claim.id}{mark}")
     return "\n".join(lines)
+
+
+def claims_as_of(lines: list[str], page_text: str, day: dt.date) -> list[str]:
+    """`lines` of the page `page_text` with only the claims that held on `day` (each shown with the interval
+    it holds), for an answer as of that day; lines that are no claim stay as they are."""
+    if "%%claim " not in page_text:
+        return lines
+    placed = page_timeline(page_text).placed
+    out = []
+    for line in lines:
+        claim = parse_line(line)
+        if claim is None:
+            out.append(line)
+            continue
+        where = placed.get(claim.id)
+        if where is not None and where.holds_on(day):
+            out.append(where.claim.render(where.end))
+    return out
 
 
 def listed_claims(root: Path, names: PageNames, titles: Iterable[str], limit: int = MAX_PROMPT_CLAIMS) -> list[str]:

@@ -16,6 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from wikic.facts.claims import strip_claim_meta
 from wikic.vault.anchors import strip_anchors
 from wikic.vault.frontmatter import Page, read_page
 from wikic.vault.markers import MARKER_LINE, PREFIX as _MARKER
@@ -63,7 +64,7 @@ def searchable(text: str) -> str:
     bookkeeping of memory items."""
     if _MARKER in text:
         text = "\n".join(line for line in text.split("\n") if not line.startswith(_MARKER))
-    return strip_meta(strip_anchors(text))
+    return strip_claim_meta(strip_meta(strip_anchors(text)))
 
 
 def _as_list(value: Any) -> list[str]:

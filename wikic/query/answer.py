@@ -8,6 +8,7 @@ is marked as such in its text and in its status (and is never filed into the wik
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -70,6 +71,7 @@ class QueryOptions:
     use_cache: bool = True
     min_similarity: float | None = None  # dense relevance threshold (default: per embedding model)
     exclude: tuple[str, ...] = ()  # paths that may not be context (the page being refreshed)
+    as_of: dt.date | None = None  # answer from the claims that held on this day
     overrides: dict[str, Any] = field(default_factory=dict)  # [llm] settings from CLI flags
 
 
@@ -142,11 +144,11 @@ def answer_question(
     settings = settings or load_settings(root, options.overrides)
     if palace is not None:
         retrieval = retrieve(palace, question, budget=options.budget, k=options.k, exclude=options.exclude,
-                             min_similarity=options.min_similarity)
+                             min_similarity=options.min_similarity, as_of=options.as_of)
     else:
         with open_palace(root) as own:
             retrieval = retrieve(own, question, budget=options.budget, k=options.k, exclude=options.exclude,
-                                 min_similarity=options.min_similarity)
+                                 min_similarity=options.min_similarity, as_of=options.as_of)
     return generate_answer(root, retrieval, options, llm=llm, on_text=on_text, settings=settings)
 
 
@@ -214,10 +216,16 @@ def context_messages(retrieval: Retrieval) -> list[dict[str, str]]:
         else:
             head = f"{item.link} — raw source passage, lines {item.line_start}-{item.line_end}"
         parts.append(f"<item>\n{head}\n\n{_data(item.text)}\n</item>")
+    when = (
+        f"Answer as of {retrieval.as_of.isoformat()}: the pages show only the claims that held on that day, "
+        "each with the time it held.\n"
+        if retrieval.as_of is not None
+        else ""
+    )
     user = (
         "<context>\n" + "\n\n".join(parts) + "\n</context>\n\n"
         f"<question>\n{_data(retrieval.question)}\n</question>\n\n"
-        f"Answer the question from the context only, citing each claim; or reply {SENTINEL}."
+        f"{when}Answer the question from the context only, citing each claim; or reply {SENTINEL}."
     )
     return [{"role": "system", "content": SYSTEM_PROMPT}, {"role": "user", "content": user}]
 

@@ -13,12 +13,15 @@ pairs; cross-lingual questions rely on it). Ranking is the palace's fused search
 
 from __future__ import annotations
 
+import datetime as dt
 import posixpath
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
 from wikic.errors import PalaceError, UsageError
+from wikic.facts.claims import strip_claim_meta
+from wikic.facts.lookup import claims_as_of
 from wikic.pages.fingerprint import knowledge_text, page_fingerprint
 from wikic.pages.links import LinkNames
 from wikic.palace import Palace, SearchHit, search
@@ -87,6 +90,7 @@ class Retrieval:
     budget: int = DEFAULT_BUDGET
     uncovered: list[str] = field(default_factory=list)  # question terms no chosen page contains
     resolver: Resolver | None = field(default=None, repr=False)
+    as_of: dt.date | None = None  # pages show only the claims that held on this day
 
     @property
     def found(self) -> bool:
@@ -127,6 +131,7 @@ def retrieve(
     k: int = DEFAULT_K,
     exclude: tuple[str, ...] = (),
     min_similarity: float | None = None,
+    as_of: dt.date | None = None,
 ) -> Retrieval:
     """The context for `question`: relevant pages, then raw passages where pages fall short.
 
@@ -145,7 +150,7 @@ def retrieve(
         raise UsageError(f"a context budget of {budget} tokens is too small", hint="use at least 200 (default 6000)")
     root = palace.vault
     files, _ = walk(root)
-    out = Retrieval(question, budget=budget, resolver=Resolver(files))
+    out = Retrieval(question, budget=budget, resolver=Resolver(files), as_of=as_of)
     names = LinkNames(files)
     excluded = set(exclude)
 
@@ -185,7 +190,7 @@ def retrieve(
     chosen_pages: list[ContextItem] = []
     waiting: list[ContextItem] = []
     for hit, text in pages[:k]:
-        item = _page_item(root, names, hit, text, page_cap)
+        item = _page_item(root, names, hit, text, page_cap, as_of)
         # Pages take at most three quarters of the budget before raw passages had their chance.
         if used + item.tokens <= budget * 3 // 4:
             chosen_pages.append(item)
@@ -296,13 +301,18 @@ def link_ref(names: LinkNames, path: str) -> str:
     return path if path.startswith(RAW_DIR + "/") else names.link_text(path)
 
 
-def _clean_lines(lines: list[str]) -> list[str]:
+def _clean_lines(lines: list[str], page: str | None = None, as_of: dt.date | None = None) -> list[str]:
     """A page's lines as the model sees them: no compiler block markers, claim anchors in their plain form
-    (`^[raw/x.md:L3]`, what a claim cites without a link to a file the model was not shown)."""
-    return [plain_anchors(line) for line in lines if not line.startswith(MARKER_PREFIX)]
+    (`^[raw/x.md:L3]`, what a claim cites without a link to a file the model was not shown), no claim
+    bookkeeping; with `as_of`, only the claims of `page` (its text) that held on that day."""
+    if as_of is not None and page is not None:
+        lines = claims_as_of(lines, page, as_of)
+    return [strip_claim_meta(plain_anchors(line)) for line in lines if not line.startswith(MARKER_PREFIX)]
 
 
-def _page_item(root: Path, names: LinkNames, hit: SearchHit, text: str, cap: int) -> ContextItem:
+def _page_item(
+    root: Path, names: LinkNames, hit: SearchHit, text: str, cap: int, as_of: dt.date | None = None
+) -> ContextItem:
     data, _ = split_page(text)
     fm = data or {}
     title = fm.get("title") if isinstance(fm.get("title"), str) else hit.title or posixpath.basename(hit.path)[:-3]
@@ -313,16 +323,16 @@ def _page_item(root: Path, names: LinkNames, hit: SearchHit, text: str, cap: int
         tuple(s for s in fm.get("sources") or [] if isinstance(s, str)) if isinstance(fm.get("sources"), list) else ()
     )
     tags = tuple(t for t in fm.get("tags") or [] if isinstance(t, str)) if isinstance(fm.get("tags"), list) else ()
-    body = "\n".join(_clean_lines(knowledge_text(text).split("\n"))).strip()
+    body = "\n".join(_clean_lines(knowledge_text(text).split("\n"), text, as_of)).strip()
     if estimate_tokens(body) > cap:
-        body = _excerpt(text, hit, cap)
+        body = _excerpt(text, hit, cap, as_of)
     return ContextItem(
         "page", hit.path, link_ref(names, hit.path), str(title), body, estimate_tokens(body), hit.score,
         fingerprint=page_fingerprint(text), aliases=aliases, sources=sources, tags=tags,
     )
 
 
-def _excerpt(text: str, hit: SearchHit, cap: int) -> str:
+def _excerpt(text: str, hit: SearchHit, cap: int, as_of: dt.date | None = None) -> str:
     """The hit's own lines, grown line by line in both directions while they fit in `cap` tokens."""
     lines = text.split("\n")
     start = max(0, min(len(lines) - 1, hit.line_start - 1))
@@ -337,7 +347,7 @@ def _excerpt(text: str, hit: SearchHit, cap: int) -> str:
             grown = True
         if not grown:
             break
-    chosen = _clean_lines(lines[start:end])
+    chosen = _clean_lines(lines[start:end], text, as_of)
     body = "\n".join(chosen).strip()
     while estimate_tokens(body) > cap and len(body) > 200:
         body = body[: int(len(body) * 0.8)]  # one drawer longer than the cap: keep its head

@@ -1,0 +1,91 @@
+"""Claim lines and dates: what a page line holds reads back exactly, and a source's date is found in the
+documented order (frontmatter, file name, a transcript's turn, the capture day)."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+
+from wikic.facts.claims import Claim, claim_id, normal_text, parse_line, scan, strip_claim_meta
+from wikic.facts.dates import first_day, partial, source_date
+from wikic.facts.timeline import settle
+from wikic.ingest.anchor import anchor_plan
+from wikic.ingest.plan_model import Entity, Fact, Plan
+
+
+@pytest.mark.parametrize(
+    ("given", "normal"),
+    [("2025", "2025"), ("2025-3", "2025-03"), ("2025/03/07", "2025-03-07"), (dt.date(2024, 2, 29), "2024-02-29"),
+     ("2025-13", None), ("2025-02-30", None), ("March 2025", None), ("", None), (None, None)],
+)
+def test_partial_dates_keep_their_precision_and_refuse_what_is_no_date(given: object, normal: str | None) -> None:
+    assert partial(given) == normal
+
+
+def test_a_partial_date_starts_on_its_first_day() -> None:
+    assert [first_day(v) for v in ("2025", "2025-03", "2025-03-07")] == [
+        dt.date(2025, 1, 1), dt.date(2025, 3, 1), dt.date(2025, 3, 7)]
+
+
+def test_the_source_date_comes_from_frontmatter_then_the_file_name() -> None:
+    assert source_date("---\ndate: 2024-05-02\n---\n# x\n", "raw/articles/2023-01-01-x.md") == (
+        dt.date(2024, 5, 2), "frontmatter")
+    assert source_date("# x\n", "raw/articles/2023-01-09-x.md") == (dt.date(2023, 1, 9), "filename")
+    assert source_date("# x\n", "raw/articles/report-20221130.md") == (dt.date(2022, 11, 30), "filename")
+    assert source_date("---\ndate: 2024\n---\n# x\n", "raw/articles/x.md") is None  # a year is no day
+    assert source_date("# x\n", "raw/articles/x-123456789.md") is None
+
+
+def test_claims_in_a_transcript_are_dated_by_their_turn_else_left_to_the_capture_day() -> None:
+    text = ("---\ntitle: t\nstarted: 2026-11-30T14:02:11Z\n---\n\n"
+            "**user** · 2026-11-30 14:02\nWe use uv for Python.\n\n"
+            "**user** · 2026-12-01 09:00\nAcme moved to Rust.\n")
+    plan = Plan("raw/transcripts/t.md", "", entities=(
+        Entity("Acme", "organization", (), "", (Fact("Acme moved to Rust", "Acme moved to Rust."),)),))
+    (fact,) = anchor_plan(plan, text).entities[0].facts
+    assert (fact.seen, fact.via) == (dt.date(2026, 12, 1), "transcript")
+    bare = Plan("raw/articles/a.md", "", entities=(
+        Entity("Acme", "organization", (), "", (Fact("Acme moved to Rust", "Acme moved to Rust."),)),))
+    (fact,) = anchor_plan(bare, "# a\n\nAcme moved to Rust.\n").entities[0].facts
+    assert (fact.seen, fact.via) == (None, "")  # the compiler dates it by the capture day
+
+
+CLAIM = Claim("c0123abcd", "[[acme|Acme]] runs on PostgreSQL", "^[[[raw/a.md|a.md]] L3]", dt.date(2024, 1, 2),
+              "frontmatter", "2023-01", None, "c99990000", None)
+
+
+def test_a_claim_line_reads_back_as_written() -> None:
+    line = CLAIM.render("2025-03")
+    assert line == ("- [[acme|Acme]] runs on PostgreSQL (2023-01 – 2025-03) ^[[[raw/a.md|a.md]] L3] "
+                    "%%claim seen=2024-01-02 via=frontmatter from=2023-01 topic=c99990000%% ^c0123abcd")
+    assert parse_line(line) == CLAIM
+    assert parse_line(CLAIM.render()) == CLAIM
+    assert strip_claim_meta(line) == "- [[acme|Acme]] runs on PostgreSQL (2023-01 – 2025-03) ^[[[raw/a.md|a.md]] L3]"
+    assert parse_line(line.replace("seen=2024-01-02", "seen=soon")) is None  # a damaged comment is no claim
+    assert parse_line("- Acme runs on PostgreSQL ^[[[raw/a.md|a.md]] L3]") is None  # a line of an older version
+
+
+def test_the_id_follows_the_source_and_the_words_not_their_spelling() -> None:
+    linked = claim_id("raw/a.md", "Acme runs on [[postgresql|PostgreSQL]].")
+    assert linked == claim_id("raw/a.md", "acme  runs on PostgreSQL")
+    assert claim_id("raw/a.md", "Acme runs on PostgreSQL") != claim_id("raw/b.md", "Acme runs on PostgreSQL")
+    assert normal_text("Acme runs on [[postgresql|PostgreSQL]].") == "acme runs on postgresql"
+
+
+def test_settle_keeps_lines_it_does_not_own_and_an_edited_block_as_it_is() -> None:
+    old = CLAIM
+    new = Claim("c0123beef", "Acme runs on MongoDB", "^[[[raw/b.md|b.md]] L4]", dt.date(2025, 3, 2), "frontmatter",
+                "2025-03", None, old.topic_id)
+    from wikic.pages.blocks import render_block
+
+    body = (f"# Acme\n\n## Facts\n\n{render_block('facts:raw/a.md', old.render() + chr(10) + '- a note of my own')}\n\n"
+            f"{render_block('facts:raw/b.md', new.render())}\n")
+    done = settle(body, dt.date(2026, 1, 1))
+    assert done.moved == 1 and not done.contested
+    claims = {c.id: c for c in scan(done.text)}
+    assert claims[old.id].block == "history" and claims[new.id].block == "facts:raw/b.md"
+    assert "- a note of my own" in done.text  # a line that is no claim stays in its block
+    edited = body.replace("runs on MongoDB", "runs on MongoDB 7")
+    kept = settle(edited, dt.date(2026, 1, 1))
+    assert "facts:raw/b.md" in kept.kept and "Acme runs on MongoDB 7 (since 2025-03)" in kept.text
