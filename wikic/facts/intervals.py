@@ -2,18 +2,23 @@
 
 The model proposes an interval (`valid_from`, `valid_to`) and a pairing (`replaces`) with each claim; the
 code decides. An interval is refused, with the reason recorded, when a date is not a date, lies in the
-future, or ends before it starts: the claim is still written, dated by its source, so nothing is lost.
+future, is not stated by the claim's quote (its year is not in it: a date is a specific like any other), or
+ends before it starts: the claim is still written, dated by its source, so nothing is lost.
 """
 
 from __future__ import annotations
 
 import datetime as dt
+import re
+import unicodedata
 from dataclasses import replace
 from typing import Any
 
 from wikic.facts.claims import Claim
 from wikic.facts.dates import first_day, partial
 from wikic.ingest.plan_model import Fact
+
+_YEAR = re.compile(r"(?<!\d)(\d{4})(?!\d)")
 
 
 def claim_meta(fact: Fact) -> dict[str, Any]:
@@ -26,6 +31,8 @@ def claim_meta(fact: Fact) -> dict[str, Any]:
     for key, value in (("from", fact.valid_from), ("to", fact.valid_to), ("replaces", fact.replaces)):
         if value:
             meta[key] = value
+    if fact.valid_from or fact.valid_to:
+        meta["years"] = sorted(set(_YEAR.findall(unicodedata.normalize("NFKC", fact.quote))))
     return meta
 
 
@@ -43,6 +50,9 @@ def checked_claim(claim: Claim, meta: dict[str, Any], today: dt.date, refused: l
             refused.append(f"{said}: {key} '{raw}' is not a date (YYYY, YYYY-MM or YYYY-MM-DD)")
         elif first_day(value) > today:
             refused.append(f"{said}: {key} {value} is in the future")
+            value = None
+        elif "years" in meta and value[:4] not in meta["years"]:
+            refused.append(f"{said}: {key} {value} is not stated by its quote (no {value[:4]} in it)")
             value = None
         stated[key] = value
     start, end = stated["from"], stated["to"]
