@@ -141,6 +141,20 @@ def test_the_prompt_lists_current_claims_with_their_ids(tmp_path: Path) -> None:
     assert listed == [(claim.id, "Acme", "Acme runs its platform on PostgreSQL (since 2023-01)")]
 
 
+def test_the_claims_listed_to_the_model_are_bounded(tmp_path: Path) -> None:
+    from wikic.facts.lookup import MAX_PROMPT_LISTING_CHARS, listed_claims
+    from wikic.ingest.pipeline import page_names
+
+    root = _vault(tmp_path)
+    for batch in range(5):  # six facts a source, as the wire model allows
+        said = [f"Acme runs service {batch}{i} on host {i} of its long-named cluster." for i in range(6)]
+        many = {f"service {batch}0 ": [{"entity": "Acme", "fact": {"text": s.rstrip("."), "quote": s}} for s in said]}
+        _ingest(root, _model(many), _source(tmp_path, f"acme-services-{batch}.md", "2024-01-01", " ".join(said)))
+    names, _ = page_names(root)
+    listed = listed_claims(root, names, ["Acme"])
+    assert 10 <= len(listed) <= 20 and sum(len(line) + 3 for line in listed) <= MAX_PROMPT_LISTING_CHARS
+
+
 def test_claims_that_hold_at_the_same_time_and_disagree_are_contested_until_a_later_source_settles_it(
     tmp_path: Path,
 ) -> None:

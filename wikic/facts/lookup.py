@@ -16,7 +16,11 @@ from wikic.facts.timeline import Placed, Timeline, timeline, unique
 from wikic.ingest.names import PageNames
 from wikic.vault.layout import require_vault
 
-MAX_PROMPT_CLAIMS = 40  # claims listed to the model per source: bounded, whatever the pages hold
+# Claims listed to the model per source: bounded in count and in characters, whatever the pages hold (a
+# small local model has a few thousand tokens of context in all; the list costs at most about 500 of them).
+MAX_PROMPT_CLAIMS = 20
+MAX_PROMPT_CLAIM_CHARS = 100
+MAX_PROMPT_LISTING_CHARS = 2000
 
 
 def page_timeline(text: str) -> Timeline:
@@ -133,8 +137,9 @@ def claims_as_of(lines: list[str], page_text: str, day: dt.date) -> list[str]:
 
 
 def listed_claims(root: Path, names: PageNames, titles: Iterable[str], limit: int = MAX_PROMPT_CLAIMS) -> list[str]:
-    """The current claims of the pages titled `titles`, one line each: `id | page | claim (interval)`."""
+    """The current claims of the pages titled `titles`, one line each: `id | page | claim (since ...)`."""
     out: list[str] = []
+    used = 0
     for title in titles:
         path = names.lookup(title)
         if path is None:
@@ -147,8 +152,13 @@ def listed_claims(root: Path, names: PageNames, titles: Iterable[str], limit: in
             if placed.end is not None:
                 continue
             claim = placed.claim
-            when = f"since {claim.valid_from}" if claim.valid_from else f"as of {claim.seen.isoformat()}"
-            out.append(f"{claim.id} | {names.titles.get(path, title)} | {plain_text(claim.text)} ({when})")
-            if len(out) >= limit:
+            said = plain_text(claim.text)
+            if len(said) > MAX_PROMPT_CLAIM_CHARS:
+                said = said[: MAX_PROMPT_CLAIM_CHARS - 1].rstrip() + "…"
+            when = f" (since {claim.valid_from})" if claim.valid_from else ""  # a stated start helps pair
+            line = f"{claim.id} | {names.titles.get(path, title)} | {said}{when}"
+            used += len(line) + 3
+            if len(out) >= limit or used > MAX_PROMPT_LISTING_CHARS:
                 return out
+            out.append(line)
     return out
