@@ -380,3 +380,26 @@ def test_an_answer_as_of_a_date_is_given_the_claims_that_held_then(tmp_path: Pat
     (page,) = [item for item in now.items if item.path == "entities/acme.md"]
     assert "MongoDB (since 2025-03)" in page.text and "PostgreSQL (2023-01 – 2025-03)" in page.text  # the history
     assert "Answer as of" not in context_messages(now)[-1]["content"]
+
+
+def test_a_fact_s_time_fields_are_asked_for_only_where_they_can_hold() -> None:
+    """A small model decodes under the schema: fields it cannot fill from the chunk are not in it."""
+    from wikic.ingest.extract.prompt import PromptContext, asked_schema, build_messages, fact_fields
+    from wikic.ingest.extract.windows import Chunk
+    from wikic.ingest.plan_model import ChunkPlan
+
+    def fact_props(schema: dict[str, Any]) -> set[str]:
+        fact = schema["properties"]["entities"]["items"]["properties"]["facts"]["items"]
+        assert set(fact["required"]) == set(fact["properties"])
+        return set(fact["properties"])
+
+    plain, dated = Chunk("Acme runs on PostgreSQL.", 1, 1), Chunk("Since 2023 Acme runs on PostgreSQL.", 1, 1)
+    listed = ["c0123abcd | Acme | Acme runs on MySQL"]
+    assert fact_props(asked_schema(ChunkPlan, fact_fields(plain, ()))) == {"text", "quote"}
+    assert fact_props(asked_schema(ChunkPlan, fact_fields(dated, ()))) == {"text", "quote", "valid_from", "valid_to"}
+    assert fact_props(asked_schema(ChunkPlan, fact_fields(plain, listed))) == {"text", "quote", "replaces"}
+    system = build_messages(plain, title="t", source_path="raw/t.md", context=PromptContext())[0]["content"]
+    assert "valid_from" not in system and "replaces" not in system
+    asked = build_messages(dated, title="t", source_path="raw/t.md", context=PromptContext(), existing_claims=listed)
+    assert "`valid_from` / `valid_to`" in asked[0]["content"] and "`replaces`" in asked[0]["content"]
+    assert "- c0123abcd | Acme | Acme runs on MySQL" in asked[-1]["content"]

@@ -407,7 +407,8 @@ def ingest(
     if options.estimate:
         for src in todo:
             est = estimate_extraction(
-                src, context=context, existing_pages=contexts[src.raw_path], settings=settings, llm=llm, cache=cache
+                src, context=context, existing_pages=contexts[src.raw_path], existing_claims=claims[src.raw_path],
+                settings=settings, llm=llm, cache=cache,
             )
             r = SourceReport(
                 src.text_path,

@@ -27,8 +27,12 @@ import json
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
+
+from pydantic import BaseModel
 
 from wikic.ingest.extract.windows import Chunk
+from wikic.llm.schema import strict_schema
 from wikic.text.scripts import CJK
 from wikic.text.tokens import estimate_tokens
 
@@ -67,11 +71,50 @@ knowledge.
 - Names: the usual full name without articles. When an item is one of the existing pages listed by the user, use \
 that page's exact name; put other spellings in `aliases`.
 - Include every named thing the source states something specific about; leave a list empty only when the \
-source has nothing of that kind.
-- Time: `valid_from` / `valid_to` only when the quote itself says when the fact began or stopped holding \
-("since March 2024": "2024-03"); otherwise null. `replaces`: only when the user lists existing claims and the \
-source gives a different value for the same subject and attribute as one of them: that claim's id; otherwise \
-null."""
+source has nothing of that kind."""
+
+# A fact's optional fields, asked for only where they can hold (`fact_fields`): the schema a small model
+# decodes under stays as short as the source allows.
+INTERVAL_FIELDS = ("valid_from", "valid_to")
+PAIRING_FIELD = "replaces"
+_YEAR = re.compile(r"(?<!\d)(?:1[6-9]|20)\d\d(?!\d)")
+_INTERVAL_RULE = """
+- `valid_from` / `valid_to`: only when the quote itself says when the fact began or stopped holding \
+("since March 2024": "2024-03"); otherwise null."""
+_PAIRING_RULE = """
+- `replaces`: only when the source gives a different value for the same subject and attribute as one of the \
+listed existing claims: that claim's id; otherwise null."""
+
+
+def fact_fields(chunk: Chunk, existing_claims: Sequence[str]) -> tuple[str, ...]:
+    """The optional fields of a fact the model is asked for in `chunk`: an interval only where the chunk
+    writes a year (an interval its quote does not state is refused anyway), `replaces` only where existing
+    claims are listed."""
+    fields: tuple[str, ...] = INTERVAL_FIELDS if _YEAR.search(chunk.text) else ()
+    return (*fields, PAIRING_FIELD) if existing_claims else fields
+
+
+def asked_schema(output: type[BaseModel], fields: Sequence[str]) -> dict[str, Any]:
+    """The strict schema of `output` with only the optional fact fields in `fields`."""
+    unwanted = {*INTERVAL_FIELDS, PAIRING_FIELD} - set(fields)
+
+    def drop(node: Any) -> Any:
+        if isinstance(node, list):
+            return [drop(v) for v in node]
+        if not isinstance(node, dict):
+            return node
+        props = node.get("properties")
+        if isinstance(props, dict) and "quote" in props and unwanted & set(props):
+            node = {**node, "properties": {k: v for k, v in props.items() if k not in unwanted},
+                    "required": [k for k in node.get("required", []) if k not in unwanted]}
+        return {k: drop(v) for k, v in node.items()}
+
+    schema: dict[str, Any] = drop(strict_schema(output))
+    return schema
+
+
+def _fact_rules(fields: Sequence[str]) -> str:
+    return (_INTERVAL_RULE if INTERVAL_FIELDS[0] in fields else "") + (_PAIRING_RULE if PAIRING_FIELD in fields else "")
 
 
 _MEMORY_RULES = """
@@ -103,7 +146,12 @@ def build_messages(
 ) -> list[dict[str, str]]:
     """The single strategy's request; `transcript`: also ask for the conversation's memories.
     `existing_claims`: current claims of the listed pages (`id | page | claim`), for `replaces`."""
-    system = _SINGLE.format(domain=_domain(context)) + _guidance(context) + (_MEMORY_RULES if transcript else "")
+    system = (
+        _SINGLE.format(domain=_domain(context))
+        + _fact_rules(fact_fields(chunk, existing_claims))
+        + _guidance(context)
+        + (_MEMORY_RULES if transcript else "")
+    )
 
     listing = _listing(existing_pages)
     part, fence, fenced = _fenced(chunk)
@@ -210,7 +258,8 @@ def claims_messages(
 ) -> list[dict[str, str]]:
     """The source first and the names last: every call about one chunk starts with the same text."""
     part, fence, fenced = _fenced(chunk)
-    system = _CLAIMS.format(domain=_domain(context)) + _guidance(context)
+    rules = _fact_rules(fact_fields(chunk, existing_claims))
+    system = _CLAIMS.format(domain=_domain(context)) + rules + _guidance(context)
     asked = "\n".join(f"- {name}" for name in names)
     user = (
         f'Source: "{title}"{part}. The source text is between the two {fence} markers.\n{fenced}\n\n'

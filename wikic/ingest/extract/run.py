@@ -31,9 +31,13 @@ from wikic.errors import LLMError
 from wikic.ingest.anchor import AnchorIndex, anchor_plan
 from wikic.ingest.extract.merge import merge_plans
 from wikic.ingest.extract.prompt import (
+    INTERVAL_FIELDS,
+    PAIRING_FIELD,
     PromptContext,
+    asked_schema,
     build_messages,
     claims_messages,
+    fact_fields,
     memories_messages,
     names_messages,
 )
@@ -58,7 +62,6 @@ from wikic.ingest.plan_model import (
 from wikic.ingest.workers import DaemonPool
 from wikic.llm.cache import ReplyCache
 from wikic.llm.client import LLM, TruncatedReply
-from wikic.llm.schema import strict_schema
 from wikic.llm.structured import Usage, ask
 from wikic.settings import Settings
 from wikic.text.tokens import estimate_messages
@@ -246,10 +249,12 @@ class _Asker:
                 raise
             return self._ask(strategy, parts[0], depth + 1) + self._ask(strategy, parts[1], depth + 1)
 
-    def _call(self, messages: list[dict[str, str]], output: Any, schema_name: str) -> Any:
+    def _call(self, messages: list[dict[str, str]], output: Any, schema_name: str, chunk: Chunk | None = None) -> Any:
+        """Ask for `output`; with `chunk`, its facts carry only the optional fields that can hold there."""
+        fields = fact_fields(chunk, self.existing_claims) if chunk is not None else (*INTERVAL_FIELDS, PAIRING_FIELD)
         return ask(
             self.llm, messages, output, schema_name=schema_name, max_tokens=self.settings.llm.max_output_tokens,
-            cache=self.cache, schema=strict_schema(output), usage=self.usage, on_tokens=self.on_tokens,
+            cache=self.cache, schema=asked_schema(output, fields), usage=self.usage, on_tokens=self.on_tokens,
         ).value
 
     def _single(self, chunk: Chunk) -> ChunkPlan:
@@ -258,9 +263,9 @@ class _Asker:
             existing_pages=self.existing_pages, existing_claims=self.existing_claims, transcript=self.transcript,
         )
         if self.transcript:
-            transcript: TranscriptPlan = self._call(messages, TranscriptPlan, TRANSCRIPT_SCHEMA_NAME)
+            transcript: TranscriptPlan = self._call(messages, TranscriptPlan, TRANSCRIPT_SCHEMA_NAME, chunk)
             return transcript
-        plan: ChunkPlan = self._call(messages, ChunkPlan, SCHEMA_NAME)
+        plan: ChunkPlan = self._call(messages, ChunkPlan, SCHEMA_NAME, chunk)
         return plan
 
     def _two_pass(self, chunk: Chunk) -> ChunkPlan:
@@ -281,7 +286,7 @@ class _Asker:
             claims: ClaimsPlan = self._call(
                 claims_messages(chunk, group, title=self.source.title, context=self.context,
                                 existing_claims=self.existing_claims),
-                ClaimsPlan, CLAIMS_SCHEMA_NAME,
+                ClaimsPlan, CLAIMS_SCHEMA_NAME, chunk,
             )
             said = {normalize_name(item.name): item for item in claims.items}
             for name in group:
@@ -315,6 +320,7 @@ def estimate_extraction(
     *,
     context: PromptContext,
     existing_pages: Sequence[str] = (),
+    existing_claims: Sequence[str] = (),
     settings: Settings | None = None,
     llm: LLM | None = None,
     cache: ReplyCache | None = None,
@@ -334,7 +340,8 @@ def estimate_extraction(
         key_output: Any
         if strategy == "two-pass":
             names = names_messages(chunk, title=source.title, context=context, existing_pages=existing_pages)
-            claims = claims_messages(chunk, ["a name"] * NAMES_PER_ASK, title=source.title, context=context)
+            claims = claims_messages(chunk, ["a name"] * NAMES_PER_ASK, title=source.title, context=context,
+                                     existing_claims=existing_claims)
             asks = 1 + math.ceil(EXPECTED_NAMES_PER_WINDOW / NAMES_PER_ASK)
             key_messages, key_output, key_name = names, NamesPlan, NAMES_SCHEMA_NAME
             tokens = estimate_messages(names) + (asks - 1) * estimate_messages(claims)
@@ -344,15 +351,14 @@ def estimate_extraction(
         else:
             key_messages = build_messages(
                 chunk, title=source.title, source_path=source.text_path, context=context, existing_pages=existing_pages,
-                transcript=transcript,
+                existing_claims=existing_claims, transcript=transcript,
             )
             asks = 1
             key_output, key_name = (TranscriptPlan, TRANSCRIPT_SCHEMA_NAME) if transcript else (ChunkPlan, SCHEMA_NAME)
             tokens = estimate_messages(key_messages)
         if llm is not None and cache is not None:
-            key = ReplyCache.key(
-                llm.identity, key_messages, key_name, strict_schema(key_output), settings.llm.max_output_tokens
-            )
+            schema = asked_schema(key_output, fact_fields(chunk, existing_claims))  # as `_Asker._call` asks
+            key = ReplyCache.key(llm.identity, key_messages, key_name, schema, settings.llm.max_output_tokens)
             if cache.get(key) is not None:
                 cached += 1
                 continue
