@@ -52,6 +52,7 @@ class VaultStatus:
     lint: dict[str, Any] | None = None
     tokens: dict[str, Any] = field(default_factory=dict)
     extraction: dict[str, Any] = field(default_factory=dict)
+    contested: list[str] = field(default_factory=list)  # pages whose claims contradict each other
 
     @property
     def pages_total(self) -> int:
@@ -69,6 +70,7 @@ class VaultStatus:
             "lint": self.lint,
             "tokens": self.tokens,
             "extraction": self.extraction,
+            "contested": self.contested,
         }
 
 
@@ -123,17 +125,19 @@ def extraction_counts(compiled: Compiled) -> dict[str, Any]:
     none of them), claims dropped by reason, quotes repaired, and the strategy each source was asked with."""
     dropped: Counter[str] = Counter()
     strategies: Counter[str] = Counter()
-    empty, repaired = [], 0
+    empty, repaired, superseded, refused = [], 0, 0, 0
     for raw_path, entry in sorted(compiled.entries.items()):
         if entry.get("nothing_extracted"):
             empty.append(raw_path)
         for reason, n in (entry.get("dropped") or {}).items():
             dropped[reason] += int(n)
         repaired += int(entry.get("repaired") or 0)
+        superseded += int(entry.get("superseded") or 0)
+        refused += int(entry.get("refused") or 0)
         if entry.get("strategy"):
             strategies[entry["strategy"]] += 1
     return {"nothing_extracted": empty, "dropped": dict(sorted(dropped.items())), "repaired_quotes": repaired,
-            "strategies": dict(sorted(strategies.items()))}
+            "strategies": dict(sorted(strategies.items())), "superseded": superseded, "pairings_refused": refused}
 
 
 def vault_status(root: Path, *, lint: bool = True, recent: int = 10, today: dt.date | None = None) -> VaultStatus:
@@ -153,6 +157,7 @@ def vault_status(root: Path, *, lint: bool = True, recent: int = 10, today: dt.d
     compiled = Compiled.load(root)
     out.compiled_sources = len(compiled.entries)
     out.extraction = extraction_counts(compiled)
+    out.contested = sorted(p for p in vault.pages if (vault.notes[p].frontmatter or {}).get("contested") is True)
     try:
         out.palace = palace_status(root)
     except (PalaceError, OSError) as exc:
@@ -188,6 +193,9 @@ def _extraction_lines(counts: dict[str, Any]) -> list[str]:
         reasons = ", ".join(f"{n} {reason}" for reason, n in dropped.items())
         lines.append(f"Claims: {sum(dropped.values())} dropped" + (f" ({reasons})" if reasons else "")
                      + f", {counts.get('repaired_quotes', 0)} quote(s) repaired")
+    if counts.get("superseded") or counts.get("pairings_refused"):
+        lines.append(f"Facts over time: {counts.get('superseded', 0)} claim(s) superseded (in their pages' history), "
+                     f"{counts.get('pairings_refused', 0)} pairing(s) or interval(s) refused")
     return lines
 
 
@@ -198,6 +206,10 @@ def render_status(status: VaultStatus) -> str:
     lines.append(f"Pages: {status.pages_total}" + (f" ({parts})" if parts else ""))
     lines.append(f"Sources: {status.raw_sources} raw file(s), {status.compiled_sources} compiled")
     lines.extend(_extraction_lines(status.extraction))
+    if status.contested:
+        lines.append(f"Contested: {len(status.contested)} page(s) with contradicting claims: "
+                     + ", ".join(status.contested[:5]) + (" ..." if len(status.contested) > 5 else "")
+                     + " (see `wikic lint --select contradiction`)")
     if status.palace_error:
         lines.append(f"Palace: error: {status.palace_error}")
     elif status.palace is None:

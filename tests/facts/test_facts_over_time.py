@@ -173,6 +173,11 @@ def test_claims_that_hold_at_the_same_time_and_disagree_are_contested_until_a_la
     assert "^[raw/articles/acme-cockroach.md:L6]" in found[0].message
     assert {p.claim.text for p in facts_for(root, "Acme", "2025-06").held} == {
         "Acme runs its platform on MongoDB", "Acme runs its platform on CockroachDB"}
+    from wikic.status import render_status, vault_status
+
+    status = vault_status(root, lint=False)
+    assert status.contested == ["entities/acme.md"]
+    assert "Contested: 1 page(s) with contradicting claims: entities/acme.md" in render_status(status)
 
     settled = {"Postgres again": [{"entity": "Acme", "fact": {
         "text": "Acme runs its platform on PostgreSQL",
@@ -186,6 +191,9 @@ def test_claims_that_hold_at_the_same_time_and_disagree_are_contested_until_a_la
     assert not run_lint(root, LintOptions(select=("contradiction",), today=TODAY)).findings
     assert _texts(root, "2025-08") == ["Acme runs its platform on PostgreSQL"]
     assert len(scan(text)) == 3  # nothing lost: the two contested claims are in the history
+    status = vault_status(root, lint=False)
+    assert not status.contested and status.extraction["superseded"] == 2
+    assert "Facts over time: 2 claim(s) superseded" in render_status(status)
 
 
 # -- bad pairings: refused with a reason, the claim still written -------------------------------------------

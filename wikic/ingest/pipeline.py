@@ -523,7 +523,8 @@ def ingest(
             if options.dry_run:
                 continue
             compiled.record(ref, src.sha256, result.compiled_pages, today.isoformat(), strategy=r.strategy,
-                            dropped=r.dropped, repaired=r.repaired_quotes, nothing_extracted=r.nothing_extracted)
+                            dropped=r.dropped, repaired=r.repaired_quotes, nothing_extracted=r.nothing_extracted,
+                            superseded=r.superseded, refused=len(r.rejected))
             recorded.append(ref)
             log_rows.append(row(today, "ingest", ref, _notes(r)))
             if progress:
