@@ -128,7 +128,7 @@ class Compiler:
         self._disk_sources: dict[str, frozenset[str]] | None = None  # page -> raw sources it cites on disk
         self._disk_citing: dict[str, set[str]] = {}  # raw source -> pages citing it on disk
         self._raw_names: Counter[str] | None = None  # folded raw file name -> how many raw files carry it
-        self._homes: dict[str, tuple[str, str]] | None = None  # claim id -> (page, topic), as on disk
+        self._block_pages: dict[str, str] | None = None  # claim block id -> the page it is on, as on disk
         self._rejected: list[str] = []  # pairings and intervals refused while compiling the current source
 
     # -- reading ---------------------------------------------------------------------------------------
@@ -596,7 +596,7 @@ class Compiler:
         if not is_claim_id(wanted):
             self._rejected.append(f"{said}: not a claim id")
             return None
-        home = self._claim_homes().get(wanted)
+        home = self._claim_home(wanted)
         if home is None:
             self._rejected.append(f"{said}: no page has a claim with that id")
             return None
@@ -608,22 +608,24 @@ class Compiler:
             return None  # the same claim from the same source: nothing to pair
         return topic
 
-    def _claim_homes(self) -> dict[str, tuple[str, str]]:
-        """claim id -> (the page it is on, its topic), over the pages on disk and those planned in this run."""
-        if self._homes is None:
-            self._homes = {}
-            for path in load_vault(self.root, use_cache=True).pages:
-                try:
-                    text = (self.root / path).read_text(encoding="utf-8")
-                except (OSError, UnicodeDecodeError):
-                    continue
-                for found in scan(text):
-                    self._homes[found.id] = (path, found.topic_id)
-        homes = dict(self._homes)
+    def _claim_home(self, wanted: str) -> tuple[str, str] | None:
+        """(the page the claim `wanted` is on, its topic), as planned in this run or else on disk, or None.
+        The page is found by its block id in the parsed vault (cached), and only that page is read."""
         for path, text in self.texts.items():
-            for found in scan(text):
-                homes[found.id] = (path, found.topic_id)
-        return homes
+            if wanted in text:
+                found = next((c for c in scan(text) if c.id == wanted), None)
+                if found is not None:
+                    return path, found.topic_id
+        if self._block_pages is None:
+            vault = load_vault(self.root, use_cache=True)
+            self._block_pages = {
+                block.id: path for path in vault.pages for block in vault.notes[path].blocks if is_claim_id(block.id)
+            }
+        page = self._block_pages.get(wanted)
+        if page is None:
+            return None
+        found = next((c for c in scan(self.text(page) or "") if c.id == wanted), None)
+        return (page, found.topic_id) if found is not None else None
 
     def _settle(self, path: str, was: str, body: str, data: dict[str, Any], result: SourceResult) -> str:
         """`body` with its claims placed on their timelines (`wikic/facts/timeline.py`), and `data`'s
