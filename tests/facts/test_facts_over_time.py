@@ -411,3 +411,18 @@ def test_a_fact_s_time_fields_are_asked_for_only_where_they_can_hold() -> None:
     asked = build_messages(dated, title="t", source_path="raw/t.md", context=PromptContext(), existing_claims=listed)
     assert "`valid_from` / `valid_to`" in asked[0]["content"] and "`replaces`" in asked[0]["content"]
     assert "- c0123abcd | Acme | Acme runs on MySQL" in asked[-1]["content"]
+
+
+def test_compiling_a_superseded_claim_s_source_again_changes_nothing(tmp_path: Path) -> None:
+    root = _vault(tmp_path)
+    inputs = _inputs(tmp_path)
+    llm = _model(PLANS, _latest_of("Acme"))
+    _ingest(root, llm, inputs["postgres"])
+    _ingest(root, llm, inputs["mongo"])
+    page = root / "entities/acme.md"
+    before = page.read_text(encoding="utf-8")
+    again = ingest(root, IngestOptions(inputs=[inputs["postgres"]], use_palace=False, lint_after=False, today=TODAY,
+                                       force=True), llm=llm)
+    assert [s.status for s in again.sources] == ["compiled"]
+    assert page.read_text(encoding="utf-8") == before
+    assert [c.block for c in scan(before)] == ["facts:raw/articles/acme-2025.md", "history"]
