@@ -383,3 +383,17 @@ def test_tags_come_from_what_the_page_says_not_from_the_names_of_its_sources(tmp
     assert sorted(result.created) == ["concepts/indexing.md", "concepts/search.md"]
     assert "\ntags: []\n" in compiler.texts["concepts/indexing.md"]
     assert "\ntags: [research]\n" in compiler.texts["concepts/search.md"]
+
+
+def test_a_name_with_nothing_anchored_waits_in_the_ledger_instead_of_becoming_an_empty_page(tmp_path: Path) -> None:
+    root = _vault(tmp_path)
+    _source(root)
+    said = Entity("HNSW", "other", (), "", (Fact("HNSW is fast.", "not in the source"),))  # its quote is not there
+    for source in ("raw/articles/a.md", "raw/articles/b.md"):
+        compiler, result = _compile(root, Plan(source, "s", entities=(said,)))
+        assert not result.created and result.pending == ["HNSW"]
+        Mentions(root, compiler.mentions.items).save()
+    assert len(Mentions.load(root).items["entity:hnsw"]["sources"]) == 2  # named by two sources: enough references
+    anchored = Entity("HNSW", "other", (), "", (_fact("HNSW builds a graph.", 3),))
+    _, result = _compile(root, Plan(SRC, "s", entities=(anchored,)))
+    assert result.created == ["entities/hnsw.md"]  # the first anchored claim makes the page

@@ -159,8 +159,10 @@ def test_hostile_reply_stays_inside_the_vault(tmp_path: Path, standin: StandinSe
                 "y",
                 [fact("[[ghost-page]] says <b>hi</b> %% $x$", "Sam Altman is the CEO")],
             ),
-            entity("Gpt-4", "model", "case variant", [fact("Case.", "It released GPT-4 in March 2023.")]),
-            entity("GPT-4", "model", "the model", [fact("Model.", "It released GPT-4 in March 2023.")]),
+            entity("Gpt-4", "model", "case variant", [fact("GPT-4 came out in March 2023.",
+                                                            "It released GPT-4 in March 2023.")]),
+            entity("GPT-4", "model", "the model", [fact("GPT-4 was released in March 2023.",
+                                                        "It released GPT-4 in March 2023.")]),
         ],
     )
     standin.route = lambda body: hostile

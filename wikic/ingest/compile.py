@@ -461,6 +461,9 @@ class Compiler:
         entry = self.mentions.add(key, kind, title, aliases, clean_text(summary, 300), src, payload)
         entry["kind_detail"] = getattr(item, "kind", "") or entry.get("kind_detail", "")
         enough = len(entry["sources"]) >= max(threshold, 1)
+        if kind == "entity":
+            said = sum(len(p.get("facts", [])) + len(p.get("memories", [])) for p in entry["sources"].values())
+            enough = enough and said >= self.schema.thresholds["entity_min_claims"]
         if kind == "concept":
             headings = {h for p in entry["sources"].values() for h in p.get("sections", {})}
             enough = len(headings) >= self.schema.thresholds["concept_min_sections"]

@@ -18,6 +18,9 @@ SEVERITIES = ("error", "warning", "info", "off")
 
 THRESHOLD_DEFAULTS: dict[str, int] = {
     "entity_min_references": 2,
+    # anchored claims (facts and memories, over its sources) a new entity page needs: a name the sources only
+    # mention waits in the mentions ledger instead of becoming a page with nothing on it
+    "entity_min_claims": 1,
     "concept_min_sections": 3,
     "comparison_min_axes": 3,
     "query_max_age_days": 90,
