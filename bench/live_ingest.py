@@ -143,6 +143,12 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     with tempfile.TemporaryDirectory(prefix="wikic-live-") as scratch:
         root = Path(args.keep) if args.keep else Path(scratch) / "wiki"
         init_vault(root)
+        if args.entity_min_claims is not None:
+            schema = root / "SCHEMA.md"
+            text = schema.read_text(encoding="utf-8")
+            schema.write_text(text.replace("## Page Thresholds\n",
+                                           f"## Page Thresholds\n- entity_min_claims: {args.entity_min_claims}\n"),
+                              encoding="utf-8")
         lines = [f'base_url = "{args.base_url}"', f'model = "{args.model}"', f"timeout = {args.timeout}",
                  "max_retries = 0", f"concurrency = {args.concurrency}", f'strategy = "{args.strategy}"',
                  f"max_output_tokens = {args.max_output_tokens}"]
@@ -169,6 +175,7 @@ def main() -> None:
     parser.add_argument("--concurrency", type=int, default=1)
     parser.add_argument("--max-output-tokens", type=int, default=2048)
     parser.add_argument("--keep", help="build the vault here and keep it (an empty or new folder)")
+    parser.add_argument("--entity-min-claims", type=int, help="SCHEMA.md's entity_min_claims for the vault")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     result = run(args)
