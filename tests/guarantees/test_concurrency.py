@@ -55,7 +55,7 @@ def _run_together(root: Path, server: StandinServer, groups: list[list[str]]) ->
     query = gkit.popen("query", "What does Acme Corp build?", "--save", "--json", "--vault", str(root))
     results = gkit.wait_all([*ingests, lint, query], timeout=600)
     for code, out, err in results[: len(ingests)]:
-        assert code == 0, f"an ingest failed ({code}): {err[-3000:]}"
+        assert code == 0, f"an ingest failed ({code}): {err[-3000:]}\n{out[-6000:]}"
         assert all(s["status"] == "compiled" for s in json.loads(out)["sources"]), out
     for code, out, err in results[len(ingests) :]:
         assert code in (0, 1) and "Traceback" not in err, f"exit {code}: {err[-3000:]}"

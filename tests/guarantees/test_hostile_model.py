@@ -20,7 +20,9 @@ from __future__ import annotations
 import itertools
 import json
 import re
+import threading
 import unicodedata
+import zlib
 from pathlib import Path
 from typing import Any
 
@@ -68,18 +70,24 @@ class Maximal:
         self.over_length = over_length
         self.counters: dict[str, itertools.count[int]] = {}
         self.lines: list[str] = ["x"]
-
-        self.replies: dict[str, Any] = {}
+        self.seed = 0
+        self.claim: str | None = None
+        self.lock = threading.Lock()  # the server answers on several threads; one walk at a time
 
     def reply(self, body: dict[str, Any]) -> Any:
-        """The reply for this source: the same source always gets the same reply (as from a cache)."""
-        self.lines = _source_lines(body)
-        key = "\n".join(self.lines)
-        if key not in self.replies:
-            self.replies[key] = self(_schema(body))
-        return self.replies[key]
+        """The reply for this source and this schema. Each role's walk through HOSTILE starts from the
+        source's text, so the same source always gets the same values (as from a cache), a schema that
+        only adds a field (`replaces`, once claims are listed) leaves every other value as it was, and
+        different sources put different hostile strings in each role."""
+        with self.lock:
+            self.lines = _source_lines(body)
+            self.seed = zlib.crc32("\n".join(self.lines).encode("utf-8", "surrogatepass"))
+            self.counters = {}
+            return self(_schema(body))
 
     def __call__(self, schema: dict[str, Any], key: str = "") -> Any:
+        if "anyOf" in schema:  # an optional field: always filled, with its first non-null form
+            return self(next(s for s in schema["anyOf"] if s.get("type") != "null"), key)
         kind = schema.get("type")
         if kind == "object":
             return {k: self(v, k) for k, v in schema["properties"].items()}
@@ -95,11 +103,18 @@ class Maximal:
 
     def string(self, key: str, low: int, high: int) -> str:
         # each role starts elsewhere in HOSTILE, so an entity's aliases are not other entities' names
-        n = next(self.counters.setdefault(key, itertools.count(sum(map(ord, key)) * 7)))
+        n = next(self.counters.setdefault(key, itertools.count(sum(map(ord, key)) * 7 + self.seed)))
         if self.over_length is not None and key in ("name", "text"):
             return "Ω" * self.over_length
-        if key in ("quote", "text", "name", "subject", "source", "target"):  # named in the source, and supported
-            return self.lines[n % len(self.lines)][:high]
+        if key == "quote" and self.claim is not None:  # a claim's quote is its own line: anchored and supported
+            quote, self.claim = self.claim[:high], None
+            return quote
+        if key in ("quote", "text", "name", "subject", "source", "target"):  # named in the source
+            # a claim needs a line of two words or more: a one-word quote anchors nothing
+            lines = [x for x in self.lines if len(re.findall(r"\w+", x)) > 1] or self.lines if key == "text" else self.lines
+            line = lines[n % len(lines)][:high]
+            self.claim = line if key == "text" else None
+            return line
         payload = HOSTILE[n % len(HOSTILE)]
         text = f"{payload} {n}" if n % 2 == 0 else f"w{n} {payload} x"
         text = (text + " " + "x" * high)[:high]  # as long as the cap allows
@@ -194,7 +209,7 @@ def test_schema_valid_hostile_replies_stay_inside_the_vault(tmp_path: Path, stan
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
     # names are the source's lines, and the copies share most of them: a page per name, not per copy
-    assert data["totals"]["failed"] == 0 and data["totals"]["created"] >= 5 * len(copies), data["totals"]
+    assert data["totals"]["failed"] == 0 and data["totals"]["created"] >= 5 * len(copies), [(len(s["created"]), len(s["updated"]), s["dropped"], s["invented"], s["pending"]) for s in data["sources"]]
     assert sent and len(sent[0]["entities"]) == 12 and len(sent[0]["relations"]) == 20
 
     assert _outside(tmp_path, root) == outside
@@ -221,11 +236,15 @@ def _entity(name: str, quote: str, text: str = "A claim.", aliases: list[str] | 
             "facts": [{"text": text, "quote": quote}]}
 
 
+# words, not digits: a number in a claim must be in its quote
+ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth")
+
+
 def test_names_that_differ_only_in_case_or_normalisation_make_one_page(tmp_path: Path, standin: StandinServer) -> None:
     quote = "Café and Cafe\u0301 and CAFÉ are one place."
     variants = ["Café", "Cafe\u0301", "CAFÉ", "café", "CAFE\u0301", "Ｃａｆé"]
     standin.route = lambda body: _plan(
-        [_entity(v, quote, f"Variant {i}.") for i, v in enumerate(variants)]
+        [_entity(v, quote, f"The place, named the {nth} way.") for nth, v in zip(ORDINALS, variants, strict=True)]
         + [_entity(name, "CON and NUL and COM1 are device names.") for name in ("CON", "con", "Con.", "NUL", "nul.md")],
         [{"source": "Café", "relation": "links to", "target": "A page that does not exist", "quote": quote},
          {"source": "CON", "relation": "is", "target": "[[ghost]]", "quote": quote}],
