@@ -17,7 +17,8 @@ Streaming: a request with `"stream": true` is answered as server-sent events (`d
 seconds apart; a final usage chunk is sent when the request asks for it with `stream_options`.
 `reject_stream_options` makes the server refuse `stream_options` (HTTP 400), as some servers do;
 `ignore_stream` makes it answer a streaming request with one plain JSON chat completion, as some proxies
-and small servers do.
+and small servers do. `interrupt_requests` makes it give up a stream as soon as another chat request
+arrives, ending it with `data: [DONE]` and no finish reason, as llama-cpp-python's server does by default.
 """
 
 from __future__ import annotations
@@ -209,8 +210,12 @@ class StandinServer:
         model: str = "standin-model",
         reject_stream_options: bool = False,
         ignore_stream: bool = False,
+        interrupt_requests: bool = False,
     ) -> None:
         self.latency = latency
+        self.interrupt_requests = interrupt_requests
+        self.arrivals = 0  # chat requests received so far: a stream started before the last one is interrupted
+        self.interrupted = 0  # streams given up because a newer request arrived
         self.reject_json_schema = reject_json_schema
         self.reject_stream_options = reject_stream_options
         self.ignore_stream = ignore_stream
@@ -421,6 +426,9 @@ def _make_handler(server: StandinServer) -> type[BaseHTTPRequestHandler]:
             if not self.path.rstrip("/").endswith("/chat/completions"):
                 self._send(404, {"error": {"message": f"no route {self.path}"}})
                 return
+            with server._lock:
+                server.arrivals += 1
+                arrival = server.arrivals
             behaviour = server._choose(body if isinstance(body, dict) else {})
             delay = server.latency + behaviour.delay
             if delay and server._stopping.wait(delay):
@@ -428,11 +436,11 @@ def _make_handler(server: StandinServer) -> type[BaseHTTPRequestHandler]:
             if behaviour.status != 200:
                 self._send(behaviour.status, behaviour.body, behaviour.headers)
             elif isinstance(body, dict) and body.get("stream") and not server.ignore_stream:
-                self._stream(server._chunks(body, behaviour), behaviour)
+                self._stream(server._chunks(body, behaviour), behaviour, arrival)
             else:
                 self._send(200, server._completion(body, behaviour), behaviour.headers)
 
-        def _stream(self, chunks: list[dict[str, Any]], behaviour: Behaviour) -> None:
+        def _stream(self, chunks: list[dict[str, Any]], behaviour: Behaviour, arrival: int) -> None:
             # HTTP/1.0 without Content-Length: closing the connection ends the body, as SSE servers do.
             try:
                 self.send_response(200)
@@ -448,6 +456,10 @@ def _make_handler(server: StandinServer) -> type[BaseHTTPRequestHandler]:
                         return
                     if behaviour.chunk_delay and n > 0 and server._stopping.wait(behaviour.chunk_delay):
                         return
+                    if server.interrupt_requests and server.arrivals != arrival:
+                        with server._lock:
+                            server.interrupted += 1
+                        break  # a newer request arrived: [DONE], with no finish reason sent
                     self.wfile.write(f"data: {json.dumps(chunk)}\n\n".encode())
                     self.wfile.flush()
                 self.wfile.write(b"data: [DONE]\n\n")

@@ -111,7 +111,9 @@ class Maximal:
             return quote
         if key in ("quote", "text", "name", "subject", "source", "target"):  # named in the source
             # a claim needs a line of two words or more: a one-word quote anchors nothing
-            lines = [x for x in self.lines if len(re.findall(r"\w+", x)) > 1] or self.lines if key == "text" else self.lines
+            lines = self.lines
+            if key == "text":
+                lines = [x for x in lines if len(re.findall(r"\w+", x)) > 1] or lines
             line = lines[n % len(lines)][:high]
             self.claim = line if key == "text" else None
             return line
@@ -209,7 +211,7 @@ def test_schema_valid_hostile_replies_stay_inside_the_vault(tmp_path: Path, stan
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
     # names are the source's lines, and the copies share most of them: a page per name, not per copy
-    assert data["totals"]["failed"] == 0 and data["totals"]["created"] >= 5 * len(copies), [(len(s["created"]), len(s["updated"]), s["dropped"], s["invented"], s["pending"]) for s in data["sources"]]
+    assert data["totals"]["failed"] == 0 and data["totals"]["created"] >= 5 * len(copies), data["totals"]
     assert sent and len(sent[0]["entities"]) == 12 and len(sent[0]["relations"]) == 20
 
     assert _outside(tmp_path, root) == outside

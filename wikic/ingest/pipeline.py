@@ -34,7 +34,7 @@ from wikic.ingest.pending import pending_inputs
 from wikic.ingest.plan_model import UNSUPPORTED_SUMMARY, dropped_claims
 from wikic.ingest.workers import DaemonPool
 from wikic.llm.cache import ReplyCache
-from wikic.llm.client import LLM
+from wikic.llm.client import LLM, StreamCut
 from wikic.pages import journal
 from wikic.pages.index_file import bare_index, with_entries
 from wikic.pages.links import LinkNames
@@ -210,8 +210,15 @@ class BoundedLLM:
 
     def __init__(self, llm: LLM, limit: int) -> None:
         self._llm = llm
-        self._slots = threading.BoundedSemaphore(max(1, limit))
+        self._limit = max(1, limit)
+        self._slots = threading.BoundedSemaphore(self._limit)
         self._stopped = threading.Event()
+        self._count = threading.Lock()
+        self._in_flight = 0
+        self._started = 0
+        # Taken by every call once the endpoint turned out to serve one request at a time.
+        self._one_at_a_time = threading.Lock()
+        self._serial = self._limit > 1 and bool(getattr(llm, "serial", False))
 
     @property
     def identity(self) -> Any:
@@ -219,9 +226,46 @@ class BoundedLLM:
 
     def complete_json(self, *args: Any, **kwargs: Any) -> Any:
         with self._slots:
-            if self._stopped.is_set():
-                raise Interrupted("interrupted: no more model calls")
-            return self._llm.complete_json(*args, **kwargs)
+            serial = self._serial
+            # Each call that was already on its way when the run turned serial can cut one more reply.
+            for attempt in range(self._limit):
+                with self._count:
+                    self._in_flight += 1
+                    self._started += 1
+                    crowd = self._in_flight > 1  # another call was in flight when this one started...
+                    mark = self._started
+                try:
+                    return self._call(serial, *args, **kwargs)
+                except StreamCut:
+                    with self._count:
+                        crowd = crowd or self._started != mark  # ...or started while it ran
+                    if not crowd or attempt == self._limit - 1:
+                        raise  # cut although it ran alone: a real drop, reported as such
+                    # Cut while other calls were in flight: the server gives a request up when another
+                    # arrives (llama-cpp-python's does by default). From now on, and in later runs, one at a time.
+                    serial = True
+                    self._go_serial()
+                finally:
+                    with self._count:
+                        self._in_flight -= 1
+            raise AssertionError("unreachable")  # the last attempt returns or raises
+
+    def _go_serial(self) -> None:
+        with self._count:
+            if self._serial:
+                return
+            self._serial = True
+        remember = getattr(self._llm, "remember_serial", None)
+        if remember is not None:
+            remember()
+
+    def _call(self, serial: bool, *args: Any, **kwargs: Any) -> Any:
+        if self._stopped.is_set():
+            raise Interrupted("interrupted: no more model calls")
+        if serial:
+            with self._one_at_a_time:
+                return self._llm.complete_json(*args, **kwargs)
+        return self._llm.complete_json(*args, **kwargs)
 
     def stop(self) -> None:
         """Start no more calls, and close the client: a call in flight that fails is then not retried by

@@ -57,6 +57,12 @@ class LoopingReply(InvalidReply):
     soon as the loop showed, rather than paid for up to `max_tokens`. The caller may re-ask once."""
 
 
+class StreamCut(LLMError):
+    """The stream ended without a finish reason: the connection dropped, or the server gave the request up.
+    llama-cpp-python's server does the latter by default to every streaming request a newer request
+    arrives during, so the caller may ask again one request at a time."""
+
+
 class TruncatedReply(LLMError):
     """The reply hit `max_tokens` (finish_reason "length"): its JSON is incomplete, so it is not parsed."""
 
@@ -195,6 +201,14 @@ class OpenAICompatible:
     def remember_strategy(self, strategy: str) -> None:
         self._memory.remember_quirk(self.endpoint, self.model, "strategy", strategy)
 
+    @property
+    def serial(self) -> bool:
+        """This endpoint cuts a streaming reply short when another request arrives (see StreamCut)."""
+        return self._memory.quirks(self.endpoint, self.model).get("requests") == "one at a time"
+
+    def remember_serial(self) -> None:
+        self._memory.remember_quirk(self.endpoint, self.model, "requests", "one at a time")
+
     def complete_json(
         self,
         messages: Sequence[Message],
@@ -322,7 +336,7 @@ class OpenAICompatible:
                 yield held
             if stream.finish_reason is None:
                 # Every server sends a finish reason last; without one the connection dropped mid-answer.
-                raise LLMError(
+                raise StreamCut(
                     f"{self._where()}: the stream ended before the model finished (connection dropped?)",
                     hint="retry; if it keeps happening, check the server's logs",
                 )
