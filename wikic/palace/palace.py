@@ -7,6 +7,7 @@ One writer at a time (a file lock under .wikic/); readers never take the lock.
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field
@@ -22,12 +23,12 @@ from wikic.palace.embedders import Embedder, make_embedder
 from wikic.palace.manifest import DrawerRecord, FileRecord, Manifest
 from wikic.palace.sources import SourceFile, classify, extracted_originals, file_hash, read_document, scan
 from wikic.palace.store_process import GENERATION_KEY, open_store
+from wikic.palace.summary import IDENTITY_KEY, manifest_path
 from wikic.progress import ProgressCallback, ProgressEvent
 from wikic.settings import Settings, load_settings
 from wikic.vault.layout import require_vault
 from wikic.vault.state import PALACE_LOCK, state_dir, state_path
 
-LEXICAL_FILE = "lexical.sqlite3"
 REBUILD_HINT = "run `wikic index --rebuild` to re-embed the whole palace with the configured model"
 
 
@@ -113,8 +114,9 @@ class Palace:
         self.settings = settings.palace
         self._embedding = settings.embedding
         self._embedder = embedder
+        # an embedded palace's process starts when a search or a write first needs it (`search` starts it
+        # before loading the model, so the two overlap), never for what the manifest alone answers
         self.store = open_store(self.settings)
-        self.store.start()  # an embedded palace's process imports chromadb while this one loads its model
         self._manifest: Manifest | None = None
         self._lock = filelock.FileLock(str(state_path(self.vault, PALACE_LOCK)))
         # (generation, search.TitleIndex) for title matching in search; rebuilt after each write
@@ -131,14 +133,9 @@ class Palace:
     def manifest(self) -> Manifest:
         """The files and drawers indexed, with their BM25 terms (kept on this machine, beside the vectors)."""
         if self._manifest is None:
-            self._manifest = Manifest(self.settings.path / self._manifest_name())
+            self._manifest = Manifest(manifest_path(self.settings))
         return self._manifest
 
-    def _manifest_name(self) -> str:
-        # One manifest per collection, so two vaults sharing a chroma server never mix them.
-        if self.settings.collection == "wikic_drawers":
-            return LEXICAL_FILE
-        return f"lexical-{self.settings.collection}.sqlite3"
 
     def close(self) -> None:
         if self._manifest is not None:
@@ -249,6 +246,9 @@ class Palace:
         report.model = f"{identity['wikic_provider']}:{identity['wikic_model']} ({identity['wikic_dim']}-d)"
         if not self.store.exists():
             self.store.create(identity)
+        recorded = json.dumps(identity, sort_keys=True)
+        if lex.get_meta(IDENTITY_KEY) != recorded:  # what `wikic status` reads (summary.py)
+            lex.set_meta(IDENTITY_KEY, recorded)
         self._reconcile(force=lex.get_meta("dirty") == "1")
 
         signature = self._chunk_signature()
