@@ -91,16 +91,17 @@ class MissingExtra(ConfigError):
         self.missing = missing
 
 
-def require_extra(*extras: str, instead: str | None = None) -> None:
+def require_extra(*extras: str, instead: str | None = None, only: tuple[str, ...] | None = None) -> None:
     """Raise MissingExtra for the first of `extras` whose modules are not all installed. Called where a
     package that needs an extra starts (the palace, the model client, the ingest pipeline, the MCP server),
     so a missing one is one clear message rather than an ImportError from deep inside. Looks the modules up
-    without importing them. `instead` is what else the user may do (the hint's last words)."""
+    without importing them. `instead` is what else the user may do (the hint's last words); `only` checks
+    just these of the extra's modules (what an import needs, when the rest is needed later)."""
     from importlib.util import find_spec
 
     for extra in extras:
         missing = []
-        for name in EXTRAS[extra]:
+        for name in only or EXTRAS[extra]:
             try:
                 found = find_spec(name) is not None
             except (ImportError, ValueError):  # a broken install, or a module blocked in sys.modules

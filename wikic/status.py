@@ -19,7 +19,7 @@ from wikic.settings import load_settings
 from wikic.vault.layout import LOG_FILE, RAW_DIR, is_export, require_vault
 from wikic.vault.load import load_vault
 from wikic.vault.schema_md import load as load_schema
-from wikic.vault.state import Compiled, ConversationLedger
+from wikic.vault.state import Compiled, ConversationLedger, palace_manifest, read_palace_summary
 
 _ROW = re.compile(r"^\|\s*(\d{4}-\d{2}-\d{2})\s*\|(.*)\|\s*$")
 _TOKENS = re.compile(r"([\d,]+)\s+tokens\b")
@@ -112,23 +112,27 @@ def token_totals(rows: list[LogRow]) -> dict[str, Any]:
 def palace_status(root: Path) -> dict[str, Any] | None:
     """Files, drawers, model and location of the palace; None when it was never built (nothing is created).
 
-    An embedded palace answers from its manifest (no store process, no model: `palace/summary.py`); only a
-    chroma server, or a palace last written before its manifest recorded the model, is asked through the
+    An embedded palace answers from its manifest (no store process, no model: `read_palace_summary`); only
+    a chroma server, or a palace last written before its manifest recorded the model, is asked through the
     store, which needs the palace extra (MissingExtra without it)."""
-    from wikic.palace.summary import read_summary
-
     settings = load_settings(root)
-    if not settings.palace.url and not settings.palace.path.exists():
+    palace = settings.palace
+    if not palace.url and not palace.path.exists():
         return None
-    if not settings.palace.url:
-        summary = read_summary(settings.palace)
-        if summary is not None:
-            return summary
+    summary = None if palace.url else read_palace_summary(palace_manifest(palace.path, palace.collection))
+    if summary is not None:
+        return {
+            "files": summary["files"],
+            "drawers": summary["drawers"],
+            "model": f"{summary.get('wikic_provider')}:{summary.get('wikic_model')}",
+            "dim": summary.get("wikic_dim"),
+            "location": str(palace.path),
+        }
     require_extra("palace")
-    from wikic.palace.palace import Palace
+    from wikic.palace import Palace
 
-    with Palace(root, settings) as palace:
-        status = palace.status()
+    with Palace(root, settings) as store:
+        status = store.status()
     return status if status.get("model") else None
 
 

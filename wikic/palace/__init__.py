@@ -8,25 +8,25 @@ Public API (what ingest, query and the CLI call):
     hits = search(palace, "question", k=10, wing=None, tag=None, path=None)
     sync(vault) / update_paths(vault, paths) / search_vault(vault, query, ...)   # one-shot helpers
 
-The palace needs the `palace` extra (chromadb, numpy, the packaged embedders). The names above are
-imported when first used, and that is where a missing extra is reported (`MissingExtra`); the modules that
-need no extra (`summary.py`, what `wikic status` reads) can be imported without it.
+It needs the `palace` extra: importing the package needs numpy (which the `llm` extra brings too, for the
+packaged embedders ingest compares memories with), and a `Palace` needs the rest (chromadb). A missing
+extra is reported as `MissingExtra`. What `wikic status` shows of a palace is read from its manifest
+without this package (`wikic.vault.state.read_palace_summary`).
 """
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Iterable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
 
 from wikic.errors import require_extra
 
-if TYPE_CHECKING:
-    from wikic.palace.batch import search_batch
-    from wikic.palace.palace import Palace, SyncReport, open_palace
-    from wikic.palace.search import SearchHit, search
-    from wikic.progress import ProgressCallback
+require_extra("palace", only=("numpy",))  # before the imports below need it
+
+from wikic.palace.batch import search_batch
+from wikic.palace.palace import Palace, SyncReport, open_palace
+from wikic.palace.search import SearchHit, search
+from wikic.progress import ProgressCallback
 
 __all__ = [
     "Palace",
@@ -40,38 +40,15 @@ __all__ = [
     "update_paths",
 ]
 
-_LAZY = {
-    "Palace": "wikic.palace.palace",
-    "SyncReport": "wikic.palace.palace",
-    "open_palace": "wikic.palace.palace",
-    "SearchHit": "wikic.palace.search",
-    "search": "wikic.palace.search",
-    "search_batch": "wikic.palace.batch",
-}
-
-
-def __getattr__(name: str) -> Any:
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    require_extra("palace")
-    return getattr(importlib.import_module(module), name)
-
 
 def sync(vault: Path, *, rebuild: bool = False, progress: ProgressCallback | None = None) -> SyncReport:
     """Index the whole vault (incrementally unless `rebuild`); `progress` receives `embed` events."""
-    require_extra("palace")
-    from wikic.palace.palace import open_palace
-
     with open_palace(vault) as palace:
         return palace.sync(rebuild=rebuild, progress=progress)
 
 
 def update_paths(vault: Path, paths: Iterable[str | Path], *, progress: ProgressCallback | None = None) -> SyncReport:
     """Re-index the given files after they were written, moved or deleted."""
-    require_extra("palace")
-    from wikic.palace.palace import open_palace
-
     with open_palace(vault) as palace:
         return palace.update_paths(paths, progress=progress)
 
@@ -80,9 +57,5 @@ def search_vault(
     vault: Path, query: str, k: int = 10, *, wing: str | None = None, tag: str | None = None, path: str | None = None
 ) -> list[SearchHit]:
     """Search once; long-running callers should keep a Palace open and call `search` instead."""
-    require_extra("palace")
-    from wikic.palace.palace import open_palace
-    from wikic.palace.search import search
-
     with open_palace(vault) as palace:
         return search(palace, query, k, wing=wing, tag=tag, path=path)

@@ -17,17 +17,16 @@ from typing import Any
 import filelock
 import numpy as np
 
-from wikic.errors import LockTimeout, PalaceError
+from wikic.errors import LockTimeout, PalaceError, require_extra
 from wikic.palace.chunking import CHUNKER_VERSION, Document, Drawer, chunk_document
 from wikic.palace.embedders import Embedder, make_embedder
 from wikic.palace.manifest import DrawerRecord, FileRecord, Manifest
 from wikic.palace.sources import SourceFile, classify, extracted_originals, file_hash, read_document, scan
 from wikic.palace.store_process import GENERATION_KEY, open_store
-from wikic.palace.summary import IDENTITY_KEY, manifest_path
 from wikic.progress import ProgressCallback, ProgressEvent
 from wikic.settings import Settings, load_settings
 from wikic.vault.layout import require_vault
-from wikic.vault.state import PALACE_LOCK, state_dir, state_path
+from wikic.vault.state import PALACE_IDENTITY, PALACE_LOCK, palace_manifest, state_dir, state_path
 
 REBUILD_HINT = "run `wikic index --rebuild` to re-embed the whole palace with the configured model"
 
@@ -108,6 +107,7 @@ class Palace:
     """One vault's palace. Cheap to keep open; `search` notices writes made by other processes."""
 
     def __init__(self, vault: Path, settings: Settings | None = None, embedder: Embedder | None = None) -> None:
+        require_extra("palace")
         self.vault = vault.resolve()
         require_vault(self.vault)  # a palace lives in .wikic/: never create one in a folder that is no vault
         settings = settings or load_settings(self.vault)
@@ -133,7 +133,7 @@ class Palace:
     def manifest(self) -> Manifest:
         """The files and drawers indexed, with their BM25 terms (kept on this machine, beside the vectors)."""
         if self._manifest is None:
-            self._manifest = Manifest(manifest_path(self.settings))
+            self._manifest = Manifest(palace_manifest(self.settings.path, self.settings.collection))
         return self._manifest
 
 
@@ -247,8 +247,8 @@ class Palace:
         if not self.store.exists():
             self.store.create(identity)
         recorded = json.dumps(identity, sort_keys=True)
-        if lex.get_meta(IDENTITY_KEY) != recorded:  # what `wikic status` reads (summary.py)
-            lex.set_meta(IDENTITY_KEY, recorded)
+        if lex.get_meta(PALACE_IDENTITY) != recorded:  # what `wikic status` reads (vault/state.py)
+            lex.set_meta(PALACE_IDENTITY, recorded)
         self._reconcile(force=lex.get_meta("dirty") == "1")
 
         signature = self._chunk_signature()
