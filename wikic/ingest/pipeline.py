@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, wait
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from wikic.errors import ConfigError, Interrupted, LLMError, PalaceError, UsageError, describe, require_extra
 
@@ -20,23 +20,10 @@ require_extra("llm")  # before the imports below need it: numpy, bs4, the model 
 
 from wikic.conversations.intake import ExportReport, bring_in, drain_queue, find_dropped, find_exports
 from wikic.conversations.queue import queued
-from wikic.facts.lookup import listed_claims
 from wikic.ingest.capture import CapturedSource, commit, preview
-from wikic.ingest.compile import Compiler, SourceResult
-from wikic.ingest.extract import (
-    ExtractionResult,
-    PromptContext,
-    estimate_extraction,
-    extract_plan,
-    source_chunks,
-)
 from wikic.ingest.inputs import read_inputs
-from wikic.ingest.memories import packaged_embedder
 from wikic.ingest.names import PageNames, page_names
 from wikic.ingest.pending import pending_inputs
-from wikic.ingest.plan_model import UNSUPPORTED_SUMMARY, dropped_claims
-from wikic.ingest.workers import DaemonPool
-from wikic.llm.cache import ReplyCache
 from wikic.llm.client import LLM
 from wikic.pages import journal
 from wikic.pages.index_file import bare_index, with_entries
@@ -48,6 +35,10 @@ from wikic.vault.identity import read_identity
 from wikic.vault.layout import INDEX_FILE, require_vault
 from wikic.vault.schema_md import Schema, load as load_schema
 from wikic.vault.state import Compiled, Mentions, state_dir
+
+if TYPE_CHECKING:  # imported once a run has work for the model: a configuration error is told at once
+    from wikic.ingest.compile import Compiler, SourceResult
+    from wikic.ingest.extract import ExtractionResult, PromptContext
 
 MAX_CONTEXT_PAGES = 40  # pages the model is told about per source: bounded, whatever the wiki's size
 
@@ -284,6 +275,8 @@ def make_llm(root: Path, settings: Settings) -> LLM:
 
 
 def prompt_context(schema: Schema, *, worked_example: bool = True) -> PromptContext:
+    from wikic.ingest.extract import PromptContext
+
     return PromptContext(domain=schema.domain, tags=schema.tags, prose=schema.prose(), worked_example=worked_example)
 
 
@@ -386,6 +379,13 @@ def ingest(
         if options.use_palace and not options.dry_run and not options.estimate:
             _update_palace(root, report, [], progress)
         return report
+
+    from wikic.facts.lookup import listed_claims
+    from wikic.ingest.compile import Compiler
+    from wikic.ingest.extract import ExtractionResult, estimate_extraction, extract_plan, source_chunks
+    from wikic.ingest.memories import packaged_embedder
+    from wikic.ingest.workers import DaemonPool
+    from wikic.llm.cache import ReplyCache
 
     names, _ = page_names(root)
     context = prompt_context(schema, worked_example=options.worked_example)
@@ -606,6 +606,8 @@ def _fill(r: SourceReport, result: SourceResult) -> None:
 
 
 def _notes(r: SourceReport) -> str:
+    from wikic.ingest.plan_model import UNSUPPORTED_SUMMARY, dropped_claims
+
     parts = [
         f"{len(r.created)} created",
         f"{len(r.updated)} updated",
