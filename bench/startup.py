@@ -20,6 +20,7 @@ import argparse
 import io
 import json
 import os
+import resource
 import shutil
 import statistics
 import subprocess
@@ -84,15 +85,21 @@ def _env(tree: Path) -> dict[str, str]:
     return env
 
 
-def time_once(args: list[str], tree: Path, codes: set[int]) -> float:
-    started = time.perf_counter()
+def _cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def time_once(args: list[str], tree: Path, codes: set[int]) -> tuple[float, float]:
+    """(wall, CPU) seconds of one `wikic ARGS` process."""
+    cpu, started = _cpu(), time.perf_counter()
     done = subprocess.run([sys.executable, "-c", RUN, *args], env=_env(tree), capture_output=True,
                           stdin=subprocess.DEVNULL, cwd=tree.parent)  # not the repository: `-c` imports from the cwd
     elapsed = time.perf_counter() - started
     if done.returncode not in codes:
         raise SystemExit(f"`wikic {' '.join(args)}` ({tree}) exited {done.returncode}:\n"
                          f"{done.stderr.decode(errors='replace')[-2000:]}")
-    return elapsed
+    return elapsed, _cpu() - cpu
 
 
 def main() -> None:
@@ -110,7 +117,7 @@ def main() -> None:
             trees[args.peer] = checkout(args.peer, tmp / "peer")
         cmds = commands(vault, broken, source)
         floor: list[float] = []
-        times: dict[tuple[str, str], list[float]] = {(c, t): [] for c in cmds for t in trees}
+        times: dict[tuple[str, str], list[tuple[float, float]]] = {(c, t): [] for c in cmds for t in trees}
         for _ in range(args.runs):
             started = time.perf_counter()
             subprocess.run([sys.executable, "-c", "pass"], env=_env(REPO), check=True)
@@ -119,19 +126,26 @@ def main() -> None:
                 for label, tree in trees.items():
                     times[(name, label)].append(time_once(argv, tree, codes))
 
-    medians = {f"{c} [{t}]": round(statistics.median(v), 3) for (c, t), v in times.items()}
-    labels = list(trees)
-    print(f"median of {args.runs} runs, seconds (python -c pass: {statistics.median(floor):.3f}); "
-          f"load average {os.getloadavg()[0]:.2f}")
-    print(f"{'command':<30}" + "".join(f"{label:>14}" for label in labels) + "   target")
-    for name in cmds:
-        row = [statistics.median(times[(name, label)]) for label in labels]
-        mark = "ok" if row[0] <= TARGET else f"over by {row[0] - TARGET:.3f}"
-        print(f"{name:<30}" + "".join(f"{v:>14.3f}" for v in row) + f"   {mark}")
-    if args.json:
-        args.json.write_text(json.dumps({"runs": args.runs, "python_floor": round(statistics.median(floor), 3),
-                                         "medians": medians}, indent=2) + "\n", encoding="utf-8")
+    def median(name: str, label: str, which: int) -> float:
+        return statistics.median(run[which] for run in times[(name, label)])
 
+    labels = list(trees)
+    print(f"median of {args.runs} runs, seconds, wall (CPU); python -c pass: {statistics.median(floor):.3f}; "
+          f"load average {os.getloadavg()[0]:.2f}")
+    print(f"{'command':<30}" + "".join(f"{label:>18}" for label in labels)
+          + ("        ratio" if len(labels) > 1 else "") + "   target (wall)")
+    for name in cmds:
+        cells = "".join(f"{median(name, label, 0):>10.3f} ({median(name, label, 1):.3f})" for label in labels)
+        ratio = f"{median(name, labels[0], 0) / median(name, labels[1], 0):>13.2f}" if len(labels) > 1 else ""
+        wall = median(name, labels[0], 0)
+        mark = "ok" if wall <= TARGET else f"over by {wall - TARGET:.3f}"
+        print(f"{name:<30}{cells}{ratio}   {mark}")
+    if args.json:
+        out = {f"{name} [{label}]": {"wall": round(median(name, label, 0), 3), "cpu": round(median(name, label, 1), 3)}
+               for name in cmds for label in labels}
+        args.json.write_text(json.dumps({"runs": args.runs, "python_floor": round(statistics.median(floor), 3),
+                                         "load_average": os.getloadavg()[0], "medians": out}, indent=2) + "\n",
+                             encoding="utf-8")
 
 if __name__ == "__main__":
     main()
