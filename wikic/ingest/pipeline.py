@@ -24,7 +24,6 @@ from wikic.ingest.capture import CapturedSource, commit, preview
 from wikic.ingest.inputs import read_inputs
 from wikic.ingest.names import PageNames, page_names
 from wikic.ingest.pending import pending_inputs
-from wikic.llm.client import LLM
 from wikic.pages import journal
 from wikic.pages.index_file import bare_index, with_entries
 from wikic.pages.lock import vault_lock
@@ -39,6 +38,7 @@ from wikic.vault.state import Compiled, Mentions, state_dir
 if TYPE_CHECKING:  # imported once a run has work for the model: a configuration error is told at once
     from wikic.ingest.compile import Compiler, SourceResult
     from wikic.ingest.extract import ExtractionResult, PromptContext
+    from wikic.llm.client import LLM
 
 MAX_CONTEXT_PAGES = 40  # pages the model is told about per source: bounded, whatever the wiki's size
 
@@ -267,10 +267,10 @@ class _ChunkCount:
 
 
 def make_llm(root: Path, settings: Settings) -> LLM:
-    from wikic.llm.client import OpenAICompatible
-
     if not settings.llm.model:
         raise ConfigError("no model configured", hint="set [llm] model in wikic.toml, WIKIC_LLM_MODEL, or --model")
+    from wikic.llm.client import OpenAICompatible
+
     return OpenAICompatible(settings.llm, state_dir=state_dir(root))
 
 
