@@ -136,7 +136,6 @@ class Palace:
             self._manifest = Manifest(palace_manifest(self.settings.path, self.settings.collection))
         return self._manifest
 
-
     def close(self) -> None:
         if self._manifest is not None:
             self._manifest.close()
