@@ -326,10 +326,13 @@ class PhaseClock:
 
     @contextlib.contextmanager
     def installed(self) -> Iterator[None]:
+        import wikic.ingest.extract
         import wikic.lint.run
         import wikic.palace
 
-        originals = (pipeline.extract_plan, pipeline.vault_lock, wikic.palace.update_paths, wikic.lint.run.run_lint)
+        # the pipeline imports extract_plan when a run starts: patched where it is imported from
+        originals = (wikic.ingest.extract.extract_plan, pipeline.vault_lock, wikic.palace.update_paths,
+                     wikic.lint.run.run_lint)
         clock = self
 
         def timed(name: str, fn: Any) -> Any:
@@ -351,14 +354,15 @@ class PhaseClock:
             finally:
                 clock.mark("write", t0, time.perf_counter())
 
-        pipeline.extract_plan = timed("extract", originals[0])
+        wikic.ingest.extract.extract_plan = timed("extract", originals[0])
         pipeline.vault_lock = timed_lock
         wikic.palace.update_paths = timed("palace", originals[2])
         wikic.lint.run.run_lint = timed("lint", originals[3])
         try:
             yield
         finally:
-            pipeline.extract_plan, pipeline.vault_lock, wikic.palace.update_paths, wikic.lint.run.run_lint = originals
+            (wikic.ingest.extract.extract_plan, pipeline.vault_lock, wikic.palace.update_paths,
+             wikic.lint.run.run_lint) = originals
 
     def seconds(self, start: float, end: float) -> dict[str, float]:
         out = {}

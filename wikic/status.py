@@ -14,12 +14,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from wikic.errors import PalaceError, WikicError
+from wikic.errors import MissingExtra, PalaceError, WikicError, require_extra
 from wikic.settings import load_settings
 from wikic.vault.layout import LOG_FILE, RAW_DIR, is_export, require_vault
 from wikic.vault.load import load_vault
 from wikic.vault.schema_md import load as load_schema
-from wikic.vault.state import Compiled, ConversationLedger
+from wikic.vault.state import Compiled, ConversationLedger, palace_manifest, read_palace_summary
 
 _ROW = re.compile(r"^\|\s*(\d{4}-\d{2}-\d{2})\s*\|(.*)\|\s*$")
 _TOKENS = re.compile(r"([\d,]+)\s+tokens\b")
@@ -48,6 +48,7 @@ class VaultStatus:
     compiled_sources: int = 0
     palace: dict[str, Any] | None = None
     palace_error: str | None = None
+    palace_unavailable: str | None = None  # why the palace could not be read here (its extra is not installed)
     last_operations: list[LogRow] = field(default_factory=list)
     lint: dict[str, Any] | None = None
     tokens: dict[str, Any] = field(default_factory=dict)
@@ -66,6 +67,7 @@ class VaultStatus:
             "sources": {"raw": self.raw_sources, "compiled": self.compiled_sources},
             "palace": self.palace,
             "palace_error": self.palace_error,
+            "palace_unavailable": self.palace_unavailable,
             "last_operations": [r.to_dict() for r in self.last_operations],
             "lint": self.lint,
             "tokens": self.tokens,
@@ -108,14 +110,29 @@ def token_totals(rows: list[LogRow]) -> dict[str, Any]:
 
 
 def palace_status(root: Path) -> dict[str, Any] | None:
-    """Files, drawers, model and location of the palace; None when it was never built (nothing is created)."""
+    """Files, drawers, model and location of the palace; None when it was never built (nothing is created).
+
+    An embedded palace answers from its manifest (no store process, no model: `read_palace_summary`); only
+    a chroma server, or a palace last written before its manifest recorded the model, is asked through the
+    store, which needs the palace extra (MissingExtra without it)."""
+    settings = load_settings(root)
+    palace = settings.palace
+    if not palace.url and not palace.path.exists():
+        return None
+    summary = None if palace.url else read_palace_summary(palace_manifest(palace.path, palace.collection))
+    if summary is not None:
+        return {
+            "files": summary["files"],
+            "drawers": summary["drawers"],
+            "model": f"{summary.get('wikic_provider')}:{summary.get('wikic_model')}",
+            "dim": summary.get("wikic_dim"),
+            "location": str(palace.path),
+        }
+    require_extra("palace")
     from wikic.palace import Palace
 
-    settings = load_settings(root)
-    if not settings.palace.url and not settings.palace.path.exists():
-        return None
-    with Palace(root, settings) as palace:
-        status = palace.status()
+    with Palace(root, settings) as store:
+        status = store.status()
     return status if status.get("model") else None
 
 
@@ -160,6 +177,8 @@ def vault_status(root: Path, *, lint: bool = True, recent: int = 10, today: dt.d
     out.contested = sorted(p for p in vault.pages if (vault.notes[p].frontmatter or {}).get("contested") is True)
     try:
         out.palace = palace_status(root)
+    except MissingExtra as exc:
+        out.palace_unavailable = f"{exc.message}; {exc.hint}"
     except (PalaceError, OSError) as exc:
         out.palace_error = str(exc)
     rows = read_log(root)
@@ -210,7 +229,9 @@ def render_status(status: VaultStatus) -> str:
         lines.append(f"Contested: {len(status.contested)} page(s) with contradicting claims: "
                      + ", ".join(status.contested[:5]) + (" ..." if len(status.contested) > 5 else "")
                      + " (see `wikic lint --select contradiction`)")
-    if status.palace_error:
+    if status.palace_unavailable:
+        lines.append(f"Palace: not shown: {status.palace_unavailable}")
+    elif status.palace_error:
         lines.append(f"Palace: error: {status.palace_error}")
     elif status.palace is None:
         lines.append("Palace: not built yet (run `wikic index`)")

@@ -9,7 +9,6 @@ from typing import Annotated
 import typer
 
 from wikic.cli._common import translate_errors
-from wikic.vault.init import init_vault
 
 
 def register(app: typer.Typer) -> None:
@@ -27,6 +26,8 @@ def register(app: typer.Typer) -> None:
 
         Example: wikic init my-wiki
         """
+        from wikic.vault.init import init_vault
+
         report = init_vault(directory)
         if json_output:
             typer.echo(json.dumps({"vault": str(report.root), "created": report.created, "existing": report.existing}))

@@ -10,8 +10,6 @@ import typer
 
 from wikic.cli._common import VaultDir, resolve_vault, translate_errors
 from wikic.errors import UsageError
-from wikic.lint.render import FORMATS, render
-from wikic.lint.run import LintOptions, run_lint
 
 
 def _names(values: list[str] | None) -> tuple[str, ...]:
@@ -78,6 +76,9 @@ def register(app: typer.Typer) -> None:
 
         Example: wikic lint example-vault --strict --format github
         """
+        from wikic.lint.render import FORMATS, render  # here, not at start-up: every command loads this module
+        from wikic.lint.run import LintOptions, run_lint
+
         if vault_arg is not None and vault is not None:
             raise UsageError("give the vault either as an argument or with --vault, not both")
         root = resolve_vault(vault_arg or vault)

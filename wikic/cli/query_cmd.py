@@ -140,7 +140,6 @@ def register(app: typer.Typer) -> None:
         overrides = {key: value for key, value in {"model": model, "base_url": base_url}.items() if value is not None}
         from wikic.facts.lookup import as_of_date
         from wikic.query.answer import QueryOptions, answer_question
-        from wikic.query.writeback import refresh_query, save_answer
         options = QueryOptions(k=k, budget=budget, max_answer_tokens=max_tokens, allow_general=allow_general,
                                use_cache=not no_cache, overrides=overrides,
                                as_of=as_of_date(as_of) if as_of is not None else None)
@@ -150,6 +149,8 @@ def register(app: typer.Typer) -> None:
         if refresh is not None:
             if allow_general:
                 raise UsageError("--allow-general does not go with --refresh: a query page holds wiki answers only")
+            from wikic.query.writeback import refresh_query
+
             done = refresh_query(root, refresh, options, on_text=on_text)
             result = done.result
             if json_output:
@@ -173,6 +174,8 @@ def register(app: typer.Typer) -> None:
         if save is None and not json_output and filable and as_of is None and _interactive():
             save = typer.confirm("File this answer in the wiki (queries/)?", default=False, err=True)
         if save:
+            from wikic.query.writeback import save_answer
+
             try:
                 saved = save_answer(root, result)
             except UsageError as exc:

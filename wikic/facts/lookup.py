@@ -96,7 +96,7 @@ def as_of_date(value: str | dt.date | None, today: dt.date | None = None) -> dt.
 
 def facts_for(root: Path, subject: str, as_of: str | dt.date | None = None) -> FactsAnswer:
     """`facts_of` for the vault at `root`: the one call the CLI and the MCP server make."""
-    from wikic.ingest.pipeline import page_names
+    from wikic.ingest.names import page_names
 
     require_vault(root)
     names, _ = page_names(root)

@@ -17,9 +17,7 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
-
-import numpy as np
+from typing import TYPE_CHECKING, Any
 
 from wikic.errors import WikicError
 from wikic.ingest.names import normalize_name
@@ -28,10 +26,13 @@ from wikic.pages.blocks import digest, find_block
 from wikic.vault.identity import Identity
 from wikic.vault.memories import KINDS, SECTIONS, MemoryItem, block_key, parse_items, render_items
 
+if TYPE_CHECKING:  # numpy is imported where vectors are compared: `wikic ingest` starts fast
+    import numpy as np
+
 DUPLICATE_SIMILARITY = 0.92
 OVERFLOW = ":more"  # the block new items go to when a person edited the kind's block
 
-Embed = Callable[[list[str]], np.ndarray]  # texts -> L2-normalised rows
+Embed = Callable[[list[str]], "np.ndarray"]  # texts -> L2-normalised rows
 
 
 def packaged_embedder() -> Embed | None:
@@ -93,6 +94,8 @@ class Deduplicator:
         embed = self._model()
         if embed is None:
             return None
+        import numpy as np
+
         missing = [t for t in dict.fromkeys([text, *candidates]) if t not in self._vectors]
         if missing:
             self._vectors.update(zip(missing, embed(missing), strict=True))

@@ -12,7 +12,10 @@ import re
 import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from pathlib import Path
 
+from wikic.pages.links import LinkNames
+from wikic.vault.load import load_vault
 from wikic.vault.resolve import fold
 from wikic.vault.slug import slugify
 
@@ -138,3 +141,18 @@ class NameSet:
             self._keys.append(self._keys_of(name, proposed=False))
             known = name
         return known
+
+
+def page_names(root: Path) -> tuple[PageNames, LinkNames]:
+    """Every page of the vault by title, aliases and file name, and the link names of its files."""
+    vault = load_vault(root, use_cache=True)
+    names = PageNames()
+    for path in vault.pages:
+        fm = vault.notes[path].frontmatter or {}
+        given = fm.get("title")
+        title = given if isinstance(given, str) else posixpath.basename(path)[:-3]
+        aliases = (
+            [a for a in fm.get("aliases") or [] if isinstance(a, str)] if isinstance(fm.get("aliases"), list) else []
+        )
+        names.add(path, title, aliases)
+    return names, LinkNames(vault.files)

@@ -12,41 +12,42 @@ from collections.abc import Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, wait
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+from wikic.errors import (
+    ConfigError,
+    Interrupted,
+    LLMError,
+    PalaceError,
+    StreamCut,
+    UsageError,
+    describe,
+    require_extra,
+)
+
+require_extra("llm")  # before the imports below need it: numpy, bs4, the model client
 
 from wikic.conversations.intake import ExportReport, bring_in, drain_queue, find_dropped, find_exports
 from wikic.conversations.queue import queued
-from wikic.errors import ConfigError, Interrupted, LLMError, PalaceError, UsageError, describe
-from wikic.facts.lookup import listed_claims
 from wikic.ingest.capture import CapturedSource, commit, preview
-from wikic.ingest.compile import Compiler, SourceResult
-from wikic.ingest.extract import (
-    ExtractionResult,
-    PromptContext,
-    estimate_extraction,
-    extract_plan,
-    source_chunks,
-)
 from wikic.ingest.inputs import read_inputs
-from wikic.ingest.memories import packaged_embedder
-from wikic.ingest.names import PageNames
+from wikic.ingest.names import PageNames, page_names
 from wikic.ingest.pending import pending_inputs
-from wikic.ingest.plan_model import UNSUPPORTED_SUMMARY, dropped_claims
-from wikic.ingest.workers import DaemonPool
-from wikic.llm.cache import ReplyCache
-from wikic.llm.client import LLM, StreamCut
 from wikic.pages import journal
 from wikic.pages.index_file import bare_index, with_entries
-from wikic.pages.links import LinkNames
 from wikic.pages.lock import vault_lock
 from wikic.pages.log_file import row
 from wikic.progress import ProgressCallback, ProgressEvent
 from wikic.settings import Settings, load_settings
 from wikic.vault.identity import read_identity
 from wikic.vault.layout import INDEX_FILE, require_vault
-from wikic.vault.load import load_vault
 from wikic.vault.schema_md import Schema, load as load_schema
 from wikic.vault.state import Compiled, Mentions, state_dir
+
+if TYPE_CHECKING:  # imported once a run has work for the model: a configuration error is told at once
+    from wikic.ingest.compile import Compiler, SourceResult
+    from wikic.ingest.extract import ExtractionResult, PromptContext
+    from wikic.llm.client import LLM
 
 MAX_CONTEXT_PAGES = 40  # pages the model is told about per source: bounded, whatever the wiki's size
 
@@ -319,29 +320,17 @@ class _ChunkCount:
 
 
 def make_llm(root: Path, settings: Settings) -> LLM:
-    from wikic.llm.client import OpenAICompatible
-
     if not settings.llm.model:
         raise ConfigError("no model configured", hint="set [llm] model in wikic.toml, WIKIC_LLM_MODEL, or --model")
+    from wikic.llm.client import OpenAICompatible
+
     return OpenAICompatible(settings.llm, state_dir=state_dir(root))
 
 
 def prompt_context(schema: Schema, *, worked_example: bool = True) -> PromptContext:
+    from wikic.ingest.extract import PromptContext
+
     return PromptContext(domain=schema.domain, tags=schema.tags, prose=schema.prose(), worked_example=worked_example)
-
-
-def page_names(root: Path) -> tuple[PageNames, LinkNames]:
-    vault = load_vault(root, use_cache=True)
-    names = PageNames()
-    for path in vault.pages:
-        fm = vault.notes[path].frontmatter or {}
-        given = fm.get("title")
-        title = given if isinstance(given, str) else posixpath.basename(path)[:-3]
-        aliases = (
-            [a for a in fm.get("aliases") or [] if isinstance(a, str)] if isinstance(fm.get("aliases"), list) else []
-        )
-        names.add(path, title, aliases)
-    return names, LinkNames(vault.files)
 
 
 def relevant_pages(root: Path, source: CapturedSource, names: PageNames, use_palace: bool) -> list[str]:
@@ -381,6 +370,8 @@ def ingest(
     require_vault(root)
     schema = load_schema(root)
     settings = load_settings(root, options.overrides)
+    if options.use_palace:  # the search index gives each source its context, and takes the pages written
+        require_extra("palace", instead="pass --no-palace to ingest without the search index")
     today = options.today or dt.date.today()
     report = IngestReport(dry_run=options.dry_run, estimate=options.estimate)
     page_types = list(schema.page_folders)
@@ -441,6 +432,13 @@ def ingest(
         if options.use_palace and not options.dry_run and not options.estimate:
             _update_palace(root, report, [], progress)
         return report
+
+    from wikic.facts.lookup import listed_claims
+    from wikic.ingest.compile import Compiler
+    from wikic.ingest.extract import ExtractionResult, estimate_extraction, extract_plan, source_chunks
+    from wikic.ingest.memories import packaged_embedder
+    from wikic.ingest.workers import DaemonPool
+    from wikic.llm.cache import ReplyCache
 
     names, _ = page_names(root)
     context = prompt_context(schema, worked_example=options.worked_example)
@@ -661,6 +659,8 @@ def _fill(r: SourceReport, result: SourceResult) -> None:
 
 
 def _notes(r: SourceReport) -> str:
+    from wikic.ingest.plan_model import UNSUPPORTED_SUMMARY, dropped_claims
+
     parts = [
         f"{len(r.created)} created",
         f"{len(r.updated)} updated",

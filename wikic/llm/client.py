@@ -12,14 +12,15 @@ import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
-import openai
-
-from wikic.errors import ConfigError, LLMError
+from wikic.errors import ConfigError, LLMError, StreamCut, require_extra
 from wikic.llm.formats import EndpointMemory, Mode, next_mode, param_quirk, request_format
 from wikic.settings import OPENAI_DEFAULT_BASE_URL, LLMSettings
 from wikic.text.tokens import estimate_messages, estimate_tokens
+
+if TYPE_CHECKING:  # the SDK takes most of a second to import: each method that needs it imports it
+    import openai
 
 Message = Mapping[str, str]
 
@@ -55,12 +56,6 @@ class InvalidReply(LLMError):
 class LoopingReply(InvalidReply):
     """The reply kept repeating the same text (small models loop to their token limit): it was cut off as
     soon as the loop showed, rather than paid for up to `max_tokens`. The caller may re-ask once."""
-
-
-class StreamCut(LLMError):
-    """The stream ended without a finish reason: the connection dropped, or the server gave the request up.
-    llama-cpp-python's server does the latter by default to every streaming request a newer request
-    arrives during, so the caller may ask again one request at a time."""
 
 
 class TruncatedReply(LLMError):
@@ -163,6 +158,9 @@ class OpenAICompatible:
                 f"no API key for {settings.endpoint}",
                 hint="set WIKIC_LLM_API_KEY (or OPENAI_API_KEY), or point [llm] base_url at a local server",
             )
+        require_extra("llm")
+        import openai
+
         self.settings = settings
         self.endpoint = settings.endpoint
         self.model: str = settings.model
@@ -221,6 +219,8 @@ class OpenAICompatible:
         """The reply is streamed: `[llm] timeout` is then how long the server may stay silent, not how long a
         slow model may take to write (a reply still arriving is never given up or asked for again), progress
         is reported as tokens arrive, and a reply that loops is cut off early (LoopingReply)."""
+        import openai
+
         mode = self._memory.get(self.endpoint)
         while True:
             try:
@@ -268,6 +268,8 @@ class OpenAICompatible:
     ) -> TextStream:
         """Make the request (its errors are raised here, as LLMError, except a status error of a JSON request,
         which the caller may answer with another response format); the reply is read by iterating."""
+        import openai
+
         while True:
             quirks = self._memory.quirks(self.endpoint, self.model)
             params: dict[str, Any] = {quirks.get("token_param", "max_tokens"): max_tokens}
@@ -306,6 +308,8 @@ class OpenAICompatible:
             )
 
     def _pieces(self, stream: TextStream, response: Any, *, streamed: bool) -> Iterator[str]:
+        import openai
+
         held = ""  # the end of the answer so far, while it could be the start of the API key
         content_type = response.headers.get("content-type", "").split(";")[0].strip().lower()
         chunks = None
@@ -405,6 +409,8 @@ class OpenAICompatible:
         max_tokens: int,
         on_tokens: Callable[[int], None] | None = None,
     ) -> LLMReply:
+        import openai
+
         response_format, msgs = request_format(mode, messages, schema_name, schema)
         stream = self._open([dict(m) for m in msgs], max_tokens, stream=True, response_format=response_format)
         loop = LoopWatch()

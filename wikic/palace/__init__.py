@@ -7,12 +7,21 @@ Public API (what ingest, query and the CLI call):
     report = palace.update_paths(["entities/x.md", "raw/articles/y.md"])   # just these files
     hits = search(palace, "question", k=10, wing=None, tag=None, path=None)
     sync(vault) / update_paths(vault, paths) / search_vault(vault, query, ...)   # one-shot helpers
+
+It needs the `palace` extra: importing the package needs numpy (which the `llm` extra brings too, for the
+packaged embedders ingest compares memories with), and a `Palace` needs the rest (chromadb). A missing
+extra is reported as `MissingExtra`. What `wikic status` shows of a palace is read from its manifest
+without this package (`wikic.vault.state.read_palace_summary`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 from pathlib import Path
+
+from wikic.errors import require_extra
+
+require_extra("palace", only=("numpy",))  # before the imports below need it
 
 from wikic.palace.batch import search_batch
 from wikic.palace.palace import Palace, SyncReport, open_palace

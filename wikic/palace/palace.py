@@ -7,6 +7,7 @@ One writer at a time (a file lock under .wikic/); readers never take the lock.
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field
@@ -16,7 +17,7 @@ from typing import Any
 import filelock
 import numpy as np
 
-from wikic.errors import LockTimeout, PalaceError
+from wikic.errors import LockTimeout, PalaceError, require_extra
 from wikic.palace.chunking import CHUNKER_VERSION, Document, Drawer, chunk_document
 from wikic.palace.embedders import Embedder, make_embedder
 from wikic.palace.manifest import DrawerRecord, FileRecord, Manifest
@@ -25,9 +26,8 @@ from wikic.palace.store_process import GENERATION_KEY, open_store
 from wikic.progress import ProgressCallback, ProgressEvent
 from wikic.settings import Settings, load_settings
 from wikic.vault.layout import require_vault
-from wikic.vault.state import PALACE_LOCK, state_dir, state_path
+from wikic.vault.state import PALACE_IDENTITY, PALACE_LOCK, palace_manifest, state_dir, state_path
 
-LEXICAL_FILE = "lexical.sqlite3"
 REBUILD_HINT = "run `wikic index --rebuild` to re-embed the whole palace with the configured model"
 
 
@@ -107,14 +107,16 @@ class Palace:
     """One vault's palace. Cheap to keep open; `search` notices writes made by other processes."""
 
     def __init__(self, vault: Path, settings: Settings | None = None, embedder: Embedder | None = None) -> None:
+        require_extra("palace")
         self.vault = vault.resolve()
         require_vault(self.vault)  # a palace lives in .wikic/: never create one in a folder that is no vault
         settings = settings or load_settings(self.vault)
         self.settings = settings.palace
         self._embedding = settings.embedding
         self._embedder = embedder
+        # an embedded palace's process starts when a search or a write first needs it (`search` starts it
+        # before loading the model, so the two overlap), never for what the manifest alone answers
         self.store = open_store(self.settings)
-        self.store.start()  # an embedded palace's process imports chromadb while this one loads its model
         self._manifest: Manifest | None = None
         self._lock = filelock.FileLock(str(state_path(self.vault, PALACE_LOCK)))
         # (generation, search.TitleIndex) for title matching in search; rebuilt after each write
@@ -131,14 +133,8 @@ class Palace:
     def manifest(self) -> Manifest:
         """The files and drawers indexed, with their BM25 terms (kept on this machine, beside the vectors)."""
         if self._manifest is None:
-            self._manifest = Manifest(self.settings.path / self._manifest_name())
+            self._manifest = Manifest(palace_manifest(self.settings.path, self.settings.collection))
         return self._manifest
-
-    def _manifest_name(self) -> str:
-        # One manifest per collection, so two vaults sharing a chroma server never mix them.
-        if self.settings.collection == "wikic_drawers":
-            return LEXICAL_FILE
-        return f"lexical-{self.settings.collection}.sqlite3"
 
     def close(self) -> None:
         if self._manifest is not None:
@@ -249,6 +245,9 @@ class Palace:
         report.model = f"{identity['wikic_provider']}:{identity['wikic_model']} ({identity['wikic_dim']}-d)"
         if not self.store.exists():
             self.store.create(identity)
+        recorded = json.dumps(identity, sort_keys=True)
+        if lex.get_meta(PALACE_IDENTITY) != recorded:  # what `wikic status` reads (vault/state.py)
+            lex.set_meta(PALACE_IDENTITY, recorded)
         self._reconcile(force=lex.get_meta("dirty") == "1")
 
         signature = self._chunk_signature()

@@ -229,7 +229,8 @@ def search(
         raise UsageError(f"unknown wing {wing!r}", hint=f"wings: {', '.join((*WINGS, OTHER_WING))}")
     if not query.strip():
         return []
-    # the query is embedded first: loading the model overlaps the palace process's start-up
+    # the palace process starts (it imports chromadb), then the query is embedded: loading the model overlaps it
+    palace.store.start()
     vector = palace.embedder.embed_query(query)
     meta = palace.refresh()
     if meta is None:

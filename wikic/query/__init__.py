@@ -14,9 +14,13 @@ them to `wikic.pages`). What a query page records about the pages it cites is `w
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from wikic.query.answer import QueryOptions, QueryResult, answer_question, generate_answer
 from wikic.query.retrieve import ContextItem, Retrieval, retrieve
-from wikic.query.writeback import SavedQuery, refresh_query, save_answer
+
+if TYPE_CHECKING:
+    from wikic.query.writeback import SavedQuery, refresh_query, save_answer
 
 __all__ = [
     "ContextItem",
@@ -30,3 +34,14 @@ __all__ = [
     "retrieve",
     "save_answer",
 ]
+
+_WRITEBACK = ("SavedQuery", "refresh_query", "save_answer")
+
+
+def __getattr__(name: str) -> Any:
+    """The write-back names are imported when first asked for: answering alone does not need them."""
+    if name in _WRITEBACK:
+        from wikic.query import writeback
+
+        return getattr(writeback, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

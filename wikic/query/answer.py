@@ -13,12 +13,11 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
-from wikic.errors import ConfigError
+from wikic.errors import ConfigError, require_extra
 from wikic.llm.cache import ReplyCache
 from wikic.llm.client import StreamingLLM
-from wikic.palace import Palace, open_palace
 from wikic.query.citations import SENTINEL, AnswerFilter, Citation, CitationCheck
 from wikic.query.retrieve import (
     DEFAULT_BUDGET,
@@ -30,6 +29,9 @@ from wikic.query.retrieve import (
 from wikic.settings import Settings, load_settings
 from wikic.vault.layout import require_vault
 from wikic.vault.state import state_dir
+
+if TYPE_CHECKING:  # the palace (its extra, numpy) is imported where a search runs, after the configuration is checked
+    from wikic.palace import Palace
 
 Status = Literal["answered", "not_found", "general"]
 TextSink = Callable[[str], None]
@@ -142,10 +144,14 @@ def answer_question(
     root = Path(root).resolve()
     require_vault(root)
     settings = settings or load_settings(root, options.overrides)
+    if llm is None:  # a configuration error is told at once, before the search loads its model
+        check_model(settings)
     if palace is not None:
         retrieval = retrieve(palace, question, budget=options.budget, k=options.k, exclude=options.exclude,
                              min_similarity=options.min_similarity, as_of=options.as_of)
     else:
+        from wikic.palace import open_palace
+
         with open_palace(root) as own:
             retrieval = retrieve(own, question, budget=options.budget, k=options.k, exclude=options.exclude,
                                  min_similarity=options.min_similarity, as_of=options.as_of)
@@ -180,11 +186,17 @@ def generate_answer(
     return result
 
 
+def check_model(settings: Settings) -> None:
+    """A model is configured and its client installed (ConfigError, MissingExtra otherwise)."""
+    if not settings.llm.model:
+        raise ConfigError("no model configured", hint="set [llm] model in wikic.toml, WIKIC_LLM_MODEL, or --model")
+    require_extra("llm")
+
+
 def make_llm(root: Path, settings: Settings) -> StreamingLLM:
     from wikic.llm.client import OpenAICompatible
 
-    if not settings.llm.model:
-        raise ConfigError("no model configured", hint="set [llm] model in wikic.toml, WIKIC_LLM_MODEL, or --model")
+    check_model(settings)
     return OpenAICompatible(settings.llm, state_dir=state_dir(root))
 
 

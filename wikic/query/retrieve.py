@@ -17,14 +17,13 @@ import datetime as dt
 import posixpath
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from wikic.errors import PalaceError, UsageError
 from wikic.facts.claims import strip_claim_meta
 from wikic.facts.lookup import claims_as_of
 from wikic.pages.fingerprint import knowledge_text, page_fingerprint
 from wikic.pages.links import LinkNames
-from wikic.palace import Palace, SearchHit, search
 from wikic.text.terms import tokenize
 from wikic.text.tokens import estimate_tokens
 from wikic.vault.anchors import plain_anchors
@@ -33,6 +32,9 @@ from wikic.vault.layout import PAGE_FOLDERS, RAW_DIR
 from wikic.vault.load import walk
 from wikic.vault.markers import PREFIX as MARKER_PREFIX
 from wikic.vault.resolve import Resolver
+
+if TYPE_CHECKING:  # the palace (its extra, numpy) is imported where a search runs
+    from wikic.palace import Palace, SearchHit
 
 # Cosine similarity above which a drawer counts as relevant on meaning alone, per embedding provider.
 # Measured with 8 questions against 5 passages (related pairs vs unrelated ones): USE puts related pairs at
@@ -148,6 +150,8 @@ def retrieve(
         )
     if budget < 200:
         raise UsageError(f"a context budget of {budget} tokens is too small", hint="use at least 200 (default 6000)")
+    from wikic.palace import search
+
     root = palace.vault
     files, _ = walk(root)
     out = Retrieval(question, budget=budget, resolver=Resolver(files), as_of=as_of)

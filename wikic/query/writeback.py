@@ -32,7 +32,7 @@ import posixpath
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from wikic.errors import PalaceError, UsageError, VaultError
 from wikic.llm.client import StreamingLLM
@@ -45,8 +45,6 @@ from wikic.pages.links import LinkNames
 from wikic.pages.lock import vault_lock
 from wikic.pages.log_file import row
 from wikic.pages.render import clean_text, clean_title
-from wikic.palace import Palace
-from wikic.palace.todo import update_palace
 from wikic.query.answer import QueryOptions, QueryResult, TextSink, answer_question
 from wikic.query.retrieve import link_ref
 from wikic.resources import page_skeleton
@@ -58,6 +56,9 @@ from wikic.vault.load import Vault, load_vault, walk
 from wikic.vault.parse import parse_note
 from wikic.vault.schema_md import load as load_schema
 from wikic.vault.slug import slugify
+
+if TYPE_CHECKING:
+    from wikic.palace import Palace
 
 ANSWER_KEY = "answer"
 RELATED_KEY = "related"
@@ -459,6 +460,8 @@ def _update_asked(text: str, queries: list[tuple[str, str, str]], names: LinkNam
 
 def _reindex(root: Path, saved: SavedQuery, palace: Palace | None) -> None:
     """Index what the save wrote, and whatever a killed save or ingest left to index (its palace to-do)."""
+    from wikic.palace.todo import update_palace
+
     try:
         update_palace(root, [saved.path, *saved.asked_pages], palace)
     except (PalaceError, OSError) as exc:

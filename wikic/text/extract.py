@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import io
 import re
+from typing import TYPE_CHECKING
 
-from bs4 import BeautifulSoup, Comment, Tag
-from bs4.element import NavigableString
+if TYPE_CHECKING:  # bs4 is imported by the HTML functions: most sources are Markdown, and a command starts fast
+    from bs4 import Tag
 
 _HEADINGS = {"h1": 1, "h2": 2, "h3": 3, "h4": 4, "h5": 5, "h6": 6}
 _DROP = [
@@ -85,6 +86,8 @@ def looks_like_transcript(text: str) -> bool:
 def html_to_text(html: str | bytes) -> tuple[str, str]:
     """(title, main text as light Markdown: `#` headings, paragraphs, `- ` list items, `|` table rows).
     Bytes are decoded by the charset the page declares, else by detection."""
+    from bs4 import BeautifulSoup
+
     soup = BeautifulSoup(html, "html.parser")
     title = _clean(soup.title.get_text()) if soup.title else ""
     root: Tag = soup.find("main") or soup.find("article") or soup.body or soup
@@ -123,6 +126,9 @@ def _clean(text: str) -> str:
 
 
 def _walk(node: Tag, out: list[str]) -> None:
+    from bs4 import Comment, Tag
+    from bs4.element import NavigableString
+
     inline: list[str] = []
 
     def flush() -> None:
