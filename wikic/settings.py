@@ -62,7 +62,7 @@ PROVIDERS = {
     "openai": "an OpenAI-compatible endpoint",
 }
 # How search combines dense and BM25 evidence (see wikic/palace/search.py).
-Fusion = Literal["convex", "rrf"]
+Fusion = Literal["calibrated", "convex", "rrf"]
 FUSIONS: tuple[str, ...] = get_args(Fusion)
 
 
@@ -148,7 +148,7 @@ class PalaceSettings(_Section):
     # Upper bound of a drawer, in the embedder's own tokens (the embedder may force a lower one).
     chunk_tokens: int = Field(128, ge=16, le=8192)
     lock_timeout: float = 600.0
-    fusion: Fusion = "convex"
+    fusion: Fusion = "calibrated"
     # 60 is the constant of Cormack et al. (SIGIR 2009), used unchanged by nearly everyone since.
     rrf_k: int = Field(60, ge=1)
 

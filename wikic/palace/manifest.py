@@ -269,3 +269,7 @@ class Manifest:
     def bm25(self, query: str, allowed: set[int] | None = None) -> tuple[dict[str, float], dict[str, float]]:
         """BM25 scores of drawers (by id) and of whole files (by path) for `query` (see `bm25.score`)."""
         return bm25.score(self._db, self._table(), query, allowed)
+
+    def lexical(self, query: str, allowed: set[int] | None = None) -> bm25.Lexical:
+        """`bm25` with the query's ceilings, for calibrated fusion (see `bm25.lexical`)."""
+        return bm25.lexical(self._db, self._table(), query, allowed)
