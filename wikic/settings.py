@@ -179,6 +179,15 @@ class PalaceSettings(_Section):
         return parsed.hostname or "localhost", parsed.port or (443 if ssl else 8000), ssl
 
 
+class SearchSettings(_Section):
+    """`[search]`: optional model help for `wikic search` (off by default; see wikic/palace/assist.py)."""
+
+    rerank: Literal["none", "llm"] = "none"  # "llm": the configured [llm] model reorders the best candidates
+    rewrite: bool = False  # the model rewrites the question into a search query, searched beside it
+    rerank_candidates: int = Field(30, ge=2, le=100)
+    token_budget: int = Field(8000, ge=500)  # prompt and reply tokens one search may spend on the model
+
+
 class EmbeddingSettings(_Section):
     """`[embedding]`: which model turns text into vectors. `model` names the endpoint's model for `openai`."""
 
@@ -235,6 +244,7 @@ class Settings(_Section):
     embedding: EmbeddingSettings = EmbeddingSettings()
     lint: LintSettings = LintSettings()
     capture: CaptureSettings = CaptureSettings()
+    search: SearchSettings = SearchSettings()
 
 
 SECTIONS: dict[str, type[_Section]] = {

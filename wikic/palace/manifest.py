@@ -15,6 +15,7 @@ from pathlib import Path
 
 from wikic.errors import PalaceError
 from wikic.palace import bm25
+from wikic.palace.bm25 import Lexical
 
 
 @dataclass(frozen=True)
@@ -270,6 +271,6 @@ class Manifest:
         """BM25 scores of drawers (by id) and of whole files (by path) for `query` (see `bm25.score`)."""
         return bm25.score(self._db, self._table(), query, allowed)
 
-    def lexical(self, query: str, allowed: set[int] | None = None) -> bm25.Lexical:
+    def lexical(self, query: str, allowed: set[int] | None = None) -> Lexical:
         """`bm25` with the query's ceilings, for calibrated fusion (see `bm25.lexical`)."""
         return bm25.lexical(self._db, self._table(), query, allowed)

@@ -1,0 +1,67 @@
+"""Calibrated fusion's parts: the BM25 ceiling of a query, and exact cosines from stored vectors."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from wikic.palace import open_palace, search, sync
+from wikic.palace.manifest import DrawerRecord, FileRecord, Manifest
+from wikic.palace.search import Retrieval, exact_cosines
+
+
+def _manifest(tmp_path: Path, texts: dict[str, str]) -> Manifest:
+    manifest = Manifest(tmp_path / "lexical.sqlite3")
+    manifest.begin()
+    for n, (path, text) in enumerate(texts.items()):
+        record = FileRecord(path, f"h{n}", "concepts", path, [], None, [])
+        manifest.put_file(record, [DrawerRecord(f"d{n}", path, 0, "", text, 1, 1, f"c{n}")], [text])
+    manifest.commit()
+    return manifest
+
+
+def test_a_page_made_of_the_query_scores_its_ceiling(tmp_path: Path) -> None:
+    filler = " ".join(f"word{i}" for i in range(30))
+    manifest = _manifest(tmp_path, {"a.md": "zymurgy", "b.md": f"zymurgy {filler}", "c.md": filler})
+    found = manifest.lexical("zymurgy")
+    assert found.drawers["d0"] == pytest.approx(found.drawer_ceiling, rel=1e-5)
+    assert found.files["a.md"] == pytest.approx(found.file_ceiling, rel=1e-5)
+    assert 0 < found.drawers["d1"] < 0.7 * found.drawer_ceiling  # the word drowned in a long page
+    # a query word no page has still counts in the ceiling: the best page matches only part of the query
+    partial = manifest.lexical("zymurgy quasar")
+    assert partial.drawers["d0"] < 0.5 * partial.drawer_ceiling
+    # word pairs do not lift it: two words in order score at least the ceiling of the two words
+    both = _manifest(tmp_path / "two", {"x.md": "zymurgy quasar", "y.md": filler}).lexical("zymurgy quasar")
+    assert both.drawers["d0"] >= both.drawer_ceiling
+
+
+def test_no_terms_no_ceiling(tmp_path: Path) -> None:
+    manifest = _manifest(tmp_path, {"a.md": "zymurgy"})
+    assert manifest.lexical("the of and").drawer_ceiling == 0.0
+    assert manifest.bm25("zymurgy") == (manifest.lexical("zymurgy").drawers, manifest.lexical("zymurgy").files)
+
+
+def test_stored_vectors_give_exact_cosines(vault: Path) -> None:
+    sync(vault)
+    with open_palace(vault) as palace:
+        vector = palace.embedder.embed_query("who founded OpenAI")
+        nearest = palace.store.query(vector, 5)
+        exact = exact_cosines(palace, vector, [i for i, _ in nearest] + ["no-such-drawer"])
+        assert set(exact) == {i for i, _ in nearest}  # unknown ids are simply absent
+        for drawer_id, similarity in nearest:
+            assert exact[drawer_id] == pytest.approx(similarity, abs=1e-4)
+        stored = palace.store.vectors([nearest[0][0]])
+        assert stored[nearest[0][0]].dtype == np.float32 and stored[nearest[0][0]].shape == (palace.embedder.dim,)
+
+
+def test_a_lexical_find_keeps_its_dense_half(vault: Path) -> None:
+    """Exact cosines only add what the index did not return: on a vault the index covers, they change
+    nothing, and switching them off gives the same ranking."""
+    sync(vault)
+    with open_palace(vault) as palace:
+        for query in ("zymurgy", "who trains the Claude models", "disk was full"):
+            with_exact = search(palace, query, k=6)
+            assert with_exact == search(palace, query, k=6, retrieval=Retrieval(exact=0))
+            assert with_exact[0].score <= 1.0
