@@ -65,3 +65,18 @@ def test_a_lexical_find_keeps_its_dense_half(vault: Path) -> None:
             with_exact = search(palace, query, k=6)
             assert with_exact == search(palace, query, k=6, retrieval=Retrieval(exact=0))
             assert with_exact[0].score <= 1.0
+
+
+def test_the_search_beam_is_wide_and_an_older_palace_gets_it_at_its_next_write(tmp_path: Path) -> None:
+    from wikic.palace.store import EF_SEARCH, ExplicitEmbeddings, VectorStore
+    from wikic.settings import PalaceSettings
+
+    old = VectorStore(PalaceSettings(path=tmp_path / "old"))
+    old.client.get_or_create_collection("wikic_drawers", configuration={"hnsw": {"space": "cosine"}},
+                                        embedding_function=ExplicitEmbeddings())
+    assert old.ef_search() == 100  # chromadb's default
+    old.mark_written({"wikic_model": "m"})
+    assert old.ef_search() == EF_SEARCH == 1000
+    new = VectorStore(PalaceSettings(path=tmp_path / "new"))
+    new.create({"wikic_model": "m"})
+    assert new.ef_search() == EF_SEARCH

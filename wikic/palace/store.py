@@ -136,6 +136,11 @@ class VectorStore:
         col = self._current()
         return dict(col.metadata or {}) if col is not None else {}
 
+    def ef_search(self) -> int | None:
+        """The HNSW search breadth the collection is configured with (None: no collection)."""
+        col = self._current()
+        return None if col is None else int((col.configuration.get("hnsw") or {}).get("ef_search") or 0)
+
     def fresh(self) -> dict[str, Any] | None:
         """The collection's metadata, re-opened first if another process changed it since we last looked;
         None when the palace was never indexed."""
@@ -217,6 +222,9 @@ class VectorStore:
         merged = {k: v for k, v in {**metadata, GENERATION_KEY: generation}.items() if not k.startswith("hnsw:")}
         try:
             col.modify(metadata=merged)
+            # a palace made before the wider search beam gets it at its next write
+            if int((col.configuration.get("hnsw") or {}).get("ef_search") or 0) < EF_SEARCH:
+                col.modify(configuration={"hnsw": {"ef_search": EF_SEARCH}})
         except Exception as exc:
             raise PalaceError(f"cannot update palace metadata: {exc}") from None
         self._seen_generation = generation
