@@ -80,3 +80,63 @@ def test_the_search_beam_is_wide_and_an_older_palace_gets_it_at_its_next_write(t
     new = VectorStore(PalaceSettings(path=tmp_path / "new"))
     new.create({"wikic_model": "m"})
     assert new.ef_search() == EF_SEARCH
+
+
+def _vector_rows(palace) -> int:  # type: ignore[no-untyped-def]
+    return int(palace.manifest._db.execute("SELECT count(*) FROM vectors").fetchone()[0])
+
+
+def test_every_drawer_keeps_a_copy_of_its_vector_for_exact_search(vault: Path) -> None:
+    sync(vault)
+    with open_palace(vault) as palace:
+        table = palace.manifest.dense()
+        assert table is not None and _vector_rows(palace) == palace.manifest.counts()[1]
+        ids = sorted(palace.manifest.drawer_ids())
+        stored = palace.store.vectors(ids)
+        for drawer_id in ids:  # the float16 copy points where the stored vector does
+            v = stored[drawer_id] / np.linalg.norm(stored[drawer_id])
+            assert float(table.matrix[table.rid_of[drawer_id]] @ v) > 0.999
+        vector = palace.embedder.embed_query("who trains the Claude models")
+        exhaustive = search(palace, "who trains the Claude models", k=6)
+        assert exhaustive[0].path == "entities/anthropic.md"
+        assert [h.path for h in exhaustive] == [h.path for h in search(
+            palace, "who trains the Claude models", k=6, retrieval=Retrieval(exhaustive=False))]
+        assert table.cosines(vector, ids[:2]) == pytest.approx(exact_cosines(palace, vector, ids[:2]), abs=2e-3)
+
+
+def test_copies_follow_edits_and_deletions(vault: Path) -> None:
+    sync(vault)
+    page = vault / "concepts/vector-database.md"
+    page.write_text(page.read_text(encoding="utf-8").replace("millions of vectors", "billions of vectors"),
+                    encoding="utf-8")
+    (vault / "entities/anthropic.md").unlink()
+    report = sync(vault)
+    assert report.drawers_embedded >= 1 and "entities/anthropic.md" in report.removed
+    with open_palace(vault) as palace:
+        assert palace.manifest.missing_vectors() == []
+        assert _vector_rows(palace) == palace.manifest.counts()[1]  # no copy outlives its drawer
+        assert palace.manifest.dense() is not None
+
+
+def test_a_palace_without_copies_uses_the_index_until_its_next_write(vault: Path) -> None:
+    sync(vault)
+    with open_palace(vault) as palace:
+        expected = [h.path for h in search(palace, "zymurgy club", k=3)]
+        palace.manifest._db.execute("DELETE FROM vectors WHERE id IN (SELECT id FROM vectors LIMIT 2)")
+        palace.manifest.set_meta("generation", "older")  # as a palace made before the copies existed
+        assert palace.manifest.dense() is None and len(palace.manifest.missing_vectors()) == 2
+        assert [h.path for h in search(palace, "zymurgy club", k=3)] == expected  # the index answers
+    report = sync(vault)
+    assert report.drawers_embedded == 0  # copies come from the store: nothing is embedded again
+    with open_palace(vault) as palace:
+        assert palace.manifest.missing_vectors() == [] and palace.manifest.dense() is not None
+
+
+def test_a_palace_over_the_limit_uses_the_index(vault: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import wikic.palace.manifest as manifest_module
+
+    sync(vault)
+    monkeypatch.setattr(manifest_module, "EXACT_MAX", 3)
+    with open_palace(vault) as palace:
+        assert palace.manifest.dense() is None
+        assert search(palace, "who trains the Claude models", k=1)[0].path == "entities/anthropic.md"

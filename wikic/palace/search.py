@@ -32,7 +32,7 @@ import numpy as np
 
 from wikic.errors import UsageError
 from wikic.palace.chunking import searchable
-from wikic.palace.manifest import FileRecord, Filters
+from wikic.palace.manifest import DenseTable, FileRecord, Filters
 from wikic.palace.palace import Palace
 from wikic.palace.sources import OTHER_WING, WINGS
 from wikic.settings import PalaceSettings
@@ -139,14 +139,15 @@ AGGREGATES: dict[str, tuple[float, ...]] = {
 @dataclass(frozen=True)
 class Retrieval:
     """How search turns the retrievers' scores into one ranking: `fusion` and `rrf_k` are the [palace]
-    settings; `aggregate` (a key of AGGREGATES), `reach` and `exact` are switches for the benchmarks, not
-    settings."""
+    settings; `aggregate` (a key of AGGREGATES), `reach`, `exact` and `exhaustive` (compare the query with
+    every stored vector rather than ask the approximate index) are switches for the benchmarks, not settings."""
 
     fusion: str = "calibrated"
     rrf_k: int = 60
     aggregate: str = "max"
     reach: float = REACH
     exact: int = EXACT_CANDIDATES
+    exhaustive: bool = True
 
     @classmethod
     def of(cls, settings: PalaceSettings) -> Retrieval:
@@ -234,6 +235,23 @@ def fuse(
     }
 
 
+def nearest(table: DenseTable, vector: np.ndarray, n: int, allowed: set[int] | None) -> list[tuple[str, float]]:
+    """The `n` drawers nearest to `vector` by exact cosine (among the `allowed` rids), best first."""
+    q = np.asarray(vector, dtype=np.float32)
+    sims = table.matrix @ (q / max(float(np.linalg.norm(q)), 1e-12))
+    keep = table.present
+    if allowed is not None:
+        keep = keep.copy()
+        mask = np.zeros(len(keep), dtype=bool)
+        mask[np.fromiter(allowed, dtype=np.int64, count=len(allowed))] = True
+        keep &= mask
+    candidates = np.nonzero(keep)[0]
+    if len(candidates) > n:
+        candidates = candidates[np.argpartition(-sims[candidates], n - 1)[:n]]
+    best = candidates[np.argsort(-sims[candidates], kind="stable")]
+    return [(table.ids[int(r)], float(sims[r])) for r in best]
+
+
 def exact_cosines(palace: Palace, vector: np.ndarray, ids: list[str]) -> dict[str, float]:
     """Cosine of `vector` with each of these drawers' stored vectors."""
     stored = palace.store.vectors(ids)
@@ -287,7 +305,10 @@ def search(
     how = retrieval or Retrieval.of(palace.settings)
 
     pool = max(DENSE_POOL, 10 * k)
-    if allowed is None:
+    table = lex.dense() if how.exhaustive else None
+    if table is not None:
+        dense = nearest(table, vector, pool, allowed)
+    elif allowed is None:
         dense = palace.store.query(vector, pool, refresh=False)
     else:
         # chromadb pre-filters in SQLite, which costs ~150 ms at 100k drawers; an unfiltered query of a
@@ -303,11 +324,13 @@ def search(
                 dense = palace.store.query(vector, pool, where={"wing": wing}, refresh=False)
     dense_scores = dict(dense)
     if how.exact > 0:
-        # a page BM25 ranks high keeps its meaning in the fusion even when the approximate index missed it
+        # a page BM25 ranks high keeps its meaning in the fusion even when it is not among the nearest
         wanted = [i for i in heapq.nlargest(how.exact, bm25_drawers, key=bm25_drawers.__getitem__)
                   if i not in dense_scores]
         if wanted:
-            dense_scores.update(exact_cosines(palace, vector, wanted))
+            dense_scores.update(
+                table.cosines(vector, wanted) if table is not None else exact_cosines(palace, vector, wanted)
+            )
     # drawers the manifest does not know yet (a writer is mid-way) are left out until it catches up
     path_of = lex.paths_of(set(dense_scores) | set(bm25_drawers))
     dense_scores = {i: s for i, s in dense_scores.items() if i in path_of}
