@@ -243,8 +243,9 @@ class Manifest:
             bm25.add_postings(self._db, cur.lastrowid, counts, tids)
 
     def put_vectors(self, ids: Sequence[str], vectors: np.ndarray) -> None:
-        """Keep a copy of these drawers' vectors (float16) for exact search."""
-        half = np.asarray(vectors, dtype=np.float16)
+        """Keep a copy of these drawers' unit vectors (float16) for exact search."""
+        full = np.asarray(vectors, dtype=np.float32)
+        half = (full / np.maximum(np.linalg.norm(full, axis=1, keepdims=True), 1e-12)).astype(np.float16)
         self._db.executemany("INSERT OR REPLACE INTO vectors(id, vec) VALUES(?,?)",
                              [(i, half[n].tobytes()) for n, i in enumerate(ids)])
 
@@ -269,8 +270,6 @@ class Manifest:
                 matrix = np.zeros((len(table.file_of), dim), dtype=np.float32)
                 rids = np.fromiter((r for r, _ in pairs), dtype=np.int64, count=len(pairs))
                 matrix[rids] = np.frombuffer(b"".join(v for _, v in pairs), dtype=np.float16).reshape(-1, dim)
-                norms = np.linalg.norm(matrix, axis=1, keepdims=True)
-                matrix /= np.maximum(norms, 1e-12)
                 present = np.zeros(len(table.file_of), dtype=bool)
                 present[rids] = True
                 found = DenseTable(matrix, present, table.ids, table.rid_of)
