@@ -50,7 +50,7 @@ from wikic.llm.cache import ReplyCache  # noqa: E402 - after the thread limits a
 from wikic.llm.client import LLM, OpenAICompatible  # noqa: E402 - after the thread limits and sys.path above
 from wikic.palace import Palace, chunking, search  # noqa: E402 - after the thread limits and sys.path above
 from wikic.palace.assist import Assist, assisted_search  # noqa: E402 - after the thread limits and sys.path above
-from wikic.palace.search import AGGREGATES, Retrieval  # noqa: E402 - after the thread limits and sys.path above
+from wikic.palace.search import AGGREGATES, Retrieval, SearchHit, nearest, per_file  # noqa: E402 - after the thread limits and sys.path above
 from wikic.settings import FUSIONS, LLMSettings, load_settings  # noqa: E402 - after the thread limits and sys.path above
 
 CATEGORY = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop", 5: "adversarial"}
@@ -58,6 +58,7 @@ CATEGORY = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop", 5:
 SPLIT_SIZE = 5
 
 
+NO_HIT = SearchHit("", 0.0, "", "", 0, 0, "", "")
 DATA = Path(os.environ["LOCOMO_DATA"]) if os.environ.get("LOCOMO_DATA") else None  # locomo10.json
 
 def sessions_of(conversation: dict, dates: bool = False) -> list[tuple[int, str]]:
@@ -159,7 +160,21 @@ class Helper:
     cache: ReplyCache
 
 
-def run_conversation(sample: dict, method: Method, dates: bool = False, helper: Helper | None = None) -> dict:
+def one_retriever(palace: Palace, question: str, ranking: str) -> list[str]:
+    """Files ranked by one retriever alone: "dense" (exact cosines, best drawer per file) or "bm25" (whole-file
+    BM25, i.e. BM25 over sessions)."""
+    if ranking == "bm25":
+        _, files = palace.manifest.bm25(question)
+    else:
+        table = palace.manifest.dense()
+        assert table is not None
+        near = dict(nearest(table, palace.embedder.embed_query(question), 200, None))
+        files = per_file(near, palace.manifest.paths_of(set(near)))
+    return sorted(files, key=lambda p: (-files[p], p))[:10]
+
+
+def run_conversation(sample: dict, method: Method, dates: bool = False, helper: Helper | None = None,
+                     questions: int | None = None, ranking: str = "fused") -> dict:
     with tempfile.TemporaryDirectory(prefix="locomo-vault-") as tmp:
         vault = Path(tmp)
         (vault / "SCHEMA.md").write_text("# Wiki Schema\n", encoding="utf-8")
@@ -177,9 +192,12 @@ def run_conversation(sample: dict, method: Method, dates: bool = False, helper: 
         index_s = time.perf_counter() - started
         rows = []
         started = time.perf_counter()
-        for qa in sample["qa"]:
+        for qa in sample["qa"][:questions]:
             fallback: list[str] = []
-            if helper is None:
+            if ranking != "fused":
+                alone = one_retriever(palace, str(qa["question"]), ranking)
+                hits = [dataclasses.replace(NO_HIT, path=p) for p in alone]
+            elif helper is None:
                 hits = search(palace, str(qa["question"]), k=10, retrieval=retrieval)
             else:
                 found = assisted_search(palace, str(qa["question"]), 10, helper.assist, llm=helper.llm,
@@ -277,6 +295,9 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--packing", default="greedy", choices=["greedy", "windows"],
                         help="windows: a drawer starts at every turn (a variant of the chunker's packing)")
     parser.add_argument("--limit", type=int, default=None, help="only the first N conversations of the split")
+    parser.add_argument("--ranking", default="fused", choices=["fused", "dense", "bm25"],
+                        help="dense or bm25: one retriever alone, for comparison")
+    parser.add_argument("--questions", type=int, default=None, help="only the first N questions of each conversation")
     parser.add_argument("--tag", default=None, help="name of this run's cache folder under bench/out/")
     parser.add_argument("--dates", action="store_true",
                         help="start each transcript with its session date (not the published protocol)")
@@ -300,6 +321,8 @@ def main() -> None:
     data = json.loads(args.data.read_text(encoding="utf-8"))
     method = Method(args.provider, args.chunk_tokens, args.fusion, args.rrf_k, args.aggregate, args.packing)
     tag = args.tag or method.tag() + ("-dates" if args.dates else "")
+    tag += f"-q{args.questions}" if args.questions and not args.tag else ""
+    tag = f"{args.provider}-{args.ranking}-only" if args.ranking != "fused" and not args.tag else tag
     helper = None
     if args.rerank or args.rewrite:
         if not (args.base_url and args.model):
@@ -320,7 +343,7 @@ def main() -> None:
         if out.is_file() and not args.fresh:
             results[sample["sample_id"]] = json.loads(out.read_text())
             continue
-        res = run_conversation(sample, method, args.dates, helper)
+        res = run_conversation(sample, method, args.dates, helper, args.questions, args.ranking)
         out.write_text(json.dumps(res))
         results[sample["sample_id"]] = res
         part = summarise([res])
