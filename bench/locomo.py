@@ -288,7 +288,7 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--chunk-tokens", type=int, default=None)
     parser.add_argument("--split", default="all", choices=["dev", "test", "all"],
                         help="dev: first 5 conversations, test: last 5 (choose methods on dev only)")
-    parser.add_argument("--fusion", default="convex", choices=FUSIONS, help="[palace] fusion")
+    parser.add_argument("--fusion", default="calibrated", choices=FUSIONS, help="[palace] fusion")
     parser.add_argument("--rrf-k", type=int, default=60, help="[palace] rrf_k")
     parser.add_argument("--aggregate", default="max", choices=sorted(AGGREGATES),
                         help="how drawer scores become a file's score")
