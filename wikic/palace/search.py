@@ -14,8 +14,9 @@ sections is not lost. How the three rankings become one is the `[palace] fusion`
 - "rrf": reciprocal rank fusion as Cormack et al. (SIGIR 2009) define it, each ranking adding
   1 / (rrf_k + rank), k = 60, every ranking counting the same: no calibration of cosines against BM25.
 
-The drawers BM25 ranks highest get exact cosines from their stored vectors when the approximate index did not
-return them, so a page found by its words always has its meaning counted too. docs/palace.md has the numbers.
+Up to 50,000 drawers the dense side compares the query with every drawer's vector (copies kept in the
+manifest); beyond, chromadb's HNSW index answers. Either way the drawers BM25 ranks highest get their exact
+cosines, so a page found by its words has its meaning counted too. docs/palace.md has the numbers.
 """
 
 from __future__ import annotations
@@ -243,7 +244,8 @@ def nearest(table: DenseTable, vector: np.ndarray, n: int, allowed: set[int] | N
     if allowed is not None:
         keep = keep.copy()
         mask = np.zeros(len(keep), dtype=bool)
-        mask[np.fromiter(allowed, dtype=np.int64, count=len(allowed))] = True
+        rids = np.fromiter(allowed, dtype=np.int64, count=len(allowed))
+        mask[rids[rids < len(keep)]] = True  # a drawer newer than the loaded vectors waits for the next load
         keep &= mask
     candidates = np.nonzero(keep)[0]
     if len(candidates) > n:
