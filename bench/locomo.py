@@ -14,9 +14,14 @@ Held-out protocol: `--split dev` is the first 5 conversations of the data file, 
 Methods are chosen on dev only; test then says whether the choice generalises. A run writes, for each
 split it covers, the overall and per-category recall to summary.json and summary.md in its cache folder.
 
+Model help (`--rerank`, `--rewrite`): the palace's fused top 30 reordered by, or the question rewritten by,
+any OpenAI-compatible endpoint (`--base-url`, `--model`; the key, if one is needed, from WIKIC_LLM_API_KEY);
+replies are cached in the run's folder, and a failed reply keeps the fused order (counted in the summary).
+
 Examples:
     OMP_NUM_THREADS=1 .venv/bin/python bench/locomo.py --provider use --split dev --fusion rrf
     OMP_NUM_THREADS=1 .venv/bin/python bench/locomo.py --provider e5 --split all
+    OMP_NUM_THREADS=1 .venv/bin/python bench/locomo.py --split dev --rerank --base-url http://HOST:8080/v1 --model M
 """
 
 from __future__ import annotations
@@ -39,15 +44,21 @@ for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "RAYO
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
+from pydantic import SecretStr  # noqa: E402 - after the thread limits and sys.path above
+
+from wikic.llm.cache import ReplyCache  # noqa: E402 - after the thread limits and sys.path above
+from wikic.llm.client import LLM, OpenAICompatible  # noqa: E402 - after the thread limits and sys.path above
 from wikic.palace import Palace, chunking, search  # noqa: E402 - after the thread limits and sys.path above
-from wikic.palace.search import AGGREGATES, Retrieval  # noqa: E402 - after the thread limits and sys.path above
-from wikic.settings import FUSIONS, load_settings  # noqa: E402 - after the thread limits and sys.path above
+from wikic.palace.assist import Assist, assisted_search  # noqa: E402 - after the thread limits and sys.path above
+from wikic.palace.search import AGGREGATES, Retrieval, SearchHit, nearest, per_file  # noqa: E402 - after the thread limits and sys.path above
+from wikic.settings import FUSIONS, LLMSettings, load_settings  # noqa: E402 - after the thread limits and sys.path above
 
 CATEGORY = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop", 5: "adversarial"}
 # Conversations per split, in the data file's order: choose methods on dev, report test.
 SPLIT_SIZE = 5
 
 
+NO_HIT = SearchHit("", 0.0, "", "", 0, 0, "", "")
 DATA = Path(os.environ["LOCOMO_DATA"]) if os.environ.get("LOCOMO_DATA") else None  # locomo10.json
 
 def sessions_of(conversation: dict, dates: bool = False) -> list[tuple[int, str]]:
@@ -83,7 +94,7 @@ class Method:
 
     provider: str = "use"
     chunk_tokens: int | None = None
-    fusion: str = "convex"
+    fusion: str = "calibrated"
     rrf_k: int = 60
     aggregate: str = "max"
     packing: str = "greedy"
@@ -140,7 +151,30 @@ def split_of(data: list[dict], split: str) -> list[dict]:
     return data
 
 
-def run_conversation(sample: dict, method: Method, dates: bool = False) -> dict:
+@dataclasses.dataclass
+class Helper:
+    """The model help a run asks for (`--rerank`, `--rewrite`), with the model and the replies' cache."""
+
+    assist: Assist
+    llm: LLM
+    cache: ReplyCache
+
+
+def one_retriever(palace: Palace, question: str, ranking: str) -> list[str]:
+    """Files ranked by one retriever alone: "dense" (exact cosines, best drawer per file) or "bm25" (whole-file
+    BM25, i.e. BM25 over sessions)."""
+    if ranking == "bm25":
+        _, files = palace.manifest.bm25(question)
+    else:
+        table = palace.manifest.dense()
+        assert table is not None
+        near = dict(nearest(table, palace.embedder.embed_query(question), 200, None))
+        files = per_file(near, palace.manifest.paths_of(set(near)))
+    return sorted(files, key=lambda p: (-files[p], p))[:10]
+
+
+def run_conversation(sample: dict, method: Method, dates: bool = False, helper: Helper | None = None,
+                     questions: int | None = None, ranking: str = "fused") -> dict:
     with tempfile.TemporaryDirectory(prefix="locomo-vault-") as tmp:
         vault = Path(tmp)
         (vault / "SCHEMA.md").write_text("# Wiki Schema\n", encoding="utf-8")
@@ -158,11 +192,20 @@ def run_conversation(sample: dict, method: Method, dates: bool = False) -> dict:
         index_s = time.perf_counter() - started
         rows = []
         started = time.perf_counter()
-        for qa in sample["qa"]:
-            hits = search(palace, str(qa["question"]), k=10, retrieval=retrieval)
+        for qa in sample["qa"][:questions]:
+            fallback: list[str] = []
+            if ranking != "fused":
+                alone = one_retriever(palace, str(qa["question"]), ranking)
+                hits = [dataclasses.replace(NO_HIT, path=p) for p in alone]
+            elif helper is None:
+                hits = search(palace, str(qa["question"]), k=10, retrieval=retrieval)
+            else:
+                found = assisted_search(palace, str(qa["question"]), 10, helper.assist, llm=helper.llm,
+                                        cache=helper.cache, retrieval=retrieval)
+                hits, fallback = found.hits, found.report.fallback
             ranked = [int(Path(h.path).stem.split("_")[1]) for h in hits]
             rows.append({"category": qa["category"], "evidence": sorted(evidence_sessions(qa.get("evidence", []))),
-                         "ranked": ranked})
+                         "ranked": ranked, **({"fallback": fallback} if fallback else {})})
         search_s = time.perf_counter() - started
         palace.close()
     return {"sample_id": sample["sample_id"], "drawers": report.drawers_total, "index_s": index_s,
@@ -193,6 +236,7 @@ def summarise(results: list[dict]) -> dict:
         "drawers": sum(c["drawers"] for c in results),
         "index_seconds": round(sum(c["index_s"] for c in results), 1),
         "search_ms_per_question": round(1000 * sum(c["search_s"] for c in results) / max(len(allq), 1), 1),
+        "model_fallbacks": sum(1 for c in results for q in c["questions"] if q.get("fallback")),
     }
 
 
@@ -244,17 +288,27 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--chunk-tokens", type=int, default=None)
     parser.add_argument("--split", default="all", choices=["dev", "test", "all"],
                         help="dev: first 5 conversations, test: last 5 (choose methods on dev only)")
-    parser.add_argument("--fusion", default="convex", choices=FUSIONS, help="[palace] fusion")
+    parser.add_argument("--fusion", default="calibrated", choices=FUSIONS, help="[palace] fusion")
     parser.add_argument("--rrf-k", type=int, default=60, help="[palace] rrf_k")
     parser.add_argument("--aggregate", default="max", choices=sorted(AGGREGATES),
                         help="how drawer scores become a file's score")
     parser.add_argument("--packing", default="greedy", choices=["greedy", "windows"],
                         help="windows: a drawer starts at every turn (a variant of the chunker's packing)")
     parser.add_argument("--limit", type=int, default=None, help="only the first N conversations of the split")
+    parser.add_argument("--ranking", default="fused", choices=["fused", "dense", "bm25"],
+                        help="dense or bm25: one retriever alone, for comparison")
+    parser.add_argument("--questions", type=int, default=None, help="only the first N questions of each conversation")
     parser.add_argument("--tag", default=None, help="name of this run's cache folder under bench/out/")
     parser.add_argument("--dates", action="store_true",
                         help="start each transcript with its session date (not the published protocol)")
     parser.add_argument("--fresh", action="store_true", help="ignore cached conversations")
+    parser.add_argument("--rerank", action="store_true", help="the model reorders the fused top 30")
+    parser.add_argument("--rewrite", action="store_true", help="the model's rewrite of the question is searched too")
+    parser.add_argument("--base-url", default=os.environ.get("WIKIC_LLM_BASE_URL"), help="--rerank/--rewrite endpoint")
+    parser.add_argument("--model", default=os.environ.get("WIKIC_LLM_MODEL"), help="--rerank/--rewrite model")
+    parser.add_argument("--candidates", type=int, default=30, help="--rerank: how many fused hits the model sees")
+    parser.add_argument("--token-budget", type=int, default=8000, help="model tokens one question may spend")
+    parser.add_argument("--llm-timeout", type=float, default=120.0, help="seconds the endpoint may stay silent")
     parser.add_argument("--compare", default=None, metavar="TAG",
                         help="also print the paired change against an earlier run's cache folder, per split")
     return parser.parse_args()
@@ -267,6 +321,20 @@ def main() -> None:
     data = json.loads(args.data.read_text(encoding="utf-8"))
     method = Method(args.provider, args.chunk_tokens, args.fusion, args.rrf_k, args.aggregate, args.packing)
     tag = args.tag or method.tag() + ("-dates" if args.dates else "")
+    tag += f"-q{args.questions}" if args.questions and not args.tag else ""
+    tag = f"{args.provider}-{args.ranking}-only" if args.ranking != "fused" and not args.tag else tag
+    helper = None
+    if args.rerank or args.rewrite:
+        if not (args.base_url and args.model):
+            sys.exit("--rerank and --rewrite need --base-url and --model (or WIKIC_LLM_BASE_URL, WIKIC_LLM_MODEL)")
+        key = os.environ.get("WIKIC_LLM_API_KEY")
+        llm = OpenAICompatible(LLMSettings(base_url=args.base_url, model=args.model, timeout=args.llm_timeout,
+                                           max_retries=1, api_key=SecretStr(key) if key else None))
+        tag = args.tag or tag + ("-rewrite" if args.rewrite else "") + ("-rerank" if args.rerank else "") + \
+            "-" + "".join(c if c.isalnum() or c in "._-" else "_" for c in args.model)
+        assist = Assist(rerank=args.rerank, rewrite=args.rewrite, candidates=args.candidates,
+                        token_budget=args.token_budget)
+        helper = Helper(assist, llm, ReplyCache(REPO / "bench" / "out" / "locomo" / tag / "llm-cache"))
     cache = REPO / "bench" / "out" / "locomo" / tag
     cache.mkdir(parents=True, exist_ok=True)
     results = {}
@@ -275,7 +343,7 @@ def main() -> None:
         if out.is_file() and not args.fresh:
             results[sample["sample_id"]] = json.loads(out.read_text())
             continue
-        res = run_conversation(sample, method, args.dates)
+        res = run_conversation(sample, method, args.dates, helper, args.questions, args.ranking)
         out.write_text(json.dumps(res))
         results[sample["sample_id"]] = res
         part = summarise([res])
@@ -286,7 +354,8 @@ def main() -> None:
         ids = [s["sample_id"] for s in split_of(data, split)]
         if all(i in results for i in ids) or split == args.split:
             summaries[split] = summarise([results[i] for i in ids if i in results])
-    summary = {"run": tag, "method": dataclasses.asdict(method), "dates": args.dates, **summaries}
+    summary = {"run": tag, "method": dataclasses.asdict(method), "dates": args.dates,
+               "assist": dataclasses.asdict(helper.assist) if helper else None, **summaries}
     (cache / "summary.json").write_text(json.dumps(summary, indent=2))
     table = f"{tag}\n\n{summary_table(summaries)}"
     if args.compare:

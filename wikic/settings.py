@@ -62,7 +62,7 @@ PROVIDERS = {
     "openai": "an OpenAI-compatible endpoint",
 }
 # How search combines dense and BM25 evidence (see wikic/palace/search.py).
-Fusion = Literal["convex", "rrf"]
+Fusion = Literal["calibrated", "convex", "rrf"]
 FUSIONS: tuple[str, ...] = get_args(Fusion)
 
 
@@ -148,7 +148,7 @@ class PalaceSettings(_Section):
     # Upper bound of a drawer, in the embedder's own tokens (the embedder may force a lower one).
     chunk_tokens: int = Field(128, ge=16, le=8192)
     lock_timeout: float = 600.0
-    fusion: Fusion = "convex"
+    fusion: Fusion = "calibrated"
     # 60 is the constant of Cormack et al. (SIGIR 2009), used unchanged by nearly everyone since.
     rrf_k: int = Field(60, ge=1)
 
@@ -177,6 +177,15 @@ class PalaceSettings(_Section):
         parsed = urlparse(self.url)
         ssl = parsed.scheme == "https"
         return parsed.hostname or "localhost", parsed.port or (443 if ssl else 8000), ssl
+
+
+class SearchSettings(_Section):
+    """`[search]`: optional model help for `wikic search` (off by default; see wikic/palace/assist.py)."""
+
+    rerank: Literal["none", "llm"] = "none"  # "llm": the configured [llm] model reorders the best candidates
+    rewrite: bool = False  # the model rewrites the question into a search query, searched beside it
+    rerank_candidates: int = Field(30, ge=2, le=100)
+    token_budget: int = Field(8000, ge=500)  # prompt and reply tokens one search may spend on the model
 
 
 class EmbeddingSettings(_Section):
@@ -235,6 +244,7 @@ class Settings(_Section):
     embedding: EmbeddingSettings = EmbeddingSettings()
     lint: LintSettings = LintSettings()
     capture: CaptureSettings = CaptureSettings()
+    search: SearchSettings = SearchSettings()
 
 
 SECTIONS: dict[str, type[_Section]] = {

@@ -66,6 +66,27 @@ def test_items_one_retriever_missed_get_nothing_from_it(fusion: str, b_share: fl
     assert fused == pytest.approx({"a": 0.5, "b": 0.5 * b_share, "c": 0.5})
 
 
+def test_calibrated_reads_bm25_against_the_query_ceiling() -> None:
+    # the same BM25 scores count for little when the query could have scored far higher (a weak match),
+    # where min-max gives the best of them the full lexical weight whatever its strength
+    dense = {"right": 0.5, "noise": 0.45, "other": 0.2}
+    weak = {"noise": 0.5}
+    fused = fuse(dense, [weak], fusion="calibrated", ceilings=[20.0], reach=0.5)
+    assert fused == pytest.approx({"right": 0.5, "noise": 0.5 * 0.9 + 0.5 * 0.5 / 10.0, "other": 0.5 * 0.4})
+    assert _order(fused) == ["right", "noise", "other"]
+    assert _order(fuse(dense, [weak], fusion="convex")) == ["noise", "right", "other"]
+    # a strong match (reach of the ceiling or more) gets the full lexical weight
+    strong = fuse(dense, [{"noise": 15.0}], fusion="calibrated", ceilings=[20.0], reach=0.7)
+    assert strong["noise"] == pytest.approx(0.5 * 0.9 + 0.5)
+
+
+def test_calibrated_without_ceilings_is_a_programming_error() -> None:
+    with pytest.raises(ValueError, match="ceiling"):
+        fuse(DENSE, [LEXICAL], fusion="calibrated")
+    # no lexical evidence at all (a query of stop words): the dense shares alone, best first
+    assert fuse({"a": 0.8, "b": 0.4}, [{}], fusion="calibrated", ceilings=[0.0]) == pytest.approx({"a": 0.5, "b": 0.25})
+
+
 def test_file_scores_aggregate_their_best_drawers() -> None:
     scores = {"d1": 0.9, "d2": 0.8, "d3": 0.7, "d4": 0.1, "e1": 0.95, "e2": -0.2}
     path_of = {"d1": "f", "d2": "f", "d3": "f", "d4": "f", "e1": "g", "e2": "g"}
@@ -79,9 +100,12 @@ def test_file_scores_aggregate_their_best_drawers() -> None:
     [
         (
             "[palace]\nfusion = 'borda'\n",
-            "[palace] fusion: Input should be 'convex' or 'rrf' (got 'borda') (from {path}:2)",
+            "[palace] fusion: Input should be 'calibrated', 'convex' or 'rrf' (got 'borda') (from {path}:2)",
         ),
-        ("[palace]\nfusion = 1\n", "[palace] fusion: Input should be 'convex' or 'rrf' (got 1) (from {path}:2)"),
+        (
+            "[palace]\nfusion = 1\n",
+            "[palace] fusion: Input should be 'calibrated', 'convex' or 'rrf' (got 1) (from {path}:2)",
+        ),
         ("[palace]\nrrf_k = 0\n", "[palace] rrf_k: Input should be greater than or equal to 1 (got 0) (from {path}:2)"),
         ("[palace]\nrrf_k = 60.5\n", "[palace] rrf_k: Input should be a valid integer (got 60.5) (from {path}:2)"),
     ],
@@ -96,7 +120,7 @@ def test_bad_fusion_settings_are_config_errors(tmp_path: Path, toml: str, messag
 
 def test_fusion_settings_are_read(tmp_path: Path) -> None:
     default = load_settings(tmp_path, env={}).palace
-    assert (default.fusion, default.rrf_k) == ("convex", 60)
+    assert (default.fusion, default.rrf_k) == ("calibrated", 60)
     (tmp_path / "wikic.toml").write_text('[palace]\nfusion = "rrf"\nrrf_k = 10\n', encoding="utf-8")
     settings = load_settings(tmp_path, env={}).palace
     assert Retrieval.of(settings) == Retrieval(fusion="rrf", rrf_k=10, aggregate="max")
@@ -111,7 +135,7 @@ QUERIES = {
 }
 
 
-@pytest.mark.parametrize("fusion", ["convex", "rrf"])
+@pytest.mark.parametrize("fusion", ["calibrated", "convex", "rrf"])
 def test_search_honours_the_fusion_setting(make_vault, fusion: str) -> None:
     vault = make_vault(toml=f'[embedding]\nprovider = "static"\n[palace]\nfusion = "{fusion}"\n')
     sync(vault)
@@ -121,7 +145,7 @@ def test_search_honours_the_fusion_setting(make_vault, fusion: str) -> None:
             hits = search(palace, query, k=6)
             assert hits[0].path == expected, (query, [h.path for h in hits])
             assert len({h.path for h in hits}) == len(hits) and hits == sorted(hits, key=lambda h: -h.score)
-            other = "rrf" if fusion == "convex" else "convex"
+            other = "rrf" if fusion != "rrf" else "convex"
             # the setting is what search used: the same query fused the other way scores differently
             assert hits == search(palace, query, k=6, retrieval=Retrieval(fusion=fusion))
             assert [h.score for h in hits] != [h.score for h in search(palace, query, k=6,

@@ -9,6 +9,7 @@ import pytest
 
 from wikic.errors import UsageError
 from wikic.palace import open_palace, search, search_batch, sync
+from wikic.palace.search import Retrieval
 
 
 @pytest.fixture
@@ -90,7 +91,8 @@ def test_batch_yields_one_result_line_per_query(indexed: Path) -> None:
 
 
 def test_filters_hold_when_the_unfiltered_pool_is_too_small(indexed: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """When the unfiltered candidates are all filtered out, chromadb's own filter takes over."""
+    """When the unfiltered candidates are all filtered out, chromadb's own filter takes over (the approximate
+    index's path: a palace whose vector copies are complete compares with all of them, filtered here)."""
     search_module = importlib.import_module("wikic.palace.search")
     monkeypatch.setattr(search_module, "OVERFETCH", 0.005)  # 0.005 x 200: one drawer unfiltered
     with open_palace(indexed) as palace:
@@ -102,13 +104,17 @@ def test_filters_hold_when_the_unfiltered_pool_is_too_small(indexed: Path, monke
             return real_query(vector, n, ids=ids, where=where, refresh=refresh)
 
         monkeypatch.setattr(palace.store, "query", spy)
-        hits = search(palace, "HNSW graphs nearest neighbour vectors", k=2, tag="company")
+        exhaustive = search(palace, "HNSW graphs nearest neighbour vectors", k=2, tag="company")
+        assert {h.path for h in exhaustive} == {"entities/openai.md", "entities/anthropic.md"} and not calls
+        index = Retrieval(exhaustive=False)
+        hits = search(palace, "HNSW graphs nearest neighbour vectors", k=2, tag="company", retrieval=index)
         assert {h.path for h in hits} == {"entities/openai.md", "entities/anthropic.md"}
         assert calls[0]["n"] == 1 and calls[0]["ids"] is None
         assert calls[-1]["ids"] is not None  # fell back to chromadb's filter
         calls.clear()
-        hits = search(palace, "HNSW graphs nearest neighbour vectors", k=2, wing="raw")
+        hits = search(palace, "HNSW graphs nearest neighbour vectors", k=2, wing="raw", retrieval=index)
         assert {h.wing for h in hits} == {"raw"} and calls[-1]["where"] == {"wing": "raw"}
+        assert {h.wing for h in search(palace, "HNSW graphs nearest neighbour vectors", k=2, wing="raw")} == {"raw"}
 
 
 def test_a_page_with_an_impossible_date_is_still_found(vault: Path) -> None:

@@ -57,6 +57,14 @@ def search_command(
             help='JSON lines {"id": ..., "query": ...} ("-" for stdin); one JSON line out per query.',
         ),
     ] = None,
+    rerank: Annotated[
+        bool | None,
+        typer.Option("--rerank/--no-rerank", help="Let the [llm] model reorder the best hits ([search] rerank)."),
+    ] = None,
+    rewrite: Annotated[
+        bool | None,
+        typer.Option("--rewrite/--no-rewrite", help="Also search the [llm] model's rewrite of the query."),
+    ] = None,
     json_output: Annotated[bool, typer.Option("--json", help="Print results as JSON.")] = False,
     vault: VaultDir = None,
 ) -> None:
@@ -68,18 +76,29 @@ def search_command(
     if query is None and batch is None:
         raise UsageError("give a QUERY or --batch FILE")
     lines = _batch_lines(batch) if batch is not None else None
-    from wikic.palace import open_palace, search, search_batch
-    with open_palace(root) as palace:
+    from wikic.palace import Palace, search_batch
+    from wikic.palace.assist import search_with_settings
+    from wikic.settings import load_settings
+
+    settings = load_settings(root)
+    with Palace(root, settings) as palace:
         if lines is not None:
             for result in search_batch(palace, lines, k, wing=wing, tag=tag, path=path):
                 typer.echo(json.dumps(result, ensure_ascii=False))
             return
         assert query is not None
-        hits = search(palace, query, k, wing=wing, tag=tag, path=path)
+        found = search_with_settings(
+            palace, query, k, settings, rerank=rerank, rewrite=rewrite, wing=wing, tag=tag, path=path
+        )
+    for reason in found.report.fallback:
+        typer.echo(f"note: {reason}; the fused order is kept", err=True)
     if json_output:
-        typer.echo(json.dumps({"query": query, "results": [h.to_dict() for h in hits]}, ensure_ascii=False))
+        out: dict[str, object] = {"query": query, "results": [h.to_dict() for h in found.hits]}
+        if found.report.calls or found.report.fallback:
+            out["assist"] = found.report.to_dict()
+        typer.echo(json.dumps(out, ensure_ascii=False))
     else:
-        _render(hits)
+        _render(found.hits)
 
 
 def register(app: typer.Typer) -> None:

@@ -91,20 +91,48 @@ def remove_postings(db: sqlite3.Connection, rid: int, tids: str) -> None:
     db.executemany("DELETE FROM postings WHERE tid=? AND rid=?", [(int(t), rid) for t in tids.split()])
 
 
+@dataclass(frozen=True)
+class Lexical:
+    """BM25 scores of drawers (by id) and files (by path) for one query, with each level's ceiling: the score
+    the query would get against a document made of exactly its own words (`ceiling`), which a match's score
+    can be read against (a share of it says how much of the query a page matches, whatever the vault)."""
+
+    drawers: dict[str, float]
+    files: dict[str, float]
+    drawer_ceiling: float = 0.0
+    file_ceiling: float = 0.0
+
+
+def _ceiling(weights: dict[str, int], idf: dict[str, float], mean_len: float) -> float:
+    """BM25 of a document whose terms are exactly `weights` (each as often as the query has it). Word pairs
+    are left out: a page rarely repeats a query's phrasing, and they would only lift the ceiling."""
+    words = {t: n for t, n in weights.items() if " " not in t}
+    length = float(sum(words.values()))
+    norm = K1 * (1 - B + B * length / max(mean_len, 1e-9))
+    return sum(n * idf[t] * n * (K1 + 1) / (n + norm) for t, n in words.items())
+
+
 def score(
     db: sqlite3.Connection, table: DrawerTable, query: str, allowed: set[int] | None = None
 ) -> tuple[dict[str, float], dict[str, float]]:
-    """BM25 scores of drawers (by id) and of whole files (by path) for `query`.
+    """BM25 scores of drawers (by id) and of whole files (by path) for `query` (see `lexical`)."""
+    found = lexical(db, table, query, allowed)
+    return found.drawers, found.files
+
+
+def lexical(db: sqlite3.Connection, table: DrawerTable, query: str, allowed: set[int] | None = None) -> Lexical:
+    """BM25 scores of drawers (by id) and of whole files (by path) for `query`, with their ceilings.
 
     File scores treat a file as the concatenation of its drawers, so a page whose evidence is spread over
-    several sections still ranks; drawer scores find the one section that says it all.
+    several sections still ranks; drawer scores find the one section that says it all. A query term the
+    palace never saw counts in the ceilings at the highest IDF: no page matches that part of the query.
     """
     terms = Counter(tokenize(query))
     if not terms:
-        return {}, {}
+        return Lexical({}, {})
     n_drawers = len(table.ids)
     if not n_drawers:
-        return {}, {}
+        return Lexical({}, {})
     n_files = len(table.paths)
     mean_len = float(table.length.sum()) / n_drawers
     mean_file = float(table.file_len.sum()) / max(n_files, 1)
@@ -116,6 +144,10 @@ def score(
         mask[np.fromiter(allowed, dtype=np.int64, count=len(allowed))] = True
     drawer_score = np.zeros(len(table.file_of), dtype=np.float32)
     file_score = np.zeros(n_files, dtype=np.float32)
+    unseen_idf = math.log(1 + (n_drawers + 0.5) / 0.5)
+    unseen_fidf = math.log(1 + (n_files + 0.5) / 0.5)
+    idfs = dict.fromkeys(terms, unseen_idf)
+    fidfs = dict.fromkeys(terms, unseen_fidf)
     for term, tid in tid_of.items():
         rows = db.execute("SELECT rid, tf FROM postings WHERE tid=?", (tid,)).fetchall()
         if not rows:
@@ -124,6 +156,7 @@ def score(
         rid, tf = arr[:, 0], arr[:, 1].astype(np.float32)
         weight = terms[term]
         idf = math.log(1 + (n_drawers - len(rid) + 0.5) / (len(rid) + 0.5))
+        idfs[term] = idf
         norm = tf + K1 * (1 - B + B * table.length[rid] / mean_len)
         contrib = weight * idf * tf * (K1 + 1) / norm
         if mask is not None:
@@ -134,6 +167,7 @@ def score(
         ftf = np.bincount(files, weights=tf, minlength=n_files).astype(np.float32)
         present = np.nonzero(ftf)[0]
         fidf = math.log(1 + (n_files - len(present) + 0.5) / (len(present) + 0.5))
+        fidfs[term] = fidf
         fnorm = ftf[present] + K1 * (1 - B + B * table.file_len[present] / mean_file)
         file_score[present] += weight * fidf * ftf[present] * (K1 + 1) / fnorm
     hit = np.nonzero(drawer_score > 0)[0]
@@ -143,4 +177,5 @@ def score(
         files_out = {table.paths[f]: float(file_score[f]) for f in allowed_files if file_score[f] > 0}
     else:
         files_out = {table.paths[int(f)]: float(file_score[f]) for f in np.nonzero(file_score > 0)[0]}
-    return drawers, files_out
+    weights = dict(terms)
+    return Lexical(drawers, files_out, _ceiling(weights, idfs, mean_len), _ceiling(weights, fidfs, mean_file))

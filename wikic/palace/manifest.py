@@ -3,6 +3,10 @@
 It records what each file was when indexed (hash, wing, title, aliases, type, tags) and each drawer's text
 and lines, and answers the questions search asks of them (filters, drawer to file). The BM25 postings
 (`bm25.py`) live in the same database, so a file's drawers and their terms change in one transaction.
+
+It also keeps a copy of every drawer's vector (float16), so search can compare the query with all of them
+exactly: an approximate HNSW index misses true neighbours that sit apart from the rest of the palace (a few
+Chinese pages among thousands of English ones), which no search breadth short of most of the graph finds.
 """
 
 from __future__ import annotations
@@ -13,8 +17,11 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+import numpy as np
+
 from wikic.errors import PalaceError
 from wikic.palace import bm25
+from wikic.palace.bm25 import Lexical
 
 
 @dataclass(frozen=True)
@@ -61,7 +68,30 @@ CREATE TABLE IF NOT EXISTS drawers(
   heading TEXT NOT NULL, text TEXT NOT NULL, line_start INTEGER NOT NULL, line_end INTEGER NOT NULL,
   content_hash TEXT NOT NULL, length INTEGER NOT NULL, tids TEXT NOT NULL);
 CREATE INDEX IF NOT EXISTS drawers_path ON drawers(path);
+CREATE TABLE IF NOT EXISTS vectors(id TEXT PRIMARY KEY, vec BLOB NOT NULL) WITHOUT ROWID;
 """
+# Up to this many drawers search compares the query with every vector (in memory: 2 KB per 512-d drawer,
+# 100 MB at the limit); a larger palace uses the approximate index alone.
+EXACT_MAX = 50_000
+
+
+@dataclass(frozen=True)
+class DenseTable:
+    """Every drawer's unit vector, row = the drawer's rid (rows of rids without a drawer are zero)."""
+
+    matrix: np.ndarray
+    present: np.ndarray
+    ids: dict[int, str]
+    rid_of: dict[str, int]
+
+    def cosines(self, vector: np.ndarray, ids: Iterable[str]) -> dict[str, float]:
+        """Cosine of `vector` with each of these drawers (unknown ids are left out)."""
+        rids = [(i, self.rid_of[i]) for i in ids if i in self.rid_of]
+        if not rids:
+            return {}
+        q = np.asarray(vector, dtype=np.float32)
+        sims = self.matrix[[r for _, r in rids]] @ (q / max(float(np.linalg.norm(q)), 1e-12))
+        return {i: float(x) for (i, _), x in zip(rids, sims, strict=True)}
 
 
 class Manifest:
@@ -80,6 +110,7 @@ class Manifest:
         self._cache_key: str | None = None
         self._allowed: dict[tuple[str, Filters], set[int]] = {}
         self._id_sets: dict[tuple[str, int], tuple[set[int], set[str]]] = {}
+        self._dense: tuple[str, DenseTable | None] | None = None
 
     def close(self) -> None:
         self._db.close()
@@ -150,6 +181,7 @@ class Manifest:
     def commit(self) -> None:
         self._db.execute("COMMIT")
         self._cache = None
+        self._dense = None
         self._allowed.clear()
         self._id_sets.clear()
 
@@ -158,18 +190,24 @@ class Manifest:
             self._db.execute("ROLLBACK")
 
     def clear(self) -> None:
-        for table in ("files", "drawers", *bm25.TABLES, "meta"):
+        for table in ("files", "drawers", *bm25.TABLES, "vectors", "meta"):
             self._db.execute(f"DELETE FROM {table}")
 
-    def remove_file(self, path: str) -> None:
-        for rid, tids in self._db.execute("SELECT rid, tids FROM drawers WHERE path=?", (path,)).fetchall():
+    def remove_file(self, path: str, keep: frozenset[str] = frozenset()) -> None:
+        """Forget the file and its drawers; the vectors of the drawers in `keep` stay (a file re-put)."""
+        for rid, drawer_id, tids in self._db.execute(
+            "SELECT rid, id, tids FROM drawers WHERE path=?", (path,)
+        ).fetchall():
             bm25.remove_postings(self._db, rid, tids)
+            if drawer_id not in keep:
+                self._db.execute("DELETE FROM vectors WHERE id=?", (drawer_id,))
         self._db.execute("DELETE FROM drawers WHERE path=?", (path,))
         self._db.execute("DELETE FROM files WHERE path=?", (path,))
 
     def put_file(self, record: FileRecord, drawers: Sequence[DrawerRecord], embed_texts: Sequence[str]) -> None:
-        """Replace everything stored about `record.path` (tokenising is cheap; only vectors are precious)."""
-        self.remove_file(record.path)
+        """Replace everything stored about `record.path` (tokenising is cheap; only vectors are precious: those
+        of drawers that stay are kept, new ones are added with `put_vectors`)."""
+        self.remove_file(record.path, keep=frozenset(d.id for d in drawers))
         self._db.execute(
             "INSERT INTO files(path, file_hash, wing, title, aliases, type, tags) VALUES(?,?,?,?,?,?,?)",
             (
@@ -204,7 +242,40 @@ class Manifest:
             assert cur.lastrowid is not None
             bm25.add_postings(self._db, cur.lastrowid, counts, tids)
 
+    def put_vectors(self, ids: Sequence[str], vectors: np.ndarray) -> None:
+        """Keep a copy of these drawers' unit vectors (float16) for exact search."""
+        full = np.asarray(vectors, dtype=np.float32)
+        half = (full / np.maximum(np.linalg.norm(full, axis=1, keepdims=True), 1e-12)).astype(np.float16)
+        self._db.executemany("INSERT OR REPLACE INTO vectors(id, vec) VALUES(?,?)",
+                             [(i, half[n].tobytes()) for n, i in enumerate(ids)])
+
+    def missing_vectors(self) -> list[str]:
+        """Drawers whose vector has no copy here (a palace made before the copies, or caught up from a server)."""
+        return [r[0] for r in self._db.execute("SELECT id FROM drawers WHERE id NOT IN (SELECT id FROM vectors)")]
+
     # -- reads ------------------------------------------------------------------------------------------------
+    def dense(self) -> DenseTable | None:
+        """Every drawer's vector, for exact search; None when some drawer has no copy yet, or the palace holds
+        more than EXACT_MAX drawers. Loaded once per generation."""
+        key = self.get_meta("generation") or ""
+        if self._dense is not None and self._dense[0] == key:
+            return self._dense[1]
+        table = self._table()
+        found: DenseTable | None = None
+        if 0 < len(table.ids) <= EXACT_MAX:
+            rows = self._db.execute("SELECT id, vec FROM vectors").fetchall()
+            pairs = [(table.rid_of[i], v) for i, v in rows if i in table.rid_of]
+            if len(pairs) == len(table.ids):
+                dim = len(pairs[0][1]) // 2
+                matrix = np.zeros((len(table.file_of), dim), dtype=np.float32)
+                rids = np.fromiter((r for r, _ in pairs), dtype=np.int64, count=len(pairs))
+                matrix[rids] = np.frombuffer(b"".join(v for _, v in pairs), dtype=np.float16).reshape(-1, dim)
+                present = np.zeros(len(table.file_of), dtype=bool)
+                present[rids] = True
+                found = DenseTable(matrix, present, table.ids, table.rid_of)
+        self._dense = (key, found)
+        return found
+
     def _table(self) -> bm25.DrawerTable:
         key = self.get_meta("generation") or ""
         if self._cache is None or key != self._cache_key:
@@ -269,3 +340,7 @@ class Manifest:
     def bm25(self, query: str, allowed: set[int] | None = None) -> tuple[dict[str, float], dict[str, float]]:
         """BM25 scores of drawers (by id) and of whole files (by path) for `query` (see `bm25.score`)."""
         return bm25.score(self._db, self._table(), query, allowed)
+
+    def lexical(self, query: str, allowed: set[int] | None = None) -> Lexical:
+        """`bm25` with the query's ceilings, for calibrated fusion (see `bm25.lexical`)."""
+        return bm25.lexical(self._db, self._table(), query, allowed)

@@ -311,6 +311,7 @@ class Palace:
                 pending = []
         self._flush(pending, report, indexing)
 
+        self._copy_vectors()
         if lex.get_meta("dirty") == "1" or rebuild:
             # a new generation tells long-running readers (other processes, other machines) to catch up
             generation = self.store.mark_written(identity)
@@ -356,6 +357,7 @@ class Palace:
         if not pending:
             return
         fresh = [(p.record, d) for p in pending for d in p.fresh]
+        vectors = np.zeros((0, 1), dtype=np.float32)
         if fresh:
             vectors = self._embed([d.embed_text for _, d in fresh], pending, indexing)
             self.store.add(
@@ -373,6 +375,8 @@ class Palace:
         try:
             for p in pending:
                 lex.put_file(p.record, [self._record(d) for d in p.drawers], [d.embed_text for d in p.drawers])
+            if fresh:
+                lex.put_vectors([d.id for _, d in fresh], vectors)
             lex.commit()
         except BaseException:
             lex.rollback()
@@ -387,6 +391,19 @@ class Palace:
             else:
                 report.unchanged += 1
         indexing.written(pending)
+
+    def _copy_vectors(self) -> None:
+        """Give every drawer its vector copy in the manifest (for exact search): drawers indexed before the
+        copies existed, or caught up from a chroma server, get theirs from the store."""
+        lex = self.manifest
+        missing = lex.missing_vectors()
+        for start in range(0, len(missing), 1000):
+            stored = self.store.vectors(missing[start : start + 1000])
+            if stored:
+                lex.set_meta("dirty", "1")  # readers must load the completed copies
+                lex.begin()
+                lex.put_vectors(list(stored), np.stack(list(stored.values())))
+                lex.commit()
 
     @staticmethod
     def _record(d: Drawer) -> DrawerRecord:

@@ -4,15 +4,19 @@ Each retriever scores files by their best drawer (MaxP: one strong section is wh
 averaging would punish long pages). BM25 also scores whole files, so a page whose terms are spread over
 sections is not lost. How the three rankings become one is the `[palace] fusion` setting:
 
-- "convex" (default): each retriever's scores min-max normalised per query, then meaning (dense) and words
-  (BM25) weighed half each, the neutral weight, not a tuned one. Bruch et al. (ACM TOIS 2023, "An analysis
-  of fusion functions for hybrid retrieval") prefer this to reciprocal rank fusion, which throws away how
-  far apart the scores are.
+- "calibrated" (default): each score read against what it could be for this query. A BM25 score counts as
+  its share of the query's ceiling (the score of a page made of exactly the query's words), full weight from
+  `REACH` of it up; a cosine counts as its share of the query's best cosine. Half each. A weak lexical match
+  (one shared word or bigram, or a query in another language than the page) then weighs little, where
+  min-max normalisation would give the best of the weak matches the full lexical weight.
+- "convex": each retriever's scores min-max normalised per query, then meaning (dense) and words (BM25)
+  weighed half each (Bruch et al., ACM TOIS 2023, "An analysis of fusion functions for hybrid retrieval").
 - "rrf": reciprocal rank fusion as Cormack et al. (SIGIR 2009) define it, each ranking adding
   1 / (rrf_k + rank), k = 60, every ranking counting the same: no calibration of cosines against BM25.
 
-On LoCoMo's development split the two were level, and crediting a file's second and third best drawers too
-(SumP) gained nothing beyond noise, so the default stays convex with MaxP (docs/palace.md has the numbers).
+Up to 50,000 drawers the dense side compares the query with every drawer's vector (copies kept in the
+manifest); beyond, chromadb's HNSW index answers. Either way the drawers BM25 ranks highest get their exact
+cosines, so a page found by its words has its meaning counted too. docs/palace.md has the numbers.
 """
 
 from __future__ import annotations
@@ -25,9 +29,11 @@ from collections.abc import Iterable
 from dataclasses import asdict, dataclass
 from typing import Any
 
+import numpy as np
+
 from wikic.errors import UsageError
 from wikic.palace.chunking import searchable
-from wikic.palace.manifest import FileRecord, Filters
+from wikic.palace.manifest import DenseTable, FileRecord, Filters
 from wikic.palace.palace import Palace
 from wikic.palace.sources import OTHER_WING, WINGS
 from wikic.settings import PalaceSettings
@@ -39,6 +45,10 @@ DENSE_POOL = 200
 OVERFETCH = 4
 SNIPPET_CHARS = 280
 DENSE_WEIGHT = 0.5
+# calibrated: the share of the query's BM25 ceiling at which a page gets the full lexical weight.
+REACH = 0.7
+# BM25's best drawers given exact cosines when the vector index did not return them.
+EXACT_CANDIDATES = 100
 # A query that names a page (title, alias, file name) almost always wants that page: the match counts as
 # much as one whole kind of evidence (half of the best fused score, 1, under either fusion), so it beats one
 # retriever's doubt but not both.
@@ -130,11 +140,15 @@ AGGREGATES: dict[str, tuple[float, ...]] = {
 @dataclass(frozen=True)
 class Retrieval:
     """How search turns the retrievers' scores into one ranking: `fusion` and `rrf_k` are the [palace]
-    settings; `aggregate` (a key of AGGREGATES) is a switch for the benchmark, not a setting."""
+    settings; `aggregate` (a key of AGGREGATES), `reach`, `exact` and `exhaustive` (compare the query with
+    every stored vector rather than ask the approximate index) are switches for the benchmarks, not settings."""
 
-    fusion: str = "convex"
+    fusion: str = "calibrated"
     rrf_k: int = 60
     aggregate: str = "max"
+    reach: float = REACH
+    exact: int = EXACT_CANDIDATES
+    exhaustive: bool = True
 
     @classmethod
     def of(cls, settings: PalaceSettings) -> Retrieval:
@@ -180,30 +194,77 @@ def reciprocal_ranks(scores: dict[str, float], k: int) -> dict[str, float]:
     return out
 
 
+def calibrated(scores: dict[str, float], ceiling: float) -> dict[str, float]:
+    """Scores as shares of `ceiling`, capped at 1 (no ceiling: no evidence)."""
+    if ceiling <= 0:
+        return dict.fromkeys(scores, 0.0)
+    return {key: min(1.0, max(value, 0.0) / ceiling) for key, value in scores.items()}
+
+
 def fuse(
     dense: dict[str, float],
     lexical: list[dict[str, float]],
     *,
-    fusion: str = "convex",
+    fusion: str = "calibrated",
     rrf_k: int = 60,
     dense_weight: float = DENSE_WEIGHT,
+    ceilings: list[float] | None = None,
+    reach: float = REACH,
 ) -> dict[str, float]:
     """One score per item from a dense and one or more lexical retrievers; absent items get 0 from a retriever.
 
-    "convex": `dense_weight` times the min-max normalised dense score plus the rest times the mean normalised
-    lexical score (Bruch et al., TOIS 2023: keeps how far apart the scores are). "rrf": the sum of
+    "calibrated": `dense_weight` times the cosine as a share of the best cosine, plus the rest times the mean
+    lexical score as a share of `reach` times its list's ceiling (`ceilings`, one per lexical list).
+    "convex": the same weights over min-max normalised scores (Bruch et al., TOIS 2023). "rrf": the sum of
     1 / (rrf_k + rank) over all the lists, each counting the same, as Cormack et al. (SIGIR 2009) define it
     (ranks need no calibration), divided by the number of lists so that first everywhere scores 1.
     """
     if fusion == "rrf":
         ranked = [reciprocal_ranks(x, rrf_k) for x in (dense, *lexical)]
         return {key: sum(x.get(key, 0.0) for x in ranked) / len(ranked) for key in set().union(*ranked)}
-    d, lex = minmax(dense), [minmax(x) for x in lexical]
+    if fusion == "calibrated":
+        if ceilings is None or len(ceilings) != len(lexical):
+            raise ValueError("calibrated fusion needs one ceiling per lexical list")
+        d = calibrated(dense, max(dense.values(), default=0.0))
+        lex = [calibrated(x, reach * c) for x, c in zip(lexical, ceilings, strict=True)]
+    else:
+        d, lex = minmax(dense), [minmax(x) for x in lexical]
     keys = set(d).union(*lex)
     return {
         key: dense_weight * d.get(key, 0.0) + (1 - dense_weight) * sum(x.get(key, 0.0) for x in lex) / len(lex)
         for key in keys
     }
+
+
+def nearest(table: DenseTable, vector: np.ndarray, n: int, allowed: set[int] | None) -> list[tuple[str, float]]:
+    """The `n` drawers nearest to `vector` by exact cosine (among the `allowed` rids), best first."""
+    q = np.asarray(vector, dtype=np.float32)
+    sims = table.matrix @ (q / max(float(np.linalg.norm(q)), 1e-12))
+    keep = table.present
+    if allowed is not None:
+        keep = keep.copy()
+        mask = np.zeros(len(keep), dtype=bool)
+        rids = np.fromiter(allowed, dtype=np.int64, count=len(allowed))
+        mask[rids[rids < len(keep)]] = True  # a drawer newer than the loaded vectors waits for the next load
+        keep &= mask
+    candidates = np.nonzero(keep)[0]
+    if len(candidates) > n:
+        candidates = candidates[np.argpartition(-sims[candidates], n - 1)[:n]]
+    best = candidates[np.argsort(-sims[candidates], kind="stable")]
+    return [(table.ids[int(r)], float(sims[r])) for r in best]
+
+
+def exact_cosines(palace: Palace, vector: np.ndarray, ids: list[str]) -> dict[str, float]:
+    """Cosine of `vector` with each of these drawers' stored vectors."""
+    stored = palace.store.vectors(ids)
+    if not stored:
+        return {}
+    keys = list(stored)
+    matrix = np.stack([stored[i] for i in keys])
+    q = np.asarray(vector, dtype=np.float32)
+    norms = np.linalg.norm(matrix, axis=1) * max(float(np.linalg.norm(q)), 1e-12)
+    sims = matrix @ q / np.maximum(norms, 1e-12)
+    return {i: float(x) for i, x in zip(keys, sims, strict=True)}
 
 
 def _snippet(text: str) -> str:
@@ -242,10 +303,15 @@ def search(
     if allowed is not None and not allowed:
         return []
 
-    bm25_drawers, bm25_files = lex.bm25(query, allowed)
+    found = lex.lexical(query, allowed)
+    bm25_drawers, bm25_files = found.drawers, found.files
+    how = retrieval or Retrieval.of(palace.settings)
 
     pool = max(DENSE_POOL, 10 * k)
-    if allowed is None:
+    table = lex.dense() if how.exhaustive else None
+    if table is not None:
+        dense = nearest(table, vector, pool, allowed)
+    elif allowed is None:
         dense = palace.store.query(vector, pool, refresh=False)
     else:
         # chromadb pre-filters in SQLite, which costs ~150 ms at 100k drawers; an unfiltered query of a
@@ -259,26 +325,37 @@ def search(
                 dense = palace.store.query(vector, pool, ids=sorted(allowed_ids), refresh=False)
             else:
                 dense = palace.store.query(vector, pool, where={"wing": wing}, refresh=False)
+    dense_scores = dict(dense)
+    if how.exact > 0:
+        # a page BM25 ranks high keeps its meaning in the fusion even when it is not among the nearest
+        wanted = [i for i in heapq.nlargest(how.exact, bm25_drawers, key=bm25_drawers.__getitem__)
+                  if i not in dense_scores]
+        if wanted:
+            dense_scores.update(
+                table.cosines(vector, wanted) if table is not None else exact_cosines(palace, vector, wanted)
+            )
     # drawers the manifest does not know yet (a writer is mid-way) are left out until it catches up
-    path_of = lex.paths_of({i for i, _ in dense} | set(bm25_drawers))
-    dense_scores = {i: s for i, s in dense if i in path_of}
+    path_of = lex.paths_of(set(dense_scores) | set(bm25_drawers))
+    dense_scores = {i: s for i, s in dense_scores.items() if i in path_of}
 
     titles = _title_matches(palace, query)
     if filters.active:
         allowed_paths = set(path_of.values()) | set(bm25_files)
         titles = [t for t in titles if t in allowed_paths]
 
-    how = retrieval or Retrieval.of(palace.settings)
     file_scores = fuse(
         per_file(dense_scores, path_of, how.aggregate),
         [per_file(bm25_drawers, path_of, how.aggregate), bm25_files],
         fusion=how.fusion,
         rrf_k=how.rrf_k,
+        ceilings=[found.drawer_ceiling, found.file_ceiling],
+        reach=how.reach,
     )
     for rank, title_path in enumerate(titles):
         # the longest name found counts fully; shorter ones (a substring of it, say) slightly less
         file_scores[title_path] = file_scores.get(title_path, 0.0) + TITLE_BONUS / (1 + 0.1 * rank)
-    drawer_scores = fuse(dense_scores, [bm25_drawers], fusion=how.fusion, rrf_k=how.rrf_k)
+    drawer_scores = fuse(dense_scores, [bm25_drawers], fusion=how.fusion, rrf_k=how.rrf_k,
+                         ceilings=[found.drawer_ceiling], reach=how.reach)
     best_drawer: dict[str, str] = {}
     for drawer_id, score in drawer_scores.items():
         p = path_of.get(drawer_id)

@@ -50,6 +50,11 @@ class ExplicitEmbeddings(EmbeddingFunction[Documents]):
         return False
 
 
+# HNSW's search breadth. chromadb's default (100) loses true neighbours inside large palaces; search asks for
+# 200 drawers anyway, and a wider beam costs little next to the rest of a query.
+EF_SEARCH = 1000
+
+
 def new_generation() -> str:
     return f"{time.time_ns():x}-{secrets.token_hex(4)}"
 
@@ -121,7 +126,7 @@ class VectorStore:
             self._collection = self.client.get_or_create_collection(
                 name,
                 metadata={**identity, GENERATION_KEY: new_generation()},
-                configuration={"hnsw": {"space": "cosine"}},
+                configuration={"hnsw": {"space": "cosine", "ef_search": EF_SEARCH}},
                 embedding_function=ExplicitEmbeddings(),
             )
         except Exception as exc:
@@ -130,6 +135,11 @@ class VectorStore:
     def metadata(self) -> dict[str, Any]:
         col = self._current()
         return dict(col.metadata or {}) if col is not None else {}
+
+    def ef_search(self) -> int | None:
+        """The HNSW search breadth the collection is configured with (None: no collection)."""
+        col = self._current()
+        return None if col is None else int((col.configuration.get("hnsw") or {}).get("ef_search") or 0)
 
     def fresh(self) -> dict[str, Any] | None:
         """The collection's metadata, re-opened first if another process changed it since we last looked;
@@ -212,12 +222,27 @@ class VectorStore:
         merged = {k: v for k, v in {**metadata, GENERATION_KEY: generation}.items() if not k.startswith("hnsw:")}
         try:
             col.modify(metadata=merged)
+            # a palace made before the wider search beam gets it at its next write
+            if int((col.configuration.get("hnsw") or {}).get("ef_search") or 0) < EF_SEARCH:
+                col.modify(configuration={"hnsw": {"ef_search": EF_SEARCH}})
         except Exception as exc:
             raise PalaceError(f"cannot update palace metadata: {exc}") from None
         self._seen_generation = generation
         return generation
 
     # -- reads ------------------------------------------------------------------------------------------------
+    def vectors(self, ids: Sequence[str]) -> dict[str, np.ndarray]:
+        """The stored vectors of these drawers (those that exist), for exact cosines of candidates the
+        approximate index did not return."""
+        col = self._current()
+        if col is None or not ids:
+            return {}
+        try:
+            got = col.get(ids=list(ids), include=["embeddings"])
+        except Exception as exc:
+            raise PalaceError(f"cannot read drawer vectors: {exc}") from None
+        return {i: np.asarray(v, dtype=np.float32) for i, v in zip(got["ids"], got["embeddings"], strict=True)}
+
     def query(self, vector: np.ndarray, n: int, ids: list[str] | None = None,
               where: dict[str, Any] | None = None, refresh: bool = True) -> list[tuple[str, float]]:
         """Nearest drawers as (id, cosine similarity), best first; `refresh=False` when the caller has just

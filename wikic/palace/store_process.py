@@ -38,7 +38,7 @@ SECRET_NAME = re.compile(r"KEY|TOKEN|SECRET|PASSW|CREDENTIAL|AUTH", re.IGNORECAS
 # The VectorStore methods the child runs; every one is idempotent, so a request can be sent again.
 METHODS = frozenset({
     "exists", "create", "metadata", "fresh", "drop", "add", "update_metadata", "delete", "all_ids", "get",
-    "mark_written", "query",
+    "mark_written", "query", "vectors",
 })
 # Collection metadata key that every write changes, so readers in other processes know to catch up.
 GENERATION_KEY = "wikic_generation"
@@ -216,6 +216,10 @@ class IsolatedStore:
               where: dict[str, Any] | None = None, refresh: bool = True) -> list[tuple[str, float]]:
         hits: list[tuple[str, float]] = self._call("query", vector, n, ids=ids, where=where, refresh=refresh)
         return hits
+
+    def vectors(self, ids: Sequence[str]) -> dict[str, np.ndarray]:
+        got: dict[str, np.ndarray] = self._call("vectors", list(ids))
+        return got
 
 
 def open_store(settings: PalaceSettings) -> Any:
