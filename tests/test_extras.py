@@ -217,3 +217,10 @@ def test_the_base_install_names_the_extra_a_command_needs(vault_copy: Path, tmp_
     assert done.returncode == 2, (done.stdout[-2000:], done.stderr[-2000:])
     assert f"this needs wikic's {extra} extra" in done.stderr and f"pip install 'wikic[{extra}]'" in done.stderr
     assert "Traceback" not in done.stderr
+
+
+def test_a_partial_check_still_names_all_that_the_extra_lacks(monkeypatch: pytest.MonkeyPatch) -> None:
+    block(monkeypatch, "palace")
+    with pytest.raises(MissingExtra) as caught:
+        require_extra("palace", only=("numpy",))  # what the palace package needs to import at all
+    assert {"numpy", "chromadb", "static_model"} <= set(caught.value.missing)

@@ -105,17 +105,21 @@ def require_extra(*extras: str, instead: str | None = None, only: tuple[str, ...
     just these of the extra's modules (what an import needs, when the rest is needed later)."""
     from importlib.util import find_spec
 
-    for extra in extras:
-        missing = []
-        for name in only or EXTRAS[extra]:
+    def absent(names: tuple[str, ...]) -> list[str]:
+        out = []
+        for name in names:
             try:
                 found = find_spec(name) is not None
             except (ImportError, ValueError):  # a broken install, or a module blocked in sys.modules
                 found = False
             if not found:
-                missing.append(name)
-        if missing:
-            raise MissingExtra(extra, missing, instead=instead)
+                out.append(name)
+        return out
+
+    for extra in extras:
+        if absent(only or EXTRAS[extra]):
+            # the message names everything the extra would bring that is missing, not just what was checked
+            raise MissingExtra(extra, absent(EXTRAS[extra]), instead=instead)
 
 
 def debugging() -> bool:
