@@ -53,6 +53,8 @@ class StreamCut(LLMError):
     up. llama-cpp-python's server does the latter by default to every streaming request that another request
     arrives during, so the caller may ask again one request at a time."""
 
+    crowded = False  # another request to the endpoint was in flight meanwhile (set by who counts them)
+
 
 class Interrupted(WikicError):
     """The user stopped the run (Ctrl-C, SIGINT); raised where work is refused after that."""

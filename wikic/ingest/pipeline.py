@@ -4,6 +4,7 @@ then lint what changed."""
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import difflib
 import posixpath
@@ -230,25 +231,15 @@ class BoundedLLM:
             serial = self._serial
             # Each call that was already on its way when the run turned serial can cut one more reply.
             for attempt in range(self._limit):
-                with self._count:
-                    self._in_flight += 1
-                    self._started += 1
-                    crowd = self._in_flight > 1  # another call was in flight when this one started...
-                    mark = self._started
                 try:
                     return self._call(serial, *args, **kwargs)
-                except StreamCut:
-                    with self._count:
-                        crowd = crowd or self._started != mark  # ...or started while it ran
-                    if not crowd or attempt == self._limit - 1:
-                        raise  # cut although it ran alone: a real drop, reported as such
-                    # Cut while other calls were in flight: the server gives a request up when another
+                except StreamCut as exc:
+                    if not exc.crowded or attempt == self._limit - 1:
+                        raise  # cut although nothing else was asked meanwhile: a real drop, reported as such
+                    # Cut while another request was in flight: the server gives a request up when another
                     # arrives (llama-cpp-python's does by default). From now on, and in later runs, one at a time.
                     serial = True
                     self._go_serial()
-                finally:
-                    with self._count:
-                        self._in_flight -= 1
             raise AssertionError("unreachable")  # the last attempt returns or raises
 
     def _go_serial(self) -> None:
@@ -263,10 +254,21 @@ class BoundedLLM:
     def _call(self, serial: bool, *args: Any, **kwargs: Any) -> Any:
         if self._stopped.is_set():
             raise Interrupted("interrupted: no more model calls")
-        if serial:
-            with self._one_at_a_time:
+        with self._one_at_a_time if serial else contextlib.nullcontext():
+            with self._count:  # counted once the request is really sent, not while it waits its turn
+                self._in_flight += 1
+                self._started += 1
+                crowded = self._in_flight > 1  # another request was in flight when this one was sent...
+                mark = self._started
+            try:
                 return self._llm.complete_json(*args, **kwargs)
-        return self._llm.complete_json(*args, **kwargs)
+            except StreamCut as exc:
+                with self._count:
+                    exc.crowded = crowded or self._started != mark  # ...or was sent while it ran
+                raise
+            finally:
+                with self._count:
+                    self._in_flight -= 1
 
     def stop(self) -> None:
         """Start no more calls, and close the client: a call in flight that fails is then not retried by
