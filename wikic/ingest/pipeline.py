@@ -483,6 +483,8 @@ def ingest(
             )
         except LLMError as exc:
             results[src.raw_path] = exc
+        except Exception as exc:  # noqa: BLE001 - a bug met by one source's reply fails that source alone
+            results[src.raw_path] = RuntimeError(describe(exc))
 
     pool = DaemonPool(max(1, settings.llm.concurrency), "wikic-ingest")
     try:

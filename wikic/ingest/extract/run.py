@@ -293,7 +293,10 @@ class _Asker:
                 claim = said.get(normalize_name(name))
                 facts = list(claim.facts) if claim is not None else []
                 summary = facts[0].text[:300] if facts else ""  # a claim the compiler checks, not free text
-                entities.append(WireEntity(name=name, kind=kinds[name][:40], aliases=[], summary=summary, facts=facts))
+                # Built from parts already validated; a name's claims may number more than one plan's entity
+                # asks for (the claims pass lets a small model list more), and all of them are kept.
+                entities.append(WireEntity.model_construct(name=name, kind=kinds[name][:40], aliases=[],
+                                                           summary=summary, facts=facts))
         if self.transcript:
             remembered: MemoriesPlan = self._call(
                 memories_messages(chunk, title=self.source.title, context=self.context),

@@ -1,0 +1,77 @@
+"""A reply that meets a bug in wikic fails its own source, reported with the error, and every other source of
+the run is compiled; and a name's claims from the names-first pass are all kept, however many there are."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from wikic.ingest.pipeline import IngestOptions, ingest
+from wikic.llm.fake import FakeLLM
+from wikic.vault.init import init_vault
+
+GOOD = "Chroma is an open-source vector database that runs inside a Python process."
+BAD = "Qdrant is a vector database written in Rust."
+
+
+def _vault(tmp_path: Path, strategy: str = "single") -> Path:
+    root = tmp_path / "wiki"
+    init_vault(root)
+    schema = root / "SCHEMA.md"
+    schema.write_text(schema.read_text(encoding="utf-8").replace("entity_min_references: 2",
+                                                                 "entity_min_references: 1"), encoding="utf-8")
+    (root / "wikic.toml").write_text(f'[llm]\nstrategy = "{strategy}"\nconcurrency = 2\n', encoding="utf-8")
+    return root
+
+
+def _sources(tmp_path: Path) -> list[str]:
+    inbox = tmp_path / "inbox"
+    inbox.mkdir()
+    for name, line in (("good.md", GOOD), ("bad.md", BAD)):
+        (inbox / name).write_text(f"# {name[:-3]}\n\n{line}\n", encoding="utf-8")
+    return [str(inbox / "good.md"), str(inbox / "bad.md")]
+
+
+def _entity(name: str, quote: str, texts: Sequence[str]) -> dict[str, Any]:
+    return {"name": name, "kind": "product", "aliases": [], "summary": texts[0],
+            "facts": [{"text": t, "quote": quote} for t in texts]}
+
+
+def test_a_bug_met_by_one_reply_fails_that_source_alone(tmp_path: Path) -> None:
+    def reply(messages: Sequence[Mapping[str, str]]) -> Any:
+        if "Qdrant" in messages[-1]["content"]:
+            return KeyError("subjects")  # what a bug inside wikic raises, not a model error
+        return {"summary": "", "entities": [_entity("Chroma", GOOD, ["Chroma runs inside a Python process."])],
+                "concepts": [], "comparisons": [], "relations": []}
+
+    root = _vault(tmp_path)
+    report = ingest(root, IngestOptions(inputs=_sources(tmp_path), use_palace=False, lint_after=False,
+                                        today=dt.date(2026, 12, 1)), llm=FakeLLM().respond_with(reply))
+    status = {s.raw_path: (s.status, s.error) for s in report.sources}
+    assert status["raw/articles/good.md"] == ("compiled", None)
+    assert status["raw/articles/bad.md"][0] == "failed" and "KeyError" in str(status["raw/articles/bad.md"][1])
+    assert (root / "entities/chroma.md").is_file() and report.exit_code() == 1
+
+
+def test_the_names_first_pass_keeps_all_of_a_names_claims(tmp_path: Path) -> None:
+    texts = ["Chroma is open-source.", "Chroma is a vector database.", "Chroma runs inside a Python process.",
+             "Chroma is an open-source vector database.", "Chroma runs inside a process.", "Chroma is a database.",
+             "Chroma is open-source software.", "Chroma runs in Python."]  # more than one plan's entity holds
+
+    def reply(messages: Sequence[Mapping[str, str]]) -> Any:
+        ask = messages[-1]["content"]
+        if "List every named thing" in ask:
+            return {"names": [{"name": "Chroma", "kind": "database"}]}
+        if "The facts this source states" in ask and "Chroma" in ask:
+            return {"items": [{"name": "Chroma", "facts": [{"text": t, "quote": GOOD} for t in texts]}]}
+        return {"names": []} if "List every named thing" in ask else {"items": []}
+
+    root = _vault(tmp_path, "two-pass")
+    good = _sources(tmp_path)[0]
+    report = ingest(root, IngestOptions(inputs=[good], use_palace=False, lint_after=False,
+                                        today=dt.date(2026, 12, 1)), llm=FakeLLM().respond_with(reply))
+    assert [(s.status, s.error) for s in report.sources] == [("compiled", None)]
+    page = (root / "entities/chroma.md").read_text(encoding="utf-8")
+    assert all(t.rstrip(".") in page for t in texts), page
