@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import time
 from pathlib import Path
+from typing import Any
 
 import openai
 import pytest
@@ -334,3 +335,48 @@ def test_loop_watch_cuts_a_reply_that_repeats_itself_and_only_such_a_reply() -> 
     fed = ["{"] + ['"again and again", '] * 200
     cut_at = next(i for i, piece in enumerate(fed) if looping_watch.feed(piece))
     assert cut_at < 40  # cut off within a few hundred characters of the loop starting, not at the end
+
+
+# -- server-sent events, read without the SDK's typed chunks ------------------------------------------------
+
+
+def test_sse_data_follows_the_event_stream_format():
+    from wikic.llm.client import sse_data
+
+    lines = [": a comment", "event: message", "data: {\"a\":", "data: 1}", "", "", "id: 7", "data:[DONE]", "",
+             "data: {\"half\""]  # the last event never ends: dropped, as the standard says
+    assert list(sse_data(lines)) == ['{"a":\n1}', "[DONE]"]
+
+
+def _raw_stream(events: list[str]) -> Any:
+    from types import SimpleNamespace
+
+    lines = [line for event in events for line in (f"data: {event}", "")]
+    http = SimpleNamespace(iter_lines=lambda: iter(lines), close=lambda: None)
+    return SimpleNamespace(headers={"content-type": "text/event-stream"}, http_response=http)
+
+
+def test_a_streamed_reply_is_read_from_plain_json_events(make_llm):
+    from wikic.llm.client import TextStream
+
+    llm = make_llm()
+    chunk = {"model": "m-7", "choices": [{"index": 0, "delta": {"content": "Sam "}, "finish_reason": None}]}
+    last = {"model": "m-7", "choices": [{"index": 0, "delta": {"reasoning_content": "hm", "content": "Altman"},
+                                         "finish_reason": "stop"}]}
+    usage = {"model": "m-7", "choices": [], "usage": {"prompt_tokens": 11, "completion_tokens": 2}}
+    events = [json.dumps(chunk), json.dumps(last), json.dumps(usage), "[DONE]"]
+    stream = TextStream(lambda s: llm._pieces(s, _raw_stream(events), streamed=True), model="x", prompt_estimate=1)
+    assert "".join(stream) == "Sam Altman"
+    assert (stream.model, stream.finish_reason) == ("m-7", "stop")
+    assert (stream.prompt_tokens, stream.completion_tokens, stream.usage_estimated) == (11, 2, False)
+
+
+def test_an_error_event_in_the_middle_of_a_stream_is_an_llm_error(make_llm):
+    from wikic.llm.client import TextStream
+
+    llm = make_llm()
+    chunk = {"choices": [{"index": 0, "delta": {"content": "Sam "}, "finish_reason": None}]}
+    events = [json.dumps(chunk), json.dumps({"error": {"message": "the model crashed"}})]
+    stream = TextStream(lambda s: llm._pieces(s, _raw_stream(events), streamed=True), model="x", prompt_estimate=1)
+    with pytest.raises(LLMError, match=r"reported an error mid-answer.*the model crashed"):
+        "".join(stream)

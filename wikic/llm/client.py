@@ -9,7 +9,7 @@ from __future__ import annotations
 import functools
 import json
 import re
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
@@ -308,31 +308,41 @@ class OpenAICompatible:
             )
 
     def _pieces(self, stream: TextStream, response: Any, *, streamed: bool) -> Iterator[str]:
+        import httpx
         import openai
 
         held = ""  # the end of the answer so far, while it could be the start of the API key
         content_type = response.headers.get("content-type", "").split(";")[0].strip().lower()
-        chunks = None
+        http = response.http_response
         try:
             if not streamed or content_type.endswith("json"):
                 # one chat completion: asked for so, or a server that ignores `stream: true`
-                yield from self._whole(stream, response.http_response.read())
+                yield from self._whole(stream, http.read())
                 return
-            chunks = response.parse()
-            for chunk in chunks:
-                if chunk.model:
-                    stream.model = chunk.model
-                usage = getattr(chunk, "usage", None)
-                if usage is not None and usage.prompt_tokens is not None:
-                    stream.prompt_tokens = usage.prompt_tokens
-                    stream.completion_tokens = usage.completion_tokens or 0
-                    stream.usage_estimated = False
-                for choice in chunk.choices or ():
-                    if choice.finish_reason:
-                        stream.finish_reason = choice.finish_reason
+            # The events are read as plain JSON, not through the SDK's typed chunks: building a model object
+            # for each of thousands of small pieces cost more CPU than everything else a reply needs.
+            for data in sse_data(http.iter_lines()):
+                if data.startswith("[DONE]"):
+                    break
+                chunk = json.loads(data)
+                if not isinstance(chunk, dict):
+                    continue
+                if chunk.get("error"):
+                    raise LLMError(
+                        f"{self._where()}: the server reported an error mid-answer "
+                        f"({_short(self._scrub(json.dumps(chunk['error'], default=str)))})",
+                        hint="retry; if it keeps happening, check the server's logs",
+                    )
+                self._take(stream, chunk)
+                for choice in chunk.get("choices") or ():
+                    if not isinstance(choice, dict):
+                        continue
+                    if choice.get("finish_reason"):
+                        stream.finish_reason = choice["finish_reason"]
                     # Thinking models stream their reasoning in `reasoning_content`; only `content` is the answer.
-                    piece = choice.delta.content if choice.delta is not None else None
-                    if piece:
+                    delta = choice.get("delta")
+                    piece = delta.get("content") if isinstance(delta, dict) else None
+                    if isinstance(piece, str) and piece:
                         held, piece = self._release(held + piece)
                         if piece:
                             yield piece
@@ -346,19 +356,28 @@ class OpenAICompatible:
                 )
         except openai.APIStatusError as exc:
             raise self._status_error(exc) from None
-        except openai.APITimeoutError:
+        except (openai.APITimeoutError, httpx.TimeoutException):
             raise self._timeout_error() from None
-        except openai.APIError as exc:
+        except (openai.APIError, httpx.TransportError) as exc:
             raise LLMError(
-                f"{self._where()}: the stream broke off ({_short(self._scrub(str(exc)))})",
+                f"{self._where()}: the stream broke off ({_short(self._scrub(str(exc) or type(exc).__name__))})",
                 hint="retry; if it keeps happening, check the server's logs",
             ) from None
         except (OSError, ValueError) as exc:  # a dropped connection or an unparsable event
             raise LLMError(f"{self._where()}: the stream broke off ({_short(self._scrub(str(exc)))})") from None
         finally:
-            close = getattr(chunks if chunks is not None else response.http_response, "close", None)
-            if close is not None:
-                close()
+            http.close()
+
+    @staticmethod
+    def _take(stream: TextStream, chunk: dict[str, Any]) -> None:
+        """The model name and the usage a streamed chunk carries."""
+        if isinstance(chunk.get("model"), str) and chunk["model"]:
+            stream.model = chunk["model"]
+        usage = chunk.get("usage")
+        if isinstance(usage, dict) and isinstance(usage.get("prompt_tokens"), int):
+            stream.prompt_tokens = usage["prompt_tokens"]
+            stream.completion_tokens = usage.get("completion_tokens") or 0
+            stream.usage_estimated = False
 
     def _whole(self, stream: TextStream, body: bytes) -> Iterator[str]:
         """The answer of one (not streamed) chat completion body, as a single piece."""
@@ -374,13 +393,7 @@ class OpenAICompatible:
                 ),
                 hint="check that [llm] base_url points at an OpenAI-compatible /v1 endpoint",
             )
-        if isinstance(data.get("model"), str) and data["model"]:
-            stream.model = data["model"]
-        usage = data.get("usage")
-        if isinstance(usage, dict) and isinstance(usage.get("prompt_tokens"), int):
-            stream.prompt_tokens = usage["prompt_tokens"]
-            stream.completion_tokens = usage.get("completion_tokens") or 0
-            stream.usage_estimated = False
+        self._take(stream, data)
         # A whole reply is complete: a server that leaves out the finish reason has still finished.
         stream.finish_reason = choice.get("finish_reason") or "stop"
         content = message.get("content")  # thinking models put their reasoning in `reasoning_content`
@@ -569,6 +582,22 @@ def _server_message(exc: openai.APIStatusError) -> str:
         if "detail" in body:
             return json.dumps(body["detail"], default=str)
     return exc.message
+
+
+def sse_data(lines: Iterable[str]) -> Iterator[str]:
+    """The data of each server-sent event (its `data:` lines joined by newlines); comments, other fields
+    and events without data are skipped. As the SSE standard says, an event the stream ends in the middle
+    of (no blank line after it) is dropped: the reply then lacks its finish reason, and says so."""
+    data: list[str] = []
+    for line in lines:
+        if not line:
+            if data:
+                yield "\n".join(data)
+                data = []
+            continue
+        field, _, value = line.partition(":")
+        if field == "data":
+            data.append(value[1:] if value.startswith(" ") else value)
 
 
 def _short(text: str, limit: int = 300) -> str:
