@@ -34,15 +34,6 @@ from wikic.palace.search import SearchHit
 from wikic.settings import LLMSettings, load_settings
 
 QUERY = "vector database nearest neighbour"
-LLM_ENV = ("WIKIC_LLM_BASE_URL", "WIKIC_LLM_MODEL", "WIKIC_LLM_API_KEY", "OPENAI_BASE_URL", "OPENAI_API_KEY")
-
-
-@pytest.fixture(autouse=True)
-def _no_llm_env(monkeypatch: pytest.MonkeyPatch) -> None:
-    for name in LLM_ENV:
-        monkeypatch.delenv(name, raising=False)
-
-
 @pytest.fixture
 def standin() -> Iterator[StandinServer]:
     with StandinServer() as server:
