@@ -69,3 +69,16 @@ def test_nothing_below_the_faces_imports_one(unit: str) -> None:
 def test_imports_inside_functions_count() -> None:
     # ingest imports the palace only where it uses it (inside functions): the walk must still see it
     assert "palace" in _imports("ingest")["wikic/ingest/pipeline.py"]
+
+
+# Facts over time is read by the compiler, lint, query and the palace; it reads only the pages and the vault.
+ABOVE_FACTS = {"ingest", "query", "lint", "palace", "llm", "memory", "status"}
+
+
+def test_facts_sit_below_everything_that_reads_them() -> None:
+    assert _offending("facts", forbidden=ABOVE_FACTS) == {}
+
+
+@pytest.mark.parametrize("below", ["lint", "palace"])
+def test_nothing_ingest_builds_on_imports_ingest(below: str) -> None:
+    assert _offending(below, forbidden={"ingest"}) == {}

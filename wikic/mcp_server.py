@@ -260,7 +260,7 @@ class WikiTools:
         return render_facts(facts_for(self.root, subject, as_of or None))
 
     def invalidate(self, claim: str, reason: str, on: str | None = None) -> str:
-        from wikic.facts.invalidate import invalidate
+        from wikic.ingest.invalidate import invalidate
         from wikic.palace.todo import update_palace
 
         with self._lock:

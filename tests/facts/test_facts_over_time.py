@@ -287,7 +287,7 @@ def test_a_person_s_edit_in_a_claim_block_wins(tmp_path: Path) -> None:
 
 
 def test_invalidate_ends_a_claim_with_a_dated_note_and_keeps_it_in_the_history(tmp_path: Path) -> None:
-    from wikic.facts.invalidate import invalidate
+    from wikic.ingest.invalidate import invalidate
     from wikic.vault.state import Compiled
 
     root = _vault(tmp_path)
@@ -326,7 +326,7 @@ def test_invalidate_refuses_what_cannot_be_and_writes_nothing(
     tmp_path: Path, claim: str | None, on: str | None, reason: str, message: str
 ) -> None:
     from wikic.errors import UsageError
-    from wikic.facts.invalidate import invalidate
+    from wikic.ingest.invalidate import invalidate
 
     root = _vault(tmp_path)
     _ingest(root, _model(PLANS), _inputs(tmp_path)["postgres"])

@@ -12,16 +12,32 @@ import datetime as dt
 import re
 import unicodedata
 from dataclasses import replace
-from typing import Any
+from typing import Any, Protocol
 
 from wikic.facts.claims import Claim
 from wikic.facts.dates import first_day, partial
-from wikic.ingest.plan_model import Fact
 
 _YEAR = re.compile(r"(?<!\d)(\d{4})(?!\d)")
 
 
-def claim_meta(fact: Fact) -> dict[str, Any]:
+class Observed(Protocol):
+    """What a claim on its way to a page says of its time (an anchored fact of the ingest plan)."""
+
+    @property
+    def quote(self) -> str: ...
+    @property
+    def valid_from(self) -> str | None: ...
+    @property
+    def valid_to(self) -> str | None: ...
+    @property
+    def replaces(self) -> str | None: ...
+    @property
+    def seen(self) -> dt.date | None: ...
+    @property
+    def via(self) -> str: ...
+
+
+def claim_meta(fact: Observed) -> dict[str, Any]:
     """What a compiled claim carries besides its text and anchor (kept in the mentions ledger as JSON)."""
     meta: dict[str, Any] = {}
     if fact.seen is not None:

@@ -29,7 +29,6 @@ from dataclasses import replace
 
 from wikic.conversations import transcript
 from wikic.facts.dates import VIA_TRANSCRIPT, source_date
-from wikic.ingest.names import normalize_name
 from wikic.ingest.plan_model import (
     Anchor,
     Axis,
@@ -44,6 +43,7 @@ from wikic.ingest.plan_model import (
     Section,
 )
 from wikic.ingest.support import ordinary, specifics, unsupported
+from wikic.pages.names import normalize_name
 from wikic.text.terms import words
 from wikic.vault.frontmatter import split_page
 

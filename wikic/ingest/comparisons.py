@@ -13,8 +13,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from wikic.ingest.names import NameSet, PageNames
 from wikic.ingest.plan_model import Comparison
+from wikic.pages.names import NameSet, PageNames
 from wikic.pages.render import clean_text, clean_title, link, table_cell
 
 MAX_COLUMNS = 5  # subjects a table shows: as many as the model may list

@@ -29,13 +29,13 @@ from wikic.facts.intervals import checked_claim, claim_meta
 from wikic.facts.timeline import contested, settle
 from wikic.ingest.comparisons import build_table, render_table
 from wikic.ingest.memories import Deduplicator, Embed, memory_blocks, payload as memory_payload, subject_of
-from wikic.ingest.names import PageNames, lookup_keys, name_keys, normalize_name
 from wikic.ingest.plan_model import Comparison, Concept, Entity, Memory, Plan, Relation
 from wikic.ingest.siblings import RELATED_SECTION, related_key, with_see_also
 from wikic.pages.blocks import merge_blocks
 from wikic.pages.frontmatter import dump_frontmatter
 from wikic.pages.index_file import Entry
 from wikic.pages.links import LinkNames
+from wikic.pages.names import PageNames, lookup_keys, name_keys, normalize_name
 from wikic.pages.render import clean_text, clean_title, link, linkify
 from wikic.resources import page_skeleton
 from wikic.vault import frontmatter as fm_parser

@@ -20,9 +20,9 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from wikic.errors import WikicError
-from wikic.ingest.names import normalize_name
 from wikic.ingest.plan_model import Memory
 from wikic.pages.blocks import digest, find_block
+from wikic.pages.names import normalize_name
 from wikic.vault.identity import Identity
 from wikic.vault.memories import KINDS, SECTIONS, MemoryItem, block_key, parse_items, render_items
 

@@ -16,7 +16,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from wikic.errors import (
-    ConfigError,
     Interrupted,
     LLMError,
     PalaceError,
@@ -32,12 +31,12 @@ from wikic.conversations.intake import ExportReport, bring_in, drain_queue, find
 from wikic.conversations.queue import queued
 from wikic.ingest.capture import CapturedSource, commit, preview
 from wikic.ingest.inputs import read_inputs
-from wikic.ingest.names import PageNames, page_names
 from wikic.ingest.pending import pending_inputs
 from wikic.pages import journal
 from wikic.pages.index_file import bare_index, with_entries
 from wikic.pages.lock import vault_lock
 from wikic.pages.log_file import row
+from wikic.pages.names import PageNames, page_names
 from wikic.progress import ProgressCallback, ProgressEvent
 from wikic.settings import Settings, load_settings
 from wikic.vault.identity import read_identity
@@ -322,11 +321,9 @@ class _ChunkCount:
 
 
 def make_llm(root: Path, settings: Settings) -> LLM:
-    if not settings.llm.model:
-        raise ConfigError("no model configured", hint="set [llm] model in wikic.toml, WIKIC_LLM_MODEL, or --model")
-    from wikic.llm.client import OpenAICompatible
+    from wikic.llm.client import vault_llm  # here: `wikic ingest` with nothing to do never loads the client
 
-    return OpenAICompatible(settings.llm, state_dir=state_dir(root))
+    return vault_llm(root, settings.llm)
 
 
 def prompt_context(schema: Schema, *, worked_example: bool = True) -> PromptContext:

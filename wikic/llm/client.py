@@ -516,6 +516,23 @@ class LoopWatch:
 _LOOP_WINDOW = 1500
 
 
+def require_model(settings: LLMSettings) -> None:
+    """A model is configured and its client installed, said before anything slow starts (ConfigError,
+    MissingExtra)."""
+    if not settings.model:
+        raise ConfigError("no model configured", hint="set [llm] model in wikic.toml, WIKIC_LLM_MODEL, or --model")
+    require_extra("llm")
+
+
+def vault_llm(root: Path, settings: LLMSettings) -> OpenAICompatible:
+    """The vault's model client: its `[llm]` endpoint, with what the endpoint accepts remembered in the
+    vault's state."""
+    from wikic.vault.state import state_dir
+
+    require_model(settings)
+    return OpenAICompatible(settings, state_dir=state_dir(root))
+
+
 def looping(text: str, repeats: int = 4) -> bool:
     tail = text[-_LOOP_WINDOW:]
     for period in range(8, min(300, len(tail) // repeats) + 1):

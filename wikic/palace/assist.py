@@ -245,13 +245,13 @@ def search_with_settings(
         from wikic.vault.state import state_dir
 
         if llm is None:
-            from wikic.llm.client import OpenAICompatible
+            from wikic.llm.client import vault_llm
 
             if not settings.llm.model:
                 raise ConfigError(
                     "--rerank and --rewrite need a model",
                     hint="set [llm] model in wikic.toml or WIKIC_LLM_MODEL",
                 )
-            llm = OpenAICompatible(settings.llm, state_dir=state_dir(palace.vault))
+            llm = vault_llm(palace.vault, settings.llm)
         cache = ReplyCache.for_vault_state(state_dir(palace.vault))
     return assisted_search(palace, query, k, assist, llm=llm, cache=cache, wing=wing, tag=tag, path=path)

@@ -15,9 +15,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
-from wikic.errors import ConfigError, require_extra
 from wikic.llm.cache import ReplyCache
-from wikic.llm.client import StreamingLLM
+from wikic.llm.client import StreamingLLM, require_model, vault_llm
 from wikic.query.citations import SENTINEL, AnswerFilter, Citation, CitationCheck
 from wikic.query.retrieve import (
     DEFAULT_BUDGET,
@@ -145,7 +144,7 @@ def answer_question(
     require_vault(root)
     settings = settings or load_settings(root, options.overrides)
     if llm is None:  # a configuration error is told at once, before the search loads its model
-        check_model(settings)
+        require_model(settings.llm)
     if palace is not None:
         retrieval = retrieve(palace, question, budget=options.budget, k=options.k, exclude=options.exclude,
                              min_similarity=options.min_similarity, as_of=options.as_of)
@@ -172,12 +171,12 @@ def generate_answer(
     settings = settings or load_settings(root, options.overrides)
     result = QueryResult(retrieval.question, "not_found", "", retrieval)
     if retrieval.found:
-        model = llm or make_llm(root, settings)
+        model = llm or vault_llm(root, settings.llm)
         _ask(root, model, settings, options, result, context_messages(retrieval), on_text, general=False)
         if result.status == "answered":
             return result
     if options.allow_general:
-        model = llm or make_llm(root, settings)
+        model = llm or vault_llm(root, settings.llm)
         if on_text is not None:
             on_text(GENERAL_MARK)
         _ask(root, model, settings, options, result, general_messages(retrieval.question), on_text, general=True)
@@ -186,18 +185,6 @@ def generate_answer(
     return result
 
 
-def check_model(settings: Settings) -> None:
-    """A model is configured and its client installed (ConfigError, MissingExtra otherwise)."""
-    if not settings.llm.model:
-        raise ConfigError("no model configured", hint="set [llm] model in wikic.toml, WIKIC_LLM_MODEL, or --model")
-    require_extra("llm")
-
-
-def make_llm(root: Path, settings: Settings) -> StreamingLLM:
-    from wikic.llm.client import OpenAICompatible
-
-    check_model(settings)
-    return OpenAICompatible(settings.llm, state_dir=state_dir(root))
 
 
 def not_found_message(retrieval: Retrieval, *, asked_model: bool) -> str:

@@ -7,7 +7,6 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from wikic.ingest.names import normalize_name
 from wikic.ingest.plan_model import (
     Axis,
     Cell,
@@ -22,6 +21,7 @@ from wikic.ingest.plan_model import (
     Section,
     WireFact,
 )
+from wikic.pages.names import normalize_name
 
 
 @dataclass

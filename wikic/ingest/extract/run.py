@@ -43,7 +43,6 @@ from wikic.ingest.extract.prompt import (
 )
 from wikic.ingest.extract.signals import name_signals
 from wikic.ingest.extract.windows import Chunk, halves, split_chunks
-from wikic.ingest.names import normalize_name
 from wikic.ingest.plan_model import (
     CLAIMS_SCHEMA_NAME,
     MEMORIES_SCHEMA_NAME,
@@ -63,6 +62,7 @@ from wikic.ingest.workers import DaemonPool
 from wikic.llm.cache import ReplyCache
 from wikic.llm.client import LLM, TruncatedReply
 from wikic.llm.structured import Usage, ask
+from wikic.pages.names import normalize_name
 from wikic.settings import Settings
 from wikic.text.tokens import estimate_messages
 from wikic.vault.layout import RAW_DIR
