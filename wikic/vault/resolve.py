@@ -48,33 +48,59 @@ class Resolver:
         self.files = sorted(files)
         self._exact: dict[str, str] = {}
         self._suffix: dict[str, list[str]] = {}
+        exact, suffixes = self._exact, self._suffix
         for path in self.files:
             key = fold(path)
-            self._exact.setdefault(key, path)
+            if key not in exact:
+                exact[key] = path
             is_note = key.endswith(NOTE_EXT)
-            if is_note:
-                self._exact.setdefault(key[: -len(NOTE_EXT)], path)
-            parts = key.split("/")
-            for i in range(len(parts)):
-                suffix = "/".join(parts[i:])
-                self._suffix.setdefault(suffix, []).append(path)
+            if is_note and key[:-3] not in exact:
+                exact[key[:-3]] = path
+            suffix = key
+            while True:  # "a/b/c.md", "b/c.md", "c.md" (and each without ".md" for a note)
+                found = suffixes.get(suffix)
+                if found is None:
+                    suffixes[suffix] = [path]
+                else:
+                    found.append(path)
                 if is_note:
-                    self._suffix.setdefault(suffix[: -len(NOTE_EXT)], []).append(path)
+                    bare = suffix[:-3]
+                    found = suffixes.get(bare)
+                    if found is None:
+                        suffixes[bare] = [path]
+                    else:
+                        found.append(path)
+                cut = suffix.find("/")
+                if cut < 0:
+                    break
+                suffix = suffix[cut + 1 :]
         self._cache: dict[tuple[str, str], Resolution] = {}
+        self._from_root_cache: dict[str, Resolution] = {}
+        self._folded_folders: dict[str, str] = {}
 
     def exists(self, path: str) -> bool:
         return fold(path) in self._exact
 
     def resolve(self, source: str, target: str) -> Resolution:
         """Where a link written in `source` (vault-relative) pointing at `target` (path part) lands."""
-        if target == "":
-            return Resolution(source, ())  # [[#Heading]]: the note itself (not cacheable by folder)
+        return self.resolve_all(source, (target,))[0]
+
+    def resolve_all(self, source: str, targets: Iterable[str]) -> list[Resolution]:
+        """`resolve` for every link of one note: the folder is worked out once, and a name seen before from
+        the same folder is a dictionary lookup (a vault's links name the same pages again and again)."""
         folder = posixpath.dirname(source)
-        key = (folder, target)
-        hit = self._cache.get(key)
-        if hit is None:
-            hit = self._cache[key] = self._resolve(source, folder, target)
-        return hit
+        cache = self._cache
+        out = []
+        for target in targets:
+            if target == "":
+                out.append(Resolution(source, ()))  # [[#Heading]]: the note itself (not cacheable by folder)
+                continue
+            key = (folder, target)
+            hit = cache.get(key)
+            if hit is None:
+                hit = cache[key] = self._resolve(source, folder, target)
+            out.append(hit)
+        return out
 
     def _resolve(self, source: str, folder: str, target: str) -> Resolution:
         if target == "":
@@ -85,15 +111,29 @@ class Resolver:
         if t.startswith("/"):
             return self._exact_only(posixpath.normpath(t.lstrip("/") or "."))
         if folder:
+            folded = self._folded_folders.get(folder)
+            if folded is None:
+                folded = self._folded_folders[folder] = fold(folder)
             if "/" not in t and not t.startswith("."):
-                hit = self._exact.get(f"{fold(folder)}/{t}")  # the common case, without normpath
+                hit = self._exact.get(f"{folded}/{t}")  # the common case, without normpath
                 if hit:
                     return Resolution(hit, ())
             else:
-                rel = self._exact_only(posixpath.normpath(posixpath.join(fold(folder), t)))
+                rel = self._exact_only(posixpath.normpath(posixpath.join(folded, t)))
                 if rel.path:
                     return rel
-        t = posixpath.normpath(t)  # "notes/../Target" from the vault root is "Target"
+        found = self._from_root_cache.get(t)
+        if found is None:
+            found = self._from_root_cache[t] = self._from_root(t)
+        if len(found.candidates) > 1 and folder:
+            return self._nearest(found.candidates, folder)
+        return found
+
+    def _from_root(self, t: str) -> Resolution:
+        """A name read from the vault root: a path, else any file whose path ends with it. Several matches
+        are all returned, ordered without regard to where the link sits (`_nearest` adds that)."""
+        if "." in t or "//" in t or t.endswith("/"):
+            t = posixpath.normpath(t)  # "notes/../Target" from the vault root is "Target"
         if t == ".." or t.startswith("../"):
             return Resolution(None, ())  # outside the vault
         absolute = self._exact.get(t)
@@ -107,9 +147,13 @@ class Resolver:
         unique = sorted(set(matches))
         if len(unique) == 1:
             return Resolution(unique[0], ())
+        return self._nearest(tuple(unique), "")
+
+    @staticmethod
+    def _nearest(unique: tuple[str, ...], folder: str) -> Resolution:
         here = fold(folder)
         best = min(unique, key=lambda p: (fold(posixpath.dirname(p)) != here, p.count("/"), len(p), p))
-        return Resolution(best, tuple(unique))
+        return Resolution(best, unique)
 
     def _exact_only(self, path: str) -> Resolution:
         if path.startswith("../") or path in ("..", "."):

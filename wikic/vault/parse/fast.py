@@ -17,6 +17,11 @@ from wikic.vault.model import EMBED, MDLINK, WIKILINK, Heading, Link, Problem
 
 WIKI_RE = re.compile(r"(!?)\[\[([^\[\]\n|]*?)(?:\|([^\[\]\n]*))?\]\]")
 SIMPLE_MDLINK = re.compile(r"(!?)\[([^\[\]\n]*)\]\((?:<([^<>\n]*)>|([^()\s<>]*))\)")
+# The same two without the optional "!": a pattern that opens with a literal lets the regex engine jump from
+# one "[" to the next instead of trying every offset (4-6x faster over a vault). An embed's "!" is read off
+# the character before; it can never belong to the previous match, which ends in "]]" or ")".
+WIKI_FIND = re.compile(r"\[\[([^\[\]\n|]*?)(?:\|([^\[\]\n]*))?\]\]")
+MDLINK_FIND = re.compile(r"\[([^\[\]\n]*)\]\((?:<([^<>\n]*)>|([^()\s<>]*))\)")
 ATX = re.compile(r"^ {0,3}(#{1,6})((?:[ \t].*)?)$", re.M)
 SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.\-]*:")
 
@@ -59,15 +64,13 @@ def split_target(text: str) -> tuple[str, str]:
     return path.strip(), sub.strip()
 
 
-def make_wikilink(match: re.Match[str], line: int, column: int) -> Link | Problem:
-    target, alias = match.group(2), match.group(3)
+def make_wikilink(embed: bool, target: str, alias: str | None, raw: str, line: int, column: int) -> Link | Problem:
     if alias is not None and target.endswith("\\"):  # "[[t\|x]]": the escaped pipe of a table cell
         target = target[:-1]
     path, sub = split_target(target)
     if not path and not sub:
         return Problem("malformed-link", line, "empty link '[[]]'", column)
-    kind = EMBED if match.group(1) else WIKILINK
-    return Link(kind, path, sub, alias, line, column, match.group(0))
+    return Link(EMBED if embed else WIKILINK, path, sub, alias, line, column, raw)
 
 
 def make_mdlink(href: str, raw: str, embed: bool, line: int, column: int) -> Link | None:
@@ -214,32 +217,37 @@ def scan_fast(body: str, first_line: int) -> tuple[list[Link], list[Heading], li
         return cursor[1], offset - cursor[2] + 1
 
     if "[[" in body:
-        nested = 0
-        for m in WIKI_RE.finditer(body):
-            line, col = position(m.start())
-            item = make_wikilink(m, line, col)
+        for m in WIKI_FIND.finditer(body):
+            start, end = m.span()
+            embed = start > 0 and body[start - 1] == "!"
+            if embed:
+                start -= 1
+            line, col = position(start)
+            item = make_wikilink(embed, m.group(1), m.group(2), body[start:end], line, col)
             (links if isinstance(item, Link) else problems).append(item)  # type: ignore[arg-type]
-            spans.append((m.start(), m.end()))
-            nested += m.group(0).count("[[") - 1
-        if count("[[") != len(spans) + nested:
+            spans.append((start, end))
+        if count("[[") != len(spans):  # a match holds no "[" but its opening pair
             return None  # an unclosed or nested "[[": let markdown-it decide what it is
     if "](" in body:
-        md_matches = list(SIMPLE_MDLINK.finditer(body))
+        md_matches = list(MDLINK_FIND.finditer(body))
         if count("](") != len(md_matches):
             return None
         cursor[0], cursor[1], cursor[2] = 0, first_line, 0
         si, n_spans = 0, len(spans)
         for m in md_matches:
-            s, e = m.start(), m.end()
+            s, e = m.span()
+            embed = s > 0 and body[s - 1] == "!"
+            if embed:
+                s -= 1
             while si < n_spans and spans[si][1] <= s:  # both lists are in source order: merge, not nest
                 si += 1
             if si < n_spans and spans[si][0] < e:
                 return None  # a Markdown link overlapping a wikilink: markdown-it decides
             line, col = position(s)
-            href = m.group(3) if m.group(3) is not None else m.group(4)
+            href = m.group(2) if m.group(2) is not None else m.group(3)
             if "\\" in href:
                 return None  # markdown-it unescapes a destination ("x\\|y.md" is "x|y.md"): let it
-            link = make_mdlink(href, m.group(0), bool(m.group(1)), line, col)
+            link = make_mdlink(href, body[s:e], embed, line, col)
             if link is not None:
                 links.append(link)
         links.sort(key=lambda lk: (lk.line, lk.column))

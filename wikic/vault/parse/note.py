@@ -11,14 +11,14 @@ from typing import Any
 
 from wikic.vault import frontmatter as fm
 from wikic.vault.model import FRONTMATTER, Block, Link, Note, Problem, empty_note
-from wikic.vault.parse.fast import atx_headings, fast_eligible, scan_fast, split_target
+from wikic.vault.parse.fast import WIKI_FIND, atx_headings, fast_eligible, scan_fast, split_target
 from wikic.vault.parse.mask import mask_code, mask_markup
 from wikic.vault.parse.reference import scan_full
 
 MAX_PAGE_BYTES = 8 * 1024 * 1024  # markdown-it reads ~0.5 MB/s of ordinary prose: 8 MB is ~20 s, not a hang
 
 BLOCK_ID = re.compile(r"(?:^|[ \t])\^([A-Za-z0-9-]+)[ \t]*$")
-FM_WIKI = re.compile(r"\[\[([^\[\]\n|]*?)(?:\|([^\[\]\n]*))?\]\]")
+FM_WIKI = WIKI_FIND
 
 
 def _blocks(lines: list[str], skip: set[int] | frozenset[int], first: int) -> list[Block]:

@@ -397,7 +397,7 @@ def _inline_links(
             line, col = where(child.meta["offset"])
             m = WIKI_RE.match(child.content)
             assert m is not None
-            item = make_wikilink(m, line, col)
+            item = make_wikilink(m.group(1) == "!", m.group(2), m.group(3), m.group(0), line, col)
             if escaped and isinstance(item, Link):
                 item = item._replace(raw=item.raw.replace("|", "\\|"))  # as written in the file
             (links if isinstance(item, Link) else problems).append(item)  # type: ignore[arg-type]
