@@ -630,7 +630,7 @@ def test_lint_writes_nothing_but_its_cache(tmp_path: Path, fmt: str) -> None:
         run("lint", str(root), "--format", fmt, "--strict")
     assert snapshot(root) == before
     state = {p for p in snapshot(root, skip_state=False) if p.startswith(".wikic/")}
-    assert state == {".wikic/cache/lint-report.json", ".wikic/cache/parse-cache.json"}
+    assert state == {".wikic/cache/lint-report.json", ".wikic/cache/parse-cache.jsonl"}
 
 
 # ---- the warm cache --------------------------------------------------------------------------------
@@ -741,7 +741,7 @@ def test_a_planted_cache_cannot_run_code_and_a_symlinked_state_folder_is_not_wri
         def __reduce__(self):  # executed by pickle.load if anything unpickled this file
             return (open, (str(marker), "w"))
 
-    (cache / "parse-cache.json").write_bytes(pickle.dumps(Evil()))
+    (cache / "parse-cache.jsonl").write_bytes(pickle.dumps(Evil()))
     (cache / "parse-cache.pickle").write_bytes(pickle.dumps(Evil()))
     run_lint(root, LintOptions())
     assert not marker.exists()

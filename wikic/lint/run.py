@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import datetime as dt
+import gc
 import hashlib
 import json
 import os
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -134,10 +137,25 @@ def run_lint(root: Path, options: LintOptions = LintOptions(), *, label: str | N
             findings, pages, links = cached
             return LintReport(label, findings, pages, links, time.perf_counter() - started, strict, cached=True)
 
-    findings, pages, links = _lint(root, options, today)
+    with _collector_paused():
+        findings, pages, links = _lint(root, options, today)
     if options.use_cache:
         _write_report(root, key, findings, pages, links)
     return LintReport(label, findings, pages, links, time.perf_counter() - started, strict)
+
+
+@contextmanager
+def _collector_paused() -> Iterator[None]:
+    """A lint run builds a few million small objects that all live until it ends. Python's cyclic collector
+    walks every one of them again each time allocations pile up: about a third of the run's time on a
+    10,000-page vault, for no garbage (what the rules drop holds no cycles). Reference counting still frees."""
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
 
 
 def _lint(root: Path, options: LintOptions, today: dt.date) -> tuple[list[Finding], int, int]:

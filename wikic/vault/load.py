@@ -5,18 +5,15 @@ Nothing here writes into the vault except the cache under `.wikic/`, and only wh
 
 from __future__ import annotations
 
-import datetime as dt
-import json
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
-from wikic import __version__
+from wikic.vault import parse_cache
 from wikic.vault.layout import INDEX_FILE, LOG_FILE, RAW_DIR, SCHEMA_FILE
-from wikic.vault.model import Block, Heading, Link, Note, Problem
+from wikic.vault.model import Note, Problem
+from wikic.vault.parse_cache import CachedNote
 from wikic.vault.schema_md import Schema, load as load_schema
-from wikic.vault.state import PARSE_CACHE, read_cache, write_cache
 
 
 @dataclass(frozen=True)
@@ -129,75 +126,36 @@ def _read_and_parse(root: str, paths: list[str]) -> list[Note]:
     return out
 
 
-def _parse_many(root: Path, paths: list[str], jobs: int) -> list[Note]:
+def _parse_encoded(root: str, stamps: list[tuple[str, int, int]]) -> list[str | Note]:
+    """In a parsing process: each note as its cache line, which is also how it travels back (cheaper than
+    pickling the tuples); a note JSON cannot carry comes back as itself."""
+    notes = _read_and_parse(root, [path for path, _, _ in stamps])
+    return [parse_cache.encode(note, size, mtime) or note for note, (_, size, mtime) in zip(notes, stamps, strict=True)]
+
+
+def _parse_many(root: Path, files: dict[str, FileInfo], paths: list[str], jobs: int, encode: bool) -> list[CachedNote]:
+    """Every path parsed, with its cache line when `encode` ("" when the note cannot be cached)."""
+    stamps = [(p, files[p].size, files[p].mtime_ns) for p in paths]
     if jobs <= 1 or len(paths) < 400:
-        return _read_and_parse(os.fspath(root), paths)
+        notes = _read_and_parse(os.fspath(root), paths)
+        return [
+            CachedNote(size, mtime, note, (parse_cache.encode(note, size, mtime) or "") if encode else "")
+            for note, (_, size, mtime) in zip(notes, stamps, strict=True)
+        ]
     # Parsing is pure CPU; a fork pool uses the second core. Chunks interleave so both halves cost the same.
     import multiprocessing as mp
 
     ctx = mp.get_context("fork")
-    chunks = [paths[i::jobs] for i in range(jobs)]
+    chunks = [stamps[i::jobs] for i in range(jobs)]
     with ctx.Pool(jobs) as pool:
-        results = pool.starmap(_read_and_parse, [(os.fspath(root), chunk) for chunk in chunks])
-    return [note for chunk in results for note in chunk]
-
-
-def _encode(value: Any) -> Any:
-    # YAML gives dates; JSON has none. Anything else unusual makes the note uncacheable.
-    if isinstance(value, dt.datetime):
-        return {"__datetime__": value.isoformat()}
-    if isinstance(value, dt.date):
-        return {"__date__": value.isoformat()}
-    raise TypeError(type(value).__name__)
-
-
-def _decode(obj: dict[str, Any]) -> Any:
-    if len(obj) == 1:
-        if "__date__" in obj:
-            return dt.date.fromisoformat(obj["__date__"])
-        if "__datetime__" in obj:
-            return dt.datetime.fromisoformat(obj["__datetime__"])
-    return obj
-
-
-def _note_from(row: list[Any]) -> Note:
-    path, fm, fm_lines, key_lines, links, headings, blocks, problems, line_count, body_start = row
-    return Note(
-        path, fm, fm_lines, key_lines,
-        [Link._make(x) for x in links], [Heading._make(x) for x in headings], [Block._make(x) for x in blocks],
-        [Problem._make(x) for x in problems], line_count, body_start,
-    )
-
-
-def _load_cache(root: Path) -> dict[str, tuple[int, int, Note]]:
-    """The parse cache is JSON, never pickle: a vault is shared data, and loading it must not run code."""
-    text = read_cache(root, PARSE_CACHE)
-    if text is None:
-        return {}
-    try:
-        data = json.loads(text, object_hook=_decode)
-        if data.get("version") != __version__:
-            return {}
-        return {path: (size, mtime, _note_from(row)) for path, (size, mtime, row) in data["notes"].items()}
-    except (ValueError, TypeError, KeyError, AttributeError):
-        return {}
-
-
-def _save_cache(root: Path, entries: dict[str, tuple[int, int, Note]]) -> None:
-    notes: dict[str, Any] = {}
-    for key, (size, mtime, note) in entries.items():
-        try:
-            json.dumps(note.frontmatter, default=_encode)
-        except (TypeError, ValueError):
-            continue  # an exotic YAML value (binary, set...): parse this note again next time
-        notes[key] = [size, mtime, list(note)]
-    try:
-        text = json.dumps(
-            {"version": __version__, "notes": notes}, default=_encode, ensure_ascii=False, separators=(",", ":")
-        )
-    except (TypeError, ValueError):
-        return  # the cache is an optimisation: a note it cannot hold is parsed again next time
-    write_cache(root, PARSE_CACHE, text)
+        results = pool.starmap(_parse_encoded, [(os.fspath(root), chunk) for chunk in chunks])
+    out: list[CachedNote] = []
+    for chunk, result in zip(chunks, results, strict=True):
+        lines = [item for item in result if isinstance(item, str)]
+        decoded = iter(parse_cache.decode(lines))
+        for (_, size, mtime), item in zip(chunk, result, strict=True):
+            out.append(next(decoded) if isinstance(item, str) else CachedNote(size, mtime, item, ""))
+    return out
 
 
 def load_vault(root: Path, *, use_cache: bool = False, jobs: int | None = None) -> Vault:
@@ -207,21 +165,22 @@ def load_vault(root: Path, *, use_cache: bool = False, jobs: int | None = None) 
     schema = load_schema(root)
     files, problems = walk(root)
     wanted = sorted(p for p in files if _wanted(p, schema))
-    cached = _load_cache(root) if use_cache else {}
-    notes: dict[str, Note] = {}
+    cached = parse_cache.load(root) if use_cache else {}
+    entries: dict[str, CachedNote] = {}
     todo: list[str] = []
     for path in wanted:
         info = files[path]
         hit = cached.get(path)
-        if hit is not None and hit[0] == info.size and hit[1] == info.mtime_ns:
-            notes[path] = hit[2]
+        if hit is not None and hit.size == info.size and hit.mtime_ns == info.mtime_ns:
+            entries[path] = hit
         else:
             todo.append(path)
     if todo:
         if jobs is None:
             jobs = min(2, os.cpu_count() or 1)
-        for note in _parse_many(root, todo, jobs):
-            notes[note.path] = note
+        for entry in _parse_many(root, files, todo, jobs, encode=use_cache):
+            entries[entry.note.path] = entry
         if use_cache:
-            _save_cache(root, {p: (files[p].size, files[p].mtime_ns, notes[p]) for p in wanted})
+            parse_cache.save(root, [entries[p].line for p in wanted if entries[p].line])
+    notes = {path: entries[path].note for path in wanted}
     return Vault(root=root, schema=schema, files=files, notes=notes, problems=problems)

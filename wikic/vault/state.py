@@ -17,7 +17,7 @@
     capture/<key>.lock      one capture of that session file at a time
     capture/queue/          what capture copied and ingest has not turned into transcripts yet
     cache/llm/              validated model replies, by request
-    cache/parse-cache.json  parsed notes, by size and mtime
+    cache/parse-cache.jsonl parsed notes, one JSON line each, by size and mtime
     cache/lint-report.json  the last lint report, by the vault's listing
     cache/memories.json     the memory items on the pages, by size and mtime (derived from the pages; rebuilt
                             from them whenever it is missing, stale or unreadable)
@@ -55,7 +55,7 @@ PALACE_MANIFEST = "lexical.sqlite3"
 PALACE_IDENTITY = "identity"  # the manifest's meta key for the embedder the palace was last written with
 ENDPOINTS = "llm-endpoints.json"
 REPLY_CACHE = "cache/llm"
-PARSE_CACHE = "cache/parse-cache.json"
+PARSE_CACHE = "cache/parse-cache.jsonl"
 LINT_REPORT = "cache/lint-report.json"
 MEMORY_INDEX = "cache/memories.json"
 CONVERSATIONS = "conversations.json"
