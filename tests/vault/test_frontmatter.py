@@ -339,6 +339,7 @@ def test_parse_simple_matches_pyyaml(text: str) -> None:
         "title: Hello world\ntype: concept\ncreated: 2024-01-31\nupdated: 2024-02-01\ntags:\n  - rag\n  - llm\n"
         "sources:\n  - raw/articles/x.md\naliases: [Retrieval, RAG]\nconfidence: 3\nsummary: \"A one-line summary\"\n",
         'up: "[[Page]]"\nrelated:\n- "[[A]]"\n- "[[B|b]]"\n',
+        'aliases: ["CORAL LAKE", \'Coral, the lake\', coral]\ntags: [a, "b"]\n',
         "",
     ],
 )

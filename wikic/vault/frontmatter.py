@@ -246,6 +246,11 @@ def _scalar(text: str) -> Any:
     return _FAIL
 
 
+# One item of a one-line flow list and the comma after it: a quoted string without escapes ('it''s' and "\t"
+# go to PyYAML), or a plain scalar judged by `_scalar`.
+_FLOW_ITEM = re.compile(r""" *(?:"([^"\\\n]*)"|'([^'\n]*)'|([^,"'\n]*?)) *(,|$)""")
+
+
 def _flow_list(inner: str) -> Any:
     inner = inner.strip(" ")  # YAML trims spaces only: a no-break space is text
     if inner == "":
@@ -253,12 +258,24 @@ def _flow_list(inner: str) -> Any:
     if "?" in inner:  # PyYAML ends a plain scalar at "?" inside [...] and then fails: "[x?, y]"
         return _FAIL
     items = []
-    for part in inner.split(","):
-        value = _scalar(part.strip(" "))
-        if value is _FAIL or value is None:
+    pos, end = 0, len(inner)
+    while True:
+        m = _FLOW_ITEM.match(inner, pos)
+        if m is None:
             return _FAIL
-        items.append(value)
-    return items
+        double, single, plain, comma = m.groups()
+        if double is not None or single is not None:
+            items.append(double if double is not None else single)
+        else:
+            value = _scalar(plain)
+            if value is _FAIL or value is None:
+                return _FAIL
+            items.append(value)
+        if not comma:
+            return items
+        pos = m.end()
+        if pos >= end:
+            return _FAIL  # "[a,]": left to PyYAML
 
 
 def parse_simple(yaml_text: str) -> dict[str, Any] | None:
@@ -302,7 +319,7 @@ def parse_simple(yaml_text: str) -> dict[str, Any] | None:
             continue
         if value.startswith("[") and value.endswith("]"):
             inner = value[1:-1]
-            if "[" in inner or "]" in inner or '"' in inner or "'" in inner:
+            if "[" in inner or "]" in inner:
                 return None
             parsed = _flow_list(inner)
         else:
