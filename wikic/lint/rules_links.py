@@ -45,9 +45,18 @@ def suggest(ctx: LintContext, source: str, link: Link) -> tuple[str | None, Fix 
     return (f"[[{close}]]" if close else None), None
 
 
+def _letters(text: str) -> int:
+    """The set of a text's characters as bits (characters may share a bit: the set only ever bounds)."""
+    bits = 0
+    for ch in text:
+        bits |= 1 << (ord(ch) & 63)
+    return bits
+
+
 def _close_name(ctx: LintContext, target: str) -> str | None:
-    """A page name within a typo of `target`. difflib over every name costs ~0.1 s per broken link on a
-    10,000-page vault, so only names of similar length with the same first letter are compared."""
+    """A page name within a typo of `target`: difflib's best match at 0.8. difflib over every name costs ~0.1 s
+    per broken link on a 10,000-page vault, so only names of similar length with the same first letter are
+    compared, and names that cannot reach 0.8 are dropped before difflib sees them (below)."""
     memo: dict[str, str | None] = ctx.__dict__.setdefault("_close_memo", {})
     if target in memo:
         return memo[target]
@@ -56,15 +65,41 @@ def _close_name(ctx: LintContext, target: str) -> str | None:
         buckets = {}
         for page in ctx.pages:
             stem = posixpath.basename(page)[:-3]
-            buckets.setdefault((fold(stem[:1]), len(stem)), []).append(stem)
+            buckets.setdefault((fold(stem[:1]), len(stem)), []).append((stem, _letters(stem)))
         ctx.__dict__["_stem_buckets"] = buckets
     key = fold(target[:1])
     pool = [s for n in range(len(target) - 2, len(target) + 3) for s in buckets.get((key, n), ())]
     if len(pool) > 200:  # many similar names (generated ones): a typo keeps its first three letters
         head = fold(target[:3])
-        pool = [s for s in pool if fold(s[:3]) == head][:200]
-    close = difflib.get_close_matches(target, pool, n=1, cutoff=0.8) if pool and len(target) < 120 else []
+        pool = [s for s in pool if fold(s[0][:3]) == head][:200]
+    close = []
+    if pool and len(target) < 120:
+        # difflib keeps a name only when 2*shared/(len(a)+len(b)) >= 0.8, `shared` counting the characters the two
+        # have in common. Each character of one name missing from the other takes at least one from `shared`:
+        # a name with too many such characters is dropped here, exactly as difflib would drop it, but cheaply.
+        wanted, size = _letters(target), len(target)
+        candidates = [
+            stem
+            for stem, letters in pool
+            if 2 * min(len(stem) - (letters & ~wanted).bit_count(), size - (wanted & ~letters).bit_count())
+            >= 0.8 * (len(stem) + size)
+        ]
+        close = difflib.get_close_matches(target, candidates, n=1, cutoff=0.8) if candidates else []
     memo[target] = close[0] if close else None
+    return memo[target]
+
+
+def _anchors(ctx: LintContext, target: str) -> tuple[frozenset[str], frozenset[str]] | None:
+    """A note's heading keys and lowercased block ids, worked out once per note (a page's headings are
+    linked to again and again)."""
+    memo: dict[str, tuple[frozenset[str], frozenset[str]] | None] = ctx.__dict__.setdefault("_anchor_memo", {})
+    if target not in memo:
+        note = ctx.note(target)
+        memo[target] = (
+            None
+            if note is None
+            else (frozenset(heading_key(h.text) for h in note.headings), frozenset(b.id.lower() for b in note.blocks))
+        )
     return memo[target]
 
 
@@ -72,19 +107,19 @@ def _subpath_problem(ctx: LintContext, link: Link, target: str) -> str | None:
     sub = link.subpath
     if not sub or not target.endswith(".md"):
         return None  # `#page=3` on a PDF is not a heading
-    note = ctx.note(target)
-    if note is None:
+    anchors = _anchors(ctx, target)
+    if anchors is None:
         return None
+    headings, blocks = anchors
     if sub.startswith("^"):
-        wanted = sub[1:].lower()
-        if not any(b.id.lower() == wanted for b in note.blocks):
+        if sub[1:].lower() not in blocks:
             return f"block '^{sub[1:]}' not found in '{target}'"
         return None
     last = sub.split("#")[-1]
     key = heading_key(last)
     if not key:
         return None
-    if not any(heading_key(h.text) == key for h in note.headings):
+    if key not in headings:
         return f"heading '#{last}' not found in '{target}'"
     return None
 
