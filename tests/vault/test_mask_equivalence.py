@@ -1,4 +1,4 @@
-"""Pages whose only tricky construct is code (fences, code spans) take the fast path through `mask_code`;
+"""Pages whose only tricky construct is code (fences, code spans) take the fast path through `mask_markup`;
 wherever it accepts a page, links, headings and block ids must equal markdown-it's."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from tests.vault.equivalence import agrees_with_markdown_it
-from wikic.vault.parse import fast_eligible, mask_code, parse_note
+from wikic.vault.parse import fast_eligible, mask_markup, parse_note
 
 WORDS = st.sampled_from(["alpha", "beta", "数据库", "note", "x", "the end", "[[a]]", "[[b|B]]", "![[c.png]]",
                           "[[d#Head]]", "[t](e.md)", "`code`", "`[[f]]`", "``two ` ticks``", "` `", "`[x](y.md)`",
@@ -64,7 +64,7 @@ def test_masked_fast_path_agrees_with_markdown_it(body: str) -> None:
 
 def test_masking_applies_to_ordinary_code_pages() -> None:
     body = "Intro [[a]].\n\n```python\nx = '[[b]]'\n# comment\n```\n\nUse `[[c]]` like [[d]].\n"
-    masked = mask_code(body)
+    masked = mask_markup(body)
     assert masked is not None and fast_eligible(masked[0])
     note = parse_note("p.md", body.encode("utf-8"))
     assert [link.target for link in note.links] == ["a", "d"]

@@ -3,7 +3,7 @@
     note = parse_note("entities/x.md", data)     # note.py: the entry point
 
 Two scanners produce the same result. `fast.py` is a handful of regular expressions for pages that hold
-nothing that can hide a link; `mask.py` blanks out code, comments, escapes and references exactly as
+nothing that can hide a link; `mask.py` blanks out code, math, comments, escapes and references exactly as
 markdown-it reads them, so more pages qualify; `reference.py` is markdown-it with Obsidian's own rules, for
 every other page and as the oracle property tests hold the fast path to.
 """
@@ -19,7 +19,7 @@ from wikic.vault.parse.fast import (
     scan_fast,
     split_target,
 )
-from wikic.vault.parse.mask import mask_code, mask_markup
+from wikic.vault.parse.mask import mask_markup
 from wikic.vault.parse.note import BLOCK_ID, FM_WIKI, MAX_PAGE_BYTES, decode, parse_note
 from wikic.vault.parse.reference import scan_full
 
@@ -34,7 +34,6 @@ __all__ = [
     "atx_headings",
     "decode",
     "fast_eligible",
-    "mask_code",
     "mask_markup",
     "parse_note",
     "plain_tables",

@@ -1,9 +1,10 @@
 """Masking: blank out what hides text but cannot make a link, so more pages take the fast scanner.
 
-Top-level code (fences, one-line code spans), HTML and `%%` comments, autolinks, backslash escapes and
-character references are replaced by spaces or empty lines exactly where markdown-it would hide them, keeping
-every offset, so line and column numbers of the links around them do not move. Whatever is not plainly one
-of these returns None: markdown-it (`reference.py`) decides.
+Top-level code (fences, indented blocks, one-line code spans), math (`$x$`, top-level `$$` blocks), HTML and
+`%%` comments, autolinks, backslash escapes and character references are replaced by spaces or empty lines
+exactly where markdown-it would hide them, keeping every offset, so line and column numbers of the links
+around them do not move. Whatever is not plainly one of these returns None: markdown-it (`reference.py`)
+decides. The property tests in tests/vault hold every accepted page to markdown-it's reading.
 """
 
 from __future__ import annotations
@@ -11,11 +12,11 @@ from __future__ import annotations
 import bisect
 import re
 
-from wikic.vault.parse.fast import ANGLE_DEST, SIMPLE_MDLINK, WIKI_RE
+from wikic.vault.parse.fast import SIMPLE_MDLINK, WIKI_RE
 
 # CommonMark's ASCII punctuation: a backslash before one of these makes it a literal character.
 _ESCAPABLE = frozenset("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
-_INLINE_MARKUP = re.compile(r"\[\[|\\|&(?:#\d+|#[xX][0-9a-fA-F]+|[A-Za-z][A-Za-z0-9]*);|<|%%")
+_INLINE_MARKUP = re.compile(r"\[\[|\\|&(?:#\d+|#[xX][0-9a-fA-F]+|[A-Za-z][A-Za-z0-9]*);|<|%%|`+|\$")
 _OBSIDIAN_BLOCK_START = re.compile(r" {0,3}%%")
 _COMMENT_BLOCK_START = re.compile(r" {0,3}<!--")
 # a line whose first block, inside a quote or list item, is a comment: an HTML block there, not inline
@@ -38,28 +39,68 @@ def _blank(lines: list[str], first: int, last: int, hidden: set[int]) -> None:
 
 def mask_markup(body: str) -> tuple[str, str, set[int]] | None:
     """Blank out what hides text but cannot make a link, the way markdown-it reads it, so a page whose only
-    tricky constructs are these can take the fast path: HTML comments, autolinks (`<https://...>`),
-    backslash escapes (and other backslashes) and character references (`&lt;`), which the compiler
-    writes when it makes model text safe. Returns (text for links, text for headings, hidden line
-    indexes) with every offset kept, or None when markdown-it must decide.
+    tricky constructs are these can take the fast path: code, math, HTML comments, autolinks
+    (`<https://...>`), backslash escapes (and other backslashes) and character references (`&lt;`), which
+    the compiler writes when it makes model text safe. Returns (text for links, text for headings, hidden
+    line indexes) with every offset kept, or None when markdown-it must decide.
 
-    A line opening with `<!--` starts an HTML block: every line up to the one holding `-->` is hidden, all
-    of it. Elsewhere the text is read left to right as markdown-it's inline rules do: at "[[" a wikilink
-    comes first (an escape inside one is part of its target, `[[a\\|b]]`), a backslash takes the next
-    punctuation character (`\\[[x]]` is no link, `\\\\[[x]]` is one), `<` opens a comment or an autolink
-    on its line, and a reference is text (`&#91;&#91;x]]` is no link). Anything of these inside a
-    Markdown link (its text or destination change), or whose blanking would join a link out of pieces
-    markdown-it never joins (`[[a\\]b]]`), is left to markdown-it. Headings come from the text with only
-    the comment blocks blanked: `#\\# x` is no heading, though its masked form would be.
+    Blocks first, line by line from the top: a fence at the margin, a `$$` block after a blank line, indented
+    code after a blank line on a page with no container that could claim it, and a line opening with `<!--`
+    or `%%` (an HTML or Obsidian comment block) hide every line up to their end. Then the text is read left
+    to right as markdown-it's inline rules do: at "[[" a wikilink comes first (an escape inside one is part
+    of its target, `[[a\\|b]]`), a backslash takes the next punctuation character (`\\[[x]]` is no link,
+    `\\\\[[x]]` is one), a backtick run opens a code span closed on its line, a `$` opens math closed on its
+    line (or is text), `<` opens a comment or an autolink on its line, and a reference is text
+    (`&#91;&#91;x]]` is no link). Anything of these inside a Markdown link (its text or destination change),
+    or whose blanking would join a link out of pieces markdown-it never joins (`[[a\\]b]]`), is left to
+    markdown-it. Headings come from the text with only the blocks blanked: `#\\# x` is no heading, though
+    its masked form would be.
     """
+    if "$" in body and "\\" in body:
+        return None  # an escape next to a dollar follows dollarmath's own counting: markdown-it decides
     lines = body.split("\n")
     hidden: set[int] = set()
-    if "<!--" in body or "%%" in body:
+    fences = "```" in body or "~~~" in body
+    if fences and _INDENTED_FENCE.search(body):
+        return None  # an indented fence may belong to a list item: where it ends is markdown-it's call
+    math = "$$" in body
+    if math and _INDENTED_MATH.search(body):
+        return None  # as an indented fence
+    # Indented code only where nothing could hold the indented lines instead (a list item, a quote, a
+    # footnote's continuation): then they are code exactly when a blank line comes before them.
+    code = "    " in body and _INDENTED_LINE.search(body) is not None and not _CONTAINER_LINE.search(body)
+    code = code and "]:" not in body
+    if "<!--" in body or "%%" in body or fences or math or code:
         if _CONTAINED_COMMENT.search(body):
             return None
         k, n = 0, len(lines)
         while k < n:
             line = lines[k]
+            if code and line.startswith("    ") and line.strip(" ") and (k == 0 or not lines[k - 1].strip(" ")):
+                last = k
+                while last + 1 < n and (lines[last + 1].startswith("    ") or not lines[last + 1].strip(" ")):
+                    last += 1
+                while not lines[last].strip(" "):
+                    last -= 1  # trailing blank lines end the block
+                _blank(lines, k, last, hidden)
+                k = last + 1
+                continue
+            if line.startswith("$$"):
+                if k > 0 and lines[k - 1].strip(" \t"):
+                    return None  # "$$" cannot interrupt a paragraph: it is inline math, markdown-it's call
+                math_end = _math_end(lines, k)
+                if math_end is None:
+                    return None  # unclosed, or closed mid-line: markdown-it decides (and reports)
+                _blank(lines, k, math_end, hidden)
+                k = math_end + 1
+                continue
+            if line[:3] in ("```", "~~~"):
+                fence_end = _fence_end(lines, k)
+                if fence_end is None:
+                    return None
+                _blank(lines, k, fence_end, hidden)
+                k = fence_end + 1
+                continue
             if _COMMENT_BLOCK_START.match(line):
                 end = next((e for e in range(k, n) if "-->" in lines[e]), None)  # "<!-->" ends at once
                 if end is None:
@@ -92,6 +133,7 @@ def mask_markup(body: str) -> tuple[str, str, set[int]] | None:
     masked: list[int] = []
     text = for_headings
     n = len(text)
+    tick_runs: dict[int, list[int]] | None = None
     found = _INLINE_MARKUP.search(text)
     while found is not None:
         i = found.start()
@@ -106,6 +148,30 @@ def mask_markup(body: str) -> tuple[str, str, set[int]] | None:
         elif ch == "&":
             after = found.end()
             blank = after - i
+        elif ch == "`":
+            width = found.end() - i
+            if tick_runs is None:
+                tick_runs = {}
+                for m in _TICKS.finditer(text):
+                    tick_runs.setdefault(m.end() - m.start(), []).append(m.start())
+            ticks = _closing_ticks(text, tick_runs, found.end(), width)
+            if ticks is None:
+                return None  # it may close on a later line of its paragraph: markdown-it decides
+            if ticks < 0:
+                after = found.end()  # no run of its width follows: literal backticks
+            else:
+                after = ticks + width
+                if "|" in text[i:after]:
+                    return None  # a table row splits at a pipe even inside code
+                blank = after - i
+        elif ch == "$":
+            math_end = _inline_math_end(text, i)
+            if math_end is None:
+                return None
+            after = math_end
+            if "|" in text[i:after]:
+                return None  # a table row splits at a pipe even inside math
+            blank = after - i  # math, or a dollar that is only text: neither makes a link
         elif ch == "%":  # an Obsidian comment inside a paragraph, closed on its line
             close = text.find("%%", i + 2, (text.find("\n", i) + 1 or n + 1) - 1)
             if close < 0:
@@ -137,65 +203,67 @@ _INDENTED_FENCE = re.compile(r"^ {1,3}(?:`{3}|~{3})", re.M)
 _TICKS = re.compile(r"`+")
 
 
-def mask_code(body: str) -> tuple[str, str, set[int]] | None:
-    """Hide top-level fenced code and one-line code spans, so a page whose only tricky construct is code
-    can still take the fast path. Returns (text for links, text for headings, hidden line indexes), or
-    None when the code is anything but plain: then markdown-it decides.
+_INDENTED_MATH = re.compile(r"^ {1,3}\$\$", re.M)
+_INDENTED_LINE = re.compile(r"^ {4,}[^ \n]", re.M)
+_CONTAINER_LINE = re.compile(r"^ {0,3}(?:[-*+>]|\d{1,9}[.)])(?:[ ]|$)", re.M)
+# dollarmath's closing "$$" with an equation label after it ("$$ (eq1)"), read on the reversed line
+_EQUATION_LABEL_REVERSED = re.compile(r"^\s*\)([^)$\r\n]+?)\(\s*\${2}")
+# markdown-it's whitespace (isWhiteSpace): after an opening "$" or before a closing one, it makes no math
+_MD_SPACE = frozenset("\t\n\x0b\x0c\r \xa0\u1680\u202f\u205f\u3000" + "".join(map(chr, range(0x2000, 0x200B))))
 
-    Masks keep every offset: fence lines become empty and code spans become spaces, so line and column
-    numbers of the links around them do not move.
-    """
-    if "\\" in body.replace("\\|", "") or "<" in ANGLE_DEST.sub("", body) or _INDENTED_FENCE.search(body):
-        return None  # escapes and HTML outrank code spans; indented fences belong to containers
-    lines = body.split("\n")
-    hidden: set[int] = set()
-    i = 0
-    n = len(lines)
-    while i < n:
-        line = lines[i]
-        if line[:3] in ("```", "~~~"):
-            m = _FENCE_OPEN.fullmatch(line)
-            if m is None or (m.group(1)[0] == "`" and "`" in m.group(2)):
-                return None
-            char, size = m.group(1)[0], len(m.group(1))
-            close = re.compile(r" {0,3}" + re.escape(char) + "{" + str(size) + r",}[ \t]*")
-            j = next((k for k in range(i + 1, n) if close.fullmatch(lines[k])), None)
-            if j is None:
-                return None  # an unclosed fence: markdown-it reports it
-            _blank(lines, i, j, hidden)
-            i = j + 1
-            continue
-        i += 1
-    for_headings = "\n".join(lines)
-    if "`" not in for_headings:
-        return for_headings, for_headings, hidden
-    for k, line in enumerate(lines):
-        if "`" not in line:
-            continue
-        runs = [(m.start(), m.end()) for m in _TICKS.finditer(line)]
-        spans = []
-        a = 0
-        while a < len(runs):
-            width = runs[a][1] - runs[a][0]
-            b = next((c for c in range(a + 1, len(runs)) if runs[c][1] - runs[c][0] == width), None)
-            if b is None:
-                return None  # may close on a later line of the paragraph: leave it to markdown-it
-            spans.append((runs[a][0], runs[b][1]))
-            if "|" in line[runs[a][0] : runs[b][1]]:
-                return None  # a table row splits at a pipe even inside code
-            a = b + 1
-        for lm in (*WIKI_RE.finditer(line), *SIMPLE_MDLINK.finditer(line)):
-            for start, end in spans:
-                overlaps = lm.start() < end and start < lm.end()
-                inside = start < lm.start() and lm.end() <= end
-                if overlaps and not inside:
-                    return None  # a link and a code span compete: precedence is markdown-it's call
-        chars = list(line)
-        for start, end in spans:
-            chars[start:end] = " " * (end - start)
-        lines[k] = "".join(chars)
-        # masking can make a link appear where a code span sat (`[[``te[``te]]`): markdown-it decides
-        for lm in (*WIKI_RE.finditer(lines[k]), *SIMPLE_MDLINK.finditer(lines[k])):
-            if any(lm.start() < end and start < lm.end() for start, end in spans):
-                return None
-    return "\n".join(lines), for_headings, hidden
+
+def _math_end(lines: list[str], start: int) -> int | None:
+    """The last line of the top-level `$$` block opening at `start`, as dollarmath finds it (a line ending in
+    `$$` or `$$ (label)`, blank lines allowed), or None when it is not plainly such a block."""
+    first = lines[start]
+    if len(first.strip()) > 3:
+        if first.strip().endswith("$$") or _EQUATION_LABEL_REVERSED.match(first[::-1]):
+            return start
+        if "$$" in first[2:]:
+            return None
+    for k in range(start + 1, len(lines)):
+        if lines[k].strip().endswith("$$") or _EQUATION_LABEL_REVERSED.match(lines[k][::-1]):
+            return k
+    return None
+
+
+def _inline_math_end(text: str, start: int) -> int | None:
+    """Where what the `$` at `start` opens ends, as dollarmath reads it (with no escape in the page): past the
+    closing `$` of inline math, or just past the `$` itself when it opens none (it is text). None when only
+    markdown-it can tell: `$$` inside a paragraph, or a closing `$` on a later line of the paragraph."""
+    if text.startswith("$$", start):
+        return None
+    if start + 1 >= len(text) or text[start + 1] in _MD_SPACE:
+        return start + 1
+    close = text.find("$", start + 1)
+    if close < 0:
+        return start + 1
+    if "\n" in text[start:close]:
+        return None
+    if text[close - 1] in _MD_SPACE:
+        return start + 1  # dollarmath gives up at the first closing candidate
+    return close + 1
+
+
+def _fence_end(lines: list[str], start: int) -> int | None:
+    """The closing line of the top-level fence opening at `start`, or None when it is unclosed or its
+    opening line is not plainly a fence (a backtick in the info string)."""
+    m = _FENCE_OPEN.fullmatch(lines[start])
+    if m is None or (m.group(1)[0] == "`" and "`" in m.group(2)):
+        return None
+    char, size = m.group(1)[0], len(m.group(1))
+    close = re.compile(r" {0,3}" + re.escape(char) + "{" + str(size) + r",}[ \t]*")
+    return next((k for k in range(start + 1, len(lines)) if close.fullmatch(lines[k])), None)
+
+
+def _closing_ticks(text: str, runs: dict[int, list[int]], start: int, width: int) -> int | None:
+    """Where the run of exactly `width` backticks that closes a code span opened before `start` begins: on
+    the same line; -1 when no such run follows anywhere (the opener is literal text); None when the only
+    candidates lie on later lines (a code span may run on inside its paragraph). `runs`: the starts of every
+    backtick run of the text, by width."""
+    starts = runs.get(width, [])
+    k = bisect.bisect_left(starts, start)
+    if k == len(starts):
+        return -1
+    line_end = text.find("\n", start)
+    return starts[k] if line_end < 0 or starts[k] < line_end else None

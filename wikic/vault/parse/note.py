@@ -12,13 +12,16 @@ from typing import Any
 from wikic.vault import frontmatter as fm
 from wikic.vault.model import FRONTMATTER, Block, Link, Note, Problem, empty_note
 from wikic.vault.parse.fast import WIKI_FIND, atx_headings, fast_eligible, scan_fast, split_target
-from wikic.vault.parse.mask import mask_code, mask_markup
+from wikic.vault.parse.mask import mask_markup
 from wikic.vault.parse.reference import scan_full
 
 MAX_PAGE_BYTES = 8 * 1024 * 1024  # markdown-it reads ~0.5 MB/s of ordinary prose: 8 MB is ~20 s, not a hang
 
 BLOCK_ID = re.compile(r"(?:^|[ \t])\^([A-Za-z0-9-]+)[ \t]*$")
 FM_WIKI = WIKI_FIND
+# What `mask_markup` can blank out: code (fenced, indented, spans), math, escapes, references, HTML and Obsidian
+# comments, autolinks.
+_MASKABLE = re.compile(r"[`~\\&<%$]|^    ", re.M)
 
 
 def _blocks(lines: list[str], skip: set[int] | frozenset[int], first: int) -> list[Block]:
@@ -137,15 +140,7 @@ def parse_note(path: str, data: bytes, max_bytes: int = MAX_PAGE_BYTES) -> Note:
     body = "\n".join(lines[split.block_lines :]) if split.block_lines else text
     fast = scan_fast(body, body_start) if fast_eligible(body) else None
     hidden: set[int] | frozenset[int] = frozenset()
-    if fast is None and ("`" in body or "~~~" in body):
-        masked = mask_code(body)
-        if masked is not None and fast_eligible(masked[0]):
-            fast = scan_fast(masked[0], body_start)
-            if fast is not None:
-                headings_only = scan_fast(masked[1], body_start) if masked[1] != masked[0] else fast
-                fast = (fast[0], headings_only[1] if headings_only else fast[1], fast[2])
-                hidden = {body_start - 1 + k for k in masked[2]}
-    if fast is None and ("\\" in body or "&" in body or "<" in body) and "`" not in body:
+    if fast is None and _MASKABLE.search(body):
         marked = mask_markup(body)
         if marked is not None and fast_eligible(marked[0]):
             found = scan_fast(marked[0], body_start)

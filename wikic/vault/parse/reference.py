@@ -230,9 +230,12 @@ def markdown() -> MarkdownIt:
             if token.type == "inline":
                 if token.children is None:
                     token.children = []
+                content = token.content
+                if "[" not in content and "%%" not in content:
+                    continue  # every link, and every problem reported from inline text, needs one of these
                 unclosed: list[int] = []
                 env[UNCLOSED_KEY] = unclosed
-                inline_md.inline.parse(token.content, inline_md, env, token.children)
+                inline_md.inline.parse(content, inline_md, env, token.children)
                 if unclosed:  # offsets of "[[" never closed on their line
                     token.meta = {**(token.meta or {}), "unclosed_wikilinks": unclosed}
         env.pop(UNCLOSED_KEY, None)
