@@ -22,7 +22,6 @@ SIMPLE_MDLINK = re.compile(r"(!?)\[([^\[\]\n]*)\]\((?:<([^<>\n]*)>|([^()\s<>]*))
 # the character before; it can never belong to the previous match, which ends in "]]" or ")".
 WIKI_FIND = re.compile(r"\[\[([^\[\]\n|]*?)(?:\|([^\[\]\n]*))?\]\]")
 MDLINK_FIND = re.compile(r"\[([^\[\]\n]*)\]\((?:<([^<>\n]*)>|([^()\s<>]*))\)")
-ATX = re.compile(r"^ {0,3}(#{1,6})((?:[ \t].*)?)$", re.M)
 SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.\-]*:")
 
 # A table delimiter row, also in a container: only these characters, with a "|" and a "-" (possessive and
@@ -197,8 +196,11 @@ def plain_tables(body: str) -> bool:
     return True
 
 
-def scan_fast(body: str, first_line: int) -> tuple[list[Link], list[Heading], list[Problem]] | None:
-    """Links and headings of a page with no tricky constructs, or None to ask for markdown-it."""
+def scan_fast(
+    body: str, first_line: int, headings_text: str | None = None
+) -> tuple[list[Link], list[Heading], list[Problem]] | None:
+    """Links and headings of a page with no tricky constructs, or None to ask for markdown-it. Headings are
+    read from `headings_text` when given (the same text, with less of it masked)."""
     links: list[Link] = []
     problems: list[Problem] = []
     spans: list[tuple[int, int]] = []
@@ -251,15 +253,25 @@ def scan_fast(body: str, first_line: int) -> tuple[list[Link], list[Heading], li
             if link is not None:
                 links.append(link)
         links.sort(key=lambda lk: (lk.line, lk.column))
-    return links, atx_headings(body, first_line), problems
+    return links, atx_headings(body if headings_text is None else headings_text, first_line), problems
+
+
+# ATX's shape from its first "#": the literal lets the regex engine jump from "#" to "#" instead of testing
+# every line start; whether the "#" opens its line (after at most three spaces) is checked on each match.
+_ATX_FROM_HASH = re.compile(r"(#{1,6})((?:[ \t][^\n]*)?)$", re.M)
 
 
 def atx_headings(body: str, first_line: int) -> list[Heading]:
     headings = []
     if "#" in body:
         line, at = first_line, 0
-        for m in ATX.finditer(body):
-            line += body.count("\n", at, m.start())
-            at = m.start()
+        rfind = body.rfind
+        for m in _ATX_FROM_HASH.finditer(body):
+            start = m.start()
+            opens = rfind("\n", 0, start) + 1
+            if start - opens > 3 or (start > opens and body[opens:start].strip(" ")):
+                continue
+            line += body.count("\n", at, start)
+            at = start
             headings.append(Heading(_heading_text(m.group(2)), len(m.group(1)), line))
     return headings

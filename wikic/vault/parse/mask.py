@@ -16,7 +16,9 @@ from wikic.vault.parse.fast import SIMPLE_MDLINK, WIKI_RE
 
 # CommonMark's ASCII punctuation: a backslash before one of these makes it a literal character.
 _ESCAPABLE = frozenset("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
-_INLINE_MARKUP = re.compile(r"\[\[|\\|&(?:#\d+|#[xX][0-9a-fA-F]+|[A-Za-z][A-Za-z0-9]*);|<|%%|`+|\$")
+# Every alternative opens with a literal character, so the regex engine skips ahead by that set of characters
+# in C ("``*" rather than "`+", which would hide the set and make each search 5x slower).
+_INLINE_MARKUP = re.compile(r"\[\[|\\|&(?:#\d+|#[xX][0-9a-fA-F]+|[A-Za-z][A-Za-z0-9]*);|<|%%|``*|\$")
 _OBSIDIAN_BLOCK_START = re.compile(r" {0,3}%%")
 _COMMENT_BLOCK_START = re.compile(r" {0,3}<!--")
 # a line whose first block, inside a quote or list item, is a comment: an HTML block there, not inline
@@ -129,8 +131,8 @@ def mask_markup(body: str) -> tuple[str, str, set[int]] | None:
                 continue
             k += 1
     for_headings = "\n".join(lines) if hidden else body
-    out = list(for_headings)
-    masked: list[int] = []
+    starts: list[int] = []  # the blanked spans, in order: [starts[k], ends[k])
+    ends: list[int] = []
     text = for_headings
     n = len(text)
     tick_runs: dict[int, list[int]] | None = None
@@ -186,15 +188,23 @@ def mask_markup(body: str) -> tuple[str, str, set[int]] | None:
                 return None  # a comment running past its line (or malformed): markdown-it decides
             after = m.end() if m is not None else i + 1
             blank = after - i if m is not None else 0
-        for k in range(i, i + blank):
-            out[k] = " "
-            masked.append(k)
+        if blank:
+            starts.append(i)
+            ends.append(i + blank)
         found = _INLINE_MARKUP.search(text, after)
-    masked_text = "".join(out)
+    if not starts:
+        return text, for_headings, hidden
+    pieces: list[str] = []
+    done = 0
+    for start, end in zip(starts, ends, strict=True):
+        pieces += (text[done:start], " " * (end - start))
+        done = end
+    pieces.append(text[done:])
+    masked_text = "".join(pieces)
     for m in (*WIKI_RE.finditer(masked_text), *SIMPLE_MDLINK.finditer(masked_text)):
-        k = bisect.bisect_left(masked, m.start())  # `masked` grows in order
-        if k < len(masked) and masked[k] < m.end():
-            return None
+        k = bisect.bisect_right(ends, m.start())  # the first blanked span ending past the link's start
+        if k < len(starts) and starts[k] < m.end():
+            return None  # blanking joined a link out of pieces markdown-it never joins
     return masked_text, for_headings, hidden
 
 

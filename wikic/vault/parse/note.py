@@ -11,7 +11,7 @@ from typing import Any
 
 from wikic.vault import frontmatter as fm
 from wikic.vault.model import FRONTMATTER, Block, Link, Note, Problem, empty_note
-from wikic.vault.parse.fast import WIKI_FIND, atx_headings, fast_eligible, scan_fast, split_target
+from wikic.vault.parse.fast import WIKI_FIND, fast_eligible, scan_fast, split_target
 from wikic.vault.parse.mask import mask_markup
 from wikic.vault.parse.reference import scan_full
 
@@ -21,7 +21,7 @@ BLOCK_ID = re.compile(r"(?:^|[ \t])\^([A-Za-z0-9-]+)[ \t]*$")
 FM_WIKI = WIKI_FIND
 # What `mask_markup` can blank out: code (fenced, indented, spans), math, escapes, references, HTML and Obsidian
 # comments, autolinks.
-_MASKABLE = re.compile(r"[`~\\&<%$]|^    ", re.M)
+_MASKABLE = re.compile(r"[`\\&<$]|%%|~~~|^    ", re.M)
 
 
 def _blocks(lines: list[str], skip: set[int] | frozenset[int], first: int) -> list[Block]:
@@ -143,9 +143,8 @@ def parse_note(path: str, data: bytes, max_bytes: int = MAX_PAGE_BYTES) -> Note:
     if fast is None and _MASKABLE.search(body):
         marked = mask_markup(body)
         if marked is not None and fast_eligible(marked[0]):
-            found = scan_fast(marked[0], body_start)
-            if found is not None:
-                fast = (found[0], atx_headings(marked[1], body_start), found[2])
+            fast = scan_fast(marked[0], body_start, marked[1])
+            if fast is not None:
                 hidden = {body_start - 1 + k for k in marked[2]}
     if fast is not None:
         body_links, headings, body_problems = fast
