@@ -9,6 +9,7 @@ every other page and as the oracle property tests hold the fast path to.
 """
 
 from wikic.vault.parse.fast import (
+    ATX,
     SCHEME,
     SIMPLE_MDLINK,
     WIKI_RE,
@@ -23,6 +24,7 @@ from wikic.vault.parse.note import BLOCK_ID, FM_WIKI, MAX_PAGE_BYTES, decode, pa
 from wikic.vault.parse.reference import scan_full
 
 __all__ = [
+    "ATX",
     "BLOCK_ID",
     "FM_WIKI",
     "MAX_PAGE_BYTES",

@@ -22,6 +22,7 @@ SIMPLE_MDLINK = re.compile(r"(!?)\[([^\[\]\n]*)\]\((?:<([^<>\n]*)>|([^()\s<>]*))
 # the character before; it can never belong to the previous match, which ends in "]]" or ")".
 WIKI_FIND = re.compile(r"\[\[([^\[\]\n|]*?)(?:\|([^\[\]\n]*))?\]\]")
 MDLINK_FIND = re.compile(r"\[([^\[\]\n]*)\]\((?:<([^<>\n]*)>|([^()\s<>]*))\)")
+ATX = re.compile(r"^ {0,3}(#{1,6})((?:[ \t].*)?)$", re.M)
 SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.\-]*:")
 
 # A table delimiter row, also in a container: only these characters, with a "|" and a "-" (possessive and
@@ -256,22 +257,12 @@ def scan_fast(
     return links, atx_headings(body if headings_text is None else headings_text, first_line), problems
 
 
-# ATX's shape from its first "#": the literal lets the regex engine jump from "#" to "#" instead of testing
-# every line start; whether the "#" opens its line (after at most three spaces) is checked on each match.
-_ATX_FROM_HASH = re.compile(r"(#{1,6})((?:[ \t][^\n]*)?)$", re.M)
-
-
 def atx_headings(body: str, first_line: int) -> list[Heading]:
     headings = []
     if "#" in body:
         line, at = first_line, 0
-        rfind = body.rfind
-        for m in _ATX_FROM_HASH.finditer(body):
-            start = m.start()
-            opens = rfind("\n", 0, start) + 1
-            if start - opens > 3 or (start > opens and body[opens:start].strip(" ")):
-                continue
-            line += body.count("\n", at, start)
-            at = start
+        for m in ATX.finditer(body):
+            line += body.count("\n", at, m.start())
+            at = m.start()
             headings.append(Heading(_heading_text(m.group(2)), len(m.group(1)), line))
     return headings
