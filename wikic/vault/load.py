@@ -133,27 +133,33 @@ def _parse_encoded(root: str, stamps: list[tuple[str, int, int]]) -> list[str | 
     return [parse_cache.encode(note, size, mtime) or note for note, (_, size, mtime) in zip(notes, stamps, strict=True)]
 
 
+def _parse_here(root: str, stamps: list[tuple[str, int, int]], encode: bool) -> list[CachedNote]:
+    notes = _read_and_parse(root, [path for path, _, _ in stamps])
+    return [
+        CachedNote(size, mtime, note, (parse_cache.encode(note, size, mtime) or "") if encode else "")
+        for note, (_, size, mtime) in zip(notes, stamps, strict=True)
+    ]
+
+
 def _parse_many(root: Path, files: dict[str, FileInfo], paths: list[str], jobs: int, encode: bool) -> list[CachedNote]:
     """Every path parsed, with its cache line when `encode` ("" when the note cannot be cached)."""
     stamps = [(p, files[p].size, files[p].mtime_ns) for p in paths]
     if jobs <= 1 or len(paths) < 400:
-        notes = _read_and_parse(os.fspath(root), paths)
-        return [
-            CachedNote(size, mtime, note, (parse_cache.encode(note, size, mtime) or "") if encode else "")
-            for note, (_, size, mtime) in zip(notes, stamps, strict=True)
-        ]
-    # Parsing is pure CPU; a fork pool uses the second core. Chunks interleave so both halves cost the same.
+        return _parse_here(os.fspath(root), stamps, encode)
+    # Parsing is pure CPU: forked processes take all but one share and this process parses that one meanwhile
+    # (rather than waiting). Shares interleave so that each costs about the same.
     import multiprocessing as mp
 
     ctx = mp.get_context("fork")
-    chunks = [stamps[i::jobs] for i in range(jobs)]
-    with ctx.Pool(jobs) as pool:
-        results = pool.starmap(_parse_encoded, [(os.fspath(root), chunk) for chunk in chunks])
-    out: list[CachedNote] = []
-    for chunk, result in zip(chunks, results, strict=True):
+    shares = [stamps[i::jobs] for i in range(jobs)]
+    with ctx.Pool(jobs - 1) as pool:
+        pending = pool.starmap_async(_parse_encoded, [(os.fspath(root), share) for share in shares[1:]])
+        out = _parse_here(os.fspath(root), shares[0], encode)
+        results = pending.get()
+    for share, result in zip(shares[1:], results, strict=True):
         lines = [item for item in result if isinstance(item, str)]
         decoded = iter(parse_cache.decode(lines))
-        for (_, size, mtime), item in zip(chunk, result, strict=True):
+        for (_, size, mtime), item in zip(share, result, strict=True):
             out.append(next(decoded) if isinstance(item, str) else CachedNote(size, mtime, item, ""))
     return out
 
