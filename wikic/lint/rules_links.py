@@ -202,8 +202,9 @@ def too_few_links(ctx: LintContext) -> Iterator[Finding]:
     minimum = ctx.schema.thresholds["min_outbound_links"]
     if minimum <= 0:
         return
+    pages = frozenset(ctx.pages)
     for page in ctx.pages:
-        targets = {e.target for e in ctx.edges_from(page) if e.target and e.target != page and ctx.is_page(e.target)}
+        targets = {e.target for e in ctx.edges_from(page) if e.target in pages and e.target != page}
         if len(targets) < minimum:
             yield ctx.finding(
                 "too-few-links",

@@ -53,10 +53,12 @@ def _decode(obj: dict[str, Any]) -> Any:
 def _string_keys(value: Any) -> bool:
     """JSON turns a key `1` or `2024-01-01` into a string without a word: such a note would read back
     changed, so it is not cached."""
-    if isinstance(value, dict):
-        return all(isinstance(k, str) and _string_keys(v) for k, v in value.items())
-    if isinstance(value, list):
-        return all(_string_keys(v) for v in value)
+    for item in value.values() if type(value) is dict else value:
+        if type(item) is dict:
+            if not all(type(k) is str for k in item) or not _string_keys(item):
+                return False
+        elif type(item) is list and not _string_keys(item):
+            return False
     return True
 
 
