@@ -41,16 +41,20 @@ class Split(NamedTuple):
     problems: list[Problem]
 
 
+# The line that closes a frontmatter block: "---" or "...", then only whitespace (as `str.rstrip` sees it).
+_CLOSING_FENCE = re.compile(r"^(?:---|\.\.\.)[^\S\n]*$", re.M)
+
+
 def split(text: str) -> Split:
     """Find the frontmatter block. Obsidian only reads it when `---` is the very first line."""
     if text.startswith(FENCE):
         first_end = text.find("\n")
         first = text if first_end < 0 else text[:first_end]
         if first.rstrip() == FENCE:
-            lines = text.split("\n")
-            for i in range(1, len(lines)):
-                if lines[i].rstrip() in ("---", "..."):
-                    return Split("\n".join(lines[1:i]), i + 1, [])
+            close = _CLOSING_FENCE.search(text, first_end + 1) if first_end >= 0 else None
+            if close is not None:
+                yaml_text = text[first_end + 1 : max(first_end + 1, close.start() - 1)]
+                return Split(yaml_text, text.count("\n", 0, close.start()) + 1, [])
             return Split(None, 0, [Problem(RULE, 1, "frontmatter is not closed: no '---' line ends it")])
     stripped = text.lstrip()
     if stripped.startswith(FENCE) and stripped[: stripped.find("\n") if "\n" in stripped else None].rstrip() == FENCE:
@@ -76,27 +80,31 @@ def unwrap_link(value: str) -> str:
     return m.group(1).strip() if m else value.strip()
 
 
-def key_lines(yaml_text: str, first_line: int = 2) -> dict[str, int]:
-    """Top-level key -> 1-based file line (the block starts on file line `first_line`)."""
-    out: dict[str, int] = {}
+def _keys(yaml_text: str, first_line: int) -> list[tuple[str, int]]:
+    """Every top-level key with its 1-based file line, in order (the block starts on file line `first_line`)."""
+    out = []
     for i, line in enumerate(yaml_text.split("\n")):
         m = _KEY_LINE.match(line)
         if m:
-            key = m.group(1).strip().strip("\"'")
-            out.setdefault(key, first_line + i)
+            out.append((m.group(1).strip().strip("\"'"), first_line + i))
+    return out
+
+
+def key_lines(yaml_text: str, first_line: int = 2) -> dict[str, int]:
+    """Top-level key -> 1-based file line of its first occurrence."""
+    out: dict[str, int] = {}
+    for key, line in _keys(yaml_text, first_line):
+        out.setdefault(key, line)
     return out
 
 
 def duplicate_keys(yaml_text: str, first_line: int = 2) -> list[tuple[str, int]]:
     seen: set[str] = set()
     dups = []
-    for i, line in enumerate(yaml_text.split("\n")):
-        m = _KEY_LINE.match(line)
-        if m:
-            key = m.group(1).strip().strip("\"'")
-            if key in seen:
-                dups.append((key, first_line + i))
-            seen.add(key)
+    for key, line in _keys(yaml_text, first_line):
+        if key in seen:
+            dups.append((key, line))
+        seen.add(key)
     return dups
 
 

@@ -24,14 +24,23 @@ FM_WIKI = WIKI_FIND
 _MASKABLE = re.compile(r"[`\\&<$]|%%|~~~|^    ", re.M)
 
 
-def _blocks(lines: list[str], skip: set[int] | frozenset[int], first: int) -> list[Block]:
+def _blocks(text: str, skip: set[int] | frozenset[int], first: int, start: int) -> list[Block]:
+    """Block ids (`^id` ending a line) from offset `start`, which opens 1-based line `first`; lines in `skip`
+    (code, comments) hold none. Only lines holding a "^" are looked at."""
     out = []
-    for i in range(first - 1, len(lines)):
-        text = lines[i]
-        if "^" in text and i not in skip:
-            m = BLOCK_ID.search(text)
+    line, at = first - 1, start  # the 0-based line of offset `at`
+    pos = text.find("^", start)
+    while pos >= 0:
+        line += text.count("\n", at, pos)
+        at = pos
+        end = text.find("\n", pos)
+        if end < 0:
+            end = len(text)
+        if line not in skip:
+            m = BLOCK_ID.search(text[text.rfind("\n", 0, pos) + 1 : end])  # a slice: "^" in a pattern only matches at 0
             if m:
-                out.append(Block(m.group(1), i + 1))
+                out.append(Block(m.group(1), line + 1))
+        pos = text.find("^", end)
     return out
 
 
@@ -122,8 +131,7 @@ def parse_note(path: str, data: bytes, max_bytes: int = MAX_PAGE_BYTES) -> Note:
         key_lines = fm.key_lines(split.yaml_text)
         if data_fm:
             links.extend(_frontmatter_links(split.yaml_text, data_fm, problems))
-    lines = text.split("\n")
-    line_count = len(lines) - (1 if text.endswith("\n") else 0)
+    line_count = text.count("\n") + (0 if text.endswith("\n") else 1)
     body_start = split.block_lines + 1
     if len(data) > max_bytes:
         problems.append(
@@ -137,7 +145,10 @@ def parse_note(path: str, data: bytes, max_bytes: int = MAX_PAGE_BYTES) -> Note:
             )
         )
         return Note(path, data_fm, split.block_lines, key_lines, links, [], [], problems, line_count, body_start)
-    body = "\n".join(lines[split.block_lines :]) if split.block_lines else text
+    offset = 0  # where the body starts: past the frontmatter's lines
+    for _ in range(split.block_lines):
+        offset = text.find("\n", offset) + 1 or len(text)
+    body = text[offset:]
     fast = scan_fast(body, body_start) if fast_eligible(body) else None
     hidden: set[int] | frozenset[int] = frozenset()
     if fast is None and _MASKABLE.search(body):
@@ -150,8 +161,8 @@ def parse_note(path: str, data: bytes, max_bytes: int = MAX_PAGE_BYTES) -> Note:
         body_links, headings, body_problems = fast
     else:
         blanked = "\n" * split.block_lines + body if split.block_lines else text
-        body_links, headings, body_problems, hidden = scan_full(blanked, body_start, lines)
+        body_links, headings, body_problems, hidden = scan_full(blanked, body_start, text.split("\n"))
     links.extend(body_links)
     problems.extend(body_problems)
-    blocks = _blocks(lines, hidden, body_start)
+    blocks = _blocks(text, hidden, body_start, offset) if "^" in body else []
     return Note(path, data_fm, split.block_lines, key_lines, links, headings, blocks, problems, line_count, body_start)
