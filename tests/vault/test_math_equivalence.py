@@ -51,6 +51,8 @@ MATH_CASES = [
     "- item\n\n    [[k]]\n",  # indented under a list item: the item's paragraph, a link
     "`[[l]]` <!-- [[m]] --> \\[[n]] [[o]]\n",  # code and markup together
     "| a | $b | c$ |\n|---|---|---|\n",  # a table splits "$" pairs at the pipe
+    "$$\n\\frac{[[a]]}{2}\n$$\n\nCosts $x$ and [[b]]\n",  # a backslash inside a block leaves inline math be
+    "a \\$x$ [[c]] $y\\$ [[d]]$\n",  # escaped dollars: markdown-it decides
 ]
 
 

@@ -58,8 +58,6 @@ def mask_markup(body: str) -> tuple[str, str, set[int]] | None:
     markdown-it. Headings come from the text with only the blocks blanked: `#\\# x` is no heading, though
     its masked form would be.
     """
-    if "$" in body and "\\" in body:
-        return None  # an escape next to a dollar follows dollarmath's own counting: markdown-it decides
     lines = body.split("\n")
     hidden: set[int] = set()
     fences = "```" in body or "~~~" in body
@@ -167,6 +165,8 @@ def mask_markup(body: str) -> tuple[str, str, set[int]] | None:
                     return None  # a table row splits at a pipe even inside code
                 blank = after - i
         elif ch == "$":
+            if "\\" in text:
+                return None  # inline math counts the backslashes before a "$" its own way: markdown-it decides
             math_end = _inline_math_end(text, i)
             if math_end is None:
                 return None
@@ -238,7 +238,7 @@ def _math_end(lines: list[str], start: int) -> int | None:
 
 
 def _inline_math_end(text: str, start: int) -> int | None:
-    """Where what the `$` at `start` opens ends, as dollarmath reads it (with no escape in the page): past the
+    """Where what the `$` at `start` opens ends, as dollarmath reads it in a text with no backslash: past the
     closing `$` of inline math, or just past the `$` itself when it opens none (it is text). None when only
     markdown-it can tell: `$$` inside a paragraph, or a closing `$` on a later line of the paragraph."""
     if text.startswith("$$", start):
