@@ -170,32 +170,57 @@ def _lint(root: Path, options: LintOptions, today: dt.date) -> tuple[list[Findin
     rules = _rules()
     overrides = vault.schema.severities
     selected = options.select or tuple(rules)
+    active = [
+        rule_id
+        for rule_id in selected
+        if rule_id not in options.ignore
+        and not (rules[rule_id].needs_schema and not vault.schema.present)
+        and overrides.get(rule_id) != "off"
+    ]
+    found = _run_rules(ctx, active, options.jobs)
     findings: list[Finding] = []
-    for rule_id in selected:
+    for rule_id in active:
         rule = rules[rule_id]
-        if rule_id in options.ignore or (rule.needs_schema and not vault.schema.present):
-            continue
         forced = overrides.get(rule_id)
-        if forced == "off":
-            continue
-        for finding in rule.fn(ctx):
+        for finding in found[rule_id]:
             severity = forced or finding.severity or rule.severity
             if severity != finding.severity:
-                finding = Finding(
-                    finding.rule,
-                    severity,
-                    finding.path,
-                    finding.line,
-                    finding.column,
-                    finding.message,
-                    finding.target,
-                    finding.fix,
-                )
+                finding = replace(finding, severity=severity)
             findings.append(finding)
     findings.sort(key=lambda f: (*f.sort_key()[:3], SEVERITY_ORDER.get(f.severity, 9), *f.sort_key()[3:]))
     pages = len(vault.pages)
     links = sum(len(vault.notes[p].links) for p in vault.notes)
     return findings, pages, links
+
+
+_FORKED_CONTEXT: Any = None  # what a forked rule process reads: fork copies it, nothing is sent
+_SEPARATE_RULE = "broken-wikilink"  # the costliest rule on a big vault (suggestions): run beside the others
+_FORK_RULES_FROM = 2000  # pages; below this a second process costs more than it saves
+
+
+def _run_rules(ctx: Any, active: list[str], jobs: int | None) -> dict[str, list[Finding]]:
+    """Each active rule's findings. On a big vault with a second core, the costliest rule runs in a forked
+    process while this one runs the rest."""
+    global _FORKED_CONTEXT
+    rules = _rules()
+    jobs = min(2, os.cpu_count() or 1) if jobs is None else jobs
+    if jobs <= 1 or _SEPARATE_RULE not in active or len(ctx.pages) < _FORK_RULES_FROM:
+        return {rule_id: list(rules[rule_id].fn(ctx)) for rule_id in active}
+    import multiprocessing as mp
+
+    _FORKED_CONTEXT = ctx
+    try:
+        with mp.get_context("fork").Pool(1) as pool:
+            separate = pool.apply_async(_forked_rule, (_SEPARATE_RULE,))
+            found = {rule_id: list(rules[rule_id].fn(ctx)) for rule_id in active if rule_id != _SEPARATE_RULE}
+            found[_SEPARATE_RULE] = separate.get()
+    finally:
+        _FORKED_CONTEXT = None
+    return found
+
+
+def _forked_rule(rule_id: str) -> list[Finding]:
+    return list(_rules()[rule_id].fn(_FORKED_CONTEXT))
 
 
 def _read_report(root: Path, key: str) -> tuple[list[Finding], int, int] | None:

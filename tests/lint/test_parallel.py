@@ -1,0 +1,61 @@
+"""A big vault is parsed and linted on two cores: this process parses a share while a forked one parses the
+rest, and the costliest rule runs in a forked process beside the others. Whatever the split, the findings and
+the parse cache must be exactly those of one process doing everything."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from wikic.lint import run as lint_run
+from wikic.lint.run import LintOptions, run_lint
+from wikic.vault.load import load_vault
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(scope="module")
+def generated(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A generated 600-page vault with every kind of finding the lint bench has (broken, ambiguous and
+    malformed links, code, math, comments, non-UTF-8 pages...)."""
+    out = tmp_path_factory.mktemp("parallel") / "vault"
+    subprocess.run(
+        [sys.executable, str(REPO / "bench" / "gen_vault.py"), str(out), "--pages", "600", "--seed", "3", "--quiet"],
+        check=True,
+    )
+    # typos of real page names, so that the forked rule has suggestions to make
+    stems = sorted(p.stem for p in (out / "entities").glob("*.md"))[:5]
+    page = next(p for p in sorted((out / "concepts").glob("*.md")) if not any(c in p.read_text() for c in "`<%$"))
+    typos = " ".join(f"[[{stem[:-1]}x]]" for stem in stems)
+    page.write_text(page.read_text(encoding="utf-8") + f"\nSee also {typos}.\n", encoding="utf-8")
+    return out
+
+
+def _findings(root: Path, jobs: int) -> list[dict[str, object]]:
+    shutil.rmtree(root / ".wikic", ignore_errors=True)
+    return [f.to_dict() for f in run_lint(root, LintOptions(jobs=jobs, use_cache=False)).findings]
+
+
+def test_two_processes_find_what_one_finds(generated: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(lint_run, "_FORK_RULES_FROM", 1)  # fork the rule process on this small vault too
+    alone = _findings(generated, 1)
+    assert {f["rule"] for f in alone} >= {"broken-wikilink", "ambiguous-link", "malformed-link", "orphan-page"}
+    assert any("did you mean" in str(f["message"]) for f in alone)  # suggestions come from the forked rule
+    assert _findings(generated, 2) == alone
+
+
+def test_the_cache_written_from_two_processes_reads_back_the_same_notes(generated: Path) -> None:
+    shutil.rmtree(generated / ".wikic", ignore_errors=True)
+    fresh = load_vault(generated, use_cache=True, jobs=2)  # parses and writes the cache
+    lines = (generated / ".wikic" / "cache" / "parse-cache.jsonl").read_text(encoding="utf-8").splitlines()
+    assert json.loads(lines[0])["format"] == 2
+    assert len(lines) - 1 >= len(fresh.notes) - 20  # every note but those JSON cannot hold
+    cached = load_vault(generated, use_cache=True, jobs=2)  # reads every note back from the cache
+    assert cached.notes == fresh.notes
+    single = load_vault(generated, use_cache=False, jobs=1)
+    assert single.notes == fresh.notes
