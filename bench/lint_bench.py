@@ -5,6 +5,7 @@
     python bench/lint_bench.py --vault DIR --reps 5   # measure an existing vault
     python bench/lint_bench.py --plain                # a plain Obsidian vault (no SCHEMA.md)
     python bench/lint_bench.py --skip-obsidiantools   # wikic only
+    python bench/lint_bench.py --peer REF             # also commit REF's wikic, run by run with this tree's
 
 What is measured (every run is a separate process, with OMP_NUM_THREADS=1 and friends):
 
@@ -25,6 +26,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import datetime as dt
+import io
 import json
 import os
 import platform
@@ -32,6 +34,7 @@ import shutil
 import statistics
 import subprocess
 import sys
+import tarfile
 import tempfile
 import time
 from pathlib import Path
@@ -78,13 +81,15 @@ def env1() -> dict[str, str]:
     return env
 
 
-def run_measured(cmd: list[str], stdout_path: Path | None = None, cwd: Path | None = None) -> dict:
+def run_measured(
+    cmd: list[str], stdout_path: Path | None = None, cwd: Path | None = None, env: dict[str, str] | None = None
+) -> dict:
     """Run one process; wall time, CPU time and peak RSS from wait4 (that process and its reaped children)."""
     with contextlib.ExitStack() as files:
         out = files.enter_context(open(stdout_path, "wb")) if stdout_path else subprocess.DEVNULL
         err = files.enter_context(tempfile.TemporaryFile())
         t0 = time.perf_counter()
-        proc = subprocess.Popen(cmd, stdout=out, stderr=err, env=env1(), cwd=cwd)
+        proc = subprocess.Popen(cmd, stdout=out, stderr=err, env=env or env1(), cwd=cwd)
         _, status, ru = os.wait4(proc.pid, 0)
         wall = time.perf_counter() - t0
         proc.returncode = os.waitstatus_to_exitcode(status)
@@ -128,37 +133,76 @@ def generate(args: argparse.Namespace) -> tuple[Path, dict | None]:
     return vault, json.loads(stats_path.read_text())
 
 
-def bench_wikic(wikic: Path, vault: Path, reps: int) -> dict:
+class Linter:
+    """One wikic to time: this tree's console script, or a peer commit's tree run from source."""
+
+    def __init__(self, name: str, prefix: list[str], env: dict[str, str] | None = None, cwd: Path | None = None):
+        self.name, self.prefix, self.env, self.cwd = name, prefix, env, cwd
+        self.cold: list[dict] = []
+        self.warm: list[dict] = []
+
+    def run(self, vault: Path, out_json: Path) -> dict:
+        cmd = [*self.prefix, "lint", "--format", "json", "--vault", str(vault)]
+        r = run_measured(cmd, out_json, cwd=self.cwd, env=self.env)
+        if r["rc"] not in (0, 1):
+            raise SystemExit(f"{self.name}: wikic lint failed (rc={r['rc']}):\n{r['stderr']}")
+        return r
+
+
+def peer_linter(ref: str) -> Linter:
+    """Commit `ref`'s tree, unpacked under the scratch folder and run with this venv's Python."""
+    tree = SCRATCH / "peer" / "tree"
+    tree.mkdir(parents=True, exist_ok=True)
+    data = subprocess.run(["git", "-C", str(REPO), "archive", ref], check=True, capture_output=True).stdout
+    with tarfile.open(fileobj=io.BytesIO(data)) as tar:
+        tar.extractall(tree, filter="data")
+    env = env1()
+    env["PYTHONPATH"] = str(tree)
+    # run from outside the repository: `-c` imports from the working folder first
+    return Linter(ref, [sys.executable, "-c", "from wikic.cli import main; main()"], env, cwd=tree.parent)
+
+
+def bench_wikic(linters: list[Linter], vault: Path, reps: int) -> dict:
+    """Cold then warm runs of every linter, interleaved run by run so that a busy machine weighs on all alike."""
     state = vault / ".wikic"
     out_json = SCRATCH / "wikic-lint.json"
-    cmd = [str(wikic), "lint", "--format", "json", "--vault", str(vault)]
-    cold, warm = [], []
+    reports: dict[str, dict] = {}
     for i in range(reps):
+        for lt in linters:
+            shutil.rmtree(state, ignore_errors=True)
+            r = lt.run(vault, out_json)
+            lt.cold.append(r)
+            reports[lt.name] = json.loads(out_json.read_text())
+            print(f"  {lt.name} cold {i + 1}/{reps}: {r['wall_s']:.3f} s wall, {r['cpu_s']:.3f} s cpu, "
+                  f"{r['rss_mb']:.0f} MB, rc={r['rc']}", flush=True)
+    warm_same: dict[str, bool] = {}
+    for lt in linters:
         shutil.rmtree(state, ignore_errors=True)
-        r = run_measured(cmd, out_json)
-        cold.append(r)
-        print(f"  wikic cold {i + 1}/{reps}: {r['wall_s']:.3f} s wall, {r['cpu_s']:.3f} s cpu, "
-              f"{r['rss_mb']:.0f} MB, rc={r['rc']}", flush=True)
-        if r["rc"] not in (0, 1):
-            raise SystemExit(f"wikic lint failed (rc={r['rc']}):\n{r['stderr']}")
-    report = json.loads(out_json.read_text())
-    for i in range(reps):           # the last cold run left .wikic/ in place: every run here is warm
-        r = run_measured(cmd, out_json)
-        warm.append(r)
-        print(f"  wikic warm {i + 1}/{reps}: {r['wall_s']:.3f} s wall, {r['cpu_s']:.3f} s cpu, "
-              f"{r['rss_mb']:.0f} MB, rc={r['rc']}", flush=True)
-    warm_report = json.loads(out_json.read_text())
-    counts: dict[str, int] = {}
-    for f in report.get("findings", []):
-        counts[f["rule"]] = counts.get(f["rule"], 0) + 1
-    same = sorted(map(json.dumps, report.get("findings", []))) == sorted(
-        map(json.dumps, warm_report.get("findings", []))
-    )
-    ver = subprocess.run([str(wikic), "--version"], capture_output=True, text=True)
-    return {"cmd": " ".join(cmd[1:]), "version": (ver.stdout or ver.stderr).strip()[:80],
-            "cold": summarise(cold), "warm": summarise(warm), "rc": cold[0]["rc"],
-            "summary": report.get("summary"), "findings_by_rule": dict(sorted(counts.items())),
-            "warm_findings_identical": same}
+        lt.run(vault, out_json)  # leaves this linter's caches in place: every run below is warm
+        for i in range(reps):
+            r = lt.run(vault, out_json)
+            lt.warm.append(r)
+            print(f"  {lt.name} warm {i + 1}/{reps}: {r['wall_s']:.3f} s wall, {r['cpu_s']:.3f} s cpu, "
+                  f"{r['rss_mb']:.0f} MB, rc={r['rc']}", flush=True)
+        warm_same[lt.name] = sorted(map(json.dumps, reports[lt.name].get("findings", []))) == sorted(
+            map(json.dumps, json.loads(out_json.read_text()).get("findings", []))
+        )
+    out = {}
+    for lt in linters:
+        report = reports[lt.name]
+        counts: dict[str, int] = {}
+        for f in report.get("findings", []):
+            counts[f["rule"]] = counts.get(f["rule"], 0) + 1
+        out[lt.name] = {"cmd": " ".join([*lt.prefix[-1:], "lint", "--format", "json", "--vault", str(vault)]),
+                        "cold": summarise(lt.cold), "warm": summarise(lt.warm), "rc": lt.cold[0]["rc"],
+                        "summary": report.get("summary"), "findings_by_rule": dict(sorted(counts.items())),
+                        "warm_findings_identical": warm_same[lt.name]}
+    if len(linters) > 1:
+        first = reports[linters[0].name].get("findings", [])
+        out[linters[0].name]["findings_identical_to_peer"] = all(
+            reports[lt.name].get("findings", []) == first for lt in linters[1:]
+        )
+    return out
 
 
 def ensure_ot_venv() -> Path:
@@ -255,6 +299,13 @@ def print_table(res: dict) -> None:
             ok = "ok" if s["median_s"] <= tgt else "MISS"
             print(f"{label:<40}{s['median_s']:>10.3f}{s['min_s']:>10.3f}{s['cpu_median_s']:>10.3f}"
                   f"{s['rss_peak_mb']:>13.0f}  {f'<= {tgt} s {ok}':<14}")
+    p = res.get("peer")
+    if p:
+        for key in ("cold", "warm"):
+            s = p[key]
+            label = f"{p['ref'][:12]} lint ({key})"
+            print(f"{label:<40}{s['median_s']:>10.3f}{s['min_s']:>10.3f}{s['cpu_median_s']:>10.3f}"
+                  f"{s['rss_peak_mb']:>13.0f}")
     if o and "error" not in o:
         print(f"{'obsidiantools import':<40}{o['import_s']:>10.2f}")
         cc = o.get("connect_cpu_s")
@@ -269,6 +320,12 @@ def print_table(res: dict) -> None:
               f"{o['process_cpu_s']:>10.2f}")
     elif o:
         print(f"obsidiantools failed: {o['error'][-300:]}")
+    if w and p:
+        print("-" * 97)
+        for key in ("cold", "warm"):
+            print(f"wikic / {p['ref'][:12]} ({key}): wall {w[key]['median_s'] / p[key]['median_s']:.2f}, "
+                  f"CPU {w[key]['cpu_median_s'] / p[key]['cpu_median_s']:.2f}")
+        print(f"findings identical to {p['ref'][:12]}: {w.get('findings_identical_to_peer')}")
     r = res.get("ratios")
     if r:
         print("-" * 97)
@@ -294,6 +351,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--reps", type=int, default=5, help="wikic runs per mode (cold, warm)")
     ap.add_argument("--ot-reps", type=int, default=3, help="obsidiantools runs")
     ap.add_argument("--wikic", help="path of the wikic console script")
+    ap.add_argument("--peer", metavar="REF", help="also time commit REF's wikic, run by run with this tree's")
     ap.add_argument("--skip-wikic", action="store_true")
     ap.add_argument("--skip-obsidiantools", action="store_true")
     ap.add_argument("--ot-json", type=Path, help="reuse obsidiantools results from an earlier JSON result file")
@@ -313,8 +371,15 @@ def main(argv: list[str] | None = None) -> int:
         if wikic is None:
             print("wikic console script not found: install the package (pip install -e .) or pass --wikic")
         else:
-            print(f"wikic lint: {a.reps} cold + {a.reps} warm runs", flush=True)
-            res["wikic"] = bench_wikic(wikic, vault, a.reps)
+            linters = [Linter("wikic", [str(wikic)])]
+            if a.peer:
+                linters.append(peer_linter(a.peer))
+            peer_note = f", interleaved with {a.peer}" if a.peer else ""
+            print(f"wikic lint: {a.reps} cold + {a.reps} warm runs{peer_note}", flush=True)
+            timed = bench_wikic(linters, vault, a.reps)
+            res["wikic"] = timed["wikic"]
+            if a.peer:
+                res["peer"] = {"ref": a.peer, **timed[a.peer]}
             summ = res["wikic"].get("summary") or {}
             res["pages"] = res["pages"] or summ.get("pages")
             res["links"] = res["links"] or summ.get("links")
