@@ -69,9 +69,11 @@ class CompileJob:
 class CompileSession:
     """One compiler for a whole run, fed the sources in the run's order; `reports[i]` is `todo[i]`'s."""
 
-    def __init__(self, job: CompileJob) -> None:
+    def __init__(self, job: CompileJob, *, early: bool = False) -> None:
+        """`early`: started before the vault lock is taken, so the vault is stamped before it is read (a
+        later change then shows in the next stamp); under the lock there is nothing to check."""
         self.job = job
-        self.stamp = vault_stamp(job.root)  # before anything is read: a later change shows in the next stamp
+        self.stamp = vault_stamp(job.root) if early else None
         self.compiled = Compiled.load(job.root)
         names, links = page_names(job.root)
         self.mentions = Mentions.load(job.root)
@@ -87,7 +89,7 @@ class CompileSession:
 
     def still_current(self) -> bool:
         """Whether the vault is as it was when this session started reading it (call under the vault lock)."""
-        return vault_stamp(self.job.root) == self.stamp
+        return self.stamp is None or vault_stamp(self.job.root) == self.stamp
 
     def compile_ready(self, todo: Sequence[CapturedSource], results: Mapping[str, Any]) -> None:
         """Compile the next sources whose extraction has ended, up to the first one still with the model."""
@@ -170,7 +172,7 @@ class EarlyCompile:
         self._busy = True
         try:
             if self._session is None:
-                self._session = CompileSession(self._job)
+                self._session = CompileSession(self._job, early=True)
             self._session.compile_ready(self._todo, results)
         except Exception:  # noqa: BLE001 - the compile under the lock meets it again and reports it as it always did
             self._drop()
