@@ -1,6 +1,7 @@
 """`wikic ingest`: capture sources, ask the model for plans (in parallel), compile them (one source at a
-time, under the vault lock) and write each changed file once, keep index.md, log.md and the palace current,
-then lint what changed."""
+time, in the run's order, while later sources are still with the model; see `session.py`), write each
+changed file once under the vault lock, keep index.md, log.md and the palace current, then lint what
+changed."""
 
 from __future__ import annotations
 
