@@ -164,3 +164,15 @@ def test_usage_adds_up():
     other.add(1, 1)
     usage.merge(other)
     assert (usage.calls, usage.cached_calls, usage.total_tokens) == (3, 1, 17)
+
+
+def test_a_strict_schema_is_the_callers_own_to_change() -> None:
+    # pydantic's schema is built once per model; each caller still gets a copy it may change
+    from wikic.ingest.plan_model import ChunkPlan
+    from wikic.llm.schema import strict_schema
+
+    first = strict_schema(ChunkPlan)
+    expected = json.dumps(first, sort_keys=True)
+    first["properties"]["entities"]["items"]["properties"].clear()
+    first.clear()
+    assert json.dumps(strict_schema(ChunkPlan), sort_keys=True) == expected

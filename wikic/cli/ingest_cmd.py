@@ -18,7 +18,7 @@ if TYPE_CHECKING:  # imported lazily: the CLI must start fast for `wikic lint`
 
 
 def _render(report: IngestReport) -> str:
-    from wikic.ingest.pipeline import dropped_reasons
+    from wikic.ingest.report import dropped_reasons
 
     lines = [f"finished an interrupted run first: {', '.join(report.resumed)}"] if report.resumed else []
     lines += conversation_lines(report)

@@ -136,10 +136,10 @@ def parse_line(line: str) -> Claim | None:
     m = _LINE.match(line)
     if not m:
         return None
-    body = _SHOWN.sub("", _strip_anchor_tail(m.group("body"))[0])
-    anchor = _strip_anchor_tail(m.group("body"))[1]
+    before, anchor = _strip_anchor_tail(m.group("body"))
     if anchor is None:
         return None
+    body = _SHOWN.sub("", before)
     meta: dict[str, str] = {}
     for item in m.group("meta").split():
         key, sep, value = item.partition("=")

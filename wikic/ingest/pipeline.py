@@ -1,6 +1,7 @@
 """`wikic ingest`: capture sources, ask the model for plans (in parallel), compile them (one source at a
-time, under the vault lock) and write each changed file once, keep index.md, log.md and the palace current,
-then lint what changed."""
+time, in the run's order, while later sources are still with the model; see `session.py`), write each
+changed file once under the vault lock, keep index.md, log.md and the palace current, then lint what
+changed."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import datetime as dt
 import difflib
 import posixpath
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, wait
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -32,21 +33,21 @@ from wikic.conversations.queue import queued
 from wikic.ingest.capture import CapturedSource, commit, preview
 from wikic.ingest.inputs import read_inputs
 from wikic.ingest.pending import pending_inputs
+from wikic.ingest.report import SourceReport
 from wikic.pages import journal
 from wikic.pages.index_file import bare_index, with_entries
 from wikic.pages.lock import vault_lock
-from wikic.pages.log_file import row
 from wikic.pages.names import PageNames, page_names
 from wikic.progress import ProgressCallback, ProgressEvent
 from wikic.settings import Settings, load_settings
-from wikic.vault.identity import read_identity
 from wikic.vault.layout import INDEX_FILE, require_vault
 from wikic.vault.schema_md import Schema, load as load_schema
-from wikic.vault.state import Compiled, Mentions, state_dir
+from wikic.vault.state import Compiled, state_dir
 
 if TYPE_CHECKING:  # imported once a run has work for the model: a configuration error is told at once
-    from wikic.ingest.compile import Compiler, SourceResult
+    from wikic.ingest.compile import Compiler
     from wikic.ingest.extract import ExtractionResult, PromptContext
+    from wikic.ingest.session import CompileSession
     from wikic.llm.client import LLM
 
 MAX_CONTEXT_PAGES = 40  # pages the model is told about per source: bounded, whatever the wiki's size
@@ -67,39 +68,6 @@ class IngestOptions:
     lint_after: bool = True
     today: dt.date | None = None
     overrides: dict[str, Any] = field(default_factory=dict)  # CLI flags for [llm]
-
-
-@dataclass
-class SourceReport:
-    raw_path: str
-    title: str
-    status: str  # compiled | unchanged | failed | over-budget | interrupted | estimated | asset
-    created: list[str] = field(default_factory=list)
-    updated: list[str] = field(default_factory=list)
-    pending: list[str] = field(default_factory=list)
-    memories: int = 0  # memories written on pages as new items (transcripts)
-    memories_merged: int = 0  # memories that matched one already on the page: its anchor was added
-    dropped_facts: int = 0
-    dropped: dict[str, int] = field(default_factory=dict)  # claims not written, by reason (see plan_model)
-    repaired_quotes: int = 0  # near-copied quotes snapped to the source span they copy
-    strategy: str = ""  # how the model was asked (see wikic.ingest.extract.run)
-    nothing_extracted: bool = False  # the source names things and the model proposed none of them
-    invented: list[str] = field(default_factory=list)  # proposed names the source never writes
-    rejected: list[str] = field(default_factory=list)  # pairings and intervals refused, each with its reason
-    superseded: int = 0  # claims moved to a page's history: a later value holds now
-    contested: list[str] = field(default_factory=list)  # pages whose current claims contradict each other
-    dropped_items: list[str] = field(default_factory=list)
-    kept_edits: list[str] = field(default_factory=list)
-    calls: int = 0
-    cached_calls: int = 0
-    prompt_tokens: int = 0
-    completion_tokens: int = 0
-    context_pages: int = 0
-    cost: float | None = None
-    error: str | None = None
-
-    def to_dict(self) -> dict[str, Any]:
-        return dict(self.__dict__)
 
 
 @dataclass
@@ -301,11 +269,14 @@ class _ChunkCount:
         with self._lock:
             self._tokens += count
 
-    def wait(self, futures: list[Future[None]]) -> None:
-        """Wait for `futures` (re-raising what a worker raised), reporting progress meanwhile. The short
-        timeout also keeps the wait responsive to Ctrl-C."""
+    def wait(self, futures: list[Future[None]], meanwhile: Callable[[], None] | None = None) -> None:
+        """Wait for `futures` (re-raising what a worker raised), reporting progress and calling `meanwhile`
+        each time one ends or a tenth of a second passes. The short timeout also keeps the wait responsive
+        to Ctrl-C."""
         pending = set(futures)
         while True:
+            if meanwhile is not None:
+                meanwhile()
             self._report()
             if not pending:
                 break
@@ -433,15 +404,14 @@ def ingest(
         return report
 
     from wikic.facts.lookup import listed_claims
-    from wikic.ingest.compile import Compiler
     from wikic.ingest.extract import ExtractionResult, estimate_extraction, extract_plan, source_chunks
-    from wikic.ingest.memories import packaged_embedder
+    from wikic.ingest.session import CompileJob, CompileSession, EarlyCompile
     from wikic.ingest.workers import DaemonPool
     from wikic.llm.cache import ReplyCache
 
     names, _ = page_names(root)
     context = prompt_context(schema, worked_example=options.worked_example)
-    cache = ReplyCache.for_vault_state(state_dir(root), read=options.use_cache)
+    cache = ReplyCache.for_vault_state(state_dir(root), read=options.use_cache, batched=True)
     contexts = {src.raw_path: relevant_pages(root, src, names, options.use_palace) for src in todo}
     claims = {path: listed_claims(root, names, titles) for path, titles in contexts.items()}
 
@@ -483,6 +453,15 @@ def ingest(
         except Exception as exc:  # noqa: BLE001 - a bug met by one source's reply fails that source alone
             results[src.raw_path] = RuntimeError(describe(exc))
 
+    job = CompileJob(root, schema, settings, today, options.force, options.dry_run,
+                     {path: len(titles) for path, titles in contexts.items()})
+    early = EarlyCompile(job, todo)
+
+    def meanwhile() -> None:
+        # between replies: compile what is ready, and make the replies cached so far durable in one batch
+        early.advance(results)
+        cache.sync()
+
     pool = DaemonPool(max(1, settings.llm.concurrency), "wikic-ingest")
     try:
         futures = []
@@ -492,11 +471,11 @@ def ingest(
             futures.append(pool.submit(run, src))
             if options.max_tokens is not None:
                 # a budget needs to know what was spent before the next source starts
-                answered.wait([futures[-1]])
+                answered.wait([futures[-1]], meanwhile)
                 got = results.get(src.raw_path)
                 if isinstance(got, ExtractionResult):
                     spent += got.usage.prompt_tokens + got.usage.completion_tokens
-        answered.wait(futures)
+        answered.wait(futures, meanwhile)
     except KeyboardInterrupt:
         # Ctrl-C: no call starts from here on, the calls in flight are abandoned (their threads end with the
         # process), and what finished before is compiled below. A finished reply is in the cache anyway.
@@ -506,74 +485,18 @@ def ingest(
         report.interrupted = "extract"
     else:
         pool.shutdown()
+    finally:
+        cache.sync()
 
     with vault_lock(root):
         if not options.dry_run:
             report.resumed += journal.recover(root, page_types)  # a run killed while this one was extracting
-        compiled = Compiled.load(root)  # re-read: another process may have compiled meanwhile
-        names, links = page_names(root)
-        mentions = Mentions.load(root)
-        compiler = Compiler(
-            root, schema, names, mentions, links, today, identity=read_identity(root), embed=packaged_embedder
-        )
-        log_rows: list[str] = []
-        recorded: list[str] = []
-        for src in todo:
-            ref = src.text_path
-            got = results.get(src.raw_path)
-            if got is None and report.interrupted:
-                report.sources.append(
-                    SourceReport(ref, src.title, "interrupted", error="stopped before its extraction finished")
-                )
-                continue
-            if got is None:
-                report.sources.append(
-                    SourceReport(ref, src.title, "over-budget", error="token budget reached before this source")
-                )
-                continue
-            if isinstance(got, Exception):
-                report.sources.append(SourceReport(ref, src.title, "failed", error=str(got)))
-                continue
-            if compiled.is_current(ref, src.sha256) and not options.force:
-                report.sources.append(SourceReport(ref, src.title, "unchanged"))  # another process compiled it
-                continue
-            usage = got.usage
-            r = SourceReport(
-                ref,
-                src.title,
-                "compiled",
-                calls=usage.calls,
-                cached_calls=usage.cached_calls,
-                prompt_tokens=usage.prompt_tokens,
-                completion_tokens=usage.completion_tokens,
-                cost=settings.llm.cost(usage.prompt_tokens, usage.completion_tokens),
-                context_pages=len(contexts[src.raw_path]),
-            )
-            try:
-                result: SourceResult = compiler.compile(got.plan, ref)
-            except Exception as exc:  # noqa: BLE001 - this source alone fails; compile() left no trace of it in the compiler
-                r.status, r.error = "failed", describe(exc)
-                report.sources.append(r)
-                continue
-            _fill(r, result)
-            r.dropped, r.repaired_quotes, r.invented = (
-                got.plan.dropped(),
-                got.plan.repaired_count,
-                list(got.plan.invented),
-            )
-            r.strategy, r.nothing_extracted = got.strategy, got.nothing_extracted
-            report.sources.append(r)
-            if options.dry_run:
-                continue
-            compiled.record(ref, src.sha256, result.compiled_pages, today.isoformat(), strategy=r.strategy,
-                            dropped=r.dropped, repaired=r.repaired_quotes, nothing_extracted=r.nothing_extracted,
-                            superseded=r.superseded, refused=len(r.rejected))
-            recorded.append(ref)
-            log_rows.append(row(today, "ingest", ref, _notes(r)))
-            if progress:
-                progress(ProgressEvent("write", len(report.sources), len(sources), "sources"))
+        # what was compiled during extraction stands if the vault is still what it read; else all again
+        session = early.take() or CompileSession(job)
+        session.finish(todo, results, interrupted=report.interrupted is not None)
+        _add_reports(report, session.reports, progress, len(sources), written=not options.dry_run)
         if options.dry_run:
-            report.diffs = _diffs(compiler, root, schema)
+            report.diffs = _diffs(session.compiler, root, schema)
             return report
         # every source of this run is indexed, also one that was already in raw/ (capture did not copy it)
         compiled_refs = {s.raw_path for s in report.sources if s.status == "compiled"}
@@ -582,8 +505,8 @@ def ingest(
         }
         touched = sorted({p for s in report.sources for p in (*s.created, *s.updated)} | sources_touched)
         run_id: str | None = None
-        if log_rows:
-            plan = _plan_run(root, compiler, {ref: compiled.entries[ref] for ref in recorded}, mentions, log_rows)
+        if session.log_rows:
+            plan = _plan_run(root, session)
             plan.palace = [*touched, INDEX_FILE] if options.use_palace else []
             plan.commit(root, page_types)
             run_id = plan.run
@@ -615,20 +538,28 @@ def _bring_in_waiting(root: Path, settings: Settings, report: IngestReport, llm:
     return llm
 
 
-def _plan_run(
-    root: Path, compiler: Compiler, records: dict[str, Any], mentions: Mentions, log_rows: list[str]
-) -> journal.Journal:
+def _add_reports(report: IngestReport, reports: list[SourceReport], progress: ProgressCallback | None, total: int,
+                 *, written: bool) -> None:
+    """Add the compiled sources' reports, each written one shown as progress."""
+    for r in reports:
+        report.sources.append(r)
+        if progress and written and r.status == "compiled":
+            progress(ProgressEvent("write", len(report.sources), total, "sources"))
+
+
+def _plan_run(root: Path, session: CompileSession) -> journal.Journal:
     """What the run writes, as a journal: each changed page once (a page that several sources touch is
     written with all of them, not once per source: every write is an fsync), the new index.md entries,
     the ledgers' new state and the log rows."""
+    compiler = session.compiler
     plan = journal.Journal()
     for path, text in compiler.texts.items():
         if compiler.originals.get(path) != text:
             plan.add_page(path, compiler.originals.get(path), text)
     plan.add_index(compiler.index_entries)
-    plan.compiled = records
-    plan.mentions = mentions.items
-    plan.add_log(root, log_rows)
+    plan.compiled = {ref: session.compiled.entries[ref] for ref in session.recorded}
+    plan.mentions = session.mentions.items
+    plan.add_log(root, session.log_rows)
     return plan
 
 
@@ -646,54 +577,6 @@ def _update_palace(
     except (PalaceError, ImportError, OSError) as exc:
         for s in report.sources:
             s.dropped_items.append(f"palace not updated: {exc}")
-
-
-def _fill(r: SourceReport, result: SourceResult) -> None:
-    r.created = result.created
-    r.updated = result.updated
-    r.pending = result.pending
-    r.memories, r.memories_merged = result.memories, result.memories_merged
-    r.dropped_facts = result.dropped_facts
-    r.dropped_items = result.dropped_items
-    r.kept_edits = result.kept_edits
-    r.rejected, r.superseded, r.contested = result.rejected, result.superseded, result.contested
-
-
-def _notes(r: SourceReport) -> str:
-    from wikic.ingest.plan_model import UNSUPPORTED_SUMMARY, dropped_claims
-
-    parts = [
-        f"{len(r.created)} created",
-        f"{len(r.updated)} updated",
-        f"{r.prompt_tokens + r.completion_tokens:,} tokens",
-    ]
-    if r.cached_calls and not r.calls - r.cached_calls:
-        parts[-1] += " (cached)"
-    if r.cost is not None:
-        parts.append(f"${r.cost:.4f}")
-    if r.memories or r.memories_merged:
-        parts.append(f"{r.memories} memories" + (f" ({r.memories_merged} merged)" if r.memories_merged else ""))
-    if r.pending:
-        parts.append(f"{len(r.pending)} pending")
-    claims = dropped_claims(r.dropped)
-    if claims:
-        parts.append(f"{sum(claims.values())} claims dropped ({dropped_reasons(claims)})")
-    if r.dropped.get(UNSUPPORTED_SUMMARY):
-        n = r.dropped[UNSUPPORTED_SUMMARY]
-        parts.append(f"{n} {'summary' if n == 1 else 'summaries'} replaced by a claim (unsupported)")
-    if r.repaired_quotes:
-        parts.append(f"{r.repaired_quotes} quotes repaired")
-    if r.superseded:
-        parts.append(f"{r.superseded} superseded")
-    if r.contested:
-        parts.append(f"{len(r.contested)} contested")
-    if r.rejected:
-        parts.append(f"{len(r.rejected)} pairings refused")
-    return ", ".join(parts)
-
-
-def dropped_reasons(dropped: dict[str, int]) -> str:
-    return ", ".join(f"{n} {reason}" for reason, n in sorted(dropped.items()))
 
 
 def _diffs(compiler: Compiler, root: Path, schema: Schema) -> list[str]:

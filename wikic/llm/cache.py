@@ -4,30 +4,41 @@ The key is the sha256 of everything that shapes a reply: endpoint, model and sam
 `identity`), the messages, the schema and its name, and `max_tokens`. The API key is never part of a
 request's identity, so it never reaches the key or the stored file. Entries live in
 `.wikic/cache/llm/<2 hex>/<64 hex>.json` and are written atomically; a corrupt entry is a miss.
+
+A batched cache (an ingest run's) writes each reply at once, so another process and the next run see it
+even if this one is killed, but leaves the fsyncs to `sync()`, which the run calls between replies and
+when its extraction ends: the parallel calls never wait on a disk flush, and the flushes come in batches.
+Until then only a power cut can lose a reply (or leave it unreadable: a miss), and that costs one call again.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import threading
 from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from wikic.vault.state import REPLY_CACHE, read_json, write_json
+from wikic.vault.state import REPLY_CACHE, json_bytes, read_json, write_json
+from wikic.vault.write import sync_files, write_bytes_atomic
 
 
 class ReplyCache:
-    """`read=False` is `--no-cache`: never answer from the cache, but still store fresh replies."""
+    """`read=False` is `--no-cache`: never answer from the cache, but still store fresh replies.
+    `batched=True`: replies are made durable by `sync()`, not one by one (see above)."""
 
-    def __init__(self, root: Path, *, read: bool = True) -> None:
+    def __init__(self, root: Path, *, read: bool = True, batched: bool = False) -> None:
         self.root = root
         self.read = read
+        self.batched = batched
+        self._unsynced: list[Path] = []
+        self._lock = threading.Lock()  # puts come from the threads of parallel calls
 
     @classmethod
-    def for_vault_state(cls, state_dir: Path, *, read: bool = True) -> ReplyCache:
-        return cls(state_dir / REPLY_CACHE, read=read)
+    def for_vault_state(cls, state_dir: Path, *, read: bool = True, batched: bool = False) -> ReplyCache:
+        return cls(state_dir / REPLY_CACHE, read=read, batched=batched)
 
     @staticmethod
     def key(
@@ -67,4 +78,17 @@ class ReplyCache:
             "schema_name": schema_name,
             "stored": datetime.now(UTC).isoformat(timespec="seconds"),
         }
-        write_json(self.path(key), entry)
+        path = self.path(key)
+        if not self.batched:
+            write_json(path, entry)
+            return
+        write_bytes_atomic(path, json_bytes(entry), durable=False)
+        with self._lock:
+            self._unsynced.append(path)
+
+    def sync(self) -> None:
+        """Make every reply stored since the last sync durable."""
+        with self._lock:
+            paths, self._unsynced = self._unsynced, []
+        if paths:
+            sync_files(paths)

@@ -427,10 +427,10 @@ class OpenAICompatible:
         response_format, msgs = request_format(mode, messages, schema_name, schema)
         stream = self._open([dict(m) for m in msgs], max_tokens, stream=True, response_format=response_format)
         loop = LoopWatch()
+        counted = _TokenCount(on_tokens)
         try:
             for piece in stream:
-                if on_tokens is not None:
-                    on_tokens(estimate_tokens(piece))
+                counted.feed(piece)
                 if loop.feed(piece):
                     stream.close()
                     raise LoopingReply(
@@ -442,6 +442,7 @@ class OpenAICompatible:
                     )
         except openai.APITimeoutError:
             raise self._timeout_error() from None
+        counted.flush()
         text = stream.text
         if stream.truncated:
             raise TruncatedReply(
@@ -514,6 +515,31 @@ class LoopWatch:
 
 
 _LOOP_WINDOW = 1500
+
+
+class _TokenCount:
+    """Tells `on_tokens` of reply tokens as they arrive, a few hundred characters at a time: estimating
+    every streamed piece (often a single token) on its own cost more than parsing it."""
+
+    EVERY = 200
+
+    def __init__(self, on_tokens: Callable[[int], None] | None) -> None:
+        self._on_tokens = on_tokens
+        self._pending: list[str] = []
+        self._size = 0
+
+    def feed(self, piece: str) -> None:
+        if self._on_tokens is None:
+            return
+        self._pending.append(piece)
+        self._size += len(piece)
+        if self._size >= self.EVERY:
+            self.flush()
+
+    def flush(self) -> None:
+        if self._on_tokens is not None and self._pending:
+            self._on_tokens(estimate_tokens("".join(self._pending)))
+            self._pending, self._size = [], 0
 
 
 def require_model(settings: LLMSettings) -> None:

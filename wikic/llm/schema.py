@@ -10,6 +10,7 @@ or strings without them. `portable_schema` drops those limits for servers that r
 from __future__ import annotations
 
 import copy
+import functools
 from typing import Any
 
 from pydantic import BaseModel
@@ -20,10 +21,18 @@ _DROP_KEYWORDS = ("title", "default")
 
 
 def strict_schema(model: type[BaseModel]) -> dict[str, Any]:
-    """A self-contained (no `$ref`), strict JSON schema for `model`."""
-    raw = model.model_json_schema()
+    """A self-contained (no `$ref`), strict JSON schema for `model`: a new one each call, the caller's to
+    change."""
+    raw = dict(_json_schema(model))  # a copy: `$defs` is taken out below; the rest is rebuilt, never changed
     defs = raw.pop("$defs", {})
     return _tighten(_inline(raw, defs, ()))
+
+
+@functools.cache
+def _json_schema(model: type[BaseModel]) -> dict[str, Any]:
+    # pydantic builds the schema afresh on every call: for a plan model that was several milliseconds of
+    # every model call (each asks with its schema), more than reading the reply
+    return model.model_json_schema()
 
 
 def portable_schema(schema: dict[str, Any]) -> dict[str, Any]:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass
 
-from wikic.vault.markers import BEGIN, PREFIX, begin_line, end_line
+from wikic.vault.markers import BEGIN, PREFIX, begin_line, begin_prefix, end_line
 
 
 def digest(body: str) -> str:
@@ -33,8 +33,14 @@ class Merge:
 
 def find_block(text: str, key: str) -> tuple[int, int, str, str] | None:
     """(start, end, recorded sha, body) of the block `key` in `text`, or None."""
-    for m in BEGIN.finditer(text):
-        if m.group(1) != key:
+    # Only lines that start with this key's own begin marker can be it: looking for that text is far
+    # cheaper than matching every marker of the page (a compile looks up thousands of blocks).
+    prefix = begin_prefix(key)
+    at = text.find(prefix)
+    while at >= 0:
+        m = BEGIN.match(text, at) if at == 0 or text[at - 1] == "\n" else None
+        at = text.find(prefix, at + 1)
+        if m is None or m.group(1) != key:
             continue
         end_marker = end_line(key)
         close = text.find(end_marker, m.end())

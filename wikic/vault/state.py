@@ -101,9 +101,13 @@ def state_lock(root: Path, name: str, timeout: float, *, holder: str, hint: str)
 # -- JSON state ------------------------------------------------------------------------------------------
 
 
+def json_bytes(value: Any) -> bytes:
+    """`value` as a state file holds it."""
+    return (json.dumps(value, ensure_ascii=False, indent=2, sort_keys=True) + "\n").encode("utf-8")
+
+
 def write_json(path: Path, value: Any) -> None:
-    text = json.dumps(value, ensure_ascii=False, indent=2, sort_keys=True) + "\n"
-    write_bytes_atomic(path, text.encode("utf-8"))
+    write_bytes_atomic(path, json_bytes(value))
 
 
 def read_json(path: Path) -> Any | None:

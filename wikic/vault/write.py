@@ -119,6 +119,24 @@ def sync_folder(folder: Path) -> None:
         os.close(fd)
 
 
+def sync_files(paths: list[Path]) -> None:
+    """Make files written with `durable=False` survive power loss after all: each file's data, then each
+    of their folders once (the renames). A file removed meanwhile needs nothing."""
+    folders: dict[Path, None] = {}
+    for path in paths:
+        try:
+            fd = os.open(path, os.O_RDONLY if os.name == "posix" else os.O_RDWR)
+        except FileNotFoundError:
+            continue
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        folders[path.parent] = None
+    for folder in folders:
+        sync_folder(folder)
+
+
 def write_new(path: Path, text: str) -> bool:
     """Create `path` with `text` unless something is already there. Returns whether it wrote."""
     path.parent.mkdir(parents=True, exist_ok=True)
