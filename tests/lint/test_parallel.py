@@ -59,3 +59,14 @@ def test_the_cache_written_from_two_processes_reads_back_the_same_notes(generate
     assert cached.notes == fresh.notes
     single = load_vault(generated, use_cache=False, jobs=1)
     assert single.notes == fresh.notes
+
+
+def test_links_resolved_while_parsing_are_the_graphs_own(generated: Path) -> None:
+    from wikic.vault.graph import build
+
+    shutil.rmtree(generated / ".wikic", ignore_errors=True)
+    early = load_vault(generated, use_cache=False, jobs=2, resolve=True)
+    assert len(early.resolved) == len(early.notes)  # every note's links resolved in the process that parsed it
+    plain = load_vault(generated, use_cache=False, jobs=1)
+    assert plain.resolved == {}
+    assert build(early).edges == build(plain).edges

@@ -163,7 +163,7 @@ def _lint(root: Path, options: LintOptions, today: dt.date) -> tuple[list[Findin
     from wikic.vault.graph import build
     from wikic.vault.load import load_vault
 
-    vault = load_vault(root, use_cache=bool(options.use_cache), jobs=options.jobs)
+    vault = load_vault(root, use_cache=bool(options.use_cache), jobs=options.jobs, resolve=True)
     graph = build(vault)
     ctx = LintContext(vault=vault, links=graph, today=today)
     ctx.ledger = source_ledger(root)

@@ -75,14 +75,15 @@ def _node_attrs(vault: Vault) -> dict[str, dict[str, Any]]:
 
 
 def build(vault: Vault, resolver: Resolver | None = None) -> LinkGraph:
-    resolver = resolver or Resolver(vault.files)
+    resolver = resolver or vault.resolver or Resolver(vault.files)
     edges: list[Edge] = []
     by_source: dict[str, list[Edge]] = {}
+    done = vault.resolved  # links resolved where their notes were parsed
     for source, note in vault.notes.items():
         if not note.links:
             by_source[source] = []
             continue
-        resolved = resolver.resolve_all(source, [link.target for link in note.links])
+        resolved = done.get(source) or resolver.resolve_all(source, [link.target for link in note.links])
         mine = [Edge(source, link, res[0], res[1]) for link, res in zip(note.links, resolved, strict=True)]
         edges.extend(mine)
         by_source[source] = mine

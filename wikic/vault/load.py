@@ -13,6 +13,7 @@ from wikic.vault import parse_cache
 from wikic.vault.layout import INDEX_FILE, LOG_FILE, RAW_DIR, SCHEMA_FILE
 from wikic.vault.model import Note, Problem
 from wikic.vault.parse_cache import CachedNote
+from wikic.vault.resolve import Resolver
 from wikic.vault.schema_md import Schema, load as load_schema
 
 
@@ -30,6 +31,8 @@ class Vault:
     files: dict[str, FileInfo]  # every file in the vault except tool state, dot-folders and unsafe links
     notes: dict[str, Note]  # every parsed .md note: wiki pages, index.md and the notes around them (see _wanted)
     problems: list[tuple[str, Problem]] = field(default_factory=list)  # (path, problem) found while walking
+    resolver: Resolver | None = None  # built from `files` when asked to resolve while parsing
+    resolved: dict[str, Resolved] = field(default_factory=dict)  # path -> its links' resolutions, where done
 
     def page_type(self, path: str) -> str | None:
         """The page type of a wiki page (by its top folder), or None when `path` is not a wiki page."""
@@ -126,26 +129,46 @@ def _read_and_parse(root: str, paths: list[str]) -> list[Note]:
     return out
 
 
-def _parse_encoded(root: str, stamps: list[tuple[str, int, int]]) -> list[str | Note]:
+Resolved = list[tuple[str | None, tuple[str, ...]]]  # each link of a note: where it lands, and the candidates
+
+_RESOLVER: Resolver | None = None  # set while parsing for lint: links are resolved where they are parsed
+
+
+def _resolve(notes: list[Note]) -> list[Resolved] | None:
+    if _RESOLVER is None:
+        return None
+    resolve_all = _RESOLVER.resolve_all
+    return [[(r.path, r.candidates) for r in resolve_all(n.path, [lk.target for lk in n.links])] for n in notes]
+
+
+def _parse_encoded(root: str, stamps: list[tuple[str, int, int]]) -> tuple[list[str | Note], list[Resolved] | None]:
     """In a parsing process: each note as its cache line, which is also how it travels back (cheaper than
-    pickling the tuples); a note JSON cannot carry comes back as itself."""
+    pickling the tuples); a note JSON cannot carry comes back as itself. With its links resolved, when asked."""
     notes = _read_and_parse(root, [path for path, _, _ in stamps])
-    return [parse_cache.encode(note, size, mtime) or note for note, (_, size, mtime) in zip(notes, stamps, strict=True)]
+    encoded = [parse_cache.encode(n, size, mtime) or n for n, (_, size, mtime) in zip(notes, stamps, strict=True)]
+    return encoded, _resolve(notes)
 
 
-def _parse_here(root: str, stamps: list[tuple[str, int, int]], encode: bool) -> list[CachedNote]:
+def _parse_here(
+    root: str, stamps: list[tuple[str, int, int]], encode: bool
+) -> tuple[list[CachedNote], list[Resolved] | None]:
     notes = _read_and_parse(root, [path for path, _, _ in stamps])
-    return [
+    entries = [
         CachedNote(size, mtime, note, (parse_cache.encode(note, size, mtime) or "") if encode else "")
         for note, (_, size, mtime) in zip(notes, stamps, strict=True)
     ]
+    return entries, _resolve(notes)
 
 
-def _parse_many(root: Path, files: dict[str, FileInfo], paths: list[str], jobs: int, encode: bool) -> list[CachedNote]:
-    """Every path parsed, with its cache line when `encode` ("" when the note cannot be cached)."""
+def _parse_many(
+    root: Path, files: dict[str, FileInfo], paths: list[str], jobs: int, encode: bool
+) -> tuple[list[CachedNote], dict[str, Resolved]]:
+    """Every path parsed, with its cache line when `encode` ("" when the note cannot be cached), and its
+    links resolved by path when `_RESOLVER` is set."""
     stamps = [(p, files[p].size, files[p].mtime_ns) for p in paths]
     if jobs <= 1 or len(paths) < 400:
-        return _parse_here(os.fspath(root), stamps, encode)
+        entries, resolved = _parse_here(os.fspath(root), stamps, encode)
+        return entries, dict(zip(paths, resolved, strict=True)) if resolved is not None else {}
     # Parsing is pure CPU: forked processes take all but one share and this process parses that one meanwhile
     # (rather than waiting). Shares interleave so that each costs about the same.
     import multiprocessing as mp
@@ -154,19 +177,26 @@ def _parse_many(root: Path, files: dict[str, FileInfo], paths: list[str], jobs: 
     shares = [stamps[i::jobs] for i in range(jobs)]
     with ctx.Pool(jobs - 1) as pool:
         pending = pool.starmap_async(_parse_encoded, [(os.fspath(root), share) for share in shares[1:]])
-        out = _parse_here(os.fspath(root), shares[0], encode)
+        out, mine = _parse_here(os.fspath(root), shares[0], encode)
         results = pending.get()
-    for share, result in zip(shares[1:], results, strict=True):
+    by_path: dict[str, Resolved] = {}
+    if mine is not None:
+        by_path.update(zip((p for p, _, _ in shares[0]), mine, strict=True))
+    for share, (result, theirs) in zip(shares[1:], results, strict=True):
         lines = [item for item in result if isinstance(item, str)]
         decoded = iter(parse_cache.decode(lines))
         for (_, size, mtime), item in zip(share, result, strict=True):
             out.append(next(decoded) if isinstance(item, str) else CachedNote(size, mtime, item, ""))
-    return out
+        if theirs is not None:
+            by_path.update(zip((p for p, _, _ in share), theirs, strict=True))
+    return out, by_path
 
 
-def load_vault(root: Path, *, use_cache: bool = False, jobs: int | None = None) -> Vault:
+def load_vault(root: Path, *, use_cache: bool = False, jobs: int | None = None, resolve: bool = False) -> Vault:
     """Walk and parse a vault. With `use_cache`, unchanged files (same size and mtime) are not re-parsed and
-    the cache under `.wikic/cache/` is refreshed."""
+    the cache under `.wikic/cache/` is refreshed. With `resolve`, the links of every note parsed are also
+    resolved where it is parsed (a share of the link graph's work done on the second core)."""
+    global _RESOLVER
     root = Path(root)
     schema = load_schema(root)
     files, problems = walk(root)
@@ -181,12 +211,20 @@ def load_vault(root: Path, *, use_cache: bool = False, jobs: int | None = None) 
             entries[path] = hit
         else:
             todo.append(path)
+    resolver = Resolver(files) if resolve else None
+    resolved: dict[str, Resolved] = {}
     if todo:
         if jobs is None:
             jobs = min(2, os.cpu_count() or 1)
-        for entry in _parse_many(root, files, todo, jobs, encode=use_cache):
+        _RESOLVER = resolver
+        try:
+            parsed, resolved = _parse_many(root, files, todo, jobs, encode=use_cache)
+        finally:
+            _RESOLVER = None
+        for entry in parsed:
             entries[entry.note.path] = entry
         if use_cache:
             parse_cache.save(root, [entries[p].line for p in wanted if entries[p].line])
     notes = {path: entries[path].note for path in wanted}
-    return Vault(root=root, schema=schema, files=files, notes=notes, problems=problems)
+    return Vault(root=root, schema=schema, files=files, notes=notes, problems=problems, resolver=resolver,
+                 resolved=resolved)
