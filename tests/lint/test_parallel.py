@@ -14,7 +14,7 @@ import pytest
 
 from wikic.lint import run as lint_run
 from wikic.lint.run import LintOptions, run_lint
-from wikic.vault.load import load_vault
+from wikic.vault.load import fork_is_safe, load_vault
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -43,6 +43,7 @@ def _findings(root: Path, jobs: int) -> list[dict[str, object]]:
 
 def test_two_processes_find_what_one_finds(generated: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(lint_run, "_FORK_RULES_FROM", 1)  # fork the rule process on this small vault too
+    assert fork_is_safe()  # else nothing below would fork, and this test would compare one process with itself
     alone = _findings(generated, 1)
     assert {f["rule"] for f in alone} >= {"broken-wikilink", "ambiguous-link", "malformed-link", "orphan-page"}
     assert any("did you mean" in str(f["message"]) for f in alone)  # suggestions come from the forked rule
@@ -70,3 +71,25 @@ def test_links_resolved_while_parsing_are_the_graphs_own(generated: Path) -> Non
     plain = load_vault(generated, use_cache=False, jobs=1)
     assert plain.resolved == {}
     assert build(early).edges == build(plain).edges
+
+
+def test_no_fork_while_other_threads_run(generated: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A fork copies locks other threads hold (a model call's connection pool) and never releases them: with
+    a second thread alive, parsing and the rules stay in this process."""
+    import multiprocessing
+    import threading
+
+    def no_fork(*_: object) -> None:
+        raise AssertionError("forked while another thread was running")
+
+    alone = _findings(generated, 1)
+    monkeypatch.setattr(lint_run, "_FORK_RULES_FROM", 1)
+    monkeypatch.setattr(multiprocessing, "get_context", no_fork)
+    release = threading.Event()
+    other = threading.Thread(target=release.wait)
+    other.start()
+    try:
+        assert _findings(generated, 2) == alone
+    finally:
+        release.set()
+        other.join()

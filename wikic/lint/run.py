@@ -204,7 +204,9 @@ def _run_rules(ctx: Any, active: list[str], jobs: int | None) -> dict[str, list[
     global _FORKED_CONTEXT
     rules = _rules()
     jobs = min(2, os.cpu_count() or 1) if jobs is None else jobs
-    if jobs <= 1 or _SEPARATE_RULE not in active or len(ctx.pages) < _FORK_RULES_FROM:
+    from wikic.vault.load import fork_is_safe
+
+    if jobs <= 1 or _SEPARATE_RULE not in active or len(ctx.pages) < _FORK_RULES_FROM or not fork_is_safe():
         return {rule_id: list(rules[rule_id].fn(ctx)) for rule_id in active}
     import multiprocessing as mp
 

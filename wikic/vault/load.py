@@ -160,13 +160,22 @@ def _parse_here(
     return entries, _resolve(notes)
 
 
+def fork_is_safe() -> bool:
+    """Whether forking a helper process is safe: only while this process runs one thread. A fork copies
+    the locks other threads hold (a model call's connection pool, say) and never releases them; an ingest
+    reads page names while its model calls run, and the MCP server lints from worker threads."""
+    import threading
+
+    return threading.active_count() == 1
+
+
 def _parse_many(
     root: Path, files: dict[str, FileInfo], paths: list[str], jobs: int, encode: bool
 ) -> tuple[list[CachedNote], dict[str, Resolved]]:
     """Every path parsed, with its cache line when `encode` ("" when the note cannot be cached), and its
     links resolved by path when `_RESOLVER` is set."""
     stamps = [(p, files[p].size, files[p].mtime_ns) for p in paths]
-    if jobs <= 1 or len(paths) < 400:
+    if jobs <= 1 or len(paths) < 400 or not fork_is_safe():
         entries, resolved = _parse_here(os.fspath(root), stamps, encode)
         return entries, dict(zip(paths, resolved, strict=True)) if resolved is not None else {}
     # Parsing is pure CPU: forked processes take all but one share and this process parses that one meanwhile
