@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+from functools import lru_cache
 from typing import Any, NamedTuple
 
 import yaml
@@ -80,14 +81,15 @@ def unwrap_link(value: str) -> str:
     return m.group(1).strip() if m else value.strip()
 
 
-def _keys(yaml_text: str, first_line: int) -> list[tuple[str, int]]:
+@lru_cache(maxsize=4)  # a page's block is read for its duplicates, then for its key lines: once
+def _keys(yaml_text: str, first_line: int) -> tuple[tuple[str, int], ...]:
     """Every top-level key with its 1-based file line, in order (the block starts on file line `first_line`)."""
     out = []
     for i, line in enumerate(yaml_text.split("\n")):
         m = _KEY_LINE.match(line)
         if m:
             out.append((m.group(1).strip().strip("\"'"), first_line + i))
-    return out
+    return tuple(out)
 
 
 def key_lines(yaml_text: str, first_line: int = 2) -> dict[str, int]:
@@ -236,16 +238,17 @@ _MAX_KEY = 1000  # PyYAML refuses implicit keys longer than 1024 characters
 def _scalar(text: str) -> Any:
     if text == "" or text == "~":
         return None
-    m = _DQ.match(text) or _SQ.match(text)
-    if m:
-        return m.group(1)
-    if _DATE.match(text):
-        try:
-            return dt.date.fromisoformat(text)
-        except ValueError:
-            return _FAIL
-    if _INT.match(text):
-        return int(text)
+    first = text[0]  # each shape below opens with its own kind of character: one pattern to try, not five
+    if first == '"' or first == "'":
+        m = (_DQ if first == '"' else _SQ).match(text)
+        return m.group(1) if m else _FAIL
+    if "0" <= first <= "9":
+        if _DATE.match(text):
+            try:
+                return dt.date.fromisoformat(text)
+            except ValueError:
+                return _FAIL
+        return int(text) if _INT.match(text) else _FAIL
     if _SAFE_PLAIN.match(text) and text not in _SPECIAL_WORDS and not text.endswith(" "):
         # inner runs of whitespace are kept by YAML only when single spaces; tabs etc. go to PyYAML
         if "  " in text or "\t" in text:
