@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from wikic import __version__
 from wikic.errors import UsageError
@@ -20,6 +20,10 @@ from wikic.lint.finding import SEVERITY_ORDER, Finding
 from wikic.settings import load_settings
 from wikic.vault.layout import is_vault
 from wikic.vault.state import LINT_REPORT, SOURCES, read_cache, source_ledger, state_path, write_cache
+
+if TYPE_CHECKING:
+    from wikic.vault.load import FileInfo
+    from wikic.vault.model import Problem
 
 
 @dataclass(frozen=True)
@@ -129,7 +133,8 @@ def run_lint(root: Path, options: LintOptions = LintOptions(), *, label: str | N
 
     from wikic.vault.load import walk
 
-    files, _ = walk(root)
+    walked = walk(root)
+    files = walked[0]
     key = _fingerprint(root, files, options, today)
     if options.use_cache:
         cached = _read_report(root, key)
@@ -138,7 +143,7 @@ def run_lint(root: Path, options: LintOptions = LintOptions(), *, label: str | N
             return LintReport(label, findings, pages, links, time.perf_counter() - started, strict, cached=True)
 
     with _collector_paused():
-        findings, pages, links = _lint(root, options, today)
+        findings, pages, links = _lint(root, options, today, walked)
     if options.use_cache:
         _write_report(root, key, findings, pages, links)
     return LintReport(label, findings, pages, links, time.perf_counter() - started, strict)
@@ -159,12 +164,15 @@ def _collector_paused() -> Iterator[None]:
             gc.enable()
 
 
-def _lint(root: Path, options: LintOptions, today: dt.date) -> tuple[list[Finding], int, int]:
+def _lint(
+    root: Path, options: LintOptions, today: dt.date, walked: tuple[dict[str, FileInfo], list[tuple[str, Problem]]]
+) -> tuple[list[Finding], int, int]:
     from wikic.lint.context import LintContext
     from wikic.vault.graph import build
     from wikic.vault.load import load_vault
 
-    vault = load_vault(root, use_cache=bool(options.use_cache), jobs=options.jobs, resolve=True)
+    # the listing the report's cache key was made from: what is linted is what the key describes
+    vault = load_vault(root, use_cache=bool(options.use_cache), jobs=options.jobs, resolve=True, walked=walked)
     graph = build(vault)
     ctx = LintContext(vault=vault, links=graph, today=today)
     ctx.ledger = source_ledger(root)
