@@ -1,4 +1,4 @@
-"""Hook install benchmark (issue 14): what the published pre-commit hook costs to install, with the real
+"""Hook install benchmark: what the published pre-commit hook costs to install, with the real
 `pre-commit`.
 
     python bench/hook_install.py                  # the hook of HEAD: 3 installs from a warm pip cache, medians

@@ -1,4 +1,4 @@
-"""Ingest benchmark (issue 3): parallel extraction against a model with a fixed latency, and a prompt
+"""Ingest benchmark: parallel extraction against a model with a fixed latency, and a prompt
 that does not grow with the wiki.
 
     python bench/ingest_bench.py                    # both parts, 3 repetitions, medians

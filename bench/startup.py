@@ -1,4 +1,4 @@
-"""Start-up benchmark (issue 14): how long each command takes, as a whole process, before it prints.
+"""Start-up benchmark: how long each command takes, as a whole process, before it prints.
 
     python bench/startup.py                          # every command, 10 runs each, medians
     python bench/startup.py --runs 20 --json out.json
