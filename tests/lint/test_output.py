@@ -752,3 +752,8 @@ def test_a_planted_cache_cannot_run_code_and_a_symlinked_state_folder_is_not_wri
     (other / ".wikic").symlink_to(outside, target_is_directory=True)
     run_lint(other, LintOptions())
     assert list(outside.iterdir()) == []
+    # nor is anything there deleted: not even a file named like the cache earlier versions wrote
+    (outside / "cache").mkdir()
+    (outside / "cache" / "parse-cache.json").write_text("someone's file", encoding="utf-8")
+    run_lint(other, LintOptions(use_cache=True))
+    assert (outside / "cache" / "parse-cache.json").read_text(encoding="utf-8") == "someone's file"

@@ -14,12 +14,13 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+from contextlib import suppress
 from pathlib import Path
 from typing import Any, NamedTuple
 
 from wikic import __version__
 from wikic.vault.model import Block, Heading, Link, Note, Problem
-from wikic.vault.state import PARSE_CACHE, read_cache, state_path, write_cache
+from wikic.vault.state import PARSE_CACHE, read_cache, state_is_ours, state_path, write_cache
 
 FORMAT = 2
 _OLD_CACHE = "cache/parse-cache.json"  # the one-object form earlier versions wrote: removed on the next save
@@ -112,4 +113,6 @@ def load(root: Path) -> dict[str, CachedNote]:
 def save(root: Path, lines: list[str]) -> None:
     header = json.dumps({"format": FORMAT, "wikic": __version__})
     write_cache(root, PARSE_CACHE, "\n".join([header, *lines, ""]))
-    state_path(root, _OLD_CACHE).unlink(missing_ok=True)
+    if state_is_ours(root):  # a `.wikic` that leads out of the vault is never written, nor deleted from
+        with suppress(OSError):
+            state_path(root, _OLD_CACHE).unlink(missing_ok=True)
