@@ -53,6 +53,7 @@ MATH_CASES = [
     "| a | $b | c$ |\n|---|---|---|\n",  # a table splits "$" pairs at the pipe
     "$$\n\\frac{[[a]]}{2}\n$$\n\nCosts $x$ and [[b]]\n",  # a backslash inside a block leaves inline math be
     "a \\$x$ [[c]] $y\\$ [[d]]$\n",  # escaped dollars: markdown-it decides
+    "---\n[[Page]] \n---",  # a frontmatter block (not a mapping): no link, though markdown-it alone sees one
 ]
 
 
