@@ -141,23 +141,23 @@ def _resolve(notes: list[Note]) -> list[Resolved] | None:
     return [[(r.path, r.candidates) for r in resolve_all(n.path, [lk.target for lk in n.links])] for n in notes]
 
 
-def _parse_encoded(root: str, stamps: list[tuple[str, int, int]]) -> tuple[list[str | Note], list[Resolved] | None]:
-    """In a parsing process: each note as its cache line, which is also how it travels back (cheaper than
-    pickling the tuples); a note JSON cannot carry comes back as itself. With its links resolved, when asked."""
-    notes = _read_and_parse(root, [path for path, _, _ in stamps])
-    encoded = [parse_cache.encode(n, size, mtime) or n for n, (_, size, mtime) in zip(notes, stamps, strict=True)]
-    return encoded, _resolve(notes)
-
-
 def _parse_here(
     root: str, stamps: list[tuple[str, int, int]], encode: bool
 ) -> tuple[list[CachedNote], list[Resolved] | None]:
+    """Parse in this process: each note with its cache line when `encode`, and its links resolved when asked."""
     notes = _read_and_parse(root, [path for path, _, _ in stamps])
     entries = [
         CachedNote(size, mtime, note, (parse_cache.encode(note, size, mtime) or "") if encode else "")
         for note, (_, size, mtime) in zip(notes, stamps, strict=True)
     ]
     return entries, _resolve(notes)
+
+
+def _parse_encoded(root: str, stamps: list[tuple[str, int, int]]) -> tuple[list[str | Note], list[Resolved] | None]:
+    """In a parsing process: each note as its cache line, which is also how it travels back (cheaper than
+    pickling the tuples); a note JSON cannot carry comes back as itself."""
+    entries, resolved = _parse_here(root, stamps, encode=True)
+    return [entry.line or entry.note for entry in entries], resolved
 
 
 def fork_is_safe() -> bool:

@@ -98,13 +98,11 @@ class Resolver:
             key = (folder, target)
             hit = cache.get(key)
             if hit is None:
-                hit = cache[key] = self._resolve(source, folder, target)
+                hit = cache[key] = self._resolve(folder, target)
             out.append(hit)
         return out
 
-    def _resolve(self, source: str, folder: str, target: str) -> Resolution:
-        if target == "":
-            return Resolution(source, ())
+    def _resolve(self, folder: str, target: str) -> Resolution:
         t = fold(target.replace("\\", "/"))
         if t.startswith(("./", "../")):
             return self._exact_only(posixpath.normpath(posixpath.join(fold(folder), t)))
