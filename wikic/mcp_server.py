@@ -220,14 +220,13 @@ class WikiTools:
         return "\n".join(lines).strip()
 
     def ingest(self, sources: list[str]) -> str:
+        from wikic.ingest.client_inputs import client_inputs
         from wikic.ingest.pipeline import IngestOptions, ingest
+        from wikic.settings import load_settings
 
         if not sources:
             return "Nothing to ingest: give file paths, http(s) URLs, or raw/ paths captured with file_note."
-        # A relative path names a file of the vault (e.g. what file_note captured): the server's own working
-        # folder is whatever the client started it in, so it is no base for paths.
-        inputs = [str(self.root / s) if not s.startswith(("http://", "https://")) and not Path(s).is_absolute()
-                  and (self.root / s).exists() else s for s in sources]
+        inputs = client_inputs(self.root, sources, load_settings(self.root).mcp.allow)
         with self._lock:
             try:
                 report = ingest(self.root, IngestOptions(inputs=inputs))

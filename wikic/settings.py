@@ -156,7 +156,13 @@ class PalaceSettings(_Section):
     @classmethod
     def _under_the_vault(cls, value: Path, info: ValidationInfo) -> Path:
         vault = (info.context or {}).get("vault")
-        return value if value.is_absolute() or vault is None else Path(vault) / value
+        if value.is_absolute() or vault is None:
+            return value  # an absolute path may put the palace elsewhere on purpose (another disk)
+        if os.path.normpath(value).split(os.sep)[0] == os.pardir:
+            raise ValueError(
+                "a relative path must stay inside the vault; write an absolute path to keep the palace elsewhere"
+            )
+        return Path(vault) / value
 
     @field_validator("url")
     @classmethod
@@ -235,6 +241,14 @@ class CaptureSettings(_Section):
     allow: list[str] = Field(default_factory=list)
 
 
+class McpSettings(_Section):
+    """`[mcp]`: what the MCP server's clients may hand its `ingest` tool besides the vault's own files."""
+
+    # Folders (absolute, `~/...`, or relative to the vault) whose files a client may ingest, and URL prefixes
+    # (`http://127.0.0.1:8080/`) it may fetch although they are on a local or private network.
+    allow: list[str] = Field(default_factory=list)
+
+
 class Settings(_Section):
     """The whole `wikic.toml`, one section per table."""
 
@@ -245,6 +259,7 @@ class Settings(_Section):
     lint: LintSettings = LintSettings()
     capture: CaptureSettings = CaptureSettings()
     search: SearchSettings = SearchSettings()
+    mcp: McpSettings = McpSettings()
 
 
 SECTIONS: dict[str, type[_Section]] = {

@@ -357,7 +357,7 @@ def test_chunks_run_in_parallel_over_http_and_rerun_is_free(standin, tmp_path):
         LLMSettings(base_url=standin.base_url, model="standin-model", timeout=5, concurrency=4, max_output_tokens=512),
         state_dir=tmp_path / ".wikic",
     )
-    cache = ReplyCache.for_vault_state(tmp_path / ".wikic")
+    cache = ReplyCache.for_vault(tmp_path)
     started = time.monotonic()
     result = extract_plan(llm, Source(text), context=PromptContext(), settings=settings, cache=cache)
     elapsed = time.monotonic() - started

@@ -56,7 +56,7 @@ def test_invalid_twice_is_an_llm_error_and_nothing_is_cached(standin, make_llm, 
 
 def test_cache_hit_makes_no_http_request_and_costs_nothing(standin, make_llm, tmp_path):
     standin.enqueue(reply({"answer": 42, "why": "x"}, prompt_tokens=100, completion_tokens=20))
-    cache = ReplyCache.for_vault_state(tmp_path / ".wikic")
+    cache = ReplyCache.for_vault(tmp_path)
     llm = make_llm()
     first = ask(llm, MESSAGES, Answer, schema_name="answer", max_tokens=50, cache=cache)
     assert (first.cached, first.usage.total_tokens) == (False, 120)
@@ -111,7 +111,7 @@ def test_key_never_reaches_cache_or_state_files(standin, make_llm, tmp_path, sec
         Answer,
         schema_name="answer",
         max_tokens=50,
-        cache=ReplyCache.for_vault_state(tmp_path / ".wikic"),
+        cache=ReplyCache.for_vault(tmp_path),
     )
     written = [p for p in (tmp_path / ".wikic").rglob("*") if p.is_file()]
     assert {p.name for p in written} >= {"llm-endpoints.json"} and len(written) == 2

@@ -42,14 +42,14 @@ def test_the_file_is_synced_before_the_rename_and_its_folder_after(tmp_path: Pat
 
 def test_a_failed_write_keeps_the_old_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     target = tmp_path / "a.md"
-    write.write_atomic(target, "old\n")
+    write.write_atomic(target, "old\n", root=tmp_path)
 
     def broken(src: str, dst: str) -> None:
         raise OSError("disk full")
 
     monkeypatch.setattr(write.os, "replace", broken)
     with pytest.raises(OSError, match="disk full"):
-        write.write_atomic(target, "new\n")
+        write.write_atomic(target, "new\n", root=tmp_path)
     assert target.read_text(encoding="utf-8") == "old\n"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["a.md"]
 
@@ -71,7 +71,7 @@ def test_a_cache_write_skips_the_fsyncs_but_is_still_one_rename(
     real_replace = os.replace
     monkeypatch.setattr(write.os, "fsync", lambda fd: events.append("fsync"))
     monkeypatch.setattr(write.os, "replace", lambda src, dst: (events.append("rename"), real_replace(src, dst)))
-    write.write_bytes_atomic(tmp_path / "cache" / "c.json", b"{}", durable=False)
+    write.write_bytes_atomic(tmp_path / "cache" / "c.json", b"{}", root=tmp_path, durable=False)
     assert events == ["rename"]
     assert [p.name for p in (tmp_path / "cache").iterdir()] == ["c.json"]
 
@@ -79,9 +79,10 @@ def test_a_cache_write_skips_the_fsyncs_but_is_still_one_rename(
 def test_an_exclusive_create_never_replaces_a_file_and_keeps_its_own(tmp_path: Path) -> None:
     target = tmp_path / "raw" / "x.md"
     target.parent.mkdir()
-    write.create_exclusive(target, b"first\n")
-    write.create_exclusive(target, b"first\n")  # the same bytes already there: a killed run's own file, kept
+    write.create_exclusive(target, b"first\n", root=tmp_path)
+    # the same bytes already there: a killed run's own file, kept
+    write.create_exclusive(target, b"first\n", root=tmp_path)
     with pytest.raises(FileExistsError):
-        write.create_exclusive(target, b"other\n")
+        write.create_exclusive(target, b"other\n", root=tmp_path)
     assert target.read_bytes() == b"first\n"
     assert [p.name for p in target.parent.iterdir()] == ["x.md"]

@@ -129,4 +129,5 @@ def _read(path: Path) -> tuple[dict[str, Any], int | str]:
 
 
 def _write(path: Path, data: dict[str, Any], indent: int | str) -> None:
-    write_bytes_atomic(path, (json.dumps(data, indent=indent, ensure_ascii=False) + "\n").encode("utf-8"))
+    # the assistant's own settings file, outside any vault
+    write_bytes_atomic(path, (json.dumps(data, indent=indent, ensure_ascii=False) + "\n").encode("utf-8"), root=None)

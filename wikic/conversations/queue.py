@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING
 
 from wikic.errors import CaptureRefused, ConfigError
 from wikic.vault.layout import CONFIG_FILE, find_vault_root, is_vault
+from wikic.vault.paths import make_folder
 from wikic.vault.state import CAPTURE, CAPTURE_QUEUE, read_json, state_is_ours, state_path
 from wikic.vault.write import sync_folder, temp_beside, write_bytes_atomic
 
@@ -63,7 +64,7 @@ def capture(payload: bytes, *, vault: Path | None, env: Mapping[str, str], tool:
     key = hashlib.sha256(str(real).encode("utf-8")).hexdigest()[:20]
     folder = state_path(root, CAPTURE)
     queue = state_path(root, CAPTURE_QUEUE)
-    queue.mkdir(parents=True, exist_ok=True)
+    make_folder(root, queue)
     with _session_lock(folder / f"{key}.lock"):
         mark = folder / f"{key}.json"
         seen = read_json(mark)
@@ -81,7 +82,8 @@ def capture(payload: bytes, *, vault: Path | None, env: Mapping[str, str], tool:
         _copy_range(queue / name, json.dumps(header, ensure_ascii=False).encode("utf-8") + b"\n", real, offset, end)
         # not fsynced: the queue file is on disk already, and a mark lost to a power cut only makes the next
         # capture copy these lines again, under the same queue name (the drain skips what it has read)
-        write_bytes_atomic(mark, json.dumps({"path": str(real), "offset": end}).encode("utf-8"), durable=False)
+        write_bytes_atomic(mark, json.dumps({"path": str(real), "offset": end}).encode("utf-8"), root=root,
+                           durable=False, private=True)
     return Captured(root, str(real), end - offset, f"{CAPTURE_QUEUE}/{name}")
 
 
@@ -183,7 +185,7 @@ def _last_line_end(path: Path, start: int, size: int) -> int:
 
 def _copy_range(target: Path, header: bytes, source: Path, start: int, end: int) -> None:
     """`header` and bytes [start, end) of `source` into `target`, whole or not at all."""
-    fd, tmp = temp_beside(target)
+    fd, tmp = temp_beside(target, private=True)
     try:
         with os.fdopen(fd, "wb") as out, open(source, "rb") as src:
             out.write(header)

@@ -24,6 +24,7 @@ from pathlib import Path
 from wikic.conversations.sources import FolderTree
 from wikic.conversations.transcript import Conversation
 from wikic.vault.layout import EXPORTS_DIR, RAW_DIR
+from wikic.vault.paths import make_folder
 from wikic.vault.slug import SOURCE, slugify
 from wikic.vault.write import copy_exclusive, create_exclusive, inside
 
@@ -58,19 +59,19 @@ def keep_export(root: Path, path: Path, sha: str) -> str:
     rel = f"{EXPORTS_DIR}/{sha[:32]}{suffix}"
     target = root / rel
     if path.is_dir():
-        _zip_folder(target, path)
+        _zip_folder(root, target, path)
     else:
-        copy_exclusive(target, path)
+        copy_exclusive(target, path, root=root)
     return rel
 
 
-def _zip_folder(target: Path, folder: Path) -> None:
+def _zip_folder(root: Path, target: Path, folder: Path) -> None:
     """A folder export (an unpacked Slack export) kept as one zip of its files, byte for byte: its own file
     names (`dev: ops?/2026-11-30.json`) never become names in the vault, where Obsidian or Windows could
     not hold them. Deterministic (sorted names, a fixed date), so the same folder is the same zip."""
     if target.is_file():
         return
-    target.parent.mkdir(parents=True, exist_ok=True)
+    make_folder(root, target.parent)
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
     os.close(fd)
     try:
@@ -80,7 +81,7 @@ def _zip_folder(target: Path, folder: Path) -> None:
                 info.compress_type = zipfile.ZIP_DEFLATED
                 with open(folder / name, "rb") as src, archive.open(info, "w") as out:
                     shutil.copyfileobj(src, out, 1 << 20)
-        copy_exclusive(target, Path(tmp))
+        copy_exclusive(target, Path(tmp), root=root)
     finally:
         os.unlink(tmp)
 
@@ -88,8 +89,7 @@ def _zip_folder(target: Path, folder: Path) -> None:
 def keep_bytes(root: Path, data: bytes, suffix: str) -> str:
     """Keep captured bytes (a session's new lines) as an export of their own."""
     rel = f"{EXPORTS_DIR}/{hashlib.sha256(data).hexdigest()[:32]}{suffix}"
-    (root / EXPORTS_DIR).mkdir(parents=True, exist_ok=True)
-    create_exclusive(root / rel, data)
+    create_exclusive(root / rel, data, root=root)
     return rel
 
 
@@ -122,8 +122,7 @@ def part_path(stem: str, part: int) -> str:
 
 
 def write_part(root: Path, rel: str, text: str) -> None:
-    (root / rel).parent.mkdir(parents=True, exist_ok=True)
-    create_exclusive(root / rel, text.encode("utf-8"))
+    create_exclusive(root / rel, text.encode("utf-8"), root=root)
 
 
 def _holds(path: Path, text: str) -> bool:

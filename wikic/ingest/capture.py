@@ -30,6 +30,7 @@ from wikic.ingest.inputs import Prepared, SourceError, read_inputs
 from wikic.settings import IngestSettings
 from wikic.text import extract as textract
 from wikic.vault.layout import RAW_DIR
+from wikic.vault.paths import make_folder
 from wikic.vault.slug import SOURCE, slugify
 from wikic.vault.state import source_ledger, source_ledger_lock, write_source_ledger
 from wikic.vault.write import create_exclusive
@@ -150,7 +151,7 @@ def _commit(root: Path, item: Prepared, sources: dict[str, dict[str, Any]], *, w
     else:
         folder = root / RAW_DIR / item.kind
         if write:
-            folder.mkdir(parents=True, exist_ok=True)
+            make_folder(root, folder)
         stem = _free_stem(
             folder, slugify(item.title, rules=SOURCE), item.ext, separate_text,
             lambda raw, text: orphan(raw, item.data) and orphan(text, text_bytes),
@@ -158,14 +159,14 @@ def _commit(root: Path, item: Prepared, sources: dict[str, dict[str, Any]], *, w
         raw_rel = f"{RAW_DIR}/{item.kind}/{stem}{item.ext}"
         text_rel = f"{RAW_DIR}/{item.kind}/{stem}.md" if separate_text else ("" if item.media == "image" else raw_rel)
         if write:
-            create_exclusive(root / raw_rel, item.data)
+            create_exclusive(root / raw_rel, item.data, root=root)
     encoding = item.encoding or "utf-8"
     if not write:
         return CapturedSource(
             item.origin, raw_rel, text_rel, item.kind, item.media, item.title, digest, item.text, True, encoding
         )
     if separate_text:
-        create_exclusive(root / text_rel, text_bytes)
+        create_exclusive(root / text_rel, text_bytes, root=root)
     sources[raw_rel] = {
         "sha256": digest,
         "bytes": len(item.data),

@@ -16,6 +16,7 @@ from pathlib import Path
 from wikic.ingest.inputs import Prepared, SourceError, read_inputs
 from wikic.settings import IngestSettings
 from wikic.vault.layout import RAW_DIR, is_export
+from wikic.vault.paths import confined
 from wikic.vault.state import Compiled, ConversationLedger, source_ledger
 
 
@@ -62,6 +63,7 @@ def _compiled(root: Path, rel: str, entry: dict[str, object] | None, compiled: C
 
 def _raw_files(root: Path) -> list[str]:
     out: list[str] = []
+    confined(root, root / RAW_DIR)  # a raw/ linked out of the vault holds no source of this vault
     for folder, dirs, files in os.walk(root / RAW_DIR):
         rel_dir = Path(folder).relative_to(root).as_posix()
         dirs[:] = sorted(d for d in dirs if not d.startswith(".") and not is_export(f"{rel_dir}/{d}"))

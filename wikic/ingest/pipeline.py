@@ -42,7 +42,7 @@ from wikic.progress import ProgressCallback, ProgressEvent
 from wikic.settings import Settings, load_settings
 from wikic.vault.layout import INDEX_FILE, require_vault
 from wikic.vault.schema_md import Schema, load as load_schema
-from wikic.vault.state import Compiled, state_dir
+from wikic.vault.state import Compiled
 
 if TYPE_CHECKING:  # imported once a run has work for the model: a configuration error is told at once
     from wikic.ingest.compile import Compiler
@@ -411,7 +411,7 @@ def ingest(
 
     names, _ = page_names(root)
     context = prompt_context(schema, worked_example=options.worked_example)
-    cache = ReplyCache.for_vault_state(state_dir(root), read=options.use_cache, batched=True)
+    cache = ReplyCache.for_vault(root, read=options.use_cache, batched=True)
     contexts = {src.raw_path: relevant_pages(root, src, names, options.use_palace) for src in todo}
     claims = {path: listed_claims(root, names, titles) for path, titles in contexts.items()}
 

@@ -19,7 +19,7 @@ from wikic.errors import UsageError
 from wikic.lint.finding import SEVERITY_ORDER, Finding
 from wikic.settings import load_settings
 from wikic.vault.layout import is_vault
-from wikic.vault.state import LINT_REPORT, SOURCES, read_cache, source_ledger, state_path, write_cache
+from wikic.vault.state import LINT_REPORT, SOURCES, read_cache, source_ledger, state_file, write_cache
 
 if TYPE_CHECKING:
     from wikic.vault.load import FileInfo
@@ -107,11 +107,13 @@ def _fingerprint(root: Path, files: Any, options: LintOptions, today: dt.date) -
     h.update(f"{__version__}|{options.select}|{options.ignore}|{today.isoformat()}".encode())
     for info in sorted(files.values(), key=lambda i: i.path):
         h.update(f"\0{info.path}\0{info.size}\0{info.mtime_ns}".encode())
+    ledger = state_file(root, SOURCES)
     try:
-        st = state_path(root, SOURCES).stat()
-        h.update(f"ledger{st.st_size}:{st.st_mtime_ns}".encode())
+        st = ledger.stat() if ledger is not None else None
     except OSError:
-        pass
+        st = None
+    if st is not None:
+        h.update(f"ledger{st.st_size}:{st.st_mtime_ns}".encode())
     return h.hexdigest()
 
 

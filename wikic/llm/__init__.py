@@ -3,7 +3,7 @@
 settings = load_settings(vault)
 llm = OpenAICompatible(settings.llm, state_dir=state_dir(vault))        # wikic.vault.state
 result = ask(llm, messages, MyReply, schema_name="my_reply", max_tokens=1024,
-             cache=ReplyCache.for_vault_state(state_dir(vault)))
+             cache=ReplyCache.for_vault(vault))
 """
 
 from __future__ import annotations

@@ -21,6 +21,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from wikic.vault.layout import STATE_DIR
 from wikic.vault.state import REPLY_CACHE, json_bytes, read_json, write_json
 from wikic.vault.write import sync_files, write_bytes_atomic
 
@@ -29,16 +30,17 @@ class ReplyCache:
     """`read=False` is `--no-cache`: never answer from the cache, but still store fresh replies.
     `batched=True`: replies are made durable by `sync()`, not one by one (see above)."""
 
-    def __init__(self, root: Path, *, read: bool = True, batched: bool = False) -> None:
+    def __init__(self, root: Path, *, vault: Path | None = None, read: bool = True, batched: bool = False) -> None:
         self.root = root
+        self.vault = vault or root  # every entry stays inside it (no folder on the way may lead out)
         self.read = read
         self.batched = batched
         self._unsynced: list[Path] = []
         self._lock = threading.Lock()  # puts come from the threads of parallel calls
 
     @classmethod
-    def for_vault_state(cls, state_dir: Path, *, read: bool = True, batched: bool = False) -> ReplyCache:
-        return cls(state_dir / REPLY_CACHE, read=read, batched=batched)
+    def for_vault(cls, vault: Path, *, read: bool = True, batched: bool = False) -> ReplyCache:
+        return cls(Path(vault) / STATE_DIR / REPLY_CACHE, vault=vault, read=read, batched=batched)
 
     @staticmethod
     def key(
@@ -80,9 +82,9 @@ class ReplyCache:
         }
         path = self.path(key)
         if not self.batched:
-            write_json(path, entry)
+            write_json(path, entry, root=self.vault, private=True)
             return
-        write_bytes_atomic(path, json_bytes(entry), durable=False)
+        write_bytes_atomic(path, json_bytes(entry), root=self.vault, durable=False, private=True)
         with self._lock:
             self._unsynced.append(path)
 

@@ -143,4 +143,4 @@ class EndpointMemory:
         if models:
             merged["models"] = models
         endpoints[endpoint] = merged
-        write_json(self._path, {"endpoints": endpoints})
+        write_json(self._path, {"endpoints": endpoints}, root=self._path.parent.parent, private=True)

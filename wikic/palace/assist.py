@@ -242,7 +242,6 @@ def search_with_settings(
     assist = Assist.of(settings.search, rerank=rerank, rewrite=rewrite)
     cache = None
     if assist.active:
-        from wikic.vault.state import state_dir
 
         if llm is None:
             from wikic.llm.client import vault_llm
@@ -253,5 +252,5 @@ def search_with_settings(
                     hint="set [llm] model in wikic.toml or WIKIC_LLM_MODEL",
                 )
             llm = vault_llm(palace.vault, settings.llm)
-        cache = ReplyCache.for_vault_state(state_dir(palace.vault))
+        cache = ReplyCache.for_vault(palace.vault)
     return assisted_search(palace, query, k, assist, llm=llm, cache=cache, wing=wing, tag=tag, path=path)

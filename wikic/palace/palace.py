@@ -26,6 +26,7 @@ from wikic.palace.store_process import GENERATION_KEY, open_store
 from wikic.progress import ProgressCallback, ProgressEvent
 from wikic.settings import Settings, load_settings
 from wikic.vault.layout import require_vault
+from wikic.vault.paths import confined, inside_lexically, make_folder
 from wikic.vault.state import PALACE_IDENTITY, PALACE_LOCK, palace_manifest, state_dir, state_path
 
 REBUILD_HINT = "run `wikic index --rebuild` to re-embed the whole palace with the configured model"
@@ -112,6 +113,8 @@ class Palace:
         require_vault(self.vault)  # a palace lives in .wikic/: never create one in a folder that is no vault
         settings = settings or load_settings(self.vault)
         self.settings = settings.palace
+        if self.settings.url is None and inside_lexically(self.vault, self.settings.path):
+            confined(self.vault, self.settings.path)  # an absolute path elsewhere is the user's choice
         self._embedding = settings.embedding
         self._embedder = embedder
         # an embedded palace's process starts when a search or a write first needs it (`search` starts it
@@ -179,7 +182,7 @@ class Palace:
 
     # -- writing ----------------------------------------------------------------------------------------------
     def _locked(self) -> filelock.BaseFileLock:
-        state_dir(self.vault).mkdir(parents=True, exist_ok=True)
+        make_folder(self.vault, state_dir(self.vault))
         return self._lock
 
     def _acquire(self, timeout: float) -> None:

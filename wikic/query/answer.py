@@ -27,7 +27,6 @@ from wikic.query.retrieve import (
 )
 from wikic.settings import Settings, load_settings
 from wikic.vault.layout import require_vault
-from wikic.vault.state import state_dir
 
 if TYPE_CHECKING:  # the palace (its extra, numpy) is imported where a search runs, after the configuration is checked
     from wikic.palace import Palace
@@ -248,7 +247,7 @@ def _ask(
     max_tokens = options.max_answer_tokens or min(DEFAULT_ANSWER_TOKENS, settings.llm.max_output_tokens)
     check = CitationCheck([] if general else result.retrieval.items, result.retrieval.resolver)
     flt = AnswerFilter(check, sentinel=not general)
-    cache = ReplyCache.for_vault_state(state_dir(root), read=options.use_cache)
+    cache = ReplyCache.for_vault(root, read=options.use_cache)
     schema = {"type": "text", "version": PROMPT_VERSION}
     key = ReplyCache.key(llm.identity, messages, "query_answer", schema, max_tokens)
 

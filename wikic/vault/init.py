@@ -8,6 +8,7 @@ from pathlib import Path
 from wikic.errors import UsageError, VaultError
 from wikic.resources import SCHEMA, TEMPLATES, file_names, read_text
 from wikic.vault.layout import INBOX_DIR, PAGE_FOLDERS, RAW_DIR, RAW_SUBDIRS, STATE_DIR
+from wikic.vault.paths import confined, make_folder
 from wikic.vault.write import write_new
 
 # Shipped without its dot, so git does not apply it to wikic's own repository.
@@ -46,17 +47,17 @@ def init_vault(root: Path) -> InitReport:
     report = InitReport(root=root.resolve())
     folders = [*(f"{RAW_DIR}/{sub}" for sub in RAW_SUBDIRS), *PAGE_FOLDERS.values(), INBOX_DIR, STATE_DIR, ".obsidian"]
     for folder in folders:
-        path = root / folder
+        path = confined(root, root / folder)
         if path.is_dir():
             report.existing.append(folder + "/")
             continue
         try:
-            path.mkdir(parents=True, exist_ok=True)
+            make_folder(root, path)
         except OSError as exc:
             raise VaultError(f"cannot create {path}: {exc.strerror}") from exc
         report.created.append(folder + "/")
     for (shipped, name), rel in vault_files().items():
-        if write_new(root / rel, read_text(shipped, name)):
+        if write_new(root / rel, read_text(shipped, name), root=root):
             report.created.append(rel)
         else:
             report.existing.append(rel)

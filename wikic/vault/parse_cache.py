@@ -20,7 +20,7 @@ from typing import Any, NamedTuple
 
 from wikic import __version__
 from wikic.vault.model import Block, Heading, Link, Note, Problem
-from wikic.vault.state import PARSE_CACHE, read_cache, state_is_ours, state_path, write_cache
+from wikic.vault.state import PARSE_CACHE, read_cache, state_file, write_cache
 
 FORMAT = 2
 _OLD_CACHE = "cache/parse-cache.json"  # the one-object form earlier versions wrote: removed on the next save
@@ -113,6 +113,7 @@ def load(root: Path) -> dict[str, CachedNote]:
 def save(root: Path, lines: list[str]) -> None:
     header = json.dumps({"format": FORMAT, "wikic": __version__})
     write_cache(root, PARSE_CACHE, "\n".join([header, *lines, ""]))
-    if state_is_ours(root):  # a `.wikic` that leads out of the vault is never written, nor deleted from
+    old = state_file(root, _OLD_CACHE)  # None: a `.wikic` that leads out of the vault is never deleted from
+    if old is not None:
         with suppress(OSError):
-            state_path(root, _OLD_CACHE).unlink(missing_ok=True)
+            old.unlink(missing_ok=True)

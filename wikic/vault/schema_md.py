@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from wikic.errors import SchemaError
-from wikic.vault.layout import PAGE_FOLDERS, SCHEMA_FILE
+from wikic.vault.layout import INBOX_DIR, PAGE_FOLDERS, RAW_DIR, SCHEMA_FILE
 from wikic.vault.model import Problem
 
 SEVERITIES = ("error", "warning", "info", "off")
@@ -37,6 +37,8 @@ NAMING_PATTERNS: dict[str, re.Pattern[str]] = {
 }
 
 _KNOWN_SECTIONS = ("domain", "taxonomy tags", "page thresholds", "naming convention", "lint", "page types")
+# Folders a page type may not map to (compared without case: a case-insensitive disk holds `Raw` as `raw`).
+RESERVED_FOLDERS = {RAW_DIR: "the sources", INBOX_DIR: "the person's own notes"}
 _BULLET = re.compile(r"^\s*[-*+]\s+(.*?)\s*$")
 _KEY_VALUE = re.compile(r"^`?([A-Za-z0-9_.\-/]+)`?\s*:\s*`?(.*?)`?\s*$")
 _TAG = re.compile(r"#?([^\s#,;:()\[\]]+)")
@@ -214,7 +216,16 @@ def parse(text: str) -> Schema:
                 Problem("frontmatter", number, f"{SCHEMA_FILE}: page type must read 'type: folder', not '{m.group(1)}'")
             )
             continue
-        folders[kv.group(1)] = kv.group(2)
+        kind, folder = kv.group(1), kv.group(2)
+        taken = {f.lower(): f"the {k} pages" for k, f in folders.items() if k != kind}
+        owner = RESERVED_FOLDERS.get(folder.lower()) or taken.get(folder.lower())
+        if owner:  # pages written there would mix with the sources, the inbox or another type's pages
+            problems.append(
+                Problem("frontmatter", number, f"{SCHEMA_FILE}: page type '{kind}' cannot use the folder '{folder}', "
+                        f"which holds {owner}")
+            )
+            continue
+        folders[kind] = folder
 
     if not any(line.startswith("# ") for line in text.split("\n")[:5]):
         problems.append(Problem("frontmatter", 1, f"{SCHEMA_FILE}: expected a '# Wiki Schema' title"))

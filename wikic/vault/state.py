@@ -40,6 +40,7 @@ if TYPE_CHECKING:
 
 from wikic.errors import LockTimeout
 from wikic.vault.layout import STATE_DIR
+from wikic.vault.paths import confined, escape, make_folder
 from wikic.vault.write import write_atomic, write_bytes_atomic
 
 SOURCES = "sources.json"
@@ -65,20 +66,25 @@ CAPTURE_QUEUE = "capture/queue"
 
 
 def state_dir(root: Path) -> Path:
-    return Path(root) / STATE_DIR
+    """The vault's `.wikic/`; VaultError when it is a link leading outside the vault."""
+    return confined(root, Path(root) / STATE_DIR)
 
 
 def state_path(root: Path, name: str) -> Path:
-    """Where the state file `name` (one of the names above) of the vault at `root` lives."""
-    return state_dir(root) / name
+    """Where the state file `name` (one of the names above) of the vault at `root` lives; VaultError when
+    `.wikic/` or a folder of it leads outside the vault, so nothing is ever written there."""
+    return confined(root, Path(root) / STATE_DIR / name)
+
+
+def state_file(root: Path, name: str) -> Path | None:
+    """`state_path` for a reader: None where the state leads outside the vault, read as missing."""
+    path = Path(root) / STATE_DIR / name
+    return None if escape(root, path) is not None else path
 
 
 def state_is_ours(root: Path) -> bool:
     """`.wikic/` must be a real folder inside the vault: a symlink there could redirect cache writes."""
-    state = state_dir(root)
-    return not state.is_symlink() and (
-        not state.exists() or os.path.realpath(state).startswith(os.path.realpath(root) + os.sep)
-    )
+    return escape(root, Path(root) / STATE_DIR) is None
 
 
 @contextmanager
@@ -86,8 +92,9 @@ def state_lock(root: Path, name: str, timeout: float, *, holder: str, hint: str)
     """Hold the lock file `name`; after `timeout` seconds of waiting, LockTimeout ("`holder` for N s")."""
     from filelock import FileLock, Timeout  # here: `wikic capture` imports this module and must start fast
 
-    state_dir(root).mkdir(parents=True, exist_ok=True)
-    lock = FileLock(str(state_path(root, name)))
+    lock_path = state_path(root, name)
+    make_folder(root, lock_path.parent)
+    lock = FileLock(str(lock_path))
     try:
         lock.acquire(timeout=timeout)
     except Timeout:
@@ -102,39 +109,43 @@ def state_lock(root: Path, name: str, timeout: float, *, holder: str, hint: str)
 
 
 def json_bytes(value: Any) -> bytes:
-    """`value` as a state file holds it."""
+    """`value` as a state file holds it: keys sorted and one per line, so a versioned ledger diffs cleanly."""
     return (json.dumps(value, ensure_ascii=False, indent=2, sort_keys=True) + "\n").encode("utf-8")
 
 
-def write_json(path: Path, value: Any) -> None:
-    write_bytes_atomic(path, json_bytes(value))
+def write_json(path: Path, value: Any, *, root: Path, private: bool = False) -> None:
+    """`value` into the state file `path` of the vault at `root`; `private`: readable by its owner only."""
+    write_bytes_atomic(path, json_bytes(value), root=root, private=private)
 
 
-def read_json(path: Path) -> Any | None:
+def read_json(path: Path | None) -> Any | None:
     """The JSON value in `path`, or None when the file is missing or unreadable (state is rebuildable)."""
+    if path is None:
+        return None
     try:
         return json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+    except (OSError, ValueError, RecursionError):
         return None
 
 
 def _read_ledger(root: Path, name: str, key: str) -> dict[str, Any]:
     """The map under `key` in the ledger `name` ({} when it is missing or unreadable)."""
-    data = read_json(state_path(root, name))
+    data = read_json(state_file(root, name))
     value = data.get(key) if isinstance(data, dict) else None
     return value if isinstance(value, dict) else {}
 
 
 def _write_ledger(root: Path, name: str, key: str, value: dict[str, Any]) -> None:
-    write_atomic(state_path(root, name), json.dumps({"version": 1, key: value}, indent=1, ensure_ascii=False))
+    write_json(state_path(root, name), {"version": 1, key: value}, root=root)
 
 
 # -- caches ----------------------------------------------------------------------------------------------
 
 
 def read_cache(root: Path, name: str) -> str | None:
+    path = state_file(root, name)
     try:
-        return state_path(root, name).read_text(encoding="utf-8")
+        return None if path is None else path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError):
         return None
 
@@ -143,10 +154,11 @@ def write_cache(root: Path, name: str, text: str) -> None:
     """Replace a cache file in one step (a reader never sees half of it), without the fsyncs state gets:
     a cache lost to a power cut costs one rebuild. Nothing is written where `.wikic/` is not the vault's own,
     and a cache that cannot be written is no error (a read-only vault still lints)."""
-    if not state_is_ours(root):
+    path = state_file(root, name)
+    if path is None:
         return
     with suppress(OSError):
-        write_bytes_atomic(state_path(root, name), text.encode("utf-8"), durable=False)
+        write_bytes_atomic(path, text.encode("utf-8"), root=root, durable=False)
 
 
 # -- the source ledger (sources.json) --------------------------------------------------------------------
@@ -155,7 +167,7 @@ def write_cache(root: Path, name: str, text: str) -> None:
 def source_ledger(root: Path) -> dict[str, dict[str, Any]]:
     """raw path -> its ledger entry (sha256, kind, media, title, origin, text_path, text_sha256, captured).
     Entries that are no JSON object are left out; a list of entries with a `path` each reads too."""
-    data = read_json(state_path(root, SOURCES))
+    data = read_json(state_file(root, SOURCES))
     entries = data.get("sources", data) if isinstance(data, dict) else data
     out: dict[str, dict[str, Any]] = {}
     if isinstance(entries, dict):
@@ -170,7 +182,7 @@ def source_ledger(root: Path) -> dict[str, dict[str, Any]]:
 
 
 def write_source_ledger(root: Path, sources: dict[str, dict[str, Any]]) -> None:
-    write_json(state_path(root, SOURCES), {"version": 1, "sources": sources})
+    write_json(state_path(root, SOURCES), {"version": 1, "sources": sources}, root=root)
 
 
 def source_ledger_lock(root: Path, timeout: float = 60.0) -> AbstractContextManager[None]:
@@ -251,18 +263,19 @@ class Mentions:
 
 
 def save_journal(root: Path, data: dict[str, Any]) -> None:
-    write_atomic(state_path(root, JOURNAL), json.dumps(data, ensure_ascii=False))
+    write_atomic(state_path(root, JOURNAL), json.dumps(data, ensure_ascii=False), root=root)
 
 
 def load_journal(root: Path) -> dict[str, Any] | None:
     """The journal a killed run left, or None: missing, or unreadable (it is written atomically, so an
     unreadable one was never completely written)."""
-    data = read_json(state_path(root, JOURNAL))
+    data = read_json(state_file(root, JOURNAL))
     return data if isinstance(data, dict) else None
 
 
 def journal_exists(root: Path) -> bool:
-    return state_path(root, JOURNAL).exists()
+    path = state_file(root, JOURNAL)
+    return path is not None and path.exists()
 
 
 def drop_journal(root: Path) -> None:
@@ -272,15 +285,17 @@ def drop_journal(root: Path) -> None:
 
 def add_palace_todo(root: Path, run: str, paths: list[str]) -> None:
     write_atomic(
-        state_path(root, PALACE_TODO) / f"{run}.json", json.dumps({"paths": sorted(set(paths))}, ensure_ascii=False)
+        state_path(root, f"{PALACE_TODO}/{run}.json"),
+        json.dumps({"paths": sorted(set(paths))}, ensure_ascii=False),
+        root=root,
     )
 
 
 def palace_todos(root: Path) -> list[tuple[Path, list[str]]]:
     """(to-do file, paths) for every palace update a run planned and has not done."""
-    folder = state_path(root, PALACE_TODO)
+    folder = state_file(root, PALACE_TODO)
     out = []
-    for path in sorted(folder.glob("*.json")) if folder.is_dir() else []:
+    for path in sorted(folder.glob("*.json")) if folder is not None and folder.is_dir() else []:
         data = read_json(path)
         paths = data.get("paths") if isinstance(data, dict) else None
         out.append((path, [p for p in paths if isinstance(p, str)] if isinstance(paths, list) else []))
@@ -317,7 +332,7 @@ class ConversationLedger:
 
     @classmethod
     def load(cls, root: Path) -> ConversationLedger:
-        data = read_json(state_path(root, CONVERSATIONS))
+        data = read_json(state_file(root, CONVERSATIONS))
         data = data if isinstance(data, dict) else {}
 
         def table(key: str) -> dict[str, Any]:
@@ -328,7 +343,8 @@ class ConversationLedger:
 
     def save(self) -> None:
         write_json(state_path(self.root, CONVERSATIONS), {"version": 1, "conversations": self.conversations,
-                                                          "exports": self.exports, "sessions": self.sessions})
+                                                          "exports": self.exports, "sessions": self.sessions},
+                   root=self.root)
 
 
 def conversations_lock(root: Path, timeout: float = 600.0) -> AbstractContextManager[None]:

@@ -1,6 +1,13 @@
 """Writing files into a vault: atomic (temp file + rename), never outside the vault, never over a file
 that `write_new` or `create_exclusive` finds already there. Every file wikic writes whole goes through
-here: pages, index.md, log.md, state under `.wikic/` and its caches, and raw captures."""
+here: pages, index.md, log.md, state under `.wikic/` and its caches, and raw captures.
+
+Each function takes the `root` its file must stay inside (`paths.confined`: no folder on the way may be a
+link leading out), or `root=None` for a file of the user's own outside any vault (an assistant's settings).
+A file gets the mode a new file of a text editor gets (0666 narrowed by the umask), so a vault shared through
+git, a sync tool or a group folder reads as usual; `private=True` keeps a file to its
+owner (0600): model replies and captured sessions.
+"""
 
 from __future__ import annotations
 
@@ -9,29 +16,37 @@ import os
 from pathlib import Path
 
 from wikic.errors import VaultError
+from wikic.vault.paths import make_folder, within
+
+SHARED_MODE = 0o666  # narrowed by the umask, as open() does
+PRIVATE_MODE = 0o600
 
 
 def inside(root: Path, path: Path) -> bool:
     """True when `path` (resolved, symlinks followed) lies inside `root`."""
-    try:
-        Path(os.path.realpath(path)).relative_to(os.path.realpath(root))
-        return True
-    except ValueError:
-        return False
+    return within(os.path.realpath(root), os.path.realpath(path))
 
 
-def write_atomic(path: Path, text: str, *, root: Path | None = None) -> None:
+def _folder_for(path: Path, root: Path | None) -> None:
+    """Make `path`'s folder, refusing one that leads outside `root` (when given)."""
+    if root is None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    else:
+        make_folder(root, path.parent)
+
+
+def write_atomic(path: Path, text: str, *, root: Path | None) -> None:
     """Replace `path` with `text` in one step: readers see the old file or the new one, never half."""
-    if root is not None and not inside(root, path.parent if path.parent.exists() else root):
-        raise VaultError(f"refusing to write outside the vault: {path}")
-    write_bytes_atomic(path, text.encode("utf-8"))
+    write_bytes_atomic(path, text.encode("utf-8"), root=root)
 
 
-def write_bytes_atomic(path: Path, data: bytes, *, durable: bool = True) -> None:
+def write_bytes_atomic(
+    path: Path, data: bytes, *, root: Path | None, durable: bool = True, private: bool = False
+) -> None:
     """Write via a temporary file in the same folder, `os.replace`, then fsync the folder. `durable=False`
     skips the fsyncs, for caches: a cache lost to a power cut is rebuilt, never half-read."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = _temp_copy(path, data, durable)
+    _folder_for(path, root)
+    tmp = _temp_copy(path, data, durable, private=private)
     try:
         os.replace(tmp, path)
     except BaseException:
@@ -41,11 +56,12 @@ def write_bytes_atomic(path: Path, data: bytes, *, durable: bool = True) -> None
         sync_folder(path.parent)
 
 
-def create_exclusive(path: Path, data: bytes) -> None:
+def create_exclusive(path: Path, data: bytes, *, root: Path | None) -> None:
     """Create `path` holding `data` in one step, never replacing a file: a hard link to the finished temp
     file fails if the name is taken (FileExistsError). A file already holding exactly `data` is kept: a
     writer killed after creating it and before recording it left it, and it is this write's own."""
-    if path.is_file() and path.read_bytes() == data:
+    _folder_for(path, root)
+    if path.is_file() and not path.is_symlink() and path.read_bytes() == data:
         return
     tmp = _temp_copy(path, data, durable=True)
     try:
@@ -54,14 +70,14 @@ def create_exclusive(path: Path, data: bytes) -> None:
         _remove(tmp)
 
 
-def copy_exclusive(path: Path, source: Path, block: int = 1 << 20) -> None:
+def copy_exclusive(path: Path, source: Path, *, root: Path | None, block: int = 1 << 20) -> None:
     """`create_exclusive` for a file too large to hold in memory (a whole account's export): streamed
     into a temporary file beside `path`, fsynced, then hard-linked into place. A file already at `path`
     is kept (its name is its content's hash, so it holds the same bytes)."""
+    _folder_for(path, root)
     if path.is_file():
         return
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = temp_beside(path)
+    fd, tmp = temp_beside(path, private=False)
     try:
         with os.fdopen(fd, "wb") as out, open(source, "rb") as src:
             while chunk := src.read(block):
@@ -74,21 +90,25 @@ def copy_exclusive(path: Path, source: Path, block: int = 1 << 20) -> None:
         _remove(tmp)
 
 
-def temp_beside(path: Path) -> tuple[int, str]:
+def temp_beside(path: Path, *, private: bool) -> tuple[int, str]:
     """(open descriptor, name) of a new hidden temporary file in `path`'s folder, as tempfile.mkstemp makes
-    one (created exclusively, mode 0600) without importing tempfile: `wikic capture` writes through here
-    and must start fast."""
+    one (created exclusively) without importing tempfile: `wikic capture` writes through here and must
+    start fast. Its name (`.<name>.<pid>-<random>.tmp`) is what `stale_temp_files` recognises."""
+    mode = PRIVATE_MODE if private else SHARED_MODE
     while True:
-        tmp = os.path.join(path.parent, f".{path.name}.{os.getpid()}-{os.urandom(6).hex()}.tmp")
+        tmp = os.path.join(path.parent, f".{path.name}.{os.getpid()}-{os.urandom(6).hex()}{TEMP_SUFFIX}")
         try:
-            return os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0), 0o600), tmp
+            return os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0), mode), tmp
         except FileExistsError:
             continue
 
 
-def _temp_copy(path: Path, data: bytes, durable: bool) -> str:
+TEMP_SUFFIX = ".tmp"
+
+
+def _temp_copy(path: Path, data: bytes, durable: bool, *, private: bool = False) -> str:
     """A temporary file beside `path` holding `data` (fsynced when `durable`)."""
-    fd, tmp = temp_beside(path)
+    fd, tmp = temp_beside(path, private=private)
     try:
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
@@ -137,11 +157,11 @@ def sync_files(paths: list[Path]) -> None:
         sync_folder(folder)
 
 
-def write_new(path: Path, text: str) -> bool:
+def write_new(path: Path, text: str, *, root: Path | None) -> bool:
     """Create `path` with `text` unless something is already there. Returns whether it wrote."""
-    path.parent.mkdir(parents=True, exist_ok=True)
+    _folder_for(path, root)
     try:
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, SHARED_MODE)
     except FileExistsError:
         return False
     except OSError as exc:
