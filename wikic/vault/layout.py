@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from wikic.errors import UsageError
+from wikic.vault.paths import confined
 
 SCHEMA_FILE = "SCHEMA.md"
 INDEX_FILE = "index.md"
@@ -28,6 +29,11 @@ PAGE_FOLDERS: dict[str, str] = {
 }
 
 SPECIAL_FILES = (SCHEMA_FILE, INDEX_FILE, LOG_FILE, IDENTITY_FILE)
+
+# The folders wikic writes into besides its state's (`state.STATE_FOLDERS`), checked whenever a command opens
+# a vault (`require_vault`); the folders of page types SCHEMA.md adds, and anything deeper, are checked where
+# they are written.
+OWN_FOLDERS = (RAW_DIR, *(f"{RAW_DIR}/{sub}" for sub in RAW_SUBDIRS), *PAGE_FOLDERS.values())
 
 # Where Obsidian puts a new note (.obsidian/app.json): outside the page folders, so a note a person starts
 # there is linted for its links only, and is not a wiki page missing its frontmatter and index entry.
@@ -58,9 +64,14 @@ def is_vault(root: Path) -> bool:
 
 def require_vault(root: Path) -> None:
     """For everything that needs a wikic vault (ingest, the palace, query, status, the MCP server): refuse a
-    plain folder before anything is written into it."""
+    plain folder before anything is written into it, and a vault whose own folders lead outside it (before
+    a model is asked anything: its replies could not be kept)."""
     if not is_vault(root):
         raise UsageError(
             f"{root} is not a wikic vault (no {SCHEMA_FILE})",
             hint="run `wikic init` to make it one, or give a vault with --vault DIR",
         )
+    from wikic.vault.state import STATE_FOLDERS  # state names its own folders, and imports this module
+
+    for folder in (*STATE_FOLDERS, *OWN_FOLDERS):
+        confined(root, Path(root) / folder)

@@ -63,6 +63,9 @@ CONVERSATIONS = "conversations.json"
 CONVERSATIONS_LOCK = "conversations.json.lock"
 CAPTURE = "capture"
 CAPTURE_QUEUE = "capture/queue"
+# the folders above, vault-relative: checked not to lead out of the vault whenever a command opens it
+STATE_FOLDERS = (STATE_DIR, *(f"{STATE_DIR}/{name}" for name in ("cache", "cache/llm", PALACE_TODO, CAPTURE,
+                                                                   CAPTURE_QUEUE, "palace")))
 
 
 def state_dir(root: Path) -> Path:
