@@ -7,6 +7,9 @@ The core raises only these; the CLI translates them once, at the edge, into a me
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import TypeGuard
 
 
 class WikicError(Exception):
@@ -129,9 +132,59 @@ def debugging() -> bool:
     return bool(os.environ.get("WIKIC_DEBUG"))
 
 
+# errno -> (what happened, what to do): the file system's refusals a person can act on
+_OS_ERRORS: dict[str, tuple[str, str]] = {
+    "ENOSPC": ("no space left on the device", "free some space, then run the command again (an interrupted "
+               "ingest or save is finished by the next run)"),
+    "EDQUOT": ("the disk quota is used up", "free some space or raise the quota, then run the command again"),
+    "EROFS": ("the file system is read-only", "this command writes into the vault: run it where the vault can "
+              "be written (`wikic lint` and `wikic search` only read)"),
+    "EACCES": ("permission denied", "check who owns the vault's files and folders (`ls -l`)"),
+    "EPERM": ("operation not permitted", "check who owns the vault's files and folders (`ls -l`)"),
+    "EMFILE": ("too many open files", "raise the limit (`ulimit -n`) or lower [llm] concurrency"),
+    "ENFILE": ("too many open files on the system", "close other programs or raise the system's limit"),
+    "EIO": ("an input/output error of the disk", "check the disk (`dmesg`), then run the command again"),
+}
+
+
+def from_os_error(exc: OSError) -> WikicError:
+    """An OSError as the user error it is: what happened, to which path, and what to do. The one place such
+    errors are worded: the CLI, the MCP server and the ingest report all go through it."""
+    import errno
+
+    name = errno.errorcode.get(exc.errno or -1, "")
+    what, hint = _OS_ERRORS.get(name, (exc.strerror or str(exc), None))
+    where = exc.filename if exc.filename is not None else None
+    message = f"{what}: {where}" if where is not None else what
+    return VaultError(message, hint=hint)
+
+
+def is_user_os_error(exc: BaseException) -> TypeGuard[OSError]:
+    """An OSError the person can act on (space, permissions, limits, the disk): reported, not a bug."""
+    import errno
+
+    return isinstance(exc, OSError) and errno.errorcode.get(exc.errno or -1, "") in _OS_ERRORS
+
+
+@contextmanager
+def os_errors_reported() -> Iterator[None]:
+    """Turn the file system's refusals a person can act on into `from_os_error`'s user error; any other
+    OSError stays what it is (a bug shows its traceback)."""
+    try:
+        yield
+    except OSError as exc:
+        if not is_user_os_error(exc):
+            raise
+        raise from_os_error(exc) from exc
+
+
 def describe(exc: BaseException) -> str:
     """An exception as a report line (its type and message), with its traceback when debugging."""
-    text = str(exc) if isinstance(exc, WikicError) else f"{type(exc).__name__}: {exc}"
+    if is_user_os_error(exc):
+        shown = from_os_error(exc)
+        text = shown.message + (f" ({shown.hint})" if shown.hint else "")
+    else:
+        text = str(exc) if isinstance(exc, WikicError) else f"{type(exc).__name__}: {exc}"
     if debugging():
         import traceback  # only when debugging: `wikic capture` imports this module and must start fast
 

@@ -18,7 +18,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
 
-from wikic.errors import UsageError, WikicError, require_extra
+from wikic.errors import UsageError, WikicError, os_errors_reported, require_extra
 
 require_extra("mcp", "llm", "palace")  # the server's tools search, answer and ingest
 
@@ -48,7 +48,8 @@ def _tool_errors(fn: F) -> F:
     @functools.wraps(fn)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         try:
-            return fn(*args, **kwargs)
+            with os_errors_reported():
+                return fn(*args, **kwargs)
         except WikicError as exc:
             raise ToolError(exc.message + (f" (hint: {exc.hint})" if exc.hint else "")) from None
 

@@ -12,7 +12,7 @@ from typing import Annotated, Any, TypeVar
 
 import typer
 
-from wikic.errors import UsageError, WikicError, debugging
+from wikic.errors import UsageError, WikicError, debugging, os_errors_reported
 from wikic.vault.layout import find_vault_root
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -22,13 +22,15 @@ def translate_errors(fn: F) -> F:
     """Run a command; a WikicError becomes `Error: ...` (+ `Hint: ...`) on stderr and its exit code.
 
     With `--json` commands the error is also printed as `{"error": ...}` on stdout so scripts can parse it.
-    Any other exception propagates: a bug should show its traceback.
+    The file system's refusals (no space, read-only, permissions, too many open files) are user errors too
+    (`errors.from_os_error`). Any other exception propagates: a bug should show its traceback.
     """
 
     @functools.wraps(fn)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         try:
-            return fn(*args, **kwargs)
+            with os_errors_reported():
+                return fn(*args, **kwargs)
         except WikicError as exc:
             if kwargs.get("json_output"):
                 typer.echo(json.dumps({"error": exc.message, "hint": exc.hint, "exit_code": exc.exit_code}))

@@ -49,8 +49,9 @@ def write_bytes_atomic(
     tmp = _temp_copy(path, data, durable, private=private)
     try:
         os.replace(tmp, path)
-    except BaseException:
+    except BaseException as exc:
         _remove(tmp)
+        _name(exc, path)
         raise
     if durable:
         sync_folder(path.parent)
@@ -115,10 +116,18 @@ def _temp_copy(path: Path, data: bytes, durable: bool, *, private: bool = False)
             if durable:
                 fh.flush()
                 os.fsync(fh.fileno())
-    except BaseException:
+    except BaseException as exc:
         _remove(tmp)
+        _name(exc, path)
         raise
     return tmp
+
+
+def _name(exc: BaseException, path: Path) -> None:
+    """Make `exc` name the file it was about when it does not say (a full disk fails a flush, which names
+    nothing): the person must learn where."""
+    if isinstance(exc, OSError) and exc.filename is None:
+        exc.filename = str(path)
 
 
 def _remove(path: str) -> None:
