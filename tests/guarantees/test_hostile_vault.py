@@ -121,7 +121,7 @@ def test_a_page_type_mapped_to_raw_is_refused_and_no_page_lands_there(wiki: Path
     schema = wiki / "SCHEMA.md"
     schema.write_text(schema.read_text() + "\n## Page Types\n- entity: raw\n- note: Inbox\n", encoding="utf-8")
     raw_before = sorted(p.relative_to(wiki).as_posix() for p in (wiki / "raw").rglob("*"))
-    code, out, _ = cli(wiki, "lint", "--json", "--select", "frontmatter")
+    _, out, _ = cli(wiki, "lint", "--json", "--select", "frontmatter")
     messages = [f["message"] for f in json.loads(out)["findings"] if f["path"] == "SCHEMA.md"]
     assert any("page type 'entity' cannot use the folder 'raw', which holds the sources" in m for m in messages)
     assert any("page type 'note' cannot use the folder 'Inbox'" in m for m in messages)
