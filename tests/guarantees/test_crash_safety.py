@@ -235,3 +235,35 @@ def test_index_rebuild_killed_at_random_moments(tmp_path: Path, standin: Standin
         )
         assert any(h["path"] == "entities/acme-corp.md" for h in hits["results"]), where
         shutil.rmtree(root)
+
+
+def _temp_files(root: Path) -> list[str]:
+    return sorted(p.relative_to(root).as_posix() for p in root.rglob(".*.tmp") if ".wikic" not in p.parts)
+
+
+def test_lint_fix_killed_at_every_write_step_leaves_no_temporary_file_after_the_next_writer(
+    tmp_path: Path, standin: StandinServer, worker: Worker
+) -> None:
+    template = gkit.make_vault(tmp_path / "template", standin.base_url)
+    done = worker.run(["ingest", *gkit.sources(tmp_path / "inbox", 2), "--vault", str(template), "--no-palace"],
+                      None, tmp_path / "ingest.log")
+    assert done["exit"] == 0, (tmp_path / "ingest.log").read_text()
+    (template / "entities" / "unlisted.md").write_text(
+        "---\ntitle: Unlisted\ncreated: 2026-11-01\nupdated: 2026-11-01\ntype: entity\ntags: []\nsources: []\n---\n"
+        "# Unlisted\n\nSee [[acme-corp]].\n", encoding="utf-8")
+    fix = ["lint", "--fix", "--vault", str(template)]
+    reference = tmp_path / "reference"
+    shutil.copytree(template, reference)
+    steps = worker.run([*fix[:-1], str(reference)], None, tmp_path / "fix.log")["steps"]
+    assert steps, (tmp_path / "fix.log").read_text()
+    left_behind = 0
+    for n in range(1, steps + 1):
+        root = tmp_path / f"fix-kill-{n}"
+        shutil.copytree(template, root)
+        assert worker.run([*fix[:-1], str(root)], n, tmp_path / "fix.log")["killed"]
+        left_behind += bool(_temp_files(root))
+        worker.run([*fix[:-1], str(root)], None, tmp_path / "fix.log")
+        assert _temp_files(root) == [], f"killed before step {n} of {steps}"
+        assert (root / "index.md").read_text(encoding="utf-8") == (reference / "index.md").read_text(encoding="utf-8")
+        shutil.rmtree(root)
+    assert left_behind, "no kill point left a temporary file: the test no longer tests anything"

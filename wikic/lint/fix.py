@@ -33,6 +33,7 @@ from wikic.vault.layout import INDEX_FILE, is_vault
 from wikic.vault.load import walk
 from wikic.vault.parse import parse_note
 from wikic.vault.schema_md import load as load_schema
+from wikic.vault.write import remove_stale_temp_files
 
 
 @dataclass
@@ -191,4 +192,6 @@ def _sole_writer(root: Path, types: list[str]) -> Iterator[bool]:
     with vault_lock(root) if wikic_vault else nullcontext():
         if wikic_vault:
             journal.recover(root, types)
+        else:
+            remove_stale_temp_files(root)  # a fix killed half-way left its temporary file beside the note
         yield wikic_vault

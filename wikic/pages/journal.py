@@ -32,7 +32,7 @@ from wikic.pages.index_file import Entry, with_entries
 from wikic.pages.log_file import appended
 from wikic.vault import state
 from wikic.vault.layout import INDEX_FILE, LOG_FILE
-from wikic.vault.write import write_atomic
+from wikic.vault.write import remove_stale_temp_files, write_atomic
 
 
 def _lf(text: str) -> str:
@@ -143,8 +143,9 @@ def pending(root: Path) -> bool:
 
 
 def recover(root: Path, page_types: list[str]) -> list[str]:
-    """Apply and finish a journal a killed run left (call under the vault lock). Returns the sources whose
-    run it completed."""
+    """Apply and finish a journal a killed run left, and remove the temporary files it left (call under the
+    vault lock). Returns the sources whose run it completed."""
+    remove_stale_temp_files(root)
     journal = Journal.load(root)
     if journal is None:
         state.drop_journal(root)  # unreadable: never complete, so nothing of it was applied

@@ -16,6 +16,7 @@ import os
 from pathlib import Path
 
 from wikic.errors import VaultError
+from wikic.vault.layout import RAW_DIR
 from wikic.vault.paths import make_folder, within
 
 SHARED_MODE = 0o666  # narrowed by the umask, as open() does
@@ -105,6 +106,47 @@ def temp_beside(path: Path, *, private: bool) -> tuple[int, str]:
 
 
 TEMP_SUFFIX = ".tmp"
+STALE_AFTER = 24 * 3600.0  # seconds: a temporary file this old is nobody's, whichever process made it
+
+
+def remove_stale_temp_files(root: Path) -> list[str]:
+    """Remove the temporary files a killed writer left in the vault's visible folders (the root, the
+    folders at its top, raw/'s): those of a process no longer running, or older than a day (a process of
+    another machine sharing the folder). Returns the vault paths removed. Call it as the sole writer."""
+    import re
+
+    pattern = re.compile(rf"^\..+\.(\d+)-[0-9a-f]{{12}}{re.escape(TEMP_SUFFIX)}$")
+    folders = [Path(root)]
+    with contextlib.suppress(OSError):
+        folders += [Path(e.path) for e in os.scandir(root) if e.is_dir(follow_symlinks=False) and e.name[0] != "."]
+    with contextlib.suppress(OSError):
+        folders += [Path(e.path) for e in os.scandir(Path(root) / RAW_DIR) if e.is_dir(follow_symlinks=False)]
+    removed: list[str] = []
+    for folder in folders:
+        try:
+            entries = [e for e in os.scandir(folder) if e.name.startswith(".") and e.name.endswith(TEMP_SUFFIX)]
+        except OSError:
+            continue
+        for entry in entries:
+            found = pattern.match(entry.name)
+            if found and entry.is_file(follow_symlinks=False) and _abandoned(entry, int(found.group(1))):
+                _remove(entry.path)
+                removed.append(Path(entry.path).relative_to(root).as_posix())
+    return removed
+
+
+def _abandoned(entry: os.DirEntry[str], pid: int) -> bool:
+    import time
+
+    try:
+        if time.time() - entry.stat(follow_symlinks=False).st_mtime > STALE_AFTER:
+            return True
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return True
+    except (OSError, OverflowError):
+        return False  # alive (or not ours to signal): maybe still writing
+    return False
 
 
 def _temp_copy(path: Path, data: bytes, durable: bool, *, private: bool = False) -> str:
