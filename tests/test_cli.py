@@ -100,7 +100,7 @@ def test_init_creates_the_contract_layout(tmp_path: Path) -> None:
     }
     assert not (root / ".obsidian/workspace.json").exists()
     gitignore = (root / ".gitignore").read_text().split("\n")
-    assert ".wikic/" in gitignore and ".obsidian/workspace.json" in gitignore
+    assert ".wikic/*" in gitignore and "!.wikic/compiled.json" in gitignore and ".obsidian/workspace.json" in gitignore
     assert (root / "index.md").read_text() == "# Wiki Index\n\n## Entities\n## Concepts\n## Comparisons\n## Queries\n"
     assert (
         (root / "log.md")

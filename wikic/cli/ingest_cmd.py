@@ -21,6 +21,9 @@ def _render(report: IngestReport) -> str:
     from wikic.ingest.report import dropped_reasons
 
     lines = [f"finished an interrupted run first: {', '.join(report.resumed)}"] if report.resumed else []
+    if report.rebuilt:
+        lines.append(f"no .wikic/compiled.json: {len(report.rebuilt)} source(s) recorded as compiled, as the pages "
+                     "that cite them show (no model call)")
     lines += conversation_lines(report)
     for s in report.sources:
         if s.status == "estimated":

@@ -33,6 +33,7 @@ from wikic.conversations.queue import queued
 from wikic.ingest.capture import CapturedSource, commit, preview
 from wikic.ingest.inputs import read_inputs
 from wikic.ingest.pending import pending_inputs
+from wikic.ingest.rebuild import ledger_missing, rebuilt_compiled
 from wikic.ingest.report import SourceReport
 from wikic.pages import journal
 from wikic.pages.index_file import bare_index, with_entries
@@ -78,6 +79,8 @@ class IngestReport:
     dry_run: bool = False
     estimate: bool = False
     resumed: list[str] = field(default_factory=list)  # sources whose killed run this one finished (journal)
+    # sources recorded as compiled from the pages that cite them, the compiled ledger being gone (`rebuild.py`)
+    rebuilt: list[str] = field(default_factory=list)
     converted: dict[str, str] = field(default_factory=dict)  # text path -> the encoding its original was in
     # Ctrl-C: "extract" (the finished sources were compiled, the rest not) or "palace" (everything compiled,
     # the search index not brought up to date); the next run finishes either
@@ -161,6 +164,8 @@ class IngestReport:
             out["lint"] = self.lint.summary() | {"findings": [f.to_dict() for f in self.lint.findings]}
         if self.resumed:
             out["resumed"] = self.resumed
+        if self.rebuilt:
+            out["rebuilt"] = self.rebuilt
         if self.converted:
             out["converted"] = self.converted
         if self.interrupted:
@@ -381,12 +386,21 @@ def ingest(
     # Nothing is captured before the run can compile it: not for an estimate or a dry run, and not when
     # the model is not configured (a configuration error then leaves raw/ as it was).
     compiled = Compiled.load(root)
+    # a clone or a sync that left .wikic/ behind: what the pages say was compiled, not everything again
+    rebuilt = rebuilt_compiled(root, today.isoformat()) if prepared and ledger_missing(root) else None
+    if rebuilt is not None:
+        compiled = rebuilt
     planned = preview(root, prepared)
     needs_model = any(
         s.text_path and (options.force or not compiled.is_current(s.text_path, s.sha256)) for s in planned
     )
     if needs_model and llm is None and not options.estimate:
         llm = make_llm(root, settings)
+    if rebuilt is not None and rebuilt.entries and not options.dry_run and not options.estimate:
+        with vault_lock(root):
+            if ledger_missing(root):
+                rebuilt.save()
+                report.rebuilt = sorted(rebuilt.entries)
     sources = planned if options.dry_run or options.estimate else commit(root, prepared)
     report.converted = {s.text_path: s.encoding for s in sources if s.text_path and s.encoding != "utf-8"}
     todo: list[CapturedSource] = []

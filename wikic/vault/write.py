@@ -168,7 +168,7 @@ def _temp_copy(path: Path, data: bytes, durable: bool, *, private: bool = False)
 def _name(exc: BaseException, path: Path) -> None:
     """Make `exc` name the file it was about when it does not say (a full disk fails a flush, which names
     nothing): the person must learn where."""
-    if isinstance(exc, OSError) and exc.filename is None:
+    if isinstance(exc, OSError) and exc.errno is not None and exc.filename is None:
         exc.filename = str(path)
 
 

@@ -1,0 +1,51 @@
+"""What was compiled, read back from the pages when `.wikic/compiled.json` is gone.
+
+The ledgers under `.wikic/` are versioned with the vault (init's `.gitignore` keeps them), but a sync tool
+that skips dot-folders, or a clone made with an older `.gitignore`, arrives without them. Then every
+source in raw/ would look new: the next ingest would pay for all of them again and log each twice. The
+pages say otherwise: a raw file a page cites in its `sources` was compiled, into the pages that cite it.
+So the ledger is rebuilt from them, once, before anything is judged new, and costs no model call.
+
+What cannot be read back: the names waiting below their threshold (`mentions.json`: they are on no page
+yet) and how far each conversation was brought in (`conversations.json`); both travel with the vault only
+when `.wikic/` does.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections import defaultdict
+from pathlib import Path
+
+from wikic.vault.load import load_vault
+from wikic.vault.state import COMPILED, Compiled, source_ledger, state_file
+
+
+def ledger_missing(root: Path) -> bool:
+    path = state_file(root, COMPILED)
+    return path is not None and not path.exists()
+
+
+def rebuilt_compiled(root: Path, today: str) -> Compiled:
+    """The compiled ledger as the pages tell it (when `ledger_missing`): every raw file a page cites, into
+    the pages that cite it. Read only; the caller saves it under the vault lock once the run goes ahead."""
+    vault = load_vault(root, use_cache=False)  # once, and before the run may write anything
+    cited: dict[str, set[str]] = defaultdict(set)
+    for path in vault.pages:
+        sources = (vault.notes[path].frontmatter or {}).get("sources")
+        for source in sources if isinstance(sources, list) else []:
+            if isinstance(source, str) and source.startswith("raw/"):
+                cited[source].add(path)
+    ledger = source_ledger(root)
+    originals = {str(e.get("text_path")): e for e in ledger.values() if e.get("text_path")}
+    compiled = Compiled.load(root)
+    for raw, pages in sorted(cited.items()):
+        entry = originals.get(raw) or ledger.get(raw)
+        sha = entry.get("sha256") if entry else None
+        if not isinstance(sha, str):
+            try:
+                sha = hashlib.sha256((root / raw).read_bytes()).hexdigest()
+            except OSError:
+                continue  # cited but gone: lint reports the page's source
+        compiled.record(raw, sha, sorted(pages), today, rebuilt=True)
+    return compiled
