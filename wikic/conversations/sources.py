@@ -4,9 +4,10 @@ as downloaded), through one small interface, so a format never cares which."""
 from __future__ import annotations
 
 import os
-import zipfile
 from pathlib import Path
 from typing import IO
+
+from wikic.text.archive import open_zip
 
 
 class Tree:
@@ -53,7 +54,7 @@ class FolderTree(Tree):
 class ZipTree(Tree):
     def __init__(self, path: Path) -> None:
         self.path, self.label = path, str(path)
-        self._zip = zipfile.ZipFile(path)
+        self._zip = open_zip(path, str(path))  # bounded: ExportError for a zip bomb or a damaged zip
 
     def names(self) -> list[str]:
         return [i.filename for i in self._zip.infolist() if not i.is_dir() and not i.filename.startswith("__MACOSX/")]

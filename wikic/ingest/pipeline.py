@@ -32,7 +32,7 @@ from wikic.conversations.intake import ExportReport, bring_in, drain_queue, find
 from wikic.conversations.queue import queued
 from wikic.ingest.capture import CapturedSource, commit, preview
 from wikic.ingest.inputs import read_inputs
-from wikic.ingest.pending import pending_inputs
+from wikic.ingest.pending import SET_ASIDE_NOTE, pending_inputs, set_aside
 from wikic.ingest.report import SourceReport
 from wikic.pages import journal
 from wikic.pages.index_file import bare_index, with_entries
@@ -374,10 +374,12 @@ def ingest(
         if not options.dry_run and not options.estimate:
             llm = _bring_in_waiting(root, settings, report, llm, progress)
         prepared, unusable = pending_inputs(root, settings.ingest)
-        report.sources += [
-            SourceReport(u.path, "", "failed", error=f"{u.error}" + (f" ({u.hint})" if u.hint else ""))
-            for u in unusable
-        ]
+        previewing = options.dry_run or options.estimate
+        if not previewing:
+            set_aside(root, unusable, today)  # reported this once; the next runs pass over them until they change
+        for u in unusable:
+            notes = "; ".join(n for n in (u.hint, SET_ASIDE_NOTE if u.stamp and not previewing else None) if n)
+            report.sources.append(SourceReport(u.path, "", "failed", error=u.error + (f" ({notes})" if notes else "")))
     # Nothing is captured before the run can compile it: not for an estimate or a dry run, and not when
     # the model is not configured (a configuration error then leaves raw/ as it was).
     compiled = Compiled.load(root)
