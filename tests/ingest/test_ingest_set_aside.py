@@ -194,3 +194,16 @@ def test_an_ordinary_zip_in_raw_says_what_it_is(wiki: Path) -> None:
     (u,) = unusable
     assert u.error == "raw/articles/photos.zip: a zip archive, not text, HTML, PDF or an image"
     assert "unpack it" in (u.hint or "")
+
+
+def test_a_file_set_aside_and_then_ingested_by_name_is_no_longer_listed(wiki: Path) -> None:
+    russian = wiki / "raw/articles/zametki.txt"
+    russian.write_bytes("Chroma - это векторная база данных. Она работает внутри процесса Python.\n".encode("koi8-r"))
+    first = _ingest(wiki)
+    assert "not UTF-8 text" in (first.sources[0].error or "") and "--encoding" in (first.sources[0].error or "")
+    assert [e["path"] for e in vault_status(wiki, lint=False).set_aside] == ["raw/articles/zametki.txt"]
+    named = _ingest(wiki, inputs=[str(russian)], encoding="koi8-r")
+    assert [s.status for s in named.sources] == ["compiled"]
+    assert vault_status(wiki, lint=False).set_aside == []
+    assert _ingest(wiki).sources == []
+    assert read_json(state_path(wiki, "set-aside.json"))["files"] == {}

@@ -69,7 +69,7 @@ def set_aside(root: Path, unusable: list[Unusable], today: dt.date) -> None:
     with set_aside_lock(root):
         recorded = SetAside.load(root).entries
         aside = SetAside.load(root)  # `holds` refreshes the mtime of a file touched but not changed
-        kept = {rel: entry for rel, entry in aside.entries.items() if rel not in refused and aside.holds(rel)}
+        kept = {rel: entry for rel, entry in aside.current().items() if rel not in refused}
         for rel, u in refused.items():
             kept[rel] = {**(u.stamp or {}), "reason": u.error, "since": today.isoformat()}
         if kept != recorded:

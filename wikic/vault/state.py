@@ -383,13 +383,16 @@ class SetAside:
     def save(self) -> None:
         _write_ledger(self.root, SET_ASIDE, "files", self.entries)
 
+    def current(self) -> dict[str, dict[str, Any]]:
+        """The entries that still hold: the file is there, unchanged, and was not captured since (a file set
+        aside can still be ingested by name, `--encoding` given, say)."""
+        captured = source_ledger(self.root)
+        return {rel: entry for rel, entry in sorted(self.entries.items()) if rel not in captured and self.holds(rel)}
+
     def listed(self) -> list[dict[str, str]]:
-        """The files set aside now (still there, unchanged): path, reason and since, in path order."""
-        return [
-            {"path": rel, "reason": str(entry.get("reason") or ""), "since": str(entry.get("since") or "")}
-            for rel, entry in sorted(self.entries.items())
-            if self.holds(rel)
-        ]
+        """The files set aside now: path, reason and since, in path order."""
+        return [{"path": rel, "reason": str(entry.get("reason") or ""), "since": str(entry.get("since") or "")}
+                for rel, entry in self.current().items()]
 
 
 def file_sha256(path: Path) -> str | None:
