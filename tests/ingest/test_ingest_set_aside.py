@@ -207,3 +207,17 @@ def test_a_file_set_aside_and_then_ingested_by_name_is_no_longer_listed(wiki: Pa
     assert vault_status(wiki, lint=False).set_aside == []
     assert _ingest(wiki).sources == []
     assert read_json(state_path(wiki, "set-aside.json"))["files"] == {}
+
+
+def test_a_run_stopped_by_its_configuration_sets_nothing_aside(wiki: Path) -> None:
+    from wikic.errors import ConfigError
+
+    (wiki / "raw/articles/empty.md").write_bytes(b"")
+    (wiki / "raw/articles/chroma.md").write_text(GOOD, encoding="utf-8")
+    (wiki / "wikic.toml").write_text("", encoding="utf-8")  # no model configured
+    with pytest.raises(ConfigError):
+        ingest(wiki, IngestOptions(use_palace=False, lint_after=False))
+    (wiki / "wikic.toml").write_text('[llm]\nstrategy = "single"\n', encoding="utf-8")
+    report = _ingest(wiki)  # the run that goes on is the one that tells of the empty file
+    assert {s.raw_path: s.status for s in report.sources} == {"raw/articles/empty.md": "failed",
+                                                              "raw/articles/chroma.md": "compiled"}

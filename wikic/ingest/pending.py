@@ -66,6 +66,8 @@ def set_aside(root: Path, unusable: list[Unusable], today: dt.date) -> None:
     """Record the files of `unusable` that were refused for what they hold, and forget the ones set aside
     before that are gone or have changed since (they were judged again)."""
     refused = {u.path: u for u in unusable if u.stamp is not None}
+    if not refused and not SetAside.load(root).entries:
+        return  # nothing to record, nothing to forget
     with set_aside_lock(root):
         recorded = SetAside.load(root).entries
         aside = SetAside.load(root)  # `holds` refreshes the mtime of a file touched but not changed

@@ -32,7 +32,7 @@ from wikic.conversations.intake import ExportReport, bring_in, drain_queue, find
 from wikic.conversations.queue import queued
 from wikic.ingest.capture import CapturedSource, commit, preview
 from wikic.ingest.inputs import read_inputs
-from wikic.ingest.pending import SET_ASIDE_NOTE, pending_inputs, set_aside
+from wikic.ingest.pending import SET_ASIDE_NOTE, Unusable, pending_inputs, set_aside
 from wikic.ingest.report import SourceReport
 from wikic.pages import journal
 from wikic.pages.index_file import bare_index, with_entries
@@ -344,6 +344,7 @@ def ingest(
         require_extra("palace", instead="pass --no-palace to ingest without the search index")
     today = options.today or dt.date.today()
     report = IngestReport(dry_run=options.dry_run, estimate=options.estimate)
+    unusable: list[Unusable] = []  # raw/ files refused (with no source given)
     page_types = list(schema.page_folders)
     if journal.pending(root) and not options.dry_run and not options.estimate:
         with vault_lock(root):  # a run killed while writing: finish it before judging what is compiled
@@ -375,8 +376,6 @@ def ingest(
             llm = _bring_in_waiting(root, settings, report, llm, progress)
         prepared, unusable = pending_inputs(root, settings.ingest)
         previewing = options.dry_run or options.estimate
-        if not previewing:
-            set_aside(root, unusable, today)  # reported this once; the next runs pass over them until they change
         for u in unusable:
             notes = "; ".join(n for n in (u.hint, SET_ASIDE_NOTE if u.stamp and not previewing else None) if n)
             report.sources.append(SourceReport(u.path, "", "failed", error=u.error + (f" ({notes})" if notes else "")))
@@ -390,6 +389,10 @@ def ingest(
     if needs_model and llm is None and not options.estimate:
         llm = make_llm(root, settings)
     sources = planned if options.dry_run or options.estimate else commit(root, prepared)
+    if not options.inputs and not options.dry_run and not options.estimate:
+        # the run goes on (its configuration held): this report is the one that tells of the files refused,
+        # and the next runs pass over them until they change
+        set_aside(root, unusable, today)
     report.converted = {s.text_path: s.encoding for s in sources if s.text_path and s.encoding != "utf-8"}
     todo: list[CapturedSource] = []
     for src in sources:
