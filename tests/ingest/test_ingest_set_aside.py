@@ -78,6 +78,18 @@ def test_a_named_pipe_is_left_out_of_the_listing_and_the_palace(wiki: Path, fifo
     assert not [s for s in scan(wiki) if s.path.endswith("pipe.md")]
 
 
+def test_a_named_pipe_in_an_export_folder_is_not_one_of_its_files(tmp_path: Path) -> None:
+    import shutil
+
+    from wikic.conversations.sources import FolderTree
+
+    folder = tmp_path / "slack-export"
+    shutil.copytree(Path(__file__).resolve().parents[1] / "fixtures/conversations/slack-export", folder)
+    os.mkfifo(folder / "general/2026-12-01.json")
+    names = FolderTree(folder).names()
+    assert "general/2026-11-30.json" in names and "general/2026-12-01.json" not in names
+
+
 def test_a_socket_is_not_a_source(wiki: Path, tmp_path: Path) -> None:
     path = tmp_path / "s.sock"
     with socket.socket(socket.AF_UNIX) as sock:

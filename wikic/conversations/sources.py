@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import IO
 
 from wikic.text.archive import open_zip
+from wikic.vault.load import not_a_regular_file  # a named pipe in an export's folder would block its read
 
 
 class Tree:
@@ -40,7 +41,8 @@ class FolderTree(Tree):
             for folder, dirs, files in os.walk(self.path):
                 dirs[:] = sorted(d for d in dirs if not d.startswith("."))
                 rel = Path(folder).relative_to(self.path).as_posix()
-                found += [name if rel == "." else f"{rel}/{name}" for name in sorted(files) if not name.startswith(".")]
+                found += [name if rel == "." else f"{rel}/{name}" for name in sorted(files)
+                          if not name.startswith(".") and not_a_regular_file(os.path.join(folder, name)) is None]
             self._names = found
         return self._names
 
