@@ -19,7 +19,7 @@ from wikic.settings import load_settings
 from wikic.vault.layout import LOG_FILE, RAW_DIR, is_export, require_vault
 from wikic.vault.load import load_vault
 from wikic.vault.schema_md import load as load_schema
-from wikic.vault.state import Compiled, ConversationLedger, palace_manifest, read_palace_summary
+from wikic.vault.state import Compiled, ConversationLedger, SetAside, palace_manifest, read_palace_summary
 
 _ROW = re.compile(r"^\|\s*(\d{4}-\d{2}-\d{2})\s*\|(.*)\|\s*$")
 _TOKENS = re.compile(r"([\d,]+)\s+tokens\b")
@@ -54,6 +54,7 @@ class VaultStatus:
     tokens: dict[str, Any] = field(default_factory=dict)
     extraction: dict[str, Any] = field(default_factory=dict)
     contested: list[str] = field(default_factory=list)  # pages whose claims contradict each other
+    set_aside: list[dict[str, str]] = field(default_factory=list)  # raw files ingest refused: path, reason, since
 
     @property
     def pages_total(self) -> int:
@@ -73,6 +74,7 @@ class VaultStatus:
             "tokens": self.tokens,
             "extraction": self.extraction,
             "contested": self.contested,
+            "set_aside": self.set_aside,
         }
 
 
@@ -175,6 +177,7 @@ def vault_status(root: Path, *, lint: bool = True, recent: int = 10, today: dt.d
     out.compiled_sources = len(compiled.entries)
     out.extraction = extraction_counts(compiled)
     out.contested = sorted(p for p in vault.pages if (vault.notes[p].frontmatter or {}).get("contested") is True)
+    out.set_aside = SetAside.load(root).listed()
     try:
         out.palace = palace_status(root)
     except MissingExtra as exc:
@@ -225,6 +228,9 @@ def render_status(status: VaultStatus) -> str:
     lines.append(f"Pages: {status.pages_total}" + (f" ({parts})" if parts else ""))
     lines.append(f"Sources: {status.raw_sources} raw file(s), {status.compiled_sources} compiled")
     lines.extend(_extraction_lines(status.extraction))
+    if status.set_aside:
+        lines.append(f"Set aside: {len(status.set_aside)} raw file(s) ingest refused, left alone until they change:")
+        lines.extend(f"  {entry['reason'] or entry['path']} (since {entry['since']})" for entry in status.set_aside)
     if status.contested:
         lines.append(f"Contested: {len(status.contested)} page(s) with contradicting claims: "
                      + ", ".join(status.contested[:5]) + (" ..." if len(status.contested) > 5 else "")

@@ -158,6 +158,29 @@ def test_a_name_that_is_a_query_page_is_skipped_with_a_reason(tmp_path: Path) ->
     ]
 
 
+@pytest.mark.parametrize(
+    "text",
+    ["# Ana\n\nMy own notes about Ana.\n", "---\ntitle: [Ana\ntype: entity\n---\n# Ana\n\nMy notes.\n"],
+    ids=["no-frontmatter", "broken-frontmatter"],
+)
+def test_a_page_ingest_skips_stays_as_it_is_and_no_page_lists_it_as_a_sibling(tmp_path: Path, text: str) -> None:
+    root = _vault(tmp_path)
+    schema = root / "SCHEMA.md"
+    schema.write_text(schema.read_text(encoding="utf-8").replace("entity_min_references: 2",
+                                                                 "entity_min_references: 1"), encoding="utf-8")
+    (root / "entities/ana.md").write_text(text, encoding="utf-8")
+    _source(root)
+    compiler, result = _compile(root, Plan(SRC, "s", entities=tuple(
+        Entity(name, "person", (), "", (_fact(f"{name} was here.", line),))
+        for line, name in enumerate(("Ana", "Carl", "Dora"), start=1)
+    )))
+    assert result.dropped_items == ["entities/ana.md: frontmatter unreadable, not updated"]
+    assert "entities/ana.md" not in compiler.texts and "entities/ana.md" not in result.updated  # never written
+    assert sorted(result.created) == ["entities/carl.md", "entities/dora.md"]
+    carl = compiler.texts["entities/carl.md"]
+    assert "- See also: [[dora|Dora]]" in carl and "[[ana" not in carl  # it does not cite the source
+
+
 # -- a source that fails to compile fails alone ------------------------------------------------------------
 
 

@@ -312,6 +312,38 @@ def test_invalidate_ends_a_claim_with_a_dated_note_and_keeps_it_in_the_history(t
     assert "| invalidate | entities/acme.md |" in (root / "log.md").read_text(encoding="utf-8")
 
 
+def test_a_claim_ended_once_is_not_ended_again_and_the_other_claims_of_its_page_still_can(tmp_path: Path) -> None:
+    from wikic.errors import UsageError
+    from wikic.ingest.invalidate import invalidate
+
+    root = _vault(tmp_path)
+    source = _source(tmp_path, "acme-stack.md", "2024-01-10", f"{POSTGRES}\nAcme is based in Lisbon.")
+    llm = FakeLLM().respond_with({"summary": "", "concepts": [], "comparisons": [], "relations": [], "entities": [
+        {"name": "Acme", "kind": "organization", "aliases": [], "summary": "", "facts": [
+            {"text": "Acme runs its platform on PostgreSQL", "quote": POSTGRES, "valid_from": "2023-01"},
+            {"text": "Acme is based in Lisbon", "quote": "Acme is based in Lisbon."}]}]})
+    _ingest(root, llm, source)
+    page = root / "entities/acme.md"
+    postgres, lisbon = scan(page.read_text(encoding="utf-8"))
+    first = invalidate(root, postgres.id, "Acme moved to MongoDB.", on="2025-03", today=TODAY)
+
+    text, notes = page.read_text(encoding="utf-8"), sorted((root / "raw/notes").iterdir())
+    for reason, on in (("Acme moved to MongoDB.", "2025-03"), ("Another reason.", None)):  # a retry; a second thought
+        with pytest.raises(UsageError) as info:
+            invalidate(root, postgres.id, reason, on=on, today=TODAY)
+        assert info.value.message == (
+            f"{postgres.id} on entities/acme.md already ended on 2025-03-01 (ended by {first.note}): nothing changed"
+        )
+        assert page.read_text(encoding="utf-8") == text and sorted((root / "raw/notes").iterdir()) == notes
+
+    other = invalidate(root, lisbon.id, "Acme moved\x00 to Porto.", today=TODAY)  # the other claim of the page
+    assert other.page == "entities/acme.md" and other.note != first.note
+    note = (root / other.note).read_text(encoding="utf-8")
+    assert "Reason: Acme moved to Porto.\n" in note and "\x00" not in note
+    ended = {c.id: (c.valid_to, c.ended) for c in scan(page.read_text(encoding="utf-8"))}
+    assert ended == {postgres.id: ("2025-03-01", first.note), lisbon.id: (TODAY.isoformat(), other.note)}
+
+
 @pytest.mark.parametrize(
     ("claim", "on", "reason", "message"),
     [

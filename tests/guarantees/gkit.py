@@ -357,6 +357,8 @@ def tree_snapshot(folder: Path, *, skip: Iterable[Path] = ()) -> dict[str, str]:
             path = here / name
             if path.is_symlink():
                 out[str(path)] = "symlink:" + os.readlink(path)
+            elif not path.is_file():
+                out[str(path)] = "not a file"  # a named pipe would block the read
             else:
                 try:
                     out[str(path)] = hashlib.sha256(path.read_bytes()).hexdigest()

@@ -11,6 +11,7 @@ import os
 import shutil
 import time
 import traceback
+import zipfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -193,6 +194,38 @@ def test_bad_sources_are_refused_before_anything_is_written(
     code, _, err = cli(wiki, "ingest", good, str(bad))
     assert code == 2 and message in err and str(bad) in err, err
     assert gkit.tree_snapshot(wiki) == before  # the good source is not captured either: the batch fails
+
+
+def test_a_named_pipe_and_a_zip_bomb_in_raw_are_reported_once_and_never_hang(wiki: Path) -> None:
+    os.mkfifo(wiki / "raw/articles/pipe.md")
+    os.mkfifo(wiki / "entities/pipe.md")
+    with zipfile.ZipFile(wiki / "raw/articles/export.zip", "w", zipfile.ZIP_DEFLATED, compresslevel=9) as z, z.open(
+        "conversations.json", "w", force_zip64=True
+    ) as member:
+        member.write(b"[")
+        for _ in range(1024):  # 1 GB of spaces, about 1 MB once deflated
+            member.write(b" " * (1 << 20))
+        member.write(b"]")
+    raw_before = gkit.tree_snapshot(wiki / "raw")
+    # nothing opens the pipe (it would wait for a writer for ever) nor inflates the bomb
+    for args in (["index"], ["lint", "--json", "--no-cache"], ["status", "--json"], ["search", "widgets"]):
+        started = time.monotonic()
+        result = gkit.run(*args, "--vault", str(wiki), timeout=180)
+        assert result.returncode in (0, 1) and "Traceback" not in result.stderr, (args, result.stderr)
+        assert time.monotonic() - started < 120, args
+    findings = json.loads(gkit.run("lint", "--json", "--vault", str(wiki)).stdout)["findings"]
+    assert {(f["path"], f["rule"]) for f in findings} >= {("raw/articles/pipe.md", "unsafe-path"),
+                                                        ("entities/pipe.md", "unsafe-path")}
+    started = time.monotonic()
+    first = gkit.run("ingest", "--vault", str(wiki), timeout=180)
+    assert time.monotonic() - started < 60 and first.returncode == 1, first.stdout + first.stderr
+    assert "raw/articles/pipe.md: a named pipe (FIFO), not a file" in first.stdout
+    assert "raw/articles/export.zip: a zip archive wikic does not unpack" in first.stdout
+    second = gkit.run("ingest", "--vault", str(wiki), timeout=60)
+    assert second.returncode == 0 and "pipe.md" not in second.stdout and "export.zip" not in second.stdout
+    status = json.loads(gkit.run("status", "--json", "--no-lint", "--vault", str(wiki)).stdout)
+    assert [e["path"] for e in status["set_aside"]] == ["raw/articles/export.zip", "raw/articles/pipe.md"]
+    assert gkit.tree_snapshot(wiki / "raw") == raw_before
 
 
 def test_instruction_injection_source(wiki: Path, tmp_path: Path) -> None:

@@ -113,6 +113,9 @@ def test_stdio_server_tools(mcp_wiki: QueryWiki, tmp_path: Path) -> None:
                 assert claim is not None and "^[raw/articles/" in text
                 error, text = await call(session, "invalidate", {"claim": claim.group(1), "reason": "moved"}, timings)
                 assert not error and f"Ended {claim.group(1)} on entities/openai.md" in text, text
+                error, text = await call(session, "invalidate", {"claim": claim.group(1), "reason": "moved"}, timings)
+                assert error and f"{claim.group(1)} on entities/openai.md already ended on " in text, text
+                assert "nothing changed" in text and "wikic facts" in text
                 error, text = await call(session, "invalidate", {"claim": "c00000000", "reason": "x"}, timings)
                 assert error and "no page has the claim c00000000" in text
 

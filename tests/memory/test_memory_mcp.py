@@ -22,6 +22,7 @@ LESSON = "Mocking the database hid the broken migration last week."
 RETRO = Session("l", "Retro", [("user", LESSON, at(20))],
                 [memory("lesson", "Mocking the database hid the broken migration.", LESSON, 0.7, "billing service")])
 SAID = "Keep answers under ten lines."
+PORTUGUESE = "Always answer Ana in Portuguese."
 
 
 def text_of(result: Any) -> str:
@@ -33,7 +34,11 @@ def test_memory_tools_over_stdio(tmp_path: Path) -> None:
     ingest_sessions(root, [*SESSIONS, RETRO])
     note = Session("n", "note", [("user", f"Remember this instruction about user (importance 0.8): {SAID}", None)],
                    [memory("instruction", SAID, SAID, 0.8, "user")])
-    script = Scripted([note])
+    # a model that takes the note's first word for its subject and guesses the kind: what it says is kept
+    # only as the text; the kind and subject are the caller's
+    ask_ana = f"Remember this instruction about Ana (importance 0.5): {PORTUGUESE}"
+    ana = Session("a", "ana", [("user", ask_ana, None)], [memory("persona", PORTUGUESE, ask_ana, 0.3, "Remember")])
+    script = Scripted([note, ana])
     with StandinServer() as model:
         model.route = lambda body: script(body["messages"])
         (root / "wikic.toml").write_text(f'[llm]\nbase_url = "{model.base_url}"\nmodel = "standin"\nmax_retries = 0\n'
@@ -90,6 +95,15 @@ def test_memory_tools_over_stdio(tmp_path: Path) -> None:
                     )
                     assert saved.startswith("Remembered (raw/notes/") and "entities/me.md" in saved, saved
                     assert SAID in text_of(await session.call_tool("wake_up", {}))
+
+                    saved = text_of(await session.call_tool(
+                        "remember", {"kind": "instruction", "content": PORTUGUESE, "subject": "Ana"}))
+                    assert "entities/ana.md" in saved and "remember" not in saved.split("→")[1], saved
+                    found = text_of(await session.call_tool("recall", {"kind": "instruction", "subject": "Ana"}))
+                    assert found.startswith("1 memory (best first):\n- [instruction] ") and PORTUGUESE in found, found
+                    assert "[[ana]]" in found
+                    none = text_of(await session.call_tool("recall", {"kind": "persona", "subject": "Remember"}))
+                    assert none.startswith("No memory matches"), none
 
         anyio.run(session_run)
 

@@ -110,3 +110,65 @@ def test_remember_without_a_model_captures_for_later(tmp_path: Path) -> None:
     assert len(waiting) == 1  # the note, for `wikic ingest` to compile
     with pytest.raises(UsageError):
         remember(root, "wish", "x")
+
+
+NOTE_AT = dt.datetime(2026, 11, 30, 8, 15, tzinfo=dt.UTC)
+PORTUGUESE = "Always answer Ana in Portuguese."
+
+
+def _careless_model(memories: list[dict[str, object]] | None = None) -> FakeLLM:
+    """A model that reads a `remember` note as a real one may: the kind it guesses, the word 'Remember' as
+    the subject (or no memory at all, with `memories=[]`)."""
+
+    def reply(messages: list[dict[str, str]]) -> dict[str, object]:
+        ask = messages[-1]["content"]
+        if "List every named thing" in ask:  # asked again, names first, when a reply holds nothing
+            return {"names": []}
+        turn = next(line for line in ask.splitlines() if line.startswith("Remember this"))
+        found = [memory("persona", PORTUGUESE, turn, 0.3, "Remember")] if memories is None else memories
+        if "The memories of this conversation" in ask:
+            return {"memories": found}
+        return {"summary": "", "entities": [], "concepts": [], "comparisons": [], "relations": [], "memories": found}
+
+    return FakeLLM().respond_with(reply)
+
+
+@pytest.mark.parametrize("proposed", [None, []], ids=["wrong-kind-and-subject", "no-memory"])
+def test_remember_keeps_the_kind_subject_and_importance_it_was_given(
+    tmp_path: Path, proposed: list[dict[str, object]] | None
+) -> None:
+    root = make_vault(tmp_path, schema=ONE_REFERENCE)
+    llm = _careless_model(proposed)
+    done = remember(root, "instruction", PORTUGUESE, importance=0.9, subject="Ana", llm=llm, now=NOTE_AT)
+    assert done.compiled and done.pages == ["entities/ana.md"], done
+    assert not (root / "entities/remember.md").exists()
+    (found,) = recall(root, kind="instruction", subject="Ana", as_of=AS_OF)
+    assert (found.memory.path, found.memory.item.text) == ("entities/ana.md", PORTUGUESE)
+    assert found.memory.item.importance == 0.9 and found.memory.item.date == NOTE_AT.date()
+    assert recall(root, kind="persona", as_of=AS_OF) == []
+    # what the model is told: the note, with the kind, subject and importance asked for
+    told = llm.history[0].messages[-1]["content"]
+    assert 'remember: "instruction"' in told and 'subject: "Ana"' in told and 'importance: "0.9"' in told
+    assert "Remember this instruction about Ana (importance 0.9): Always answer Ana in Portuguese." in told
+
+
+@pytest.mark.parametrize(
+    ("content", "kept"),
+    [
+        ("I like\x00 tea.", "I like tea."),
+        ("T\x00e\x00a\x00 \x00o\x00n\x00l\x00y\x00.\x00", "Tea only."),  # text that went through UTF-16
+        ("Use \x1b[1;31muv\x1b[0m for Python.\x07", "Use uv for Python."),
+        ("Broken \ud800 text.", "Broken \ufffd text."),
+    ],
+    ids=["nul", "utf-16", "terminal-codes", "lone-surrogate"],
+)
+def test_remember_cleans_control_characters_out_of_what_it_writes(tmp_path: Path, content: str, kept: str) -> None:
+    root = make_vault(tmp_path, schema=ONE_REFERENCE)
+    (root / "wikic.toml").write_text("", encoding="utf-8")  # no model: the note alone is written
+    done = remember(root, "persona", content, subject="us\x00er\x1b[0m")
+    data = (root / done.raw_path).read_bytes()
+    text = data.decode("utf-8")
+    assert f"Remember this persona about user (importance 0.5): {kept}\n" in text
+    assert not [ch for ch in text if ch < " " and ch != "\n"]
+    with pytest.raises(UsageError, match="the content is empty"):
+        remember(root, "persona", "\x00\x1b[0m \x07")

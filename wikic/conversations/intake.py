@@ -31,7 +31,7 @@ from wikic.conversations.transcript import Conversation
 from wikic.errors import ExportError
 from wikic.progress import ProgressCallback, ProgressEvent
 from wikic.vault.layout import RAW_DIR, is_export
-from wikic.vault.state import ConversationLedger, conversations_lock, source_ledger
+from wikic.vault.state import ConversationLedger, SetAside, conversations_lock, source_ledger
 
 SAVE_EVERY = 50
 STREAMED = {chatgpt.TOOL: chatgpt, claude_ai.TOOL: claude_ai}
@@ -76,6 +76,7 @@ def find_dropped(root: Path) -> list[Found]:
     ledger = ConversationLedger.load(root)
     read = {str(e.get("path")) for e in ledger.exports.values() if isinstance(e, dict) and e.get("done")}
     captured = set(source_ledger(root))
+    aside = SetAside.load(root)  # refused by an earlier ingest (a zip bomb...): not opened again until it changes
     found = []
     for folder, dirs, files in os.walk(root / RAW_DIR):
         rel_dir = Path(folder).relative_to(root).as_posix()
@@ -83,6 +84,8 @@ def find_dropped(root: Path) -> list[Found]:
         for name in sorted(files):
             rel = f"{rel_dir}/{name}"
             if name.startswith(".") or rel in captured or rel in read or os.path.islink(os.path.join(folder, name)):
+                continue
+            if aside.holds(rel):
                 continue
             try:
                 hit = detection.detect(root / rel)

@@ -4,9 +4,11 @@ as downloaded), through one small interface, so a format never cares which."""
 from __future__ import annotations
 
 import os
-import zipfile
 from pathlib import Path
 from typing import IO
+
+from wikic.text.archive import open_zip
+from wikic.vault.load import not_a_regular_file  # a named pipe in an export's folder would block its read
 
 
 class Tree:
@@ -39,7 +41,8 @@ class FolderTree(Tree):
             for folder, dirs, files in os.walk(self.path):
                 dirs[:] = sorted(d for d in dirs if not d.startswith("."))
                 rel = Path(folder).relative_to(self.path).as_posix()
-                found += [name if rel == "." else f"{rel}/{name}" for name in sorted(files) if not name.startswith(".")]
+                found += [name if rel == "." else f"{rel}/{name}" for name in sorted(files)
+                          if not name.startswith(".") and not_a_regular_file(os.path.join(folder, name)) is None]
             self._names = found
         return self._names
 
@@ -53,7 +56,7 @@ class FolderTree(Tree):
 class ZipTree(Tree):
     def __init__(self, path: Path) -> None:
         self.path, self.label = path, str(path)
-        self._zip = zipfile.ZipFile(path)
+        self._zip = open_zip(path, str(path))  # bounded: ExportError for a zip bomb or a damaged zip
 
     def names(self) -> list[str]:
         return [i.filename for i in self._zip.infolist() if not i.is_dir() and not i.filename.startswith("__MACOSX/")]

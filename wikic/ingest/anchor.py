@@ -45,7 +45,9 @@ from wikic.ingest.plan_model import (
 from wikic.ingest.support import ordinary, specifics, unsupported
 from wikic.pages.names import normalize_name
 from wikic.text.terms import words
+from wikic.vault import remember_note
 from wikic.vault.frontmatter import split_page
+from wikic.vault.layout import RAW_DIR
 
 # Link targets and autolinks are markup, not text a quote would contain.
 _LINK_TARGET = re.compile(r"\]\([^)\n]*\)|<https?://[^>\s]*>")
@@ -283,18 +285,46 @@ def anchor_plan(plan: Plan, text: str) -> Plan:
             invented_claims += 1  # a relation of an invented entity goes with it
             continue
         relations.append(Relation(r.source, r.relation, r.target, fact(r.fact, (r.source, r.target))))
-    turns = transcript.headers(text) if plan.memories else []
-    source_day = _source_date(text) if plan.memories else None
-    memories = []
-    for m in plan.memories:
+    request = _remember_request(plan.source_path, text)
+    proposed = list(plan.memories)
+    if request is not None:
+        # the caller of `remember` said what this is and whom it is about: the model does not decide that
+        proposed = [replace(m, kind=request.kind, subject=request.subject,
+                            importance=m.importance if request.importance is None else request.importance)
+                    for m in proposed]
+    turns = transcript.headers(text) if proposed or request else []
+    source_day = _source_date(text) if proposed or request else None
+
+    def remembered(m: Memory) -> Memory:
         anchored = fact(m.fact, (m.subject,))
         turn = transcript.turn_at(text, anchored.anchor.start_line, turns) if anchored.anchor else None
         when = turn.when.date() if turn is not None and turn.when is not None else source_day
-        memories.append(Memory(m.kind, m.subject, m.importance, anchored, when))
+        return Memory(m.kind, m.subject, m.importance, anchored, when)
+
+    memories = [remembered(m) for m in proposed]
+    if request is not None and not any(m.fact.anchored for m in memories):
+        content = _remembered_content(request, text)
+        if content:  # the model proposed nothing that holds: the note itself says what to remember
+            memories.append(remembered(Memory(request.kind, request.subject, 0.5 if request.importance is None
+                                              else request.importance, Fact(" ".join(content.split()), content))))
     return Plan(
         plan.source_path, plan.summary, tuple(entities), tuple(concepts), comparisons, tuple(relations),
         plan.notes, tuple(dict.fromkeys(invented)), invented_claims, tuple(memories), replaced,
     )
+
+
+def _remember_request(source_path: str, text: str) -> remember_note.Asked | None:
+    """What the caller of `remember` asked for, when the source is one of its notes (in raw/notes/)."""
+    if not source_path.startswith(f"{RAW_DIR}/notes/"):
+        return None
+    return remember_note.asked(split_page(text)[0])
+
+
+def _remembered_content(request: remember_note.Asked, text: str) -> str:
+    """The content a `remember` note's turn holds, after the words that ask for it ('' when not found)."""
+    lead = request.turn("")
+    at = text.find(lead)
+    return text[at + len(lead):].strip() if at >= 0 else ""
 
 
 _DATE_KEYS = ("started", "date", "captured", "created")

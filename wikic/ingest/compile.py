@@ -152,6 +152,12 @@ class Compiler:
             )
         self.texts[path] = text
 
+    def _writable(self, path: str) -> bool:
+        """The page can be written into: its text and its frontmatter read. Any other page is left byte for
+        byte as it is (`_update` says why in the source's report)."""
+        text = self.text(path)
+        return text is not None and split_page(text)[0] is not None
+
     def sources_of(self, path: str) -> frozenset[str]:
         """The raw sources page `path` cites, as planned so far."""
         if path in self.planned_sources:
@@ -338,7 +344,9 @@ class Compiler:
                 path, {*item["sources"], *(s for _, more in touched.get(path, []) for s in more["sources"])}
             )
         for path in touched:
-            if path not in fresh and self.text(path) is not None:
+            # a page `_update` skips (unreadable, or frontmatter unreadable: a person's) stays as it is, so it
+            # does not cite the source, and its siblings do not list it
+            if path not in fresh and self._writable(path):
                 grown |= self._join(path, {src})
 
         for path, (kind, item) in fresh.items():
@@ -350,7 +358,7 @@ class Compiler:
         written = set(result.created) | set(result.updated)
         for path in sorted({p for source in grown for p in self.citing(source)} - written):
             text = self.text(path)
-            if text is None:
+            if text is None or not self._writable(path):
                 continue
             new_text, kept = self._see_also(path, text)
             result.kept_edits.extend(f"{path}: {key}" for key in kept)

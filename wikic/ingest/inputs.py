@@ -5,6 +5,7 @@ files already in the vault's raw/. Nothing here writes; `capture` commits what t
 from __future__ import annotations
 
 import codecs
+import io
 import re
 import sys
 import urllib.error
@@ -15,11 +16,12 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import BinaryIO
 
-from wikic.errors import UsageError
+from wikic.errors import ExportError, UsageError
 from wikic.ingest import encodings
 from wikic.settings import IngestSettings
-from wikic.text import extract as textract
+from wikic.text import archive, extract as textract
 from wikic.vault.layout import RAW_DIR, RAW_SUBDIRS
+from wikic.vault.load import not_a_regular_file
 
 _IMAGE_EXTS = {
     ".png": "png",
@@ -37,6 +39,11 @@ _KEEP_TEXT_EXTS = (".txt", ".text", ".vtt", ".srt", *_MARKDOWN_EXTS)
 
 class SourceError(UsageError):
     """An input cannot be captured (missing, empty, binary, undecodable, too large, unreachable)."""
+
+
+class UnreadableSource(SourceError):
+    """The file system would not give an input's bytes (permissions, an I/O error): a problem of the moment
+    that leaves the file as it was, so a file in raw/ is not set aside for it (see `pending`)."""
 
 
 @dataclass(frozen=True)
@@ -101,16 +108,18 @@ def _prepare(
     else:
         path = Path(item).expanduser()
         label, name, source_name = item, path.name, path.name
-        data = _read_file(path, limit, settings)
         resolved = path.resolve()
-        raw_root = root / RAW_DIR
-        if resolved.is_relative_to(raw_root):
+        if resolved.is_relative_to(root / RAW_DIR):
             existing_raw = resolved.relative_to(root).as_posix()
             label = existing_raw
+        data = _read_file(path, label, limit, settings, in_raw=existing_raw is not None)
+    if data.startswith(b"PK\x03\x04"):
+        _refuse_zip(label, data)
     media, ext = _detect(data, name, content_type)
     title, text, encoding = _extract(label, data, media, content_type, declared)
     if media != "image" and not text.strip():
-        raise SourceError(f"{label}: empty source (no text)", hint="check the file; nothing was captured")
+        hint = None if existing_raw is not None else "check the file; nothing was captured"
+        raise SourceError(f"{label}: empty source (no text)", hint=hint)
     if media in ("markdown", "text") and ext not in _KEEP_TEXT_EXTS:
         ext = ".md"
     if encoding not in ("", "utf-8") and ext in _MARKDOWN_EXTS:
@@ -138,23 +147,42 @@ def _read_stdin(stdin: BinaryIO | bytes | None, limit: int) -> bytes:
     return data
 
 
-def _read_file(path: Path, limit: int, settings: IngestSettings) -> bytes:
+def _read_file(path: Path, label: str, limit: int, settings: IngestSettings, *, in_raw: bool) -> bytes:
+    # a file already in raw/ is there: `pending` says what becomes of it when it is refused
+    nothing = None if in_raw else "nothing was captured"
     if not path.exists():
-        raise SourceError(f"{path}: no such file", hint="check the path (URLs must start with http:// or https://)")
+        raise SourceError(f"{label}: no such file", hint="check the path (URLs must start with http:// or https://)")
     if path.is_dir():
-        raise SourceError(f"{path}: is a folder, not a file", hint="pass the files inside it, e.g. folder/*.md")
+        raise SourceError(f"{label}: is a folder, not a file", hint="pass the files inside it, e.g. folder/*.md")
+    irregular = not_a_regular_file(path)
+    if irregular is not None:  # opening a named pipe would wait for a writer; a device has no end
+        raise SourceError(f"{label}: {irregular}, not a file",
+                          hint=None if in_raw else "pipe its text in instead: ... | wikic ingest -")
     size = path.stat().st_size
     if size > limit:
         raise SourceError(
-            f"{path}: {_mb(size)} is larger than the {_mb(limit)} limit",
+            f"{label}: {_mb(size)} is larger than the {_mb(limit)} limit",
             hint=f"raise [ingest] max_source_mb (now {settings.max_source_mb:g}) in wikic.toml, or split the file",
         )
     if size == 0:
-        raise SourceError(f"{path}: empty file", hint="nothing was captured")
+        raise SourceError(f"{label}: empty file", hint=nothing)
     try:
         return path.read_bytes()
     except OSError as exc:
-        raise SourceError(f"{path}: cannot read ({exc.strerror})") from None
+        raise UnreadableSource(f"{label}: cannot read ({exc.strerror})") from None
+
+
+def _refuse_zip(label: str, data: bytes) -> None:
+    """A zip is read only as a conversation export (which never reaches here): a SourceError either way, the
+    bounds' own reason when it is one `archive` refuses to open (a zip bomb)."""
+    try:
+        archive.open_zip(io.BytesIO(data), label).close()
+    except ExportError as exc:
+        raise SourceError(exc.message, hint=exc.hint) from None
+    raise SourceError(
+        f"{label}: a zip archive, not text, HTML, PDF or an image",
+        hint="wikic reads a zip only as a ChatGPT, Claude.ai or Slack export; unpack it and ingest its files",
+    )
 
 
 def _fetch(url: str, limit: int, timeout: float) -> tuple[bytes, str | None, str]:

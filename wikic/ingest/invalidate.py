@@ -19,6 +19,7 @@ from wikic.facts.claims import Claim, is_claim_id, parse_line, plain_text, scan
 from wikic.facts.dates import first_day
 from wikic.facts.lookup import as_of_date
 from wikic.facts.timeline import settle
+from wikic.text.controls import without_controls
 from wikic.vault.layout import require_vault
 
 NOTES_KIND = "notes"
@@ -78,6 +79,7 @@ def invalidate(root: Path, claim_id: str, reason: str, *, on: str | dt.date | No
     root = Path(root).resolve()
     require_vault(root)
     today = today or dt.date.today()
+    reason = without_controls(reason)  # a tool call's NUL or colour codes never reach raw/notes/
     if not reason.strip():
         raise UsageError("give the reason the claim no longer holds", hint="it is written into raw/notes/")
     if len(reason) > MAX_REASON:
@@ -90,6 +92,10 @@ def invalidate(root: Path, claim_id: str, reason: str, *, on: str | dt.date | No
         if journal.pending(root):
             journal.recover(root, page_types)
         page, claim, text = find_claim(root, claim_id)
+        if claim.valid_to is not None:  # asked twice (a retry), or a claim its source gives an end
+            why = f"ended by {claim.ended}" if claim.ended else "as its source states"
+            raise UsageError(f"{claim.id} on {page} already ended on {claim.valid_to} ({why}): nothing changed",
+                             hint="it is in the page's history; `wikic facts SUBJECT` lists the claims that hold now")
         if day < first_day(claim.start):
             raise UsageError(f"{claim.id} holds from {claim.start}: it cannot end on {day.isoformat()}, before that")
         if claim.block is None or find_block(text, claim.block) is None:

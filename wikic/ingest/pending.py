@@ -5,19 +5,29 @@ compilation failed or never ran. A source compiled before is skipped without rea
 are immutable, and lint's `raw-drift` reports one that changed. The text copy of an HTML, PDF or converted
 source is not a source of its own, and neither is a conversation export (`raw/transcripts/exports/`, or
 one someone dropped into raw/): the transcripts made from it are.
+
+A file ingest cannot use (empty, binary, a zip bomb, a named pipe or a device, which are never opened) is
+reported once and set aside (`.wikic/set-aside.json`, by size, modification time and sha256): later runs
+pass over it without a word until it changes, and `wikic status` lists it. A file the system would not let
+ingest read (permissions) is not set aside: that is fixed without changing the file.
 """
 
 from __future__ import annotations
 
+import datetime as dt
 import os
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
-from wikic.ingest.inputs import Prepared, SourceError, read_inputs
+from wikic.ingest.inputs import Prepared, SourceError, UnreadableSource, read_inputs
 from wikic.settings import IngestSettings
 from wikic.vault.layout import RAW_DIR, is_export
+from wikic.vault.load import not_a_regular_file
 from wikic.vault.paths import confined
-from wikic.vault.state import Compiled, ConversationLedger, source_ledger
+from wikic.vault.state import Compiled, ConversationLedger, SetAside, file_sha256, set_aside_lock, source_ledger
+
+SET_ASIDE_NOTE = "set aside until it changes; `wikic status` lists it"
 
 
 @dataclass(frozen=True)
@@ -25,6 +35,7 @@ class Unusable:
     path: str  # vault-relative
     error: str
     hint: str | None
+    stamp: dict[str, Any] | None = None  # size, mtime_ns, sha256 when refused: set aside; None: a read error
 
 
 def pending_inputs(root: Path, settings: IngestSettings) -> tuple[list[Prepared], list[Unusable]]:
@@ -36,16 +47,59 @@ def pending_inputs(root: Path, settings: IngestSettings) -> tuple[list[Prepared]
     }
     # conversation exports dropped into raw/ were read into transcripts: those are the sources
     text_copies |= {str(e.get("path")) for e in ConversationLedger.load(root).exports.values() if isinstance(e, dict)}
+    aside = SetAside.load(root)
     prepared: list[Prepared] = []
     unusable: list[Unusable] = []
     for rel in _raw_files(root):
-        if rel in text_copies or _compiled(root, rel, ledger.get(rel), compiled):
+        if rel in text_copies or _compiled(root, rel, ledger.get(rel), compiled) or aside.holds(rel):
             continue
+        before = _stat(root / rel)
         try:
             prepared.extend(read_inputs(root, [str(root / rel)], settings=settings))
-        except SourceError as exc:
+        except UnreadableSource as exc:
             unusable.append(Unusable(rel, exc.message, exc.hint))
+        except SourceError as exc:
+            unusable.append(Unusable(rel, exc.message, exc.hint, _stamp(root / rel, before)))
     return prepared, unusable
+
+
+def set_aside(root: Path, unusable: list[Unusable], today: dt.date) -> None:
+    """Record the files of `unusable` that were refused for what they hold, and forget the ones set aside
+    before that are gone or have changed since (they were judged again)."""
+    refused = {u.path: u for u in unusable if u.stamp is not None}
+    if not refused and not SetAside.load(root).entries:
+        return  # nothing to record, nothing to forget
+    with set_aside_lock(root):
+        recorded = SetAside.load(root).entries
+        aside = SetAside.load(root)  # `holds` refreshes the mtime of a file touched but not changed
+        kept = {rel: entry for rel, entry in aside.current().items() if rel not in refused}
+        for rel, u in refused.items():
+            kept[rel] = {**(u.stamp or {}), "reason": u.error, "since": today.isoformat()}
+        if kept != recorded:
+            SetAside(root, kept).save()
+
+
+def _stat(path: Path) -> os.stat_result | None:
+    try:
+        return os.stat(path)
+    except OSError:
+        return None
+
+
+def _stamp(path: Path, before: os.stat_result | None) -> dict[str, Any] | None:
+    """What tells the file apart from a changed one: size, modification time and (for a regular file, which
+    alone is ever read) sha256; None when it changed while it was judged (it is judged again next run)."""
+    if before is None:
+        return None
+    digest: str | None = None
+    if not_a_regular_file(path) is None:
+        digest = file_sha256(path)
+        if digest is None:
+            return None
+    after = _stat(path)
+    if after is None or (after.st_size, after.st_mtime_ns) != (before.st_size, before.st_mtime_ns):
+        return None
+    return {"size": before.st_size, "mtime_ns": before.st_mtime_ns, "sha256": digest}
 
 
 def _compiled(root: Path, rel: str, entry: dict[str, object] | None, compiled: Compiled) -> bool:

@@ -32,7 +32,7 @@ from wikic.conversations.intake import ExportReport, bring_in, drain_queue, find
 from wikic.conversations.queue import queued
 from wikic.ingest.capture import CapturedSource, commit, preview
 from wikic.ingest.inputs import read_inputs
-from wikic.ingest.pending import pending_inputs
+from wikic.ingest.pending import SET_ASIDE_NOTE, Unusable, pending_inputs, set_aside
 from wikic.ingest.rebuild import ledger_missing, rebuilt_compiled
 from wikic.ingest.report import SourceReport
 from wikic.pages import journal
@@ -349,6 +349,7 @@ def ingest(
         require_extra("palace", instead="pass --no-palace to ingest without the search index")
     today = options.today or dt.date.today()
     report = IngestReport(dry_run=options.dry_run, estimate=options.estimate)
+    unusable: list[Unusable] = []  # raw/ files refused (with no source given)
     page_types = list(schema.page_folders)
     if journal.pending(root) and not options.dry_run and not options.estimate:
         with vault_lock(root):  # a run killed while writing: finish it before judging what is compiled
@@ -379,10 +380,10 @@ def ingest(
         if not options.dry_run and not options.estimate:
             llm = _bring_in_waiting(root, settings, report, llm, progress)
         prepared, unusable = pending_inputs(root, settings.ingest)
-        report.sources += [
-            SourceReport(u.path, "", "failed", error=f"{u.error}" + (f" ({u.hint})" if u.hint else ""))
-            for u in unusable
-        ]
+        previewing = options.dry_run or options.estimate
+        for u in unusable:
+            notes = "; ".join(n for n in (u.hint, SET_ASIDE_NOTE if u.stamp and not previewing else None) if n)
+            report.sources.append(SourceReport(u.path, "", "failed", error=u.error + (f" ({notes})" if notes else "")))
     # Nothing is captured before the run can compile it: not for an estimate or a dry run, and not when
     # the model is not configured (a configuration error then leaves raw/ as it was).
     compiled = Compiled.load(root)
@@ -402,6 +403,10 @@ def ingest(
                 rebuilt.save()
                 report.rebuilt = sorted(rebuilt.entries)
     sources = planned if options.dry_run or options.estimate else commit(root, prepared)
+    if not options.inputs and not options.dry_run and not options.estimate:
+        # the run goes on (its configuration held): this report is the one that tells of the files refused,
+        # and the next runs pass over them until they change
+        set_aside(root, unusable, today)
     report.converted = {s.text_path: s.encoding for s in sources if s.text_path and s.encoding != "utf-8"}
     todo: list[CapturedSource] = []
     for src in sources:

@@ -17,8 +17,10 @@ from typing import Any
 
 from wikic.conversations.transcript import Conversation, Turn, render
 from wikic.errors import ConfigError, UsageError
+from wikic.text.controls import without_controls
 from wikic.vault.layout import require_vault
 from wikic.vault.memories import KINDS
+from wikic.vault.remember_note import Asked
 
 NOTES_KIND = "notes"
 MAX_CONTENT = 2000
@@ -35,16 +37,17 @@ class Remembered:
 
 
 def note_text(kind: str, content: str, importance: float, subject: str, when: dt.datetime) -> str:
-    """The note `remember` captures: a transcript of one turn, saying what to remember and how."""
+    """The note `remember` captures: a transcript of one turn, saying what to remember and how, with the
+    kind, subject and importance asked for in its frontmatter (see `wikic/vault/remember_note.py`)."""
+    request = Asked(kind, subject, importance)
     title = f"{when.strftime('%Y-%m-%d')} remember: {' '.join(content.split())[:60]}"
-    said = f"Remember this {kind} about {subject} (importance {importance:g}): {content.strip()}"
     return render(
         Conversation(
             f"remember-{when.strftime('%Y%m%dT%H%M%S')}",
             "chat-log",
             title,
-            (Turn("user", said, when),),
-            extra={"remember": kind, "subject": subject},
+            (Turn("user", request.turn(content.strip()), when),),
+            extra={key: str(value) for key, value in request.fields().items()},
         )
     )
 
@@ -59,13 +62,17 @@ def remember(root: Path, kind: str, content: str, *, importance: float = 0.5, su
     require_vault(root)
     if kind not in KINDS:
         raise UsageError(f"unknown memory kind {kind!r}", hint=f"use one of: {', '.join(KINDS)}")
+    # what a tool call may carry and no note may: NUL and other control characters, terminal colour codes,
+    # lone surrogates (UTF-8 cannot hold them)
+    content = without_controls(content)
+    subject = " ".join(without_controls(subject).split()) or "user"
     if not content.strip():
         raise UsageError("nothing to remember: the content is empty")
     if len(content) > MAX_CONTENT:
         raise UsageError(f"a memory is at most {MAX_CONTENT} characters", hint="remember one thing at a time")
     importance = min(1.0, max(0.0, importance))
     now = (now or dt.datetime.now(dt.UTC)).astimezone(dt.UTC)
-    text = note_text(kind, content, importance, " ".join(subject.split()) or "user", now)
+    text = note_text(kind, content, importance, subject, now)
     (captured,) = capture(root, ["-"], kind=NOTES_KIND, stdin=text.encode("utf-8"))
     result = Remembered(captured.raw_path, captured.new, False)
     try:

@@ -24,6 +24,7 @@ from wikic.vault.layout import (
     SPECIAL_FILES,
     is_export,
 )
+from wikic.vault.load import not_a_regular_file
 from wikic.vault.parse import MAX_PAGE_BYTES
 from wikic.vault.state import ConversationLedger, source_ledger
 from wikic.vault.write import inside
@@ -83,6 +84,8 @@ def classify(vault: Path, rel: str, originals: frozenset[str]) -> SourceFile | N
     path = vault / rel
     if not inside(vault, path):
         return None  # a symbolic link out of the vault is never read (lint reports it: unsafe-path)
+    if not_a_regular_file(path):
+        return None  # a named pipe would block the reader, a device has no text (lint reports it: unsafe-path)
     if wing != RAW_DIR:
         try:
             if path.stat().st_size > MAX_PAGE_BYTES:

@@ -6,6 +6,7 @@ Nothing here writes into the vault except the cache under `.wikic/`, and only wh
 from __future__ import annotations
 
 import os
+import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -61,9 +62,37 @@ class Vault:
         return sorted(p for p in self.notes if self.is_page(p))
 
 
+def irregular_kind(mode: int) -> str | None:
+    """What a file of mode `mode` (its `st_mode`, symlinks followed) is when it is not a regular file, or
+    None for a regular one. A named pipe blocks whoever opens it until something writes into it, and a
+    device or socket has no content to read: every reader of the vault skips them."""
+    if stat.S_ISREG(mode):
+        return None
+    if stat.S_ISFIFO(mode):
+        return "a named pipe (FIFO)"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    if stat.S_ISCHR(mode):
+        return "a character device"
+    if stat.S_ISBLK(mode):
+        return "a block device"
+    if stat.S_ISDIR(mode):
+        return "a folder"
+    return "not a regular file"
+
+
+def not_a_regular_file(path: str | os.PathLike[str]) -> str | None:
+    """`irregular_kind` of the file at `path`, found without opening it; None when it is a regular file or
+    cannot be looked at (whoever reads it then reports why)."""
+    try:
+        return irregular_kind(os.stat(path).st_mode)
+    except OSError:
+        return None
+
+
 def walk(root: Path) -> tuple[dict[str, FileInfo], list[tuple[str, Problem]]]:
-    """Every file under `root`; dot-folders are skipped (Obsidian ignores them), symlinks are not followed
-    out of the vault."""
+    """Every regular file under `root`; dot-folders are skipped (Obsidian ignores them), symlinks are not
+    followed out of the vault, and a named pipe, socket or device is left out (reported, never opened)."""
     files: dict[str, FileInfo] = {}
     problems: list[tuple[str, Problem]] = []
     real_root = os.path.realpath(root)
@@ -96,6 +125,10 @@ def walk(root: Path) -> tuple[dict[str, FileInfo], list[tuple[str, Problem]]]:
                 st = entry.stat()
             except OSError as exc:
                 problems.append((rel, Problem("unsafe-path", None, f"cannot read: {exc.strerror}")))
+                continue
+            kind = irregular_kind(st.st_mode)
+            if kind is not None:
+                problems.append((rel, Problem("unsafe-path", None, f"{kind}, not a file: not read")))
                 continue
             files[rel] = FileInfo(rel, st.st_size, st.st_mtime_ns)
     return files, problems
