@@ -140,6 +140,10 @@ def register(app: typer.Typer) -> None:
         overrides = {key: value for key, value in {"model": model, "base_url": base_url}.items() if value is not None}
         from wikic.facts.lookup import as_of_date
         from wikic.query.answer import QueryOptions, answer_question
+        from wikic.query.writeback import check_can_file
+
+        if save:
+            check_can_file(root)  # before the model is asked: an answer that cannot be filed costs nothing
         options = QueryOptions(k=k, budget=budget, max_answer_tokens=max_tokens, allow_general=allow_general,
                                use_cache=not no_cache, overrides=overrides,
                                as_of=as_of_date(as_of) if as_of is not None else None)
