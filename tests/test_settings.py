@@ -319,3 +319,9 @@ def test_ingest_refuses_an_infinite_number_before_anything_is_read(make_vault, t
     assert result.exit_code == 2
     assert f"  {shown} (from {path}:2)\n" in result.stderr
     assert not any((root / "raw").rglob("notes*"))
+
+
+def test_the_readme_gives_the_range_of_every_numeric_key() -> None:
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    paragraph = next(p for p in readme.split("\n\n") if p.startswith("Numbers must be finite"))
+    assert [key for _, key, _ in NUMERIC_KEYS if f"`{key}`" not in paragraph and f"{key}`" not in paragraph] == []

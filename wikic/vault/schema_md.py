@@ -122,9 +122,13 @@ def load(root: Path) -> Schema:
     try:
         text = path.read_text(encoding="utf-8-sig")
     except UnicodeDecodeError as exc:
-        raise SchemaError(f"{SCHEMA_FILE} is not UTF-8 text (byte offset {exc.start})") from exc
+        raise SchemaError(
+            f"{SCHEMA_FILE} is not UTF-8 text (byte offset {exc.start})", hint=f"save {path} as UTF-8"
+        ) from exc
     except OSError as exc:
-        raise SchemaError(f"cannot read {SCHEMA_FILE}: {exc.strerror}") from exc
+        raise SchemaError(
+            f"cannot read {SCHEMA_FILE}: {exc.strerror}", hint=f"check that {path} is a file you may read"
+        ) from exc
     return parse(text)
 
 
