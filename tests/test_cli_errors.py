@@ -120,6 +120,13 @@ USAGE_ERRORS = [
     ("hooks install", "Missing argument"),
     ("hooks uninstall nope --vault {vault}", "unknown assistant 'nope'"),
     ("hooks uninstall codex --vault {missing}", "vault folder does not exist"),
+    ("init ''", "Invalid value for 'DIR': the path is empty"),
+    ("lint ''", "Invalid value for 'VAULT': the path is empty"),
+    ("lint --vault ''", "the path is empty (for the current folder, give .)"),
+    ("ingest {note} --vault ''", "the path is empty"),
+    ("status --vault ''", "the path is empty"),
+    ("lint --as-of '' {vault}", "--as-of must be a date YYYY-MM-DD, not ''"),
+    ("wake-up --as-of '' --vault {vault}", "--as-of must be a date YYYY-MM-DD, not ''"),
     ("nope", "No such command 'nope'"),
     ("--bogus", "No such option: --bogus"),
 ]

@@ -122,6 +122,14 @@ def resolve_vault(vault: Path | None) -> Path:
     return vault.resolve()
 
 
+def folder_path(value: str) -> Path:
+    """A folder given on the command line. An empty one is refused: `--vault "$VAULT"` with the variable
+    unset must not quietly mean the current folder (Path("") is ".")."""
+    if not value.strip():
+        raise typer.BadParameter("the path is empty (for the current folder, give .)")
+    return Path(value)
+
+
 # `vault: VaultDir = None` in a command's signature: the one --vault option every command shares.
 VaultDir = Annotated[
     Path | None,
@@ -129,6 +137,7 @@ VaultDir = Annotated[
         "--vault",
         "-C",
         metavar="DIR",
+        parser=folder_path,
         help="Vault folder (default: the nearest parent holding SCHEMA.md, else the current folder).",
     ),
 ]

@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import gc
 import json
-from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, NoReturn
 
 import typer
 
-from wikic.cli._common import resolve_vault, translate_errors
+from wikic.cli._common import VaultDir, resolve_vault, translate_errors
 from wikic.cli._progress import ProgressDisplay
 from wikic.errors import Interrupted, UsageError
 
@@ -141,7 +140,7 @@ def register(app: typer.Typer) -> None:
                 help="Files, http(s) URLs, or - for standard input (none: every file in raw/ not compiled yet).",
             ),
         ] = None,
-        vault: Annotated[Path | None, typer.Option("--vault", "-C", help="Vault folder.")] = None,
+        vault: VaultDir = None,
         kind: Annotated[
             str | None, typer.Option("--kind", help="raw/ folder: articles, papers, transcripts or assets.")
         ] = None,

@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from wikic.cli._common import VaultDir, resolve_vault, translate_errors
+from wikic.cli._common import VaultDir, folder_path, resolve_vault, translate_errors
 from wikic.errors import UsageError
 
 
@@ -21,7 +21,8 @@ def register(app: typer.Typer) -> None:
     @translate_errors
     def lint(
         vault_arg: Annotated[
-            Path | None, typer.Argument(metavar="VAULT", help="Vault folder (or use --vault).")
+            Path | None,
+            typer.Argument(metavar="VAULT", parser=folder_path, help="Vault folder (or use --vault)."),
         ] = None,
         vault: VaultDir = None,
         fmt: Annotated[
@@ -90,7 +91,7 @@ def register(app: typer.Typer) -> None:
             raise UsageError(f"unknown format '{fmt}'", hint=f"use one of: {', '.join(FORMATS)}")
         root = resolve_vault(vault_arg or vault)
         today = None
-        if as_of:
+        if as_of is not None:
             try:
                 today = dt.date.fromisoformat(as_of)
             except ValueError:

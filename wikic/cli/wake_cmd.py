@@ -47,7 +47,7 @@ def register(app: typer.Typer) -> None:
         from wikic.memory.briefing import wake_up
 
         try:
-            day = dt.date.fromisoformat(as_of) if as_of else None
+            day = dt.date.fromisoformat(as_of) if as_of is not None else None
         except ValueError:
             raise UsageError(
                 f"--as-of must be a date YYYY-MM-DD, not {as_of!r}", hint="for example: --as-of 2026-12-01"
