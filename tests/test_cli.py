@@ -191,7 +191,10 @@ def test_init_on_a_file_is_a_usage_error(tmp_path: Path) -> None:
     (tmp_path / "file").write_text("x")
     result = run("init", str(tmp_path / "file"))
     assert (result.exit_code, result.stdout) == (2, "")
-    assert result.stderr == f"Error: {tmp_path / 'file'} exists and is not a folder\n"
+    assert result.stderr == (
+        f"Error: {tmp_path / 'file'} exists and is not a folder\n"
+        "Hint: give the name of a new folder, or of an existing one\n"
+    )
 
 
 def test_a_fresh_vault_lints_clean(tmp_path: Path) -> None:
@@ -404,8 +407,12 @@ def test_missing_vault_is_a_usage_error(tmp_path: Path, args: list[str]) -> None
     result = run(*(a.replace("{missing}", missing) for a in args))
     assert result.exit_code == 2
     assert result.stdout == ""
-    assert result.stderr == f"Error: vault folder does not exist: {missing}\n"
+    assert result.stderr == f"Error: vault folder does not exist: {missing}\nHint: {MISSING_VAULT_HINT}\n"
 
+
+MISSING_VAULT_HINT = (
+    "give the folder of a vault with --vault DIR (or run the command inside it); `wikic init DIR` makes a new one"
+)
 
 NEEDS_A_VAULT = [
     pytest.param(["search", "tomatoes"], id="search"),
@@ -480,7 +487,11 @@ def test_lint_of_a_plain_folder_keeps_a_cache_when_asked(tmp_path: Path) -> None
 def test_vault_that_is_a_file_is_a_usage_error(tmp_path: Path) -> None:
     (tmp_path / "f.md").write_text("x")
     result = run("lint", "--vault", str(tmp_path / "f.md"))
-    assert (result.exit_code, result.stderr) == (2, f"Error: vault is not a folder: {tmp_path / 'f.md'}\n")
+    assert (result.exit_code, result.stderr) == (
+        2,
+        f"Error: vault is not a folder: {tmp_path / 'f.md'}\n"
+        "Hint: give the vault's folder, not a file in it, with --vault DIR\n",
+    )
 
 
 @pytest.mark.slow  # a wikic process
@@ -491,7 +502,7 @@ def test_the_console_script_prints_no_traceback(tmp_path: Path) -> None:
         [*command, "lint", str(tmp_path / "nope")], capture_output=True, text=True, timeout=120, check=False
     )
     assert proc.returncode == 2
-    assert proc.stderr == f"Error: vault folder does not exist: {tmp_path / 'nope'}\n"
+    assert proc.stderr == f"Error: vault folder does not exist: {tmp_path / 'nope'}\nHint: {MISSING_VAULT_HINT}\n"
     assert proc.stdout == ""
 
 

@@ -75,7 +75,10 @@ def test_every_problem_of_every_section_is_reported_at_once_in_file_order(tmp_pa
         "(got 'localhost:11434') (from environment variable WIKIC_LLM_BASE_URL)",
         "  [llm] max_retries: Input should be greater than or equal to 0 (got -1) (from command-line option)",
     ]
-    assert error.hint == f"fix the keys above in {path} (or the named variable or flag)"
+    assert error.hint == (
+        f"fix what is named above: the keys in {path}, the environment variables and the flags (see the command's "
+        "--help)"
+    )
 
 
 @pytest.mark.parametrize(
@@ -190,7 +193,7 @@ def test_every_command_reports_a_bad_file_the_same_way(make_vault, command: list
         f"  [palace] fusion: Input should be 'calibrated', 'convex' or 'rrf' (got 'borda') (from {path}:4)\n"
         "  [embeding]: unknown section; did you mean [embedding]? (known sections: [llm], [ingest], [palace], "
         f"[embedding], [lint], [capture], [search], [mcp]) (from {path}:5)\n"
-        f"Hint: fix the keys above in {path} (or the named variable or flag)\n"
+        f"Hint: fix the keys above in {path}\n"
     )
 
 
@@ -222,3 +225,103 @@ def test_the_wikic_toml_of_a_new_vault_and_its_examples_are_valid(tmp_path: Path
     assert load_settings(tmp_path, env={}).llm.model == "qwen3:8b"
     write(tmp_path, _uncommented(text))
     assert load_settings(tmp_path, env={}).lint.strict is True
+
+
+# -- numbers: finite and in range, every numeric key of every section ---------------------------------------
+
+
+def _numeric_keys() -> list[tuple[str, str, type]]:
+    out = []
+    for section, model in SECTIONS.items():
+        for key, info in model.model_fields.items():
+            kinds = {info.annotation} | set(getattr(info.annotation, "__args__", ()))
+            number = next((kind for kind in (float, int) if kind in kinds), None)
+            if number is not None:
+                out.append((section, key, number))
+    return out
+
+
+NUMERIC_KEYS = _numeric_keys()
+
+
+def test_every_numeric_key_has_a_lower_and_an_upper_bound() -> None:
+    """A new numeric key without a range fails here: an absurd value must be refused, not overflow later."""
+    assert len(NUMERIC_KEYS) >= 20
+    for section, key, _ in NUMERIC_KEYS:
+        info = SECTIONS[section].model_fields[key]
+        names = {type(m).__name__ for m in info.metadata}
+        assert names & {"Ge", "Gt"} and names & {"Le", "Lt"}, f"[{section}] {key} has no range"
+
+
+BAD_NUMBERS = ["inf", "-inf", "nan", "-1", "1e400", "1" + "0" * 30, "9" * 400]
+
+
+@pytest.mark.parametrize(("section", "key", "kind"), NUMERIC_KEYS, ids=[f"{s}.{k}" for s, k, _ in NUMERIC_KEYS])
+def test_a_non_finite_or_absurd_number_is_refused_with_its_section_key_and_line(
+    tmp_path: Path, section: str, key: str, kind: type
+) -> None:
+    for value in BAD_NUMBERS:
+        path = write(tmp_path, f"# numbers\n[{section}]\n{key} = {value}\n")
+        error = problems(tmp_path)
+        (line,) = error.message.split("\n")[1:]
+        assert line.startswith(f"  [{section}] {key}: "), (value, line)
+        assert line.endswith(f"(from {path}:3)"), (value, line)
+        assert len(line) < 300, line  # a 400-digit number is not repeated whole
+
+
+def test_in_range_values_load_and_a_huge_integer_names_the_range(tmp_path: Path) -> None:
+    write(tmp_path, "[ingest]\nmax_source_mb = 4096\nfetch_timeout = 0.5\n[llm]\ntimeout = 86400\n")
+    settings = load_settings(tmp_path, env={})
+    assert settings.ingest.max_source_bytes == 4096 * 1024 * 1024 and settings.llm.timeout == 86400
+    write(tmp_path, "[ingest]\nmax_source_mb = 1" + "0" * 400 + "\n")
+    shown = "[ingest] max_source_mb: Input should be a number greater than 0 and less than or equal to 4096 (got 1000"
+    assert shown in problems(tmp_path).message
+
+
+def test_chunk_overlap_is_at_most_half_a_chunk(tmp_path: Path) -> None:
+    write(tmp_path, "[ingest]\nchunk_tokens = 1000\nchunk_overlap_tokens = 900\n")
+    assert "[ingest] chunk_overlap_tokens: must be at most half of chunk_tokens (500 for chunk_tokens = 1000)" in (
+        problems(tmp_path).message
+    )
+    write(tmp_path, "[ingest]\nchunk_tokens = 1000\nchunk_overlap_tokens = 500\n")
+    assert load_settings(tmp_path, env={}).ingest.chunk_overlap_tokens == 500
+
+
+def test_extra_body_may_not_hold_inf_or_nan(tmp_path: Path) -> None:
+    write(tmp_path, "[llm]\nextra_body = { options = { num_ctx = 8192, penalties = [1.0, nan] } }\n")
+    assert "[llm] extra_body: holds inf or nan, which JSON cannot send" in problems(tmp_path).message
+    write(tmp_path, "[llm]\nextra_body = { options = { num_ctx = 8192, penalty = 1.1 } }\n")
+    assert load_settings(tmp_path, env={}).llm.extra_body == {"options": {"num_ctx": 8192, "penalty": 1.1}}
+
+
+def test_a_bad_flag_value_is_named_by_its_flag(tmp_path: Path) -> None:
+    error = problems(tmp_path, {"concurrency": 0, "strategy": "fast"})
+    assert "[llm] concurrency: Input should be greater than or equal to 1 (got 0) (from the --concurrency flag)" in (
+        error.message
+    )
+    assert "(from the --strategy flag)" in error.message
+    assert error.hint == "fix what is named above: the flags (see the command's --help)"
+
+
+@pytest.mark.parametrize(
+    ("toml", "shown"),
+    [
+        ("[ingest]\nmax_source_mb = 1e400\n", "[ingest] max_source_mb: Input should be a finite number (got inf)"),
+        ("[llm]\ntimeout = inf\n", "[llm] timeout: Input should be a finite number (got inf)"),
+        ("[llm]\ntimeout = 1e12\n", "[llm] timeout: Input should be less than or equal to 86400 (got 1000000000000.0)"),
+    ],
+)
+def test_ingest_refuses_an_infinite_number_before_anything_is_read(make_vault, toml: str, shown: str) -> None:
+    root = make_vault({"notes.md": "# Notes\n"})
+    path = write(root, toml)
+    result = CliRunner().invoke(app, ["ingest", str(root / "notes.md"), "--vault", str(root)])
+    assert result.exception is None or isinstance(result.exception, SystemExit), repr(result.exception)
+    assert result.exit_code == 2
+    assert f"  {shown} (from {path}:2)\n" in result.stderr
+    assert not any((root / "raw").rglob("notes*"))
+
+
+def test_the_readme_gives_the_range_of_every_numeric_key() -> None:
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    paragraph = next(p for p in readme.split("\n\n") if p.startswith("Numbers must be finite"))
+    assert [key for _, key, _ in NUMERIC_KEYS if f"`{key}`" not in paragraph and f"{key}`" not in paragraph] == []

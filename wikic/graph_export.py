@@ -27,6 +27,11 @@ def _portable(graph: nx.MultiDiGraph[str]) -> nx.MultiDiGraph[str]:
 def graph_report(
     root: Path, *, graphml: Path | None = None, json_file: Path | None = None, top: int = 10
 ) -> dict[str, Any]:
+    for target in (graphml, json_file):  # before the vault is read: a long read must not end in this error
+        if target is not None and not Path(target).expanduser().absolute().parent.is_dir():
+            raise UsageError(
+                f"cannot write {target}: its folder does not exist", hint="give a path in a folder that exists"
+            )
     vault = load_vault(root, use_cache=is_vault(root))  # a plain folder is read, never written to
     lg = build(vault)
     report = health(lg, vault, top=top)
@@ -35,14 +40,16 @@ def graph_report(
         try:
             nx.write_graphml(_portable(lg.graph), graphml)
         except OSError as exc:
-            raise UsageError(f"cannot write {graphml}: {exc.strerror}") from exc
+            raise UsageError(f"cannot write {graphml}: {exc.strerror}", hint="give a file path you may write") from exc
         written.append(str(graphml))
     if json_file is not None:
         data = nx.node_link_data(lg.graph, edges="links")
         try:
             Path(json_file).write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
         except OSError as exc:
-            raise UsageError(f"cannot write {json_file}: {exc.strerror}") from exc
+            raise UsageError(
+                f"cannot write {json_file}: {exc.strerror}", hint="give a file path you may write"
+            ) from exc
         written.append(str(json_file))
     report["written"] = written
     return report

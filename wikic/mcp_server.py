@@ -100,6 +100,9 @@ class WikiTools:
         from wikic.palace import search
         from wikic.query.retrieve import relevant_hits
 
+        if not query.strip():
+            return ("Nothing to search for: the query is empty. Give a few words or a question, in any language "
+                    "(search(\"who founded OpenAI\")), or browse the wiki with list_pages.")
         with self._lock:
             palace = self.palace()
             hits = relevant_hits(palace, query, search(palace, query, max(1, min(k, 50)), wing=wing or None))

@@ -14,12 +14,14 @@ tracebacks, and `wikic.toml` may not hold one (a key in a file ends up in git).
 from __future__ import annotations
 
 import difflib
+import math
 import os
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Literal, get_args
 from urllib.parse import urlparse
 
+from annotated_types import Ge, Gt, Le, Lt
 from pydantic import (
     BaseModel,
     ConfigDict,
@@ -52,6 +54,18 @@ ENV_VARS: dict[tuple[str, str], tuple[str, ...]] = {
 ENV_FALLBACKS: dict[tuple[str, str], tuple[str, ...]] = {("embedding", "base_url"): ("OPENAI_BASE_URL",)}
 # Keys that must never be in a file, with the variables to use instead.
 SECRET_KEYS = {key: names for key, names in ENV_VARS.items() if key[1] == "api_key"}
+# The command-line flags that set a key (`overrides`), so a bad value is reported under the flag's name.
+FLAGS: dict[tuple[str, str], str] = {
+    ("llm", "model"): "--model",
+    ("llm", "base_url"): "--base-url",
+    ("llm", "concurrency"): "--concurrency",
+    ("llm", "strategy"): "--strategy",
+}
+
+# Upper bounds shared by the keys of one kind: beyond them a value is a mistake (a typo, an extra digit, a
+# value meant for another unit), never a setting, and some would overflow where they are used.
+DAY_SECONDS = 86_400  # any wait: a model, a fetch, an embedding endpoint, a lock
+MAX_TOKENS = 1_000_000  # any token count: more than any model's window
 
 # The embedding providers with what a person choosing one needs to know. The one list: the error for an
 # unknown provider shows it, and a test holds README.md and docs/palace.md to it.
@@ -80,8 +94,9 @@ def _http_url(value: str, example: str) -> str:
 
 
 class _Section(BaseModel):
-    # strict: TOML has real types, so "60" (a string) is a mistake, not a number, in every section alike
-    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
+    # strict: TOML has real types, so "60" (a string) is a mistake, not a number, in every section alike;
+    # TOML also has inf and nan, which no setting means
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True, allow_inf_nan=False)
 
 
 class LLMSettings(_Section):
@@ -89,16 +104,16 @@ class LLMSettings(_Section):
 
     base_url: str | None = None  # None: the OpenAI SDK default (api.openai.com)
     model: str | None = None
-    timeout: float = Field(120.0, gt=0)
+    timeout: float = Field(120.0, gt=0, le=DAY_SECONDS)
     max_retries: int = Field(2, ge=0, le=20)
     concurrency: int = Field(2, ge=1, le=64)
     temperature: float = Field(0.0, ge=0, le=2)
-    max_output_tokens: int = Field(4096, ge=16)
+    max_output_tokens: int = Field(4096, ge=16, le=MAX_TOKENS)
     # How extraction asks: one call for the whole plan ("single"), names first and then their claims
     # ("two-pass", for small local models), or "auto" (single, switching per endpoint when plans come back thin).
     strategy: Literal["auto", "single", "two-pass"] = "auto"
-    price_per_1k_input: float | None = Field(None, ge=0)
-    price_per_1k_output: float | None = Field(None, ge=0)
+    price_per_1k_input: float | None = Field(None, ge=0, le=1000)
+    price_per_1k_output: float | None = Field(None, ge=0, le=1000)
     # Server-specific request fields sent as they are, e.g. llama.cpp's `repeat_penalty`, Ollama's `options`.
     extra_body: dict[str, Any] = Field(default_factory=dict)
     # Environment only (see module docstring); excluded from dumps and repr.
@@ -109,6 +124,23 @@ class LLMSettings(_Section):
     def _http_url(cls, value: str | None) -> str | None:
         if value is not None and not value.startswith(("http://", "https://")):
             raise ValueError("must start with http:// or https:// (e.g. http://localhost:11434/v1)")
+        return value
+
+    @field_validator("extra_body")
+    @classmethod
+    def _json_numbers(cls, value: dict[str, Any]) -> dict[str, Any]:
+        # sent as JSON, which has no inf or nan: the server would refuse the request, or the client fail on it
+        def finite(item: Any) -> bool:
+            if isinstance(item, float):
+                return math.isfinite(item)
+            if isinstance(item, dict):
+                return all(finite(v) for v in item.values())
+            if isinstance(item, list):
+                return all(finite(v) for v in item)
+            return True
+
+        if not finite(value):
+            raise ValueError("holds inf or nan, which JSON cannot send: give a finite number")
         return value
 
     @property
@@ -128,10 +160,20 @@ class LLMSettings(_Section):
 class IngestSettings(_Section):
     """`[ingest]`: limits for source capture and chunking."""
 
-    max_source_mb: float = Field(25.0, gt=0)
-    fetch_timeout: float = Field(30.0, gt=0)
-    chunk_tokens: int = Field(6000, ge=200)
-    chunk_overlap_tokens: int = Field(200, ge=0)
+    max_source_mb: float = Field(25.0, gt=0, le=4096)
+    fetch_timeout: float = Field(30.0, gt=0, le=DAY_SECONDS)
+    chunk_tokens: int = Field(6000, ge=200, le=MAX_TOKENS)
+    chunk_overlap_tokens: int = Field(200, ge=0, le=MAX_TOKENS // 2)
+
+    @field_validator("chunk_overlap_tokens")
+    @classmethod
+    def _less_than_half_a_chunk(cls, value: int, info: ValidationInfo) -> int:
+        # each chunk starts this far before the last one ended: at half a chunk or more, a source would be
+        # asked about in many times as many calls
+        chunk = info.data.get("chunk_tokens")
+        if chunk is not None and value > chunk // 2:
+            raise ValueError(f"must be at most half of chunk_tokens ({chunk // 2} for chunk_tokens = {chunk})")
+        return value
 
     @property
     def max_source_bytes(self) -> int:
@@ -147,10 +189,10 @@ class PalaceSettings(_Section):
     collection: str = "wikic_drawers"
     # Upper bound of a drawer, in the embedder's own tokens (the embedder may force a lower one).
     chunk_tokens: int = Field(128, ge=16, le=8192)
-    lock_timeout: float = 600.0
+    lock_timeout: float = Field(600.0, ge=0, le=DAY_SECONDS)
     fusion: Fusion = "calibrated"
     # 60 is the constant of Cormack et al. (SIGIR 2009), used unchanged by nearly everyone since.
-    rrf_k: int = Field(60, ge=1)
+    rrf_k: int = Field(60, ge=1, le=10_000)
 
     @field_validator("path")
     @classmethod
@@ -191,7 +233,7 @@ class SearchSettings(_Section):
     rerank: Literal["none", "llm"] = "none"  # "llm": the configured [llm] model reorders the best candidates
     rewrite: bool = False  # the model rewrites the question into a search query, searched beside it
     rerank_candidates: int = Field(30, ge=2, le=100)
-    token_budget: int = Field(8000, ge=500)  # prompt and reply tokens one search may spend on the model
+    token_budget: int = Field(8000, ge=500, le=MAX_TOKENS)  # prompt and reply tokens one search may spend on the model
 
 
 class EmbeddingSettings(_Section):
@@ -200,11 +242,11 @@ class EmbeddingSettings(_Section):
     provider: str = "use"
     model: str | None = None
     base_url: str | None = None
-    batch_size: int = Field(64, ge=1)
-    timeout: float = Field(60.0, gt=0)
-    max_retries: int = Field(2, ge=0)
+    batch_size: int = Field(64, ge=1, le=4096)
+    timeout: float = Field(60.0, gt=0, le=DAY_SECONDS)
+    max_retries: int = Field(2, ge=0, le=20)
     # Input limit of an openai-compatible model, in its tokens; we cannot measure a remote model's window.
-    max_input_tokens: int = Field(512, ge=1)
+    max_input_tokens: int = Field(512, ge=1, le=MAX_TOKENS)
     # Environment only; excluded from dumps and repr.
     api_key: SecretStr | None = Field(None, repr=False, exclude=True)
 
@@ -313,7 +355,8 @@ def load_settings(
         target = data.setdefault(section, {})
         if isinstance(target, dict):
             target[key] = value
-            origins[(section, key)] = "command-line option"
+            flag = FLAGS.get((section, key))
+            origins[(section, key)] = f"the {flag} flag" if flag else "command-line option"
 
     for section in SECTIONS:
         data.setdefault(section, {})  # validated too, so defaults that depend on the vault are resolved
@@ -323,9 +366,7 @@ def load_settings(
         problems.extend(_problems(exc))
         settings = None
     if problems:
-        raise ConfigError(
-            _render(problems, origins, path), hint=f"fix the keys above in {path} (or the named variable or flag)"
-        )
+        raise ConfigError(_render(problems, origins, path), hint=_fix_hint(problems, origins, path))
     assert settings is not None
     return settings
 
@@ -348,6 +389,21 @@ def _from_environment(
             return
 
 
+def _fix_hint(problems: list[tuple[tuple[str, ...], str]], origins: Mapping[tuple[str, ...], str], path: str) -> str:
+    """What to change, by where the bad values came from: the file, a variable, a flag."""
+    came_from = {origins.get(loc[:2]) or origins.get(loc[:1]) or path for loc, _ in problems}
+    kinds = []
+    if any(o == path or o.startswith(path + ":") for o in came_from):
+        kinds.append(f"the keys in {path}")
+    if any(o.startswith("environment variable") for o in came_from):
+        kinds.append("the environment variables")
+    if any(o.startswith(("the --", "command-line")) for o in came_from):
+        kinds.append("the flags (see the command's --help)")
+    if kinds == [f"the keys in {path}"]:
+        return f"fix the keys above in {path}"
+    return "fix what is named above: " + (", ".join(kinds[:-1]) + " and " if len(kinds) > 1 else "") + kinds[-1]
+
+
 def _problems(exc: ValidationError) -> list[tuple[tuple[str, ...], str]]:
     out = []
     for err in exc.errors():
@@ -357,10 +413,25 @@ def _problems(exc: ValidationError) -> list[tuple[tuple[str, ...], str]]:
             continue
         message = str(err["ctx"]["error"]) if err["type"] == "value_error" else err["msg"]
         value = err.get("input")
+        if err["type"] == "float_type" and isinstance(value, int) and not isinstance(value, bool):
+            message = _out_of_range(loc)  # an integer too large to be a float at all
         if "api_key" not in loc and not isinstance(value, dict):
-            message += f" (got {value!r})"
+            shown = repr(value)
+            message += f" (got {shown if len(shown) <= 40 else shown[:37] + '...'})"
         out.append((loc, message))
     return out
+
+
+def _out_of_range(loc: tuple[str, ...]) -> str:
+    model = SECTIONS.get(loc[0])
+    field = model.model_fields.get(loc[1]) if model is not None and len(loc) == 2 else None
+    words = {Ge: "greater than or equal to", Gt: "greater than", Le: "less than or equal to", Lt: "less than"}
+    bounds = [
+        f"{words[type(m)]} {getattr(m, type(m).__name__.lower()):g}"
+        for m in (field.metadata if field is not None else [])
+        if type(m) in words
+    ]
+    return "Input should be a number " + " and ".join(bounds) if bounds else "Input should be a finite number"
 
 
 def _unknown(loc: tuple[str, ...]) -> str:

@@ -18,7 +18,7 @@ from wikic.errors import MissingExtra, PalaceError, WikicError, require_extra
 from wikic.settings import load_settings
 from wikic.vault.layout import LOG_FILE, RAW_DIR, is_export, require_vault
 from wikic.vault.load import load_vault
-from wikic.vault.schema_md import load as load_schema
+from wikic.vault.schema_md import load_checked
 from wikic.vault.state import Compiled, ConversationLedger, SetAside, palace_manifest, read_palace_summary
 
 _ROW = re.compile(r"^\|\s*(\d{4}-\d{2}-\d{2})\s*\|(.*)\|\s*$")
@@ -162,7 +162,7 @@ def extraction_counts(compiled: Compiled) -> dict[str, Any]:
 def vault_status(root: Path, *, lint: bool = True, recent: int = 10, today: dt.date | None = None) -> VaultStatus:
     root = Path(root).resolve()
     require_vault(root)
-    schema = load_schema(root)
+    schema = load_checked(root)  # pages per type follow SCHEMA.md's page types: refused when it is misread
     vault = load_vault(root, use_cache=True)
     out = VaultStatus(str(root), schema.present)
     counts: Counter[str] = Counter()

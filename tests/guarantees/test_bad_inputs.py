@@ -301,6 +301,47 @@ def test_question_that_injects_instructions(wiki: Path, server: StandinServer) -
     assert gkit.consistency_problems(wiki) == []
 
 
+# -- configuration ---------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("setting", "shown"),
+    [
+        ("[ingest]\nmax_source_mb = 1e400", "[ingest] max_source_mb: Input should be a finite number (got inf)"),
+        ("[ingest]\nmax_source_mb = -1", "[ingest] max_source_mb: Input should be greater than 0 (got -1)"),
+        ("[ingest]\nfetch_timeout = nan", "[ingest] fetch_timeout: Input should be a finite number (got nan)"),
+        ("[palace]\nlock_timeout = 1e12", "[palace] lock_timeout: Input should be less than or equal to 86400"),
+    ],
+    ids=["huge", "negative", "nan", "absurd"],
+)
+def test_a_number_out_of_range_in_wikic_toml_is_refused(wiki: Path, tmp_path: Path, setting: str, shown: str) -> None:
+    toml = wiki / "wikic.toml"
+    lines = toml.read_text(encoding="utf-8").count("\n")
+    toml.write_text(toml.read_text(encoding="utf-8") + f"\n{setting}\n", encoding="utf-8")
+    before = gkit.tree_snapshot(wiki)
+    for args in (["ingest", gkit.sources(tmp_path / "in", 6)[5]], ["status"], ["search", "widgets"]):
+        code, _, err = cli(wiki, *args)
+        assert code == 2 and f"{shown}" in err and f"{toml}:{lines + 3})" in err, (args, err)
+        assert err.splitlines()[-1].startswith("Hint: fix the keys above in"), err
+    assert gkit.tree_snapshot(wiki) == before
+
+
+def test_a_misspelt_schema_section_stops_ingest_and_lint_reports_it(wiki: Path, tmp_path: Path) -> None:
+    schema = wiki / "SCHEMA.md"
+    text = schema.read_text(encoding="utf-8")
+    assert "## Page Thresholds" in text
+    schema.write_text(text.replace("## Page Thresholds", "## Page Threshold") + "\n## Style\nShort sentences.\n",
+                      encoding="utf-8")
+    line = text.split("\n").index("## Page Thresholds") + 1
+    before = gkit.tree_snapshot(wiki)
+    code, _, err = cli(wiki, "ingest", gkit.sources(tmp_path / "in", 6)[5])
+    assert code == 2 and f"{schema}:{line}: '## Page Threshold' is not a section wikic reads; did you mean " in err
+    assert gkit.tree_snapshot(wiki) == before  # nothing captured, nothing compiled
+    code, out, _ = cli(wiki, "lint", "--no-cache")
+    assert code == 1 and f"SCHEMA.md:{line}:1: error frontmatter '## Page Threshold'" in out
+    assert "Style" not in out  # a prose section is the person's
+
+
 # -- vaults and palaces ----------------------------------------------------------------------------------
 
 

@@ -460,7 +460,9 @@ def test_configuration_error_exits_2(tmp_path: Path) -> None:
     root = make_vault(tmp_path, CLEAN, schema="# Wiki Schema\n## Domain\ncaf\xe9\n".encode("latin-1"))  # type: ignore[arg-type]
     result = run("lint", str(root))
     assert (result.exit_code, result.stdout) == (2, "")
-    assert result.stderr == "Error: SCHEMA.md is not UTF-8 text (byte offset 27)\n"
+    assert result.stderr == (
+        f"Error: SCHEMA.md is not UTF-8 text (byte offset 27)\nHint: save {root / 'SCHEMA.md'} as UTF-8\n"
+    )
 
 
 def test_json_usage_error_is_also_json_on_stdout(tmp_path: Path) -> None:
@@ -468,7 +470,8 @@ def test_json_usage_error_is_also_json_on_stdout(tmp_path: Path) -> None:
     assert result.exit_code == 2
     assert json.loads(result.stdout) == {
         "error": f"vault folder does not exist: {tmp_path / 'missing'}",
-        "hint": None,
+        "hint": "give the folder of a vault with --vault DIR (or run the command inside it); `wikic init DIR` makes "
+        "a new one",
         "exit_code": 2,
     }
     assert result.stderr.startswith("Error: vault folder does not exist")

@@ -1,4 +1,10 @@
-"""What every command shares: the one place where wikic errors become a message and an exit code."""
+"""What every command shares: the one place where errors become a message and an exit code.
+
+Both kinds of usage error end here: a WikicError the core raised (`translate_errors`) and one the argument
+parser found before the command ran (`ArgumentError`, from `_help`). Either prints `Error: ...` and a `Hint:
+...` on stderr (a usage or configuration error without a hint of its own gets the command's --help and its
+example) and, with `--json`, `{"error": ..., "hint": ..., "exit_code": ...}` on stdout.
+"""
 
 from __future__ import annotations
 
@@ -6,24 +12,79 @@ import functools
 import json
 import sys
 import traceback
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Annotated, Any, TypeVar
+from typing import IO, TYPE_CHECKING, Annotated, Any, TypeVar
 
 import typer
+from typer._click.exceptions import UsageError as ClickUsageError
+from typer._click.globals import get_current_context
 
 from wikic.errors import UsageError, WikicError, debugging, os_errors_reported
 from wikic.vault.layout import find_vault_root
 
+if TYPE_CHECKING:
+    from typer._click import Command
+
 F = TypeVar("F", bound=Callable[..., Any])
+
+
+def example_of(command: Command | None) -> str | None:
+    """The command line of a command's `Example:` paragraph (every command has one: a test holds them to it)."""
+    for line in (command.help or "").splitlines() if command is not None else ():
+        if line.strip().startswith("Example:"):
+            return line.strip().removeprefix("Example:").strip()
+    return None
+
+
+def help_hint(command_path: str, command: Command | None) -> str:
+    """The hint of a usage error that has none of its own: where the command's usage is, with its example."""
+    example = example_of(command)
+    return f"see `{command_path} --help`" + (f"; for example: {example}" if example else "")
+
+
+def show_error(message: str, hint: str | None, exit_code: int, *, json_output: bool) -> None:
+    """`Error: ...` and `Hint: ...` on stderr; with --json, the same as one JSON object on stdout first."""
+    if json_output:
+        typer.echo(json.dumps({"error": message, "hint": hint, "exit_code": exit_code}))
+    typer.echo(f"Error: {message}", err=True)
+    if hint:
+        typer.echo(f"Hint: {hint}", err=True)
+
+
+def wants_json(args: Sequence[str]) -> bool:
+    """Whether a command line asks for JSON output (`--json`, or lint's `--format json`), before it is parsed."""
+    args = list(args)
+    for n, arg in enumerate(args):
+        if arg == "--":
+            return False
+        if arg == "--json" or arg in ("--format=json", "-fjson"):
+            return True
+        if arg in ("--format", "-f") and args[n + 1 : n + 2] == ["json"]:
+            return True
+    return False
+
+
+class ArgumentError(ClickUsageError):
+    """A usage error the argument parser found (an unknown option, a missing argument, a number out of its
+    range), shown as every other usage error is."""
+
+    def __init__(self, error: ClickUsageError, args: Sequence[str]) -> None:
+        super().__init__(error.format_message(), error.ctx)
+        self.json_output = wants_json(args)
+
+    def show(self, file: IO[Any] | None = None) -> None:
+        command_path = self.ctx.command_path if self.ctx is not None else "wikic"
+        hint = help_hint(command_path, self.cmd)
+        show_error(self.format_message(), hint, self.exit_code, json_output=self.json_output)
 
 
 def translate_errors(fn: F) -> F:
     """Run a command; a WikicError becomes `Error: ...` (+ `Hint: ...`) on stderr and its exit code.
 
-    With `--json` commands the error is also printed as `{"error": ...}` on stdout so scripts can parse it.
-    The file system's refusals (no space, read-only, permissions, too many open files) are user errors too
-    (`errors.from_os_error`). Any other exception propagates: a bug should show its traceback.
+    With `--json` (or `--format json`) the error is also printed as `{"error": ...}` on stdout so scripts can
+    parse it. The file system's refusals (no space, read-only, permissions, too many open files) are user
+    errors too (`errors.from_os_error`). Any other exception propagates: a bug should show its traceback.
     """
 
     @functools.wraps(fn)
@@ -32,11 +93,12 @@ def translate_errors(fn: F) -> F:
             with os_errors_reported():
                 return fn(*args, **kwargs)
         except WikicError as exc:
-            if kwargs.get("json_output"):
-                typer.echo(json.dumps({"error": exc.message, "hint": exc.hint, "exit_code": exc.exit_code}))
-            typer.echo(f"Error: {exc.message}", err=True)
-            if exc.hint:
-                typer.echo(f"Hint: {exc.hint}", err=True)
+            hint = exc.hint
+            if hint is None and exc.exit_code == 2:
+                ctx = get_current_context(silent=True)
+                hint = help_hint(ctx.command_path, ctx.command) if ctx is not None else None
+            json_output = bool(kwargs.get("json_output")) or kwargs.get("fmt") == "json"
+            show_error(exc.message, hint, exc.exit_code, json_output=json_output)
             if debugging():
                 traceback.print_exception(exc, file=sys.stderr)
             raise typer.Exit(exc.exit_code) from None
@@ -49,10 +111,25 @@ def resolve_vault(vault: Path | None) -> Path:
     if vault is None:
         return find_vault_root(Path.cwd())
     if not vault.exists():
-        raise UsageError(f"vault folder does not exist: {vault}")
+        raise UsageError(
+            f"vault folder does not exist: {vault}",
+            hint="give the folder of a vault with --vault DIR (or run the command inside it); `wikic init DIR` "
+            "makes a new one",
+        )
     if not vault.is_dir():
-        raise UsageError(f"vault is not a folder: {vault}")
+        raise UsageError(
+            f"vault is not a folder: {vault}",
+            hint="give the vault's folder, not a file in it, with --vault DIR",
+        )
     return vault.resolve()
+
+
+def folder_path(value: str) -> Path:
+    """A folder given on the command line. An empty one is refused: `--vault "$VAULT"` with the variable
+    unset must not quietly mean the current folder (Path("") is ".")."""
+    if not value.strip():
+        raise typer.BadParameter("the path is empty (for the current folder, give .)")
+    return Path(value)
 
 
 # `vault: VaultDir = None` in a command's signature: the one --vault option every command shares.
@@ -62,6 +139,7 @@ VaultDir = Annotated[
         "--vault",
         "-C",
         metavar="DIR",
+        parser=folder_path,
         help="Vault folder (default: the nearest parent holding SCHEMA.md, else the current folder).",
     ),
 ]

@@ -11,7 +11,10 @@ import inspect
 import re
 from typing import TYPE_CHECKING, Any, get_args
 
-from typer.core import TyperCommand, TyperOption
+from typer._click.exceptions import NoArgsIsHelpError, UsageError as ClickUsageError
+from typer.core import TyperCommand, TyperGroup, TyperOption
+
+from wikic.cli._common import ArgumentError
 
 if TYPE_CHECKING:  # Typer vendors click as typer._click
     from typer._click import Context, HelpFormatter
@@ -37,8 +40,44 @@ def _argument_name(param: Any) -> str:
     return _BARE.sub(r"\1", name)
 
 
+def _as_argument_error(error: ClickUsageError, args: list[str]) -> ClickUsageError:
+    """click's own usage errors, shown as wikic's are (`Error:`, `Hint:`, JSON with --json); a bare `wikic`
+    or `wikic hooks` still prints its help."""
+    if isinstance(error, (ArgumentError, NoArgsIsHelpError)):
+        return error
+    return ArgumentError(error, args)
+
+
+class HelpGroup(TyperGroup):
+    """The `wikic` group (and `wikic hooks`): an unknown command or option is a usage error like any other."""
+
+    def make_context(self, info_name: str | None, args: list[str], parent: Context | None = None,
+                     **extra: Any) -> Context:
+        given = list(args)  # the parser consumes the list it is given
+        try:
+            return super().make_context(info_name, args, parent=parent, **extra)
+        except ClickUsageError as error:
+            raise _as_argument_error(error, given) from None
+
+    def invoke(self, ctx: Context) -> Any:
+        args = [*ctx._protected_args, *ctx.args]
+        try:
+            return super().invoke(ctx)
+        except ClickUsageError as error:
+            raise _as_argument_error(error, args) from None
+
+
 class HelpCommand(TyperCommand):
-    """A Typer command whose help shows `SOURCE...`, `[VAULT]` and `--vault DIR`."""
+    """A Typer command whose help shows `SOURCE...`, `[VAULT]` and `--vault DIR`, and whose argument errors
+    read as wikic's other usage errors."""
+
+    def make_context(self, info_name: str | None, args: list[str], parent: Context | None = None,
+                     **extra: Any) -> Context:
+        given = list(args)  # the parser consumes the list it is given
+        try:
+            return super().make_context(info_name, args, parent=parent, **extra)
+        except ClickUsageError as error:
+            raise _as_argument_error(error, given) from None
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

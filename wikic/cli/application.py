@@ -12,10 +12,11 @@ from typing import Annotated
 import typer
 
 from wikic import __version__
-from wikic.cli._help import HelpCommand
+from wikic.cli._help import HelpCommand, HelpGroup
 
 app = typer.Typer(
     name="wikic",
+    cls=HelpGroup,
     help="Compile raw sources into a living, interlinked Markdown wiki that opens as an Obsidian vault.",
     no_args_is_help=True,
     add_completion=False,

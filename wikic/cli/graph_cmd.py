@@ -24,7 +24,9 @@ def register(app: typer.Typer) -> None:
             typer.Option("--json-file", metavar="FILE", help="Write the link graph as node-link JSON to this file."),
         ] = None,
         json_output: Annotated[bool, typer.Option("--json", help="Print the health report as JSON.")] = False,
-        top: Annotated[int, typer.Option("--top", metavar="N", help="How many hubs and wanted pages to list.")] = 10,
+        top: Annotated[
+            int, typer.Option("--top", metavar="N", min=0, help="How many hubs and wanted pages to list.")
+        ] = 10,
     ) -> None:
         """Export the link graph (GraphML, JSON) and print its health: pages, links, components, hubs, dead ends.
 

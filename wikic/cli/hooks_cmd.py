@@ -9,7 +9,7 @@ from typing import Annotated
 import typer
 
 from wikic.cli._common import VaultDir, resolve_vault, translate_errors
-from wikic.cli._help import HelpCommand
+from wikic.cli._help import HelpCommand, HelpGroup
 from wikic.vault.layout import require_vault
 
 Tool = Annotated[str, typer.Argument(metavar="claude-code|codex", help="The assistant.")]
@@ -26,7 +26,7 @@ Json = Annotated[bool, typer.Option("--json", help="Print what changed as JSON."
 def register(app: typer.Typer) -> None:
     hooks_app = typer.Typer(help="Install or remove the assistant hooks that capture sessions into the vault.\n\n"
                                  "Example: wikic hooks install claude-code --vault ~/wiki --user",
-                            no_args_is_help=True, rich_markup_mode=None)
+                            no_args_is_help=True, rich_markup_mode=None, cls=HelpGroup)
     app.add_typer(hooks_app, name="hooks")
 
     def run(action: str, tool: str, vault: Path | None, user: bool, json_output: bool) -> None:

@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import gc
 import json
-from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, NoReturn
 
 import typer
 
-from wikic.cli._common import resolve_vault, translate_errors
+from wikic.cli._common import VaultDir, resolve_vault, translate_errors
 from wikic.cli._progress import ProgressDisplay
 from wikic.errors import Interrupted, UsageError
 
@@ -144,7 +143,7 @@ def register(app: typer.Typer) -> None:
                 help="Files, http(s) URLs, or - for standard input (none: every file in raw/ not compiled yet).",
             ),
         ] = None,
-        vault: Annotated[Path | None, typer.Option("--vault", "-C", help="Vault folder.")] = None,
+        vault: VaultDir = None,
         kind: Annotated[
             str | None, typer.Option("--kind", help="raw/ folder: articles, papers, transcripts or assets.")
         ] = None,
@@ -166,7 +165,10 @@ def register(app: typer.Typer) -> None:
             bool, typer.Option("--estimate", help="Print the expected tokens (and cost) without calling the model.")
         ] = False,
         max_tokens: Annotated[
-            int | None, typer.Option("--max-tokens", help="Stop starting new sources once this many tokens were spent.")
+            int | None,
+            typer.Option(
+                "--max-tokens", min=1, help="Stop starting new sources once this many tokens were spent."
+            ),
         ] = None,
         no_cache: Annotated[bool, typer.Option("--no-cache", help="Do not answer from the reply cache.")] = False,
         force: Annotated[bool, typer.Option("--force", help="Recompile sources even if already compiled.")] = False,
@@ -205,7 +207,10 @@ def register(app: typer.Typer) -> None:
         """
         root = resolve_vault(vault)
         if estimate and dry_run:
-            raise UsageError("--estimate and --dry-run do not go together")
+            raise UsageError(
+                "--estimate and --dry-run do not go together",
+                hint="--estimate counts the tokens without a model call; --dry-run asks the model and shows the diff",
+            )
         overrides = {"model": model, "base_url": base_url, "concurrency": concurrency, "strategy": strategy}
         from wikic.ingest.pipeline import IngestOptions, ingest
         options = IngestOptions(

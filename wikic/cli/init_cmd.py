@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from wikic.cli._common import translate_errors
+from wikic.cli._common import folder_path, translate_errors
 
 
 def register(app: typer.Typer) -> None:
@@ -16,7 +16,8 @@ def register(app: typer.Typer) -> None:
     @translate_errors
     def init(
         directory: Annotated[
-            Path, typer.Argument(metavar="DIR", help="Folder for the new vault (created if missing).")
+            Path,
+            typer.Argument(metavar="DIR", parser=folder_path, help="Folder for the new vault (created if missing)."),
         ] = Path("."),
         json_output: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
     ) -> None:

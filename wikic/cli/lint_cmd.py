@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from wikic.cli._common import VaultDir, resolve_vault, translate_errors
+from wikic.cli._common import VaultDir, folder_path, resolve_vault, translate_errors
 from wikic.errors import UsageError
 
 
@@ -21,7 +21,8 @@ def register(app: typer.Typer) -> None:
     @translate_errors
     def lint(
         vault_arg: Annotated[
-            Path | None, typer.Argument(metavar="VAULT", help="Vault folder (or use --vault).")
+            Path | None,
+            typer.Argument(metavar="VAULT", parser=folder_path, help="Vault folder (or use --vault)."),
         ] = None,
         vault: VaultDir = None,
         fmt: Annotated[
@@ -80,17 +81,23 @@ def register(app: typer.Typer) -> None:
         from wikic.lint.run import LintOptions, run_lint
 
         if vault_arg is not None and vault is not None:
-            raise UsageError("give the vault either as an argument or with --vault, not both")
-        root = resolve_vault(vault_arg or vault)
+            raise UsageError(
+                "give the vault either as an argument or with --vault, not both", hint="wikic lint my-wiki"
+            )
+        if json_output and fmt not in ("text", "json"):
+            raise UsageError(f"--json and --format {fmt} do not go together", hint="--json is --format json: give one")
         fmt = "json" if json_output else fmt
         if fmt not in FORMATS:
             raise UsageError(f"unknown format '{fmt}'", hint=f"use one of: {', '.join(FORMATS)}")
+        root = resolve_vault(vault_arg or vault)
         today = None
-        if as_of:
+        if as_of is not None:
             try:
                 today = dt.date.fromisoformat(as_of)
             except ValueError:
-                raise UsageError(f"--as-of must be a date YYYY-MM-DD, not '{as_of}'") from None
+                raise UsageError(
+                    f"--as-of must be a date YYYY-MM-DD, not '{as_of}'", hint="for example: --as-of 2026-11-29"
+                ) from None
         options = LintOptions(select=_names(select), ignore=_names(ignore), strict=strict, use_cache=cache, today=today)
         label = str(vault_arg or vault or root)
         if fix and not diff:

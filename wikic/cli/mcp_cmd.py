@@ -10,7 +10,7 @@ from typing import Annotated
 import typer
 
 from wikic.cli._common import VaultDir, resolve_vault, translate_errors
-from wikic.errors import UsageError
+from wikic.vault.layout import require_vault
 
 
 def register(app: typer.Typer) -> None:
@@ -38,8 +38,7 @@ def register(app: typer.Typer) -> None:
         Example: claude mcp add wikic -- wikic mcp --vault /path/to/wiki
         """
         root = resolve_vault(vault)
-        if not root.is_dir():
-            raise UsageError(f"vault folder does not exist: {root}")
+        require_vault(root)  # before the MCP SDK is imported: a wrong folder is said at once
         from wikic.mcp_server import serve
 
         if http is not None:  # the server itself only logs warnings and errors

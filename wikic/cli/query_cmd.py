@@ -95,7 +95,10 @@ def register(app: typer.Typer) -> None:
             int, typer.Option("--k", "-k", metavar="N", min=1, max=50, help="Pages (and raw passages) to consider.")
         ] = 8,
         budget: Annotated[
-            int, typer.Option("--budget", metavar="TOKENS", min=200, help="Context tokens given to the model.")
+            int,
+            typer.Option(
+                "--budget", metavar="TOKENS", min=200, max=1_000_000, help="Context tokens given to the model."
+            ),
         ] = 6000,
         max_tokens: Annotated[
             int | None,
@@ -103,6 +106,7 @@ def register(app: typer.Typer) -> None:
                 "--max-tokens",
                 metavar="TOKENS",
                 min=16,
+                max=1_000_000,
                 help="Cap on the answer's tokens (default: 1500, or [llm] max_output_tokens if lower).",
             ),
         ] = None,
@@ -132,14 +136,23 @@ def register(app: typer.Typer) -> None:
         """
         root = resolve_vault(vault)
         if refresh is not None and question is not None:
-            raise UsageError("give a QUESTION or --refresh PAGE, not both")
+            raise UsageError(
+                "give a QUESTION or --refresh PAGE, not both", hint="--refresh asks the page's own question again"
+            )
         if refresh is None and (question is None or not question.strip()):
             raise UsageError("give a question", hint='wikic query "who founded OpenAI?"')
         if as_of is not None and (refresh is not None or save):
-            raise UsageError("--as-of does not go with --save or --refresh: a query page answers for today")
+            raise UsageError(
+                "--as-of does not go with --save or --refresh: a query page answers for today",
+                hint="ask with --as-of alone to see what held then, or --save without it",
+            )
         overrides = {key: value for key, value in {"model": model, "base_url": base_url}.items() if value is not None}
         from wikic.facts.lookup import as_of_date
         from wikic.query.answer import QueryOptions, answer_question
+        from wikic.query.writeback import check_can_file
+
+        if save:
+            check_can_file(root)  # before the model is asked: an answer that cannot be filed costs nothing
         options = QueryOptions(k=k, budget=budget, max_answer_tokens=max_tokens, allow_general=allow_general,
                                use_cache=not no_cache, overrides=overrides,
                                as_of=as_of_date(as_of) if as_of is not None else None)
@@ -148,7 +161,10 @@ def register(app: typer.Typer) -> None:
 
         if refresh is not None:
             if allow_general:
-                raise UsageError("--allow-general does not go with --refresh: a query page holds wiki answers only")
+                raise UsageError(
+                    "--allow-general does not go with --refresh: a query page holds wiki answers only",
+                    hint="refresh without --allow-general",
+                )
             from wikic.query.writeback import refresh_query
 
             done = refresh_query(root, refresh, options, on_text=on_text)

@@ -22,7 +22,10 @@ def _batch_lines(batch: Path) -> list[str]:
     try:
         return batch.read_text(encoding="utf-8").splitlines()
     except OSError as exc:
-        raise UsageError(f"cannot read batch file {batch}: {exc.strerror}") from None
+        raise UsageError(
+            f"cannot read batch file {batch}: {exc.strerror}",
+            hint='give a file of JSON lines {"id": ..., "query": ...}, or - to read them from standard input',
+        ) from None
 
 
 def _render(hits: list[SearchHit]) -> None:
@@ -38,7 +41,9 @@ def _render(hits: list[SearchHit]) -> None:
 @translate_errors
 def search_command(
     query: Annotated[str | None, typer.Argument(help="What to look for, in any language.")] = None,
-    k: Annotated[int, typer.Option("--k", "-k", metavar="N", min=1, help="How many distinct files to return.")] = 10,
+    k: Annotated[
+        int, typer.Option("--k", "-k", metavar="N", min=1, max=1000, help="How many distinct files to return.")
+    ] = 10,
     wing: Annotated[
         str | None,
         typer.Option(
@@ -73,8 +78,13 @@ def search_command(
     Example: wikic search "who founded OpenAI" --k 5 --wing entities
     """
     root = resolve_vault(vault)
-    if query is None and batch is None:
-        raise UsageError("give a QUERY or --batch FILE")
+    if query is not None and batch is not None:
+        raise UsageError("give a QUERY or --batch FILE, not both", hint="put the query into the batch file instead")
+    if batch is None and (query is None or not query.strip()):
+        raise UsageError(
+            "give a QUERY or --batch FILE" if query is None else "the query is empty",
+            hint='for example: wikic search "who founded OpenAI" (or --batch queries.jsonl)',
+        )
     lines = _batch_lines(batch) if batch is not None else None
     from wikic.palace import Palace, search_batch
     from wikic.palace.assist import search_with_settings

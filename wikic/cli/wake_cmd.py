@@ -19,7 +19,10 @@ def register(app: typer.Typer) -> None:
     @translate_errors
     def wake_up_command(
         budget: Annotated[
-            int, typer.Option("--budget", metavar="TOKENS", help="The most tokens the briefing may take.")
+            int,
+            typer.Option(
+                "--budget", metavar="TOKENS", min=20, help="The most tokens the briefing may take (20 or more)."
+            ),
         ] = 900,
         project: Annotated[
             str | None,
@@ -44,9 +47,11 @@ def register(app: typer.Typer) -> None:
         from wikic.memory.briefing import wake_up
 
         try:
-            day = dt.date.fromisoformat(as_of) if as_of else None
+            day = dt.date.fromisoformat(as_of) if as_of is not None else None
         except ValueError:
-            raise UsageError(f"--as-of must be a date YYYY-MM-DD, not {as_of!r}") from None
+            raise UsageError(
+                f"--as-of must be a date YYYY-MM-DD, not {as_of!r}", hint="for example: --as-of 2026-12-01"
+            ) from None
         briefing = wake_up(resolve_vault(vault), budget=budget, project=project, as_of=day)
         if json_output:
             typer.echo(json.dumps(briefing.to_dict(), ensure_ascii=False))

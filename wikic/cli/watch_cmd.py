@@ -40,7 +40,10 @@ def register(app: typer.Typer) -> None:
     def watch_command(
         vault: VaultDir = None,
         debounce: Annotated[
-            int, typer.Option("--debounce", metavar="MS", help="Wait until changes have settled for this long.")
+            int,
+            typer.Option(
+                "--debounce", metavar="MS", min=0, max=3_600_000, help="Wait until changes have settled for this long."
+            ),
         ] = 1500,
         no_palace: Annotated[bool, typer.Option("--no-palace", help="Do not use or update the search index.")] = False,
     ) -> None:
@@ -55,9 +58,12 @@ def register(app: typer.Typer) -> None:
         from wikic.ingest.watch import watch
 
         root = resolve_vault(vault)
-        typer.echo(f"watching {root}/raw and the capture queue (Ctrl-C to stop)", err=True)
+
+        def started() -> None:  # only once the vault and its settings passed their checks
+            typer.echo(f"watching {root}/raw and the capture queue (Ctrl-C to stop)", err=True)
+
         try:
-            watch(root, _show, debounce_ms=debounce, use_palace=not no_palace)
+            watch(root, _show, debounce_ms=debounce, use_palace=not no_palace, on_start=started)
         except KeyboardInterrupt:
             typer.echo("stopped", err=True)
             raise typer.Exit(Interrupted.exit_code) from None

@@ -74,7 +74,7 @@ def invalidate(root: Path, claim_id: str, reason: str, *, on: str | dt.date | No
     from wikic.pages.lock import vault_lock
     from wikic.pages.log_file import row
     from wikic.vault.frontmatter import split_page
-    from wikic.vault.schema_md import load as load_schema
+    from wikic.vault.schema_md import load_checked
 
     root = Path(root).resolve()
     require_vault(root)
@@ -87,7 +87,7 @@ def invalidate(root: Path, claim_id: str, reason: str, *, on: str | dt.date | No
     day = as_of_date(on, today)
     if day > today:
         raise UsageError(f"{day.isoformat()} is in the future: a claim is ended on a day that has come")
-    page_types = list(load_schema(root).page_folders)
+    page_types = list(load_checked(root).page_folders)
     with vault_lock(root):
         if journal.pending(root):
             journal.recover(root, page_types)

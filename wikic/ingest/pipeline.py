@@ -42,7 +42,7 @@ from wikic.pages.names import PageNames, page_names
 from wikic.progress import ProgressCallback, ProgressEvent
 from wikic.settings import Settings, load_settings
 from wikic.vault.layout import INDEX_FILE, require_vault
-from wikic.vault.schema_md import Schema, load as load_schema
+from wikic.vault.schema_md import Schema, load_checked
 from wikic.vault.state import Compiled
 
 if TYPE_CHECKING:  # imported once a run has work for the model: a configuration error is told at once
@@ -343,7 +343,7 @@ def ingest(
     """
     root = Path(root).resolve()
     require_vault(root)
-    schema = load_schema(root)
+    schema = load_checked(root)  # a SCHEMA.md ingest cannot read as meant stops it before anything is read
     settings = load_settings(root, options.overrides)
     if options.use_palace:  # the search index gives each source its context, and takes the pages written
         require_extra("palace", instead="pass --no-palace to ingest without the search index")

@@ -16,21 +16,25 @@ from wikic.ingest.pipeline import IngestOptions, IngestReport, ingest, make_llm
 from wikic.llm.client import LLM
 from wikic.settings import load_settings
 from wikic.vault.layout import RAW_DIR, is_export, require_vault
+from wikic.vault.schema_md import load_checked
 from wikic.vault.state import CAPTURE_QUEUE, state_path
 
 DEBOUNCE_MS = 1500  # a burst of files (an export unpacking, eight sessions ending) is one run
 
 
 def watch(root: Path, on_run: Callable[[IngestReport | WikicError], None], *, llm: LLM | None = None,
-          stop: threading.Event | None = None, debounce_ms: int = DEBOUNCE_MS, use_palace: bool = True) -> None:
+          stop: threading.Event | None = None, debounce_ms: int = DEBOUNCE_MS, use_palace: bool = True,
+          on_start: Callable[[], None] | None = None) -> None:
     """Run an ingest now (to catch up), then after every settled batch of changes, until `stop` is set
     (or Ctrl-C: KeyboardInterrupt propagates). `on_run` gets each run's report, or the error that stopped
-    a run (the watch goes on: the next change tries again)."""
+    a run (the watch goes on: the next change tries again). `on_start` is called once the vault and its
+    configuration passed their checks, just before the first run: a watch that cannot start raises first."""
     from watchfiles import watch as watch_changes  # imported here: other commands never need it
 
     root = Path(root).resolve()
     require_vault(root)
-    llm = llm or make_llm(root, load_settings(root))  # a configuration error stops the watch before it starts
+    load_checked(root)  # as are a SCHEMA.md it cannot read and a bad wikic.toml: they stop it before it starts
+    llm = llm or make_llm(root, load_settings(root))
     queue = state_path(root, CAPTURE_QUEUE)
     for folder in (root / RAW_DIR, queue):
         folder.mkdir(parents=True, exist_ok=True)
@@ -55,6 +59,8 @@ def watch(root: Path, on_run: Callable[[IngestReport | WikicError], None], *, ll
             return False
         return (vault_rel.startswith(f"{RAW_DIR}/") and not is_export(vault_rel)) or rel.parent == queue
 
+    if on_start is not None:
+        on_start()
     run()
     for _changes in watch_changes(root / RAW_DIR, queue, watch_filter=relevant, debounce=debounce_ms,
                                   stop_event=stop, rust_timeout=500, yield_on_timeout=False):

@@ -15,6 +15,7 @@ from wikic.vault.fields import REQUIRED
 from wikic.vault.frontmatter import unwrap_link
 from wikic.vault.layout import RAW_DIR, SCHEMA_FILE
 from wikic.vault.resolve import fold
+from wikic.vault.schema_md import near
 
 if TYPE_CHECKING:
     from wikic.facts.claims import Claim
@@ -54,16 +55,20 @@ def _kind(value: Any) -> str:
 def frontmatter(ctx: LintContext) -> Iterator[Finding]:
     schema = ctx.schema
     for problem in schema.problems:
-        yield ctx.finding("frontmatter", SCHEMA_FILE, problem.line, problem.message, severity="warning")
+        # what SCHEMA.md cannot be read as meant stops ingest (exit 2): here it fails lint too
+        severity = "error" if problem in schema.errors else "warning"
+        yield ctx.finding("frontmatter", SCHEMA_FILE, problem.line, problem.message, severity=severity)
     from wikic.lint.registry import RULES
 
     for rule_id in sorted(set(schema.severities) - set(RULES), key=lambda r: schema.severity_lines.get(r, 0)):
+        meant = near(rule_id, RULES)
+        said = f"; did you mean '{meant}'?" if meant else ""
         yield ctx.finding(
             "frontmatter",
             SCHEMA_FILE,
             schema.severity_lines.get(rule_id),
-            f"{SCHEMA_FILE}: unknown rule '{rule_id}' under '## Lint' (known: {', '.join(sorted(RULES))})",
-            severity="warning",
+            f"unknown rule '{rule_id}' under '## Lint'{said} (known: {', '.join(sorted(RULES))})",
+            severity="error" if meant else "warning",
         )
     # a note outside the page folders is the person's own: its YAML is not the schema's business
     yield from (f for f in ctx.problems("frontmatter") if not ctx.vault.is_plain_note(f.path))

@@ -110,10 +110,11 @@ def confirm_lesson(root: Path, lesson: str, *, page: str | None = None, today: d
     from wikic.pages.log_file import row
     from wikic.vault.anchors import find_anchors
     from wikic.vault.memories import block_key, parse_item, render_item
-    from wikic.vault.schema_md import load as load_schema
+    from wikic.vault.schema_md import load as load_schema, load_checked
 
     root = Path(root).resolve()
     require_vault(root)
+    load_checked(root)  # a SCHEMA.md that cannot be read as meant: no page is written
     today = today or dt.date.today()
     with vault_lock(root):
         if journal.pending(root):

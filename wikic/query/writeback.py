@@ -54,7 +54,7 @@ from wikic.vault.frontmatter import split_page
 from wikic.vault.layout import INDEX_FILE, PAGE_FOLDERS, RAW_DIR, require_vault
 from wikic.vault.load import Vault, load_vault, walk
 from wikic.vault.parse import parse_note
-from wikic.vault.schema_md import load as load_schema
+from wikic.vault.schema_md import load as load_schema, load_checked
 from wikic.vault.slug import slugify
 
 if TYPE_CHECKING:
@@ -89,6 +89,13 @@ class Refreshed:
     path: str
 
 
+def check_can_file(root: Path) -> None:
+    """What keeps any answer from being filed in this vault (not a wikic vault, a SCHEMA.md that cannot be
+    read as meant), raised before a model is asked."""
+    require_vault(root)
+    load_checked(root)
+
+
 def query_folder(root: Path) -> str:
     return load_schema(root).page_folders.get("query", PAGE_FOLDERS["query"])
 
@@ -98,7 +105,7 @@ def save_answer(
 ) -> SavedQuery:
     """File an answered question as a query page (a page for the same question is updated in place)."""
     root = Path(root).resolve()
-    require_vault(root)
+    check_can_file(root)
     if result.status == "general":
         raise UsageError(
             "a general-knowledge answer is not filed into the wiki: it cites nothing in it",
@@ -134,7 +141,7 @@ def refresh_query(
 ) -> Refreshed:
     """Answer a query page's question again and replace its answer block (only if nobody edited it)."""
     root = Path(root).resolve()
-    require_vault(root)
+    check_can_file(root)
     options = options or QueryOptions()
     rel = resolve_query_page(root, page)
     text = (root / rel).read_text(encoding="utf-8")

@@ -39,7 +39,9 @@ class InitReport:
 def init_vault(root: Path) -> InitReport:
     root = Path(root)
     if root.exists() and not root.is_dir():
-        raise UsageError(f"{root} exists and is not a folder")
+        raise UsageError(
+            f"{root} exists and is not a folder", hint="give the name of a new folder, or of an existing one"
+        )
     try:
         root.mkdir(parents=True, exist_ok=True)
     except OSError as exc:

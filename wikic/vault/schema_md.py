@@ -1,12 +1,19 @@
 """SCHEMA.md: the vault's domain, taxonomy, thresholds, naming and lint severities (docs/vault-format.md).
 
-It reads the format users already write; unknown sections are prose for the LLM, unknown keys in known
-sections are reported (as `frontmatter` warnings by lint), never a crash.
+It reads the format users already write. A section it does not know is prose for the model, whatever its
+name (`## Style`, `## Notes for the model`). What it cannot read as meant is an error (`Schema.errors`): a
+heading or key that is a near miss of a known one (`## Lints`, `entity_min_reference`), or a known key
+whose value is not one it takes (`two`, an unknown naming convention or severity). The commands that act
+on the schema refuse such a file (`load_checked`: exit 2, each line with its number and what it should
+say); lint reports every problem as a `frontmatter` finding (the errors as errors), never a crash. The rest
+(an unknown threshold like no known one, no domain, no tags) are warnings only.
 """
 
 from __future__ import annotations
 
+import difflib
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -28,6 +35,17 @@ THRESHOLD_DEFAULTS: dict[str, int] = {
     "max_page_lines": 200,
     "stale_after_days": 90,
 }
+# The largest value each threshold takes (the smallest is 0): beyond it a value is a slip of the keyboard.
+THRESHOLD_MAX: dict[str, int] = {
+    "entity_min_references": 1000,
+    "entity_min_claims": 1000,
+    "concept_min_sections": 1000,
+    "comparison_min_axes": 1000,
+    "query_max_age_days": 36_500,
+    "min_outbound_links": 1000,
+    "max_page_lines": 10_000_000,
+    "stale_after_days": 36_500,
+}
 
 NAMING_PATTERNS: dict[str, re.Pattern[str]] = {
     # lowercase words of any script joined by single hyphens
@@ -36,11 +54,22 @@ NAMING_PATTERNS: dict[str, re.Pattern[str]] = {
     "any": re.compile(r".*"),
 }
 
-_KNOWN_SECTIONS = ("domain", "taxonomy tags", "page thresholds", "naming convention", "lint", "page types")
+# The sections wikic reads as settings, as the docs write them.
+SECTIONS = ("Domain", "Taxonomy Tags", "Page Thresholds", "Naming Convention", "Lint", "Page Types")
+# One word of a known section's name, which a person may well write for the whole of it.
+_SHORT_NAMES = {
+    "tags": "Taxonomy Tags",
+    "taxonomy": "Taxonomy Tags",
+    "thresholds": "Page Thresholds",
+    "naming": "Naming Convention",
+    "types": "Page Types",
+}
+_HEADING = re.compile(r"^(#{1,6})(\s*)(.*?)(?:\s+#+)?\s*$")
 # Folders a page type may not map to (compared without case: a case-insensitive disk holds `Raw` as `raw`).
 RESERVED_FOLDERS = {RAW_DIR: "the sources", INBOX_DIR: "the person's own notes"}
 _BULLET = re.compile(r"^\s*[-*+]\s+(.*?)\s*$")
 _KEY_VALUE = re.compile(r"^`?([A-Za-z0-9_.\-/]+)`?\s*:\s*`?(.*?)`?\s*$")
+_KEY_FIRST = re.compile(r"^`?([A-Za-z0-9_\-]+)")
 _TAG = re.compile(r"#?([^\s#,;:()\[\]]+)")
 
 
@@ -55,7 +84,8 @@ class Schema:
     page_folders: dict[str, str] = field(default_factory=lambda: dict(PAGE_FOLDERS))
     sections: dict[str, str] = field(default_factory=dict)  # heading -> body, for prompts
     text: str = ""
-    problems: tuple[Problem, ...] = ()
+    problems: tuple[Problem, ...] = ()  # everything lint reports, in line order
+    errors: tuple[Problem, ...] = ()  # those of `problems` that keep the file from being read as meant
     present: bool = True  # False: no SCHEMA.md (a plain Obsidian vault)
 
     def __getattr__(self, name: str) -> int:
@@ -78,7 +108,7 @@ class Schema:
 
     def prose(self) -> str:
         """Everything a prompt should see about the wiki's conventions, minus machine-only sections."""
-        keep = [f"## {h}\n{b.strip()}" for h, b in self.sections.items() if h.lower() not in ("lint",)]
+        keep = [f"## {h}\n{b.strip()}" for h, b in self.sections.items() if _normal(h) != "lint"]
         return "\n\n".join(keep)
 
 
@@ -87,34 +117,120 @@ def plain_vault_schema() -> Schema:
 
 
 def load(root: Path) -> Schema:
+    """SCHEMA.md as lint reads it: whatever it holds, with its problems (no SCHEMA.md: a plain vault)."""
     path = root / SCHEMA_FILE
     if not path.is_file():
         return plain_vault_schema()
     try:
         text = path.read_text(encoding="utf-8-sig")
     except UnicodeDecodeError as exc:
-        raise SchemaError(f"{SCHEMA_FILE} is not UTF-8 text (byte offset {exc.start})") from exc
+        raise SchemaError(
+            f"{SCHEMA_FILE} is not UTF-8 text (byte offset {exc.start})", hint=f"save {path} as UTF-8"
+        ) from exc
     except OSError as exc:
-        raise SchemaError(f"cannot read {SCHEMA_FILE}: {exc.strerror}") from exc
+        raise SchemaError(
+            f"cannot read {SCHEMA_FILE}: {exc.strerror}", hint=f"check that {path} is a file you may read"
+        ) from exc
     return parse(text)
+
+
+def load_checked(root: Path) -> Schema:
+    """SCHEMA.md as the commands that act on it need it (ingest, watch, saving an answer, status, the MCP
+    tools that write): a file they cannot read as meant is a SchemaError (exit 2) naming every such line."""
+    schema = load(root)
+    if schema.errors:
+        path = Path(root) / SCHEMA_FILE
+        lines = [f"  {path}:{p.line}: {p.message}" if p.line else f"  {path}: {p.message}" for p in schema.errors]
+        raise SchemaError(
+            f"{SCHEMA_FILE} cannot be read as meant:\n" + "\n".join(lines),
+            hint=f"fix these lines in {path} (`wikic lint` lists them too); sections other than "
+            f"{', '.join(SECTIONS[:-1])} and {SECTIONS[-1]} are prose for the model, named as you like but for a "
+            "near miss of these",
+        )
+    return schema
+
+
+def _normal(name: str) -> str:
+    """A name as compared: case, `-`, `_`, spaces and a trailing colon do not count."""
+    return " ".join(re.sub(r"[-_\s]+", " ", name.strip().rstrip(":")).lower().split())
+
+
+def _edits(a: str, b: str) -> int:
+    """Edits (insert, delete, replace, swap two neighbours) from `a` to `b`."""
+    previous2: list[int] = []
+    previous = list(range(len(b) + 1))
+    for i, ca in enumerate(a, 1):
+        current = [i] + [0] * len(b)
+        for j, cb in enumerate(b, 1):
+            current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (ca != cb))
+            if i > 1 and j > 1 and ca == b[j - 2] and a[i - 2] == cb:
+                current[j] = min(current[j], previous2[j - 2] + 1)
+        previous2, previous = previous, current
+    return previous[-1]
+
+
+def near(word: str, known: Iterable[str], *, prefix: bool = False) -> str | None:
+    """The known name `word` stands for: the same but for case and separators, or a slip of the keyboard
+    (a letter or two wrong, missing or swapped; a word left out), starting with the same letter as typos
+    do; with `prefix`, also a shortening (`warn`). None: `word` is a name of its own."""
+    w = _normal(word)
+    best: str | None = None
+    best_score = (0, 0.0)
+    for name in known:
+        n = _normal(name)
+        if w == n:
+            return name
+        if not w or not n or w[0] != n[0]:
+            continue
+        distance = _edits(w, n)
+        ratio = difflib.SequenceMatcher(None, w, n).ratio()
+        close = distance <= (1 if len(n) <= 6 else 2) or ratio >= 0.8 or (prefix and len(w) >= 3 and n.startswith(w))
+        if close and (best is None or (distance, -ratio) < best_score):
+            best, best_score = name, (distance, -ratio)
+    return best
+
+
+class _Reader:
+    """Collects the problems of one SCHEMA.md: `error` for what cannot be read as meant, `warn` for the rest."""
+
+    def __init__(self) -> None:
+        self.problems: list[Problem] = []
+        self.errors: list[Problem] = []
+
+    def warn(self, line: int | None, message: str) -> None:
+        self.problems.append(Problem("frontmatter", line, message))
+
+    def error(self, line: int | None, message: str) -> None:
+        problem = Problem("frontmatter", line, message)
+        self.problems.append(problem)
+        self.errors.append(problem)
 
 
 def parse(text: str) -> Schema:
     sections: dict[str, list[tuple[int, str]]] = {}
     order: list[str] = []
+    heading_lines: dict[str, int] = {}  # a '## ' heading -> its first line
+    other_headings: list[tuple[int, str, str]] = []  # (line, as written, its text): a heading of another level
     current: str | None = None
     for number, line in enumerate(text.replace("\r\n", "\n").split("\n"), start=1):
-        if line.startswith("## "):
-            current = line[3:].strip()
+        heading = _HEADING.match(line)
+        if line.startswith("## ") and heading:
+            current = heading.group(3).strip()
             sections.setdefault(current, [])
+            heading_lines.setdefault(current, number)
             order.append(current)
-        elif current is not None:
+            continue
+        if heading and (heading.group(1) != "#" or heading.group(2)):  # `#tag` alone is a tag, not a heading
+            other_headings.append((number, line.strip(), heading.group(3).strip()))
+        if current is not None:
             sections[current].append((number, line))
-    problems: list[Problem] = []
-    by_key = {h.lower(): h for h in order}
+    read = _Reader()
+    by_key = {_normal(h): h for h in reversed(order)}  # the first of two equal headings is the one read
 
     def body(name: str) -> list[tuple[int, str]]:
-        return sections.get(by_key.get(name, ""), [])
+        return sections.get(by_key.get(_normal(name), ""), [])
+
+    _check_headings(read, heading_lines, other_headings, by_key)
 
     domain = " ".join(line.strip() for _, line in body("domain") if line.strip())
     tags: list[str] = []
@@ -125,81 +241,9 @@ def parse(text: str) -> Schema:
             if tag:
                 tags.append(tag.group(1).lower())
 
-    thresholds = dict(THRESHOLD_DEFAULTS)
-    for number, line in body("page thresholds"):
-        m = _BULLET.match(line)
-        if not m:
-            continue
-        kv = _KEY_VALUE.match(m.group(1))
-        if not kv:
-            problems.append(
-                Problem(
-                    "frontmatter",
-                    number,
-                    f"{SCHEMA_FILE}: cannot read threshold '{m.group(1)}' (expected 'key: number')",
-                )
-            )
-            continue
-        key, value = kv.group(1), kv.group(2)
-        if key not in THRESHOLD_DEFAULTS:
-            problems.append(
-                Problem(
-                    "frontmatter",
-                    number,
-                    f"{SCHEMA_FILE}: unknown threshold '{key}' (known: {', '.join(THRESHOLD_DEFAULTS)})",
-                )
-            )
-            continue
-        try:
-            number_value = int(value)
-            if number_value < 0:
-                raise ValueError
-        except ValueError:
-            problems.append(
-                Problem(
-                    "frontmatter",
-                    number,
-                    f"{SCHEMA_FILE}: threshold '{key}' must be a whole number >= 0, not '{value}'",
-                )
-            )
-            continue
-        thresholds[key] = number_value
-
-    naming = "lowercase-with-hyphens.md"
-    for number, line in body("naming convention"):
-        m = _BULLET.match(line)
-        if m:
-            value = m.group(1).strip("` ")
-            if value in NAMING_PATTERNS:
-                naming = value
-            else:
-                problems.append(
-                    Problem(
-                        "frontmatter",
-                        number,
-                        f"{SCHEMA_FILE}: unknown naming convention '{value}' (known: {', '.join(NAMING_PATTERNS)})",
-                    )
-                )
-            break
-
-    severities: dict[str, str] = {}
-    severity_lines: dict[str, int] = {}
-    for number, line in body("lint"):
-        m = _BULLET.match(line)
-        if not m:
-            continue
-        kv = _KEY_VALUE.match(m.group(1))
-        if not kv or kv.group(2).lower() not in SEVERITIES:
-            problems.append(
-                Problem(
-                    "frontmatter",
-                    number,
-                    f"{SCHEMA_FILE}: lint severity must read 'rule-id: error|warning|info|off', not '{m.group(1)}'",
-                )
-            )
-            continue
-        severities[kv.group(1)] = kv.group(2).lower()
-        severity_lines[kv.group(1)] = number
+    thresholds = _thresholds(read, body("page thresholds"))
+    naming = _naming(read, body("naming convention"))
+    severities, severity_lines = _severities(read, body("lint"))
 
     folders = dict(PAGE_FOLDERS)
     for number, line in body("page types"):
@@ -212,28 +256,24 @@ def parse(text: str) -> Schema:
             or not re.fullmatch(r"[a-z][a-z0-9_-]*", kv.group(1))
             or not re.fullmatch(r"[A-Za-z0-9_-]+", kv.group(2))
         ):
-            problems.append(
-                Problem("frontmatter", number, f"{SCHEMA_FILE}: page type must read 'type: folder', not '{m.group(1)}'")
-            )
+            read.error(number, f"page type must read 'type: folder' (e.g. 'person: people'), not '{m.group(1)}'")
             continue
         kind, folder = kv.group(1), kv.group(2)
         taken = {f.lower(): f"the {k} pages" for k, f in folders.items() if k != kind}
         owner = RESERVED_FOLDERS.get(folder.lower()) or taken.get(folder.lower())
         if owner:  # pages written there would mix with the sources, the inbox or another type's pages
-            problems.append(
-                Problem("frontmatter", number, f"{SCHEMA_FILE}: page type '{kind}' cannot use the folder '{folder}', "
-                        f"which holds {owner}")
-            )
+            read.error(number, f"page type '{kind}' cannot use the folder '{folder}', which holds {owner}")
             continue
         folders[kind] = folder
 
     if not any(line.startswith("# ") for line in text.split("\n")[:5]):
-        problems.append(Problem("frontmatter", 1, f"{SCHEMA_FILE}: expected a '# Wiki Schema' title"))
+        read.warn(1, "expected a '# Wiki Schema' title")
     if "domain" not in by_key:
-        problems.append(Problem("frontmatter", None, f"{SCHEMA_FILE}: no '## Domain' section"))
+        read.warn(None, "no '## Domain' section")
     if not tags:
-        problems.append(Problem("frontmatter", None, f"{SCHEMA_FILE}: no tags under '## Taxonomy Tags'"))
+        read.warn(None, "no tags under '## Taxonomy Tags'")
 
+    by_line = sorted(read.problems, key=lambda p: (p.line is None, p.line or 0))
     return Schema(
         domain=domain,
         tags=tuple(dict.fromkeys(tags)),
@@ -244,6 +284,100 @@ def parse(text: str) -> Schema:
         page_folders=folders,
         sections={h: "\n".join(line for _, line in sections[h]) for h in order},
         text=text,
-        problems=tuple(problems),
+        problems=tuple(by_line),
+        errors=tuple(p for p in by_line if p in read.errors),
         present=True,
     )
+
+
+def _check_headings(
+    read: _Reader, heading_lines: dict[str, int], other_headings: list[tuple[int, str, str]], by_key: dict[str, str]
+) -> None:
+    """A heading meant for a known section that wikic would not read: a near miss of its name, or its name
+    at another level. Only while that section is missing: next to it, a look-alike is the person's prose."""
+    missing = [name for name in SECTIONS if _normal(name) not in by_key]
+    for heading, number in heading_lines.items():
+        meant = _SHORT_NAMES.get(_normal(heading)) or near(heading, SECTIONS)
+        if meant in missing:
+            read.error(
+                number,
+                f"'## {heading}' is not a section wikic reads; did you mean '## {meant}'?",
+            )
+    for number, written, heading in other_headings:
+        meant = next((name for name in SECTIONS if _normal(name) == _normal(heading)), None)
+        if meant in missing:
+            read.error(number, f"'{written}' is not read as a section: write it '## {meant}'")
+
+
+def _thresholds(read: _Reader, lines: list[tuple[int, str]]) -> dict[str, int]:
+    thresholds = dict(THRESHOLD_DEFAULTS)
+    given: dict[str, tuple[int, int]] = {}  # key -> (line, value)
+    for number, line in lines:
+        m = _BULLET.match(line)
+        if not m:
+            continue
+        kv = _KEY_VALUE.match(m.group(1))
+        if not kv:
+            first = _KEY_FIRST.match(m.group(1))
+            meant = near(first.group(1), THRESHOLD_DEFAULTS) if first else None
+            if meant is not None:
+                read.error(number, f"cannot read threshold '{m.group(1)}': write it '{meant}: NUMBER'")
+            else:
+                read.warn(number, f"cannot read threshold '{m.group(1)}' (expected 'key: number')")
+            continue
+        written, value = kv.group(1), kv.group(2)
+        key = near(written, THRESHOLD_DEFAULTS)
+        if key is None:
+            read.warn(number, f"unknown threshold '{written}' (known: {', '.join(THRESHOLD_DEFAULTS)})")
+            continue
+        if _normal(key) != _normal(written):
+            read.error(number, f"unknown threshold '{written}'; did you mean '{key}'?")
+            continue
+        top = THRESHOLD_MAX[key]
+        if not re.fullmatch(r"\d{1,12}", value) or int(value) > top:
+            read.error(number, f"threshold '{key}' must be a whole number from 0 to {top:,}, not '{value}'")
+            continue
+        if key in given and given[key][1] != int(value):
+            read.error(number, f"threshold '{key}' is set twice: line {given[key][0]} says {given[key][1]}, this "
+                       f"line {int(value)}; keep one")
+            continue
+        given[key] = (number, int(value))
+        thresholds[key] = int(value)
+    return thresholds
+
+
+def _naming(read: _Reader, lines: list[tuple[int, str]]) -> str:
+    for number, line in lines:
+        m = _BULLET.match(line)
+        if not m:
+            continue
+        value = m.group(1).strip("` ")
+        if value in NAMING_PATTERNS:
+            return value
+        meant = near(value, NAMING_PATTERNS, prefix=True)
+        said = f"; did you mean '{meant}'?" if meant else ""
+        read.error(number, f"unknown naming convention '{value}'{said} (known: {', '.join(NAMING_PATTERNS)})")
+        break
+    return "lowercase-with-hyphens.md"
+
+
+def _severities(read: _Reader, lines: list[tuple[int, str]]) -> tuple[dict[str, str], dict[str, int]]:
+    severities: dict[str, str] = {}
+    severity_lines: dict[str, int] = {}
+    for number, line in lines:
+        m = _BULLET.match(line)
+        if not m:
+            continue
+        kv = _KEY_VALUE.match(m.group(1))
+        if not kv:
+            read.warn(number, f"lint severity must read 'rule-id: error|warning|info|off', not '{m.group(1)}'")
+            continue
+        rule_id, value = kv.group(1), kv.group(2)
+        if value.lower() not in SEVERITIES:
+            meant = near(value, SEVERITIES, prefix=True)
+            said = f"; did you mean '{meant}'?" if meant else ""
+            read.error(number, f"the severity of '{rule_id}' must be error, warning, info or off, not '{value}'{said}")
+            continue
+        severities[rule_id] = value.lower()
+        severity_lines[rule_id] = number
+    return severities, severity_lines
