@@ -33,6 +33,7 @@ from pydantic import (
 
 from wikic.config_file import read_config_file
 from wikic.errors import ConfigError
+from wikic.text.redact import without_credentials
 from wikic.vault.state import DEFAULT_PALACE as DEFAULT_PALACE_DIR
 
 OPENAI_DEFAULT_BASE_URL = "https://api.openai.com/v1"
@@ -66,6 +67,24 @@ Fusion = Literal["calibrated", "convex", "rrf"]
 FUSIONS: tuple[str, ...] = get_args(Fusion)
 
 
+def _header_safe_key(value: object) -> object:
+    """An API key without the whitespace around it (a key pasted from a file ends in a line break); None when
+    nothing is left. What still cannot be sent in an `Authorization` header is refused, without the key."""
+    if isinstance(value, SecretStr):
+        value = value.get_secret_value()
+    if not isinstance(value, str):
+        return value
+    key = value.strip()
+    if not key:
+        return None
+    if not all(" " <= c <= "~" or c == "\t" for c in key):
+        raise ValueError(
+            "is not a valid HTTP header value: it holds a line break, a control character or a non-ASCII "
+            "character (the key is not shown; copy it again)"
+        )
+    return key
+
+
 def provider_choices() -> str:
     """'"use" (multilingual, default), ... or "openai" (...)'."""
     named = [f'"{name}" ({what})' for name, what in PROVIDERS.items()]
@@ -81,7 +100,8 @@ def _http_url(value: str, example: str) -> str:
 
 class _Section(BaseModel):
     # strict: TOML has real types, so "60" (a string) is a mistake, not a number, in every section alike
-    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
+    # hide_input_in_errors: a ValidationError printed as it is (a traceback) never shows an API key
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True, hide_input_in_errors=True)
 
 
 class LLMSettings(_Section):
@@ -110,6 +130,8 @@ class LLMSettings(_Section):
         if value is not None and not value.startswith(("http://", "https://")):
             raise ValueError("must start with http:// or https:// (e.g. http://localhost:11434/v1)")
         return value
+
+    _api_key = field_validator("api_key", mode="before")(_header_safe_key)
 
     @property
     def endpoint(self) -> str:
@@ -201,6 +223,8 @@ class EmbeddingSettings(_Section):
     max_input_tokens: int = Field(512, ge=1)
     # Environment only; excluded from dumps and repr.
     api_key: SecretStr | None = Field(None, repr=False, exclude=True)
+
+    _api_key = field_validator("api_key", mode="before")(_header_safe_key)
 
     @field_validator("provider")
     @classmethod
@@ -343,7 +367,7 @@ def _problems(exc: ValidationError) -> list[tuple[tuple[str, ...], str]]:
         message = str(err["ctx"]["error"]) if err["type"] == "value_error" else err["msg"]
         value = err.get("input")
         if "api_key" not in loc and not isinstance(value, dict):
-            message += f" (got {value!r})"
+            message += f" (got {without_credentials(repr(value))})"
         out.append((loc, message))
     return out
 
