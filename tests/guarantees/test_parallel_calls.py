@@ -16,7 +16,7 @@ from pathlib import Path
 import gkit
 from standin_openai import StandinServer
 
-RUNS = gkit.count(8, 40)
+RUNS = gkit.count(12, 40)
 SOURCES = 16
 
 # `wikic`, reporting on its last stderr line every module first imported on one of its worker threads.

@@ -170,7 +170,10 @@ class OpenAICompatible:
         self.model: str = settings.model
         self._redact = Redactor([self._key], urls=[settings.endpoint])
         self._memory = EndpointMemory(state_dir)
-        self._timeouts, self._transport_errors = http_stack()
+        timeouts, transport_errors = http_stack()
+        # what reading a stream may raise, besides what the SDK raises
+        self._stream_timeouts: tuple[type[Exception], ...] = (openai.APITimeoutError, *timeouts)
+        self._stream_errors: tuple[type[Exception], ...] = (openai.APIError, *transport_errors)
         self._client = openai.OpenAI(
             base_url=settings.endpoint,
             api_key=self._key or PLACEHOLDER_KEY,
@@ -366,9 +369,9 @@ class OpenAICompatible:
                 )
         except openai.APIStatusError as exc:
             raise self._status_error(exc) from None
-        except (openai.APITimeoutError, *self._timeouts):
+        except self._stream_timeouts:
             raise self._timeout_error() from None
-        except (openai.APIError, *self._transport_errors) as exc:
+        except self._stream_errors as exc:
             raise LLMError(
                 f"{self._where()}: the stream broke off ({_short(self._redact(str(exc) or type(exc).__name__))})",
                 hint="retry; if it keeps happening, check the server's logs",

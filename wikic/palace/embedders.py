@@ -220,7 +220,8 @@ class OpenAIEmbedder(_Symmetric):
                 reply = self._client.embeddings.create(model=self.model, input=batch)
             except self._openai.OpenAIError as exc:
                 # the server's message, which may echo the key or the URL's credentials
-                raise PalaceError(f"embedding endpoint failed for model {self.model!r}: {self._redact(str(exc))}") from None
+                said = self._redact(str(exc))
+                raise PalaceError(f"embedding endpoint failed for model {self.model!r}: {said}") from None
             rows = sorted(reply.data, key=lambda d: d.index)
             if len(rows) != len(batch):
                 raise PalaceError(f"embedding endpoint returned {len(rows)} vectors for {len(batch)} inputs")

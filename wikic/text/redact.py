@@ -9,6 +9,7 @@ text (`https://user:pass@host` becomes `https://***@host`) whatever it holds.
 
 from __future__ import annotations
 
+import base64
 import json
 import re
 from collections.abc import Iterable
@@ -44,14 +45,17 @@ def forms(secret: str) -> set[str]:
 
 
 def url_secrets(url: str) -> list[str]:
-    """What is secret in `url`: its whole user info, and the password (as written and decoded), or the
-    user name when there is no password (a token in the user name)."""
+    """What is secret in `url`: its whole user info (as written, decoded, and base64-encoded as the Basic
+    `Authorization` header an HTTP library makes of it), and the password, or the user name when there is
+    no password (a token in the user name)."""
     netloc = urlsplit(url).netloc
     if "@" not in netloc:
         return []
     userinfo = netloc.rpartition("@")[0]
     user, colon, password = userinfo.partition(":")
+    basic = f"{unquote(user)}:{unquote(password)}"
     parts = [userinfo, unquote(userinfo), *((password, unquote(password)) if colon else (user, unquote(user)))]
+    parts += [base64.b64encode(basic.encode(codec, "replace")).decode() for codec in ("utf-8", "latin-1")]
     return [p for p in dict.fromkeys(parts) if len(p) >= _SHORTEST_PART or p == userinfo]
 
 
