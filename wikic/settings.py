@@ -103,6 +103,11 @@ class _Section(BaseModel):
     # hide_input_in_errors: a ValidationError printed as it is (a traceback) never shows an API key
     model_config = ConfigDict(extra="forbid", frozen=True, strict=True, hide_input_in_errors=True)
 
+    def __repr_args__(self) -> Any:
+        # a URL's credentials (`https://user:pass@host/v1`) stay out of repr, as the API keys do
+        for name, value in super().__repr_args__():
+            yield name, without_credentials(value) if isinstance(value, str) else value
+
 
 class LLMSettings(_Section):
     """`[llm]`: which OpenAI-compatible endpoint and model to call, and how."""

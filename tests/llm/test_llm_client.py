@@ -140,7 +140,7 @@ def test_credentials_in_the_base_url_are_never_shown(standin, make_llm, tmp_path
     assert messages[0].count(shown) == 2, messages  # where the error came from, and the server's own words
     assert shown in messages[3] and "http://***@127.0.0.1:" in messages[4] + messages[5], messages
     stored = (tmp_path / ".wikic" / "llm-endpoints.json").read_text(encoding="utf-8")
-    for text in (*messages, repr(llm), str(llm.identity), llm.endpoint, stored):
+    for text in (*messages, repr(llm), repr(llm.settings), str(llm.identity), llm.endpoint, stored):
         assert password not in text and "alice" not in text, text
     assert llm.endpoint == shown and shown in stored
 
