@@ -423,7 +423,7 @@ class OpenAICompatible:
     def _connection_error(self, exc: openai.APIConnectionError) -> LLMError:
         cause = exc.__cause__ or exc
         if isinstance(cause, ConnectionRefusedError) or "refused" in str(cause).lower():
-            hint = f"nothing answers at {self.endpoint}: is the server running? (else fix [llm] base_url)"
+            hint = f"nothing answers at {self.endpoint}: is the server running, and is [llm] base_url right?"
         else:
             hint = f"check that {self.endpoint} is reachable from here and that [llm] base_url is right"
         return LLMError(f"{self._where()}: cannot connect ({_short(self._redact(str(cause)))})", hint=hint)
