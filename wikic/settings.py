@@ -35,6 +35,7 @@ from pydantic import (
 
 from wikic.config_file import read_config_file
 from wikic.errors import ConfigError
+from wikic.text.redact import without_credentials
 from wikic.vault.state import DEFAULT_PALACE as DEFAULT_PALACE_DIR
 
 OPENAI_DEFAULT_BASE_URL = "https://api.openai.com/v1"
@@ -80,6 +81,24 @@ Fusion = Literal["calibrated", "convex", "rrf"]
 FUSIONS: tuple[str, ...] = get_args(Fusion)
 
 
+def _header_safe_key(value: object) -> object:
+    """An API key without the whitespace around it (a key pasted from a file ends in a line break); None when
+    nothing is left. What still cannot be sent in an `Authorization` header is refused, without the key."""
+    if isinstance(value, SecretStr):
+        value = value.get_secret_value()
+    if not isinstance(value, str):
+        return value
+    key = value.strip()
+    if not key:
+        return None
+    if not all(" " <= c <= "~" or c == "\t" for c in key):
+        raise ValueError(
+            "is not a valid HTTP header value: it holds a line break, a control character or a non-ASCII "
+            "character (the key is not shown; copy it again)"
+        )
+    return key
+
+
 def provider_choices() -> str:
     """'"use" (multilingual, default), ... or "openai" (...)'."""
     named = [f'"{name}" ({what})' for name, what in PROVIDERS.items()]
@@ -96,7 +115,13 @@ def _http_url(value: str, example: str) -> str:
 class _Section(BaseModel):
     # strict: TOML has real types, so "60" (a string) is a mistake, not a number, in every section alike;
     # TOML also has inf and nan, which no setting means
-    model_config = ConfigDict(extra="forbid", frozen=True, strict=True, allow_inf_nan=False)
+    # hide_input_in_errors: a ValidationError printed as it is (a traceback) never shows an API key
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True, allow_inf_nan=False, hide_input_in_errors=True)
+
+    def __repr_args__(self) -> Any:
+        # a URL's credentials (`https://user:pass@host/v1`) stay out of repr, as the API keys do
+        for name, value in super().__repr_args__():
+            yield name, without_credentials(value) if isinstance(value, str) else value
 
 
 class LLMSettings(_Section):
@@ -142,6 +167,7 @@ class LLMSettings(_Section):
         if not finite(value):
             raise ValueError("holds inf or nan, which JSON cannot send: give a finite number")
         return value
+    _api_key = field_validator("api_key", mode="before")(_header_safe_key)
 
     @property
     def endpoint(self) -> str:
@@ -249,6 +275,8 @@ class EmbeddingSettings(_Section):
     max_input_tokens: int = Field(512, ge=1, le=MAX_TOKENS)
     # Environment only; excluded from dumps and repr.
     api_key: SecretStr | None = Field(None, repr=False, exclude=True)
+
+    _api_key = field_validator("api_key", mode="before")(_header_safe_key)
 
     @field_validator("provider")
     @classmethod
@@ -416,7 +444,7 @@ def _problems(exc: ValidationError) -> list[tuple[tuple[str, ...], str]]:
         if err["type"] == "float_type" and isinstance(value, int) and not isinstance(value, bool):
             message = _out_of_range(loc)  # an integer too large to be a float at all
         if "api_key" not in loc and not isinstance(value, dict):
-            shown = repr(value)
+            shown = without_credentials(repr(value))
             message += f" (got {shown if len(shown) <= 40 else shown[:37] + '...'})"
         out.append((loc, message))
     return out

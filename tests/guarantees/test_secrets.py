@@ -213,3 +213,105 @@ def test_a_real_process_with_debug_tracebacks_does_not_print_the_key(tmp_path: P
         for result in (refused, unreachable, stored):
             assert KEY not in result.stdout + result.stderr
     assert _files_holding_key(tmp_path) == []
+
+
+def _files_holding(folder: Path, needle: str) -> list[str]:
+    """What wikic wrote under `folder` that holds `needle` (the settings the test wrote are left out)."""
+    return sorted(str(p.relative_to(folder)) for p in folder.rglob("*")
+                  if p.is_file() and p.name != "wikic.toml" and needle.encode() in p.read_bytes())
+
+
+@pytest.mark.parametrize("variable", ["WIKIC_LLM_API_KEY", "OPENAI_API_KEY"])
+def test_a_key_pasted_with_its_line_break_is_sent_without_it(
+    tmp_path: Path, standin: StandinServer, monkeypatch: pytest.MonkeyPatch, variable: str
+) -> None:
+    """A key copied from a file ends in a line break (or CR LF), or has spaces around it: they are no part of it."""
+    monkeypatch.delenv("WIKIC_LLM_API_KEY")
+    monkeypatch.setenv(variable, f" {KEY}\r\n")
+    root = gkit.make_vault(tmp_path / "wiki", standin.base_url, threshold=1)
+    source = tmp_path / "note.md"
+    source.write_text(gkit.source_text(0), encoding="utf-8")
+    code, shown = _cli("ingest", str(source), "--vault", str(root))
+    assert code == 0 and "1 compiled" in shown, shown
+    assert KEY not in shown
+    _requests_hold_key_only_in_headers(standin)  # `Bearer KEY`, exactly
+
+
+@pytest.mark.parametrize("variable", ["WIKIC_LLM_API_KEY", "OPENAI_API_KEY", "WIKIC_EMBEDDING_API_KEY"])
+@pytest.mark.parametrize("where", ["a non-ASCII letter", "a line break inside"])
+def test_a_key_no_header_can_carry_is_refused_without_being_shown(
+    tmp_path: Path, standin: StandinServer, monkeypatch: pytest.MonkeyPatch, variable: str, where: str
+) -> None:
+    """Exit 2 with one line naming the variable, before anything is captured or sent; the key is never shown,
+    not even in the traceback WIKIC_DEBUG=1 prints."""
+    key = KEY[:20] + ("ë" if where == "a non-ASCII letter" else "\n") + KEY[20:]
+    monkeypatch.delenv("WIKIC_LLM_API_KEY")
+    monkeypatch.setenv(variable, key)
+    root = gkit.make_vault(tmp_path / "wiki", standin.base_url, threshold=1)
+    source = tmp_path / "note.md"
+    source.write_text(gkit.source_text(0), encoding="utf-8")
+    before = sorted(p.relative_to(root) for p in root.rglob("*"))
+    code, shown = _cli("ingest", str(source), "--vault", str(root))
+    assert code == 2, shown
+    refused = [line for line in shown.splitlines() if "api_key: is not a valid HTTP header value" in line]
+    assert refused and all(line.endswith(f"(from environment variable {variable})") for line in refused), shown
+    assert KEY[9:20] not in shown and KEY[20:] not in shown, shown
+    assert standin.requests == [] and sorted(p.relative_to(root) for p in root.rglob("*")) == before
+
+
+def test_a_refused_key_is_not_shown_by_a_real_process_with_debug_tracebacks(tmp_path: Path) -> None:
+    with StandinServer() as server:
+        root = gkit.make_vault(tmp_path / "wiki", server.base_url)
+        source = tmp_path / "note.md"
+        source.write_text(gkit.source_text(0), encoding="utf-8")
+        done = gkit.run("ingest", str(source), "--vault", str(root),
+                        extra_env={"WIKIC_LLM_API_KEY": f"{KEY[:20]}\u00e9{KEY[20:]}", "WIKIC_DEBUG": "1"})
+    assert done.returncode == 2, done
+    assert "(from environment variable WIKIC_LLM_API_KEY)" in done.stderr and "Traceback" in done.stderr
+    assert KEY[9:20] not in done.stdout + done.stderr and KEY[20:] not in done.stdout + done.stderr
+
+
+def test_credentials_in_a_base_url_are_never_shown_nor_stored(
+    tmp_path: Path, standin: StandinServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`http://user:pass@host/v1` for [llm] and [embedding]: the requests carry them, nothing wikic prints or
+    writes does (errors, reports, --json, status, the state it keeps about the endpoint)."""
+    password = "pw-" + secrets.token_hex(12)
+    url = standin.base_url.replace("http://", f"http://alice:{password}@")
+    with StandinServer() as gone:
+        dead = gone.base_url.replace("http://", f"http://alice:{password}@")
+    root = gkit.make_vault(tmp_path / "wiki", url, threshold=1)
+    source = tmp_path / "note.md"
+    source.write_text(gkit.source_text(0), encoding="utf-8")
+    shown = []
+    for args in (["ingest", str(source), "--json"], ["query", "What does Acme Corp build?", "--json"],
+                 ["status", "--json"], ["status"], ["lint", "--json"],
+                 ["ingest", str(source), "--force", "--no-cache", "--base-url", dead],
+                 ["ingest", str(source), "--force", "--no-cache", "--json", "--base-url", dead]):
+        code, out = _cli(*args, "--vault", str(root))
+        assert code in (0, 1), out
+        shown.append(out)
+    assert "cannot connect" in shown[-2] and "http://***@127.0.0.1:" in shown[-2], shown[-2]
+    standin.enqueue(error(404, "404 page not found", should_retry=False))
+    code, out = _cli("ingest", str(source), "--force", "--no-cache", "--base-url", url.removesuffix("/v1"),
+                     "--vault", str(root))
+    assert code == 1 and "does not end in /v1" in out, out
+    shown.append(out)
+    # a URL refused by the settings is shown without them too
+    (tmp_path / "other").mkdir()
+    bad = gkit.make_vault(tmp_path / "other" / "wiki", f"ftp://alice:{password}@127.0.0.1/v1")
+    code, out = _cli("ingest", str(source), "--vault", str(bad))
+    assert code == 2 and "ftp://***@127.0.0.1/v1" in out, out
+    shown.append(out)
+    # [embedding]: an endpoint that has no embeddings (the chat stand-in answers 404)
+    monkeypatch.delenv("WIKIC_EMBEDDING_PROVIDER")
+    toml = root / "wikic.toml"
+    toml.write_text(toml.read_text(encoding="utf-8").replace(
+        '[embedding]\nprovider = "static"\n', f'[embedding]\nprovider = "openai"\nmodel = "e"\nbase_url = "{url}"\n'
+    ), encoding="utf-8")
+    for args in (["index", "--json"], ["index", "--rebuild"], ["search", "Acme", "--json"], ["status", "--json"]):
+        shown.append(_cli(*args, "--vault", str(root))[1])
+    assert any("embedding endpoint failed" in out for out in shown[-4:]), shown[-4:]
+    assert [out for out in shown if password in out or "alice" in out] == []
+    assert _files_holding(tmp_path, password) == [] and _files_holding(tmp_path, "alice") == []
+    assert any(r.headers.get("Authorization", "").startswith("Basic ") for r in standin.requests)  # they were sent

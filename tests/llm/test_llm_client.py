@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import json
+import sys
 import time
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 import openai
 import pytest
@@ -96,7 +98,78 @@ def test_connection_refused_is_a_clean_error(make_llm):
     server.stop()
     with pytest.raises(LLMError, match="cannot connect") as info:
         call(make_llm(base_url=url, max_retries=0))
-    assert "base_url" in (info.value.hint or "")
+    # the server may be down: said, with the URL nothing answers at
+    assert f"nothing answers at {url}: is the server running" in (info.value.hint or "")
+
+
+def test_a_404_from_a_base_url_without_v1_says_so(standin, make_llm):
+    bare = standin.base_url.removesuffix("/v1")
+    standin.enqueue(error(404, "404 page not found"), error(404, "model 'standin-model' not found"))
+    with pytest.raises(LLMError, match="HTTP 404") as info:
+        call(make_llm(base_url=bare))
+    assert f"[llm] base_url {bare} does not end in /v1" in (info.value.hint or "")
+    assert f"try {bare}/v1" in (info.value.hint or "")
+    with pytest.raises(LLMError, match="HTTP 404") as info:
+        call(make_llm())
+    assert "/v1" not in (info.value.hint or "").partition(" exists at ")[0]  # the URL has it: the model is asked about
+    assert f"check that model 'standin-model' exists at {standin.base_url}" in (info.value.hint or "")
+
+
+def test_credentials_in_the_base_url_are_never_shown(standin, make_llm, tmp_path):
+    """`https://user:pass@host/v1`: the request carries them; messages, hints, repr, the identity (cache keys)
+    and the endpoint memory on disk show the URL without them."""
+    password = "pw-Hunter2-SECRET"
+    url = standin.base_url.replace("http://", f"http://alice:{password}@")
+    shown = standin.base_url.replace("http://", "http://***@")
+    standin.reject_json_schema = "400"  # something remembered per endpoint
+    standin.enqueue(reply({"answer": 1, "why": ""}), error(500, f"no access for {url}", should_retry=False),
+                    error(404, "not found", should_retry=False))
+    llm = make_llm(base_url=url, max_retries=0, state_dir=tmp_path / ".wikic")
+    call(llm)
+    messages = []
+    for _ in range(2):
+        with pytest.raises(LLMError) as info:
+            call(llm)
+        messages += [info.value.message, info.value.hint or ""]
+    server = StandinServer().start()
+    refused = server.base_url.replace("http://", f"http://alice:{password}@")
+    server.stop()
+    with pytest.raises(LLMError, match="cannot connect") as info:
+        call(make_llm(base_url=refused, max_retries=0))
+    messages += [info.value.message, info.value.hint or ""]
+    assert messages[0].count(shown) == 2, messages  # where the error came from, and the server's own words
+    assert shown in messages[3] and "http://***@127.0.0.1:" in messages[4] + messages[5], messages
+    stored = (tmp_path / ".wikic" / "llm-endpoints.json").read_text(encoding="utf-8")
+    for text in (*messages, repr(llm), repr(llm.settings), str(llm.identity), llm.endpoint, stored):
+        assert password not in text and "alice" not in text, text
+    assert llm.endpoint == shown and shown in stored
+
+
+@pytest.mark.parametrize(
+    "echo",
+    [
+        lambda key: {"detail": f"bad key {key}"},  # shown JSON-encoded: a quote or a backslash escaped
+        lambda key: {"error": {"message": f"no route /v1?key={quote(key, safe='')}"}},
+        lambda key: {"error": {"message": f"Illegal header value {('Bearer ' + key).encode()!r}"}},
+    ],
+    ids=["json-escaped", "percent-encoded", "bytes-repr"],
+)
+def test_a_key_echoed_escaped_or_encoded_is_masked(standin, make_llm, echo):
+    key = 'sk-test-"quoted"\\back/slash+plus'
+    standin.enqueue(Behaviour(status=500, content=None, body=echo(key), headers={"x-should-retry": "false"}))
+    with pytest.raises(LLMError) as info:
+        call(make_llm(api_key=SecretStr(key), max_retries=0))
+    assert "quoted" not in info.value.message and "***" in info.value.message, info.value.message
+
+
+def test_replies_are_read_without_httpx_installed(standin, make_llm, monkeypatch):
+    """The `llm` extra brings the SDK and its httpx2, not httpx (chromadb's): a reply is read all the same."""
+    monkeypatch.setitem(sys.modules, "httpx", None)  # `import httpx` now fails, as when it is not installed
+    standin.enqueue(reply({"answer": 42, "why": "x"}))
+    assert call(make_llm()).data["answer"] == 42
+    standin.enqueue(reply({"answer": 1, "why": "y"}, break_after=1))
+    with pytest.raises(LLMError, match="stream"):
+        call(make_llm(max_retries=0))
 
 
 def test_malformed_json_raises_invalid_reply_with_the_text(standin, make_llm):

@@ -113,6 +113,37 @@ def test_key_in_the_file_is_refused(tmp_path):
     assert "sk-oops" not in info.value.message + (info.value.hint or "")
 
 
+def test_whitespace_around_a_key_is_dropped(tmp_path):
+    env = {"WIKIC_LLM_API_KEY": " sk-pasted\r\n", "WIKIC_EMBEDDING_API_KEY": "\tsk-embed\n"}
+    settings = load_settings(tmp_path, env=env)
+    assert settings.llm.api_key is not None and settings.llm.api_key.get_secret_value() == "sk-pasted"
+    assert settings.embedding.api_key is not None and settings.embedding.api_key.get_secret_value() == "sk-embed"
+    assert load_settings(tmp_path, env={"WIKIC_LLM_API_KEY": " \n"}).llm.api_key is None  # nothing left: unset
+
+
+@pytest.mark.parametrize("key", ["sk-in\nside", "sk-caf\u00e9", "sk-bell\x07", "sk-\u200bzero-width"])
+def test_a_key_no_header_can_carry_is_refused_by_name_and_never_shown(tmp_path, key):
+    with pytest.raises(ConfigError) as info:
+        load_settings(tmp_path, env={"OPENAI_API_KEY": key})
+    said = info.value.message + (info.value.hint or "")
+    for section in ("llm", "embedding"):  # OPENAI_API_KEY is the fallback of both
+        assert (f"[{section}] api_key: is not a valid HTTP header value") in said
+    assert said.count("(from environment variable OPENAI_API_KEY)") == 2
+    assert key not in said and repr(key)[1:-1] not in said and key[3:7] not in said
+    with pytest.raises(ValueError) as raw:  # as a traceback would print it
+        LLMSettings(api_key=key)  # type: ignore[arg-type]
+    assert key[3:7] not in str(raw.value)
+
+
+def test_credentials_in_a_url_are_not_in_repr_nor_in_a_refusal(tmp_path):
+    settings = load_settings(tmp_path, env={"WIKIC_LLM_BASE_URL": "https://al:pw-Hidden@host/v1"})
+    assert settings.llm.base_url == "https://al:pw-Hidden@host/v1"  # what the client connects with
+    assert "pw-Hidden" not in repr(settings) and "https://***@host/v1" in repr(settings.llm)
+    with pytest.raises(ConfigError) as info:
+        load_settings(tmp_path, env={"WIKIC_LLM_BASE_URL": "ftp://al:pw-Hidden@host/v1"})
+    assert "(got 'ftp://***@host/v1')" in info.value.message and "pw-Hidden" not in info.value.message
+
+
 def test_key_as_an_override_is_refused(tmp_path):
     with pytest.raises(ConfigError, match="cannot be passed as a flag"):
         load_settings(tmp_path, {"api_key": "sk-x"}, env={})

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import json
 import threading
@@ -48,6 +49,10 @@ class StandIn:
                 if body["model"] == "broken":
                     payload = json.dumps({"error": {"message": "model not loaded", "type": "invalid_request"}})
                     self.send_response(400)
+                elif body["model"] == "echo":  # a server repeating what it was sent, credentials and all
+                    said = f"rejected {self.headers.get('Authorization')}"
+                    payload = json.dumps({"error": {"message": said, "type": "auth"}})
+                    self.send_response(401)
                 else:
                     dim = 48 if body["model"] == "wide" else 32
                     inputs = body["input"] if isinstance(body["input"], list) else [body["input"]]
@@ -123,3 +128,32 @@ def test_drawers_fit_the_endpoint_window_by_the_offline_token_estimate(vault: Pa
     sync(vault)
     sent = [text for r in standin.requests for text in r["input"] if text != "dimension probe"]
     assert 12 < max(estimate_tokens(text) for text in sent) <= 24
+
+
+def test_a_key_pasted_with_its_line_break_reaches_the_endpoint_without_it(
+    vault: Path, standin: StandIn, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("WIKIC_EMBEDDING_API_KEY", f"{KEY}\r\n")
+    _configure(vault, standin.url, "tiny-embed")
+    assert sync(vault).drawers_embedded > 0
+    assert set(standin.auth) == {f"Bearer {KEY}"}
+
+
+@pytest.mark.parametrize("credentials", ["key", "url"])
+def test_endpoint_errors_show_neither_the_key_nor_the_urls_credentials(
+    vault: Path, standin: StandIn, monkeypatch: pytest.MonkeyPatch, credentials: str
+) -> None:
+    """A server repeating the Authorization header it was sent: `Bearer KEY`, or the Basic one an HTTP library
+    makes of the credentials in the base URL."""
+    password = "pw-Secret-77"
+    url = standin.url.replace("http://", f"http://bob:{password}@") if credentials == "url" else standin.url
+    monkeypatch.setenv("WIKIC_EMBEDDING_API_KEY", KEY)
+    _configure(vault, url, "echo")
+    with pytest.raises(PalaceError) as err:
+        sync(vault)
+    shown = f"{err.value.message} {err.value.hint}"
+    assert "rejected" in shown and "***" in shown, shown
+    basic = base64.b64encode(f"bob:{password}".encode()).decode()
+    for secret in (KEY, password, "bob", basic):
+        assert secret not in shown, shown
+    assert standin.auth[-1] == (f"Basic {basic}" if credentials == "url" else f"Bearer {KEY}")

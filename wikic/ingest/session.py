@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from wikic.errors import describe
+from wikic.errors import WikicError, describe
 from wikic.ingest.compile import Compiler, SourceResult
 from wikic.ingest.memories import packaged_embedder
 from wikic.ingest.report import SourceReport, fill, log_notes
@@ -110,6 +110,8 @@ class CompileSession:
             return SourceReport(ref, src.title, "interrupted", error="stopped before its extraction finished")
         if got is None:
             return SourceReport(ref, src.title, "over-budget", error="token budget reached before this source")
+        if isinstance(got, WikicError):  # the model's failure, with what to do about it
+            return SourceReport(ref, src.title, "failed", error=got.message + (f" ({got.hint})" if got.hint else ""))
         if isinstance(got, Exception):
             return SourceReport(ref, src.title, "failed", error=str(got))
         if self.compiled.is_current(ref, src.sha256) and not self.job.force:

@@ -5,6 +5,11 @@ for an HTTP reply cannot be woken (closing the client does not interrupt a block
 process would sit until every reply in flight had arrived. These workers are daemon threads, so a call
 abandoned after an interrupt ends with the process. Leaving a `with` block by KeyboardInterrupt cancels the
 queued work and does not wait for the running calls; any other way waits for them, as the standard pool does.
+
+What the workers run imports nothing on its way: whatever a call needs is imported before the pool starts,
+by the thread that starts it (the model client does so when it is built, see `wikic.llm.client.http_stack`).
+Workers importing a module at once raced each other, and some saw it half-initialised; a test watches the
+imports of an ingest's workers (`tests/guarantees/test_parallel_calls.py`).
 """
 
 from __future__ import annotations

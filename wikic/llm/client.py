@@ -6,7 +6,9 @@ re-ask and the reply cache live in `wikic.llm.structured`, so they work the same
 
 from __future__ import annotations
 
+import codecs
 import functools
+import importlib
 import json
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
@@ -17,6 +19,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from wikic.errors import ConfigError, LLMError, StreamCut, require_extra
 from wikic.llm.formats import EndpointMemory, Mode, next_mode, param_quirk, request_format
 from wikic.settings import OPENAI_DEFAULT_BASE_URL, LLMSettings
+from wikic.text.redact import MASK, Redactor, without_credentials
 from wikic.text.tokens import estimate_messages, estimate_tokens
 
 if TYPE_CHECKING:  # the SDK takes most of a second to import: each method that needs it imports it
@@ -162,15 +165,24 @@ class OpenAICompatible:
         import openai
 
         self.settings = settings
-        self.endpoint = settings.endpoint
+        # What messages, cache keys and the endpoint memory name: the URL without its credentials, if any.
+        self.endpoint = without_credentials(settings.endpoint)
         self.model: str = settings.model
+        self._redact = Redactor([self._key], urls=[settings.endpoint])
         self._memory = EndpointMemory(state_dir)
+        timeouts, transport_errors = http_stack()
+        # what reading a stream may raise, besides what the SDK raises
+        self._stream_timeouts: tuple[type[Exception], ...] = (openai.APITimeoutError, *timeouts)
+        self._stream_errors: tuple[type[Exception], ...] = (openai.APIError, *transport_errors)
         self._client = openai.OpenAI(
-            base_url=self.endpoint,
+            base_url=settings.endpoint,
             api_key=self._key or PLACEHOLDER_KEY,
             timeout=settings.timeout,
             max_retries=settings.max_retries,
         )
+        # The SDK imports its chat resource on first use: here, in the thread that builds the client, not in
+        # the first worker to call it while the others are building their requests (see http_stack).
+        self._client.chat.completions  # noqa: B018 - the attribute is read for the import it triggers
 
     def __repr__(self) -> str:
         return f"OpenAICompatible(endpoint={self.endpoint!r}, model={self.model!r})"
@@ -301,6 +313,8 @@ class OpenAICompatible:
                 raise self._timeout_error() from None
             except openai.APIConnectionError as exc:
                 raise self._connection_error(exc) from None
+            except openai.APIError as exc:  # any other refusal of the SDK's, worded without a secret
+                raise LLMError(f"{self._where()}: {_short(self._redact(str(exc) or type(exc).__name__))}") from None
             return TextStream(
                 functools.partial(self._pieces, response=response, streamed=stream),
                 model=self.model,
@@ -308,7 +322,6 @@ class OpenAICompatible:
             )
 
     def _pieces(self, stream: TextStream, response: Any, *, streamed: bool) -> Iterator[str]:
-        import httpx
         import openai
 
         held = ""  # the end of the answer so far, while it could be the start of the API key
@@ -330,7 +343,7 @@ class OpenAICompatible:
                 if chunk.get("error"):
                     raise LLMError(
                         f"{self._where()}: the server reported an error mid-answer "
-                        f"({_short(self._scrub(json.dumps(chunk['error'], default=str)))})",
+                        f"({_short(self._redact(json.dumps(chunk['error'], default=str)))})",
                         hint="retry; if it keeps happening, check the server's logs",
                     )
                 self._take(stream, chunk)
@@ -356,15 +369,15 @@ class OpenAICompatible:
                 )
         except openai.APIStatusError as exc:
             raise self._status_error(exc) from None
-        except (openai.APITimeoutError, httpx.TimeoutException):
+        except self._stream_timeouts:
             raise self._timeout_error() from None
-        except (openai.APIError, httpx.TransportError) as exc:
+        except self._stream_errors as exc:
             raise LLMError(
-                f"{self._where()}: the stream broke off ({_short(self._scrub(str(exc) or type(exc).__name__))})",
+                f"{self._where()}: the stream broke off ({_short(self._redact(str(exc) or type(exc).__name__))})",
                 hint="retry; if it keeps happening, check the server's logs",
             ) from None
         except (OSError, ValueError) as exc:  # a dropped connection or an unparsable event
-            raise LLMError(f"{self._where()}: the stream broke off ({_short(self._scrub(str(exc)))})") from None
+            raise LLMError(f"{self._where()}: the stream broke off ({_short(self._redact(str(exc)))})") from None
         finally:
             http.close()
 
@@ -389,7 +402,7 @@ class OpenAICompatible:
             raise LLMError(
                 (
                     f"{self._where()}: the reply is not a chat completion "
-                    f"({_short(self._scrub(body.decode('utf-8', 'replace')))})"
+                    f"({_short(self._redact(body.decode('utf-8', 'replace')))})"
                 ),
                 hint="check that [llm] base_url points at an OpenAI-compatible /v1 endpoint",
             )
@@ -408,10 +421,12 @@ class OpenAICompatible:
         )
 
     def _connection_error(self, exc: openai.APIConnectionError) -> LLMError:
-        return LLMError(
-            f"{self._where()}: cannot connect ({self._scrub(str(exc.__cause__ or exc))})",
-            hint="is the server running, and does [llm] base_url end in /v1?",
-        )
+        cause = exc.__cause__ or exc
+        if isinstance(cause, ConnectionRefusedError) or "refused" in str(cause).lower():
+            hint = f"nothing answers at {self.endpoint}: is the server running, and is [llm] base_url right?"
+        else:
+            hint = f"check that {self.endpoint} is reachable from here and that [llm] base_url is right"
+        return LLMError(f"{self._where()}: cannot connect ({_short(self._redact(str(cause)))})", hint=hint)
 
     def _call(
         self,
@@ -460,7 +475,9 @@ class OpenAICompatible:
         return f"LLM {self.endpoint} (model {self.model})"
 
     def _scrub(self, text: str) -> str:
-        return text.replace(self._key, "***") if self._key else text
+        """A reply's text without the key, should the server echo it (errors go through `_redact`, which
+        also finds the key escaped or encoded, and the URL's credentials)."""
+        return text.replace(self._key, MASK) if self._key else text
 
     def _release(self, text: str) -> tuple[str, str]:
         """(held back, safe to show) of streamed text: the key scrubbed, and a tail that could be the start
@@ -473,15 +490,15 @@ class OpenAICompatible:
 
     def _error_text(self, exc: openai.APIStatusError) -> str:
         body = exc.body if exc.body is not None else ""
-        return self._scrub(f"{exc.message} {json.dumps(body, default=str) if not isinstance(body, str) else body}")
+        return self._redact(f"{exc.message} {json.dumps(body, default=str) if not isinstance(body, str) else body}")
 
     def _status_error(self, exc: openai.APIStatusError) -> LLMError:
         status = exc.status_code
-        detail = _short(self._scrub(_server_message(exc)))
+        detail = _short(self._redact(_server_message(exc)))
         hints = {
             401: "check WIKIC_LLM_API_KEY (or OPENAI_API_KEY)",
             403: "check the key's permissions for this model",
-            404: f"check [llm] base_url (usually ends in /v1) and that model {self.model!r} exists there",
+            404: _not_found_hint(self.endpoint, self.model),
             429: "rate limited: lower [llm] concurrency or raise [llm] max_retries",
         }
         hint = hints.get(status, "a server error: retry later, or raise [llm] max_retries" if status >= 500 else None)
@@ -540,6 +557,39 @@ class _TokenCount:
         if self._on_tokens is not None and self._pending:
             self._on_tokens(estimate_tokens("".join(self._pending)))
             self._pending, self._size = [], 0
+
+
+def http_stack() -> tuple[tuple[type[Exception], ...], tuple[type[Exception], ...]]:
+    """Import what a request and its reply need, and return the (timeouts, other transport errors) of the
+    HTTP libraries a streamed reply may be read with: httpx2 (today's SDK) and httpx (older ones), those
+    that are installed.
+
+    Called when a client is built, in the thread that builds it; nothing is imported lazily in a worker: the
+    SDK looks `httpx` up in `sys.modules` as it builds each request, so a worker importing it meanwhile
+    showed the others a half-initialised module (AttributeError: partially initialized module 'httpx' has
+    no attribute 'Timeout'), and their sources failed. Imported whole once, it is only looked up afterwards,
+    also by chromadb's client."""
+    codecs.lookup("idna")  # the first connection encodes its host name with it (socket.getaddrinfo)
+    timeouts: list[type[Exception]] = []
+    transport: list[type[Exception]] = []
+    for name in ("httpx2", "httpx"):
+        try:
+            module = importlib.import_module(name)
+        except ImportError:
+            continue
+        timeouts.append(module.TimeoutException)
+        transport.append(module.TransportError)
+    return tuple(timeouts), tuple(transport)
+
+
+def _not_found_hint(endpoint: str, model: str) -> str:
+    """What an HTTP 404 from `endpoint` most likely means: a base URL without `/v1`, else an unknown model."""
+    if not endpoint.rstrip("/").endswith("/v1"):
+        return (
+            f"[llm] base_url {endpoint} does not end in /v1, where OpenAI-compatible servers answer: "
+            f"try {endpoint.rstrip('/')}/v1"
+        )
+    return f"check that model {model!r} exists at {endpoint} (and that [llm] base_url is the server's /v1)"
 
 
 def require_model(settings: LLMSettings) -> None:

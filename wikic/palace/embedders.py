@@ -176,18 +176,25 @@ class OpenAIEmbedder(_Symmetric):
     def __init__(self, settings: EmbeddingSettings) -> None:
         import openai
 
+        from wikic.llm.client import http_stack
+        from wikic.text.redact import Redactor
+
         if not settings.model or not settings.base_url:
             raise ConfigError("the openai embedding provider needs [embedding] model and base_url")
         self.model = settings.model
         self._batch = settings.batch_size
         self._limit = settings.max_input_tokens
+        key = settings.api_key.get_secret_value() if settings.api_key else None
+        self._redact = Redactor([key], urls=[settings.base_url])
+        http_stack()  # imported here, not by whichever thread embeds first (see wikic.llm.client)
         # Local servers need no key, but the client insists on one; a placeholder is never sent anywhere else.
         self._client = openai.OpenAI(
             base_url=settings.base_url,
-            api_key=settings.api_key.get_secret_value() if settings.api_key else "not-needed",
+            api_key=key or "not-needed",
             timeout=settings.timeout,
             max_retries=settings.max_retries,
         )
+        self._client.embeddings  # noqa: B018 - the SDK imports the resource on first use: here, too
         self._openai = openai
         self._dim: int | None = None
 
@@ -212,8 +219,9 @@ class OpenAIEmbedder(_Symmetric):
             try:
                 reply = self._client.embeddings.create(model=self.model, input=batch)
             except self._openai.OpenAIError as exc:
-                # str(exc) carries the server's message, never the key.
-                raise PalaceError(f"embedding endpoint failed for model {self.model!r}: {exc}") from None
+                # the server's message, which may echo the key or the URL's credentials
+                said = self._redact(str(exc))
+                raise PalaceError(f"embedding endpoint failed for model {self.model!r}: {said}") from None
             rows = sorted(reply.data, key=lambda d: d.index)
             if len(rows) != len(batch):
                 raise PalaceError(f"embedding endpoint returned {len(rows)} vectors for {len(batch)} inputs")
