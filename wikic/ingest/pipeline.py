@@ -351,19 +351,23 @@ def ingest(
 
     if options.inputs:
         inputs = list(options.inputs)
-        found = find_exports(inputs)
-        if found:
-            if options.dry_run or options.estimate:
-                raise UsageError(
-                    f"{found[0].path}: a conversation export cannot be previewed (--dry-run, --estimate)",
-                    hint="ingest it; each conversation becomes a transcript in raw/transcripts/ and compiles then",
-                )
-            llm = llm or make_llm(root, settings)  # a configuration error before any transcript is written
-            intake = bring_in(root, found, progress=progress)
-            report.conversations = intake.reports
-            exports = {str(item.path) for item in found}
+        found, refused = find_exports(inputs)
+        if found and (options.dry_run or options.estimate):
+            raise UsageError(
+                f"{found[0].path}: a conversation export cannot be previewed (--dry-run, --estimate)",
+                hint="ingest it; each conversation becomes a transcript in raw/transcripts/ and compiles then",
+            )
+        if found or refused:
+            transcripts: list[str] = []
+            report.conversations = list(refused)
+            if found:
+                llm = llm or make_llm(root, settings)  # a configuration error before any transcript is written
+                intake = bring_in(root, found, progress=progress)
+                report.conversations += intake.reports
+                transcripts = intake.transcripts
+            exports = {str(item.path) for item in found} | {r.origin for r in refused}
             inputs = [i for i in inputs if str(Path(i).expanduser()) not in exports] + [
-                str(root / p) for p in intake.transcripts
+                str(root / p) for p in transcripts
             ]
         prepared = (
             read_inputs(root, inputs, kind=options.kind, settings=settings.ingest, encoding=options.encoding)
@@ -378,6 +382,8 @@ def ingest(
             SourceReport(u.path, "", "failed", error=f"{u.error}" + (f" ({u.hint})" if u.hint else ""))
             for u in unusable
         ]
+    # an export that could not be read failed alone: the rest of the batch (its own earlier transcripts too) goes on
+    report.sources += [SourceReport(c.origin, "", "failed", error=c.error) for c in report.conversations if c.error]
     # Nothing is captured before the run can compile it: not for an estimate or a dry run, and not when
     # the model is not configured (a configuration error then leaves raw/ as it was).
     compiled = Compiled.load(root)

@@ -16,6 +16,8 @@
     capture/<key>.json      how far `wikic capture` has copied one session file (its key: a hash of the path)
     capture/<key>.lock      one capture of that session file at a time
     capture/queue/          what capture copied and ingest has not turned into transcripts yet
+    capture/quarantine/     queue entries that are no capture (a folder, a file with no capture header),
+                            moved aside by ingest so they never stop it; `wikic status` counts them
     cache/llm/              validated model replies, by request
     cache/parse-cache.jsonl parsed notes, one JSON line each, by size and mtime
     cache/lint-report.json  the last lint report, by the vault's listing
@@ -62,6 +64,7 @@ CONVERSATIONS = "conversations.json"
 CONVERSATIONS_LOCK = "conversations.json.lock"
 CAPTURE = "capture"
 CAPTURE_QUEUE = "capture/queue"
+CAPTURE_QUARANTINE = "capture/quarantine"
 
 
 def state_dir(root: Path) -> Path:
@@ -114,7 +117,7 @@ def read_json(path: Path) -> Any | None:
     """The JSON value in `path`, or None when the file is missing or unreadable (state is rebuildable)."""
     try:
         return json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+    except (OSError, ValueError, RecursionError):  # RecursionError: JSON nested a thousand levels deep
         return None
 
 
