@@ -34,9 +34,12 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
+from wikic.vault.layout import RAW_DIR
+
 HEADER_SEP = " · "
 _HEADER = re.compile(r"^\*\*(?P<speaker>[^*\n]{1,80})\*\*(?: · (?P<when>\d{4}-\d{2}-\d{2}(?: \d{2}:\d{2})?))?\s*$")
 TOOLS = ("claude-code", "codex", "gemini-cli", "chatgpt", "claude-ai", "slack", "chat-log")
+TRANSCRIPTS_PREFIX = f"{RAW_DIR}/transcripts/"  # where conversations are written (`store.TRANSCRIPTS_DIR`)
 
 
 @dataclass(frozen=True)
@@ -114,6 +117,21 @@ def headers(text: str) -> list[TurnHeader]:
                 stamp = datetime.strptime(when, fmt).replace(tzinfo=UTC)
             found.append(TurnHeader(match.group("speaker"), stamp, number))
     return found
+
+
+def is_transcript(path: str, text: str) -> bool:
+    """A conversation: a source in raw/transcripts/, or one whose text has timed turn headers."""
+    return path.startswith(TRANSCRIPTS_PREFIX) or any(h.when is not None for h in headers(text))
+
+
+def header_spans(text: str) -> list[tuple[int, int]]:
+    """(start, end) character offsets of every turn header line, lines split at "\n" as anchors count them."""
+    spans, start = [], 0
+    for line in text.split("\n"):
+        if line.startswith("**") and _HEADER.match(line):
+            spans.append((start, start + len(line)))
+        start += len(line) + 1
+    return spans
 
 
 def turn_at(text: str, line: int, found: Iterable[TurnHeader] | None = None) -> TurnHeader | None:
