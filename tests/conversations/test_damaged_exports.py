@@ -172,3 +172,37 @@ def test_the_cli_exits_1_names_the_file_and_line_and_compiles_the_rest(
         assert result.exit_code == 1, result.output
         assert message in result.stdout and ": failed — " in result.stdout
         assert "codex-add-a-health-endpoint-to-the-api.md: " in result.stdout
+
+
+def test_control_characters_and_lone_surrogates_in_an_export_never_reach_a_transcript(
+    vault: Path, llm, tmp_path: Path
+) -> None:
+    slack = tmp_path / "slack"
+    shutil.copytree(FIXTURES / "slack-export", slack)
+    day = slack / "general" / "2026-11-30.json"
+    # JSON escapes: a NUL (a file holding one reads as binary), a lone surrogate (no UTF-8 can hold it), a
+    # line separator (a line break for some readers, not for anchors)
+    day.write_text('[{"type": "message", "user": "U01ANA\\ud800", "ts": "1764500000.0001", '
+                   '"text": "Ship it\\u0000 on Thursday\\u2028please \\udfff\\u001b[31m"}]')
+    report = ingest(vault, IngestOptions(inputs=[str(slack)], use_palace=False), llm=llm)
+    assert [s.status for s in report.sources] == ["compiled", "compiled"], report.sources
+    (general,) = [p for p in report.conversations[0].written if "general" in p]
+    text = (vault / general).read_text(encoding="utf-8")
+    assert "Ship it  on Thursday please \ufffd [31m" in text and "\x00" not in text and "\u2028" not in text
+
+
+def test_times_out_of_range_are_no_times() -> None:
+    from wikic.conversations.turns import parse_time
+
+    for value in ("0001-01-01T00:00:00+05:00", "9999-12-31T23:59:59-05:00", float("nan"), float("inf"), 1e300):
+        assert parse_time(value) is None
+
+
+def test_a_bad_byte_in_a_session_document_is_one_character_as_in_every_export(tmp_path: Path) -> None:
+    data = (FIXTURES / "gemini-session.json").read_bytes().replace(b"keep it MIT", b"keep it \xff MIT")
+    path = tmp_path / "session.json"
+    path.write_bytes(data)
+    found = detect(path)
+    assert found is not None and found.format == "gemini-cli" and found.document
+    (conversation,) = _conversations(found)
+    assert "Good, keep it \ufffd MIT." in [t.text for t in conversation.turns]

@@ -162,13 +162,13 @@ def _detect_document(path: Path) -> Found | None:
         return None
     data = path.read_bytes()
     try:
-        value = parse(data.decode("utf-8-sig"))
+        value = parse(data.decode("utf-8-sig", errors="replace"))  # a bad byte is one character, as in every export
     except TooDeep as exc:
         if any(key in data[: 64 << 10] for key in _DOCUMENT_KEYS):
             raise ExportError(f"{path}: looks like a conversation, but its JSON is {exc}",
                               hint="the file is damaged; nothing of it was read") from None
         return None  # an ordinary source
-    except ValueError:  # not JSON, or not UTF-8
+    except ValueError:  # not JSON
         return None
     if gemini_cli.sniff_document(value):
         return Found(path, gemini_cli.TOOL, document=True)

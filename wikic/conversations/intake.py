@@ -183,7 +183,7 @@ def _conversations(item: Found) -> Iterator[Conversation]:
         yield chat_log.conversation(_text(item.path).replace("\r\n", "\n"))
         return
     if item.document:
-        value = loads(_text(item.path), label)
+        value = loads(item.path.read_bytes().decode("utf-8-sig", errors="replace"), label)
         found = (gemini_cli.from_document(value, fallback_id=item.path.stem) if item.format == gemini_cli.TOOL
                  else STREAMED[item.format].conversation(value))
         if found is not None:

@@ -66,6 +66,27 @@ class TurnHeader:
     line: int  # 1-based line of the header in the file
 
 
+# What an export's text may hold and a transcript does not: control characters (a NUL makes the file read as
+# binary; line separators other than "\n" split lines where anchors do not) and lone surrogates (JSON can
+# carry them, UTF-8 cannot).
+_UNSAFE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\x85\u2028\u2029]|[\ud800-\udfff]")
+
+
+def clean(text: str) -> str:
+    """`text` as a transcript holds it: control characters and line separators other than newline and tab
+    become spaces, lone surrogates U+FFFD."""
+    return _UNSAFE.sub(lambda m: "\ufffd" if "\ud800" <= m.group() <= "\udfff" else " ", text)
+
+
+def cleaned(conversation: Conversation) -> Conversation:
+    """`conversation` with every text it carries (id, title, speakers, turns, extra) `clean`."""
+    return Conversation(
+        clean(conversation.id), conversation.tool, clean(conversation.title),
+        tuple(Turn(clean(t.speaker), clean(t.text), t.when) for t in conversation.turns),
+        conversation.started, {clean(k): clean(v) for k, v in conversation.extra.items()},
+    )
+
+
 def _minute(when: datetime) -> str:
     return when.astimezone(UTC).strftime("%Y-%m-%d %H:%M")
 

@@ -350,30 +350,29 @@ def ingest(
             report.resumed = journal.recover(root, page_types)
 
     if options.inputs:
-        inputs = list(options.inputs)
-        found, refused = find_exports(inputs)
+        found, refused = find_exports(options.inputs)
         if found and (options.dry_run or options.estimate):
             raise UsageError(
                 f"{found[0].path}: a conversation export cannot be previewed (--dry-run, --estimate)",
                 hint="ingest it; each conversation becomes a transcript in raw/transcripts/ and compiles then",
             )
-        if found or refused:
-            transcripts: list[str] = []
-            report.conversations = list(refused)
-            if found:
-                llm = llm or make_llm(root, settings)  # a configuration error before any transcript is written
-                intake = bring_in(root, found, progress=progress)
-                report.conversations += intake.reports
-                transcripts = intake.transcripts
-            exports = {str(item.path) for item in found} | {r.origin for r in refused}
-            inputs = [i for i in inputs if str(Path(i).expanduser()) not in exports] + [
-                str(root / p) for p in transcripts
-            ]
+        exports = {str(item.path) for item in found} | {r.origin for r in refused}
+        inputs = [i for i in options.inputs if str(Path(i).expanduser()) not in exports]
+        # the other sources are read first: one that cannot be read stops the run before a transcript is written
         prepared = (
             read_inputs(root, inputs, kind=options.kind, settings=settings.ingest, encoding=options.encoding)
             if inputs
             else []
         )
+        report.conversations = list(refused)
+        if found:
+            llm = llm or make_llm(root, settings)  # a configuration error before any transcript is written
+            intake = bring_in(root, found, progress=progress)
+            report.conversations += intake.reports
+            transcripts = [str(root / p) for p in intake.transcripts]
+            if transcripts:
+                prepared += read_inputs(root, transcripts, kind=options.kind, settings=settings.ingest,
+                                        encoding=options.encoding)
     else:
         if not options.dry_run and not options.estimate:
             llm = _bring_in_waiting(root, settings, report, llm, progress)
