@@ -91,11 +91,13 @@ def _array_kind(stream: Any, label: str) -> str | None:
     """chatgpt or claude-ai from the array's first element; ExportError for an unknown conversation shape."""
     try:
         first = next(iter_array(stream, label), None)
-    except ExportError:
+    except ExportError as exc:
         stream.seek(0)
         head = stream.read(64 << 10)
         if b'"mapping"' in head or b'"chat_messages"' in head:
-            raise  # an export cut short (a download that stopped): say where, rather than ingest it as text
+            # an export cut short (a download that stopped) or damaged in its first conversation: say where,
+            # rather than ingest it as text
+            raise ExportError(exc.message, hint="download the export again; nothing of it was read") from None
         return None  # not JSON after all: an ordinary source (ingest reports what it is)
     if chatgpt.sniff(first):
         return chatgpt.TOOL
