@@ -77,6 +77,9 @@ def find_exports(inputs: Sequence[str]) -> tuple[list[Found], list[ExportReport]
         except ExportError as exc:
             refused.append(ExportReport(str(path), "export", error=_reason(exc)))
             continue
+        except OSError as exc:  # a file without read permission: reading it as a source would say the same
+            refused.append(ExportReport(str(path), "export", error=f"{path}: cannot be read ({exc.strerror or exc})"))
+            continue
         if hit is not None:
             found.append(hit)
     return found, refused
@@ -177,7 +180,12 @@ def _count(report: ExportReport, record: dict[str, Any], path: str | None) -> No
 def _conversations(item: Found) -> Iterator[Conversation]:
     label = str(item.path)
     if item.format == slack.TOOL:
-        yield from slack.conversations(open_tree(item.path))
+        tree = open_tree(item.path)
+        try:
+            yield from slack.conversations(tree)
+        finally:
+            if isinstance(tree, ZipTree):
+                tree.close()
         return
     if item.format == chat_log.TOOL:
         yield chat_log.conversation(_text(item.path).replace("\r\n", "\n"))
