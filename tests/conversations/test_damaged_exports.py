@@ -206,3 +206,17 @@ def test_a_bad_byte_in_a_session_document_is_one_character_as_in_every_export(tm
     assert found is not None and found.format == "gemini-cli" and found.document
     (conversation,) = _conversations(found)
     assert "Good, keep it \ufffd MIT." in [t.text for t in conversation.turns]
+
+
+def test_an_export_that_cannot_be_opened_is_a_failed_source(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    from wikic.conversations import detect as detection
+
+    locked = tmp_path / "conversations.json"
+    locked.write_text("[]")
+
+    def refuse(path: Path) -> None:
+        raise PermissionError(13, "Permission denied", str(path))  # as root, chmod would not stop the read
+
+    monkeypatch.setattr(detection, "detect", refuse)
+    found, (refused,) = find_exports([str(locked)])
+    assert not found and refused.error == f"{locked}: cannot be read (Permission denied)"
