@@ -179,3 +179,20 @@ def test_a_settings_file_that_is_a_link_is_written_through_and_stays_a_link(vaul
     result = invoke("hooks", "install", "claude-code", "--vault", str(vault), cwd=tmp_path / "p")
     assert result.exit_code == 2 and "whose folder does not exist" in result.stderr
     assert dangling.is_symlink() and not (tmp_path / "nowhere").exists()
+
+
+@pytest.mark.slow  # asks a stand-in interpreter, in a process of its own, whether it finds wikic
+@pytest.mark.parametrize(("finds", "warned"), [(True, False), (False, True)])
+def test_a_hook_that_runs_python_m_wikic_warns_when_that_python_lacks_wikic(
+    vault: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, finds: bool, warned: bool
+) -> None:
+    python = tmp_path / "bin" / "python3"
+    python.parent.mkdir()
+    python.write_text(f"#!/bin/sh\nexit {0 if finds else 1}\n")
+    python.chmod(0o755)
+    monkeypatch.setattr(sys, "executable", str(python))
+    monkeypatch.setattr(sys, "argv", ["-m"])
+    change = hooks.install(tmp_path / ".claude" / "settings.json", "claude-code", vault)
+    assert change.added[0] == f"Stop: {python} -m wikic capture --vault {vault} --tool claude-code"
+    assert bool(change.warnings) is warned
+    assert not warned or "does not find wikic by itself" in change.warnings[0]

@@ -22,8 +22,8 @@ import json
 import os
 import re
 import shlex
+import subprocess
 import sys
-import sysconfig
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -175,17 +175,21 @@ def _entries(groups: list[Any]) -> list[dict[str, Any]]:
 
 
 def _warnings(wikic: str) -> list[str]:
-    """A hook that runs `python -m wikic` finds wikic only where that interpreter installed it."""
+    """A hook that runs `python -m wikic` works only if that interpreter imports wikic by itself (no
+    PYTHONPATH, from any folder): asked once, here, rather than found out by a silent hook."""
     if not wikic.endswith(" -m wikic"):
         return []
-    import wikic as package
-
-    where = Path(package.__file__).resolve().parent.parent
-    installed = {Path(p).resolve() for p in (sysconfig.get_path("purelib"), sysconfig.get_path("platlib")) if p}
-    if where in installed:
+    interpreter = shlex.split(wikic)[0]
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONHOME")}
+    try:
+        found = subprocess.run([interpreter, "-c", "import wikic"], capture_output=True, env=env, cwd=os.sep,
+                               timeout=60).returncode == 0
+    except (OSError, subprocess.SubprocessError):
+        found = False
+    if found:
         return []
-    return [f"the hooks run `{wikic}`, but wikic is imported from {where}, not from that interpreter's "
-            "installed packages: install wikic (pip install) so the hooks find it"]
+    return [f"the hooks run `{wikic}`, but that interpreter does not find wikic by itself (it runs here from "
+            "a source folder or PYTHONPATH): install wikic (pip install), then run `wikic hooks install` again"]
 
 
 def _through_links(path: Path) -> Path:
