@@ -342,6 +342,7 @@ def test_the_transcript_fixture_has_the_lines_the_tests_name() -> None:
     "user · 2026-11-02 09:20 From now on use uv, never pip.",  # a header and its turn's text
     "never pip. assistant 2026-11-02 09:21 Understood.",  # across a header
     "never pip. Understood.",  # the end of one turn and the start of the next, the header between left out
+    "From now on use uv, never pip. Understood. I will use uv for every project.",  # not repaired across either
 ])
 def test_a_quote_never_anchors_to_frontmatter_or_turn_headers(quote: str) -> None:
     index = AnchorIndex(TRANSCRIPT, TRANSCRIPT_PATH)

@@ -197,6 +197,8 @@ class AnchorIndex:
         bounds = self._sentences()
         for i in range(len(bounds)):
             for j in range(i, min(i + 3, len(bounds))):
+                if j > i and bounds[j][0] != bounds[j - 1][1] + 1:
+                    break  # words left out lie between: a span never runs across a header
                 first, last = bounds[i][0], bounds[j][1]
                 size = last - first + 1
                 if size > 2 * length + 4:
