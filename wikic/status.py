@@ -14,12 +14,20 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from wikic.conversations.queue import quarantined
 from wikic.errors import MissingExtra, PalaceError, WikicError, require_extra
 from wikic.settings import load_settings
-from wikic.vault.layout import LOG_FILE, RAW_DIR, is_export, require_vault
+from wikic.vault.layout import LOG_FILE, RAW_DIR, STATE_DIR, is_export, require_vault
 from wikic.vault.load import load_vault
 from wikic.vault.schema_md import load_checked
-from wikic.vault.state import Compiled, ConversationLedger, SetAside, palace_manifest, read_palace_summary
+from wikic.vault.state import (
+    CAPTURE_QUARANTINE,
+    Compiled,
+    ConversationLedger,
+    SetAside,
+    palace_manifest,
+    read_palace_summary,
+)
 
 _ROW = re.compile(r"^\|\s*(\d{4}-\d{2}-\d{2})\s*\|(.*)\|\s*$")
 _TOKENS = re.compile(r"([\d,]+)\s+tokens\b")
@@ -55,6 +63,8 @@ class VaultStatus:
     extraction: dict[str, Any] = field(default_factory=dict)
     contested: list[str] = field(default_factory=list)  # pages whose claims contradict each other
     set_aside: list[dict[str, str]] = field(default_factory=list)  # raw files ingest refused: path, reason, since
+    quarantined: int = 0  # capture queue entries ingest set aside (they are no captures)
+    quarantine: str = ""  # where they are, vault-relative
 
     @property
     def pages_total(self) -> int:
@@ -75,6 +85,7 @@ class VaultStatus:
             "extraction": self.extraction,
             "contested": self.contested,
             "set_aside": self.set_aside,
+            "capture_quarantine": {"entries": self.quarantined, "folder": self.quarantine},
         }
 
 
@@ -178,6 +189,7 @@ def vault_status(root: Path, *, lint: bool = True, recent: int = 10, today: dt.d
     out.extraction = extraction_counts(compiled)
     out.contested = sorted(p for p in vault.pages if (vault.notes[p].frontmatter or {}).get("contested") is True)
     out.set_aside = SetAside.load(root).listed()
+    out.quarantined, out.quarantine = len(quarantined(root)), f"{STATE_DIR}/{CAPTURE_QUARANTINE}"
     try:
         out.palace = palace_status(root)
     except MissingExtra as exc:
@@ -235,6 +247,9 @@ def render_status(status: VaultStatus) -> str:
         lines.append(f"Contested: {len(status.contested)} page(s) with contradicting claims: "
                      + ", ".join(status.contested[:5]) + (" ..." if len(status.contested) > 5 else "")
                      + " (see `wikic lint --select contradiction`)")
+    if status.quarantined:
+        lines.append(f"Capture quarantine: {status.quarantined} queue entr{'y' if status.quarantined == 1 else 'ies'} "
+                     f"that are no capture, set aside in {status.quarantine}/ (look at them, then delete them)")
     if status.palace_unavailable:
         lines.append(f"Palace: not shown: {status.palace_unavailable}")
     elif status.palace_error:

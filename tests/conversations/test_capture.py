@@ -9,9 +9,12 @@ from pathlib import Path
 
 import pytest
 from convkit import FIXTURES, files_of, finish, wikic_process
+from typer.testing import CliRunner
 
-from wikic.conversations.queue import queued
+from wikic.cli import app
+from wikic.conversations.queue import quarantined, queued
 from wikic.ingest.pipeline import IngestOptions, ingest
+from wikic.status import render_status, vault_status
 from wikic.vault.state import ConversationLedger
 
 GROWN = (FIXTURES / "claude-code-session-grown.jsonl").read_bytes()
@@ -72,6 +75,7 @@ def test_capture_queues_new_whole_lines_and_ingest_makes_transcripts_then_parts(
 @pytest.mark.parametrize(("payload", "message"), [
     (b"not json at all", "not JSON"),
     (b'["a list"]', "not a JSON object"),
+    (b'{"transcript_path": ' + b"[" * 1000 + b"]" * 1000 + b"}", "is JSON nested deeper than 200 levels"),
     (b'{"session_id": "s"}', "no transcript_path"),
     (json.dumps({"transcript_path": "/etc/hostname"}).encode(), "outside the folders capture reads"),
     (json.dumps({"transcript_path": "~/.claude/projects/proj/missing.jsonl"}).encode(), "no such session file"),
@@ -144,3 +148,42 @@ def test_a_queued_capture_that_cannot_be_read_stays_queued_and_is_reported(vault
     (errors,) = [c.errors for c in report.conversations if c.errors]
     assert "captured bytes 0-" in errors[0] and ":1: not a JSON line" in errors[0]
     assert len(queued(vault)) == 1
+
+
+def test_queue_entries_that_are_no_capture_are_set_aside_and_the_rest_goes_on(vault: Path, home: Path, llm) -> None:
+    folder = vault / ".wikic" / "capture" / "queue"
+    folder.mkdir(parents=True)
+    poisoned = {
+        "a0-000000000000000.jsonl": b'["a list", "not a capture"]\n' + FIRST,
+        "a1-000000000000000.jsonl": b"\xff\xfe not UTF-8\n" + FIRST,
+        "a2-000000000000000.jsonl": b'{"start": ' + b"[" * 1000 + b"]" * 1000 + b"}\n" + FIRST,
+        "a3-000000000000000.jsonl": b"",
+    }
+    for name, data in poisoned.items():
+        (folder / name).write_bytes(data)
+    (folder / "a4-000000000000000.jsonl").mkdir()  # a folder named like a queue file
+    capture(home, hook(session(home, "s.jsonl", FIRST)), "--vault", str(vault))
+    report = ingest(vault, IngestOptions(use_palace=False), llm=llm)
+    (drained,) = report.conversations
+    assert drained.written == ["raw/transcripts/2026-11-30-claude-code-from-now-on-use-uv-never-pip.md"]
+    assert [s.status for s in report.sources] == ["compiled"] and report.exit_code() == 0
+    assert len(drained.quarantined) == 5 and not queued(vault)
+    reasons = "\n".join(drained.quarantined)
+    for name, why in [("a0", "its first line is not a JSON object"), ("a1", "its first line is not JSON"),
+                      ("a2", "its first line is not JSON"), ("a3", "its first line is not JSON"), ("a4", "not a file")]:
+        assert f"{name}-000000000000000.jsonl: not a capture ({why})" in reasons
+        assert f"set aside in .wikic/capture/quarantine/{name}-000000000000000.jsonl" in reasons
+    assert sorted(p.name for p in quarantined(vault)) == sorted([*poisoned, "a4-000000000000000.jsonl"])
+    assert (vault / ".wikic/capture/quarantine/a0-000000000000000.jsonl").read_bytes() == poisoned[
+        "a0-000000000000000.jsonl"]  # kept as it was, for a person to look at
+    status = vault_status(vault, lint=False)
+    assert status.to_dict()["capture_quarantine"] == {"entries": 5, "folder": ".wikic/capture/quarantine"}
+    assert "Capture quarantine: 5 queue entries that are no capture, set aside in .wikic/capture/quarantine/" in (
+        render_status(status))
+    # the same name queued again is set aside beside the first; later runs go on as usual
+    (folder / "a0-000000000000000.jsonl").write_bytes(b"[]\n")
+    again = ingest(vault, IngestOptions(use_palace=False), llm=llm)
+    assert "quarantine/a0-000000000000000.jsonl.2" in again.conversations[0].quarantined[0]
+    assert ingest(vault, IngestOptions(use_palace=False), llm=llm).exit_code() == 0
+    shown = CliRunner().invoke(app, ["status", "--no-lint", "--vault", str(vault)])
+    assert shown.exit_code == 0 and "Capture quarantine: 6 queue entries" in shown.stdout

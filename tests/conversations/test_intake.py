@@ -11,11 +11,9 @@ from pathlib import Path
 
 import pytest
 from convkit import FIXTURES, files_of
-from typer.testing import CliRunner
 
-from wikic.cli import app
 from wikic.conversations.transcript import headers
-from wikic.errors import ExportError, UsageError
+from wikic.errors import UsageError
 from wikic.ingest.pending import pending_inputs
 from wikic.ingest.pipeline import IngestOptions, ingest
 from wikic.palace.sources import scan
@@ -130,25 +128,10 @@ def test_an_export_dropped_into_raw_is_read_and_never_compiled_itself(vault: Pat
 
 def test_a_damaged_session_line_is_named_and_nothing_is_written(vault: Path, llm) -> None:
     before = files_of(vault)
-    with pytest.raises(ExportError, match=r"claude-code-truncated\.jsonl:5: not a JSON line"):
-        run(vault, llm, FIXTURES / "claude-code-truncated.jsonl")
-    assert files_of(vault) == before
-
-
-def test_bad_exports_exit_2_with_the_file_and_line(
-    vault: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
-) -> None:
-    monkeypatch.setenv("WIKIC_LLM_MODEL", "m")
-    monkeypatch.setenv("WIKIC_LLM_BASE_URL", "http://127.0.0.1:9/v1")  # never called: the input is refused first
-    truncated = tmp_path / "conversations.json"
-    truncated.write_bytes((FIXTURES / "chatgpt-conversations.json").read_bytes()[:3000])
-    cases = [(FIXTURES / "claude-code-truncated.jsonl", "claude-code-truncated.jsonl:5: not a JSON line"),
-             (FIXTURES / "unknown-export.json", "unknown-export.json: looks like a conversation export"),
-             (truncated, "conversations.json:1: not valid JSON")]
-    for path, message in cases:
-        result = CliRunner().invoke(app, ["ingest", str(path), "--vault", str(vault), "--no-palace"])
-        assert result.exit_code == 2, result.output
-        assert message in result.stderr
+    report = run(vault, llm, FIXTURES / "claude-code-truncated.jsonl")
+    (failed,) = report.sources
+    assert failed.status == "failed" and "claude-code-truncated.jsonl:5: not a JSON line" in (failed.error or "")
+    assert report.exit_code() == 1 and files_of(vault) == before
 
 
 def test_an_export_cannot_be_previewed(vault: Path, llm) -> None:

@@ -391,3 +391,48 @@ def test_a_page_outside_the_vault_cannot_be_refreshed(wiki: Path, tmp_path: Path
     code, _, err = cli(wiki, "query", "--refresh", str(outside))
     assert code == 2 and "no query page" in err
     assert os.path.exists(outside)
+
+
+# -- conversations ---------------------------------------------------------------------------------------
+
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "conversations"
+DEEP = "[" * 1000 + "]" * 1000
+
+
+def test_damaged_exports_fail_alone_and_the_rest_of_the_batch_compiles(wiki: Path, tmp_path: Path) -> None:
+    lines = (FIXTURES / "claude-code-session.jsonl").read_text(encoding="utf-8").splitlines()
+    session = tmp_path / "session.jsonl"
+    session.write_text("\n".join([*lines[:3], '{"type": "user", "message": ' + DEEP + "}", *lines[3:]]) + "\n")
+    chatgpt = tmp_path / "conversations.json"
+    chatgpt.write_bytes((FIXTURES / "chatgpt-conversations.json").read_bytes()[:3000])  # a download cut short
+    gemini = tmp_path / "gemini.json"
+    gemini.write_text('{"sessionId": "s", "messages": [{"type": "gemini", "content": ' + DEEP + "}]}")
+    good = gkit.sources(tmp_path / "good", 5)[4]
+    code, out, err = cli(wiki, "ingest", str(session), str(chatgpt), str(gemini), good)
+    assert code == 1, err
+    assert f"{session}:4: a JSON line nested deeper than 200 levels" in out
+    assert f"{chatgpt}:1: not valid JSON" in out and f"{gemini}: looks like a conversation, but its JSON" in out
+    assert "note-4-on-project-4.md: compiled" in out and "1 compiled, 0 unchanged, 3 failed" in out, out
+    assert gkit.consistency_problems(wiki) == []
+
+
+def test_a_poisoned_capture_queue_is_set_aside_and_ingest_goes_on(wiki: Path) -> None:
+    queue = wiki / ".wikic" / "capture" / "queue"
+    queue.mkdir(parents=True)
+    (queue / "a-000000000000000.jsonl").write_bytes(b'["a list"]\n{"type": "user"}\n')
+    (queue / "b-000000000000000.jsonl").mkdir()
+    for _ in range(2):  # the first ingest sets them aside, the next has nothing left of them
+        code, out, err = cli(wiki, "ingest")
+        assert code == 0 and "Traceback" not in out + err, out + err
+    assert "not a capture" not in out
+    code, out, _ = cli(wiki, "status", "--no-lint")
+    assert code == 0 and "Capture quarantine: 2 queue entries" in out and ".wikic/capture/quarantine" in out
+
+
+def test_hooks_refuse_a_settings_file_nested_too_deep(wiki: Path) -> None:
+    settings = Path.home() / ".claude" / "settings.json"  # the test's own HOME
+    settings.parent.mkdir(parents=True, exist_ok=True)
+    settings.write_text('{"hooks": ' + DEEP + "}")
+    code, _, err = cli(wiki, "hooks", "install", "claude-code", "--user")
+    assert code == 2 and f"{settings}: not a JSON file wikic can merge into (nested deeper" in err
+    assert settings.read_text() == '{"hooks": ' + DEEP + "}"

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import random
 import time
 
 import pytest
 
+from wikic.conversations.transcript import Conversation, Turn, render
 from wikic.ingest.anchor import AnchorIndex, anchor_plan
 from wikic.ingest.plan_model import Anchor, Entity, Fact, Plan, Relation
 
@@ -45,7 +47,6 @@ def index() -> AnchorIndex:
         ("宣布加息", (11, 11)),  # CJK inside an unspaced run
         ("fullwidth text", (12, 12)),  # NFKC folding
         ("GPT-4 launch", (4, 4)),
-        ("title: Notes", (2, 2)),
     ],
 )
 def test_quote_is_found_despite_formatting(index, quote, lines):
@@ -63,6 +64,8 @@ def test_quote_is_found_despite_formatting(index, quote, lines):
         "",
         "...",
         "Critics called it a revolution",
+        "title: Notes",  # the frontmatter describes the source; it is not what the source says
+        "Notes GPT-4 launch",  # nor does a quote run from it into the text
     ],
 )
 def test_quote_not_in_the_source_is_unanchored(index, quote):
@@ -310,3 +313,72 @@ def test_an_entity_named_by_an_ordinary_word_of_the_source_is_dropped_as_invente
     assert [e.name for e in anchored.entities] == ["Vasquez"]
     assert anchored.invented == ("Project",)
     assert anchored.dropped()["invented name"] == 1
+
+
+# -- what a quote may not anchor to: frontmatter and turn headers ------------------------------------------
+
+TRANSCRIPT = render(Conversation("s-1", "claude-code", "Use uv", (
+    Turn("user", "From now on use uv, never pip.", dt.datetime(2026, 11, 2, 9, 20, tzinfo=dt.UTC)),
+    Turn("assistant", "Understood. I will use uv\nfor every project.", dt.datetime(2026, 11, 2, 9, 21, tzinfo=dt.UTC)),
+    Turn("user", "Thanks a lot for that.", dt.datetime(2026, 11, 2, 9, 22, tzinfo=dt.UTC)),
+), started=dt.datetime(2026, 12, 3, 6, 45, 23, tzinfo=dt.UTC), extra={"cwd": "/home/ana/proj/billing"}))
+TRANSCRIPT_PATH = "raw/transcripts/2026-11-02-claude-code-use-uv.md"
+
+
+def test_the_transcript_fixture_has_the_lines_the_tests_name() -> None:
+    lines = TRANSCRIPT.split("\n")
+    assert lines[1:5] == ['title: "Use uv"', 'conversation: "s-1"', "tool: claude-code",
+                          "started: 2026-12-03T06:45:23Z"]
+    assert lines[7:10] == ["", "**user** · 2026-11-02 09:20", "From now on use uv, never pip."]
+    assert lines[11:14] == ["**assistant** · 2026-11-02 09:21", "Understood. I will use uv", "for every project."]
+
+
+@pytest.mark.parametrize("quote", [
+    "started: 2026-12-03T06:45:23Z",  # frontmatter
+    "- started: 2026-12-03T06:45:23Z",
+    "cwd: /home/ana/proj/billing",
+    "user** · 2026-11-02 09:20",  # a turn header
+    "**assistant** · 2026-11-02 09:21",
+    "user · 2026-11-02 09:20 From now on use uv, never pip.",  # a header and its turn's text
+    "never pip. assistant 2026-11-02 09:21 Understood.",  # across a header
+    "never pip. Understood.",  # the end of one turn and the start of the next, the header between left out
+    "From now on use uv, never pip. Understood. I will use uv for every project.",  # not repaired across either
+])
+def test_a_quote_never_anchors_to_frontmatter_or_turn_headers(quote: str) -> None:
+    index = AnchorIndex(TRANSCRIPT, TRANSCRIPT_PATH)
+    assert index.locate(quote) is None
+    assert index.repair(quote) is None
+
+
+def test_quotes_of_what_was_said_anchor_at_the_lines_of_the_file() -> None:
+    index = AnchorIndex(TRANSCRIPT, TRANSCRIPT_PATH)
+    assert index.locate("From now on use uv, never pip.") == Anchor(TRANSCRIPT_PATH, 10, 10)
+    assert index.locate("Understood. I will use uv for every project.") == Anchor(TRANSCRIPT_PATH, 13, 14)
+    assert index.locate("Thanks a lot for that") == Anchor(TRANSCRIPT_PATH, 17, 17)
+    assert index.repair("I will use uv for each and every project") is not None  # repair still works in turns
+    assert index.repair("I will use uv for each and every project")[0] == Anchor(TRANSCRIPT_PATH, 13, 14)
+    # names are still written where the frontmatter says them (a note's subject, a session's folder)
+    assert index.contains("billing") and index.contains("claude code")
+
+
+def test_a_source_with_timed_turn_headers_outside_raw_transcripts_is_a_transcript_too() -> None:
+    index = AnchorIndex(TRANSCRIPT, "raw/notes/pasted.md")
+    assert index.locate("user 2026-11-02 09:20") is None
+    assert index.locate("From now on use uv") == Anchor("raw/notes/pasted.md", 10, 10)
+    # in an ordinary source a bold line is text, quoted like any other
+    article = AnchorIndex("# Notes\n\n**Key findings**\nThe cache halves latency.\n", "raw/articles/a.md")
+    assert article.locate("Key findings The cache halves latency") == Anchor("raw/articles/a.md", 3, 4)
+
+
+def test_claims_quoting_frontmatter_or_headers_are_not_written() -> None:
+    plan = Plan(
+        TRANSCRIPT_PATH,
+        "",
+        entities=(Entity("uv", "tool", (), "", (
+            Fact("The user wants uv.", "From now on use uv, never pip."),
+            Fact("The session started on 2026-12-03.", "started: 2026-12-03T06:45:23Z"),
+            Fact("The user spoke at 09:20.", "user** · 2026-11-02 09:20"),
+        )),),
+    )
+    facts = anchor_plan(plan, TRANSCRIPT).facts()
+    assert [f.anchor for f in facts] == [Anchor(TRANSCRIPT_PATH, 10, 10), None, None]

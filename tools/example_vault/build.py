@@ -39,7 +39,7 @@ REPO = HERE.parents[1]
 if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))  # run from a checkout without installing wikic
 
-from wikic.ingest.extract.run import TRANSCRIPTS  # noqa: E402
+from wikic.conversations.transcript import TRANSCRIPTS_PREFIX as TRANSCRIPTS  # noqa: E402
 from wikic.ingest.pipeline import IngestOptions, ingest  # noqa: E402
 from wikic.ingest.plan_model import ChunkPlan, TranscriptPlan, dropped_claims  # noqa: E402
 from wikic.lint.run import LintOptions, run_lint  # noqa: E402

@@ -36,8 +36,11 @@ def register(app: typer.Typer) -> None:
         require_vault(root)
         path = hooks.settings_file(tool, user=user, home=Path.home(), project=Path.cwd())
         change = (hooks.install if action == "install" else hooks.uninstall)(path, tool, root)
+        for warning in change.warnings:
+            typer.echo(f"Warning: {warning}", err=True)
         if json_output:
-            typer.echo(json.dumps({"file": str(change.path), "added": change.added, "removed": change.removed}))
+            typer.echo(json.dumps({"file": str(change.path), "added": change.added, "removed": change.removed,
+                                   "warnings": change.warnings}))
             return
         if change.unchanged:
             typer.echo(f"{change.path}: nothing to {action}")
@@ -52,7 +55,9 @@ def register(app: typer.Typer) -> None:
         """Add hooks: Stop and PreCompact run `wikic capture`, SessionStart runs `wikic wake-up`.
 
         Merges into the assistant's settings file, keeping everything else in it; running it twice adds
-        nothing. `wikic` must be on the PATH the assistant runs hooks with.
+        nothing. The hooks run this install's `wikic` by its absolute path (the assistant's PATH need not
+        hold it), and replace hooks an earlier install wrote for the vault. A settings file that is a
+        symbolic link is written through: its target changes, the link stays.
 
         Example: wikic hooks install claude-code --vault ~/wiki --user
         """
@@ -61,7 +66,7 @@ def register(app: typer.Typer) -> None:
     @hooks_app.command("uninstall", cls=HelpCommand)
     @translate_errors
     def uninstall_command(tool: Tool, vault: VaultDir = None, user: User = False, json_output: Json = False) -> None:
-        """Remove exactly the hooks `wikic hooks install` added for this vault; everything else stays.
+        """Remove exactly the hooks `wikic hooks install` added for this vault (by any version); everything else stays.
 
         Example: wikic hooks uninstall claude-code --vault ~/wiki --user
         """

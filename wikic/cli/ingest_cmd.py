@@ -105,10 +105,12 @@ def conversation_lines(report: IngestReport) -> list[str]:
     for c in report.conversations:
         if c.already_read:
             lines.append(f"{c.origin}: {c.tool} export read before ({c.conversations} conversation(s)): nothing new")
-        elif c.conversations or c.written or not c.errors:
+        elif c.conversations or c.written or not (c.errors or c.error or c.quarantined):
             lines.append(f"{c.origin}: {c.tool}, {c.conversations} conversation(s): {len(c.written)} transcript(s) "
                          f"written, {c.unchanged} with nothing new")
+        # an export that failed is one of the sources below, with its error
         lines += [f"  not read (kept for the next run): {error}" for error in c.errors]
+        lines += [f"  not a capture: {item}" for item in c.quarantined]
     return lines
 
 

@@ -8,13 +8,12 @@ ExportError naming the file when it looks like a conversation export of a shape 
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from wikic.conversations.formats import chat_log, chatgpt, claude_ai, claude_code, codex, gemini_cli, slack
-from wikic.conversations.jsonio import iter_array
+from wikic.conversations.jsonio import TooDeep, iter_array, parse
 from wikic.conversations.sources import FolderTree, ZipTree, is_zip
 from wikic.errors import ExportError
 
@@ -24,6 +23,8 @@ LINE_FORMATS = {gemini_cli.TOOL: gemini_cli, codex.TOOL: codex, claude_code.TOOL
 MAX_DOCUMENT = 64 << 20  # a single-conversation JSON document larger than this is not read whole
 MAX_CHAT_LOG = 25 << 20
 _HEAD_LINES, _HEAD_BYTES = 200, 8 << 20
+# Keys that make a JSON document too deep to read a damaged conversation rather than an ordinary source.
+_DOCUMENT_KEYS = (b'"sessionId"', b'"messages"', b'"mapping"', b'"chat_messages"')
 _CONVERSATIONAL = frozenset(
     {
         "role", "sender", "author", "speaker", "messages", "chat_messages", "mapping", "conversation",
@@ -90,11 +91,13 @@ def _array_kind(stream: Any, label: str) -> str | None:
     """chatgpt or claude-ai from the array's first element; ExportError for an unknown conversation shape."""
     try:
         first = next(iter_array(stream, label), None)
-    except ExportError:
+    except ExportError as exc:
         stream.seek(0)
         head = stream.read(64 << 10)
         if b'"mapping"' in head or b'"chat_messages"' in head:
-            raise  # an export cut short (a download that stopped): say where, rather than ingest it as text
+            # an export cut short (a download that stopped) or damaged in its first conversation: say where,
+            # rather than ingest it as text
+            raise ExportError(exc.message, hint="download the export again; nothing of it was read") from None
         return None  # not JSON after all: an ordinary source (ingest reports what it is)
     if chatgpt.sniff(first):
         return chatgpt.TOOL
@@ -108,7 +111,8 @@ def _array_kind(stream: Any, label: str) -> str | None:
 
 
 def head_entries(path: Path) -> list[tuple[int, dict[str, Any]]] | None:
-    """The first object lines of a JSON Lines file, or None when its first line is not one."""
+    """The first object lines of a JSON Lines file, or None when its first line is JSON but not an object.
+    A damaged line (the first included) is passed over here: reading the file reports it, with its line."""
     with open(path, "rb") as fh:
         data = b""
         for _ in range(_HEAD_LINES):
@@ -121,9 +125,9 @@ def head_entries(path: Path) -> list[tuple[int, dict[str, Any]]] | None:
     entries: list[tuple[int, dict[str, Any]]] = []
     for number, line in enumerate(data.split(b"\n"), start=1):
         try:
-            value = json.loads(line.decode("utf-8-sig", errors="replace")) if line.strip() else None
+            value = parse(line.decode("utf-8-sig", errors="replace")) if line.strip() else None
         except ValueError:
-            value = None  # a damaged line: reading the file reports it, with its line
+            continue
         if number == 1 and not isinstance(value, dict):
             return None
         if isinstance(value, dict):
@@ -158,9 +162,15 @@ def _detect_lines(path: Path) -> Found | None:
 def _detect_document(path: Path) -> Found | None:
     if path.stat().st_size > MAX_DOCUMENT:
         return None
+    data = path.read_bytes()
     try:
-        value = json.loads(path.read_bytes().decode("utf-8-sig"))
-    except (ValueError, UnicodeDecodeError):
+        value = parse(data.decode("utf-8-sig", errors="replace"))  # a bad byte is one character, as in every export
+    except TooDeep as exc:
+        if any(key in data[: 64 << 10] for key in _DOCUMENT_KEYS):
+            raise ExportError(f"{path}: looks like a conversation, but its JSON is {exc}",
+                              hint="the file is damaged; nothing of it was read") from None
+        return None  # an ordinary source
+    except ValueError:  # not JSON
         return None
     if gemini_cli.sniff_document(value):
         return Found(path, gemini_cli.TOOL, document=True)

@@ -5,12 +5,16 @@ Everything here runs under the conversations lock (one process brings conversati
 records what it wrote in `.wikic/conversations.json`; an export read before (same sha256) is not read
 again. A large account export streams: one conversation in memory at a time, the ledger saved every
 `SAVE_EVERY` conversations (a killed run leaves whole transcripts, and the next run finds them).
+
+An export that cannot be read (a damaged line, JSON nested too deep, a shape wikic does not know) fails
+alone: its report carries the error, naming the file and line, and the rest of the batch goes on (the
+transcripts it gave before the damage included). A queue entry that is no capture at all is moved aside
+to `.wikic/capture/quarantine/` (`queue.quarantine`), so it never stops a later drain.
 """
 
 from __future__ import annotations
 
 import hashlib
-import json
 import os
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, replace
@@ -22,9 +26,9 @@ from typing import IO, Any
 from wikic.conversations import detect as detection
 from wikic.conversations.detect import LINE_FORMATS, Found
 from wikic.conversations.formats import chat_log, chatgpt, claude_ai, gemini_cli, slack
-from wikic.conversations.jsonio import iter_array, read_jsonl
+from wikic.conversations.jsonio import iter_array, loads, read_jsonl
 from wikic.conversations.ledger import PartWriter
-from wikic.conversations.queue import queued
+from wikic.conversations.queue import quarantine, queued
 from wikic.conversations.sources import ZipTree, open_tree
 from wikic.conversations.store import export_sha256, keep_bytes, keep_export
 from wikic.conversations.transcript import Conversation
@@ -46,7 +50,9 @@ class ExportReport:
     written: list[str] = field(default_factory=list)  # transcript parts written from it
     unchanged: int = 0  # conversations with nothing new
     already_read: bool = False  # the same export was read before: not read again
+    error: str | None = None  # why the export could not be read (whole, or past a point): it failed
     errors: list[str] = field(default_factory=list)  # queued captures that could not be read (kept in the queue)
+    quarantined: list[str] = field(default_factory=list)  # queue entries that are no capture, moved aside (why)
 
     def to_dict(self) -> dict[str, Any]:
         return dict(self.__dict__)
@@ -58,17 +64,29 @@ class Intake:
     reports: list[ExportReport] = field(default_factory=list)
 
 
-def find_exports(inputs: Sequence[str]) -> list[Found]:
-    """The inputs that are conversation exports (by content). ExportError for one of an unknown shape."""
-    found = []
+def find_exports(inputs: Sequence[str]) -> tuple[list[Found], list[ExportReport]]:
+    """The inputs that are conversation exports (by content), and a failed report for each input that is
+    one but cannot be read (a shape wikic does not know, an export cut short, JSON nested too deep)."""
+    found, refused = [], []
     for item in inputs:
         if item == "-" or "://" in item:
             continue
         path = Path(item).expanduser()
-        hit = detection.detect(path) if path.exists() else None
+        try:
+            hit = detection.detect(path) if path.exists() else None
+        except ExportError as exc:
+            refused.append(ExportReport(str(path), "export", error=_reason(exc)))
+            continue
+        except OSError as exc:  # a file without read permission: reading it as a source would say the same
+            refused.append(ExportReport(str(path), "export", error=f"{path}: cannot be read ({exc.strerror or exc})"))
+            continue
         if hit is not None:
             found.append(hit)
-    return found
+    return found, refused
+
+
+def _reason(exc: ExportError) -> str:
+    return exc.message + (f" ({exc.hint})" if exc.hint else "")
 
 
 def find_dropped(root: Path) -> list[Found]:
@@ -105,23 +123,29 @@ def bring_in(root: Path, found: Sequence[Found], *, progress: ProgressCallback |
         writer = PartWriter(root, ledger, today)
         try:
             for item in found:
-                intake.reports.append(_bring_in_one(root, item, ledger, writer, intake, progress))
+                report = ExportReport(str(item.path), item.format)
+                intake.reports.append(report)
+                try:
+                    intake.transcripts += _bring_in_one(root, item, ledger, writer, report, progress)
+                except ExportError as exc:
+                    report.error = _reason(exc)
+                    intake.transcripts += report.written  # what it gave before the damage is whole: it compiles
         finally:
             if writer.changed:
                 ledger.save()
     return intake
 
 
-def _bring_in_one(root: Path, item: Found, ledger: ConversationLedger, writer: PartWriter, intake: Intake,
-                  progress: ProgressCallback | None) -> ExportReport:
-    report = ExportReport(str(item.path), item.format)
+def _bring_in_one(root: Path, item: Found, ledger: ConversationLedger, writer: PartWriter, report: ExportReport,
+                  progress: ProgressCallback | None) -> list[str]:
+    """Fill `report` with what `item` gave; the transcripts to compile. ExportError when it cannot be read,
+    the report then holding the transcripts written before the point where it is damaged."""
     sha = export_sha256(item.path)
     known = ledger.exports.get(sha)
     if isinstance(known, dict) and known.get("done"):
         report.export, report.already_read = str(known.get("path")), True
         report.conversations = report.unchanged = int(known.get("conversations") or 0)
-        intake.transcripts += [p for p in known.get("transcripts") or [] if (root / p).is_file()]
-        return report
+        return [p for p in known.get("transcripts") or [] if (root / p).is_file()]
     line_data = None
     if item.format in LINE_FORMATS and not item.document:
         line_data = item.path.read_bytes()
@@ -143,8 +167,7 @@ def _bring_in_one(root: Path, item: Found, ledger: ConversationLedger, writer: P
             if done % SAVE_EVERY == 0:
                 ledger.save()
     record["done"] = True
-    intake.transcripts += report.written
-    return report
+    return report.written
 
 
 def _count(report: ExportReport, record: dict[str, Any], path: str | None) -> None:
@@ -160,13 +183,18 @@ def _count(report: ExportReport, record: dict[str, Any], path: str | None) -> No
 def _conversations(item: Found) -> Iterator[Conversation]:
     label = str(item.path)
     if item.format == slack.TOOL:
-        yield from slack.conversations(open_tree(item.path))
+        tree = open_tree(item.path)
+        try:
+            yield from slack.conversations(tree)
+        finally:
+            if isinstance(tree, ZipTree):
+                tree.close()
         return
     if item.format == chat_log.TOOL:
-        yield chat_log.conversation(item.path.read_bytes().decode("utf-8-sig").replace("\r\n", "\n"))
+        yield chat_log.conversation(_text(item.path).replace("\r\n", "\n"))
         return
     if item.document:
-        value = json.loads(item.path.read_bytes().decode("utf-8-sig"))
+        value = loads(item.path.read_bytes().decode("utf-8-sig", errors="replace"), label)
         found = (gemini_cli.from_document(value, fallback_id=item.path.stem) if item.format == gemini_cli.TOOL
                  else STREAMED[item.format].conversation(value))
         if found is not None:
@@ -183,6 +211,13 @@ def _conversations(item: Found) -> Iterator[Conversation]:
     else:
         with open(item.path, "rb") as fh:
             yield from _stream(module, fh, label)
+
+
+def _text(path: Path) -> str:
+    try:
+        return path.read_bytes().decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise ExportError(f"{path}: not UTF-8 text (byte {exc.start})", hint="nothing of it was read") from None
 
 
 def _stream(module: ModuleType, fh: IO[bytes], label: str) -> Iterator[Conversation]:
@@ -216,8 +251,9 @@ def take_lines(writer: PartWriter, module: ModuleType, data: bytes, start: int, 
 
 def drain_queue(root: Path, *, progress: ProgressCallback | None = None, today: datetime | None = None) -> Intake:
     """Turn what `wikic capture` queued into transcript parts; each queue file is removed once its lines
-    are recorded. A file that cannot be read stays in the queue, reported, and holds back the later
-    captures of its session (their turns come after its own)."""
+    are recorded. A capture whose lines cannot be read stays in the queue, reported, and holds back the
+    later captures of its session (their turns come after its own). An entry that is no capture at all (a
+    folder, a file without a capture's first line) is moved to the quarantine, reported, and the rest goes on."""
     intake = Intake()
     files = queued(root)
     if not files:
@@ -233,7 +269,12 @@ def drain_queue(root: Path, *, progress: ProgressCallback | None = None, today: 
                 if key in blocked:
                     continue
                 try:
-                    added = _drain_one(root, writer, ledger, key, path)
+                    header, data = _read_capture(path)
+                except NotACapture as exc:
+                    report.quarantined.append(f"{exc.message}: {quarantine(root, path)}")
+                    continue
+                try:
+                    added = _drain_one(root, writer, ledger, key, path, header, data)
                 except ExportError as exc:
                     report.errors.append(exc.message)
                     blocked.add(key)
@@ -254,28 +295,48 @@ def drain_queue(root: Path, *, progress: ProgressCallback | None = None, today: 
     return intake
 
 
-def _drain_one(root: Path, writer: PartWriter, ledger: ConversationLedger, key: str, path: Path) -> Any:
-    raw = path.read_bytes()
+class NotACapture(ExportError):
+    """A queue entry that `wikic capture` did not write: it can never be read, so it is set aside."""
+
+
+def _read_capture(path: Path) -> tuple[dict[str, Any], bytes]:
+    """A queue file's header (its first line: where the bytes come from) and the session bytes after it."""
+    if path.is_symlink() or not path.is_file():
+        raise NotACapture(f"{path}: not a capture (not a file)")
+    try:
+        raw = path.read_bytes()
+    except OSError as exc:
+        raise NotACapture(f"{path}: not a capture (cannot be read: {exc.strerror or exc})") from None
     head, _, data = raw.partition(b"\n")
     try:
-        header = json.loads(head)
-    except ValueError:
-        raise ExportError(f"{path}: not a capture (its first line is not JSON)") from None
-    start = header.get("start") if isinstance(header.get("start"), int) else 0
-    source = str(header.get("transcript_path") or path.name)
+        header = loads(head.decode("utf-8"), f"{path}:1")
+    except (ExportError, UnicodeDecodeError):
+        raise NotACapture(f"{path}: not a capture (its first line is not JSON)") from None
+    if not isinstance(header, dict):
+        raise NotACapture(f"{path}: not a capture (its first line is not a JSON object)")
+    return header, data
+
+
+def _drain_one(root: Path, writer: PartWriter, ledger: ConversationLedger, key: str, path: Path,
+               header: dict[str, Any], data: bytes) -> Any:
+    start = header["start"] if isinstance(header.get("start"), int) and header["start"] >= 0 else 0
+    source = header["transcript_path"] if isinstance(header.get("transcript_path"), str) else path.name
     label = f"{source} (captured bytes {start}-{start + len(data)})"
-    tool = header.get("tool") if header.get("tool") in LINE_FORMATS else None
+    tool = header["tool"] if isinstance(header.get("tool"), str) and header["tool"] in LINE_FORMATS else None
     known = ledger.sessions.get(key)
+    known = known if isinstance(known, str) and ":" in known else None
     if tool is None and known:
         tool = known.split(":", 1)[0]
     if tool is None:
         tool = detection.line_format(read_jsonl(data, label).entries)
-    if tool is None:
+    if tool is None or tool not in LINE_FORMATS:
         raise ExportError(
             f"{label}: not a Claude Code, Codex or Gemini CLI session",
             hint="capture reads those assistants' session files; ingest other files with `wikic ingest FILE`",
         )
-    fallback = known.split(":", 1)[1] if known else (header.get("session_id") or Path(source).stem)
+    session = header.get("session_id")
+    fallback = known.split(":", 1)[1] if known else (session if isinstance(session, str) and session
+                                                     else Path(source).stem)
     added = take_lines(writer, LINE_FORMATS[tool], data, start, label,
                        lambda new: (keep_bytes(root, new, ".jsonl"), _sha(new)), fallback_id=str(fallback))
     if added is not None:

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from wikic.conversations.store import choose_stem, part_path, write_part
-from wikic.conversations.transcript import Conversation, Turn, render
+from wikic.conversations.transcript import Conversation, Turn, clean, cleaned, render
 from wikic.conversations.turns import parse_time
 from wikic.vault.state import ConversationLedger
 
@@ -37,7 +37,9 @@ class Added:
 
 
 class PartWriter:
-    """Writes parts into raw/transcripts/ and records them in the ledger (saved by the caller)."""
+    """Writes parts into raw/transcripts/ and records them in the ledger (saved by the caller). What a
+    conversation says is written `transcript.clean`: an export's control characters and lone surrogates
+    never reach a file."""
 
     def __init__(self, root: Path, ledger: ConversationLedger, today: datetime | None = None) -> None:
         self.root, self.ledger, self.today = root, ledger, today
@@ -45,11 +47,12 @@ class PartWriter:
         self.changed = False
 
     def entry(self, tool: str, ident: str) -> dict[str, Any] | None:
-        found = self.ledger.conversations.get(f"{tool}:{ident}")
+        found = self.ledger.conversations.get(f"{tool}:{clean(ident)}")
         return found if isinstance(found, dict) else None
 
     def add_document(self, conversation: Conversation, export: str, export_sha: str) -> Added:
         """A conversation read whole: writes the turns not written before."""
+        conversation = cleaned(conversation)
         entry = self.entry(conversation.tool, conversation.id)
         turns = conversation.turns
         new: tuple[Turn, ...] = turns
@@ -64,6 +67,7 @@ class PartWriter:
 
     def add_lines(self, conversation: Conversation, export: str, export_sha: str, reached: int) -> Added:
         """New turns of an append-only session file, read up to byte `reached` of it."""
+        conversation = cleaned(conversation)
         added = self._write(conversation, conversation.turns, export, export_sha)
         entry = self.ledger.conversations.get(added.key)
         if entry is not None and entry.get("bytes") != reached:

@@ -8,7 +8,9 @@ PreCompact never copy a line twice. `wikic ingest` (or `wikic watch`) turns the 
 later (`wikic.conversations.intake.drain_queue`).
 
 A queued capture is `.wikic/capture/queue/<key>-<offset>.jsonl`: one JSON line saying where it comes
-from (session id, file, byte range, hook event), then the session file's bytes, verbatim.
+from (session id, file, byte range, hook event), then the session file's bytes, verbatim. An entry there
+that is no capture (a folder, a file whose first line is not a capture's) is moved by the drain to
+`.wikic/capture/quarantine/` (`quarantine`), where it waits for a person and stops nothing.
 """
 
 from __future__ import annotations
@@ -21,10 +23,11 @@ from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from wikic.conversations.jsonio import TooDeep, parse
 from wikic.errors import CaptureRefused, ConfigError
-from wikic.vault.layout import CONFIG_FILE, find_vault_root, is_vault
+from wikic.vault.layout import CONFIG_FILE, STATE_DIR, find_vault_root, is_vault
 from wikic.vault.paths import make_folder
-from wikic.vault.state import CAPTURE, CAPTURE_QUEUE, read_json, state_is_ours, state_path
+from wikic.vault.state import CAPTURE, CAPTURE_QUARANTINE, CAPTURE_QUEUE, read_json, state_is_ours, state_path
 from wikic.vault.write import sync_folder, temp_beside, write_bytes_atomic
 
 # Where assistants keep their sessions, under the user's home; `[capture] allow` in wikic.toml adds more.
@@ -89,9 +92,10 @@ def capture(payload: bytes, *, vault: Path | None, env: Mapping[str, str], tool:
 
 def _payload(payload: bytes) -> dict[str, Any]:
     try:
-        value = json.loads(payload.decode("utf-8-sig"))
-    except (UnicodeDecodeError, ValueError):
-        raise CaptureRefused("the hook payload on standard input is not JSON: nothing captured") from None
+        value = parse(payload.decode("utf-8-sig"))
+    except ValueError as exc:  # not UTF-8, not JSON, or nested too deep
+        what = f"JSON {exc}" if isinstance(exc, TooDeep) else "not JSON"
+        raise CaptureRefused(f"the hook payload on standard input is {what}: nothing captured") from None
     if not isinstance(value, dict):
         raise CaptureRefused("the hook payload on standard input is not a JSON object: nothing captured")
     return value
@@ -230,3 +234,26 @@ def queued(root: Path) -> list[Path]:
     """The queue's files, oldest range first per session file."""
     folder = state_path(root, CAPTURE_QUEUE)
     return sorted(p for p in folder.glob("*.jsonl") if not p.name.startswith(".")) if folder.is_dir() else []
+
+
+def quarantined(root: Path) -> list[Path]:
+    """The entries the drain set aside, oldest name first."""
+    folder = state_path(root, CAPTURE_QUARANTINE)
+    return sorted(p for p in folder.iterdir() if not p.name.startswith(".")) if folder.is_dir() else []
+
+
+def quarantine(root: Path, entry: Path) -> str:
+    """Move a queue entry that is no capture to the quarantine (under a free name: the same queue name can
+    come twice) and say where it went, vault-relative; or, when it cannot be moved, that it stays."""
+    folder = state_path(root, CAPTURE_QUARANTINE)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        target, number = folder / entry.name, 1
+        while os.path.lexists(target):
+            number += 1
+            target = folder / f"{entry.name}.{number}"
+        os.rename(entry, target)
+    except OSError as exc:
+        return f"could not be set aside ({exc.strerror or exc}); it stays in the queue"
+    sync_folder(folder)
+    return f"set aside in {STATE_DIR}/{CAPTURE_QUARANTINE}/{target.name}"

@@ -34,9 +34,12 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
+from wikic.vault.layout import RAW_DIR
+
 HEADER_SEP = " · "
 _HEADER = re.compile(r"^\*\*(?P<speaker>[^*\n]{1,80})\*\*(?: · (?P<when>\d{4}-\d{2}-\d{2}(?: \d{2}:\d{2})?))?\s*$")
 TOOLS = ("claude-code", "codex", "gemini-cli", "chatgpt", "claude-ai", "slack", "chat-log")
+TRANSCRIPTS_PREFIX = f"{RAW_DIR}/transcripts/"  # where conversations are written (`store.TRANSCRIPTS_DIR`)
 
 
 @dataclass(frozen=True)
@@ -61,6 +64,27 @@ class TurnHeader:
     speaker: str
     when: datetime | None
     line: int  # 1-based line of the header in the file
+
+
+# What an export's text may hold and a transcript does not: control characters (a NUL makes the file read as
+# binary; line separators other than "\n" split lines where anchors do not) and lone surrogates (JSON can
+# carry them, UTF-8 cannot).
+_UNSAFE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\x85\u2028\u2029]|[\ud800-\udfff]")
+
+
+def clean(text: str) -> str:
+    """`text` as a transcript holds it: control characters and line separators other than newline and tab
+    become spaces, lone surrogates U+FFFD."""
+    return _UNSAFE.sub(lambda m: "\ufffd" if "\ud800" <= m.group() <= "\udfff" else " ", text)
+
+
+def cleaned(conversation: Conversation) -> Conversation:
+    """`conversation` with every text it carries (id, title, speakers, turns, extra) `clean`."""
+    return Conversation(
+        clean(conversation.id), conversation.tool, clean(conversation.title),
+        tuple(Turn(clean(t.speaker), clean(t.text), t.when) for t in conversation.turns),
+        conversation.started, {clean(k): clean(v) for k, v in conversation.extra.items()},
+    )
 
 
 def _minute(when: datetime) -> str:
@@ -114,6 +138,21 @@ def headers(text: str) -> list[TurnHeader]:
                 stamp = datetime.strptime(when, fmt).replace(tzinfo=UTC)
             found.append(TurnHeader(match.group("speaker"), stamp, number))
     return found
+
+
+def is_transcript(path: str, text: str) -> bool:
+    """A conversation: a source in raw/transcripts/, or one whose text has timed turn headers."""
+    return path.startswith(TRANSCRIPTS_PREFIX) or any(h.when is not None for h in headers(text))
+
+
+def header_spans(text: str) -> list[tuple[int, int]]:
+    """(start, end) character offsets of every turn header line, lines split at "\n" as anchors count them."""
+    spans, start = [], 0
+    for line in text.split("\n"):
+        if line.startswith("**") and _HEADER.match(line):
+            spans.append((start, start + len(line)))
+        start += len(line) + 1
+    return spans
 
 
 def turn_at(text: str, line: int, found: Iterable[TurnHeader] | None = None) -> TurnHeader | None:

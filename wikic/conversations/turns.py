@@ -84,9 +84,9 @@ def parse_time(value: object) -> datetime | None:
         except ValueError:
             try:
                 stamp = datetime.fromisoformat(text.replace("Z", "+00:00"))
-            except ValueError:
+                return (stamp if stamp.tzinfo else stamp.replace(tzinfo=UTC)).astimezone(UTC)
+            except (ValueError, OverflowError):  # OverflowError: year 1 east of UTC, year 9999 west of it
                 return None
-            return (stamp if stamp.tzinfo else stamp.replace(tzinfo=UTC)).astimezone(UTC)
     else:
         return None
     if seconds > 1e11:  # milliseconds

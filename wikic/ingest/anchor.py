@@ -7,6 +7,15 @@ and Markdown emphasis (`**`, `_`, backticks) never prevent a match, while a chan
 always does. Markdown link targets are blanked first, so "[OpenAI](https://openai.com) released" matches
 "OpenAI released". A quote that elides with "..." matches when its parts occur in order, close together.
 
+Quotes anchor to what the source says, never to what describes it: the YAML frontmatter block and, in a
+transcript, the turn header lines (`**speaker** · YYYY-MM-DD HH:MM`, written by wikic, not said by anyone)
+are left out of the word sequence quotes are looked up in. Their words are replaced by a barrier no quote
+word matches, so line numbers stay those of the file, and a quote cannot join the end of one turn to the
+start of the next across a header. A quote that spans a header and the turn's text is not found, and is
+not repaired into the turn when it states the header's date or time (a specific the turn does not say).
+Names (`contains`) are still looked up in the whole text: a note's subject may be written only in its
+frontmatter.
+
 The index is built once per source (one pass over the text); each lookup is a substring search in the
 joined word string, so a 1 MB source with hundreds of quotes takes well under a second.
 
@@ -45,7 +54,7 @@ from wikic.ingest.plan_model import (
 from wikic.ingest.support import ordinary, specifics, unsupported
 from wikic.pages.names import normalize_name
 from wikic.text.terms import words
-from wikic.vault import remember_note
+from wikic.vault import frontmatter, remember_note
 from wikic.vault.frontmatter import split_page
 from wikic.vault.layout import RAW_DIR
 
@@ -69,6 +78,27 @@ def quote_words(quote: str) -> list[list[str]]:
     return parts
 
 
+_BARRIER = "\x00"  # stands for a word quotes may not use; `words` never yields it
+
+
+def not_content(text: str, path: str) -> list[tuple[int, int]]:
+    """The character spans of `text` a quote never anchors to, in order: its frontmatter block and, in a
+    transcript, its turn header lines."""
+    spans = []
+    block = frontmatter.split(text)
+    if block.yaml_text is not None:
+        end = -1
+        for _ in range(block.block_lines):
+            end = text.find("\n", end + 1)
+            if end < 0:
+                end = len(text)
+                break
+        spans.append((0, end))
+    if transcript.is_transcript(path, text):
+        spans += [span for span in transcript.header_spans(text) if not spans or span[0] > spans[0][1]]
+    return spans
+
+
 class AnchorIndex:
     """One source text, ready for quote lookups. `text` must be the text of the file at `path`."""
 
@@ -76,14 +106,26 @@ class AnchorIndex:
         self.path = path
         blanked = _LINK_TARGET.sub(lambda m: " " * len(m.group()), text)
         folded: list[str] = []
+        every: list[str] = []
         self._starts: list[int] = []
         self._ends: list[int] = []
+        self._left_out: set[int] = set()  # indices of the words of `not_content` spans
+        spans = not_content(text, path)
+        at = 0
         for word, start, end in words(blanked):
-            folded.append(word)
+            while at < len(spans) and spans[at][1] <= start:
+                at += 1
+            if at < len(spans) and spans[at][0] <= start:
+                self._left_out.add(len(folded))
+                folded.append(_BARRIER)
+            else:
+                folded.append(word)
+            every.append(word)
             self._starts.append(start)
             self._ends.append(end)
         # " w0 w1 w2 ": a quote matches at word boundaries as " q0 q1 ".
         self._joined = " " + " ".join(folded) + " "
+        self._every = " " + " ".join(every) + " " if self._left_out else self._joined
         self._words = folded
         self._text = text
         self._sentence_bounds: list[tuple[int, int]] | None = None
@@ -129,7 +171,7 @@ class AnchorIndex:
     def contains(self, name: str) -> bool:
         """`name` is written in the text (as a run of words: case, hyphens and spacing aside)."""
         found = [word for word, _, _ in words(name)]
-        return bool(found) and (" " + " ".join(found) + " ") in self._joined
+        return bool(found) and (" " + " ".join(found) + " ") in self._every
 
     def repair(self, quote: str) -> tuple[Anchor, str] | None:
         """(anchor, the span's own text) of the sentence(s) `quote` nearly copies, or None when nothing is
@@ -156,6 +198,8 @@ class AnchorIndex:
         bounds = self._sentences()
         for i in range(len(bounds)):
             for j in range(i, min(i + 3, len(bounds))):
+                if j > i and bounds[j][0] != bounds[j - 1][1] + 1:
+                    break  # words left out lie between: a span never runs across a header
                 first, last = bounds[i][0], bounds[j][1]
                 size = last - first + 1
                 if size > 2 * length + 4:
@@ -174,8 +218,23 @@ class AnchorIndex:
                 start = end
             if start < len(self._words):
                 out.append((start, len(self._words) - 1))
-            self._sentence_bounds = out
+            self._sentence_bounds = self._content_runs(out) if self._left_out else out
         return self._sentence_bounds
+
+    def _content_runs(self, bounds: list[tuple[int, int]]) -> list[tuple[int, int]]:
+        """`bounds` cut where words are left out: no sentence a quote is repaired to holds a header's or
+        the frontmatter's words."""
+        out = []
+        for first, last in bounds:
+            start = first
+            for i in range(first, last + 1):
+                if i in self._left_out:
+                    if i > start:
+                        out.append((start, i - 1))
+                    start = i + 1
+            if start <= last:
+                out.append((start, last))
+        return out
 
     def _anchor(self, first_word: int, last_word: int) -> Anchor:
         start_line = bisect.bisect_left(self._newlines, self._starts[first_word]) + 1

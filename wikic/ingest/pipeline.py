@@ -356,26 +356,29 @@ def ingest(
             report.resumed = journal.recover(root, page_types)
 
     if options.inputs:
-        inputs = list(options.inputs)
-        found = find_exports(inputs)
-        if found:
-            if options.dry_run or options.estimate:
-                raise UsageError(
-                    f"{found[0].path}: a conversation export cannot be previewed (--dry-run, --estimate)",
-                    hint="ingest it; each conversation becomes a transcript in raw/transcripts/ and compiles then",
-                )
-            llm = llm or make_llm(root, settings)  # a configuration error before any transcript is written
-            intake = bring_in(root, found, progress=progress)
-            report.conversations = intake.reports
-            exports = {str(item.path) for item in found}
-            inputs = [i for i in inputs if str(Path(i).expanduser()) not in exports] + [
-                str(root / p) for p in intake.transcripts
-            ]
+        found, refused = find_exports(options.inputs)
+        if found and (options.dry_run or options.estimate):
+            raise UsageError(
+                f"{found[0].path}: a conversation export cannot be previewed (--dry-run, --estimate)",
+                hint="ingest it; each conversation becomes a transcript in raw/transcripts/ and compiles then",
+            )
+        exports = {str(item.path) for item in found} | {r.origin for r in refused}
+        inputs = [i for i in options.inputs if str(Path(i).expanduser()) not in exports]
+        # the other sources are read first: one that cannot be read stops the run before a transcript is written
         prepared = (
             read_inputs(root, inputs, kind=options.kind, settings=settings.ingest, encoding=options.encoding)
             if inputs
             else []
         )
+        report.conversations = list(refused)
+        if found:
+            llm = llm or make_llm(root, settings)  # a configuration error before any transcript is written
+            intake = bring_in(root, found, progress=progress)
+            report.conversations += intake.reports
+            transcripts = [str(root / p) for p in intake.transcripts]
+            if transcripts:
+                prepared += read_inputs(root, transcripts, kind=options.kind, settings=settings.ingest,
+                                        encoding=options.encoding)
     else:
         if not options.dry_run and not options.estimate:
             llm = _bring_in_waiting(root, settings, report, llm, progress)
@@ -384,6 +387,8 @@ def ingest(
         for u in unusable:
             notes = "; ".join(n for n in (u.hint, SET_ASIDE_NOTE if u.stamp and not previewing else None) if n)
             report.sources.append(SourceReport(u.path, "", "failed", error=u.error + (f" ({notes})" if notes else "")))
+    # an export that could not be read failed alone: the rest of the batch (its own earlier transcripts too) goes on
+    report.sources += [SourceReport(c.origin, "", "failed", error=c.error) for c in report.conversations if c.error]
     # Nothing is captured before the run can compile it: not for an estimate or a dry run, and not when
     # the model is not configured (a configuration error then leaves raw/ as it was).
     compiled = Compiled.load(root)

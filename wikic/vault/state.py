@@ -20,6 +20,8 @@
     capture/<key>.json      how far `wikic capture` has copied one session file (its key: a hash of the path)
     capture/<key>.lock      one capture of that session file at a time
     capture/queue/          what capture copied and ingest has not turned into transcripts yet
+    capture/quarantine/     queue entries that are no capture (a folder, a file with no capture header),
+                            moved aside by ingest so they never stop it; `wikic status` counts them
     cache/llm/              validated model replies, by request
     cache/parse-cache.jsonl parsed notes, one JSON line each, by size and mtime
     cache/lint-report.json  the last lint report, by the vault's listing
@@ -69,9 +71,10 @@ SET_ASIDE = "set-aside.json"
 SET_ASIDE_LOCK = "set-aside.json.lock"
 CAPTURE = "capture"
 CAPTURE_QUEUE = "capture/queue"
+CAPTURE_QUARANTINE = "capture/quarantine"
 # the folders above, vault-relative: checked not to lead out of the vault whenever a command opens it
 STATE_FOLDERS = (STATE_DIR, *(f"{STATE_DIR}/{name}" for name in ("cache", "cache/llm", PALACE_TODO, CAPTURE,
-                                                                   CAPTURE_QUEUE, "palace")))
+                                                                   CAPTURE_QUEUE, CAPTURE_QUARANTINE, "palace")))
 
 
 def state_dir(root: Path) -> Path:
@@ -133,7 +136,7 @@ def read_json(path: Path | None) -> Any | None:
         return None
     try:
         return json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError, RecursionError):
+    except (OSError, ValueError, RecursionError):  # RecursionError: JSON nested a thousand levels deep
         return None
 
 

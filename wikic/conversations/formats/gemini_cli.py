@@ -64,5 +64,5 @@ def _content(value: Any) -> str:
     if isinstance(value, dict):
         return field(value, "text", str, "")
     if isinstance(value, list):
-        return "\n".join(_content(part) for part in value if _content(part))
+        return "\n".join(text for text in map(_content, value) if text)  # each part read once, at any depth
     return ""

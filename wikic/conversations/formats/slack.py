@@ -8,12 +8,11 @@ Each channel's day is one conversation (`#general 2026-11-30`), its speakers nam
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Iterator
 from typing import Any
 
-from wikic.conversations.jsonio import field
+from wikic.conversations.jsonio import field, loads, parse
 from wikic.conversations.sources import Tree
 from wikic.conversations.transcript import Conversation
 from wikic.conversations.turns import TurnBuilder, parse_time
@@ -43,17 +42,23 @@ def conversations(tree: Tree) -> Iterator[Conversation]:
         if not match:
             continue
         channel, day = match.group("channel"), match.group("day")
-        try:
-            messages = json.loads(tree.read(name).decode("utf-8-sig"))
-        except (ValueError, UnicodeDecodeError):
-            from wikic.errors import ExportError
-
-            raise ExportError(f"{tree.label}/{name}: not a JSON file", hint="the export is damaged there") from None
+        messages = loads(_text(tree, name), f"{tree.label}/{name}", hint="the export is damaged there")
         found = conversation(
             channel, day, messages if isinstance(messages, list) else [], users, channel_ids.get(channel)
         )
         if found is not None:
             yield found
+
+
+def _text(tree: Tree, name: str) -> str:
+    """A day file's text; ExportError when it is not UTF-8 (JSON files always are)."""
+    from wikic.errors import ExportError
+
+    try:
+        return tree.read(name).decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise ExportError(f"{tree.label}/{name}: not UTF-8 text (byte {exc.start})",
+                          hint="the export is damaged there") from None
 
 
 def conversation(
@@ -99,8 +104,8 @@ def _listed(tree: Tree, names: list[str], files: tuple[str, ...]) -> Iterator[di
         if name.rsplit("/", 1)[-1] not in files:
             continue
         try:
-            items = json.loads(tree.read(name).decode("utf-8-sig"))
-        except (ValueError, UnicodeDecodeError):
+            items = parse(tree.read(name).decode("utf-8-sig"))
+        except ValueError:  # not JSON, not UTF-8, or nested too deep
             continue
         yield from (item for item in items if isinstance(item, dict)) if isinstance(items, list) else ()
 

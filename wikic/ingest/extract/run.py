@@ -26,7 +26,7 @@ from concurrent.futures import FIRST_EXCEPTION, Future, wait
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from wikic.conversations.transcript import headers
+from wikic.conversations.transcript import is_transcript as transcript_text
 from wikic.errors import LLMError
 from wikic.ingest.anchor import AnchorIndex, anchor_plan
 from wikic.ingest.extract.merge import merge_plans
@@ -65,13 +65,11 @@ from wikic.llm.structured import Usage, ask
 from wikic.pages.names import normalize_name
 from wikic.settings import Settings
 from wikic.text.tokens import estimate_messages
-from wikic.vault.layout import RAW_DIR
 
 MAX_SPLIT_DEPTH = 3
 STRATEGIES = ("auto", "single", "two-pass")
 THIN = 3  # a plan is thin when it names fewer than one in THIN of the things the window looks like it names
 EXPECTED_NAMES_PER_WINDOW = 8  # what an estimate of the two-pass strategy assumes before the names are asked
-TRANSCRIPTS = f"{RAW_DIR}/transcripts/"
 
 
 class SourceText(Protocol):
@@ -103,7 +101,7 @@ class ExtractionResult:
 def is_transcript(source: SourceText) -> bool:
     """A conversation: a source in raw/transcripts/, or one whose text has timed turn headers (the
     transcript format of `wikic.conversations.transcript`). Only these are asked for memories."""
-    return source.text_path.startswith(TRANSCRIPTS) or any(h.when is not None for h in headers(source.text))
+    return transcript_text(source.text_path, source.text)
 
 
 @dataclass(frozen=True)
