@@ -280,7 +280,7 @@ def test_a_summary_stating_what_no_anchored_quote_states_is_replaced_by_the_firs
             Entity("Vasquez", "person", (), "Vasquez spent three winters at the station.", (winters,)),
             # the year and the count are the model's own: replaced by the first anchored claim
             Entity("Vasquez", "person", (), "Vasquez led 40 surveys since 2015.", (winters, ridge)),
-            # nothing anchored backs it: left out (the page shows its title)
+            # nothing the model quoted backs it: the source's own sentence about Chroma, found by code
             Entity("Chroma", "product", (), "Chroma 0.5 stores vectors.", (Fact("Chroma 0.5 is fast.", "nowhere"),)),
         ),
         concepts=(Concept("Survey", "The survey began in 2019.", (Section("Dates", (ridge,)),)),),
@@ -289,8 +289,9 @@ def test_a_summary_stating_what_no_anchored_quote_states_is_replaced_by_the_firs
     assert [e.summary for e in anchored.entities] == [
         "Vasquez spent three winters at the station.",
         "Vasquez spent three winters at the station.",
-        "",
+        "我们决定使用 Chroma。",
     ]
+    assert [f.extracted for f in anchored.entities[2].facts] == [False, True]
     assert anchored.concepts[0].summary == "The team reached the ridge on 12 March 2021."
     assert anchored.summaries_replaced == 3
     assert anchored.dropped() == {"unsupported summary": 3, "no quote": 1}

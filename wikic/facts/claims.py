@@ -32,6 +32,7 @@ from wikic.vault.anchors import ANCHOR, find_anchors
 from wikic.vault.markers import BEGIN, end_line
 
 ID_PREFIX = "c"
+BY_SENTENCE = "sentence"  # `by=`: the claim is the source's own sentence, found by code (not the model's words)
 _ID = r"c[0-9a-f]{8}"
 _LINE = re.compile(
     rf"^(?P<indent>[ \t]*)- (?P<body>.+?) %%claim (?P<meta>[^%\n]*)%% \^(?P<id>{_ID})[ \t]*$"
@@ -84,6 +85,7 @@ class Claim:
     valid_to: str | None = None  # the first day the claim no longer holds
     topic: str | None = None  # the id of the first claim of the same subject and attribute
     ended: str | None = None  # the raw note that ended it
+    by: str | None = None  # BY_SENTENCE: the source's own sentence, found by code; None: the model's claim
     block: str | None = None  # the compiler block it sits in (None: outside any)
     line: int | None = None  # 1-based line in the page file
 
@@ -118,6 +120,8 @@ class Claim:
             parts.append(f"topic={self.topic}")
         if self.ended:
             parts.append(f"ended={self.ended}")
+        if self.by:
+            parts.append(f"by={self.by}")
         return "%%claim " + " ".join(parts) + "%%"
 
     def render(self, end: str | None = None) -> str:
@@ -160,6 +164,7 @@ def parse_line(line: str) -> Claim | None:
         valid_to=partial(meta.get("to")),
         topic=meta.get("topic") if is_claim_id(meta.get("topic", "")) else None,
         ended=meta.get("ended") or None,
+        by=BY_SENTENCE if meta.get("by") == BY_SENTENCE else None,
     )
 
 

@@ -14,7 +14,7 @@ import unicodedata
 from dataclasses import replace
 from typing import Any, Protocol
 
-from wikic.facts.claims import Claim
+from wikic.facts.claims import BY_SENTENCE, Claim
 from wikic.facts.dates import first_day, partial
 
 _YEAR = re.compile(r"(?<!\d)(\d{4})(?!\d)")
@@ -35,6 +35,8 @@ class Observed(Protocol):
     def seen(self) -> dt.date | None: ...
     @property
     def via(self) -> str: ...
+    @property
+    def extracted(self) -> bool: ...
 
 
 def claim_meta(fact: Observed) -> dict[str, Any]:
@@ -44,6 +46,8 @@ def claim_meta(fact: Observed) -> dict[str, Any]:
         meta["seen"] = fact.seen.isoformat()
     if fact.via:
         meta["via"] = fact.via
+    if fact.extracted:
+        meta["by"] = BY_SENTENCE
     for key, value in (("from", fact.valid_from), ("to", fact.valid_to), ("replaces", fact.replaces)):
         if value:
             meta[key] = value

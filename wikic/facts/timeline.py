@@ -19,7 +19,7 @@ from __future__ import annotations
 import datetime as dt
 from collections import defaultdict
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from wikic.facts.claims import Claim, normal_text, parse_line, scan
 from wikic.facts.dates import first_day
@@ -103,10 +103,10 @@ def unique(claims: Iterable[Claim]) -> list[Claim]:
             out[claim.id] = claim
             continue
         home, other = (claim, seen) if seen.block == HISTORY_KEY else (seen, claim)
-        out[claim.id] = Claim(
-            home.id, home.text, home.anchor, home.seen, home.via,
-            home.valid_from or other.valid_from, home.valid_to or other.valid_to,
-            home.topic or other.topic, home.ended or other.ended, home.block, home.line,
+        out[claim.id] = replace(
+            home,
+            valid_from=home.valid_from or other.valid_from, valid_to=home.valid_to or other.valid_to,
+            topic=home.topic or other.topic, ended=home.ended or other.ended, by=home.by or other.by,
         )
     return list(out.values())
 

@@ -51,6 +51,7 @@ from wikic.ingest.plan_model import (
     Relation,
     Section,
 )
+from wikic.ingest.sentences import Sentence, best, clean, closing, name_forms, rank
 from wikic.ingest.support import ordinary, specifics, unsupported
 from wikic.pages.names import normalize_name
 from wikic.text.terms import words
@@ -129,6 +130,7 @@ class AnchorIndex:
         self._words = folded
         self._text = text
         self._sentence_bounds: list[tuple[int, int]] | None = None
+        self._sentence_list: list[Sentence] | None = None
         self._word_pos: list[int] = []
         pos = 0
         for word in folded:
@@ -236,6 +238,23 @@ class AnchorIndex:
                 out.append((start, last))
         return out
 
+    def sentences(self) -> list[Sentence]:
+        """The source's sentences, in order: not its headings, table rows or left-out spans."""
+        if self._sentence_list is None:
+            out = []
+            for first, last in self._sentences():
+                start = self._starts[first]
+                prefix = self._text[self._text.rfind("\n", 0, start) + 1 : start].lstrip()
+                if prefix.startswith(("#", "|")):
+                    continue
+                end = closing(self._text, self._ends[last])
+                out.append(Sentence(first, last, tuple(self._words[first : last + 1]), self._text[start:end]))
+            self._sentence_list = out
+        return self._sentence_list
+
+    def anchor_of(self, sentence: Sentence) -> Anchor:
+        return self._anchor(sentence.first, sentence.last)
+
     def _anchor(self, first_word: int, last_word: int) -> Anchor:
         start_line = bisect.bisect_left(self._newlines, self._starts[first_word]) + 1
         end_line = bisect.bisect_left(self._newlines, self._ends[last_word] - 1) + 1
@@ -286,20 +305,46 @@ def anchor_plan(plan: Plan, text: str) -> Plan:
         return tuple(fact(f, subject) for f in items)
 
     def real(name: str, aliases: Iterable[str] = ()) -> bool:
-        return any(index.contains(n) for n in (name, *aliases))
+        """The source writes the name, or another form of it ("ChromaDB" for "Chroma")."""
+        return any(index.contains(" ".join(form)) for form in name_forms(name, aliases))
 
     replaced = 0
+    found_count = 0
+    # every name of the plan, as the source may write it: a sentence listing many of them is about none
+    everyone = [form for e in plan.entities for form in name_forms(e.name, e.aliases)]
+    everyone += [form for c in plan.concepts for form in name_forms(c.name)]
 
-    def summary(said: str, claims: Iterable[Fact], *subject: str) -> str:
-        """`said` if the anchored quotes of its item state every specific it has; else the item's first
+    def as_fact(sentence: Sentence) -> Fact:
+        anchor = index.anchor_of(sentence)
+        seen, via = observed(anchor)
+        return Fact(clean(sentence.text), sentence.text, anchor=anchor, seen=seen, via=via, extracted=True)
+
+    def found(name: str, aliases: Iterable[str], tried: Iterable[str]) -> tuple[Fact, ...]:
+        """The source's own sentences about a name the model could not quote (`sentences.py`)."""
+        nonlocal found_count
+        ranked = rank(index.sentences(), name_forms(name, aliases), tried=list(tried), others=everyone)
+        out = tuple(as_fact(f.sentence) for f in best(ranked))
+        found_count += len(out)
+        return out
+
+    def summary(said: str, claims: tuple[Fact, ...], name: str, *aliases: str) -> tuple[str, tuple[Fact, ...]]:
+        """(the item's summary, claims it adds). `said` if the anchored quotes of its item state every
+        specific it has; else (refused, or none given) the source's sentence that defines the subject ("X is
+        a …"), added to the claims unless it is one already; else, for a refused one, the item's first
         anchored claim, or nothing (the page then shows its title)."""
         nonlocal replaced
         backed = [f for f in claims if f.anchored]
-        if not said.strip() or not unsupported(said, "\n".join(f.quote for f in backed), subject_names=subject,
-                                               source=text):
-            return said
-        replaced += 1
-        return backed[0].text if backed else ""
+        quotes = "\n".join(f.quote for f in backed)
+        if said.strip() and not unsupported(said, quotes, subject_names=(name, *aliases), source=text):
+            return said, ()
+        if said.strip():
+            replaced += 1
+        ranked = rank(index.sentences(), name_forms(name, aliases), others=everyone)
+        definition = next((f.sentence for f in ranked if f.defines), None)
+        if definition is not None:
+            known = next((f for f in backed if f.anchor == index.anchor_of(definition)), None)
+            return (known.text, ()) if known else (clean(definition.text), (as_fact(definition),))
+        return (backed[0].text if backed and said.strip() else ""), ()
 
     invented: list[str] = []
     invented_claims = 0
@@ -313,14 +358,22 @@ def anchor_plan(plan: Plan, text: str) -> Plan:
         # an alias is a name too: the source writes it, or it only spells the name another way ("GPT4")
         aliases = tuple(a for a in e.aliases if index.contains(a) or _compact(a) == _compact(e.name))
         checked = facts(e.facts, e.name, *aliases)
-        entities.append(Entity(e.name, e.kind, aliases, summary(e.summary, checked, e.name, *aliases), checked))
+        if not any(f.anchored for f in checked):
+            checked += found(e.name, aliases, (f.quote for f in e.facts))
+        lead, more = summary(e.summary, checked, e.name, *aliases)
+        entities.append(Entity(e.name, e.kind, aliases, lead, checked + more))
     # concepts are ideas the model may name in its own words ("vector search"); their claims still need quotes,
     # and a concept the source never names with no claim its quote anchors is the model's invention
     concepts = []
     for c in plan.concepts:
         sections = tuple(Section(sec.heading, facts(sec.facts, c.name)) for sec in c.sections)
-        claims = [f for sec in sections for f in sec.facts]
-        concept = Concept(c.name, summary(c.summary, claims, c.name), sections)
+        claims = tuple(f for sec in sections for f in sec.facts)
+        if not any(f.anchored for f in claims):
+            sections = _with_claims(sections, found(c.name, (), (f.quote for f in claims)))
+        lead, more = summary(c.summary, tuple(f for sec in sections for f in sec.facts), c.name)
+        sections = _with_claims(sections, more)
+        claims = tuple(f for sec in sections for f in sec.facts)
+        concept = Concept(c.name, lead, sections)
         if not real(c.name) and not any(f.anchored for f in claims):
             invented.append(c.name)
             invented_claims += sum(len(sec.facts) for sec in concept.sections)
@@ -368,8 +421,20 @@ def anchor_plan(plan: Plan, text: str) -> Plan:
                                               else request.importance, Fact(" ".join(content.split()), content))))
     return Plan(
         plan.source_path, plan.summary, tuple(entities), tuple(concepts), comparisons, tuple(relations),
-        plan.notes, tuple(dict.fromkeys(invented)), invented_claims, tuple(memories), replaced,
+        plan.notes, tuple(dict.fromkeys(invented)), invented_claims, tuple(memories), replaced, found_count,
     )
+
+
+FOUND_SECTION = "Overview"  # where a concept's found sentences go when the model gave it no section
+
+
+def _with_claims(sections: tuple[Section, ...], extra: tuple[Fact, ...]) -> tuple[Section, ...]:
+    """`sections` with `extra` claims added to the first (a new one when there is none)."""
+    if not extra:
+        return sections
+    if not sections:
+        return (Section(FOUND_SECTION, extra),)
+    return (Section(sections[0].heading, sections[0].facts + extra), *sections[1:])
 
 
 def _remember_request(source_path: str, text: str) -> remember_note.Asked | None:

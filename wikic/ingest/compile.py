@@ -23,7 +23,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from wikic.facts.claims import Claim, claim_id, is_claim_id, plain_text, scan
+from wikic.facts.claims import BY_SENTENCE, Claim, claim_id, is_claim_id, plain_text, scan
 from wikic.facts.dates import VIA_CAPTURED
 from wikic.facts.intervals import checked_claim, claim_meta
 from wikic.facts.timeline import contested, settle
@@ -35,7 +35,7 @@ from wikic.pages.blocks import merge_blocks
 from wikic.pages.frontmatter import dump_frontmatter
 from wikic.pages.index_file import Entry
 from wikic.pages.links import LinkNames
-from wikic.pages.names import PageNames, lookup_keys, name_keys, normalize_name
+from wikic.pages.names import PageNames, base_name, lookup_keys, name_keys, normalize_name
 from wikic.pages.render import clean_text, clean_title, link, linkify
 from wikic.resources import page_skeleton
 from wikic.vault import frontmatter as fm_parser
@@ -465,7 +465,7 @@ class Compiler:
                 result,
             )
             return
-        key = f"{kind}:{slugify(title) or title.lower()}"
+        key = self._mention_key(kind, title)
         entry = self.mentions.add(key, kind, title, aliases, clean_text(summary, 300), src, payload)
         entry["kind_detail"] = getattr(item, "kind", "") or entry.get("kind_detail", "")
         enough = len(entry["sources"]) >= max(threshold, 1)
@@ -478,10 +478,26 @@ class Compiler:
         if not enough:
             result.pending.append(title)
             return
-        path = self.new_path(kind, title)
-        self.names.add(path, title, entry["aliases"])
+        # the page takes the name's plainest form the sources wrote ("Chroma" over "ChromaDB"); the others
+        # are its aliases
+        forms = [entry["name"], title, *entry["aliases"]]
+        name = min(forms, key=lambda form: (base_name(form) != form, forms.index(form)))
+        entry["name"] = name
+        entry["aliases"] = sorted({*entry["aliases"], *forms} - {name})
+        path = self.new_path(kind, name)
+        self.names.add(path, name, entry["aliases"])
         fresh[path] = (kind, entry)
         self.mentions.pop(key)
+
+    def _mention_key(self, kind: str, title: str) -> str:
+        """The ledger key of a name waiting for its page: its base form ("Chroma" for "ChromaDB"), so every
+        form a source writes counts towards one subject. An entry a ledger holds under the name's full form
+        (written before forms were merged) is moved to it."""
+        key = f"{kind}:{slugify(base_name(title)) or title.lower()}"
+        older = f"{kind}:{slugify(title) or title.lower()}"
+        if older != key and older in self.mentions.items and key not in self.mentions.items:
+            self.mentions.items[key] = self.mentions.items.pop(older)
+        return key
 
     def _comparison(
         self,
@@ -588,6 +604,7 @@ class Compiler:
                 anchor=self._cite(anchor),
                 seen=_day(meta.get("seen")) or self.today,
                 via=meta.get("via") or VIA_CAPTURED,
+                by=BY_SENTENCE if meta.get("by") == BY_SENTENCE else None,
             ),
             meta,
             self.today,

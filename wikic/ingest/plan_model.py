@@ -239,6 +239,7 @@ class Fact:
     replaces: str | None = None  # the id of an existing claim this one is a new value of
     seen: date | None = None  # the day the source was observed (None: the day it was captured)
     via: str = ""  # how `seen` was found: frontmatter, filename, transcript (empty: captured)
+    extracted: bool = False  # the source's own sentence, found by code for a name the model could not quote
 
     @property
     def anchored(self) -> bool:
@@ -328,6 +329,7 @@ class Plan:
     invented_claims: int = 0  # the claims those items carried
     memories: tuple[Memory, ...] = ()  # transcripts only
     summaries_replaced: int = 0  # item summaries no anchored quote supported (see UNSUPPORTED_SUMMARY)
+    sentences_found: int = 0  # claims that are the source's own sentences, found by code (`sentences.py`)
 
     def facts(self) -> list[Fact]:
         """Every fact in the plan, in order."""

@@ -30,6 +30,27 @@ def normalize_name(name: str) -> str:
     return re.sub(r"^(the|a|an) ", "", text)
 
 
+# Last words that say what kind of thing a name is, not which: "Qwen3 model" is Qwen3, "Acme Corp" is Acme.
+GENERIC_LAST_WORDS = frozenset(
+    "db database benchmark model models library framework toolkit sdk project inc corp corporation ltd llc".split()
+)
+# ...and the same glued on ("ChromaDB", "DuckDB"): only after a word of three letters or more.
+_GLUED_DB = re.compile(r"^(?P<base>[^\W\d_]{3,}?)db$", re.IGNORECASE)
+
+
+def base_name(name: str) -> str:
+    """`name` without a last word that only says what kind of thing it is ("Chroma" for "ChromaDB", "Chroma
+    DB" or "Chroma database", "Qwen3-Embedding" for "Qwen3-Embedding model"), so the forms a source writes for
+    one subject are one subject; `name` itself when that would leave nothing. "Qwen3" and "Qwen3-Embedding"
+    stay two names: "embedding" says which model."""
+    found = _WORDS.findall(name)
+    if len(found) >= 2 and found[-1].casefold() in GENERIC_LAST_WORDS:
+        cut = re.sub(rf"[\W_]*{re.escape(found[-1])}[\W_]*$", "", name)
+        return cut.strip() or name
+    glued = _GLUED_DB.match(name.strip())
+    return glued.group("base") if glued and len(found) == 1 else name
+
+
 def acronym(name: str) -> str | None:
     words = _WORDS.findall(name)
     if len(words) < 2:
@@ -41,6 +62,9 @@ def acronym(name: str) -> str | None:
 def name_keys(name: str, *, with_acronym: bool = True) -> list[str]:
     slug = slugify(name)
     keys = [fold(" ".join(name.split())), slug, slug.replace("-", "")]
+    base = base_name(name)
+    if base != name:  # "ChromaDB" is found as "Chroma", and "Chroma" as "ChromaDB"
+        keys += [fold(" ".join(base.split())), slugify(base), slugify(base).replace("-", "")]
     if with_acronym:
         acr = acronym(name)
         if acr:

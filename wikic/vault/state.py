@@ -250,7 +250,9 @@ class Mentions:
         item = self.items.setdefault(
             key, {"kind": kind, "name": name, "aliases": [], "summary": summary, "sources": {}}
         )
-        item["aliases"] = sorted(set(item["aliases"]) | set(aliases))
+        # another form of the same name ("ChromaDB" where it waits as "Chroma") is kept as an alias
+        also = {name} if name != item["name"] else set()
+        item["aliases"] = sorted(set(item["aliases"]) | set(aliases) | also)
         if not item.get("summary"):
             item["summary"] = summary
         item["sources"][source] = payload

@@ -1,0 +1,201 @@
+"""What a small model finds becomes pages: the code finds the sentences a name the model could not quote
+is written in (`wikic/ingest/sentences.py`), one subject's forms count as one name, and a page's lead is
+the sentence that says what its subject is."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from wikic.facts.claims import scan
+from wikic.ingest.anchor import AnchorIndex, anchor_plan
+from wikic.ingest.pipeline import IngestOptions, ingest
+from wikic.ingest.plan_model import Concept, Entity, Fact, Plan, Section
+from wikic.ingest.sentences import name_forms, rank
+from wikic.llm.fake import FakeLLM
+from wikic.pages.names import PageNames, base_name
+from wikic.vault.init import init_vault
+
+VECTORS = """# Vector databases in practice
+
+A vector database stores embeddings and finds the ones closest to a query. Chroma, Qdrant and Milvus are
+three widely used open-source systems. Chroma runs inside a Python process and keeps its data in SQLite.
+Qdrant is written in Rust and runs as a separate server.
+
+All three use HNSW, a graph index. Chromatic aberration is a lens problem, not a database.
+"""
+
+CHINESE = """# 本地知识库的搭建经验
+
+去年我们团队用开源工具搭建了一个完全离线的本地知识库。文档先用 Ollama 在本机生成向量，向量存进 ChromaDB。
+
+ChromaDB 是一个开源的向量数据库，可以直接嵌入 Python 程序运行。我们的知识库有大约八千篇笔记！检索一次不到五十毫秒。
+"""
+
+
+def entity(name: str, *facts: Fact, summary: str = "", aliases: tuple[str, ...] = ()) -> Entity:
+    return Entity(name, "product", aliases, summary, facts)
+
+
+def found(plan: Plan, name: str) -> list[str]:
+    item = next(e for e in plan.entities if e.name == name)
+    return [f.text for f in item.facts if f.extracted]
+
+
+# -- the sentence finder ------------------------------------------------------------------------------------
+
+
+def test_a_name_the_model_could_not_quote_gets_the_sentences_that_write_it() -> None:
+    bad_quote = Fact("Chroma is an open-source system.", "Chroma is an open-source system for vector databases.")
+    plan = anchor_plan(Plan("raw/articles/v.md", "", entities=(entity("Chroma", bad_quote),)), VECTORS)
+    (chroma,) = plan.entities
+    assert chroma.facts[0].anchor is None  # the model's own claim is still not written
+    extracted = [f for f in chroma.facts if f.extracted]
+    assert [f.text for f in extracted] == [
+        "Chroma, Qdrant and Milvus are three widely used open-source systems.",
+        "Chroma runs inside a Python process and keeps its data in SQLite.",
+    ]
+    assert all(f.anchored and f.quote == VECTORS[VECTORS.index(f.quote[:20]):][: len(f.quote)] for f in extracted)
+    assert [str(f.anchor) for f in extracted] == ["raw/articles/v.md:L3-L4", "raw/articles/v.md:L4"]
+    assert plan.sentences_found == 2
+
+
+def test_a_name_inside_a_longer_word_is_not_the_name() -> None:
+    index = AnchorIndex(VECTORS, "raw/articles/v.md")
+    texts = [f.sentence.text for f in rank(index.sentences(), name_forms("Chroma"))]
+    assert not any("Chromatic" in t for t in texts) and len(texts) == 2
+
+
+def test_a_name_only_in_a_heading_gets_no_claim_from_it() -> None:
+    plan = anchor_plan(Plan("raw/articles/v.md", "", entities=(entity("Vector databases in practice"),)), VECTORS)
+    assert found(plan, "Vector databases in practice") == []
+
+
+def test_an_anchored_claim_of_the_model_needs_no_sentence_found() -> None:
+    good = Fact("Qdrant is written in Rust.", "Qdrant is written in Rust and runs as a separate server.")
+    plan = anchor_plan(Plan("raw/articles/v.md", "", entities=(entity("Qdrant", good),)), VECTORS)
+    assert [f.extracted for f in plan.entities[0].facts] == [False] and plan.sentences_found == 0
+
+
+def test_chinese_sentences_are_split_at_their_own_stops_and_another_form_of_the_name_is_found() -> None:
+    plan = anchor_plan(Plan("raw/articles/z.md", "", entities=(entity("Chroma"), entity("Ollama"))), CHINESE)
+    assert found(plan, "Chroma") == [
+        "文档先用 Ollama 在本机生成向量，向量存进 ChromaDB。",
+        "ChromaDB 是一个开源的向量数据库，可以直接嵌入 Python 程序运行。",
+    ]
+    assert found(plan, "Ollama") == ["文档先用 Ollama 在本机生成向量，向量存进 ChromaDB。"]
+    index = AnchorIndex(CHINESE, "raw/articles/z.md")
+    assert [s.text for s in index.sentences()][-2:] == ["我们的知识库有大约八千篇笔记！", "检索一次不到五十毫秒。"]
+
+
+def test_the_sentence_the_models_quote_nearly_copies_comes_first() -> None:
+    tried = ["Qdrant is written in Go and runs as a separate server."]
+    ranked = rank(AnchorIndex(VECTORS, "v.md").sentences(), name_forms("Qdrant"), tried=tried)
+    assert ranked[0].sentence.text == "Qdrant is written in Rust and runs as a separate server."
+
+
+def test_a_concept_the_model_could_not_quote_gets_its_sentences_in_a_section() -> None:
+    concept = Concept("HNSW", "", (Section("How it works", (Fact("HNSW is a graph.", "nowhere in the text"),)),))
+    plan = anchor_plan(Plan("raw/articles/v.md", "", concepts=(concept,)), VECTORS)
+    (section,) = plan.concepts[0].sections
+    assert section.heading == "How it works"
+    assert [f.text for f in section.facts if f.extracted] == ["All three use HNSW, a graph index."]
+
+
+# -- one subject, several forms -------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("name", "base"),
+    [("ChromaDB", "Chroma"), ("Chroma DB", "Chroma"), ("Chroma database", "Chroma"),
+     ("Qwen3-Embedding model", "Qwen3-Embedding"), ("LongMemEval benchmark", "LongMemEval"),
+     ("Qwen3", "Qwen3"), ("Qwen3-Embedding", "Qwen3-Embedding"), ("DB", "DB"), ("GPT-4o", "GPT-4o")],
+)
+def test_a_last_word_that_only_says_what_kind_of_thing_is_no_part_of_the_name(name: str, base: str) -> None:
+    assert base_name(name) == base
+
+
+def test_forms_of_one_name_find_one_page_and_different_names_stay_apart() -> None:
+    names = PageNames()
+    names.add("entities/chroma.md", "Chroma", [])
+    names.add("entities/qwen3.md", "Qwen3", [])
+    names.add("entities/qwen3-embedding.md", "Qwen3-Embedding", [])
+    assert names.lookup("ChromaDB") == "entities/chroma.md"
+    assert names.lookup("Qwen3 Embedding") == "entities/qwen3-embedding.md"
+    assert names.lookup("Qwen3 Embedding model") == "entities/qwen3-embedding.md"
+    assert names.lookup("Qwen3 model") == "entities/qwen3.md"
+    assert names.lookup("Qwen2") is None
+
+
+# -- the lead -------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "name", "lead"),
+    [
+        ("# DB\n\nChroma is an open-source vector database that runs in a Python process.\nChroma is fast.\n",
+         "Chroma", "Chroma is an open-source vector database that runs in a Python process."),
+        ("# DB\n\nWe picked it. BM25, a ranking function from the 1990s, scores keyword matches.\n",
+         "BM25", "BM25, a ranking function from the 1990s, scores keyword matches."),
+        (CHINESE, "ChromaDB", "ChromaDB 是一个开源的向量数据库，可以直接嵌入 Python 程序运行。"),
+    ],
+)
+def test_a_refused_summary_is_replaced_by_the_sentence_that_says_what_the_subject_is(
+    text: str, name: str, lead: str
+) -> None:
+    plan = anchor_plan(Plan("raw/articles/x.md", "", entities=(entity(name, summary=f"{name} 9.0 is new."),)), text)
+    (item,) = plan.entities
+    assert item.summary == lead
+    assert lead in [f.text for f in item.facts if f.anchored]  # the lead is cited on the page too
+
+
+def test_a_supported_summary_of_the_model_stays() -> None:
+    said = "Chroma keeps its data in SQLite."
+    good = Fact("Chroma keeps its data in SQLite.", "Chroma runs inside a Python process and keeps its data in SQLite.")
+    plan = anchor_plan(Plan("raw/articles/v.md", "", entities=(entity("Chroma", good, summary=said),)), VECTORS)
+    assert plan.entities[0].summary == said
+
+
+# -- end to end: a model that names well and quotes badly -------------------------------------------------------
+
+
+def _careless(names: dict[str, str]) -> FakeLLM:
+    """A stand-in for a small model: every name right, every quote its own paraphrase."""
+
+    def reply(messages: list[dict[str, str]]) -> dict[str, Any]:
+        user = messages[-1]["content"]
+        entities = [
+            {"name": name, "kind": "product", "aliases": [], "summary": f"{name} is software.",
+             "facts": [{"text": f"{name} is used a lot.", "quote": f"{name} is widely used by everyone."}]}
+            for name, seen_as in names.items() if seen_as in user
+        ]
+        return {"summary": "notes", "entities": entities, "concepts": [], "comparisons": [], "relations": []}
+
+    return FakeLLM().respond_with(reply)
+
+
+def test_names_a_small_model_finds_become_pages_across_two_sources_and_two_forms(tmp_path: Path) -> None:
+    root = tmp_path / "wiki"
+    init_vault(root)  # the default SCHEMA.md: a name needs two sources
+    inbox = tmp_path / "inbox"
+    inbox.mkdir()
+    (inbox / "vectors.md").write_text(VECTORS, encoding="utf-8")
+    (inbox / "kb.md").write_text(CHINESE, encoding="utf-8")
+    llm = _careless({"Chroma": "Chroma,", "ChromaDB": "ChromaDB 是", "Qdrant": "Qdrant", "Ollama": "Ollama"})
+    report = ingest(root, IngestOptions(inputs=[str(inbox / "vectors.md"), str(inbox / "kb.md")], use_palace=False,
+                                        lint_after=False, today=dt.date(2026, 12, 3)), llm=llm)
+    assert all(s.status == "compiled" for s in report.sources), [s.error for s in report.sources]
+    page = root / "entities" / "chroma.md"
+    assert page.is_file(), sorted(p.name for p in (root / "entities").iterdir())
+    claims = scan(page.read_text(encoding="utf-8"))
+    assert {c.source for c in claims} == {"raw/articles/vector-databases-in-practice.md",
+                                          "raw/articles/本地知识库的搭建经验.md"}
+    assert all(c.by == "sentence" for c in claims)
+    assert "by=sentence" in page.read_text(encoding="utf-8")
+    ledger = json.loads((root / ".wikic" / "mentions.json").read_text(encoding="utf-8"))["mentions"]
+    assert "entity:chroma" not in ledger and "entity:chromadb" not in ledger  # one subject, now a page
+    assert "entity:qdrant" in ledger and "entity:ollama" in ledger  # one source each: waiting

@@ -1,0 +1,157 @@
+"""Claims the code finds in a source, for a name the model proposed but could not quote.
+
+A small local model names the things a source is about well and copies its sentences badly: for Chroma it
+writes the quote "Chroma is an open-source system for vector databases." where the source says "Chroma,
+Qdrant and Milvus are three widely used open-source systems.", and the name ends with no anchored claim.
+The code knows the source's sentences and where each name is written. So for a name that ends with no
+anchored claim from a source, it takes the source's sentences that write the name (or another form of it:
+"ChromaDB" for "Chroma", an alias the model gave), ranks them, and keeps the best few as claims whose text
+is the sentence and whose quote is the sentence itself. They are the source's words, not the model's: a page
+marks them (`by=sentence` in the claim's comment), and the support rule holds by construction.
+
+Ranking: a sentence whose words the model's own (failed) quote nearly copies comes first, then one that
+defines the subject ("X is a …", "X, an …", "X是一个…"), one that starts with the name (the name is its
+subject), one that states specifics (numbers, versions), and one that names few other things; earlier in
+the source breaks ties. Headings, table rows and the source's frontmatter are no sentences.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from wikic.ingest.support import specifics
+from wikic.pages.names import base_name
+from wikic.text.terms import words
+
+MAX_FOUND = 3  # sentences kept per name and source: a page gets the gist, not the source
+MIN_WORDS = 4  # shorter is a fragment ("Chroma." under a list), not a claim
+MAX_WORDS = 80  # longer is a paragraph the splitter could not cut (a list without full stops)
+NEAR_COPY = 0.5  # share of words the model's quote has in common with a sentence it was meant to copy
+
+_LINK = re.compile(r"!?\[([^\]\n]*)\]\([^)\n]*\)")
+_EMPHASIS = re.compile(r"\*\*|__|(?<!\w)[*_](?=\w)|(?<=\w)[*_](?!\w)")
+_CLOSING = ".!?。！？…\"'”’»」』)"
+# What a definition says right after the name: "is a", "was an", "is one of", "(BM25), a ..."
+_DEFINES = re.compile(
+    r"^\s*(?:\([^)]{1,80}\)\s*)?(?:,\s*(?:an?|the)\s+[^,]{3,120},\s*)?(?:is|are|was|were)\s+(?:an?|one|the)\b"
+    r"|^\s*(?:\([^)]{1,80}\)\s*)?,\s*(?:an?|the)\s+\w"
+    r"|^\s*(?:是|为|乃)\s*(?:一个|一种|一款|一套|一家|一位|一项|一门|一类|开源)"
+    r"|^\s*[，,]\s*(?:一个|一种|一款|一套|一家)",
+    re.IGNORECASE,
+)
+
+
+@dataclass(frozen=True)
+class Sentence:
+    """One sentence of a source: its word range in the anchor index and its text as the source writes it."""
+
+    first: int
+    last: int
+    words: tuple[str, ...]
+    text: str
+
+
+@dataclass(frozen=True)
+class Found:
+    sentence: Sentence
+    defines: bool  # the sentence says what the subject is
+    score: float
+
+
+def name_forms(name: str, aliases: Iterable[str] = ()) -> list[tuple[str, ...]]:
+    """The word sequences a source may write a name as: the name and its aliases, each also without a last
+    word that only says what kind of thing it is ("ChromaDB", "Chroma database" for "Chroma"), and a
+    one-word name with "DB" glued on."""
+    forms: dict[tuple[str, ...], None] = {}
+    for given in (name, *aliases):
+        for form in (given, base_name(given)):
+            found = tuple(word for word, _, _ in words(form))
+            if found:
+                forms[found] = None
+                if len(found) == 1 and found[0].isascii() and found[0].isalpha():
+                    forms[(found[0] + "db",)] = None
+    return list(forms)
+
+
+def clean(text: str) -> str:
+    """A sentence as a claim's text: one line, links shown by their text, emphasis marks dropped."""
+    text = _LINK.sub(lambda m: m.group(1), text)
+    text = _EMPHASIS.sub("", text)
+    return " ".join(text.split())
+
+
+def _at(words_: Sequence[str], form: tuple[str, ...]) -> int | None:
+    """Where `form` starts in `words_` (whole words, in order), or None."""
+    n = len(form)
+    for i in range(len(words_) - n + 1):
+        if tuple(words_[i : i + n]) == form:
+            return i
+    return None
+
+
+def _defines(sentence: Sentence, form_at: int, form: tuple[str, ...]) -> bool:
+    """The sentence opens with the name and goes on to say what it is."""
+    if form_at != 0:
+        return False
+    # the text after the name's last word, as written: found again by the words' own order
+    rest = sentence.text
+    for word in form:
+        at = rest.casefold().find(word)
+        if at < 0:
+            return False
+        rest = rest[at + len(word) :]
+    return bool(_DEFINES.match(rest))
+
+
+def rank(
+    sentences: Sequence[Sentence],
+    forms: Sequence[tuple[str, ...]],
+    *,
+    tried: Sequence[str] = (),
+    others: Sequence[tuple[str, ...]] = (),
+) -> list[Found]:
+    """The sentences that write one of `forms`, best first. `tried`: the quotes the model proposed for the
+    name (the sentence one of them nearly copies wins); `others`: the forms of the other names of the same
+    plan (a sentence listing many things says little about each)."""
+    tried_words = [[w for w, _, _ in words(q)] for q in tried if q.strip()]
+    out: list[Found] = []
+    for order, sentence in enumerate(sentences):
+        if not MIN_WORDS <= len(sentence.words) <= MAX_WORDS:
+            continue
+        hits = [(at, form) for form in forms if (at := _at(sentence.words, form)) is not None]
+        if not hits:
+            continue
+        at, form = min(hits)
+        defines = _defines(sentence, at, form)
+        copied = max(
+            (difflib.SequenceMatcher(None, t, sentence.words, autojunk=False).ratio() for t in tried_words),
+            default=0.0,
+        )
+        said = specifics(sentence.text)
+        crowd = sum(1 for other in others if other not in forms and _at(sentence.words, other) is not None)
+        score = (
+            (4 * copied if copied >= NEAR_COPY else 0.0)
+            + (3.0 if defines else 0.0)
+            + (2.0 if at == 0 else 1.0 if at < 4 else 0.0)
+            + min(2, len(said.numbers)) * 0.75
+            - min(3, crowd) * 0.5
+            - order * 0.01
+        )
+        out.append(Found(sentence, defines, score))
+    out.sort(key=lambda f: -f.score)
+    return out
+
+
+def best(found: Sequence[Found], limit: int = MAX_FOUND) -> list[Found]:
+    """The `limit` best sentences, in the order the source writes them (a page reads better that way)."""
+    return sorted(found[:limit], key=lambda f: f.sentence.first)
+
+
+def closing(text: str, end: int) -> int:
+    """`end` moved past the sentence's closing punctuation (a full stop, a closing quote or bracket)."""
+    while end < len(text) and text[end] in _CLOSING:
+        end += 1
+    return end
