@@ -155,18 +155,20 @@ def extraction_counts(compiled: Compiled) -> dict[str, Any]:
     none of them), claims dropped by reason, quotes repaired, and the strategy each source was asked with."""
     dropped: Counter[str] = Counter()
     strategies: Counter[str] = Counter()
-    empty, repaired, superseded, refused = [], 0, 0, 0
+    empty, repaired, found, superseded, refused = [], 0, 0, 0, 0
     for raw_path, entry in sorted(compiled.entries.items()):
         if entry.get("nothing_extracted"):
             empty.append(raw_path)
         for reason, n in (entry.get("dropped") or {}).items():
             dropped[reason] += int(n)
         repaired += int(entry.get("repaired") or 0)
+        found += int(entry.get("sentences") or 0)
         superseded += int(entry.get("superseded") or 0)
         refused += int(entry.get("refused") or 0)
         if entry.get("strategy"):
             strategies[entry["strategy"]] += 1
     return {"nothing_extracted": empty, "dropped": dict(sorted(dropped.items())), "repaired_quotes": repaired,
+            "sentences_found": found,
             "strategies": dict(sorted(strategies.items())), "superseded": superseded, "pairings_refused": refused}
 
 
@@ -223,10 +225,12 @@ def _extraction_lines(counts: dict[str, Any]) -> list[str]:
                      + ", ".join(empty[:5]) + (f" and {len(empty) - 5} more" if len(empty) > 5 else ""))
         lines.append("  (try a larger model, or `wikic ingest --strategy two-pass --force FILE` to compile it again)")
     dropped = counts.get("dropped") or {}
-    if dropped or counts.get("repaired_quotes"):
+    if dropped or counts.get("repaired_quotes") or counts.get("sentences_found"):
         reasons = ", ".join(f"{n} {reason}" for reason, n in dropped.items())
         lines.append(f"Claims: {sum(dropped.values())} dropped" + (f" ({reasons})" if reasons else "")
-                     + f", {counts.get('repaired_quotes', 0)} quote(s) repaired")
+                     + f", {counts.get('repaired_quotes', 0)} quote(s) repaired, "
+                     + f"{counts.get('sentences_found', 0)} the sources' own sentences found for names the model "
+                     "could not quote")
     if counts.get("superseded") or counts.get("pairings_refused"):
         lines.append(f"Facts over time: {counts.get('superseded', 0)} claim(s) superseded (in their pages' history), "
                      f"{counts.get('pairings_refused', 0)} pairing(s) or interval(s) refused")

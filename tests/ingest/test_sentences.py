@@ -196,6 +196,27 @@ def test_names_a_small_model_finds_become_pages_across_two_sources_and_two_forms
                                           "raw/articles/本地知识库的搭建经验.md"}
     assert all(c.by == "sentence" for c in claims)
     assert "by=sentence" in page.read_text(encoding="utf-8")
+    assert "aliases: [ChromaDB]" in page.read_text(encoding="utf-8")  # the other form the sources wrote
     ledger = json.loads((root / ".wikic" / "mentions.json").read_text(encoding="utf-8"))["mentions"]
     assert "entity:chroma" not in ledger and "entity:chromadb" not in ledger  # one subject, now a page
     assert "entity:qdrant" in ledger and "entity:ollama" in ledger  # one source each: waiting
+
+
+def test_a_run_that_leaves_more_names_waiting_than_pages_says_what_to_try(tmp_path: Path) -> None:
+    root = tmp_path / "wiki"
+    init_vault(root)
+    (tmp_path / "vectors.md").write_text(VECTORS, encoding="utf-8")
+    llm = _careless({name: name for name in ("Chroma", "Qdrant", "Milvus", "HNSW")})
+    options = IngestOptions(inputs=[str(tmp_path / "vectors.md")], use_palace=False, lint_after=False)
+    report = ingest(root, options, llm=llm)
+    advice = report.advice()
+    assert advice is not None
+    assert advice.startswith("few pages for what the model found: 4 name(s), 0 with a page, 4 waiting for more "
+                             "sources (entity_min_references: 2), 4 claim(s) refused (4 no quote).")
+    assert "entity_min_references: 1 in SCHEMA.md" in advice and "--strategy two-pass" in advice
+    assert report.to_dict()["advice"] == advice
+    schema = root / "SCHEMA.md"
+    schema.write_text(schema.read_text().replace("entity_min_references: 2", "entity_min_references: 1"))
+    again = ingest(root, IngestOptions(inputs=[str(tmp_path / "vectors.md")], use_palace=False, lint_after=False,
+                                       force=True), llm=llm)
+    assert len(again.created) == 4 and again.advice() is None

@@ -59,6 +59,9 @@ def _render(report: IngestReport) -> str:
                          " (try a larger model, or --strategy two-pass, and --force to compile it again)")
         if s.repaired_quotes:
             lines.append(f"  {s.repaired_quotes} quote(s) repaired: snapped to the source text they nearly copied")
+        if s.sentences_found:
+            lines.append(f"  {s.sentences_found} claim(s) are the source's own sentences, found for names the model"
+                         " could not quote")
         if s.superseded:
             lines.append(f"  {s.superseded} claim(s) superseded by a later value: moved to the page's history")
         for page in s.contested:
@@ -83,6 +86,9 @@ def _render(report: IngestReport) -> str:
         )
         if t["skipped"]:
             lines.append("the token budget (--max-tokens) was reached: run `wikic ingest` again to compile the rest")
+        advice = report.advice()
+        if advice:
+            lines.append(advice)
     if report.lint is not None:
         from wikic.lint.render import finding_line
 

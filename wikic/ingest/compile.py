@@ -736,12 +736,10 @@ class Compiler:
             sources.append(src)
         data["sources"] = sources
         data["updated"] = self.today
-        known = {str(x).lower() for x in data.get("aliases") or []} | {str(data.get("title", "")).lower()}
-        new_aliases = [
-            a
-            for a in dict.fromkeys(a for _, item in items for a in item.get("aliases", []))
-            if a and a.lower() not in known
-        ]
+        known = {normalize_name(str(x)) for x in [*(data.get("aliases") or []), data.get("title", "")]}
+        # the names this source gave the page's subject: its aliases, and another form of its name ("ChromaDB")
+        given = (a for _, item in items for a in [item.get("name", ""), *item.get("aliases", [])])
+        new_aliases = [a for a in dict.fromkeys(given) if a and normalize_name(a) not in known]
         if new_aliases and isinstance(data.get("aliases", []), list):
             data["aliases"] = [*(data.get("aliases") or []), *new_aliases]
         contributions = [(kind, item["sources"]) for kind, item in items]

@@ -33,8 +33,9 @@ from wikic.conversations.queue import queued
 from wikic.ingest.capture import CapturedSource, commit, preview
 from wikic.ingest.inputs import read_inputs
 from wikic.ingest.pending import SET_ASIDE_NOTE, Unusable, pending_inputs, set_aside
+from wikic.ingest.plan_model import dropped_claims
 from wikic.ingest.rebuild import ledger_missing, rebuilt_compiled
-from wikic.ingest.report import SourceReport
+from wikic.ingest.report import SourceReport, dropped_reasons
 from wikic.pages import journal
 from wikic.pages.index_file import bare_index, with_entries
 from wikic.pages.lock import vault_lock
@@ -87,6 +88,7 @@ class IngestReport:
     interrupted: str | None = None
     palace_leftover: int = 0  # files an interrupted run had left for the search index, indexed by this one
     conversations: list[ExportReport] = field(default_factory=list)  # exports and captures turned into transcripts
+    entity_min_references: int = 2  # SCHEMA.md's, for the advice a thin run gets
 
     @property
     def created(self) -> list[str]:
@@ -95,6 +97,28 @@ class IngestReport:
     @property
     def updated(self) -> list[str]:
         return [p for s in self.sources for p in s.updated]
+
+    def advice(self) -> str | None:
+        """One line for a run that ends with more names waiting than pages written: what the model found,
+        what waits and what was refused, and what to try. None when the run needs none."""
+        compiled = [s for s in self.sources if s.status == "compiled"]
+        waiting = {name for s in compiled for name in s.pending}
+        pages = len(set(self.created)) + len(set(self.updated))
+        if len(waiting) < 3 or pages >= len(waiting):
+            return None
+        refused: dict[str, int] = {}
+        for s in compiled:
+            for reason, n in dropped_claims(s.dropped).items():
+                refused[reason] = refused.get(reason, 0) + n
+        said = f", {sum(refused.values())} claim(s) refused ({dropped_reasons(refused)})" if refused else ""
+        tries = ["a larger model", "--strategy two-pass (with --force to compile these sources again)"]
+        if self.entity_min_references > 1:
+            tries.insert(0, "entity_min_references: 1 in SCHEMA.md for a small vault")
+        return (
+            f"few pages for what the model found: {len(waiting) + pages} name(s), {pages} with a page, "
+            f"{len(waiting)} waiting for more sources (entity_min_references: {self.entity_min_references}){said}. "
+            f"To try: {', '.join(tries)}"
+        )
 
     @property
     def failed(self) -> list[SourceReport]:
@@ -166,6 +190,9 @@ class IngestReport:
             out["resumed"] = self.resumed
         if self.rebuilt:
             out["rebuilt"] = self.rebuilt
+        advice = self.advice()
+        if advice:
+            out["advice"] = advice
         if self.converted:
             out["converted"] = self.converted
         if self.interrupted:
@@ -348,7 +375,8 @@ def ingest(
     if options.use_palace:  # the search index gives each source its context, and takes the pages written
         require_extra("palace", instead="pass --no-palace to ingest without the search index")
     today = options.today or dt.date.today()
-    report = IngestReport(dry_run=options.dry_run, estimate=options.estimate)
+    report = IngestReport(dry_run=options.dry_run, estimate=options.estimate,
+                          entity_min_references=schema.thresholds["entity_min_references"])
     unusable: list[Unusable] = []  # raw/ files refused (with no source given)
     page_types = list(schema.page_folders)
     if journal.pending(root) and not options.dry_run and not options.estimate:

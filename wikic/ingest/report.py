@@ -22,6 +22,7 @@ class SourceReport:
     dropped_facts: int = 0
     dropped: dict[str, int] = field(default_factory=dict)  # claims not written, by reason (see plan_model)
     repaired_quotes: int = 0  # near-copied quotes snapped to the source span they copy
+    sentences_found: int = 0  # claims that are the source's own sentences, found for names the model could not quote
     strategy: str = ""  # how the model was asked (see wikic.ingest.extract.run)
     nothing_extracted: bool = False  # the source names things and the model proposed none of them
     invented: list[str] = field(default_factory=list)  # proposed names the source never writes
@@ -79,6 +80,8 @@ def log_notes(r: SourceReport) -> str:
         parts.append(f"{n} {'summary' if n == 1 else 'summaries'} replaced by a claim (unsupported)")
     if r.repaired_quotes:
         parts.append(f"{r.repaired_quotes} quotes repaired")
+    if r.sentences_found:
+        parts.append(f"{r.sentences_found} sentences found")
     if r.superseded:
         parts.append(f"{r.superseded} superseded")
     if r.contested:

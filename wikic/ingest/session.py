@@ -139,6 +139,7 @@ class CompileSession:
             return r
         fill(r, result)
         r.dropped, r.repaired_quotes, r.invented = got.plan.dropped(), got.plan.repaired_count, list(got.plan.invented)
+        r.sentences_found = got.plan.sentences_found
         r.strategy, r.nothing_extracted = got.strategy, got.nothing_extracted
         if not self.job.dry_run:
             self._record(src, r, result)
@@ -147,7 +148,8 @@ class CompileSession:
     def _record(self, src: CapturedSource, r: SourceReport, result: SourceResult) -> None:
         ref, today = src.text_path, self.job.today
         self.compiled.record(ref, src.sha256, result.compiled_pages, today.isoformat(), strategy=r.strategy,
-                             dropped=r.dropped, repaired=r.repaired_quotes, nothing_extracted=r.nothing_extracted,
+                             dropped=r.dropped, repaired=r.repaired_quotes, sentences=r.sentences_found,
+                             nothing_extracted=r.nothing_extracted,
                              superseded=r.superseded, refused=len(r.rejected))
         self.recorded.append(ref)
         self.log_rows.append(row(today, "ingest", ref, log_notes(r)))
