@@ -2,16 +2,20 @@
 
 from __future__ import annotations
 
+import json
 import os
 import signal
+import sys
 from pathlib import Path
 
 import pytest
 
+import wikic
 from wikic.errors import PalaceError
 from wikic.palace import open_palace, search, sync
 from wikic.palace.store_process import (
     IsolatedStore,
+    child_command,
     child_environment,
     open_store,
     store_process,
@@ -25,11 +29,17 @@ def test_the_child_environment_keeps_no_credential_but_everything_else() -> None
         "HF_TOKEN": "t", "AWS_SECRET_ACCESS_KEY": "s", "PGPASSWORD": "p", "GOOGLE_APPLICATION_CREDENTIALS": "c",
         "SSH_AUTH_SOCK": "a", "PATH": "/usr/bin", "OMP_NUM_THREADS": "1", "PYTHONPATH": "/extra",
     })
-    assert set(env) == {"PATH", "OMP_NUM_THREADS", "PYTHONPATH"}
-    assert env["PATH"] == "/usr/bin" and env["OMP_NUM_THREADS"] == "1"
-    # this wikic comes first so the child runs the same code as the parent, whatever sys.path tricks were used
-    package_root = str(Path(__file__).resolve().parents[2])
-    assert env["PYTHONPATH"].split(os.pathsep) == [package_root, "/extra"]
+    assert env == {"PATH": "/usr/bin", "OMP_NUM_THREADS": "1", "PYTHONPATH": "/extra"}
+
+
+def test_the_child_runs_this_wikic_isolated_from_the_current_folder() -> None:
+    command = child_command()
+    assert command[:3] == [sys.executable, "-I", "-c"]
+    package, path = command[4], json.loads(command[5])
+    assert Path(package) == Path(wikic.__file__).resolve().parent
+    named = {os.path.realpath(p) for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if os.path.isabs(p)}
+    here = os.path.realpath(os.getcwd())
+    assert path and all(os.path.isabs(p) and (os.path.realpath(p) != here or here in named) for p in path)
 
 
 def test_an_embedded_palace_runs_its_store_in_the_child(vault: Path) -> None:

@@ -16,6 +16,7 @@ by the same user, so pickle carries nothing the parent did not create.
 from __future__ import annotations
 
 import atexit
+import json
 import os
 import pickle
 import re
@@ -48,12 +49,60 @@ _HEADER = struct.Struct("!Q")
 
 
 def child_environment(environ: dict[str, str] | None = None) -> dict[str, str]:
-    """The parent's environment minus anything that may be a secret, with this wikic importable."""
+    """The parent's environment minus anything that may be a secret."""
     source = os.environ if environ is None else environ
-    env = {name: value for name, value in source.items() if not SECRET_NAME.search(name)}
-    package_root = str(Path(__file__).resolve().parents[2])
-    env["PYTHONPATH"] = os.pathsep.join(p for p in (package_root, env.get("PYTHONPATH", "")) if p)
-    return env
+    return {name: value for name, value in source.items() if not SECRET_NAME.search(name)}
+
+
+def child_import_path(
+    path: Sequence[str] | None = None, cwd: str | None = None, environ: dict[str, str] | None = None
+) -> list[str]:
+    """The folders the child imports from: the parent's, without those that depend on the current folder.
+
+    Python puts the current folder first for `-c`, `-m` and a prompt (as `''` or spelled out), and an
+    empty or relative PYTHONPATH entry means it too; a folder holding a `chromadb.py` or a `wikic/` would
+    then run its code in the child. So `''`, relative entries and the current folder itself are left out,
+    unless the user's PYTHONPATH names that folder. Everything else stays, in order: the user's PYTHONPATH,
+    the user site, a venv's site-packages and the folders editable installs add.
+    """
+    entries = sys.path if path is None else path
+    here = os.path.realpath(os.getcwd() if cwd is None else cwd)
+    named = {
+        os.path.realpath(entry)
+        for entry in (os.environ if environ is None else environ).get("PYTHONPATH", "").split(os.pathsep)
+        if os.path.isabs(entry)
+    }
+    out: list[str] = []
+    for entry in entries:
+        if not os.path.isabs(entry) or entry in out:
+            continue
+        real = os.path.realpath(entry)
+        if real == here and real not in named:
+            continue
+        out.append(entry)
+    return out
+
+
+# The child's first lines. `-I` starts it with no current folder on its path, no PYTHON* variable and no user
+# site; these lines then give it the parent's path (`child_import_path`) and load this very wikic from the
+# folder the parent's came from, and nothing else from there (in a checkout, that folder may be the current one).
+_BOOTSTRAP = """\
+import importlib.util, json, os, sys
+package, sys.path[:] = sys.argv[1], json.loads(sys.argv[2])
+spec = importlib.util.spec_from_file_location(
+    "wikic", os.path.join(package, "__init__.py"), submodule_search_locations=[package])
+wikic = importlib.util.module_from_spec(spec)
+sys.modules["wikic"] = wikic
+spec.loader.exec_module(wikic)
+from wikic.palace.store_process import main
+main()
+"""
+
+
+def child_command() -> list[str]:
+    """The command line of the store child."""
+    package = str(Path(__file__).resolve().parents[1])
+    return [sys.executable, "-I", "-c", _BOOTSTRAP, package, json.dumps(child_import_path())]
 
 
 def _send(stream: IO[bytes], message: Any) -> None:
@@ -92,8 +141,7 @@ class StoreProcess:
             return self._proc
         try:
             self._proc = subprocess.Popen(
-                # -c, not -m: the package imports this module, and runpy warns when run so
-                [sys.executable, "-c", "from wikic.palace.store_process import main; main()"],
+                child_command(),
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
                 env=child_environment(),
