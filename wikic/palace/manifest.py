@@ -22,6 +22,7 @@ import numpy as np
 from wikic.errors import PalaceError
 from wikic.palace import bm25
 from wikic.palace.bm25 import Lexical
+from wikic.palace.slices import slices
 
 
 @dataclass(frozen=True)
@@ -129,10 +130,8 @@ class Manifest:
         return {r[0]: FileRecord(r[0], r[1], r[2], r[3], json.loads(r[4]), r[5], json.loads(r[6])) for r in rows}
 
     def file_records(self, paths: Iterable[str]) -> dict[str, FileRecord]:
-        paths = list(paths)
         out: dict[str, FileRecord] = {}
-        for start in range(0, len(paths), 500):
-            part = paths[start : start + 500]
+        for part in slices(paths):
             marks = ",".join("?" * len(part))
             rows = self._db.execute(
                 f"SELECT path, file_hash, wing, title, aliases, type, tags FROM files WHERE path IN ({marks})", part
@@ -157,9 +156,7 @@ class Manifest:
 
     def drawers_by_id(self, ids: Iterable[str]) -> dict[str, DrawerRecord]:
         out: dict[str, DrawerRecord] = {}
-        ids = list(ids)
-        for start in range(0, len(ids), 500):
-            part = ids[start : start + 500]
+        for part in slices(ids):
             marks = ",".join("?" * len(part))
             rows = self._db.execute(
                 "SELECT id, path, ordinal, heading, text, line_start, line_end, content_hash FROM drawers "

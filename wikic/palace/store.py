@@ -21,6 +21,7 @@ from chromadb.api.shared_system_client import SharedSystemClient
 from chromadb.utils.embedding_functions import register_embedding_function
 
 from wikic.errors import PalaceError
+from wikic.palace.slices import SQL_VARIABLES, slices
 from wikic.palace.store_process import GENERATION_KEY
 from wikic.settings import PalaceSettings
 
@@ -67,6 +68,7 @@ class VectorStore:
         self._client: Any = None
         self._collection: Any = None
         self._seen_generation: str | None = None
+        self._max_batch: int | None = None
 
     def start(self) -> None:
         """Nothing to start: this store runs in the calling process (see store_process.IsolatedStore)."""
@@ -89,6 +91,20 @@ class VectorStore:
         if self._client is None:
             self._client = self._connect()
         return self._client
+
+    def _step(self) -> int:
+        """Ids per chromadb call: few enough for any SQLite build (chromadb passes a get's or a delete's ids
+        as variables of one statement) and for the client's max batch size."""
+        return min(SQL_VARIABLES, self._batch_limit())
+
+    def _batch_limit(self) -> int:
+        """Records the client takes per call (asked once: a server answers over the network)."""
+        if self._max_batch is None:
+            try:
+                self._max_batch = max(1, int(self.client.get_max_batch_size()))
+            except Exception:  # a client or server that cannot say: the safe size
+                self._max_batch = SQL_VARIABLES
+        return self._max_batch
 
     def _reopen(self) -> None:
         """A long-lived embedded client never sees vectors another process added (chromadb keeps its HNSW
@@ -169,7 +185,7 @@ class VectorStore:
     def add(self, ids: Sequence[str], vectors: np.ndarray, documents: Sequence[str],
             metadatas: Sequence[dict[str, Any]]) -> None:
         col = self._existing()
-        step = 500
+        step = self._step()
         try:
             for i in range(0, len(ids), step):
                 col.upsert(
@@ -183,17 +199,18 @@ class VectorStore:
 
     def update_metadata(self, ids: Sequence[str], metadatas: Sequence[dict[str, Any]]) -> None:
         col = self._existing()
+        step = self._step()
         try:
-            for i in range(0, len(ids), 500):
-                col.update(ids=list(ids[i : i + 500]), metadatas=list(metadatas[i : i + 500]))
+            for i in range(0, len(ids), step):
+                col.update(ids=list(ids[i : i + step]), metadatas=list(metadatas[i : i + step]))
         except Exception as exc:
             raise PalaceError(f"cannot update drawer metadata: {exc}") from None
 
     def delete(self, ids: Sequence[str]) -> None:
         col = self._existing()
         try:
-            for i in range(0, len(ids), 500):
-                col.delete(ids=list(ids[i : i + 500]))
+            for part in slices(ids, self._step()):
+                col.delete(ids=part)
         except Exception as exc:
             raise PalaceError(f"cannot delete drawers from the palace: {exc}") from None
 
@@ -202,18 +219,29 @@ class VectorStore:
         if col is None:
             return set()
         out: set[str] = set()
-        offset = 0
-        while True:
-            batch = col.get(include=[], limit=5000, offset=offset)
-            out.update(batch["ids"])
-            if len(batch["ids"]) < 5000:
-                return out
-            offset += 5000
+        offset, step = 0, self._batch_limit()
+        try:
+            while True:
+                batch = col.get(include=[], limit=step, offset=offset)
+                out.update(batch["ids"])
+                if len(batch["ids"]) < step:
+                    return out
+                offset += step
+        except Exception as exc:
+            raise PalaceError(f"cannot read the palace's drawers: {exc}") from None
 
     def get(self, ids: Sequence[str]) -> tuple[list[str], list[str], list[dict[str, Any]]]:
         col = self._existing()
-        got = col.get(ids=list(ids), include=["documents", "metadatas"])
-        return list(got["ids"]), list(got["documents"]), [dict(m) for m in got["metadatas"]]
+        out: tuple[list[str], list[str], list[dict[str, Any]]] = ([], [], [])
+        try:
+            for part in slices(ids, self._step()):
+                got = col.get(ids=part, include=["documents", "metadatas"])
+                out[0].extend(got["ids"])
+                out[1].extend(got["documents"])
+                out[2].extend(dict(m) for m in got["metadatas"])
+        except Exception as exc:
+            raise PalaceError(f"cannot read drawers from the palace: {exc}") from None
+        return out
 
     def mark_written(self, metadata: dict[str, Any]) -> str:
         """Give the collection a new generation token so long-running readers know to refresh."""
@@ -237,11 +265,15 @@ class VectorStore:
         col = self._current()
         if col is None or not ids:
             return {}
+        out: dict[str, np.ndarray] = {}
         try:
-            got = col.get(ids=list(ids), include=["embeddings"])
+            for part in slices(ids, self._step()):
+                got = col.get(ids=part, include=["embeddings"])
+                for i, v in zip(got["ids"], got["embeddings"], strict=True):
+                    out[i] = np.asarray(v, dtype=np.float32)
         except Exception as exc:
             raise PalaceError(f"cannot read drawer vectors: {exc}") from None
-        return {i: np.asarray(v, dtype=np.float32) for i, v in zip(got["ids"], got["embeddings"], strict=True)}
+        return out
 
     def query(self, vector: np.ndarray, n: int, ids: list[str] | None = None,
               where: dict[str, Any] | None = None, refresh: bool = True) -> list[tuple[str, float]]:
@@ -252,8 +284,15 @@ class VectorStore:
         col = self._current()
         if col is None or n <= 0 or (ids is not None and not ids):
             return []
+        # a long id filter is asked a slice at a time (the nearest of all are among the nearest of each slice)
+        parts: list[list[str] | None] = [None] if ids is None else list(slices(ids, self._batch_limit()))
+        hits: list[tuple[str, float]] = []
         try:
-            res = col.query(query_embeddings=[vector], n_results=n, ids=ids, where=where, include=["distances"])
+            for part in parts:
+                res = col.query(query_embeddings=[vector], n_results=n, ids=part, where=where, include=["distances"])
+                hits += [(i, 1.0 - float(d)) for i, d in zip(res["ids"][0], res["distances"][0], strict=True)]
         except Exception as exc:
             raise PalaceError(f"palace vector query failed: {exc}") from None
-        return [(i, 1.0 - float(d)) for i, d in zip(res["ids"][0], res["distances"][0], strict=True)]
+        if len(parts) > 1:
+            hits = sorted(hits, key=lambda hit: -hit[1])[:n]
+        return hits
