@@ -3,7 +3,7 @@ of them, so that a palace of any size can be repaired, searched and written.
 
 The stores here refuse more than LIMIT ids per statement or call (SQLite's variable limit lowered on every
 connection the manifest opens; chromadb behind a stand-in that fails as its own SQLite does), and the slice
-size is lowered below it; `test_palace_limits_real.py` repeats the repair at the real limits.
+size is lowered below it; `the slow test at the end repeats the repair at the real limits.
 """
 
 from __future__ import annotations
@@ -16,8 +16,7 @@ import numpy as np
 import pytest
 from testkit import palace_drawer_problems
 
-from wikic.palace import open_palace, search, slices, sync
-from wikic.palace import palace as palace_module
+from wikic.palace import open_palace, palace as palace_module, search, slices, sync
 from wikic.palace.manifest import Manifest
 from wikic.palace.search import Retrieval
 from wikic.palace.store import VectorStore
@@ -163,3 +162,49 @@ def test_the_nearest_among_a_long_id_filter_are_the_nearest_of_all_its_slices(tm
     assert [i for i, _ in store.query(query, 5, ids=allowed)] == truth
     store.delete(ids)
     assert store.all_ids() == set()
+
+
+class WordEmbedder:
+    """A fast stand-in model (words hashed into 16 dimensions), so that a palace of real size is quick to build."""
+
+    provider, model, dim, max_tokens = "test", "hashed-words-16", 16, None
+
+    def count_tokens(self, text: str) -> int:
+        return len(text.split())
+
+    def embed(self, texts: list[str]) -> np.ndarray:
+        out = np.zeros((len(texts), self.dim), dtype=np.float32)
+        for row, text in enumerate(texts):
+            for word in text.split():
+                out[row, hash(word) % self.dim] += 1.0
+        return out + 1e-3
+
+    def embed_query(self, text: str) -> np.ndarray:
+        return self.embed([text])[0]
+
+
+@pytest.mark.slow  # 33,000 drawers in chromadb, then in the manifest
+def test_a_write_killed_between_the_stores_is_repaired_at_the_real_limits(
+    vault: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Above SQLite's 32,766 variables per statement and chromadb's 5,461 records per call, with the store in
+    its own process as `wikic index` runs it."""
+    sections = 33_000
+    with open_palace(vault, embedder=WordEmbedder()) as palace:
+        palace.sync()
+        page = vault / "raw" / "log.md"
+        page.parent.mkdir(exist_ok=True)
+        page.write_text("# Log\n\n" + "".join(f"## Entry {i}\n\nEntry {i}: widget {i % 97} on rig {i % 13}.\n\n"
+                                             for i in range(sections)), encoding="utf-8")
+
+        def killed(*args: Any, **kwargs: Any) -> None:
+            raise Killed
+
+        with monkeypatch.context() as m:
+            m.setattr(Manifest, "put_file", killed)
+            with pytest.raises(Killed):
+                palace.sync()
+        assert len(palace.store.all_ids() - palace.manifest.drawer_ids()) == sections
+        assert palace.sync().drawers_embedded == 0
+        assert palace_drawer_problems(palace) == []
+        assert search(palace, "Entry 32999 widget", k=1)[0].path == "raw/log.md"
