@@ -13,15 +13,17 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
-from wikic.errors import PalaceError
+from wikic.errors import PalaceDamaged, PalaceError
 from wikic.palace import bm25
 from wikic.palace.bm25 import Lexical
+from wikic.palace.damage import is_damaged_database
 from wikic.palace.slices import slices
 
 
@@ -95,6 +97,21 @@ class DenseTable:
         return {i: float(x) for (i, _), x in zip(rids, sims, strict=True)}
 
 
+class ManifestDamaged(PalaceDamaged):
+    """SQLite found the manifest's file damaged: unlike chromadb's failures, that needs no second look."""
+
+
+@contextmanager
+def damage_reported(path: Path) -> Iterator[None]:
+    """Report a damaged manifest database as ManifestDamaged, wherever a statement finds it."""
+    try:
+        yield
+    except sqlite3.DatabaseError as exc:
+        if not is_damaged_database(exc):
+            raise
+        raise ManifestDamaged(f"the palace's manifest {path} is damaged: {exc}") from None
+
+
 class Manifest:
     """Files, drawers and their BM25 terms. Writers must hold the palace lock; readers never wait for it."""
 
@@ -106,7 +123,8 @@ class Manifest:
             self._db.execute("PRAGMA synchronous=NORMAL")
             self._db.executescript(_SCHEMA + bm25.SCHEMA)
         except sqlite3.Error as exc:
-            raise PalaceError(f"cannot open the palace's manifest {path}: {exc}") from None
+            kind = ManifestDamaged if is_damaged_database(exc) else PalaceError
+            raise kind(f"cannot open the palace's manifest {path}: {exc}") from None
         self._cache: bm25.DrawerTable | None = None
         self._cache_key: str | None = None
         self._allowed: dict[tuple[str, Filters], set[int]] = {}

@@ -17,10 +17,11 @@ from typing import Any
 import filelock
 import numpy as np
 
-from wikic.errors import LockTimeout, PalaceError, require_extra
+from wikic.errors import LockTimeout, PalaceDamaged, PalaceError, require_extra
 from wikic.palace.chunking import CHUNKER_VERSION, Document, Drawer, chunk_document
+from wikic.palace.damage import set_aside
 from wikic.palace.embedders import Embedder, make_embedder
-from wikic.palace.manifest import DrawerRecord, FileRecord, Manifest
+from wikic.palace.manifest import DrawerRecord, FileRecord, Manifest, ManifestDamaged, damage_reported
 from wikic.palace.sources import SourceFile, classify, extracted_originals, file_hash, read_document, scan
 from wikic.palace.store_process import GENERATION_KEY, open_store
 from wikic.progress import ProgressCallback, ProgressEvent
@@ -94,6 +95,8 @@ class SyncReport:
     rebuilt: bool = False
     seconds: float = 0.0
     model: str = ""
+    damage: str = ""  # why the palace could not be read, when this run set it aside and rebuilt it
+    set_aside: str = ""  # where the damaged palace was moved
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -225,16 +228,62 @@ class Palace:
         self.store.start()
         self._acquire(self.settings.lock_timeout if lock_timeout is None else lock_timeout)
         try:
-            report = self._write_locked(only, rebuild, progress)
+            try:
+                with damage_reported(self.manifest_path()):
+                    report = self._write_locked(only, rebuild, progress)
+            except PalaceDamaged as damage:
+                # only a whole sync repairs: a few files written (ingest, a saved answer) never rebuild everything
+                if only is not None or not self._still_damaged(damage):
+                    raise
+                report = self._rebuild_damaged(damage, progress)
         finally:
             self._lock.release()
         report.seconds = round(time.perf_counter() - started, 3)
         return report
 
+    def manifest_path(self) -> Path:
+        """Where the manifest lives (inside the palace's folder)."""
+        return palace_manifest(self.settings.path, self.settings.collection)
+
+    def _still_damaged(self, damage: PalaceDamaged) -> bool:
+        """Whether the palace is damaged: SQLite's word on the manifest is final; chromadb's failures are
+        checked once more by a new store process, so a failure that does not come back is only reported."""
+        if isinstance(damage, ManifestDamaged):
+            return True
+        self.store.release()
+        try:
+            self.store.check()
+        except PalaceDamaged:
+            return True
+        return False
+
+    def _rebuild_damaged(self, damage: PalaceDamaged, progress: ProgressCallback | None) -> SyncReport:
+        """Move the damaged palace aside, beside itself (nothing in it is lost), and build it again from the
+        vault's pages and raw sources."""
+        self.close()
+        self.store.release()
+        folder = self.settings.path
+        try:
+            moved = set_aside(folder)
+        except OSError as exc:
+            raise PalaceError(f"the palace at {folder} is damaged ({damage.message}) and cannot be moved aside: {exc}",
+                              hint=f"move or delete {folder}, then run `wikic index`") from None
+        shown = moved.relative_to(self.vault) if moved.is_relative_to(self.vault) else moved
+        reason = damage.message.splitlines()[0] if damage.message else "unknown failure"
+        reason = reason if len(reason) <= 240 else reason[:239] + "…"
+        if progress is not None:
+            progress(ProgressEvent("damaged", note=f"the palace could not be read ({reason}); moved it to "
+                                                    f"{shown.as_posix()} and rebuilding it from the vault"))
+        report = self._write_locked(None, True, progress)
+        report.damage, report.set_aside = damage.message, str(moved)
+        return report
+
     def _write_locked(self, only: list[str] | None, rebuild: bool, progress: ProgressCallback | None) -> SyncReport:
         report = SyncReport(rebuilt=rebuild)
         lex = self.manifest
-        if rebuild:
+        if not rebuild:
+            self.store.check()  # a palace that cannot be opened or queried is found here, before any write
+        else:
             self.store.drop()
             lex.begin()
             lex.clear()

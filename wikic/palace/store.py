@@ -20,7 +20,8 @@ from chromadb import Documents, EmbeddingFunction, Embeddings
 from chromadb.api.shared_system_client import SharedSystemClient
 from chromadb.utils.embedding_functions import register_embedding_function
 
-from wikic.errors import PalaceError
+from wikic.errors import PalaceDamaged, PalaceError
+from wikic.palace.damage import is_damage
 from wikic.palace.slices import SQL_VARIABLES, slices
 from wikic.palace.store_process import GENERATION_KEY
 from wikic.settings import PalaceSettings
@@ -84,7 +85,15 @@ class VectorStore:
             return chromadb.PersistentClient(path=str(self._settings.path), settings=settings)
         except Exception as exc:  # chromadb raises many types (connection, value, rust errors)
             where = self._settings.url or str(self._settings.path)
-            raise PalaceError(f"cannot open the palace at {where}: {exc}") from None
+            raise self._failure(f"cannot open the palace at {where}", exc) from None
+
+    def _failure(self, what: str, exc: Exception) -> PalaceError:
+        """A chromadb failure as wikic reports it: an embedded palace's files may be damaged (see damage.py);
+        a server's are the server's own."""
+        if isinstance(exc, PalaceError):
+            return exc
+        message = f"{what}: {exc}"
+        return PalaceDamaged(message) if self._settings.url is None and is_damage(exc) else PalaceError(message)
 
     @property
     def client(self) -> Any:
@@ -122,9 +131,11 @@ class VectorStore:
         try:
             self._collection = self.client.get_collection(name, embedding_function=ExplicitEmbeddings())
         except Exception as exc:
-            if "does not exist" in str(exc) or type(exc).__name__ == "NotFoundError":
+            if not isinstance(exc, PalaceError) and (
+                "does not exist" in str(exc) or type(exc).__name__ == "NotFoundError"
+            ):
                 return None
-            raise PalaceError(f"cannot open palace collection {name!r}: {exc}") from None
+            raise self._failure(f"cannot open palace collection {name!r}", exc) from None
         return self._collection
 
     def _existing(self) -> Any:
@@ -146,7 +157,7 @@ class VectorStore:
                 embedding_function=ExplicitEmbeddings(),
             )
         except Exception as exc:
-            raise PalaceError(f"cannot open palace collection {name!r}: {exc}") from None
+            raise self._failure(f"cannot open palace collection {name!r}", exc) from None
 
     def metadata(self) -> dict[str, Any]:
         col = self._current()
@@ -160,25 +171,44 @@ class VectorStore:
     def fresh(self) -> dict[str, Any] | None:
         """The collection's metadata, re-opened first if another process changed it since we last looked;
         None when the palace was never indexed."""
-        try:
-            current = self.client.get_collection(self._settings.collection, embedding_function=ExplicitEmbeddings())
-        except Exception:
-            self._collection = None
+        self._collection = None
+        current = self._current()
+        if current is None:
             return None
         generation = (current.metadata or {}).get(GENERATION_KEY)
         if self._seen_generation is not None and generation != self._seen_generation:
             self._reopen()
-            current = self.client.get_collection(self._settings.collection, embedding_function=ExplicitEmbeddings())
+            current = self._current()
+            if current is None:
+                return None
         self._collection = current
         self._seen_generation = generation
         return dict(current.metadata or {})
+
+    def check(self) -> None:
+        """Open the collection and read from it as search and writes do (a stored vector, a nearest-neighbour
+        query, which first applies chromadb's log to the HNSW index); raises what fails."""
+        col = self._current()
+        if col is None:
+            return
+        try:
+            if col.count():
+                first = col.get(limit=1, include=["embeddings"])["embeddings"][0]
+                col.query(query_embeddings=[first], n_results=1, include=["distances"])
+        except Exception as exc:
+            raise self._failure("cannot read the palace", exc) from None
+
+    def release(self) -> None:
+        """Let go of the palace's files (before they are moved)."""
+        self._reopen()
+        self._seen_generation = None
 
     def drop(self) -> None:
         try:
             self.client.delete_collection(self._settings.collection)
         except Exception as exc:
             if "does not exist" not in str(exc) and type(exc).__name__ != "NotFoundError":
-                raise PalaceError(f"cannot delete palace collection: {exc}") from None
+                raise self._failure("cannot delete palace collection", exc) from None
         self._collection = None
 
     # -- writes -----------------------------------------------------------------------------------------------
@@ -195,7 +225,7 @@ class VectorStore:
                     metadatas=list(metadatas[i : i + step]),
                 )
         except Exception as exc:
-            raise PalaceError(f"cannot write drawers to the palace: {exc}") from None
+            raise self._failure("cannot write drawers to the palace", exc) from None
 
     def update_metadata(self, ids: Sequence[str], metadatas: Sequence[dict[str, Any]]) -> None:
         col = self._existing()
@@ -204,7 +234,7 @@ class VectorStore:
             for i in range(0, len(ids), step):
                 col.update(ids=list(ids[i : i + step]), metadatas=list(metadatas[i : i + step]))
         except Exception as exc:
-            raise PalaceError(f"cannot update drawer metadata: {exc}") from None
+            raise self._failure("cannot update drawer metadata", exc) from None
 
     def delete(self, ids: Sequence[str]) -> None:
         col = self._existing()
@@ -212,7 +242,7 @@ class VectorStore:
             for part in slices(ids, self._step()):
                 col.delete(ids=part)
         except Exception as exc:
-            raise PalaceError(f"cannot delete drawers from the palace: {exc}") from None
+            raise self._failure("cannot delete drawers from the palace", exc) from None
 
     def all_ids(self) -> set[str]:
         col = self._current()
@@ -228,7 +258,7 @@ class VectorStore:
                     return out
                 offset += step
         except Exception as exc:
-            raise PalaceError(f"cannot read the palace's drawers: {exc}") from None
+            raise self._failure("cannot read the palace's drawers", exc) from None
 
     def get(self, ids: Sequence[str]) -> tuple[list[str], list[str], list[dict[str, Any]]]:
         col = self._existing()
@@ -240,7 +270,7 @@ class VectorStore:
                 out[1].extend(got["documents"])
                 out[2].extend(dict(m) for m in got["metadatas"])
         except Exception as exc:
-            raise PalaceError(f"cannot read drawers from the palace: {exc}") from None
+            raise self._failure("cannot read drawers from the palace", exc) from None
         return out
 
     def mark_written(self, metadata: dict[str, Any]) -> str:
@@ -254,7 +284,7 @@ class VectorStore:
             if int((col.configuration.get("hnsw") or {}).get("ef_search") or 0) < EF_SEARCH:
                 col.modify(configuration={"hnsw": {"ef_search": EF_SEARCH}})
         except Exception as exc:
-            raise PalaceError(f"cannot update palace metadata: {exc}") from None
+            raise self._failure("cannot update palace metadata", exc) from None
         self._seen_generation = generation
         return generation
 
@@ -272,7 +302,7 @@ class VectorStore:
                 for i, v in zip(got["ids"], got["embeddings"], strict=True):
                     out[i] = np.asarray(v, dtype=np.float32)
         except Exception as exc:
-            raise PalaceError(f"cannot read drawer vectors: {exc}") from None
+            raise self._failure("cannot read drawer vectors", exc) from None
         return out
 
     def query(self, vector: np.ndarray, n: int, ids: list[str] | None = None,
@@ -292,7 +322,7 @@ class VectorStore:
                 res = col.query(query_embeddings=[vector], n_results=n, ids=part, where=where, include=["distances"])
                 hits += [(i, 1.0 - float(d)) for i, d in zip(res["ids"][0], res["distances"][0], strict=True)]
         except Exception as exc:
-            raise PalaceError(f"palace vector query failed: {exc}") from None
+            raise self._failure("palace vector query failed", exc) from None
         if len(parts) > 1:
             hits = sorted(hits, key=lambda hit: -hit[1])[:n]
         return hits

@@ -9,8 +9,13 @@ only vectors, drawer text and metadata, so there is no key in its memory to leak
 its index in its own process; the caller then uses the store directly.)
 
 Protocol: length-prefixed pickle frames on the child's stdin/stdout, request `(method, palace folder,
-collection, args, kwargs)`, reply `("ok", value)` or `("error", message)`. Both ends are this module, run
-by the same user, so pickle carries nothing the parent did not create.
+collection, args, kwargs)`, reply `("ok", value)`, `("error", message)` or `("damaged", message)` (the
+palace's files may be damaged: damage.py). Both ends are this module, run by the same user, so pickle carries
+nothing the parent did not create.
+
+The child is started with `python -I` (no current folder on its path, no PYTHON* variable) and given the
+parent's import path without the current folder, so a folder holding a `wikic/` or a `chromadb.py` never
+runs its code in it (`child_command`).
 """
 
 from __future__ import annotations
@@ -31,7 +36,7 @@ from typing import IO, Any
 
 import numpy as np
 
-from wikic.errors import PalaceError
+from wikic.errors import PalaceDamaged, PalaceError
 from wikic.settings import PalaceSettings
 
 # Variables whose value may be a credential: never passed to the child.
@@ -39,8 +44,11 @@ SECRET_NAME = re.compile(r"KEY|TOKEN|SECRET|PASSW|CREDENTIAL|AUTH", re.IGNORECAS
 # The VectorStore methods the child runs; every one is idempotent, so a request can be sent again.
 METHODS = frozenset({
     "exists", "create", "metadata", "fresh", "drop", "add", "update_metadata", "delete", "all_ids", "get",
-    "mark_written", "query", "vectors",
+    "mark_written", "query", "vectors", "check",
 })
+# How a child that died of native code (chromadb or hnswlib on a damaged file) ends; any other end (killed,
+# out of memory) says nothing about the palace.
+CRASHES = frozenset({-signal.SIGSEGV, -signal.SIGABRT, -signal.SIGBUS, -signal.SIGILL, -signal.SIGFPE})
 # Collection metadata key that every write changes, so readers in other processes know to catch up.
 GENERATION_KEY = "wikic_generation"
 # Palaces the child keeps open at once (a process that touches many, like the test suite, stays small).
@@ -160,6 +168,8 @@ class StoreProcess:
         request = (method, str(settings.path), settings.collection, args, kwargs)
         with self._lock:
             status, value = self._exchange(request)
+        if status == "damaged":
+            raise PalaceDamaged(value)
         if status == "error":
             raise PalaceError(value)
         return value
@@ -178,7 +188,8 @@ class StoreProcess:
                 code = proc.wait()
                 self._proc = None
                 if attempt == 2:
-                    raise PalaceError(f"the palace process stopped unexpectedly (exit code {code})") from None
+                    message = f"the palace process stopped unexpectedly (exit code {code})"
+                    raise (PalaceDamaged if code in CRASHES else PalaceError)(message) from None
         raise AssertionError("unreachable: the second attempt returns or raises")
 
     def close(self) -> None:
@@ -223,6 +234,13 @@ class IsolatedStore:
 
     def start(self) -> None:
         store_process().start()
+
+    def check(self) -> None:
+        self._call("check")
+
+    def release(self) -> None:
+        """Let go of the palace's files: the child, which holds them open, ends (the next call starts another)."""
+        store_process().close()
 
     def exists(self) -> bool:
         return bool(self._call("exists"))
@@ -302,6 +320,8 @@ def _serve(requests: IO[bytes], replies: IO[bytes]) -> None:
                     SharedSystemClient.clear_system_cache()
                 stores[key] = VectorStore(PalaceSettings(path=Path(path), collection=collection))
             reply: tuple[str, Any] = ("ok", getattr(stores[key], method)(*args, **kwargs))
+        except PalaceDamaged as exc:
+            reply = ("damaged", exc.message)
         except PalaceError as exc:
             reply = ("error", exc.message)
         except Exception as exc:  # noqa: BLE001 - any chromadb failure goes back as a message; the child stays up
