@@ -23,7 +23,7 @@ from wikic.palace.damage import set_aside
 from wikic.palace.embedders import Embedder, make_embedder
 from wikic.palace.manifest import DrawerRecord, FileRecord, Manifest, ManifestDamaged, damage_reported
 from wikic.palace.sources import SourceFile, classify, extracted_originals, file_hash, read_document, scan
-from wikic.palace.store_process import GENERATION_KEY, open_store
+from wikic.palace.store_process import GENERATION_KEY, PalaceUnresponsive, open_store
 from wikic.progress import ProgressCallback, ProgressEvent
 from wikic.settings import Settings, load_settings
 from wikic.vault.layout import require_vault
@@ -246,9 +246,10 @@ class Palace:
         return palace_manifest(self.settings.path, self.settings.collection)
 
     def _still_damaged(self, damage: PalaceDamaged) -> bool:
-        """Whether the palace is damaged: SQLite's word on the manifest is final; chromadb's failures are
-        checked once more by a new store process, so a failure that does not come back is only reported."""
-        if isinstance(damage, ManifestDamaged):
+        """Whether the palace is damaged: SQLite's word on the manifest is final, and so is a store that hung;
+        chromadb's failures are checked once more by a new store process, so a failure that does not come
+        back is only reported."""
+        if isinstance(damage, ManifestDamaged | PalaceUnresponsive):
             return True
         self.store.release()
         try:

@@ -25,6 +25,7 @@ import json
 import os
 import pickle
 import re
+import select
 import signal
 import struct
 import subprocess
@@ -51,9 +52,18 @@ METHODS = frozenset({
 CRASHES = frozenset({-signal.SIGSEGV, -signal.SIGABRT, -signal.SIGBUS, -signal.SIGILL, -signal.SIGFPE})
 # Collection metadata key that every write changes, so readers in other processes know to catch up.
 GENERATION_KEY = "wikic_generation"
+# How long opening a palace, reading its metadata or one query may take before the palace counts as hung
+# (loading the HNSW index of a million drawers from a slow disk takes a few tens of seconds).
+CHECK_SECONDS = 120.0
+# How long a child that let go of a damaged palace may take to exit before it is killed.
+RELEASE_SECONDS = 5.0
 # Palaces the child keeps open at once (a process that touches many, like the test suite, stays small).
 MAX_OPEN = 4
 _HEADER = struct.Struct("!Q")
+
+
+class PalaceUnresponsive(PalaceDamaged):
+    """The store child did not answer in time (chromadb hung on the palace's files)."""
 
 
 def child_environment(environ: dict[str, str] | None = None) -> dict[str, str]:
@@ -165,16 +175,22 @@ class StoreProcess:
 
     def call(self, method: str, settings: PalaceSettings, *args: Any, **kwargs: Any) -> Any:
         """Run one VectorStore method in the child."""
+        return self.call_within(None, method, settings, *args, **kwargs)
+
+    def call_within(self, seconds: float | None, method: str, settings: PalaceSettings, *args: Any,
+                    **kwargs: Any) -> Any:
+        """`call`, but a child that has not answered after `seconds` is killed and the palace reported
+        unresponsive (chromadb can hang for good on a damaged palace)."""
         request = (method, str(settings.path), settings.collection, args, kwargs)
         with self._lock:
-            status, value = self._exchange(request)
+            status, value = self._exchange(request, seconds)
         if status == "damaged":
             raise PalaceDamaged(value)
         if status == "error":
             raise PalaceError(value)
         return value
 
-    def _exchange(self, request: tuple[Any, ...]) -> tuple[str, Any]:
+    def _exchange(self, request: tuple[Any, ...], seconds: float | None = None) -> tuple[str, Any]:
         """Send a request, read its reply. A child that died (killed, out of memory) is replaced and the
         request sent once more: every method is idempotent."""
         for attempt in (1, 2):
@@ -182,6 +198,12 @@ class StoreProcess:
             assert proc.stdin is not None and proc.stdout is not None
             try:
                 _send(proc.stdin, request)
+                # one request at a time: nothing of an earlier reply is left in the buffer
+                if seconds is not None and not select.select([proc.stdout], [], [], seconds)[0]:
+                    proc.kill()
+                    proc.wait()
+                    self._proc = None
+                    raise PalaceUnresponsive(f"the palace did not answer within {seconds:.0f} s")
                 status, value = _receive(proc.stdout)
                 return status, value
             except (EOFError, OSError, pickle.PickleError):
@@ -192,7 +214,9 @@ class StoreProcess:
                     raise (PalaceDamaged if code in CRASHES else PalaceError)(message) from None
         raise AssertionError("unreachable: the second attempt returns or raises")
 
-    def close(self) -> None:
+    def close(self, grace: float = 60.0) -> None:
+        """End the child: it finishes what it has and exits, or is killed after `grace` seconds (a child
+        that failed on a damaged palace may never exit: chromadb can deadlock on what it read)."""
         with self._lock:
             proc, self._proc = self._proc, None
         if proc is None or os.getpid() != self._pid:
@@ -200,7 +224,7 @@ class StoreProcess:
         try:
             if proc.stdin is not None:
                 proc.stdin.close()  # end of input: the child finishes what it has and exits
-            proc.wait(timeout=60)
+            proc.wait(timeout=grace)
         except (OSError, subprocess.TimeoutExpired):
             proc.kill()
             proc.wait()
@@ -232,27 +256,31 @@ class IsolatedStore:
     def _call(self, method: str, *args: Any, **kwargs: Any) -> Any:
         return store_process().call(method, self._settings, *args, **kwargs)
 
+    def _read(self, method: str, *args: Any, **kwargs: Any) -> Any:
+        """A call that only reads and is quick: a store that hangs on it is reported, not waited for."""
+        return store_process().call_within(CHECK_SECONDS, method, self._settings, *args, **kwargs)
+
     def start(self) -> None:
         store_process().start()
 
     def check(self) -> None:
-        self._call("check")
+        self._read("check")
 
     def release(self) -> None:
         """Let go of the palace's files: the child, which holds them open, ends (the next call starts another)."""
-        store_process().close()
+        store_process().close(grace=RELEASE_SECONDS)
 
     def exists(self) -> bool:
-        return bool(self._call("exists"))
+        return bool(self._read("exists"))
 
     def create(self, identity: dict[str, Any]) -> None:
         self._call("create", identity)
 
     def metadata(self) -> dict[str, Any]:
-        return dict(self._call("metadata"))
+        return dict(self._read("metadata"))
 
     def fresh(self) -> dict[str, Any] | None:
-        meta: dict[str, Any] | None = self._call("fresh")
+        meta: dict[str, Any] | None = self._read("fresh")
         return meta
 
     def drop(self) -> None:
@@ -280,7 +308,7 @@ class IsolatedStore:
 
     def query(self, vector: np.ndarray, n: int, ids: list[str] | None = None,
               where: dict[str, Any] | None = None, refresh: bool = True) -> list[tuple[str, float]]:
-        hits: list[tuple[str, float]] = self._call("query", vector, n, ids=ids, where=where, refresh=refresh)
+        hits: list[tuple[str, float]] = self._read("query", vector, n, ids=ids, where=where, refresh=refresh)
         return hits
 
     def vectors(self, ids: Sequence[str]) -> dict[str, np.ndarray]:
