@@ -58,9 +58,10 @@ class Worker:
         self.proc = subprocess.Popen([sys.executable, str(here / "crashworker.py")], stdin=subprocess.PIPE,
                                      stdout=subprocess.PIPE, text=True, env=gkit.env())
 
-    def run(self, argv: list[str], kill_at: int | None, log: Path, kill_in: str | None = None) -> dict:
+    def run(self, argv: list[str], kill_at: int | None, log: Path, kill_in: str | None = None,
+            kill_delay: float = 0.0) -> dict:
         assert self.proc.stdin and self.proc.stdout
-        request = {"argv": argv, "kill_at": kill_at, "log": str(log), "kill_in": kill_in}
+        request = {"argv": argv, "kill_at": kill_at, "log": str(log), "kill_in": kill_in, "kill_delay": kill_delay}
         self.proc.stdin.write(json.dumps(request) + "\n")
         self.proc.stdin.flush()
         line = self.proc.stdout.readline()
@@ -313,6 +314,31 @@ def test_index_killed_at_each_palace_write_step_converges_at_the_next_index(
         assert again["exit"] == 0, f"{where}: the next index failed: {log.read_text()[-3000:]}"
         _converged(root, where)
         shutil.rmtree(root)
+
+
+def test_index_killed_while_its_store_process_writes_waits_for_it_next_time(
+    tmp_path: Path, standin: StandinServer, worker: Worker
+) -> None:
+    """`wikic index` SIGKILLed a second into a long chromadb write: its store process goes on with that call,
+    and the next `wikic index` (started at once) waits for it rather than writing the palace beside it."""
+    template = _palace_template(tmp_path, standin.base_url)
+    root = tmp_path / "orphan"
+    shutil.copytree(template, root)
+    _edit(root)
+    (root / "raw" / "long-log.md").write_text("# Log\n\n" + "".join(
+        f"## Entry {i}\n\nEntry {i}: rig {i % 13} measured widget {i % 97}.\n\n" for i in range(4000)),
+        encoding="utf-8")
+    log = tmp_path / "orphan.log"
+    killed = worker.run(["index", "--vault", str(root)], 1, log, kill_in="wikic.palace.store_process:IsolatedStore.add",
+                        kill_delay=1.0)
+    assert killed["killed"], log.read_text()[-2000:]
+    lock = root / ".wikic" / "palace" / "writing.lock"
+    orphan = int(lock.read_text() or "0")
+    assert orphan and Path(f"/proc/{orphan}").exists(), "the store process was not writing when its writer died"
+    again = worker.run(["index", "--vault", str(root)], None, log)
+    assert again["exit"] == 0, log.read_text()[-3000:]
+    assert not Path(f"/proc/{orphan}").exists() or "zombie" in Path(f"/proc/{orphan}/status").read_text()
+    _converged(root, "index killed during a long chromadb write")
 
 
 def _store_child(proc: subprocess.Popen[str]) -> int | None:

@@ -92,3 +92,35 @@ def test_a_server_palace_store_runs_here(tmp_path: Path) -> None:
 
     assert type(open_store(PalaceSettings(path=tmp_path, url="http://127.0.0.1:1"))) is VectorStore
     assert type(open_store(PalaceSettings(path=tmp_path))) is IsolatedStore
+
+
+HOLDER = """
+import sys, time
+from pathlib import Path
+from wikic.palace.store_process import writing
+with writing(Path(sys.argv[1])):
+    print("holding", flush=True)
+    time.sleep(float(sys.argv[2]))
+"""
+
+
+@pytest.mark.slow  # processes holding the writing lock
+def test_a_writer_waits_for_the_store_process_of_a_killed_writer(tmp_path: Path) -> None:
+    import subprocess
+    import time
+
+    from wikic.palace.store_process import settle
+
+    folder = tmp_path / "palace"
+    settle(folder)  # never written: nothing to wait for
+    # the child of a killed writer, still finishing its last call
+    orphan = subprocess.Popen([sys.executable, "-c", HOLDER, str(folder), "1.5"], stdout=subprocess.PIPE, text=True)
+    assert orphan.stdout is not None and orphan.stdout.readline() == "holding\n"
+    started = time.monotonic()
+    settle(folder, grace=30)
+    assert time.monotonic() - started > 0.5 and orphan.wait(timeout=30) == 0
+    # one that hangs is killed once the grace is over
+    hung = subprocess.Popen([sys.executable, "-c", HOLDER, str(folder), "600"], stdout=subprocess.PIPE, text=True)
+    assert hung.stdout is not None and hung.stdout.readline() == "holding\n"
+    settle(folder, grace=1)
+    assert hung.wait(timeout=30) == -signal.SIGKILL

@@ -228,6 +228,7 @@ class Palace:
         self.store.start()
         self._acquire(self.settings.lock_timeout if lock_timeout is None else lock_timeout)
         try:
+            self.store.settle()
             try:
                 with damage_reported(self.manifest_path()):
                     report = self._write_locked(only, rebuild, progress)

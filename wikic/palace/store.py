@@ -198,6 +198,9 @@ class VectorStore:
         except Exception as exc:
             raise self._failure("cannot read the palace", exc) from None
 
+    def settle(self) -> None:
+        """Nothing to wait for: this store runs in the calling process (a server serialises its own writes)."""
+
     def release(self) -> None:
         """Let go of the palace's files (before they are moved)."""
         self._reopen()

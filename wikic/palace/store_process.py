@@ -31,7 +31,9 @@ import struct
 import subprocess
 import sys
 import threading
-from collections.abc import Sequence
+import time
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager, nullcontext, suppress
 from pathlib import Path
 from typing import IO, Any
 
@@ -47,6 +49,12 @@ METHODS = frozenset({
     "exists", "create", "metadata", "fresh", "drop", "add", "update_metadata", "delete", "all_ids", "get",
     "mark_written", "query", "vectors", "check",
 })
+# The methods that write: the child holds the palace's writing lock while it runs one (`writing`).
+WRITES = frozenset({"create", "drop", "add", "update_metadata", "delete", "mark_written"})
+# A file in the palace's folder: locked by a child while it writes, holding that child's pid.
+WRITING_LOCK = "writing.lock"
+# How long a writer waits for the child of a killed writer to finish its last call before killing it.
+ORPHAN_SECONDS = 60.0
 # How a child that died of native code (chromadb or hnswlib on a damaged file) ends; any other end (killed,
 # out of memory) says nothing about the palace.
 CRASHES = frozenset({-signal.SIGSEGV, -signal.SIGABRT, -signal.SIGBUS, -signal.SIGILL, -signal.SIGFPE})
@@ -121,6 +129,55 @@ def child_command() -> list[str]:
     """The command line of the store child."""
     package = str(Path(__file__).resolve().parents[1])
     return [sys.executable, "-I", "-c", _BOOTSTRAP, package, json.dumps(child_import_path())]
+
+
+@contextmanager
+def writing(folder: Path) -> Iterator[None]:
+    """Held by the child while it writes the palace in `folder`. A writer killed with SIGKILL leaves its child
+    running the call it was sent; the next writer waits for it (`settle`) instead of writing beside it."""
+    try:
+        import fcntl
+    except ImportError:  # Windows: no orphaned writes to wait for (a killed parent takes the pipe with it)
+        yield
+        return
+    folder.mkdir(parents=True, exist_ok=True)
+    fd = os.open(folder / WRITING_LOCK, os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        os.ftruncate(fd, 0)
+        os.write(fd, str(os.getpid()).encode())
+        yield
+    finally:
+        os.close(fd)  # and with it the lock
+
+
+def settle(folder: Path, grace: float = ORPHAN_SECONDS) -> None:
+    """Wait until no store process of an earlier, killed writer still writes the palace in `folder`; one
+    still at it after `grace` seconds has hung and is killed. Only a holder of the palace lock calls this,
+    and its own child is idle meanwhile, so whoever holds the writing lock has outlived its writer."""
+    try:
+        import fcntl
+    except ImportError:
+        return
+    try:
+        fd = os.open(folder / WRITING_LOCK, os.O_RDWR)
+    except FileNotFoundError:
+        return
+    try:
+        deadline = time.monotonic() + grace
+        while True:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                return
+            except BlockingIOError:
+                if time.monotonic() > deadline:
+                    with suppress(ValueError, ProcessLookupError, PermissionError):
+                        os.kill(int(os.pread(fd, 32, 0).decode() or "0"), signal.SIGKILL)
+                    fcntl.flock(fd, fcntl.LOCK_EX)
+                    return
+                time.sleep(0.05)
+    finally:
+        os.close(fd)
 
 
 def _send(stream: IO[bytes], message: Any) -> None:
@@ -266,6 +323,10 @@ class IsolatedStore:
     def check(self) -> None:
         self._read("check")
 
+    def settle(self) -> None:
+        """Wait for the store process of a killed writer to finish its last write (see `settle`)."""
+        settle(self._settings.path)
+
     def release(self) -> None:
         """Let go of the palace's files: the child, which holds them open, ends (the next call starts another)."""
         store_process().close(grace=RELEASE_SECONDS)
@@ -347,7 +408,8 @@ def _serve(requests: IO[bytes], replies: IO[bytes]) -> None:
                     stores.clear()
                     SharedSystemClient.clear_system_cache()
                 stores[key] = VectorStore(PalaceSettings(path=Path(path), collection=collection))
-            reply: tuple[str, Any] = ("ok", getattr(stores[key], method)(*args, **kwargs))
+            with writing(Path(path)) if method in WRITES else nullcontext():
+                reply: tuple[str, Any] = ("ok", getattr(stores[key], method)(*args, **kwargs))
         except PalaceDamaged as exc:
             reply = ("damaged", exc.message)
         except PalaceError as exc:
