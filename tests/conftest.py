@@ -248,6 +248,25 @@ def make_vault(
     return root
 
 
+def palace_drawer_problems(palace: Any) -> list[str]:
+    """Where an open palace's drawers differ from those its vault's files cut into now: both stores must hold
+    exactly these, each file's and no other (what a palace indexed from scratch would hold)."""
+    from wikic.palace.chunking import chunk_document
+    from wikic.palace.sources import read_document, scan
+
+    expected = {
+        d.id
+        for source in scan(palace.vault)
+        for d in chunk_document(read_document(source, source.abspath.read_bytes()), palace._budget(),
+                                palace.embedder.count_tokens)
+    }
+    problems = []
+    for name, held in (("manifest", palace.manifest.drawer_ids()), ("chroma", palace.store.all_ids())):
+        if held != expected:
+            problems.append(f"the {name} holds {len(held - expected)} drawers too many, {len(expected - held)} too few")
+    return problems
+
+
 @pytest.fixture(name="make_vault")
 def make_vault_fixture(tmp_path: Path) -> Callable[..., Path]:
     """`make_vault(files, schema=True, ...)` bound to this test's tmp_path."""

@@ -80,6 +80,16 @@ class PalaceError(WikicError):
     """The vector store failed or does not match the configured embedding model."""
 
 
+class PalaceDamaged(PalaceError):
+    """The palace's own files cannot be read (a process killed while chromadb wrote them, a disk fault):
+    `wikic index` sets them aside and builds the palace again from the vault."""
+
+    def __init__(self, message: str, *, hint: str | None = None) -> None:
+        super().__init__(
+            message, hint=hint or "run `wikic index`: it sets the damaged palace aside and rebuilds it from the vault"
+        )
+
+
 # The optional parts of wikic (pyproject.toml's extras) and the modules each needs, by import name. The base
 # install lints, inits, exports the graph and reads the vault (status, facts, wake-up, hooks, capture).
 EXTRAS: dict[str, tuple[str, ...]] = {

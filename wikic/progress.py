@@ -9,7 +9,9 @@ Stages:
 - `conversations` (ingest) conversations of an export read into transcripts so far (`total` 0: a streamed
              export's count is known only at its end), or queued captures read (`done` of `total`);
 - `embed`    (palace) indexing: `done` of `total` changed files written, `drawers` embedded so far, and
-             `fraction` the share of the work done (a file half embedded counts by half).
+             `fraction` the share of the work done (a file half embedded counts by half);
+- `damaged`  (palace) the palace could not be read and is rebuilt from the vault: `note` says why, and
+             where the damaged one was moved.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ class ProgressEvent:
     fraction: float | None = None  # finer than done / total, when the stage knows better
     drawers: int = 0  # embed: drawers embedded so far
     tokens: int = 0  # extract: reply tokens received so far
+    note: str = ""  # damaged: the one line to show
 
     @property
     def share(self) -> float:

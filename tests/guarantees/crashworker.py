@@ -5,20 +5,27 @@
     -> {"killed": true, "exit": null, "steps": null}
     {"argv": [...], "kill_at": null, "log": "..."}
     -> {"killed": false, "exit": 0, "steps": 23}
+    {"argv": ["index", "--vault", "V"], "kill_in": "wikic.palace.manifest:Manifest.put_file", "kill_at": 2, ...}
+    -> {"killed": true, ...}
 
 A step is a call to os.replace, os.rename, os.link or os.unlink: every file wikic writes becomes visible
 through one of them (atomic writes rename a temporary file; raw captures link one), and every state file
 it removes goes through unlink. `kill_at: N` kills the child with SIGKILL just before its N-th step, so
-sweeping N over 1..steps stops a run at every point where the vault's files change. The worker imports
+sweeping N over 1..steps stops a run at every point where the vault's files change. With `kill_in:
+"module:Class.method"` the step counted is a call of that function instead (the palace's writes to
+chromadb and to its manifest change no file through a rename), and `kill_delay: S` lets that call run for
+S seconds before the kill (a call the palace's store process is still running when its writer dies). The worker imports
 wikic once and forks per command, so each run costs milliseconds of start-up instead of seconds.
 """
 
 from __future__ import annotations
 
+import importlib
 import json
 import os
 import signal
 import sys
+import threading
 
 import wikic.cli
 import wikic.ingest.pipeline
@@ -27,25 +34,33 @@ import wikic.lint.run  # noqa: F401
 STEPS = ("replace", "rename", "link", "unlink")
 
 
-def child(argv: list[str], kill_at: int | None, log: str) -> int:
+def child(argv: list[str], kill_at: int | None, log: str, kill_in: str | None = None, kill_delay: float = 0.0) -> int:
     fd = os.open(log, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
     os.dup2(fd, 1)
     os.dup2(fd, 2)
     counter = [0]
 
-    def hooked(name: str):  # type: ignore[no-untyped-def]
-        real = getattr(os, name)
-
+    def hooked(real):  # type: ignore[no-untyped-def]
         def step(*args, **kwargs):  # type: ignore[no-untyped-def]
             counter[0] += 1
             if kill_at is not None and counter[0] >= kill_at:
-                os.kill(os.getpid(), signal.SIGKILL)
+                if not kill_delay:
+                    os.kill(os.getpid(), signal.SIGKILL)
+                threading.Timer(kill_delay, os.kill, (os.getpid(), signal.SIGKILL)).start()
             return real(*args, **kwargs)
 
         return step
 
-    for name in STEPS:
-        setattr(os, name, hooked(name))
+    if kill_in is None:
+        for name in STEPS:
+            setattr(os, name, hooked(getattr(os, name)))
+    else:
+        module, _, qualname = kill_in.partition(":")
+        owner_name, _, attribute = qualname.rpartition(".")
+        owner = importlib.import_module(module)
+        for part in filter(None, owner_name.split(".")):
+            owner = getattr(owner, part)
+        setattr(owner, attribute, hooked(getattr(owner, attribute)))
     from wikic.cli import app
 
     code = 0
@@ -70,7 +85,8 @@ def main() -> None:
         request = json.loads(line)
         pid = os.fork()
         if pid == 0:
-            os._exit(child(request["argv"], request.get("kill_at"), request["log"]))
+            os._exit(child(request["argv"], request.get("kill_at"), request["log"], request.get("kill_in"),
+                           request.get("kill_delay", 0.0)))
         _, status = os.waitpid(pid, 0)
         killed = os.WIFSIGNALED(status) and os.WTERMSIG(status) == signal.SIGKILL
         steps = None

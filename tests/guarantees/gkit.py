@@ -316,6 +316,7 @@ def consistency_problems(root: Path, *, expect_pages: set[str] | None = None, pa
 def palace_problems(root: Path) -> list[str]:
     """The palace holds exactly the vault's indexable files, at their current content, in both stores."""
     import chromadb
+    from testkit import palace_drawer_problems
 
     from wikic.palace import open_palace
     from wikic.palace.sources import file_hash, scan
@@ -336,13 +337,8 @@ def palace_problems(root: Path) -> list[str]:
             elif known[path].file_hash != digest:
                 problems.append(f"palace holds an old {path}")
         problems += [f"palace holds deleted {p}" for p in known if p not in wanted]
-        local = palace.manifest.drawer_ids()
-        remote = palace.store.all_ids()
-        if local != remote:
-            problems.append(
-                f"palace stores disagree: {len(local - remote)} drawers only local, {len(remote - local)} only in "
-                "chroma"
-            )
+        # and drawer by drawer, in both stores, what indexing the vault from scratch would give
+        problems += palace_drawer_problems(palace)
     return problems
 
 

@@ -372,6 +372,88 @@ def test_palace_built_with_another_embedding_model(wiki: Path, tmp_path: Path, m
     assert gkit.palace_problems(wiki) == []
 
 
+def _segment(palace: Path) -> Path:
+    """The folder of the collection's HNSW index (chromadb writes it once a thousand drawers are in)."""
+    folders = [p for p in palace.iterdir() if p.is_dir()]
+    assert len(folders) == 1 and (folders[0] / "header.bin").exists(), folders
+    return folders[0]
+
+
+def _cut(path: Path, size: int) -> None:
+    with open(path, "r+b") as fh:
+        fh.truncate(size)
+
+
+def _scribble(path: Path, offset: int, size: int) -> None:
+    with open(path, "r+b") as fh:
+        fh.seek(offset)
+        fh.write(bytes(range(256)) * (size // 256))
+
+
+DAMAGE = {
+    # what a kill during chromadb's own writes once left: "Failed to apply logs to the hnsw segment writer"
+    "hnsw-header-cut": lambda palace: _cut(_segment(palace) / "header.bin", 10),
+    "chroma-sqlite-scribbled": lambda palace: _scribble(palace / "chroma.sqlite3", 20 * 4096, 30 * 4096),
+    "manifest-cut": lambda palace: _cut(palace / "lexical.sqlite3", 50_000),
+    "manifest-scribbled": lambda palace: _scribble(palace / "lexical.sqlite3", 8 * 4096, 30 * 4096),
+}
+
+
+def _fresh_cli(root: Path, *args: str) -> tuple[int, str, str]:
+    """`cli` with the palace opened afresh, as by a command of its own (a new store process)."""
+    from wikic.palace.store_process import store_process
+
+    store_process().close(grace=5)
+    return cli(root, *args)
+
+
+@pytest.mark.parametrize("damage", list(DAMAGE))
+def test_a_damaged_palace_is_set_aside_and_rebuilt_by_index(
+    wiki: Path, damage: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # chromadb may also hang on such files: the palace is then given 20 s (instead of 120) to answer
+    monkeypatch.setattr("wikic.palace.store_process.CHECK_SECONDS", 20.0)
+    notes = wiki / "inbox" / "generated"
+    notes.mkdir(parents=True)
+    for i in range(160):
+        (notes / f"n{i}.md").write_text(f"# Note {i}\n\n" + "".join(
+            f"## Part {j}\n\nNote {i} part {j} is about gear {i * j % 31}.\n\n" for j in range(7)), encoding="utf-8")
+    assert _fresh_cli(wiki, "index")[0] == 0
+    palace = wiki / ".wikic" / "palace"
+    DAMAGE[damage](palace)
+    damaged = gkit.tree_snapshot(palace)
+
+    # searching answers (the vector copies need no HNSW index) or stops with a hint that repairs
+    code, out, err = _fresh_cli(wiki, "search", "Acme Corp widgets", "--json")
+    assert code == 0 or (code == 1 and "Hint: run `wikic index`" in err), (code, err)
+    if damage.startswith(("chroma-sqlite", "manifest")):
+        assert code == 1 and ("damaged" in err or "malformed" in err), err
+        code, _, err = _fresh_cli(wiki, "query", "Who builds widgets?")
+        assert code == 1 and "Hint: run `wikic index`" in err, err
+
+    code, out, err = _fresh_cli(wiki, "index", "--json")
+    assert code == 0, err
+    report = json.loads(out)
+    moved = Path(report["set_aside"])
+    assert report["rebuilt"] and report["damage"] and moved.parent == wiki / ".wikic", report
+    assert moved.name.startswith("palace.broken-")
+    # nothing of the damaged palace is lost: every file is there, the same (SQLite may have added its -wal and
+    # -shm files beside; chromadb writes to its chroma.sqlite3 whenever it opens a palace)
+    kept = {path.replace(str(moved), str(palace), 1): digest for path, digest in gkit.tree_snapshot(moved).items()}
+    assert set(damaged) <= set(kept)
+    changed = [p for p, digest in damaged.items() if kept[p] != digest and not p.endswith("chroma.sqlite3")]
+    assert changed == [], changed
+    assert gkit.palace_problems(wiki) == []
+    code, out, _ = _fresh_cli(wiki, "search", "Acme Corp widgets", "--json")
+    assert code == 0 and any(h["path"] == "entities/acme-corp.md" for h in json.loads(out)["results"])
+    # in text mode, one line says what happened
+    DAMAGE[damage](palace)
+    code, _, err = _fresh_cli(wiki, "index")
+    notices = [line for line in err.splitlines() if "palace.broken-" in line]
+    assert code == 0 and len(notices) == 1 and "rebuilding it from the vault" in notices[0], err
+    assert len(list((wiki / ".wikic").glob("palace.broken-*"))) == 2
+
+
 def test_query_page_edited_by_hand_before_refresh(wiki: Path, server: StandinServer) -> None:
     code, out, _ = cli(wiki, "query", "What does Acme Corp build?", "--save", "--json")
     assert code == 0

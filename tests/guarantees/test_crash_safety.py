@@ -5,11 +5,14 @@ unchanged; re-running the same command finishes the work: the same pages, byte f
 was never killed, index.md and log.md matching them with one log row per source, the ledgers agreeing
 with log.md, and the palace holding exactly the vault's files.
 
-Three ways of killing:
+Ways of killing:
 - at every file-system step of an ingest (a forked child SIGKILLs itself before its N-th rename, link or
   unlink): each point where the vault's files change, deterministically;
 - at random moments of a real `python -m wikic ingest` process (palace included), from the outside;
-- at random moments of `wikic index --rebuild`.
+- at random moments of `wikic index --rebuild`;
+- a plain `wikic index` of an edited vault, at each of the palace's write steps (a forked child SIGKILLs
+  itself as it calls the step: between chromadb's writes and the manifest's, among others);
+- the palace's store process, SIGKILLed at random moments of a plain `wikic index` while chromadb writes.
 """
 
 from __future__ import annotations
@@ -55,9 +58,11 @@ class Worker:
         self.proc = subprocess.Popen([sys.executable, str(here / "crashworker.py")], stdin=subprocess.PIPE,
                                      stdout=subprocess.PIPE, text=True, env=gkit.env())
 
-    def run(self, argv: list[str], kill_at: int | None, log: Path) -> dict:
+    def run(self, argv: list[str], kill_at: int | None, log: Path, kill_in: str | None = None,
+            kill_delay: float = 0.0) -> dict:
         assert self.proc.stdin and self.proc.stdout
-        self.proc.stdin.write(json.dumps({"argv": argv, "kill_at": kill_at, "log": str(log)}) + "\n")
+        request = {"argv": argv, "kill_at": kill_at, "log": str(log), "kill_in": kill_in, "kill_delay": kill_delay}
+        self.proc.stdin.write(json.dumps(request) + "\n")
         self.proc.stdin.flush()
         line = self.proc.stdout.readline()
         assert line, "the crash worker died"
@@ -267,3 +272,161 @@ def test_lint_fix_killed_at_every_write_step_leaves_no_temporary_file_after_the_
         assert (root / "index.md").read_text(encoding="utf-8") == (reference / "index.md").read_text(encoding="utf-8")
         shutil.rmtree(root)
     assert left_behind, "no kill point left a temporary file: the test no longer tests anything"
+
+
+def _palace_template(tmp_path: Path, base_url: str) -> Path:
+    """An ingested vault with its palace, and a note that the edit below deletes."""
+    from wikic.ingest.pipeline import IngestOptions, ingest
+    from wikic.palace import sync
+
+    template = gkit.make_vault(tmp_path / "template", base_url)
+    report = ingest(template, IngestOptions(inputs=gkit.sources(tmp_path / "inbox", 2 * N_SOURCES), lint_after=False))
+    assert not report.failed
+    (template / "inbox" / "old-note.md").write_text("# Old note\n\nThe old rig is retired.\n", encoding="utf-8")
+    sync(template)
+    assert gkit.palace_problems(template) == []
+    return template
+
+
+def _edit(root: Path, new_notes: int = 1) -> None:
+    """What a day of work does to a vault: a page's section rewritten (new, kept and stale drawers), new
+    notes, a note deleted."""
+    page = root / "entities" / "acme-corp.md"
+    text = page.read_text(encoding="utf-8")
+    page.write_text(text.replace("A widget maker.", "A maker of widgets and rigs, since spring."), encoding="utf-8")
+    assert page.read_text(encoding="utf-8") != text
+    for i in range(new_notes):
+        (root / "inbox" / f"new-note-{i}.md").write_text(
+            f"# New note {i}\n\n" + "".join(f"## Part {j}\n\nRig {i} is calibrated by method {j}.\n\n"
+                                            for j in range(6)), encoding="utf-8")
+    (root / "inbox" / "old-note.md").unlink()
+
+
+def _converged(root: Path, where: str) -> None:
+    """The palace matches the vault drawer for drawer, and one more `wikic index` has nothing to do."""
+    from typer.testing import CliRunner
+
+    from wikic.cli import app
+
+    assert gkit.palace_problems(root) == [], where
+    again = CliRunner().invoke(app, ["index", "--json", "--vault", str(root)])
+    assert again.exit_code == 0, f"{where}: {again.output[-3000:]}"
+    report = json.loads(again.stdout)
+    assert (report["added"], report["updated"], report["removed"], report["drawers_embedded"]) == ([], [], [], 0), where
+
+
+# Where a plain `wikic index` of the edit above writes, in order: the deleted note's drawers leave chromadb,
+# then the manifest; each batch of files is written to chromadb (new drawers, moved ones, stale ones), then
+# to the manifest in one transaction (files, then vector copies); then the generation is marked.
+INDEX_STEPS = [
+    ("wikic.palace.store_process:IsolatedStore.delete", 1),  # before the deleted note leaves chromadb
+    ("wikic.palace.manifest:Manifest.remove_file", 1),  # chromadb has dropped it, the manifest not yet
+    ("wikic.palace.store_process:IsolatedStore.add", 1),  # before any new drawer
+    ("wikic.palace.store_process:IsolatedStore.update_metadata", 1),  # new drawers in, kept ones not updated
+    ("wikic.palace.store_process:IsolatedStore.delete", 2),  # stale drawers still in chromadb
+    ("wikic.palace.manifest:Manifest.put_file", 1),  # every chromadb write done, the manifest's not begun
+    ("wikic.palace.manifest:Manifest.put_vectors", 1),  # inside the manifest's transaction
+    ("wikic.palace.store_process:IsolatedStore.mark_written", 1),  # both stores written, no new generation
+]
+
+
+def test_index_killed_at_each_palace_write_step_converges_at_the_next_index(
+    tmp_path: Path, standin: StandinServer, worker: Worker
+) -> None:
+    template = _palace_template(tmp_path, standin.base_url)
+    for step, call in INDEX_STEPS:
+        root = tmp_path / f"index-{step.rsplit('.', 1)[-1]}-{call}"
+        shutil.copytree(template, root)
+        _edit(root)
+        log = tmp_path / f"{root.name}.log"
+        where = f"index killed at call {call} of {step}"
+        killed = worker.run(["index", "--json", "--vault", str(root)], call, log, kill_in=step)
+        assert killed["killed"], f"{where}: the run ended on its own: {log.read_text()[-2000:]}"
+        again = worker.run(["index", "--json", "--vault", str(root)], None, log)
+        assert again["exit"] == 0, f"{where}: the next index failed: {log.read_text()[-3000:]}"
+        _converged(root, where)
+        shutil.rmtree(root)
+
+
+def test_index_killed_while_its_store_process_writes_waits_for_it_next_time(
+    tmp_path: Path, standin: StandinServer, worker: Worker
+) -> None:
+    """`wikic index` SIGKILLed a second into a long chromadb write: its store process goes on with that call,
+    and the next `wikic index` (started at once) waits for it rather than writing the palace beside it."""
+    template = _palace_template(tmp_path, standin.base_url)
+    root = tmp_path / "orphan"
+    shutil.copytree(template, root)
+    _edit(root)
+    (root / "raw" / "long-log.md").write_text("# Log\n\n" + "".join(
+        f"## Entry {i}\n\nEntry {i}: rig {i % 13} measured widget {i % 97}.\n\n" for i in range(4000)),
+        encoding="utf-8")
+    log = tmp_path / "orphan.log"
+    killed = worker.run(["index", "--vault", str(root)], 1, log, kill_in="wikic.palace.store_process:IsolatedStore.add",
+                        kill_delay=1.0)
+    assert killed["killed"], log.read_text()[-2000:]
+    lock = root / ".wikic" / "palace" / "writing.lock"
+    orphan = int(lock.read_text() or "0")
+    assert orphan and Path(f"/proc/{orphan}").exists(), "the store process was not writing when its writer died"
+    again = worker.run(["index", "--vault", str(root)], None, log)
+    assert again["exit"] == 0, log.read_text()[-3000:]
+    assert not Path(f"/proc/{orphan}").exists() or "zombie" in Path(f"/proc/{orphan}/status").read_text()
+    _converged(root, "index killed during a long chromadb write")
+
+
+def _store_child(proc: subprocess.Popen[str]) -> int | None:
+    """The pid of `proc`'s palace store process, once it runs."""
+    try:
+        children = Path(f"/proc/{proc.pid}/task/{proc.pid}/children").read_text().split()
+    except OSError:
+        return None
+    for pid in children:
+        try:
+            if b"store_process" in Path(f"/proc/{pid}/cmdline").read_bytes():
+                return int(pid)
+        except OSError:
+            continue
+    return None
+
+
+def test_index_with_its_store_process_killed_while_chromadb_writes_converges(
+    tmp_path: Path, standin: StandinServer
+) -> None:
+    """The store process SIGKILLed at a random moment while chromadb writes the palace's files; the run
+    sends its call again to a new store process or stops with an error, and the next `wikic index` leaves a
+    palace that matches the vault (one that chromadb can no longer read is set aside and rebuilt)."""
+    template = _palace_template(tmp_path, standin.base_url)
+    timing = tmp_path / "timing"
+    shutil.copytree(template, timing)
+    _edit(timing, new_notes=300)  # 1,800 new drawers: chromadb also saves its HNSW files
+    started = time.monotonic()
+    assert gkit.run("index", "--vault", str(timing)).returncode == 0
+    window = time.monotonic() - started
+
+    seed = test_seed()
+    rng = random.Random(seed)
+    kills = 0
+    for i in range(gkit.count(3, 20)):
+        root = tmp_path / f"child-{i}"
+        shutil.copytree(template, root)
+        _edit(root, new_notes=300)
+        proc = gkit.popen("index", "--vault", str(root))
+        deadline, child = time.monotonic() + 120, None
+        while child is None and proc.poll() is None and time.monotonic() < deadline:
+            child = _store_child(proc)
+            time.sleep(0.01)
+        pause = rng.uniform(0.5, max(1.0, window))
+        time.sleep(pause)
+        where = f"store process killed {pause:.2f} s into index (seed {seed})"
+        if child is not None and proc.poll() is None:
+            try:
+                os.kill(child, signal.SIGKILL)
+                kills += 1
+            except ProcessLookupError:
+                pass
+        _, err = proc.communicate(timeout=240)
+        assert proc.returncode in (0, 1) and "Traceback" not in err, f"{where}: {err[-3000:]}"
+        again = gkit.run("index", "--vault", str(root))
+        assert again.returncode == 0, f"{where}: {again.stderr[-3000:]}"
+        _converged(root, where)
+        shutil.rmtree(root)
+    assert kills >= 1, "no store process was still running when its kill came"

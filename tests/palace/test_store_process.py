@@ -2,16 +2,20 @@
 
 from __future__ import annotations
 
+import json
 import os
 import signal
+import sys
 from pathlib import Path
 
 import pytest
 
+import wikic
 from wikic.errors import PalaceError
 from wikic.palace import open_palace, search, sync
 from wikic.palace.store_process import (
     IsolatedStore,
+    child_command,
     child_environment,
     open_store,
     store_process,
@@ -25,11 +29,17 @@ def test_the_child_environment_keeps_no_credential_but_everything_else() -> None
         "HF_TOKEN": "t", "AWS_SECRET_ACCESS_KEY": "s", "PGPASSWORD": "p", "GOOGLE_APPLICATION_CREDENTIALS": "c",
         "SSH_AUTH_SOCK": "a", "PATH": "/usr/bin", "OMP_NUM_THREADS": "1", "PYTHONPATH": "/extra",
     })
-    assert set(env) == {"PATH", "OMP_NUM_THREADS", "PYTHONPATH"}
-    assert env["PATH"] == "/usr/bin" and env["OMP_NUM_THREADS"] == "1"
-    # this wikic comes first so the child runs the same code as the parent, whatever sys.path tricks were used
-    package_root = str(Path(__file__).resolve().parents[2])
-    assert env["PYTHONPATH"].split(os.pathsep) == [package_root, "/extra"]
+    assert env == {"PATH": "/usr/bin", "OMP_NUM_THREADS": "1", "PYTHONPATH": "/extra"}
+
+
+def test_the_child_runs_this_wikic_isolated_from_the_current_folder() -> None:
+    command = child_command()
+    assert command[:3] == [sys.executable, "-I", "-c"]
+    package, path = command[4], json.loads(command[5])
+    assert Path(package) == Path(wikic.__file__).resolve().parent
+    named = {os.path.realpath(p) for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if os.path.isabs(p)}
+    here = os.path.realpath(os.getcwd())
+    assert path and all(os.path.isabs(p) and (os.path.realpath(p) != here or here in named) for p in path)
 
 
 def test_an_embedded_palace_runs_its_store_in_the_child(vault: Path) -> None:
@@ -82,3 +92,35 @@ def test_a_server_palace_store_runs_here(tmp_path: Path) -> None:
 
     assert type(open_store(PalaceSettings(path=tmp_path, url="http://127.0.0.1:1"))) is VectorStore
     assert type(open_store(PalaceSettings(path=tmp_path))) is IsolatedStore
+
+
+HOLDER = """
+import sys, time
+from pathlib import Path
+from wikic.palace.store_process import writing
+with writing(Path(sys.argv[1])):
+    print("holding", flush=True)
+    time.sleep(float(sys.argv[2]))
+"""
+
+
+@pytest.mark.slow  # processes holding the writing lock
+def test_a_writer_waits_for_the_store_process_of_a_killed_writer(tmp_path: Path) -> None:
+    import subprocess
+    import time
+
+    from wikic.palace.store_process import settle
+
+    folder = tmp_path / "palace"
+    settle(folder)  # never written: nothing to wait for
+    # the child of a killed writer, still finishing its last call
+    orphan = subprocess.Popen([sys.executable, "-c", HOLDER, str(folder), "1.5"], stdout=subprocess.PIPE, text=True)
+    assert orphan.stdout is not None and orphan.stdout.readline() == "holding\n"
+    started = time.monotonic()
+    settle(folder, grace=30)
+    assert time.monotonic() - started > 0.5 and orphan.wait(timeout=30) == 0
+    # one that hangs is killed once the grace is over
+    hung = subprocess.Popen([sys.executable, "-c", HOLDER, str(folder), "600"], stdout=subprocess.PIPE, text=True)
+    assert hung.stdout is not None and hung.stdout.readline() == "holding\n"
+    settle(folder, grace=1)
+    assert hung.wait(timeout=30) == -signal.SIGKILL

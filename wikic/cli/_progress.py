@@ -1,8 +1,9 @@
 """Progress on the terminal: the core's ProgressEvents drawn as Rich progress bars on stderr.
 
 Bars only when stderr is a terminal and the output is not `--json`: on a pipe nothing is drawn (a log or a
-script gets the report alone). A notice (work an interrupted run left behind) is one plain line on stderr
-in text mode, terminal or not: it says why the run takes longer than its sources explain.
+script gets the report alone). A notice (work an interrupted run left behind, a damaged palace set aside) is
+one plain line on stderr in text mode, terminal or not: it says why the run takes longer than its sources
+explain.
 """
 
 from __future__ import annotations
@@ -49,6 +50,9 @@ class ProgressDisplay:
     def __call__(self, event: ProgressEvent) -> None:
         if event.stage == "leftover":
             self.notice(leftover_notice(event.total))
+            return
+        if event.stage == "damaged":
+            self.notice(event.note)
             return
         if not self.bars:
             return

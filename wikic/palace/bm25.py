@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from wikic.palace.slices import slices
 from wikic.text.terms import tokenize
 
 K1 = 1.2
@@ -74,9 +75,13 @@ def term_ids(db: sqlite3.Connection, terms: Iterable[str]) -> dict[str, int]:
     """The id of each term, new terms added."""
     terms = list(terms)
     db.executemany("INSERT OR IGNORE INTO terms(term) VALUES(?)", [(t,) for t in terms])
+    return known_term_ids(db, terms)
+
+
+def known_term_ids(db: sqlite3.Connection, terms: Iterable[str]) -> dict[str, int]:
+    """The id of each of these terms the palace has seen."""
     out: dict[str, int] = {}
-    for start in range(0, len(terms), 500):
-        part = terms[start : start + 500]
+    for part in slices(terms):
         marks = ",".join("?" * len(part))
         out.update(db.execute(f"SELECT term, tid FROM terms WHERE term IN ({marks})", part).fetchall())
     return out
@@ -136,8 +141,7 @@ def lexical(db: sqlite3.Connection, table: DrawerTable, query: str, allowed: set
     n_files = len(table.paths)
     mean_len = float(table.length.sum()) / n_drawers
     mean_file = float(table.file_len.sum()) / max(n_files, 1)
-    marks = ",".join("?" * len(terms))
-    tid_of = dict(db.execute(f"SELECT term, tid FROM terms WHERE term IN ({marks})", list(terms)))
+    tid_of = known_term_ids(db, terms)
     mask = None
     if allowed is not None:
         mask = np.zeros(len(table.file_of), dtype=bool)

@@ -13,15 +13,18 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
-from wikic.errors import PalaceError
+from wikic.errors import PalaceDamaged, PalaceError
 from wikic.palace import bm25
 from wikic.palace.bm25 import Lexical
+from wikic.palace.damage import is_damaged_database
+from wikic.palace.slices import slices
 
 
 @dataclass(frozen=True)
@@ -94,6 +97,21 @@ class DenseTable:
         return {i: float(x) for (i, _), x in zip(rids, sims, strict=True)}
 
 
+class ManifestDamaged(PalaceDamaged):
+    """SQLite found the manifest's file damaged: unlike chromadb's failures, that needs no second look."""
+
+
+@contextmanager
+def damage_reported(path: Path) -> Iterator[None]:
+    """Report a damaged manifest database as ManifestDamaged, wherever a statement finds it."""
+    try:
+        yield
+    except sqlite3.DatabaseError as exc:
+        if not is_damaged_database(exc):
+            raise
+        raise ManifestDamaged(f"the palace's manifest {path} is damaged: {exc}") from None
+
+
 class Manifest:
     """Files, drawers and their BM25 terms. Writers must hold the palace lock; readers never wait for it."""
 
@@ -105,7 +123,8 @@ class Manifest:
             self._db.execute("PRAGMA synchronous=NORMAL")
             self._db.executescript(_SCHEMA + bm25.SCHEMA)
         except sqlite3.Error as exc:
-            raise PalaceError(f"cannot open the palace's manifest {path}: {exc}") from None
+            kind = ManifestDamaged if is_damaged_database(exc) else PalaceError
+            raise kind(f"cannot open the palace's manifest {path}: {exc}") from None
         self._cache: bm25.DrawerTable | None = None
         self._cache_key: str | None = None
         self._allowed: dict[tuple[str, Filters], set[int]] = {}
@@ -129,10 +148,8 @@ class Manifest:
         return {r[0]: FileRecord(r[0], r[1], r[2], r[3], json.loads(r[4]), r[5], json.loads(r[6])) for r in rows}
 
     def file_records(self, paths: Iterable[str]) -> dict[str, FileRecord]:
-        paths = list(paths)
         out: dict[str, FileRecord] = {}
-        for start in range(0, len(paths), 500):
-            part = paths[start : start + 500]
+        for part in slices(paths):
             marks = ",".join("?" * len(part))
             rows = self._db.execute(
                 f"SELECT path, file_hash, wing, title, aliases, type, tags FROM files WHERE path IN ({marks})", part
@@ -157,9 +174,7 @@ class Manifest:
 
     def drawers_by_id(self, ids: Iterable[str]) -> dict[str, DrawerRecord]:
         out: dict[str, DrawerRecord] = {}
-        ids = list(ids)
-        for start in range(0, len(ids), 500):
-            part = ids[start : start + 500]
+        for part in slices(ids):
             marks = ",".join("?" * len(part))
             rows = self._db.execute(
                 "SELECT id, path, ordinal, heading, text, line_start, line_end, content_hash FROM drawers "

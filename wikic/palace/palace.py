@@ -17,12 +17,13 @@ from typing import Any
 import filelock
 import numpy as np
 
-from wikic.errors import LockTimeout, PalaceError, require_extra
+from wikic.errors import LockTimeout, PalaceDamaged, PalaceError, require_extra
 from wikic.palace.chunking import CHUNKER_VERSION, Document, Drawer, chunk_document
+from wikic.palace.damage import set_aside
 from wikic.palace.embedders import Embedder, make_embedder
-from wikic.palace.manifest import DrawerRecord, FileRecord, Manifest
+from wikic.palace.manifest import DrawerRecord, FileRecord, Manifest, ManifestDamaged, damage_reported
 from wikic.palace.sources import SourceFile, classify, extracted_originals, file_hash, read_document, scan
-from wikic.palace.store_process import GENERATION_KEY, open_store
+from wikic.palace.store_process import GENERATION_KEY, PalaceUnresponsive, open_store
 from wikic.progress import ProgressCallback, ProgressEvent
 from wikic.settings import Settings, load_settings
 from wikic.vault.layout import require_vault
@@ -95,6 +96,8 @@ class SyncReport:
     rebuilt: bool = False
     seconds: float = 0.0
     model: str = ""
+    damage: str = ""  # why the palace could not be read, when this run set it aside and rebuilt it
+    set_aside: str = ""  # where the damaged palace was moved
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -228,16 +231,64 @@ class Palace:
         self.store.start()
         self._acquire(self.settings.lock_timeout if lock_timeout is None else lock_timeout)
         try:
-            report = self._write_locked(only, rebuild, progress)
+            self.store.settle()
+            try:
+                with damage_reported(self.manifest_path()):
+                    report = self._write_locked(only, rebuild, progress)
+            except PalaceDamaged as damage:
+                # only a whole sync repairs: a few files written (ingest, a saved answer) never rebuild everything
+                if only is not None or not self._still_damaged(damage):
+                    raise
+                report = self._rebuild_damaged(damage, progress)
         finally:
             self._lock.release()
         report.seconds = round(time.perf_counter() - started, 3)
         return report
 
+    def manifest_path(self) -> Path:
+        """Where the manifest lives (inside the palace's folder)."""
+        return palace_manifest(self.settings.path, self.settings.collection)
+
+    def _still_damaged(self, damage: PalaceDamaged) -> bool:
+        """Whether the palace is damaged: SQLite's word on the manifest is final, and so is a store that hung;
+        chromadb's failures are checked once more by a new store process, so a failure that does not come
+        back is only reported."""
+        if isinstance(damage, ManifestDamaged | PalaceUnresponsive):
+            return True
+        self.store.release()
+        try:
+            self.store.check()
+        except PalaceDamaged:
+            return True
+        return False
+
+    def _rebuild_damaged(self, damage: PalaceDamaged, progress: ProgressCallback | None) -> SyncReport:
+        """Move the damaged palace aside, beside itself (nothing in it is lost), and build it again from the
+        vault's pages and raw sources."""
+        self.close()
+        self.store.release()
+        folder = self.settings.path
+        try:
+            moved = set_aside(folder)
+        except OSError as exc:
+            raise PalaceError(f"the palace at {folder} is damaged ({damage.message}) and cannot be moved aside: {exc}",
+                              hint=f"move or delete {folder}, then run `wikic index`") from None
+        shown = moved.relative_to(self.vault) if moved.is_relative_to(self.vault) else moved
+        reason = damage.message.splitlines()[0] if damage.message else "unknown failure"
+        reason = reason if len(reason) <= 240 else reason[:239] + "…"
+        if progress is not None:
+            progress(ProgressEvent("damaged", note=f"the palace could not be read ({reason}); moved it to "
+                                                    f"{shown.as_posix()} and rebuilding it from the vault"))
+        report = self._write_locked(None, True, progress)
+        report.damage, report.set_aside = damage.message, str(moved)
+        return report
+
     def _write_locked(self, only: list[str] | None, rebuild: bool, progress: ProgressCallback | None) -> SyncReport:
         report = SyncReport(rebuilt=rebuild)
         lex = self.manifest
-        if rebuild:
+        if not rebuild:
+            self.store.check()  # a palace that cannot be opened or queried is found here, before any write
+        else:
             self.store.drop()
             lex.begin()
             lex.clear()
@@ -251,7 +302,10 @@ class Palace:
         recorded = json.dumps(identity, sort_keys=True)
         if lex.get_meta(PALACE_IDENTITY) != recorded:  # what `wikic status` reads (vault/state.py)
             lex.set_meta(PALACE_IDENTITY, recorded)
-        self._reconcile(force=lex.get_meta("dirty") == "1")
+        # files a killed writer may have left half-written are read again, also when only others were named
+        redo = self._reconcile(force=lex.get_meta("dirty") == "1")
+        if only is not None:
+            only = [*only, *sorted(redo.difference(only))]
 
         signature = self._chunk_signature()
         rechunk_all = lex.get_meta("chunker") != signature
@@ -432,52 +486,57 @@ class Palace:
             meta["type"] = record.type
         return meta
 
-    def _reconcile(self, force: bool = False) -> bool:
+    def _reconcile(self, force: bool = False) -> set[str]:
         """Make the local manifest (and its BM25 terms) match the vector collection (the shared truth).
 
         Needed when another machine wrote to a shared chroma server, or a writer died between the two
-        stores. Drawers only chroma has are copied in (with their files); files chroma lacks are dropped here
-        and so get re-indexed by the next sync. Returns whether anything was done.
+        stores. Every file whose drawers the two disagree on is rebuilt here from the drawers chromadb holds
+        for it (none left: the file is dropped), so nothing chromadb has is embedded again. Such a file may
+        be half-written (a writer of this palace died mid-way: `dirty`, or its drawers carry different file
+        hashes); it is then recorded with no file hash, which makes the next sync read it again from the
+        vault, and returned, so that the caller can.
         """
         lex = self.manifest
         generation = self.store.metadata().get(GENERATION_KEY)
-        if not force and generation is not None and lex.get_meta("generation") == generation:
-            return False
-        if generation is None and not force:
-            return False
+        if not force and (generation is None or lex.get_meta("generation") == generation):
+            return set()
+        suspect = force or lex.get_meta("dirty") == "1"
         remote = self.store.all_ids()
         local = lex.drawer_ids()
-        missing = remote - local
+        rows: dict[str, list[tuple[str, str, dict[str, Any]]]] = {}
+        for i, doc, meta in zip(*self.store.get(sorted(remote - local)), strict=True):
+            if isinstance(meta.get("path"), str):
+                rows.setdefault(meta["path"], []).append((i, doc, meta))
+        touched = {r.path for r in lex.drawers_by_id(local - remote).values()} | set(rows)
+        # the drawers of those files that both stores hold: their text as embedded is chromadb's
+        shared = sorted(d.id for path in touched for d in lex.drawers_of(path) if d.id in remote)
+        for i, doc, meta in zip(*self.store.get(shared), strict=True):
+            rows.setdefault(str(meta.get("path")), []).append((i, doc, meta))
+        redo: set[str] = set()
         lex.begin()
         try:
-            for path in {r.path for r in lex.drawers_by_id(local - remote).values()}:
-                lex.remove_file(path)
-            if missing:
-                ids, docs, metas = self.store.get(sorted(missing))
-                by_path: dict[str, list[tuple[str, str, dict[str, Any]]]] = {}
-                for i, doc, meta in zip(ids, docs, metas, strict=True):
-                    by_path.setdefault(str(meta["path"]), []).append((i, doc, meta))
-                for path, rows in by_path.items():
-                    # complete the file with the drawers we already had, so put_file sees all of them
-                    have = {d.id: d for d in lex.drawers_of(path)}
-                    extra_ids = [i for i in have if i not in {r[0] for r in rows}]
-                    if extra_ids:
-                        ids2, docs2, metas2 = self.store.get(extra_ids)
-                        rows.extend(zip(ids2, docs2, metas2, strict=True))
-                    rows.sort(key=lambda r: int(r[2].get("ordinal", 0)))
-                    m0 = rows[0][2]
-                    tags = [t for t in str(m0.get("tags", "")).split("|") if t]
-                    aliases = [a for a in str(m0.get("aliases", "")).split("|") if a]
-                    record = FileRecord(path, str(m0.get("file_hash", "")), str(m0.get("wing", "")),
-                                        str(m0.get("title", "")), aliases, m0.get("type"), tags)
-                    drawers = [
-                        DrawerRecord(i, path, int(m.get("ordinal", 0)), str(m.get("heading", "")),
-                                     doc.split("\n", 1)[1] if "\n" in doc else doc,
-                                     int(m.get("line_start", 1)), int(m.get("line_end", 1)),
-                                     str(m.get("content_hash", "")))
-                        for i, doc, m in rows
-                    ]
-                    lex.put_file(record, drawers, [doc for _, doc, _ in rows])
+            for path in sorted(touched):
+                found = sorted(rows.get(path, []), key=lambda r: int(r[2].get("ordinal", 0)))
+                if not found:
+                    lex.remove_file(path)
+                    continue
+                m0 = found[0][2]
+                hashes = {str(m.get("file_hash", "")) for _, _, m in found}
+                file_hash = hashes.pop() if len(hashes) == 1 and not suspect else ""
+                if not file_hash:
+                    redo.add(path)
+                tags = [t for t in str(m0.get("tags", "")).split("|") if t]
+                aliases = [a for a in str(m0.get("aliases", "")).split("|") if a]
+                record = FileRecord(path, file_hash, str(m0.get("wing", "")), str(m0.get("title", "")), aliases,
+                                    m0.get("type"), tags)
+                drawers = [
+                    DrawerRecord(i, path, int(m.get("ordinal", 0)), str(m.get("heading", "")),
+                                 doc.split("\n", 1)[1] if "\n" in doc else doc,
+                                 int(m.get("line_start", 1)), int(m.get("line_end", 1)),
+                                 str(m.get("content_hash", "")))
+                    for i, doc, m in found
+                ]
+                lex.put_file(record, drawers, [doc for _, doc, _ in found])
             if generation is not None:
                 lex.set_meta("generation", generation)
             lex.commit()
@@ -485,7 +544,7 @@ class Palace:
             lex.rollback()
             raise
         self.title_cache = (None, None)
-        return True
+        return redo
 
     def refresh(self) -> dict[str, Any] | None:
         """Catch up with writes made by other processes (cheap when there were none); returns the

@@ -33,7 +33,7 @@ import numpy as np
 
 from wikic.errors import UsageError
 from wikic.palace.chunking import searchable
-from wikic.palace.manifest import DenseTable, FileRecord, Filters
+from wikic.palace.manifest import DenseTable, FileRecord, Filters, damage_reported
 from wikic.palace.palace import Palace
 from wikic.palace.sources import OTHER_WING, WINGS
 from wikic.settings import PalaceSettings
@@ -283,7 +283,22 @@ def search(
     retrieval: Retrieval | None = None,
 ) -> list[SearchHit]:
     """The `k` best distinct files for `query`, each with its best drawer. `retrieval` overrides how
-    evidence is fused (default: the palace's settings)."""
+    evidence is fused (default: the palace's settings). A damaged palace raises PalaceDamaged, whose hint
+    is `wikic index` (which repairs it)."""
+    with damage_reported(palace.manifest_path()):
+        return _search(palace, query, k, wing=wing, tag=tag, path=path, retrieval=retrieval)
+
+
+def _search(
+    palace: Palace,
+    query: str,
+    k: int,
+    *,
+    wing: str | None,
+    tag: str | None,
+    path: str | None,
+    retrieval: Retrieval | None,
+) -> list[SearchHit]:
     if k < 1:
         raise UsageError("k must be at least 1")
     if wing is not None and wing not in (*WINGS, OTHER_WING):

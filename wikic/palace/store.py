@@ -20,7 +20,9 @@ from chromadb import Documents, EmbeddingFunction, Embeddings
 from chromadb.api.shared_system_client import SharedSystemClient
 from chromadb.utils.embedding_functions import register_embedding_function
 
-from wikic.errors import PalaceError
+from wikic.errors import PalaceDamaged, PalaceError
+from wikic.palace.damage import is_damage
+from wikic.palace.slices import SQL_VARIABLES, slices
 from wikic.palace.store_process import GENERATION_KEY
 from wikic.settings import PalaceSettings
 
@@ -67,6 +69,7 @@ class VectorStore:
         self._client: Any = None
         self._collection: Any = None
         self._seen_generation: str | None = None
+        self._max_batch: int | None = None
 
     def start(self) -> None:
         """Nothing to start: this store runs in the calling process (see store_process.IsolatedStore)."""
@@ -82,13 +85,35 @@ class VectorStore:
             return chromadb.PersistentClient(path=str(self._settings.path), settings=settings)
         except Exception as exc:  # chromadb raises many types (connection, value, rust errors)
             where = self._settings.url or str(self._settings.path)
-            raise PalaceError(f"cannot open the palace at {where}: {exc}") from None
+            raise self._failure(f"cannot open the palace at {where}", exc) from None
+
+    def _failure(self, what: str, exc: Exception) -> PalaceError:
+        """A chromadb failure as wikic reports it: an embedded palace's files may be damaged (see damage.py);
+        a server's are the server's own."""
+        if isinstance(exc, PalaceError):
+            return exc
+        message = f"{what}: {exc}"
+        return PalaceDamaged(message) if self._settings.url is None and is_damage(exc) else PalaceError(message)
 
     @property
     def client(self) -> Any:
         if self._client is None:
             self._client = self._connect()
         return self._client
+
+    def _step(self) -> int:
+        """Ids per chromadb call: few enough for any SQLite build (chromadb passes a get's or a delete's ids
+        as variables of one statement) and for the client's max batch size."""
+        return min(SQL_VARIABLES, self._batch_limit())
+
+    def _batch_limit(self) -> int:
+        """Records the client takes per call (asked once: a server answers over the network)."""
+        if self._max_batch is None:
+            try:
+                self._max_batch = max(1, int(self.client.get_max_batch_size()))
+            except Exception:  # a client or server that cannot say: the safe size
+                self._max_batch = SQL_VARIABLES
+        return self._max_batch
 
     def _reopen(self) -> None:
         """A long-lived embedded client never sees vectors another process added (chromadb keeps its HNSW
@@ -106,9 +131,11 @@ class VectorStore:
         try:
             self._collection = self.client.get_collection(name, embedding_function=ExplicitEmbeddings())
         except Exception as exc:
-            if "does not exist" in str(exc) or type(exc).__name__ == "NotFoundError":
+            if not isinstance(exc, PalaceError) and (
+                "does not exist" in str(exc) or type(exc).__name__ == "NotFoundError"
+            ):
                 return None
-            raise PalaceError(f"cannot open palace collection {name!r}: {exc}") from None
+            raise self._failure(f"cannot open palace collection {name!r}", exc) from None
         return self._collection
 
     def _existing(self) -> Any:
@@ -130,7 +157,7 @@ class VectorStore:
                 embedding_function=ExplicitEmbeddings(),
             )
         except Exception as exc:
-            raise PalaceError(f"cannot open palace collection {name!r}: {exc}") from None
+            raise self._failure(f"cannot open palace collection {name!r}", exc) from None
 
     def metadata(self) -> dict[str, Any]:
         col = self._current()
@@ -144,32 +171,54 @@ class VectorStore:
     def fresh(self) -> dict[str, Any] | None:
         """The collection's metadata, re-opened first if another process changed it since we last looked;
         None when the palace was never indexed."""
-        try:
-            current = self.client.get_collection(self._settings.collection, embedding_function=ExplicitEmbeddings())
-        except Exception:
-            self._collection = None
+        self._collection = None
+        current = self._current()
+        if current is None:
             return None
         generation = (current.metadata or {}).get(GENERATION_KEY)
         if self._seen_generation is not None and generation != self._seen_generation:
             self._reopen()
-            current = self.client.get_collection(self._settings.collection, embedding_function=ExplicitEmbeddings())
+            current = self._current()
+            if current is None:
+                return None
         self._collection = current
         self._seen_generation = generation
         return dict(current.metadata or {})
+
+    def check(self) -> None:
+        """Open the collection and read from it as search and writes do (a stored vector, a nearest-neighbour
+        query, which first applies chromadb's log to the HNSW index); raises what fails."""
+        col = self._current()
+        if col is None:
+            return
+        try:
+            if col.count():
+                first = col.get(limit=1, include=["embeddings"])["embeddings"][0]
+                col.query(query_embeddings=[first], n_results=1, include=["distances"])
+        except Exception as exc:
+            raise self._failure("cannot read the palace", exc) from None
+
+    def settle(self) -> None:
+        """Nothing to wait for: this store runs in the calling process (a server serialises its own writes)."""
+
+    def release(self) -> None:
+        """Let go of the palace's files (before they are moved)."""
+        self._reopen()
+        self._seen_generation = None
 
     def drop(self) -> None:
         try:
             self.client.delete_collection(self._settings.collection)
         except Exception as exc:
             if "does not exist" not in str(exc) and type(exc).__name__ != "NotFoundError":
-                raise PalaceError(f"cannot delete palace collection: {exc}") from None
+                raise self._failure("cannot delete palace collection", exc) from None
         self._collection = None
 
     # -- writes -----------------------------------------------------------------------------------------------
     def add(self, ids: Sequence[str], vectors: np.ndarray, documents: Sequence[str],
             metadatas: Sequence[dict[str, Any]]) -> None:
         col = self._existing()
-        step = 500
+        step = self._step()
         try:
             for i in range(0, len(ids), step):
                 col.upsert(
@@ -179,41 +228,53 @@ class VectorStore:
                     metadatas=list(metadatas[i : i + step]),
                 )
         except Exception as exc:
-            raise PalaceError(f"cannot write drawers to the palace: {exc}") from None
+            raise self._failure("cannot write drawers to the palace", exc) from None
 
     def update_metadata(self, ids: Sequence[str], metadatas: Sequence[dict[str, Any]]) -> None:
         col = self._existing()
+        step = self._step()
         try:
-            for i in range(0, len(ids), 500):
-                col.update(ids=list(ids[i : i + 500]), metadatas=list(metadatas[i : i + 500]))
+            for i in range(0, len(ids), step):
+                col.update(ids=list(ids[i : i + step]), metadatas=list(metadatas[i : i + step]))
         except Exception as exc:
-            raise PalaceError(f"cannot update drawer metadata: {exc}") from None
+            raise self._failure("cannot update drawer metadata", exc) from None
 
     def delete(self, ids: Sequence[str]) -> None:
         col = self._existing()
         try:
-            for i in range(0, len(ids), 500):
-                col.delete(ids=list(ids[i : i + 500]))
+            for part in slices(ids, self._step()):
+                col.delete(ids=part)
         except Exception as exc:
-            raise PalaceError(f"cannot delete drawers from the palace: {exc}") from None
+            raise self._failure("cannot delete drawers from the palace", exc) from None
 
     def all_ids(self) -> set[str]:
         col = self._current()
         if col is None:
             return set()
         out: set[str] = set()
-        offset = 0
-        while True:
-            batch = col.get(include=[], limit=5000, offset=offset)
-            out.update(batch["ids"])
-            if len(batch["ids"]) < 5000:
-                return out
-            offset += 5000
+        offset, step = 0, self._batch_limit()
+        try:
+            while True:
+                batch = col.get(include=[], limit=step, offset=offset)
+                out.update(batch["ids"])
+                if len(batch["ids"]) < step:
+                    return out
+                offset += step
+        except Exception as exc:
+            raise self._failure("cannot read the palace's drawers", exc) from None
 
     def get(self, ids: Sequence[str]) -> tuple[list[str], list[str], list[dict[str, Any]]]:
         col = self._existing()
-        got = col.get(ids=list(ids), include=["documents", "metadatas"])
-        return list(got["ids"]), list(got["documents"]), [dict(m) for m in got["metadatas"]]
+        out: tuple[list[str], list[str], list[dict[str, Any]]] = ([], [], [])
+        try:
+            for part in slices(ids, self._step()):
+                got = col.get(ids=part, include=["documents", "metadatas"])
+                out[0].extend(got["ids"])
+                out[1].extend(got["documents"])
+                out[2].extend(dict(m) for m in got["metadatas"])
+        except Exception as exc:
+            raise self._failure("cannot read drawers from the palace", exc) from None
+        return out
 
     def mark_written(self, metadata: dict[str, Any]) -> str:
         """Give the collection a new generation token so long-running readers know to refresh."""
@@ -226,7 +287,7 @@ class VectorStore:
             if int((col.configuration.get("hnsw") or {}).get("ef_search") or 0) < EF_SEARCH:
                 col.modify(configuration={"hnsw": {"ef_search": EF_SEARCH}})
         except Exception as exc:
-            raise PalaceError(f"cannot update palace metadata: {exc}") from None
+            raise self._failure("cannot update palace metadata", exc) from None
         self._seen_generation = generation
         return generation
 
@@ -237,11 +298,15 @@ class VectorStore:
         col = self._current()
         if col is None or not ids:
             return {}
+        out: dict[str, np.ndarray] = {}
         try:
-            got = col.get(ids=list(ids), include=["embeddings"])
+            for part in slices(ids, self._step()):
+                got = col.get(ids=part, include=["embeddings"])
+                for i, v in zip(got["ids"], got["embeddings"], strict=True):
+                    out[i] = np.asarray(v, dtype=np.float32)
         except Exception as exc:
-            raise PalaceError(f"cannot read drawer vectors: {exc}") from None
-        return {i: np.asarray(v, dtype=np.float32) for i, v in zip(got["ids"], got["embeddings"], strict=True)}
+            raise self._failure("cannot read drawer vectors", exc) from None
+        return out
 
     def query(self, vector: np.ndarray, n: int, ids: list[str] | None = None,
               where: dict[str, Any] | None = None, refresh: bool = True) -> list[tuple[str, float]]:
@@ -252,8 +317,15 @@ class VectorStore:
         col = self._current()
         if col is None or n <= 0 or (ids is not None and not ids):
             return []
+        # a long id filter is asked a slice at a time (the nearest of all are among the nearest of each slice)
+        parts: list[list[str] | None] = [None] if ids is None else list(slices(ids, self._batch_limit()))
+        hits: list[tuple[str, float]] = []
         try:
-            res = col.query(query_embeddings=[vector], n_results=n, ids=ids, where=where, include=["distances"])
+            for part in parts:
+                res = col.query(query_embeddings=[vector], n_results=n, ids=part, where=where, include=["distances"])
+                hits += [(i, 1.0 - float(d)) for i, d in zip(res["ids"][0], res["distances"][0], strict=True)]
         except Exception as exc:
-            raise PalaceError(f"palace vector query failed: {exc}") from None
-        return [(i, 1.0 - float(d)) for i, d in zip(res["ids"][0], res["distances"][0], strict=True)]
+            raise self._failure("palace vector query failed", exc) from None
+        if len(parts) > 1:
+            hits = sorted(hits, key=lambda hit: -hit[1])[:n]
+        return hits
