@@ -4,14 +4,28 @@ documented order (frontmatter, file name, a transcript's turn, the capture day).
 from __future__ import annotations
 
 import datetime as dt
+from dataclasses import replace
 
 import pytest
 
-from wikic.facts.claims import Claim, claim_id, normal_text, parse_line, scan, strip_claim_meta
+from wikic.facts.claims import (
+    CLAIMS_KEY,
+    UNKNOWN_DAY,
+    Citation,
+    Claim,
+    claim_id,
+    normal_text,
+    parse_line,
+    rows_block,
+    scan,
+    strip_claim_meta,
+)
 from wikic.facts.dates import first_day, partial, source_date
-from wikic.facts.timeline import settle
 from wikic.ingest.anchor import anchor_plan
+from wikic.ingest.page import render_page
 from wikic.ingest.plan_model import Entity, Fact, Plan
+from wikic.pages.blocks import render_block
+from wikic.vault.page_layout import layout_for
 
 
 @pytest.mark.parametrize(
@@ -51,41 +65,66 @@ def test_claims_in_a_transcript_are_dated_by_their_turn_else_left_to_the_capture
     assert (fact.seen, fact.via) == (None, "")  # the compiler dates it by the capture day
 
 
-CLAIM = Claim("c0123abcd", "[[acme|Acme]] runs on PostgreSQL", "^[[[raw/a.md|a.md]] L3]", dt.date(2024, 1, 2),
-              "frontmatter", "2023-01", None, "c99990000", None)
+CLAIM = Claim("c0123abcd", "[[acme|Acme]] runs on PostgreSQL",
+              (Citation("^[[[raw/a.md|a.md]] L3]", dt.date(2024, 1, 2), "frontmatter"),),
+              "2023-01", None, "c99990000", None)
 
 
-def test_a_claim_line_reads_back_as_written() -> None:
+def _page(*claims: Claim) -> str:
+    body = "\n".join(c.render() for c in claims)
+    return f"# Acme\n\n{render_block('section:key-facts', body)}\n\n{render_block(CLAIMS_KEY, rows_block(claims))}\n"
+
+
+def test_a_claim_line_reads_back_as_written_with_what_its_page_keeps_of_it() -> None:
     line = CLAIM.render("2025-03")
-    assert line == ("- [[acme|Acme]] runs on PostgreSQL (2023-01 – 2025-03) ^[[[raw/a.md|a.md]] L3] "
-                    "%%claim seen=2024-01-02 via=frontmatter from=2023-01 topic=c99990000%% ^c0123abcd")
-    assert parse_line(line) == CLAIM
-    assert parse_line(CLAIM.render()) == CLAIM
+    assert line == "- [[acme|Acme]] runs on PostgreSQL (2023-01 – 2025-03) ^[[[raw/a.md|a.md]] L3] ^c0123abcd"
+    (read,) = scan(_page(CLAIM))
+    assert read == replace(CLAIM, block="section:key-facts", line=4)
     assert strip_claim_meta(line) == "- [[acme|Acme]] runs on PostgreSQL (2023-01 – 2025-03) ^[[[raw/a.md|a.md]] L3]"
-    assert parse_line(line.replace("seen=2024-01-02", "seen=soon")) is None  # a damaged comment is no claim
-    assert parse_line("- Acme runs on PostgreSQL ^[[[raw/a.md|a.md]] L3]") is None  # a line of an older version
+    # without its page's rows, a line still reads: its days are unknown
+    bare = parse_line(CLAIM.render())
+    assert bare is not None and bare.text == CLAIM.text and bare.seen == UNKNOWN_DAY
 
 
-def test_the_id_follows_the_source_and_the_words_not_their_spelling() -> None:
-    linked = claim_id("raw/a.md", "Acme runs on [[postgresql|PostgreSQL]].")
-    assert linked == claim_id("raw/a.md", "acme  runs on PostgreSQL")
-    assert claim_id("raw/a.md", "Acme runs on PostgreSQL") != claim_id("raw/b.md", "Acme runs on PostgreSQL")
+def test_a_timeless_claim_shows_no_date_and_one_fact_carries_all_its_sources() -> None:
+    two = Claim("c0000aaaa", "Acme keeps its data in SQLite",
+                (Citation("^[[[raw/a.md|a.md]] L3]", dt.date(2026, 10, 30)),
+                 Citation("^[[[raw/b.md|b.md]] L9]", dt.date(2026, 11, 2), "frontmatter", "sentence")))
+    assert two.render() == ("- Acme keeps its data in SQLite ^[[[raw/a.md|a.md]] L3] ^[[[raw/b.md|b.md]] L9] "
+                            "^c0000aaaa")
+    (read,) = scan(_page(two))
+    assert read.citations == two.citations and read.seen == dt.date(2026, 10, 30)
+    assert read.without("raw/a.md").citations == (two.citations[1],)
+
+
+def test_a_line_of_an_earlier_version_still_reads() -> None:
+    old = ("- [[acme|Acme]] runs on PostgreSQL (as of 2024-01-02) ^[[[raw/a.md|a.md]] L3] "
+           "%%claim seen=2024-01-02 via=frontmatter from=2023-01 topic=c99990000%% ^c0123abcd")
+    assert parse_line(old) == CLAIM
+    assert parse_line(old.replace("seen=2024-01-02", "seen=soon")) is None  # a damaged comment is no claim
+    assert strip_claim_meta(old) == "- [[acme|Acme]] runs on PostgreSQL (as of 2024-01-02) ^[[[raw/a.md|a.md]] L3]"
+
+
+def test_the_id_follows_the_words_not_their_spelling() -> None:
+    linked = claim_id("Acme runs on [[postgresql|PostgreSQL]].")
+    assert linked == claim_id("acme  runs on PostgreSQL")
+    assert claim_id("Acme runs on PostgreSQL", taken={linked}) != linked
     assert normal_text("Acme runs on [[postgresql|PostgreSQL]].") == "acme runs on postgresql"
 
 
-def test_settle_keeps_lines_it_does_not_own_and_an_edited_block_as_it_is() -> None:
-    old = CLAIM
-    new = Claim("c0123beef", "Acme runs on MongoDB", "^[[[raw/b.md|b.md]] L4]", dt.date(2025, 3, 2), "frontmatter",
-                "2025-03", None, old.topic_id)
-    from wikic.pages.blocks import render_block
-
-    body = (f"# Acme\n\n## Facts\n\n{render_block('facts:raw/a.md', old.render() + chr(10) + '- a note of my own')}\n\n"
-            f"{render_block('facts:raw/b.md', new.render())}\n")
-    done = settle(body, dt.date(2026, 1, 1))
-    assert done.moved == 1 and not done.contested
-    claims = {c.id: c for c in scan(done.text)}
-    assert claims[old.id].block == "history" and claims[new.id].block == "facts:raw/b.md"
-    assert "- a note of my own" in done.text  # a line that is no claim stays in its block
+def test_an_earlier_versions_page_is_rendered_by_topic_and_an_edited_block_stays_as_it_is() -> None:
+    old = ("- Acme runs on PostgreSQL (since 2023-01) ^[[[raw/a.md|a.md]] L3] "
+           "%%claim seen=2024-01-02 via=frontmatter from=2023-01%% ^c0123abcd")
+    new = ("- Acme runs on MongoDB (since 2025-03) ^[[[raw/b.md|b.md]] L4] "
+           "%%claim seen=2025-03-02 via=frontmatter from=2025-03 topic=c0123abcd%% ^c0123beef")
+    body = (f"# Acme\n\n## Facts\n\n{render_block('facts:raw/a.md', old)}\n\n"
+            f"{render_block('facts:raw/b.md', new)}\n")
+    done = render_page(body, layout_for({}, "entity"), [], [], [], today=dt.date(2026, 1, 1))
+    assert done.moved == 1 and not done.conflicts
+    claims = {c.id: c for c in scan(done.body)}
+    assert claims["c0123abcd"].block == "history" and claims["c0123beef"].block == "section:key-facts"
+    assert "## Facts" not in done.body and "facts:raw/" not in done.body
+    assert "- Acme runs on PostgreSQL (2023-01 – 2025-03) ^[[[raw/a.md|a.md]] L3] ^c0123abcd" in done.body
     edited = body.replace("runs on MongoDB", "runs on MongoDB 7")
-    kept = settle(edited, dt.date(2026, 1, 1))
-    assert "facts:raw/b.md" in kept.kept and "Acme runs on MongoDB 7 (since 2025-03)" in kept.text
+    kept = render_page(edited, layout_for({}, "entity"), [], [], [], today=dt.date(2026, 1, 1))
+    assert "facts:raw/b.md" in kept.kept and "Acme runs on MongoDB 7 (since 2025-03)" in kept.body

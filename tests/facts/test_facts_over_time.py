@@ -126,8 +126,11 @@ def test_a_later_value_supersedes_the_earlier_one_whatever_order_the_sources_com
     assert _texts(root, "2024-06-30") == ["Acme runs its platform on PostgreSQL"]
     assert _texts(root, "2025-03") == ["Acme runs its platform on MongoDB"]
     assert _texts(root, "2022") == []
-    # the observed day and how it was found are on the line, for a program to read
-    assert "%%claim seen=2023-01-10 via=frontmatter from=2023-01" in history
+    # the observed day and how it was found are kept off the reading line, for a program to read
+    postgres = next(c for c in claims if "PostgreSQL" in c.text)
+    assert f"{postgres.id} src=raw/articles/acme-2023.md seen=2023-01-10 via=frontmatter" in history
+    assert f"{postgres.id} from=2023-01" in history
+    assert "%%" not in text and "as of" not in text
 
 
 def test_the_prompt_lists_current_claims_with_their_ids(tmp_path: Path) -> None:
@@ -280,7 +283,9 @@ def test_a_person_s_edit_in_a_claim_block_wins(tmp_path: Path) -> None:
     report = _ingest(root, llm, inputs["mongo"])
     text = page.read_text(encoding="utf-8")
     assert "Acme runs its platform on PostgreSQL 15 (since 2023-01)" in text  # left exactly as the person wrote it
-    assert "MongoDB" in text and any("facts:raw/articles/acme-2023.md" in k for k in report.sources[0].kept_edits)
+    assert "MongoDB" in text and any("section:key-facts" in k for k in report.sources[0].kept_edits)
+    # what the compiler has for that section now sits beside the person's block, not in it
+    assert "<!-- wikic:begin section:key-facts:more " in text
 
 
 # -- ending a claim by hand, and the commands ---------------------------------------------------------------
@@ -457,4 +462,4 @@ def test_compiling_a_superseded_claim_s_source_again_changes_nothing(tmp_path: P
                                        force=True), llm=llm)
     assert [s.status for s in again.sources] == ["compiled"]
     assert page.read_text(encoding="utf-8") == before
-    assert [c.block for c in scan(before)] == ["facts:raw/articles/acme-2025.md", "history"]
+    assert [c.block for c in scan(before)] == ["section:key-facts", "history"]

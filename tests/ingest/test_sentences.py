@@ -194,7 +194,7 @@ def test_names_a_small_model_finds_become_pages_across_two_sources_and_two_forms
     claims = scan(page.read_text(encoding="utf-8"))
     assert {c.source for c in claims} == {"raw/articles/vector-databases-in-practice.md",
                                           "raw/articles/本地知识库的搭建经验.md"}
-    assert all(c.by == "sentence" for c in claims)
+    assert all(cite.by == "sentence" for c in claims for cite in c.citations)
     assert "by=sentence" in page.read_text(encoding="utf-8")
     assert "aliases: [ChromaDB]" in page.read_text(encoding="utf-8")  # the other form the sources wrote
     ledger = json.loads((root / ".wikic" / "mentions.json").read_text(encoding="utf-8"))["mentions"]

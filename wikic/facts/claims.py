@@ -1,23 +1,33 @@
-"""Dated claims as pages carry them: one list item per claim, written and read in one place.
+"""Claims as pages carry them: one list item per claim, its sources' anchors at its end, written and read in
+one place.
 
-    - Acme runs on PostgreSQL (since 2023-01) ^[[[raw/articles/a.md|a.md]] L3] %%claim seen=2023-02-01 \
-via=frontmatter from=2023-01%% ^c1a2b3c4
+    - Acme runs on PostgreSQL (since 2023-01) ^[[[raw/articles/a.md|a.md]] L3] ^[[[raw/b.md|b.md]] L9] ^c1a2b3c4
 
-(one line on the page; cut here to fit)
+- the text is the claim as compiled (its links included); a fact several sources state is one line carrying
+  all their anchors;
+- the parenthesis is there only when the claim is bound in time: "since 2023-01" (a stated start), "until
+  2025-03" (a stated end), "2023-01 – 2025-03" (ended by a later claim, a stated end or an invalidation); a
+  timeless claim shows no date;
+- each anchor cites the raw lines the claim comes from (`wikic/vault/anchors.py`);
+- `^c...` is the claim's block id (a hash of its normalised text when it was first written: it never
+  changes after), so `[[page#^c1a2b3c4]]` links to it.
 
-- the text is the claim as compiled (its links included);
-- the parenthesis is the time the claim holds as the page's timeline has it: "since 2023-01" (stated
-  start), "as of 2023-02-01" (observed, no stated start), "2023-01 – 2024-06" (ended by a later claim, a
-  stated end or an invalidation);
-- the anchor cites the raw lines the claim comes from (`wikic/vault/anchors.py`);
-- the `%%claim ...%%` comment (hidden in Obsidian's reading view) keeps the machine-readable part: the day
-  the source was observed and how that was found (`seen`, `via`), the interval the source states (`from`,
-  `to`), the claim it is a later value of (`topic`: the id of the first claim of that subject and
-  attribute), and the raw note that ended it (`ended`);
-- `^c...` is the claim's block id: a hash of its source and its normalised text, so the same claim from the
-  same source keeps its id across recompiles, and `[[page#^c1a2b3c4]]` links to it.
+What code needs besides (when each source was observed and how that was found, whether the line is the
+source's own sentence, the interval stated, the claim it is a later value of, what ended it) is kept off the
+reading line, in the page's `claims` block at its end: an HTML comment no reader sees, one row per claim and
+source, and one per claim for what belongs to the claim itself.
 
-Only the comment's content is the truth; the parenthesis is recomputed from it whenever the page is settled.
+    <!-- wikic:begin claims sha=... -->
+    <!--
+    c1a2b3c4 from=2023-01 topic=c0ffee12
+    c1a2b3c4 src=raw/articles/a.md seen=2023-02-01 via=frontmatter
+    c1a2b3c4 src=raw/articles/b.md seen=2026-10-30 via=captured by=sentence
+    -->
+    <!-- wikic:end claims -->
+
+Pages written by earlier versions carry that on the line itself (`... %%claim seen=2023-02-01 via=frontmatter
+from=2023-01%% ^c1a2b3c4`, and "as of" a day on every claim): every reader here takes both forms, and the
+compiler writes the new one whenever it writes the page.
 """
 
 from __future__ import annotations
@@ -25,38 +35,65 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, replace
+from itertools import pairwise
+from urllib.parse import unquote
 
-from wikic.facts.dates import VIAS, partial
+from wikic.facts.dates import VIA_CAPTURED, VIAS, partial
 from wikic.vault.anchors import ANCHOR, find_anchors
 from wikic.vault.markers import BEGIN, end_line
 
 ID_PREFIX = "c"
 BY_SENTENCE = "sentence"  # `by=`: the claim is the source's own sentence, found by code (not the model's words)
+CLAIMS_KEY = "claims"  # the compiler block holding what code needs of a page's claims
+UNKNOWN_DAY = dt.date(1970, 1, 1)  # a claim line copied without its row: observed "before everything"
 _ID = r"c[0-9a-f]{8}"
-_LINE = re.compile(
-    rf"^(?P<indent>[ \t]*)- (?P<body>.+?) %%claim (?P<meta>[^%\n]*)%% \^(?P<id>{_ID})[ \t]*$"
+_OLD_LINE = re.compile(
+    rf"^(?P<indent>[ \t]*)(?P<quote>> )?- (?P<body>.+?) %%claim (?P<meta>[^%\n]*)%% \^(?P<id>{_ID})[ \t]*$"
 )
+_LINE = re.compile(rf"^(?P<indent>[ \t]*)(?P<quote>> )?- (?P<body>.+?) \^(?P<id>{_ID})[ \t]*$")
 _DATE = r"\d{4}(?:-\d{2}(?:-\d{2})?)?"
-_SHOWN = re.compile(rf" \((?:since {_DATE}|as of {_DATE}|{_DATE} – {_DATE})\)$")
+_SHOWN = re.compile(rf" \((?:since {_DATE}|until {_DATE}|as of {_DATE}|{_DATE} – {_DATE})\)$")
 _WIKILINK = re.compile(r"\[\[(?:[^\[\]|\n]*\|)?([^\[\]\n]*)\]\]")
 _SPACES = re.compile(r"\s+")
 _ID_ALONE = re.compile(rf"^{_ID}$")
-
-
-_META = re.compile(rf" %%claim [^%\n]*%% \^{_ID}(?=[ \t]*$)", re.M)
+_ROW = re.compile(rf"^(?P<id>{_ID})((?: \S+=\S*)*)$")
+_OLD_META = re.compile(rf" %%claim [^%\n]*%% \^{_ID}(?=[ \t]*$)", re.M)
+_BLOCK_ID = re.compile(rf" \^{_ID}(?=[ \t]*$)", re.M)
 
 
 def strip_claim_meta(text: str) -> str:
-    """`text` without the claims' bookkeeping (their comments and block ids): what search embeds and shows,
-    and what a model is shown of a page. The interval in parentheses stays: it is part of what a claim says."""
-    return _META.sub("", text) if "%%claim " in text else text
+    """`text` without the claims' bookkeeping (their block ids, the page's `claims` block, and an older
+    page's comments): what search embeds and shows, and what a model is shown of a page. The interval in
+    parentheses stays: it is part of what a claim says."""
+    if CLAIMS_KEY in text:
+        text = "\n".join(without_rows(text.split("\n")))
+    if "%%claim " in text:
+        text = _OLD_META.sub("", text)
+    return _BLOCK_ID.sub("", text) if " ^c" in text else text
 
 
-def claim_id(source: str, text: str) -> str:
-    """The block id of the claim `text` from the raw file `source`: stable across recompiles."""
-    key = f"{source}\n{normal_text(text)}"
-    return ID_PREFIX + hashlib.sha1(key.encode("utf-8")).hexdigest()[:8]
+def without_rows(lines: list[str]) -> list[str]:
+    """A page's lines without its `claims` block (machinery no reader sees)."""
+    begin = next((i for i, line in enumerate(lines) if line.startswith(f"<!-- wikic:begin {CLAIMS_KEY} ")), None)
+    if begin is None:
+        return lines
+    end = next((i for i in range(begin, len(lines)) if lines[i] == end_line(CLAIMS_KEY)), len(lines) - 1)
+    return [*lines[:begin], *lines[end + 1 :]]
+
+
+def claim_id(text: str, taken: Iterable[str] = ()) -> str:
+    """The block id of a new claim saying `text`: a hash of its words, another one if a different claim of the
+    page holds that one already."""
+    base = normal_text(text)
+    taken = set(taken)
+    for n in range(1000):
+        key = base if n == 0 else f"{base}\n{n}"
+        found = ID_PREFIX + hashlib.sha1(key.encode("utf-8")).hexdigest()[:8]
+        if found not in taken:
+            return found
+    raise AssertionError("a thousand claims hash alike")  # pragma: no cover - 2**32 ids
 
 
 def is_claim_id(value: str) -> bool:
@@ -75,17 +112,35 @@ def plain_text(text: str) -> str:
 
 
 @dataclass(frozen=True)
+class Citation:
+    """One source of a claim: its anchor as the page writes it, when the source was observed and how that
+    was found, and `by` (BY_SENTENCE: the line is the source's own sentence, found by code)."""
+
+    anchor: str
+    seen: dt.date
+    via: str = VIA_CAPTURED
+    by: str | None = None
+
+    @property
+    def source(self) -> str | None:
+        found = find_anchors(self.anchor)
+        return found[0][1].path if found else None
+
+    @property
+    def cited(self) -> str | None:
+        found = find_anchors(self.anchor)
+        return found[0][1].spec if found else None
+
+
+@dataclass(frozen=True)
 class Claim:
     id: str
     text: str  # as the page writes it, links included
-    anchor: str  # as the page writes it
-    seen: dt.date
-    via: str
-    valid_from: str | None = None  # partial dates the source states
+    citations: tuple[Citation, ...]
+    valid_from: str | None = None  # partial dates the sources state
     valid_to: str | None = None  # the first day the claim no longer holds
     topic: str | None = None  # the id of the first claim of the same subject and attribute
     ended: str | None = None  # the raw note that ended it
-    by: str | None = None  # BY_SENTENCE: the source's own sentence, found by code; None: the model's claim
     block: str | None = None  # the compiler block it sits in (None: outside any)
     line: int | None = None  # 1-based line in the page file
 
@@ -94,78 +149,178 @@ class Claim:
         return self.topic or self.id
 
     @property
+    def seen(self) -> dt.date:
+        """The day its earliest source was observed."""
+        return min(c.seen for c in self.citations) if self.citations else UNKNOWN_DAY
+
+    @property
+    def via(self) -> str:
+        return min(self.citations, key=lambda c: c.seen).via if self.citations else VIA_CAPTURED
+
+    @property
     def start(self) -> str:
         """When it holds from: the stated start, else the day it was observed."""
         return self.valid_from or self.seen.isoformat()
 
     @property
+    def anchor(self) -> str:
+        return " ".join(c.anchor for c in self.citations)
+
+    @property
+    def sources(self) -> list[str]:
+        return [s for c in self.citations if (s := c.source)]
+
+    @property
     def source(self) -> str | None:
-        """The raw file its anchor cites."""
-        found = find_anchors(self.anchor)
-        return found[0][1].path if found else None
+        """The raw file its first anchor cites."""
+        return self.citations[0].source if self.citations else None
 
     @property
     def cited(self) -> str | None:
-        """The anchor as `raw/x.md:L3-L5`."""
-        found = find_anchors(self.anchor)
-        return found[0][1].spec if found else None
+        """The first anchor as `raw/x.md:L3-L5`."""
+        return self.citations[0].cited if self.citations else None
 
-    def comment(self) -> str:
-        parts = [f"seen={self.seen.isoformat()}", f"via={self.via}"]
+    def without(self, source: str) -> Claim:
+        """The claim as the other sources state it (no citation left: the source was its only one)."""
+        return replace(self, citations=tuple(c for c in self.citations if c.source != source))
+
+    def citing(self, citation: Citation) -> Claim:
+        """The claim with one more source (or that source's citation renewed)."""
+        kept = tuple(c for c in self.citations if c.source != citation.source)
+        return replace(self, citations=(*kept, citation))
+
+    def shown(self, end: str | None = None) -> str:
+        """The claim's time as the line shows it: only when it is bound in time."""
+        if end is not None:
+            return f" ({self.start} – {end})"
         if self.valid_from:
-            parts.append(f"from={self.valid_from}")
+            return f" (since {self.valid_from})"
         if self.valid_to:
-            parts.append(f"to={self.valid_to}")
-        if self.topic and self.topic != self.id:
-            parts.append(f"topic={self.topic}")
-        if self.ended:
-            parts.append(f"ended={self.ended}")
-        if self.by:
-            parts.append(f"by={self.by}")
-        return "%%claim " + " ".join(parts) + "%%"
+            return f" (until {self.valid_to})"
+        return ""
 
     def render(self, end: str | None = None) -> str:
         """The page line, showing the claim as holding until `end` (None: still holds)."""
-        if end is not None:
-            shown = f"{self.start} – {end}"
-        elif self.valid_from:
-            shown = f"since {self.valid_from}"
-        else:
-            shown = f"as of {self.seen.isoformat()}"
-        return f"- {self.text} ({shown}) {self.anchor} {self.comment()} ^{self.id}"
+        return f"- {self.text}{self.shown(end)} {self.anchor} ^{self.id}"
+
+    def rows(self) -> list[str]:
+        """What the page's `claims` block keeps of this claim."""
+        own = [f"{key}={value}" for key, value in (("from", self.valid_from), ("to", self.valid_to),
+                                                   ("topic", self.topic if self.topic != self.id else None),
+                                                   ("ended", self.ended)) if value]
+        out = [f"{self.id} {' '.join(own)}"] if own else []
+        for c in sorted(self.citations, key=lambda c: c.source or ""):
+            if c.source is None:
+                continue
+            row = f"{self.id} src={_quoted(c.source)} seen={c.seen.isoformat()} via={c.via}"
+            out.append(row + (f" by={c.by}" if c.by else ""))
+        return out
 
 
-def parse_line(line: str) -> Claim | None:
-    """The claim a page line carries, or None when the line is not one (or its comment is damaged)."""
+def _quoted(path: str) -> str:
+    """A raw path as one word of a row (a path dropped into raw/ by hand may hold spaces)."""
+    return path.replace("%", "%25").replace(" ", "%20").replace("\t", "%09")
+
+
+# -- reading ----------------------------------------------------------------------------------------------
+
+Rows = dict[str, dict[str, dict[str, str]]]  # claim id -> source ("" for the claim's own row) -> key -> value
+
+
+def read_rows(text: str) -> Rows:
+    """The rows of the page's `claims` block."""
+    found = re.search(rf"^<!-- wikic:begin {CLAIMS_KEY} sha=[0-9a-f]+ -->\n(.*?)^{re.escape(end_line(CLAIMS_KEY))}$",
+                      text, re.M | re.S)
+    rows: Rows = {}
+    if found is None:
+        return rows
+    for line in found.group(1).split("\n"):
+        m = _ROW.match(line.strip())
+        if not m:
+            continue
+        values = dict(item.partition("=")[::2] for item in m.group(2).split())
+        source = unquote(values.pop("src", ""))
+        rows.setdefault(m.group("id"), {}).setdefault(source, {}).update(values)
+    return rows
+
+
+def rows_block(claims: Iterable[Claim]) -> str:
+    """The body of a page's `claims` block."""
+    rows = [row for claim in sorted(claims, key=lambda c: c.id) for row in claim.rows()]
+    return "<!--\n" + "\n".join(rows) + "\n-->" if rows else ""
+
+
+def parse_line(line: str, rows: Rows | None = None) -> Claim | None:
+    """The claim a page line carries, or None when the line is not one (or its comment is damaged).
+    `rows`: the page's `claims` block (`read_rows`); without it, a claim's days are unknown."""
+    old = _OLD_LINE.match(line)
+    if old is not None:
+        return _old_claim(old)
     m = _LINE.match(line)
-    if not m:
+    if not m or "%%claim" in line:
         return None
+    anchors = list(ANCHOR.finditer(m.group("body")))
+    if not anchors:
+        return None
+    first = anchors[0].start()
+    if m.group("body")[anchors[-1].end() :].strip() or any(
+        m.group("body")[a.end() : b.start()].strip() for a, b in pairwise(anchors)
+    ):
+        return None  # text between or after the anchors: not a line wikic wrote
+    mine = (rows or {}).get(m.group("id"), {})
+    own = mine.get("", {})
+    citations = []
+    for anchor in anchors:
+        spec = anchor.group()
+        cited = find_anchors(spec)
+        row = mine.get(cited[0][1].path, {}) if cited else {}
+        seen = _date(row.get("seen")) or UNKNOWN_DAY
+        via = row.get("via", "")
+        citations.append(Citation(spec, seen, via if via in VIAS else VIA_CAPTURED,
+                                  BY_SENTENCE if row.get("by") == BY_SENTENCE else None))
+    body = _SHOWN.sub("", m.group("body")[:first].rstrip())
+    return Claim(
+        id=m.group("id"),
+        text=body.strip(),
+        citations=tuple(citations),
+        valid_from=partial(own.get("from")),
+        valid_to=partial(own.get("to")),
+        topic=own.get("topic") if is_claim_id(own.get("topic", "")) else None,
+        ended=own.get("ended") or None,
+    )
+
+
+def _old_claim(m: re.Match[str]) -> Claim | None:
+    """A claim line of an earlier version: its bookkeeping in a `%%claim ...%%` comment on the line."""
     before, anchor = _strip_anchor_tail(m.group("body"))
     if anchor is None:
         return None
-    body = _SHOWN.sub("", before)
     meta: dict[str, str] = {}
     for item in m.group("meta").split():
         key, sep, value = item.partition("=")
         if sep:
             meta[key] = value
-    try:
-        seen = dt.date.fromisoformat(meta.get("seen", ""))
-    except ValueError:
+    seen = _date(meta.get("seen"))
+    if seen is None:
         return None
     via = meta.get("via", "")
     return Claim(
         id=m.group("id"),
-        text=body.strip(),
-        anchor=anchor,
-        seen=seen,
-        via=via if via in VIAS else "captured",
+        text=_SHOWN.sub("", before).strip(),
+        citations=(Citation(anchor, seen, via if via in VIAS else VIA_CAPTURED,
+                            BY_SENTENCE if meta.get("by") == BY_SENTENCE else None),),
         valid_from=partial(meta.get("from")),
         valid_to=partial(meta.get("to")),
         topic=meta.get("topic") if is_claim_id(meta.get("topic", "")) else None,
         ended=meta.get("ended") or None,
-        by=BY_SENTENCE if meta.get("by") == BY_SENTENCE else None,
     )
+
+
+def _date(value: str | None) -> dt.date | None:
+    try:
+        return dt.date.fromisoformat(value or "")
+    except ValueError:
+        return None
 
 
 def _strip_anchor_tail(body: str) -> tuple[str, str | None]:
@@ -180,8 +335,9 @@ def _strip_anchor_tail(body: str) -> tuple[str, str | None]:
 
 def scan(text: str) -> list[Claim]:
     """Every claim line of a page, with the compiler block it sits in and its line number."""
-    if "%%claim " not in text:
+    if " ^c" not in text:
         return []
+    rows = read_rows(text) if CLAIMS_KEY in text else {}
     out: list[Claim] = []
     block: str | None = None
     for number, line in enumerate(text.split("\n"), start=1):
@@ -192,7 +348,9 @@ def scan(text: str) -> list[Claim]:
         if block is not None and line == end_line(block):
             block = None
             continue
-        claim = parse_line(line)
+        if "^c" not in line:
+            continue
+        claim = parse_line(line, rows)
         if claim is not None:
             out.append(replace(claim, block=block, line=number))
     return out

@@ -121,7 +121,7 @@ def render_facts(answer: FactsAnswer) -> str:
 def claims_as_of(lines: list[str], page_text: str, day: dt.date) -> list[str]:
     """`lines` of the page `page_text` with only the claims that held on `day` (each shown with the interval
     it holds), for an answer as of that day; lines that are no claim stay as they are."""
-    if "%%claim " not in page_text:
+    if " ^c" not in page_text:
         return lines
     placed = page_timeline(page_text).placed
     out = []

@@ -9,9 +9,9 @@ day they were observed), never by the order the sources were ingested in:
 - two claims of a topic that hold at the same time and say different things contradict each other: both
   stay current, and the page is contested, until a later claim or a person settles it.
 
-`settle` rewrites a page so that current claims stay in their blocks and the others move, with their
-interval and anchor, to the page's `history` block under `## History`. Nothing is deleted: every claim is
-either where it was or in the history. A block a person edited is left exactly as it is.
+The compiler renders a page from its timeline (`wikic/ingest/page.py`): current claims stay in their
+sections and the others move, with their interval and anchors, to the page's History. Nothing is deleted:
+every claim is either where it was or in the history. A block a person edited is left exactly as it is.
 """
 
 from __future__ import annotations
@@ -21,16 +21,10 @@ from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 
-from wikic.facts.claims import Claim, normal_text, parse_line, scan
+from wikic.facts.claims import Claim, normal_text, scan
 from wikic.facts.dates import first_day
-from wikic.pages.blocks import digest, find_block, merge_blocks, remove_block
-from wikic.vault.markers import BEGIN
 
-HISTORY_KEY = "history"
-HISTORY_SECTION = "History"
-FACTS_SECTION = "Facts"
-# The compiler blocks whose claims take part in the timeline: an entity's facts, a concept's sections.
-_CLAIM_BLOCKS = ("facts:", "section:")
+HISTORY_KEY = "history"  # the compiler block holding a page's claims that no longer hold
 
 
 @dataclass(frozen=True)
@@ -94,8 +88,8 @@ def timeline(claims: Iterable[Claim]) -> Timeline:
 
 
 def unique(claims: Iterable[Claim]) -> list[Claim]:
-    """One claim per id: the copy in a source's block wins over the history's, and what either recorded
-    of its topic or its end is kept."""
+    """One claim per id: a copy in a section and in History (a page a person edited can hold both) is one
+    claim, with the sources, topic and end either recorded."""
     out: dict[str, Claim] = {}
     for claim in claims:
         seen = out.get(claim.id)
@@ -103,88 +97,16 @@ def unique(claims: Iterable[Claim]) -> list[Claim]:
             out[claim.id] = claim
             continue
         home, other = (claim, seen) if seen.block == HISTORY_KEY else (seen, claim)
+        cites = {c.source: c for c in (*other.citations, *home.citations)}
         out[claim.id] = replace(
-            home,
+            home, citations=tuple(cites.values()), topic=home.topic or other.topic,
             valid_from=home.valid_from or other.valid_from, valid_to=home.valid_to or other.valid_to,
-            topic=home.topic or other.topic, ended=home.ended or other.ended, by=home.by or other.by,
+            ended=home.ended or other.ended,
         )
     return list(out.values())
-
-
-@dataclass
-class Settled:
-    text: str
-    contested: bool  # some topic has claims that contradict each other today
-    moved: int  # claims moved into the history
-    kept: list[str]  # keys of blocks left as a person edited them
-
-
-def settle(text: str, today: dt.date) -> Settled:
-    """`text` (a page body) with its claims placed: current ones in their blocks, the others in the
-    history, every interval shown as the timeline has it."""
-    claims = scan(text)
-    if not claims:
-        return Settled(text, False, 0, [])
-    edited = {key for key in _block_keys(text) if _edited(text, key)}
-    line = unique(claims)
-    plan = timeline(line)
-    current = {p.claim.id for p in plan.placed.values() if p.end is None or first_day(p.end) > today}
-    lines: dict[str, list[str]] = defaultdict(list)  # block key -> claim lines it keeps
-    history: list[Placed] = []
-    for claim in line:
-        placed = plan.placed[claim.id]
-        if claim.block in edited:
-            continue  # a person's version stands where it is
-        if claim.id not in current:
-            history.append(placed)
-        elif claim.block and claim.block != HISTORY_KEY:
-            lines[claim.block].append(claim.render(placed.end))
-        else:  # current again, but only in the history: back to its source's facts
-            lines[f"facts:{claim.source or 'unknown'}"].append(claim.render(placed.end))
-    kept = sorted(edited)
-    if HISTORY_KEY in edited:
-        return Settled(text, _contested(plan, today), 0, kept)  # nowhere safe to move claims to
-    moved = 0
-    updates: list[tuple[str, str, str | None]] = []
-    for key in _block_keys(text):
-        if not key.startswith(_CLAIM_BLOCKS) or key in edited:
-            continue
-        found = find_block(text, key)
-        assert found is not None
-        others = [ln for ln in found[3].split("\n") if ln.strip() and parse_line(ln) is None]
-        kept_lines = lines.pop(key, [])
-        moved += sum(1 for c in line if c.block == key and c.id not in current)
-        new_body = "\n".join([*kept_lines, *others])
-        if new_body.strip():
-            updates.append((key, new_body, None))
-        else:
-            text, _ = remove_block(text, key)
-    for key, kept_lines in lines.items():  # blocks that are not on the page any more
-        updates.append((key, "\n".join(kept_lines), FACTS_SECTION))
-    history.sort(key=lambda p: (p.claim.topic_id, first_day(p.start), p.claim.id))
-    past = "\n".join(p.claim.render(p.end) for p in history)
-    if past:
-        updates.append((HISTORY_KEY, past, HISTORY_SECTION))
-    elif find_block(text, HISTORY_KEY) is not None:
-        text, _ = remove_block(text, HISTORY_KEY)
-    text = merge_blocks(text, updates).text
-    return Settled(text, _contested(plan, today), moved, kept)
 
 
 def contested(text: str, today: dt.date) -> bool:
     """Whether the claims of page `text` contradict each other on `today`."""
     claims = scan(text)
-    return bool(claims) and _contested(timeline(unique(claims)), today)
-
-
-def _contested(plan: Timeline, today: dt.date) -> bool:
-    return bool(plan.conflicts(today))
-
-
-def _block_keys(text: str) -> list[str]:
-    return [m.group(1) for m in BEGIN.finditer(text)]
-
-
-def _edited(text: str, key: str) -> bool:
-    found = find_block(text, key)
-    return found is not None and digest(found[3]) != found[2]
+    return bool(claims) and bool(timeline(unique(claims)).conflicts(today))

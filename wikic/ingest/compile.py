@@ -19,19 +19,19 @@ import posixpath
 import re
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from wikic.facts.claims import BY_SENTENCE, Claim, claim_id, is_claim_id, plain_text, scan
+from wikic.facts.claims import BY_SENTENCE, Citation, Claim, claim_id, is_claim_id, plain_text, scan
 from wikic.facts.dates import VIA_CAPTURED
 from wikic.facts.intervals import checked_claim, claim_meta
-from wikic.facts.timeline import contested, settle
+from wikic.facts.timeline import contested
 from wikic.ingest.comparisons import build_table, render_table
 from wikic.ingest.memories import Deduplicator, Embed, memory_blocks, payload as memory_payload, subject_of
+from wikic.ingest.page import NewClaim, NewRelation, content_words, render_page
 from wikic.ingest.plan_model import Comparison, Concept, Entity, Memory, Plan, Relation
-from wikic.ingest.siblings import RELATED_SECTION, related_key, with_see_also
-from wikic.pages.blocks import merge_blocks
+from wikic.ingest.siblings import see_also
 from wikic.pages.frontmatter import dump_frontmatter
 from wikic.pages.index_file import Entry
 from wikic.pages.links import LinkNames
@@ -48,6 +48,9 @@ from wikic.vault.resolve import fold
 from wikic.vault.schema_md import Schema
 from wikic.vault.slug import slugify
 from wikic.vault.state import Mentions
+
+TABLE_SECTION = "Comparison"  # where a comparison's table goes, on whatever kind of page
+LEAD_SUPPORT = 0.75  # share of the lead's words a claim must hold for its anchors to be the lead's
 
 KIND_TAGS = {
     "person": ("person", "people"),
@@ -75,6 +78,7 @@ class SourceResult:
     rejected: list[str] = field(default_factory=list)  # a proposed pairing or interval refused, with the reason
     superseded: int = 0  # claims that moved to a page's history (a later value holds now)
     contested: list[str] = field(default_factory=list)  # pages whose current claims contradict each other
+    merged_claims: int = 0  # claims written onto a claim another source states (one line, one more anchor)
 
     @property
     def compiled_pages(self) -> list[str]:
@@ -360,8 +364,7 @@ class Compiler:
             text = self.text(path)
             if text is None or not self._writable(path):
                 continue
-            new_text, kept = self._see_also(path, text)
-            result.kept_edits.extend(f"{path}: {key}" for key in kept)
+            new_text = self._see_also(path, text)
             if new_text != text:
                 self._put(path, new_text)
                 result.updated.append(path)
@@ -405,8 +408,15 @@ class Compiler:
         result.kept_edits.extend(f"{path}: {key}" for key in dict.fromkeys(merged.kept))
         return merged.blocks
 
-    def _see_also(self, path: str, text: str) -> tuple[str, list[str]]:
-        return with_see_also(text, path, self.sources_of(path), self.citing, self.link_text, self.names.titles.get)
+    def _see_also(self, path: str, text: str) -> str:
+        """`text` of a page this run does not otherwise write, with its Related section brought up to date
+        (a page built on one of its sources was added)."""
+        data, body = split_page(text)
+        if data is None:
+            return text
+        kind = str(data.get("type") or "entity")
+        rendered = self._render(path, kind, body, [], dict(data), {}, SourceResult(path))
+        return dump_frontmatter(data) + rendered.lstrip("\n") if rendered != body else text
 
     def _is_query_page(self, path: str) -> bool:
         return self.folder_types.get(path.split("/", 1)[0]) == "query"
@@ -532,53 +542,35 @@ class Compiler:
 
     # -- rendering -----------------------------------------------------------------------------------
 
-    def _blocks(
+    def _contributions(
         self, path: str, contributions: list[tuple[str, dict[str, Any]]], link_names: dict[str, str]
-    ) -> list[tuple[str, str, str | None]]:
-        """The compiler's blocks for `path`, from `contributions` (kind, {source: payload}): per source, its
-        comparison tables, concept sections, entity facts and relations, on any kind of page. (The See also
-        line that joins a `related:` block is `siblings.py`'s.)"""
+    ) -> tuple[list[NewClaim], list[NewRelation], list[tuple[str, str, str | None]]]:
+        """What `contributions` (kind, {source: payload}) put on `path`, whatever the page's kind: the claims
+        of entities and concepts (each with the section it belongs in), the relations, and comparison tables
+        (a block per source, under Comparison)."""
         me = self.link_text(path)
-        by_source: dict[str, list[tuple[str, dict[str, Any]]]] = {}
+        claims: list[NewClaim] = []
+        relations: list[NewRelation] = []
+        tables: list[tuple[str, str, str | None]] = []
         for kind, sources in contributions:
-            for source, payload in sources.items():
-                by_source.setdefault(source, []).append((kind, payload))
-        blocks: list[tuple[str, str, str | None]] = []
-        for source in sorted(by_source):
-            parts = by_source[source]
-            tables = [
-                render_table(payload, self.names, self.link_text, self._cite)
-                for kind, payload in parts
-                if kind == "comparison"
-            ]
-            if tables:
-                blocks.append((f"table:{source}", "\n\n".join(tables), "Comparison"))
-            sections: dict[str, tuple[str, list[str]]] = {}  # block key -> (heading, lines)
-            facts: list[str] = []
-            related: list[str] = []
-            for kind, payload in parts:
-                if kind == "concept":
-                    for heading, claims in payload.get("sections", {}).items():
-                        _, lines = sections.setdefault(f"section:{slugify(heading) or 'notes'}:{source}", (heading, []))
-                        lines.extend(self._claim_line(path, source, claim, link_names, me) for claim in claims)
+            for source, payload in sorted(sources.items()):
+                if kind == "comparison":
+                    table = render_table(payload, self.names, self.link_text, self._cite)
+                    tables.append((f"table:{source}", table, TABLE_SECTION))
+                elif kind == "concept":
+                    for heading, items in payload.get("sections", {}).items():
+                        claims.extend(self._new_claim(path, item, heading, link_names, me) for item in items)
                 elif kind == "entity":
-                    facts.extend(
-                        self._claim_line(path, source, claim, link_names, me) for claim in payload.get("facts", [])
-                    )
-                    for relation, target, anchor in payload.get("relations", []):
+                    facts = payload.get("facts", [])
+                    claims.extend(self._new_claim(path, item, None, link_names, me) for item in facts)
+                    for how, target, anchor in payload.get("relations", []):
                         target_path = self.names.lookup(target)
                         label = clean_text(target, 120)
                         shown = (
                             link(self.link_text(target_path), label) if target_path and target_path != path else label
                         )
-                        related.append(f"- {clean_text(relation, 80)} {shown} {self._cite(anchor)}")
-            for key, (heading, lines) in sections.items():
-                blocks.append((key, "\n".join(dict.fromkeys(lines)), heading))
-            if facts:
-                blocks.append((f"facts:{source}", "\n".join(dict.fromkeys(facts)), "Facts"))
-            if related:
-                blocks.append((related_key(source), "\n".join(dict.fromkeys(related)), RELATED_SECTION))
-        return blocks
+                        relations.append(NewRelation(shown, clean_text(how, 80), self._cite(anchor)))
+        return claims, relations, tables
 
     def _cite(self, anchor: str, *, in_table: bool = False) -> str:
         """The anchor for a claim: a link to the raw file (its name as text, or its path when another raw
@@ -590,32 +582,26 @@ class Compiler:
         shared = cited is not None and self._raw_names.get(fold(posixpath.basename(cited.path)), 0) > 1
         return render_anchor(anchor, label=cited.path if cited is not None and shared else None, in_table=in_table)
 
-    def _claim_line(self, path: str, source: str, claim: list[Any], link_names: dict[str, str], me: str) -> str:
-        """A claim of `source` as page `path` writes it: dated, with its anchor and its block id (see
-        `wikic/facts/claims.py`). A pairing or interval that does not hold up is refused here, with the
-        reason recorded; the claim itself is written either way."""
+    def _new_claim(
+        self, path: str, claim: list[Any], section: str | None, link_names: dict[str, str], me: str
+    ) -> NewClaim:
+        """A claim of a source on its way to page `path`: linked, cited, with the section it belongs in, and
+        the interval and pairing the source states when they hold up (a refusal is recorded with its
+        reason; the claim itself is written either way)."""
         text, anchor = claim[0], claim[1]
         meta: dict[str, Any] = claim[2] if len(claim) > 2 and isinstance(claim[2], dict) else {}
         linked, _ = linkify(clean_text(text), link_names, skip={me})
-        dated = checked_claim(
-            Claim(
-                id=claim_id(source, text),
-                text=linked,
-                anchor=self._cite(anchor),
-                seen=_day(meta.get("seen")) or self.today,
-                via=meta.get("via") or VIA_CAPTURED,
-                by=BY_SENTENCE if meta.get("by") == BY_SENTENCE else None,
-            ),
-            meta,
-            self.today,
-            self._rejected,
+        citation = Citation(
+            self._cite(anchor),
+            _day(meta.get("seen")) or self.today,
+            meta.get("via") or VIA_CAPTURED,
+            BY_SENTENCE if meta.get("by") == BY_SENTENCE else None,
         )
+        dated = checked_claim(Claim(claim_id(linked), linked, (citation,)), meta, self.today, self._rejected)
         replaces = meta.get("replaces")
-        if replaces:
-            topic = self._pairing(path, dated, str(replaces))
-            if topic is not None:
-                dated = replace(dated, topic=topic)
-        return dated.render()
+        topic = self._pairing(path, dated, str(replaces)) if replaces else None
+        said = section or (meta.get("section") if isinstance(meta.get("section"), str) else None)
+        return NewClaim(said or "", linked, citation, dated.valid_from, dated.valid_to, topic)
 
     def _pairing(self, path: str, claim: Claim, replaces: str) -> str | None:
         """The topic `claim` joins by replacing the claim `replaces`, or None (refused, reason recorded)."""
@@ -655,20 +641,60 @@ class Compiler:
         found = next((c for c in scan(self.text(page) or "") if c.id == wanted), None)
         return (page, found.topic_id) if found is not None else None
 
-    def _settle(self, path: str, was: str, body: str, data: dict[str, Any], result: SourceResult) -> str:
-        """`body` with its claims placed on their timelines (`wikic/facts/timeline.py`), and `data`'s
-        `contested` set while current claims contradict each other (and cleared once they no longer do,
-        when it was the claims, as the page was before (`was`), that had set it)."""
-        before = contested(was, self.today)
-        settled = settle(body, self.today)
-        result.superseded += settled.moved
-        result.kept_edits.extend(f"{path}: {key}" for key in settled.kept)
-        if settled.contested:
+    def _render(
+        self,
+        path: str,
+        kind: str,
+        body: str,
+        contributions: list[tuple[str, dict[str, Any]]],
+        data: dict[str, Any],
+        link_names: dict[str, str],
+        result: SourceResult,
+        *,
+        lead: str | None = None,
+    ) -> str:
+        """`body` once `contributions` are on it (`wikic/ingest/page.py`), with `data`'s `contested` set while
+        its current claims contradict each other, and cleared once they no longer do (when it was the
+        claims, as the page was before, that had set it)."""
+        before = contested(body, self.today)
+        claims, relations, tables = self._contributions(path, contributions, link_names)
+        memories = self._memory_blocks(path, body, contributions, link_names, result)
+        sources = sorted({s for _, more in contributions for s in more})
+        others = see_also(body, path, self.sources_of(path), self.citing, self.link_text)
+        rendered = render_page(
+            body,
+            self.schema.layout(kind),
+            sources,
+            claims,
+            relations,
+            today=self.today,
+            lead=None if lead is None else self._lead(lead, claims, str(data.get("title") or "")),
+            see_also=[link(self.link_text(p), self.names.titles.get(p)) for p in others],
+            extra=[*tables, *memories],
+        )
+        result.superseded += rendered.moved
+        result.merged_claims += rendered.merged
+        result.kept_edits.extend(f"{path}: {key}" for key in rendered.kept)
+        if rendered.conflicts:
             data["contested"] = True
             result.contested.append(path)
         elif before and data.get("contested") is True:
             del data["contested"]
-        return settled.text
+        return rendered.body
+
+    def _lead(self, summary: str, claims: list[NewClaim], title: str) -> str:
+        """The lead as the page shows it: the summary, with the anchors of the claim it is (or rests on most);
+        nothing when it only repeats the title."""
+        wanted = content_words(summary) - content_words(title)
+        if not wanted:
+            return ""
+        best, share = None, 0.0
+        for claim in claims:
+            mine = content_words(claim.text)
+            overlap = len(wanted & mine) / max(1, len(wanted))
+            if overlap > share:
+                best, share = claim, overlap
+        return f"{summary} {best.citation.anchor}" if best is not None and share >= LEAD_SUPPORT else summary
 
     def _write_new(
         self,
@@ -705,13 +731,8 @@ class Compiler:
         body = page_skeleton(kind).opening(clean_text(title, 200))
         linked_summary, _ = linkify(summary, link_names, skip={self.link_text(path)})
         contributions = [(kind, sources), *((more_kind, more["sources"]) for more_kind, more in extra)]
-        memories = self._memory_blocks(path, body, contributions, link_names, result)
-        merged = merge_blocks(
-            body, [("summary", linked_summary, None), *self._blocks(path, contributions, link_names), *memories]
-        )
-        settled = self._settle(path, "", merged.text, data, result)
-        text, _ = self._see_also(path, dump_frontmatter(data) + settled)
-        self._put(path, text)
+        rendered = self._render(path, kind, body, contributions, data, link_names, result, lead=linked_summary)
+        self._put(path, dump_frontmatter(data) + rendered)
         result.created.append(path)
         self.index_entries.append(Entry(kind, self.link_text(path), summary))
 
@@ -743,11 +764,9 @@ class Compiler:
         if new_aliases and isinstance(data.get("aliases", []), list):
             data["aliases"] = [*(data.get("aliases") or []), *new_aliases]
         contributions = [(kind, item["sources"]) for kind, item in items]
-        memories = self._memory_blocks(path, body, contributions, link_names, result)
-        merged = merge_blocks(body, [*self._blocks(path, contributions, link_names), *memories])
-        settled = self._settle(path, body, merged.text, data, result)
-        new_text, kept = self._see_also(path, dump_frontmatter(data) + settled.lstrip("\n"))
-        result.kept_edits.extend(f"{path}: {key}" for key in [*merged.kept, *kept])
+        kind = str(data.get("type") or items[0][0])
+        rendered = self._render(path, kind, body, contributions, data, link_names, result)
+        new_text = dump_frontmatter(data) + rendered.lstrip("\n")
         # the frontmatter's `updated` alone is no change: a recompile that changes nothing writes nothing
         if split_page(new_text)[1].lstrip("\n") != body.lstrip("\n") or src not in (text or ""):
             self._put(path, new_text)

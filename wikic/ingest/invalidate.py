@@ -11,14 +11,13 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 
 from wikic.errors import UsageError
-from wikic.facts.claims import Claim, is_claim_id, parse_line, plain_text, scan
+from wikic.facts.claims import Claim, is_claim_id, plain_text, scan
 from wikic.facts.dates import first_day
 from wikic.facts.lookup import as_of_date
-from wikic.facts.timeline import settle
 from wikic.text.controls import without_controls
 from wikic.vault.layout import require_vault
 
@@ -69,8 +68,9 @@ def invalidate(root: Path, claim_id: str, reason: str, *, on: str | dt.date | No
                today: dt.date | None = None) -> Invalidated:
     """End the claim `claim_id` on `on` (default today) for `reason`."""
     from wikic.ingest.capture import capture
+    from wikic.ingest.page import render_page
     from wikic.pages import journal
-    from wikic.pages.blocks import digest, find_block, merge_blocks
+    from wikic.pages.blocks import digest, find_block
     from wikic.pages.lock import vault_lock
     from wikic.pages.log_file import row
     from wikic.vault.frontmatter import split_page
@@ -87,7 +87,8 @@ def invalidate(root: Path, claim_id: str, reason: str, *, on: str | dt.date | No
     day = as_of_date(on, today)
     if day > today:
         raise UsageError(f"{day.isoformat()} is in the future: a claim is ended on a day that has come")
-    page_types = list(load_checked(root).page_folders)
+    schema = load_checked(root)
+    page_types = list(schema.page_folders)
     with vault_lock(root):
         if journal.pending(root):
             journal.recover(root, page_types)
@@ -109,15 +110,13 @@ def invalidate(root: Path, claim_id: str, reason: str, *, on: str | dt.date | No
         if digest(body) != sha:
             raise UsageError(f"{page}: a person edited the block of {claim.id}, so wikic does not rewrite it",
                              hint="end the claim there by hand")
-        ended = replace(claim, valid_to=day.isoformat(), ended=note)
-        lines = [ended.render() if (c := parse_line(line)) is not None and c.id == claim.id else line
-                 for line in body.split("\n")]
-        new_body = merge_blocks(text, [(claim.block, "\n".join(lines), None)]).text
-        data, rest = split_page(new_body)
-        settled = settle(rest, today)
-        head = new_body[: len(new_body) - len(rest)] if data is not None else ""
+        data, rest = split_page(text)
+        kind = str((data or {}).get("type") or "entity")
+        rendered = render_page(rest, schema.layout(kind), [], [], [], today=today,
+                               ended={claim.id: (day.isoformat(), note)})
+        head = text[: len(text) - len(rest)] if data is not None else ""
         plan = journal.Journal()
-        plan.add_page(page, text, head + settled.text)
+        plan.add_page(page, text, head + rendered.body)
         plan.compiled = {note: {"sha256": captured.sha256, "pages": [page], "compiled": today.isoformat()}}
         plan.add_log(root, [row(today, "invalidate", page, f"{claim.id} ended {day.isoformat()} ({note})")])
         plan.palace = [page, note]

@@ -9,6 +9,7 @@ a person changed is left exactly as it is. Text outside the markers is never tou
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from wikic.vault.markers import BEGIN, PREFIX, begin_line, begin_prefix, end_line
@@ -55,11 +56,14 @@ def block_keys(text: str) -> list[str]:
     return [m.group(1) for m in BEGIN.finditer(text)]
 
 
-def merge_blocks(text: str, blocks: list[tuple[str, str, str | None]]) -> Merge:
+def merge_blocks(
+    text: str, blocks: list[tuple[str, str, str | None]], *, order: Sequence[str] = ()
+) -> Merge:
     """Put each (key, body, section heading) block into `text`.
 
     An existing block is replaced if untouched by a person, kept otherwise. A new block goes at the end of
-    its `## section` (created if missing) or, with no section, right after the page's `# Title` line.
+    its `## section` (created if missing: before the first section that `order`, the page's layout, puts
+    after it) or, with no section, right after the page's `# Title` line; section "" is the end of the page.
     """
     kept: list[str] = []
     replaced: list[str] = []
@@ -76,7 +80,7 @@ def merge_blocks(text: str, blocks: list[tuple[str, str, str | None]]) -> Merge:
                 text = text[:start] + rendered + text[end:]
                 replaced.append(key)
             continue
-        text = _insert(text, rendered, section)
+        text = _insert(text, rendered, section, order)
         added.append(key)
     return Merge(text, kept, replaced, added)
 
@@ -92,14 +96,17 @@ def remove_block(text: str, key: str) -> tuple[str, bool]:
         return text, True
     before, after = text[:start].rstrip("\n"), text[end:].lstrip("\n")
     heading = before.rsplit("\n", 1)[-1]
-    if heading.startswith("## ") and (not after.strip() or after.startswith(("## ", "# "))):
+    closing = tuple(begin_prefix(key) for key in _CLOSING_BLOCKS)  # the page's machinery: no section's text
+    if heading.startswith("## ") and (not after.strip() or after.startswith(("## ", "# ", *closing))):
         before = before[: len(before) - len(heading)].rstrip("\n")  # the section held only this block
     text = before + ("\n\n" + after if after.strip() else "")
     return _tidy(text), False
 
 
-def _insert(text: str, rendered: str, section: str | None) -> str:
+def _insert(text: str, rendered: str, section: str | None, order: Sequence[str] = ()) -> str:
     lines = text.split("\n")
+    if section == "":
+        return _tidy(text.rstrip("\n") + "\n\n" + rendered)
     if section is None:
         title = next((i for i, line in enumerate(lines) if line.startswith("# ")), None)
         at = (title + 1) if title is not None else len(lines)
@@ -117,6 +124,14 @@ def _insert(text: str, rendered: str, section: str | None) -> str:
     head = f"## {section}"
     start = next((i for i, line in enumerate(lines) if line.strip() == head), None)
     if start is None:
+        later = set(order[order.index(section) + 1 :]) if section in order else set()
+        before = next((i for i, line in enumerate(lines) if line.startswith("## ") and line[3:].strip() in later),
+                      None)
+        if before is None:
+            before = _trailing_machinery(lines)
+        if before is not None:
+            lines[before:before] = [head, "", rendered, ""]
+            return _tidy("\n".join(lines))
         while lines and lines[-1].strip() == "":
             lines.pop()
         lines.extend(["", head, "", rendered, ""])
@@ -128,6 +143,24 @@ def _insert(text: str, rendered: str, section: str | None) -> str:
         end -= 1
     lines[end:end] = ["", rendered]
     return _tidy("\n".join(lines))
+
+
+def _trailing_machinery(lines: list[str]) -> int | None:
+    """Where the page's closing machine block starts (the block no reader sees, last on a page), if it has
+    one: a new section goes before it."""
+    last = len(lines) - 1
+    while last >= 0 and not lines[last].strip():
+        last -= 1
+    if last < 0 or not lines[last].startswith(PREFIX + "end "):
+        return None
+    key = lines[last][len(PREFIX + "end ") :].split()[0]
+    if key not in _CLOSING_BLOCKS:
+        return None
+    start = next((i for i in range(last, -1, -1) if lines[i].startswith(begin_prefix(key))), None)
+    return start
+
+
+_CLOSING_BLOCKS = ("claims",)
 
 
 def _tidy(text: str) -> str:

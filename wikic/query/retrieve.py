@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 from wikic.errors import PalaceError, UsageError
-from wikic.facts.claims import strip_claim_meta
+from wikic.facts.claims import strip_claim_meta, without_rows
 from wikic.facts.lookup import claims_as_of
 from wikic.pages.fingerprint import knowledge_text, page_fingerprint
 from wikic.pages.links import LinkNames
@@ -311,7 +311,7 @@ def _clean_lines(lines: list[str], page: str | None = None, as_of: dt.date | Non
     bookkeeping; with `as_of`, only the claims of `page` (its text) that held on that day."""
     if as_of is not None and page is not None:
         lines = claims_as_of(lines, page, as_of)
-    return [strip_claim_meta(plain_anchors(line)) for line in lines if not line.startswith(MARKER_PREFIX)]
+    return [strip_claim_meta(plain_anchors(line)) for line in without_rows(lines) if not line.startswith(MARKER_PREFIX)]
 
 
 def _page_item(

@@ -20,6 +20,7 @@ from pathlib import Path
 from wikic.errors import SchemaError
 from wikic.vault.layout import INBOX_DIR, PAGE_FOLDERS, RAW_DIR, SCHEMA_FILE
 from wikic.vault.model import Problem
+from wikic.vault.page_layout import CLAIMS, DEFAULT_LAYOUTS, Layout, layout_for, role_of
 
 SEVERITIES = ("error", "warning", "info", "off")
 
@@ -55,7 +56,7 @@ NAMING_PATTERNS: dict[str, re.Pattern[str]] = {
 }
 
 # The sections wikic reads as settings, as the docs write them.
-SECTIONS = ("Domain", "Taxonomy Tags", "Page Thresholds", "Naming Convention", "Lint", "Page Types")
+SECTIONS = ("Domain", "Taxonomy Tags", "Page Thresholds", "Naming Convention", "Lint", "Page Types", "Page Layouts")
 # One word of a known section's name, which a person may well write for the whole of it.
 _SHORT_NAMES = {
     "tags": "Taxonomy Tags",
@@ -63,6 +64,8 @@ _SHORT_NAMES = {
     "thresholds": "Page Thresholds",
     "naming": "Naming Convention",
     "types": "Page Types",
+    "layouts": "Page Layouts",
+    "layout": "Page Layouts",
 }
 _HEADING = re.compile(r"^(#{1,6})(\s*)(.*?)(?:\s+#+)?\s*$")
 # Folders a page type may not map to (compared without case: a case-insensitive disk holds `Raw` as `raw`).
@@ -82,6 +85,7 @@ class Schema:
     severities: dict[str, str] = field(default_factory=dict)
     severity_lines: dict[str, int] = field(default_factory=dict)  # rule id -> its line in SCHEMA.md
     page_folders: dict[str, str] = field(default_factory=lambda: dict(PAGE_FOLDERS))
+    layouts: dict[str, tuple[str, ...]] = field(default_factory=lambda: dict(DEFAULT_LAYOUTS))
     sections: dict[str, str] = field(default_factory=dict)  # heading -> body, for prompts
     text: str = ""
     problems: tuple[Problem, ...] = ()  # everything lint reports, in line order
@@ -102,6 +106,10 @@ class Schema:
     @property
     def naming_pattern(self) -> re.Pattern[str]:
         return NAMING_PATTERNS.get(self.naming, NAMING_PATTERNS["any"])
+
+    def layout(self, kind: str) -> Layout:
+        """The sections of a page of type `kind`, in order (`page_layout.py`)."""
+        return layout_for(self.layouts, kind)
 
     def folder_types(self) -> dict[str, str]:
         return {folder: kind for kind, folder in self.page_folders.items()}
@@ -266,6 +274,8 @@ def parse(text: str) -> Schema:
             continue
         folders[kind] = folder
 
+    layouts = _layouts(read, body("page layouts"), folders)
+
     if not any(line.startswith("# ") for line in text.split("\n")[:5]):
         read.warn(1, "expected a '# Wiki Schema' title")
     if "domain" not in by_key:
@@ -282,12 +292,43 @@ def parse(text: str) -> Schema:
         severities=severities,
         severity_lines=severity_lines,
         page_folders=folders,
+        layouts=layouts,
         sections={h: "\n".join(line for _, line in sections[h]) for h in order},
         text=text,
         problems=tuple(by_line),
         errors=tuple(p for p in by_line if p in read.errors),
         present=True,
     )
+
+
+def _layouts(read: _Reader, lines: list[tuple[int, str]], folders: dict[str, str]) -> dict[str, tuple[str, ...]]:
+    """`## Page Layouts`: `- type: Section, Section, ...` per page type (the built-in ones by default)."""
+    layouts = dict(DEFAULT_LAYOUTS)
+    for number, line in lines:
+        m = _BULLET.match(line)
+        if not m:
+            continue
+        kind, sep, listed = m.group(1).partition(":")
+        kind = kind.strip().strip("`").lower()
+        names = tuple(dict.fromkeys(" ".join(n.split()) for n in listed.split(",") if n.strip()))
+        if not sep or not names:
+            read.error(number, f"a page layout must read 'type: Section, Section, ...', not '{m.group(1)}'")
+            continue
+        if kind not in folders or kind == "query":
+            said = near(kind, [k for k in folders if k != "query"])
+            read.error(number, f"no page type '{kind}' to lay out" + (f"; did you mean '{said}'?" if said else "")
+                       + " (query pages keep the layout of a filed answer)")
+            continue
+        if not any(role_of(n) == CLAIMS for n in names):
+            read.error(number, f"the layout of '{kind}' has no section for claims (besides History, Relations, "
+                       "Contradictions, Open questions, Comparison)")
+            continue
+        bad = [n for n in names if len(n) > 60 or not re.search(r"\w", n) or "#" in n or "[" in n]
+        if bad:
+            read.error(number, f"'{bad[0]}' cannot be a section heading (at most 60 characters, no '#' or '[')")
+            continue
+        layouts[kind] = names
+    return layouts
 
 
 def _check_headings(

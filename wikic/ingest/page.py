@@ -1,0 +1,303 @@
+"""A page's text, rendered in one place from what its sources contribute: one page per subject, written by
+topic, each fact once with all its sources.
+
+A page holds its lead, then the sections of its type's layout (`wikic/vault/page_layout.py`), each in one
+compiler block (`section:key-facts`, ...), then History, Related and Contradictions, and at its end the
+`claims` block (`wikic/facts/claims.py`). A source's claims are not kept apart: recompiling a source takes
+its citations off every claim of the page (a claim it alone stated goes), then files what it says now,
+each claim into its section, or onto the claim that already says the same (one line, one more anchor).
+So a recompile changes only what that source contributed, and a fact several sources state is written once.
+
+What a person edited stays as they wrote it: a section block whose text is no longer what the compiler
+wrote keeps its lines (their claims still count on the page's timeline), and what the compiler has for
+that section now goes into a block of its own beside it (`section:key-facts:more`). Text outside the
+blocks is never touched. Blocks an earlier version wrote per source (`facts:<source>`, `section:<name>:
+<source>`, `related:<source>`) are read as the page's claims and relations, and replaced by the new
+blocks, unless a person edited them.
+
+Claims are then placed on their topics' timelines (`wikic/facts/timeline.py`): what no longer holds moves
+to History with its dates, and claims that hold at once and disagree are shown, both sides with their
+sources, under Contradictions.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+
+from wikic.facts.claims import CLAIMS_KEY, Citation, Claim, claim_id, normal_text, rows_block, scan
+from wikic.facts.dates import first_day
+from wikic.facts.timeline import HISTORY_KEY, timeline, unique
+from wikic.ingest.support import specifics
+from wikic.pages.blocks import block_keys, digest, find_block, merge_blocks, remove_block
+from wikic.text.terms import words
+from wikic.vault.anchors import ANCHOR, find_anchors
+from wikic.vault.page_layout import CONTRADICTIONS, HISTORY, RELATED, Layout, section_key
+from wikic.vault.slug import slugify
+
+LEAD_KEY = "summary"  # the lead's block (named for what the frontmatter calls it)
+RELATED_KEY = "related"
+CONTRADICTIONS_KEY = "contradictions"
+MORE = ":more"  # beside a block a person edited: what the compiler has for that section now
+SEE_ALSO = "- See also: "
+SAME_WORDS = 0.8  # share of content words two claims with the same specifics must share to be one fact
+_OLD_CLAIM_BLOCKS = ("facts:",)  # an earlier version's per-source claim blocks
+_RELATION = re.compile(r"^- (?P<target>.+?) — (?P<how>.+?)(?P<cites>(?: \^\[[^\n]*?\])+)$")
+
+
+@dataclass(frozen=True)
+class NewClaim:
+    """What one source says on a page, on its way there: the text as the page will show it (linked and
+    escaped), its section, its citation, and the interval and pairing that held up."""
+
+    section: str
+    text: str
+    citation: Citation
+    valid_from: str | None = None
+    valid_to: str | None = None
+    topic: str | None = None
+
+
+@dataclass(frozen=True)
+class NewRelation:
+    """A related page a source names, with how it relates ("uses it as its cache") and the citation."""
+
+    target: str  # the link, or the name when there is no page to link
+    how: str
+    cite: str
+
+
+@dataclass
+class Rendered:
+    body: str
+    kept: list[str] = field(default_factory=list)  # keys of blocks left as a person edited them
+    moved: int = 0  # claims moved into History
+    conflicts: list[tuple[Claim, Claim]] = field(default_factory=list)  # current claims that disagree
+    merged: int = 0  # claims of this run written onto a claim that already said the same
+
+
+@dataclass
+class _Relation:
+    target: str
+    how: str
+    cites: list[str]
+
+
+def render_page(
+    body: str,
+    layout: Layout,
+    sources: Sequence[str],
+    claims: Sequence[NewClaim],
+    relations: Sequence[NewRelation],
+    *,
+    today: dt.date,
+    lead: str | None = None,
+    see_also: Sequence[str] | None = None,
+    extra: Sequence[tuple[str, str, str | None]] = (),
+    same: Callable[[str, str], bool] | None = None,
+    ended: Mapping[str, tuple[str, str]] | None = None,
+) -> Rendered:
+    """`body` (a page body) once `sources` have said `claims` and `relations` on it. `see_also`: links of the
+    pages built on the same sources (each listed once in Related, after the relations; None: as listed now);
+    `ended`: claim id -> (the day it stopped holding, the note that says so), for claims ended by hand; `extra`: other
+    compiler blocks (key, body, section) to place (memories, tables); `lead`: the page's lead (None: as it
+    is); `same`: whether two claim texts say the same thing (a near paraphrase), beyond the same words."""
+    out = Rendered(body)
+    edited = {key for key in block_keys(body) if _edited(body, key)}
+    out.kept = sorted(k for k in edited if k != CLAIMS_KEY)
+    gone = set(sources)
+    section_of: dict[str, str] = {}
+    live: list[Claim] = []
+    frozen: list[Claim] = []
+    for claim in unique(scan(body)):
+        block = claim.block
+        if block is None or block in edited or not _claim_block(block):
+            frozen.append(claim)
+            continue
+        for source in gone:
+            claim = claim.without(source)
+        if ended and claim.id in ended:
+            claim = replace(claim, valid_to=ended[claim.id][0], ended=ended[claim.id][1])
+        # a claim left with no source keeps its place until the end: the source that said it may say it again
+        live.append(claim)
+        section_of[claim.id] = _section_of(block, layout)
+    taken = {c.id for c in (*live, *frozen)}
+    for new in claims:
+        twin = next((c for c in live if _same_fact(c.text, new.text, same)), None)
+        if twin is not None:
+            merged = twin.citing(new.citation)
+            if twin.citations:  # another source states it too: what each says of its time is kept
+                merged = replace(merged, valid_from=_earliest(twin.valid_from, new.valid_from),
+                                 valid_to=twin.valid_to or new.valid_to, topic=twin.topic or new.topic)
+                out.merged += 1
+            else:  # the claim back from its only source, which says of its time what it says now
+                merged = replace(merged, valid_from=new.valid_from, valid_to=new.valid_to or twin.valid_to,
+                                 topic=new.topic or twin.topic)
+            live[live.index(twin)] = merged
+            continue
+        cid = claim_id(new.text, taken)
+        taken.add(cid)
+        live.append(Claim(cid, new.text, (new.citation,), new.valid_from, new.valid_to, new.topic))
+        section_of[cid] = layout.section_for(new.section)
+    live = [c for c in live if c.citations]
+    plan = timeline([*live, *frozen])
+    holds = {i for i, p in plan.placed.items() if p.end is None or first_day(p.end) > today}
+    blocks: list[tuple[str, str, str | None]] = [] if lead is None else [(LEAD_KEY, lead, None)]
+    for section in layout.claim_sections:
+        lines = [c.render(plan.placed[c.id].end) for c in live if c.id in holds and section_of[c.id] == section]
+        key = section_key(section)
+        blocks.append((key + MORE if key in edited else key, "\n".join(lines), section))
+    past = sorted((c for c in live if c.id not in holds), key=lambda c: (c.topic_id, first_day(c.start), c.id))
+    out.moved = sum(1 for c in past if c.block != HISTORY_KEY)
+    history = layout.with_role(HISTORY) or "History"
+    blocks.append((HISTORY_KEY + MORE if HISTORY_KEY in edited else HISTORY_KEY,
+                   "\n".join(c.render(plan.placed[c.id].end) for c in past), history))
+    out.conflicts = [(a.claim, b.claim) for a, b in plan.conflicts(today)]
+    contradictions = layout.with_role(CONTRADICTIONS) or "Contradictions"
+    blocks.append((CONTRADICTIONS_KEY, _contradictions(out.conflicts), contradictions))
+    related = layout.with_role(RELATED) or "Related"
+    related_lines = _related(body, edited, gone, relations, see_also)
+    blocks.append((RELATED_KEY + MORE if RELATED_KEY in edited else RELATED_KEY, "\n".join(related_lines), related))
+    blocks.extend(extra)
+    blocks.append((CLAIMS_KEY, rows_block([*live, *frozen]), ""))
+    text = body
+    for key in block_keys(body):  # an earlier version's blocks: what they held is in the blocks above now
+        if key not in edited and (key.startswith(_OLD_CLAIM_BLOCKS) or _old_section(key) or
+                                  key.startswith("related:")):
+            text, _ = remove_block(text, key)
+    order = [*layout.sections, *(s for _, _, s in extra if s)]
+    writes = [(key, content, section) for key, content, section in blocks if content.strip()]
+    text = merge_blocks(text, writes, order=order).text
+    for key, content, _ in blocks:  # an empty block is no block, and its heading goes with it
+        if not content.strip() and key not in edited and find_block(text, key) is not None:
+            text, _ = remove_block(text, key)
+    out.body = text
+    return out
+
+
+def _edited(text: str, key: str) -> bool:
+    found = find_block(text, key)
+    return found is not None and digest(found[3]) != found[2]
+
+
+def _claim_block(key: str) -> bool:
+    return key == HISTORY_KEY or key.startswith(("section:", *_OLD_CLAIM_BLOCKS))
+
+
+def _old_section(key: str) -> bool:
+    """`section:<name>:<source>`: an earlier version's per-source section block."""
+    return key.startswith("section:") and key.count(":") >= 2 and not key.endswith(MORE)
+
+
+def _section_of(block: str, layout: Layout) -> str:
+    """The layout section a claim sitting in `block` belongs to."""
+    if block.startswith("section:"):
+        name = block.split(":")[1]
+        mine = next((s for s in layout.claim_sections if slugify(s) == name), None)
+        return mine or layout.section_for(name.replace("-", " "))
+    return layout.section_for(None)  # facts:<source>, or back from History
+
+
+def _earliest(a: str | None, b: str | None) -> str | None:
+    if a is None or b is None:
+        return a or b
+    return a if first_day(a) <= first_day(b) else b
+
+
+def content_words(text: str) -> set[str]:
+    """The words of a text that carry what it says (folded; links read as their text)."""
+    return {w for w, _, _ in words(_unlinked(text)) if len(w) > 2 or not w.isascii()}
+
+
+def _unlinked(text: str) -> str:
+    return re.sub(r"\[\[(?:[^\[\]|\n]*\|)?([^\[\]\n]*)\]\]", r"\1", text)
+
+
+def _same_fact(a: str, b: str, same: Callable[[str, str], bool] | None) -> bool:
+    """Two claim texts state one fact: the same words, or a near paraphrase with the same numbers and names.
+    Claims that list different items (another number, another name) are never one."""
+    if normal_text(a) == normal_text(b):
+        return True
+    sa, sb = specifics(_unlinked(a)), specifics(_unlinked(b))
+    if sa.numbers != sb.numbers or sa.words != sb.words:
+        return False
+    wa, wb = content_words(a), content_words(b)
+    if wa and wb and len(wa & wb) / len(wa | wb) >= SAME_WORDS:
+        return True
+    return same is not None and same(_unlinked(a), _unlinked(b))
+
+
+def _contradictions(conflicts: list[tuple[Claim, Claim]]) -> str:
+    """Each disagreement as a callout: both sides, each with its sources and the day they were seen."""
+    parts = []
+    for a, b in conflicts:
+        lines = ["> [!warning] The sources disagree"]
+        for claim in (a, b):
+            when = claim.valid_from or claim.seen.isoformat()
+            lines.append(f"> - {claim.text} ({when}) {claim.anchor} [[#^{claim.id}]]")
+        parts.append("\n".join(lines))
+    return "\n\n".join(parts)
+
+
+def _related(
+    body: str, edited: set[str], gone: set[str], relations: Sequence[NewRelation], see_also: Sequence[str] | None
+) -> list[str]:
+    """Related: each page once, saying how it relates where a source says so, then the pages built on the
+    same sources (See also)."""
+    found: dict[str, _Relation] = {}
+    for key in block_keys(body):
+        if key in edited or not (key == RELATED_KEY or key.startswith("related:")):
+            continue
+        block = find_block(body, key)
+        assert block is not None
+        for line in block[3].split("\n"):
+            m = _RELATION.match(line.strip())
+            if m is None:
+                m = _OLD_RELATION.match(line.strip())
+                if m is None:
+                    continue
+            cites = [a.group() for a in ANCHOR.finditer(m.group("cites"))]
+            kept = [c for c in cites if not (find_anchors(c) and find_anchors(c)[0][1].path in gone)]
+            if kept:
+                _add(found, m.group("target"), m.group("how"), kept)
+    for r in relations:
+        _add(found, r.target, r.how, [r.cite])
+    lines = [f"- {r.target} — {r.how} {' '.join(dict.fromkeys(r.cites))}" for r in found.values()]
+    listed = {_target_key(t) for t in found}
+    if see_also is None:
+        see_also = [s for line in _see_also_lines(body, edited) for s in line[len(SEE_ALSO) :].split(", ")]
+    others = [s for s in see_also if _target_key(s) not in listed]
+    if others:
+        lines.append(SEE_ALSO + ", ".join(dict.fromkeys(others)))
+    return lines
+
+
+# "- developed by [[openai|OpenAI]] ^[...]": a relation line of an earlier version
+_OLD_RELATION = re.compile(r"^- (?P<how>.+?) (?P<target>\[\[[^\]]+\]\]|[^\^]+?)(?P<cites>(?: \^\[[^\n]*?\])+)$")
+
+
+def _see_also_lines(body: str, edited: set[str]) -> list[str]:
+    """The See also lines of the page's Related blocks (the new one, or an earlier version's per source)."""
+    out: list[str] = []
+    for key in block_keys(body):
+        if key not in edited and (key == RELATED_KEY or key.startswith("related:")):
+            block = find_block(body, key)
+            assert block is not None
+            out.extend(line for line in block[3].split("\n") if line.startswith(SEE_ALSO))
+    return out
+
+
+def _add(found: dict[str, _Relation], target: str, how: str, cites: list[str]) -> None:
+    key = _target_key(target)
+    known = found.get(key)
+    if known is None:
+        found[key] = _Relation(target, how, list(cites))
+    else:
+        known.cites.extend(c for c in cites if c not in known.cites)
+
+
+def _target_key(target: str) -> str:
+    m = re.match(r"\[\[([^\]|#]+)", target)
+    return (m.group(1) if m else target).strip().casefold()

@@ -1,0 +1,98 @@
+"""The sections each page type has, in order: what SCHEMA.md's `## Page Layouts` declares (a default for each
+built-in type otherwise), and which section a claim belongs in.
+
+    ## Page Layouts
+    - entity: Key facts, History, Relations, Contradictions, Open questions
+    - concept: How it works, Variants, Trade-offs, History, Related, Contradictions, Open questions
+
+Every page opens with its lead (what the subject is), then its sections in this order, under these headings:
+the headings a reader meets on a page are the layout's, never the model's words. A section's name says what
+it holds: History (claims that no longer hold), Relations or Related (the pages it relates to, each once),
+Contradictions (claims that disagree, both sides), Open questions, Comparison (a comparison's table); any
+other name holds claims. A claim the model files under a name that is not one of its page's sections goes to
+the nearest one by name, else to the first section that holds claims.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from dataclasses import dataclass
+
+from wikic.vault.slug import slugify
+
+CLAIMS, HISTORY, RELATED, CONTRADICTIONS, QUESTIONS, TABLE = (
+    "claims", "history", "related", "contradictions", "questions", "table",
+)
+_ROLES = {
+    "history": HISTORY, "relations": RELATED, "related": RELATED, "related pages": RELATED, "see also": RELATED,
+    "contradictions": CONTRADICTIONS, "disagreements": CONTRADICTIONS, "open questions": QUESTIONS,
+    "questions": QUESTIONS, "comparison": TABLE, "table": TABLE,
+}
+
+DEFAULT_LAYOUTS: dict[str, tuple[str, ...]] = {
+    "entity": ("Key facts", "History", "Relations", "Contradictions", "Open questions"),
+    "concept": ("How it works", "Variants", "Trade-offs", "History", "Related", "Contradictions", "Open questions"),
+    "comparison": ("Comparison", "Key facts", "When to pick each", "History", "Related", "Contradictions"),
+}
+# A page type SCHEMA.md adds, with no layout of its own, reads like an entity.
+FALLBACK = DEFAULT_LAYOUTS["entity"]
+
+# Words of a model's own section name that say which section it means ("Limitations" is a trade-off).
+_HINTS = {
+    "How it works": "how works mechanism architecture design overview definition method process usage use uses "
+                    "internals algorithm",
+    "Variants": "variants types kinds versions flavours flavors forms implementations examples",
+    "Trade-offs": "trade tradeoffs trade-offs limits limitations drawbacks costs pros cons advantages "
+                  "disadvantages weaknesses strengths performance",
+    "When to pick each": "when pick choose choice which recommendation verdict use",
+    "Key facts": "facts overview details background about features properties summary",
+}
+_WORD = re.compile(r"[^\W_]+", re.UNICODE)
+
+
+def role_of(section: str) -> str:
+    """What a section holds, read from its name."""
+    return _ROLES.get(" ".join(_WORD.findall(section.casefold())), CLAIMS)
+
+
+def section_key(section: str) -> str:
+    """The compiler block that holds a section's text on a page (`section:key-facts`)."""
+    return f"section:{slugify(section) or 'notes'}"
+
+
+@dataclass(frozen=True)
+class Layout:
+    kind: str
+    sections: tuple[str, ...]
+
+    @property
+    def claim_sections(self) -> tuple[str, ...]:
+        return tuple(s for s in self.sections if role_of(s) == CLAIMS)
+
+    def with_role(self, role: str) -> str | None:
+        """The layout's section that holds `role`, if it has one."""
+        return next((s for s in self.sections if role_of(s) == role), None)
+
+    def section_for(self, proposed: str | None) -> str:
+        """The claim section a claim filed under `proposed` belongs in: that section (names compared without
+        case or punctuation), the nearest by name, one whose usual words it uses, else the first."""
+        own = self.claim_sections or ("Key facts",)
+        if not proposed or not proposed.strip():
+            return own[0]
+        wanted = " ".join(_WORD.findall(proposed.casefold()))
+        folded = {" ".join(_WORD.findall(s.casefold())): s for s in own}
+        if wanted in folded:
+            return folded[wanted]
+        close = difflib.get_close_matches(wanted, list(folded), n=1, cutoff=0.75)
+        if close:
+            return folded[close[0]]
+        words = set(wanted.split())
+        for section in own:
+            if words & set(_HINTS.get(section, "").split()):
+                return section
+        return own[0]
+
+
+def layout_for(layouts: dict[str, tuple[str, ...]], kind: str) -> Layout:
+    return Layout(kind, layouts.get(kind) or DEFAULT_LAYOUTS.get(kind) or FALLBACK)
