@@ -112,7 +112,7 @@ def route(body: dict[str, Any]) -> dict[str, Any]:
                     "summary": "Answering from retrieved passages.",
                     "sections": [
                         {
-                            "heading": "Definition",
+                            "heading": "How it works",
                             "facts": [
                                 fact(
                                     "RAG combines a retriever with a generator.",
@@ -121,7 +121,7 @@ def route(body: dict[str, Any]) -> dict[str, Any]:
                             ],
                         },
                         {
-                            "heading": "Retriever",
+                            "heading": "How it works",
                             "facts": [
                                 fact(
                                     "The retriever finds passages matching the question.",
@@ -130,7 +130,7 @@ def route(body: dict[str, Any]) -> dict[str, Any]:
                             ],
                         },
                         {
-                            "heading": "Generator",
+                            "heading": "Variants",
                             "facts": [
                                 fact(
                                     "The generator answers from the passages.",
@@ -139,7 +139,7 @@ def route(body: dict[str, Any]) -> dict[str, Any]:
                             ],
                         },
                         {
-                            "heading": "Evaluation",
+                            "heading": "Trade-offs",
                             "facts": [
                                 fact(
                                     "RAG evaluation measures recall and faithfulness.",

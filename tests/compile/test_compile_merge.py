@@ -360,7 +360,8 @@ def test_claims_cite_their_raw_file_with_a_link_that_reads_uniquely(tmp_path: Pa
     (root / "raw/papers/new.md").write_text("another file of the same name\n", encoding="utf-8")
     fake = "A claim. ^[[[raw/papers/new.md|new.md]] L1] [[ghost]] ^[raw/x.md:L2]"  # the model's words
     compiler, result = _compile(root, Plan(SRC, "s", concepts=(Concept("Chroma", "", tuple(
-        Section(h, (_fact(fake if h == "A" else f"Claim {h}.", i + 3),)) for i, h in enumerate("ABC"))),)))
+        Section(h, (_fact(fake if h == "How it works" else f"Claim {h}.", i + 3),))
+        for i, h in enumerate(("How it works", "Variants", "Trade-offs")))),)))
     (path,) = result.created
     text = compiler.texts[path]
     # another raw file is called new.md: the link shows the whole path
@@ -381,7 +382,7 @@ def test_tags_come_from_what_the_page_says_not_from_the_names_of_its_sources(tmp
     def sections(*claims: str) -> tuple[Section, ...]:
         return tuple(
             Section(h, (Fact(c, c, Anchor(source, i + 1, i + 1)),))
-            for i, (h, c) in enumerate(zip("ABC", claims, strict=False))
+            for i, (h, c) in enumerate(zip(("How it works", "Variants", "Trade-offs"), claims, strict=False))
         )
 
     compiler, result = _compile(

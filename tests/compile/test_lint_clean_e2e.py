@@ -128,9 +128,9 @@ def test_a_source_yielding_one_page_is_linked_once_another_page_shares_a_source(
         "sections": [
             {"heading": h, "facts": [fact(q, q)]}
             for h, q in (
-                ("Idea", "RAG answers from retrieved passages."),
-                ("Retriever", "RAG needs a retriever."),
-                ("Generator", "RAG needs a generator."),
+                ("How it works", "RAG answers from retrieved passages."),
+                ("Variants", "RAG needs a retriever."),
+                ("Trade-offs", "RAG needs a generator."),
             )
         ],
     }

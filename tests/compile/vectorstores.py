@@ -157,7 +157,7 @@ def extraction(body: dict[str, Any]) -> dict[str, Any]:
                     "summary": "Databases of embeddings.",
                     "sections": [
                         {
-                            "heading": "Definition",
+                            "heading": "How it works",
                             "facts": [
                                 fact(
                                     "A vector database finds the nearest embeddings to a query.",
@@ -166,13 +166,13 @@ def extraction(body: dict[str, Any]) -> dict[str, Any]:
                             ],
                         },
                         {
-                            "heading": "Indexes",
+                            "heading": "Variants",
                             "facts": [
                                 fact("HNSW trades memory for speed.", "Indexes such as HNSW trade memory for speed.")
                             ],
                         },
                         {
-                            "heading": "Filtering",
+                            "heading": "Trade-offs",
                             "facts": [
                                 fact(
                                     "Metadata filters narrow the candidates.",

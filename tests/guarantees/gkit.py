@@ -101,15 +101,15 @@ def plan_for(user: str) -> dict[str, Any]:
         "summary": "A way to measure widgets.",
         "sections": [
             {
-                "heading": "Use",
+                "heading": "How it works",
                 "facts": [_fact(f"{method} measures widgets.", f"{method} is used to measure the widget.")],
             },
             {
-                "heading": "Needs",
+                "heading": "Trade-offs",
                 "facts": [_fact(f"{method} needs a calibrated rig.", f"{method} needs a calibrated rig.")],
             },
             {
-                "heading": "Output",
+                "heading": "Variants",
                 "facts": [_fact(f"{method} reports one score.", f"{method} reports a single score.")],
             },
         ],

@@ -569,7 +569,8 @@ def test_frontmatter_threshold_messages(tmp_path: Path) -> None:
     root = make_vault(tmp_path, files)
     assert [f.message for f in lint_full(root, "frontmatter")] == [
         "comparison table has 1 axis row(s); SCHEMA.md's comparison_min_axes is 3",
-        "concept has 1 '##' section(s); SCHEMA.md's concept_min_sections is 3",
+        "concept has 1 '##' section(s) of its own (besides Related, History, Contradictions, Open questions); "
+        "SCHEMA.md's concept_min_sections is 3",
         "entity cites 1 distinct source(s); SCHEMA.md's entity_min_references is 2",
     ]
 

@@ -52,7 +52,8 @@ _ID = r"c[0-9a-f]{8}"
 _OLD_LINE = re.compile(
     rf"^(?P<indent>[ \t]*)(?P<quote>> )?- (?P<body>.+?) %%claim (?P<meta>[^%\n]*)%% \^(?P<id>{_ID})[ \t]*$"
 )
-_LINE = re.compile(rf"^(?P<indent>[ \t]*)(?P<quote>> )?- (?P<body>.+?) \^(?P<id>{_ID})[ \t]*$")
+# a list item, or a paragraph of its own (the claim a page's lead is)
+_LINE = re.compile(rf"^(?P<indent>[ \t]*)(?P<quote>> )?(?:- )?(?P<body>.+?) \^(?P<id>{_ID})[ \t]*$")
 _DATE = r"\d{4}(?:-\d{2}(?:-\d{2})?)?"
 _SHOWN = re.compile(rf" \((?:since {_DATE}|until {_DATE}|as of {_DATE}|{_DATE} – {_DATE})\)$")
 _WIKILINK = re.compile(r"\[\[(?:[^\[\]|\n]*\|)?([^\[\]\n]*)\]\]")
@@ -199,9 +200,10 @@ class Claim:
             return f" (until {self.valid_to})"
         return ""
 
-    def render(self, end: str | None = None) -> str:
-        """The page line, showing the claim as holding until `end` (None: still holds)."""
-        return f"- {self.text}{self.shown(end)} {self.anchor} ^{self.id}"
+    def render(self, end: str | None = None, *, item: bool = True) -> str:
+        """The page line, showing the claim as holding until `end` (None: still holds); `item=False`: as a
+        paragraph of its own (a page's lead)."""
+        return f"{'- ' if item else ''}{self.text}{self.shown(end)} {self.anchor} ^{self.id}"
 
     def rows(self) -> list[str]:
         """What the page's `claims` block keeps of this claim."""

@@ -29,7 +29,7 @@ from wikic.facts.intervals import checked_claim, claim_meta
 from wikic.facts.timeline import contested
 from wikic.ingest.comparisons import build_table, render_table
 from wikic.ingest.memories import Deduplicator, Embed, memory_blocks, payload as memory_payload, subject_of
-from wikic.ingest.page import NewClaim, NewRelation, content_words, render_page
+from wikic.ingest.page import NewClaim, NewRelation, render_page
 from wikic.ingest.plan_model import Comparison, Concept, Entity, Memory, Plan, Relation
 from wikic.ingest.siblings import see_also
 from wikic.pages.frontmatter import dump_frontmatter
@@ -50,7 +50,6 @@ from wikic.vault.slug import slugify
 from wikic.vault.state import Mentions
 
 TABLE_SECTION = "Comparison"  # where a comparison's table goes, on whatever kind of page
-LEAD_SUPPORT = 0.75  # share of the lead's words a claim must hold for its anchors to be the lead's
 
 KIND_TAGS = {
     "person": ("person", "people"),
@@ -482,18 +481,19 @@ class Compiler:
         if kind == "entity":
             said = sum(len(p.get("facts", [])) + len(p.get("memories", [])) for p in entry["sources"].values())
             enough = enough and said >= self.schema.thresholds["entity_min_claims"]
-        if kind == "concept":
-            headings = {h for p in entry["sources"].values() for h in p.get("sections", {})}
+        if kind == "concept":  # the sections of its layout its claims fill, as the page will show them
+            layout = self.schema.layout("concept")
+            headings = {
+                layout.section_for(h, str(claim[0])) for p in entry["sources"].values()
+                for h, claims in p.get("sections", {}).items() for claim in claims
+            }
             enough = len(headings) >= self.schema.thresholds["concept_min_sections"]
         if not enough:
             result.pending.append(title)
             return
-        # the page takes the name's plainest form the sources wrote ("Chroma" over "ChromaDB"); the others
-        # are its aliases
-        forms = [entry["name"], title, *entry["aliases"]]
-        name = min(forms, key=lambda form: (base_name(form) != form, forms.index(form)))
-        entry["name"] = name
-        entry["aliases"] = sorted({*entry["aliases"], *forms} - {name})
+        # the page takes the name as the first source wrote it; the other forms are its aliases
+        name = entry["name"]
+        entry["aliases"] = sorted({*entry["aliases"], title} - {name})
         path = self.new_path(kind, name)
         self.names.add(path, name, entry["aliases"])
         fresh[path] = (kind, entry)
@@ -668,7 +668,8 @@ class Compiler:
             claims,
             relations,
             today=self.today,
-            lead=None if lead is None else self._lead(lead, claims, str(data.get("title") or "")),
+            lead=lead,
+            title=str(data.get("title") or ""),
             see_also=[link(self.link_text(p), self.names.titles.get(p)) for p in others],
             extra=[*tables, *memories],
         )
@@ -681,20 +682,6 @@ class Compiler:
         elif before and data.get("contested") is True:
             del data["contested"]
         return rendered.body
-
-    def _lead(self, summary: str, claims: list[NewClaim], title: str) -> str:
-        """The lead as the page shows it: the summary, with the anchors of the claim it is (or rests on most);
-        nothing when it only repeats the title."""
-        wanted = content_words(summary) - content_words(title)
-        if not wanted:
-            return ""
-        best, share = None, 0.0
-        for claim in claims:
-            mine = content_words(claim.text)
-            overlap = len(wanted & mine) / max(1, len(wanted))
-            if overlap > share:
-                best, share = claim, overlap
-        return f"{summary} {best.citation.anchor}" if best is not None and share >= LEAD_SUPPORT else summary
 
     def _write_new(
         self,

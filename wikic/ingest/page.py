@@ -42,6 +42,7 @@ RELATED_KEY = "related"
 CONTRADICTIONS_KEY = "contradictions"
 MORE = ":more"  # beside a block a person edited: what the compiler has for that section now
 SEE_ALSO = "- See also: "
+LEAD_SUPPORT = 0.75  # share of a lead's words a claim must hold for its anchors to be the lead's
 SAME_WORDS = 0.8  # share of content words two claims with the same specifics must share to be one fact
 _OLD_CLAIM_BLOCKS = ("facts:",)  # an earlier version's per-source claim blocks
 _RELATION = re.compile(r"^- (?P<target>.+?) — (?P<how>.+?)(?P<cites>(?: \^\[[^\n]*?\])+)$")
@@ -94,6 +95,7 @@ def render_page(
     *,
     today: dt.date,
     lead: str | None = None,
+    title: str = "",
     see_also: Sequence[str] | None = None,
     extra: Sequence[tuple[str, str, str | None]] = (),
     same: Callable[[str, str], bool] | None = None,
@@ -105,6 +107,7 @@ def render_page(
     compiler blocks (key, body, section) to place (memories, tables); `lead`: the page's lead (None: as it
     is); `same`: whether two claim texts say the same thing (a near paraphrase), beyond the same words."""
     out = Rendered(body)
+    title_words = content_words(title)
     edited = {key for key in block_keys(body) if _edited(body, key)}
     out.kept = sorted(k for k in edited if k != CLAIMS_KEY)
     gone = set(sources)
@@ -140,13 +143,26 @@ def render_page(
         cid = claim_id(new.text, taken)
         taken.add(cid)
         live.append(Claim(cid, new.text, (new.citation,), new.valid_from, new.valid_to, new.topic))
-        section_of[cid] = layout.section_for(new.section)
+        section_of[cid] = layout.section_for(new.section, new.text)
     live = [c for c in live if c.citations]
     plan = timeline([*live, *frozen])
     holds = {i for i, p in plan.placed.items() if p.end is None or first_day(p.end) > today}
-    blocks: list[tuple[str, str, str | None]] = [] if lead is None else [(LEAD_KEY, lead, None)]
+    # the lead: a claim of the page word for word (shown there and not again in its section), else the
+    # summary with the anchors it rests on; None: the lead the page has
+    if lead is None:
+        leading = next((c for c in live if c.block == LEAD_KEY and c.id in holds), None)
+    else:
+        leading = _lead_claim(lead, live, holds)
+    blocks: list[tuple[str, str, str | None]] = []
+    if LEAD_KEY in edited or (lead is None and leading is None):
+        leading = None
+    elif leading is not None:
+        blocks.append((LEAD_KEY, leading.render(item=False), None))
+    elif lead is not None:
+        blocks.append((LEAD_KEY, _cited_lead(lead, live, title_words), None))
     for section in layout.claim_sections:
-        lines = [c.render(plan.placed[c.id].end) for c in live if c.id in holds and section_of[c.id] == section]
+        lines = [c.render(plan.placed[c.id].end) for c in live
+                 if c.id in holds and section_of[c.id] == section and c is not leading]
         key = section_key(section)
         blocks.append((key + MORE if key in edited else key, "\n".join(lines), section))
     past = sorted((c for c in live if c.id not in holds), key=lambda c: (c.topic_id, first_day(c.start), c.id))
@@ -167,7 +183,9 @@ def render_page(
         if key not in edited and (key.startswith(_OLD_CLAIM_BLOCKS) or _old_section(key) or
                                   key.startswith("related:")):
             text, _ = remove_block(text, key)
-    order = [*layout.sections, *(s for _, _, s in extra if s)]
+    # the claim sections, the page's other claim-like sections (memories, a table), then the rest of the layout
+    rest = [s for s in layout.sections if s not in layout.claim_sections]
+    order = [*layout.claim_sections, *(s for _, _, s in extra if s and s not in rest), *rest]
     writes = [(key, content, section) for key, content, section in blocks if content.strip()]
     text = merge_blocks(text, writes, order=order).text
     for key, content, _ in blocks:  # an empty block is no block, and its heading goes with it
@@ -177,13 +195,35 @@ def render_page(
     return out
 
 
+def _lead_claim(lead: str | None, live: list[Claim], holds: set[str]) -> Claim | None:
+    """The current claim the lead is, word for word: shown as the lead, and not again in its section."""
+    if not lead:
+        return None
+    wanted = normal_text(lead)
+    return next((c for c in live if c.id in holds and normal_text(c.text) == wanted), None)
+
+
+def _cited_lead(lead: str, live: list[Claim], title_words: set[str]) -> str:
+    """A lead that is no claim of the page (the model's summary, which the support rule let through), with
+    the anchors of the claim that holds most of its words; nothing when it only repeats the title."""
+    wanted = content_words(lead) - title_words
+    if not wanted:
+        return ""
+    best, share = None, 0.0
+    for claim in live:
+        overlap = len(wanted & content_words(claim.text)) / len(wanted)
+        if overlap > share:
+            best, share = claim, overlap
+    return f"{lead} {best.citations[0].anchor}" if best is not None and share >= LEAD_SUPPORT else lead
+
+
 def _edited(text: str, key: str) -> bool:
     found = find_block(text, key)
     return found is not None and digest(found[3]) != found[2]
 
 
 def _claim_block(key: str) -> bool:
-    return key == HISTORY_KEY or key.startswith(("section:", *_OLD_CLAIM_BLOCKS))
+    return key in (HISTORY_KEY, LEAD_KEY) or key.startswith(("section:", *_OLD_CLAIM_BLOCKS))
 
 
 def _old_section(key: str) -> bool:

@@ -14,6 +14,7 @@ from wikic.lint.registry import rule
 from wikic.vault.fields import REQUIRED
 from wikic.vault.frontmatter import unwrap_link
 from wikic.vault.layout import RAW_DIR, SCHEMA_FILE
+from wikic.vault.page_layout import CLAIMS, role_of
 from wikic.vault.resolve import fold
 from wikic.vault.schema_md import near
 
@@ -226,15 +227,17 @@ def _thresholds(
                 severity="warning",
             )
     elif folder_type == "concept":
-        sections = sum(1 for h in note.headings if h.level == 2)
+        # sections of substance: not the ones that lead elsewhere or keep the past (Related, History, ...)
+        sections = sum(1 for h in note.headings if h.level == 2 and role_of(h.text) == CLAIMS and
+                       h.text.strip().casefold() != "asked about")
         if sections < t["concept_min_sections"]:
             yield ctx.finding(
                 "frontmatter",
                 path,
                 None,
                 (
-                    f"concept has {sections} '##' section(s); SCHEMA.md's concept_min_sections is "
-                    f"{t['concept_min_sections']}"
+                    f"concept has {sections} '##' section(s) of its own (besides Related, History, Contradictions, "
+                    f"Open questions); SCHEMA.md's concept_min_sections is {t['concept_min_sections']}"
                 ),
                 severity="warning",
             )

@@ -40,13 +40,24 @@ FALLBACK = DEFAULT_LAYOUTS["entity"]
 
 # Words of a model's own section name that say which section it means ("Limitations" is a trade-off).
 _HINTS = {
-    "How it works": "how works mechanism architecture design overview definition method process usage use uses "
-                    "internals algorithm",
-    "Variants": "variants types kinds versions flavours flavors forms implementations examples",
-    "Trade-offs": "trade tradeoffs trade-offs limits limitations drawbacks costs pros cons advantages "
-                  "disadvantages weaknesses strengths performance",
-    "When to pick each": "when pick choose choice which recommendation verdict use",
-    "Key facts": "facts overview details background about features properties summary",
+    "How it works": "how works work working mechanism architecture design overview definition definitions method "
+                    "methods process usage use uses internals algorithm layers layer steps loop pipeline "
+                    "components parts structure basics principle principles what",
+    "Variants": "variants variant types type kinds kind versions flavours flavors forms implementations examples "
+                "families family alternatives options versus vs exact approximate choosing choice models "
+                "libraries tools products",
+    "Trade-offs": "trade tradeoffs trade-offs limits limitations limit drawbacks costs cost pros cons advantages "
+                  "disadvantages weaknesses strengths performance risks risk failure failures pitfalls problems "
+                  "caveats concerns dimensions size speed accuracy recall",
+    "When to pick each": "when pick choose which recommendation recommendations verdict",
+    "Key facts": "facts overview details background about features properties summary history",
+}
+# Words of a claim itself that say which section it belongs in, when the name it was filed under does not.
+_SAID = {
+    "Trade-offs": "tradeoff tradeoffs trade-off trade-offs drawback drawbacks downside downsides limitation "
+                  "limitations slower costly expensive cheaper risk risks fails failure failures pitfall pitfalls",
+    "Variants": "variant variants flavour flavours flavors alternative alternatives",
+    "When to pick each": "choose pick prefer recommended",
 }
 _WORD = re.compile(r"[^\W_]+", re.UNICODE)
 
@@ -74,23 +85,23 @@ class Layout:
         """The layout's section that holds `role`, if it has one."""
         return next((s for s in self.sections if role_of(s) == role), None)
 
-    def section_for(self, proposed: str | None) -> str:
+    def section_for(self, proposed: str | None, said: str = "") -> str:
         """The claim section a claim filed under `proposed` belongs in: that section (names compared without
-        case or punctuation), the nearest by name, one whose usual words it uses, else the first."""
+        case or punctuation), the nearest by name, one whose usual words the name uses, one whose usual words
+        the claim itself (`said`) uses, else the first."""
         own = self.claim_sections or ("Key facts",)
-        if not proposed or not proposed.strip():
-            return own[0]
-        wanted = " ".join(_WORD.findall(proposed.casefold()))
+        wanted = " ".join(_WORD.findall((proposed or "").casefold()))
         folded = {" ".join(_WORD.findall(s.casefold())): s for s in own}
         if wanted in folded:
             return folded[wanted]
-        close = difflib.get_close_matches(wanted, list(folded), n=1, cutoff=0.75)
-        if close:
-            return folded[close[0]]
-        words = set(wanted.split())
-        for section in own:
-            if words & set(_HINTS.get(section, "").split()):
-                return section
+        if wanted:
+            close = difflib.get_close_matches(wanted, list(folded), n=1, cutoff=0.75)
+            if close:
+                return folded[close[0]]
+        for words, hints in ((set(wanted.split()), _HINTS), (set(_WORD.findall(said.casefold())), _SAID)):
+            hinted = [s for s in own if words & set(hints.get(s, "").split())]
+            if hinted:
+                return max(hinted, key=lambda s: len(words & set(hints[s].split())))
         return own[0]
 
 

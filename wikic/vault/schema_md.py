@@ -29,7 +29,7 @@ THRESHOLD_DEFAULTS: dict[str, int] = {
     # anchored claims (facts and memories, over its sources) a new entity page needs: a name the sources only
     # mention waits in the mentions ledger instead of becoming a page with nothing on it
     "entity_min_claims": 1,
-    "concept_min_sections": 3,
+    "concept_min_sections": 2,
     "comparison_min_axes": 3,
     "query_max_age_days": 90,
     "min_outbound_links": 2,

@@ -65,7 +65,8 @@ fact the source does not state.
 - A fact is one specific claim (who, what, when, how much) in the source's terms. Add nothing from your own \
 knowledge.
 - entities: specific named things (people, organizations, products, models, datasets, places, events).
-  concepts: general ideas, methods or topics; group their facts under section headings.
+  concepts: general ideas, methods or topics; group their facts under section headings (the concept sections \
+of the wiki's page layouts when one fits).
   comparisons: only where the source itself compares two or more subjects; one value per subject per axis.
   relations: how two named items relate, as a short verb phrase ("developed by", "part of", "is a").
 - Names: the usual full name without articles. When an item is one of the existing pages listed by the user, use \
