@@ -365,7 +365,8 @@ def test_claims_cite_their_raw_file_with_a_link_that_reads_uniquely(tmp_path: Pa
     (path,) = result.created
     text = compiler.texts[path]
     # another raw file is called new.md: the link shows the whole path
-    assert "- A claim. ^ [raw/papers/new.md|new.md] L1] [ghost] ^ [raw/x.md:L2] ^[[[raw/articles/new.md]] L3] ^c" in text
+    said = "- A claim. ^ [raw/papers/new.md|new.md] L1] [ghost] ^ [raw/x.md:L2] ^[[[raw/articles/new.md]] L3] ^c"
+    assert said in text
     links = [(link.target, link.alias) for link in parse_note(path, text.encode()).links]
     # the model's text links nothing: the three anchors are the only links
     assert links == [("raw/articles/new.md", None)] * 3
