@@ -336,7 +336,11 @@ def anchor_plan(plan: Plan, text: str) -> Plan:
         backed = [f for f in claims if f.anchored]
         quotes = "\n".join(f.quote for f in backed)
         if said.strip() and not unsupported(said, quotes, subject_names=(name, *aliases), source=text):
-            return said, ()
+            verbatim = index.locate(said)  # the source's own sentence: cited like any claim (it is the lead)
+            if verbatim is None or any(f.anchor == verbatim for f in backed):
+                return said, ()
+            seen, via = observed(verbatim)
+            return said, (Fact(said, said, anchor=verbatim, seen=seen, via=via),)
         if said.strip():
             replaced += 1
         ranked = rank(index.sentences(), name_forms(name, aliases), others=everyone)

@@ -29,7 +29,7 @@ from dataclasses import dataclass, field, replace
 
 from wikic.facts.claims import CLAIMS_KEY, Citation, Claim, claim_id, normal_text, rows_block, scan
 from wikic.facts.dates import first_day
-from wikic.facts.timeline import HISTORY_KEY, timeline, unique
+from wikic.facts.timeline import HISTORY_KEY, Timeline, timeline, unique
 from wikic.ingest.support import specifics
 from wikic.pages.blocks import block_keys, digest, find_block, merge_blocks, remove_block
 from wikic.text.terms import words
@@ -145,6 +145,7 @@ def render_page(
         live.append(Claim(cid, new.text, (new.citation,), new.valid_from, new.valid_to, new.topic))
         section_of[cid] = layout.section_for(new.section, new.text)
     live = [c for c in live if c.citations]
+    live, measured = _same_measures(live)
     plan = timeline([*live, *frozen])
     holds = {i for i, p in plan.placed.items() if p.end is None or first_day(p.end) > today}
     # the lead: a claim of the page word for word (shown there and not again in its section), else the
@@ -171,8 +172,9 @@ def render_page(
     blocks.append((HISTORY_KEY + MORE if HISTORY_KEY in edited else HISTORY_KEY,
                    "\n".join(c.render(plan.placed[c.id].end) for c in past), history))
     out.conflicts = [(a.claim, b.claim) for a, b in plan.conflicts(today)]
+    shown = [*out.conflicts, *(pair for pair in measured if not _among(pair, out.conflicts))]
     contradictions = layout.with_role(CONTRADICTIONS) or "Contradictions"
-    blocks.append((CONTRADICTIONS_KEY, _contradictions(out.conflicts), contradictions))
+    blocks.append((CONTRADICTIONS_KEY, _contradictions(shown, plan), contradictions))
     related = layout.with_role(RELATED) or "Related"
     related_lines = _related(body, edited, gone, relations, see_also)
     blocks.append((RELATED_KEY + MORE if RELATED_KEY in edited else RELATED_KEY, "\n".join(related_lines), related))
@@ -269,16 +271,59 @@ def _same_fact(a: str, b: str, same: Callable[[str, str], bool] | None) -> bool:
     return same is not None and same(_unlinked(a), _unlinked(b))
 
 
-def _contradictions(conflicts: list[tuple[Claim, Claim]]) -> str:
-    """Each disagreement as a callout: both sides, each with its sources and the day they were seen."""
+def _contradictions(pairs: list[tuple[Claim, Claim]], plan: Timeline) -> str:
+    """Each disagreement as a callout: both sides, each with its sources and when it held (a value a later
+    one replaced shows its dates: it is in History, not beside the new one)."""
     parts = []
-    for a, b in conflicts:
+    for a, b in pairs:
         lines = ["> [!warning] The sources disagree"]
-        for claim in (a, b):
-            when = claim.valid_from or claim.seen.isoformat()
-            lines.append(f"> - {claim.text} ({when}) {claim.anchor} [[#^{claim.id}]]")
+        for claim in sorted((a, b), key=lambda c: (first_day(c.start), c.id)):
+            placed = plan.placed.get(claim.id)
+            end = placed.end if placed is not None else None
+            when = f"{claim.start} – {end}" if end else (f"since {claim.valid_from}" if claim.valid_from
+                                                         else f"as of {claim.seen.isoformat()}")
+            lines.append(f"> - {claim.text} ({when}) {claim.anchor}")
         parts.append("\n".join(lines))
     return "\n\n".join(parts)
+
+
+def _among(pair: tuple[Claim, Claim], pairs: list[tuple[Claim, Claim]]) -> bool:
+    ids = {pair[0].id, pair[1].id}
+    return any({a.id, b.id} == ids for a, b in pairs)
+
+
+_NUMBERS = re.compile(r"\d[\d,._]*")
+
+
+def _same_measures(claims: list[Claim]) -> tuple[list[Claim], list[tuple[Claim, Claim]]]:
+    """Claims that say the same thing of one measure with a different number ("handled 40,000 writes per
+    second", "handled 25,000 writes per second"; a claim with more than one number is not one measure): each
+    later one joins the earlier one's topic (so the
+    timeline says which holds when), and every such pair is a disagreement to show. A pairing the model or
+    an earlier run made is kept."""
+    by_measure: dict[str, list[Claim]] = {}
+    for claim in claims:
+        plain = normal_text(_unlinked(claim.text))
+        shape = _NUMBERS.sub("#", plain)
+        # one number, the measured value: in "Quillstore 2.0 was released in 2025" the version names which release
+        if shape.count("#") == 1 and len(shape.replace("#", " ").split()) >= 3:
+            by_measure.setdefault(shape, []).append(claim)
+    pairs: list[tuple[Claim, Claim]] = []
+    topics: dict[str, str] = {}
+    for group in by_measure.values():
+        values = {specifics(_unlinked(c.text)).numbers for c in group}
+        if len(values) < 2:
+            continue
+        group.sort(key=lambda c: (first_day(c.start), c.id))
+        first = group[0]
+        for later in group[1:]:
+            if specifics(_unlinked(later.text)).numbers != specifics(_unlinked(first.text)).numbers:
+                pairs.append((first, later))
+                if later.topic is None and first.topic_id != later.id:
+                    topics[later.id] = first.topic_id
+    joined = [replace(c, topic=topics[c.id]) if c.id in topics else c for c in claims]
+    by_id = {c.id: c for c in joined}
+    return joined, [(by_id[a.id], by_id[b.id]) for a, b in pairs]
 
 
 def _related(
