@@ -78,8 +78,8 @@ def register(app: typer.Typer) -> None:
             typer.Option(
                 "--allow-general",
                 help=(
-                    "When the wiki has no answer, let the model answer from general knowledge (marked as such, never "
-                    "filed)."
+                    "When the wiki has no answer (and no sentence of it is quoted), let the model answer from general "
+                    "knowledge (marked as such, never filed)."
                 ),
             ),
         ] = False,
