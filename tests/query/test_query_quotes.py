@@ -218,3 +218,11 @@ def test_the_mcp_query_tool_shows_the_quotes_marked_and_does_not_file_them(
     assert f"Cited: {LINK} (raw/articles/quillstore-benchmarks.md)" in text
     assert "Not filed: quoted sentences are not filed as an answer" in text
     assert not list((wiki.root / "queries").glob("*.md"))
+
+
+def test_a_light_verb_of_the_question_is_not_what_it_asks_about() -> None:
+    licence = item("Quillstore is licensed under the Apache License 2.0.", path="raw/articles/b.md")
+    log = item("Quillstore uses a write-ahead log.")
+    assert quoted("What license does Quillstore use?", log, licence) == [
+        "Quillstore is licensed under the Apache License 2.0."
+    ]

@@ -10,8 +10,9 @@ it matches the question on three counts:
   name must be in the sentence, or be the title or an alias of the page the sentence is on. A question that
   names nothing quotes nothing: "how many writes per second?" could be about anything the context holds.
 - **Its words.** The sentence holds at least half of the question's other content words (the terms
-  search uses: stemmed, stop words dropped, CJK bigrams), each weighed by how rare it is among the
-  context's sentences; a word the context never writes weighs the most. (A CJK bigram the context never
+  search uses: stemmed, stop words dropped, CJK bigrams; light verbs such as "use" or "handle" too when
+  there are others), each weighed by how rare it is among the context's sentences; a word the context
+  never writes weighs the most. (A CJK bigram the context never
   writes is left out: bigrams that straddle two words are noise of the cutting, not of the question.)
   A question that asks what or who its subject is ("What is Quillstore?", "Quillstore 是什么？") has no
   such words: a sentence that opens by saying what the subject is ("Quillstore is ...") matches it.
@@ -57,6 +58,12 @@ _COPULAS = frozenset({"is", "are", "was", "were", "是"})
 # Words that open a request without naming anything ("Describe Quillstore", "List its versions"): written
 # here in lower case so that `specifics` reads them, capitalised at the start of a question, as ordinary.
 _OPENERS = "describe explain list name tell give show summarize summarise compare define please according"
+# Verbs that carry no topic of their own ("What license does Quillstore use?" asks about a license): left
+# out of the content words when the question has others.
+_LIGHT = frozenset(
+    question_terms("use have get make need take do work run handle support provide offer mean call come keep "
+                   "let say include contain allow become go")
+)
 _MARKUP = re.compile(r"^(?:[-*+>]\s+|\d{1,3}[.)]\s+)+")
 _HEADING_OR_ROW = re.compile(r"^(?:#{1,6}\s|\|)")
 _CJK_CHAR = re.compile(rf"[{CJK}]")
@@ -115,6 +122,8 @@ def quote_context(retrieval: Retrieval, limit: int = MAX_QUOTES) -> list[Quote]:
     name_terms = {t for name in names for t in question_terms(" ".join(name))}
     cue_free = _ASKS_FIGURE.sub(" , ", question)
     wanted = question_terms(cue_free) - name_terms
+    if wanted - _LIGHT:
+        wanted -= _LIGHT
     figure = _ASKS_FIGURE.search(question) is not None
     asked_numbers = specifics(question).numbers
     check = CitationCheck(retrieval.items, retrieval.resolver)
