@@ -383,8 +383,9 @@ def build_server(root: Path) -> tuple[Any, WikiTools]:
         "List wiki pages with their title and summary; filter by type (entity, concept, comparison, query) or tag.")
     add(tools.query, ASKS_MODEL,
         "Answer a question from the wiki with checked [[citations]] (calls the configured LLM). Says so when "
-        "the wiki has no answer. save=true files the answer as a query page; allow_general=true permits a "
-        "general-knowledge answer, marked as such, when the wiki has none.")
+        "the wiki has no answer; when the model finds none but the wiki has sentences that match the question, "
+        "quotes them, cited and marked as quoted (never filed). save=true files the answer as a query page; "
+        "allow_general=true permits a general-knowledge answer, marked as such, when the wiki has none.")
     add(tools.ingest, ASKS_MODEL,
         "Compile sources into wiki pages with the LLM: file paths, http(s) URLs, or raw/ paths from file_note.")
     add(tools.lint, READ_ONLY,

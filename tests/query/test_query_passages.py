@@ -6,7 +6,8 @@ from pathlib import Path
 
 from wikic.ingest.capture import capture
 from wikic.palace import open_palace
-from wikic.query.retrieve import retrieve
+from wikic.query.retrieve import retrieve, shorten
+from wikic.text.tokens import estimate_tokens
 from wikic.vault.init import init_vault
 
 FILLER = "".join(f"<p>Paragraph {n} is about the weather in the valley.</p>\n" for n in range(60))
@@ -35,3 +36,27 @@ def test_a_passage_from_a_captured_html_source_is_the_matched_lines_of_its_text_
     lines = (vault / captured.text_path).read_text(encoding="utf-8").split("\n")
     assert passage.line_start is not None and passage.line_end is not None and passage.line_start > 40
     assert "\n".join(lines[passage.line_start - 1 : passage.line_end]).strip() == passage.text
+
+
+def test_a_passage_names_exactly_the_lines_it_shows(tmp_path: Path) -> None:
+    vault = tmp_path / "wiki"
+    init_vault(vault)
+    source = tmp_path / "reactor.md"
+    source.write_text("# Reactor log\n\n\n\nThe Zorblax reactor was commissioned in 1987.\n\n\n\n", encoding="utf-8")
+    (captured,) = capture(vault, [str(source)])
+    with open_palace(vault) as palace:
+        palace.sync()
+        (passage,) = retrieve(palace, "When was the Zorblax reactor commissioned?").passages
+    lines = (vault / captured.text_path).read_text(encoding="utf-8").split("\n")
+    assert passage.line_start is not None and passage.line_end is not None
+    shown = lines[passage.line_start - 1 : passage.line_end]
+    assert "\n".join(shown) == passage.text  # no blank line at either end is counted as shown
+    assert shown[-1] == "The Zorblax reactor was commissioned in 1987."
+
+
+def test_a_passage_too_long_for_its_budget_is_cut_after_a_whole_sentence() -> None:
+    body = " ".join(f"Reactor {n} was commissioned in {1900 + n} at a cost of {n * 1000:,} crowns." for n in range(60))
+    cut = shorten(body, 100)
+    assert estimate_tokens(cut) <= 100 and body.startswith(cut) and cut.endswith(" crowns.")
+    unbroken = "x" * 5000  # one run with nowhere to cut: a hard cut, marked as one
+    assert shorten(unbroken, 100).endswith(" …") and len(shorten(unbroken, 100)) < 5000

@@ -78,8 +78,8 @@ def register(app: typer.Typer) -> None:
             typer.Option(
                 "--allow-general",
                 help=(
-                    "When the wiki has no answer, let the model answer from general knowledge (marked as such, never "
-                    "filed)."
+                    "When the wiki has no answer (and no sentence of it is quoted), let the model answer from general "
+                    "knowledge (marked as such, never filed)."
                 ),
             ),
         ] = False,
@@ -131,6 +131,8 @@ def register(app: typer.Typer) -> None:
 
         The answer streams to the terminal; every [[link]] in it is checked against what the model was given.
         When nothing in the wiki answers the question, wikic says so (exit 1) instead of inventing an answer.
+        When the model finds no answer but the context holds sentences that match the question, they are
+        shown quoted and cited, marked as such (exit 0, status "quoted"; never filed).
 
         Example: wikic query "Who leads OpenAI?" --save
         """
@@ -206,6 +208,7 @@ def register(app: typer.Typer) -> None:
         if json_output:
             out = result.to_dict() | {"saved": saved.to_dict() if saved else None} | out
             typer.echo(json.dumps(out, ensure_ascii=False, default=str))
+        # a quoted reply is what the wiki says (exit 0); only --save, which never files one, makes it a failure
         failed = result.status == "not_found" or (bool(save) and saved is None)
         raise typer.Exit(1 if failed else 0)
 

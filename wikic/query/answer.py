@@ -2,8 +2,11 @@
 
 No answer is invented: when retrieval finds nothing relevant the model is not called at all, and when the
 model finds that its context does not answer the question it says so with a sentinel that code turns into
-"not in the wiki". Only `allow_general` lets the model answer from its own knowledge, and such an answer
-is marked as such in its text and in its status (and is never filed into the wiki).
+"not in the wiki". When the model declines although the context holds sentences that match the question,
+code quotes them instead (`quotes.py`), cited and marked as quoted, with status `quoted`: what the wiki
+says, not an answer the model composed (and never filed as one). Only `allow_general` lets the model
+answer from its own knowledge, when nothing is quoted; such an answer is marked as such in its text and in
+its status (and is never filed into the wiki).
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from wikic.llm.cache import ReplyCache
 from wikic.llm.client import StreamingLLM, require_model, vault_llm
 from wikic.query.citations import SENTINEL, AnswerFilter, Citation, CitationCheck
+from wikic.query.quotes import Quote, quote_context, render_quotes
 from wikic.query.retrieve import (
     DEFAULT_BUDGET,
     DEFAULT_K,
@@ -31,7 +35,7 @@ from wikic.vault.layout import require_vault
 if TYPE_CHECKING:  # the palace (its extra, numpy) is imported where a search runs, after the configuration is checked
     from wikic.palace import Palace
 
-Status = Literal["answered", "not_found", "general"]
+Status = Literal["answered", "quoted", "not_found", "general"]
 TextSink = Callable[[str], None]
 
 # Answers from a wiki should be short; the configured output cap still applies when it is lower.
@@ -83,6 +87,7 @@ class QueryResult:
     retrieval: Retrieval
     citations: list[Citation] = field(default_factory=list)
     rejected: list[str] = field(default_factory=list)  # links removed: not in the context
+    quotes: list[Quote] = field(default_factory=list)  # status "quoted": the sentences shown
     prompt_tokens: int = 0
     completion_tokens: int = 0
     calls: int = 0
@@ -112,6 +117,7 @@ class QueryResult:
             "answer": self.answer,
             "citations": [c.to_dict() for c in self.citations],
             "rejected_citations": self.rejected,
+            "quotes": [q.to_dict() for q in self.quotes],
             "retrieved": self.retrieval.to_dict(),
             "tokens": {"prompt": self.prompt_tokens, "completion": self.completion_tokens, "total": self.tokens},
             "calls": self.calls,
@@ -169,10 +175,22 @@ def generate_answer(
     options = options or QueryOptions()
     settings = settings or load_settings(root, options.overrides)
     result = QueryResult(retrieval.question, "not_found", "", retrieval)
+    shown: list[str] = []
+
+    def show(text: str) -> None:
+        shown.append(text)
+        if on_text is not None:
+            on_text(text)
+
     if retrieval.found:
         model = llm or vault_llm(root, settings.llm)
-        _ask(root, model, settings, options, result, context_messages(retrieval), on_text, general=False)
+        _ask(root, model, settings, options, result, context_messages(retrieval), show if on_text is not None else None,
+             general=False)
         if result.status == "answered":
+            return result
+        if _quote(result):
+            if on_text is not None:  # after what the model wrote before its "not in the wiki", if anything
+                on_text(("\n\n" if "".join(shown).strip() else "") + result.answer)
             return result
     if options.allow_general:
         model = llm or vault_llm(root, settings.llm)
@@ -180,10 +198,23 @@ def generate_answer(
             on_text(GENERAL_MARK)
         _ask(root, model, settings, options, result, general_messages(retrieval.question), on_text, general=True)
         return result
-    result.answer = not_found_message(retrieval, asked_model=result.calls > 0)
+    result.answer = not_found_message(retrieval, asked_model=result.calls > 0 or result.cached)
     return result
 
 
+def _quote(result: QueryResult) -> bool:
+    """The model declined: quote the context's sentences that match the question, if any (status "quoted")."""
+    quotes = quote_context(result.retrieval)
+    if not quotes:
+        return False
+    result.status = "quoted"
+    result.quotes = quotes
+    result.answer = render_quotes(quotes)
+    cited: dict[str, Citation] = {}
+    for q in quotes:
+        cited.setdefault(q.path, Citation(q.path, q.link, q.kind, q.title))
+    result.citations = list(cited.values())
+    return True
 
 
 def not_found_message(retrieval: Retrieval, *, asked_model: bool) -> str:

@@ -24,6 +24,7 @@ from wikic.facts.claims import strip_claim_meta, without_rows
 from wikic.facts.lookup import claims_as_of
 from wikic.pages.fingerprint import knowledge_text, page_fingerprint
 from wikic.pages.links import LinkNames
+from wikic.text.sentences import sentence_breaks
 from wikic.text.terms import tokenize
 from wikic.text.tokens import estimate_tokens
 from wikic.vault.anchors import plain_anchors
@@ -352,9 +353,17 @@ def _excerpt(text: str, hit: SearchHit, cap: int, as_of: dt.date | None = None) 
         if not grown:
             break
     chosen = _clean_lines(lines[start:end], text, as_of)
-    body = "\n".join(chosen).strip()
+    return shorten("\n".join(chosen).strip(), cap)  # one drawer longer than the cap: keep its head
+
+
+def shorten(body: str, cap: int) -> str:
+    """`body`, or as much of its head as fits in `cap` tokens: cut after a whole line or sentence, so no
+    figure is left cut in two (a hard cut, within one very long sentence, is marked with "…")."""
     while estimate_tokens(body) > cap and len(body) > 200:
-        body = body[: int(len(body) * 0.8)]  # one drawer longer than the cap: keep its head
+        limit = int(len(body) * 0.8)
+        ends = [end for end, _ in sentence_breaks(body[: limit + 1])]
+        cut = max(body.rfind("\n", 0, limit), ends[-1] if ends else -1)
+        body = body[:cut].rstrip() if cut > len(body) // 4 else body[:limit].rstrip() + " …"
     return body
 
 
@@ -383,9 +392,10 @@ def _raw_item(palace: Palace, root: Path, hit: SearchHit, cap: int) -> ContextIt
             start -= 1
         if end < len(lines) and estimate_tokens("\n".join(lines[start : end + 1])) <= cap:
             end += 1
-    body = "\n".join(lines[start:end]).strip()
-    while estimate_tokens(body) > cap and len(body) > 200:
-        body = body[: int(len(body) * 0.8)]
+    while start < end and not lines[start].strip():
+        start += 1  # the lines given are the lines shown: blank ones at either end are left out
+    body = shorten("\n".join(lines[start:end]).strip(), cap)
     if not body:
         return None
-    return ContextItem("raw", path, path, hit.title or path, body, estimate_tokens(body), hit.score, start + 1, end)
+    last = start + body.count("\n") + 1
+    return ContextItem("raw", path, path, hit.title or path, body, estimate_tokens(body), hit.score, start + 1, last)

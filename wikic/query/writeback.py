@@ -111,6 +111,12 @@ def save_answer(
             "a general-knowledge answer is not filed into the wiki: it cites nothing in it",
             hint="ingest a source that covers the question, then ask again",
         )
+    if result.status == "quoted":
+        raise UsageError(
+            "quoted sentences are not filed as an answer: the model composed none, and what they say is already "
+            "in the pages and sources they cite",
+            hint="ask again in other words, or with a model that answers from its context",
+        )
     if not result.answered:
         raise UsageError("there is no answer to file: the wiki does not answer this question")
     if not result.citations:
