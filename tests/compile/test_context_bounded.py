@@ -63,7 +63,8 @@ def _vault(root: Path, server: StandinServer, titles: list[str]) -> Path:
     (root / "wikic.toml").write_text(
         f'[llm]\nbase_url = "{server.base_url}"\nmodel = "standin-model"\n'
         "timeout = 10\nmax_retries = 0\nconcurrency = 2\n"
-        'strategy = "single"\n\n'  # one request per source: what the model is told is what is tested
+        'strategy = "single"\n'  # one request per source: what the model is told is what is tested
+        "compose = false\n\n"  # and no page composed after: the extraction requests are the ones counted
         '[embedding]\nprovider = "static"\n',
         encoding="utf-8",
     )

@@ -25,7 +25,7 @@ def _vault(tmp_path: Path, server: StandinServer) -> Path:
     (root / "wikic.toml").write_text(
         (
             f'[llm]\nbase_url = "{server.base_url}"\nmodel = "standin-model"\ntimeout = 5\nmax_retries = '
-            "0\nconcurrency = 2\n"
+            "0\nconcurrency = 2\ncompose = false\n"  # the extraction's requests are the ones counted
         ),
         encoding="utf-8",
     )

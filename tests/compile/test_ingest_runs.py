@@ -20,7 +20,9 @@ def _vault(tmp_path: Path, server: StandinServer | None) -> Path:
     root = tmp_path / "wiki"
     init_vault(root)
     settings = f'base_url = "{server.base_url}"\nmodel = "standin-model"\n' if server is not None else ""
-    (root / "wikic.toml").write_text(f"[llm]\n{settings}timeout = 5\nmax_retries = 0\n", encoding="utf-8")
+    # compose = false: the requests counted here are the extraction's
+    (root / "wikic.toml").write_text(f"[llm]\n{settings}timeout = 5\nmax_retries = 0\ncompose = false\n",
+                                     encoding="utf-8")
     return root
 
 

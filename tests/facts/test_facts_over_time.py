@@ -29,7 +29,8 @@ def _vault(tmp_path: Path) -> Path:
     schema = root / "SCHEMA.md"
     schema.write_text(schema.read_text(encoding="utf-8").replace("entity_min_references: 2",
                                                                  "entity_min_references: 1"), encoding="utf-8")
-    (root / "wikic.toml").write_text('[llm]\nstrategy = "single"\n', encoding="utf-8")
+    # compose = false: the extraction requests are the ones the tests read
+    (root / "wikic.toml").write_text('[llm]\nstrategy = "single"\ncompose = false\n', encoding="utf-8")
     return root
 
 

@@ -13,6 +13,7 @@ from wikic.cli._progress import ProgressDisplay
 from wikic.errors import Interrupted, UsageError
 
 if TYPE_CHECKING:  # imported lazily: the CLI must start fast for `wikic lint`
+    from wikic.ingest.composing import Composing
     from wikic.ingest.pipeline import IngestReport
 
 
@@ -89,6 +90,8 @@ def _render(report: IngestReport) -> str:
         advice = report.advice()
         if advice:
             lines.append(advice)
+    if report.composed is not None and (report.composed.pages or report.composed.failed):
+        lines.extend(composed_lines(report.composed))
     if report.lint is not None:
         from wikic.lint.render import finding_line
 
@@ -103,6 +106,20 @@ def _render(report: IngestReport) -> str:
         for f in report.lint.findings[:20]:
             lines.append(f"  {finding_line(f)}")
     return "\n".join(lines)
+
+
+def composed_lines(composed: Composing) -> list[str]:
+    """What composing the run's pages did: pages, sentences written and refused, tokens."""
+    from wikic.ingest.report import dropped_reasons
+
+    refused = sum(composed.refused.values())
+    said = f" ({dropped_reasons(composed.refused)})" if refused else ""
+    tokens = composed.prompt_tokens + composed.completion_tokens
+    lines = [f"composed {len(composed.pages)} page(s) as prose: {composed.sentences} sentence(s), {refused} refused"
+             f"{said} (replaced by their claims as written), {tokens:,} tokens"]
+    lines += [f"  not composed: {page} keeps its claim lists ({why})" for page, why in sorted(composed.failed.items())]
+    lines += [f"  not composed: {page} changed meanwhile" for page in composed.left]
+    return lines
 
 
 def conversation_lines(report: IngestReport) -> list[str]:
@@ -199,6 +216,11 @@ def register(app: typer.Typer) -> None:
             str | None, typer.Option("--base-url", help="OpenAI-compatible endpoint, e.g. http://localhost:11434/v1.")
         ] = None,
         no_palace: Annotated[bool, typer.Option("--no-palace", help="Do not use or update the search index.")] = False,
+        compose: Annotated[
+            bool | None,
+            typer.Option("--compose/--no-compose",
+                         help="Write the changed pages' claims as checked prose (default: [llm] compose)."),
+        ] = None,
         json_output: Annotated[bool, typer.Option("--json", help="Print the report as JSON.")] = False,
     ) -> None:
         """Compile sources into wiki pages through any OpenAI-compatible model.
@@ -231,6 +253,7 @@ def register(app: typer.Typer) -> None:
             use_cache=not no_cache,
             force=force,
             use_palace=not no_palace,
+            compose=compose,
             overrides={k: v for k, v in overrides.items() if v is not None},
         )
 

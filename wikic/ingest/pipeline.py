@@ -31,6 +31,7 @@ require_extra("llm")  # before the imports below need it: numpy, bs4, the model 
 from wikic.conversations.intake import ExportReport, bring_in, drain_queue, find_dropped, find_exports
 from wikic.conversations.queue import queued
 from wikic.ingest.capture import CapturedSource, commit, preview
+from wikic.ingest.composing import Composing, compose_run
 from wikic.ingest.inputs import read_inputs
 from wikic.ingest.pending import SET_ASIDE_NOTE, Unusable, pending_inputs, set_aside
 from wikic.ingest.plan_model import dropped_claims
@@ -70,6 +71,7 @@ class IngestOptions:
     lint_after: bool = True
     today: dt.date | None = None
     overrides: dict[str, Any] = field(default_factory=dict)  # CLI flags for [llm]
+    compose: bool | None = None  # write the changed pages' claims as checked prose (None: `[llm] compose`)
 
 
 @dataclass
@@ -89,6 +91,7 @@ class IngestReport:
     palace_leftover: int = 0  # files an interrupted run had left for the search index, indexed by this one
     conversations: list[ExportReport] = field(default_factory=list)  # exports and captures turned into transcripts
     entity_min_references: int = 2  # SCHEMA.md's, for the advice a thin run gets
+    composed: Composing | None = None  # the changed pages written as prose (`compose.py`)
 
     @property
     def created(self) -> list[str]:
@@ -190,6 +193,8 @@ class IngestReport:
             out["resumed"] = self.resumed
         if self.rebuilt:
             out["rebuilt"] = self.rebuilt
+        if self.composed is not None:
+            out["composed"] = self.composed.to_dict()
         advice = self.advice()
         if advice:
             out["advice"] = advice
@@ -557,12 +562,19 @@ def ingest(
         }
         touched = sorted({p for s in report.sources for p in (*s.created, *s.updated)} | sources_touched)
         run_id: str | None = None
+        plan_pages: list[str] = []
         if session.log_rows:
             plan = _plan_run(root, session)
+            plan_pages = sorted(plan.pages)
             plan.palace = [*touched, INDEX_FILE] if options.use_palace else []
             plan.commit(root, page_types)
             run_id = plan.run
 
+    compose = settings.llm.compose if options.compose is None else options.compose
+    if compose and run_id is not None and not report.interrupted:
+        report.composed = compose_run(root, llm, cache, schema, plan_pages, today=today,
+                                      max_tokens=settings.llm.max_output_tokens, page_types=page_types,
+                                      concurrency=settings.llm.concurrency)
     if options.use_palace and touched and not report.interrupted:
         _update_palace(root, report, [*touched, INDEX_FILE], progress, run=run_id)
     if report.interrupted:

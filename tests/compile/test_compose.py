@@ -1,0 +1,144 @@
+"""Prose whose every sentence is anchored (`wikic/ingest/compose.py`): the model writes a page's claims as
+sentences naming the claims they rest on; the code keeps a sentence only when its own section's claims state
+everything specific in it, replaces a refused one by its claims as written, and keeps every claim under the
+prose for the next recompile."""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from pathlib import Path
+from typing import Any
+
+from wikic.facts.claims import scan
+from wikic.ingest.pipeline import IngestOptions, IngestReport, ingest
+from wikic.llm.fake import FakeLLM
+from wikic.vault.init import init_vault
+
+SOURCE = ("# Field notes\n\nQuillstore is an embedded database.\nQuillstore keeps the whole database in a single "
+          "file.\nQuillstore handled 40,000 writes per second.\nQuillstore allows one writer at a time.\n")
+PLAN = {"summary": "notes", "concepts": [], "comparisons": [], "relations": [], "entities": [{
+    "name": "Quillstore", "kind": "product", "aliases": [], "summary": "",
+    "facts": [{"text": s, "quote": s} for s in ("Quillstore keeps the whole database in a single file.",
+                                                "Quillstore handled 40,000 writes per second.",
+                                                "Quillstore allows one writer at a time.")]}]}
+
+
+def _ids(user: str) -> dict[str, str]:
+    """claim text -> id, as the compose request lists them."""
+    return {text: cid for cid, text in re.findall(r"^\[(c[0-9a-f]{8})\] (.+)$", user, re.M)}
+
+
+def _model(sentences: list[tuple[str, list[str]]], lead: list[tuple[str, list[str]]] | None = None,
+           calls: list[str] | None = None) -> FakeLLM:
+    """A model that extracts PLAN and composes `sentences` (text, the claims it names by their words)."""
+
+    def reply(messages: list[dict[str, str]]) -> dict[str, Any]:
+        user = messages[-1]["content"]
+        if not messages[0]["content"].startswith("You write one page of a wiki"):
+            return PLAN
+        if calls is not None:
+            calls.append(user)
+        ids = _ids(user)
+
+        def cite(said: list[str]) -> list[str]:
+            return [ids[next(t for t in ids if t.startswith(s))] for s in said]
+
+        return {"lead": [{"text": t, "claims": cite(c)} for t, c in lead or []],
+                "sections": [{"section": "Key facts", "sentences": [{"text": t, "claims": cite(c)}
+                                                                    for t, c in sentences]}]}
+
+    return FakeLLM().respond_with(reply)
+
+
+def _run(tmp_path: Path, llm: FakeLLM, **options: Any) -> tuple[Path, IngestReport]:
+    root = tmp_path / "wiki"
+    if not root.exists():
+        init_vault(root)
+        schema = root / "SCHEMA.md"
+        schema.write_text(schema.read_text().replace("entity_min_references: 2", "entity_min_references: 1"))
+    source = tmp_path / "notes.md"
+    source.write_text(SOURCE, encoding="utf-8")
+    report = ingest(root, IngestOptions(inputs=[str(source)], use_palace=False, lint_after=False,
+                                        today=dt.date(2026, 12, 3), **options), llm=llm)
+    assert all(s.status == "compiled" for s in report.sources), [s.error for s in report.sources]
+    return root, report
+
+
+GOOD = [("Quillstore keeps the whole database in a single file and allows one writer at a time.",
+         ["Quillstore keeps", "Quillstore allows"]),
+        ("It handled 40,000 writes per second.", ["Quillstore handled"])]
+
+
+def test_a_pages_claims_become_anchored_prose_and_stay_under_it(tmp_path: Path) -> None:
+    root, report = _run(tmp_path, _model(GOOD, lead=[("Quillstore is an embedded database that keeps everything "
+                                                      "in one file.", ["Quillstore keeps"])]))
+    assert report.composed is not None and report.composed.pages == ["entities/quillstore.md"]
+    assert report.composed.sentences == 2 and report.composed.refused == {}
+    text = (root / "entities/quillstore.md").read_text(encoding="utf-8")
+    section = text.split("## Key facts")[1].split("<!-- wikic:end")[0]
+    prose, claims = section.split("> [!quote]- Claims")
+    # a sentence carries the anchors of the claims it names: here the lines of both
+    assert ("Quillstore keeps the whole database in a single file and allows one writer at a time. "
+            "^[[[raw/articles/field-notes.md|field-notes.md]] L4] ^[[[raw/articles/field-notes.md|field-notes.md]] "
+            "L6]") in prose
+    assert "It handled 40,000 writes per second. ^[[[raw/articles/field-notes.md|field-notes.md]] L5]" in prose
+    assert claims.count("> - Quillstore") == 3  # every claim kept, with its id, for the next recompile
+    assert len([c for c in scan(text) if c.block == "section:key-facts"]) == 3
+    # the lead is the source's own sentence saying what Quillstore is: composing leaves a claim as lead alone
+    assert "Quillstore is an embedded database. ^[[[raw/articles/field-notes.md|field-notes.md]] L3] ^c" in text
+    assert "keeps everything in one file" not in text
+    assert "| compose | 1 page(s) | 2 sentences, 0 refused" in (root / "log.md").read_text(encoding="utf-8")
+
+
+def test_a_sentence_its_claims_do_not_support_is_replaced_by_them_as_written(tmp_path: Path) -> None:
+    invented = [("Quillstore handled 90,000 writes per second in 2025.", ["Quillstore handled"]),
+                ("Quillstore is fast.", []),
+                ("Quillstore keeps the whole database in a single file.", ["Quillstore keeps"])]
+    root, report = _run(tmp_path, _model(invented))
+    assert report.composed is not None
+    assert report.composed.refused == {"states what its claims do not": 1, "cites no claim": 1}
+    prose = (root / "entities/quillstore.md").read_text(encoding="utf-8").split("## Key facts")[1]
+    prose = prose.split("> [!quote]")[0]
+    assert "90,000" not in prose and "is fast" not in prose
+    # the refused sentence's claim, as written, and the claim no sentence named: nothing the list said is lost
+    assert "Quillstore handled 40,000 writes per second. ^[" in prose
+    assert "Quillstore allows one writer at a time. ^[" in prose
+
+
+def test_composing_again_the_same_claims_costs_nothing_and_changes_nothing(tmp_path: Path) -> None:
+    calls: list[str] = []
+    root, _ = _run(tmp_path, _model(GOOD, calls=calls))
+    page = root / "entities/quillstore.md"
+    before = page.read_text(encoding="utf-8")
+    _, again = _run(tmp_path, _model(GOOD, calls=calls), force=True)
+    assert page.read_text(encoding="utf-8") == before
+    assert again.composed is not None and again.composed.calls == again.composed.cached_calls == 1
+    assert len(calls) == 1  # the second compose came from the cache
+
+
+def test_no_compose_keeps_the_claim_lists(tmp_path: Path) -> None:
+    root, report = _run(tmp_path, _model(GOOD), compose=False)
+    text = (root / "entities/quillstore.md").read_text(encoding="utf-8")
+    assert report.composed is None and "[!quote]" not in text
+    assert "- Quillstore handled 40,000 writes per second. ^[" in text
+
+
+def test_a_model_that_cannot_compose_leaves_the_claim_lists_and_fails_nothing(tmp_path: Path) -> None:
+    def reply(messages: list[dict[str, str]]) -> dict[str, Any]:
+        return PLAN  # also to the compose request: not a composed page, twice
+
+    root, report = _run(tmp_path, FakeLLM().respond_with(reply))
+    assert report.composed is not None and list(report.composed.failed) == ["entities/quillstore.md"]
+    assert report.exit_code() == 0
+    assert "- Quillstore handled 40,000 writes per second. ^[" in (root / "entities/quillstore.md").read_text()
+
+
+def test_a_composed_section_a_person_edited_is_not_composed_again(tmp_path: Path) -> None:
+    root, _ = _run(tmp_path, _model(GOOD))
+    page = root / "entities/quillstore.md"
+    edited = page.read_text(encoding="utf-8").replace("It handled 40,000", "By my count it handled 40,000")
+    page.write_text(edited, encoding="utf-8")
+    _, report = _run(tmp_path, _model(GOOD), force=True, use_cache=False)
+    assert "By my count it handled 40,000" in page.read_text(encoding="utf-8")
+    assert report.composed is not None and "entities/quillstore.md" not in report.composed.pages

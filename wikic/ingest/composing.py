@@ -1,0 +1,108 @@
+"""Composing the pages an ingest wrote, once its own writes are done (`compose.py` does one page).
+
+The model is asked outside the vault lock, one page at a time in parallel (`[llm] concurrency`), from the
+pages as the run wrote them; the prose is written under the lock through the journal, and only onto a page
+still as the run left it (a person's edit meanwhile wins, and the page keeps its claim lists). A page the
+call fails on keeps its claim lists too: composing never fails a source. One `compose` row in log.md says
+what the run composed.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from wikic.ingest.compose import Composed, changed_pages, compose_page
+from wikic.ingest.workers import DaemonPool
+from wikic.llm.cache import ReplyCache
+from wikic.llm.client import LLM
+from wikic.pages import journal
+from wikic.pages.lock import vault_lock
+from wikic.pages.log_file import row
+from wikic.vault.frontmatter import split_page
+from wikic.vault.schema_md import Schema
+
+
+@dataclass
+class Composing:
+    """What composing a run's pages did."""
+
+    pages: list[str] = field(default_factory=list)  # pages written as prose
+    sentences: int = 0
+    refused: dict[str, int] = field(default_factory=dict)  # sentences not written, by reason
+    failed: dict[str, str] = field(default_factory=dict)  # page -> why it keeps its claim lists
+    left: list[str] = field(default_factory=list)  # pages a person changed meanwhile: not composed
+    calls: int = 0
+    cached_calls: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+
+    def to_dict(self) -> dict[str, Any]:
+        return dict(self.__dict__)
+
+    def add(self, done: Composed) -> None:
+        self.sentences += done.sentences
+        for reason, n in done.refused.items():
+            self.refused[reason] = self.refused.get(reason, 0) + n
+        if done.error:
+            self.failed[done.path] = done.error
+        self.calls += done.usage.calls
+        self.cached_calls += done.usage.cached_calls
+        self.prompt_tokens += done.usage.prompt_tokens
+        self.completion_tokens += done.usage.completion_tokens
+
+
+def compose_run(
+    root: Path,
+    llm: LLM,
+    cache: ReplyCache | None,
+    schema: Schema,
+    paths: list[str],
+    *,
+    today: dt.date,
+    max_tokens: int,
+    page_types: list[str],
+    concurrency: int = 2,
+) -> Composing:
+    """Compose the pages at `paths` (those an ingest wrote) and write the prose that holds up."""
+    out = Composing()
+    texts: dict[str, str] = {}
+    for path in paths:
+        try:
+            texts[path] = (root / path).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError):
+            continue
+    drafts = changed_pages(texts, schema.layout)
+    if not drafts:
+        return out
+
+    def one(path: str) -> Composed:
+        page = next(d for d in drafts if d.path == path)
+        data, _ = split_page(texts[path])
+        aliases = [a for a in (data or {}).get("aliases") or [] if isinstance(a, str)]
+        return compose_page(page, texts[path], llm, cache, max_tokens=max_tokens, aliases=aliases)
+
+    with DaemonPool(max(1, concurrency), name="wikic-compose") as pool:
+        done = [f.result() for f in [pool.submit(one, d.path) for d in drafts]]
+    if cache is not None:
+        cache.sync()
+    plan = journal.Journal()
+    for composed in done:
+        out.add(composed)
+        if composed.text != texts[composed.path]:
+            plan.add_page(composed.path, texts[composed.path], composed.text)
+            out.pages.append(composed.path)
+    if not plan.pages:
+        return out
+    tokens = out.prompt_tokens + out.completion_tokens
+    refused = sum(out.refused.values())
+    plan.add_log(root, [row(today, "compose", f"{len(out.pages)} page(s)",
+                            f"{out.sentences} sentences, {refused} refused, {tokens:,} tokens")])
+    with vault_lock(root):
+        if journal.pending(root):
+            journal.recover(root, page_types)
+        out.left = plan.commit(root, page_types)
+    out.pages = [p for p in out.pages if p not in out.left]
+    return out
