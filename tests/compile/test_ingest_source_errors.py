@@ -56,21 +56,24 @@ def test_a_bug_met_by_one_reply_fails_that_source_alone(tmp_path: Path) -> None:
 
 
 def test_the_names_first_pass_keeps_all_of_a_names_claims(tmp_path: Path) -> None:
-    texts = ["Chroma is open-source.", "Chroma is a vector database.", "Chroma runs inside a Python process.",
-             "Chroma is an open-source vector database.", "Chroma runs inside a process.", "Chroma is a database.",
-             "Chroma is open-source software.", "Chroma runs in Python."]  # more than one plan's entity holds
+    # more than one plan's entity holds, each a fact of its own (paraphrases of one fact would rightly be one line)
+    texts = ["Chroma is an open-source vector database.", "Chroma runs inside a Python process.",
+             "Chroma stores its collections in SQLite.", "Chroma can also run as a server on port 8000.",
+             "Chroma ships a JavaScript client.", "Chroma was first released in 2022.",
+             "Chroma filters results by metadata.", "Chroma computes embeddings with a default model."]
 
     def reply(messages: Sequence[Mapping[str, str]]) -> Any:
         ask = messages[-1]["content"]
         if "List every named thing" in ask:
             return {"names": [{"name": "Chroma", "kind": "database"}]}
         if "The facts this source states" in ask and "Chroma" in ask:
-            return {"items": [{"name": "Chroma", "facts": [{"text": t, "quote": GOOD} for t in texts]}]}
+            return {"items": [{"name": "Chroma", "facts": [{"text": t, "quote": t} for t in texts]}]}
         return {"names": []} if "List every named thing" in ask else {"items": []}
 
     root = _vault(tmp_path, "two-pass")
-    good = _sources(tmp_path)[0]
-    report = ingest(root, IngestOptions(inputs=[good], use_palace=False, lint_after=False,
+    source = tmp_path / "notes.md"
+    source.write_text("# Notes on a vector store\n\n" + "\n\n".join(texts) + "\n", encoding="utf-8")
+    report = ingest(root, IngestOptions(inputs=[str(source)], use_palace=False, lint_after=False,
                                         today=dt.date(2026, 12, 1)), llm=FakeLLM().respond_with(reply))
     assert [(s.status, s.error) for s in report.sources] == [("compiled", None)]
     page = (root / "entities/chroma.md").read_text(encoding="utf-8")

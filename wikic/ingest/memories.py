@@ -84,6 +84,16 @@ class Deduplicator:
             self._embed = self._load() if self._load is not None else None
         return self._embed
 
+    def similarity(self, a: str, b: str) -> float | None:
+        """The cosine of the two texts' embeddings; None when no model is at hand."""
+        embed = self._model()
+        if embed is None:
+            return None
+        missing = [t for t in dict.fromkeys([a, b]) if t not in self._vectors]
+        if missing:
+            self._vectors.update(zip(missing, embed(missing), strict=True))
+        return float(self._vectors[a] @ self._vectors[b])
+
     def best(self, text: str, candidates: Sequence[str]) -> int | None:
         """The index of the candidate that says the same as `text`, or None."""
         if not candidates:
