@@ -34,8 +34,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, Self
 
 __all__ = [
-    "Behaviour", "LoggedRequest", "StandinServer", "error", "is_answer_request", "malformed", "rejection", "reply",
-    "slow", "truncated",
+    "Behaviour", "LoggedRequest", "StandinServer", "composed_as_listed", "error", "is_answer_request",
+    "is_compose_request", "malformed", "rejection", "reply", "slow", "truncated",
 ]
 
 
@@ -363,6 +363,26 @@ class StandinServer:
 def is_answer_request(body: dict[str, Any]) -> bool:
     """A plain-text request (a query's answer, streamed or not), not an extraction: those ask for JSON."""
     return "response_format" not in body
+
+
+def is_compose_request(body: dict[str, Any]) -> bool:
+    """A request to write a page's claims as prose (`wikic/ingest/compose.py`), not an extraction."""
+    messages = body.get("messages") or [{}]
+    return str(messages[-1].get("content", "")).startswith("Page: ") and "Claims, by section:" in str(
+        messages[-1].get("content", ""))
+
+
+def composed_as_listed(body: dict[str, Any]) -> dict[str, Any]:
+    """The reply of a model that writes each claim of a compose request as a sentence of its own, citing it:
+    prose that says exactly what the claims say (every sentence holds up)."""
+    sections: list[dict[str, Any]] = []
+    for line in str(body["messages"][-1]["content"]).split("\n"):
+        if line.startswith("## "):
+            sections.append({"section": line[3:], "sentences": []})
+        elif line.startswith("[") and "] " in line and sections:
+            cid, text = line[1:].split("] ", 1)
+            sections[-1]["sentences"].append({"text": text, "claims": [cid]})
+    return {"lead": [], "sections": sections}
 
 
 def _word_pieces(text: str) -> list[str]:

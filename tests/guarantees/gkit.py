@@ -129,11 +129,14 @@ ANSWER = "Acme Corp builds widgets [[acme-corp]]."
 
 
 def route(body: dict[str, Any]) -> Any:
-    """Extraction requests get the plan for their source; answer (query) requests a short answer."""
-    from standin_openai import is_answer_request, reply
+    """Extraction requests get the plan for their source, compose requests each claim as a sentence, answer (query)
+    requests a short answer."""
+    from standin_openai import composed_as_listed, is_answer_request, is_compose_request, reply
 
     if is_answer_request(body):
         return reply(ANSWER)
+    if is_compose_request(body):
+        return composed_as_listed(body)
     return plan_for(body["messages"][-1]["content"])
 
 

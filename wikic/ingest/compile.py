@@ -50,9 +50,6 @@ from wikic.vault.slug import slugify
 from wikic.vault.state import Mentions
 
 TABLE_SECTION = "Comparison"  # where a comparison's table goes, on whatever kind of page
-# USE cosine from which two claims with the same numbers and names are one fact: paraphrases of one fact
-# measured 0.78-0.83, distinct claims of one page at most 0.47, restatements with another emphasis about 0.6
-SAME_MEANING = 0.75
 
 KIND_TAGS = {
     "person": ("person", "people"),
@@ -675,7 +672,6 @@ class Compiler:
             title=str(data.get("title") or ""),
             see_also=[link(self.link_text(p), self.names.titles.get(p)) for p in others],
             extra=[*tables, *memories],
-            same=self._same_meaning,
         )
         result.superseded += rendered.moved
         result.merged_claims += rendered.merged
@@ -686,11 +682,6 @@ class Compiler:
         elif before and data.get("contested") is True:
             del data["contested"]
         return rendered.body
-
-    def _same_meaning(self, a: str, b: str) -> bool:
-        """Two claims with the same specifics say one fact in other words (the packaged USE model's cosine)."""
-        similarity = self.dedup.similarity(a, b)
-        return similarity is not None and similarity >= SAME_MEANING
 
     def _write_new(
         self,

@@ -3,7 +3,8 @@
 When an ingest changed a page, one model call for that page turns each section's claims into a few
 sentences, each naming the claims it rests on (by their ids). The model proposes; the code decides: a
 sentence stands only when it cites claims of its own section and every number, date, version and name in it
-is in those claims (`support.unsupported`, the rule every claim already met against its quote). A refused
+is in those claims (`support.unsupported`, the rule every claim already met against its quote), and it adds
+no denial ("not", "never") that none of them holds. A refused
 sentence is replaced by its claims as written, and a claim no sentence covers is written as itself, so the
 prose says everything the list said and nothing more. Each sentence carries the anchors of its claims.
 
@@ -31,6 +32,7 @@ from wikic.llm.client import LLM
 from wikic.llm.structured import Usage, ask
 from wikic.pages.blocks import digest, find_block, merge_blocks
 from wikic.pages.render import clean_text
+from wikic.text.terms import negated
 from wikic.vault.anchors import ANCHOR
 from wikic.vault.frontmatter import split_page
 from wikic.vault.page_layout import Layout, section_key
@@ -40,6 +42,7 @@ MAX_SENTENCES = 12
 CLAIMS_CALLOUT = "> [!quote]- Claims"
 # Why a sentence was not written (the report counts them)
 NO_CLAIM, NOT_HERE, UNSUPPORTED = "cites no claim", "cites a claim of another section", "states what its claims do not"
+DENIES = "denies what its claims state"
 
 
 class _Wire(BaseModel):
@@ -214,6 +217,8 @@ def _refusal(text: str, cited: list[Claim], own: set[str], subject: Sequence[str
     said = "\n".join(_plain(c.text) for c in cited)
     if unsupported(text, said, subject_names=subject):
         return UNSUPPORTED
+    if negated(text) and not any(negated(c.text) for c in cited):
+        return DENIES
     return None
 
 

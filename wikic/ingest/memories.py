@@ -23,6 +23,7 @@ from wikic.errors import WikicError
 from wikic.ingest.plan_model import Memory
 from wikic.pages.blocks import digest, find_block
 from wikic.pages.names import normalize_name
+from wikic.text.terms import negated
 from wikic.vault.identity import Identity
 from wikic.vault.memories import KINDS, SECTIONS, MemoryItem, block_key, parse_items, render_items
 
@@ -84,16 +85,6 @@ class Deduplicator:
             self._embed = self._load() if self._load is not None else None
         return self._embed
 
-    def similarity(self, a: str, b: str) -> float | None:
-        """The cosine of the two texts' embeddings; None when no model is at hand."""
-        embed = self._model()
-        if embed is None:
-            return None
-        missing = [t for t in dict.fromkeys([a, b]) if t not in self._vectors]
-        if missing:
-            self._vectors.update(zip(missing, embed(missing), strict=True))
-        return float(self._vectors[a] @ self._vectors[b])
-
     def best(self, text: str, candidates: Sequence[str]) -> int | None:
         """The index of the candidate that says the same as `text`, or None."""
         if not candidates:
@@ -109,7 +100,9 @@ class Deduplicator:
         missing = [t for t in dict.fromkeys([text, *candidates]) if t not in self._vectors]
         if missing:
             self._vectors.update(zip(missing, embed(missing), strict=True))
-        scores = np.array([float(self._vectors[text] @ self._vectors[c]) for c in candidates])
+        # an embedding barely tells "likes tabs" from "does not like tabs": a denial is never a duplicate
+        scores = np.array([float(self._vectors[text] @ self._vectors[c]) if negated(c) == negated(text) else -1.0
+                           for c in candidates])
         at = int(np.argmax(scores))
         return at if scores[at] >= DUPLICATE_SIMILARITY else None
 

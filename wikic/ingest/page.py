@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 from wikic.facts.claims import CLAIMS_KEY, Citation, Claim, claim_id, normal_text, rows_block, scan
@@ -32,7 +32,7 @@ from wikic.facts.dates import first_day
 from wikic.facts.timeline import HISTORY_KEY, Timeline, timeline, unique
 from wikic.ingest.support import specifics
 from wikic.pages.blocks import block_keys, digest, find_block, merge_blocks, remove_block
-from wikic.text.terms import words
+from wikic.text.terms import negated, statement, words
 from wikic.vault.anchors import ANCHOR, find_anchors
 from wikic.vault.page_layout import CONTRADICTIONS, HISTORY, RELATED, Layout, section_key
 from wikic.vault.slug import slugify
@@ -43,7 +43,6 @@ CONTRADICTIONS_KEY = "contradictions"
 MORE = ":more"  # beside a block a person edited: what the compiler has for that section now
 SEE_ALSO = "- See also: "
 LEAD_SUPPORT = 0.75  # share of a lead's words a claim must hold for its anchors to be the lead's
-SAME_WORDS = 0.8  # share of content words two claims with the same specifics must share to be one fact
 _OLD_CLAIM_BLOCKS = ("facts:",)  # an earlier version's per-source claim blocks
 _RELATION = re.compile(r"^- (?P<target>.+?) — (?P<how>.+?)(?P<cites>(?: \^\[[^\n]*?\])+)$")
 
@@ -98,14 +97,13 @@ def render_page(
     title: str = "",
     see_also: Sequence[str] | None = None,
     extra: Sequence[tuple[str, str, str | None]] = (),
-    same: Callable[[str, str], bool] | None = None,
     ended: Mapping[str, tuple[str, str]] | None = None,
 ) -> Rendered:
     """`body` (a page body) once `sources` have said `claims` and `relations` on it. `see_also`: links of the
     pages built on the same sources (each listed once in Related, after the relations; None: as listed now);
     `ended`: claim id -> (the day it stopped holding, the note that says so), for claims ended by hand; `extra`: other
     compiler blocks (key, body, section) to place (memories, tables); `lead`: the page's lead (None: as it
-    is); `same`: whether two claim texts say the same thing (a near paraphrase), beyond the same words."""
+    is)."""
     out = Rendered(body)
     title_words = content_words(title)
     edited = {key for key in block_keys(body) if _edited(body, key)}
@@ -128,7 +126,7 @@ def render_page(
         section_of[claim.id] = _section_of(block, layout)
     taken = {c.id for c in (*live, *frozen)}
     for new in claims:
-        twin = next((c for c in live if _same_fact(c.text, new.text, same)), None)
+        twin = next((c for c in live if _same_fact(c.text, new.text)), None)
         if twin is not None:
             merged = twin.citing(new.citation)
             if twin.citations:  # another source states it too: what each says of its time is kept
@@ -257,18 +255,15 @@ def _unlinked(text: str) -> str:
     return re.sub(r"\[\[(?:[^\[\]|\n]*\|)?([^\[\]\n]*)\]\]", r"\1", text)
 
 
-def _same_fact(a: str, b: str, same: Callable[[str, str], bool] | None) -> bool:
-    """Two claim texts state one fact: the same words, or a near paraphrase with the same numbers and names.
-    Claims that list different items (another number, another name) are never one."""
+def _same_fact(a: str, b: str) -> bool:
+    """Two claim texts state one fact in the same words: case, links, articles, the copula and inflection
+    aside, the same words in the same order, with the same numbers and names. A paraphrase is not matched
+    here (no measure of meaning tells "is easy to run" from "is hard to run", `bench/same_fact.py`): the
+    composed prose says it once, citing both claims."""
     if normal_text(a) == normal_text(b):
         return True
-    sa, sb = specifics(_unlinked(a)), specifics(_unlinked(b))
-    if sa.numbers != sb.numbers or sa.words != sb.words:
-        return False
-    wa, wb = content_words(a), content_words(b)
-    if wa and wb and len(wa & wb) / len(wa | wb) >= SAME_WORDS:
-        return True
-    return same is not None and same(_unlinked(a), _unlinked(b))
+    a, b = _unlinked(a), _unlinked(b)
+    return statement(a) == statement(b) and specifics(a) == specifics(b) and negated(a) == negated(b)
 
 
 def _contradictions(pairs: list[tuple[Claim, Claim]], plan: Timeline) -> str:

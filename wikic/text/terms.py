@@ -3,7 +3,8 @@
 `tokenize` gives the terms of the palace's BM25 index and of the relevance test in query: stemmed content
 words for alphabetic scripts, character bigrams for CJK (no spaces to cut at), and adjacent word pairs.
 `words` gives the words quote anchoring matches on: letters and digits (each Han or kana character a word of
-its own), folded by NFKC and case, with where each one is in the text.
+its own), folded by NFKC and case, with where each one is in the text. `statement` gives the words two
+claims must share, in order, to be one statement, and `negated` whether a text denies what it states.
 """
 
 from __future__ import annotations
@@ -91,3 +92,29 @@ def words(text: str) -> Iterator[tuple[str, int, int]]:
     """(folded word, start, end) for each word of `text`, in order."""
     for match in _WORD.finditer(text):
         yield fold(match.group()), match.start(), match.end()
+
+
+# Words whose absence or presence never changes what a claim states: articles, the copula, relative pronouns.
+_FILLER = frozenset("a an the is are was were be been being its it this that these those which who".split())
+# A claim that holds one of these denies what the same words without it assert ("Chroma is not fast").
+_NEGATIONS = frozenset(
+    """not no never without cannot nor neither none nothing nobody nowhere don didn doesn isn wasn weren won
+    wouldn shouldn couldn aren hasn haven hadn mustn needn 不 没 没有 未 无 非 別 别 ない ず""".split()
+)
+
+
+def statement(text: str) -> tuple[str, ...]:
+    """The words of a claim that say what it states, in order: folded and stemmed, fillers (articles, the
+    copula) left out. Two claims with the same statement words say one thing in the same words; the order
+    counts ("trades memory for speed" is not "trades speed for memory")."""
+    out = []
+    for word, _, _ in words(text):
+        if word in _FILLER:
+            continue
+        out.append(_stem(word) if word.isascii() and word.isalpha() else word)
+    return tuple(out)
+
+
+def negated(text: str) -> bool:
+    """Whether `text` holds a negation ("not", "never", "doesn't", "不", "ない"...)."""
+    return any(word in _NEGATIONS for word, _, _ in words(text.replace("n't", " not")))
