@@ -106,6 +106,17 @@ def test_a_sentence_its_claims_do_not_support_is_replaced_by_them_as_written(tmp
     assert "Quillstore allows one writer at a time. ^[" in prose
 
 
+def test_a_sentence_that_denies_what_its_claims_state_is_refused(tmp_path: Path) -> None:
+    denied = [("Quillstore does not keep the whole database in a single file.", ["Quillstore keeps"]),
+              ("Quillstore never allows more than one writer at a time.", ["Quillstore allows"])]
+    root, report = _run(tmp_path, _model(denied))
+    assert report.composed is not None and report.composed.refused == {"denies what its claims state": 2}
+    prose = (root / "entities/quillstore.md").read_text(encoding="utf-8").split("## Key facts")[1]
+    prose = prose.split("> [!quote]")[0]
+    assert "does not keep" not in prose and "never" not in prose
+    assert "Quillstore keeps the whole database in a single file. ^[" in prose
+
+
 def test_composing_again_the_same_claims_costs_nothing_and_changes_nothing(tmp_path: Path) -> None:
     calls: list[str] = []
     root, _ = _run(tmp_path, _model(GOOD, calls=calls))

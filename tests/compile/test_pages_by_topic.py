@@ -9,7 +9,10 @@ import re
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from wikic.facts.claims import scan
+from wikic.ingest.page import _same_fact
 from wikic.ingest.pipeline import IngestOptions, IngestReport, ingest
 from wikic.llm.fake import FakeLLM
 from wikic.vault.init import init_vault
@@ -196,3 +199,21 @@ def test_recompiling_one_source_changes_only_what_it_contributed(tmp_path: Path)
     assert "two-years-on.md" not in single and "raw/articles/field-notes.md" in single  # A still says it
     assert "1.0 was released" not in after and "25,000" not in after  # what only B said, and B no longer says
     assert "40,000 writes per second ^[" in after.split("## Key facts")[1]  # current again, back in its section
+
+
+@pytest.mark.parametrize(("a", "b", "one"), [
+    ("Quillstore keeps the whole database in a single file.", "Quillstore keeps the whole database in a single file",
+     True),
+    ("The team keeps Quillstore for the desktop app.", "The team keeps [[quillstore|Quillstore]] for its desktop app.",
+     True),
+    ("The team keeps Quillstore for the desktop app.", "The team chose Quillstore for the desktop app.", False),
+    ("Quillstore is an open-source database.", "Quillstore is an open source database.", True),
+    ("Quillstore keeps a single file.", "Quillstore keeps the single file.", True),
+    ("Quillstore is fast.", "Quillstore is not fast.", False),
+    ("Quillstore trades memory for speed.", "Quillstore trades speed for memory.", False),
+    ("Quillstore is easy to run.", "Quillstore is hard to run.", False),
+    ("Search latency went up after the move.", "Search latency went down after the move.", False),
+    ("Quillstore handled 40,000 writes per second.", "Quillstore handled 25,000 writes per second.", False),
+])
+def test_two_claims_are_one_fact_only_in_the_same_words(a: str, b: str, one: bool) -> None:
+    assert _same_fact(a, b) is one and _same_fact(b, a) is one

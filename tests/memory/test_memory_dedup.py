@@ -22,6 +22,9 @@ CASES = [
     ("Decided to use PostgreSQL for the billing service.", "Decided to use SQLite for the billing service.", False),
     ("Run the fast test tier before every commit.", "Run the slow test tier every night.", False),
     ("Ada lives in Berlin.", "Ada works in Berlin.", False),
+    # an embedding puts a denial next to what it denies (cosine 0.94 here): never one memory
+    ("The user likes long answers.", "The user does not like long answers.", False),
+    ("Commit the lock file.", "Never commit the lock file.", False),
 ]
 
 
