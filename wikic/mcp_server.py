@@ -224,16 +224,17 @@ class WikiTools:
         return "\n".join(lines).strip()
 
     def ingest(self, sources: list[str]) -> str:
-        from wikic.ingest.client_inputs import client_inputs
+        from wikic.ingest.client_inputs import client_inputs, url_prefixes
         from wikic.ingest.pipeline import IngestOptions, ingest
         from wikic.settings import load_settings
 
         if not sources:
             return "Nothing to ingest: give file paths, http(s) URLs, or raw/ paths captured with file_note."
-        inputs = client_inputs(self.root, sources, load_settings(self.root).mcp.allow)
+        allow = load_settings(self.root).mcp.allow
+        inputs = client_inputs(self.root, sources, allow)
         with self._lock:
             try:
-                report = ingest(self.root, IngestOptions(inputs=inputs))
+                report = ingest(self.root, IngestOptions(inputs=inputs, client_url_allow=url_prefixes(allow)))
             finally:
                 self.reset_palace()
         return _ingest_summary(report)

@@ -4,7 +4,9 @@ A client is a model, and a source or a web page it read may have talked it into 
 `../.env` or a service on the local network: whatever ingest reads is copied into raw/, sent to the model
 and made searchable. So a client may name files of the vault (outside its dot-folders and dot-files), files
 in the folders `[mcp] allow` lists, and http(s) URLs of public hosts (or under a URL `[mcp] allow` lists);
-anything else is refused before it is read. A person at the command line is not held to this.
+anything else is refused before it is read. A URL that passes is then fetched public hosts only, redirects and
+the address a name resolves to when fetched included (`public_fetch.py`). A person at the command line is not
+held to this.
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ def client_inputs(root: Path, sources: Sequence[str], allow: Sequence[str]) -> l
     A relative path is the vault's: the server's own working folder is no base for paths."""
     real_root = os.path.realpath(root)
     folders = [os.path.realpath(_expand(root, a)) for a in allow if not _is_url(a)]
-    prefixes = [a for a in allow if _is_url(a)]
+    prefixes = url_prefixes(allow)
     out: list[str] = []
     refused: list[str] = []
     for source in sources:
@@ -44,6 +46,11 @@ def client_inputs(root: Path, sources: Sequence[str], allow: Sequence[str]) -> l
     if refused:
         raise UsageError(f"refusing to ingest {'; '.join(refused)}", hint=_HINT)
     return out
+
+
+def url_prefixes(allow: Sequence[str]) -> list[str]:
+    """The URL prefixes among what `[mcp] allow` lists (the rest are folders)."""
+    return [a for a in allow if _is_url(a)]
 
 
 def _is_url(text: str) -> bool:

@@ -18,6 +18,7 @@ from typing import BinaryIO
 
 from wikic.errors import ExportError, UsageError
 from wikic.ingest import encodings
+from wikic.ingest.public_fetch import PrivateAddress
 from wikic.settings import IngestSettings
 from wikic.text import archive, extract as textract
 from wikic.vault.layout import RAW_DIR, RAW_SUBDIRS
@@ -76,16 +77,18 @@ def read_inputs(
     settings: IngestSettings | None = None,
     stdin: BinaryIO | bytes | None = None,
     encoding: str | None = None,
+    opener: urllib.request.OpenerDirector | None = None,
 ) -> list[Prepared]:
     """Read and check every input (file path, `-` for stdin, or http(s) URL); SourceError names the first
-    unusable one. `kind` forces the raw/ folder; `encoding` names the text encoding of every input."""
+    unusable one. `kind` forces the raw/ folder; `encoding` names the text encoding of every input; `opener`
+    fetches the URLs (None: as urllib does, for a person's own URLs)."""
     settings = settings or IngestSettings()
     if kind is not None and kind not in RAW_SUBDIRS:
         raise UsageError(f"unknown source kind {kind!r}", hint=f"use one of: {', '.join(RAW_SUBDIRS)}")
     if sum(1 for item in inputs if item == "-") > 1:
         raise UsageError("'-' (stdin) given more than once")
     root = vault_root.resolve()
-    return [_prepare(root, item, kind, settings, stdin, encoding) for item in inputs]
+    return [_prepare(root, item, kind, settings, stdin, encoding, opener) for item in inputs]
 
 
 def _prepare(
@@ -95,6 +98,7 @@ def _prepare(
     settings: IngestSettings,
     stdin: BinaryIO | bytes | None,
     declared: str | None,
+    opener: urllib.request.OpenerDirector | None = None,
 ) -> Prepared:
     limit = settings.max_source_bytes
     content_type: str | None = None
@@ -104,7 +108,7 @@ def _prepare(
         data = _read_stdin(stdin, limit)
     elif re.match(r"^https?://", item, re.IGNORECASE):
         label = source_name = item
-        data, content_type, name = _fetch(item, limit, settings.fetch_timeout)
+        data, content_type, name = _fetch(item, limit, settings.fetch_timeout, opener)
     else:
         path = Path(item).expanduser()
         label, name, source_name = item, path.name, path.name
@@ -185,10 +189,12 @@ def _refuse_zip(label: str, data: bytes) -> None:
     )
 
 
-def _fetch(url: str, limit: int, timeout: float) -> tuple[bytes, str | None, str]:
+def _fetch(
+    url: str, limit: int, timeout: float, opener: urllib.request.OpenerDirector | None = None
+) -> tuple[bytes, str | None, str]:
     request = urllib.request.Request(url, headers={"User-Agent": "wikic (+source capture)", "Accept": "*/*"})
     try:
-        with urllib.request.urlopen(request, timeout=timeout) as response:
+        with (opener.open if opener is not None else urllib.request.urlopen)(request, timeout=timeout) as response:
             length = response.headers.get("Content-Length")
             if length and length.isdigit() and int(length) > limit:
                 raise SourceError(
@@ -204,6 +210,11 @@ def _fetch(url: str, limit: int, timeout: float) -> tuple[bytes, str | None, str
         ) from None
     except (urllib.error.URLError, TimeoutError, OSError) as exc:
         reason = getattr(exc, "reason", exc)
+        if isinstance(reason, PrivateAddress):
+            raise SourceError(
+                f"{url}: refusing to fetch: {reason}",
+                hint="a client may ingest URLs of public hosts only, unless [mcp] allow in wikic.toml lists the URL",
+            ) from None
         raise SourceError(
             f"{url}: cannot fetch ({reason})", hint=f"check the address and the network (timeout {timeout:g} s)"
         ) from None

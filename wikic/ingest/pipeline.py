@@ -30,6 +30,7 @@ require_extra("llm")  # before the imports below need it: numpy, bs4, the model 
 
 from wikic.conversations.intake import ExportReport, bring_in, drain_queue, find_dropped, find_exports
 from wikic.conversations.queue import queued
+from wikic.ingest import public_fetch
 from wikic.ingest.capture import CapturedSource, commit, preview
 from wikic.ingest.composing import Composing, compose_run
 from wikic.ingest.inputs import read_inputs
@@ -72,6 +73,9 @@ class IngestOptions:
     today: dt.date | None = None
     overrides: dict[str, Any] = field(default_factory=dict)  # CLI flags for [llm]
     compose: bool | None = None  # write the changed pages' claims as checked prose (None: `[llm] compose`)
+    # a client's ingest (the MCP tool): its URLs reach public addresses only, redirects included, but those
+    # under these prefixes; None: a person's own URLs, fetched as urllib does
+    client_url_allow: Sequence[str] | None = None
 
 
 @dataclass
@@ -398,8 +402,10 @@ def ingest(
         exports = {str(item.path) for item in found} | {r.origin for r in refused}
         inputs = [i for i in options.inputs if str(Path(i).expanduser()) not in exports]
         # the other sources are read first: one that cannot be read stops the run before a transcript is written
+        opener = None if options.client_url_allow is None else public_fetch.opener(options.client_url_allow)
         prepared = (
-            read_inputs(root, inputs, kind=options.kind, settings=settings.ingest, encoding=options.encoding)
+            read_inputs(root, inputs, kind=options.kind, settings=settings.ingest, encoding=options.encoding,
+                        opener=opener)
             if inputs
             else []
         )
