@@ -383,3 +383,32 @@ def test_claims_quoting_frontmatter_or_headers_are_not_written() -> None:
     )
     facts = anchor_plan(plan, TRANSCRIPT).facts()
     assert [f.anchor for f in facts] == [Anchor(TRANSCRIPT_PATH, 10, 10), None, None]
+
+
+GLUED = ("# Brightline notes\n\nBrightline is a sync service for local-first apps. Our team moved its desktop app "
+         "to Quillstore in 2024. Quillstore keeps the whole database in a single file on disk. It handled 40,000 "
+         "writes per second.\n")
+TWO = ("Our team moved its desktop app to Quillstore in 2024. Quillstore keeps the whole database in a single file "
+       "on disk.")
+
+
+@pytest.mark.parametrize(("claim", "quote", "written"), [
+    # whole sentences with words glued before or after them: the source's sentences alone
+    (f"Quillstore is {TWO[0].lower()}{TWO[1:]}", TWO, TWO),
+    ("Quillstore keeps the whole database in a single file on disk, so backups are trivial.",
+     "Quillstore keeps the whole database in a single file on disk.",
+     "Quillstore keeps the whole database in a single file on disk."),
+    # the model framing a fragment: its claim (the support rule checks it)
+    ("Quillstore handled 40,000 writes per second.", "handled 40,000 writes per second",
+     "Quillstore handled 40,000 writes per second."),
+    # a longer stretch of the source than the quote: as written
+    ("Brightline is a sync service for local-first apps.", "a sync service for local-first apps",
+     "Brightline is a sync service for local-first apps."),
+    # the quote as the claim
+    (TWO, TWO, TWO),
+])
+def test_a_quote_of_whole_sentences_with_words_glued_on_is_the_quote(claim: str, quote: str, written: str) -> None:
+    name = "Brightline" if claim.startswith("Brightline") else "Quillstore"
+    plan = Plan("raw/articles/notes.md", "", (Entity(name, "product", (), "", (Fact(claim, quote),)),), (), (), ())
+    fact = anchor_plan(plan, GLUED).entities[0].facts[0]
+    assert fact.anchored and fact.text == written

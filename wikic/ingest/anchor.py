@@ -140,6 +140,11 @@ class AnchorIndex:
 
     def locate(self, quote: str) -> Anchor | None:
         """The line range of `quote` in the text, or None if it is not there (verbatim, modulo folding)."""
+        span = self._locate_words(quote)
+        return self._anchor(*span) if span is not None else None
+
+    def _locate_words(self, quote: str) -> tuple[int, int] | None:
+        """The first and last word of `quote` in the text, or None if it is not there."""
         parts = quote_words(quote)
         if sum(len(p) for p in parts) < MIN_WORDS:
             return None
@@ -150,9 +155,34 @@ class AnchorIndex:
             start_word = bisect.bisect_left(self._word_pos, at)
             end_word = self._follow(start_word + len(first), rest)
             if end_word is not None:
-                return self._anchor(start_word, end_word)
+                return start_word, end_word
             at = self._joined.find(needle, at + 1)
         return None
+
+    def unglued(self, claim: str, quote: str) -> str | None:
+        """The quote, when `claim` is a quote of whole sentences with words glued before or after it that the
+        source does not write there ("Quillstore is our team moved its app to Quillstore in 2024."): a small
+        model's way of making a sentence its claim. None when the claim is no such thing: a claim that frames
+        a fragment ("Quillstore handled ..." for "handled 40,000 writes per second") is the model's to make,
+        and the support rule checks it."""
+        parts = quote_words(quote)
+        span = self._locate_words(quote) if len(parts) == 1 else None
+        if span is None or not self._whole_sentences(*span):
+            return None
+        said, wanted = [w for w, _, _ in words(claim)], parts[0]
+        at = next((i for i in range(len(said) - len(wanted) + 1) if said[i : i + len(wanted)] == wanted), None)
+        if at is None or len(said) == len(wanted):
+            return None
+        before, after = said[:at], said[at + len(wanted) :]
+        first, last = span
+        if self._words[max(0, first - len(before)) : first] == before and \
+                self._words[last + 1 : last + 1 + len(after)] == after:
+            return None  # the claim is a longer stretch of the source itself
+        return self._text[self._starts[first] : closing(self._text, self._ends[last])]
+
+    def _whole_sentences(self, first: int, last: int) -> bool:
+        bounds = self._sentences()
+        return any(b[0] == first for b in bounds) and any(b[1] == last for b in bounds)
 
     def _follow(self, after: int, rest: list[list[str]]) -> int | None:
         """Index of the last word once every remaining part is found in order, each within the gap limit."""
@@ -297,9 +327,11 @@ def anchor_plan(plan: Plan, text: str) -> Plan:
             found = index.locate(f.quote)
             memo[f.quote] = (found, f.quote) if found else (index.repair(f.quote) or (None, f.quote))
         anchor, quote = memo[f.quote]
-        missing = tuple(unsupported(f.text, quote, subject_names=subject, source=text)) if anchor else ()
+        said = (index.unglued(f.text, quote) or f.text) if anchor else f.text
+        missing = tuple(unsupported(said, quote, subject_names=subject, source=text)) if anchor else ()
         seen, via = observed(anchor)
-        return replace(f, quote=quote, anchor=anchor, repaired=quote != f.quote, missing=missing, seen=seen, via=via)
+        return replace(f, text=said, quote=quote, anchor=anchor, repaired=quote != f.quote, missing=missing,
+                       seen=seen, via=via)
 
     def facts(items: Iterable[Fact], *subject: str) -> tuple[Fact, ...]:
         return tuple(fact(f, subject) for f in items)
