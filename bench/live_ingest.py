@@ -12,7 +12,14 @@ and with `--json` as data:
   and claims the compiler dropped, by reason (no quote, unsupported, invented name); quotes repaired;
 - names the model invented (proposed, but never written in the source), and pages whose claims lack an
   anchor (should be none);
-- seconds, model calls, tokens, and the strategy each source was asked with.
+- seconds, model calls, tokens, and the strategy each source was asked with;
+- the pages as a reader meets them: pages with a lead, claims stated by several sources (one line, every
+  anchor), disagreements shown under Contradictions, claims that are the source's own sentence found by code
+  (`by=sentence`) against those the model stated;
+- composing (each changed page's claims written as checked prose): pages composed, sentences written and
+  refused by reason, calls, tokens and seconds. With `--compare-compose` the run first compiles with
+  composing off (the claim lists), measures, then compiles again from the cached extraction replies with
+  composing on, so the same claims are measured both ways.
 Nothing is cached between runs (each run is a fresh vault) unless `--keep DIR` is given.
 """
 
@@ -23,19 +30,25 @@ import json
 import sys
 import tempfile
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
+from wikic.facts.claims import BY_SENTENCE, scan  # noqa: E402
 from wikic.ingest.pipeline import IngestOptions, ingest  # noqa: E402
+from wikic.pages.blocks import find_block  # noqa: E402
 from wikic.pages.names import normalize_name  # noqa: E402
 from wikic.vault.anchors import find_anchors  # noqa: E402
 from wikic.vault.frontmatter import split_page  # noqa: E402
 from wikic.vault.init import init_vault  # noqa: E402
 
 SOURCES = REPO / "bench" / "live_sources"
+# what composing changes, measured on the same claims
+COMPARED = ("pages_with_a_lead", "composed_pages", "composed_sentences", "refused", "compose_failed", "compose_calls",
+            "compose_tokens", "compose_seconds", "anchored_claims", "unanchored_claim_lines")
 PAGE_FOLDERS = ("entities", "concepts", "comparisons")
 
 
@@ -45,22 +58,46 @@ def _keys(name: str) -> set[str]:
 
 
 def claims_on(text: str) -> tuple[int, int]:
-    """(claim lines with an anchor, claim lines without one) in the compiler's blocks of a page."""
-    anchored = bare = 0
+    """(claims with an anchor, claim lines without one) in the compiler's blocks of a page: each claim once,
+    whether it stands as a list item or in the callout under composed prose."""
+    anchored = len({c.id for c in scan(text) if c.citations and c.block and not c.block.startswith("related")})
+    bare = 0
     inside = False
     for line in text.split("\n"):
         if line.startswith("<!-- wikic:begin "):
-            inside = not line.split()[2].startswith(("related:", "summary"))
+            inside = line.split()[2].startswith("section:")
             continue
         if line.startswith("<!-- wikic:end "):
             inside = False
             continue
-        if inside and line.startswith(("- ", "| ")) and not line.startswith(("| Axis", "|---")):
-            if find_anchors(line):
-                anchored += 1
-            elif line.startswith("- "):
-                bare += 1
+        if inside and line.startswith("- ") and not find_anchors(line):
+            bare += 1
     return anchored, bare
+
+
+def reading(text: str) -> dict[str, Any]:
+    """What a reader meets on a page: a lead, claims several sources state, disagreements, found sentences."""
+    _, body = split_page(text)
+    lead = find_block(body, "summary")
+    claims = {c.id: c for c in scan(text) if c.citations}
+    return {
+        "lead": bool(lead and lead[3].strip()),
+        "shared_claims": sum(1 for c in claims.values() if len({x.source for x in c.citations}) > 1),
+        "contradictions": text.count("> [!warning]"),
+        "found_sentences": sum(1 for c in claims.values() if any(x.by == BY_SENTENCE for x in c.citations)),
+        "model_claims": sum(1 for c in claims.values() if not any(x.by == BY_SENTENCE for x in c.citations)),
+    }
+
+
+def composing(report: Any) -> dict[str, Any]:
+    done = getattr(report, "composed", None)
+    if done is None:
+        return {"composed_pages": 0}
+    return {
+        "composed_pages": len(done.pages), "composed_sentences": done.sentences, "refused": dict(done.refused),
+        "compose_failed": dict(done.failed), "compose_calls": done.calls,
+        "compose_tokens": done.prompt_tokens + done.completion_tokens, "compose_seconds": round(done.seconds, 1),
+    }
 
 
 def measure(root: Path, report: Any, expected: dict[str, list[str]], seconds: float) -> dict[str, Any]:
@@ -71,7 +108,8 @@ def measure(root: Path, report: Any, expected: dict[str, list[str]], seconds: fl
             data, _ = split_page(text)
             anchored, bare = claims_on(text)
             names = [str((data or {}).get("title", path.stem)), *((data or {}).get("aliases") or [])]
-            pages[path.relative_to(root).as_posix()] = {"names": names, "claims": anchored, "unanchored": bare}
+            pages[path.relative_to(root).as_posix()] = {"names": names, "claims": anchored, "unanchored": bare,
+                                                        **reading(text)}
     mentions_file = root / ".wikic" / "mentions.json"
     mentions = (
         json.loads(mentions_file.read_text(encoding="utf-8")).get("mentions", {}) if mentions_file.exists() else {}
@@ -118,6 +156,12 @@ def measure(root: Path, report: Any, expected: dict[str, list[str]], seconds: fl
         "prompt_tokens": totals["prompt_tokens"],
         "completion_tokens": totals["completion_tokens"],
         "page_claims": {p: v["claims"] for p, v in pages.items()},
+        "pages_with_a_lead": sum(1 for v in pages.values() if v["lead"]),
+        "claims_from_several_sources": sum(v["shared_claims"] for v in pages.values()),
+        "contradictions_shown": sum(v["contradictions"] for v in pages.values()),
+        "found_sentence_claims": sum(v["found_sentences"] for v in pages.values()),
+        "model_stated_claims": sum(v["model_claims"] for v in pages.values()),
+        **composing(report),
     }
 
 
@@ -154,11 +198,17 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                  f"max_output_tokens = {args.max_output_tokens}"]
         (root / "wikic.toml").write_text("[llm]\n" + "\n".join(lines) + "\n", encoding="utf-8")
         started = time.monotonic()
-        options = IngestOptions(inputs=[str(s) for s in sources], use_palace=False, worked_example=not args.no_example)
+        options = IngestOptions(inputs=[str(s) for s in sources], use_palace=False, worked_example=not args.no_example,
+                                compose=False if args.compare_compose or args.no_compose else None)
         report = ingest(root, options)
         result = measure(root, report, expected, time.monotonic() - started)
         texts = " ".join(s.read_text(encoding="utf-8") for s in sources)
         result["page_names_not_in_sources"] = not_in_sources(root, texts)
+        if args.compare_compose:  # the same extraction, from the cache, now composed
+            started = time.monotonic()
+            again = ingest(root, replace(options, compose=True, force=True))
+            composed = measure(root, again, expected, time.monotonic() - started)
+            result["with_compose"] = {k: composed[k] for k in COMPARED}
     result["model"], result["strategy"], result["worked_example"] = args.model, args.strategy, not args.no_example
     return result
 
@@ -176,6 +226,9 @@ def main() -> None:
     parser.add_argument("--max-output-tokens", type=int, default=2048)
     parser.add_argument("--keep", help="build the vault here and keep it (an empty or new folder)")
     parser.add_argument("--entity-min-claims", type=int, help="SCHEMA.md's entity_min_claims for the vault")
+    parser.add_argument("--no-compose", action="store_true", help="keep the claim lists ([llm] compose = false)")
+    parser.add_argument("--compare-compose", action="store_true",
+                        help="measure the pages with composing off, then on (extraction replies from the cache)")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     result = run(args)
@@ -187,8 +240,12 @@ def main() -> None:
         "anchored_claims", "claims_per_page_min", "claims_per_page_mean", "pages_with_fewer_than_3_claims",
         "unanchored_claim_lines", "dropped", "repaired_quotes", "invented_names", "page_names_not_in_sources",
         "nothing_extracted", "failed", "strategies", "seconds", "calls", "prompt_tokens", "completion_tokens",
+        "pages_with_a_lead", "claims_from_several_sources", "contradictions_shown", "found_sentence_claims",
+        "model_stated_claims", "composed_pages", "composed_sentences", "refused", "compose_failed", "compose_calls",
+        "compose_tokens", "compose_seconds", "with_compose",
     ):
-        print(f"{key:32} {result[key]}")
+        if key in result:
+            print(f"{key:32} {result[key]}")
 
 
 if __name__ == "__main__":

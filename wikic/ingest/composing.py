@@ -10,6 +10,7 @@ what the run composed.
 from __future__ import annotations
 
 import datetime as dt
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -38,6 +39,7 @@ class Composing:
     cached_calls: int = 0
     prompt_tokens: int = 0
     completion_tokens: int = 0
+    seconds: float = 0.0  # waiting for the model's replies (the prose is written after)
 
     def to_dict(self) -> dict[str, Any]:
         return dict(self.__dict__)
@@ -84,8 +86,10 @@ def compose_run(
         aliases = [a for a in (data or {}).get("aliases") or [] if isinstance(a, str)]
         return compose_page(page, texts[path], llm, cache, max_tokens=max_tokens, aliases=aliases)
 
+    started = time.monotonic()
     with DaemonPool(max(1, concurrency), name="wikic-compose") as pool:
         done = [f.result() for f in [pool.submit(one, d.path) for d in drafts]]
+    out.seconds = time.monotonic() - started
     if cache is not None:
         cache.sync()
     plan = journal.Journal()
