@@ -4,13 +4,16 @@ CLI draws them only on a terminal, so a pipe or `--json` gets the report alone."
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
+from unittest.mock import patch
 
 from scripted import entity, fact, plan
 from standin_openai import StandinServer, is_compose_request
 from typer.testing import CliRunner
 
 from wikic.cli import app
+from wikic.cli._progress import ProgressDisplay
 from wikic.ingest.pipeline import IngestOptions, ingest
 from wikic.progress import ProgressEvent
 from wikic.vault.init import init_vault
@@ -66,7 +69,9 @@ def test_extraction_reports_every_answered_chunk_then_writes_and_indexing(
     assert not any(e.stage == "leftover" for e in events)  # its own index work is no leftover
 
 
-def test_on_a_pipe_the_cli_prints_the_report_alone(tmp_path: Path, standin: StandinServer) -> None:
+def test_on_a_pipe_json_gets_the_report_alone_and_text_a_line_per_source_written(
+    tmp_path: Path, standin: StandinServer
+) -> None:
     root, sources = _setup(tmp_path, standin)
     result = CliRunner().invoke(app, ["ingest", *sources, "--vault", str(root), "--json"], catch_exceptions=False)
     assert result.exit_code == 0, result.stderr
@@ -76,15 +81,32 @@ def test_on_a_pipe_the_cli_prints_the_report_alone(tmp_path: Path, standin: Stan
     (tmp_path / "inbox" / "short.md").write_text(SHORT + "A second line.\n", encoding="utf-8")
     text = CliRunner().invoke(app, ["ingest", str(tmp_path / "inbox" / "short.md"), "--vault", str(root)])
     assert text.exit_code == 0, text.stderr
-    assert text.stderr == ""
-    assert text.stdout.startswith("raw/articles/short-note") and "\r" not in text.stdout
+    # a log gets a plain line as each source is written (stderr), then the report (stdout)
+    assert re.fullmatch(r"\[1/1\] raw/articles/short-note[^ ]*\.md written\n"
+                        r"search index: 1/1 files, \d+ drawers embedded\n", text.stderr), text.stderr
+    assert text.stdout.startswith("raw/articles/short-note") and "\r" not in text.stdout + text.stderr
 
 
-def test_index_on_a_pipe_prints_the_report_alone(tmp_path: Path, standin: StandinServer) -> None:
+def test_off_a_terminal_the_model_s_progress_is_a_line_every_half_minute() -> None:
+    now = [0.0]
+    lines: list[str] = []
+    display = ProgressDisplay(json_output=False, clock=lambda: now[0])
+    assert display.lines and not display.bars  # the test's stderr is no terminal
+    with patch("wikic.cli._progress.typer.echo", lambda text, err=False: lines.append(text)):
+        for second, done in ((0, 0), (10, 1), (29, 1), (31, 2), (45, 3), (62, 3), (70, 4)):
+            now[0] = float(second)
+            display(ProgressEvent("extract", done, 4, "chunks", tokens=100 * done))
+        display(ProgressEvent("write", 1, 1, "sources", note="raw/articles/a.md"))
+    assert lines == ["asking the model: 2/4 chunks, 200 tokens received",
+                     "asking the model: 3/4 chunks, 300 tokens received", "[1/1] raw/articles/a.md written"]
+
+
+def test_index_on_a_pipe_prints_its_last_count_then_the_report(tmp_path: Path, standin: StandinServer) -> None:
     root, _ = _setup(tmp_path, standin)
     (root / "raw/articles/long.md").write_text(LONG, encoding="utf-8")
     result = CliRunner().invoke(app, ["index", "--vault", str(root), "--json"], catch_exceptions=False)
     assert result.exit_code == 0
     assert json.loads(result.stdout)["drawers_embedded"] > 0 and result.stderr == ""
     text = CliRunner().invoke(app, ["index", "--rebuild", "--vault", str(root)], catch_exceptions=False)
-    assert text.stderr == "" and text.stdout.startswith("added (")
+    assert re.fullmatch(r"search index: (\d+)/\1 files, \d+ drawers embedded\n", text.stderr), text.stderr
+    assert text.stdout.startswith("added (")

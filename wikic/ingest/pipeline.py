@@ -614,7 +614,7 @@ def _add_reports(report: IngestReport, reports: list[SourceReport], progress: Pr
     for r in reports:
         report.sources.append(r)
         if progress and written and r.status == "compiled":
-            progress(ProgressEvent("write", len(report.sources), total, "sources"))
+            progress(ProgressEvent("write", len(report.sources), total, "sources", note=r.raw_path))
 
 
 def _plan_run(root: Path, session: CompileSession) -> journal.Journal:
