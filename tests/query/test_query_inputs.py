@@ -36,9 +36,23 @@ def test_pages_the_palace_never_indexed_are_named(tmp_path: Path, standin: Stand
     assert result.exit_code == 1
     assert "the palace has not indexed this vault yet" in result.stderr
     assert "Hint: run `wikic index`" in result.stderr
+    assert not (root / ".wikic" / "palace").exists()  # told before the palace (its model, its process) opened
     assert run(root, "index").exit_code == 0
     standin.route = lambda body: "Sam Altman [[openai]]."
     assert run(root, "query", "Who is the CEO of OpenAI?").stdout.strip() == "Sam Altman [[openai]]."
+
+
+def test_a_palace_opened_but_never_filled_is_told_as_never_indexed(
+    tmp_path: Path, standin: StandinServer, make_vault, page
+) -> None:
+    from wikic.palace import open_palace
+
+    root = make_vault({"entities/openai.md": page("OpenAI", body="# OpenAI\n\nSam Altman is its CEO.\n")})
+    write_settings(root, standin)
+    with open_palace(root) as palace:
+        palace.manifest.counts()  # opened (its manifest made), nothing indexed
+    result = run(root, "query", "Who is the CEO of OpenAI?")
+    assert result.exit_code == 1 and "the palace has not indexed this vault yet" in result.stderr
 
 
 def test_a_palace_built_with_another_embedding_model(wiki: QueryWiki, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -27,6 +27,7 @@ from wikic.query.retrieve import (
     DEFAULT_K,
     ContextItem,
     Retrieval,
+    require_indexed,
     retrieve,
 )
 from wikic.settings import Settings, load_settings
@@ -154,6 +155,7 @@ def answer_question(
         retrieval = retrieve(palace, question, budget=options.budget, k=options.k, exclude=options.exclude,
                              min_similarity=options.min_similarity, as_of=options.as_of)
     else:
+        require_indexed(root, settings.palace)
         from wikic.palace import open_palace
 
         with open_palace(root) as own:

@@ -33,9 +33,11 @@ from wikic.vault.layout import PAGE_FOLDERS, RAW_DIR
 from wikic.vault.load import walk
 from wikic.vault.markers import PREFIX as MARKER_PREFIX
 from wikic.vault.resolve import Resolver
+from wikic.vault.state import palace_files_indexed, palace_manifest
 
 if TYPE_CHECKING:  # the palace (its extra, numpy) is imported where a search runs
     from wikic.palace import Palace, SearchHit
+    from wikic.settings import PalaceSettings
 
 # Cosine similarity above which a drawer counts as relevant on meaning alone, per embedding provider.
 # Measured with 8 questions against 5 passages (related pairs vs unrelated ones): USE puts related pairs at
@@ -263,16 +265,34 @@ def relevant_hits(palace: Palace, query: str, hits: list[SearchHit]) -> list[Sea
 
 
 def _why_empty(palace: Palace, files: dict[str, Any]) -> str:
-    notes = [p for p in files if p.endswith(".md") and "/" in p]
+    notes = _notes(files)
     if not notes:
         return "empty-vault"
     indexed, _ = palace.manifest.counts()
     if indexed == 0:
-        raise PalaceError(
-            f"the palace has not indexed this vault yet ({len(notes)} notes and sources on disk, none indexed)",
-            hint="run `wikic index` (ingest keeps it current from then on)",
-        )
+        raise _not_indexed(len(notes))
     return "no-match"
+
+
+def require_indexed(root: Path, palace: PalaceSettings) -> None:
+    """PalaceError at once, before the embedding model and the store process start (seconds), when the
+    palace has never indexed this vault and the vault has notes to search."""
+    if palace_files_indexed(palace_manifest(palace.path, palace.collection)) != 0:
+        return  # indexed, or a manifest that cannot say: the search will tell
+    notes = _notes(walk(root)[0])
+    if notes:
+        raise _not_indexed(len(notes))
+
+
+def _notes(files: dict[str, Any]) -> list[str]:
+    return [p for p in files if p.endswith(".md") and "/" in p]
+
+
+def _not_indexed(notes: int) -> PalaceError:
+    return PalaceError(
+        f"the palace has not indexed this vault yet ({notes} notes and sources on disk, none indexed)",
+        hint="run `wikic index` (ingest keeps it current from then on)",
+    )
 
 
 def _dense_best(palace: Palace, question: str, pool: int = 100) -> dict[str, float]:

@@ -447,6 +447,23 @@ def palace_manifest(palace_dir: Path, collection: str) -> Path:
     return palace_dir / f"lexical-{collection}.sqlite3"
 
 
+def palace_files_indexed(manifest: Path) -> int | None:
+    """How many files the palace manifest records (0: none, no manifest included); None when it cannot be
+    read. Read-only, with the standard library alone."""
+    import sqlite3
+
+    if not manifest.is_file():
+        return 0
+    try:
+        db = sqlite3.connect(f"{manifest.resolve().as_uri()}?mode=ro", uri=True, timeout=10.0)
+        try:
+            return int(db.execute("SELECT count(*) FROM files").fetchone()[0])
+        finally:
+            db.close()
+    except sqlite3.Error:
+        return None
+
+
 def read_palace_summary(manifest: Path) -> dict[str, Any] | None:
     """Files, drawers and the embedder identity (`wikic_provider`, `wikic_model`, `wikic_dim`) the manifest
     records, read-only and with the standard library alone (no store process, no model, no palace extra);
