@@ -188,3 +188,36 @@ def test_a_composed_section_a_person_edited_is_not_composed_again(tmp_path: Path
     _, report = _run(tmp_path, _model(GOOD), force=True, use_cache=False)
     assert "By my count it handled 40,000" in page.read_text(encoding="utf-8")
     assert report.composed is not None and "entities/quillstore.md" not in report.composed.pages
+
+
+def test_composed_prose_links_the_names_its_claims_link_once_a_paragraph(tmp_path: Path) -> None:
+    source = tmp_path / "cache.md"
+    source.write_text("# Cache notes\n\nBrightline uses Quillstore as its local cache.\nBrightline restarts "
+                      "Quillstore every night.\nBrightline is a delivery app.\n", encoding="utf-8")
+    facts = ["Brightline uses Quillstore as its local cache.", "Brightline restarts Quillstore every night."]
+    plan = {"summary": "notes", "concepts": [], "comparisons": [], "relations": [], "entities": [
+        {"name": "Quillstore", "kind": "product", "aliases": [], "summary": "",
+         "facts": [{"text": f, "quote": f} for f in facts]},
+        {"name": "Brightline", "kind": "product", "aliases": [], "summary": "",
+         "facts": [{"text": "Brightline is a delivery app.", "quote": "Brightline is a delivery app."}]}]}
+
+    def reply(messages: list[dict[str, str]]) -> dict[str, Any]:
+        if not messages[0]["content"].startswith("You write one page of a wiki"):
+            return plan
+        ids = list(_ids(messages[-1]["content"]).values())
+        return {"lead": [], "sections": [{"section": "Key facts", "sentences": [
+            {"text": "Brightline uses Quillstore as its local cache.", "claims": ids[:1]},
+            {"text": "Brightline restarts it every night.", "claims": ids[1:2]}]}]}
+
+    root = tmp_path / "wiki"
+    init_vault(root)
+    schema = root / "SCHEMA.md"
+    schema.write_text(schema.read_text().replace("entity_min_references: 2", "entity_min_references: 1"))
+    report = ingest(root, IngestOptions(inputs=[str(source)], use_palace=False, lint_after=False,
+                                        today=dt.date(2026, 12, 3)), llm=FakeLLM().respond_with(reply))
+    assert report.composed is not None and report.composed.refused == {}
+    text = (root / "entities/quillstore.md").read_text(encoding="utf-8")
+    prose = text.split("## Key facts")[1].split("> [!quote]")[0]
+    # the claims link Brightline's page, and so does the prose: once, where it first names it
+    assert "[[brightline|Brightline]] uses Quillstore as its local cache. ^[" in prose
+    assert "Brightline restarts it every night. ^[" in prose and prose.count("[[brightline") == 1

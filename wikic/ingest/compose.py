@@ -6,7 +6,8 @@ sentence stands only when it cites claims of its own section and every number, d
 is in those claims (`support.unsupported`, the rule every claim already met against its quote), and it adds
 no denial ("not", "never") that none of them holds. A refused
 sentence is replaced by its claims as written, and a claim no sentence covers is written as itself, so the
-prose says everything the list said and nothing more. Each sentence carries the anchors of its claims.
+prose says everything the list said and nothing more. Each sentence carries the anchors of its claims, and
+links the pages its claims link (once a paragraph): the model's words are escaped, the links are the code's.
 
 The lead may rest on any claim of the page. When the page opens with a claim (the source's sentence that
 defines the subject, or, failing one, the first claim the first source made), that claim is shown to the
@@ -36,7 +37,7 @@ from wikic.llm.cache import ReplyCache
 from wikic.llm.client import LLM
 from wikic.llm.structured import Usage, ask
 from wikic.pages.blocks import digest, find_block, merge_blocks
-from wikic.pages.render import clean_text
+from wikic.pages.render import clean_text, linkify
 from wikic.text.terms import negated
 from wikic.vault.anchors import ANCHOR
 from wikic.vault.frontmatter import split_page
@@ -197,6 +198,7 @@ def _prose(
     own = {c.id for c in claims}
     parts: list[str] = []
     covered: set[str] = set()
+    linked: set[str] = set()
     for sentence in sentences:
         ids = [i.strip().lstrip("[^").rstrip("]") for i in sentence.claims]
         cited = [by_id[i] for i in dict.fromkeys(ids) if i in by_id]
@@ -209,7 +211,7 @@ def _prose(
             continue
         out.sentences += 1
         covered.update(c.id for c in cited)
-        parts.append(f"{_sentence(sentence.text)} {_anchors(cited)}")
+        parts.append(f"{_linked(_sentence(sentence.text), cited, linked)} {_anchors(cited)}")
     parts.extend(_as_written(c) for c in claims if c.id not in covered)
     return " ".join(parts)
 
@@ -220,6 +222,7 @@ def _lead(sentences: Sequence[ComposedSentence], opening: list[Claim], by_id: di
     every one of them; else "" (the page keeps its lead), its sentences counted as refused."""
     kept: list[str] = []
     said: set[str] = set()
+    linked: set[str] = set()
     for sentence in sentences:
         cited = [by_id[i] for i in dict.fromkeys(s.strip().lstrip("[^").rstrip("]") for s in sentence.claims)
                  if i in by_id]
@@ -227,7 +230,7 @@ def _lead(sentences: Sequence[ComposedSentence], opening: list[Claim], by_id: di
         if reason is not None:
             out.refused[reason] = out.refused.get(reason, 0) + 1
             continue
-        kept.append(f"{_sentence(sentence.text)} {_anchors(cited)}")
+        kept.append(f"{_linked(_sentence(sentence.text), cited, linked)} {_anchors(cited)}")
         said.update(c.id for c in cited)
     if kept and any(c.id not in said for c in opening):
         out.refused[LEAVES_LEAD] = out.refused.get(LEAVES_LEAD, 0) + len(kept)
@@ -270,6 +273,19 @@ def _sentence(text: str, *, escape: bool = True) -> str:
 
 
 _LINK = re.compile(r"\[\[(?:[^\[\]|\n]*\|)?([^\[\]\n]*)\]\]")
+_LINKS = re.compile(r"\[\[([^\[\]|#\n]+)(?:\|([^\[\]\n]+))?\]\]")  # (target, label)
+
+
+def _linked(sentence: str, cited: list[Claim], done: set[str]) -> str:
+    """`sentence` with the names its claims link linked as they are, each page once a paragraph (`done`: the
+    pages linked already). The model's words are escaped, so the links a sentence shows are the code's."""
+    names: dict[str, str] = {}
+    for claim in cited:
+        for target, label in _LINKS.findall(claim.text):
+            names.setdefault(label or target, target)
+    text, used = linkify(sentence, names, skip=done)
+    done |= used
+    return text
 
 
 def _plain(text: str) -> str:
