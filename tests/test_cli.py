@@ -256,13 +256,13 @@ def test_graph_text(example: Path) -> None:
     result = run("graph", "--vault", str(example), "--top", "3")
     assert result.exit_code == 0
     lines = result.stdout.split("\n")
-    assert lines[0] == "14 pages, 266 links (0 broken, 124 citing raw sources), 25 files"
+    assert lines[0] == "14 pages, 412 links (0 broken, 251 citing raw sources), 25 files"
     assert lines[1] == "1 connected component(s); the largest holds 14 pages"
     assert lines[2:6] == [
         "most linked:",
-        "    15  entities/qwen3.md",
-        "    13  concepts/retrieval-augmented-generation.md",
-        "    12  entities/chroma.md",
+        "    17  entities/ollama.md",
+        "    16  entities/qwen3.md",
+        "    15  entities/chroma.md",
     ]
 
 
@@ -272,10 +272,10 @@ def test_graph_json(example: Path) -> None:
     assert {k: data[k] for k in keys} == {
         "pages": 14,
         "files": 25,
-        "links": 266,
-        "resolved_links": 266,
+        "links": 412,
+        "resolved_links": 412,
         "broken_links": 0,
-        "citations": 124,
+        "citations": 251,
         "components": 1,
         "largest_component": 14,
     }
@@ -286,7 +286,7 @@ def test_graph_json(example: Path) -> None:
         and data["written"] == []
     )
     assert data["missing_sources"] == []
-    assert data["most_linked"][0] == {"path": "entities/qwen3.md", "inbound": 15}
+    assert data["most_linked"][0] == {"path": "entities/ollama.md", "inbound": 17}
 
 
 def test_graph_reports_broken_and_wanted_pages(tmp_path: Path) -> None:
@@ -305,7 +305,7 @@ def test_graph_exports_load_back(example: Path, tmp_path: Path) -> None:
     assert f"wrote {graphml}" in result.stdout and f"wrote {node_link}" in result.stdout
     g = nx.read_graphml(graphml, force_multigraph=True)
     assert isinstance(g, nx.MultiDiGraph)
-    assert g.number_of_nodes() == 25 and g.number_of_edges() == 266
+    assert g.number_of_nodes() == 25 and g.number_of_edges() == 412
     assert g.nodes["entities/chroma.md"] == {"kind": "note", "type": "entity", "title": "Chroma"}
     assert g.nodes["raw/assets/rag-pipeline.png"]["kind"] == "attachment"
     edges = g.get_edge_data("entities/chroma.md", "concepts/embeddings.md")
@@ -313,7 +313,7 @@ def test_graph_exports_load_back(example: Path, tmp_path: Path) -> None:
     cited = g.get_edge_data("entities/chroma.md", "raw/articles/vector-databases-field-notes.md")
     assert cited and all(e["citation"] for e in cited.values())
     h = nx.node_link_graph(json.loads(node_link.read_text(encoding="utf-8")), edges="links")
-    assert sorted(h.nodes) == sorted(g.nodes) and h.number_of_edges() == 266 and h.is_multigraph() and h.is_directed()
+    assert sorted(h.nodes) == sorted(g.nodes) and h.number_of_edges() == 412 and h.is_multigraph() and h.is_directed()
 
 
 def test_graph_export_to_an_impossible_path_is_a_usage_error(example: Path, tmp_path: Path) -> None:

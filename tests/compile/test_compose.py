@@ -71,8 +71,7 @@ GOOD = [("Quillstore keeps the whole database in a single file and allows one wr
 
 
 def test_a_pages_claims_become_anchored_prose_and_stay_under_it(tmp_path: Path) -> None:
-    root, report = _run(tmp_path, _model(GOOD, lead=[("Quillstore is an embedded database that keeps everything "
-                                                      "in one file.", ["Quillstore keeps"])]))
+    root, report = _run(tmp_path, _model(GOOD))
     assert report.composed is not None and report.composed.pages == ["entities/quillstore.md"]
     assert report.composed.sentences == 2 and report.composed.refused == {}
     text = (root / "entities/quillstore.md").read_text(encoding="utf-8")
@@ -85,10 +84,46 @@ def test_a_pages_claims_become_anchored_prose_and_stay_under_it(tmp_path: Path) 
     assert "It handled 40,000 writes per second. ^[[[raw/articles/field-notes.md|field-notes.md]] L5]" in prose
     assert claims.count("> - Quillstore") == 3  # every claim kept, with its id, for the next recompile
     assert len([c for c in scan(text) if c.block == "section:key-facts"]) == 3
-    # the lead is the source's own sentence saying what Quillstore is: composing leaves a claim as lead alone
+    # the lead is the source's own sentence saying what Quillstore is, and no composed lead replaced it
     assert "Quillstore is an embedded database. ^[[[raw/articles/field-notes.md|field-notes.md]] L3] ^c" in text
-    assert "keeps everything in one file" not in text
     assert "| compose | 1 page(s) | 2 sentences, 0 refused" in (root / "log.md").read_text(encoding="utf-8")
+
+
+def _lead_block(text: str) -> str:
+    return text.split("<!-- wikic:begin summary ")[1].split("<!-- wikic:end summary -->")[0].split("\n", 1)[1]
+
+
+def test_a_composed_lead_that_says_the_claim_the_page_opens_with_replaces_it_over_that_claim(
+    tmp_path: Path,
+) -> None:
+    calls: list[str] = []
+    lead = [("Quillstore is an embedded database that keeps the whole database in a single file.",
+             ["Quillstore is an embedded", "Quillstore keeps"])]
+    root, report = _run(tmp_path, _model(GOOD, lead=lead, calls=calls))
+    # the model is shown the claim the page opens with, apart from the sections' claims
+    assert re.search(r"opens with this claim now:\n\[c[0-9a-f]{8}\] Quillstore is an embedded database\.\n\n"
+                     r"Claims, by section:", calls[0])
+    assert report.composed is not None and report.composed.refused == {} and report.composed.sentences == 3
+    page = root / "entities/quillstore.md"
+    text = page.read_text(encoding="utf-8")
+    opening = _lead_block(text)
+    assert opening.startswith("Quillstore is an embedded database that keeps the whole database in a single file. "
+                              "^[[[raw/articles/field-notes.md|field-notes.md]] L3] "
+                              "^[[[raw/articles/field-notes.md|field-notes.md]] L4]\n\n> [!quote]- Claims\n"
+                              "> - Quillstore is an embedded database. ^[")
+    assert [c.block for c in scan(text) if c.text == "Quillstore is an embedded database."] == ["summary"]
+    # a recompile reads the claim back as the lead, and composing writes the same page again
+    _run(tmp_path, _model(GOOD, lead=lead, calls=calls), force=True, use_cache=False)
+    assert page.read_text(encoding="utf-8") == text and len(calls) == 2
+
+
+def test_a_composed_lead_that_leaves_out_the_claim_the_page_opens_with_is_not_written(tmp_path: Path) -> None:
+    lead = [("Quillstore keeps the whole database in a single file.", ["Quillstore keeps"])]
+    root, report = _run(tmp_path, _model(GOOD, lead=lead))
+    assert report.composed is not None and report.composed.sentences == 2
+    assert report.composed.refused == {"a lead that leaves out the claim the page opens with": 1}
+    opening = _lead_block((root / "entities/quillstore.md").read_text(encoding="utf-8"))
+    assert opening.startswith("Quillstore is an embedded database. ^[") and "[!quote]" not in opening
 
 
 def test_a_sentence_its_claims_do_not_support_is_replaced_by_them_as_written(tmp_path: Path) -> None:
@@ -153,3 +188,36 @@ def test_a_composed_section_a_person_edited_is_not_composed_again(tmp_path: Path
     _, report = _run(tmp_path, _model(GOOD), force=True, use_cache=False)
     assert "By my count it handled 40,000" in page.read_text(encoding="utf-8")
     assert report.composed is not None and "entities/quillstore.md" not in report.composed.pages
+
+
+def test_composed_prose_links_the_names_its_claims_link_once_a_paragraph(tmp_path: Path) -> None:
+    source = tmp_path / "cache.md"
+    source.write_text("# Cache notes\n\nBrightline uses Quillstore as its local cache.\nBrightline restarts "
+                      "Quillstore every night.\nBrightline is a delivery app.\n", encoding="utf-8")
+    facts = ["Brightline uses Quillstore as its local cache.", "Brightline restarts Quillstore every night."]
+    plan = {"summary": "notes", "concepts": [], "comparisons": [], "relations": [], "entities": [
+        {"name": "Quillstore", "kind": "product", "aliases": [], "summary": "",
+         "facts": [{"text": f, "quote": f} for f in facts]},
+        {"name": "Brightline", "kind": "product", "aliases": [], "summary": "",
+         "facts": [{"text": "Brightline is a delivery app.", "quote": "Brightline is a delivery app."}]}]}
+
+    def reply(messages: list[dict[str, str]]) -> dict[str, Any]:
+        if not messages[0]["content"].startswith("You write one page of a wiki"):
+            return plan
+        ids = list(_ids(messages[-1]["content"]).values())
+        return {"lead": [], "sections": [{"section": "Key facts", "sentences": [
+            {"text": "Brightline uses Quillstore as its local cache.", "claims": ids[:1]},
+            {"text": "Brightline restarts it every night.", "claims": ids[1:2]}]}]}
+
+    root = tmp_path / "wiki"
+    init_vault(root)
+    schema = root / "SCHEMA.md"
+    schema.write_text(schema.read_text().replace("entity_min_references: 2", "entity_min_references: 1"))
+    report = ingest(root, IngestOptions(inputs=[str(source)], use_palace=False, lint_after=False,
+                                        today=dt.date(2026, 12, 3)), llm=FakeLLM().respond_with(reply))
+    assert report.composed is not None and report.composed.refused == {}
+    text = (root / "entities/quillstore.md").read_text(encoding="utf-8")
+    prose = text.split("## Key facts")[1].split("> [!quote]")[0]
+    # the claims link Brightline's page, and so does the prose: once, where it first names it
+    assert "[[brightline|Brightline]] uses Quillstore as its local cache. ^[" in prose
+    assert "Brightline restarts it every night. ^[" in prose and prose.count("[[brightline") == 1

@@ -217,3 +217,36 @@ def test_recompiling_one_source_changes_only_what_it_contributed(tmp_path: Path)
 ])
 def test_two_claims_are_one_fact_only_in_the_same_words(a: str, b: str, one: bool) -> None:
     assert _same_fact(a, b) is one and _same_fact(b, a) is one
+
+
+def test_a_comparison_keeps_its_layouts_order_when_a_later_source_adds_claims_to_it(tmp_path: Path) -> None:
+    root = _vault(tmp_path)
+    stores, choice = tmp_path / "stores.md", tmp_path / "choice.md"
+    stores.write_text("# Two stores\n\nQuillstore is an embedded database.\nInkbase is a server database.\n"
+                      "Quillstore keeps its data in one file.\nInkbase keeps its data in many files.\n"
+                      "Quillstore allows one writer.\nInkbase allows many writers.\n", encoding="utf-8")
+    choice.write_text("# Our choice\n\nWe pick Quillstore for a laptop and Inkbase for a team.\n", encoding="utf-8")
+
+    def cell(subject: str, value: str, quote: str) -> dict[str, str]:
+        return {"subject": subject, "value": value, "quote": quote}
+
+    axes = [{"axis": axis, "values": [cell("Quillstore", q, q), cell("Inkbase", i, i)]} for axis, q, i in (
+        ("What it is", "Quillstore is an embedded database.", "Inkbase is a server database."),
+        ("Storage", "Quillstore keeps its data in one file.", "Inkbase keeps its data in many files."),
+        ("Writers", "Quillstore allows one writer.", "Inkbase allows many writers."))]
+    verdict = {"name": "Quillstore vs Inkbase", "summary": "", "sections": [
+        {"heading": "When to pick each", "facts": [_fact("We pick Quillstore for a laptop and Inkbase for a team.")]}]}
+
+    def reply(messages: list[dict[str, str]]) -> dict[str, Any]:
+        if "Our choice" in messages[-1]["content"]:  # a later source says which to pick
+            return {"summary": "", "entities": [], "concepts": [verdict], "comparisons": [], "relations": []}
+        return {"summary": "", "entities": [], "concepts": [], "relations": [],
+                "comparisons": [{"name": "Quillstore vs Inkbase", "subjects": ["Quillstore", "Inkbase"], "axes": axes}]}
+
+    for source in (stores, choice):
+        report = ingest(root, IngestOptions(inputs=[str(source)], use_palace=False, lint_after=False, today=TODAY,
+                                            compose=False), llm=FakeLLM().respond_with(reply))
+        assert all(s.status == "compiled" for s in report.sources), [s.error for s in report.sources]
+    text = (root / "comparisons/quillstore-vs-inkbase.md").read_text(encoding="utf-8")
+    assert "We pick Quillstore for a laptop and Inkbase for a team" in text
+    assert _sections(text) == ["Comparison", "When to pick each"]  # the table first, as the layout says

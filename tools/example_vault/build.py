@@ -8,12 +8,15 @@ SCHEMA.md and wikic.toml. Everything else (the pages, index.md, log.md, .obsidia
 written by wikic's own library: `init_vault`, then `ingest` once per source on the day it was captured,
 then `answer_question` and `save_answer` for the two questions filed as query pages. The model is a
 stand-in OpenAI-compatible server on 127.0.0.1 that answers each extraction request with the plan stored
-in plans/<source>.json and each question with the answer stored in answers/<page>.json; wikic's real
-client talks to it over HTTP, and wikic checks, anchors and writes everything as it would with any model.
+in plans/<source>.json, each request to compose a page with the prose stored in composed/<page>.json, and
+each question with the answer stored in answers/<page>.json; wikic's real client talks to it over HTTP,
+and wikic checks, anchors and writes everything as it would with any model.
 
 Dates are fixed and the palace uses the static embedder, so the result is the same byte for byte on
 every run. The build fails, naming what went wrong, when a source fails or a claim is dropped (its quote
-is not in the source), when an answer cites something outside its context, or when strict lint is not clean.
+is not in the source), when a page has no stored prose or a composed sentence is refused, when the stored
+prose of a page does not say every claim the page ends with (or says one it does not have), when an answer
+cites something outside its context, or when strict lint is not clean.
 """
 
 from __future__ import annotations
@@ -40,7 +43,8 @@ if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))  # run from a checkout without installing wikic
 
 from wikic.conversations.transcript import TRANSCRIPTS_PREFIX as TRANSCRIPTS  # noqa: E402
-from wikic.ingest.pipeline import IngestOptions, ingest  # noqa: E402
+from wikic.ingest.compose import ComposedPage  # noqa: E402
+from wikic.ingest.pipeline import IngestOptions, IngestReport, ingest  # noqa: E402
 from wikic.ingest.plan_model import ChunkPlan, TranscriptPlan, dropped_claims  # noqa: E402
 from wikic.lint.run import LintOptions, run_lint  # noqa: E402
 from wikic.query.answer import QueryOptions, answer_question  # noqa: E402
@@ -48,9 +52,11 @@ from wikic.query.writeback import save_answer  # noqa: E402
 from wikic.text.tokens import estimate_messages, estimate_tokens  # noqa: E402
 from wikic.vault.anchors import find_anchors  # noqa: E402
 from wikic.vault.init import init_vault  # noqa: E402
+from wikic.vault.slug import slugify  # noqa: E402
 
 EXAMPLE = REPO / "example-vault"
 PLANS = HERE / "plans"
+COMPOSED = HERE / "composed"
 ANSWERS = HERE / "answers"
 AS_OF = dt.date(2026, 11, 29)  # the date the README lints the example vault as of
 
@@ -89,7 +95,9 @@ class Question:
 class BuildReport:
     pages: int = 0
     links: int = 0
-    anchors: int = 0  # claim anchors on the pages: every claim of every plan, each anchored to its raw lines
+    anchors: int = 0  # anchors on the pages: each claim's, and each composed sentence's (its claims' anchors)
+    composed_pages: int = 0
+    sentences: int = 0  # composed sentences on the pages (none refused: the build fails on a refusal)
     model_calls: int = 0
 
 
@@ -114,6 +122,19 @@ def load_plans() -> dict[str, dict[str, Any]]:
     return plans
 
 
+def load_composed() -> dict[str, dict[str, Any]]:
+    """page slug -> the prose stored for it, checked against the schema the model decodes under."""
+    composed = {}
+    for path in sorted(COMPOSED.glob("*.json")):
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+            ComposedPage.model_validate(data)
+        except (OSError, ValueError) as exc:
+            raise BuildError(f"{path}: {exc}") from None
+        composed[path.stem] = data
+    return composed
+
+
 def load_questions() -> list[Question]:
     out = []
     for path in sorted(ANSWERS.glob("*.json")):
@@ -124,17 +145,93 @@ def load_questions() -> list[Question]:
 
 _SOURCE = re.compile(r'^Source: ".*" \((raw/[^)]+)\)', re.MULTILINE)
 _QUESTION = re.compile(r"<question>\n(.*?)\n</question>", re.DOTALL)
+_PAGE = re.compile(r"\APage: (.+) \((\w+)\)\n")
+_SECTIONS = "\nClaims, by section:\n"
+_LISTED = re.compile(r"^\[(c[0-9a-f]{8})\] ", re.MULTILINE)
+
+
+@dataclass
+class ComposeRequest:
+    """What a compose request lists: the claim the page opens with (if it does), and each section's claims."""
+
+    title: str
+    opening: list[str]
+    sections: dict[str, list[str]]
+
+    @property
+    def ids(self) -> set[str]:
+        return {*self.opening, *(i for ids in self.sections.values() for i in ids)}
+
+
+def compose_request(user: str) -> ComposeRequest | None:
+    """The page and claims a compose request lists, or None for another request."""
+    page = _PAGE.match(user)
+    if page is None or _SECTIONS not in user:
+        return None
+    head, listing = user.split(_SECTIONS, 1)
+    sections: dict[str, list[str]] = {}
+    for block in re.split(r"^## ", listing, flags=re.MULTILINE)[1:]:
+        heading, _, claims = block.partition("\n")
+        sections[heading.strip()] = _LISTED.findall(claims)
+    return ComposeRequest(page.group(1), _LISTED.findall(head), sections)
+
+
+def cites_only(sentence: dict[str, Any], ids: set[str]) -> bool:
+    return all(i in ids for i in sentence["claims"])
+
+
+def composed_reply(stored: dict[str, Any], asked: ComposeRequest) -> dict[str, Any]:
+    """The stored prose of a page, as a model composing the page as it is now would write it: a page is
+    composed after every ingest that changes it, while its claims still grow, so only the sentences whose
+    claims are all listed (a section's of its own section), and only the sections listed."""
+    lead = [s for s in stored["lead"] if cites_only(s, asked.ids)]
+    if asked.opening and not all(any(i in s["claims"] for s in lead) for i in asked.opening):
+        lead = []  # a lead that leaves out the claim the page opens with would not be written
+    sections = [
+        {"section": name, "sentences": [t for t in s["sentences"] if cites_only(t, set(asked.sections[name]))]}
+        for s in stored["sections"]
+        if (name := s["section"]) in asked.sections
+    ]
+    return {"lead": lead, "sections": sections}
+
+
+def loose_prose(stored: dict[str, Any], asked: ComposeRequest) -> list[str]:
+    """Where the stored prose of a page and the page as last composed part: a sentence citing a claim the
+    page does not have (it would be left out), a claim no sentence of its section says (it would be written
+    as a bare claim), a claim the page opens with that the lead leaves out."""
+    out = []
+    listed = {section: set(ids) for section, ids in asked.sections.items()}
+    stored_sections = {s["section"]: s["sentences"] for s in stored["sections"]}
+    for sentence in stored["lead"]:
+        if not cites_only(sentence, asked.ids):
+            out.append(f"the lead's {sentence['text']!r} cites a claim the page does not have")
+    out += [f"the lead leaves out [{i}], which the page opens with" for i in asked.opening
+            if not any(i in s["claims"] for s in stored["lead"])]
+    for section in sorted(stored_sections.keys() - listed.keys()):
+        out.append(f"section {section!r} is not on the page")
+    for section, ids in listed.items():
+        sentences = stored_sections.get(section, [])
+        out += [f"{section}: {s['text']!r} cites a claim the section does not have"
+                for s in sentences if not cites_only(s, ids)]
+        said = {i for s in sentences for i in s["claims"]}
+        out += [f"{section}: no sentence says [{i}]" for i in sorted(ids - said)]
+    return out
 
 
 class ScriptedModel:
-    """An OpenAI-compatible chat endpoint on 127.0.0.1 that replies from the stored plans and answers.
+    """An OpenAI-compatible chat endpoint on 127.0.0.1 that replies from the stored plans, prose and answers.
     A request it has no reply for gets HTTP 400 (not retried), so the build stops at once."""
 
-    def __init__(self, plans: dict[str, dict[str, Any]], answers: dict[str, str]) -> None:
+    def __init__(
+        self, plans: dict[str, dict[str, Any]], answers: dict[str, str], composed: dict[str, dict[str, Any]]
+    ) -> None:
         self.plans = plans
         self.answers = answers
+        self.composed = composed
+        self.last_asked: dict[str, ComposeRequest] = {}  # page slug -> its latest compose request
+        self.unscripted: list[str] = []  # pages asked to be composed that have no stored prose
         self.calls = 0
-        self._count = threading.Lock()
+        self._lock = threading.Lock()
         self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
         self._thread = threading.Thread(target=self._httpd.serve_forever, daemon=True)
 
@@ -151,14 +248,27 @@ class ScriptedModel:
         self._httpd.server_close()
 
     def reply(self, body: dict[str, Any]) -> str | None:
-        """The reply text for a chat request: a plan (JSON) for an extraction, else an answer."""
+        """The reply text for a chat request: a page's prose (JSON) to compose it, a plan (JSON) for an
+        extraction, else an answer."""
         user = body["messages"][-1]["content"]
+        asked = compose_request(user)
+        if asked is not None:
+            return self.compose(asked)
         if "response_format" in body:
             source = _SOURCE.search(user)
             plan = self.plans.get(source.group(1)) if source else None
             return json.dumps(plan) if plan is not None else None
         question = _QUESTION.search(user)
         return self.answers.get(question.group(1)) if question else None
+
+    def compose(self, asked: ComposeRequest) -> str | None:
+        page = slugify(asked.title)
+        with self._lock:
+            if page not in self.composed:
+                self.unscripted.append(f"{asked.title!r} (no {COMPOSED.name}/{page}.json)")
+                return None
+            self.last_asked[page] = asked
+        return json.dumps(composed_reply(self.composed[page], asked))
 
     def _handler(self) -> type[BaseHTTPRequestHandler]:
         model = self
@@ -173,7 +283,7 @@ class ScriptedModel:
                 if content is None:
                     self._send(400, {"error": {"message": f"no scripted reply for this request to {self.path}"}})
                     return
-                with model._count:
+                with model._lock:
                     model.calls += 1
                 # usage as a server would count it (wikic's own estimate, so the log's figures are stable)
                 usage = {
@@ -234,9 +344,10 @@ def build(dest: Path, inputs: Path = EXAMPLE) -> BuildReport:
                          and p.relative_to(inputs).as_posix() not in scheduled)
     if unscheduled:
         raise BuildError(f"no ingest is scheduled for {', '.join(unscheduled)}: add it to INGESTS (and its plan)")
-    plans, questions = load_plans(), load_questions()
+    plans, composed, questions = load_plans(), load_composed(), load_questions()
     report = BuildReport()
-    with build_environment(), ScriptedModel(plans, {q.question: q.answer for q in questions}) as model:
+    answers = {q.question: q.answer for q in questions}
+    with build_environment(), ScriptedModel(plans, answers, composed) as model:
         init_vault(dest)
         for name in PERSON_FILES:
             shutil.copyfile(inputs / name, dest / name)
@@ -244,13 +355,7 @@ def build(dest: Path, inputs: Path = EXAMPLE) -> BuildReport:
         llm = {"base_url": model.base_url, "model": MODEL, "max_retries": 0}
         for day, paths in INGESTS:
             result = ingest(dest, IngestOptions(inputs=[str(dest / p) for p in paths], today=day, overrides=llm))
-            for source in result.sources:
-                problems = [source.error] if source.error else []
-                for reason, count in sorted(dropped_claims(source.dropped).items()):
-                    problems.append(f"{count} claim(s) dropped: {reason}")
-                problems += source.dropped_items
-                if source.status not in ("compiled", "asset") or problems:
-                    raise BuildError(f"{day}: {source.raw_path} {source.status}: {'; '.join(problems)}")
+            check_ingest(day, result, model)
         for q in questions:
             answered = answer_question(dest, q.question, QueryOptions(use_cache=False, overrides=llm))
             if not answered.answered or answered.rejected or answered.warnings:
@@ -260,6 +365,9 @@ def build(dest: Path, inputs: Path = EXAMPLE) -> BuildReport:
             if saved.warnings:
                 raise BuildError(f"{q.asked} query {q.question!r} saved with warnings: {saved.warnings}")
         report.model_calls = model.calls
+    check_prose(composed, model.last_asked)
+    report.composed_pages = len(model.last_asked)
+    report.sentences = sum(sentences(composed_reply(composed[page], asked)) for page, asked in model.last_asked.items())
     lint = run_lint(dest, LintOptions(today=AS_OF, use_cache=False))
     failing = [f for f in lint.findings if f.severity in ("error", "warning")]
     if failing:
@@ -269,6 +377,38 @@ def build(dest: Path, inputs: Path = EXAMPLE) -> BuildReport:
     report.pages, report.links = lint.pages, lint.links
     report.anchors = sum(len(find_anchors(path.read_text(encoding="utf-8"))) for path in dest.glob("*/*.md"))
     return report
+
+
+def check_ingest(day: dt.date, result: IngestReport, model: ScriptedModel) -> None:
+    """Stop the build when an ingest left out a claim, failed a source, or left a page's claims as a list."""
+    for source in result.sources:
+        problems = [source.error] if source.error else []
+        for reason, count in sorted(dropped_claims(source.dropped).items()):
+            problems.append(f"{count} claim(s) dropped: {reason}")
+        problems += source.dropped_items
+        if source.status not in ("compiled", "asset") or problems:
+            raise BuildError(f"{day}: {source.raw_path} {source.status}: {'; '.join(problems)}")
+    if model.unscripted:
+        raise BuildError(f"{day}: no stored prose to compose {', '.join(model.unscripted)}")
+    composed = result.composed
+    if composed is not None and (composed.refused or composed.failed):
+        raise BuildError(f"{day}: composing {', '.join(composed.pages) or 'the changed pages'}: "
+                         f"refused {composed.refused}, failed {composed.failed}")
+
+
+def check_prose(composed: dict[str, dict[str, Any]], last_asked: dict[str, ComposeRequest]) -> None:
+    """Stop the build when the stored prose of a page does not fit the page as the build left it, or no
+    page of its name was composed: the example would show a bare claim, or the file has gone stale."""
+    loose = [f"{COMPOSED.name}/{page}.json: {problem}" for page, asked in sorted(last_asked.items())
+             for problem in loose_prose(composed[page], asked)]
+    loose += [f"{COMPOSED.name}/{page}.json: no page of that name was composed"
+              for page in sorted(composed.keys() - last_asked.keys())]
+    if loose:
+        raise BuildError("the stored prose does not fit the pages:\n" + "\n".join(loose))
+
+
+def sentences(reply: dict[str, Any]) -> int:
+    return len(reply["lead"]) + sum(len(s["sentences"]) for s in reply["sections"])
 
 
 def update(example: Path = EXAMPLE) -> BuildReport:
@@ -295,8 +435,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"Error: {exc}", file=sys.stderr)
         return 1
     print(
-        f"built: {report.pages} pages, {report.links} links, {report.anchors} claim anchors, "
-        f"{report.model_calls} model calls"
+        f"built: {report.pages} pages, {report.links} links, {report.anchors} anchors, "
+        f"{report.sentences} composed sentences on {report.composed_pages} pages, {report.model_calls} model calls"
     )
     return 0
 

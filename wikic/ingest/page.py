@@ -183,9 +183,7 @@ def render_page(
         if key not in edited and (key.startswith(_OLD_CLAIM_BLOCKS) or _old_section(key) or
                                   key.startswith("related:")):
             text, _ = remove_block(text, key)
-    # the claim sections, the page's other claim-like sections (memories, a table), then the rest of the layout
-    rest = [s for s in layout.sections if s not in layout.claim_sections]
-    order = [*layout.claim_sections, *(s for _, _, s in extra if s and s not in rest), *rest]
+    order = _section_order(layout, [s for _, _, s in extra if s])
     writes = [(key, content, section) for key, content, section in blocks if content.strip()]
     text = merge_blocks(text, writes, order=order).text
     for key, content, _ in blocks:  # an empty block is no block, and its heading goes with it
@@ -193,6 +191,17 @@ def render_page(
             text, _ = remove_block(text, key)
     out.body = text
     return out
+
+
+def _section_order(layout: Layout, extra: Sequence[str]) -> list[str]:
+    """The page's sections in the layout's order (a comparison's table first, as its layout says), with the
+    claim-like sections the layout does not name (memories, a table on another kind of page) right after
+    its last claim section."""
+    sections = list(layout.sections)
+    own = [s for s in dict.fromkeys(extra) if s not in sections]
+    claims = layout.claim_sections
+    at = sections.index(claims[-1]) + 1 if claims else 0
+    return [*sections[:at], *own, *sections[at:]]
 
 
 def _lead_claim(lead: str | None, live: list[Claim], holds: set[str]) -> Claim | None:
