@@ -44,9 +44,12 @@ def _model(sentences: list[tuple[str, list[str]]], lead: list[tuple[str, list[st
         def cite(said: list[str]) -> list[str]:
             return [ids[next(t for t in ids if t.startswith(s))] for s in said]
 
-        return {"lead": [{"text": t, "claims": cite(c)} for t, c in lead or []],
-                "sections": [{"section": "Key facts", "sentences": [{"text": t, "claims": cite(c)}
-                                                                    for t, c in sentences]}]}
+        def said(text: str, claims: list[str]) -> dict[str, Any]:
+            # "¶" before a sentence: the model starts a new paragraph there
+            return {"text": text.removeprefix("¶"), "claims": cite(claims), "new_paragraph": text.startswith("¶")}
+
+        return {"lead": [said(t, c) for t, c in lead or []],
+                "sections": [{"section": "Key facts", "sentences": [said(t, c) for t, c in sentences]}]}
 
     return FakeLLM().respond_with(reply)
 
@@ -139,6 +142,19 @@ def test_a_sentence_its_claims_do_not_support_is_replaced_by_them_as_written(tmp
     # the refused sentence's claim, as written, and the claim no sentence named: nothing the list said is lost
     assert "Quillstore handled 40,000 writes per second. ^[" in prose
     assert "Quillstore allows one writer at a time. ^[" in prose
+
+
+def test_a_section_turning_to_another_aspect_starts_a_new_paragraph(tmp_path: Path) -> None:
+    sentences = [("Quillstore keeps the whole database in a single file.", ["Quillstore keeps"]),
+                 ("¶Quillstore handled 40,000 writes per second and allows one writer at a time.",
+                  ["Quillstore handled", "Quillstore allows"])]
+    root, report = _run(tmp_path, _model(sentences))
+    assert report.composed is not None and report.composed.sentences == 2
+    prose = (root / "entities/quillstore.md").read_text(encoding="utf-8").split("## Key facts")[1]
+    prose = prose.split("-->\n", 1)[1].split("\n\n> [!quote]")[0]
+    first, second = prose.split("\n\n")
+    assert first.startswith("Quillstore keeps the whole database") and first.endswith("L4]")
+    assert second.startswith("Quillstore handled 40,000 writes per second and allows one writer")
 
 
 def test_a_sentence_that_denies_what_its_claims_state_is_refused(tmp_path: Path) -> None:

@@ -57,7 +57,8 @@ def linkify(text: str, names: dict[str, str], *, skip: set[str] | None = None, l
     """Link the first mention of each known name in `text`.
 
     `names` maps a display name to its link target ("OpenAI" -> "openai"). Returns the text and the set of
-    link targets used. Mentions inside an existing link are left alone.
+    link targets used. Mentions inside an existing link, and a name joined by a hyphen to another word, are
+    left alone.
     """
     used: set[str] = set()
     if not names or not text:
@@ -66,7 +67,9 @@ def linkify(text: str, names: dict[str, str], *, skip: set[str] | None = None, l
     candidates = sorted((n for n in names if len(n) >= 2), key=len, reverse=True)
     if not candidates:
         return text, used
-    pattern = re.compile(r"(?<![\w\[|])(" + "|".join(re.escape(n) for n in candidates) + r")(?![\w\]])", re.IGNORECASE)
+    # a name joined to another word by a hyphen is part of another name ("qwen3-embedding" is not Qwen3)
+    pattern = re.compile(r"(?<![\w\[|])(?<!\w-)(" + "|".join(re.escape(n) for n in candidates) + r")(?![\w\]]|-\w)",
+                         re.IGNORECASE)
     lowered = {n.lower(): n for n in candidates}
     out = []
     last = 0
