@@ -261,8 +261,8 @@ def test_graph_text(example: Path) -> None:
     assert lines[2:6] == [
         "most linked:",
         "    17  entities/ollama.md",
-        "    16  entities/qwen3.md",
         "    15  entities/chroma.md",
+        "    14  entities/qwen3.md",
     ]
 
 
