@@ -122,8 +122,10 @@ def test_hand_edits_survive_a_recompile(tmp_path: Path, standin: StandinServer) 
     ingest(root, IngestOptions(inputs=paths[:2], use_palace=False))
     page = root / "entities/openai.md"
     text = page.read_text(encoding="utf-8")
-    text = text.replace("- OpenAI is based in San Francisco.", "- OpenAI is based in San Francisco (checked by hand).")
-    page.write_text(text + "\nMy own paragraph.\n", encoding="utf-8")
+    edited = text.replace("- OpenAI was founded in 2015 as a non-profit.",
+                          "- OpenAI was founded in 2015 as a non-profit (checked by hand).")
+    assert edited != text
+    page.write_text(edited + "\nMy own paragraph.\n", encoding="utf-8")
     ingest(root, IngestOptions(inputs=paths[:2], use_palace=False, force=True))
     after = page.read_text(encoding="utf-8")
     assert "(checked by hand)" in after and "My own paragraph." in after

@@ -412,3 +412,38 @@ def test_a_quote_of_whole_sentences_with_words_glued_on_is_the_quote(claim: str,
     plan = Plan("raw/articles/notes.md", "", (Entity(name, "product", (), "", (Fact(claim, quote),)),), (), (), ())
     fact = anchor_plan(plan, GLUED).entities[0].facts[0]
     assert fact.anchored and fact.text == written
+
+
+STORES = ("# Local vector stores\n\nChroma runs inside a Python process and keeps its data in SQLite. Qdrant is "
+          "written in Rust and runs as a separate server. The Milvus cluster splits storage from compute. It "
+          "supports HNSW and IVFFlat indexes. A practical rule: start with the smallest store that works.\n")
+
+
+def _store(name: str, *facts: str, summary: str = "") -> Entity:
+    return Entity(name, "product", (), summary, tuple(Fact(f, f) for f in facts))
+
+
+def test_a_claim_that_opens_with_another_entity_of_the_plan_goes_to_that_entity() -> None:
+    plan = Plan("raw/articles/stores.md", "", (
+        _store("Chroma", "Chroma runs inside a Python process and keeps its data in SQLite.",
+               "Qdrant is written in Rust and runs as a separate server.",
+               "The Milvus cluster splits storage from compute.",
+               "It supports HNSW and IVFFlat indexes."),
+        _store("Qdrant"), _store("Milvus")), (), (), ())
+    anchored = anchor_plan(plan, STORES)
+    by_name = {e.name: [f.text for f in e.facts] for e in anchored.entities}
+    # a claim naming no other entity ("It supports…") stays where the model read it
+    assert by_name["Chroma"] == ["Chroma runs inside a Python process and keeps its data in SQLite.",
+                                 "It supports HNSW and IVFFlat indexes."]
+    assert by_name["Qdrant"] == ["Qdrant is written in Rust and runs as a separate server."]
+    assert by_name["Milvus"] == ["The Milvus cluster splits storage from compute."]
+    assert anchored.refiled == 2 and all(f.anchored for e in anchored.entities for f in e.facts)
+
+
+def test_an_entitys_lead_names_it() -> None:
+    plan = Plan("raw/articles/stores.md", "", (
+        _store("Chroma", "It supports HNSW and IVFFlat indexes.",
+               "Chroma runs inside a Python process and keeps its data in SQLite.",
+               summary="A practical rule: start with the smallest store that works."),), (), (), ())
+    (chroma,) = anchor_plan(plan, STORES).entities
+    assert chroma.summary == "Chroma runs inside a Python process and keeps its data in SQLite."

@@ -52,6 +52,7 @@ from wikic.ingest.plan_model import (
     Section,
 )
 from wikic.ingest.sentences import Sentence, best, clean, closing, name_forms, rank
+from wikic.ingest.subjects import names_subject, refile
 from wikic.ingest.support import ordinary, specifics, unsupported
 from wikic.pages.names import normalize_name
 from wikic.text.terms import words
@@ -359,15 +360,18 @@ def anchor_plan(plan: Plan, text: str) -> Plan:
         found_count += len(out)
         return out
 
-    def summary(said: str, claims: tuple[Fact, ...], name: str, *aliases: str) -> tuple[str, tuple[Fact, ...]]:
+    def summary(said: str, claims: tuple[Fact, ...], name: str, *aliases: str,
+                named: bool = False) -> tuple[str, tuple[Fact, ...]]:
         """(the item's summary, claims it adds). `said` if the anchored quotes of its item state every
-        specific it has; else (refused, or none given) the source's sentence that defines the subject ("X is
-        a …"), added to the claims unless it is one already; else, for a refused one, the item's first
-        anchored claim, or nothing (the page then shows its title)."""
+        specific it has (and, `named`, it names the subject: an entity's lead says what that entity is); else
+        (refused, or none given) the source's sentence that defines the subject ("X is a …"), added to the
+        claims unless it is one already; else, for a refused one, the item's first anchored claim (naming it,
+        when `named`), or nothing (the page then shows its title)."""
         nonlocal replaced
         backed = [f for f in claims if f.anchored]
         quotes = "\n".join(f.quote for f in backed)
-        if said.strip() and not unsupported(said, quotes, subject_names=(name, *aliases), source=text):
+        if said.strip() and (not named or names_subject(said, name, aliases)) and \
+                not unsupported(said, quotes, subject_names=(name, *aliases), source=text):
             verbatim = index.locate(said)  # the source's own sentence: cited like any claim (it is the lead)
             if verbatim is None or any(f.anchor == verbatim for f in backed):
                 return said, ()
@@ -380,7 +384,8 @@ def anchor_plan(plan: Plan, text: str) -> Plan:
         if definition is not None:
             known = next((f for f in backed if f.anchor == index.anchor_of(definition)), None)
             return (known.text, ()) if known else (clean(definition.text), (as_fact(definition),))
-        return (backed[0].text if backed and said.strip() else ""), ()
+        naming = next((f for f in backed if not named or names_subject(f.text, name, aliases)), None)
+        return (naming.text if naming is not None and said.strip() else ""), ()
 
     invented: list[str] = []
     invented_claims = 0
@@ -393,11 +398,15 @@ def anchor_plan(plan: Plan, text: str) -> Plan:
             continue
         # an alias is a name too: the source writes it, or it only spells the name another way ("GPT4")
         aliases = tuple(a for a in e.aliases if index.contains(a) or _compact(a) == _compact(e.name))
-        checked = facts(e.facts, e.name, *aliases)
+        entities.append(Entity(e.name, e.kind, aliases, e.summary, facts(e.facts, e.name, *aliases)))
+    # each claim on the page of what it is about, before a name left without one gets sentences found for it
+    entities, refiled = refile(entities, text)
+    for at, e in enumerate(entities):
+        checked = e.facts
         if not any(f.anchored for f in checked):
-            checked += found(e.name, aliases, (f.quote for f in e.facts))
-        lead, more = summary(e.summary, checked, e.name, *aliases)
-        entities.append(Entity(e.name, e.kind, aliases, lead, checked + more))
+            checked += found(e.name, e.aliases, (f.quote for f in checked))
+        lead, more = summary(e.summary, checked, e.name, *e.aliases, named=True)
+        entities[at] = replace(e, summary=lead, facts=checked + more)
     # concepts are ideas the model may name in its own words ("vector search"); their claims still need quotes,
     # and a concept the source never names with no claim its quote anchors is the model's invention
     concepts = []
@@ -458,6 +467,7 @@ def anchor_plan(plan: Plan, text: str) -> Plan:
     return Plan(
         plan.source_path, plan.summary, tuple(entities), tuple(concepts), comparisons, tuple(relations),
         plan.notes, tuple(dict.fromkeys(invented)), invented_claims, tuple(memories), replaced, found_count,
+        refiled,
     )
 
 

@@ -83,7 +83,7 @@ def clean(text: str) -> str:
     return " ".join(text.split())
 
 
-def _at(words_: Sequence[str], form: tuple[str, ...]) -> int | None:
+def form_at(words_: Sequence[str], form: tuple[str, ...]) -> int | None:
     """Where `form` starts in `words_` (whole words, in order), or None."""
     n = len(form)
     for i in range(len(words_) - n + 1):
@@ -121,7 +121,7 @@ def rank(
     for order, sentence in enumerate(sentences):
         if not MIN_WORDS <= len(sentence.words) <= MAX_WORDS:
             continue
-        hits = [(at, form) for form in forms if (at := _at(sentence.words, form)) is not None]
+        hits = [(at, form) for form in forms if (at := form_at(sentence.words, form)) is not None]
         if not hits:
             continue
         at, form = min(hits)
@@ -131,7 +131,7 @@ def rank(
             default=0.0,
         )
         said = specifics(sentence.text)
-        crowd = sum(1 for other in others if other not in forms and _at(sentence.words, other) is not None)
+        crowd = sum(1 for other in others if other not in forms and form_at(sentence.words, other) is not None)
         score = (
             (4 * copied if copied >= NEAR_COPY else 0.0)
             + (3.0 if defines else 0.0)
