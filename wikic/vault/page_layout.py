@@ -21,6 +21,7 @@ from dataclasses import dataclass
 
 from wikic.vault.slug import slugify
 
+LEAD_BLOCK = "summary"  # the compiler block of a page's lead (named for what the frontmatter calls it)
 CLAIMS, HISTORY, RELATED, CONTRADICTIONS, QUESTIONS, TABLE = (
     "claims", "history", "related", "contradictions", "questions", "table",
 )
