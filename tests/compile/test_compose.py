@@ -106,6 +106,17 @@ def test_a_sentence_its_claims_do_not_support_is_replaced_by_them_as_written(tmp
     assert "Quillstore allows one writer at a time. ^[" in prose
 
 
+def test_each_sentence_of_a_text_of_two_carries_the_anchors(tmp_path: Path) -> None:
+    two = [("Quillstore keeps the whole database in a single file. It allows one writer at a time.",
+            ["Quillstore keeps", "Quillstore allows"])]
+    root, report = _run(tmp_path, _model(two))
+    assert report.composed is not None and report.composed.sentences == 1
+    prose = (root / "entities/quillstore.md").read_text(encoding="utf-8").split("## Key facts")[1]
+    cites = ("^[[[raw/articles/field-notes.md|field-notes.md]] L4] ^[[[raw/articles/field-notes.md|field-notes.md]] "
+             "L6]")
+    assert f"in a single file. {cites} It allows one writer at a time. {cites}" in prose.split("> [!quote]")[0]
+
+
 def test_a_sentence_that_denies_what_its_claims_state_is_refused(tmp_path: Path) -> None:
     denied = [("Quillstore does not keep the whole database in a single file.", ["Quillstore keeps"]),
               ("Quillstore never allows more than one writer at a time.", ["Quillstore allows"])]

@@ -6,7 +6,8 @@ sentence stands only when it cites claims of its own section and every number, d
 is in those claims (`support.unsupported`, the rule every claim already met against its quote), and it adds
 no denial ("not", "never") that none of them holds. A refused
 sentence is replaced by its claims as written, and a claim no sentence covers is written as itself, so the
-prose says everything the list said and nothing more. Each sentence carries the anchors of its claims.
+prose says everything the list said and nothing more. Each sentence carries the anchors of its claims, right
+after it (a text of two sentences carries them after each).
 
 The section keeps its claims, one per line as before, in a folded callout under the prose (`> [!quote]-
 Claims`): they are what a recompile reads, and what a reader opens to see each fact with its sources. A
@@ -32,6 +33,7 @@ from wikic.llm.client import LLM
 from wikic.llm.structured import Usage, ask
 from wikic.pages.blocks import digest, find_block, merge_blocks
 from wikic.pages.render import clean_text
+from wikic.text.sentences import sentence_spans
 from wikic.text.terms import negated
 from wikic.vault.anchors import ANCHOR
 from wikic.vault.frontmatter import split_page
@@ -189,7 +191,7 @@ def _prose(
             continue
         out.sentences += 1
         covered.update(c.id for c in cited)
-        parts.append(f"{_sentence(sentence.text)} {_anchors(cited)}")
+        parts.append(_cited(_sentence(sentence.text), _anchors(cited)))
     parts.extend(_as_written(c) for c in claims if c.id not in covered)
     return " ".join(parts)
 
@@ -205,7 +207,7 @@ def _lead(sentences: Sequence[ComposedSentence], by_id: dict[str, Claim], subjec
             out.refused[reason] = out.refused.get(reason, 0) + 1
             continue
         out.sentences += 1
-        kept.append(f"{_sentence(sentence.text)} {_anchors(cited)}")
+        kept.append(_cited(_sentence(sentence.text), _anchors(cited)))
     return " ".join(kept)
 
 
@@ -223,7 +225,16 @@ def _refusal(text: str, cited: list[Claim], own: set[str], subject: Sequence[str
 
 
 def _as_written(claim: Claim) -> str:
-    return f"{_sentence(claim.text, escape=False)} {claim.anchor}"
+    return _cited(_sentence(claim.text, escape=False), claim.anchor)
+
+
+def _cited(text: str, anchors: str) -> str:
+    """`text` with `anchors` after each of its sentences: a claim or a model's sentence may hold two, and a
+    reader takes a sentence with nothing after it for one that rests on no source."""
+    spans = sentence_spans(text)
+    if len(spans) <= 1:
+        return f"{text} {anchors}"
+    return " ".join(f"{text[a:b]} {anchors}" for a, b in spans)
 
 
 def _anchors(claims: list[Claim]) -> str:
