@@ -86,6 +86,11 @@ class Layout:
         """The layout's section that holds `role`, if it has one."""
         return next((s for s in self.sections if role_of(s) == role), None)
 
+    def named(self, heading: str) -> str | None:
+        """The layout's section a page heading names (case and punctuation aside), if any."""
+        wanted = " ".join(_WORD.findall(heading.casefold()))
+        return next((s for s in self.sections if " ".join(_WORD.findall(s.casefold())) == wanted), None)
+
     def section_for(self, proposed: str | None, said: str = "") -> str:
         """The claim section a claim filed under `proposed` belongs in: that section (names compared without
         case or punctuation), the nearest by name, one whose usual words the name uses, one whose usual words
