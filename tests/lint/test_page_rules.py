@@ -214,6 +214,7 @@ UNCITED_CASES = [
     pytest.param([claim("Acme is fast."), "<!-- a note -->", "%% another %%", "```", "Not a sentence.", "```"], [],
                  id="comments-and-code-are-no-sentences"),
     pytest.param([f"Version 2.1 of Acme shipped, e.g. to Dr. Who. {A_CITE}"], [], id="abbreviations-and-versions"),
+    pytest.param([f"Acme Inc. is a U.S. company. {A_CITE}"], [], id="a-period-before-a-lower-case-word-ends-nothing"),
 ]
 
 

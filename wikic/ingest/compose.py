@@ -231,7 +231,7 @@ def _as_written(claim: Claim) -> str:
 def _cited(text: str, anchors: str) -> str:
     """`text` with `anchors` after each of its sentences: a claim or a model's sentence may hold two, and a
     reader takes a sentence with nothing after it for one that rests on no source."""
-    spans = sentence_spans(text)
+    spans = sentence_spans(text, cased=True)
     if len(spans) <= 1:
         return f"{text} {anchors}"
     return " ".join(f"{text[a:b]} {anchors}" for a, b in spans)

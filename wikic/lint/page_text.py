@@ -3,7 +3,8 @@ line in the file, and the statements (sentences and list items) of any stretch o
 anchor carries it.
 
 A statement is one list item (a claim is one item, however many sentences its text has: its anchors cover
-it), or one sentence of a paragraph (`wikic/text/sentences.py` says where sentences end). A sentence is
+it), or one sentence of a paragraph (`wikic/text/sentences.py` says where sentences end; one on the line of
+the sentence before does not start in lower case: "Acme Inc. is based in Oslo" is one). A sentence is
 carried by the anchors written right after it, before the next sentence starts: in "A. B. ^[x]" only B is.
 Code, comments (`<!-- -->`, `%% %%`), headings, table rows, rules and callout titles (`> [!quote]- Claims`)
 are no statements; a quote's or callout's lines are read without their `>`.
@@ -20,7 +21,7 @@ from wikic.facts.claims import CLAIMS_KEY, Claim, scan
 from wikic.facts.timeline import HISTORY_KEY
 from wikic.text.sentences import sentence_spans
 from wikic.vault.anchors import ANCHOR
-from wikic.vault.markers import BEGIN, MARKER_LINE, end_line
+from wikic.vault.markers import BEGIN, MARKER_LINE, PREFIX, end_line
 from wikic.vault.model import Note
 from wikic.vault.page_layout import LEAD_BLOCK
 
@@ -28,9 +29,11 @@ from wikic.vault.page_layout import LEAD_BLOCK
 # (`section:key-facts`, `section:key-facts:more`), History, and an earlier version's per-source blocks
 # (`facts:<source>`, `section:<name>:<source>`).
 _SECTION_BLOCKS = ("section:", "facts:")
+BEGIN_TEXT = PREFIX + "begin "
 # Blocks only the compiler writes from a page's claims: a page holding one is a compiled page.
 _COMPILED = (LEAD_BLOCK, HISTORY_KEY, CLAIMS_KEY)
 
+_HIDING = ("```", "~~~", "<!--", "%%")  # what may open a stretch of hidden lines
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 _QUOTE = re.compile(r"^ {0,3}>[ \t]?")
 _CALLOUT_TITLE = re.compile(r"^\[![^\]\n]+\][+-]?")
@@ -74,27 +77,42 @@ ITEM, QUOTED, SENTENCE = "item", "quoted", "sentence"
 
 
 class PageText:
-    """One page's lines (numbered as in the file, frontmatter included) and what the rules look for in them."""
+    """One page's lines (numbered as in the file, frontmatter included) and what the rules look for in them,
+    each part worked out when first asked for (most pages of a big vault are only asked for their lead)."""
 
     def __init__(self, text: str, note: Note) -> None:
+        self.text = text
         self.lines = text.split("\n")
         self.body_start = note.frontmatter_lines + 1
-        self.hidden = _hidden_lines(self.lines, self.body_start)
-        self.blocks = _blocks(self.lines, self.body_start)
-        headings = [h for h in note.headings if h.level <= 2]
-        first = next(iter(note.headings), None)
-        # the title: a `#` heading before anything else of the body
-        self.title = (
-            first.line
-            if first is not None and first.level == 1
-            and not any(self.lines[n - 1].strip() for n in range(self.body_start, first.line))
-            else None
-        )
-        self.sections = [
+        self._headings = note.headings
+
+    @cached_property
+    def title(self) -> int | None:
+        """The line of the page's title: a `#` heading before anything else of the body."""
+        first = next(iter(self._headings), None)
+        if first is None or first.level != 1:
+            return None
+        return None if any(self.lines[n - 1].strip() for n in range(self.body_start, first.line)) else first.line
+
+    @cached_property
+    def sections(self) -> list[Section]:
+        headings = [h for h in self._headings if h.level <= 2]
+        return [
             Section(h.text, h.line, (headings[i + 1].line - 1 if i + 1 < len(headings) else len(self.lines)))
             for i, h in enumerate(headings)
             if h.level == 2
         ]
+
+    @cached_property
+    def hidden(self) -> frozenset[int]:
+        """Lines inside fenced code, or inside an HTML or `%%` comment that spans lines (the `claims` block)."""
+        if not any(mark in self.text for mark in _HIDING):
+            return frozenset()
+        return _hidden_lines(self.lines, self.body_start, len(self.lines))
+
+    @cached_property
+    def blocks(self) -> list[Block]:
+        return _blocks(self.lines, self.body_start) if BEGIN_TEXT in self.text else []
 
     @property
     def compiled(self) -> bool:
@@ -104,7 +122,7 @@ class PageText:
     @cached_property
     def claims(self) -> list[Claim]:
         """Every claim line of the page, with its line number (`wikic/facts/claims.py`)."""
-        return scan("\n".join(self.lines))
+        return scan(self.text)
 
     def block_at(self, line: int) -> Block | None:
         return next((b for b in self.blocks if b.begin <= line <= b.end), None)
@@ -123,6 +141,22 @@ class PageText:
     def has_text(self, first: int, last: int) -> bool:
         return any(self.shown(n) for n in range(first, last + 1))
 
+    def has_paragraph(self, first: int, last: int) -> bool:
+        """Lines `first` to `last` hold a paragraph outside the compiler's blocks (not a list, quote, table,
+        heading, code or comment): what `statements` would read as sentences of the person's own."""
+        last = min(last, len(self.lines))
+        # a lead is near the top: what hides the lines down to it is all that is needed
+        hidden = self.__dict__.get("hidden") or (_hidden_lines(self.lines, self.body_start, last)
+                                                 if any(mark in self.text for mark in _HIDING) else frozenset())
+        for n in range(max(first, self.body_start), last + 1):
+            if n in hidden:
+                continue
+            read = _read_line(self.lines[n - 1])
+            if read is not None and read[0] == SENTENCE and _WORDY.search(ANCHOR.sub("", _visible(read[2]))) \
+                    and self.block_at(n) is None:
+                return True
+        return False
+
     def statements(self, first: int, last: int) -> list[Statement]:
         """The statements of lines `first` to `last` (inclusive), in order."""
         out: list[Statement] = []
@@ -134,34 +168,46 @@ class PageText:
                 out.extend(_sentences(paragraph, QUOTED if quoted else SENTENCE))
                 paragraph.clear()
 
+        hidden = self.hidden
         for n in range(max(first, self.body_start), min(last, len(self.lines)) + 1):
-            raw = self.lines[n - 1]
-            if n in self.hidden or MARKER_LINE.match(raw):
+            read = None if n in hidden else _read_line(self.lines[n - 1])
+            if read is None:
                 flush()
                 continue
-            at = len(raw) - len(raw.lstrip(" \t"))
-            indent = at
-            while (quote := _QUOTE.match(raw, at)) is not None:
-                at = quote.end()
-            if (at > indent) != quoted:
+            kind, at, text = read
+            if kind == ITEM:
                 flush()
-                quoted = at > indent
-            rest = raw[at:].rstrip()
-            if not rest.strip() or _CALLOUT_TITLE.match(rest) or _HEADING.match(rest) or rest.startswith("|") or \
-                    _RULE.match(rest):
-                flush()
-                continue
-            item = _ITEM.match(rest)
-            if item is not None:
-                flush()
-                text = _visible(rest[item.end():])
+                text = _visible(text)
                 if _WORDY.search(ANCHOR.sub("", text)):
-                    out.append(Statement(n, at + item.end() + 1 + len(text) - len(text.lstrip()), text.strip(),
+                    out.append(Statement(n, at + len(text) - len(text.lstrip()) + 1, text.strip(),
                                          ANCHOR.search(text) is not None, ITEM))
                 continue
-            paragraph.append((n, at + 1, rest))
+            if (kind == QUOTED) != quoted:
+                flush()
+                quoted = kind == QUOTED
+            paragraph.append((n, at + 1, text))
         flush()
         return out
+
+
+def _read_line(raw: str) -> tuple[str, int, str] | None:
+    """What a line of a page holds, if it may hold statements: (ITEM, QUOTED or SENTENCE, the offset of its text,
+    its text), the text of an item without its marker and of a quote without its `>`. None for a blank line, a
+    marker, a heading, a table row, a rule or a callout's title."""
+    if MARKER_LINE.match(raw):
+        return None
+    at = len(raw) - len(raw.lstrip(" \t"))
+    indent = at
+    while (quote := _QUOTE.match(raw, at)) is not None:
+        at = quote.end()
+    rest = raw[at:].rstrip()
+    if not rest.strip() or _CALLOUT_TITLE.match(rest) or _HEADING.match(rest) or rest.startswith("|") or \
+            _RULE.match(rest):
+        return None
+    item = _ITEM.match(rest)
+    if item is not None:
+        return ITEM, at + item.end(), rest[item.end():]
+    return (QUOTED if at > indent else SENTENCE), at, rest
 
 
 def _visible(text: str) -> str:
@@ -187,7 +233,8 @@ def _sentences(paragraph: list[tuple[int, int, str]], kind: str) -> list[Stateme
     stretches = [(ends[i], a.start(), True) for i, a in enumerate(anchors)] + [(ends[-1], len(joined), False)]
     out: list[Statement] = []
     for begin, end, anchored in stretches:
-        spans = [(a, b) for a, b in sentence_spans(joined[begin:end]) if _WORDY.search(joined[begin + a : begin + b])]
+        spans = [(a, b) for a, b in sentence_spans(joined[begin:end], cased=True)
+                 if _WORDY.search(joined[begin + a : begin + b])]
         for i, (a, b) in enumerate(spans):
             offset = begin + a
             row = bisect.bisect_right(starts, offset) - 1
@@ -197,12 +244,12 @@ def _sentences(paragraph: list[tuple[int, int, str]], kind: str) -> list[Stateme
     return out
 
 
-def _hidden_lines(lines: list[str], body_start: int) -> frozenset[int]:
-    """Lines inside fenced code, or inside an HTML or `%%` comment that spans lines (the `claims` block)."""
+def _hidden_lines(lines: list[str], body_start: int, last: int) -> frozenset[int]:
+    """Lines down to `last` inside fenced code, or inside an HTML or `%%` comment that spans lines."""
     hidden: set[int] = set()
     fence: str | None = None
     closing: str | None = None  # the end of the comment a line opened
-    for n in range(body_start, len(lines) + 1):
+    for n in range(body_start, last + 1):
         line = lines[n - 1]
         if fence is not None:
             hidden.add(n)

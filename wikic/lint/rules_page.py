@@ -15,7 +15,7 @@ from wikic.facts.claims import Claim, plain_text
 from wikic.facts.same_fact import fact_keys
 from wikic.lint.context import LintContext
 from wikic.lint.finding import Finding
-from wikic.lint.page_text import SENTENCE, PageText
+from wikic.lint.page_text import PageText
 from wikic.lint.registry import rule
 from wikic.vault.page_layout import CLAIMS, role_of
 
@@ -60,9 +60,7 @@ def no_lead(ctx: LintContext) -> Iterator[Finding]:
         lead = page.lead_block()
         if lead is not None and lead.begin >= first and lead.end <= last and page.has_text(lead.begin, lead.end):
             continue
-        # a paragraph of the person's own: text outside the compiler's blocks that is not a list, table or heading
-        own = [s for s in page.statements(first, last) if s.kind == SENTENCE and page.block_at(s.line) is None]
-        if own:
+        if page.has_paragraph(first, last):  # a paragraph of the person's own
             continue
         opening = next((n for n in range(first, len(page.lines) + 1) if page.shown(n)), None)
         title = (ctx.vault.notes[path].frontmatter or {}).get("title") or posixpath.basename(path)[:-3]
