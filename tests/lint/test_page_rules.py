@@ -114,6 +114,13 @@ def test_no_lead_judges_subject_pages_of_every_type_and_nothing_else(tmp_path: P
                        "paragraph before the first '##' section)")
 
 
+def test_a_page_type_schema_md_adds_is_a_subject_page(tmp_path: Path) -> None:
+    schema = DEFAULT_SCHEMA + "## Page Types\n- person: people\n"
+    written = page("Ada", type="person", body=body("# Ada", "", "## Key facts", "", "- A fact."))
+    root = vault(tmp_path, {"people/ada.md": written}, schema)
+    assert lint(root, "no-lead") == [("no-lead", "warning", "people/ada.md", at(written, "## Key facts")[0], 1)]
+
+
 def test_no_lead_needs_a_schema(tmp_path: Path) -> None:
     root = make_vault(tmp_path, {"a.md": "# A\n\n## Section\n", "b.md": "[[a]]\n"}, schema=False)
     assert lint(root, "no-lead") == []

@@ -1,9 +1,10 @@
 """Page rules: what a reader of a compiled page trips over. no-lead, repeated-claim, uncited-sentence,
 thin-section, source-sections (their definitions: README's lint section).
 
-They look at wiki pages of a vault with SCHEMA.md. `no-lead` judges every subject page (any page type but
-query); the others judge compiler text, so only compiled pages: those holding a lead, section, History or
-claims block. A page a person wrote without such blocks is theirs, and never reported by them.
+They look at the subject pages of a vault with SCHEMA.md: entities, concepts, comparisons and the page types
+SCHEMA.md adds, not query pages. `no-lead` judges every one of them; the others judge compiler text, so only
+compiled pages: those holding a lead, section, History or claims block. A page a person wrote without such
+blocks is theirs, and never reported by them.
 """
 
 from __future__ import annotations
@@ -17,19 +18,24 @@ from wikic.lint.context import LintContext
 from wikic.lint.finding import Finding
 from wikic.lint.page_text import PageText
 from wikic.lint.registry import rule
-from wikic.vault.page_layout import CLAIMS, role_of
+from wikic.vault.layout import PAGE_FOLDERS
+from wikic.vault.page_layout import CLAIMS, DEFAULT_LAYOUTS, role_of
 
-QUERY = "query"
+
+def _subject(kind: str | None) -> bool:
+    """A page about a subject: an entity, concept or comparison, or a page of a type SCHEMA.md adds (laid out
+    as an entity). Not a query page, an answer with no subject to introduce."""
+    return kind is not None and (kind in DEFAULT_LAYOUTS or kind not in PAGE_FOLDERS)
 
 
 def _texts(ctx: LintContext) -> dict[str, PageText]:
-    """Each wiki page but query pages, read once for all these rules (a page that cannot be read is left to
-    the `encoding` and `unsafe-path` rules)."""
+    """Each subject page, read once for all these rules (a page that cannot be read is left to the `encoding`
+    and `unsafe-path` rules)."""
     memo: dict[str, PageText] | None = ctx.__dict__.get("_page_texts")
     if memo is None:
         memo = {}
         for path in ctx.pages:
-            if ctx.vault.page_type(path) == QUERY:
+            if not _subject(ctx.vault.page_type(path)):
                 continue
             try:
                 text = (ctx.vault.root / path).read_text(encoding="utf-8")
