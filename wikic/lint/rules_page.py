@@ -70,8 +70,10 @@ def no_lead(ctx: LintContext) -> Iterator[Finding]:
             continue
         opening = next((n for n in range(first, len(page.lines) + 1) if page.shown(n)), None)
         title = (ctx.vault.notes[path].frontmatter or {}).get("title") or posixpath.basename(path)[:-3]
-        where = (f"opens with '{_said(page.lines[opening - 1].strip(), 40)}'" if opening is not None
-                 else "has nothing after its title")
+        if opening is not None:
+            where = f"opens with '{_said(page.lines[opening - 1].strip(), 40)}'"
+        else:
+            where = "has nothing after its title" if page.title else "has no text"
         yield ctx.finding(
             "no-lead",
             path,
