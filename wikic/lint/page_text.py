@@ -29,7 +29,7 @@ from wikic.vault.page_layout import LEAD_BLOCK
 # (`section:key-facts`, `section:key-facts:more`), History, and an earlier version's per-source blocks
 # (`facts:<source>`, `section:<name>:<source>`).
 _SECTION_BLOCKS = ("section:", "facts:")
-BEGIN_TEXT = PREFIX + "begin "
+_BEGIN_TEXT = PREFIX + "begin "
 # Blocks only the compiler writes from a page's claims: a page holding one is a compiled page.
 _COMPILED = (LEAD_BLOCK, HISTORY_KEY, CLAIMS_KEY)
 
@@ -112,7 +112,7 @@ class PageText:
 
     @cached_property
     def blocks(self) -> list[Block]:
-        return _blocks(self.lines, self.body_start) if BEGIN_TEXT in self.text else []
+        return _blocks(self.lines, self.body_start) if _BEGIN_TEXT in self.text else []
 
     @property
     def compiled(self) -> bool:
