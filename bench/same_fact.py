@@ -21,8 +21,9 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 os.environ.setdefault("OMP_NUM_THREADS", "1")
 
-from wikic.ingest.page import _same_fact, _unlinked, content_words  # noqa: E402
-from wikic.ingest.support import specifics  # noqa: E402
+from wikic.facts.same_fact import same_fact, unlinked  # noqa: E402
+from wikic.ingest.page import content_words  # noqa: E402
+from wikic.text.specifics import specifics  # noqa: E402
 from wikic.text.terms import negated  # noqa: E402
 
 PAIRS = Path(__file__).parent / "data" / "claim_pairs.json"
@@ -38,7 +39,7 @@ def main() -> None:
     model = USE(threads=1)
 
     def guarded(a: str, b: str) -> bool:
-        return specifics(_unlinked(a)) == specifics(_unlinked(b)) and negated(a) == negated(b)
+        return specifics(unlinked(a)) == specifics(unlinked(b)) and negated(a) == negated(b)
 
     cosine: dict[tuple[str, str], float] = {}
     for a, b in data["same"] + data["different"]:
@@ -50,7 +51,7 @@ def main() -> None:
         return len(wa & wb) / len(wa | wb) if wa and wb else 0.0
 
     rules = {
-        "wikic: same statement words, numbers, names and polarity": lambda a, b: _same_fact(a, b),
+        "wikic: same statement words, numbers, names and polarity": lambda a, b: same_fact(a, b),
         "content words shared >= 0.8, same numbers and names": lambda a, b: guarded(a, b) and jaccard(a, b) >= 0.8,
     }
     for threshold in (0.75, 0.85, 0.92):

@@ -1,8 +1,8 @@
 """`wikic status`: what the vault holds and what it has cost, from files alone (no model call).
 
 Pages per type, raw sources (and how many are compiled), the palace (size and embedding model), the last
-operations from log.md, a lint summary, and token totals summed from log.md's rows (each row's notes
-carry "N tokens"; ingest and saved queries write them).
+operations from log.md, a lint summary (the page rules' findings counted apart), and token totals summed
+from log.md's rows (each row's notes carry "N tokens"; ingest and saved queries write them).
 """
 
 from __future__ import annotations
@@ -202,6 +202,7 @@ def vault_status(root: Path, *, lint: bool = True, recent: int = 10, today: dt.d
     out.last_operations = list(reversed(rows[-recent:])) if recent else []
     out.tokens = token_totals(rows)
     if lint:
+        from wikic.lint.registry import PAGE_RULES
         from wikic.lint.run import LintOptions, run_lint
 
         try:
@@ -213,6 +214,8 @@ def vault_status(root: Path, *, lint: bool = True, recent: int = 10, today: dt.d
             summary["info"] = report.count("info")
             rules = Counter(f.rule for f in report.findings)
             summary["by_rule"] = dict(rules.most_common())
+            # what a reader of the pages trips over, every rule named (0 included): a vault's page quality
+            summary["page_quality"] = {rule: rules.get(rule, 0) for rule in PAGE_RULES}
             out.lint = summary
     return out
 
@@ -274,6 +277,13 @@ def render_status(status: VaultStatus) -> str:
             top = ", ".join(f"{rule} {n}" for rule, n in list(s.get("by_rule", {}).items())[:5])
             lines.append(f"Lint: {s['errors']} error(s), {s['warnings']} warning(s), {s.get('info', 0)} info"
                          + (f" ({top})" if top else ""))
+            quality = s.get("page_quality") or {}
+            if any(quality.values()):
+                found = ", ".join(f"{rule} {n}" for rule, n in quality.items() if n)
+                lines.append(f"Page quality: {sum(quality.values())} finding(s) ({found}; see `wikic lint --select "
+                             f"{','.join(rule for rule, n in quality.items() if n)}`)")
+            elif quality:
+                lines.append("Page quality: no finding (" + ", ".join(quality) + ")")
     t = status.tokens
     per = ", ".join(f"{action} {v['tokens']:,} in {v['operations']}" for action, v in t.get("by_action", {}).items())
     cost = f"; cost ${t['cost']:.4f}" if t.get("cost") is not None else ""

@@ -157,6 +157,17 @@ def test_a_section_turning_to_another_aspect_starts_a_new_paragraph(tmp_path: Pa
     assert second.startswith("Quillstore handled 40,000 writes per second and allows one writer")
 
 
+def test_each_sentence_of_a_text_of_two_carries_the_anchors(tmp_path: Path) -> None:
+    two = [("Quillstore keeps the whole database in a single file. It allows one writer at a time.",
+            ["Quillstore keeps", "Quillstore allows"])]
+    root, report = _run(tmp_path, _model(two))
+    assert report.composed is not None and report.composed.sentences == 1
+    prose = (root / "entities/quillstore.md").read_text(encoding="utf-8").split("## Key facts")[1]
+    cites = ("^[[[raw/articles/field-notes.md|field-notes.md]] L4] ^[[[raw/articles/field-notes.md|field-notes.md]] "
+             "L6]")
+    assert f"in a single file. {cites} It allows one writer at a time. {cites}" in prose.split("> [!quote]")[0]
+
+
 def test_a_sentence_that_denies_what_its_claims_state_is_refused(tmp_path: Path) -> None:
     denied = [("Quillstore does not keep the whole database in a single file.", ["Quillstore keeps"]),
               ("Quillstore never allows more than one writer at a time.", ["Quillstore allows"])]

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from wikic.facts.claims import scan
-from wikic.ingest.page import _same_fact
+from wikic.facts.same_fact import same_fact
 from wikic.ingest.pipeline import IngestOptions, IngestReport, ingest
 from wikic.llm.fake import FakeLLM
 from wikic.vault.init import init_vault
@@ -216,7 +216,7 @@ def test_recompiling_one_source_changes_only_what_it_contributed(tmp_path: Path)
     ("Quillstore handled 40,000 writes per second.", "Quillstore handled 25,000 writes per second.", False),
 ])
 def test_two_claims_are_one_fact_only_in_the_same_words(a: str, b: str, one: bool) -> None:
-    assert _same_fact(a, b) is one and _same_fact(b, a) is one
+    assert same_fact(a, b) is one and same_fact(b, a) is one
 
 
 def test_a_comparison_keeps_its_layouts_order_when_a_later_source_adds_claims_to_it(tmp_path: Path) -> None:

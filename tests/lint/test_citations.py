@@ -26,7 +26,8 @@ CLAIMS = (
 
 def _vault(tmp_path: Path) -> Path:
     return make_vault(tmp_path, {
-        "entities/cited.md": page("Cited", body=CLAIMS),  # cites raw files only: no page link at all
+        # cites raw files only: no page link at all
+        "entities/cited.md": page("Cited", body="Cited is a page of claims.\n\n" + CLAIMS),
         "entities/b.md": page("B", body="[[c]] [[cited]]\n"),
         "entities/c.md": page("C", body="[[b]] [[cited]]\n"),
         "raw/papers/gone.md": "# Gone\n\nMoved here.\n",
@@ -41,7 +42,7 @@ def test_a_citation_to_a_missing_raw_file_is_a_broken_link_and_the_rest_are_not_
         (
             "broken-wikilink",
             "entities/cited.md",
-            15,
+            17,
             20,
             "cited source 'raw/articles/gone.md' does not exist; did you mean raw/papers/gone.md?",
         ),

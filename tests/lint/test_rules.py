@@ -19,7 +19,7 @@ import pytest
 from testkit import DEFAULT_SCHEMA, DEFAULT_SOURCES, index_text, make_vault, page
 
 from wikic.errors import UsageError
-from wikic.lint.registry import CORE_RULES, RULES
+from wikic.lint.registry import CORE_RULES, PAGE_RULES, RULES
 from wikic.lint.run import LintOptions, known_rules, run_lint
 from wikic.vault.resolve import Resolver
 
@@ -61,13 +61,15 @@ def test_registry_has_every_rule_the_contract_names() -> None:
         "contradiction",
     }
     extra = {"ambiguous-link", "malformed-link", "too-few-links", "page-too-long", "duplicate-page", "encoding",
-             "unsafe-path", "unsafe-name", "case-collision", "raw-drift"}
+             "unsafe-path", "unsafe-name", "case-collision", "raw-drift", *PAGE_RULES}
     assert set(known_rules()) == set(CORE_RULES) | extra
     assert {r: RULES[r].severity for r in RULES} == {
         "orphan-page": "warning", "broken-wikilink": "error", "index-gap": "error", "frontmatter": "error",
         "stale-page": "warning", "contradiction": "warning", "ambiguous-link": "warning", "malformed-link": "warning",
         "too-few-links": "warning", "page-too-long": "warning", "duplicate-page": "warning", "encoding": "error",
         "unsafe-path": "error", "unsafe-name": "warning", "case-collision": "error", "raw-drift": "error",
+        "no-lead": "warning", "repeated-claim": "warning", "uncited-sentence": "warning", "thin-section": "warning",
+        "source-sections": "warning",
     }
     schema_rules = {r for r in RULES if RULES[r].needs_schema}
     assert schema_rules == {
@@ -78,6 +80,7 @@ def test_registry_has_every_rule_the_contract_names() -> None:
         "too-few-links",
         "duplicate-page",
         "raw-drift",
+        *PAGE_RULES,
     }
 
 

@@ -15,6 +15,14 @@ def test_periods_inside_numbers_versions_and_abbreviations_end_nothing() -> None
     assert sentences(text) == ["Version 2.1 took 40.5 ms, e.g. on a laptop.", "Dr. Chen measured it."]
 
 
+def test_cased_a_sentence_on_the_line_does_not_start_in_lower_case() -> None:
+    text = "Acme Inc. is based in Oslo. It is a U.S. company. pgvector is\n\nlater. 它是数据库。它很快。"
+    assert [text[a:b] for a, b in sentence_spans(text, cased=True)] == [
+        "Acme Inc. is based in Oslo.", "It is a U.S. company. pgvector is", "later.", "它是数据库。", "它很快。"
+    ]
+    assert sentences(text)[:3] == ["Acme Inc.", "is based in Oslo.", "It is a U.S."]
+
+
 def test_cjk_sentences_end_at_full_width_punctuation_without_spaces() -> None:
     assert sentences("Quillstore 每秒处理四万次写入。它是嵌入式数据库！真的吗？") == [
         "Quillstore 每秒处理四万次写入。", "它是嵌入式数据库！", "真的吗？"

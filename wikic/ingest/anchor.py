@@ -21,7 +21,7 @@ joined word string, so a 1 MB source with hundreds of quotes takes well under a 
 
 Small models copy quotes almost verbatim ("Vasquez had spent" becomes "She had spent"). A quote that is not
 found is snapped to the source sentence(s) it nearly copies, when they share nearly all their words and
-the quote states no number, date, version or name the span does not (`support.specifics`): the claim is
+the quote states no number, date, version or name the span does not (`wikic/text/specifics.py`): the claim is
 then anchored to the real text, and the fact records that it was repaired. Every anchored claim must also
 be supported by its quote (`support.unsupported`), and an item whose name the source never writes is an
 invention: dropped with its claims, and counted.
@@ -53,8 +53,9 @@ from wikic.ingest.plan_model import (
 )
 from wikic.ingest.sentences import Sentence, best, clean, closing, name_forms, rank
 from wikic.ingest.subjects import names_subject, refile
-from wikic.ingest.support import ordinary, specifics, unsupported
+from wikic.ingest.support import unsupported
 from wikic.pages.names import normalize_name
+from wikic.text.specifics import ordinary, specifics
 from wikic.text.terms import words
 from wikic.vault import frontmatter, remember_note
 from wikic.vault.frontmatter import split_page

@@ -6,8 +6,9 @@ sentence stands only when it cites claims of its own section and every number, d
 is in those claims (`support.unsupported`, the rule every claim already met against its quote), and it adds
 no denial ("not", "never") that none of them holds. A refused
 sentence is replaced by its claims as written, and a claim no sentence covers is written as itself, so the
-prose says everything the list said and nothing more. Each sentence carries the anchors of its claims, and
-links the pages its claims link (once a paragraph): the model's words are escaped, the links are the code's.
+prose says everything the list said and nothing more. Each sentence carries the anchors of its claims, right
+after it (a text of two sentences carries them after each), and links the pages its claims link (once a
+paragraph): the model's words are escaped, the links are the code's.
 
 The lead may rest on any claim of the page. When the page opens with a claim (the source's sentence that
 defines the subject, or, failing one, the first claim the first source made), that claim is shown to the
@@ -38,6 +39,7 @@ from wikic.llm.client import LLM
 from wikic.llm.structured import Usage, ask
 from wikic.pages.blocks import digest, find_block, merge_blocks
 from wikic.pages.render import clean_text, linkify
+from wikic.text.sentences import sentence_spans
 from wikic.text.terms import negated
 from wikic.vault.anchors import ANCHOR
 from wikic.vault.frontmatter import split_page
@@ -219,7 +221,7 @@ def _prose(
             continue
         out.sentences += 1
         covered.update(c.id for c in cited)
-        parts.append(f"{_linked(_sentence(sentence.text), cited, linked)} {_anchors(cited)}")
+        parts.append(_cited(_linked(_sentence(sentence.text), cited, linked), _anchors(cited)))
     paragraphs[-1].extend(_as_written(c) for c in claims if c.id not in covered)
     return "\n\n".join(" ".join(parts) for parts in paragraphs if parts)
 
@@ -238,7 +240,7 @@ def _lead(sentences: Sequence[ComposedSentence], opening: list[Claim], by_id: di
         if reason is not None:
             out.refused[reason] = out.refused.get(reason, 0) + 1
             continue
-        kept.append(f"{_linked(_sentence(sentence.text), cited, linked)} {_anchors(cited)}")
+        kept.append(_cited(_linked(_sentence(sentence.text), cited, linked), _anchors(cited)))
         said.update(c.id for c in cited)
     if kept and any(c.id not in said for c in opening):
         out.refused[LEAVES_LEAD] = out.refused.get(LEAVES_LEAD, 0) + len(kept)
@@ -266,7 +268,16 @@ def _refusal(text: str, cited: list[Claim], own: set[str], subject: Sequence[str
 
 
 def _as_written(claim: Claim) -> str:
-    return f"{_sentence(claim.text, escape=False)} {claim.anchor}"
+    return _cited(_sentence(claim.text, escape=False), claim.anchor)
+
+
+def _cited(text: str, anchors: str) -> str:
+    """`text` with `anchors` after each of its sentences: a claim or a model's sentence may hold two, and a
+    reader takes a sentence with nothing after it for one that rests on no source."""
+    spans = sentence_spans(text, cased=True)
+    if len(spans) <= 1:
+        return f"{text} {anchors}"
+    return " ".join(f"{text[a:b]} {anchors}" for a, b in spans)
 
 
 def _anchors(claims: list[Claim]) -> str:

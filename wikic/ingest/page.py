@@ -29,15 +29,16 @@ from dataclasses import dataclass, field, replace
 
 from wikic.facts.claims import CLAIMS_KEY, Citation, Claim, claim_id, normal_text, rows_block, scan
 from wikic.facts.dates import first_day
+from wikic.facts.same_fact import same_fact, unlinked
 from wikic.facts.timeline import HISTORY_KEY, Timeline, timeline, unique
-from wikic.ingest.support import specifics
 from wikic.pages.blocks import block_keys, digest, find_block, merge_blocks, remove_block
-from wikic.text.terms import negated, statement, words
+from wikic.text.specifics import specifics
+from wikic.text.terms import words
 from wikic.vault.anchors import ANCHOR, find_anchors
-from wikic.vault.page_layout import CONTRADICTIONS, HISTORY, RELATED, Layout, section_key
+from wikic.vault.page_layout import CONTRADICTIONS, HISTORY, LEAD_BLOCK, RELATED, Layout, section_key
 from wikic.vault.slug import slugify
 
-LEAD_KEY = "summary"  # the lead's block (named for what the frontmatter calls it)
+LEAD_KEY = LEAD_BLOCK
 RELATED_KEY = "related"
 CONTRADICTIONS_KEY = "contradictions"
 MORE = ":more"  # beside a block a person edited: what the compiler has for that section now
@@ -126,7 +127,7 @@ def render_page(
         section_of[claim.id] = _section_of(block, layout)
     taken = {c.id for c in (*live, *frozen)}
     for new in claims:
-        twin = next((c for c in live if _same_fact(c.text, new.text)), None)
+        twin = next((c for c in live if same_fact(c.text, new.text)), None)
         if twin is not None:
             merged = twin.citing(new.citation)
             if twin.citations:  # another source states it too: what each says of its time is kept
@@ -257,22 +258,7 @@ def _earliest(a: str | None, b: str | None) -> str | None:
 
 def content_words(text: str) -> set[str]:
     """The words of a text that carry what it says (folded; links read as their text)."""
-    return {w for w, _, _ in words(_unlinked(text)) if len(w) > 2 or not w.isascii()}
-
-
-def _unlinked(text: str) -> str:
-    return re.sub(r"\[\[(?:[^\[\]|\n]*\|)?([^\[\]\n]*)\]\]", r"\1", text)
-
-
-def _same_fact(a: str, b: str) -> bool:
-    """Two claim texts state one fact in the same words: case, links, articles, the copula and inflection
-    aside, the same words in the same order, with the same numbers and names. A paraphrase is not matched
-    here (no measure of meaning tells "is easy to run" from "is hard to run", `bench/same_fact.py`): the
-    composed prose says it once, citing both claims."""
-    if normal_text(a) == normal_text(b):
-        return True
-    a, b = _unlinked(a), _unlinked(b)
-    return statement(a) == statement(b) and specifics(a) == specifics(b) and negated(a) == negated(b)
+    return {w for w, _, _ in words(unlinked(text)) if len(w) > 2 or not w.isascii()}
 
 
 def _contradictions(pairs: list[tuple[Claim, Claim]], plan: Timeline) -> str:
@@ -307,7 +293,7 @@ def _same_measures(claims: list[Claim]) -> tuple[list[Claim], list[tuple[Claim, 
     an earlier run made is kept."""
     by_measure: dict[str, list[Claim]] = {}
     for claim in claims:
-        plain = normal_text(_unlinked(claim.text))
+        plain = normal_text(unlinked(claim.text))
         shape = _NUMBERS.sub("#", plain)
         # one number, the measured value: in "Quillstore 2.0 was released in 2025" the version names which release
         if shape.count("#") == 1 and len(shape.replace("#", " ").split()) >= 3:
@@ -315,13 +301,13 @@ def _same_measures(claims: list[Claim]) -> tuple[list[Claim], list[tuple[Claim, 
     pairs: list[tuple[Claim, Claim]] = []
     topics: dict[str, str] = {}
     for group in by_measure.values():
-        values = {specifics(_unlinked(c.text)).numbers for c in group}
+        values = {specifics(unlinked(c.text)).numbers for c in group}
         if len(values) < 2:
             continue
         group.sort(key=lambda c: (first_day(c.start), c.id))
         first = group[0]
         for later in group[1:]:
-            if specifics(_unlinked(later.text)).numbers != specifics(_unlinked(first.text)).numbers:
+            if specifics(unlinked(later.text)).numbers != specifics(unlinked(first.text)).numbers:
                 pairs.append((first, later))
                 if later.topic is None and first.topic_id != later.id:
                     topics[later.id] = first.topic_id

@@ -22,8 +22,8 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from wikic.ingest.support import specifics
 from wikic.pages.names import base_name
+from wikic.text.specifics import specifics
 from wikic.text.terms import words
 
 MAX_FOUND = 3  # sentences kept per name and source: a page gets the gist, not the source

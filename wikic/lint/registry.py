@@ -25,6 +25,8 @@ class Rule:
 RULES: dict[str, Rule] = {}
 
 CORE_RULES = ("orphan-page", "broken-wikilink", "index-gap", "frontmatter", "stale-page", "contradiction")
+# What a reader of a compiled page trips over (`rules_page.py`): `wikic status` counts them apart.
+PAGE_RULES = ("no-lead", "repeated-claim", "uncited-sentence", "thin-section", "source-sections")
 
 
 def rule(rule_id: str, severity: str, summary: str, *, needs_schema: bool = False) -> Callable[[RuleFn], RuleFn]:

@@ -81,7 +81,7 @@ class LintReport:
 
 def _rules() -> dict[str, Any]:
     # importing the rule modules registers them
-    from wikic.lint import rules_files, rules_index, rules_links, rules_schema  # noqa: F401
+    from wikic.lint import rules_files, rules_index, rules_links, rules_page, rules_schema  # noqa: F401
     from wikic.lint.registry import RULES
 
     return RULES

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
+from wikic.errors import require_extra
 from wikic.llm.cache import ReplyCache
 from wikic.llm.client import StreamingLLM, require_model, vault_llm
 from wikic.query.citations import SENTINEL, AnswerFilter, Citation, CitationCheck
@@ -155,6 +156,7 @@ def answer_question(
         retrieval = retrieve(palace, question, budget=options.budget, k=options.k, exclude=options.exclude,
                              min_similarity=options.min_similarity, as_of=options.as_of)
     else:
+        require_extra("palace")  # a missing extra is said before anything of the palace is looked at
         require_indexed(root, settings.palace)
         from wikic.palace import open_palace
 

@@ -21,7 +21,7 @@ it matches the question on three counts:
   or version that the question does not itself hold.
 
 At most three sentences are shown, best first, each with its item's citation. Sentences are found with
-`wikic/text/sentences.py`, terms are `wikic/text/terms.py`'s, figures and names `wikic/ingest/support.py`'s.
+`wikic/text/sentences.py`, terms are `wikic/text/terms.py`'s, figures and names `wikic/text/specifics.py`'s.
 """
 
 from __future__ import annotations
@@ -32,11 +32,11 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from wikic.ingest.support import specifics
 from wikic.query.citations import CitationCheck, check_text
 from wikic.query.retrieve import ContextItem, Retrieval, question_terms
 from wikic.text.scripts import CJK
 from wikic.text.sentences import sentence_spans
+from wikic.text.specifics import specifics
 from wikic.text.terms import words
 from wikic.vault.anchors import strip_anchors
 

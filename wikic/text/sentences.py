@@ -41,11 +41,15 @@ def sentence_breaks(text: str) -> Iterator[tuple[int, int]]:
         yield match.start(), match.end()
 
 
-def sentence_spans(text: str) -> list[tuple[int, int]]:
-    """(start, end) of each sentence of `text`, white space around it left out; empty ones dropped."""
+def sentence_spans(text: str, *, cased: bool = False) -> list[tuple[int, int]]:
+    """(start, end) of each sentence of `text`, white space around it left out; empty ones dropped. `cased`:
+    a sentence on the same line as the one before starts with no lower-case letter, so a period no list of
+    abbreviations knows ends nothing before one ("Acme Inc. is based in Oslo", "a U.S. company")."""
     spans: list[tuple[int, int]] = []
     start = 0
     for end, following in [*sentence_breaks(text), (len(text), len(text))]:
+        if cased and text[following : following + 1].islower() and "\n" not in text[end:following]:
+            continue
         piece = text[start:end]
         lead = len(piece) - len(piece.lstrip())
         trail = len(piece.rstrip())

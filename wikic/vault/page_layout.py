@@ -21,6 +21,7 @@ from dataclasses import dataclass
 
 from wikic.vault.slug import slugify
 
+LEAD_BLOCK = "summary"  # the compiler block of a page's lead (named for what the frontmatter calls it)
 CLAIMS, HISTORY, RELATED, CONTRADICTIONS, QUESTIONS, TABLE = (
     "claims", "history", "related", "contradictions", "questions", "table",
 )
@@ -84,6 +85,11 @@ class Layout:
     def with_role(self, role: str) -> str | None:
         """The layout's section that holds `role`, if it has one."""
         return next((s for s in self.sections if role_of(s) == role), None)
+
+    def named(self, heading: str) -> str | None:
+        """The layout's section a page heading names (case and punctuation aside), if any."""
+        wanted = " ".join(_WORD.findall(heading.casefold()))
+        return next((s for s in self.sections if " ".join(_WORD.findall(s.casefold())) == wanted), None)
 
     def section_for(self, proposed: str | None, said: str = "") -> str:
         """The claim section a claim filed under `proposed` belongs in: that section (names compared without

@@ -35,6 +35,9 @@ THRESHOLD_DEFAULTS: dict[str, int] = {
     "min_outbound_links": 2,
     "max_page_lines": 200,
     "stale_after_days": 90,
+    # cited statements (claims; sentences and items with an anchor where a section has no claim lines) a
+    # section of a page's layout must hold for lint's `thin-section`: 1 flags a heading over nothing cited
+    "min_section_claims": 1,
 }
 # The largest value each threshold takes (the smallest is 0): beyond it a value is a slip of the keyboard.
 THRESHOLD_MAX: dict[str, int] = {
@@ -46,6 +49,7 @@ THRESHOLD_MAX: dict[str, int] = {
     "min_outbound_links": 1000,
     "max_page_lines": 10_000_000,
     "stale_after_days": 36_500,
+    "min_section_claims": 1000,
 }
 
 NAMING_PATTERNS: dict[str, re.Pattern[str]] = {

@@ -1,0 +1,295 @@
+"""A wiki page as the page-quality rules read it: its title, `##` sections and compiler blocks, each with its
+line in the file, and the statements (sentences and list items) of any stretch of lines, each with whether an
+anchor carries it.
+
+A statement is one list item (a claim is one item, however many sentences its text has: its anchors cover
+it), or one sentence of a paragraph (`wikic/text/sentences.py` says where sentences end; one on the line of
+the sentence before does not start in lower case: "Acme Inc. is based in Oslo" is one). A sentence is
+carried by the anchors written right after it, before the next sentence starts: in "A. B. ^[x]" only B is.
+Code, comments (`<!-- -->`, `%% %%`), headings, table rows, rules and callout titles (`> [!quote]- Claims`)
+are no statements; a quote's or callout's lines are read without their `>`.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from dataclasses import dataclass
+from functools import cached_property
+
+from wikic.facts.claims import CLAIMS_KEY, Claim, scan
+from wikic.facts.timeline import HISTORY_KEY
+from wikic.text.sentences import sentence_spans
+from wikic.vault.anchors import ANCHOR
+from wikic.vault.markers import BEGIN, MARKER_LINE, PREFIX, end_line
+from wikic.vault.model import Note
+from wikic.vault.page_layout import LEAD_BLOCK
+
+# Blocks whose text is the compiler's statements under a page's sections: a layout section's block
+# (`section:key-facts`, `section:key-facts:more`), History, and an earlier version's per-source blocks
+# (`facts:<source>`, `section:<name>:<source>`).
+_SECTION_BLOCKS = ("section:", "facts:")
+_BEGIN_TEXT = PREFIX + "begin "
+# Blocks only the compiler writes from a page's claims: a page holding one is a compiled page.
+_COMPILED = (LEAD_BLOCK, HISTORY_KEY, CLAIMS_KEY)
+
+_HIDING = ("```", "~~~", "<!--", "%%")  # what may open a stretch of hidden lines
+_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
+_QUOTE = re.compile(r"^ {0,3}>[ \t]?")
+_CALLOUT_TITLE = re.compile(r"^\[![^\]\n]+\][+-]?")
+_HEADING = re.compile(r"^#{1,6}(?:[ \t]|$)")
+_RULE = re.compile(r"^([-*_])(?:[ \t]*\1){2,}[ \t]*$")
+_ITEM = re.compile(r"^(?:[-*+]|\d{1,9}[.)])[ \t]+(?:\[.\][ \t]+)?")
+_INLINE_HIDDEN = re.compile(r"<!--.*?-->|%%.*?%%")
+_BLOCK_ID = re.compile(r"(?<!\S)\^[A-Za-z0-9-]+[ \t]*$")
+_WORDY = re.compile(r"[^\W_]")
+
+
+@dataclass(frozen=True)
+class Section:
+    heading: str
+    line: int  # its `##` heading
+    end: int  # its last line: the line before the next `#` or `##` heading, or the page's last
+
+
+@dataclass(frozen=True)
+class Block:
+    key: str
+    begin: int  # its begin marker's line
+    end: int  # its end marker's line
+
+    @property
+    def holds_statements(self) -> bool:
+        """A block of the text the compiler writes under a section (not a lead, relations, tables, memories)."""
+        return self.key == HISTORY_KEY or self.key.startswith(_SECTION_BLOCKS)
+
+
+@dataclass(frozen=True)
+class Statement:
+    line: int
+    column: int
+    text: str
+    cited: bool
+    kind: str  # ITEM, QUOTED (a sentence of a quote or callout) or SENTENCE (of a paragraph)
+
+
+ITEM, QUOTED, SENTENCE = "item", "quoted", "sentence"
+
+
+class PageText:
+    """One page's lines (numbered as in the file, frontmatter included) and what the rules look for in them,
+    each part worked out when first asked for (most pages of a big vault are only asked for their lead)."""
+
+    def __init__(self, text: str, note: Note) -> None:
+        self.text = text
+        self.lines = text.split("\n")
+        self.body_start = note.frontmatter_lines + 1
+        self._headings = note.headings
+
+    @cached_property
+    def title(self) -> int | None:
+        """The line of the page's title: a `#` heading before anything else of the body."""
+        first = next(iter(self._headings), None)
+        if first is None or first.level != 1:
+            return None
+        return None if any(self.lines[n - 1].strip() for n in range(self.body_start, first.line)) else first.line
+
+    @cached_property
+    def sections(self) -> list[Section]:
+        headings = [h for h in self._headings if h.level <= 2]
+        return [
+            Section(h.text, h.line, (headings[i + 1].line - 1 if i + 1 < len(headings) else len(self.lines)))
+            for i, h in enumerate(headings)
+            if h.level == 2
+        ]
+
+    @cached_property
+    def hidden(self) -> frozenset[int]:
+        """Lines inside fenced code, or inside an HTML or `%%` comment that spans lines (the `claims` block)."""
+        if not any(mark in self.text for mark in _HIDING):
+            return frozenset()
+        return _hidden_lines(self.lines, self.body_start, len(self.lines))
+
+    @cached_property
+    def blocks(self) -> list[Block]:
+        return _blocks(self.lines, self.body_start) if _BEGIN_TEXT in self.text else []
+
+    @property
+    def compiled(self) -> bool:
+        """Written by the compiler: it holds a lead, section, History or claims block."""
+        return any(b.key in _COMPILED or b.holds_statements for b in self.blocks)
+
+    @cached_property
+    def claims(self) -> list[Claim]:
+        """Every claim line of the page, with its line number (`wikic/facts/claims.py`)."""
+        return scan(self.text)
+
+    def block_at(self, line: int) -> Block | None:
+        return next((b for b in self.blocks if b.begin <= line <= b.end), None)
+
+    def in_section(self, section: Section, line: int | None) -> bool:
+        return line is not None and section.line < line <= section.end
+
+    def lead_block(self) -> Block | None:
+        return next((b for b in self.blocks if b.key == LEAD_BLOCK), None)
+
+    def shown(self, line: int) -> bool:
+        """Line `line` holds text a reader sees: not blank, a marker, code or only comments."""
+        text = self.lines[line - 1]
+        return line not in self.hidden and not MARKER_LINE.match(text) and bool(_INLINE_HIDDEN.sub("", text).strip())
+
+    def has_text(self, first: int, last: int) -> bool:
+        return any(self.shown(n) for n in range(first, last + 1))
+
+    def has_paragraph(self, first: int, last: int) -> bool:
+        """Lines `first` to `last` hold a paragraph outside the compiler's blocks (not a list, quote, table,
+        heading, code or comment): what `statements` would read as sentences of the person's own."""
+        last = min(last, len(self.lines))
+        # a lead is near the top: what hides the lines down to it is all that is needed
+        hidden = self.__dict__.get("hidden") or (_hidden_lines(self.lines, self.body_start, last)
+                                                 if any(mark in self.text for mark in _HIDING) else frozenset())
+        for n in range(max(first, self.body_start), last + 1):
+            if n in hidden:
+                continue
+            read = _read_line(self.lines[n - 1])
+            if read is not None and read[0] == SENTENCE and _WORDY.search(ANCHOR.sub("", _visible(read[2]))) \
+                    and self.block_at(n) is None:
+                return True
+        return False
+
+    def statements(self, first: int, last: int) -> list[Statement]:
+        """The statements of lines `first` to `last` (inclusive), in order."""
+        out: list[Statement] = []
+        paragraph: list[tuple[int, int, str]] = []  # (line, column of its text, text)
+        quoted = False  # the paragraph is a quote's
+
+        def flush() -> None:
+            if paragraph:
+                out.extend(_sentences(paragraph, QUOTED if quoted else SENTENCE))
+                paragraph.clear()
+
+        hidden = self.hidden
+        for n in range(max(first, self.body_start), min(last, len(self.lines)) + 1):
+            read = None if n in hidden else _read_line(self.lines[n - 1])
+            if read is None:
+                flush()
+                continue
+            kind, at, text = read
+            if kind == ITEM:
+                flush()
+                text = _visible(text)
+                if _WORDY.search(ANCHOR.sub("", text)):
+                    out.append(Statement(n, at + len(text) - len(text.lstrip()) + 1, text.strip(),
+                                         ANCHOR.search(text) is not None, ITEM))
+                continue
+            if (kind == QUOTED) != quoted:
+                flush()
+                quoted = kind == QUOTED
+            paragraph.append((n, at + 1, text))
+        flush()
+        return out
+
+
+def _read_line(raw: str) -> tuple[str, int, str] | None:
+    """What a line of a page holds, if it may hold statements: (ITEM, QUOTED or SENTENCE, the offset of its text,
+    its text), the text of an item without its marker and of a quote without its `>`. None for a blank line, a
+    marker, a heading, a table row, a rule or a callout's title."""
+    if MARKER_LINE.match(raw):
+        return None
+    at = len(raw) - len(raw.lstrip(" \t"))
+    indent = at
+    while (quote := _QUOTE.match(raw, at)) is not None:
+        at = quote.end()
+    rest = raw[at:].rstrip()
+    if not rest.strip() or _CALLOUT_TITLE.match(rest) or _HEADING.match(rest) or rest.startswith("|") or \
+            _RULE.match(rest):
+        return None
+    item = _ITEM.match(rest)
+    if item is not None:
+        return ITEM, at + item.end(), rest[item.end():]
+    return (QUOTED if at > indent else SENTENCE), at, rest
+
+
+def _visible(text: str) -> str:
+    """`text` without inline comments and a trailing block id, each replaced by spaces (columns stay)."""
+    text = _INLINE_HIDDEN.sub(lambda m: " " * len(m.group()), text)
+    return _BLOCK_ID.sub(lambda m: " " * len(m.group()), text)
+
+
+def _sentences(paragraph: list[tuple[int, int, str]], kind: str) -> list[Statement]:
+    """The sentences of a paragraph (its lines joined), each carried or not by the anchors right after it."""
+    starts: list[int] = []
+    parts: list[str] = []
+    at = 0
+    for _, _, text in paragraph:
+        starts.append(at)
+        visible = _visible(text)
+        parts.append(visible)
+        at += len(visible) + 1
+    joined = "\n".join(parts)
+    anchors = list(ANCHOR.finditer(joined))
+    # the text before each anchor, carried by it, then the text after the last one, carried by none
+    ends = [0, *(a.end() for a in anchors)]
+    stretches = [(ends[i], a.start(), True) for i, a in enumerate(anchors)] + [(ends[-1], len(joined), False)]
+    out: list[Statement] = []
+    for begin, end, anchored in stretches:
+        spans = [(a, b) for a, b in sentence_spans(joined[begin:end], cased=True)
+                 if _WORDY.search(joined[begin + a : begin + b])]
+        for i, (a, b) in enumerate(spans):
+            offset = begin + a
+            row = bisect.bisect_right(starts, offset) - 1
+            line, column, _ = paragraph[row]
+            out.append(Statement(line, column + offset - starts[row], joined[offset : begin + b],
+                                 anchored and i == len(spans) - 1, kind))
+    return out
+
+
+def _hidden_lines(lines: list[str], body_start: int, last: int) -> frozenset[int]:
+    """Lines down to `last` inside fenced code, or inside an HTML or `%%` comment that spans lines."""
+    hidden: set[int] = set()
+    fence: str | None = None
+    closing: str | None = None  # the end of the comment a line opened
+    for n in range(body_start, last + 1):
+        line = lines[n - 1]
+        if fence is not None:
+            hidden.add(n)
+            m = _FENCE.match(line)
+            if m is not None and m.group(1)[0] == fence[0] and len(m.group(1)) >= len(fence) and \
+                    not line.strip()[len(m.group(1)):].strip():
+                fence = None
+            continue
+        if closing is not None:
+            hidden.add(n)
+            if closing in line:
+                closing = None
+            continue
+        m = _FENCE.match(line)
+        if m is not None:
+            fence = m.group(1)
+            hidden.add(n)
+            continue
+        rest = _INLINE_HIDDEN.sub("", line)
+        for opener, closer in (("<!--", "-->"), ("%%", "%%")):
+            if opener in rest:
+                hidden.add(n)
+                closing = closer
+                break
+    return frozenset(hidden)
+
+
+def _blocks(lines: list[str], body_start: int) -> list[Block]:
+    """The compiler blocks of the page: each begin marker with the end marker of its key after it (a block
+    with no end is a person's text, as the compiler reads it)."""
+    out: list[Block] = []
+    n = body_start
+    while n <= len(lines):
+        m = BEGIN.match(lines[n - 1])
+        if m is not None:
+            close = end_line(m.group(1))
+            end = next((k for k in range(n + 1, len(lines) + 1) if lines[k - 1] == close), None)
+            if end is not None:
+                out.append(Block(m.group(1), n, end))
+                n = end + 1
+                continue
+        n += 1
+    return out
