@@ -22,7 +22,8 @@ from pydantic import BaseModel, ConfigDict, Field
 
 Name = Annotated[str, Field(min_length=1, max_length=80)]
 Short = Annotated[str, Field(max_length=60)]
-Summary = Annotated[str, Field(max_length=300)]
+Summary = Annotated[str, Field(max_length=300, description="one sentence of what the source says that names the "
+                                                            "item and says what it is (\"X is a ...\")")]
 Quote = Annotated[
     str,
     Field(max_length=300, description="copied character for character from the source: no paraphrase, no ellipsis"),
