@@ -447,3 +447,28 @@ def test_an_entitys_lead_names_it() -> None:
                summary="A practical rule: start with the smallest store that works."),), (), (), ())
     (chroma,) = anchor_plan(plan, STORES).entities
     assert chroma.summary == "Chroma runs inside a Python process and keeps its data in SQLite."
+
+
+RULES = ("# Choosing a model\n\nOllama serves embedding models locally through an HTTP API. It runs on a laptop.\n\n"
+         "A practical rule: start with the smallest model that handles your languages.\n")
+
+
+def test_a_claim_whose_paragraph_never_names_its_entity_is_not_written_there() -> None:
+    plan = Plan("raw/articles/choosing.md", "", (
+        _store("Ollama", "Ollama serves embedding models locally through an HTTP API.", "It runs on a laptop.",
+               "A practical rule: start with the smallest model that handles your languages."),), (), (), ())
+    (ollama,) = anchor_plan(plan, RULES).entities
+    kept = [f.text for f in ollama.facts if f.anchored]
+    # "It runs on a laptop" is read in its paragraph, which names Ollama; the rule's paragraph does not
+    assert kept == ["Ollama serves embedding models locally through an HTTP API.", "It runs on a laptop."]
+    assert [f.problem for f in ollama.facts if not f.anchored] == ["not about its subject"]
+
+
+def test_in_a_conversation_a_turn_need_not_name_what_it_talks_about() -> None:
+    turns = ("# Sync\n\n**ana** · 2026-11-02 09:20\nShould we use Ollama?\n\n**ben** · 2026-11-02 09:21\n"
+             "A practical rule: start with the smallest model that handles your languages.\n")
+    plan = Plan("raw/transcripts/2026-11-02-sync.md", "", (
+        _store("Ollama", "A practical rule: start with the smallest model that handles your languages."),), (), (),
+        ())
+    (ollama,) = anchor_plan(plan, turns).entities
+    assert [f.anchored for f in ollama.facts] == [True]

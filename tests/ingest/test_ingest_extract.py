@@ -258,8 +258,10 @@ def test_long_source_is_asked_in_chunks_and_merged():
 
     def route(messages):
         part = re.search(r"## Part (\d+)", messages[-1]["content"]).group(1)
-        # the same name in every part (the source writes "Part 0"); the claims differ by the words quoted
-        return empty_plan(entities=[entity("Part 0", (f"Has p{part}w1 p{part}w2.", f"p{part}w1 p{part}w2 p{part}w3"))])
+        # the same name in every part (the source writes "Part 0"); the claims differ by the words quoted, and each
+        # names its subject (a paragraph that never names it is not read as about it)
+        said = (f"Part 0 has p{part}w1 p{part}w2.", f"p{part}w1 p{part}w2 p{part}w3")
+        return empty_plan(entities=[entity("Part 0", said)])
 
     llm = FakeLLM().respond_with(route)
     result = extract_plan(llm, Source(text), context=PromptContext(), settings=small_settings(chunk_tokens=250))

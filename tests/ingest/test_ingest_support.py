@@ -58,3 +58,9 @@ def test_a_capitalised_word_starting_a_sentence_is_a_name_unless_the_source_writ
     assert unsupported("Google queries take two milliseconds.", quote, source=source) == ["google"]
     assert unsupported("Queries in Chroma take two milliseconds.", quote, source=source) == ["chroma"]
     assert unsupported("Chroma queries take two milliseconds.", quote, source=source, subject_names=["Chroma"]) == []
+
+
+def test_a_number_in_the_subjects_own_name_is_the_name_not_a_figure_to_prove() -> None:
+    assert unsupported("GPT 4 has a large context window.", "It has a large context window.",
+                       subject_names=["GPT 4"]) == []
+    assert unsupported("GPT 4 has 8 experts.", "It has a large context window.", subject_names=["GPT 4"]) == ["8"]

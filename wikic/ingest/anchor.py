@@ -401,7 +401,8 @@ def anchor_plan(plan: Plan, text: str) -> Plan:
         aliases = tuple(a for a in e.aliases if index.contains(a) or _compact(a) == _compact(e.name))
         entities.append(Entity(e.name, e.kind, aliases, e.summary, facts(e.facts, e.name, *aliases)))
     # each claim on the page of what it is about, before a name left without one gets sentences found for it
-    entities, refiled = refile(entities, text)
+    conversation = plan.source_path.startswith(f"{RAW_DIR}/transcripts/") or bool(transcript.headers(text))
+    entities, refiled = refile(entities, text, conversation=conversation)
     for at, e in enumerate(entities):
         checked = e.facts
         if not any(f.anchored for f in checked):

@@ -217,6 +217,7 @@ class Anchor:
 # claim says (a number, date, version or name of the claim missing from it).
 NO_QUOTE = "no quote"
 UNSUPPORTED = "unsupported"
+OFF_SUBJECT = "not about its subject"  # an entity's claim whose passage never names it (`subjects.py`)
 INVENTED_NAME = "invented name"  # an item whose name the source never writes: counted, with its claims
 # A page summary is model text too: one whose specifics no anchored quote of its item states is replaced by
 # the item's first anchored claim (or left out), and counted under this reason.
@@ -241,17 +242,20 @@ class Fact:
     seen: date | None = None  # the day the source was observed (None: the day it was captured)
     via: str = ""  # how `seen` was found: frontmatter, filename, transcript (empty: captured)
     extracted: bool = False  # the source's own sentence, found by code for a name the model could not quote
+    off_subject: bool = False  # filed under an entity its passage of the source never names
 
     @property
     def anchored(self) -> bool:
-        """Found in the source and supported by its quote: the only claims written as fact."""
-        return self.anchor is not None and not self.missing
+        """Found in the source, supported by its quote and about its subject: the only claims written as fact."""
+        return self.anchor is not None and not self.missing and not self.off_subject
 
     @property
     def problem(self) -> str | None:
         if self.anchor is None:
             return NO_QUOTE
-        return UNSUPPORTED if self.missing else None
+        if self.missing:
+            return UNSUPPORTED
+        return OFF_SUBJECT if self.off_subject else None
 
 
 @dataclass(frozen=True)

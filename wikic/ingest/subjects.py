@@ -7,8 +7,10 @@ was anchored (its quote is in the source), so anchoring alone kept them; on Chro
 So an entity's claim that never names its entity (in any form: "ChromaDB" for "Chroma") and opens with the
 name of another entity of the same plan ("Qdrant is…", "The Milvus cluster…") goes to that entity. A claim
 that names neither ("It supports HNSW", "Vectors live in the same database…") stays: the model read it in
-the subject's context, and nothing in it says otherwise. A lead must name its subject: "A practical rule:
-start with the smallest model…" says nothing of what Ollama is.
+the subject's context, when that context is there: its paragraph names the subject. Outside it ("A practical
+rule: start with the smallest model…", a paragraph of its own, filed under Ollama) the claim is not written
+(reason: not about its subject). A lead must name its subject: such a sentence says nothing of what Ollama
+is.
 """
 
 from __future__ import annotations
@@ -42,18 +44,26 @@ def opening_name(text: str, names: dict[str, list[tuple[str, ...]]]) -> str | No
     return best[1] if best else None
 
 
-def refile(entities: Sequence[Entity], source: str) -> tuple[list[Entity], int]:
+def refile(entities: Sequence[Entity], source: str, *, conversation: bool = False) -> tuple[list[Entity], int]:
     """`entities` with each model claim that opens with another entity's name, and never names its own, moved
-    to that entity (its support checked again for its new subject); and how many moved. Sentences found by
-    code already name the subject they were found for."""
+    to that entity (its support checked again for its new subject); and how many moved. A claim that names
+    neither, in a passage of the source (its paragraph) that never names its entity either, is marked off its
+    subject ("A practical rule: start with the smallest model…" filed under Ollama); in a `conversation` a
+    turn rarely repeats what it talks about, and such a claim stays. Sentences found by code already name the
+    subject they were found for."""
     forms = {e.name: name_forms(e.name, e.aliases) for e in entities}
     kept: dict[str, list[Fact]] = {e.name: [] for e in entities}
+    lines = source.split("\n")
     moved = 0
     for entity in entities:
         for fact in entity.facts:
             target = None
             if fact.anchored and not fact.extracted and not mentions(fact.text, forms[entity.name]):
                 target = opening_name(fact.text, {n: f for n, f in forms.items() if n != entity.name})
+                if target is None and not conversation and fact.anchor is not None and \
+                        not mentions(_paragraph(lines, fact.anchor.start_line, fact.anchor.end_line),
+                                     forms[entity.name]):
+                    fact = replace(fact, off_subject=True)
             if target is None:
                 kept[entity.name].append(fact)
                 continue
@@ -63,6 +73,16 @@ def refile(entities: Sequence[Entity], source: str) -> tuple[list[Entity], int]:
                                         source=source))
             kept[target].append(replace(fact, missing=missing))
     return [replace(e, facts=tuple(_unique(kept[e.name]))) for e in entities], moved
+
+
+def _paragraph(lines: list[str], first: int, last: int) -> str:
+    """The paragraph(s) holding lines `first`..`last` (1-based): out to the blank lines around them."""
+    start, end = first - 1, last - 1
+    while start > 0 and lines[start - 1].strip():
+        start -= 1
+    while end + 1 < len(lines) and lines[end + 1].strip():
+        end += 1
+    return "\n".join(lines[start : end + 1])
 
 
 def names_subject(text: str, name: str, aliases: Iterable[str] = ()) -> bool:

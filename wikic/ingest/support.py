@@ -23,13 +23,17 @@ def unsupported(claim: str, quote: str, *, subject_names: Iterable[str] = (), so
     `source`, the whole text the quote comes from, tells ordinary words that start a sentence from names."""
     said = specifics(quote)
     wanted = specifics(claim, lexicon=source)
-    allowed = {w for name in subject_names for w in specifics(name).words}
+    named = [specifics(name) for name in subject_names]
+    allowed = {w for name in named for w in name.words}
+    # a number in the subject's own name ("Part 0", "GPT 4") is the name, not a figure to prove
+    allowed_numbers = {n for name in named for n in name.numbers}
     quote_text = fold(quote)
     missing: list[str] = []
     plain = {value for value, _ in said.numbers}
     for value, unit in sorted(wanted.numbers):
         if (
-            (value, unit) in said.numbers
+            (value, unit) in allowed_numbers
+            or (value, unit) in said.numbers
             or (not unit and value in plain)
             or (unit and (value, "") in said.numbers and not _has_unit(said, value))
         ):
