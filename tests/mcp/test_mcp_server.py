@@ -18,7 +18,7 @@ from mcp.client.stdio import stdio_client
 from querykit import QueryWiki
 
 TESTS = Path(__file__).resolve().parents[1]
-READ_ONLY = {"search", "read_page", "list_pages", "lint", "status", "wake_up", "recall", "facts"}
+READ_ONLY = {"search", "read_page", "list_pages", "lint", "status", "wake_up", "recall", "facts", "overview"}
 ALL_TOOLS = READ_ONLY | {"query", "ingest", "file_note", "remember", "confirm_lesson", "invalidate"}
 
 

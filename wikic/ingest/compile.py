@@ -180,7 +180,7 @@ class Compiler:
         if self._disk_sources is None:
             self._disk_sources = {}
             vault = load_vault(self.root, use_cache=True)
-            for path in vault.pages:
+            for path in vault.subject_pages:  # a source page cites its source too, and is no sibling
                 listed = (vault.notes[path].frontmatter or {}).get("sources")
                 sources = (
                     frozenset(fm_parser.unwrap_link(s) for s in listed if isinstance(s, str))

@@ -36,10 +36,11 @@ from wikic.ingest.inputs import read_inputs
 from wikic.ingest.pending import SET_ASIDE_NOTE, Unusable, pending_inputs, set_aside
 from wikic.ingest.plan_model import dropped_claims
 from wikic.ingest.rebuild import ledger_missing, rebuilt_compiled
-from wikic.ingest.report import SourceReport, dropped_reasons
+from wikic.ingest.report import SourceReport, dropped_reasons, log_notes
 from wikic.pages import journal
 from wikic.pages.index_file import bare_index, with_entries
 from wikic.pages.lock import vault_lock
+from wikic.pages.log_file import row
 from wikic.pages.names import PageNames, page_names
 from wikic.progress import ProgressCallback, ProgressEvent
 from wikic.settings import Settings, load_settings
@@ -563,9 +564,9 @@ def ingest(
         touched = sorted({p for s in report.sources for p in (*s.created, *s.updated)} | sources_touched)
         run_id: str | None = None
         plan_pages: list[str] = []
-        if session.log_rows:
-            plan = _plan_run(root, session)
-            plan_pages = sorted(plan.pages)
+        if session.recorded:
+            plan = _plan_run(root, session, schema, today)
+            plan_pages = sorted(set(plan.pages) & set(session.compiler.texts))  # the hubs are composed by no one
             plan.palace = [*touched, INDEX_FILE] if options.use_palace else []
             plan.commit(root, page_types)
             run_id = plan.run
@@ -611,19 +612,37 @@ def _add_reports(report: IngestReport, reports: list[SourceReport], progress: Pr
             progress(ProgressEvent("write", len(report.sources), total, "sources"))
 
 
-def _plan_run(root: Path, session: CompileSession) -> journal.Journal:
+def _plan_run(root: Path, session: CompileSession, schema: Schema, today: dt.date) -> journal.Journal:
     """What the run writes, as a journal: each changed page once (a page that several sources touch is
-    written with all of them, not once per source: every write is an fsync), the new index.md entries,
-    the ledgers' new state and the log rows."""
+    written with all of them, not once per source: every write is an fsync), the hubs as those pages leave
+    the vault (each compiled source's page, the overview), the index.md entries of every page written, the
+    ledgers' new state and one log row per source, linking its source page and the pages it wrote."""
+    from wikic.hubs import HubPlanner
+
     compiler = session.compiler
     plan = journal.Journal()
+    changed: dict[str, str | None] = {}
     for path, text in compiler.texts.items():
         if compiler.originals.get(path) != text:
             plan.add_page(path, compiler.originals.get(path), text)
-    plan.add_index(compiler.index_entries)
+            changed[path] = compiler.originals.get(path)
     plan.compiled = {ref: session.compiled.entries[ref] for ref in session.recorded}
     plan.mentions = session.mentions.items
-    plan.add_log(root, session.log_rows)
+    hubs = HubPlanner(root, schema, today, planned={p: compiler.texts[p] for p in changed},
+                      compiled=plan.compiled, mentions=plan.mentions)
+    pages = hubs.source_pages(session.recorded)
+    hubs.render_sources()  # their titles, before the rows link them
+    reports = {r.raw_path: r for r in session.reports}
+    rows = [
+        row(today, "ingest", hubs.link(pages[ref]) if ref in pages else ref, log_notes(reports[ref], hubs.link))
+        for ref in session.recorded
+    ]
+    hubs.log(rows)
+    written = hubs.plan(changed=changed)
+    for path, (before, text) in written.pages.items():
+        plan.add_page(path, before, text)
+    plan.add_index(written.entries, written.was)
+    plan.add_log(root, rows)
     return plan
 
 
