@@ -88,7 +88,9 @@ def test_a_pages_claims_become_anchored_prose_and_stay_under_it(tmp_path: Path) 
     # the lead is the source's own sentence saying what Quillstore is: composing leaves a claim as lead alone
     assert "Quillstore is an embedded database. ^[[[raw/articles/field-notes.md|field-notes.md]] L3] ^c" in text
     assert "keeps everything in one file" not in text
-    assert "| compose | 1 page(s) | 2 sentences, 0 refused" in (root / "log.md").read_text(encoding="utf-8")
+    assert "| compose | 1 page(s) | composed [[quillstore\\|Quillstore]]; 2 sentences, 0 refused; " in (
+        root / "log.md"
+    ).read_text(encoding="utf-8")
 
 
 def test_a_sentence_its_claims_do_not_support_is_replaced_by_them_as_written(tmp_path: Path) -> None:

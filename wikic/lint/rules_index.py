@@ -74,9 +74,16 @@ def _index(ctx: LintContext) -> Iterator[Finding]:
 
 
 def _hubs(ctx: LintContext) -> Iterator[Finding]:
-    """The overview and the source pages, which code writes on every ingest: a vault an earlier version made
-    has none until `wikic init`, an ingest or `lint --fix` writes them (warnings: nothing is wrong with the
-    pages themselves)."""
+    """The overview and the source pages, which code writes on every ingest (warnings: nothing is wrong with
+    the subject pages themselves). A vault with no hub at all is one an earlier version made: it is held to
+    them once `wikic init` or its next ingest has written them."""
+    hubs: dict[str, str] = {}
+    for page in ctx.pages:
+        cited = hub_source(ctx, page) if ctx.vault.page_type(page) == SOURCE_TYPE else None
+        if cited:
+            hubs.setdefault(cited, page)
+    if not hubs and OVERVIEW_FILE not in ctx.vault.files:
+        return
     subjects = ctx.subject_pages
     if subjects and OVERVIEW_FILE not in ctx.vault.files:
         yield ctx.finding(
@@ -96,11 +103,6 @@ def _hubs(ctx: LintContext) -> Iterator[Finding]:
             raw = unwrap_link(entry) if isinstance(entry, str) else ""
             if raw.startswith(RAW_DIR + "/") and ctx.links.resolver.exists(raw):
                 fed.setdefault(raw, []).append(page)
-    hubs: dict[str, str] = {}
-    for page in ctx.pages:
-        cited = hub_source(ctx, page) if ctx.vault.page_type(page) == SOURCE_TYPE else None
-        if cited:
-            hubs.setdefault(cited, page)
     for raw, pages in sorted(fed.items()):
         hub = hubs.get(raw)
         if hub is None:

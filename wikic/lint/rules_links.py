@@ -194,8 +194,8 @@ def orphans(ctx: LintContext) -> Iterator[Finding]:
                 "orphan-page",
                 page,
                 None,
-                "no other subject page links here (links from index.md, overview.md, the source pages, log.md "
-                "and raw/ do not count)",
+                "no other wiki page links here (links from index.md, overview.md, the source pages, log.md and "
+                "raw/ do not count)",
             )
 
 

@@ -5,7 +5,7 @@ checked, or the claim that says best what the subject is), anchors and block ids
 the page elsewhere is that lead without its machinery: no anchors, no claim ids or comments, and no links
 (an index entry's links would count as the index listing those pages, and go stale when they are renamed),
 only their text. A page with no lead block (a person's own, or one an earlier version wrote) is shown by its
-frontmatter `summary`, else its first paragraph, else its title.
+frontmatter `summary`, else its title.
 """
 
 from __future__ import annotations
@@ -71,9 +71,6 @@ def lead_of(data: dict[str, Any] | None, body: str, *, limit: int = MAX_LEAD) ->
     summary = data.get("summary")
     if isinstance(summary, str) and summary.strip():
         return shorten(plain_line(summary), limit)
-    paragraph = _first_paragraph(body)
-    if paragraph:
-        return shorten(paragraph, limit)
     title = data.get("title")
     return shorten(" ".join(title.split()), limit) if isinstance(title, str) else ""
 
@@ -82,20 +79,3 @@ def page_lead(text: str, *, limit: int = MAX_LEAD) -> str:
     """The lead of the page `text` (frontmatter and body), as one line of plain text."""
     data, body = split_page(text)
     return lead_of(data, body, limit=limit)
-
-
-def _first_paragraph(body: str) -> str:
-    """The first paragraph of prose after the title: no heading, list, table, quote, code or block marker."""
-    lines: list[str] = []
-    for line in _COMMENTS.sub("", body).split("\n"):
-        stripped = line.strip()
-        if not stripped:
-            if lines:
-                break
-            continue
-        if stripped.startswith(("#", "|", "```", "~~~", ">", "- ", "* ", "+ ", "<")) or re.match(r"\d+\. ", stripped):
-            if lines:
-                break
-            continue
-        lines.append(stripped)
-    return plain_line(" ".join(lines))
