@@ -117,7 +117,8 @@ def test_a_broken_skeleton_says_what_it_must_hold(monkeypatch: pytest.MonkeyPatc
     monkeypatch.setattr(resources, "template_text", lambda name: "# Index\n\n## Entities\n")
     resources.index_skeleton.cache_clear()
     try:
-        with pytest.raises(ValueError, match=r"one '## heading' per page type \(entity, concept, comparison, query, source\)"):
+        per_type = r"one '## heading' per page type \(entity, concept, comparison, query, source\)"
+        with pytest.raises(ValueError, match=per_type):
             section_titles()
         monkeypatch.setattr(resources, "template_text", lambda name: "Index\n")
         resources.index_skeleton.cache_clear()

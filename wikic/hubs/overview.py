@@ -12,9 +12,9 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from wikic.hubs.blocks import place
 from wikic.hubs.groups import group_pages
 from wikic.hubs.view import SOURCE_TYPE, HubView
-from wikic.pages.blocks import merge_blocks
 from wikic.pages.index_file import section_title
 from wikic.pages.log_file import LogRow
 from wikic.vault.layout import INDEX_FILE, LOG_FILE, OVERVIEW_FILE
@@ -56,7 +56,7 @@ def render_overview(view: HubView, current: str | None) -> str:
         "counts": _counts(view),
     }
     blocks = [(block_key(part), text, _KEYS[part]) for part, text in parts.items()]
-    return merge_blocks(body, blocks, order=SECTIONS).text
+    return place(body, blocks, order=SECTIONS)
 
 
 # -- the parts ------------------------------------------------------------------------------------------------

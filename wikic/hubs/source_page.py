@@ -26,14 +26,14 @@ from typing import Any
 from wikic.conversations.transcript import headers, is_transcript
 from wikic.facts.claims import plain_text, scan
 from wikic.facts.timeline import HISTORY_KEY
+from wikic.hubs.blocks import place
 from wikic.hubs.view import HubView
-from wikic.pages.blocks import merge_blocks
 from wikic.pages.frontmatter import dump_frontmatter
 from wikic.pages.index_file import section_title
 from wikic.resources import page_skeleton
 from wikic.vault.anchors import find_anchors, render as render_anchor
 from wikic.vault.frontmatter import split_page
-from wikic.vault.lead import plain_line, shorten
+from wikic.vault.lead import lead_of, plain_line, shorten
 from wikic.vault.markers import BEGIN, end_line
 from wikic.vault.memories import BLOCK_PREFIX, parse_item
 from wikic.vault.slug import SOURCE, slugify
@@ -46,9 +46,9 @@ _KINDS = {"articles": "an article", "papers": "a paper", "transcripts": "a conve
           "assets": "a file"}
 # What each reason a claim was dropped for means (`ingest/plan_model.py` names them).
 REASONS = {
-    "no quote": "its quote is not in the source",
-    "unsupported": "the quote does not state its numbers, dates or names",
-    "invented name": "about a name the source never writes",
+    "no quote": "the quote is not in the source",
+    "unsupported": "the quote does not state the numbers, dates or names",
+    "invented name": "the name is one the source never writes",
 }
 SUMMARY_REASON = "unsupported summary"  # a summary the source does not support, replaced by a claim
 _PRONOUNS = frozenset("it its they their them this these that those he she his her".split())
@@ -211,8 +211,8 @@ def render_source_page(view: HubView, raw: str, path: str, today: dt.date, curre
         ("source:pages", _pages_text(view, pages, cites, entry), "Pages it fed"),
         ("source:left-out", _left_out(view, raw, entry), "Left out"),
     ]
-    new_body = merge_blocks(body, blocks, order=SECTIONS).text
-    data["summary"] = plain_line(lead)
+    new_body = place(body, blocks, order=SECTIONS, lead=LEAD_KEY)
+    data["summary"] = lead_of(None, new_body)  # a lead a person rewrote is the page's lead
     if current is not None:
         kept = {**data, "updated": (old_data or {}).get("updated", today)}
         if dump_frontmatter(kept) + new_body.lstrip("\n") == current:
@@ -309,8 +309,11 @@ def _left_out(view: HubView, raw: str, entry: dict[str, Any]) -> str:
     claims = {r: int(n) for r, n in dropped.items() if r != SUMMARY_REASON and int(n) > 0}
     if claims:
         total = sum(claims.values())
-        why = "; ".join(f"{n} because {REASONS.get(r, r)}" for r, n in sorted(claims.items()))
-        out.append(f"- {total} claim{'' if total == 1 else 's'} dropped: {why}")
+        said = f"- {total} claim{'' if total == 1 else 's'} dropped"
+        if len(claims) == 1:
+            out.append(f"{said} because {REASONS.get(next(iter(claims)), next(iter(claims)))}")
+        else:
+            out.append(f"{said}: " + "; ".join(f"{n} because {REASONS.get(r, r)}" for r, n in sorted(claims.items())))
     summaries = int(dropped.get(SUMMARY_REASON) or 0)
     if summaries:
         out.append(f"- {summaries} summar{'y' if summaries == 1 else 'ies'} replaced by a claim: the source does not "

@@ -72,7 +72,8 @@ def log_notes(r: SourceReport, link: Callable[[str], str]) -> str:
         parts.append(f"{len(r.pending)} pending")
     claims = dropped_claims(r.dropped)
     if claims:
-        parts.append(f"{sum(claims.values())} claims dropped ({dropped_reasons(claims)})")
+        total = sum(claims.values())
+        parts.append(f"{total} claim{'' if total == 1 else 's'} dropped ({dropped_reasons(claims)})")
     if r.dropped.get(UNSUPPORTED_SUMMARY):
         n = r.dropped[UNSUPPORTED_SUMMARY]
         parts.append(f"{n} {'summary' if n == 1 else 'summaries'} replaced by a claim (unsupported)")
