@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from typing import NamedTuple
 
 from wikic.hubs.blocks import place
-from wikic.hubs.groups import group_pages
+from wikic.hubs.groups import Group, group_pages
 from wikic.hubs.view import SOURCE_TYPE, HubView
 from wikic.pages.index_file import section_title
 from wikic.pages.log_file import LogRow
@@ -24,14 +25,24 @@ from wikic.vault.page_layout import QUESTIONS, role_of
 from wikic.vault.schema_md import Schema
 
 TITLE = "# Overview"
-MAX_GROUPS = 8
-PER_GROUP = 6
-MAX_CHANGES = 10
-LINKS_PER_CHANGE = 6
-MAX_QUESTIONS = 10
+MAX_CHARS = 40_000  # the overview's blocks together never exceed this, whatever the wiki's size
 QUESTIONS_PER_PAGE = 2
-MAX_WAITING = 8
 LEAD = 160  # characters of a page's lead shown beside it
+
+
+class Limits(NamedTuple):
+    """How much of the wiki the overview shows; the rest is counted, and left to index.md and log.md."""
+
+    groups: int = 8
+    per_group: int = 6
+    changes: int = 10
+    links_per_change: int = 6
+    questions: int = 10
+    waiting: int = 8
+
+
+# Tried in turn until the blocks fit MAX_CHARS (long titles, long paths: the last one always does).
+LIMITS = (Limits(), Limits(8, 3, 5, 3, 5, 4), Limits(5, 1, 3, 1, 3, 2))
 
 SECTIONS = ("Main subjects", "Latest changes", "Open questions", "Counts")
 _KEYS = {"about": None, "subjects": "Main subjects", "changes": "Latest changes", "questions": "Open questions",
@@ -45,17 +56,26 @@ def block_key(part: str) -> str:
     return f"overview:{part}"
 
 
+def overview_parts(view: HubView) -> dict[str, str]:
+    """Each block of the overview (about, subjects, changes, questions, counts), within MAX_CHARS."""
+    groups = _groups(view)
+    for limits in LIMITS:
+        parts = {
+            "about": _about(view),
+            "subjects": _subjects(view, groups, limits),
+            "changes": _changes(view, limits),
+            "questions": _questions(view, limits),
+            "counts": _counts(view),
+        }
+        if sum(len(text) for text in parts.values()) <= MAX_CHARS:
+            break
+    return parts
+
+
 def render_overview(view: HubView, current: str | None) -> str:
     """overview.md's new text: `current` (None: there is none) with every block brought up to date."""
     body = current if current is not None and current.strip() else TITLE + "\n"
-    parts = {
-        "about": _about(view),
-        "subjects": _subjects(view),
-        "changes": _changes(view),
-        "questions": _questions(view),
-        "counts": _counts(view),
-    }
-    blocks = [(block_key(part), text, _KEYS[part]) for part, text in parts.items()]
+    blocks = [(block_key(part), text, _KEYS[part]) for part, text in overview_parts(view).items()]
     return place(body, blocks, order=SECTIONS)
 
 
@@ -75,7 +95,7 @@ def domain(schema: Schema) -> str:
     """SCHEMA.md's Domain: its first paragraph (what follows is guidance for the model)."""
     body = next((text for heading, text in schema.sections.items() if heading.strip().casefold() == "domain"), "")
     first = body.strip().split("\n\n", 1)[0] if body.strip() else schema.domain
-    return " ".join(first.split()).rstrip(".")
+    return shorten(" ".join(first.split()), 300).rstrip(".")
 
 
 def _about(view: HubView) -> str:
@@ -96,25 +116,29 @@ def _about(view: HubView) -> str:
             f"in the [[{LOG_FILE[:-3]}]].")
 
 
-def _subjects(view: HubView) -> str:
+def _groups(view: HubView) -> list[Group]:
     topics = _topics(view)
     if not topics:
+        return []
+    return group_pages(topics, view.outbound, view.inbound, view.tags, lambda p: section_title(view.kind(p)),
+                       view.title)
+
+
+def _subjects(view: HubView, groups: list[Group], limits: Limits) -> str:
+    if not groups:
         return "No subject has a page yet."
-    groups = group_pages(
-        topics, view.outbound, view.inbound, view.tags, lambda p: section_title(view.kind(p)), view.title
-    )
     out: list[str] = []
-    for group in groups[:MAX_GROUPS]:
+    for group in groups[: limits.groups]:
         if out:
             out.append("")
         out.append(f"### {group.label} ({_plural(len(group.pages), 'page')})")
-        for page in group.pages[:PER_GROUP]:
+        for page in group.pages[: limits.per_group]:
             lead = shorten(view.lead(page), LEAD)
             out.append(f"- {view.link(page)}" + (f" — {lead}" if lead else ""))
-        more = len(group.pages) - PER_GROUP
+        more = len(group.pages) - limits.per_group
         if more > 0:
             out.append(f"- and {more:,} more in the [[{INDEX_FILE[:-3]}]]")
-    rest = groups[MAX_GROUPS:]
+    rest = groups[limits.groups :]
     if rest:
         pages = sum(len(g.pages) for g in rest)
         out += ["", f"{_plural(len(rest), 'smaller group')} ({_plural(pages, 'page')}): "
@@ -123,7 +147,7 @@ def _subjects(view: HubView) -> str:
 
 
 def _alive(view: HubView) -> Callable[[str], bool]:
-    resolver = view.graph.resolver
+    resolver = view.resolver
 
     def alive(target: str) -> bool:
         return resolver.resolve(OVERVIEW_FILE, target.split("#", 1)[0]).path is not None
@@ -152,7 +176,7 @@ def _relinked(text: str, alive: Callable[[str], bool], limit: int | None = None)
     return out
 
 
-def _change(view: HubView, row: LogRow, alive: Callable[[str], bool]) -> str:
+def _change(view: HubView, row: LogRow, alive: Callable[[str], bool], limits: Limits) -> str:
     target = row.target
     link = row.target_link
     if link is None and target in view.source_pages:  # a row of an earlier version names the raw file
@@ -170,17 +194,17 @@ def _change(view: HubView, row: LogRow, alive: Callable[[str], bool]) -> str:
         said = "wrote as prose"
         kept = [p.removeprefix("composed ") for p in kept]
     if kept:
-        said += ": " + "; ".join(_relinked(p, alive, LINKS_PER_CHANGE) for p in kept)
+        said += ": " + "; ".join(_relinked(p, alive, limits.links_per_change) for p in kept)
     elif old:
         said += ": " + ", ".join(old)
     return f"- {row.date} · {said}"
 
 
-def _changes(view: HubView) -> str:
+def _changes(view: HubView, limits: Limits) -> str:
     if not view.rows:
         return "No change yet."
     alive = _alive(view)
-    return "\n".join(_change(view, row, alive) for row in reversed(view.rows[-MAX_CHANGES:]))
+    return "\n".join(_change(view, row, alive, limits) for row in reversed(view.rows[-limits.changes :]))
 
 
 def _question_lines(text: str) -> list[str]:
@@ -202,7 +226,7 @@ def _question_lines(text: str) -> list[str]:
     return out
 
 
-def _questions(view: HubView) -> str:
+def _questions(view: HubView, limits: Limits) -> str:
     out: list[str] = []
     candidates = [
         p for p in view.subjects
@@ -210,18 +234,18 @@ def _questions(view: HubView) -> str:
     ]
     candidates.sort(key=lambda p: (str(view.frontmatter(p).get("updated") or ""), p), reverse=True)
     for page in candidates:
-        if len(out) >= MAX_QUESTIONS:
+        if len(out) >= limits.questions:
             break
         text = view.text(page) or ""
         for question in _question_lines(text)[:QUESTIONS_PER_PAGE]:
             out.append(f"- {view.link(page)}: {question}")
-    waiting = _waiting(view)
+    waiting = _waiting(view, limits)
     if waiting:
         out.extend(waiting)
     return "\n".join(out) if out else "None recorded yet."
 
 
-def _waiting(view: HubView) -> list[str]:
+def _waiting(view: HubView, limits: Limits) -> list[str]:
     """Names the sources mention and no page explains yet (the mentions ledger), most mentioned first."""
     items = [item for item in view.mentions.values() if item.get("name")]
     if not items:
@@ -234,14 +258,14 @@ def _waiting(view: HubView) -> list[str]:
 
     items.sort(key=lambda i: (-len(sources(i)), str(i.get("name")).casefold()))
     out = []
-    for item in items[:MAX_WAITING]:
+    for item in items[: limits.waiting]:
         name = plain_line(str(item.get("name")))
         by = [view.link(view.source_pages[s]) for s in sources(item) if s in view.source_pages]
         said = f"named by {', '.join(by[:3])}" if by else f"named by {_plural(len(sources(item)), 'source')}"
         wait = (f"a page once {needed} sources name it" if item.get("kind") == "entity"
                 else "a page once a source explains it")
         out.append(f"- Not explained yet: **{name}**, {said}; {wait}")
-    more = len(items) - MAX_WAITING
+    more = len(items) - limits.waiting
     if more > 0:
         out.append(f"- and {_plural(more, 'more name')} waiting for another source")
     return out

@@ -27,6 +27,7 @@ from wikic.pages.log_file import read_rows
 from wikic.vault.frontmatter import split_page
 from wikic.vault.layout import OVERVIEW_FILE, PAGE_FOLDERS
 from wikic.vault.lead import page_lead
+from wikic.vault.load import Vault
 from wikic.vault.schema_md import Schema
 
 
@@ -51,11 +52,14 @@ class HubPlanner:
         planned: Mapping[str, str] | None = None,
         compiled: Mapping[str, dict[str, Any]] | None = None,
         mentions: Mapping[str, dict[str, Any]] | None = None,
+        vault: Vault | None = None,
     ) -> None:
+        """`vault`: the vault as on disk, when the run has read it already (it is taken over)."""
         self.root = Path(root)
         self.schema = schema
         self.today = today
-        self.view = build_view(self.root, schema, planned=planned, compiled=compiled, mentions=mentions)
+        self.view = build_view(self.root, schema, planned=planned, compiled=compiled, mentions=mentions,
+                               vault=vault)
         self._known = dict(self.view.source_pages)  # raw path -> the source page it has already
         self._wanted: dict[str, str] = {}  # raw path -> the source page to write
         self._rendered: dict[str, tuple[str, str | None, str]] | None = None  # raw -> (path, current, new)

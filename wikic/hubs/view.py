@@ -18,9 +18,8 @@ from typing import Any
 from wikic.pages.links import LinkNames
 from wikic.pages.log_file import LogRow, read_rows
 from wikic.vault.frontmatter import unwrap_link
-from wikic.vault.graph import LinkGraph, build, is_citation
 from wikic.vault.layout import LOG_FILE, RAW_DIR
-from wikic.vault.lead import page_lead
+from wikic.vault.lead import page_lead, shorten
 from wikic.vault.load import FileInfo, Vault, load_vault
 from wikic.vault.parse import parse_note
 from wikic.vault.resolve import Resolver
@@ -28,6 +27,8 @@ from wikic.vault.schema_md import Schema
 from wikic.vault.state import Compiled, Mentions, source_ledger
 
 SOURCE_TYPE = "source"
+TITLE = 120
+_RAW = RAW_DIR + "/"
 
 
 @dataclass
@@ -42,18 +43,17 @@ class HubView:
     _texts: dict[str, str | None] = field(default_factory=dict)
 
     @cached_property
-    def graph(self) -> LinkGraph:
-        """The links of every note, resolved among every file (those only planned included). Built on first
-        use, once the files the hubs add are listed (`reserve`)."""
-        if self.planned:
-            self.vault.resolved.clear()  # a new file can change where a bare name lands
-        return build(self.vault, Resolver(self.vault.files))
+    def resolver(self) -> Resolver:
+        """Obsidian's resolution among every file (those only planned included): built on first use, once
+        the files the hubs add are listed (`reserve`)."""
+        return Resolver(self.vault.files)
 
     def reserve(self, path: str) -> None:
         """List `path` among the vault's files before its text is known (a hub about to be written), so
         links to it resolve."""
         self.vault.files.setdefault(path, FileInfo(path, 0, 0))
-        self.__dict__.pop("link_names", None)
+        for name in ("link_names", "resolver"):
+            self.__dict__.pop(name, None)
 
     def put(self, path: str, text: str) -> None:
         """Lay a hub's planned text over the vault (its own links are not read: no hub's links count)."""
@@ -82,9 +82,10 @@ class HubView:
         return (note.frontmatter or {}) if note is not None else {}
 
     def title(self, path: str) -> str:
+        """The page's title on one line, at most TITLE characters (a hub lists many)."""
         title = self.frontmatter(path).get("title")
         if isinstance(title, str) and title.strip():
-            return " ".join(title.split())
+            return shorten(" ".join(title.split()), TITLE)
         return path.rsplit("/", 1)[-1][:-3]
 
     def tags(self, path: str) -> list[str]:
@@ -130,14 +131,14 @@ class HubView:
     def outbound(self) -> dict[str, frozenset[str]]:
         """subject page -> the other subject pages it links to (citations and links to hubs aside)."""
         subjects = self.subject_set
+        resolve_all = self.resolver.resolve_all
         out: dict[str, frozenset[str]] = {}
         for page in self.subjects:
-            targets = {
-                e.target
-                for e in self.graph.by_source.get(page, ())
-                if e.target in subjects and e.target != page and not is_citation(e.link, e.target)
-            }
-            out[page] = frozenset(targets)
+            note = self.vault.notes[page]
+            # each name once, and no citation: what a page cites is a raw file, never a subject page
+            names = sorted({lk.target for lk in note.links if lk.target and not lk.target.startswith(_RAW)})
+            found = {r.path for r in resolve_all(page, names)} if names else set()
+            out[page] = frozenset(t for t in found if t in subjects and t != page)
         return out
 
     @cached_property
@@ -184,13 +185,15 @@ def build_view(
     compiled: Mapping[str, dict[str, Any]] | None = None,
     mentions: Mapping[str, dict[str, Any]] | None = None,
     new_rows: Iterable[str] = (),
+    vault: Vault | None = None,
 ) -> HubView:
     """The vault at `root` once `planned` (path -> text) is written, the compiled ledger holds `compiled`
     (raw path -> entry, over what it holds now), the mentions ledger is `mentions` (None: as it is) and
-    log.md has `new_rows` appended."""
+    log.md has `new_rows` appended. `vault`: the vault as it is on disk, when the caller has read it already
+    (it is taken over: the planned texts are laid over it)."""
     root = Path(root)
     planned = dict(planned or {})
-    vault = load_vault(root, use_cache=True)
+    vault = vault if vault is not None else load_vault(root, use_cache=True)
     for path, text in planned.items():
         data = text.encode("utf-8", "surrogatepass")
         vault.files[path] = FileInfo(path, len(data), 0)

@@ -629,7 +629,7 @@ def _plan_run(root: Path, session: CompileSession, schema: Schema, today: dt.dat
     plan.compiled = {ref: session.compiled.entries[ref] for ref in session.recorded}
     plan.mentions = session.mentions.items
     hubs = HubPlanner(root, schema, today, planned={p: compiler.texts[p] for p in changed},
-                      compiled=plan.compiled, mentions=plan.mentions)
+                      compiled=plan.compiled, mentions=plan.mentions, vault=compiler.disk_vault())
     pages = hubs.source_pages(session.recorded)
     hubs.render_sources()  # their titles, before the rows link them
     reports = {r.raw_path: r for r in session.reports}
