@@ -10,6 +10,8 @@ import re
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from wikic.facts.claims import scan
 from wikic.ingest.pipeline import IngestOptions, IngestReport, ingest
 from wikic.llm.fake import FakeLLM
@@ -155,3 +157,20 @@ def test_a_composed_section_a_person_edited_is_not_composed_again(tmp_path: Path
     _, report = _run(tmp_path, _model(GOOD), force=True, use_cache=False)
     assert "By my count it handled 40,000" in page.read_text(encoding="utf-8")
     assert report.composed is not None and "entities/quillstore.md" not in report.composed.pages
+
+
+def test_a_composed_lead_is_what_the_index_and_the_overview_say_the_page_is(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # a summary the source supports is the page's lead until composing writes one
+    summary = "An embedded database that keeps the whole database in a single file."
+    monkeypatch.setitem(PLAN, "entities", [{**PLAN["entities"][0], "summary": summary}])
+    lead = "Quillstore is an embedded database that allows one writer at a time."
+    root, _ = _run(tmp_path, _model(GOOD, lead=[(lead, ["Quillstore allows"])]))
+    page = (root / "entities" / "quillstore.md").read_text(encoding="utf-8")
+    assert "<!-- wikic:end summary -->" in page and f"\n{lead} ^[[[raw/articles/field-notes.md" in page
+    index = (root / "index.md").read_text(encoding="utf-8")
+    assert f"- [[quillstore]] — {lead}\n" in index  # the composed lead, not the summary it was listed with
+    overview = (root / "overview.md").read_text(encoding="utf-8")
+    assert f"- [[quillstore|Quillstore]] — {lead}\n" in overview
+    assert "- 2026-12-03 · wrote as prose: [[quillstore|Quillstore]]\n" in overview
