@@ -226,7 +226,8 @@ def register(app: typer.Typer) -> None:
         """Compile sources into wiki pages through any OpenAI-compatible model.
 
         Each source is copied into raw/ (never edited afterwards), the model proposes a typed plan, and wikic
-        writes the pages, index.md and log.md. Unchanged sources cost nothing. With no source, every file in
+        writes the pages, a page per source in sources/, overview.md, index.md and log.md. Unchanged sources
+        cost nothing. With no source, every file in
         raw/ that is not compiled yet is compiled (files dropped there by hand, or a failed earlier run).
 
         Exit code 0 when every source compiled (or was unchanged), 1 when a source failed or was left for a

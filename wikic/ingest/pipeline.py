@@ -1,7 +1,7 @@
 """`wikic ingest`: capture sources, ask the model for plans (in parallel), compile them (one source at a
 time, in the run's order, while later sources are still with the model; see `session.py`), write each
-changed file once under the vault lock, keep index.md, log.md and the palace current, then lint what
-changed."""
+changed file once under the vault lock, with the hubs (the sources' pages, overview.md) and index.md and
+log.md in the same journal, keep the palace current, then lint what changed."""
 
 from __future__ import annotations
 
