@@ -233,24 +233,31 @@ def whole_page_problems(root: Path, rel: str) -> list[str]:
 
 
 def log_rows(root: Path, action: str = "ingest") -> list[tuple[str, str]]:
-    """(target, notes) of the log.md rows of one action; an ingest row's target, a link to its source page,
-    read as the raw file that page is about (what the compiled ledger names)."""
+    """(target, notes) of the log.md rows of one action; a target that links a page read as its path, and a
+    source page's as the raw file it is about (what the compiled ledger names)."""
     out = []
     for line in (root / "log.md").read_text(encoding="utf-8").splitlines():
         cells = [c.strip() for c in line.strip().strip("|").split(" | ")]
         if len(cells) == 4 and cells[1] == action:
-            out.append((_source_of(root, cells[2]), cells[3]))
+            out.append((_target_of(root, cells[2]), cells[3]))
     return out
 
 
-def _source_of(root: Path, target: str) -> str:
-    found = re.fullmatch(r"\[\[(sources/[^\]|\\]+)(?:\\?\|[^\]]*)?\]\]", target)
+def _target_of(root: Path, target: str) -> str:
+    found = re.fullmatch(r"\[\[([^\]|\\]+)(?:\\?\|[^\]]*)?\]\]", target)
     if found is None:
         return target
+    link = found.group(1)
+    pages = [root / f"{link}.md"] if "/" in link else sorted(root.glob(f"*/{link}.md"))
+    page = next((p for p in pages if p.is_file()), None)
+    if page is None:
+        return target
+    rel = page.relative_to(root).as_posix()
+    if not rel.startswith("sources/"):
+        return rel
     import yaml
 
-    page = (root / f"{found.group(1)}.md").read_text(encoding="utf-8")
-    return str(yaml.safe_load(page.split("---\n")[1])["sources"][0])
+    return str(yaml.safe_load(page.read_text(encoding="utf-8").split("---\n")[1])["sources"][0])
 
 
 def compiled_sources(root: Path) -> dict[str, Any]:
