@@ -365,3 +365,21 @@ def test_a_conversation_gets_a_source_page_of_its_own(tmp_path: Path, standin: S
     assert "- 2 turns" in page
     assert page.count("- [[qdrant|Qdrant]]: ") == 2
     assert _strict(root).exit_code == 0, _strict(root).output
+
+
+def test_a_source_whose_names_get_their_pages_later_lists_them_on_its_page(
+    tmp_path: Path, standin: StandinServer
+) -> None:
+    standin.route = route
+    root = _vault(tmp_path, standin)
+    inputs = _inputs(tmp_path)
+    _ingest(root, inputs[:1])  # its three names wait for a second source
+    page = root / "sources" / "openai-and-gpt-4.md"
+    first = page.read_text(encoding="utf-8")
+    assert "It fed no page yet." in first and "- 3 names waiting for a page" in first
+    _ingest(root, inputs[1:2], today=TODAY + dt.timedelta(days=1))  # the second one: their pages, with what both said
+    text = page.read_text(encoding="utf-8")
+    assert "It fed 3 pages." in text and "names waiting" not in text
+    fed = text.split("## Pages it fed", 1)[1].split("## ", 1)[0]
+    assert "[[gpt-4|GPT-4]]" in fed and "[[openai|OpenAI]]" in fed and "[[sam-altman|Sam Altman]]" in fed
+    assert _strict(root).exit_code == 0, _strict(root).output

@@ -630,7 +630,10 @@ def _plan_run(root: Path, session: CompileSession, schema: Schema, today: dt.dat
     plan.mentions = session.mentions.items
     hubs = HubPlanner(root, schema, today, planned={p: compiler.texts[p] for p in changed},
                       compiled=plan.compiled, mentions=plan.mentions, vault=compiler.disk_vault())
-    pages = hubs.source_pages(session.recorded)
+    # the sources compiled, and every source a page written cites: a page promoted from the mentions ledger,
+    # or one a source joined, is a page its earlier sources fed too
+    cited = [raw for path in changed for raw in hubs.view.sources_of(path)]
+    pages = hubs.source_pages([*session.recorded, *cited])
     hubs.render_sources()  # their titles, before the rows link them
     reports = {r.raw_path: r for r in session.reports}
     rows = [
