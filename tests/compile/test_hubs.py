@@ -383,3 +383,14 @@ def test_a_source_whose_names_get_their_pages_later_lists_them_on_its_page(
     fed = text.split("## Pages it fed", 1)[1].split("## ", 1)[0]
     assert "[[gpt-4|GPT-4]]" in fed and "[[openai|OpenAI]]" in fed and "[[sam-altman|Sam Altman]]" in fed
     assert _strict(root).exit_code == 0, _strict(root).output
+
+
+def test_the_report_says_which_hubs_the_run_wrote(tmp_path: Path, standin: StandinServer) -> None:
+    standin.route = route
+    root = _vault(tmp_path, standin)
+    result = CliRunner().invoke(app, ["ingest", *_inputs(tmp_path)[:2], "--vault", str(root), "--no-palace"])
+    assert result.exit_code == 0, result.output
+    assert ("hubs written: overview.md, 2 source page(s) (sources/notes-on-openai.md, sources/openai-and-gpt-4.md)"
+            in result.output)
+    as_json = CliRunner().invoke(app, ["ingest", _inputs(tmp_path)[2], "--vault", str(root), "--no-palace", "--json"])
+    assert json.loads(as_json.stdout)["hubs"] == ["overview.md", "sources/retrieval-and-generation.md"]

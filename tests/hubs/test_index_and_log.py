@@ -27,8 +27,11 @@ def test_new_entries_go_in_counted_sections_under_a_line_leading_to_the_overview
         "lately.\n\n## Entities\n*3 pages*\n- [[gpt-4]] — A model.\n- [[openai]] — AI company.\n- [[sam-altman]] — "
         "CEO.\n## Concepts\n## Queries\n## Sources\n*1 page*\n- [[sources/x]] — An article.\n"
     )
-    # written again with the same entries, nothing moves
+    # written again with the same entries, nothing moves; one page given twice is listed once
     assert with_entries(new, [Entry("entity", "gpt-4", "A model.")], TYPES, overview=True) == new
+    twice = with_entries(OLD_INDEX, [Entry("entity", "gpt-4", "A model."), Entry("entity", "gpt-4", "A model.")],
+                         TYPES)
+    assert twice.count("[[gpt-4]]") == 1
     assert with_overview(new) == new
 
 

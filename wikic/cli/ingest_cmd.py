@@ -11,6 +11,7 @@ import typer
 from wikic.cli._common import VaultDir, resolve_vault, translate_errors
 from wikic.cli._progress import ProgressDisplay
 from wikic.errors import Interrupted, UsageError
+from wikic.vault.layout import OVERVIEW_FILE
 
 if TYPE_CHECKING:  # imported lazily: the CLI must start fast for `wikic lint`
     from wikic.ingest.composing import Composing
@@ -87,6 +88,12 @@ def _render(report: IngestReport) -> str:
         )
         if t["skipped"]:
             lines.append("the token budget (--max-tokens) was reached: run `wikic ingest` again to compile the rest")
+        if report.hubs:
+            sources = [p for p in report.hubs if p != OVERVIEW_FILE]
+            said = [OVERVIEW_FILE] if OVERVIEW_FILE in report.hubs else []
+            said += [f"{len(sources)} source page(s) ({', '.join(sources[:3])}{', ...' if len(sources) > 3 else ''})"
+                     ] if sources else []
+            lines.append("hubs written: " + ", ".join(said))
         advice = report.advice()
         if advice:
             lines.append(advice)

@@ -59,13 +59,15 @@ def block_key(part: str) -> str:
 def overview_parts(view: HubView) -> dict[str, str]:
     """Each block of the overview (about, subjects, changes, questions, counts), within MAX_CHARS."""
     groups = _groups(view)
+    fixed = {"about": _about(view), "counts": _counts(view)}
+    parts: dict[str, str] = {}
     for limits in LIMITS:
         parts = {
-            "about": _about(view),
+            "about": fixed["about"],
             "subjects": _subjects(view, groups, limits),
             "changes": _changes(view, limits),
             "questions": _questions(view, limits),
-            "counts": _counts(view),
+            "counts": fixed["counts"],
         }
         if sum(len(text) for text in parts.values()) <= MAX_CHARS:
             break

@@ -158,6 +158,15 @@ def _memory_lines(text: str) -> list[tuple[str, str]]:
     return out
 
 
+def fed_by(view: HubView, raw: str) -> list[str]:
+    """The subject pages `raw` fed: those whose `sources` name it, and those the compiled ledger says it wrote
+    into (a note that ended a claim is on no page's `sources`), filed answers aside."""
+    listed = (view.compiled.get(raw) or {}).get("pages")
+    recorded = [p for p in listed if isinstance(p, str)] if isinstance(listed, list) else []
+    pages = dict.fromkeys([*view.fed.get(raw, []), *recorded])
+    return sorted(p for p in pages if p in view.subject_set and view.kind(p) != "query")
+
+
 def key_points(view: HubView, raw: str, pages: list[str]) -> list[Point]:
     """At most KEY_POINTS points, one page at a time: the pages the source says most on first, and on each
     page its lead claim, then a claim that names its subject rather than starting with "it"."""
@@ -184,7 +193,7 @@ def render_source_page(view: HubView, raw: str, path: str, today: dt.date, curre
     """The source page of `raw` at `path`: `current` (None: a new page) with its blocks brought up to date
     and its frontmatter's `updated` moved to `today` when anything else changed."""
     info = about(view, raw)
-    pages = view.fed.get(raw, [])
+    pages = fed_by(view, raw)
     cites = {page: sum(1 for _, c in find_anchors(view.text(page) or "") if c.path == raw) for page in pages}
     chosen = key_points(view, raw, pages)
     memories = sum(1 for page in pages for p in points(view, raw, page) if p.order >= 10_000)

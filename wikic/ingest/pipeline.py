@@ -93,6 +93,7 @@ class IngestReport:
     conversations: list[ExportReport] = field(default_factory=list)  # exports and captures turned into transcripts
     entity_min_references: int = 2  # SCHEMA.md's, for the advice a thin run gets
     composed: Composing | None = None  # the changed pages written as prose (`compose.py`)
+    hubs: list[str] = field(default_factory=list)  # the hubs the run wrote: source pages, overview.md
 
     @property
     def created(self) -> list[str]:
@@ -196,6 +197,8 @@ class IngestReport:
             out["rebuilt"] = self.rebuilt
         if self.composed is not None:
             out["composed"] = self.composed.to_dict()
+        if self.hubs:
+            out["hubs"] = self.hubs
         advice = self.advice()
         if advice:
             out["advice"] = advice
@@ -565,7 +568,7 @@ def ingest(
         run_id: str | None = None
         plan_pages: list[str] = []
         if session.recorded:
-            plan = _plan_run(root, session, schema, today)
+            plan, report.hubs = _plan_run(root, session, schema, today)
             plan_pages = sorted(set(plan.pages) & set(session.compiler.texts))  # the hubs are composed by no one
             plan.palace = [*touched, INDEX_FILE] if options.use_palace else []
             plan.commit(root, page_types)
@@ -612,7 +615,9 @@ def _add_reports(report: IngestReport, reports: list[SourceReport], progress: Pr
             progress(ProgressEvent("write", len(report.sources), total, "sources"))
 
 
-def _plan_run(root: Path, session: CompileSession, schema: Schema, today: dt.date) -> journal.Journal:
+def _plan_run(
+    root: Path, session: CompileSession, schema: Schema, today: dt.date
+) -> tuple[journal.Journal, list[str]]:
     """What the run writes, as a journal: each changed page once (a page that several sources touch is
     written with all of them, not once per source: every write is an fsync), the hubs as those pages leave
     the vault (each compiled source's page, the overview), the index.md entries of every page written, the
@@ -646,7 +651,7 @@ def _plan_run(root: Path, session: CompileSession, schema: Schema, today: dt.dat
         plan.add_page(path, before, text)
     plan.add_index(written.entries, written.was)
     plan.add_log(root, rows)
-    return plan
+    return plan, sorted(written.pages)
 
 
 def _update_palace(

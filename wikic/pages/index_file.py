@@ -197,6 +197,8 @@ def with_entries(
     line still says one of them. `overview`: the vault has an overview, which the index leads to."""
     text = text if text is not None else bare_index()
     listed = listed_links(text)
+    # one entry per page: the last one given for it (a run may plan a page's entry twice)
+    entries = list({e.link.lower(): e for e in entries}.values())
     missing = [e for e in entries if e.link.lower() not in listed]
     new = add_entries(text, missing, types) if missing else text
     for entry in entries:
