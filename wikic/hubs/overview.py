@@ -48,7 +48,7 @@ SECTIONS = ("Main subjects", "Latest changes", "Open questions", "Counts")
 _KEYS = {"about": None, "subjects": "Main subjects", "changes": "Latest changes", "questions": "Open questions",
          "counts": "Counts"}
 _LINK = re.compile(r"\[\[([^\[\]|\n]+?)(?:\|([^\[\]\n]*))?\]\]")
-_KEPT_NOTES = ("created ", "updated ", "composed ", "cited ", "ended ")
+_KEPT_NOTES = ("created ", "updated ", "composed ", "cited ")
 _OLD_COUNTS = re.compile(r"^\d[\d,]* (?:created|updated|cited)$")
 
 
