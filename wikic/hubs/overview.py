@@ -50,6 +50,7 @@ _KEYS = {"about": None, "subjects": "Main subjects", "changes": "Latest changes"
 _LINK = re.compile(r"\[\[([^\[\]|\n]+?)(?:\|([^\[\]\n]*))?\]\]")
 _KEPT_NOTES = ("created ", "updated ", "composed ", "cited ")
 _OLD_COUNTS = re.compile(r"^\d[\d,]* (?:created|updated|cited)$")
+_PENDING = re.compile(r"^\d[\d,]* pending$")
 
 
 def block_key(part: str) -> str:
@@ -191,6 +192,8 @@ def _change(view: HubView, row: LogRow, alive: Callable[[str], bool], limits: Li
     said = f"{verbs.get(row.action, row.action)} {target}"
     parts = [p.strip() for p in re.split(r";\s|,\s(?=\d)", row.notes)]
     kept = [p for p in parts if p.startswith(_KEPT_NOTES)]
+    kept += [f"{p.split()[0]} name{'' if p.split()[0] == '1' else 's'} waiting for another source"
+             for p in parts if _PENDING.match(p)]
     old = [p for p in parts if _OLD_COUNTS.match(p)]  # a row of an earlier version: counts, no names
     if row.action == "compose":
         said = "wrote as prose"
