@@ -394,3 +394,18 @@ def test_the_report_says_which_hubs_the_run_wrote(tmp_path: Path, standin: Stand
             in result.output)
     as_json = CliRunner().invoke(app, ["ingest", _inputs(tmp_path)[2], "--vault", str(root), "--no-palace", "--json"])
     assert json.loads(as_json.stdout)["hubs"] == ["overview.md", "sources/retrieval-and-generation.md"]
+
+
+def test_what_a_source_says_of_itself_reaches_its_page_as_plain_text(tmp_path: Path, standin: StandinServer) -> None:
+    standin.route = lambda body: plan("Qdrant.", [entity("Qdrant", "product", "A vector database.", [
+        fact("Qdrant is written in Rust.", "Qdrant is written in Rust.")])])
+    root = _vault(tmp_path, standin, min_references=1)
+    hostile = ('---\ntitle: "[[ghost]] notes <!-- the rest is hidden"\nauthor: "%%Mallory"\n'
+               'url: "javascript:alert(1)"\n---\n# Notes\n\nQdrant is written in Rust.\n')
+    _ingest(root, _inputs(tmp_path, {"notes.md": hostile}))
+    (page,) = sorted((root / "sources").glob("*.md"))
+    text = page.read_text(encoding="utf-8")
+    body = text.split("\n---\n", 1)[1]  # YAML holds the title as text: only the body is Markdown
+    assert "[[ghost" not in text and "%%" not in text and "javascript" not in text
+    assert "<!-- the rest" not in body and "notes &lt;!-- the rest is hidden” is an article by %Mallory." in body
+    assert _strict(root).exit_code == 0, _strict(root).output

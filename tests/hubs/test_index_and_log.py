@@ -61,6 +61,9 @@ def test_a_pages_lead_is_its_lead_block_without_anchors_ids_or_links() -> None:
     assert page_lead(page) == "Chroma is an open-source vector database for embeddings."
     assert page_lead("---\ntitle: Chroma\nsummary: A store.\n---\n# Chroma\n") == "A store."
     assert page_lead("---\ntitle: Chroma\n---\n# Chroma\n\n[[a]] [[b]]\n") == "Chroma"
+    # what a person left unclosed on a page opens nothing in the index or the overview
+    unclosed = "---\ntitle: X\nsummary: Costs <!-- more [[x and %% y\n---\n# X\n"
+    assert page_lead(unclosed) == "Costs &lt;!-- more [x and % y"
 
 
 def test_an_ingest_row_links_its_source_page_and_pages_and_ends_with_its_cost() -> None:

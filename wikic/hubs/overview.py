@@ -18,6 +18,7 @@ from wikic.hubs.groups import Group, group_pages
 from wikic.hubs.view import SOURCE_TYPE, HubView
 from wikic.pages.index_file import section_title
 from wikic.pages.log_file import LogRow
+from wikic.pages.render import clean_text
 from wikic.vault.layout import INDEX_FILE, LOG_FILE, OVERVIEW_FILE
 from wikic.vault.lead import plain_line, shorten
 from wikic.vault.markers import MARKER_LINE
@@ -134,7 +135,7 @@ def _subjects(view: HubView, groups: list[Group], limits: Limits) -> str:
     for group in groups[: limits.groups]:
         if out:
             out.append("")
-        out.append(f"### {group.label} ({_plural(len(group.pages), 'page')})")
+        out.append(f"### {clean_text(group.label, 120)} ({_plural(len(group.pages), 'page')})")
         for page in group.pages[: limits.per_group]:
             lead = shorten(view.lead(page), LEAD)
             out.append(f"- {view.link(page)}" + (f" — {lead}" if lead else ""))
@@ -145,7 +146,8 @@ def _subjects(view: HubView, groups: list[Group], limits: Limits) -> str:
     if rest:
         pages = sum(len(g.pages) for g in rest)
         out += ["", f"{_plural(len(rest), 'smaller group')} ({_plural(pages, 'page')}): "
-                    + ", ".join(g.label for g in rest[:12]) + (", …" if len(rest) > 12 else "") + "."]
+                    + ", ".join(clean_text(g.label, 120) for g in rest[:12]) + (", …" if len(rest) > 12 else "")
+                    + "."]
     return "\n".join(out)
 
 
@@ -225,9 +227,9 @@ def _question_lines(text: str) -> list[str]:
             inside = False
             continue
         if inside and line.lstrip().startswith(("- ", "* ", "+ ")):
-            said = plain_line(line.lstrip()[2:])
+            said = clean_text(plain_line(line.lstrip()[2:]), LEAD)  # a person's words, made plain for the overview
             if said:
-                out.append(shorten(said, LEAD))
+                out.append(said)
     return out
 
 
@@ -264,7 +266,7 @@ def _waiting(view: HubView, limits: Limits) -> list[str]:
     items.sort(key=lambda i: (-len(sources(i)), str(i.get("name")).casefold()))
     out = []
     for item in items[: limits.waiting]:
-        name = plain_line(str(item.get("name")))
+        name = clean_text(plain_line(str(item.get("name"))), 120)
         by = [view.link(view.source_pages[s]) for s in sources(item) if s in view.source_pages]
         said = f"named by {', '.join(by[:3])}" if by else f"named by {_plural(len(sources(item)), 'source')}"
         wait = (f"a page once {needed} sources name it" if item.get("kind") == "entity"

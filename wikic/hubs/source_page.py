@@ -30,6 +30,7 @@ from wikic.hubs.blocks import place
 from wikic.hubs.view import HubView
 from wikic.pages.frontmatter import dump_frontmatter
 from wikic.pages.index_file import section_title
+from wikic.pages.render import clean_text, clean_title
 from wikic.resources import page_skeleton
 from wikic.vault.anchors import find_anchors, render as render_anchor
 from wikic.vault.frontmatter import split_page
@@ -56,6 +57,7 @@ _AUTHOR_KEYS = ("author", "authors", "by", "creator", "creators")
 _DATE_KEYS = ("date", "published", "published_at", "publication_date", "started", "created")
 _URL_KEYS = ("url", "source", "link", "origin")
 _PARTIAL_DATE = re.compile(r"^(\d{4})(?:-(\d{2}))?(?:-(\d{2}))?")
+_URL = re.compile(r"^https?://[^\s<>\[\]|`\\]+$")
 
 
 def source_page_name(raw: str) -> str:
@@ -96,20 +98,21 @@ def about(view: HubView, raw: str) -> About:
         speakers = tuple(dict.fromkeys(h.speaker for h in found)) or _names(data.get("participants"))
         turns = len(found)
     kind = "a conversation" if conversation else _KINDS.get(folder, "a source")
-    url = next((u for u in (_text(data.get(k)) for k in _URL_KEYS) if u and u.startswith(("http://", "https://"))),
-               None)
+    url = next((u for u in (_text(data.get(k)) for k in _URL_KEYS) if u and _URL.match(u)), None)
     origin = _text(captured.get("origin"))
-    if url is None and origin and origin.startswith(("http://", "https://")):
+    if url is None and origin and _URL.match(origin):
         url = origin
+    # what a source says of itself is the source's text, not wikic's: made plain before it reaches a page
+    author = _author(data)
     return About(
-        title=shorten(title, 120),
+        title=clean_title(title) or posixpath.basename(raw),
         kind=kind,
-        author=_author(data),
+        author=clean_title(author) if author else None,
         date=next((d for d in (_date(data.get(k)) for k in _DATE_KEYS) if d), None),
         url=url,
         original=original,
         captured=_date(captured.get("captured")) or _date(data.get("captured")),
-        speakers=speakers,
+        speakers=tuple(n for n in (clean_title(s) for s in speakers) if n),
         turns=turns,
     )
 
@@ -231,15 +234,17 @@ def render_source_page(view: HubView, raw: str, path: str, today: dt.date, curre
 
 
 def _heading(title: str) -> str:
-    return " ".join(title.replace("#", " ").split()) or "Source"
+    """A title as text of the page's body: no link, comment, HTML or Markdown of its own."""
+    return clean_text(title, 200) or "Source"
 
 
 def _lead(info: About, pages: int, memories: int) -> str:
     said = f"“{_heading(info.title)}” is {info.kind}"
     if info.speakers:
-        said += f" between {_and(list(info.speakers[:4]))}" + (" and others" if len(info.speakers) > 4 else "")
+        said += f" between {_and([_heading(n) for n in info.speakers[:4]])}"
+        said += " and others" if len(info.speakers) > 4 else ""
     if info.author:
-        said += f" by {info.author}"
+        said += f" by {_heading(info.author)}"
     if info.date:
         said += f", {'started' if info.kind == 'a conversation' else 'dated'} {info.date}"
     fed = f"It fed {pages} page{'' if pages == 1 else 's'}" if pages else "It fed no page yet"
@@ -310,7 +315,7 @@ def _left_out(view: HubView, raw: str, entry: dict[str, Any]) -> str:
     )
     if waiting:
         needed = view.schema.thresholds.get("entity_min_references", 2)
-        names = ", ".join(plain_line(n) for n in waiting[:12])
+        names = ", ".join(_heading(n) for n in waiting[:12])
         names += f" and {len(waiting) - 12} more" if len(waiting) > 12 else ""
         out.append(f"- {len(waiting)} name{'' if len(waiting) == 1 else 's'} waiting for a page (an entity gets one "
                    f"once {needed} sources name it, a concept once its sections are filled): {names}")

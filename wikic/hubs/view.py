@@ -19,7 +19,7 @@ from wikic.pages.links import LinkNames
 from wikic.pages.log_file import LogRow, read_rows
 from wikic.vault.frontmatter import unwrap_link
 from wikic.vault.layout import LOG_FILE, RAW_DIR
-from wikic.vault.lead import page_lead, shorten
+from wikic.vault.lead import page_lead, safe_line, shorten
 from wikic.vault.load import FileInfo, Vault, load_vault
 from wikic.vault.parse import parse_note
 from wikic.vault.resolve import Resolver
@@ -122,7 +122,7 @@ class HubView:
     def link(self, path: str, label: str | None = None) -> str:
         """A wikilink to `path`, by wikic's one rule for link text, with the page's title as its label."""
         text = self.link_names.link_text(path)
-        shown = " ".join((label if label is not None else self.title(path)).split())
+        shown = safe_line(" ".join((label if label is not None else self.title(path)).split()))
         shown = shown.replace("|", "/").replace("[", "(").replace("]", ")")
         return f"[[{text}|{shown}]]" if shown and shown != text else f"[[{text}]]"
 

@@ -44,6 +44,13 @@ def plain_line(text: str) -> str:
     return " ".join(_BLOCK_ID.sub("", text).split())
 
 
+def safe_line(text: str) -> str:
+    """One line of plain text that opens nothing in the Markdown it is put into: no link, comment, HTML tag
+    or `%%` a person left unclosed on a page can reach the line's neighbours (the index, the overview)."""
+    text = re.sub(r"\[{2,}|\]{2,}", lambda m: m.group(0)[0], text)
+    return text.replace("<", "&lt;").replace("%%", "%")
+
+
 def shorten(text: str, limit: int = MAX_LEAD) -> str:
     """`text` within `limit` characters: whole sentences when the first one fits, else cut at a word."""
     if len(text) <= limit:
@@ -64,15 +71,15 @@ def lead_of(data: dict[str, Any] | None, body: str, *, limit: int = MAX_LEAD) ->
     found = _LEAD_BLOCK.search(body)
     if found is not None:
         inner = found.group(0).split("\n", 1)[1].rsplit("\n", 1)[0]
-        text = plain_line(inner)
+        text = safe_line(plain_line(inner))
         if text:
             return shorten(text, limit)
     data = data or {}
     summary = data.get("summary")
     if isinstance(summary, str) and summary.strip():
-        return shorten(plain_line(summary), limit)
+        return shorten(safe_line(plain_line(summary)), limit)
     title = data.get("title")
-    return shorten(" ".join(title.split()), limit) if isinstance(title, str) else ""
+    return shorten(safe_line(" ".join(title.split())), limit) if isinstance(title, str) else ""
 
 
 def page_lead(text: str, *, limit: int = MAX_LEAD) -> str:
