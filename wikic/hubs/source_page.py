@@ -22,6 +22,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 from typing import Any
+from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 from wikic.conversations.transcript import headers, is_transcript
 from wikic.facts.claims import plain_text, scan
@@ -58,6 +59,7 @@ _DATE_KEYS = ("date", "published", "published_at", "publication_date", "started"
 _URL_KEYS = ("url", "source", "link", "origin")
 _PARTIAL_DATE = re.compile(r"^(\d{4})(?:-(\d{2}))?(?:-(\d{2}))?")
 _URL = re.compile(r"^https?://[^\s<>\[\]|`\\]+$")
+_SECRET_PARAM = re.compile(r"token|key|secret|pass|sig|auth|credential|session|code", re.IGNORECASE)
 
 
 def source_page_name(raw: str) -> str:
@@ -109,7 +111,7 @@ def about(view: HubView, raw: str) -> About:
         kind=kind,
         author=clean_title(author) if author else None,
         date=next((d for d in (_date(data.get(k)) for k in _DATE_KEYS) if d), None),
-        url=url,
+        url=public_url(url) if url else None,
         original=original,
         captured=_date(captured.get("captured")) or _date(data.get("captured")),
         speakers=tuple(n for n in (clean_title(s) for s in speakers) if n),
@@ -352,6 +354,15 @@ def _text(value: Any) -> str | None:
     if isinstance(value, str) and value.strip():
         return " ".join(value.split())
     return None
+
+
+def public_url(url: str) -> str:
+    """`url` as a page may show it: no user name or password, no query parameter that looks like a key
+    (a URL given to capture may carry the credentials that fetched it)."""
+    parts = urlsplit(url)
+    host = parts.netloc.rpartition("@")[2]
+    query = [(k, v) for k, v in parse_qsl(parts.query, keep_blank_values=True) if not _SECRET_PARAM.search(k)]
+    return urlunsplit((parts.scheme, host, parts.path, urlencode(query), parts.fragment))
 
 
 def _names(value: Any) -> tuple[str, ...]:
