@@ -30,10 +30,10 @@ EXAMPLE = REPO / "example-vault"
 
 LAYOUT_DIRS = [
     "raw/articles", "raw/papers", "raw/transcripts", "raw/assets", "entities", "concepts", "comparisons", "queries",
-    "inbox", ".obsidian", ".wikic",
+    "sources", "inbox", ".obsidian", ".wikic",
 ]
 LAYOUT_FILES = [
-    "SCHEMA.md", "index.md", "log.md", "wikic.toml", ".obsidian/app.json", ".obsidian/graph.json",
+    "SCHEMA.md", "index.md", "overview.md", "log.md", "wikic.toml", ".obsidian/app.json", ".obsidian/graph.json",
     ".obsidian/types.json", ".gitignore",
 ]
 
@@ -97,11 +97,17 @@ def test_init_creates_the_contract_layout(tmp_path: Path) -> None:
         "path:concepts",
         "path:comparisons",
         "path:queries",
+        "path:sources",
     }
     assert not (root / ".obsidian/workspace.json").exists()
     gitignore = (root / ".gitignore").read_text().split("\n")
     assert ".wikic/*" in gitignore and "!.wikic/compiled.json" in gitignore and ".obsidian/workspace.json" in gitignore
-    assert (root / "index.md").read_text() == "# Wiki Index\n\n## Entities\n## Concepts\n## Comparisons\n## Queries\n"
+    assert (root / "index.md").read_text() == (
+        "# Wiki Index\n\nStart with the [[overview]]: what this wiki covers, its main subjects and what changed "
+        "lately.\n\n## Entities\n## Concepts\n## Comparisons\n## Queries\n## Sources\n"
+    )
+    overview = (root / "overview.md").read_text()
+    assert overview.startswith("# Overview\n") and "Nothing is compiled yet" in overview
     assert (
         (root / "log.md")
         .read_text()
@@ -129,12 +135,20 @@ def test_init_twice_changes_nothing_and_never_overwrites(tmp_path: Path) -> None
     assert "SCHEMA.md" in data["existing"] and "index.md" in data["existing"] and "entities/" in data["existing"]
     assert "log.md" in data["created"] and "entities/" not in data["created"]
     assert (root / "SCHEMA.md").read_text() == "# Wiki Schema\n## Domain\nMine\n## Taxonomy Tags\n- #mine\n"
-    assert (root / "index.md").read_text() == "my index\n"
+    # the person's index is kept, and leads to the overview init wrote
+    assert "overview.md" in data["created"] and "This wiki covers Mine." in (root / "overview.md").read_text()
+    assert (root / "index.md").read_text() == (
+        "Start with the [[overview]]: what this wiki covers, its main subjects and what changed lately.\n\nmy index\n"
+    )
     before = snapshot(root, skip_state=False)
     second = run("init", str(root))
     assert second.exit_code == 0
     assert second.stdout == f"{root.resolve()}: already a vault, nothing to do\n"
-    assert snapshot(root, skip_state=False) == before
+
+    def without_caches(files: dict[str, tuple[str, int]]) -> dict[str, tuple[str, int]]:
+        return {path: value for path, value in files.items() if not path.startswith(".wikic/cache/")}
+
+    assert without_caches(snapshot(root, skip_state=False)) == without_caches(before)
     assert json.loads(run("init", str(root), "--json").stdout)["created"] == []
 
 

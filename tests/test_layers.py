@@ -11,8 +11,8 @@ import pytest
 PACKAGE = Path(__file__).resolve().parents[1] / "wikic"
 # What may sit under `pages`, the only writer: the vault model, text and the ground (errors, settings, shipped files).
 BELOW_PAGES = {"pages", "vault", "text", "errors", "settings", "resources"}
-ABOVE_VAULT = {"pages", "ingest", "query", "lint", "palace", "llm", "memory", "facts", "cli", "mcp", "mcp_server",
-               "status", "graph_export", "config_file", "progress"}
+ABOVE_VAULT = {"pages", "ingest", "query", "lint", "palace", "llm", "memory", "facts", "hubs", "cli", "mcp",
+               "mcp_server", "status", "graph_export", "config_file", "progress"}
 DECIDING_ELSEWHERE = {"llm", "palace", "ingest", "query"}
 FACES = {"cli", "mcp", "mcp_server", "__main__"}
 
@@ -56,6 +56,11 @@ def test_lint_decides_alone() -> None:
     assert _offending("lint", forbidden=DECIDING_ELSEWHERE) == {}
 
 
+def test_the_hubs_are_planned_from_the_vault_alone() -> None:
+    # ingest, query write-back, lint --fix and init all plan hubs: the hubs import none of them, nor a model
+    assert _offending("hubs", forbidden={*DECIDING_ELSEWHERE, "lint", "memory", "status"}) == {}
+
+
 UNITS = sorted(
     {p.stem for p in PACKAGE.glob("*.py")} | {p.name for p in PACKAGE.iterdir() if (p / "__init__.py").exists()}
 )
@@ -72,7 +77,7 @@ def test_imports_inside_functions_count() -> None:
 
 
 # Facts over time is read by the compiler, lint, query and the palace; it reads only the pages and the vault.
-ABOVE_FACTS = {"ingest", "query", "lint", "palace", "llm", "memory", "status"}
+ABOVE_FACTS = {"ingest", "query", "lint", "palace", "llm", "memory", "status", "hubs"}
 
 
 def test_facts_sit_below_everything_that_reads_them() -> None:

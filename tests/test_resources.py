@@ -68,7 +68,7 @@ def edited_templates(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
         shutil.copytree(REPO / name, tmp_path / "shipped" / name)
     root = tmp_path / "shipped" / "templates"
     (root / "vault" / "index.md").write_text(
-        "# Index\n\n## Personen\n## Begriffe\n## Vergleiche\n## Fragen\n", encoding="utf-8"
+        "# Index\n\n## Personen\n## Begriffe\n## Vergleiche\n## Fragen\n## Quellen\n", encoding="utf-8"
     )
     (root / "vault" / "log.md").write_text(
         "# Protokoll\n\n| Datum | Aktion | Ziel | Notiz |\n|---|---|---|---|\n", encoding="utf-8"
@@ -117,7 +117,8 @@ def test_a_broken_skeleton_says_what_it_must_hold(monkeypatch: pytest.MonkeyPatc
     monkeypatch.setattr(resources, "template_text", lambda name: "# Index\n\n## Entities\n")
     resources.index_skeleton.cache_clear()
     try:
-        with pytest.raises(ValueError, match=r"one '## heading' per page type \(entity, concept, comparison, query\)"):
+        per_type = r"one '## heading' per page type \(entity, concept, comparison, query, source\)"
+        with pytest.raises(ValueError, match=per_type):
             section_titles()
         monkeypatch.setattr(resources, "template_text", lambda name: "Index\n")
         resources.index_skeleton.cache_clear()

@@ -277,10 +277,25 @@ class WikiTools:
                 f"page's history now; the reason is recorded in {done.note}.")
 
     # -- memory ------------------------------------------------------------------------------------------
-    def wake_up(self, budget: int = 900, project: str | None = None) -> str:
+    def wake_up(self, budget: int = 900, project: str | None = None, overview: bool = False) -> str:
         from wikic.memory.briefing import wake_up
 
-        return wake_up(self.root, budget=max(20, min(budget, 20_000)), project=project or None).text
+        return wake_up(self.root, budget=max(20, min(budget, 20_000)), project=project or None,
+                       overview=overview).text
+
+    def overview(self) -> str:
+        from wikic.vault.layout import OVERVIEW_FILE
+
+        try:
+            text = (self.root / OVERVIEW_FILE).read_text(encoding="utf-8")
+        except FileNotFoundError:
+            return ("The wiki has no overview yet: it is written by every ingest (or `wikic init` in a vault an "
+                    "earlier version made). Browse with list_pages meanwhile.")
+        except (OSError, UnicodeDecodeError) as exc:
+            raise ToolError(f"{OVERVIEW_FILE}: cannot be read as UTF-8 text ({exc})") from None
+        if len(text) > MAX_PAGE_CHARS:
+            text = text[:MAX_PAGE_CHARS] + f"\n\n[cut at {MAX_PAGE_CHARS:,} characters]"
+        return f"{OVERVIEW_FILE}\n\n{text}"
 
     def recall(self, query: str = "", kind: str | None = None, subject: str | None = None, k: int = 10) -> str:
         from wikic.memory.recall import recall
@@ -358,8 +373,9 @@ def build_server(root: Path) -> tuple[Any, WikiTools]:
     server = _Server(
         name="wikic",
         instructions=(
-            f"wikic: an LLM-compiled Obsidian wiki (vault {tools.root.name}). Look things up with search and "
-            "read_page, browse with list_pages, get a cited answer with query (save=true files it as a page), "
+            f"wikic: an LLM-compiled Obsidian wiki (vault {tools.root.name}). Start with overview; look things up "
+            "with search and read_page, browse with list_pages, get a cited answer with query (save=true files it "
+            "as a page), "
             "capture new knowledge with file_note and compile it with ingest; lint and status report health; facts "
             "tells what held about a subject on a date, invalidate ends a claim that no longer holds. As "
             "memory: start a session with wake_up, look things up with recall, save with remember, and "
@@ -380,8 +396,12 @@ def build_server(root: Path) -> tuple[Any, WikiTools]:
         "with their best passage. wing: entities, concepts, comparisons, queries, raw or notes.")
     add(tools.read_page, READ_ONLY,
         "Read a page or raw source: a vault path (entities/openai.md) or a page name as in a wikilink (openai).")
+    add(tools.overview, READ_ONLY,
+        "The wiki's overview: what it covers, its main subjects grouped (each with its lead), its latest changes, "
+        "its open questions and its counts. Start here to find your way; read_page any [[link]] in it.")
     add(tools.list_pages, READ_ONLY,
-        "List wiki pages with their title and summary; filter by type (entity, concept, comparison, query) or tag.")
+        "List wiki pages with their title and summary; filter by type (entity, concept, comparison, query, "
+        "source: a page per raw source) or tag.")
     add(tools.query, ASKS_MODEL,
         "Answer a question from the wiki with checked [[citations]] (calls the configured LLM). Says so when "
         "the wiki has no answer; when the model finds none but the wiki has sentences that match the question, "
@@ -406,7 +426,7 @@ def build_server(root: Path) -> tuple[Any, WikiTools]:
     add(tools.wake_up, READ_ONLY,
         "The briefing for a new session: who the user is, their instructions and preferences, active projects "
         "with their latest decisions, important recent memories; each with its [[link]]. budget: tokens; "
-        "project: brief on one project.")
+        "project: brief on one project; overview=true adds what the wiki covers and its main subjects.")
     add(tools.recall, READ_ONLY,
         "Find memories, best first (importance, confirmations, recency): query words, kind (persona, episodic, "
         "instruction, lesson) and subject (user, or a project's or tool's page name) narrow them.")

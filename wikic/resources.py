@@ -71,7 +71,7 @@ def file_names(name: str) -> list[str]:
 @dataclass(frozen=True)
 class IndexSkeleton:
     """`templates/vault/index.md`: a title line, then one `## heading` per built-in page type, in the
-    order of `vault.layout.PAGE_FOLDERS` (entity, concept, comparison, query)."""
+    order of `vault.layout.PAGE_FOLDERS` (entity, concept, comparison, query, source)."""
 
     text: str
     title: str  # "# Wiki Index"

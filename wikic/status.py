@@ -8,7 +8,6 @@ from log.md's rows (each row's notes carry "N tokens"; ingest and saved queries 
 from __future__ import annotations
 
 import datetime as dt
-import re
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -16,8 +15,10 @@ from typing import Any
 
 from wikic.conversations.queue import quarantined
 from wikic.errors import MissingExtra, PalaceError, WikicError, require_extra
+from wikic.pages.log_file import LogRow, read_rows
 from wikic.settings import load_settings
 from wikic.vault.layout import LOG_FILE, RAW_DIR, STATE_DIR, is_export, require_vault
+from wikic.vault.lead import plain_line
 from wikic.vault.load import load_vault
 from wikic.vault.schema_md import load_checked
 from wikic.vault.state import (
@@ -28,23 +29,6 @@ from wikic.vault.state import (
     palace_manifest,
     read_palace_summary,
 )
-
-_ROW = re.compile(r"^\|\s*(\d{4}-\d{2}-\d{2})\s*\|(.*)\|\s*$")
-_TOKENS = re.compile(r"([\d,]+)\s+tokens\b")
-_COST = re.compile(r"\$(\d+(?:\.\d+)?)")
-
-
-@dataclass
-class LogRow:
-    date: str
-    action: str
-    target: str
-    notes: str
-    tokens: int
-    cost: float | None
-
-    def to_dict(self) -> dict[str, Any]:
-        return dict(self.__dict__)
 
 
 @dataclass
@@ -95,20 +79,7 @@ def read_log(root: Path) -> list[LogRow]:
         text = (root / LOG_FILE).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError):
         return []
-    rows = []
-    for line in text.splitlines():
-        m = _ROW.match(line.strip())
-        if not m:
-            continue
-        cells = [c.strip().replace("\\|", "|") for c in re.split(r"(?<!\\)\|", m.group(2))]
-        cells += [""] * (3 - len(cells))
-        action, target, notes = cells[0], cells[1], " | ".join(cells[2:]).strip(" |")
-        tokens = sum(int(t.replace(",", "")) for t in _TOKENS.findall(notes) if t.replace(",", "").isdigit())
-        cost_match = _COST.search(notes)
-        rows.append(
-            LogRow(m.group(1), action, target, notes, tokens, float(cost_match.group(1)) if cost_match else None)
-        )
-    return rows
+    return read_rows(text)
 
 
 def token_totals(rows: list[LogRow]) -> dict[str, Any]:
@@ -291,7 +262,9 @@ def render_status(status: VaultStatus) -> str:
     if status.last_operations:
         lines.append("Last operations:")
         for r in status.last_operations:
-            lines.append(f"  {r.date} {r.action} {r.target}" + (f" — {r.notes}" if r.notes else ""))
+            # a row's links read as their labels on a terminal
+            notes = plain_line(r.notes)
+            lines.append(f"  {r.date} {r.action} {plain_line(r.target)}" + (f" — {notes}" if notes else ""))
     else:
         lines.append("Last operations: none yet (log.md is empty)")
     return "\n".join(lines)

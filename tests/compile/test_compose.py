@@ -10,6 +10,8 @@ import re
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from wikic.facts.claims import scan
 from wikic.ingest.pipeline import IngestOptions, IngestReport, ingest
 from wikic.llm.fake import FakeLLM
@@ -89,7 +91,10 @@ def test_a_pages_claims_become_anchored_prose_and_stay_under_it(tmp_path: Path) 
     assert len([c for c in scan(text) if c.block == "section:key-facts"]) == 3
     # the lead is the source's own sentence saying what Quillstore is, and no composed lead replaced it
     assert "Quillstore is an embedded database. ^[[[raw/articles/field-notes.md|field-notes.md]] L3] ^c" in text
-    assert "| compose | 1 page(s) | 2 sentences, 0 refused" in (root / "log.md").read_text(encoding="utf-8")
+    assert "keeps everything in one file" not in text
+    assert "| compose | 1 page(s) | composed [[quillstore\\|Quillstore]]; 2 sentences, 0 refused; " in (
+        root / "log.md"
+    ).read_text(encoding="utf-8")
 
 
 def _lead_block(text: str) -> str:
@@ -248,3 +253,20 @@ def test_composed_prose_links_the_names_its_claims_link_once_a_paragraph(tmp_pat
     # the claims link Brightline's page, and so does the prose: once, where it first names it
     assert "[[brightline|Brightline]] uses Quillstore as its local cache. ^[" in prose
     assert "Brightline restarts it every night. ^[" in prose and prose.count("[[brightline") == 1
+
+
+def test_a_composed_lead_is_what_the_index_and_the_overview_say_the_page_is(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # a summary the source supports is the page's lead until composing writes one
+    summary = "Quillstore is an embedded database that keeps the whole database in a single file."
+    monkeypatch.setitem(PLAN, "entities", [{**PLAN["entities"][0], "summary": summary}])
+    lead = "Quillstore is an embedded database that allows one writer at a time."
+    root, _ = _run(tmp_path, _model(GOOD, lead=[(lead, ["Quillstore allows"])]))
+    page = (root / "entities" / "quillstore.md").read_text(encoding="utf-8")
+    assert "<!-- wikic:end summary -->" in page and f"\n{lead} ^[[[raw/articles/field-notes.md" in page
+    index = (root / "index.md").read_text(encoding="utf-8")
+    assert f"- [[quillstore]] — {lead}\n" in index  # the composed lead, not the summary it was listed with
+    overview = (root / "overview.md").read_text(encoding="utf-8")
+    assert f"- [[quillstore|Quillstore]] — {lead}\n" in overview
+    assert "- 2026-12-03 · wrote as prose: [[quillstore|Quillstore]]\n" in overview

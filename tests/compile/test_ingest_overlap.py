@@ -213,7 +213,7 @@ def test_ctrl_c_while_compiling_early_keeps_what_finished_and_compiles_it_once(
     first = report.sources[0].raw_path
     assert calls == [first, first]  # cut early, then compiled once under the lock
     log = (root / "log.md").read_text(encoding="utf-8")
-    assert log.count("| ingest |") == 1 and first in log
+    assert log.count("| ingest |") == 1 and f"[[sources/{first.rsplit('/', 1)[-1][:-3]}\\|" in log
 
 
 def test_a_source_that_fails_early_fails_alone(tmp_path: Path, timeline: Timeline) -> None:

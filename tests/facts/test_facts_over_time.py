@@ -315,7 +315,9 @@ def test_invalidate_ends_a_claim_with_a_dated_note_and_keeps_it_in_the_history(t
     assert f"to=2026-06-01 ended={done.note}" in history
     assert _texts(root, "2026-05") == ["Acme runs its platform on PostgreSQL"] and _texts(root, "2026-07") == []
     assert Compiled.load(root).is_current(done.note, Compiled.load(root).entries[done.note]["sha256"])
-    assert "| invalidate | entities/acme.md |" in (root / "log.md").read_text(encoding="utf-8")
+    assert f"| invalidate | [[acme\\|Acme]] | {done.claim} ended 2026-06-01; note [[{done.note}]] |" in (
+        root / "log.md"
+    ).read_text(encoding="utf-8")
 
 
 def test_a_claim_ended_once_is_not_ended_again_and_the_other_claims_of_its_page_still_can(tmp_path: Path) -> None:

@@ -233,13 +233,31 @@ def whole_page_problems(root: Path, rel: str) -> list[str]:
 
 
 def log_rows(root: Path, action: str = "ingest") -> list[tuple[str, str]]:
-    """(target, notes) of the log.md rows of one action."""
+    """(target, notes) of the log.md rows of one action; a target that links a page read as its path, and a
+    source page's as the raw file it is about (what the compiled ledger names)."""
     out = []
     for line in (root / "log.md").read_text(encoding="utf-8").splitlines():
         cells = [c.strip() for c in line.strip().strip("|").split(" | ")]
         if len(cells) == 4 and cells[1] == action:
-            out.append((cells[2], cells[3]))
+            out.append((_target_of(root, cells[2]), cells[3]))
     return out
+
+
+def _target_of(root: Path, target: str) -> str:
+    found = re.fullmatch(r"\[\[([^\]|\\]+)(?:\\?\|[^\]]*)?\]\]", target)
+    if found is None:
+        return target
+    link = found.group(1)
+    pages = [root / f"{link}.md"] if "/" in link else sorted(root.glob(f"*/{link}.md"))
+    page = next((p for p in pages if p.is_file()), None)
+    if page is None:
+        return target
+    rel = page.relative_to(root).as_posix()
+    if not rel.startswith("sources/"):
+        return rel
+    import yaml
+
+    return str(yaml.safe_load(page.read_text(encoding="utf-8").split("---\n")[1])["sources"][0])
 
 
 def compiled_sources(root: Path) -> dict[str, Any]:
@@ -266,6 +284,27 @@ def recorded_page_problems(root: Path) -> list[str]:
             elif ref not in (root / page).read_text(encoding="utf-8"):
                 problems.append(f"{ref}: recorded page {page} does not cite it")
     return problems
+
+
+def hub_problems(root: Path) -> list[str]:
+    """The hubs were written with the run that compiled the sources (the same journal): every compiled
+    source has its page in sources/, whole, and the overview is there."""
+    import yaml
+
+    compiled = compiled_sources(root)
+    pages: dict[str, str] = {}
+    for path in sorted((root / "sources").glob("*.md")) if (root / "sources").is_dir() else []:
+        rel = path.relative_to(root).as_posix()
+        problems = whole_page_problems(root, rel)
+        if problems:
+            return problems
+        listed = yaml.safe_load(path.read_text(encoding="utf-8").split("---\n")[1]).get("sources") or []
+        pages.update({str(raw): rel for raw in listed[:1]})
+    missing = sorted(set(compiled) - set(pages))
+    out = [f"{ref}: compiled, but no page in sources/" for ref in missing]
+    if compiled and not (root / "overview.md").is_file():
+        out.append("sources compiled, but no overview.md")
+    return out
 
 
 def raw_problems(root: Path) -> list[str]:
@@ -308,6 +347,7 @@ def consistency_problems(root: Path, *, expect_pages: set[str] | None = None, pa
     if set(targets) != set(compiled):
         problems.append(f"log rows {sorted(set(targets))} != compiled {sorted(compiled)}")
     problems += recorded_page_problems(root)
+    problems += hub_problems(root)
     problems += raw_problems(root)
     if (root / ".wikic" / "journal.json").exists():
         problems.append("a journal is still pending")

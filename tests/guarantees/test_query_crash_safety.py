@@ -96,8 +96,9 @@ def test_query_save_killed_at_every_write_step_is_finished_by_the_next_save_or_i
     only_q1, done = reference("only-q1", template, Q1)
     steps = done["steps"]
     assert steps and steps >= 8
-    # a save ends with: journal, query page, index.md, cited page, log.md, palace to-do, unlink journal, unlink to-do
-    journal_step = steps - 7
+    # a save ends with: journal, query page, index.md, cited page, overview.md, log.md, palace to-do, unlink
+    # journal, unlink to-do
+    journal_step = steps - 8
     both, _ = reference("both", only_q1, Q2)
     assert _q1_rows(only_q1) == _q1_rows(both) and len(_q1_rows(both)) == 1
     assert f"{Q1_LINK}|" in (both / CITED).read_text(encoding="utf-8")
@@ -146,8 +147,9 @@ def test_a_save_killed_half_way_is_finished_by_refresh_before_it_answers_again(
     assert done["exit"] == 0
     root = tmp_path / "vault"
     shutil.copytree(template, root)
-    # the last steps of a save: query page, index.md, cited page, log.md, palace to-do, unlink journal, unlink to-do
-    index_step = done["steps"] - 5
+    # the last steps of a save: query page, index.md, cited page, overview.md, log.md, palace to-do, unlink
+    # journal, unlink to-do
+    index_step = done["steps"] - 6
     log = tmp_path / "kill.log"
     assert worker.run(_save(Q1, root), index_step, log)["killed"]
     index = (root / "index.md").read_text(encoding="utf-8")
@@ -162,7 +164,7 @@ def test_a_save_killed_half_way_is_finished_by_refresh_before_it_answers_again(
     index = (root / "index.md").read_text(encoding="utf-8")
     assert index.count(Q1_LINK) == 1
     first, refreshed = _q1_rows(root)
-    assert first == _q1_rows(reference)[0] and refreshed.startswith("refreshed, ")
+    assert first == _q1_rows(reference)[0] and refreshed.startswith("refreshed; ")
     assert (root / CITED).read_text(encoding="utf-8").count(Q1_LINK) == 1
 
 

@@ -156,7 +156,7 @@ def test_text_format_lines(tmp_path: Path) -> None:
     assert lines == [
         (
             "entities/d.md:1:1: warning orphan-page no other wiki page links here (links from index.md, "
-            "log.md and raw/ do not count)"
+            "overview.md, the source pages, log.md and raw/ do not count)"
         ),
         "entities/d.md:1:1: warning too-few-links links to 1 other wiki page(s); SCHEMA.md asks for at least 2",
         f"entities/d.md:{B + 1}:7: error broken-wikilink link target 'ghost' does not exist",
@@ -365,12 +365,13 @@ def test_github_annotations(tmp_path: Path) -> None:
 
 
 def test_github_annotations_escape_properties_and_data(tmp_path: Path) -> None:
-    root = make_vault(tmp_path, {"a, b: c.md": "[[x]]\n"}, schema=False)
+    # a second note: a vault of one note has no orphan
+    root = make_vault(tmp_path, {"a, b: c.md": "[[x]]\n", "other.md": "no link\n"}, schema=False)
     lines = run("lint", str(root), "--format", "github").stdout.split("\n")
     assert "::error file=a%2C b%3A c.md,line=1,col=1,title=broken-wikilink::link target 'x' does not exist" in lines
     assert (
         "::warning file=a%2C b%3A c.md,title=orphan-page::no other wiki page links here (links from "
-        "index.md, log.md and raw/ do not count)"
+        "index.md, overview.md, the source pages, log.md and raw/ do not count)"
     ) in lines
     assert _gh_escape("50%\r\nnext") == "50%25%0D%0Anext"
     assert _gh_escape("a,b:c%", prop=True) == "a%2Cb%3Ac%25"
@@ -506,8 +507,8 @@ EXPECTED_T_BODY = (
     "See [[sam-altman|Sam Altman]] and [[openai|the lab]].\n\n| who | what |\n|---|---|\n| "
     "[[sam-altman\\|Sam Altman]] | [[openai\\|OAI]] |\n\n[[nobody-knows]]\n"
 )
-EXPECTED_INDEX = (
-    "# Wiki Index\n\n## Entities\n- [[a]] — A\n- [[b]] — B\n- [[c]] — C\n- [[openai]] — OpenAI\n"
+EXPECTED_INDEX = (  # a section says how many pages it lists
+    "# Wiki Index\n\n## Entities\n*6 pages*\n- [[a]] — A\n- [[b]] — B\n- [[c]] — C\n- [[openai]] — OpenAI\n"
     "- [[sam-altman]] — CEO of a lab.\n- [[t]] — T\n"
     "## Concepts\n## Comparisons\n## Queries\n"
 )
@@ -565,7 +566,7 @@ def test_fix_leaves_a_file_that_changed_after_the_repairs_were_planned(
     page_path = root / "entities/t.md"
     planned = fix.plan_fixes
 
-    def plan_then_edit(vault: Path, findings: list[Any]) -> list[Any]:
+    def plan_then_edit(vault: Path, findings: list[Any], today: Any = None) -> list[Any]:
         changes = planned(vault, findings)
         # a person's editor saves the page (it takes no lock) after the repairs were planned from it
         page_path.write_text(page_path.read_text() + "\nA line added meanwhile.\n")
@@ -610,8 +611,8 @@ def test_fix_adds_index_sections_and_paths_for_ambiguous_names(tmp_path: Path) -
     run("lint", str(root), "--fix")
     # a missing section goes where the standard order puts it; 'a' is not unique, so its path is written
     assert (root / "index.md").read_text() == (
-        "# Wiki Index\n\n## Entities\n- [[b]] — B\n- [[c]] — C\n- [[entities/a]] — A\n"
-        "## Concepts\n- [[concepts/a]] — A concept\n## Queries\n- [[why]] — Because.\n"
+        "# Wiki Index\n\n## Entities\n*3 pages*\n- [[b]] — B\n- [[c]] — C\n- [[entities/a]] — A\n"
+        "## Concepts\n*1 page*\n- [[concepts/a]] — A concept\n## Queries\n*1 page*\n- [[why]] — Because.\n"
     )
     assert run_lint(root, LintOptions(select=("index-gap",), use_cache=False)).findings == []
 
@@ -620,7 +621,8 @@ def test_fix_creates_a_missing_index(tmp_path: Path) -> None:
     root = make_vault(tmp_path, CLEAN, index=False)
     run("lint", str(root), "--fix")
     assert (root / "index.md").read_text() == (
-        "# Wiki Index\n\n## Entities\n- [[a]] — A\n- [[b]] — B\n- [[c]] — C\n## Concepts\n## Comparisons\n## Queries\n"
+        "# Wiki Index\n\n## Entities\n*3 pages*\n- [[a]] — A\n- [[b]] — B\n- [[c]] — C\n## Concepts\n"
+        "## Comparisons\n## Queries\n## Sources\n"
     )
     assert run_lint(root, LintOptions(use_cache=False)).findings == []
 

@@ -18,7 +18,7 @@ from mcp.client.stdio import stdio_client
 from querykit import QueryWiki
 
 TESTS = Path(__file__).resolve().parents[1]
-READ_ONLY = {"search", "read_page", "list_pages", "lint", "status", "wake_up", "recall", "facts"}
+READ_ONLY = {"search", "read_page", "list_pages", "lint", "status", "wake_up", "recall", "facts", "overview"}
 ALL_TOOLS = READ_ONLY | {"query", "ingest", "file_note", "remember", "confirm_lesson", "invalidate"}
 
 
@@ -104,8 +104,10 @@ def test_stdio_server_tools(mcp_wiki: QueryWiki, tmp_path: Path) -> None:
                 assert not error and "0 error(s)" in text
                 error, text = await call(session, "lint", {"rules": ["no-such-rule"]}, timings)
                 assert error and "unknown rule" in text and "hint:" in text
+                error, text = await call(session, "overview", {}, timings)
+                assert not error and text.startswith("overview.md\n\n# Overview\n")
                 error, text = await call(session, "status", {}, timings)
-                assert not error and "Pages: 4 (3 entity, 0 concept, 0 comparison, 1 query)" in text
+                assert not error and "Pages: 7 (3 entity, 0 concept, 0 comparison, 1 query, 3 source)" in text
 
                 error, text = await call(session, "facts", {"subject": "OpenAI"}, timings)
                 assert not error and text.startswith("OpenAI (entities/openai.md) as of "), text

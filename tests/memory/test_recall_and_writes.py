@@ -67,7 +67,7 @@ def test_a_lesson_confirmed_twice_is_verified_and_ranks_higher(vault: Path) -> N
     after = recall(vault, kind="lesson", as_of=AS_OF)[0]
     assert after.memory.item.verified and after.score > before.score
     assert "(verified)" in wake_up(vault, as_of=AS_OF).text
-    assert "| confirm | entities/billing-service.md | lesson confirmed (2) |" in (vault / "log.md").read_text(
+    assert "| confirm | [[billing-service\\|billing service]] | lesson confirmed (2) |" in (vault / "log.md").read_text(
         encoding="utf-8"
     )
     with pytest.raises(UsageError, match="no lesson"):

@@ -144,3 +144,19 @@ def test_s1_alone_waits_for_its_page(tmp_path: Path) -> None:
     root = make_vault(tmp_path)
     ingest_sessions(root, [S1])
     assert "Use uv" not in wake_up(root, as_of=AS_OF).text  # below entity_min_references: not on a page yet
+
+
+def test_the_briefing_says_what_the_wiki_covers_when_asked(vault: Path) -> None:
+    plain = wake_up(vault, as_of=AS_OF).text
+    assert "What the wiki covers" not in plain
+    briefing = wake_up(vault, as_of=AS_OF, overview=True)
+    text = briefing.text
+    head = "## What the wiki covers ([[overview]])\n\nThis wiki covers "
+    assert head in text and text.index(head) < text.index("## Instructions")
+    assert briefing.sections[0].title == "What the wiki covers"
+    resolver = Resolver(walk(vault)[0])
+    assert all(resolver.resolve("", target).path for target in links(text))
+    for budget in (60, 120, 400):  # as much of it as fits, within the budget
+        assert estimate_tokens(wake_up(vault, as_of=AS_OF, overview=True, budget=budget).text) <= budget
+    cli = CliRunner().invoke(app, ["wake-up", "--overview", "--vault", str(vault), "--as-of", AS_OF.isoformat()])
+    assert cli.exit_code == 0 and head in cli.stdout

@@ -14,25 +14,26 @@ def test_status_after_ingest_and_a_saved_query(wiki: QueryWiki) -> None:
     result = wiki.cli("status", "--json")
     assert result.exit_code == 0
     data = json.loads(result.stdout)
-    assert data["pages"]["by_type"] == {"entity": 3, "concept": 0, "comparison": 0, "query": 1}
-    assert data["pages"]["total"] == 4
+    assert data["pages"]["by_type"] == {"entity": 3, "concept": 0, "comparison": 0, "query": 1, "source": 3}
+    assert data["pages"]["total"] == 7
     assert data["sources"] == {"raw": 3, "compiled": 3}
     palace = data["palace"]
     assert palace["model"] == "static:tokenlearn-static-64" and palace["dim"] == 64
     assert palace["files"] >= 7 and palace["drawers"] > palace["files"]
     assert data["last_operations"][0]["action"] == "query"
-    assert data["last_operations"][0]["target"] == "queries/who-is-the-ceo-of-openai.md"
+    assert data["last_operations"][0]["target"] == "[[who-is-the-ceo-of-openai|Who is the CEO of OpenAI?]]"
     # token totals are the sum of log.md's rows: 3 ingests (20 each from the stand-in) and the query (366)
     assert data["tokens"]["by_action"]["query"] == {"tokens": 366, "operations": 1}
     assert data["tokens"]["total"] == sum(r.tokens for r in read_log(wiki.root)) == 366 + 3 * 20
     assert data["lint"]["errors"] == 0 and "warnings" in data["lint"]
 
     text = wiki.cli("status").stdout
-    assert "Pages: 4 (3 entity, 0 concept, 0 comparison, 1 query)" in text
+    assert "Pages: 7 (3 entity, 0 concept, 0 comparison, 1 query, 3 source)" in text
     assert "Sources: 3 raw file(s), 3 compiled" in text
     assert "model static:tokenlearn-static-64, 64-d" in text
     assert "Tokens: 426 (ingest 60 in 3, query 366 in 1)" in text
-    assert "query queries/who-is-the-ceo-of-openai.md — 3 cited, 366 tokens" in text
+    # a row's links read as their labels
+    assert "query Who is the CEO of OpenAI? — cited OpenAI, Sam Altman, GPT-4; 366 tokens" in text
 
 
 def test_status_of_a_fresh_vault_creates_nothing(tmp_path, make_vault) -> None:

@@ -48,9 +48,15 @@ def test_save_files_a_query_page_linked_from_what_it_cites(wiki: QueryWiki) -> N
     assert "- [[who-is-the-ceo-of-openai|Who is the CEO of OpenAI?]]" in find_block(openai, "asked")[3]
     # index.md, log.md
     index = wiki.read("index.md")
-    assert "## Queries\n- [[who-is-the-ceo-of-openai]] — Sam Altman is the CEO of OpenAI." in index
+    assert "## Queries\n*1 page*\n- [[who-is-the-ceo-of-openai]] — Sam Altman is the CEO of OpenAI." in index
+    # the row links the query page and the pages it cites; its tokens come last
     (row,) = wiki.log_rows("query")
-    assert f"| query | {PAGE} | 3 cited, 366 tokens |" in row
+    assert row.endswith(" | query | [[who-is-the-ceo-of-openai\\|Who is the CEO of OpenAI?]] | cited "
+                        "[[openai\\|OpenAI]], [[sam-altman\\|Sam Altman]], [[gpt-4\\|GPT-4]]; 366 tokens |"), row
+    # the overview counts it and lists it among the latest changes
+    overview = wiki.read("overview.md")
+    assert "and 1 filed answer" in overview
+    assert "answered [[who-is-the-ceo-of-openai|Who is the CEO of OpenAI?]]: cited [[openai|OpenAI]]" in overview
     # the palace knows the page; lint finds nothing wrong with it
     assert [h.path for h in search_vault(wiki.root, "CEO of OpenAI", k=3, wing="queries")] == [PAGE]
     findings = lint(wiki)
@@ -72,7 +78,7 @@ def test_asking_the_same_question_again_updates_the_same_page(wiki: QueryWiki) -
     assert "Asked about" not in wiki.read("entities/gpt-4.md")
     assert "who-is-the-ceo-of-openai" in wiki.read("entities/openai.md")
     assert wiki.read("index.md").count("[[who-is-the-ceo-of-openai]]") == 1
-    assert "refreshed, 1 cited" in wiki.log_rows("query")[-1]
+    assert "| refreshed; cited [[openai\\|OpenAI]]; " in wiki.log_rows("query")[-1]
 
 
 def test_interactive_prompt_offers_to_file_the_answer(wiki: QueryWiki, monkeypatch) -> None:

@@ -124,6 +124,11 @@ def test_an_unknown_threshold_unlike_any_known_one_is_a_warning_only() -> None:
          "the severity of 'orphan-page' must be error, warning, info or off, not 'warn'; did you mean 'warning'?"),
         (DEFAULT_SCHEMA + "## Page Types\n- recipe = recipes\n",
          "page type must read 'type: folder' (e.g. 'person: people'), not 'recipe = recipes'"),
+        # source pages are written by code in a shape of their own, and their folder is theirs
+        (DEFAULT_SCHEMA + "## Page Layouts\n- source: Key facts, History\n",
+         "no page type 'source' to lay out (query pages keep the layout of a filed answer, source pages their own)"),
+        (DEFAULT_SCHEMA + "## Page Types\n- reference: sources\n",
+         "page type 'reference' cannot use the folder 'sources', which holds the source pages"),
     ],
 )
 def test_a_known_key_with_a_value_it_does_not_take_is_an_error(text: str, message: str) -> None:

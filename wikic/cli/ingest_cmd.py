@@ -11,6 +11,7 @@ import typer
 from wikic.cli._common import VaultDir, resolve_vault, translate_errors
 from wikic.cli._progress import ProgressDisplay
 from wikic.errors import Interrupted, UsageError
+from wikic.vault.layout import OVERVIEW_FILE
 
 if TYPE_CHECKING:  # imported lazily: the CLI must start fast for `wikic lint`
     from wikic.ingest.composing import Composing
@@ -87,6 +88,12 @@ def _render(report: IngestReport) -> str:
         )
         if t["skipped"]:
             lines.append("the token budget (--max-tokens) was reached: run `wikic ingest` again to compile the rest")
+        if report.hubs:
+            sources = [p for p in report.hubs if p != OVERVIEW_FILE]
+            said = [OVERVIEW_FILE] if OVERVIEW_FILE in report.hubs else []
+            said += [f"{len(sources)} source page(s) ({', '.join(sources[:3])}{', ...' if len(sources) > 3 else ''})"
+                     ] if sources else []
+            lines.append("hubs written: " + ", ".join(said))
         advice = report.advice()
         if advice:
             lines.append(advice)
@@ -226,7 +233,8 @@ def register(app: typer.Typer) -> None:
         """Compile sources into wiki pages through any OpenAI-compatible model.
 
         Each source is copied into raw/ (never edited afterwards), the model proposes a typed plan, and wikic
-        writes the pages, index.md and log.md. Unchanged sources cost nothing. With no source, every file in
+        writes the pages, a page per source in sources/, overview.md, index.md and log.md. Unchanged sources
+        cost nothing. With no source, every file in
         raw/ that is not compiled yet is compiled (files dropped there by hand, or a failed earlier run).
 
         Exit code 0 when every source compiled (or was unchanged), 1 when a source failed or was left for a

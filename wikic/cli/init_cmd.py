@@ -21,15 +21,17 @@ def register(app: typer.Typer) -> None:
         ] = Path("."),
         json_output: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
     ) -> None:
-        """Create a vault: SCHEMA.md, index.md, log.md, wikic.toml, raw/ and page folders, .obsidian/.
+        """Create a vault: SCHEMA.md, index.md, overview.md, log.md, wikic.toml, raw/ and page folders (sources/
+        among them), .obsidian/.
 
-        Never overwrites a file; running it twice changes nothing.
+        Never overwrites a file; running it twice changes nothing. In a vault an earlier version made, it adds
+        what is missing: overview.md and a page per compiled source in sources/, listed in index.md.
 
         Example: wikic init my-wiki
         """
-        from wikic.vault.init import init_vault
+        from wikic.hubs.setup import init_with_hubs
 
-        report = init_vault(directory)
+        report = init_with_hubs(directory)
         if json_output:
             typer.echo(json.dumps({"vault": str(report.root), "created": report.created, "existing": report.existing}))
             return

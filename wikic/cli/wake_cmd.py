@@ -32,13 +32,18 @@ def register(app: typer.Typer) -> None:
             str | None,
             typer.Option("--as-of", metavar="YYYY-MM-DD", help="Rank recency as of this day (default: today)."),
         ] = None,
+        overview: Annotated[
+            bool,
+            typer.Option("--overview", help="Add what the wiki covers and its main subjects (from overview.md)."),
+        ] = False,
         json_output: Annotated[bool, typer.Option("--json", help="Print the briefing and its parts as JSON.")] = False,
         vault: VaultDir = None,
     ) -> None:
         """Print what a new assistant session needs to know, within a token budget.
 
-        Who the user is (identity.md), their instructions and preferences, the active projects with their
-        latest decisions, then the most important recent memories; each with the [[link]] of its page.
+        Who the user is (identity.md), with --overview what the wiki covers and its main subjects, their
+        instructions and preferences, the active projects with their latest decisions, then the most important
+        recent memories; each with the [[link]] of its page.
         Built by code from the pages: no model is called, and the same vault gives the same briefing.
 
         Example: wikic wake-up --budget 900 --vault my-wiki
@@ -52,7 +57,7 @@ def register(app: typer.Typer) -> None:
             raise UsageError(
                 f"--as-of must be a date YYYY-MM-DD, not {as_of!r}", hint="for example: --as-of 2026-12-01"
             ) from None
-        briefing = wake_up(resolve_vault(vault), budget=budget, project=project, as_of=day)
+        briefing = wake_up(resolve_vault(vault), budget=budget, project=project, as_of=day, overview=overview)
         if json_output:
             typer.echo(json.dumps(briefing.to_dict(), ensure_ascii=False))
         else:

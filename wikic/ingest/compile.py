@@ -43,7 +43,7 @@ from wikic.vault.anchors import parse_spec, render as render_anchor
 from wikic.vault.frontmatter import split_page
 from wikic.vault.identity import Identity
 from wikic.vault.layout import RAW_DIR
-from wikic.vault.load import load_vault, walk
+from wikic.vault.load import Vault, load_vault, walk
 from wikic.vault.resolve import fold
 from wikic.vault.schema_md import Schema
 from wikic.vault.slug import slugify
@@ -132,6 +132,7 @@ class Compiler:
         self._disk_citing: dict[str, set[str]] = {}  # raw source -> pages citing it on disk
         self._raw_names: Counter[str] | None = None  # folded raw file name -> how many raw files carry it
         self._block_pages: dict[str, str] | None = None  # claim block id -> the page it is on, as on disk
+        self._vault: Vault | None = None  # the vault on disk, once read
         self._rejected: list[str] = []  # pairings and intervals refused while compiling the current source
 
     # -- reading ---------------------------------------------------------------------------------------
@@ -179,8 +180,8 @@ class Compiler:
         compile: the vault lock is held, and everything is written after)."""
         if self._disk_sources is None:
             self._disk_sources = {}
-            vault = load_vault(self.root, use_cache=True)
-            for path in vault.pages:
+            vault = self.disk_vault()
+            for path in vault.subject_pages:  # a source page cites its source too, and is no sibling
                 listed = (vault.notes[path].frontmatter or {}).get("sources")
                 sources = (
                     frozenset(fm_parser.unwrap_link(s) for s in listed if isinstance(s, str))
@@ -191,6 +192,13 @@ class Compiler:
                 for source in sources:
                     self._disk_citing.setdefault(source, set()).add(path)
         return self._disk_sources
+
+    def disk_vault(self) -> Vault:
+        """The vault as it is on disk, read once (the run writes nothing before its compile is done, and the
+        hubs are planned from this same reading)."""
+        if self._vault is None:
+            self._vault = load_vault(self.root, use_cache=True)
+        return self._vault
 
     def _join(self, path: str, sources: set[str] | frozenset[str]) -> set[str]:
         """Record that `path` cites `sources` from now on; returns the sources it did not cite before."""
@@ -631,7 +639,7 @@ class Compiler:
                 if found is not None:
                     return path, found.topic_id
         if self._block_pages is None:
-            vault = load_vault(self.root, use_cache=True)
+            vault = self.disk_vault()
             self._block_pages = {
                 block.id: path for path in vault.pages for block in vault.notes[path].blocks if is_claim_id(block.id)
             }

@@ -4,7 +4,8 @@ The model is asked outside the vault lock, one page at a time in parallel (`[llm
 pages as the run wrote them; the prose is written under the lock through the journal, and only onto a page
 still as the run left it (a person's edit meanwhile wins, and the page keeps its claim lists). A page the
 call fails on keeps its claim lists too: composing never fails a source. One `compose` row in log.md says
-what the run composed.
+what the run composed; the composed pages' index.md entries and the overview take their new leads in the
+same journal.
 """
 
 from __future__ import annotations
@@ -15,13 +16,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from wikic.hubs import HubPlanner
 from wikic.ingest.compose import Composed, changed_pages, compose_page
 from wikic.ingest.workers import DaemonPool
 from wikic.llm.cache import ReplyCache
 from wikic.llm.client import LLM
 from wikic.pages import journal
 from wikic.pages.lock import vault_lock
-from wikic.pages.log_file import row
+from wikic.pages.log_file import listed, notes, row, usage
 from wikic.vault.frontmatter import split_page
 from wikic.vault.schema_md import Schema
 
@@ -102,11 +104,21 @@ def compose_run(
         return out
     tokens = out.prompt_tokens + out.completion_tokens
     refused = sum(out.refused.values())
-    plan.add_log(root, [row(today, "compose", f"{len(out.pages)} page(s)",
-                            f"{out.sentences} sentences, {refused} refused, {tokens:,} tokens")])
     with vault_lock(root):
         if journal.pending(root):
             journal.recover(root, page_types)
+        # a composed page opens with a new lead: its index.md entry and the overview say it
+        composed = {path: planned["text"] for path, planned in plan.pages.items()}
+        hubs = HubPlanner(root, schema, today, planned=composed)
+        rows = [row(today, "compose", f"{len(out.pages)} page(s)",
+                    notes(listed("composed", [hubs.link(p) for p in out.pages]),
+                          f"{out.sentences} sentences, {refused} refused", usage(tokens, None)))]
+        hubs.log(rows)
+        written = hubs.plan(changed={path: texts[path] for path in composed})
+        for path, (before, text) in written.pages.items():
+            plan.add_page(path, before, text)
+        plan.add_index(written.entries, written.was)
+        plan.add_log(root, rows)
         out.left = plan.commit(root, page_types)
     out.pages = [p for p in out.pages if p not in out.left]
     return out

@@ -71,9 +71,11 @@ def invalidate(root: Path, claim_id: str, reason: str, *, on: str | dt.date | No
     from wikic.ingest.page import render_page
     from wikic.pages import journal
     from wikic.pages.blocks import digest, find_block
+    from wikic.pages.links import LinkNames
     from wikic.pages.lock import vault_lock
-    from wikic.pages.log_file import row
+    from wikic.pages.log_file import page_link, row
     from wikic.vault.frontmatter import split_page
+    from wikic.vault.load import walk
     from wikic.vault.schema_md import load_checked
 
     root = Path(root).resolve()
@@ -118,7 +120,9 @@ def invalidate(root: Path, claim_id: str, reason: str, *, on: str | dt.date | No
         plan = journal.Journal()
         plan.add_page(page, text, head + rendered.body)
         plan.compiled = {note: {"sha256": captured.sha256, "pages": [page], "compiled": today.isoformat()}}
-        plan.add_log(root, [row(today, "invalidate", page, f"{claim.id} ended {day.isoformat()} ({note})")])
+        files, _ = walk(root)
+        target = page_link(LinkNames(files).link_text(page), str((data or {}).get("title") or "") or None)
+        plan.add_log(root, [row(today, "invalidate", target, f"{claim.id} ended {day.isoformat()}; note [[{note}]]")])
         plan.palace = [page, note]
         left = plan.commit(root, page_types)
         if left:

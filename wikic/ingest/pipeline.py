@@ -1,7 +1,7 @@
 """`wikic ingest`: capture sources, ask the model for plans (in parallel), compile them (one source at a
 time, in the run's order, while later sources are still with the model; see `session.py`), write each
-changed file once under the vault lock, keep index.md, log.md and the palace current, then lint what
-changed."""
+changed file once under the vault lock, with the hubs (the sources' pages, overview.md) and index.md and
+log.md in the same journal, keep the palace current, then lint what changed."""
 
 from __future__ import annotations
 
@@ -37,10 +37,11 @@ from wikic.ingest.inputs import read_inputs
 from wikic.ingest.pending import SET_ASIDE_NOTE, Unusable, pending_inputs, set_aside
 from wikic.ingest.plan_model import dropped_claims
 from wikic.ingest.rebuild import ledger_missing, rebuilt_compiled
-from wikic.ingest.report import SourceReport, dropped_reasons
+from wikic.ingest.report import SourceReport, dropped_reasons, log_notes
 from wikic.pages import journal
 from wikic.pages.index_file import bare_index, with_entries
 from wikic.pages.lock import vault_lock
+from wikic.pages.log_file import row
 from wikic.pages.names import PageNames, page_names
 from wikic.progress import ProgressCallback, ProgressEvent
 from wikic.settings import Settings, load_settings
@@ -96,6 +97,7 @@ class IngestReport:
     conversations: list[ExportReport] = field(default_factory=list)  # exports and captures turned into transcripts
     entity_min_references: int = 2  # SCHEMA.md's, for the advice a thin run gets
     composed: Composing | None = None  # the changed pages written as prose (`compose.py`)
+    hubs: list[str] = field(default_factory=list)  # the hubs the run wrote: source pages, overview.md
 
     @property
     def created(self) -> list[str]:
@@ -199,6 +201,8 @@ class IngestReport:
             out["rebuilt"] = self.rebuilt
         if self.composed is not None:
             out["composed"] = self.composed.to_dict()
+        if self.hubs:
+            out["hubs"] = self.hubs
         advice = self.advice()
         if advice:
             out["advice"] = advice
@@ -569,9 +573,9 @@ def ingest(
         touched = sorted({p for s in report.sources for p in (*s.created, *s.updated)} | sources_touched)
         run_id: str | None = None
         plan_pages: list[str] = []
-        if session.log_rows:
-            plan = _plan_run(root, session)
-            plan_pages = sorted(plan.pages)
+        if session.recorded:
+            plan, report.hubs = _plan_run(root, session, schema, today)
+            plan_pages = sorted(set(plan.pages) & set(session.compiler.texts))  # the hubs are composed by no one
             plan.palace = [*touched, INDEX_FILE] if options.use_palace else []
             plan.commit(root, page_types)
             run_id = plan.run
@@ -617,20 +621,43 @@ def _add_reports(report: IngestReport, reports: list[SourceReport], progress: Pr
             progress(ProgressEvent("write", len(report.sources), total, "sources", note=r.raw_path))
 
 
-def _plan_run(root: Path, session: CompileSession) -> journal.Journal:
+def _plan_run(
+    root: Path, session: CompileSession, schema: Schema, today: dt.date
+) -> tuple[journal.Journal, list[str]]:
     """What the run writes, as a journal: each changed page once (a page that several sources touch is
-    written with all of them, not once per source: every write is an fsync), the new index.md entries,
-    the ledgers' new state and the log rows."""
+    written with all of them, not once per source: every write is an fsync), the hubs as those pages leave
+    the vault (each compiled source's page, the overview), the index.md entries of every page written, the
+    ledgers' new state and one log row per source, linking its source page and the pages it wrote."""
+    from wikic.hubs import HubPlanner
+
     compiler = session.compiler
     plan = journal.Journal()
+    changed: dict[str, str | None] = {}
     for path, text in compiler.texts.items():
         if compiler.originals.get(path) != text:
             plan.add_page(path, compiler.originals.get(path), text)
-    plan.add_index(compiler.index_entries)
+            changed[path] = compiler.originals.get(path)
     plan.compiled = {ref: session.compiled.entries[ref] for ref in session.recorded}
     plan.mentions = session.mentions.items
-    plan.add_log(root, session.log_rows)
-    return plan
+    hubs = HubPlanner(root, schema, today, planned={p: compiler.texts[p] for p in changed},
+                      compiled=plan.compiled, mentions=plan.mentions, vault=compiler.disk_vault())
+    # the sources compiled, and every source a page written cites: a page promoted from the mentions ledger,
+    # or one a source joined, is a page its earlier sources fed too
+    cited = [raw for path in changed for raw in hubs.view.sources_of(path)]
+    pages = hubs.source_pages([*session.recorded, *cited])
+    hubs.render_sources()  # their titles, before the rows link them
+    reports = {r.raw_path: r for r in session.reports}
+    rows = [
+        row(today, "ingest", hubs.link(pages[ref]) if ref in pages else ref, log_notes(reports[ref], hubs.link))
+        for ref in session.recorded
+    ]
+    hubs.log(rows)
+    written = hubs.plan(changed=changed)
+    for path, (before, text) in written.pages.items():
+        plan.add_page(path, before, text)
+    plan.add_index(written.entries, written.was)
+    plan.add_log(root, rows)
+    return plan, sorted(written.pages)
 
 
 def _update_palace(

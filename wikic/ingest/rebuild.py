@@ -35,7 +35,10 @@ def rebuilt_compiled(root: Path, today: str) -> Compiled:
         sources = (vault.notes[path].frontmatter or {}).get("sources")
         for source in sources if isinstance(sources, list) else []:
             if isinstance(source, str) and source.startswith("raw/"):
-                cited[source].add(path)
+                # a source's own page says it was compiled, into no page of its own
+                pages = cited[source]
+                if not vault.is_hub(path):
+                    pages.add(path)
     ledger = source_ledger(root)
     originals = {str(e.get("text_path")): e for e in ledger.values() if e.get("text_path")}
     compiled = Compiled.load(root)

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
+
+from wikic.pages.log_file import listed, notes, usage
 
 if TYPE_CHECKING:
     from wikic.ingest.compile import SourceResult
@@ -55,26 +58,22 @@ def fill(r: SourceReport, result: SourceResult) -> None:
     r.rejected, r.superseded, r.contested = result.rejected, result.superseded, result.contested
 
 
-def log_notes(r: SourceReport) -> str:
-    """The notes of the source's log.md row."""
+def log_notes(r: SourceReport, link: Callable[[str], str]) -> str:
+    """The notes of the source's log.md row: the pages it created and updated, as links (`link` writes one
+    for a page path), what else happened, then its tokens and cost."""
     from wikic.ingest.plan_model import UNSUPPORTED_SUMMARY, dropped_claims
 
-    parts = [
-        f"{len(r.created)} created",
-        f"{len(r.updated)} updated",
-        f"{r.prompt_tokens + r.completion_tokens:,} tokens",
-    ]
-    if r.cached_calls and not r.calls - r.cached_calls:
-        parts[-1] += " (cached)"
-    if r.cost is not None:
-        parts.append(f"${r.cost:.4f}")
+    created = listed("created", [link(p) for p in dict.fromkeys(r.created)])
+    updated = listed("updated", [link(p) for p in dict.fromkeys(r.updated) if p not in r.created])
+    parts = [created, updated] if created or updated else ["no page written"]
     if r.memories or r.memories_merged:
         parts.append(f"{r.memories} memories" + (f" ({r.memories_merged} merged)" if r.memories_merged else ""))
     if r.pending:
         parts.append(f"{len(r.pending)} pending")
     claims = dropped_claims(r.dropped)
     if claims:
-        parts.append(f"{sum(claims.values())} claims dropped ({dropped_reasons(claims)})")
+        total = sum(claims.values())
+        parts.append(f"{total} claim{'' if total == 1 else 's'} dropped ({dropped_reasons(claims)})")
     if r.dropped.get(UNSUPPORTED_SUMMARY):
         n = r.dropped[UNSUPPORTED_SUMMARY]
         parts.append(f"{n} {'summary' if n == 1 else 'summaries'} replaced by a claim (unsupported)")
@@ -88,7 +87,9 @@ def log_notes(r: SourceReport) -> str:
         parts.append(f"{len(r.contested)} contested")
     if r.rejected:
         parts.append(f"{len(r.rejected)} pairings refused")
-    return ", ".join(parts)
+    cached = bool(r.cached_calls and not r.calls - r.cached_calls)
+    parts.append(usage(r.prompt_tokens + r.completion_tokens, r.cost, cached=cached))
+    return notes(*parts)
 
 
 def dropped_reasons(dropped: dict[str, int]) -> str:

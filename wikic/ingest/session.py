@@ -6,8 +6,8 @@ Compiling reads the vault (pages, raw/ file names, identity.md, the compiled and
 reading it before the vault lock is taken is safe only if nothing changes meanwhile. So a session started
 early stamps the vault first (every file's size and modification time, and the ledgers' and journal's),
 and under the lock, once a journal a killed run left is finished, the stamp is taken again. The same stamp
-means the early compile read what a compile under the lock reads, so its pages, index entries, ledgers,
-log rows and reports are the ones compiling after extraction gives, byte for byte. A different stamp
+means the early compile read what a compile under the lock reads, so its pages, index entries, ledgers
+and reports are the ones compiling after extraction gives, byte for byte. A different stamp
 (another run committed, a person edited a page, a journal was finished) throws the early work away, and a
 new session compiles every source under the lock, as when nothing is done early.
 """
@@ -24,8 +24,7 @@ from typing import TYPE_CHECKING, Any
 from wikic.errors import WikicError, describe
 from wikic.ingest.compile import Compiler, SourceResult
 from wikic.ingest.memories import packaged_embedder
-from wikic.ingest.report import SourceReport, fill, log_notes
-from wikic.pages.log_file import row
+from wikic.ingest.report import SourceReport, fill
 from wikic.pages.names import page_names
 from wikic.settings import Settings
 from wikic.vault.identity import read_identity
@@ -80,8 +79,7 @@ class CompileSession:
         self.compiler = Compiler(job.root, job.schema, names, self.mentions, links, job.today,
                                  identity=read_identity(job.root), embed=packaged_embedder)
         self.reports: list[SourceReport] = []
-        self.log_rows: list[str] = []
-        self.recorded: list[str] = []  # the raw paths compiled, in order
+        self.recorded: list[str] = []  # the raw paths compiled, in order (each gets its log.md row)
 
     @property
     def done(self) -> int:
@@ -152,7 +150,6 @@ class CompileSession:
                              nothing_extracted=r.nothing_extracted,
                              superseded=r.superseded, refused=len(r.rejected))
         self.recorded.append(ref)
-        self.log_rows.append(row(today, "ingest", ref, log_notes(r)))
 
 
 class EarlyCompile:

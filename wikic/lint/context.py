@@ -11,7 +11,7 @@ from typing import Any
 from wikic.lint.finding import Finding, Fix
 from wikic.pages.links import LinkNames
 from wikic.vault.graph import Edge, LinkGraph
-from wikic.vault.layout import INDEX_FILE, LOG_FILE, RAW_DIR, SCHEMA_FILE
+from wikic.vault.layout import INDEX_FILE, LOG_FILE, OVERVIEW_FILE, RAW_DIR, SCHEMA_FILE
 from wikic.vault.load import Vault
 from wikic.vault.model import Note
 from wikic.vault.parse import parse_note
@@ -35,8 +35,17 @@ class LintContext:
     def pages(self) -> list[str]:
         return self.vault.pages
 
+    @cached_property
+    def subject_pages(self) -> list[str]:
+        """The pages about a subject: every page but the hubs (the source pages; index.md and overview.md
+        are no pages). Links from a hub say nothing about how well the wiki links a subject."""
+        return self.vault.subject_pages
+
     def is_page(self, path: str) -> bool:
         return self.vault.is_page(path)
+
+    def is_hub(self, path: str) -> bool:
+        return self.vault.is_hub(path)
 
     def note(self, path: str) -> Note | None:
         """The parsed note at `path`; notes outside the page folders are parsed on first use."""
@@ -94,9 +103,10 @@ class LintContext:
 
     @cached_property
     def names(self) -> dict[str, list[str]]:
-        """fold(title or alias) -> pages carrying it: for "did you mean" and duplicate detection."""
+        """fold(title or alias) -> subject pages carrying it: for "did you mean" and duplicate detection (a
+        source page carries its source's title, which may well be a subject's)."""
         out: dict[str, list[str]] = {}
-        for path in self.pages:
+        for path in self.subject_pages:
             note = self.vault.notes[path]
             fm = note.frontmatter or {}
             labels: list[Any] = [fm.get("title")]
@@ -117,4 +127,4 @@ class LintContext:
 
     @staticmethod
     def special(path: str) -> bool:
-        return path in (INDEX_FILE, LOG_FILE, SCHEMA_FILE) or path.startswith(RAW_DIR + "/")
+        return path in (INDEX_FILE, LOG_FILE, OVERVIEW_FILE, SCHEMA_FILE) or path.startswith(RAW_DIR + "/")

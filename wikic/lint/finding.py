@@ -12,7 +12,9 @@ SEVERITY_ORDER = {"error": 0, "warning": 1, "info": 2}
 class Fix:
     """A safe, mechanical repair: replace `old` with `new` on `line` of `path` (or the whole-file action)."""
 
-    action: str  # "replace" | "index-add" | "index-remove"
+    # "replace" | "index-add" | "index-remove" | "index-overview" (link the overview from index.md) |
+    # "hub" (write the hub again: overview.md, or the source page of the raw file `path`)
+    action: str
     path: str
     line: int | None = None
     old: str | None = None

@@ -1,9 +1,12 @@
 """`wikic lint --fix`: only safe, idempotent repairs.
 
-- add pages missing from index.md (in their section, alphabetically, with their summary);
+- add pages missing from index.md (in their section, alphabetically, with their lead), and the line that
+  leads to the overview;
 - drop index.md entries that point at pages that do not exist;
 - retarget a broken link whose intended page is unambiguous by title or alias (`[[Sam Altman]]` ->
-  `[[sam-altman|Sam Altman]]`).
+  `[[sam-altman|Sam Altman]]`);
+- write a hub again (`wikic/hubs/`): the overview, or the source page of a raw file that has none or misses
+  a page built on it (a person's edits to a hub stay, as on every write of it).
 Everything else is left for a person.
 
 In a wikic vault the repairs are planned and written under the vault lock, from a lint of the vault as it
@@ -16,6 +19,7 @@ directly, with the same check.
 
 from __future__ import annotations
 
+import datetime as dt
 import difflib
 import re
 from collections.abc import Iterator
@@ -29,9 +33,9 @@ from wikic.pages import journal
 from wikic.pages.index_file import Entry, remove_lines, render_index, with_entries
 from wikic.pages.links import LinkNames
 from wikic.pages.lock import vault_lock
-from wikic.vault.layout import INDEX_FILE, is_vault
+from wikic.vault.layout import INDEX_FILE, OVERVIEW_FILE, is_vault
+from wikic.vault.lead import page_lead
 from wikic.vault.load import walk
-from wikic.vault.parse import parse_note
 from wikic.vault.schema_md import load as load_schema
 from wikic.vault.write import remove_stale_temp_files
 
@@ -54,7 +58,7 @@ class FileChange:
         return "".join(difflib.unified_diff(before, self.after.splitlines(True), f"a/{self.path}", f"b/{self.path}"))
 
 
-def plan_fixes(root: Path, findings: list[Finding]) -> list[FileChange]:
+def plan_fixes(root: Path, findings: list[Finding], today: dt.date | None = None) -> list[FileChange]:
     root = Path(root)
     texts: dict[str, str] = {}  # path -> text with '\n' line ends, as it will be written (before CRLF is restored)
     crlf: set[str] = set()
@@ -82,6 +86,9 @@ def plan_fixes(root: Path, findings: list[Finding]) -> list[FileChange]:
     replacements: dict[str, list[Finding]] = {}
     index_removals: set[int] = set()
     index_additions: list[str] = []
+    index_overview = False
+    hub_sources: list[str] = []
+    hub_overview = False
     for f in findings:
         if f.fix is None:
             continue
@@ -93,6 +100,12 @@ def plan_fixes(root: Path, findings: list[Finding]) -> list[FileChange]:
             index_additions.append(f.fix.path)
         elif f.fix.action == "index-add":  # index.md itself is missing: list every page
             index_additions.extend(_all_pages(root))
+        elif f.fix.action == "index-overview":
+            index_overview = True
+        elif f.fix.action == "hub" and f.fix.path == OVERVIEW_FILE:
+            hub_overview = True
+        elif f.fix.action == "hub":
+            hub_sources.append(f.fix.path)
 
     for path, items in replacements.items():
         originals.setdefault(path, text_of(path))
@@ -113,25 +126,36 @@ def plan_fixes(root: Path, findings: list[Finding]) -> list[FileChange]:
                     lines[i] = lines[i][:at] + new + lines[i][at + len(f.fix.old) :]
         texts[path] = "\n".join(lines)
 
-    if index_removals or index_additions:
+    hubs = None
+    if (hub_sources or hub_overview) and is_vault(root):
+        from wikic.hubs import plan_hubs
+
+        # the hubs are written from the vault as it is: a page retargeted above changes no hub
+        hubs = plan_hubs(root, load_schema(root), today or dt.date.today(), sources=hub_sources, missing=False)
+        for path, (before, after) in hubs.pages.items():
+            originals[path] = before if before is not None else ""
+            if before is None:
+                absent.add(path)
+            texts[path] = after
+
+    if index_removals or index_additions or index_overview or (hubs is not None and hubs.entries):
         schema = load_schema(root)
         types = list(schema.page_folders)
         originals.setdefault(INDEX_FILE, text_of(INDEX_FILE))
         index = text_of(INDEX_FILE) or render_index([], types)
         if index_removals:
-            index = remove_lines(index, index_removals)
+            index = remove_lines(index, index_removals, types)
+        entries = list(hubs.entries) if hubs is not None else []
         if index_additions:
             files, _ = walk(root)
             links = LinkNames(files)
             folder_types = schema.folder_types()
-            entries = []
             for page in sorted(set(index_additions)):
-                note = parse_note(page, (root / page).read_bytes())
-                summary = (note.frontmatter or {}).get("summary") or (note.frontmatter or {}).get("title") or ""
-                entries.append(
-                    Entry(folder_types.get(page.split("/", 1)[0], "note"), links.link_text(page), str(summary))
-                )
-            index = with_entries(index, entries, types)
+                text = (root / page).read_bytes().decode("utf-8", errors="replace")
+                entries.append(Entry(folder_types.get(page.split("/", 1)[0], "note"), links.link_text(page),
+                                     page_lead(text)))
+        overview = (root / OVERVIEW_FILE).is_file() or (hubs is not None and OVERVIEW_FILE in hubs.pages)
+        index = with_entries(index, entries, types, was=hubs.was if hubs is not None else None, overview=overview)
         texts[INDEX_FILE] = index
 
     def on_disk(path: str, text: str) -> str:
@@ -174,7 +198,7 @@ def fix_vault(root: Path, options: LintOptions = LintOptions(), *, label: str | 
     types = list(load_schema(root).page_folders)
     with _sole_writer(root, types) as wikic_vault:
         report = run_lint(root, options, label=label)
-        changes = plan_fixes(root, report.findings)
+        changes = plan_fixes(root, report.findings, options.today)
         plan = journal.Journal()
         for change in changes:
             plan.add_page(change.path, change.before, change.after)

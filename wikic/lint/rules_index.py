@@ -1,4 +1,6 @@
-"""index-gap: every wiki page listed in index.md, and every index entry pointing at a page that exists."""
+"""index-gap: a hub that misses a page. Every wiki page listed in index.md, and every index entry pointing at
+a page that exists; index.md leading to the overview; every raw source a subject page is built on having a
+source page, which lists every subject page built on it. `--fix` repairs each (`fix.py`)."""
 
 from __future__ import annotations
 
@@ -7,11 +9,20 @@ from collections.abc import Iterator
 from wikic.lint.context import LintContext
 from wikic.lint.finding import Finding, Fix
 from wikic.lint.registry import rule
-from wikic.vault.layout import INDEX_FILE
+from wikic.lint.rules_links import hub_source
+from wikic.vault.frontmatter import unwrap_link
+from wikic.vault.layout import INDEX_FILE, OVERVIEW_FILE, RAW_DIR
+
+SOURCE_TYPE = "source"
 
 
-@rule("index-gap", "error", "a page missing from index.md, or an index.md entry to a missing page", needs_schema=True)
+@rule("index-gap", "error", "a hub missing a page: index.md, overview.md, a source's page", needs_schema=True)
 def index_gap(ctx: LintContext) -> Iterator[Finding]:
+    yield from _index(ctx)
+    yield from _hubs(ctx)
+
+
+def _index(ctx: LintContext) -> Iterator[Finding]:
     index = ctx.vault.notes.get(INDEX_FILE)
     if index is None:
         if ctx.pages:
@@ -51,3 +62,68 @@ def index_gap(ctx: LintContext) -> Iterator[Finding]:
     for page in ctx.pages:
         if page not in listed:
             yield ctx.finding("index-gap", page, None, "page is not listed in index.md", fix=Fix("index-add", page))
+    if OVERVIEW_FILE in ctx.vault.files and OVERVIEW_FILE not in listed:
+        yield ctx.finding(
+            "index-gap",
+            INDEX_FILE,
+            None,
+            "index.md does not lead to overview.md",
+            severity="warning",
+            fix=Fix("index-overview", INDEX_FILE),
+        )
+
+
+def _hubs(ctx: LintContext) -> Iterator[Finding]:
+    """The overview and the source pages, which code writes on every ingest (warnings: nothing is wrong with
+    the subject pages themselves). A vault with no hub at all is one an earlier version made: it is held to
+    them once `wikic init` or its next ingest has written them."""
+    hubs: dict[str, str] = {}
+    for page in ctx.pages:
+        cited = hub_source(ctx, page) if ctx.vault.page_type(page) == SOURCE_TYPE else None
+        if cited:
+            hubs.setdefault(cited, page)
+    if not hubs and OVERVIEW_FILE not in ctx.vault.files:
+        return
+    subjects = ctx.subject_pages
+    if subjects and OVERVIEW_FILE not in ctx.vault.files:
+        yield ctx.finding(
+            "index-gap",
+            OVERVIEW_FILE,
+            None,
+            "overview.md is missing: nothing says what the wiki covers and where to start",
+            severity="warning",
+            fix=Fix("hub", OVERVIEW_FILE),
+        )
+    fed: dict[str, list[str]] = {}
+    for page in subjects:
+        if ctx.vault.page_type(page) == "query":
+            continue  # a filed answer quotes sources; it is not built on them
+        listed = (ctx.vault.notes[page].frontmatter or {}).get("sources")
+        for entry in listed if isinstance(listed, list) else []:
+            raw = unwrap_link(entry) if isinstance(entry, str) else ""
+            if raw.startswith(RAW_DIR + "/") and ctx.links.resolver.exists(raw):
+                fed.setdefault(raw, []).append(page)
+    for raw, pages in sorted(fed.items()):
+        hub = hubs.get(raw)
+        if hub is None:
+            yield ctx.finding(
+                "index-gap",
+                raw,
+                None,
+                f"no source page says what this source gave the wiki ({len(pages)} page(s) are built on it)",
+                severity="warning",
+                fix=Fix("hub", raw),
+            )
+            continue
+        linked = {e.target for e in ctx.edges_from(hub) if e.target}
+        missed = [p for p in pages if p not in linked]
+        if missed:
+            shown = ", ".join(missed[:5]) + (f" and {len(missed) - 5} more" if len(missed) > 5 else "")
+            yield ctx.finding(
+                "index-gap",
+                hub,
+                None,
+                f"does not list {shown}, built on {raw}",
+                severity="warning",
+                fix=Fix("hub", raw),
+            )

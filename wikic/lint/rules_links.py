@@ -9,8 +9,9 @@ from collections.abc import Iterator
 from wikic.lint.context import LintContext
 from wikic.lint.finding import Finding, Fix
 from wikic.lint.registry import rule
+from wikic.vault.frontmatter import unwrap_link
 from wikic.vault.graph import is_citation
-from wikic.vault.layout import RAW_DIR
+from wikic.vault.layout import INDEX_FILE, OVERVIEW_FILE, RAW_DIR
 from wikic.vault.model import FRONTMATTER, Link
 from wikic.vault.resolve import fold, heading_key
 from wikic.vault.slug import slugify
@@ -124,6 +125,23 @@ def _subpath_problem(ctx: LintContext, link: Link, target: str) -> str | None:
     return None
 
 
+def _hub_fix(ctx: LintContext, source: str) -> Fix | None:
+    """A hub is written by code from the vault: written again, it links only what exists."""
+    if source == OVERVIEW_FILE and ctx.schema.present:
+        return Fix("hub", OVERVIEW_FILE)
+    if ctx.is_hub(source) and source != INDEX_FILE:
+        raw = hub_source(ctx, source)
+        return Fix("hub", raw) if raw else None
+    return None
+
+
+def hub_source(ctx: LintContext, page: str) -> str | None:
+    """The raw file a source page is the page of (the first of its `sources`)."""
+    listed = (ctx.vault.notes[page].frontmatter or {}).get("sources") if page in ctx.vault.notes else None
+    first = listed[0] if isinstance(listed, list) and listed and isinstance(listed[0], str) else None
+    return unwrap_link(first) if first else None
+
+
 @rule("broken-wikilink", "error", "a link whose target, heading or block does not exist")
 def broken_links(ctx: LintContext) -> Iterator[Finding]:
     # every loaded note: wiki pages, index.md and the notes beside them (log.md, SCHEMA.md and raw/ are not loaded)
@@ -143,6 +161,7 @@ def broken_links(ctx: LintContext) -> Iterator[Finding]:
                 continue
             if edge.target is None:
                 hint, fix = suggest(ctx, source, link)
+                fix = fix or _hub_fix(ctx, source)
                 message = f"link target '{link.target}' does not exist"
                 if hint:
                     message += f"; did you mean {hint}?"
@@ -156,20 +175,27 @@ def broken_links(ctx: LintContext) -> Iterator[Finding]:
                 yield ctx.finding("broken-wikilink", source, link.line, problem, column=link.column, target=full)
 
 
-@rule("orphan-page", "warning", "a wiki page no other wiki page links to")
+@rule("orphan-page", "warning", "a subject page no other subject page links to")
 def orphans(ctx: LintContext) -> Iterator[Finding]:
+    # The hubs (index.md, overview.md, the source pages) link every page by construction: were their links
+    # counted, no page with a source would ever be an orphan. And a vault with one subject page has nothing
+    # to link it from.
+    subjects = ctx.subject_pages
+    if len(subjects) <= 1:
+        return
     inbound: set[str] = set()
-    for source in ctx.pages:
+    for source in subjects:
         for edge in ctx.edges_from(source):
             if edge.target and edge.target != source:
                 inbound.add(edge.target)
-    for page in ctx.pages:
+    for page in subjects:
         if page not in inbound:
             yield ctx.finding(
                 "orphan-page",
                 page,
                 None,
-                "no other wiki page links here (links from index.md, log.md and raw/ do not count)",
+                "no other wiki page links here (links from index.md, overview.md, the source pages, log.md and "
+                "raw/ do not count)",
             )
 
 
@@ -197,18 +223,21 @@ def malformed(ctx: LintContext) -> Iterator[Finding]:
     yield from ctx.problems("malformed-link")
 
 
-@rule("too-few-links", "warning", "a wiki page with fewer outbound links than min_outbound_links", needs_schema=True)
+@rule("too-few-links", "warning", "a subject page with fewer outbound links than min_outbound_links", needs_schema=True)
 def too_few_links(ctx: LintContext) -> Iterator[Finding]:
-    minimum = ctx.schema.thresholds["min_outbound_links"]
+    pages = frozenset(ctx.subject_pages)  # a hub leads to pages and is led to: a link to one is no subject's
+    # a page cannot link to more other pages than the wiki has (a wiki of one page links to none)
+    asked = ctx.schema.thresholds["min_outbound_links"]
+    minimum = min(asked, len(pages) - 1)
     if minimum <= 0:
         return
-    pages = frozenset(ctx.pages)
-    for page in ctx.pages:
+    for page in ctx.subject_pages:
         targets = {e.target for e in ctx.edges_from(page) if e.target in pages and e.target != page}
         if len(targets) < minimum:
             yield ctx.finding(
                 "too-few-links",
                 page,
                 None,
-                f"links to {len(targets)} other wiki page(s); SCHEMA.md asks for at least {minimum}",
+                f"links to {len(targets)} other wiki page(s); SCHEMA.md asks for at least {asked}"
+                + (f" (here {minimum}: the wiki has {len(pages)} pages)" if minimum < asked else ""),
             )

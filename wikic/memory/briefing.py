@@ -1,11 +1,12 @@
 """`wikic wake-up`: the context a new session needs, built by code from the pages, with no model call.
 
-In order, as far as the token budget goes: who the user is (identity.md), their instructions and
-preferences (the items on their own page), the active projects with their latest decisions, then the most
-important recent memories of any kind. Every group names the page it comes from as a [[link]] (and each
-memory of the last group its own), so an assistant can read more through MCP (`read_page`). Items are
-ranked by `rank.score`; ties fall back to page path and order, so a vault gives the same briefing every
-time (for a given date). The text never exceeds the budget, as counted by the token estimate ingest uses.
+In order, as far as the token budget goes: who the user is (identity.md), what the wiki covers when asked
+(overview.md: its domain and main subjects), their instructions and preferences (the items on their own
+page), the active projects with their latest decisions, then the most important recent memories of any kind.
+Every group names the page it comes from as a [[link]] (and each memory of the last group its own), so an
+assistant can read more through MCP (`read_page`). Items are ranked by `rank.score`; ties fall back to page
+path and order, so a vault gives the same briefing every time (for a given date). The text never exceeds
+the budget, as counted by the token estimate ingest uses.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from wikic.errors import UsageError
 from wikic.memory.rank import score
 from wikic.memory.store import Memories, PageMemory, load_memories
 from wikic.text.tokens import estimate_tokens
-from wikic.vault.layout import IDENTITY_FILE, require_vault
+from wikic.vault.layout import IDENTITY_FILE, OVERVIEW_FILE, require_vault
 from wikic.vault.memories import VERIFIED
 
 DEFAULT_BUDGET = 900
@@ -61,10 +62,16 @@ class Briefing:
 
 
 def wake_up(
-    root: Path, *, budget: int = DEFAULT_BUDGET, project: str | None = None, as_of: dt.date | None = None
+    root: Path,
+    *,
+    budget: int = DEFAULT_BUDGET,
+    project: str | None = None,
+    as_of: dt.date | None = None,
+    overview: bool = False,
 ) -> Briefing:
     """The briefing for a new session, within `budget` tokens. `project`: that project's decisions and
-    memories instead of every active project's."""
+    memories instead of every active project's; `overview`: what the wiki covers and its main subjects
+    (overview.md), right after who the user is."""
     root = Path(root).resolve()
     require_vault(root)
     if budget < MIN_BUDGET:
@@ -73,7 +80,18 @@ def wake_up(
     memories = load_memories(root)
     focus = _project(memories, project) if project else None
     plan = _plan(memories, as_of, focus)
-    return _fit(plan, memories, as_of, budget)
+    return _fit(plan, memories, as_of, budget, _overview(root) if overview else [])
+
+
+def _overview(root: Path) -> list[str]:
+    """overview.md in a few lines (`hubs.overview.overview_brief`); none when there is no overview."""
+    from wikic.hubs.overview import overview_brief
+
+    try:
+        text = (root / OVERVIEW_FILE).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return []
+    return overview_brief(text)
 
 
 def _project(memories: Memories, name: str) -> str:
@@ -136,7 +154,8 @@ def _line(m: PageMemory, with_link: bool) -> str:
     return f"- {m.item.date.isoformat()} · {m.item.text}{verified}{link}"
 
 
-def _fit(plan: list[tuple[Section, list[PageMemory]]], memories: Memories, as_of: dt.date, budget: int) -> Briefing:
+def _fit(plan: list[tuple[Section, list[PageMemory]]], memories: Memories, as_of: dt.date, budget: int,
+         wiki: list[str]) -> Briefing:
     lines: list[str] = [f"# Briefing ({as_of.isoformat()})"]
     used = [0]  # the tokens of the text so far
 
@@ -164,6 +183,17 @@ def _fit(plan: list[tuple[Section, list[PageMemory]]], memories: Memories, as_of
             break
         lines.extend(candidate)
     sections: list[Section] = []
+    if wiki:
+        covers = Section("What the wiki covers", OVERVIEW_FILE[:-3])
+        head = ["", f"## {covers.title} ([[{covers.link}]])", ""]
+        for line in wiki:  # as much of the overview as fits, line by line
+            candidate = ([] if covers.lines else head) + [line]
+            if not fits(candidate):
+                break
+            lines.extend(candidate)
+            covers.lines.append(line)
+        if covers.lines:
+            sections.append(covers)
     shown = 0
     for section, group in plan:
         opened = False

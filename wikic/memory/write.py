@@ -107,7 +107,7 @@ def confirm_lesson(root: Path, lesson: str, *, page: str | None = None, today: d
     from wikic.pages import journal
     from wikic.pages.blocks import digest, find_block, render_block
     from wikic.pages.lock import vault_lock
-    from wikic.pages.log_file import row
+    from wikic.pages.log_file import page_link, row
     from wikic.vault.anchors import find_anchors
     from wikic.vault.memories import block_key, parse_item, render_item
     from wikic.vault.schema_md import load as load_schema, load_checked
@@ -155,7 +155,8 @@ def confirm_lesson(root: Path, lesson: str, *, page: str | None = None, today: d
                 plan = journal.Journal()
                 plan.add_page(target.path, text, new_text)
                 plan.add_log(
-                    root, [row(today, "confirm", target.path, f"lesson confirmed ({confirmed.confirmations})")]
+                    root, [row(today, "confirm", page_link(target.link, target.title),
+                               f"lesson confirmed ({confirmed.confirmations})")]
                 )
                 plan.palace = [target.path]
                 plan.commit(root, list(load_schema(root).page_folders))

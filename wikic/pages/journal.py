@@ -31,7 +31,7 @@ from typing import Any
 from wikic.pages.index_file import Entry, with_entries
 from wikic.pages.log_file import appended
 from wikic.vault import state
-from wikic.vault.layout import INDEX_FILE, LOG_FILE
+from wikic.vault.layout import INDEX_FILE, LOG_FILE, OVERVIEW_FILE
 from wikic.vault.write import remove_stale_temp_files, write_atomic
 
 
@@ -55,7 +55,8 @@ def _read(path: Path) -> str | None:
 class Journal:
     run: str = field(default_factory=lambda: secrets.token_hex(6))
     pages: dict[str, dict[str, Any]] = field(default_factory=dict)  # path -> {"before": sha | None, "text": ...}
-    index: list[dict[str, str]] = field(default_factory=list)  # Entry fields
+    # Entry fields, and "was": the summaries the entry had before (its line is rewritten while it says one)
+    index: list[dict[str, Any]] = field(default_factory=list)
     compiled: dict[str, dict[str, Any]] = field(default_factory=dict)  # raw path -> compiled.json entry
     mentions: dict[str, Any] | None = None  # the whole mentions ledger after the run
     log_rows: list[str] = field(default_factory=list)
@@ -66,8 +67,13 @@ class Journal:
         """Write `text` to `path`, unless the file no longer holds `before` (None: no file) when applied."""
         self.pages[path] = {"before": _sha(before), "text": text}
 
-    def add_index(self, entries: list[Entry]) -> None:
-        self.index.extend({"page_type": e.page_type, "link": e.link, "summary": e.summary} for e in entries)
+    def add_index(self, entries: list[Entry], was: dict[str, list[str]] | None = None) -> None:
+        """List `entries` in index.md; an entry `was` names (link -> its summaries before) is rewritten."""
+        for e in entries:
+            item: dict[str, Any] = {"page_type": e.page_type, "link": e.link, "summary": e.summary}
+            if was is not None and e.link in was:
+                item["was"] = list(was[e.link])
+            self.index.append(item)
 
     def add_log(self, root: Path, rows: list[str]) -> None:
         """Rows to append to log.md; the rows already there are counted so a replay writes each row once."""
@@ -109,10 +115,12 @@ class Journal:
                 left.append(path)
                 continue
             write_atomic(root / path, planned["text"], root=root)
-        if self.index:
+        if self.index or OVERVIEW_FILE in self.pages:  # index.md leads to the overview the run writes
             index_path = root / INDEX_FILE
             current = _read(index_path) or None
-            new = with_entries(current, [Entry(**e) for e in self.index], page_types)
+            entries = [Entry(e["page_type"], e["link"], e["summary"]) for e in self.index]
+            was = {e["link"]: e["was"] for e in self.index if isinstance(e.get("was"), list)}
+            new = with_entries(current, entries, page_types, was=was, overview=(root / OVERVIEW_FILE).is_file())
             if new != current:
                 write_atomic(index_path, new, root=root)
         if self.compiled:

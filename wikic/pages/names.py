@@ -168,10 +168,11 @@ class NameSet:
 
 
 def page_names(root: Path) -> tuple[PageNames, LinkNames]:
-    """Every page of the vault by title, aliases and file name, and the link names of its files."""
+    """Every subject page of the vault by title, aliases and file name (a source page is named after its
+    source, and no name the model proposes means it), and the link names of every file."""
     vault = load_vault(root, use_cache=True)
     names = PageNames()
-    for path in vault.pages:
+    for path in vault.subject_pages:
         fm = vault.notes[path].frontmatter or {}
         given = fm.get("title")
         title = given if isinstance(given, str) else posixpath.basename(path)[:-3]

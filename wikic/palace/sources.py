@@ -22,6 +22,7 @@ from wikic.vault.layout import (
     RAW_DIR,
     SCHEMA_FILE,
     SPECIAL_FILES,
+    SUBJECT_FOLDERS,
     is_export,
 )
 from wikic.vault.load import not_a_regular_file
@@ -29,7 +30,10 @@ from wikic.vault.parse import MAX_PAGE_BYTES
 from wikic.vault.state import ConversationLedger, source_ledger
 from wikic.vault.write import inside
 
-WINGS = (*PAGE_FOLDERS.values(), RAW_DIR)
+WINGS = (*SUBJECT_FOLDERS, RAW_DIR)
+# The hub pages of sources/ restate what their source gave the pages, which the palace holds already (the
+# pages, and the source itself): like index.md, they would crowd every search of their subjects.
+HUB_FOLDERS = tuple(folder for folder in PAGE_FOLDERS.values() if folder not in SUBJECT_FOLDERS)
 # Notes outside the page folders (inbox/, a person's own notes) live in this wing.
 OTHER_WING = "notes"
 
@@ -51,7 +55,7 @@ def wing_of(rel: str) -> str:
     top = rel.split("/", 1)[0]
     if top == RAW_DIR:
         return RAW_DIR
-    if top in PAGE_FOLDERS.values() and "/" in rel:
+    if top in SUBJECT_FOLDERS and "/" in rel:
         return top
     return OTHER_WING
 
@@ -78,8 +82,9 @@ def classify(vault: Path, rel: str, originals: frozenset[str]) -> SourceFile | N
             return None  # an export is kept, not read: its transcripts are the searchable text
     elif suffix not in MARKDOWN_SUFFIXES:
         return None
-    # index.md, log.md and SCHEMA.md are the wiki's machinery, not knowledge: index.md would match everything.
-    if len(parts) == 1 and rel in SPECIAL_FILES and (vault / SCHEMA_FILE).is_file():
+    # index.md, log.md, overview.md and SCHEMA.md are the wiki's machinery, not knowledge: index.md would
+    # match everything; so are the source pages (HUB_FOLDERS).
+    if ((len(parts) == 1 and rel in SPECIAL_FILES) or parts[0] in HUB_FOLDERS) and (vault / SCHEMA_FILE).is_file():
         return None
     path = vault / rel
     if not inside(vault, path):

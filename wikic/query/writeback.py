@@ -1,4 +1,5 @@
-"""Filing answers into the wiki: query pages, "Asked about" blocks on cited pages, index.md, log.md, palace.
+"""Filing answers into the wiki: query pages, "Asked about" blocks on cited pages, index.md, log.md, the
+overview, palace.
 
 A query page (`queries/<slug>.md`) carries the frontmatter of every wiki page (docs/vault-format.md) plus
 `question` and `cited` (cited page -> fingerprint, see `wikic/pages/fingerprint.py`), and its answer inside a
@@ -35,6 +36,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from wikic.errors import PalaceError, UsageError, VaultError
+from wikic.hubs import HubPlanner
 from wikic.llm.client import StreamingLLM
 from wikic.pages import journal
 from wikic.pages.blocks import digest, find_block, merge_blocks, remove_block
@@ -43,7 +45,7 @@ from wikic.pages.frontmatter import dump_frontmatter
 from wikic.pages.index_file import Entry, upsert_entry
 from wikic.pages.links import LinkNames
 from wikic.pages.lock import vault_lock
-from wikic.pages.log_file import row
+from wikic.pages.log_file import listed, notes, row, usage
 from wikic.pages.render import clean_text, clean_title
 from wikic.query.answer import QueryOptions, QueryResult, TextSink, answer_question
 from wikic.query.retrieve import link_ref
@@ -368,17 +370,23 @@ def _write_query(root: Path, result: QueryResult, rel: str, today: dt.date, *, c
         if kept:
             saved.kept_edits.append(f"{page}: {ASKED_KEY}")
     saved.warnings.extend(_unlinked(rel, cited, related, quoted, schema.thresholds["min_outbound_links"]))
-    notes = [f"{len(result.citations)} cited", f"{result.tokens:,} tokens" + (" (cached)" if result.cached else "")]
-    if result.cost is not None:
-        notes.append(f"${result.cost:.4f}")
-    if not created:
-        notes.insert(0, "refreshed")
+    # the overview's counts and latest changes take the answer in (from the vault as this save leaves it)
+    hubs = HubPlanner(root, schema, today, planned={p: t for p, t in texts.items() if t != before[p]})
+    shown = [hubs.link(c.path) if c.path.endswith(".md") and not c.path.startswith(RAW_DIR + "/") else f"[[{c.path}]]"
+             for c in result.citations]
+    said = notes("refreshed" if not created else "", listed("cited", list(dict.fromkeys(shown))),
+                 usage(result.tokens, result.cost, cached=result.cached))
+    log = [row(today, "query", hubs.link(rel, str(data["title"])), said)]
+    hubs.log(log)
+    hub_plan = hubs.plan()
 
     plan = journal.Journal()
     for path, text in texts.items():
         if text != before[path]:
             plan.add_page(path, before[path], text)
-    plan.add_log(root, [row(today, "query", rel, ", ".join(notes))])
+    for path, (on_disk, text) in hub_plan.pages.items():
+        plan.add_page(path, on_disk, text)
+    plan.add_log(root, log)
     plan.palace = [saved.path, *saved.asked_pages]
     plan.commit(root, list(schema.page_folders))
     return saved
@@ -399,7 +407,7 @@ def _related_pages(vault: Vault, sources: list[str], quoted: set[str], exclude: 
     aside): those on a raw passage the answer quotes first, then those sharing the most sources."""
     wanted = set(sources)
     scored = []
-    for path in vault.pages:
+    for path in vault.subject_pages:
         if path in exclude or vault.page_type(path) == "query":
             continue
         listed = (vault.notes[path].frontmatter or {}).get("sources")

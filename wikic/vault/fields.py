@@ -50,6 +50,14 @@ FIELDS = (
         ("query",),
     ),
     Field("related", _TEXT_LIST, "Pages built on the same sources as the answer.", ("query",)),
+    Field("author", {"type": "string"}, "Who wrote the source, as the source says.", ("source",)),
+    Field(
+        "date",
+        {"type": "string", "pattern": "^[0-9]{4}(-[0-9]{2}(-[0-9]{2})?)?"},
+        "The date the source gives itself (published, or the conversation's start): YYYY, YYYY-MM or YYYY-MM-DD.",
+        ("source",),
+    ),
+    Field("url", {"type": "string", "pattern": "^https?://"}, "Where the source was captured from.", ("source",)),
 )
 
 

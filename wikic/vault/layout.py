@@ -10,6 +10,7 @@ from wikic.vault.paths import confined
 SCHEMA_FILE = "SCHEMA.md"
 INDEX_FILE = "index.md"
 LOG_FILE = "log.md"
+OVERVIEW_FILE = "overview.md"  # what the wiki covers, its main subjects, latest changes: written by code
 CONFIG_FILE = "wikic.toml"
 IDENTITY_FILE = "identity.md"  # who the user is, in their own words: the head of every briefing (`wikic wake-up`)
 STATE_DIR = ".wikic"  # what wikic keeps there is named in `state.py`
@@ -26,9 +27,15 @@ PAGE_FOLDERS: dict[str, str] = {
     "concept": "concepts",
     "comparison": "comparisons",
     "query": "queries",
+    "source": "sources",  # a page per raw source: what it says, the pages it fed (written by code)
 }
+# Page types whose pages lead into the wiki rather than being about a subject: code writes them, and a link
+# from one of them says nothing about how well the wiki links a subject (lint's orphan-page). Together with
+# index.md and overview.md they are the hubs; every other page is a subject page.
+HUB_TYPES = frozenset({"source"})
+SUBJECT_FOLDERS = tuple(folder for kind, folder in PAGE_FOLDERS.items() if kind not in HUB_TYPES)
 
-SPECIAL_FILES = (SCHEMA_FILE, INDEX_FILE, LOG_FILE, IDENTITY_FILE)
+SPECIAL_FILES = (SCHEMA_FILE, INDEX_FILE, LOG_FILE, OVERVIEW_FILE, IDENTITY_FILE)
 
 # The folders wikic writes into besides its state's (`state.STATE_FOLDERS`), checked whenever a command opens
 # a vault (`require_vault`); the folders of page types SCHEMA.md adds, and anything deeper, are checked where

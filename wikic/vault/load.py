@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from wikic.vault import parse_cache
-from wikic.vault.layout import INDEX_FILE, LOG_FILE, RAW_DIR, SCHEMA_FILE
+from wikic.vault.layout import HUB_TYPES, INDEX_FILE, LOG_FILE, OVERVIEW_FILE, RAW_DIR, SCHEMA_FILE
 from wikic.vault.model import Note, Problem
 from wikic.vault.parse_cache import CachedNote
 from wikic.vault.resolve import Resolver
@@ -52,14 +52,27 @@ class Vault:
     def is_page(self, path: str) -> bool:
         return self.page_type(path) is not None
 
+    def is_hub(self, path: str) -> bool:
+        """index.md, overview.md and the pages of a hub type (sources/): written by code to lead into the
+        wiki. Only a wikic vault has hubs."""
+        if not self.schema.present:
+            return False
+        return path in (INDEX_FILE, OVERVIEW_FILE) or self.page_type(path) in HUB_TYPES
+
     def is_plain_note(self, path: str) -> bool:
         """A note of a wikic vault outside the page folders (a person's own note, inbox/): linted for its
         links like a note of any Obsidian vault, never held to the schema."""
-        return self.schema.present and path in self.notes and path != INDEX_FILE and not self.is_page(path)
+        return (self.schema.present and path in self.notes and path not in (INDEX_FILE, OVERVIEW_FILE)
+                and not self.is_page(path))
 
     @property
     def pages(self) -> list[str]:
         return sorted(p for p in self.notes if self.is_page(p))
+
+    @property
+    def subject_pages(self) -> list[str]:
+        """The wiki pages about a subject: every page but the hubs (in a plain vault, every note)."""
+        return [p for p in self.pages if not self.is_hub(p)]
 
 
 def irregular_kind(mode: int) -> str | None:

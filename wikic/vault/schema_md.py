@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from wikic.errors import SchemaError
-from wikic.vault.layout import INBOX_DIR, PAGE_FOLDERS, RAW_DIR, SCHEMA_FILE
+from wikic.vault.layout import HUB_TYPES, INBOX_DIR, PAGE_FOLDERS, RAW_DIR, SCHEMA_FILE
 from wikic.vault.model import Problem
 from wikic.vault.page_layout import CLAIMS, DEFAULT_LAYOUTS, Layout, layout_for, role_of
 
@@ -318,10 +318,11 @@ def _layouts(read: _Reader, lines: list[tuple[int, str]], folders: dict[str, str
         if not sep or not names:
             read.error(number, f"a page layout must read 'type: Section, Section, ...', not '{m.group(1)}'")
             continue
-        if kind not in folders or kind == "query":
-            said = near(kind, [k for k in folders if k != "query"])
+        fixed = {"query", *HUB_TYPES}  # written by code in a shape of their own
+        if kind not in folders or kind in fixed:
+            said = near(kind, [k for k in folders if k not in fixed])
             read.error(number, f"no page type '{kind}' to lay out" + (f"; did you mean '{said}'?" if said else "")
-                       + " (query pages keep the layout of a filed answer)")
+                       + " (query pages keep the layout of a filed answer, source pages their own)")
             continue
         if not any(role_of(n) == CLAIMS for n in names):
             read.error(number, f"the layout of '{kind}' has no section for claims (besides History, Relations, "

@@ -1,0 +1,88 @@
+"""A page's lead as one line of plain text: what index.md and the overview say a page is.
+
+A compiled page opens with its lead in the `summary` block (a definition the model composed and the code
+checked, or the claim that says best what the subject is), anchors and block ids on it. The line shown for
+the page elsewhere is that lead without its machinery: no anchors, no claim ids or comments, and no links
+(an index entry's links would count as the index listing those pages, and go stale when they are renamed),
+only their text. A page with no lead block (a person's own, or one an earlier version wrote) is shown by its
+frontmatter `summary`, else its title.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from typing import Any
+
+from wikic.vault.anchors import strip_anchors
+from wikic.vault.frontmatter import split_page
+from wikic.vault.markers import block
+
+LEAD_KEY = "summary"  # the block a compiled page's lead sits in (named for what the frontmatter calls it)
+MAX_LEAD = 200  # characters of a lead shown on one line
+
+_LEAD_BLOCK = block(LEAD_KEY)
+_CLAIM_ID = re.compile(r"\s\^c[0-9a-f]{8}(?=\s|$)")
+_BLOCK_ID = re.compile(r"\s\^[A-Za-z0-9-]+\s*$")
+_COMMENTS = re.compile(r"%%.*?%%|<!--.*?-->", re.DOTALL)
+_WIKILINK = re.compile(r"!?\[\[([^\[\]|\n]*?)(?:\\?\|([^\[\]\n]*))?\]\]")
+_MD_LINK = re.compile(r"!?\[([^\[\]\n]*)\]\([^()\n]*\)")
+_CALLOUT = re.compile(r"^>\s*\[![^\]]*\][-+]?.*$", re.MULTILINE)
+_SENTENCE_END = re.compile(r"(?<=[.!?。！？])\s")
+
+
+def plain_line(text: str) -> str:
+    """Markdown as one line of plain text: anchors, claim ids, comments and link syntax taken off (a link
+    reads as its label, or its target's name)."""
+    text = _COMMENTS.sub(" ", text)
+    text = _CALLOUT.sub(" ", text)
+    text = strip_anchors(text)
+    text = _CLAIM_ID.sub(" ", text)
+    text = _WIKILINK.sub(lambda m: m.group(2) if m.group(2) else posixpath.basename(m.group(1).split("#")[0]), text)
+    text = _MD_LINK.sub(lambda m: m.group(1), text)
+    text = " ".join(line.lstrip("> ").removeprefix("- ") for line in text.split("\n"))
+    return " ".join(_BLOCK_ID.sub("", text).split())
+
+
+def safe_line(text: str) -> str:
+    """One line of plain text that opens nothing in the Markdown it is put into: no link, comment, HTML tag
+    or `%%` a person left unclosed on a page can reach the line's neighbours (the index, the overview)."""
+    text = re.sub(r"\[{2,}|\]{2,}", lambda m: m.group(0)[0], text)
+    return text.replace("<", "&lt;").replace("%%", "%")
+
+
+def shorten(text: str, limit: int = MAX_LEAD) -> str:
+    """`text` within `limit` characters: whole sentences when the first one fits, else cut at a word."""
+    if len(text) <= limit:
+        return text
+    kept = ""
+    for sentence in _SENTENCE_END.split(text):
+        if len(kept) + len(sentence) + 1 > limit:
+            break
+        kept = f"{kept} {sentence}".strip()
+    if kept:
+        return kept
+    cut = text[: limit - 1].rsplit(" ", 1)[0].rstrip(" ,;:")
+    return (cut or text[: limit - 1]) + "…"
+
+
+def lead_of(data: dict[str, Any] | None, body: str, *, limit: int = MAX_LEAD) -> str:
+    """The lead of a page whose frontmatter is `data` and body `body`, as one line of plain text."""
+    found = _LEAD_BLOCK.search(body)
+    if found is not None:
+        inner = found.group(0).split("\n", 1)[1].rsplit("\n", 1)[0]
+        text = safe_line(plain_line(inner))
+        if text:
+            return shorten(text, limit)
+    data = data or {}
+    summary = data.get("summary")
+    if isinstance(summary, str) and summary.strip():
+        return shorten(safe_line(plain_line(summary)), limit)
+    title = data.get("title")
+    return shorten(safe_line(" ".join(title.split())), limit) if isinstance(title, str) else ""
+
+
+def page_lead(text: str, *, limit: int = MAX_LEAD) -> str:
+    """The lead of the page `text` (frontmatter and body), as one line of plain text."""
+    data, body = split_page(text)
+    return lead_of(data, body, limit=limit)
