@@ -245,7 +245,7 @@ def test_example_vault_is_lint_clean_under_strict(example: Path) -> None:
     data = json.loads(result.stdout)
     assert _unexpected(example, data["findings"]) == []
     assert result.exit_code == _strict_exit(data["findings"]), result.stdout
-    assert data["summary"]["pages"] == 14
+    assert data["summary"]["pages"] == 19
 
 
 def test_example_vault_in_the_repo_lints_clean_without_writing(tmp_path: Path) -> None:
@@ -261,7 +261,7 @@ def test_lint_finds_the_vault_from_a_subfolder(example: Path, monkeypatch: pytes
     monkeypatch.chdir(example / "entities")
     result = run("lint", "--as-of", "2026-11-29", "--json")
     assert result.exit_code == 0
-    assert json.loads(result.stdout)["summary"]["pages"] == 14
+    assert json.loads(result.stdout)["summary"]["pages"] == 19
 
 
 def test_ingest_prints_its_lint_findings_as_lint_does() -> None:
@@ -292,13 +292,13 @@ def test_graph_text(example: Path) -> None:
     result = run("graph", "--vault", str(example), "--top", "3")
     assert result.exit_code == 0
     lines = result.stdout.split("\n")
-    assert lines[0] == "14 pages, 406 links (0 broken, 247 citing raw sources), 25 files"
-    assert lines[1] == "1 connected component(s); the largest holds 14 pages"
+    assert lines[0] == "19 pages, 564 links (0 broken, 277 citing raw sources), 31 files"
+    assert lines[1] == "1 connected component(s); the largest holds 19 pages"
     assert lines[2:6] == [
         "most linked:",
-        "    17  entities/ollama.md",
-        "    15  entities/chroma.md",
-        "    14  entities/qwen3.md",
+        "    23  entities/ollama.md",
+        "    19  entities/chroma.md",
+        "    19  entities/qwen3.md",
     ]
 
 
@@ -306,14 +306,14 @@ def test_graph_json(example: Path) -> None:
     data = json.loads(run("graph", "--vault", str(example), "--json").stdout)
     keys = ("pages", "files", "links", "resolved_links", "broken_links", "citations", "components", "largest_component")
     assert {k: data[k] for k in keys} == {
-        "pages": 14,
-        "files": 25,
-        "links": 406,
-        "resolved_links": 406,
+        "pages": 19,
+        "files": 31,
+        "links": 564,
+        "resolved_links": 564,
         "broken_links": 0,
-        "citations": 247,
+        "citations": 277,
         "components": 1,
-        "largest_component": 14,
+        "largest_component": 19,
     }
     assert (
         data["isolated_pages"] == []
@@ -322,7 +322,7 @@ def test_graph_json(example: Path) -> None:
         and data["written"] == []
     )
     assert data["missing_sources"] == []
-    assert data["most_linked"][0] == {"path": "entities/ollama.md", "inbound": 17}
+    assert data["most_linked"][0] == {"path": "entities/ollama.md", "inbound": 23}
 
 
 def test_graph_reports_broken_and_wanted_pages(tmp_path: Path) -> None:
@@ -341,7 +341,7 @@ def test_graph_exports_load_back(example: Path, tmp_path: Path) -> None:
     assert f"wrote {graphml}" in result.stdout and f"wrote {node_link}" in result.stdout
     g = nx.read_graphml(graphml, force_multigraph=True)
     assert isinstance(g, nx.MultiDiGraph)
-    assert g.number_of_nodes() == 25 and g.number_of_edges() == 406
+    assert g.number_of_nodes() == 31 and g.number_of_edges() == 564
     assert g.nodes["entities/chroma.md"] == {"kind": "note", "type": "entity", "title": "Chroma"}
     assert g.nodes["raw/assets/rag-pipeline.png"]["kind"] == "attachment"
     edges = g.get_edge_data("entities/chroma.md", "concepts/embeddings.md")
@@ -349,7 +349,7 @@ def test_graph_exports_load_back(example: Path, tmp_path: Path) -> None:
     cited = g.get_edge_data("entities/chroma.md", "raw/articles/vector-databases-field-notes.md")
     assert cited and all(e["citation"] for e in cited.values())
     h = nx.node_link_graph(json.loads(node_link.read_text(encoding="utf-8")), edges="links")
-    assert sorted(h.nodes) == sorted(g.nodes) and h.number_of_edges() == 406 and h.is_multigraph() and h.is_directed()
+    assert sorted(h.nodes) == sorted(g.nodes) and h.number_of_edges() == 564 and h.is_multigraph() and h.is_directed()
 
 
 def test_graph_export_to_an_impossible_path_is_a_usage_error(example: Path, tmp_path: Path) -> None:

@@ -270,3 +270,18 @@ def test_a_composed_lead_is_what_the_index_and_the_overview_say_the_page_is(
     overview = (root / "overview.md").read_text(encoding="utf-8")
     assert f"- [[quillstore|Quillstore]] — {lead}\n" in overview
     assert "- 2026-12-03 · wrote as prose: [[quillstore|Quillstore]]\n" in overview
+    assert f"\nsummary: {lead}\n" in page  # and the frontmatter's summary: the page holds one summary, not two
+
+
+def test_a_lead_a_person_rewrote_is_what_the_summary_and_the_index_say_after_a_recompile(tmp_path: Path) -> None:
+    root, _ = _run(tmp_path, _model(GOOD))
+    page = root / "entities" / "quillstore.md"
+    text = page.read_text(encoding="utf-8")
+    mine = "Quillstore is the embedded store our desktop app uses."
+    edited = text.replace("Quillstore is an embedded database. ^[", f"{mine} ^[", 1)
+    assert edited != text
+    page.write_text(edited, encoding="utf-8")
+    _run(tmp_path, _model(GOOD), force=True)
+    after = page.read_text(encoding="utf-8")
+    assert f"{mine} ^[" in after and f"\nsummary: {mine}\n" in after
+    assert f"- [[quillstore]] — {mine}\n" in (root / "index.md").read_text(encoding="utf-8")

@@ -60,6 +60,10 @@ def test_a_pages_lead_is_its_lead_block_without_anchors_ids_or_links() -> None:
     )
     assert page_lead(page) == "Chroma is an open-source vector database for embeddings."
     assert page_lead("---\ntitle: Chroma\nsummary: A store.\n---\n# Chroma\n") == "A store."
+    # a composed lead keeps the claims it says folded under it: they are not the lead a second time
+    composed = page.replace(" ^c1234abcd\n<!--", "\n\n> [!quote]- Claims\n> - Chroma is open-source. "
+                                                "^[[[raw/articles/x.md|x.md]] L3] ^c1234abcd\n<!--")
+    assert page_lead(composed) == "Chroma is an open-source vector database for embeddings."
     assert page_lead("---\ntitle: Chroma\n---\n# Chroma\n\n[[a]] [[b]]\n") == "Chroma"
     # what a person left unclosed on a page opens nothing in the index or the overview
     unclosed = "---\ntitle: X\nsummary: Costs <!-- more [[x and %% y\n---\n# X\n"

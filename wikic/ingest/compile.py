@@ -43,12 +43,14 @@ from wikic.vault.anchors import parse_spec, render as render_anchor
 from wikic.vault.frontmatter import split_page
 from wikic.vault.identity import Identity
 from wikic.vault.layout import RAW_DIR
+from wikic.vault.lead import lead_of
 from wikic.vault.load import Vault, load_vault, walk
 from wikic.vault.resolve import fold
 from wikic.vault.schema_md import Schema
 from wikic.vault.slug import slugify
 from wikic.vault.state import Mentions
 
+SUMMARY_CHARS = 300  # the frontmatter summary: the lead as one line, at most this long
 TABLE_SECTION = "Comparison"  # where a comparison's table goes, on whatever kind of page
 
 KIND_TAGS = {
@@ -663,7 +665,7 @@ class Compiler:
     ) -> str:
         """`body` once `contributions` are on it (`wikic/ingest/page.py`), with `data`'s `contested` set while
         its current claims contradict each other, and cleared once they no longer do (when it was the
-        claims, as the page was before, that had set it)."""
+        claims, as the page was before, that had set it), and its `summary` the page's lead as one line."""
         before = contested(body, self.today)
         claims, relations, tables = self._contributions(path, contributions, link_names)
         memories = self._memory_blocks(path, body, contributions, link_names, result)
@@ -689,6 +691,9 @@ class Compiler:
             result.contested.append(path)
         elif before and data.get("contested") is True:
             del data["contested"]
+        shown = lead_of(None, rendered.body, limit=SUMMARY_CHARS)
+        if shown:  # the frontmatter's summary says what the page's lead says, a person's edit of it included
+            data["summary"] = shown
         return rendered.body
 
     def _write_new(

@@ -38,13 +38,16 @@ from wikic.llm.cache import ReplyCache
 from wikic.llm.client import LLM
 from wikic.llm.structured import Usage, ask
 from wikic.pages.blocks import digest, find_block, merge_blocks
+from wikic.pages.frontmatter import dump_frontmatter
 from wikic.pages.render import clean_text, linkify
 from wikic.text.sentences import sentence_spans
 from wikic.text.terms import negated
 from wikic.vault.anchors import ANCHOR
 from wikic.vault.frontmatter import split_page
+from wikic.vault.lead import lead_of
 from wikic.vault.page_layout import Layout, section_key
 
+SUMMARY_CHARS = 300  # the frontmatter summary: the lead as one line, at most this long
 MAX_CLAIMS = 60  # claims a page shows the model: the prompt stays bounded whatever the page holds
 MAX_SENTENCES = 12
 CLAIMS_CALLOUT = "> [!quote]- Claims"
@@ -191,7 +194,11 @@ def compose_page(
     if lead:
         blocks.insert(0, (LEAD, lead, None))
     head = text[: len(text) - len(body)] if data is not None else ""
-    out.text = head + merge_blocks(body, blocks).text
+    new_body = merge_blocks(body, blocks).text
+    shown = lead_of(None, new_body, limit=SUMMARY_CHARS) if lead else ""
+    if data is not None and shown and data.get("summary") != shown:  # the summary says what the new lead says
+        head = dump_frontmatter({**data, "summary": shown})
+    out.text = head + new_body
     return out
 
 

@@ -4,8 +4,8 @@ A compiled page opens with its lead in the `summary` block (a definition the mod
 checked, or the claim that says best what the subject is), anchors and block ids on it. The line shown for
 the page elsewhere is that lead without its machinery: no anchors, no claim ids or comments, and no links
 (an index entry's links would count as the index listing those pages, and go stale when they are renamed),
-only their text. A page with no lead block (a person's own, or one an earlier version wrote) is shown by its
-frontmatter `summary`, else its title.
+only their text, and not the claims a composed lead keeps folded under it. A page with no lead block (a
+person's own, or one an earlier version wrote) is shown by its frontmatter `summary`, else its title.
 """
 
 from __future__ import annotations
@@ -71,7 +71,8 @@ def lead_of(data: dict[str, Any] | None, body: str, *, limit: int = MAX_LEAD) ->
     found = _LEAD_BLOCK.search(body)
     if found is not None:
         inner = found.group(0).split("\n", 1)[1].rsplit("\n", 1)[0]
-        text = safe_line(plain_line(inner))
+        callout = _CALLOUT.search(inner)  # a composed lead keeps the claims it says folded under it
+        text = safe_line(plain_line(inner[: callout.start()] if callout else inner))
         if text:
             return shorten(text, limit)
     data = data or {}
