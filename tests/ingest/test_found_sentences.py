@@ -113,7 +113,10 @@ def test_a_concept_the_model_could_not_quote_gets_its_sentences_in_a_section() -
     ("name", "base"),
     [("ChromaDB", "Chroma"), ("Chroma DB", "Chroma"), ("Chroma database", "Chroma"),
      ("Qwen3-Embedding model", "Qwen3-Embedding"), ("LongMemEval benchmark", "LongMemEval"),
-     ("Qwen3", "Qwen3"), ("Qwen3-Embedding", "Qwen3-Embedding"), ("DB", "DB"), ("GPT-4o", "GPT-4o")],
+     ("Qwen3", "Qwen3"), ("Qwen3-Embedding", "Qwen3-Embedding"), ("DB", "DB"), ("GPT-4o", "GPT-4o"),
+     # a Chinese or Japanese noun after a Latin name that only says what kind of thing it is
+     ("BM25 关键词检索", "BM25"), ("ChromaDB 向量数据库", "Chroma"), ("Ollama 服务", "Ollama"),
+     ("Qwen3 嵌入模型", "Qwen3 嵌入模型"), ("知识库", "知识库")],
 )
 def test_a_last_word_that_only_says_what_kind_of_thing_is_no_part_of_the_name(name: str, base: str) -> None:
     assert base_name(name) == base

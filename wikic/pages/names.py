@@ -36,13 +36,23 @@ GENERIC_LAST_WORDS = frozenset(
 )
 # ...and the same glued on ("ChromaDB", "DuckDB"): only after a word of three letters or more.
 _GLUED_DB = re.compile(r"^(?P<base>[^\W\d_]{3,}?)db$", re.IGNORECASE)
+# A Latin name followed by a Chinese or Japanese noun that only says what kind of thing it is ("BM25 关键词检索",
+# BM25 keyword retrieval; "ChromaDB 向量数据库"). Whole tails only: "Qwen3 嵌入模型" (embedding model) says which.
+GENERIC_CJK_TAILS = frozenset(
+    """数据库 向量数据库 关键词检索 检索 检索算法 模型 服务 工具 框架 算法 系统 平台 引擎 库 软件 项目 公司
+    データベース モデル ツール フレームワーク""".split()
+)
+_CJK_TAIL = re.compile(r"^(?P<base>[A-Za-z][\w.\-]*(?: [A-Za-z][\w.\-]*)*)\s*(?P<tail>[^\x00-\x7f\s]+)$")
 
 
 def base_name(name: str) -> str:
     """`name` without a last word that only says what kind of thing it is ("Chroma" for "ChromaDB", "Chroma
     DB" or "Chroma database", "Qwen3-Embedding" for "Qwen3-Embedding model"), so the forms a source writes for
-    one subject are one subject; `name` itself when that would leave nothing. "Qwen3" and "Qwen3-Embedding"
-    stay two names: "embedding" says which model."""
+    one subject are one subject, "BM25" for "BM25 关键词检索"; `name` itself when that would leave nothing.
+    "Qwen3" and "Qwen3-Embedding" stay two names: "embedding" says which model."""
+    tail = _CJK_TAIL.match(name.strip())
+    if tail and tail.group("tail") in GENERIC_CJK_TAILS:
+        return base_name(tail.group("base"))
     found = _WORDS.findall(name)
     if len(found) >= 2 and found[-1].casefold() in GENERIC_LAST_WORDS:
         cut = re.sub(rf"[\W_]*{re.escape(found[-1])}[\W_]*$", "", name)
