@@ -16,6 +16,7 @@ from wikic.facts.claims import scan
 from wikic.ingest.pipeline import IngestOptions, IngestReport, ingest
 from wikic.llm.fake import FakeLLM
 from wikic.vault.init import init_vault
+from wikic.vault.state import compose_todos
 
 SOURCE = ("# Field notes\n\nQuillstore is an embedded database.\nQuillstore keeps the whole database in a single "
           "file.\nQuillstore handled 40,000 writes per second.\nQuillstore allows one writer at a time.\n")
@@ -285,3 +286,23 @@ def test_a_lead_a_person_rewrote_is_what_the_summary_and_the_index_say_after_a_r
     after = page.read_text(encoding="utf-8")
     assert f"{mine} ^[" in after and f"\nsummary: {mine}\n" in after
     assert f"- [[quillstore]] — {mine}\n" in (root / "index.md").read_text(encoding="utf-8")
+
+
+def test_pages_a_stopped_run_wrote_are_composed_by_the_next_run(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import wikic.ingest.pipeline as pipeline
+
+    with monkeypatch.context() as stopped:  # the run ends (killed, say) once its pages are written
+        stopped.setattr(pipeline, "_compose_left", lambda *args, **kwargs: [])
+        root, first = _run(tmp_path, _model(GOOD))
+    page = root / "entities/quillstore.md"
+    assert first.composed is None and "[!quote]" not in page.read_text(encoding="utf-8")
+    assert [paths for _, paths in compose_todos(root)] == [["entities/quillstore.md"]]
+    # nothing to compile: the source is unchanged
+    again = ingest(root, IngestOptions(inputs=[str(tmp_path / "notes.md")], use_palace=False, lint_after=False,
+                                       today=dt.date(2026, 12, 3)), llm=_model(GOOD))
+    assert [s.status for s in again.sources] == ["unchanged"]
+    assert again.composed is not None and again.composed.pages == ["entities/quillstore.md"]
+    assert "It handled 40,000 writes per second. ^[" in page.read_text(encoding="utf-8")
+    assert compose_todos(root) == []

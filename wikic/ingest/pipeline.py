@@ -47,12 +47,13 @@ from wikic.progress import ProgressCallback, ProgressEvent
 from wikic.settings import Settings, load_settings
 from wikic.vault.layout import INDEX_FILE, require_vault
 from wikic.vault.schema_md import Schema, load_checked
-from wikic.vault.state import Compiled
+from wikic.vault.state import Compiled, compose_todos, drop_compose_todo
 
 if TYPE_CHECKING:  # imported once a run has work for the model: a configuration error is told at once
     from wikic.ingest.compile import Compiler
     from wikic.ingest.extract import ExtractionResult, PromptContext
     from wikic.ingest.session import CompileSession
+    from wikic.llm.cache import ReplyCache
     from wikic.llm.client import LLM
 
 MAX_CONTEXT_PAGES = 40  # pages the model is told about per source: bounded, whatever the wiki's size
@@ -465,9 +466,13 @@ def ingest(
             report.sources.append(SourceReport(ref, src.title, "unchanged"))
         else:
             todo.append(src)
+    composing = (settings.llm.compose if options.compose is None else options.compose) and not (
+        options.dry_run or options.estimate)
     if not todo:
-        if options.use_palace and not options.dry_run and not options.estimate:
-            _update_palace(root, report, [], progress)
+        if not options.dry_run and not options.estimate:
+            composed = _compose_left(root, report, settings, schema, today, llm, page_types) if composing else []
+            if options.use_palace:
+                _update_palace(root, report, composed, progress)
         return report
 
     from wikic.facts.lookup import listed_claims
@@ -577,14 +582,12 @@ def ingest(
             plan, report.hubs = _plan_run(root, session, schema, today)
             plan_pages = sorted(set(plan.pages) & set(session.compiler.texts))  # the hubs are composed by no one
             plan.palace = [*touched, INDEX_FILE] if options.use_palace else []
+            plan.compose = plan_pages if composing else []  # composed next, or by the next run if this one stops
             plan.commit(root, page_types)
             run_id = plan.run
 
-    compose = settings.llm.compose if options.compose is None else options.compose
-    if compose and run_id is not None and not report.interrupted:
-        report.composed = compose_run(root, llm, cache, schema, plan_pages, today=today,
-                                      max_tokens=settings.llm.max_output_tokens, page_types=page_types,
-                                      concurrency=settings.llm.concurrency)
+    if composing and not report.interrupted:
+        touched = sorted({*touched, *_compose_left(root, report, settings, schema, today, llm, page_types, cache)})
     if options.use_palace and touched and not report.interrupted:
         _update_palace(root, report, [*touched, INDEX_FILE], progress, run=run_id)
     if report.interrupted:
@@ -596,6 +599,30 @@ def ingest(
             root, LintOptions(select=("broken-wikilink", "index-gap", "frontmatter"), use_cache=True, today=today)
         )
     return report
+
+
+def _compose_left(
+    root: Path, report: IngestReport, settings: Settings, schema: Schema, today: dt.date, llm: LLM | None,
+    page_types: list[str], cache: ReplyCache | None = None,
+) -> list[str]:
+    """Write as prose the pages runs wrote and did not compose yet (this run's, and any a killed or stopped
+    run left: `.wikic/compose-todo/`), then drop those to-dos; the pages it changed. A page that no longer
+    exists, or has nothing to compose, is passed over."""
+    todos = compose_todos(root)
+    pages = sorted({p for _, paths in todos for p in paths if (root / p).is_file()})
+    if pages:
+        if llm is None:
+            llm = make_llm(root, settings)
+        if cache is None:
+            from wikic.llm.cache import ReplyCache
+
+            cache = ReplyCache.for_vault(root, read=True, batched=True)
+        report.composed = compose_run(root, llm, cache, schema, pages, today=today,
+                                      max_tokens=settings.llm.max_output_tokens, page_types=page_types,
+                                      concurrency=settings.llm.concurrency)
+    for todo, _ in todos:
+        drop_compose_todo(todo)
+    return report.composed.pages if report.composed is not None else []
 
 
 def _bring_in_waiting(root: Path, settings: Settings, report: IngestReport, llm: LLM | None,

@@ -62,6 +62,7 @@ class Journal:
     log_rows: list[str] = field(default_factory=list)
     log_lines: int = 0  # lines of log.md when the plan was made: rows are looked for after them
     palace: list[str] = field(default_factory=list)  # paths the palace must re-read
+    compose: list[str] = field(default_factory=list)  # pages to write as prose once this run's writes are done
 
     def add_page(self, path: str, before: str | None, text: str) -> None:
         """Write `text` to `path`, unless the file no longer holds `before` (None: no file) when applied."""
@@ -139,9 +140,11 @@ class Journal:
         return left
 
     def finish(self, root: Path) -> None:
-        """Hand the palace its to-do, then drop the journal: everything else is written."""
+        """Hand the palace and composing their to-dos, then drop the journal: everything else is written."""
         if self.palace:
             state.add_palace_todo(root, self.run, self.palace)
+        if self.compose:
+            state.add_compose_todo(root, self.run, self.compose)
         state.drop_journal(root)
 
 

@@ -55,6 +55,7 @@ COMPILED = "compiled.json"
 MENTIONS = "mentions.json"
 JOURNAL = "journal.json"
 PALACE_TODO = "palace-todo"
+COMPOSE_TODO = "compose-todo"  # pages a run wrote that its composing has not written as prose yet
 VAULT_LOCK = "vault.lock"
 PALACE_LOCK = "palace.lock"
 DEFAULT_PALACE = f"{STATE_DIR}/palace"  # vault-relative, as `[palace] path` is written
@@ -73,8 +74,9 @@ CAPTURE = "capture"
 CAPTURE_QUEUE = "capture/queue"
 CAPTURE_QUARANTINE = "capture/quarantine"
 # the folders above, vault-relative: checked not to lead out of the vault whenever a command opens it
-STATE_FOLDERS = (STATE_DIR, *(f"{STATE_DIR}/{name}" for name in ("cache", "cache/llm", PALACE_TODO, CAPTURE,
-                                                                   CAPTURE_QUEUE, CAPTURE_QUARANTINE, "palace")))
+STATE_FOLDERS = (STATE_DIR, *(f"{STATE_DIR}/{name}" for name in ("cache", "cache/llm", PALACE_TODO, COMPOSE_TODO,
+                                                                   CAPTURE, CAPTURE_QUEUE, CAPTURE_QUARANTINE,
+                                                                   "palace")))
 
 
 def state_dir(root: Path) -> Path:
@@ -298,16 +300,39 @@ def drop_journal(root: Path) -> None:
 
 
 def add_palace_todo(root: Path, run: str, paths: list[str]) -> None:
-    write_atomic(
-        state_path(root, f"{PALACE_TODO}/{run}.json"),
-        json.dumps({"paths": sorted(set(paths))}, ensure_ascii=False),
-        root=root,
-    )
+    _add_todo(root, PALACE_TODO, run, paths)
 
 
 def palace_todos(root: Path) -> list[tuple[Path, list[str]]]:
     """(to-do file, paths) for every palace update a run planned and has not done."""
-    folder = state_file(root, PALACE_TODO)
+    return _todos(root, PALACE_TODO)
+
+
+def drop_palace_todo(todo: Path) -> None:
+    _drop_todo(todo)
+
+
+def add_compose_todo(root: Path, run: str, paths: list[str]) -> None:
+    _add_todo(root, COMPOSE_TODO, run, paths)
+
+
+def compose_todos(root: Path) -> list[tuple[Path, list[str]]]:
+    """(to-do file, pages) for every run whose pages were written and not composed yet (it was killed, or
+    stopped, between the two)."""
+    return _todos(root, COMPOSE_TODO)
+
+
+def drop_compose_todo(todo: Path) -> None:
+    _drop_todo(todo)
+
+
+def _add_todo(root: Path, folder: str, run: str, paths: list[str]) -> None:
+    write_atomic(state_path(root, f"{folder}/{run}.json"), json.dumps({"paths": sorted(set(paths))},
+                                                                      ensure_ascii=False), root=root)
+
+
+def _todos(root: Path, name: str) -> list[tuple[Path, list[str]]]:
+    folder = state_file(root, name)
     out = []
     for path in sorted(folder.glob("*.json")) if folder is not None and folder.is_dir() else []:
         data = read_json(path)
@@ -316,7 +341,7 @@ def palace_todos(root: Path) -> list[tuple[Path, list[str]]]:
     return out
 
 
-def drop_palace_todo(todo: Path) -> None:
+def _drop_todo(todo: Path) -> None:
     with suppress(FileNotFoundError):
         os.unlink(todo)
 
