@@ -4,7 +4,7 @@ to show (the CLI draws a progress bar on a terminal and nothing on a pipe; the l
 Stages:
 - `extract`  (ingest) model calls: `done` of `total` chunks answered, over every source of the run, and
              `tokens` of reply received so far (a slow local model shows it is writing);
-- `write`    (ingest) sources compiled and recorded (`note`: the one just written);
+- `write`    (ingest) sources compiled and recorded, to be written (`note`: the one just compiled);
 - `leftover` (palace) work an interrupted run left for the search index is about to run: `total` files;
 - `conversations` (ingest) conversations of an export read into transcripts so far (`total` 0: a streamed
              export's count is known only at its end), or queued captures read (`done` of `total`);
@@ -29,7 +29,7 @@ class ProgressEvent:
     fraction: float | None = None  # finer than done / total, when the stage knows better
     drawers: int = 0  # embed: drawers embedded so far
     tokens: int = 0  # extract: reply tokens received so far
-    note: str = ""  # damaged: the one line to show; write: the source just written
+    note: str = ""  # damaged: the one line to show; write: the source just compiled
 
     @property
     def share(self) -> float:

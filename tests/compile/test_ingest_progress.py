@@ -69,7 +69,7 @@ def test_extraction_reports_every_answered_chunk_then_writes_and_indexing(
     assert not any(e.stage == "leftover" for e in events)  # its own index work is no leftover
 
 
-def test_on_a_pipe_json_gets_the_report_alone_and_text_a_line_per_source_written(
+def test_on_a_pipe_json_gets_the_report_alone_and_text_a_line_per_source_compiled(
     tmp_path: Path, standin: StandinServer
 ) -> None:
     root, sources = _setup(tmp_path, standin)
@@ -81,8 +81,8 @@ def test_on_a_pipe_json_gets_the_report_alone_and_text_a_line_per_source_written
     (tmp_path / "inbox" / "short.md").write_text(SHORT + "A second line.\n", encoding="utf-8")
     text = CliRunner().invoke(app, ["ingest", str(tmp_path / "inbox" / "short.md"), "--vault", str(root)])
     assert text.exit_code == 0, text.stderr
-    # a log gets a plain line as each source is written (stderr), then the report (stdout)
-    assert re.fullmatch(r"\[1/1\] raw/articles/short-note[^ ]*\.md written\n"
+    # a log gets a plain line as each source is compiled (stderr), then the report (stdout)
+    assert re.fullmatch(r"\[1/1\] raw/articles/short-note[^ ]*\.md compiled\n"
                         r"search index: 1/1 files, \d+ drawers embedded\n", text.stderr), text.stderr
     assert text.stdout.startswith("raw/articles/short-note") and "\r" not in text.stdout + text.stderr
 
@@ -98,7 +98,7 @@ def test_off_a_terminal_the_model_s_progress_is_a_line_every_half_minute() -> No
             display(ProgressEvent("extract", done, 4, "chunks", tokens=100 * done))
         display(ProgressEvent("write", 1, 1, "sources", note="raw/articles/a.md"))
     assert lines == ["asking the model: 2/4 chunks, 200 tokens received",
-                     "asking the model: 3/4 chunks, 300 tokens received", "[1/1] raw/articles/a.md written"]
+                     "asking the model: 3/4 chunks, 300 tokens received", "[1/1] raw/articles/a.md compiled"]
 
 
 def test_index_on_a_pipe_prints_its_last_count_then_the_report(tmp_path: Path, standin: StandinServer) -> None:

@@ -293,7 +293,8 @@ def _edit(root: Path, new_notes: int = 1) -> None:
     notes, a note deleted."""
     page = root / "entities" / "acme-corp.md"
     text = page.read_text(encoding="utf-8")
-    page.write_text(text.replace("A widget maker.", "A maker of widgets and rigs, since spring."), encoding="utf-8")
+    page.write_text(text.replace("Acme Corp builds widget", "Acme Corp, a maker of rigs since spring, builds widget"),
+                    encoding="utf-8")
     assert page.read_text(encoding="utf-8") != text
     for i in range(new_notes):
         (root / "inbox" / f"new-note-{i}.md").write_text(

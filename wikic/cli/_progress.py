@@ -1,5 +1,5 @@
 """Progress: the core's ProgressEvents drawn as Rich progress bars on stderr when it is a terminal, and as
-plain lines when it is not (a log file, a pipe, a service's journal): one per source written, and while the
+plain lines when it is not (a log file, a pipe, a service's journal): one per source compiled, and while the
 model is asked, one every HEARTBEAT seconds saying how far it got, so a long run against a slow local model
 never leaves its log empty. `--json` gets the report alone: no bars, no lines. A notice (work an interrupted
 run left behind, a damaged palace set aside) is one plain line on stderr in text mode, terminal or not: it
@@ -82,10 +82,10 @@ class ProgressDisplay:
         progress.update(task, completed=event.share, counts=counts)
 
     def _line(self, event: ProgressEvent) -> None:
-        """A plain line for a log: each source written; the model's and the index's progress at most every
-        HEARTBEAT seconds, and when the stage is done."""
+        """A plain line for a log: each source compiled (its pages are written after); the model's and the
+        index's progress at most every HEARTBEAT seconds, and when the stage is done."""
         if event.stage == "write":
-            typer.echo(f"[{event.done}/{event.total}] {event.note or 'a source'} written", err=True)
+            typer.echo(f"[{event.done}/{event.total}] {event.note or 'a source'} compiled", err=True)
             return
         now = self._clock()
         finished = event.total > 0 and event.done >= event.total
