@@ -432,12 +432,12 @@ def test_a_claim_that_opens_with_another_entity_of_the_plan_goes_to_that_entity(
         _store("Qdrant"), _store("Milvus")), (), (), ())
     anchored = anchor_plan(plan, STORES)
     by_name = {e.name: [f.text for f in e.facts] for e in anchored.entities}
-    # a claim naming no other entity ("It supports…") stays where the model read it
-    assert by_name["Chroma"] == ["Chroma runs inside a Python process and keeps its data in SQLite.",
-                                 "It supports HNSW and IVFFlat indexes."]
+    # "It supports…" is about what the sentence before it opens with: Milvus
+    assert by_name["Chroma"] == ["Chroma runs inside a Python process and keeps its data in SQLite."]
     assert by_name["Qdrant"] == ["Qdrant is written in Rust and runs as a separate server."]
-    assert by_name["Milvus"] == ["The Milvus cluster splits storage from compute."]
-    assert anchored.refiled == 2 and all(f.anchored for e in anchored.entities for f in e.facts)
+    assert by_name["Milvus"] == ["The Milvus cluster splits storage from compute.",
+                                 "It supports HNSW and IVFFlat indexes."]
+    assert anchored.refiled == 3 and all(f.anchored for e in anchored.entities for f in e.facts)
 
 
 def test_an_entitys_lead_names_it() -> None:
@@ -472,3 +472,55 @@ def test_in_a_conversation_a_turn_need_not_name_what_it_talks_about() -> None:
         ())
     (ollama,) = anchor_plan(plan, turns).entities
     assert [f.anchored for f in ollama.facts] == [True]
+
+
+PALACE = ("# The memory palace method\n\nMemPalace borrows the picture for software. It is an open-source memory "
+          "system for AI assistants. The drawers live in Chroma, and a small SQLite database keeps a graph of "
+          "facts.\n\nChroma runs inside a Python process.\n\nIt keeps its data in SQLite.\n")
+
+
+def test_a_claim_that_puts_its_subject_where_the_source_has_a_pronoun_for_another_is_not_written() -> None:
+    plan = Plan("raw/articles/palace.md", "", (
+        Entity("Chroma", "product", (), "", (
+            # the model's subject in place of "It", which stands for MemPalace
+            Fact("Chroma is an open-source memory system for AI assistants.",
+                 "It is an open-source memory system for AI assistants."),
+            Fact("The drawers live in Chroma.", "The drawers live in Chroma"),
+            # "It" opens its paragraph: the paragraph before says what it is
+            Fact("Chroma keeps its data in SQLite.", "It keeps its data in SQLite."),
+        )),
+        _store("MemPalace")), (), (), ())
+    (chroma, _) = anchor_plan(plan, PALACE).entities
+    assert [(f.text, f.problem) for f in chroma.facts] == [
+        ("Chroma is an open-source memory system for AI assistants.", "not about its subject"),
+        ("The drawers live in Chroma.", None),
+        ("Chroma keeps its data in SQLite.", None),
+    ]
+
+
+def test_a_pronoun_claim_goes_to_the_entity_the_sentence_before_opens_with() -> None:
+    plan = Plan("raw/articles/palace.md", "", (
+        _store("Chroma", "It is an open-source memory system for AI assistants."), _store("MemPalace")), (), (), ())
+    by_name = {e.name: [f.text for f in e.facts if f.anchored] for e in anchor_plan(plan, PALACE).entities}
+    assert by_name["MemPalace"] == ["It is an open-source memory system for AI assistants."]
+    assert "It is an open-source memory system for AI assistants." not in by_name["Chroma"]
+
+
+def test_without_a_name_before_it_the_pronoun_is_the_subjects_only_if_the_text_before_names_it() -> None:
+    text = ("# Notes\n\nThe team tried several stores. It is an open-source memory system. Chroma was one of "
+            "them.\n")
+    plan = Plan("raw/articles/notes.md", "", (Entity("Chroma", "product", (), "", (
+        Fact("Chroma is an open-source memory system.", "It is an open-source memory system."),)),), (), (), ())
+    (chroma,) = anchor_plan(plan, text).entities
+    assert [f.problem for f in chroma.facts][:1] == ["not about its subject"]
+
+
+def test_a_quote_that_puts_the_subject_where_the_source_has_it_is_snapped_and_then_not_written() -> None:
+    # a 1.5B model's reply: the quote itself says "Chroma is", where the source says "It is" (of MemPalace)
+    claim = ("Chroma is an open-source memory system for AI assistants. The drawers live in Chroma, and a small "
+             "SQLite database keeps a graph of")
+    plan = Plan("raw/articles/palace.md", "", (Entity("Chroma", "product", (), "", (Fact(claim, claim),)),
+                                               _store("MemPalace")), (), (), ())
+    (chroma, _) = anchor_plan(plan, PALACE).entities
+    fact = next(f for f in chroma.facts if f.text == claim)
+    assert fact.repaired and fact.quote.startswith("It is") and fact.problem == "not about its subject"

@@ -11,6 +11,11 @@ the subject's context, when that context is there: its paragraph names the subje
 rule: start with the smallest model…", a paragraph of its own, filed under Ollama) the claim is not written
 (reason: not about its subject). A lead must name its subject: such a sentence says nothing of what Ollama
 is.
+
+A quote that opens with a pronoun ("It is an open-source memory system…") is about what the sentence before it
+opens with ("MemPalace borrows the picture for software."). A claim that says "It…" goes to that entity when
+it is another of the plan; a claim that puts its own subject where the pronoun stands ("Chroma is an
+open-source memory system…", from that very quote) is not written, unless the text before the quote names it.
 """
 
 from __future__ import annotations
@@ -21,9 +26,12 @@ from dataclasses import replace
 from wikic.ingest.plan_model import Entity, Fact
 from wikic.ingest.sentences import form_at, name_forms
 from wikic.ingest.support import unsupported
+from wikic.text.sentences import sentences
 from wikic.text.terms import words
 
 _ARTICLES = frozenset("the a an".split())
+# what a sentence may open with in place of the name of what it is about
+_PRONOUNS = frozenset("it its they their this these he she his her 它 它们 其 该 他 她".split())
 
 
 def mentions(text: str, forms: Sequence[tuple[str, ...]]) -> bool:
@@ -58,12 +66,20 @@ def refile(entities: Sequence[Entity], source: str, *, conversation: bool = Fals
     for entity in entities:
         for fact in entity.facts:
             target = None
+            others = {n: f for n, f in forms.items() if n != entity.name}
+            before = None if conversation or fact.extracted or not fact.anchored else _before_pronoun(fact, lines)
             if fact.anchored and not fact.extracted and not mentions(fact.text, forms[entity.name]):
-                target = opening_name(fact.text, {n: f for n, f in forms.items() if n != entity.name})
+                target = opening_name(fact.text, others)
+                if target is None and before is not None:
+                    target = opening_name(_last_sentence(before), others)  # "It supports…" after "Milvus…"
                 if target is None and not conversation and fact.anchor is not None and \
                         not mentions(_paragraph(lines, fact.anchor.start_line, fact.anchor.end_line),
                                      forms[entity.name]):
                     fact = replace(fact, off_subject=True)
+            elif before is not None and opening_name(fact.text, {entity.name: forms[entity.name]}) and (
+                opening_name(_last_sentence(before), others) or not mentions(before, forms[entity.name])
+            ):
+                fact = replace(fact, off_subject=True)  # its name where the source's pronoun means another
             if target is None:
                 kept[entity.name].append(fact)
                 continue
@@ -73,6 +89,33 @@ def refile(entities: Sequence[Entity], source: str, *, conversation: bool = Fals
                                         source=source))
             kept[target].append(replace(fact, missing=missing))
     return [replace(e, facts=tuple(_unique(kept[e.name]))) for e in entities], moved
+
+
+def _before_pronoun(fact: Fact, lines: list[str]) -> str | None:
+    """When `fact`'s quote opens with a pronoun: the source's text before the quote in its paragraph (the
+    paragraph before, when the quote opens its own), where what the pronoun stands for is written."""
+    quoted = [w for w, _, _ in words(fact.quote)]
+    if not quoted or quoted[0] not in _PRONOUNS or fact.anchor is None:
+        return None
+    start = fact.anchor.start_line - 1
+    while start > 0 and lines[start - 1].strip():
+        start -= 1
+    paragraph = "\n".join(lines[start : fact.anchor.end_line])
+    said = list(words(paragraph))
+    head = quoted[: min(4, len(quoted))]
+    at = next((said[i][1] for i in range(len(said)) if [w for w, _, _ in said[i : i + len(head)]] == head), None)
+    text = paragraph[:at] if at is not None else ""
+    if text.strip():
+        return text
+    last = start - 1
+    while last >= 0 and not lines[last].strip():
+        last -= 1
+    return _paragraph(lines, last + 1, last + 1) if last >= 0 else ""
+
+
+def _last_sentence(text: str) -> str:
+    found = sentences(text)
+    return found[-1] if found else ""
 
 
 def _paragraph(lines: list[str], first: int, last: int) -> str:
