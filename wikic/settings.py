@@ -76,7 +76,7 @@ PROVIDERS = {
     "static": "tiny, fast",
     "openai": "an OpenAI-compatible endpoint",
 }
-# How search combines dense and BM25 evidence (see wikic/palace/search.py).
+# How search combines dense and BM25 evidence (see wikic/palace/hybrid.py).
 Fusion = Literal["calibrated", "convex", "rrf"]
 FUSIONS: tuple[str, ...] = get_args(Fusion)
 

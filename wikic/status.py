@@ -16,19 +16,13 @@ from typing import Any
 from wikic.conversations.queue import quarantined
 from wikic.errors import MissingExtra, PalaceError, WikicError, require_extra
 from wikic.pages.log_file import LogRow, read_rows
+from wikic.palace.summary import palace_manifest, read_palace_summary
 from wikic.settings import load_settings
 from wikic.vault.layout import LOG_FILE, RAW_DIR, STATE_DIR, is_export, require_vault
 from wikic.vault.lead import plain_line
 from wikic.vault.load import load_vault
 from wikic.vault.schema_md import load_checked
-from wikic.vault.state import (
-    CAPTURE_QUARANTINE,
-    Compiled,
-    ConversationLedger,
-    SetAside,
-    palace_manifest,
-    read_palace_summary,
-)
+from wikic.vault.state import CAPTURE_QUARANTINE, Compiled, ConversationLedger, SetAside
 
 
 @dataclass

@@ -30,7 +30,7 @@ from wikic.palace.assist import (
     rerank_order,
     search_with_settings,
 )
-from wikic.palace.search import SearchHit
+from wikic.palace.hybrid import SearchHit
 from wikic.settings import LLMSettings, load_settings
 
 QUERY = "vector database nearest neighbour"

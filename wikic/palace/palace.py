@@ -24,11 +24,12 @@ from wikic.palace.embedders import Embedder, make_embedder
 from wikic.palace.manifest import DrawerRecord, FileRecord, Manifest, ManifestDamaged, damage_reported
 from wikic.palace.sources import SourceFile, classify, extracted_originals, file_hash, read_document, scan
 from wikic.palace.store_process import GENERATION_KEY, PalaceUnresponsive, open_store
+from wikic.palace.summary import PALACE_IDENTITY, palace_manifest
 from wikic.progress import ProgressCallback, ProgressEvent
 from wikic.settings import Settings, load_settings
 from wikic.vault.layout import require_vault
 from wikic.vault.paths import confined, inside_lexically, make_folder
-from wikic.vault.state import PALACE_IDENTITY, PALACE_LOCK, palace_manifest, state_dir, state_path
+from wikic.vault.state import PALACE_LOCK, state_dir, state_path
 
 REBUILD_HINT = "run `wikic index --rebuild` to re-embed the whole palace with the configured model"
 
@@ -300,7 +301,7 @@ class Palace:
         if not self.store.exists():
             self.store.create(identity)
         recorded = json.dumps(identity, sort_keys=True)
-        if lex.get_meta(PALACE_IDENTITY) != recorded:  # what `wikic status` reads (vault/state.py)
+        if lex.get_meta(PALACE_IDENTITY) != recorded:  # what `wikic status` reads (summary.py)
             lex.set_meta(PALACE_IDENTITY, recorded)
         # files a killed writer may have left half-written are read again, also when only others were named
         redo = self._reconcile(force=lex.get_meta("dirty") == "1")

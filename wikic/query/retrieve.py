@@ -24,6 +24,7 @@ from wikic.facts.claims import strip_claim_meta, without_rows
 from wikic.facts.lookup import claims_as_of
 from wikic.pages.fingerprint import knowledge_text, page_fingerprint
 from wikic.pages.links import LinkNames
+from wikic.palace.summary import palace_files_indexed, palace_manifest
 from wikic.text.sentences import sentence_breaks
 from wikic.text.terms import tokenize
 from wikic.text.tokens import estimate_tokens
@@ -33,7 +34,6 @@ from wikic.vault.layout import PAGE_FOLDERS, RAW_DIR
 from wikic.vault.load import walk
 from wikic.vault.markers import PREFIX as MARKER_PREFIX
 from wikic.vault.resolve import Resolver
-from wikic.vault.state import palace_files_indexed, palace_manifest
 
 if TYPE_CHECKING:  # the palace (its extra, numpy) is imported where a search runs
     from wikic.palace import Palace, SearchHit
