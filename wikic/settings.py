@@ -36,7 +36,6 @@ from pydantic import (
 from wikic.config_file import read_config_file
 from wikic.errors import ConfigError
 from wikic.text.redact import without_credentials
-from wikic.vault.state import DEFAULT_PALACE as DEFAULT_PALACE_DIR
 
 OPENAI_DEFAULT_BASE_URL = "https://api.openai.com/v1"
 
@@ -207,6 +206,11 @@ class IngestSettings(_Section):
     @property
     def max_source_bytes(self) -> int:
         return int(self.max_source_mb * 1024 * 1024)
+
+
+# The palace's default place: a folder of the vault's state (`.wikic/`, named in wikic/vault/layout.py; a test
+# holds the two together), written vault-relative as `[palace] path` is.
+DEFAULT_PALACE_DIR = ".wikic/palace"
 
 
 class PalaceSettings(_Section):

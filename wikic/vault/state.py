@@ -58,7 +58,6 @@ PALACE_TODO = "palace-todo"
 COMPOSE_TODO = "compose-todo"  # pages a run wrote that its composing has not written as prose yet
 VAULT_LOCK = "vault.lock"
 PALACE_LOCK = "palace.lock"
-DEFAULT_PALACE = f"{STATE_DIR}/palace"  # vault-relative, as `[palace] path` is written
 ENDPOINTS = "llm-endpoints.json"
 REPLY_CACHE = "cache/llm"
 PARSE_CACHE = "cache/parse-cache.jsonl"
