@@ -5,7 +5,6 @@ log.md in the same journal, keep the palace current, then lint what changed."""
 
 from __future__ import annotations
 
-import contextlib
 import datetime as dt
 import difflib
 import posixpath
@@ -20,7 +19,6 @@ from wikic.errors import (
     Interrupted,
     LLMError,
     PalaceError,
-    StreamCut,
     UsageError,
     describe,
     require_extra,
@@ -38,6 +36,7 @@ from wikic.ingest.pending import SET_ASIDE_NOTE, Unusable, pending_inputs, set_a
 from wikic.ingest.plan_model import dropped_claims
 from wikic.ingest.rebuild import ledger_missing, rebuilt_compiled
 from wikic.ingest.report import SourceReport, dropped_reasons, log_notes
+from wikic.llm.bounded import BoundedLLM
 from wikic.pages import journal
 from wikic.pages.index_file import bare_index, with_entries
 from wikic.pages.lock import vault_lock
@@ -216,83 +215,6 @@ class IngestReport:
         if self.conversations:
             out["conversations"] = [c.to_dict() for c in self.conversations]
         return out
-
-
-class BoundedLLM:
-    """At most `limit` requests in flight across every source and every chunk of a run: sources are
-    extracted in parallel and each splits its chunks in parallel, and `[llm] concurrency` bounds the sum.
-    After `stop()` no call starts."""
-
-    def __init__(self, llm: LLM, limit: int) -> None:
-        self._llm = llm
-        self._limit = max(1, limit)
-        self._slots = threading.BoundedSemaphore(self._limit)
-        self._stopped = threading.Event()
-        self._count = threading.Lock()
-        self._in_flight = 0
-        self._started = 0
-        # Taken by every call once the endpoint turned out to serve one request at a time.
-        self._one_at_a_time = threading.Lock()
-        self._serial = self._limit > 1 and bool(getattr(llm, "serial", False))
-
-    @property
-    def identity(self) -> Any:
-        return self._llm.identity
-
-    def complete_json(self, *args: Any, **kwargs: Any) -> Any:
-        with self._slots:
-            serial = self._serial
-            # Each call that was already on its way when the run turned serial can cut one more reply.
-            for attempt in range(self._limit):
-                try:
-                    return self._call(serial, *args, **kwargs)
-                except StreamCut as exc:
-                    if not exc.crowded or attempt == self._limit - 1:
-                        raise  # cut although nothing else was asked meanwhile: a real drop, reported as such
-                    # Cut while another request was in flight: the server gives a request up when another
-                    # arrives (llama-cpp-python's does by default). From now on, and in later runs, one at a time.
-                    serial = True
-                    self._go_serial()
-            raise AssertionError("unreachable")  # the last attempt returns or raises
-
-    def _go_serial(self) -> None:
-        with self._count:
-            if self._serial:
-                return
-            self._serial = True
-        remember = getattr(self._llm, "remember_serial", None)
-        if remember is not None:
-            remember()
-
-    def _call(self, serial: bool, *args: Any, **kwargs: Any) -> Any:
-        if self._stopped.is_set():
-            raise Interrupted("interrupted: no more model calls")
-        with self._one_at_a_time if serial else contextlib.nullcontext():
-            with self._count:  # counted once the request is really sent, not while it waits its turn
-                self._in_flight += 1
-                self._started += 1
-                crowded = self._in_flight > 1  # another request was in flight when this one was sent...
-                mark = self._started
-            try:
-                return self._llm.complete_json(*args, **kwargs)
-            except StreamCut as exc:
-                with self._count:
-                    exc.crowded = crowded or self._started != mark  # ...or was sent while it ran
-                raise
-            finally:
-                with self._count:
-                    self._in_flight -= 1
-
-    def stop(self) -> None:
-        """Start no more calls, and close the client: a call in flight that fails is then not retried by
-        the SDK (a retry of a closed client sends nothing)."""
-        self._stopped.set()
-        close = getattr(self._llm, "close", None)
-        if close is not None:
-            close()
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self._llm, name)
 
 
 class _ChunkCount:
