@@ -40,7 +40,7 @@ def packaged_embedder() -> Embed | None:
     """The embedding function duplicates are judged by (USE, whatever the palace's provider: the threshold
     is set for it), or None when it cannot be loaded."""
     try:
-        from wikic.palace.embedders import make_embedder
+        from wikic.embed import make_embedder
         from wikic.settings import EmbeddingSettings
 
         return make_embedder(EmbeddingSettings(provider="use")).embed

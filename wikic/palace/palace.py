@@ -17,10 +17,10 @@ from typing import Any
 import filelock
 import numpy as np
 
+from wikic.embed import Embedder, make_embedder
 from wikic.errors import LockTimeout, PalaceDamaged, PalaceError, require_extra
 from wikic.palace.chunking import CHUNKER_VERSION, Document, Drawer, chunk_document
 from wikic.palace.damage import set_aside
-from wikic.palace.embedders import Embedder, make_embedder
 from wikic.palace.manifest import DrawerRecord, FileRecord, Manifest, ManifestDamaged, damage_reported
 from wikic.palace.sources import SourceFile, classify, extracted_originals, file_hash, read_document, scan
 from wikic.palace.store_process import GENERATION_KEY, PalaceUnresponsive, open_store
