@@ -36,11 +36,11 @@ from typing import Any
 
 os.environ.setdefault("OMP_NUM_THREADS", "1")
 
-from wikic.facts.claims import plain_text, scan
 from wikic.facts.lookup import facts_for
 from wikic.ingest.pipeline import IngestOptions, ingest
 from wikic.lint.run import LintOptions, run_lint
 from wikic.llm.fake import FakeLLM
+from wikic.vault.formats.claims import plain_text, scan
 from wikic.vault.init import init_vault
 
 FIRST = "Aster Borealis Cinder Dune Ember Fjord Garnet Harbor Indigo Juniper".split()

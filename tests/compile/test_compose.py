@@ -12,9 +12,9 @@ from typing import Any
 
 import pytest
 
-from wikic.facts.claims import scan
 from wikic.ingest.pipeline import IngestOptions, IngestReport, ingest
 from wikic.llm.fake import FakeLLM
+from wikic.vault.formats.claims import scan
 from wikic.vault.init import init_vault
 from wikic.vault.state import compose_todos
 

@@ -17,7 +17,7 @@ from wikic.memory.rank import score
 from wikic.memory.recall import recall
 from wikic.memory.write import confirm_lesson, remember
 from wikic.settings import IngestSettings
-from wikic.vault.memories import MemoryItem
+from wikic.vault.formats.memory_items import MemoryItem
 
 AS_OF = dt.date(2026, 12, 1)
 ONE_REFERENCE = "# Wiki Schema\n## Domain\nWork\n## Page Thresholds\n- entity_min_references: 1\n"

@@ -14,8 +14,8 @@ import unicodedata
 from dataclasses import replace
 from typing import Any, Protocol
 
-from wikic.facts.claims import BY_SENTENCE, Claim
-from wikic.facts.dates import first_day, partial
+from wikic.vault.formats.claims import BY_SENTENCE, Claim
+from wikic.vault.formats.dates import first_day, partial
 
 _YEAR = re.compile(r"(?<!\d)(\d{4})(?!\d)")
 

@@ -10,10 +10,10 @@ from pathlib import Path
 from typing import Any
 
 from wikic.errors import UsageError
-from wikic.facts.claims import parse_line, plain_text, scan
-from wikic.facts.dates import first_day, partial
 from wikic.facts.timeline import Placed, Timeline, timeline, unique
 from wikic.pages.names import PageNames
+from wikic.vault.formats.claims import parse_line, plain_text, scan
+from wikic.vault.formats.dates import first_day, partial
 from wikic.vault.layout import require_vault
 
 # Claims listed to the model per source: bounded in count and in characters, whatever the pages hold (a

@@ -36,8 +36,6 @@ import re
 from collections.abc import Iterable
 from dataclasses import replace
 
-from wikic.conversations import transcript
-from wikic.facts.dates import VIA_TRANSCRIPT, source_date
 from wikic.ingest.plan_model import (
     Anchor,
     Axis,
@@ -57,7 +55,9 @@ from wikic.ingest.support import unsupported
 from wikic.pages.names import normalize_name
 from wikic.text.specifics import ordinary, specifics
 from wikic.text.terms import words
-from wikic.vault import frontmatter, remember_note
+from wikic.vault import frontmatter
+from wikic.vault.formats import remember_note, transcript
+from wikic.vault.formats.dates import VIA_TRANSCRIPT, source_date
 from wikic.vault.frontmatter import split_page
 from wikic.vault.layout import RAW_DIR
 

@@ -23,8 +23,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from wikic.facts.claims import BY_SENTENCE, Citation, Claim, claim_id, is_claim_id, plain_text, scan
-from wikic.facts.dates import VIA_CAPTURED
 from wikic.facts.intervals import checked_claim, claim_meta
 from wikic.facts.timeline import contested
 from wikic.ingest.comparisons import build_table, render_table
@@ -39,7 +37,9 @@ from wikic.pages.names import PageNames, base_name, lookup_keys, name_keys, norm
 from wikic.pages.render import clean_text, clean_title, link, linkify
 from wikic.resources import page_skeleton
 from wikic.vault import frontmatter as fm_parser
-from wikic.vault.anchors import parse_spec, render as render_anchor
+from wikic.vault.formats.anchors import parse_spec, render as render_anchor
+from wikic.vault.formats.claims import BY_SENTENCE, Citation, Claim, claim_id, is_claim_id, plain_text, scan
+from wikic.vault.formats.dates import VIA_CAPTURED
 from wikic.vault.frontmatter import split_page
 from wikic.vault.identity import Identity
 from wikic.vault.layout import RAW_DIR

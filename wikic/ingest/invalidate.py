@@ -15,10 +15,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from wikic.errors import UsageError
-from wikic.facts.claims import Claim, is_claim_id, plain_text, scan
-from wikic.facts.dates import first_day
 from wikic.facts.lookup import as_of_date
 from wikic.text.controls import without_controls
+from wikic.vault.formats.claims import Claim, is_claim_id, plain_text, scan
+from wikic.vault.formats.dates import first_day
 from wikic.vault.layout import require_vault
 
 NOTES_KIND = "notes"

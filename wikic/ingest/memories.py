@@ -2,7 +2,7 @@
 a page already has.
 
 A memory lands on the entity page of its subject (the user's own page, named by identity.md; a project's
-page...), in the compiler block of its kind (`wikic/vault/memories.py`). Its subject is an entity like any
+page...), in the compiler block of its kind (`wikic/vault/formats/memory_items.py`). Its subject is an entity like any
 other: below SCHEMA.md's `entity_min_references` it waits in the mentions ledger with its memories, which
 land when the page is created.
 
@@ -24,8 +24,8 @@ from wikic.ingest.plan_model import Memory
 from wikic.pages.blocks import digest, find_block
 from wikic.pages.names import normalize_name
 from wikic.text.terms import negated
+from wikic.vault.formats.memory_items import KINDS, SECTIONS, MemoryItem, block_key, parse_items, render_items
 from wikic.vault.identity import Identity
-from wikic.vault.memories import KINDS, SECTIONS, MemoryItem, block_key, parse_items, render_items
 
 if TYPE_CHECKING:  # numpy is imported where vectors are compared: `wikic ingest` starts fast
     import numpy as np

@@ -12,12 +12,12 @@ from __future__ import annotations
 import posixpath
 from collections.abc import Iterator
 
-from wikic.facts.claims import Claim, plain_text
 from wikic.facts.same_fact import fact_keys
 from wikic.lint.context import LintContext
 from wikic.lint.finding import Finding
 from wikic.lint.page_text import PageText
 from wikic.lint.registry import rule
+from wikic.vault.formats.claims import Claim, plain_text
 from wikic.vault.layout import PAGE_FOLDERS
 from wikic.vault.page_layout import CLAIMS, DEFAULT_LAYOUTS, role_of
 

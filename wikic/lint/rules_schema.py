@@ -19,7 +19,7 @@ from wikic.vault.resolve import fold
 from wikic.vault.schema_md import near
 
 if TYPE_CHECKING:
-    from wikic.facts.claims import Claim
+    from wikic.vault.formats.claims import Claim
 
 _DATE_TEXT = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 _TABLE_ROW = re.compile(r"^\s*\|?.*\|.*$")
@@ -458,7 +458,7 @@ def _claim_conflicts(ctx: LintContext, path: str) -> list[tuple[Claim, Claim]]:
 
 
 def _said(text: str) -> str:
-    from wikic.facts.claims import plain_text
+    from wikic.vault.formats.claims import plain_text
 
     plain = plain_text(text)
     return plain if len(plain) <= 100 else plain[:99] + "…"

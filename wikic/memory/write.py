@@ -15,12 +15,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from wikic.conversations.transcript import Conversation, Turn, render
 from wikic.errors import ConfigError, UsageError
 from wikic.text.controls import without_controls
+from wikic.vault.formats.memory_items import KINDS
+from wikic.vault.formats.remember_note import Asked
+from wikic.vault.formats.transcript import Conversation, Turn, render
 from wikic.vault.layout import require_vault
-from wikic.vault.memories import KINDS
-from wikic.vault.remember_note import Asked
 
 NOTES_KIND = "notes"
 MAX_CONTENT = 2000
@@ -38,7 +38,7 @@ class Remembered:
 
 def note_text(kind: str, content: str, importance: float, subject: str, when: dt.datetime) -> str:
     """The note `remember` captures: a transcript of one turn, saying what to remember and how, with the
-    kind, subject and importance asked for in its frontmatter (see `wikic/vault/remember_note.py`)."""
+    kind, subject and importance asked for in its frontmatter (see `wikic/vault/formats/remember_note.py`)."""
     request = Asked(kind, subject, importance)
     title = f"{when.strftime('%Y-%m-%d')} remember: {' '.join(content.split())[:60]}"
     return render(
@@ -108,8 +108,8 @@ def confirm_lesson(root: Path, lesson: str, *, page: str | None = None, today: d
     from wikic.pages.blocks import digest, find_block, render_block
     from wikic.pages.lock import vault_lock
     from wikic.pages.log_file import page_link, row
-    from wikic.vault.anchors import find_anchors
-    from wikic.vault.memories import block_key, parse_item, render_item
+    from wikic.vault.formats.anchors import find_anchors
+    from wikic.vault.formats.memory_items import block_key, parse_item, render_item
     from wikic.vault.schema_md import load as load_schema, load_checked
 
     root = Path(root).resolve()

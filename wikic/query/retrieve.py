@@ -20,7 +20,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 from wikic.errors import PalaceError, UsageError
-from wikic.facts.claims import strip_claim_meta, without_rows
 from wikic.facts.lookup import claims_as_of
 from wikic.pages.fingerprint import knowledge_text, page_fingerprint
 from wikic.pages.links import LinkNames
@@ -28,11 +27,12 @@ from wikic.palace.summary import palace_files_indexed, palace_manifest
 from wikic.text.sentences import sentence_breaks
 from wikic.text.terms import tokenize
 from wikic.text.tokens import estimate_tokens
-from wikic.vault.anchors import plain_anchors
+from wikic.vault.formats.anchors import plain_anchors
+from wikic.vault.formats.claims import strip_claim_meta, without_rows
+from wikic.vault.formats.markers import PREFIX as MARKER_PREFIX
 from wikic.vault.frontmatter import split_page
 from wikic.vault.layout import PAGE_FOLDERS, RAW_DIR
 from wikic.vault.load import walk
-from wikic.vault.markers import PREFIX as MARKER_PREFIX
 from wikic.vault.resolve import Resolver
 
 if TYPE_CHECKING:  # the palace (its extra, numpy) is imported where a search runs

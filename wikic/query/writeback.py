@@ -51,7 +51,7 @@ from wikic.query.answer import QueryOptions, QueryResult, TextSink, answer_quest
 from wikic.query.retrieve import link_ref
 from wikic.resources import page_skeleton
 from wikic.vault import frontmatter as fm_parser
-from wikic.vault.anchors import strip_anchors
+from wikic.vault.formats.anchors import strip_anchors
 from wikic.vault.frontmatter import split_page
 from wikic.vault.layout import INDEX_FILE, PAGE_FOLDERS, RAW_DIR, require_vault
 from wikic.vault.load import Vault, load_vault, walk

@@ -24,7 +24,7 @@ import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 
-from wikic.vault.anchors import find_anchors, parse_spec
+from wikic.vault.formats.anchors import find_anchors, parse_spec
 
 # kind -> the section its items sit under, in the order the sections are written on a page
 SECTIONS = {

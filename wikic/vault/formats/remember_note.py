@@ -20,7 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from wikic.vault.memories import KINDS
+from wikic.vault.formats.memory_items import KINDS
 
 KIND_KEY, SUBJECT_KEY, IMPORTANCE_KEY = "remember", "subject", "importance"
 
