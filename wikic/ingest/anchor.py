@@ -52,7 +52,6 @@ from wikic.ingest.plan_model import (
 from wikic.ingest.sentences import Sentence, best, clean, closing, name_forms, rank
 from wikic.ingest.subjects import names_subject, refile
 from wikic.ingest.support import unsupported
-from wikic.pages.names import normalize_name
 from wikic.text.specifics import ordinary, specifics
 from wikic.text.terms import words
 from wikic.vault import frontmatter
@@ -60,6 +59,7 @@ from wikic.vault.formats import remember_note, transcript
 from wikic.vault.formats.dates import VIA_TRANSCRIPT, source_date
 from wikic.vault.frontmatter import split_page
 from wikic.vault.layout import RAW_DIR
+from wikic.vault.names import normalize_name
 
 # Link targets and autolinks are markup, not text a quote would contain.
 _LINK_TARGET = re.compile(r"\]\([^)\n]*\)|<https?://[^>\s]*>")

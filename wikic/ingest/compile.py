@@ -32,8 +32,6 @@ from wikic.ingest.plan_model import Comparison, Concept, Entity, Memory, Plan, R
 from wikic.ingest.siblings import see_also
 from wikic.pages.frontmatter import dump_frontmatter
 from wikic.pages.index_file import Entry
-from wikic.pages.links import LinkNames
-from wikic.pages.names import PageNames, base_name, lookup_keys, name_keys, normalize_name
 from wikic.pages.render import clean_text, clean_title, link, linkify
 from wikic.resources import page_skeleton
 from wikic.vault import frontmatter as fm_parser
@@ -44,7 +42,9 @@ from wikic.vault.frontmatter import split_page
 from wikic.vault.identity import Identity
 from wikic.vault.layout import RAW_DIR
 from wikic.vault.lead import lead_of
+from wikic.vault.link_text import LinkNames
 from wikic.vault.load import Vault, load_vault, walk
+from wikic.vault.names import PageNames, base_name, lookup_keys, name_keys, normalize_name
 from wikic.vault.resolve import fold
 from wikic.vault.schema_md import Schema
 from wikic.vault.slug import slugify

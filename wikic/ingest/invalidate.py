@@ -71,10 +71,10 @@ def invalidate(root: Path, claim_id: str, reason: str, *, on: str | dt.date | No
     from wikic.ingest.page import render_page
     from wikic.pages import journal
     from wikic.pages.blocks import digest, find_block
-    from wikic.pages.links import LinkNames
     from wikic.pages.lock import vault_lock
     from wikic.pages.log_file import page_link, row
     from wikic.vault.frontmatter import split_page
+    from wikic.vault.link_text import LinkNames
     from wikic.vault.load import walk
     from wikic.vault.schema_md import load_checked
 

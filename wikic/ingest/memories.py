@@ -22,10 +22,10 @@ from typing import TYPE_CHECKING, Any
 from wikic.errors import WikicError
 from wikic.ingest.plan_model import Memory
 from wikic.pages.blocks import digest, find_block
-from wikic.pages.names import normalize_name
 from wikic.text.terms import negated
 from wikic.vault.formats.memory_items import KINDS, SECTIONS, MemoryItem, block_key, parse_items, render_items
 from wikic.vault.identity import Identity
+from wikic.vault.names import normalize_name
 
 if TYPE_CHECKING:  # numpy is imported where vectors are compared: `wikic ingest` starts fast
     import numpy as np

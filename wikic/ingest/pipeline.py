@@ -41,10 +41,10 @@ from wikic.pages import journal
 from wikic.pages.index_file import bare_index, with_entries
 from wikic.pages.lock import vault_lock
 from wikic.pages.log_file import row
-from wikic.pages.names import PageNames, page_names
 from wikic.progress import ProgressCallback, ProgressEvent
 from wikic.settings import Settings, load_settings
 from wikic.vault.layout import INDEX_FILE, require_vault
+from wikic.vault.names import PageNames, page_names
 from wikic.vault.schema_md import Schema, load_checked
 from wikic.vault.state import Compiled, compose_todos, drop_compose_todo
 

@@ -25,10 +25,10 @@ from wikic.errors import WikicError, describe
 from wikic.ingest.compile import Compiler, SourceResult
 from wikic.ingest.memories import packaged_embedder
 from wikic.ingest.report import SourceReport, fill
-from wikic.pages.names import page_names
 from wikic.settings import Settings
 from wikic.vault.identity import read_identity
 from wikic.vault.load import walk
+from wikic.vault.names import page_names
 from wikic.vault.schema_md import Schema
 from wikic.vault.state import COMPILED, JOURNAL, MENTIONS, Compiled, Mentions, state_path
 

@@ -9,9 +9,9 @@ from functools import cached_property
 from typing import Any
 
 from wikic.lint.finding import Finding, Fix
-from wikic.pages.links import LinkNames
 from wikic.vault.graph import Edge, LinkGraph
 from wikic.vault.layout import INDEX_FILE, LOG_FILE, OVERVIEW_FILE, RAW_DIR, SCHEMA_FILE
+from wikic.vault.link_text import LinkNames
 from wikic.vault.load import Vault
 from wikic.vault.model import Note
 from wikic.vault.parse import parse_note

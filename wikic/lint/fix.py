@@ -31,10 +31,10 @@ from wikic.lint.finding import Finding
 from wikic.lint.run import LintOptions, LintReport, run_lint
 from wikic.pages import journal
 from wikic.pages.index_file import Entry, remove_lines, render_index, with_entries
-from wikic.pages.links import LinkNames
 from wikic.pages.lock import vault_lock
 from wikic.vault.layout import INDEX_FILE, OVERVIEW_FILE, is_vault
 from wikic.vault.lead import page_lead
+from wikic.vault.link_text import LinkNames
 from wikic.vault.load import walk
 from wikic.vault.schema_md import load as load_schema
 from wikic.vault.write import remove_stale_temp_files

@@ -43,7 +43,6 @@ from wikic.pages.blocks import digest, find_block, merge_blocks, remove_block
 from wikic.pages.fingerprint import ASKED_KEY, ASKED_SECTION
 from wikic.pages.frontmatter import dump_frontmatter
 from wikic.pages.index_file import Entry, upsert_entry
-from wikic.pages.links import LinkNames
 from wikic.pages.lock import vault_lock
 from wikic.pages.log_file import listed, notes, row, usage
 from wikic.pages.render import clean_text, clean_title
@@ -54,6 +53,7 @@ from wikic.vault import frontmatter as fm_parser
 from wikic.vault.formats.anchors import strip_anchors
 from wikic.vault.frontmatter import split_page
 from wikic.vault.layout import INDEX_FILE, PAGE_FOLDERS, RAW_DIR, require_vault
+from wikic.vault.link_text import LinkNames
 from wikic.vault.load import Vault, load_vault, walk
 from wikic.vault.parse import parse_note
 from wikic.vault.schema_md import load as load_schema, load_checked

@@ -21,7 +21,7 @@ from wikic.ingest.extract.run import (
 )
 from wikic.ingest.extract.signals import name_signals
 from wikic.ingest.extract.windows import Chunk, split_chunks
-from wikic.pages.names import normalize_name
+from wikic.vault.names import normalize_name
 
 __all__ = [
     "STRATEGIES", "Chunk", "Estimate", "ExtractionResult", "PromptContext", "SourceText", "build_messages",

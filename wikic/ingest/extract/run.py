@@ -61,10 +61,10 @@ from wikic.ingest.workers import DaemonPool
 from wikic.llm.cache import ReplyCache
 from wikic.llm.client import LLM, TruncatedReply
 from wikic.llm.structured import Usage, ask
-from wikic.pages.names import normalize_name
 from wikic.settings import Settings
 from wikic.text.tokens import estimate_messages
 from wikic.vault.formats.transcript import is_transcript as transcript_text
+from wikic.vault.names import normalize_name
 
 MAX_SPLIT_DEPTH = 3
 STRATEGIES = ("auto", "single", "two-pass")

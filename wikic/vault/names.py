@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from wikic.pages.links import LinkNames
+from wikic.vault.link_text import LinkNames
 from wikic.vault.load import load_vault
 from wikic.vault.resolve import fold
 from wikic.vault.slug import slugify
