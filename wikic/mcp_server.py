@@ -28,6 +28,7 @@ from mcp.types import ToolAnnotations
 
 from wikic import __version__
 from wikic.palace import Palace, open_palace
+from wikic.vault.formats.memory_items import TOLD_KINDS
 from wikic.vault.layout import RAW_DIR, RAW_SUBDIRS, require_vault
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -304,7 +305,7 @@ class WikiTools:
         if not found:
             filters = ", ".join(f"{name} {value}" for name, value in (("kind", kind), ("subject", subject)) if value)
             return (f"No memory matches{' “' + query + '”' if query else ''}{' (' + filters + ')' if filters else ''}. "
-                    "Try fewer words, another kind (persona, episodic, instruction, lesson), or search.")
+                    f"Try fewer words, another kind ({', '.join(TOLD_KINDS)}), or search.")
         lines = [f"{len(found)} memor{'y' if len(found) == 1 else 'ies'} (best first):"]
         for r in found:
             m = r.memory
@@ -315,7 +316,7 @@ class WikiTools:
         return "\n".join(lines)
 
     def remember(self, kind: str, content: str, importance: float = 0.5, subject: str = "user") -> str:
-        from wikic.memory.write import remember
+        from wikic.ingest.remember import remember
 
         with self._lock:
             try:
@@ -332,7 +333,7 @@ class WikiTools:
         return f"Remembered ({done.raw_path} → {where}{waiting})."
 
     def confirm_lesson(self, lesson: str, page: str | None = None) -> str:
-        from wikic.memory.write import confirm_lesson
+        from wikic.memory.confirm import confirm_lesson
         from wikic.palace.todo import update_palace
 
         with self._lock:
@@ -428,10 +429,10 @@ def build_server(root: Path) -> tuple[Any, WikiTools]:
         "with their latest decisions, important recent memories; each with its [[link]]. budget: tokens; "
         "project: brief on one project; overview=true adds what the wiki covers and its main subjects.")
     add(tools.recall, READ_ONLY,
-        "Find memories, best first (importance, confirmations, recency): query words, kind (persona, episodic, "
-        "instruction, lesson) and subject (user, or a project's or tool's page name) narrow them.")
+        f"Find memories, best first (importance, confirmations, recency): query words, kind ({', '.join(TOLD_KINDS)}) "
+        "and subject (user, or a project's or tool's page name) narrow them.")
     add(tools.remember, ASKS_MODEL,
-        "Remember something for later sessions: kind (persona, episodic, instruction, lesson), content, importance "
+        f"Remember something for later sessions: kind ({', '.join(TOLD_KINDS)}), content, importance "
         "0-1, subject (user, or what it is about). Saved as a dated note in raw/notes/ and compiled with the LLM "
         "(captured for a later ingest when no model is configured).")
     add(tools.confirm_lesson, COUNTS,

@@ -26,10 +26,11 @@ from typing import Any
 from wikic.facts.intervals import checked_claim, claim_meta
 from wikic.facts.timeline import contested
 from wikic.ingest.comparisons import build_table, render_table
-from wikic.ingest.memories import Deduplicator, Embed, memory_blocks, payload as memory_payload, subject_of
 from wikic.ingest.page import NewClaim, NewRelation, render_page
 from wikic.ingest.plan_model import Comparison, Concept, Entity, Memory, Plan, Relation
 from wikic.ingest.siblings import see_also
+from wikic.memory.identity import Identity
+from wikic.memory.merge import Deduplicator, Embed, memory_blocks
 from wikic.pages.frontmatter import dump_frontmatter
 from wikic.pages.index_file import Entry
 from wikic.pages.render import clean_text, clean_title, link, linkify
@@ -39,7 +40,6 @@ from wikic.vault.formats.anchors import parse_spec, render as render_anchor
 from wikic.vault.formats.claims import BY_SENTENCE, Citation, Claim, claim_id, is_claim_id, plain_text, scan
 from wikic.vault.formats.dates import VIA_CAPTURED
 from wikic.vault.frontmatter import split_page
-from wikic.vault.identity import Identity
 from wikic.vault.layout import RAW_DIR
 from wikic.vault.lead import lead_of
 from wikic.vault.link_text import LinkNames
@@ -62,6 +62,19 @@ KIND_TAGS = {
     "place": ("place", "location"),
     "event": ("event",),
 }
+
+
+def subject_of(memory: Memory, identity: Identity) -> tuple[str, list[str], str]:
+    """(page title, aliases, kind of thing) of the page `memory` belongs on."""
+    if identity.is_user(memory.subject):
+        return identity.title, list(identity.aliases), "person"
+    return memory.subject, [], ""
+
+
+def memory_payload(memory: Memory, today: dt.date) -> list[Any]:
+    """A memory as the ledgers carry it: [kind, text, anchor, importance, day]."""
+    when = memory.when or today
+    return [memory.kind, memory.fact.text, str(memory.fact.anchor), memory.importance, when.isoformat()]
 
 
 @dataclass

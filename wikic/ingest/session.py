@@ -23,10 +23,10 @@ from typing import TYPE_CHECKING, Any
 
 from wikic.errors import WikicError, describe
 from wikic.ingest.compile import Compiler, SourceResult
-from wikic.ingest.memories import packaged_embedder
 from wikic.ingest.report import SourceReport, fill
+from wikic.memory.identity import read_identity
+from wikic.memory.merge import packaged_embedder
 from wikic.settings import Settings
-from wikic.vault.identity import read_identity
 from wikic.vault.load import walk
 from wikic.vault.names import page_names
 from wikic.vault.schema_md import Schema
