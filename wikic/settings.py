@@ -261,7 +261,7 @@ class PalaceSettings(_Section):
 
 
 class SearchSettings(_Section):
-    """`[search]`: optional model help for `wikic search` (off by default; see wikic/palace/assist.py)."""
+    """`[search]`: optional model help for `wikic search` (off by default; see wikic/query/assist.py)."""
 
     rerank: Literal["none", "llm"] = "none"  # "llm": the configured [llm] model reorders the best candidates
     rewrite: bool = False  # the model rewrites the question into a search query, searched beside it

@@ -87,7 +87,7 @@ def search_command(
         )
     lines = _batch_lines(batch) if batch is not None else None
     from wikic.palace import Palace, search_batch
-    from wikic.palace.assist import search_with_settings
+    from wikic.query.assist import search_with_settings
     from wikic.settings import load_settings
 
     settings = load_settings(root)
