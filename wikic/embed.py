@@ -179,7 +179,7 @@ class OpenAIEmbedder(_Symmetric):
         import openai
 
         from wikic.llm.client import http_stack
-        from wikic.text.redact import Redactor
+        from wikic.redact import Redactor
 
         if not settings.model or not settings.base_url:
             raise ConfigError("the openai embedding provider needs [embedding] model and base_url")

@@ -35,7 +35,7 @@ from pydantic import (
 
 from wikic.config_file import read_config_file
 from wikic.errors import ConfigError
-from wikic.text.redact import without_credentials
+from wikic.redact import without_credentials
 
 OPENAI_DEFAULT_BASE_URL = "https://api.openai.com/v1"
 

@@ -18,8 +18,8 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from wikic.errors import ConfigError, LLMError, StreamCut, require_extra
 from wikic.llm.formats import EndpointMemory, Mode, next_mode, param_quirk, request_format
+from wikic.redact import MASK, Redactor, without_credentials
 from wikic.settings import OPENAI_DEFAULT_BASE_URL, LLMSettings
-from wikic.text.redact import MASK, Redactor, without_credentials
 from wikic.text.tokens import estimate_messages, estimate_tokens
 
 if TYPE_CHECKING:  # the SDK takes most of a second to import: each method that needs it imports it
