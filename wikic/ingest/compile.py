@@ -45,7 +45,7 @@ from wikic.vault.lead import lead_of
 from wikic.vault.link_text import LinkNames
 from wikic.vault.load import Vault, load_vault, walk
 from wikic.vault.names import PageNames, base_name, lookup_keys, name_keys, normalize_name
-from wikic.vault.resolve import fold
+from wikic.vault.resolve import fold_name
 from wikic.vault.schema_md import Schema
 from wikic.vault.slug import slugify
 from wikic.vault.state import Mentions
@@ -601,8 +601,8 @@ class Compiler:
         cited = parse_spec(anchor)
         if self._raw_names is None:
             files, _ = walk(self.root / RAW_DIR)
-            self._raw_names = Counter(fold(posixpath.basename(p)) for p in files)
-        shared = cited is not None and self._raw_names.get(fold(posixpath.basename(cited.path)), 0) > 1
+            self._raw_names = Counter(fold_name(posixpath.basename(p)) for p in files)
+        shared = cited is not None and self._raw_names.get(fold_name(posixpath.basename(cited.path)), 0) > 1
         return render_anchor(anchor, label=cited.path if cited is not None and shared else None, in_table=in_table)
 
     def _new_claim(

@@ -10,7 +10,7 @@ from wikic.lint.context import LintContext
 from wikic.lint.finding import Finding
 from wikic.lint.registry import rule
 from wikic.vault.layout import RAW_DIR
-from wikic.vault.resolve import fold
+from wikic.vault.resolve import fold_name
 
 _UNSAFE = re.compile(r"[#^\[\]|\\:*?\"<>%]")
 
@@ -49,7 +49,7 @@ def unsafe_name(ctx: LintContext) -> Iterator[Finding]:
 def case_collision(ctx: LintContext) -> Iterator[Finding]:
     seen: dict[str, str] = {}
     for path in sorted(ctx.vault.files):
-        key = fold(path)
+        key = fold_name(path)
         if key in seen:
             yield ctx.finding(
                 "case-collision",

@@ -13,7 +13,7 @@ from wikic.vault.frontmatter import unwrap_link
 from wikic.vault.graph import is_citation
 from wikic.vault.layout import INDEX_FILE, OVERVIEW_FILE, RAW_DIR
 from wikic.vault.model import FRONTMATTER, Link
-from wikic.vault.resolve import fold, heading_key
+from wikic.vault.resolve import fold_name, heading_key
 from wikic.vault.slug import slugify
 
 
@@ -22,7 +22,7 @@ def suggest(ctx: LintContext, source: str, link: Link) -> tuple[str | None, Fix 
     its title or an alias equals the link text, or the link text slugs to an existing page name."""
     target = link.target
     meant: list[str] = []
-    by_name = ctx.names.get(fold(target), [])
+    by_name = ctx.names.get(fold_name(target), [])
     if len(set(by_name)) == 1:
         meant = by_name[:1]
     else:
@@ -66,13 +66,13 @@ def _close_name(ctx: LintContext, target: str) -> str | None:
         buckets = {}
         for page in ctx.pages:
             stem = posixpath.basename(page)[:-3]
-            buckets.setdefault((fold(stem[:1]), len(stem)), []).append((stem, _letters(stem)))
+            buckets.setdefault((fold_name(stem[:1]), len(stem)), []).append((stem, _letters(stem)))
         ctx.__dict__["_stem_buckets"] = buckets
-    key = fold(target[:1])
+    key = fold_name(target[:1])
     pool = [s for n in range(len(target) - 2, len(target) + 3) for s in buckets.get((key, n), ())]
     if len(pool) > 200:  # many similar names (generated ones): a typo keeps its first three letters
-        head = fold(target[:3])
-        pool = [s for s in pool if fold(s[0][:3]) == head][:200]
+        head = fold_name(target[:3])
+        pool = [s for s in pool if fold_name(s[0][:3]) == head][:200]
     close = []
     if pool and len(target) < 120:
         # difflib keeps a name only when 2*shared/(len(a)+len(b)) >= 0.8, `shared` counting the characters the two

@@ -15,7 +15,6 @@ from wikic.vault.fields import REQUIRED
 from wikic.vault.frontmatter import unwrap_link
 from wikic.vault.layout import RAW_DIR, SCHEMA_FILE
 from wikic.vault.page_layout import CLAIMS, role_of
-from wikic.vault.resolve import fold
 from wikic.vault.schema_md import near
 
 if TYPE_CHECKING:
@@ -493,5 +492,3 @@ def duplicates(ctx: LintContext) -> Iterator[Finding]:
                     target=name,
                 )
 
-
-__all__ = ["as_date", "fold", "table_rows", "unwrap_link"]

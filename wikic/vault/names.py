@@ -16,7 +16,7 @@ from pathlib import Path
 
 from wikic.vault.link_text import LinkNames
 from wikic.vault.load import load_vault
-from wikic.vault.resolve import fold
+from wikic.vault.resolve import fold_name
 from wikic.vault.slug import slugify
 
 _WORDS = re.compile(r"[^\W_]+", re.UNICODE)
@@ -66,15 +66,15 @@ def acronym(name: str) -> str | None:
     if len(words) < 2:
         return None
     letters = "".join(w[0] for w in words if w[0].isalpha())
-    return fold(letters) if len(letters) >= 2 else None
+    return fold_name(letters) if len(letters) >= 2 else None
 
 
 def name_keys(name: str, *, with_acronym: bool = True) -> list[str]:
     slug = slugify(name)
-    keys = [fold(" ".join(name.split())), slug, slug.replace("-", "")]
+    keys = [fold_name(" ".join(name.split())), slug, slug.replace("-", "")]
     base = base_name(name)
     if base != name:  # "ChromaDB" is found as "Chroma", and "Chroma" as "ChromaDB"
-        keys += [fold(" ".join(base.split())), slugify(base), slugify(base).replace("-", "")]
+        keys += [fold_name(" ".join(base.split())), slugify(base), slugify(base).replace("-", "")]
     if with_acronym:
         acr = acronym(name)
         if acr:
