@@ -27,7 +27,8 @@ from mcp.server.mcpserver.exceptions import ToolError
 from mcp.types import ToolAnnotations
 
 from wikic import __version__
-from wikic.palace import Palace, open_palace
+from wikic.context import VaultContext
+from wikic.palace import Palace
 from wikic.vault.formats.memory_items import TOLD_KINDS
 from wikic.vault.layout import RAW_DIR, RAW_SUBDIRS, require_vault
 
@@ -63,21 +64,13 @@ class WikiTools:
     def __init__(self, root: Path) -> None:
         self.root = Path(root).resolve()
         require_vault(self.root)
-        self._lock = threading.RLock()
-        self._palace: Palace | None = None
+        # the server's one context: wikic.toml and SCHEMA.md read again only when they change, one palace
+        self.context = VaultContext(self.root)
+        self._lock = self.context.palace_lock
 
     # -- the palace --------------------------------------------------------------------------------------
     def palace(self) -> Palace:
-        if self._palace is None:
-            self._palace = open_palace(self.root)
-        return self._palace
-
-    def reset_palace(self) -> None:
-        """After another palace object wrote (ingest), start from a fresh one: chromadb's shared client
-        cache may have been cleared under ours."""
-        if self._palace is not None:
-            self._palace.close()
-            self._palace = None
+        return self.context.palace()
 
     def warm(self) -> None:
         """Open the palace and load the embedding model ahead of the first call (seconds on a cold start).
@@ -94,7 +87,7 @@ class WikiTools:
 
     def close(self) -> None:
         with self._lock:
-            self.reset_palace()
+            self.context.close()
 
     # -- read-only tools ---------------------------------------------------------------------------------
     def search(self, query: str, k: int = 8, wing: str | None = None) -> str:
@@ -198,14 +191,11 @@ class WikiTools:
 
     # -- tools that ask the model or write ---------------------------------------------------------------
     def query(self, question: str, save: bool = False, allow_general: bool = False) -> str:
-        from wikic.query.answer import QueryOptions, generate_answer
-        from wikic.query.retrieve import retrieve
+        from wikic.query.answer import QueryOptions, answer_question
         from wikic.query.writeback import save_answer
 
-        options = QueryOptions(allow_general=allow_general)
-        with self._lock:
-            retrieval = retrieve(self.palace(), question, budget=options.budget, k=options.k)
-        result = generate_answer(self.root, retrieval, options)  # the slow part runs without the lock
+        # the search holds the palace lock; the model is asked without it
+        result = answer_question(self.context, question, QueryOptions(allow_general=allow_general))
         if result.status == "not_found":
             return result.answer
         lines = [result.answer, ""]
@@ -215,7 +205,7 @@ class WikiTools:
         if save:
             try:
                 with self._lock:
-                    saved = save_answer(self.root, result, palace=self.palace())
+                    saved = save_answer(self.context, result)
             except WikicError as exc:
                 lines.append(f"Not filed: {exc.message}")
             else:
@@ -227,17 +217,13 @@ class WikiTools:
     def ingest(self, sources: list[str]) -> str:
         from wikic.ingest.client_inputs import client_inputs, url_prefixes
         from wikic.ingest.pipeline import IngestOptions, ingest
-        from wikic.settings import load_settings
 
         if not sources:
             return "Nothing to ingest: give file paths, http(s) URLs, or raw/ paths captured with file_note."
-        allow = load_settings(self.root).mcp.allow
+        allow = self.context.settings.mcp.allow
         inputs = client_inputs(self.root, sources, allow)
-        with self._lock:
-            try:
-                report = ingest(self.root, IngestOptions(inputs=inputs, client_url_allow=url_prefixes(allow)))
-            finally:
-                self.reset_palace()
+        with self._lock:  # the run indexes what it writes through the server's palace
+            report = ingest(self.context, IngestOptions(inputs=inputs, client_url_allow=url_prefixes(allow)))
         return _ingest_summary(report)
 
     def file_note(self, title: str, text: str, kind: str = "articles") -> str:
@@ -271,7 +257,7 @@ class WikiTools:
         with self._lock:
             done = invalidate(self.root, claim, reason, on=on or None)
             try:
-                update_palace(self.root, [done.page, done.note], self.palace())
+                update_palace(self.root, [done.page, done.note], self.palace)
             except (WikicError, OSError) as exc:
                 logging.getLogger(__name__).debug("palace not updated after invalidate: %s", exc)
         return (f"Ended {done.claim} on {done.page} as of {done.ended.isoformat()}: “{done.text}”. It is in the "
@@ -319,10 +305,7 @@ class WikiTools:
         from wikic.ingest.remember import remember
 
         with self._lock:
-            try:
-                done = remember(self.root, kind, content, importance=importance, subject=subject)
-            finally:
-                self.reset_palace()
+            done = remember(self.context, kind, content, importance=importance, subject=subject)
         if not done.compiled:
             return (f"Captured as {done.raw_path}; not compiled yet ({done.error}). It will be compiled into the "
                     "wiki by the next `wikic ingest` (or ingest([]) here) once a model is configured.")
@@ -339,7 +322,7 @@ class WikiTools:
         with self._lock:
             done = confirm_lesson(self.root, lesson, page=page or None)
             try:
-                update_palace(self.root, [done.page], self.palace())
+                update_palace(self.root, [done.page], self.palace)
             except (WikicError, OSError) as exc:
                 logging.getLogger(__name__).debug("palace not updated after confirm_lesson: %s", exc)
         state = "verified" if done.verified else f"{done.confirmations} confirmation(s); verified at 2"

@@ -160,7 +160,7 @@ def test_in_a_batch_a_damaged_export_fails_alone_and_the_rest_compiles(vault: Pa
 def test_the_cli_exits_1_names_the_file_and_line_and_compiles_the_rest(
     vault: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    monkeypatch.setattr("wikic.ingest.pipeline.make_llm", lambda *_: FakeLLM().respond_with(plan_for))
+    monkeypatch.setattr("wikic.llm.client.vault_llm", lambda *_: FakeLLM().respond_with(plan_for))
     truncated = tmp_path / "conversations.json"
     truncated.write_bytes((FIXTURES / "chatgpt-conversations.json").read_bytes()[:3000])
     cases = [(FIXTURES / "claude-code-truncated.jsonl", "claude-code-truncated.jsonl:5: not a JSON line"),

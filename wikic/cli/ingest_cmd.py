@@ -250,7 +250,9 @@ def register(app: typer.Typer) -> None:
                 hint="--estimate counts the tokens without a model call; --dry-run asks the model and shows the diff",
             )
         overrides = {"model": model, "base_url": base_url, "concurrency": concurrency, "strategy": strategy}
+        from wikic.context import VaultContext
         from wikic.ingest.pipeline import IngestOptions, ingest
+
         options = IngestOptions(
             inputs=sources or [],
             kind=kind,
@@ -266,8 +268,8 @@ def register(app: typer.Typer) -> None:
         )
 
         try:
-            with ProgressDisplay(json_output=json_output) as display:
-                report = ingest(root, options, progress=display)
+            with ProgressDisplay(json_output=json_output) as display, VaultContext(root, options.overrides) as context:
+                report = ingest(context, options, progress=display)
         except KeyboardInterrupt:
             _exit_interrupted(
                 "Interrupted: whatever was cut short while being written is finished by the next `wikic ingest`."

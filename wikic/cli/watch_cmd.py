@@ -55,6 +55,7 @@ def register(app: typer.Typer) -> None:
 
         Example: wikic watch --vault ~/wiki
         """
+        from wikic.context import VaultContext
         from wikic.ingest.watch import watch
 
         root = resolve_vault(vault)
@@ -63,7 +64,8 @@ def register(app: typer.Typer) -> None:
             typer.echo(f"watching {root}/raw and the capture queue (Ctrl-C to stop)", err=True)
 
         try:
-            watch(root, _show, debounce_ms=debounce, use_palace=not no_palace, on_start=started)
+            with VaultContext(root) as context:
+                watch(context, _show, debounce_ms=debounce, use_palace=not no_palace, on_start=started)
         except KeyboardInterrupt:
             typer.echo("stopped", err=True)
             raise typer.Exit(Interrupted.exit_code) from None

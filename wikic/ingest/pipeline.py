@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from wikic.context import VaultContext
 from wikic.errors import (
     Interrupted,
     LLMError,
@@ -42,10 +43,9 @@ from wikic.pages.index_file import bare_index, with_entries
 from wikic.pages.lock import vault_lock
 from wikic.pages.log_file import row
 from wikic.progress import ProgressCallback, ProgressEvent
-from wikic.settings import Settings, load_settings
 from wikic.vault.layout import INDEX_FILE, require_vault
 from wikic.vault.names import PageNames, page_names
-from wikic.vault.schema_md import Schema, load_checked
+from wikic.vault.schema_md import Schema
 from wikic.vault.state import Compiled, compose_todos, drop_compose_todo
 
 if TYPE_CHECKING:  # imported once a run has work for the model: a configuration error is told at once
@@ -259,19 +259,13 @@ class _ChunkCount:
             self._progress(ProgressEvent("extract", now[0], self.total, "chunks", tokens=now[1]))
 
 
-def make_llm(root: Path, settings: Settings) -> LLM:
-    from wikic.llm.client import vault_llm  # here: `wikic ingest` with nothing to do never loads the client
-
-    return vault_llm(root, settings.llm)
-
-
 def prompt_context(schema: Schema, *, worked_example: bool = True) -> PromptContext:
     from wikic.ingest.extract import PromptContext
 
     return PromptContext(domain=schema.domain, tags=schema.tags, prose=schema.prose(), worked_example=worked_example)
 
 
-def relevant_pages(root: Path, source: CapturedSource, names: PageNames, use_palace: bool) -> list[str]:
+def relevant_pages(context: VaultContext, source: CapturedSource, names: PageNames, use_palace: bool) -> list[str]:
     """Titles of existing pages that matter to `source`: named in it, or close to it in the palace.
     The list is capped, so the prompt does not grow with the wiki."""
     text = source.text.lower()
@@ -283,10 +277,10 @@ def relevant_pages(root: Path, source: CapturedSource, names: PageNames, use_pal
                 break
     if use_palace:
         try:
-            from wikic.palace import search_vault
+            from wikic.palace import search
 
             query = f"{source.title}\n{source.text[:2000]}"
-            for hit in search_vault(root, query, k=MAX_CONTEXT_PAGES // 2):
+            for hit in search(context.palace(), query, k=MAX_CONTEXT_PAGES // 2):
                 hit_path = getattr(hit, "path", None)
                 if hit_path in names.titles:
                     found.append(names.titles[hit_path])
@@ -296,7 +290,8 @@ def relevant_pages(root: Path, source: CapturedSource, names: PageNames, use_pal
 
 
 def ingest(
-    root: Path, options: IngestOptions, *, llm: LLM | None = None, progress: ProgressCallback | None = None
+    vault: VaultContext | Path, options: IngestOptions, *, llm: LLM | None = None,
+    progress: ProgressCallback | None = None,
 ) -> IngestReport:
     """Capture, extract, compile and index `options.inputs`; `progress` receives ProgressEvents (on this thread).
 
@@ -304,10 +299,21 @@ def ingest(
     are abandoned, the sources whose extraction finished are compiled and written as usual, and the report
     says `interrupted`; Ctrl-C while the search index is updated leaves that work to the next run.
     """
-    root = Path(root).resolve()
+    context = vault if isinstance(vault, VaultContext) else VaultContext(Path(vault).resolve(), options.overrides)
+    try:
+        return _ingest(context, options, llm, progress)
+    finally:
+        if context is not vault:
+            context.close()
+
+
+def _ingest(
+    context: VaultContext, options: IngestOptions, llm: LLM | None, progress: ProgressCallback | None
+) -> IngestReport:
+    root = Path(context.root).resolve()
     require_vault(root)
-    schema = load_checked(root)  # a SCHEMA.md ingest cannot read as meant stops it before anything is read
-    settings = load_settings(root, options.overrides)
+    schema = context.checked_schema()  # a SCHEMA.md ingest cannot read as meant stops it before anything is read
+    settings = context.settings
     if options.use_palace:  # the search index gives each source its context, and takes the pages written
         require_extra("palace", instead="pass --no-palace to ingest without the search index")
     today = options.today or dt.date.today()
@@ -338,7 +344,7 @@ def ingest(
         )
         report.conversations = list(refused)
         if found:
-            llm = llm or make_llm(root, settings)  # a configuration error before any transcript is written
+            llm = llm or context.llm()  # a configuration error before any transcript is written
             intake = bring_in(root, found, progress=progress)
             report.conversations += intake.reports
             transcripts = [str(root / p) for p in intake.transcripts]
@@ -347,7 +353,7 @@ def ingest(
                                         encoding=options.encoding)
     else:
         if not options.dry_run and not options.estimate:
-            llm = _bring_in_waiting(root, settings, report, llm, progress)
+            llm = _bring_in_waiting(context, report, llm, progress)
         prepared, unusable = pending_inputs(root, settings.ingest)
         previewing = options.dry_run or options.estimate
         for u in unusable:
@@ -367,7 +373,7 @@ def ingest(
         s.text_path and (options.force or not compiled.is_current(s.text_path, s.sha256)) for s in planned
     )
     if needs_model and llm is None and not options.estimate:
-        llm = make_llm(root, settings)
+        llm = context.llm()
     if rebuilt is not None and rebuilt.entries and not options.dry_run and not options.estimate:
         with vault_lock(root):
             if ledger_missing(root):
@@ -392,9 +398,9 @@ def ingest(
         options.dry_run or options.estimate)
     if not todo:
         if not options.dry_run and not options.estimate:
-            composed = _compose_left(root, report, settings, schema, today, llm, page_types) if composing else []
+            composed = _compose_left(context, report, today, llm) if composing else []
             if options.use_palace:
-                _update_palace(root, report, composed, progress)
+                _update_palace(context, report, composed, progress)
         return report
 
     from wikic.facts.lookup import listed_claims
@@ -404,15 +410,15 @@ def ingest(
     from wikic.llm.cache import ReplyCache
 
     names, _ = page_names(root)
-    context = prompt_context(schema, worked_example=options.worked_example)
+    prompt = prompt_context(schema, worked_example=options.worked_example)
     cache = ReplyCache.for_vault(root, read=options.use_cache, batched=True)
-    contexts = {src.raw_path: relevant_pages(root, src, names, options.use_palace) for src in todo}
-    claims = {path: listed_claims(root, names, titles) for path, titles in contexts.items()}
+    related = {src.raw_path: relevant_pages(context, src, names, options.use_palace) for src in todo}
+    claims = {path: listed_claims(root, names, titles) for path, titles in related.items()}
 
     if options.estimate:
         for src in todo:
             est = estimate_extraction(
-                src, context=context, existing_pages=contexts[src.raw_path], existing_claims=claims[src.raw_path],
+                src, context=prompt, existing_pages=related[src.raw_path], existing_claims=claims[src.raw_path],
                 settings=settings, llm=llm, cache=cache,
             )
             r = SourceReport(
@@ -424,12 +430,12 @@ def ingest(
                 calls=est.chunks - est.cached_chunks,
                 cached_calls=est.cached_chunks,
                 cost=est.max_cost,
-                context_pages=len(contexts[src.raw_path]),
+                context_pages=len(related[src.raw_path]),
             )
             report.sources.append(r)
         return report
 
-    llm = BoundedLLM(llm or make_llm(root, settings), settings.llm.concurrency)
+    llm = BoundedLLM(llm or context.llm(), settings.llm.concurrency)
     spent = 0
     results: dict[str, ExtractionResult | Exception] = {}
     chunks = {src.raw_path: source_chunks(src, settings) for src in todo}
@@ -438,7 +444,7 @@ def ingest(
     def run(src: CapturedSource) -> None:
         try:
             results[src.raw_path] = extract_plan(
-                llm, src, context=context, existing_pages=contexts[src.raw_path], existing_claims=claims[src.raw_path],
+                llm, src, context=prompt, existing_pages=related[src.raw_path], existing_claims=claims[src.raw_path],
                 settings=settings, cache=cache, chunks=chunks[src.raw_path], on_chunk=answered.add,
                 on_tokens=answered.add_tokens,
             )
@@ -448,7 +454,7 @@ def ingest(
             results[src.raw_path] = RuntimeError(describe(exc))
 
     job = CompileJob(root, schema, settings, today, options.force, options.dry_run,
-                     {path: len(titles) for path, titles in contexts.items()})
+                     {path: len(titles) for path, titles in related.items()})
     early = EarlyCompile(job, todo)
 
     def meanwhile() -> None:
@@ -509,52 +515,53 @@ def ingest(
             run_id = plan.run
 
     if composing and not report.interrupted:
-        touched = sorted({*touched, *_compose_left(root, report, settings, schema, today, llm, page_types, cache)})
+        touched = sorted({*touched, *_compose_left(context, report, today, llm, cache)})
     if options.use_palace and touched and not report.interrupted:
-        _update_palace(root, report, [*touched, INDEX_FILE], progress, run=run_id)
+        _update_palace(context, report, [*touched, INDEX_FILE], progress, run=run_id)
     if report.interrupted:
         return report  # at once: the search index (its to-do is kept) and lint wait for the next run
     if options.lint_after:
         from wikic.lint.run import LintOptions, run_lint
 
         report.lint = run_lint(
-            root, LintOptions(select=("broken-wikilink", "index-gap", "frontmatter"), use_cache=True, today=today)
+            context, LintOptions(select=("broken-wikilink", "index-gap", "frontmatter"), use_cache=True, today=today)
         )
     return report
 
 
 def _compose_left(
-    root: Path, report: IngestReport, settings: Settings, schema: Schema, today: dt.date, llm: LLM | None,
-    page_types: list[str], cache: ReplyCache | None = None,
+    context: VaultContext, report: IngestReport, today: dt.date, llm: LLM | None, cache: ReplyCache | None = None
 ) -> list[str]:
     """Write as prose the pages runs wrote and did not compose yet (this run's, and any a killed or stopped
     run left: `.wikic/compose-todo/`), then drop those to-dos; the pages it changed. A page that no longer
     exists, or has nothing to compose, is passed over."""
+    root, settings = Path(context.root).resolve(), context.settings
     todos = compose_todos(root)
     pages = sorted({p for _, paths in todos for p in paths if (root / p).is_file()})
     if pages:
         if llm is None:
-            llm = make_llm(root, settings)
+            llm = context.llm()
         if cache is None:
             from wikic.llm.cache import ReplyCache
 
             cache = ReplyCache.for_vault(root, read=True, batched=True)
-        report.composed = compose_run(root, llm, cache, schema, pages, today=today,
-                                      max_tokens=settings.llm.max_output_tokens, page_types=page_types,
+        report.composed = compose_run(root, llm, cache, context.schema, pages, today=today,
+                                      max_tokens=settings.llm.max_output_tokens, page_types=context.page_types,
                                       concurrency=settings.llm.concurrency)
     for todo, _ in todos:
         drop_compose_todo(todo)
     return report.composed.pages if report.composed is not None else []
 
 
-def _bring_in_waiting(root: Path, settings: Settings, report: IngestReport, llm: LLM | None,
+def _bring_in_waiting(context: VaultContext, report: IngestReport, llm: LLM | None,
                       progress: ProgressCallback | None) -> LLM | None:
     """Before compiling what raw/ holds: turn the capture queue and conversation exports dropped into raw/
     into transcripts (the model's configuration is checked first, so an error leaves raw/ as it was)."""
+    root = Path(context.root).resolve()
     dropped = find_dropped(root)
     if not dropped and not queued(root):
         return llm
-    llm = llm or make_llm(root, settings)
+    llm = llm or context.llm()
     report.conversations = (
         drain_queue(root, progress=progress).reports + bring_in(root, dropped, progress=progress).reports
     )
@@ -610,14 +617,16 @@ def _plan_run(
 
 
 def _update_palace(
-    root: Path, report: IngestReport, paths: list[str], progress: ProgressCallback | None, *, run: str | None = None
+    context: VaultContext, report: IngestReport, paths: list[str], progress: ProgressCallback | None, *,
+    run: str | None = None,
 ) -> None:
     """Index `paths`, and whatever a killed run left to index; a failure is reported, never fatal; Ctrl-C
     leaves the work (its to-do) for the next run."""
     from wikic.palace.todo import update_palace
 
     try:
-        report.palace_leftover = update_palace(root, paths, run=run, progress=progress)
+        report.palace_leftover = update_palace(Path(context.root).resolve(), paths, context.palace, run=run,
+                                               progress=progress)
     except KeyboardInterrupt:
         report.interrupted = "palace"
     except (PalaceError, ImportError, OSError) as exc:

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from wikic.context import VaultContext
 from wikic.errors import ConfigError, UsageError
 from wikic.text.controls import without_controls
 from wikic.vault.formats.memory_items import KINDS
@@ -50,13 +51,24 @@ def note_text(kind: str, content: str, importance: float, subject: str, when: dt
     )
 
 
-def remember(root: Path, kind: str, content: str, *, importance: float = 0.5, subject: str = "user",
+def remember(vault: VaultContext | Path, kind: str, content: str, *, importance: float = 0.5, subject: str = "user",
              llm: Any = None, now: dt.datetime | None = None) -> Remembered:
-    """Capture `content` as a memory of `kind` about `subject`, and compile it when a model is configured."""
+    """Capture `content` as a memory of `kind` about `subject`, and compile it when a model is configured
+    (`llm`: a model of the caller's own instead)."""
+    context = vault if isinstance(vault, VaultContext) else VaultContext(Path(vault).resolve())
+    try:
+        return _remember(context, kind, content, importance, subject, llm, now)
+    finally:
+        if context is not vault:
+            context.close()
+
+
+def _remember(context: VaultContext, kind: str, content: str, importance: float, subject: str, llm: Any,
+              now: dt.datetime | None) -> Remembered:
     from wikic.ingest.capture import capture
     from wikic.ingest.pipeline import IngestOptions, ingest
 
-    root = Path(root).resolve()
+    root = Path(context.root).resolve()
     require_vault(root)
     if kind not in KINDS:
         raise UsageError(f"unknown memory kind {kind!r}", hint=f"use one of: {', '.join(KINDS)}")
@@ -74,7 +86,7 @@ def remember(root: Path, kind: str, content: str, *, importance: float = 0.5, su
     (captured,) = capture(root, ["-"], kind=NOTES_KIND, stdin=text.encode("utf-8"))
     result = Remembered(captured.raw_path, captured.new, False)
     try:
-        report = ingest(root, IngestOptions(inputs=[str(root / captured.raw_path)], today=now.date()), llm=llm)
+        report = ingest(context, IngestOptions(inputs=[str(root / captured.raw_path)], today=now.date()), llm=llm)
     except ConfigError as exc:  # no model configured: the note waits in raw/notes/ for `wikic ingest`
         result.error = exc.message
         return result

@@ -15,9 +15,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from wikic import __version__
+from wikic.context import VaultContext
 from wikic.errors import UsageError
 from wikic.lint.finding import SEVERITY_ORDER, Finding
-from wikic.settings import load_settings
 from wikic.vault.layout import is_vault
 from wikic.vault.state import LINT_REPORT, SOURCES, read_cache, source_ledger, state_file, write_cache
 
@@ -117,10 +117,14 @@ def _fingerprint(root: Path, files: Any, options: LintOptions, today: dt.date) -
     return h.hexdigest()
 
 
-def run_lint(root: Path, options: LintOptions = LintOptions(), *, label: str | None = None) -> LintReport:
-    """Lint the vault at `root`. Reads only; the caches under `.wikic/` are the only thing it may write."""
+def run_lint(
+    vault: VaultContext | Path, options: LintOptions = LintOptions(), *, label: str | None = None
+) -> LintReport:
+    """Lint the vault (a context, or its folder). Reads only; the caches under `.wikic/` are the only thing it
+    may write."""
     started = time.perf_counter()
-    root = Path(root)
+    context = VaultContext.of(vault)
+    root = Path(context.root)
     if not root.is_dir():
         raise UsageError(f"vault folder does not exist: {root}")
     _check_names(options.select, "--select")
@@ -128,7 +132,7 @@ def run_lint(root: Path, options: LintOptions = LintOptions(), *, label: str | N
     if options.use_cache is None:
         options = replace(options, use_cache=is_vault(root))
     # wikic.toml is validated whole on every run, as every command does, whether or not --strict was given
-    configured = load_settings(root).lint.strict
+    configured = context.settings.lint.strict
     strict = configured if options.strict is None else options.strict
     today = options.today or dt.date.today()
     label = label if label is not None else os.fspath(root)

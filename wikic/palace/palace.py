@@ -111,11 +111,10 @@ def _tags_field(tags: list[str]) -> str:
 class Palace:
     """One vault's palace. Cheap to keep open; `search` notices writes made by other processes."""
 
-    def __init__(self, vault: Path, settings: Settings | None = None, embedder: Embedder | None = None) -> None:
+    def __init__(self, vault: Path, settings: Settings, embedder: Embedder | None = None) -> None:
         require_extra("palace")
         self.vault = vault.resolve()
         require_vault(self.vault)  # a palace lives in .wikic/: never create one in a folder that is no vault
-        settings = settings or load_settings(self.vault)
         self.settings = settings.palace
         if self.settings.url is None and inside_lexically(self.vault, self.settings.path):
             confined(self.vault, self.settings.path)  # an absolute path elsewhere is the user's choice
@@ -580,6 +579,7 @@ class Palace:
         }
 
 
-def open_palace(vault: Path, *, embedder: Embedder | None = None) -> Palace:
-    """The palace of `vault` with its configured settings (wikic.toml + environment)."""
-    return Palace(vault, embedder=embedder)
+def open_palace(vault: Path, settings: Settings | None = None, *, embedder: Embedder | None = None) -> Palace:
+    """The palace of `vault` with `settings` (the library passes its context's; a script may pass none, and
+    the vault's wikic.toml and the environment are read here, once)."""
+    return Palace(vault, settings if settings is not None else load_settings(vault.resolve()), embedder=embedder)
