@@ -265,8 +265,8 @@ def test_lint_finds_the_vault_from_a_subfolder(example: Path, monkeypatch: pytes
 
 
 def test_ingest_prints_its_lint_findings_as_lint_does() -> None:
-    from wikic.cli.ingest_cmd import _render
     from wikic.ingest.pipeline import IngestReport
+    from wikic.ingest.report import render_report
     from wikic.lint.finding import Finding
     from wikic.lint.render import text
     from wikic.lint.run import LintReport
@@ -276,7 +276,7 @@ def test_ingest_prints_its_lint_findings_as_lint_does() -> None:
         Finding("broken-wikilink", "error", "entities/a.md", 12, 5, "link target 'ghost' does not exist"),
     ]
     lint = LintReport("v", findings, pages=1, links=1, seconds=0.0)
-    shown = _render(IngestReport(lint=lint)).splitlines()
+    shown = render_report(IngestReport(lint=lint)).splitlines()
     assert shown[-3].startswith("lint: 1 error(s)")
     assert shown[-2:] == [
         "  SCHEMA.md:1:1: warning frontmatter unknown section '## Extra'",

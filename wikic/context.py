@@ -19,7 +19,8 @@ from __future__ import annotations
 
 import os
 import threading
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -76,6 +77,19 @@ class VaultContext:
         """`vault` itself when it is a context, else a new context of that folder (a library entry point
         called from Python with a path)."""
         return vault if isinstance(vault, VaultContext) else cls(Path(vault), overrides)
+
+    @classmethod
+    @contextmanager
+    def using(
+        cls, vault: VaultContext | Path | str, overrides: Mapping[str, Any] | None = None
+    ) -> Iterator[VaultContext]:
+        """`vault` itself when it is a context (its giver closes it); else a context of that folder, made for
+        the block and closed after it (what it opened, the palace, is closed with it)."""
+        if isinstance(vault, VaultContext):
+            yield vault
+            return
+        with cls(Path(vault).resolve(), overrides) as context:
+            yield context
 
     # -- what is read ------------------------------------------------------------------------------------
     @property

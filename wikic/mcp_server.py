@@ -143,7 +143,7 @@ class WikiTools:
     def list_pages(self, type: str | None = None, tag: str | None = None) -> str:
         from wikic.vault.load import load_vault
 
-        vault = load_vault(self.root, use_cache=True)
+        vault = load_vault(self.root, use_cache=True, schema=self.context.schema)
         wanted_tag = tag.lstrip("#").lower() if tag else None
         lines = []
         for path in vault.pages:
@@ -170,7 +170,7 @@ class WikiTools:
     def lint(self, rules: list[str] | None = None) -> str:
         from wikic.lint.run import LintOptions, run_lint
 
-        report = run_lint(self.root, LintOptions(select=tuple(rules or ()), use_cache=True))
+        report = run_lint(self.context, LintOptions(select=tuple(rules or ()), use_cache=True))
         s = report.summary()
         head = f"{s['pages']} page(s), {s['links']} link(s): {s['errors']} error(s), {s['warnings']} warning(s)"
         if not report.findings:
@@ -187,7 +187,7 @@ class WikiTools:
         from wikic.status import render_status, vault_status
 
         with self._lock:
-            return render_status(vault_status(self.root))
+            return render_status(vault_status(self.context))
 
     # -- tools that ask the model or write ---------------------------------------------------------------
     def query(self, question: str, save: bool = False, allow_general: bool = False) -> str:
@@ -217,6 +217,7 @@ class WikiTools:
     def ingest(self, sources: list[str]) -> str:
         from wikic.ingest.client_inputs import client_inputs, url_prefixes
         from wikic.ingest.pipeline import IngestOptions, ingest
+        from wikic.ingest.report import render_report
 
         if not sources:
             return "Nothing to ingest: give file paths, http(s) URLs, or raw/ paths captured with file_note."
@@ -224,7 +225,7 @@ class WikiTools:
         inputs = client_inputs(self.root, sources, allow)
         with self._lock:  # the run indexes what it writes through the server's palace
             report = ingest(self.context, IngestOptions(inputs=inputs, client_url_allow=url_prefixes(allow)))
-        return _ingest_summary(report)
+        return render_report(report)
 
     def file_note(self, title: str, text: str, kind: str = "articles") -> str:
         from wikic.ingest.capture import capture
@@ -255,7 +256,7 @@ class WikiTools:
         from wikic.palace.todo import update_palace
 
         with self._lock:
-            done = invalidate(self.root, claim, reason, on=on or None)
+            done = invalidate(self.context, claim, reason, on=on or None)
             try:
                 update_palace(self.root, [done.page, done.note], self.palace)
             except (WikicError, OSError) as exc:
@@ -320,35 +321,13 @@ class WikiTools:
         from wikic.palace.todo import update_palace
 
         with self._lock:
-            done = confirm_lesson(self.root, lesson, page=page or None)
+            done = confirm_lesson(self.context, lesson, page=page or None)
             try:
                 update_palace(self.root, [done.page], self.palace)
             except (WikicError, OSError) as exc:
                 logging.getLogger(__name__).debug("palace not updated after confirm_lesson: %s", exc)
         state = "verified" if done.verified else f"{done.confirmations} confirmation(s); verified at 2"
         return f"Confirmed on {done.page}: “{done.lesson}” ({state})."
-
-
-def _ingest_summary(report: Any) -> str:
-    lines = []
-    for s in report.sources:
-        line = f"{s.raw_path}: {s.status}"
-        if s.created or s.updated:
-            line += f" ({len(s.created)} created, {len(s.updated)} updated)"
-        if s.error:
-            line += f": {s.error}"
-        lines.append(line)
-        lines.extend(f"  + {p}" for p in s.created)
-        lines.extend(f"  ~ {p}" for p in s.updated)
-        if s.pending:
-            lines.append(f"  waiting for more sources (below threshold): {', '.join(s.pending)}")
-    t = report.totals()
-    lines.append(f"{t['compiled']} compiled, {t['unchanged']} unchanged, {t['failed']} failed; "
-                 f"{t['prompt_tokens'] + t['completion_tokens']:,} tokens")
-    if report.lint is not None:
-        summary = report.lint.summary()
-        lines.append(f"lint: {summary['errors']} error(s), {summary['warnings']} warning(s)")
-    return "\n".join(lines)
 
 
 def build_server(root: Path) -> tuple[Any, WikiTools]:

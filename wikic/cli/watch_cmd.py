@@ -18,7 +18,7 @@ def _lines(result: IngestReport | WikicError) -> list[str]:
     that found nothing to do."""
     if isinstance(result, WikicError):
         return [f"Error: {result.message}" + (f" ({result.hint})" if result.hint else "")]
-    from wikic.cli.ingest_cmd import conversation_lines
+    from wikic.ingest.report import conversation_lines
 
     lines = [line for line in conversation_lines(result) if "0 transcript(s)" not in line]
     for s in result.sources:

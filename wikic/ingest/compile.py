@@ -212,7 +212,7 @@ class Compiler:
         """The vault as it is on disk, read once (the run writes nothing before its compile is done, and the
         hubs are planned from this same reading)."""
         if self._vault is None:
-            self._vault = load_vault(self.root, use_cache=True)
+            self._vault = load_vault(self.root, use_cache=True, schema=self.schema)
         return self._vault
 
     def _join(self, path: str, sources: set[str] | frozenset[str]) -> set[str]:

@@ -40,7 +40,7 @@ from wikic.ingest.report import SourceReport, dropped_reasons, log_notes
 from wikic.llm.bounded import BoundedLLM
 from wikic.pages import journal
 from wikic.pages.index_file import bare_index, with_entries
-from wikic.pages.lock import vault_lock
+from wikic.pages.lock import vault_lock, writer
 from wikic.pages.log_file import row
 from wikic.progress import ProgressCallback, ProgressEvent
 from wikic.vault.layout import INDEX_FILE, require_vault
@@ -299,12 +299,8 @@ def ingest(
     are abandoned, the sources whose extraction finished are compiled and written as usual, and the report
     says `interrupted`; Ctrl-C while the search index is updated leaves that work to the next run.
     """
-    context = vault if isinstance(vault, VaultContext) else VaultContext(Path(vault).resolve(), options.overrides)
-    try:
+    with VaultContext.using(vault, options.overrides) as context:
         return _ingest(context, options, llm, progress)
-    finally:
-        if context is not vault:
-            context.close()
 
 
 def _ingest(
@@ -322,8 +318,8 @@ def _ingest(
     unusable: list[Unusable] = []  # raw/ files refused (with no source given)
     page_types = list(schema.page_folders)
     if journal.pending(root) and not options.dry_run and not options.estimate:
-        with vault_lock(root):  # a run killed while writing: finish it before judging what is compiled
-            report.resumed = journal.recover(root, page_types)
+        with writer(root, page_types) as resumed:  # a run killed while writing: finished before judging anything
+            report.resumed = resumed
 
     if options.inputs:
         found, refused = find_exports(options.inputs)
@@ -488,9 +484,9 @@ def _ingest(
     finally:
         cache.sync()
 
-    with vault_lock(root):
-        if not options.dry_run:
-            report.resumed += journal.recover(root, page_types)  # a run killed while this one was extracting
+    # a run killed while this one was extracting is finished first
+    with writer(root, page_types, recover=not options.dry_run, tidy=True) as resumed:
+        report.resumed += resumed
         # what was compiled during extraction stands if the vault is still what it read; else all again
         session = early.take() or CompileSession(job)
         session.finish(todo, results, interrupted=report.interrupted is not None)

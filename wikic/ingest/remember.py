@@ -55,12 +55,8 @@ def remember(vault: VaultContext | Path, kind: str, content: str, *, importance:
              llm: Any = None, now: dt.datetime | None = None) -> Remembered:
     """Capture `content` as a memory of `kind` about `subject`, and compile it when a model is configured
     (`llm`: a model of the caller's own instead)."""
-    context = vault if isinstance(vault, VaultContext) else VaultContext(Path(vault).resolve())
-    try:
+    with VaultContext.using(vault) as context:
         return _remember(context, kind, content, importance, subject, llm, now)
-    finally:
-        if context is not vault:
-            context.close()
 
 
 def _remember(context: VaultContext, kind: str, content: str, importance: float, subject: str, llm: Any,

@@ -28,12 +28,8 @@ def watch(vault: VaultContext | Path, on_run: Callable[[IngestReport | WikicErro
     (or Ctrl-C: KeyboardInterrupt propagates). `on_run` gets each run's report, or the error that stopped
     a run (the watch goes on: the next change tries again). `on_start` is called once the vault and its
     configuration passed their checks, just before the first run: a watch that cannot start raises first."""
-    context = vault if isinstance(vault, VaultContext) else VaultContext(Path(vault).resolve())
-    try:
+    with VaultContext.using(vault) as context:
         _watch(context, on_run, llm, stop, debounce_ms, use_palace, on_start)
-    finally:
-        if context is not vault:
-            context.close()
 
 
 def _watch(context: VaultContext, on_run: Callable[[IngestReport | WikicError], None], llm: LLM | None,

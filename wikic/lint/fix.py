@@ -32,7 +32,7 @@ from wikic.lint.finding import Finding
 from wikic.lint.run import LintOptions, LintReport, run_lint
 from wikic.pages import journal
 from wikic.pages.index_file import Entry, remove_lines, render_index, with_entries
-from wikic.pages.lock import vault_lock
+from wikic.pages.lock import writer
 from wikic.vault.layout import INDEX_FILE, OVERVIEW_FILE, is_vault
 from wikic.vault.lead import page_lead
 from wikic.vault.link_text import LinkNames
@@ -218,9 +218,7 @@ def _sole_writer(root: Path, types: list[str]) -> Iterator[bool]:
     """Hold the vault lock (in a wikic vault) and finish a write a killed run left, before anything is read.
     Yields whether `root` is a wikic vault."""
     wikic_vault = is_vault(root)
-    with vault_lock(root) if wikic_vault else nullcontext():
-        if wikic_vault:
-            journal.recover(root, types)
-        else:
+    with writer(root, types, tidy=True) if wikic_vault else nullcontext():
+        if not wikic_vault:
             remove_stale_temp_files(root)  # a fix killed half-way left its temporary file beside the note
         yield wikic_vault

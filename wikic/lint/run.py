@@ -24,6 +24,7 @@ from wikic.vault.state import LINT_REPORT, SOURCES, read_cache, source_ledger, s
 if TYPE_CHECKING:
     from wikic.vault.load import FileInfo
     from wikic.vault.model import Problem
+    from wikic.vault.schema_md import Schema
 
 
 @dataclass(frozen=True)
@@ -149,7 +150,7 @@ def run_lint(
             return LintReport(label, findings, pages, links, time.perf_counter() - started, strict, cached=True)
 
     with _collector_paused():
-        findings, pages, links = _lint(root, options, today, walked)
+        findings, pages, links = _lint(root, options, today, walked, context.schema)
     if options.use_cache:
         _write_report(root, key, findings, pages, links)
     return LintReport(label, findings, pages, links, time.perf_counter() - started, strict)
@@ -171,14 +172,16 @@ def _collector_paused() -> Iterator[None]:
 
 
 def _lint(
-    root: Path, options: LintOptions, today: dt.date, walked: tuple[dict[str, FileInfo], list[tuple[str, Problem]]]
+    root: Path, options: LintOptions, today: dt.date, walked: tuple[dict[str, FileInfo], list[tuple[str, Problem]]],
+    schema: Schema,
 ) -> tuple[list[Finding], int, int]:
     from wikic.lint.context import LintContext
     from wikic.vault.graph import build
     from wikic.vault.load import load_vault
 
     # the listing the report's cache key was made from: what is linted is what the key describes
-    vault = load_vault(root, use_cache=bool(options.use_cache), jobs=options.jobs, resolve=True, walked=walked)
+    vault = load_vault(root, use_cache=bool(options.use_cache), jobs=options.jobs, resolve=True, walked=walked,
+                       schema=schema)
     graph = build(vault)
     ctx = LintContext(vault=vault, links=graph, today=today)
     ctx.ledger = source_ledger(root)

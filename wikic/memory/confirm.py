@@ -7,6 +7,7 @@ import datetime as dt
 from dataclasses import dataclass
 from pathlib import Path
 
+from wikic.context import VaultContext
 from wikic.errors import UsageError
 from wikic.vault.layout import require_vault
 
@@ -19,27 +20,29 @@ class Confirmed:
     verified: bool
 
 
-def confirm_lesson(root: Path, lesson: str, *, page: str | None = None, today: dt.date | None = None) -> Confirmed:
+def confirm_lesson(
+    vault: VaultContext | Path, lesson: str, *, page: str | None = None, today: dt.date | None = None
+) -> Confirmed:
     """Count a confirmation of the lesson that says `lesson` (the same words, or the same meaning) on
     `page` (any page when None). Raises UsageError when no lesson matches, or when a person edited the
-    lesson's block (their text is never rewritten: they can count it there themselves)."""
+    lesson's block (their text is never rewritten: they can count it there themselves). `vault`: the context,
+    or the folder."""
     from wikic.memory.merge import Deduplicator, packaged_embedder
     from wikic.memory.store import load_memories
     from wikic.pages import journal
     from wikic.pages.blocks import digest, find_block, render_block
-    from wikic.pages.lock import vault_lock
+    from wikic.pages.lock import writer
     from wikic.pages.log_file import page_link, row
     from wikic.vault.formats.anchors import find_anchors
     from wikic.vault.formats.memory_items import block_key, parse_item, render_item
-    from wikic.vault.schema_md import load as load_schema, load_checked
 
-    root = Path(root).resolve()
+    context = VaultContext.of(vault)
+    root = Path(context.root).resolve()
     require_vault(root)
-    load_checked(root)  # a SCHEMA.md that cannot be read as meant: no page is written
+    context.checked_schema()  # a SCHEMA.md that cannot be read as meant: no page is written
+    page_types = context.page_types
     today = today or dt.date.today()
-    with vault_lock(root):
-        if journal.pending(root):
-            journal.recover(root, list(load_schema(root).page_folders))
+    with writer(root, page_types):
         lessons = [
             m
             for m in load_memories(root).items
@@ -80,6 +83,6 @@ def confirm_lesson(root: Path, lesson: str, *, page: str | None = None, today: d
                                f"lesson confirmed ({confirmed.confirmations})")]
                 )
                 plan.palace = [target.path]
-                plan.commit(root, list(load_schema(root).page_folders))
+                plan.commit(root, page_types)
                 return Confirmed(target.path, confirmed.plain, confirmed.confirmations, confirmed.verified)
     raise UsageError(f"{target.path}: the lesson changed while it was being confirmed", hint="try again")

@@ -145,8 +145,7 @@ def answer_question(
     the model is asked after it, without the lock.
     """
     options = options or QueryOptions()
-    context = vault if isinstance(vault, VaultContext) else VaultContext(Path(vault).resolve(), options.overrides)
-    try:
+    with VaultContext.using(vault, options.overrides) as context:
         root = Path(context.root).resolve()
         require_vault(root)
         settings = context.settings
@@ -159,9 +158,6 @@ def answer_question(
             retrieval = retrieve(context.palace(), question, budget=options.budget, k=options.k,
                                  exclude=options.exclude, min_similarity=options.min_similarity, as_of=options.as_of)
         return generate_answer(context, retrieval, options, llm=llm, on_text=on_text)
-    finally:
-        if context is not vault:
-            context.close()
 
 
 def generate_answer(

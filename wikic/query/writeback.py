@@ -44,7 +44,7 @@ from wikic.pages.blocks import digest, find_block, merge_blocks, remove_block
 from wikic.pages.fingerprint import ASKED_KEY, ASKED_SECTION
 from wikic.pages.frontmatter import dump_frontmatter
 from wikic.pages.index_file import Entry, upsert_entry
-from wikic.pages.lock import vault_lock
+from wikic.pages.lock import writer
 from wikic.pages.log_file import listed, notes, row, usage
 from wikic.pages.render import clean_text, clean_title
 from wikic.query.answer import QueryOptions, QueryResult, TextSink, answer_question
@@ -103,12 +103,8 @@ def query_folder(schema: Schema) -> str:
 
 def save_answer(vault: VaultContext | Path, result: QueryResult, *, today: dt.date | None = None) -> SavedQuery:
     """File an answered question as a query page (a page for the same question is updated in place)."""
-    context = vault if isinstance(vault, VaultContext) else VaultContext(Path(vault).resolve())
-    try:
+    with VaultContext.using(vault) as context:
         return _save_answer(context, result, today)
-    finally:
-        if context is not vault:
-            context.close()
 
 
 def _save_answer(context: VaultContext, result: QueryResult, today: dt.date | None) -> SavedQuery:
@@ -133,8 +129,7 @@ def _save_answer(context: VaultContext, result: QueryResult, today: dt.date | No
             hint="ask again (answers are checked: every claim must cite what it comes from)",
         )
     today = today or dt.date.today()
-    with vault_lock(root):
-        _recover(root, context.page_types)  # a save or ingest killed while writing: finish it before reading the vault
+    with writer(root, context.page_types):  # a save or ingest killed while writing is finished first
         folder = query_folder(context.schema)
         existing = find_query_page(root, result.question, folder)
         saved = _write_query(context, result, existing or _new_path(root, folder, result.question), today,
@@ -155,12 +150,8 @@ def refresh_query(
     """Answer a query page's question again and replace its answer block (only if nobody edited it). `llm`:
     a model of the caller's own, instead of the configured one."""
     options = options or QueryOptions()
-    context = vault if isinstance(vault, VaultContext) else VaultContext(Path(vault).resolve(), options.overrides)
-    try:
+    with VaultContext.using(vault, options.overrides) as context:
         return _refresh_query(context, page, options, llm, on_text, today)
-    finally:
-        if context is not vault:
-            context.close()
 
 
 def _refresh_query(context: VaultContext, page: str, options: QueryOptions, llm: StreamingLLM | None,
@@ -182,8 +173,7 @@ def _refresh_query(context: VaultContext, page: str, options: QueryOptions, llm:
     result = answer_question(context, question, options, llm=llm, on_text=on_text)
     if not result.answered or not result.citations:
         return Refreshed(result, None, rel)
-    with vault_lock(root):
-        _recover(root, context.page_types)
+    with writer(root, context.page_types):
         current = (root / rel).read_text(encoding="utf-8")
         _check_answer_block(rel, current)  # edited while the model was answering
         saved = _write_query(context, result, rel, today or dt.date.today(), created=False)
@@ -229,11 +219,6 @@ def find_query_page(root: Path, question: str, folder: str) -> str | None:
 
 
 # -- writing (under the vault lock) ----------------------------------------------------------------------
-
-
-def _recover(root: Path, page_types: list[str]) -> None:
-    if journal.pending(root):
-        journal.recover(root, page_types)
 
 
 def _check_answer_block(rel: str, text: str) -> None:
@@ -311,7 +296,7 @@ def _write_query(context: VaultContext, result: QueryResult, rel: str, today: dt
                      | {item.path for item in items if item.kind == "raw"})
     sources = [s for s in sources if (root / s).is_file()]
     quoted = {item.path for item in items if item.kind == "raw"}
-    vault = load_vault(root, use_cache=True)
+    vault = load_vault(root, use_cache=True, schema=schema)
     related = _related_pages(vault, sources, quoted, {*cited, rel})
     taxonomy = schema.tag_set
     tags: list[str] = []

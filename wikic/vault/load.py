@@ -254,14 +254,15 @@ def load_vault(
     jobs: int | None = None,
     resolve: bool = False,
     walked: tuple[dict[str, FileInfo], list[tuple[str, Problem]]] | None = None,
+    schema: Schema | None = None,
 ) -> Vault:
     """Walk and parse a vault. With `use_cache`, unchanged files (same size and mtime) are not re-parsed and
     the cache under `.wikic/cache/` is refreshed. With `resolve`, the links of every note parsed are also
     resolved where it is parsed (a share of the link graph's work done on the second core). `walked`: the
-    vault's listing when the caller has just made it (`walk`)."""
+    vault's listing when the caller has just made it (`walk`); `schema`: its SCHEMA.md when the caller has it."""
     global _RESOLVER
     root = Path(root)
-    schema = load_schema(root)
+    schema = schema if schema is not None else load_schema(root)
     files, problems = walked if walked is not None else walk(root)
     wanted = sorted(p for p in files if _wanted(p, schema))
     cached = parse_cache.load(root) if use_cache else {}
