@@ -7,12 +7,12 @@ import datetime as dt
 from pathlib import Path
 
 import pytest
+from fake_llm import FakeLLM
 from memkit import SESSIONS, Scripted, Session, at, ingest_sessions, make_vault, memory
 
 from wikic.errors import UsageError
 from wikic.ingest.pending import pending_inputs
 from wikic.ingest.remember import remember
-from wikic.llm.fake import FakeLLM
 from wikic.memory.briefing import wake_up
 from wikic.memory.confirm import confirm_lesson
 from wikic.memory.rank import score

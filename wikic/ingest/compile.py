@@ -27,7 +27,7 @@ from wikic.facts.intervals import checked_claim, claim_meta
 from wikic.facts.timeline import contested
 from wikic.ingest.comparisons import build_table, render_table
 from wikic.ingest.page import NewClaim, NewRelation, render_page
-from wikic.ingest.plan_model import Comparison, Concept, Entity, Memory, Plan, Relation
+from wikic.ingest.plan_model import Comparison, Memory, Plan
 from wikic.ingest.siblings import see_also
 from wikic.memory.identity import Identity
 from wikic.memory.merge import Deduplicator, Embed, memory_blocks
@@ -828,5 +828,3 @@ def _day(value: Any) -> dt.date | None:
 def _same(a: str, b: str) -> bool:
     return bool(set(name_keys(a)) & set(lookup_keys(b)))
 
-
-__all__ = ["Compiler", "Concept", "Entity", "Relation", "SourceResult", "pick_tags"]

@@ -34,7 +34,7 @@ from wikic.vault.state import COMPILED, JOURNAL, MENTIONS, Compiled, Mentions, s
 
 if TYPE_CHECKING:
     from wikic.ingest.capture import CapturedSource
-    from wikic.ingest.extract import ExtractionResult
+    from wikic.ingest.extract.run import ExtractionResult
 
 def vault_stamp(root: Path) -> tuple[Any, ...]:
     """What a compile reads of the vault, as file sizes and modification times: the vault's files (raw/

@@ -10,7 +10,6 @@ from typing import Any
 
 from wikic.lint.finding import Finding, Fix
 from wikic.vault.graph import Edge, LinkGraph
-from wikic.vault.layout import INDEX_FILE, LOG_FILE, OVERVIEW_FILE, RAW_DIR, SCHEMA_FILE
 from wikic.vault.link_text import LinkNames
 from wikic.vault.load import Vault
 from wikic.vault.model import Note
@@ -124,7 +123,3 @@ class LintContext:
     def link_names(self) -> LinkNames:
         """How a repair writes a link to a page (wikic's one rule: the bare name when no other note has it)."""
         return LinkNames(self.vault.files)
-
-    @staticmethod
-    def special(path: str) -> bool:
-        return path in (INDEX_FILE, LOG_FILE, OVERVIEW_FILE, SCHEMA_FILE) or path.startswith(RAW_DIR + "/")

@@ -1,4 +1,4 @@
-"""A scripted LLM for tests and dry runs: queue replies, then inspect what was asked.
+"""A scripted LLM for the tests (and the benchmarks): queue replies, then inspect what was asked.
 
 llm = FakeLLM()
 llm.enqueue({"entities": []}, "not json", LLMError("boom"), lambda messages: {...})
