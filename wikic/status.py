@@ -170,7 +170,7 @@ def vault_status(
     out.last_operations = list(reversed(rows[-recent:])) if recent else []
     out.tokens = token_totals(rows)
     if lint:
-        from wikic.lint.registry import PAGE_RULES
+        from wikic.lint.rule import PAGE_RULES
         from wikic.lint.run import LintOptions, run_lint
 
         try:

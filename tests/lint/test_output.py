@@ -671,7 +671,7 @@ def test_a_cached_run_loads_neither_the_rules_nor_the_parser(tmp_path: Path) -> 
     probe = (
         "import sys; from typer.testing import CliRunner; from wikic.cli import app; "
         f"r = CliRunner().invoke(app, ['lint', {str(root)!r}, '--format', 'json']); "
-        "print(r.exit_code, sorted(m for m in ('networkx', 'markdown_it', 'yaml', 'wikic.lint.rules_links') "
+        "print(r.exit_code, sorted(m for m in ('networkx', 'markdown_it', 'yaml', 'wikic.lint.rules') "
         "if m in sys.modules))"
     )
     out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True).stdout

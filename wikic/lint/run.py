@@ -81,9 +81,7 @@ class LintReport:
 
 
 def _rules() -> dict[str, Any]:
-    # importing the rule modules registers them
-    from wikic.lint import rules_files, rules_index, rules_links, rules_page, rules_schema  # noqa: F401
-    from wikic.lint.registry import RULES
+    from wikic.lint.rules import RULES  # the rules (and networkx with them) load only when needed
 
     return RULES
 
@@ -225,14 +223,14 @@ def _run_rules(ctx: Any, active: list[str], jobs: int | None) -> dict[str, list[
     rules = _rules()
     jobs = min(2, os.cpu_count() or 1) if jobs is None else jobs
     if jobs <= 1 or _SEPARATE_RULE not in active or len(ctx.pages) < _FORK_RULES_FROM or not fork_is_safe():
-        return {rule_id: list(rules[rule_id].fn(ctx)) for rule_id in active}
+        return {rule_id: list(rules[rule_id].check(ctx)) for rule_id in active}
     import multiprocessing as mp
 
     _FORKED_CONTEXT = ctx
     try:
         with mp.get_context("fork").Pool(1) as pool:
             separate = pool.apply_async(_forked_rule, (_SEPARATE_RULE,))
-            found = {rule_id: list(rules[rule_id].fn(ctx)) for rule_id in active if rule_id != _SEPARATE_RULE}
+            found = {rule_id: list(rules[rule_id].check(ctx)) for rule_id in active if rule_id != _SEPARATE_RULE}
             found[_SEPARATE_RULE] = separate.get()
     finally:
         _FORKED_CONTEXT = None
@@ -240,7 +238,7 @@ def _run_rules(ctx: Any, active: list[str], jobs: int | None) -> dict[str, list[
 
 
 def _forked_rule(rule_id: str) -> list[Finding]:
-    return list(_rules()[rule_id].fn(_FORKED_CONTEXT))
+    return list(_rules()[rule_id].check(_FORKED_CONTEXT))
 
 
 def _read_report(root: Path, key: str) -> tuple[list[Finding], int, int] | None:
