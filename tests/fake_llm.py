@@ -20,7 +20,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from wikic.errors import LLMError
-from wikic.llm.client import LLMReply, TextStream, parse_json_object
+from wikic.llm.replies import LLMReply, parse_json_object
+from wikic.llm.stream import TextStream
 from wikic.text.tokens import estimate_messages, estimate_tokens
 
 # A reply: a JSON object, raw reply text (may be invalid on purpose), an exception to raise,

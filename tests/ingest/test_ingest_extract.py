@@ -19,7 +19,8 @@ from wikic.ingest.extract.run import estimate_extraction, extract_plan
 from wikic.ingest.extract.windows import split_chunks
 from wikic.ingest.plan_model import SCHEMA_NAME, Anchor, ChunkPlan
 from wikic.llm.cache import ReplyCache
-from wikic.llm.client import OpenAICompatible, TruncatedReply
+from wikic.llm.client import OpenAICompatible
+from wikic.llm.replies import TruncatedReply
 from wikic.settings import IngestSettings, LLMSettings, Settings
 from wikic.text.tokens import estimate_tokens
 from wikic.vault.names import normalize_name

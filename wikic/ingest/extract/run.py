@@ -59,7 +59,8 @@ from wikic.ingest.plan_model import (
 )
 from wikic.ingest.workers import DaemonPool
 from wikic.llm.cache import ReplyCache
-from wikic.llm.client import LLM, TruncatedReply
+from wikic.llm.client import LLM
+from wikic.llm.replies import TruncatedReply
 from wikic.llm.structured import Usage, ask
 from wikic.settings import Settings
 from wikic.text.tokens import estimate_messages
