@@ -3,8 +3,9 @@
 Every tool is a thin adapter over the library function the CLI calls: parse arguments, call, render text
 for the model. Read-only tools are marked `readOnlyHint`; a search or a page that finds nothing returns
 guidance text (what to try next), not an error; a wikic error becomes a tool error carrying its message and
-hint. Tools run in worker threads: the one long-lived palace is used under a lock, and re-opened after a
-tool wrote through another palace object (ingest), so searches always see the latest writes.
+hint. The tools, their descriptions and what each may do are listed in `mcp_tools.py`. Tools run in worker
+threads over one `VaultContext`: its one palace is used under its lock, by the searches and by the tools that
+write (ingest indexes what it writes through it), so searches always see the latest writes.
 """
 
 from __future__ import annotations
@@ -26,8 +27,9 @@ from mcp.server.mcpserver import MCPServer as _Server
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp.types import ToolAnnotations
 
-from wikic import __version__
+from wikic import __version__, mcp_tools
 from wikic.context import VaultContext
+from wikic.mcp_tools import TOOLS
 from wikic.palace import Palace
 from wikic.vault.formats.memory_items import TOLD_KINDS
 from wikic.vault.layout import RAW_DIR, RAW_SUBDIRS, require_vault
@@ -42,6 +44,10 @@ READ_ONLY = ToolAnnotations(read_only_hint=True, destructive_hint=False, idempot
 ASKS_MODEL = ToolAnnotations(read_only_hint=False, destructive_hint=False, idempotent_hint=False, open_world_hint=True)
 CAPTURES = ToolAnnotations(read_only_hint=False, destructive_hint=False, idempotent_hint=True, open_world_hint=False)
 COUNTS = ToolAnnotations(read_only_hint=False, destructive_hint=False, idempotent_hint=False, open_world_hint=False)
+ANNOTATIONS = {
+    mcp_tools.READ_ONLY: READ_ONLY, mcp_tools.ASKS_MODEL: ASKS_MODEL, mcp_tools.CAPTURES: CAPTURES,
+    mcp_tools.COUNTS: COUNTS,
+}
 
 
 def _tool_errors(fn: F) -> F:
@@ -354,52 +360,8 @@ def build_server(root: Path) -> tuple[Any, WikiTools]:
         server.add_tool(_tool_errors(fn), name=fn.__name__, description=description, annotations=annotations,
                         structured_output=False)
 
-    add(tools.search, READ_ONLY,
-        "Search the wiki's pages and raw sources by meaning and by words (any language). Returns the best files "
-        "with their best passage. wing: entities, concepts, comparisons, queries, raw or notes.")
-    add(tools.read_page, READ_ONLY,
-        "Read a page or raw source: a vault path (entities/openai.md) or a page name as in a wikilink (openai).")
-    add(tools.overview, READ_ONLY,
-        "The wiki's overview: what it covers, its main subjects grouped (each with its lead), its latest changes, "
-        "its open questions and its counts. Start here to find your way; read_page any [[link]] in it.")
-    add(tools.list_pages, READ_ONLY,
-        "List wiki pages with their title and summary; filter by type (entity, concept, comparison, query, "
-        "source: a page per raw source) or tag.")
-    add(tools.query, ASKS_MODEL,
-        "Answer a question from the wiki with checked [[citations]] (calls the configured LLM). Says so when "
-        "the wiki has no answer; when the model finds none but the wiki has sentences that match the question, "
-        "quotes them, cited and marked as quoted (never filed). save=true files the answer as a query page; "
-        "allow_general=true permits a general-knowledge answer, marked as such, when the wiki has none.")
-    add(tools.ingest, ASKS_MODEL,
-        "Compile sources into wiki pages with the LLM: file paths, http(s) URLs, or raw/ paths from file_note.")
-    add(tools.lint, READ_ONLY,
-        "Check the vault: broken links, orphans, index gaps, frontmatter, stale pages, contradictions. "
-        "rules: only these rule ids.")
-    add(tools.status, READ_ONLY,
-        "Pages per type, sources, palace size and model, last operations, lint summary and token totals.")
-    add(tools.file_note, CAPTURES,
-        "Save a note into raw/ (immutable, for a later ingest); nothing is compiled and no model is called.")
-    add(tools.facts, READ_ONLY,
-        "What the wiki says held about a subject (a page's title, alias or file name) on a date: its claims with "
-        "the time each holds, its anchor and its id; contradicting claims are marked. as_of: YYYY, YYYY-MM or "
-        "YYYY-MM-DD (default today).")
-    add(tools.invalidate, COUNTS,
-        "End a claim (its id, from facts) that no longer holds, with the reason: written as a dated note in "
-        "raw/notes/, the claim moves to its page's history. on: the day it stopped holding (default today).")
-    add(tools.wake_up, READ_ONLY,
-        "The briefing for a new session: who the user is, their instructions and preferences, active projects "
-        "with their latest decisions, important recent memories; each with its [[link]]. budget: tokens; "
-        "project: brief on one project; overview=true adds what the wiki covers and its main subjects.")
-    add(tools.recall, READ_ONLY,
-        f"Find memories, best first (importance, confirmations, recency): query words, kind ({', '.join(TOLD_KINDS)}) "
-        "and subject (user, or a project's or tool's page name) narrow them.")
-    add(tools.remember, ASKS_MODEL,
-        f"Remember something for later sessions: kind ({', '.join(TOLD_KINDS)}), content, importance "
-        "0-1, subject (user, or what it is about). Saved as a dated note in raw/notes/ and compiled with the LLM "
-        "(captured for a later ingest when no model is configured).")
-    add(tools.confirm_lesson, COUNTS,
-        "Confirm a lesson on the wiki (its words, or the same meaning); two confirmations make it verified. "
-        "page: where it is, when several pages have lessons.")
+    for name, kind, description in TOOLS:
+        add(getattr(tools, name), ANNOTATIONS[kind], description)
     return server, tools
 
 

@@ -11,6 +11,7 @@ import typer
 from wikic.cli._common import VaultDir, resolve_vault, translate_errors
 from wikic.cli._progress import ProgressDisplay
 from wikic.errors import Interrupted, UsageError
+from wikic.vault.layout import RAW_SUBDIRS
 
 if TYPE_CHECKING:  # imported lazily: the CLI must start fast for `wikic lint`
     from wikic.ingest.pipeline import IngestReport
@@ -49,7 +50,8 @@ def register(app: typer.Typer) -> None:
         ] = None,
         vault: VaultDir = None,
         kind: Annotated[
-            str | None, typer.Option("--kind", help="raw/ folder: articles, papers, transcripts or assets.")
+            str | None,
+            typer.Option("--kind", help=f"raw/ folder: {', '.join(RAW_SUBDIRS[:-1])} or {RAW_SUBDIRS[-1]}."),
         ] = None,
         encoding: Annotated[
             str | None,

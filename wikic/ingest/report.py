@@ -125,7 +125,8 @@ def _totals_lines(report: IngestReport) -> list[str]:
     t = report.totals()
     lines: list[str] = []
     cost = f", ${t['cost']:.4f}" if t["cost"] is not None else ""
-    skipped = f", {t['skipped']} skipped" if t["skipped"] else ""
+    skipped = f", {t['interrupted']} interrupted" if t["interrupted"] else ""
+    skipped += f", {t['skipped']} skipped" if t["skipped"] else ""
     skipped += f", {t['nothing_extracted']} with nothing extracted" if t["nothing_extracted"] else ""
     lines.append(
         f"{t['compiled']} compiled, {t['unchanged']} unchanged, {t['failed']} failed{skipped}: "
@@ -176,10 +177,12 @@ def source_lines(s: SourceReport) -> list[str]:
             "in context"
         )
         return lines
+    created = list(dict.fromkeys(s.created))  # a name both an entity and a concept is one page: said once
+    updated = [p for p in dict.fromkeys(s.updated) if p not in created]
     head = f"{s.raw_path}: {s.status}"
     if s.status == "compiled":
         head += (
-            f" — {len(s.created)} created, {len(s.updated)} updated, "
+            f" — {len(created)} created, {len(updated)} updated, "
             f"{s.prompt_tokens + s.completion_tokens:,} tokens"
         )
         if s.cached_calls and s.cached_calls == s.calls:
@@ -187,16 +190,16 @@ def source_lines(s: SourceReport) -> list[str]:
     if s.error:
         head += f" — {s.error}"
     lines.append(head)
-    for p in s.created:
+    for p in created:
         lines.append(f"  + {p}")
-    for p in s.updated:
+    for p in updated:
         lines.append(f"  ~ {p}")
     if s.pending:
-        lines.append(f"  waiting for more sources (below threshold): {', '.join(s.pending)}")
+        lines.append(f"  waiting for more sources (below threshold): {', '.join(dict.fromkeys(s.pending))}")
     if s.dropped:
         lines.append(f"  {sum(s.dropped.values())} not written: {dropped_reasons(s.dropped)}")
     if s.invented:
-        lines.append(f"  names the source never writes (dropped as invented): {', '.join(s.invented)}")
+        lines.append(f"  names the source never writes (dropped as invented): {', '.join(dict.fromkeys(s.invented))}")
     if s.nothing_extracted:
         lines.append("  nothing extracted, although the source names things: the model proposed none of them"
                      " (try a larger model, or --strategy two-pass, and --force to compile it again)")
@@ -209,12 +212,24 @@ def source_lines(s: SourceReport) -> list[str]:
         lines.append(f"  {s.superseded} claim(s) superseded by a later value: moved to the page's history")
     for page in s.contested:
         lines.append(f"  contested: {page} states claims that contradict each other (see `wikic lint`)")
-    for item in s.rejected:
-        lines.append(f"  refused: {item}")
+    lines += _refused_lines(s.rejected)
     for item in s.dropped_items:
         lines.append(f"  skipped: {item}")
     for item in s.kept_edits:
         lines.append(f"  kept hand edit: {item}")
+    return lines
+
+
+def _refused_lines(rejected: list[str]) -> list[str]:
+    """The pairings and intervals refused, each on its line; dates that are no dates, which a model may give
+    by the dozen, are counted on one line with the first of them."""
+    from wikic.facts.intervals import NOT_A_DATE
+
+    no_date = [item for item in rejected if item.endswith(NOT_A_DATE)]
+    lines = [f"  refused: {item}" for item in rejected if len(no_date) < 2 or not item.endswith(NOT_A_DATE)]
+    if len(no_date) > 1:
+        lines.append(f"  refused: {len(no_date)} dates that are not dates (YYYY, YYYY-MM or YYYY-MM-DD), the first: "
+                     f"{no_date[0].removesuffix(NOT_A_DATE).rstrip()}")
     return lines
 
 
