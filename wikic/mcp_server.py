@@ -150,20 +150,8 @@ class WikiTools:
         from wikic.vault.load import load_vault
 
         vault = load_vault(self.root, use_cache=True, schema=self.context.schema)
-        wanted_tag = tag.lstrip("#").lower() if tag else None
-        lines = []
-        for path in vault.pages:
-            fm = vault.notes[path].frontmatter or {}
-            if type and vault.page_type(path) != type:
-                continue
-            tags = (
-                [str(t).lstrip("#").lower() for t in fm.get("tags") or []] if isinstance(fm.get("tags"), list) else []
-            )
-            if wanted_tag and wanted_tag not in tags:
-                continue
-            title = fm.get("title") if isinstance(fm.get("title"), str) else posixpath.basename(path)[:-3]
-            summary = fm.get("summary") if isinstance(fm.get("summary"), str) else ""
-            lines.append(f"- {path} — {title}" + (f": {summary}" if summary else ""))
+        lines = [f"- {path} — {title}" + (f": {summary}" if summary else "") for path, title, summary in
+                 vault.listed(type, tag)]
         if not lines:
             filters = " and ".join(x for x in (f"type {type}" if type else "", f"tag {tag}" if tag else "") if x)
             kinds = ", ".join(vault.schema.page_folders) or "note"
