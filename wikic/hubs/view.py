@@ -193,7 +193,7 @@ def build_view(
     (it is taken over: the planned texts are laid over it)."""
     root = Path(root)
     planned = dict(planned or {})
-    vault = vault if vault is not None else load_vault(root, use_cache=True)
+    vault = vault if vault is not None else load_vault(root, use_cache=True, schema=schema)
     for path, text in planned.items():
         data = text.encode("utf-8", "surrogatepass")
         vault.files[path] = FileInfo(path, len(data), 0)

@@ -369,7 +369,7 @@ def _gather(run: _Run) -> tuple[list[CapturedSource], list[CapturedSource]]:
     # the model is not configured (a configuration error then leaves raw/ as it was).
     compiled = Compiled.load(root)
     # a clone or a sync that left .wikic/ behind: what the pages say was compiled, not everything again
-    rebuilt = rebuilt_compiled(root, run.today.isoformat()) if prepared and ledger_missing(root) else None
+    rebuilt = rebuilt_compiled(root, run.today.isoformat(), run.schema) if prepared and ledger_missing(root) else None
     if rebuilt is not None:
         compiled = rebuilt
     planned = preview(root, prepared)
@@ -450,7 +450,7 @@ def _compile(run: _Run, sources: list[CapturedSource], todo: list[CapturedSource
     from wikic.llm.cache import ReplyCache
 
     root, options = run.root, run.options
-    names, _ = page_names(root)
+    names, _ = page_names(root, run.schema)
     prompt = prompt_context(run.schema, worked_example=options.worked_example)
     cache = ReplyCache.for_vault(root, read=options.use_cache, batched=True)
     related = {src.raw_path: relevant_pages(run.context, src, names, options.use_palace) for src in todo}

@@ -74,7 +74,7 @@ class CompileSession:
         self.job = job
         self.stamp = vault_stamp(job.root) if early else None
         self.compiled = Compiled.load(job.root)
-        names, links = page_names(job.root)
+        names, links = page_names(job.root, job.schema)
         self.mentions = Mentions.load(job.root)
         self.compiler = Compiler(job.root, job.schema, names, self.mentions, links, job.today,
                                  identity=read_identity(job.root), embed=packaged_embedder)

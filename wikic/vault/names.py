@@ -17,6 +17,7 @@ from pathlib import Path
 from wikic.vault.link_text import LinkNames
 from wikic.vault.load import load_vault
 from wikic.vault.resolve import fold_name
+from wikic.vault.schema_md import Schema
 from wikic.vault.slug import slugify
 
 _WORDS = re.compile(r"[^\W_]+", re.UNICODE)
@@ -177,10 +178,11 @@ class NameSet:
         return known
 
 
-def page_names(root: Path) -> tuple[PageNames, LinkNames]:
+def page_names(root: Path, schema: Schema | None = None) -> tuple[PageNames, LinkNames]:
     """Every subject page of the vault by title, aliases and file name (a source page is named after its
-    source, and no name the model proposes means it), and the link names of every file."""
-    vault = load_vault(root, use_cache=True)
+    source, and no name the model proposes means it), and the link names of every file (`schema`: the
+    vault's SCHEMA.md when the caller has it)."""
+    vault = load_vault(root, use_cache=True, schema=schema)
     names = PageNames()
     for path in vault.subject_pages:
         fm = vault.notes[path].frontmatter or {}
