@@ -2,11 +2,11 @@
 
 Public API (what ingest, query and the CLI call):
 
-    palace = open_palace(vault)                  # settings from VAULT/wikic.toml + environment (or given)
+    palace = open_palace(vault)                  # settings from VAULT/wikic.toml + environment
     report = palace.sync(rebuild=False)          # whole vault; only changed drawers are embedded
     report = palace.update_paths(["entities/x.md", "raw/articles/y.md"])   # just these files
     hits = search(palace, "question", k=10, wing=None, tag=None, path=None)
-    sync(vault) / update_paths(vault, paths)     # one-shot helpers
+    sync(vault) / update_paths(vault, paths) / search_vault(vault, query, ...)   # one-shot helpers
 
 The package is lazy: importing it (or `summary.py`, what `wikic status` reads of a palace with the standard
 library alone) needs no extra. The names above need the `palace` extra: the first use of one checks that
@@ -36,6 +36,7 @@ __all__ = [
     "open_palace",
     "search",
     "search_batch",
+    "search_vault",
     "sync",
     "update_paths",
 ]
@@ -68,3 +69,11 @@ def update_paths(vault: Path, paths: Iterable[str | Path], *, progress: Progress
     """Re-index the given files after they were written, moved or deleted."""
     with __getattr__("open_palace")(vault) as palace:
         return palace.update_paths(paths, progress=progress)
+
+
+def search_vault(
+    vault: Path, query: str, k: int = 10, *, wing: str | None = None, tag: str | None = None, path: str | None = None
+) -> list[SearchHit]:
+    """Search once; long-running callers should keep a Palace open and call `search` instead."""
+    with __getattr__("open_palace")(vault) as palace:
+        return __getattr__("search")(palace, query, k, wing=wing, tag=tag, path=path)
