@@ -42,7 +42,7 @@ sys.path.insert(0, str(REPO))
 import numpy as np  # noqa: E402
 
 from wikic.palace import Palace, search  # noqa: E402 - after the thread limits and sys.path above
-from wikic.palace.search import Retrieval, per_file  # noqa: E402
+from wikic.palace.hybrid import Retrieval, per_file  # noqa: E402
 from wikic.settings import FUSIONS, load_settings  # noqa: E402
 
 SET = REPO / "bench" / "bilingual"

@@ -37,13 +37,13 @@ from typing import Any
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from wikic.facts.claims import BY_SENTENCE, scan  # noqa: E402
 from wikic.ingest.pipeline import IngestOptions, ingest  # noqa: E402
 from wikic.pages.blocks import find_block  # noqa: E402
-from wikic.pages.names import normalize_name  # noqa: E402
-from wikic.vault.anchors import find_anchors  # noqa: E402
+from wikic.vault.formats.anchors import find_anchors  # noqa: E402
+from wikic.vault.formats.claims import BY_SENTENCE, scan  # noqa: E402
 from wikic.vault.frontmatter import split_page  # noqa: E402
 from wikic.vault.init import init_vault  # noqa: E402
+from wikic.vault.names import normalize_name  # noqa: E402
 
 SOURCES = REPO / "bench" / "live_sources"
 # what composing changes, measured on the same claims

@@ -19,7 +19,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from wikic.errors import WikicError
-from wikic.ingest.extract import PromptContext, extract_plan
+from wikic.ingest.extract.prompt import PromptContext
+from wikic.ingest.extract.run import extract_plan
 from wikic.llm.client import OpenAICompatible
 from wikic.settings import load_settings
 

@@ -49,8 +49,8 @@ from pydantic import SecretStr  # noqa: E402 - after the thread limits and sys.p
 from wikic.llm.cache import ReplyCache  # noqa: E402 - after the thread limits and sys.path above
 from wikic.llm.client import LLM, OpenAICompatible  # noqa: E402 - after the thread limits and sys.path above
 from wikic.palace import Palace, chunking, search  # noqa: E402 - after the thread limits and sys.path above
-from wikic.palace.assist import Assist, assisted_search  # noqa: E402 - after the thread limits and sys.path above
-from wikic.palace.search import AGGREGATES, Retrieval, SearchHit, nearest, per_file  # noqa: E402 - after the thread limits and sys.path above
+from wikic.palace.hybrid import AGGREGATES, Retrieval, SearchHit, nearest, per_file  # noqa: E402 - after the thread limits and sys.path above
+from wikic.query.assist import Assist, assisted_search  # noqa: E402 - after the thread limits and sys.path above
 from wikic.settings import FUSIONS, LLMSettings, load_settings  # noqa: E402 - after the thread limits and sys.path above
 
 CATEGORY = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop", 5: "adversarial"}

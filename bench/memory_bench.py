@@ -46,6 +46,7 @@ from typing import Any
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
 sys.path.insert(0, str(HERE))  # memory_wake_up beside this script
+sys.path.insert(0, str(REPO / "tests"))  # the tests' scripted model (fake_llm.FakeLLM)
 WORDS = ("vector store memory palace session transcript embedding query page link anchor claim source model "
          "python project deploy release branch review test build cache index graph lint note wiki").split()
 
@@ -209,7 +210,7 @@ INGEST_SUBSET = textwrap.dedent("""
     import sys
     from pathlib import Path
     from wikic.ingest.pipeline import IngestOptions, ingest
-    from wikic.llm.fake import FakeLLM
+    from fake_llm import FakeLLM
     llm = FakeLLM().respond_with(lambda messages: {"summary": "A conversation.", "entities": [], "concepts": [],
                                                    "comparisons": [], "relations": []})
     report = ingest(Path(sys.argv[1]), IngestOptions(inputs=[sys.argv[2]], use_palace=False), llm=llm)

@@ -21,10 +21,10 @@ REPO = HERE.parent
 if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
-from wikic.conversations.transcript import Conversation, Turn, render  # noqa: E402
 from wikic.pages.blocks import merge_blocks  # noqa: E402
-from wikic.vault.anchors import render as render_anchor  # noqa: E402
-from wikic.vault.memories import SECTIONS, MemoryItem, block_key, render_items  # noqa: E402
+from wikic.vault.formats.anchors import render as render_anchor  # noqa: E402
+from wikic.vault.formats.memory_items import SECTIONS, MemoryItem, block_key, render_items  # noqa: E402
+from wikic.vault.formats.transcript import Conversation, Turn, render  # noqa: E402
 from wikic.vault.state import MEMORY_INDEX, state_path  # noqa: E402
 
 PROJECTS = 300

@@ -23,7 +23,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import numpy as np  # noqa: E402
 
-from wikic.palace.embedders import StaticEmbedder, USEEmbedder  # noqa: E402
+from wikic.embed import StaticEmbedder, USEEmbedder  # noqa: E402
 
 # (English passage, Chinese passage, English question, Chinese question)
 TOPICS = [

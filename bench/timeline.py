@@ -35,12 +35,14 @@ from pathlib import Path
 from typing import Any
 
 os.environ.setdefault("OMP_NUM_THREADS", "1")
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))  # the scripted model (fake_llm)
 
-from wikic.facts.claims import plain_text, scan
+from fake_llm import FakeLLM
+
 from wikic.facts.lookup import facts_for
 from wikic.ingest.pipeline import IngestOptions, ingest
 from wikic.lint.run import LintOptions, run_lint
-from wikic.llm.fake import FakeLLM
+from wikic.vault.formats.claims import plain_text, scan
 from wikic.vault.init import init_vault
 
 FIRST = "Aster Borealis Cinder Dune Ember Fjord Garnet Harbor Indigo Juniper".split()

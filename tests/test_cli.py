@@ -265,8 +265,8 @@ def test_lint_finds_the_vault_from_a_subfolder(example: Path, monkeypatch: pytes
 
 
 def test_ingest_prints_its_lint_findings_as_lint_does() -> None:
-    from wikic.cli.ingest_cmd import _render
     from wikic.ingest.pipeline import IngestReport
+    from wikic.ingest.report import render_report
     from wikic.lint.finding import Finding
     from wikic.lint.render import text
     from wikic.lint.run import LintReport
@@ -276,10 +276,10 @@ def test_ingest_prints_its_lint_findings_as_lint_does() -> None:
         Finding("broken-wikilink", "error", "entities/a.md", 12, 5, "link target 'ghost' does not exist"),
     ]
     lint = LintReport("v", findings, pages=1, links=1, seconds=0.0)
-    shown = _render(IngestReport(lint=lint)).splitlines()
+    shown = render_report(IngestReport(lint=lint)).splitlines()
     assert shown[-3].startswith("lint: 1 error(s)")
     assert shown[-2:] == [
-        "  SCHEMA.md:1:1: warning frontmatter unknown section '## Extra'",
+        "  SCHEMA.md: warning frontmatter unknown section '## Extra'",
         "  entities/a.md:12:5: error broken-wikilink link target 'ghost' does not exist",
     ]
     assert [f"  {line}" for line in text(lint).splitlines()[:-1]] == shown[-2:]
@@ -678,3 +678,41 @@ def test_exit_codes_of_the_readme_table(tmp_path: Path) -> None:
         taken.listen()
         result = run("mcp", "--vault", str(root), "--http", str(taken.getsockname()[1]))
     assert result.exit_code == 2 and "choose another port" in result.stderr
+
+
+def test_graph_names_the_isolated_pages(tmp_path: Path) -> None:
+    for name, text in {"a.md": "# A\n\n[[b]]\n", "b.md": "# B\n", "alone.md": "# Alone\n"}.items():
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    shown = run("graph", "--vault", str(tmp_path)).stdout.splitlines()
+    at = shown.index("isolated pages (no link in or out): 1")
+    assert shown[at + 1].strip() == "alone.md"
+
+
+def test_init_takes_the_folder_as_vault_too(tmp_path: Path) -> None:
+    assert run("init", "--vault", str(tmp_path / "v")).exit_code == 0
+    assert (tmp_path / "v" / "SCHEMA.md").is_file()
+
+
+def test_the_mcp_help_lists_every_tool_the_server_offers() -> None:
+    from wikic.mcp_tools import TOOLS
+
+    shown = " ".join(run("mcp", "--help").stdout.split())
+    assert "Tools: " + ", ".join(name for name, _, _ in TOOLS) + "." in shown
+
+
+def test_the_ingest_report_says_each_name_once_counts_bad_dates_and_interrupted_sources() -> None:
+    from wikic.ingest.pipeline import IngestReport
+    from wikic.ingest.report import SourceReport, render_report
+
+    bad = [f"'claim {n}': from 'spring {n}' is not a date (YYYY, YYYY-MM or YYYY-MM-DD)" for n in range(30)]
+    compiled = SourceReport("raw/a.md", "A", "compiled", created=["entities/x.md", "entities/x.md"],
+                            pending=["Acme", "Acme"], rejected=[*bad, "'claim': the interval ends before it starts"])
+    report = IngestReport(sources=[compiled, *(SourceReport(f"raw/{n}.md", "", "interrupted") for n in range(4))])
+    shown = render_report(report).splitlines()
+    assert shown.count("  + entities/x.md") == 1 and "1 created" in shown[0]
+    assert "  waiting for more sources (below threshold): Acme" in shown
+    refused = [line for line in shown if line.startswith("  refused: ")]
+    assert refused == ["  refused: 'claim': the interval ends before it starts",
+                       "  refused: 30 dates that are not dates (YYYY, YYYY-MM or YYYY-MM-DD), the first: 'claim 0': "
+                       "from 'spring 0'"]
+    assert "1 compiled, 0 unchanged, 0 failed, 4 interrupted: " in shown[-1]

@@ -190,7 +190,9 @@ def test_every_command_refuses_an_unknown_option_a_missing_vault_and_a_file_as_v
     args = {"facts": " Acme", "hooks install": " codex", "hooks uninstall": " codex", "search": " x",
             "query": " x", "ingest": " {note}"}.get(name, "")
     assert_usage_error(run(f"{name}{args} --no-such-option", places), "No such option: --no-such-option")
-    if "--vault" in _options(COMMANDS[name]):
+    if name == "init":  # init makes its folder: only a file in its place is refused
+        assert_usage_error(run("init --vault {file}", places), "exists and is not a folder")
+    elif "--vault" in _options(COMMANDS[name]):
         assert_usage_error(run(f"{name}{args} --vault {{missing}}", places), "vault folder does not exist")
         assert_usage_error(run(f"{name}{args} --vault {{file}}", places), "vault is not a folder")
 

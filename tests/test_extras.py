@@ -225,3 +225,12 @@ def test_a_partial_check_still_names_all_that_the_extra_lacks(monkeypatch: pytes
     with pytest.raises(MissingExtra) as caught:
         require_extra("palace", only=("numpy",))  # what the palace package needs to import at all
     assert {"numpy", "chromadb", "static_model"} <= set(caught.value.missing)
+
+
+def test_the_palace_package_imports_without_its_extra_and_says_so_at_first_use(monkeypatch: pytest.MonkeyPatch) -> None:
+    # what `wikic status` reads of a palace needs the standard library alone; the package's names need numpy
+    code = ("import sys\nfor name in ('numpy', 'chromadb'):\n    sys.modules[name] = None\n"
+            "import wikic.palace, wikic.palace.summary\nfrom wikic.errors import MissingExtra\n"
+            "try:\n    wikic.palace.Palace\nexcept MissingExtra as exc:\n    print(exc.extra)\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=False)
+    assert done.returncode == 0 and done.stdout.strip() == "palace", done.stderr

@@ -326,3 +326,20 @@ def test_the_readme_gives_the_range_of_every_numeric_key() -> None:
     readme = (REPO / "README.md").read_text(encoding="utf-8")
     paragraph = next(p for p in readme.split("\n\n") if p.startswith("Numbers must be finite"))
     assert [key for _, key, _ in NUMERIC_KEYS if f"`{key}`" not in paragraph and f"{key}`" not in paragraph] == []
+
+
+def test_the_palace_lives_in_the_vault_state_folder_by_default(tmp_path: Path) -> None:
+    # settings import nothing from the vault model, so the default is written there too; the two must agree
+    from wikic.settings import DEFAULT_PALACE_DIR
+    from wikic.vault.layout import STATE_DIR
+    from wikic.vault.state import STATE_FOLDERS
+
+    assert f"{STATE_DIR}/palace" == DEFAULT_PALACE_DIR and DEFAULT_PALACE_DIR in STATE_FOLDERS
+    assert load_settings(tmp_path, env={}).palace.path == tmp_path / STATE_DIR / "palace"
+
+
+def test_the_config_file_is_one_of_the_files_wikic_init_writes() -> None:
+    from wikic.config_file import CONFIG_FILE
+    from wikic.resources import file_names
+
+    assert f"vault/{CONFIG_FILE}" in file_names("templates")

@@ -7,13 +7,12 @@ Besides the tables it returns the line of each key, so a setting that fails vali
 from __future__ import annotations
 
 import re
-import tomllib
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from wikic.errors import ConfigError
-from wikic.vault.layout import CONFIG_FILE
+
+CONFIG_FILE = "wikic.toml"  # at the vault's root
 
 # tomllib ends its message with where it stopped: "(at line 3, column 11)" or "(at end of document)".
 _WHERE = re.compile(r"^(?P<what>.*) \(at (?:line (?P<line>\d+), column (?P<column>\d+)|end of document)\)$", re.S)
@@ -24,18 +23,22 @@ _KEY = re.compile(rf"^\s*({_PART}(?:\s*\.\s*{_PART})*)\s*=")
 _DOT = re.compile(rf"{_PART}")
 
 
-@dataclass(frozen=True)
 class ConfigFile:
-    path: Path
-    data: dict[str, Any] = field(default_factory=dict)
-    # ("llm",) -> line of `[llm]`; ("llm", "model") -> line of `model = ...` under it (1-based)
-    lines: dict[tuple[str, ...], int] = field(default_factory=dict)
+    # a plain class: `wikic capture` (a hook, every turn) reads `[capture]` through this module and must start fast
+    def __init__(self, path: Path, data: dict[str, Any] | None = None,
+                 lines: dict[tuple[str, ...], int] | None = None) -> None:
+        self.path = path
+        self.data = data if data is not None else {}
+        # ("llm",) -> line of `[llm]`; ("llm", "model") -> line of `model = ...` under it (1-based)
+        self.lines = lines if lines is not None else {}
 
 
 def read_config_file(vault_root: Path) -> ConfigFile:
     """`vault_root/wikic.toml` parsed, with the line of every key; empty when there is no file.
 
     The file may start with a UTF-8 byte order mark (Windows editors write one)."""
+    import tomllib
+
     path = Path(vault_root) / CONFIG_FILE
     if not path.exists():
         return ConfigFile(path)
@@ -52,6 +55,21 @@ def read_config_file(vault_root: Path) -> ConfigFile:
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(_syntax_error(path, text, str(exc)), hint="see https://toml.io for the syntax") from None
     return ConfigFile(path, data, key_lines(text))
+
+
+def capture_allow(vault_root: Path) -> list[str]:
+    """`[capture] allow` of `vault_root/wikic.toml` as written (the entries that are text), read for `wikic
+    capture`, which starts on every turn of a session: a file that does not mention `capture` is not parsed.
+    ConfigError when the file cannot be read."""
+    try:
+        mentioned = "capture" in (Path(vault_root) / CONFIG_FILE).read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        mentioned = False
+    if not mentioned:
+        return []
+    table = read_config_file(vault_root).data.get("capture")
+    extra = table.get("allow") if isinstance(table, dict) else None
+    return [item for item in extra if isinstance(item, str)] if isinstance(extra, list) else []
 
 
 def key_lines(text: str) -> dict[tuple[str, ...], int]:

@@ -3,8 +3,9 @@
 Every tool is a thin adapter over the library function the CLI calls: parse arguments, call, render text
 for the model. Read-only tools are marked `readOnlyHint`; a search or a page that finds nothing returns
 guidance text (what to try next), not an error; a wikic error becomes a tool error carrying its message and
-hint. Tools run in worker threads: the one long-lived palace is used under a lock, and re-opened after a
-tool wrote through another palace object (ingest), so searches always see the latest writes.
+hint. The tools, their descriptions and what each may do are listed in `mcp_tools.py`. Tools run in worker
+threads over one `VaultContext`: its one palace is used under its lock, by the searches and by the tools that
+write (ingest indexes what it writes through it), so searches always see the latest writes.
 """
 
 from __future__ import annotations
@@ -26,8 +27,11 @@ from mcp.server.mcpserver import MCPServer as _Server
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp.types import ToolAnnotations
 
-from wikic import __version__
-from wikic.palace import Palace, open_palace
+from wikic import __version__, mcp_tools
+from wikic.context import VaultContext
+from wikic.mcp_tools import TOOLS
+from wikic.palace import Palace
+from wikic.vault.formats.memory_items import TOLD_KINDS
 from wikic.vault.layout import RAW_DIR, RAW_SUBDIRS, require_vault
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -40,6 +44,10 @@ READ_ONLY = ToolAnnotations(read_only_hint=True, destructive_hint=False, idempot
 ASKS_MODEL = ToolAnnotations(read_only_hint=False, destructive_hint=False, idempotent_hint=False, open_world_hint=True)
 CAPTURES = ToolAnnotations(read_only_hint=False, destructive_hint=False, idempotent_hint=True, open_world_hint=False)
 COUNTS = ToolAnnotations(read_only_hint=False, destructive_hint=False, idempotent_hint=False, open_world_hint=False)
+ANNOTATIONS = {
+    mcp_tools.READ_ONLY: READ_ONLY, mcp_tools.ASKS_MODEL: ASKS_MODEL, mcp_tools.CAPTURES: CAPTURES,
+    mcp_tools.COUNTS: COUNTS,
+}
 
 
 def _tool_errors(fn: F) -> F:
@@ -62,21 +70,13 @@ class WikiTools:
     def __init__(self, root: Path) -> None:
         self.root = Path(root).resolve()
         require_vault(self.root)
-        self._lock = threading.RLock()
-        self._palace: Palace | None = None
+        # the server's one context: wikic.toml and SCHEMA.md read again only when they change, one palace
+        self.context = VaultContext(self.root)
+        self._lock = self.context.palace_lock
 
     # -- the palace --------------------------------------------------------------------------------------
     def palace(self) -> Palace:
-        if self._palace is None:
-            self._palace = open_palace(self.root)
-        return self._palace
-
-    def reset_palace(self) -> None:
-        """After another palace object wrote (ingest), start from a fresh one: chromadb's shared client
-        cache may have been cleared under ours."""
-        if self._palace is not None:
-            self._palace.close()
-            self._palace = None
+        return self.context.palace()
 
     def warm(self) -> None:
         """Open the palace and load the embedding model ahead of the first call (seconds on a cold start).
@@ -93,7 +93,7 @@ class WikiTools:
 
     def close(self) -> None:
         with self._lock:
-            self.reset_palace()
+            self.context.close()
 
     # -- read-only tools ---------------------------------------------------------------------------------
     def search(self, query: str, k: int = 8, wing: str | None = None) -> str:
@@ -149,21 +149,9 @@ class WikiTools:
     def list_pages(self, type: str | None = None, tag: str | None = None) -> str:
         from wikic.vault.load import load_vault
 
-        vault = load_vault(self.root, use_cache=True)
-        wanted_tag = tag.lstrip("#").lower() if tag else None
-        lines = []
-        for path in vault.pages:
-            fm = vault.notes[path].frontmatter or {}
-            if type and vault.page_type(path) != type:
-                continue
-            tags = (
-                [str(t).lstrip("#").lower() for t in fm.get("tags") or []] if isinstance(fm.get("tags"), list) else []
-            )
-            if wanted_tag and wanted_tag not in tags:
-                continue
-            title = fm.get("title") if isinstance(fm.get("title"), str) else posixpath.basename(path)[:-3]
-            summary = fm.get("summary") if isinstance(fm.get("summary"), str) else ""
-            lines.append(f"- {path} — {title}" + (f": {summary}" if summary else ""))
+        vault = load_vault(self.root, use_cache=True, schema=self.context.schema)
+        lines = [f"- {path} — {title}" + (f": {summary}" if summary else "") for path, title, summary in
+                 vault.listed(type, tag)]
         if not lines:
             filters = " and ".join(x for x in (f"type {type}" if type else "", f"tag {tag}" if tag else "") if x)
             kinds = ", ".join(vault.schema.page_folders) or "note"
@@ -176,7 +164,7 @@ class WikiTools:
     def lint(self, rules: list[str] | None = None) -> str:
         from wikic.lint.run import LintOptions, run_lint
 
-        report = run_lint(self.root, LintOptions(select=tuple(rules or ()), use_cache=True))
+        report = run_lint(self.context, LintOptions(select=tuple(rules or ()), use_cache=True))
         s = report.summary()
         head = f"{s['pages']} page(s), {s['links']} link(s): {s['errors']} error(s), {s['warnings']} warning(s)"
         if not report.findings:
@@ -193,18 +181,15 @@ class WikiTools:
         from wikic.status import render_status, vault_status
 
         with self._lock:
-            return render_status(vault_status(self.root))
+            return render_status(vault_status(self.context))
 
     # -- tools that ask the model or write ---------------------------------------------------------------
     def query(self, question: str, save: bool = False, allow_general: bool = False) -> str:
-        from wikic.query.answer import QueryOptions, generate_answer
-        from wikic.query.retrieve import retrieve
+        from wikic.query.answer import QueryOptions, answer_question
         from wikic.query.writeback import save_answer
 
-        options = QueryOptions(allow_general=allow_general)
-        with self._lock:
-            retrieval = retrieve(self.palace(), question, budget=options.budget, k=options.k)
-        result = generate_answer(self.root, retrieval, options)  # the slow part runs without the lock
+        # the search holds the palace lock; the model is asked without it
+        result = answer_question(self.context, question, QueryOptions(allow_general=allow_general))
         if result.status == "not_found":
             return result.answer
         lines = [result.answer, ""]
@@ -214,7 +199,7 @@ class WikiTools:
         if save:
             try:
                 with self._lock:
-                    saved = save_answer(self.root, result, palace=self.palace())
+                    saved = save_answer(self.context, result)
             except WikicError as exc:
                 lines.append(f"Not filed: {exc.message}")
             else:
@@ -226,18 +211,15 @@ class WikiTools:
     def ingest(self, sources: list[str]) -> str:
         from wikic.ingest.client_inputs import client_inputs, url_prefixes
         from wikic.ingest.pipeline import IngestOptions, ingest
-        from wikic.settings import load_settings
+        from wikic.ingest.report import render_report
 
         if not sources:
             return "Nothing to ingest: give file paths, http(s) URLs, or raw/ paths captured with file_note."
-        allow = load_settings(self.root).mcp.allow
+        allow = self.context.settings.mcp.allow
         inputs = client_inputs(self.root, sources, allow)
-        with self._lock:
-            try:
-                report = ingest(self.root, IngestOptions(inputs=inputs, client_url_allow=url_prefixes(allow)))
-            finally:
-                self.reset_palace()
-        return _ingest_summary(report)
+        with self._lock:  # the run indexes what it writes through the server's palace
+            report = ingest(self.context, IngestOptions(inputs=inputs, client_url_allow=url_prefixes(allow)))
+        return render_report(report)
 
     def file_note(self, title: str, text: str, kind: str = "articles") -> str:
         from wikic.ingest.capture import capture
@@ -268,9 +250,9 @@ class WikiTools:
         from wikic.palace.todo import update_palace
 
         with self._lock:
-            done = invalidate(self.root, claim, reason, on=on or None)
+            done = invalidate(self.context, claim, reason, on=on or None)
             try:
-                update_palace(self.root, [done.page, done.note], self.palace())
+                update_palace(self.root, [done.page, done.note], self.palace)
             except (WikicError, OSError) as exc:
                 logging.getLogger(__name__).debug("palace not updated after invalidate: %s", exc)
         return (f"Ended {done.claim} on {done.page} as of {done.ended.isoformat()}: “{done.text}”. It is in the "
@@ -304,7 +286,7 @@ class WikiTools:
         if not found:
             filters = ", ".join(f"{name} {value}" for name, value in (("kind", kind), ("subject", subject)) if value)
             return (f"No memory matches{' “' + query + '”' if query else ''}{' (' + filters + ')' if filters else ''}. "
-                    "Try fewer words, another kind (persona, episodic, instruction, lesson), or search.")
+                    f"Try fewer words, another kind ({', '.join(TOLD_KINDS)}), or search.")
         lines = [f"{len(found)} memor{'y' if len(found) == 1 else 'ies'} (best first):"]
         for r in found:
             m = r.memory
@@ -315,13 +297,10 @@ class WikiTools:
         return "\n".join(lines)
 
     def remember(self, kind: str, content: str, importance: float = 0.5, subject: str = "user") -> str:
-        from wikic.memory.write import remember
+        from wikic.ingest.remember import remember
 
         with self._lock:
-            try:
-                done = remember(self.root, kind, content, importance=importance, subject=subject)
-            finally:
-                self.reset_palace()
+            done = remember(self.context, kind, content, importance=importance, subject=subject)
         if not done.compiled:
             return (f"Captured as {done.raw_path}; not compiled yet ({done.error}). It will be compiled into the "
                     "wiki by the next `wikic ingest` (or ingest([]) here) once a model is configured.")
@@ -332,39 +311,17 @@ class WikiTools:
         return f"Remembered ({done.raw_path} → {where}{waiting})."
 
     def confirm_lesson(self, lesson: str, page: str | None = None) -> str:
-        from wikic.memory.write import confirm_lesson
+        from wikic.memory.confirm import confirm_lesson
         from wikic.palace.todo import update_palace
 
         with self._lock:
-            done = confirm_lesson(self.root, lesson, page=page or None)
+            done = confirm_lesson(self.context, lesson, page=page or None)
             try:
-                update_palace(self.root, [done.page], self.palace())
+                update_palace(self.root, [done.page], self.palace)
             except (WikicError, OSError) as exc:
                 logging.getLogger(__name__).debug("palace not updated after confirm_lesson: %s", exc)
         state = "verified" if done.verified else f"{done.confirmations} confirmation(s); verified at 2"
         return f"Confirmed on {done.page}: “{done.lesson}” ({state})."
-
-
-def _ingest_summary(report: Any) -> str:
-    lines = []
-    for s in report.sources:
-        line = f"{s.raw_path}: {s.status}"
-        if s.created or s.updated:
-            line += f" ({len(s.created)} created, {len(s.updated)} updated)"
-        if s.error:
-            line += f": {s.error}"
-        lines.append(line)
-        lines.extend(f"  + {p}" for p in s.created)
-        lines.extend(f"  ~ {p}" for p in s.updated)
-        if s.pending:
-            lines.append(f"  waiting for more sources (below threshold): {', '.join(s.pending)}")
-    t = report.totals()
-    lines.append(f"{t['compiled']} compiled, {t['unchanged']} unchanged, {t['failed']} failed; "
-                 f"{t['prompt_tokens'] + t['completion_tokens']:,} tokens")
-    if report.lint is not None:
-        summary = report.lint.summary()
-        lines.append(f"lint: {summary['errors']} error(s), {summary['warnings']} warning(s)")
-    return "\n".join(lines)
 
 
 def build_server(root: Path) -> tuple[Any, WikiTools]:
@@ -391,52 +348,8 @@ def build_server(root: Path) -> tuple[Any, WikiTools]:
         server.add_tool(_tool_errors(fn), name=fn.__name__, description=description, annotations=annotations,
                         structured_output=False)
 
-    add(tools.search, READ_ONLY,
-        "Search the wiki's pages and raw sources by meaning and by words (any language). Returns the best files "
-        "with their best passage. wing: entities, concepts, comparisons, queries, raw or notes.")
-    add(tools.read_page, READ_ONLY,
-        "Read a page or raw source: a vault path (entities/openai.md) or a page name as in a wikilink (openai).")
-    add(tools.overview, READ_ONLY,
-        "The wiki's overview: what it covers, its main subjects grouped (each with its lead), its latest changes, "
-        "its open questions and its counts. Start here to find your way; read_page any [[link]] in it.")
-    add(tools.list_pages, READ_ONLY,
-        "List wiki pages with their title and summary; filter by type (entity, concept, comparison, query, "
-        "source: a page per raw source) or tag.")
-    add(tools.query, ASKS_MODEL,
-        "Answer a question from the wiki with checked [[citations]] (calls the configured LLM). Says so when "
-        "the wiki has no answer; when the model finds none but the wiki has sentences that match the question, "
-        "quotes them, cited and marked as quoted (never filed). save=true files the answer as a query page; "
-        "allow_general=true permits a general-knowledge answer, marked as such, when the wiki has none.")
-    add(tools.ingest, ASKS_MODEL,
-        "Compile sources into wiki pages with the LLM: file paths, http(s) URLs, or raw/ paths from file_note.")
-    add(tools.lint, READ_ONLY,
-        "Check the vault: broken links, orphans, index gaps, frontmatter, stale pages, contradictions. "
-        "rules: only these rule ids.")
-    add(tools.status, READ_ONLY,
-        "Pages per type, sources, palace size and model, last operations, lint summary and token totals.")
-    add(tools.file_note, CAPTURES,
-        "Save a note into raw/ (immutable, for a later ingest); nothing is compiled and no model is called.")
-    add(tools.facts, READ_ONLY,
-        "What the wiki says held about a subject (a page's title, alias or file name) on a date: its claims with "
-        "the time each holds, its anchor and its id; contradicting claims are marked. as_of: YYYY, YYYY-MM or "
-        "YYYY-MM-DD (default today).")
-    add(tools.invalidate, COUNTS,
-        "End a claim (its id, from facts) that no longer holds, with the reason: written as a dated note in "
-        "raw/notes/, the claim moves to its page's history. on: the day it stopped holding (default today).")
-    add(tools.wake_up, READ_ONLY,
-        "The briefing for a new session: who the user is, their instructions and preferences, active projects "
-        "with their latest decisions, important recent memories; each with its [[link]]. budget: tokens; "
-        "project: brief on one project; overview=true adds what the wiki covers and its main subjects.")
-    add(tools.recall, READ_ONLY,
-        "Find memories, best first (importance, confirmations, recency): query words, kind (persona, episodic, "
-        "instruction, lesson) and subject (user, or a project's or tool's page name) narrow them.")
-    add(tools.remember, ASKS_MODEL,
-        "Remember something for later sessions: kind (persona, episodic, instruction, lesson), content, importance "
-        "0-1, subject (user, or what it is about). Saved as a dated note in raw/notes/ and compiled with the LLM "
-        "(captured for a later ingest when no model is configured).")
-    add(tools.confirm_lesson, COUNTS,
-        "Confirm a lesson on the wiki (its words, or the same meaning); two confirmations make it verified. "
-        "page: where it is, when several pages have lessons.")
+    for name, kind, description in TOOLS:
+        add(getattr(tools, name), ANNOTATIONS[kind], description)
     return server, tools
 
 

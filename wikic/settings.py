@@ -35,8 +35,7 @@ from pydantic import (
 
 from wikic.config_file import read_config_file
 from wikic.errors import ConfigError
-from wikic.text.redact import without_credentials
-from wikic.vault.state import DEFAULT_PALACE as DEFAULT_PALACE_DIR
+from wikic.redact import without_credentials
 
 OPENAI_DEFAULT_BASE_URL = "https://api.openai.com/v1"
 
@@ -76,7 +75,7 @@ PROVIDERS = {
     "static": "tiny, fast",
     "openai": "an OpenAI-compatible endpoint",
 }
-# How search combines dense and BM25 evidence (see wikic/palace/search.py).
+# How search combines dense and BM25 evidence (see wikic/palace/hybrid.py).
 Fusion = Literal["calibrated", "convex", "rrf"]
 FUSIONS: tuple[str, ...] = get_args(Fusion)
 
@@ -209,6 +208,11 @@ class IngestSettings(_Section):
         return int(self.max_source_mb * 1024 * 1024)
 
 
+# The palace's default place: a folder of the vault's state (`.wikic/`, named in wikic/vault/layout.py; a test
+# holds the two together), written vault-relative as `[palace] path` is.
+DEFAULT_PALACE_DIR = ".wikic/palace"
+
+
 class PalaceSettings(_Section):
     """`[palace]`: where the palace lives, how drawers are cut and how search fuses its evidence."""
 
@@ -257,7 +261,7 @@ class PalaceSettings(_Section):
 
 
 class SearchSettings(_Section):
-    """`[search]`: optional model help for `wikic search` (off by default; see wikic/palace/assist.py)."""
+    """`[search]`: optional model help for `wikic search` (off by default; see wikic/query/assist.py)."""
 
     rerank: Literal["none", "llm"] = "none"  # "llm": the configured [llm] model reorders the best candidates
     rewrite: bool = False  # the model rewrites the question into a search query, searched beside it

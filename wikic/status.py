@@ -13,22 +13,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from wikic.context import VaultContext
 from wikic.conversations.queue import quarantined
 from wikic.errors import MissingExtra, PalaceError, WikicError, require_extra
 from wikic.pages.log_file import LogRow, read_rows
-from wikic.settings import load_settings
+from wikic.palace.summary import palace_manifest, read_palace_summary
+from wikic.settings import Settings
 from wikic.vault.layout import LOG_FILE, RAW_DIR, STATE_DIR, is_export, require_vault
 from wikic.vault.lead import plain_line
 from wikic.vault.load import load_vault
-from wikic.vault.schema_md import load_checked
-from wikic.vault.state import (
-    CAPTURE_QUARANTINE,
-    Compiled,
-    ConversationLedger,
-    SetAside,
-    palace_manifest,
-    read_palace_summary,
-)
+from wikic.vault.state import CAPTURE_QUARANTINE, Compiled, ConversationLedger, SetAside
 
 
 @dataclass
@@ -93,13 +87,12 @@ def token_totals(rows: list[LogRow]) -> dict[str, Any]:
             "cost": round(sum(costs), 6) if costs else None}
 
 
-def palace_status(root: Path) -> dict[str, Any] | None:
+def palace_status(root: Path, settings: Settings) -> dict[str, Any] | None:
     """Files, drawers, model and location of the palace; None when it was never built (nothing is created).
 
     An embedded palace answers from its manifest (no store process, no model: `read_palace_summary`); only
     a chroma server, or a palace last written before its manifest recorded the model, is asked through the
     store, which needs the palace extra (MissingExtra without it)."""
-    settings = load_settings(root)
     palace = settings.palace
     if not palace.url and not palace.path.exists():
         return None
@@ -143,28 +136,32 @@ def extraction_counts(compiled: Compiled) -> dict[str, Any]:
             "strategies": dict(sorted(strategies.items())), "superseded": superseded, "pairings_refused": refused}
 
 
-def vault_status(root: Path, *, lint: bool = True, recent: int = 10, today: dt.date | None = None) -> VaultStatus:
-    root = Path(root).resolve()
+def vault_status(
+    vault: VaultContext | Path, *, lint: bool = True, recent: int = 10, today: dt.date | None = None
+) -> VaultStatus:
+    """What the vault holds and how it stands (`vault`: its context, or its folder)."""
+    context = VaultContext.of(vault)
+    root = Path(context.root).resolve()
     require_vault(root)
-    schema = load_checked(root)  # pages per type follow SCHEMA.md's page types: refused when it is misread
-    vault = load_vault(root, use_cache=True)
+    schema = context.checked_schema()  # pages per type follow SCHEMA.md's page types: refused when it is misread
+    loaded = load_vault(root, use_cache=True, schema=schema)
     out = VaultStatus(str(root), schema.present)
     counts: Counter[str] = Counter()
-    for path in vault.pages:
-        counts[vault.page_type(path) or "note"] += 1
+    for path in loaded.pages:
+        counts[loaded.page_type(path) or "note"] += 1
     order = list(schema.page_folders) or ["note"]
     out.pages = {kind: counts.get(kind, 0) for kind in order} | {k: v for k, v in counts.items() if k not in order}
     kept = {str(e.get("path")) for e in ConversationLedger.load(root).exports.values() if isinstance(e, dict)}
     # a kept conversation export is not a source: the transcripts made from it are
-    out.raw_sources = sum(1 for p in vault.files if p.startswith(RAW_DIR + "/") and not is_export(p) and p not in kept)
+    out.raw_sources = sum(1 for p in loaded.files if p.startswith(RAW_DIR + "/") and not is_export(p) and p not in kept)
     compiled = Compiled.load(root)
     out.compiled_sources = len(compiled.entries)
     out.extraction = extraction_counts(compiled)
-    out.contested = sorted(p for p in vault.pages if (vault.notes[p].frontmatter or {}).get("contested") is True)
+    out.contested = sorted(p for p in loaded.pages if (loaded.notes[p].frontmatter or {}).get("contested") is True)
     out.set_aside = SetAside.load(root).listed()
     out.quarantined, out.quarantine = len(quarantined(root)), f"{STATE_DIR}/{CAPTURE_QUARANTINE}"
     try:
-        out.palace = palace_status(root)
+        out.palace = palace_status(root, context.settings)
     except MissingExtra as exc:
         out.palace_unavailable = f"{exc.message}; {exc.hint}"
     except (PalaceError, OSError) as exc:
@@ -173,11 +170,11 @@ def vault_status(root: Path, *, lint: bool = True, recent: int = 10, today: dt.d
     out.last_operations = list(reversed(rows[-recent:])) if recent else []
     out.tokens = token_totals(rows)
     if lint:
-        from wikic.lint.registry import PAGE_RULES
+        from wikic.lint.rule import PAGE_RULES
         from wikic.lint.run import LintOptions, run_lint
 
         try:
-            report = run_lint(root, LintOptions(use_cache=True, today=today))
+            report = run_lint(context, LintOptions(use_cache=True, today=today))
         except WikicError as exc:
             out.lint = {"error": exc.message}
         else:

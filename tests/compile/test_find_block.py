@@ -7,7 +7,7 @@ from __future__ import annotations
 from hypothesis import given, strategies as st
 
 from wikic.pages.blocks import find_block, render_block
-from wikic.vault.markers import BEGIN, PREFIX, end_line
+from wikic.vault.formats.markers import BEGIN, PREFIX, end_line
 
 
 def scanned(text: str, key: str) -> tuple[int, int, str, str] | None:

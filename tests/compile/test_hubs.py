@@ -18,12 +18,12 @@ from standin_openai import StandinServer
 from typer.testing import CliRunner
 
 from wikic.cli import app
-from wikic.facts.claims import plain_text, scan
 from wikic.hubs.overview import domain
 from wikic.ingest.pipeline import IngestOptions, ingest
 from wikic.lint.run import LintOptions, run_lint
 from wikic.status import read_log
-from wikic.vault.anchors import find_anchors
+from wikic.vault.formats.anchors import find_anchors
+from wikic.vault.formats.claims import plain_text, scan
 from wikic.vault.graph import build
 from wikic.vault.lead import page_lead
 from wikic.vault.load import load_vault

@@ -16,12 +16,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from fake_llm import FakeLLM
 from scripted import SOURCES, route
 
 from wikic.ingest.compile import Compiler
 from wikic.ingest.pipeline import IngestOptions, IngestReport, ingest
 from wikic.llm.cache import ReplyCache
-from wikic.llm.fake import FakeLLM
 from wikic.pages import journal
 from wikic.vault import write
 from wikic.vault.init import init_vault

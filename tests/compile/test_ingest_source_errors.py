@@ -8,8 +8,9 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from fake_llm import FakeLLM
+
 from wikic.ingest.pipeline import IngestOptions, ingest
-from wikic.llm.fake import FakeLLM
 from wikic.vault.init import init_vault
 
 GOOD = "Chroma is an open-source vector database that runs inside a Python process."

@@ -10,11 +10,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from fake_llm import FakeLLM
 
-from wikic.facts.claims import scan
 from wikic.facts.same_fact import same_fact
 from wikic.ingest.pipeline import IngestOptions, IngestReport, ingest
-from wikic.llm.fake import FakeLLM
+from wikic.vault.formats.claims import scan
 from wikic.vault.init import init_vault
 
 TODAY = dt.date(2026, 12, 3)

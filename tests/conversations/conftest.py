@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 from convkit import plan_for
+from fake_llm import FakeLLM
 
-from wikic.llm.fake import FakeLLM
 from wikic.vault.init import init_vault
 
 

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 from convkit import FIXTURES, files_of, plan_for
+from fake_llm import FakeLLM
 from typer.testing import CliRunner
 
 from wikic.cli import app
@@ -24,7 +25,6 @@ from wikic.conversations.intake import _conversations, find_exports
 from wikic.conversations.jsonio import MAX_DEPTH, TooDeep, iter_array, parse, read_jsonl
 from wikic.errors import ExportError
 from wikic.ingest.pipeline import IngestOptions, ingest
-from wikic.llm.fake import FakeLLM
 
 DEEP = "[" * 1000 + "]" * 1000
 SESSION = (FIXTURES / "claude-code-session.jsonl").read_text()
@@ -160,7 +160,7 @@ def test_in_a_batch_a_damaged_export_fails_alone_and_the_rest_compiles(vault: Pa
 def test_the_cli_exits_1_names_the_file_and_line_and_compiles_the_rest(
     vault: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    monkeypatch.setattr("wikic.ingest.pipeline.make_llm", lambda *_: FakeLLM().respond_with(plan_for))
+    monkeypatch.setattr("wikic.llm.client.vault_llm", lambda *_: FakeLLM().respond_with(plan_for))
     truncated = tmp_path / "conversations.json"
     truncated.write_bytes((FIXTURES / "chatgpt-conversations.json").read_bytes()[:3000])
     cases = [(FIXTURES / "claude-code-truncated.jsonl", "claude-code-truncated.jsonl:5: not a JSON line"),

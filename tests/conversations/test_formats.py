@@ -20,8 +20,8 @@ from wikic.conversations.detect import detect
 from wikic.conversations.intake import _conversations, find_exports
 from wikic.conversations.jsonio import iter_array, read_jsonl
 from wikic.conversations.noise import strip_noise
-from wikic.conversations.transcript import Conversation
 from wikic.errors import ExportError
+from wikic.vault.formats.transcript import Conversation
 
 
 def read(name: str, tmp_path: Path | None = None) -> list[Conversation]:

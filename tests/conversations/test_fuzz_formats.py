@@ -37,6 +37,7 @@ from typing import Any
 
 import pytest
 from convkit import FIXTURES, files_of, plan_for
+from fake_llm import FakeLLM
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from wikic.conversations.detect import LINE_FORMATS, detect
@@ -44,7 +45,6 @@ from wikic.conversations.intake import _conversations
 from wikic.conversations.jsonio import read_jsonl
 from wikic.errors import WikicError
 from wikic.ingest.pipeline import IngestOptions, ingest
-from wikic.llm.fake import FakeLLM
 from wikic.vault.init import init_vault
 
 LONG = os.environ.get("WIKIC_LONG_TESTS") == "1"

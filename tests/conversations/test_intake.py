@@ -12,12 +12,12 @@ from pathlib import Path
 import pytest
 from convkit import FIXTURES, files_of
 
-from wikic.conversations.transcript import headers
 from wikic.errors import UsageError
 from wikic.ingest.pending import pending_inputs
 from wikic.ingest.pipeline import IngestOptions, ingest
 from wikic.palace.sources import scan
 from wikic.settings import IngestSettings
+from wikic.vault.formats.transcript import headers
 from wikic.vault.state import ConversationLedger
 
 SESSION = "7f3c2a10-5d1e-4c8e-9a0b-2b7d9c1e0f42"

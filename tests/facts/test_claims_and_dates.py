@@ -8,7 +8,11 @@ from dataclasses import replace
 
 import pytest
 
-from wikic.facts.claims import (
+from wikic.ingest.anchor import anchor_plan
+from wikic.ingest.page import render_page
+from wikic.ingest.plan_model import Entity, Fact, Plan
+from wikic.pages.blocks import render_block
+from wikic.vault.formats.claims import (
     CLAIMS_KEY,
     UNKNOWN_DAY,
     Citation,
@@ -20,11 +24,7 @@ from wikic.facts.claims import (
     scan,
     strip_claim_meta,
 )
-from wikic.facts.dates import first_day, partial, source_date
-from wikic.ingest.anchor import anchor_plan
-from wikic.ingest.page import render_page
-from wikic.ingest.plan_model import Entity, Fact, Plan
-from wikic.pages.blocks import render_block
+from wikic.vault.formats.dates import first_day, partial, source_date
 from wikic.vault.page_layout import layout_for
 
 

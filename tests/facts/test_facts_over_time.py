@@ -11,12 +11,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from fake_llm import FakeLLM
 
-from wikic.facts.claims import scan
 from wikic.facts.lookup import facts_for
 from wikic.ingest.pipeline import IngestOptions, IngestReport, ingest
 from wikic.lint.run import LintOptions, run_lint
-from wikic.llm.fake import FakeLLM
+from wikic.vault.formats.claims import scan
 from wikic.vault.init import init_vault
 
 TODAY = dt.date(2026, 11, 29)

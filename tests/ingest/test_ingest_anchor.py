@@ -8,9 +8,9 @@ import time
 
 import pytest
 
-from wikic.conversations.transcript import Conversation, Turn, render
 from wikic.ingest.anchor import AnchorIndex, anchor_plan
 from wikic.ingest.plan_model import Anchor, Entity, Fact, Plan, Relation
+from wikic.vault.formats.transcript import Conversation, Turn, render
 
 SOURCE = """---
 title: Notes

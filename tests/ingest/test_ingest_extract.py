@@ -9,24 +9,21 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from fake_llm import FakeLLM
 from standin_openai import reply
 
 from wikic.errors import LLMError
-from wikic.ingest.extract import (
-    PromptContext,
-    build_messages,
-    estimate_extraction,
-    extract_plan,
-    merge_plans,
-    normalize_name,
-    split_chunks,
-)
+from wikic.ingest.extract.merge import merge_plans
+from wikic.ingest.extract.prompt import PromptContext, build_messages
+from wikic.ingest.extract.run import estimate_extraction, extract_plan
+from wikic.ingest.extract.windows import split_chunks
 from wikic.ingest.plan_model import SCHEMA_NAME, Anchor, ChunkPlan
 from wikic.llm.cache import ReplyCache
-from wikic.llm.client import OpenAICompatible, TruncatedReply
-from wikic.llm.fake import FakeLLM
+from wikic.llm.client import OpenAICompatible
+from wikic.llm.replies import TruncatedReply
 from wikic.settings import IngestSettings, LLMSettings, Settings
 from wikic.text.tokens import estimate_tokens
+from wikic.vault.names import normalize_name
 
 
 @dataclass(frozen=True)

@@ -13,11 +13,11 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from fake_llm import FakeLLM
 
 from wikic.ingest.inputs import SourceError, read_inputs
 from wikic.ingest.pending import pending_inputs
 from wikic.ingest.pipeline import IngestOptions, IngestReport, ingest
-from wikic.llm.fake import FakeLLM
 from wikic.palace.sources import classify, scan
 from wikic.settings import IngestSettings
 from wikic.status import render_status, vault_status

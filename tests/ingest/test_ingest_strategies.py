@@ -7,10 +7,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from wikic.ingest.extract import PromptContext, build_messages, extract_plan, name_signals, split_chunks
+from fake_llm import FakeLLM
+
+from wikic.ingest.extract.prompt import PromptContext, build_messages
+from wikic.ingest.extract.run import extract_plan
+from wikic.ingest.extract.signals import name_signals
+from wikic.ingest.extract.windows import split_chunks
 from wikic.ingest.plan_model import CLAIMS_SCHEMA_NAME, NAMES_SCHEMA_NAME, SCHEMA_NAME
 from wikic.llm.client import OpenAICompatible
-from wikic.llm.fake import FakeLLM
 from wikic.settings import LLMSettings, Settings
 
 TEXT = """# Local vector stores

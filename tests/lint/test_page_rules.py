@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 from testkit import DEFAULT_SCHEMA, make_vault, page
 
-from wikic.facts.claims import claim_id
 from wikic.lint.run import LintOptions, run_lint
 from wikic.pages.blocks import render_block
+from wikic.vault.formats.claims import claim_id
 
 A_CITE = "^[[[raw/articles/source-a.md|source-a.md]] L8]"
 B_CITE = "^[[[raw/articles/source-b.md|source-b.md]] L8]"

@@ -9,11 +9,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from fake_llm import FakeLLM
 
 from wikic.ingest.pipeline import IngestOptions, ingest
-from wikic.lint.registry import PAGE_RULES
+from wikic.lint.rule import PAGE_RULES
 from wikic.lint.run import LintOptions, run_lint
-from wikic.llm.fake import FakeLLM
 from wikic.vault.init import init_vault
 
 SOURCES = {

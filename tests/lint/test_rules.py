@@ -19,7 +19,8 @@ import pytest
 from testkit import DEFAULT_SCHEMA, DEFAULT_SOURCES, index_text, make_vault, page
 
 from wikic.errors import UsageError
-from wikic.lint.registry import CORE_RULES, PAGE_RULES, RULES
+from wikic.lint.rule import CORE_RULES, PAGE_RULES
+from wikic.lint.rules import RULES
 from wikic.lint.run import LintOptions, known_rules, run_lint
 from wikic.vault.resolve import Resolver
 

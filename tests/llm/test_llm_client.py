@@ -15,7 +15,8 @@ from pydantic import SecretStr
 from standin_openai import Behaviour, StandinServer, error, malformed, rejection, reply, slow, truncated
 
 from wikic.errors import ConfigError, LLMError
-from wikic.llm.client import InvalidReply, OpenAICompatible, TruncatedReply
+from wikic.llm.client import OpenAICompatible
+from wikic.llm.replies import InvalidReply, TruncatedReply
 from wikic.settings import LLMSettings
 
 MESSAGES = [{"role": "system", "content": "You answer in JSON."}, {"role": "user", "content": "What is 6 x 7?"}]
@@ -394,7 +395,7 @@ def test_a_json_reply_that_is_no_completion_is_a_clean_error(standin, make_llm):
 
 
 def test_loop_watch_cuts_a_reply_that_repeats_itself_and_only_such_a_reply() -> None:
-    from wikic.llm.client import LoopWatch, looping
+    from wikic.llm.replies import LoopWatch, looping
 
     assert looping('{"name": "x", "facts": [' + '{"text": "a", "quote": "b"}, ' * 4)
     assert not looping('{"text": "a", "quote": "b"}, ' * 3)  # three times is a list, not yet a loop
@@ -414,7 +415,7 @@ def test_loop_watch_cuts_a_reply_that_repeats_itself_and_only_such_a_reply() -> 
 
 
 def test_sse_data_follows_the_event_stream_format():
-    from wikic.llm.client import sse_data
+    from wikic.llm.stream import sse_data
 
     lines = [": a comment", "event: message", "data: {\"a\":", "data: 1}", "", "", "id: 7", "data:[DONE]", "",
              "data: {\"half\""]  # the last event never ends: dropped, as the standard says
@@ -430,7 +431,7 @@ def _raw_stream(events: list[str]) -> Any:
 
 
 def test_a_streamed_reply_is_read_from_plain_json_events(make_llm):
-    from wikic.llm.client import TextStream
+    from wikic.llm.stream import TextStream
 
     llm = make_llm()
     chunk = {"model": "m-7", "choices": [{"index": 0, "delta": {"content": "Sam "}, "finish_reason": None}]}
@@ -445,7 +446,7 @@ def test_a_streamed_reply_is_read_from_plain_json_events(make_llm):
 
 
 def test_an_error_event_in_the_middle_of_a_stream_is_an_llm_error(make_llm):
-    from wikic.llm.client import TextStream
+    from wikic.llm.stream import TextStream
 
     llm = make_llm()
     chunk = {"choices": [{"index": 0, "delta": {"content": "Sam "}, "finish_reason": None}]}

@@ -172,7 +172,7 @@ def test_concurrency_bounds_every_request_of_a_run() -> None:
     import time
     from concurrent.futures import ThreadPoolExecutor
 
-    from wikic.ingest.pipeline import BoundedLLM
+    from wikic.llm.bounded import BoundedLLM
 
     class Slow:
         identity: ClassVar[dict[str, str]] = {"model": "slow"}

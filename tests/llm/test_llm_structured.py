@@ -6,12 +6,12 @@ import json
 from pathlib import Path
 
 import pytest
+from fake_llm import FakeLLM
 from pydantic import BaseModel, ConfigDict, Field
 from standin_openai import malformed, reply
 
 from wikic.errors import LLMError
 from wikic.llm.cache import ReplyCache
-from wikic.llm.fake import FakeLLM
 from wikic.llm.structured import Usage, ask
 
 

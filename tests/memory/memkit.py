@@ -8,9 +8,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from wikic.conversations.transcript import Conversation, Turn, render
+from fake_llm import FakeLLM
+
 from wikic.ingest.pipeline import IngestOptions, IngestReport, ingest
-from wikic.llm.fake import FakeLLM
+from wikic.vault.formats.transcript import Conversation, Turn, render
 from wikic.vault.init import init_vault
 
 TODAY = dt.date(2026, 12, 1)

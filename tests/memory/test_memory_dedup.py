@@ -7,9 +7,9 @@ from pathlib import Path
 import pytest
 from memkit import Session, at, ingest_sessions, make_vault, memory
 
-from wikic.ingest.memories import DUPLICATE_SIMILARITY, Deduplicator, packaged_embedder
+from wikic.memory.merge import DUPLICATE_SIMILARITY, Deduplicator, packaged_embedder
 from wikic.pages.blocks import find_block
-from wikic.vault.memories import parse_items
+from wikic.vault.formats.memory_items import parse_items
 
 ONE_REFERENCE = "# Wiki Schema\n## Domain\nWork\n## Page Thresholds\n- entity_min_references: 1\n"
 

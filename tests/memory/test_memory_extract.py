@@ -6,10 +6,12 @@ from __future__ import annotations
 import datetime as dt
 
 import pytest
+from fake_llm import FakeLLM
 from memkit import S1, S3, Scripted, Session, Source, at, memory
 
-from wikic.ingest.extract import PromptContext, build_messages, extract_plan, split_chunks
-from wikic.ingest.extract.run import is_transcript
+from wikic.ingest.extract.prompt import PromptContext, build_messages
+from wikic.ingest.extract.run import extract_plan, is_transcript
+from wikic.ingest.extract.windows import split_chunks
 from wikic.ingest.plan_model import (
     CLAIMS_SCHEMA_NAME,
     MAX_MEMORIES,
@@ -19,7 +21,6 @@ from wikic.ingest.plan_model import (
     TRANSCRIPT_SCHEMA_NAME,
     TranscriptPlan,
 )
-from wikic.llm.fake import FakeLLM
 from wikic.llm.schema import strict_schema
 from wikic.settings import LLMSettings, Settings
 

@@ -14,11 +14,11 @@ import sys
 from pathlib import Path
 
 import pytest
+from fake_llm import FakeLLM
 from memkit import SESSIONS, Scripted, Session, make_vault
 
 from wikic.ingest.pipeline import IngestOptions, ingest
 from wikic.lint.run import LintOptions, run_lint
-from wikic.llm.fake import FakeLLM
 from wikic.vault.load import walk
 from wikic.vault.resolve import Resolver
 

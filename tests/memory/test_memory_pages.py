@@ -7,14 +7,14 @@ import json
 import re
 from pathlib import Path
 
+from fake_llm import FakeLLM
 from memkit import S1, S2, S3, SESSIONS, TODAY, Scripted, Session, at, ingest_sessions, make_vault, memory
 
 from wikic.ingest.pipeline import IngestOptions, ingest
 from wikic.lint.run import LintOptions, run_lint
-from wikic.llm.fake import FakeLLM
 from wikic.memory.briefing import wake_up
 from wikic.pages.blocks import find_block
-from wikic.vault.memories import parse_items
+from wikic.vault.formats.memory_items import parse_items
 
 ONE_REFERENCE = "# Wiki Schema\n## Domain\nWork\n## Page Thresholds\n- entity_min_references: 1\n"
 

@@ -7,17 +7,18 @@ import datetime as dt
 from pathlib import Path
 
 import pytest
+from fake_llm import FakeLLM
 from memkit import SESSIONS, Scripted, Session, at, ingest_sessions, make_vault, memory
 
 from wikic.errors import UsageError
 from wikic.ingest.pending import pending_inputs
-from wikic.llm.fake import FakeLLM
+from wikic.ingest.remember import remember
 from wikic.memory.briefing import wake_up
+from wikic.memory.confirm import confirm_lesson
 from wikic.memory.rank import score
 from wikic.memory.recall import recall
-from wikic.memory.write import confirm_lesson, remember
 from wikic.settings import IngestSettings
-from wikic.vault.memories import MemoryItem
+from wikic.vault.formats.memory_items import MemoryItem
 
 AS_OF = dt.date(2026, 12, 1)
 ONE_REFERENCE = "# Wiki Schema\n## Domain\nWork\n## Page Thresholds\n- entity_min_references: 1\n"
@@ -172,3 +173,12 @@ def test_remember_cleans_control_characters_out_of_what_it_writes(tmp_path: Path
     assert not [ch for ch in text if ch < " " and ch != "\n"]
     with pytest.raises(UsageError, match="the content is empty"):
         remember(root, "persona", "\x00\x1b[0m \x07")
+
+
+def test_the_kinds_the_model_is_told_are_the_kinds_a_page_has() -> None:
+    from wikic.ingest.plan_model import TranscriptPlan
+    from wikic.vault.formats.memory_items import KINDS, TOLD_KINDS
+
+    assert sorted(TOLD_KINDS) == sorted(KINDS)
+    told = TranscriptPlan.model_json_schema()["$defs"]["WireMemory"]["properties"]["kind"]["enum"]
+    assert tuple(told) == TOLD_KINDS

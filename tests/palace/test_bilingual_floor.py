@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from wikic.palace import open_palace, search, sync
-from wikic.palace.search import per_file
+from wikic.palace.hybrid import per_file
 
 SET = Path(__file__).resolve().parents[2] / "bench" / "bilingual"
 

@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 
 from wikic.palace import open_palace, search, sync
+from wikic.palace.hybrid import Retrieval, exact_cosines
 from wikic.palace.manifest import DrawerRecord, FileRecord, Manifest
-from wikic.palace.search import Retrieval, exact_cosines
 
 
 def _manifest(tmp_path: Path, texts: dict[str, str]) -> Manifest:

@@ -8,7 +8,7 @@ import pytest
 
 from wikic.errors import ConfigError
 from wikic.palace import open_palace, search, sync
-from wikic.palace.search import Retrieval, fuse, per_file, reciprocal_ranks
+from wikic.palace.hybrid import Retrieval, fuse, per_file, reciprocal_ranks
 from wikic.settings import load_settings
 
 # Dense likes a by a wide margin; BM25 likes b and c a little more than a. The two fusions disagree.

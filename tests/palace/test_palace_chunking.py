@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+from wikic.embed import make_embedder
 from wikic.pages.blocks import render_block
 from wikic.palace.chunking import chunk_document, make_document
-from wikic.palace.embedders import make_embedder
 from wikic.settings import EmbeddingSettings
 
 PAGE = """---

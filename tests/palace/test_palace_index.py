@@ -11,7 +11,7 @@ import chromadb
 import pytest
 
 from wikic.errors import LockTimeout, PalaceError
-from wikic.palace import Palace, open_palace, search, sync, update_paths
+from wikic.palace import open_palace, search, sync, update_paths
 
 
 def _chroma_ids(vault: Path) -> dict[str, dict]:
@@ -139,7 +139,7 @@ def test_chunk_size_change_rechunks_without_rebuild(vault: Path) -> None:
 
 def _hold_lock(vault: str, ready: Any, release: Any) -> None:
     """In another process: hold the palace's writer lock until told to let go."""
-    palace = Palace(Path(vault))
+    palace = open_palace(Path(vault))
     palace._locked().acquire()
     ready.set()
     release.wait(30)

@@ -17,8 +17,8 @@ import pytest
 from testkit import palace_drawer_problems
 
 from wikic.palace import open_palace, palace as palace_module, search, slices, sync
+from wikic.palace.hybrid import Retrieval
 from wikic.palace.manifest import Manifest
-from wikic.palace.search import Retrieval
 from wikic.palace.store import VectorStore
 from wikic.settings import PalaceSettings
 

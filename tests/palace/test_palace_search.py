@@ -9,7 +9,7 @@ import pytest
 
 from wikic.errors import UsageError
 from wikic.palace import open_palace, search, search_batch, sync
-from wikic.palace.search import Retrieval
+from wikic.palace.hybrid import Retrieval
 
 
 @pytest.fixture
@@ -32,7 +32,7 @@ def test_results_are_distinct_files_with_their_best_drawer(indexed: Path) -> Non
 
 @pytest.mark.parametrize("fusion", ["convex", "rrf"])
 def test_scores_lie_between_0_and_1_even_with_a_title_match(indexed: Path, fusion: str) -> None:
-    from wikic.palace.search import Retrieval
+    from wikic.palace.hybrid import Retrieval
 
     with open_palace(indexed) as palace:
         hits = search(palace, "OpenAI", k=10, retrieval=Retrieval(fusion=fusion))
@@ -93,7 +93,7 @@ def test_batch_yields_one_result_line_per_query(indexed: Path) -> None:
 def test_filters_hold_when_the_unfiltered_pool_is_too_small(indexed: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """When the unfiltered candidates are all filtered out, chromadb's own filter takes over (the approximate
     index's path: a palace whose vector copies are complete compares with all of them, filtered here)."""
-    search_module = importlib.import_module("wikic.palace.search")
+    search_module = importlib.import_module("wikic.palace.hybrid")
     monkeypatch.setattr(search_module, "OVERFETCH", 0.005)  # 0.005 x 200: one drawer unfiltered
     with open_palace(indexed) as palace:
         calls: list[dict] = []

@@ -22,7 +22,8 @@ from wikic.errors import ConfigError
 from wikic.llm.cache import ReplyCache
 from wikic.llm.client import OpenAICompatible
 from wikic.palace import open_palace, search, sync
-from wikic.palace.assist import (
+from wikic.palace.hybrid import SearchHit
+from wikic.query.assist import (
     Assist,
     RerankReply,
     assisted_search,
@@ -30,7 +31,6 @@ from wikic.palace.assist import (
     rerank_order,
     search_with_settings,
 )
-from wikic.palace.search import SearchHit
 from wikic.settings import LLMSettings, load_settings
 
 QUERY = "vector database nearest neighbour"

@@ -91,8 +91,9 @@ def test_an_unreachable_endpoint(wiki: QueryWiki) -> None:
 
 
 def test_a_plain_obsidian_vault_is_answered_and_filed_once_it_is_a_wikic_vault(tmp_path: Path, make_vault) -> None:
+    from fake_llm import FakeLLM
+
     from wikic.errors import UsageError
-    from wikic.llm.fake import FakeLLM
     from wikic.palace import sync
     from wikic.query.answer import answer_question
     from wikic.query.writeback import save_answer

@@ -212,7 +212,7 @@ def test_the_mcp_query_tool_shows_the_quotes_marked_and_does_not_file_them(
     try:
         text = tools.query("How many writes per second does Quillstore handle?", save=True)
     finally:
-        tools.reset_palace()
+        tools.close()
     assert text.startswith(QUOTED_MARK.strip())
     assert f"“Quillstore handled 40,000 writes per second in that benchmark.” — {LINK} L8" in text
     assert f"Cited: {LINK} (raw/articles/quillstore-benchmarks.md)" in text

@@ -7,7 +7,7 @@ import unicodedata
 import pytest
 
 from wikic.vault.parse import parse_note
-from wikic.vault.resolve import Resolution, Resolver, fold, heading_key
+from wikic.vault.resolve import Resolution, Resolver, fold_name, heading_key
 
 NFD_RESUME = unicodedata.normalize("NFD", "Résumé")
 
@@ -159,8 +159,8 @@ def test_exists_and_by_stem(resolver: Resolver) -> None:
 
 
 def test_fold() -> None:
-    assert fold("ÉCOLE") == fold(unicodedata.normalize("NFD", "école")) == "école"
-    assert fold("Straße") == "straße"  # lower(), not casefold(): "ß" is not "ss" to Obsidian
+    assert fold_name("ÉCOLE") == fold_name(unicodedata.normalize("NFD", "école")) == "école"
+    assert fold_name("Straße") == "straße"  # lower(), not casefold(): "ß" is not "ss" to Obsidian
 
 
 # 1. and 6.: the parser splits the link, and aliases never resolve

@@ -212,7 +212,7 @@ def test_lint_reports_the_misspelling_as_an_error_and_reads_on(tmp_path: Path) -
 def test_the_library_calls_that_write_refuse_it_too(tmp_path: Path) -> None:
     """What the MCP tools that write call: confirming a lesson, ending a claim, filing an answer."""
     from wikic.ingest.invalidate import invalidate
-    from wikic.memory.write import confirm_lesson
+    from wikic.memory.confirm import confirm_lesson
     from wikic.query.writeback import check_can_file
 
     root = make_vault(tmp_path, {}, MISSPELT)

@@ -42,7 +42,6 @@ REPO = HERE.parents[1]
 if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))  # run from a checkout without installing wikic
 
-from wikic.conversations.transcript import TRANSCRIPTS_PREFIX as TRANSCRIPTS  # noqa: E402
 from wikic.ingest.compose import ComposedPage  # noqa: E402
 from wikic.ingest.pipeline import IngestOptions, IngestReport, ingest  # noqa: E402
 from wikic.ingest.plan_model import ChunkPlan, TranscriptPlan, dropped_claims  # noqa: E402
@@ -50,7 +49,8 @@ from wikic.lint.run import LintOptions, run_lint  # noqa: E402
 from wikic.query.answer import QueryOptions, answer_question  # noqa: E402
 from wikic.query.writeback import save_answer  # noqa: E402
 from wikic.text.tokens import estimate_messages, estimate_tokens  # noqa: E402
-from wikic.vault.anchors import find_anchors  # noqa: E402
+from wikic.vault.formats.anchors import find_anchors  # noqa: E402
+from wikic.vault.formats.transcript import TRANSCRIPTS_PREFIX as TRANSCRIPTS  # noqa: E402
 from wikic.vault.init import init_vault  # noqa: E402
 from wikic.vault.slug import slugify  # noqa: E402
 

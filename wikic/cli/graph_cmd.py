@@ -55,7 +55,9 @@ def register(app: typer.Typer) -> None:
             for path in report["dead_ends"][:top]:
                 typer.echo(f"        {path}")
         if report["isolated_pages"]:
-            typer.echo(f"isolated pages: {len(report['isolated_pages'])}")
+            typer.echo(f"isolated pages (no link in or out): {len(report['isolated_pages'])}")
+            for path in report["isolated_pages"][:top]:
+                typer.echo(f"        {path}")
         if report["wanted_pages"]:
             typer.echo("wanted (linked but missing):")
             for item in report["wanted_pages"]:

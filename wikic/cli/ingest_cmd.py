@@ -11,137 +11,10 @@ import typer
 from wikic.cli._common import VaultDir, resolve_vault, translate_errors
 from wikic.cli._progress import ProgressDisplay
 from wikic.errors import Interrupted, UsageError
-from wikic.vault.layout import OVERVIEW_FILE
+from wikic.vault.layout import RAW_SUBDIRS
 
 if TYPE_CHECKING:  # imported lazily: the CLI must start fast for `wikic lint`
-    from wikic.ingest.composing import Composing
     from wikic.ingest.pipeline import IngestReport
-
-
-def _render(report: IngestReport) -> str:
-    from wikic.ingest.report import dropped_reasons
-
-    lines = [f"finished an interrupted run first: {', '.join(report.resumed)}"] if report.resumed else []
-    if report.rebuilt:
-        lines.append(f"no .wikic/compiled.json: {len(report.rebuilt)} source(s) recorded as compiled, as the pages "
-                     "that cite them show (no model call)")
-    lines += conversation_lines(report)
-    for s in report.sources:
-        if s.status == "estimated":
-            cost = f", at most ${s.cost:.4f}" if s.cost is not None else ""
-            lines.append(
-                f"{s.raw_path}: ~{s.prompt_tokens:,} prompt tokens, at most {s.completion_tokens:,} completion "
-                f"tokens in {s.calls} call(s) ({s.cached_calls} cached){cost}; {s.context_pages} related page(s) "
-                "in context"
-            )
-            continue
-        head = f"{s.raw_path}: {s.status}"
-        if s.status == "compiled":
-            head += (
-                f" — {len(s.created)} created, {len(s.updated)} updated, "
-                f"{s.prompt_tokens + s.completion_tokens:,} tokens"
-            )
-            if s.cached_calls and s.cached_calls == s.calls:
-                head += " (from cache)"
-        if s.error:
-            head += f" — {s.error}"
-        lines.append(head)
-        for p in s.created:
-            lines.append(f"  + {p}")
-        for p in s.updated:
-            lines.append(f"  ~ {p}")
-        if s.pending:
-            lines.append(f"  waiting for more sources (below threshold): {', '.join(s.pending)}")
-        if s.dropped:
-            lines.append(f"  {sum(s.dropped.values())} not written: {dropped_reasons(s.dropped)}")
-        if s.invented:
-            lines.append(f"  names the source never writes (dropped as invented): {', '.join(s.invented)}")
-        if s.nothing_extracted:
-            lines.append("  nothing extracted, although the source names things: the model proposed none of them"
-                         " (try a larger model, or --strategy two-pass, and --force to compile it again)")
-        if s.repaired_quotes:
-            lines.append(f"  {s.repaired_quotes} quote(s) repaired: snapped to the source text they nearly copied")
-        if s.sentences_found:
-            lines.append(f"  {s.sentences_found} claim(s) are the source's own sentences, found for names the model"
-                         " could not quote")
-        if s.superseded:
-            lines.append(f"  {s.superseded} claim(s) superseded by a later value: moved to the page's history")
-        for page in s.contested:
-            lines.append(f"  contested: {page} states claims that contradict each other (see `wikic lint`)")
-        for item in s.rejected:
-            lines.append(f"  refused: {item}")
-        for item in s.dropped_items:
-            lines.append(f"  skipped: {item}")
-        for item in s.kept_edits:
-            lines.append(f"  kept hand edit: {item}")
-    for text_path, encoding in sorted(report.converted.items()):
-        lines.append(f"{text_path}: converted from {encoding} (the original is kept beside it)")
-    t = report.totals()
-    if not report.estimate:
-        cost = f", ${t['cost']:.4f}" if t["cost"] is not None else ""
-        skipped = f", {t['skipped']} skipped" if t["skipped"] else ""
-        skipped += f", {t['nothing_extracted']} with nothing extracted" if t["nothing_extracted"] else ""
-        lines.append(
-            f"{t['compiled']} compiled, {t['unchanged']} unchanged, {t['failed']} failed{skipped}: "
-            f"{t['created']} page(s) created, {t['updated']} updated, "
-            f"{t['prompt_tokens'] + t['completion_tokens']:,} tokens{cost}"
-        )
-        if t["skipped"]:
-            lines.append("the token budget (--max-tokens) was reached: run `wikic ingest` again to compile the rest")
-        if report.hubs:
-            sources = [p for p in report.hubs if p != OVERVIEW_FILE]
-            said = [OVERVIEW_FILE] if OVERVIEW_FILE in report.hubs else []
-            said += [f"{len(sources)} source page(s) ({', '.join(sources[:3])}{', ...' if len(sources) > 3 else ''})"
-                     ] if sources else []
-            lines.append("hubs written: " + ", ".join(said))
-        advice = report.advice()
-        if advice:
-            lines.append(advice)
-    if report.composed is not None and (report.composed.pages or report.composed.failed):
-        lines.extend(composed_lines(report.composed))
-    if report.lint is not None:
-        from wikic.lint.render import finding_line
-
-        s = report.lint.summary()
-        own = len(report.lint_errors_in_written())
-        where = f"{own} in what this ingest wrote" if own else "none in what this ingest wrote"
-        lines.append(
-            f"lint: {s['errors']} error(s) ({where}), {s['warnings']} warning(s)"
-            if s["errors"]
-            else f"lint: 0 errors, {s['warnings']} warning(s)"
-        )
-        for f in report.lint.findings[:20]:
-            lines.append(f"  {finding_line(f)}")
-    return "\n".join(lines)
-
-
-def composed_lines(composed: Composing) -> list[str]:
-    """What composing the run's pages did: pages, sentences written and refused, tokens."""
-    from wikic.ingest.report import dropped_reasons
-
-    refused = sum(composed.refused.values())
-    said = f" ({dropped_reasons(composed.refused)})" if refused else ""
-    tokens = composed.prompt_tokens + composed.completion_tokens
-    lines = [f"composed {len(composed.pages)} page(s) as prose: {composed.sentences} sentence(s), {refused} refused"
-             f"{said} (replaced by their claims as written), {tokens:,} tokens"]
-    lines += [f"  not composed: {page} keeps its claim lists ({why})" for page, why in sorted(composed.failed.items())]
-    lines += [f"  not composed: {page} changed meanwhile" for page in composed.left]
-    return lines
-
-
-def conversation_lines(report: IngestReport) -> list[str]:
-    """One line per conversation export or capture queue the run read, and what could not be read."""
-    lines = []
-    for c in report.conversations:
-        if c.already_read:
-            lines.append(f"{c.origin}: {c.tool} export read before ({c.conversations} conversation(s)): nothing new")
-        elif c.conversations or c.written or not (c.errors or c.error or c.quarantined):
-            lines.append(f"{c.origin}: {c.tool}, {c.conversations} conversation(s): {len(c.written)} transcript(s) "
-                         f"written, {c.unchanged} with nothing new")
-        # an export that failed is one of the sources below, with its error
-        lines += [f"  not read (kept for the next run): {error}" for error in c.errors]
-        lines += [f"  not a capture: {item}" for item in c.quarantined]
-    return lines
 
 
 def _interrupted(report: IngestReport) -> str:
@@ -177,7 +50,8 @@ def register(app: typer.Typer) -> None:
         ] = None,
         vault: VaultDir = None,
         kind: Annotated[
-            str | None, typer.Option("--kind", help="raw/ folder: articles, papers, transcripts or assets.")
+            str | None,
+            typer.Option("--kind", help=f"raw/ folder: {', '.join(RAW_SUBDIRS[:-1])} or {RAW_SUBDIRS[-1]}."),
         ] = None,
         encoding: Annotated[
             str | None,
@@ -250,7 +124,10 @@ def register(app: typer.Typer) -> None:
                 hint="--estimate counts the tokens without a model call; --dry-run asks the model and shows the diff",
             )
         overrides = {"model": model, "base_url": base_url, "concurrency": concurrency, "strategy": strategy}
+        from wikic.context import VaultContext
         from wikic.ingest.pipeline import IngestOptions, ingest
+        from wikic.ingest.report import render_report
+
         options = IngestOptions(
             inputs=sources or [],
             kind=kind,
@@ -266,8 +143,8 @@ def register(app: typer.Typer) -> None:
         )
 
         try:
-            with ProgressDisplay(json_output=json_output) as display:
-                report = ingest(root, options, progress=display)
+            with ProgressDisplay(json_output=json_output) as display, VaultContext(root, options.overrides) as context:
+                report = ingest(context, options, progress=display)
         except KeyboardInterrupt:
             _exit_interrupted(
                 "Interrupted: whatever was cut short while being written is finished by the next `wikic ingest`."
@@ -277,7 +154,7 @@ def register(app: typer.Typer) -> None:
         else:
             if report.diffs:
                 typer.echo("".join(report.diffs), nl=False)
-            typer.echo(_render(report))
+            typer.echo(render_report(report))
         if report.interrupted:
             _exit_interrupted(_interrupted(report))
         raise typer.Exit(report.exit_code())

@@ -9,6 +9,7 @@ from typing import Annotated
 import typer
 
 from wikic.cli._common import folder_path, translate_errors
+from wikic.errors import UsageError
 
 
 def register(app: typer.Typer) -> None:
@@ -16,9 +17,19 @@ def register(app: typer.Typer) -> None:
     @translate_errors
     def init(
         directory: Annotated[
-            Path,
-            typer.Argument(metavar="DIR", parser=folder_path, help="Folder for the new vault (created if missing)."),
-        ] = Path("."),
+            Path | None,
+            typer.Argument(
+                metavar="DIR",
+                parser=folder_path,
+                help="Folder for the new vault (created if missing; default: the current folder).",
+            ),
+        ] = None,
+        vault: Annotated[
+            Path | None,
+            typer.Option(
+                "--vault", "-C", metavar="DIR", parser=folder_path, help="The same folder, as every command takes it."
+            ),
+        ] = None,
         json_output: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
     ) -> None:
         """Create a vault: SCHEMA.md, index.md, overview.md, log.md, wikic.toml, raw/ and page folders (sources/
@@ -27,11 +38,13 @@ def register(app: typer.Typer) -> None:
         Never overwrites a file; running it twice changes nothing. In a vault an earlier version made, it adds
         what is missing: overview.md and a page per compiled source in sources/, listed in index.md.
 
-        Example: wikic init my-wiki
+        Example: wikic init my-wiki (or wikic init --vault my-wiki)
         """
         from wikic.hubs.setup import init_with_hubs
 
-        report = init_with_hubs(directory)
+        if directory is not None and vault is not None and directory != vault:
+            raise UsageError(f"two folders given: {directory} and --vault {vault}", hint="give the folder once")
+        report = init_with_hubs(directory or vault or Path("."))
         if json_output:
             typer.echo(json.dumps({"vault": str(report.root), "created": report.created, "existing": report.existing}))
             return

@@ -100,10 +100,13 @@ def register(app: typer.Typer) -> None:
                 ) from None
         options = LintOptions(select=_names(select), ignore=_names(ignore), strict=strict, use_cache=cache, today=today)
         label = str(vault_arg or vault or root)
+        from wikic.context import VaultContext
+
+        context = VaultContext(root)
         if fix and not diff:
             from wikic.lint.fix import fix_vault
 
-            fixed = fix_vault(root, options, label=label)
+            fixed = fix_vault(context, options, label=label)
             for change in fixed.changes:
                 typer.echo(f"fixed {change.path}", err=True)
             for path in fixed.skipped:
@@ -112,11 +115,11 @@ def register(app: typer.Typer) -> None:
                 )
             report = fixed.report
         else:
-            report = run_lint(root, options, label=label)
+            report = run_lint(context, options, label=label)
         if diff:
             from wikic.lint.fix import plan_fixes
 
-            changes = plan_fixes(root, report.findings)
+            changes = plan_fixes(context, report.findings)
             for change in changes:
                 typer.echo(change.diff(), nl=False)
             if not changes:

@@ -10,11 +10,21 @@ from typing import Annotated
 import typer
 
 from wikic.cli._common import VaultDir, resolve_vault, translate_errors
+from wikic.mcp_tools import READ_ONLY, TOOLS
 from wikic.vault.layout import require_vault
+
+_HELP = f"""Serve the vault to MCP clients (Claude Code, Cursor...).
+
+Tools: {", ".join(name for name, _, _ in TOOLS)}. The read-only ones
+({", ".join(name for name, kind, _ in TOOLS if kind == READ_ONLY)}) are marked readOnlyHint. Stdio by
+default: the client starts this command itself; --http PORT serves streamable HTTP on 127.0.0.1 instead.
+
+Example: claude mcp add wikic -- wikic mcp --vault /path/to/wiki
+"""
 
 
 def register(app: typer.Typer) -> None:
-    @app.command("mcp")
+    @app.command("mcp", help=_HELP)
     @translate_errors
     def mcp_command(
         http: Annotated[
@@ -29,14 +39,6 @@ def register(app: typer.Typer) -> None:
         ] = None,
         vault: VaultDir = None,
     ) -> None:
-        """Serve the vault to MCP clients (Claude Code, Cursor...).
-
-        Tools: search, read_page, list_pages, query, ingest, lint, status and file_note (capture into raw/
-        for a later ingest). Read-only tools are marked readOnlyHint. Stdio by default: the client starts
-        this command itself; --http PORT serves streamable HTTP on 127.0.0.1 instead.
-
-        Example: claude mcp add wikic -- wikic mcp --vault /path/to/wiki
-        """
         root = resolve_vault(vault)
         require_vault(root)  # before the MCP SDK is imported: a wrong folder is said at once
         from wikic.mcp_server import serve

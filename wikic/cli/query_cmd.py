@@ -15,7 +15,8 @@ from wikic.cli._common import VaultDir, resolve_vault, translate_errors
 from wikic.errors import UsageError
 
 if TYPE_CHECKING:  # imported lazily: the CLI must start fast for `wikic lint`
-    from wikic.query.answer import QueryResult
+    from wikic.context import VaultContext
+    from wikic.query.answer import QueryOptions, QueryResult
     from wikic.query.writeback import SavedQuery
 
 
@@ -149,68 +150,79 @@ def register(app: typer.Typer) -> None:
                 hint="ask with --as-of alone to see what held then, or --save without it",
             )
         overrides = {key: value for key, value in {"model": model, "base_url": base_url}.items() if value is not None}
+        from wikic.context import VaultContext
         from wikic.facts.lookup import as_of_date
-        from wikic.query.answer import QueryOptions, answer_question
-        from wikic.query.writeback import check_can_file
+        from wikic.query.answer import QueryOptions
 
-        if save:
-            check_can_file(root)  # before the model is asked: an answer that cannot be filed costs nothing
         options = QueryOptions(k=k, budget=budget, max_answer_tokens=max_tokens, allow_general=allow_general,
                                use_cache=not no_cache, overrides=overrides,
                                as_of=as_of_date(as_of) if as_of is not None else None)
-        on_text = None if json_output else _write
-        out: dict[str, Any] = {}
+        with VaultContext(root, overrides) as context:
+            code = _query(context, question, refresh, save, options, json_output, as_of is not None)
+        raise typer.Exit(code)
 
-        if refresh is not None:
-            if allow_general:
-                raise UsageError(
-                    "--allow-general does not go with --refresh: a query page holds wiki answers only",
-                    hint="refresh without --allow-general",
-                )
-            from wikic.query.writeback import refresh_query
 
-            done = refresh_query(root, refresh, options, on_text=on_text)
-            result = done.result
-            if json_output:
-                out = result.to_dict() | {"page": done.path, "saved": done.saved.to_dict() if done.saved else None}
-                typer.echo(json.dumps(out, ensure_ascii=False, default=str))
-            else:
-                _finish_text(result)
-                if done.saved is not None:
-                    typer.echo(f"Refreshed {done.path}", err=True)
-                    _saved_warnings(done.saved)
-                else:
-                    typer.echo(f"{done.path} was left as it was.", err=True)
-            raise typer.Exit(0 if done.saved is not None else 1)
+def _query(context: VaultContext, question: str | None, refresh: str | None, save: bool | None,
+           options: QueryOptions, json_output: bool, as_of: bool) -> int:
+    """Answer (or refresh), show, and file when asked; the exit code."""
+    from wikic.query.answer import answer_question
+    from wikic.query.writeback import check_can_file
 
-        assert question is not None
-        result = answer_question(root, question, options, on_text=on_text)
-        saved: SavedQuery | None = None
-        if not json_output:
-            _finish_text(result)
-        filable = result.answered and bool(result.citations)
-        if save is None and not json_output and filable and as_of is None and _interactive():
-            save = typer.confirm("File this answer in the wiki (queries/)?", default=False, err=True)
-        if save:
-            from wikic.query.writeback import save_answer
+    if save:
+        check_can_file(context)  # before the model is asked: an answer that cannot be filed costs nothing
+    on_text = None if json_output else _write
+    out: dict[str, Any] = {}
 
-            try:
-                saved = save_answer(root, result)
-            except UsageError as exc:
-                # the answer (or the lack of one) was already shown; say why it was not filed
-                if not json_output:
-                    typer.echo(f"Not filed: {exc.message}", err=True)
-                out["not_filed"] = exc.message
-            else:
-                if not json_output:
-                    typer.echo(_saved_line(saved), err=True)
-                    _saved_warnings(saved)
+    if refresh is not None:
+        if options.allow_general:
+            raise UsageError(
+                "--allow-general does not go with --refresh: a query page holds wiki answers only",
+                hint="refresh without --allow-general",
+            )
+        from wikic.query.writeback import refresh_query
+
+        done = refresh_query(context, refresh, options, on_text=on_text)
+        result = done.result
         if json_output:
-            out = result.to_dict() | {"saved": saved.to_dict() if saved else None} | out
+            out = result.to_dict() | {"page": done.path, "saved": done.saved.to_dict() if done.saved else None}
             typer.echo(json.dumps(out, ensure_ascii=False, default=str))
-        # a quoted reply is what the wiki says (exit 0); only --save, which never files one, makes it a failure
-        failed = result.status == "not_found" or (bool(save) and saved is None)
-        raise typer.Exit(1 if failed else 0)
+        else:
+            _finish_text(result)
+            if done.saved is not None:
+                typer.echo(f"Refreshed {done.path}", err=True)
+                _saved_warnings(done.saved)
+            else:
+                typer.echo(f"{done.path} was left as it was.", err=True)
+        return 0 if done.saved is not None else 1
+
+    assert question is not None
+    result = answer_question(context, question, options, on_text=on_text)
+    saved: SavedQuery | None = None
+    if not json_output:
+        _finish_text(result)
+    filable = result.answered and bool(result.citations)
+    if save is None and not json_output and filable and not as_of and _interactive():
+        save = typer.confirm("File this answer in the wiki (queries/)?", default=False, err=True)
+    if save:
+        from wikic.query.writeback import save_answer
+
+        try:
+            saved = save_answer(context, result)
+        except UsageError as exc:
+            # the answer (or the lack of one) was already shown; say why it was not filed
+            if not json_output:
+                typer.echo(f"Not filed: {exc.message}", err=True)
+            out["not_filed"] = exc.message
+        else:
+            if not json_output:
+                typer.echo(_saved_line(saved), err=True)
+                _saved_warnings(saved)
+    if json_output:
+        out = result.to_dict() | {"saved": saved.to_dict() if saved else None} | out
+        typer.echo(json.dumps(out, ensure_ascii=False, default=str))
+    # a quoted reply is what the wiki says (exit 0); only --save, which never files one, makes it a failure
+    failed = result.status == "not_found" or (bool(save) and saved is None)
+    return 1 if failed else 0
 
 
 def _finish_text(result: QueryResult) -> None:

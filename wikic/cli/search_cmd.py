@@ -86,12 +86,12 @@ def search_command(
             hint='for example: wikic search "who founded OpenAI" (or --batch queries.jsonl)',
         )
     lines = _batch_lines(batch) if batch is not None else None
-    from wikic.palace import Palace, search_batch
-    from wikic.palace.assist import search_with_settings
-    from wikic.settings import load_settings
+    from wikic.context import VaultContext
+    from wikic.palace import search_batch
+    from wikic.query.assist import search_with_settings
 
-    settings = load_settings(root)
-    with Palace(root, settings) as palace:
+    with VaultContext(root) as context:
+        settings, palace = context.settings, context.palace()
         if lines is not None:
             for result in search_batch(palace, lines, k, wing=wing, tag=tag, path=path):
                 typer.echo(json.dumps(result, ensure_ascii=False))

@@ -33,8 +33,10 @@ def register(app: typer.Typer) -> None:
 
         Example: wikic status --vault my-wiki
         """
+        from wikic.context import VaultContext
         from wikic.status import render_status, vault_status
-        status = vault_status(resolve_vault(vault), lint=not no_lint, recent=recent)
+
+        status = vault_status(VaultContext(resolve_vault(vault)), lint=not no_lint, recent=recent)
         if json_output:
             typer.echo(json.dumps(status.to_dict(), ensure_ascii=False, default=str))
         else:

@@ -18,7 +18,7 @@ def _lines(result: IngestReport | WikicError) -> list[str]:
     that found nothing to do."""
     if isinstance(result, WikicError):
         return [f"Error: {result.message}" + (f" ({result.hint})" if result.hint else "")]
-    from wikic.cli.ingest_cmd import conversation_lines
+    from wikic.ingest.report import conversation_lines
 
     lines = [line for line in conversation_lines(result) if "0 transcript(s)" not in line]
     for s in result.sources:
@@ -55,6 +55,7 @@ def register(app: typer.Typer) -> None:
 
         Example: wikic watch --vault ~/wiki
         """
+        from wikic.context import VaultContext
         from wikic.ingest.watch import watch
 
         root = resolve_vault(vault)
@@ -63,7 +64,8 @@ def register(app: typer.Typer) -> None:
             typer.echo(f"watching {root}/raw and the capture queue (Ctrl-C to stop)", err=True)
 
         try:
-            watch(root, _show, debounce_ms=debounce, use_palace=not no_palace, on_start=started)
+            with VaultContext(root) as context:
+                watch(context, _show, debounce_ms=debounce, use_palace=not no_palace, on_start=started)
         except KeyboardInterrupt:
             typer.echo("stopped", err=True)
             raise typer.Exit(Interrupted.exit_code) from None

@@ -31,9 +31,9 @@ from wikic.conversations.ledger import PartWriter
 from wikic.conversations.queue import quarantine, queued
 from wikic.conversations.sources import ZipTree, open_tree
 from wikic.conversations.store import export_sha256, keep_bytes, keep_export
-from wikic.conversations.transcript import Conversation
 from wikic.errors import ExportError
 from wikic.progress import ProgressCallback, ProgressEvent
+from wikic.vault.formats.transcript import Conversation
 from wikic.vault.layout import RAW_DIR, is_export
 from wikic.vault.state import ConversationLedger, SetAside, conversations_lock, source_ledger
 

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING
 
 from wikic.conversations.jsonio import TooDeep, parse
 from wikic.errors import CaptureRefused, ConfigError
-from wikic.vault.layout import CONFIG_FILE, STATE_DIR, find_vault_root, is_vault
+from wikic.vault.layout import STATE_DIR, find_vault_root, is_vault
 from wikic.vault.paths import make_folder
 from wikic.vault.state import CAPTURE, CAPTURE_QUARANTINE, CAPTURE_QUEUE, read_json, state_is_ours, state_path
 from wikic.vault.write import sync_folder, temp_beside, write_bytes_atomic
@@ -148,26 +148,18 @@ def _user_config_vault(env: Mapping[str, str]) -> tuple[str, Path] | None:
 
 def allowed_folders(root: Path, env: Mapping[str, str]) -> list[Path]:
     """The assistants' session folders under the home folder, and `[capture] allow` of the vault's wikic.toml."""
+    from wikic.config_file import capture_allow
+
     home = Path(env.get("HOME") or Path.home())
     folders = [Path(os.path.realpath(home / sub)) for sub in SESSION_FOLDERS]
     try:
-        mentioned = "capture" in (root / CONFIG_FILE).read_text(encoding="utf-8", errors="replace")
-    except OSError:
-        mentioned = False
-    if not mentioned:
-        return folders  # no [capture] table: the TOML parser is not even imported (a hook runs every turn)
-    from wikic.config_file import read_config_file
-
-    try:
-        table = read_config_file(root).data.get("capture")
+        extra = capture_allow(root)
     except ConfigError as exc:
         raise CaptureRefused(f"{exc.message}: nothing captured") from None
-    extra = table.get("allow") if isinstance(table, dict) else None
-    if isinstance(extra, list):
-        for item in extra:
-            if isinstance(item, str) and item.strip():
-                folder = Path(os.path.expanduser(item))
-                folders.append(Path(os.path.realpath(folder if folder.is_absolute() else root / folder)))
+    for item in extra:
+        if item.strip():
+            folder = Path(os.path.expanduser(item))
+            folders.append(Path(os.path.realpath(folder if folder.is_absolute() else root / folder)))
     return folders
 
 

@@ -22,7 +22,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from wikic.conversations.sources import FolderTree
-from wikic.conversations.transcript import Conversation
+from wikic.vault.formats.transcript import Conversation
 from wikic.vault.layout import EXPORTS_DIR, RAW_DIR
 from wikic.vault.paths import make_folder
 from wikic.vault.slug import SOURCE, slugify

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from datetime import UTC, datetime
 
-from wikic.conversations.transcript import Turn
+from wikic.vault.formats.transcript import Turn
 
 _NAME = re.compile(r"[^\w.:/-]+")
 

@@ -14,8 +14,8 @@ import unicodedata
 from dataclasses import replace
 from typing import Any, Protocol
 
-from wikic.facts.claims import BY_SENTENCE, Claim
-from wikic.facts.dates import first_day, partial
+from wikic.vault.formats.claims import BY_SENTENCE, Claim
+from wikic.vault.formats.dates import first_day, partial
 
 _YEAR = re.compile(r"(?<!\d)(\d{4})(?!\d)")
 
@@ -56,6 +56,9 @@ def claim_meta(fact: Observed) -> dict[str, Any]:
     return meta
 
 
+NOT_A_DATE = "is not a date (YYYY, YYYY-MM or YYYY-MM-DD)"  # the end of a refusal's reason; the report counts them
+
+
 def checked_claim(claim: Claim, meta: dict[str, Any], today: dt.date, refused: list[str]) -> Claim:
     """`claim` with the interval `meta` states, when it holds up; each refusal is appended to `refused`."""
     said = f"'{claim.text[:80]}'"
@@ -67,7 +70,7 @@ def checked_claim(claim: Claim, meta: dict[str, Any], today: dt.date, refused: l
             continue
         value = partial(raw)
         if value is None:
-            refused.append(f"{said}: {key} '{raw}' is not a date (YYYY, YYYY-MM or YYYY-MM-DD)")
+            refused.append(f"{said}: {key} '{raw}' {NOT_A_DATE}")
         elif first_day(value) > today:
             refused.append(f"{said}: {key} {value} is in the future")
             value = None

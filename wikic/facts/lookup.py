@@ -10,11 +10,11 @@ from pathlib import Path
 from typing import Any
 
 from wikic.errors import UsageError
-from wikic.facts.claims import parse_line, plain_text, scan
-from wikic.facts.dates import first_day, partial
 from wikic.facts.timeline import Placed, Timeline, timeline, unique
-from wikic.pages.names import PageNames
+from wikic.vault.formats.claims import parse_line, plain_text, scan
+from wikic.vault.formats.dates import first_day, partial
 from wikic.vault.layout import require_vault
+from wikic.vault.names import PageNames
 
 # Claims listed to the model per source: bounded in count and in characters, whatever the pages hold (a
 # small local model has a few thousand tokens of context in all; the list costs at most about 500 of them).
@@ -96,7 +96,7 @@ def as_of_date(value: str | dt.date | None, today: dt.date | None = None) -> dt.
 
 def facts_for(root: Path, subject: str, as_of: str | dt.date | None = None) -> FactsAnswer:
     """`facts_of` for the vault at `root`: the one call the CLI and the MCP server make."""
-    from wikic.pages.names import page_names
+    from wikic.vault.names import page_names
 
     require_vault(root)
     names, _ = page_names(root)

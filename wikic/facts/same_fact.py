@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import re
 
-from wikic.facts.claims import normal_text
 from wikic.text.specifics import specifics
 from wikic.text.terms import negated, statement
+from wikic.vault.formats.claims import normal_text
 
 _LINK = re.compile(r"\[\[(?:[^\[\]|\n]*\|)?([^\[\]\n]*)\]\]")
 

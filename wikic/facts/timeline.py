@@ -21,8 +21,8 @@ from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 
-from wikic.facts.claims import Claim, normal_text, scan
-from wikic.facts.dates import first_day
+from wikic.vault.formats.claims import Claim, normal_text, scan
+from wikic.vault.formats.dates import first_day
 
 HISTORY_KEY = "history"  # the compiler block holding a page's claims that no longer hold
 

@@ -19,9 +19,9 @@ from wikic.hubs.view import SOURCE_TYPE, HubView
 from wikic.pages.index_file import section_title
 from wikic.pages.log_file import LogRow
 from wikic.pages.render import clean_text
+from wikic.vault.formats.markers import MARKER_LINE
 from wikic.vault.layout import INDEX_FILE, LOG_FILE, OVERVIEW_FILE
 from wikic.vault.lead import plain_line, shorten
-from wikic.vault.markers import MARKER_LINE
 from wikic.vault.page_layout import QUESTIONS, role_of
 from wikic.vault.schema_md import Schema
 

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from wikic.hubs.plan import plan_hubs
 from wikic.pages import journal
-from wikic.pages.lock import vault_lock
+from wikic.pages.lock import writer
 from wikic.vault.init import InitReport, init_vault
 from wikic.vault.layout import is_vault
 from wikic.vault.schema_md import load as load_schema
@@ -26,9 +26,7 @@ def add_hubs(root: Path, *, today: dt.date | None = None) -> list[str]:
     if not is_vault(root) or schema.errors:
         return []
     types = list(schema.page_folders)
-    with vault_lock(root):
-        if journal.pending(root):
-            journal.recover(root, types)
+    with writer(root, types):
         hubs = plan_hubs(root, schema, today or dt.date.today(), create_only=True)
         plan = journal.Journal()
         for path, (before, text) in hubs.pages.items():

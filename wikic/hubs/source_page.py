@@ -24,8 +24,6 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
-from wikic.conversations.transcript import headers, is_transcript
-from wikic.facts.claims import plain_text, scan
 from wikic.facts.timeline import HISTORY_KEY
 from wikic.hubs.blocks import place
 from wikic.hubs.view import HubView
@@ -33,11 +31,13 @@ from wikic.pages.frontmatter import dump_frontmatter
 from wikic.pages.index_file import section_title
 from wikic.pages.render import clean_text, clean_title
 from wikic.resources import page_skeleton
-from wikic.vault.anchors import find_anchors, render as render_anchor
+from wikic.vault.formats.anchors import find_anchors, render as render_anchor
+from wikic.vault.formats.claims import plain_text, scan
+from wikic.vault.formats.markers import BEGIN, end_line
+from wikic.vault.formats.memory_items import BLOCK_PREFIX, parse_item
+from wikic.vault.formats.transcript import headers, is_transcript
 from wikic.vault.frontmatter import split_page
 from wikic.vault.lead import lead_of, plain_line, shorten
-from wikic.vault.markers import BEGIN, end_line
-from wikic.vault.memories import BLOCK_PREFIX, parse_item
 from wikic.vault.slug import SOURCE, slugify
 
 KEY_POINTS = 5  # at most; as many as the source gave, when fewer

@@ -15,11 +15,11 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
-from wikic.pages.links import LinkNames
 from wikic.pages.log_file import LogRow, read_rows
 from wikic.vault.frontmatter import unwrap_link
 from wikic.vault.layout import LOG_FILE, RAW_DIR
 from wikic.vault.lead import page_lead, safe_line, shorten
+from wikic.vault.link_text import LinkNames
 from wikic.vault.load import FileInfo, Vault, load_vault
 from wikic.vault.parse import parse_note
 from wikic.vault.resolve import Resolver
@@ -193,7 +193,7 @@ def build_view(
     (it is taken over: the planned texts are laid over it)."""
     root = Path(root)
     planned = dict(planned or {})
-    vault = vault if vault is not None else load_vault(root, use_cache=True)
+    vault = vault if vault is not None else load_vault(root, use_cache=True, schema=schema)
     for path, text in planned.items():
         data = text.encode("utf-8", "surrogatepass")
         vault.files[path] = FileInfo(path, len(data), 0)

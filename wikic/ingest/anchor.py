@@ -36,8 +36,6 @@ import re
 from collections.abc import Iterable
 from dataclasses import replace
 
-from wikic.conversations import transcript
-from wikic.facts.dates import VIA_TRANSCRIPT, source_date
 from wikic.ingest.plan_model import (
     Anchor,
     Axis,
@@ -54,12 +52,14 @@ from wikic.ingest.plan_model import (
 from wikic.ingest.sentences import Sentence, best, clean, closing, name_forms, rank
 from wikic.ingest.subjects import names_subject, refile
 from wikic.ingest.support import unsupported
-from wikic.pages.names import normalize_name
 from wikic.text.specifics import ordinary, specifics
 from wikic.text.terms import words
-from wikic.vault import frontmatter, remember_note
+from wikic.vault import frontmatter
+from wikic.vault.formats import remember_note, transcript
+from wikic.vault.formats.dates import VIA_TRANSCRIPT, source_date
 from wikic.vault.frontmatter import split_page
 from wikic.vault.layout import RAW_DIR
+from wikic.vault.names import normalize_name
 
 # Link targets and autolinks are markup, not text a quote would contain.
 _LINK_TARGET = re.compile(r"\]\([^)\n]*\)|<https?://[^>\s]*>")

@@ -14,8 +14,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from wikic.ingest.plan_model import Comparison
-from wikic.pages.names import NameSet, PageNames
 from wikic.pages.render import clean_text, clean_title, link, table_cell
+from wikic.vault.names import NameSet, PageNames
 
 MAX_COLUMNS = 5  # subjects a table shows: as many as the model may list
 

@@ -23,29 +23,29 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from wikic.facts.claims import BY_SENTENCE, Citation, Claim, claim_id, is_claim_id, plain_text, scan
-from wikic.facts.dates import VIA_CAPTURED
 from wikic.facts.intervals import checked_claim, claim_meta
 from wikic.facts.timeline import contested
 from wikic.ingest.comparisons import build_table, render_table
-from wikic.ingest.memories import Deduplicator, Embed, memory_blocks, payload as memory_payload, subject_of
 from wikic.ingest.page import NewClaim, NewRelation, render_page
-from wikic.ingest.plan_model import Comparison, Concept, Entity, Memory, Plan, Relation
+from wikic.ingest.plan_model import Comparison, Memory, Plan
 from wikic.ingest.siblings import see_also
+from wikic.memory.identity import Identity
+from wikic.memory.merge import Deduplicator, Embed, memory_blocks
 from wikic.pages.frontmatter import dump_frontmatter
 from wikic.pages.index_file import Entry
-from wikic.pages.links import LinkNames
-from wikic.pages.names import PageNames, base_name, lookup_keys, name_keys, normalize_name
 from wikic.pages.render import clean_text, clean_title, link, linkify
 from wikic.resources import page_skeleton
 from wikic.vault import frontmatter as fm_parser
-from wikic.vault.anchors import parse_spec, render as render_anchor
+from wikic.vault.formats.anchors import parse_spec, render as render_anchor
+from wikic.vault.formats.claims import BY_SENTENCE, Citation, Claim, claim_id, is_claim_id, plain_text, scan
+from wikic.vault.formats.dates import VIA_CAPTURED
 from wikic.vault.frontmatter import split_page
-from wikic.vault.identity import Identity
 from wikic.vault.layout import RAW_DIR
 from wikic.vault.lead import lead_of
+from wikic.vault.link_text import LinkNames
 from wikic.vault.load import Vault, load_vault, walk
-from wikic.vault.resolve import fold
+from wikic.vault.names import PageNames, base_name, lookup_keys, name_keys, normalize_name
+from wikic.vault.resolve import fold_name
 from wikic.vault.schema_md import Schema
 from wikic.vault.slug import slugify
 from wikic.vault.state import Mentions
@@ -62,6 +62,19 @@ KIND_TAGS = {
     "place": ("place", "location"),
     "event": ("event",),
 }
+
+
+def subject_of(memory: Memory, identity: Identity) -> tuple[str, list[str], str]:
+    """(page title, aliases, kind of thing) of the page `memory` belongs on."""
+    if identity.is_user(memory.subject):
+        return identity.title, list(identity.aliases), "person"
+    return memory.subject, [], ""
+
+
+def memory_payload(memory: Memory, today: dt.date) -> list[Any]:
+    """A memory as the ledgers carry it: [kind, text, anchor, importance, day]."""
+    when = memory.when or today
+    return [memory.kind, memory.fact.text, str(memory.fact.anchor), memory.importance, when.isoformat()]
 
 
 @dataclass
@@ -199,7 +212,7 @@ class Compiler:
         """The vault as it is on disk, read once (the run writes nothing before its compile is done, and the
         hubs are planned from this same reading)."""
         if self._vault is None:
-            self._vault = load_vault(self.root, use_cache=True)
+            self._vault = load_vault(self.root, use_cache=True, schema=self.schema)
         return self._vault
 
     def _join(self, path: str, sources: set[str] | frozenset[str]) -> set[str]:
@@ -588,8 +601,8 @@ class Compiler:
         cited = parse_spec(anchor)
         if self._raw_names is None:
             files, _ = walk(self.root / RAW_DIR)
-            self._raw_names = Counter(fold(posixpath.basename(p)) for p in files)
-        shared = cited is not None and self._raw_names.get(fold(posixpath.basename(cited.path)), 0) > 1
+            self._raw_names = Counter(fold_name(posixpath.basename(p)) for p in files)
+        shared = cited is not None and self._raw_names.get(fold_name(posixpath.basename(cited.path)), 0) > 1
         return render_anchor(anchor, label=cited.path if cited is not None and shared else None, in_table=in_table)
 
     def _new_claim(
@@ -815,5 +828,3 @@ def _day(value: Any) -> dt.date | None:
 def _same(a: str, b: str) -> bool:
     return bool(set(name_keys(a)) & set(lookup_keys(b)))
 
-
-__all__ = ["Compiler", "Concept", "Entity", "Relation", "SourceResult", "pick_tags"]

@@ -32,7 +32,6 @@ from typing import Annotated
 from pydantic import BaseModel, ConfigDict, Field
 
 from wikic.errors import LLMError
-from wikic.facts.claims import CLAIMS_KEY, Claim, scan
 from wikic.ingest.support import unsupported
 from wikic.llm.cache import ReplyCache
 from wikic.llm.client import LLM
@@ -42,7 +41,8 @@ from wikic.pages.frontmatter import dump_frontmatter
 from wikic.pages.render import clean_text, linkify
 from wikic.text.sentences import sentence_spans
 from wikic.text.terms import negated
-from wikic.vault.anchors import ANCHOR
+from wikic.vault.formats.anchors import ANCHOR
+from wikic.vault.formats.claims import CLAIMS_KEY, Claim, scan
 from wikic.vault.frontmatter import split_page
 from wikic.vault.lead import lead_of
 from wikic.vault.page_layout import Layout, section_key

@@ -22,7 +22,7 @@ from wikic.ingest.workers import DaemonPool
 from wikic.llm.cache import ReplyCache
 from wikic.llm.client import LLM
 from wikic.pages import journal
-from wikic.pages.lock import vault_lock
+from wikic.pages.lock import writer
 from wikic.pages.log_file import listed, notes, row, usage
 from wikic.vault.frontmatter import split_page
 from wikic.vault.schema_md import Schema
@@ -104,9 +104,7 @@ def compose_run(
         return out
     tokens = out.prompt_tokens + out.completion_tokens
     refused = sum(out.refused.values())
-    with vault_lock(root):
-        if journal.pending(root):
-            journal.recover(root, page_types)
+    with writer(root, page_types):
         # a composed page opens with a new lead: its index.md entry and the overview say it
         composed = {path: planned["text"] for path, planned in plan.pages.items()}
         hubs = HubPlanner(root, schema, today, planned=composed)

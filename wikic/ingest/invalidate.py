@@ -14,11 +14,12 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
+from wikic.context import VaultContext
 from wikic.errors import UsageError
-from wikic.facts.claims import Claim, is_claim_id, plain_text, scan
-from wikic.facts.dates import first_day
 from wikic.facts.lookup import as_of_date
 from wikic.text.controls import without_controls
+from wikic.vault.formats.claims import Claim, is_claim_id, plain_text, scan
+from wikic.vault.formats.dates import first_day
 from wikic.vault.layout import require_vault
 
 NOTES_KIND = "notes"
@@ -64,21 +65,21 @@ def find_claim(root: Path, claim_id: str) -> tuple[str, Claim, str]:
     raise UsageError(f"no page has the claim {wanted}", hint="`wikic facts SUBJECT` lists a subject's claims")
 
 
-def invalidate(root: Path, claim_id: str, reason: str, *, on: str | dt.date | None = None,
+def invalidate(vault: VaultContext | Path, claim_id: str, reason: str, *, on: str | dt.date | None = None,
                today: dt.date | None = None) -> Invalidated:
-    """End the claim `claim_id` on `on` (default today) for `reason`."""
+    """End the claim `claim_id` on `on` (default today) for `reason` (`vault`: the context, or the folder)."""
     from wikic.ingest.capture import capture
     from wikic.ingest.page import render_page
     from wikic.pages import journal
     from wikic.pages.blocks import digest, find_block
-    from wikic.pages.links import LinkNames
-    from wikic.pages.lock import vault_lock
+    from wikic.pages.lock import writer
     from wikic.pages.log_file import page_link, row
     from wikic.vault.frontmatter import split_page
+    from wikic.vault.link_text import LinkNames
     from wikic.vault.load import walk
-    from wikic.vault.schema_md import load_checked
 
-    root = Path(root).resolve()
+    context = VaultContext.of(vault)
+    root = Path(context.root).resolve()
     require_vault(root)
     today = today or dt.date.today()
     reason = without_controls(reason)  # a tool call's NUL or colour codes never reach raw/notes/
@@ -89,11 +90,9 @@ def invalidate(root: Path, claim_id: str, reason: str, *, on: str | dt.date | No
     day = as_of_date(on, today)
     if day > today:
         raise UsageError(f"{day.isoformat()} is in the future: a claim is ended on a day that has come")
-    schema = load_checked(root)
+    schema = context.checked_schema()
     page_types = list(schema.page_folders)
-    with vault_lock(root):
-        if journal.pending(root):
-            journal.recover(root, page_types)
+    with writer(root, page_types):
         page, claim, text = find_claim(root, claim_id)
         if claim.valid_to is not None:  # asked twice (a retry), or a claim its source gives an end
             why = f"ended by {claim.ended}" if claim.ended else "as its source states"

@@ -3,7 +3,7 @@ topic, each fact once with all its sources.
 
 A page holds its lead, then the sections of its type's layout (`wikic/vault/page_layout.py`), each in one
 compiler block (`section:key-facts`, ...), then History, Related and Contradictions, and at its end the
-`claims` block (`wikic/facts/claims.py`). A source's claims are not kept apart: recompiling a source takes
+`claims` block (`wikic/vault/formats/claims.py`). A source's claims are not kept apart: recompiling a source takes
 its citations off every claim of the page (a claim it alone stated goes), then files what it says now,
 each claim into its section, or onto the claim that already says the same (one line, one more anchor).
 So a recompile changes only what that source contributed, and a fact several sources state is written once.
@@ -27,14 +27,14 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
-from wikic.facts.claims import CLAIMS_KEY, Citation, Claim, claim_id, normal_text, rows_block, scan
-from wikic.facts.dates import first_day
 from wikic.facts.same_fact import same_fact, unlinked
 from wikic.facts.timeline import HISTORY_KEY, Timeline, timeline, unique
 from wikic.pages.blocks import block_keys, digest, find_block, merge_blocks, remove_block
 from wikic.text.specifics import specifics
 from wikic.text.terms import words
-from wikic.vault.anchors import ANCHOR, find_anchors
+from wikic.vault.formats.anchors import ANCHOR, find_anchors
+from wikic.vault.formats.claims import CLAIMS_KEY, Citation, Claim, claim_id, normal_text, rows_block, scan
+from wikic.vault.formats.dates import first_day
 from wikic.vault.page_layout import CONTRADICTIONS, HISTORY, LEAD_BLOCK, RELATED, Layout, section_key
 from wikic.vault.slug import slugify
 

@@ -5,7 +5,6 @@ log.md in the same journal, keep the palace current, then lint what changed."""
 
 from __future__ import annotations
 
-import contextlib
 import datetime as dt
 import difflib
 import posixpath
@@ -16,11 +15,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from wikic.context import VaultContext
 from wikic.errors import (
     Interrupted,
     LLMError,
     PalaceError,
-    StreamCut,
     UsageError,
     describe,
     require_extra,
@@ -33,26 +32,28 @@ from wikic.conversations.queue import queued
 from wikic.ingest import public_fetch
 from wikic.ingest.capture import CapturedSource, commit, preview
 from wikic.ingest.composing import Composing, compose_run
-from wikic.ingest.inputs import read_inputs
+from wikic.ingest.inputs import Prepared, read_inputs
 from wikic.ingest.pending import SET_ASIDE_NOTE, Unusable, pending_inputs, set_aside
 from wikic.ingest.plan_model import dropped_claims
 from wikic.ingest.rebuild import ledger_missing, rebuilt_compiled
 from wikic.ingest.report import SourceReport, dropped_reasons, log_notes
+from wikic.llm.bounded import BoundedLLM
 from wikic.pages import journal
 from wikic.pages.index_file import bare_index, with_entries
-from wikic.pages.lock import vault_lock
+from wikic.pages.lock import vault_lock, writer
 from wikic.pages.log_file import row
-from wikic.pages.names import PageNames, page_names
 from wikic.progress import ProgressCallback, ProgressEvent
-from wikic.settings import Settings, load_settings
+from wikic.settings import Settings
 from wikic.vault.layout import INDEX_FILE, require_vault
-from wikic.vault.schema_md import Schema, load_checked
+from wikic.vault.names import PageNames, page_names
+from wikic.vault.schema_md import Schema
 from wikic.vault.state import Compiled, compose_todos, drop_compose_todo
 
 if TYPE_CHECKING:  # imported once a run has work for the model: a configuration error is told at once
     from wikic.ingest.compile import Compiler
-    from wikic.ingest.extract import ExtractionResult, PromptContext
-    from wikic.ingest.session import CompileSession
+    from wikic.ingest.extract.prompt import PromptContext
+    from wikic.ingest.extract.run import ExtractionResult
+    from wikic.ingest.session import CompileJob, CompileSession, EarlyCompile
     from wikic.llm.cache import ReplyCache
     from wikic.llm.client import LLM
 
@@ -218,83 +219,6 @@ class IngestReport:
         return out
 
 
-class BoundedLLM:
-    """At most `limit` requests in flight across every source and every chunk of a run: sources are
-    extracted in parallel and each splits its chunks in parallel, and `[llm] concurrency` bounds the sum.
-    After `stop()` no call starts."""
-
-    def __init__(self, llm: LLM, limit: int) -> None:
-        self._llm = llm
-        self._limit = max(1, limit)
-        self._slots = threading.BoundedSemaphore(self._limit)
-        self._stopped = threading.Event()
-        self._count = threading.Lock()
-        self._in_flight = 0
-        self._started = 0
-        # Taken by every call once the endpoint turned out to serve one request at a time.
-        self._one_at_a_time = threading.Lock()
-        self._serial = self._limit > 1 and bool(getattr(llm, "serial", False))
-
-    @property
-    def identity(self) -> Any:
-        return self._llm.identity
-
-    def complete_json(self, *args: Any, **kwargs: Any) -> Any:
-        with self._slots:
-            serial = self._serial
-            # Each call that was already on its way when the run turned serial can cut one more reply.
-            for attempt in range(self._limit):
-                try:
-                    return self._call(serial, *args, **kwargs)
-                except StreamCut as exc:
-                    if not exc.crowded or attempt == self._limit - 1:
-                        raise  # cut although nothing else was asked meanwhile: a real drop, reported as such
-                    # Cut while another request was in flight: the server gives a request up when another
-                    # arrives (llama-cpp-python's does by default). From now on, and in later runs, one at a time.
-                    serial = True
-                    self._go_serial()
-            raise AssertionError("unreachable")  # the last attempt returns or raises
-
-    def _go_serial(self) -> None:
-        with self._count:
-            if self._serial:
-                return
-            self._serial = True
-        remember = getattr(self._llm, "remember_serial", None)
-        if remember is not None:
-            remember()
-
-    def _call(self, serial: bool, *args: Any, **kwargs: Any) -> Any:
-        if self._stopped.is_set():
-            raise Interrupted("interrupted: no more model calls")
-        with self._one_at_a_time if serial else contextlib.nullcontext():
-            with self._count:  # counted once the request is really sent, not while it waits its turn
-                self._in_flight += 1
-                self._started += 1
-                crowded = self._in_flight > 1  # another request was in flight when this one was sent...
-                mark = self._started
-            try:
-                return self._llm.complete_json(*args, **kwargs)
-            except StreamCut as exc:
-                with self._count:
-                    exc.crowded = crowded or self._started != mark  # ...or was sent while it ran
-                raise
-            finally:
-                with self._count:
-                    self._in_flight -= 1
-
-    def stop(self) -> None:
-        """Start no more calls, and close the client: a call in flight that fails is then not retried by
-        the SDK (a retry of a closed client sends nothing)."""
-        self._stopped.set()
-        close = getattr(self._llm, "close", None)
-        if close is not None:
-            close()
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self._llm, name)
-
-
 class _ChunkCount:
     """Chunks answered so far, counted from the worker threads and reported from the thread that waits for
     them, so a progress callback never runs on a worker."""
@@ -337,19 +261,13 @@ class _ChunkCount:
             self._progress(ProgressEvent("extract", now[0], self.total, "chunks", tokens=now[1]))
 
 
-def make_llm(root: Path, settings: Settings) -> LLM:
-    from wikic.llm.client import vault_llm  # here: `wikic ingest` with nothing to do never loads the client
-
-    return vault_llm(root, settings.llm)
-
-
 def prompt_context(schema: Schema, *, worked_example: bool = True) -> PromptContext:
-    from wikic.ingest.extract import PromptContext
+    from wikic.ingest.extract.prompt import PromptContext
 
     return PromptContext(domain=schema.domain, tags=schema.tags, prose=schema.prose(), worked_example=worked_example)
 
 
-def relevant_pages(root: Path, source: CapturedSource, names: PageNames, use_palace: bool) -> list[str]:
+def relevant_pages(context: VaultContext, source: CapturedSource, names: PageNames, use_palace: bool) -> list[str]:
     """Titles of existing pages that matter to `source`: named in it, or close to it in the palace.
     The list is capped, so the prompt does not grow with the wiki."""
     text = source.text.lower()
@@ -361,10 +279,10 @@ def relevant_pages(root: Path, source: CapturedSource, names: PageNames, use_pal
                 break
     if use_palace:
         try:
-            from wikic.palace import search_vault
+            from wikic.palace import search
 
             query = f"{source.title}\n{source.text[:2000]}"
-            for hit in search_vault(root, query, k=MAX_CONTEXT_PAGES // 2):
+            for hit in search(context.palace(), query, k=MAX_CONTEXT_PAGES // 2):
                 hit_path = getattr(hit, "path", None)
                 if hit_path in names.titles:
                     found.append(names.titles[hit_path])
@@ -374,7 +292,8 @@ def relevant_pages(root: Path, source: CapturedSource, names: PageNames, use_pal
 
 
 def ingest(
-    root: Path, options: IngestOptions, *, llm: LLM | None = None, progress: ProgressCallback | None = None
+    vault: VaultContext | Path, options: IngestOptions, *, llm: LLM | None = None,
+    progress: ProgressCallback | None = None,
 ) -> IngestReport:
     """Capture, extract, compile and index `options.inputs`; `progress` receives ProgressEvents (on this thread).
 
@@ -382,80 +301,93 @@ def ingest(
     are abandoned, the sources whose extraction finished are compiled and written as usual, and the report
     says `interrupted`; Ctrl-C while the search index is updated leaves that work to the next run.
     """
-    root = Path(root).resolve()
+    with VaultContext.using(vault, options.overrides) as context:
+        return _ingest(context, options, llm, progress)
+
+
+@dataclass
+class _Run:
+    """One ingest's state, which its phases share: what it reads, the model once made, and its report."""
+
+    context: VaultContext
+    options: IngestOptions
+    progress: ProgressCallback | None
+    llm: LLM | None
+    root: Path
+    schema: Schema
+    settings: Settings
+    today: dt.date
+    report: IngestReport
+
+    @property
+    def previewing(self) -> bool:
+        """A dry run or an estimate: nothing is written."""
+        return self.options.dry_run or self.options.estimate
+
+    @property
+    def page_types(self) -> list[str]:
+        return list(self.schema.page_folders)
+
+
+def _ingest(
+    context: VaultContext, options: IngestOptions, llm: LLM | None, progress: ProgressCallback | None
+) -> IngestReport:
+    """The phases of a run: gather the sources, then estimate them, or extract, write and finish after."""
+    root = Path(context.root).resolve()
     require_vault(root)
-    schema = load_checked(root)  # a SCHEMA.md ingest cannot read as meant stops it before anything is read
-    settings = load_settings(root, options.overrides)
+    schema = context.checked_schema()  # a SCHEMA.md ingest cannot read as meant stops it before anything is read
+    settings = context.settings
     if options.use_palace:  # the search index gives each source its context, and takes the pages written
         require_extra("palace", instead="pass --no-palace to ingest without the search index")
     today = options.today or dt.date.today()
     report = IngestReport(dry_run=options.dry_run, estimate=options.estimate,
                           entity_min_references=schema.thresholds["entity_min_references"])
-    unusable: list[Unusable] = []  # raw/ files refused (with no source given)
-    page_types = list(schema.page_folders)
-    if journal.pending(root) and not options.dry_run and not options.estimate:
-        with vault_lock(root):  # a run killed while writing: finish it before judging what is compiled
-            report.resumed = journal.recover(root, page_types)
+    run = _Run(context, options, progress, llm, root, schema, settings, today, report)
+    sources, todo = _gather(run)
+    composing = (settings.llm.compose if options.compose is None else options.compose) and not run.previewing
+    if not todo:
+        if not run.previewing:
+            composed = _compose_left(context, report, today, run.llm) if composing else []
+            if options.use_palace:
+                _update_palace(context, report, composed, progress)
+        return report
+    _compile(run, sources, todo, composing)
+    return report
 
-    if options.inputs:
-        found, refused = find_exports(options.inputs)
-        if found and (options.dry_run or options.estimate):
-            raise UsageError(
-                f"{found[0].path}: a conversation export cannot be previewed (--dry-run, --estimate)",
-                hint="ingest it; each conversation becomes a transcript in raw/transcripts/ and compiles then",
-            )
-        exports = {str(item.path) for item in found} | {r.origin for r in refused}
-        inputs = [i for i in options.inputs if str(Path(i).expanduser()) not in exports]
-        # the other sources are read first: one that cannot be read stops the run before a transcript is written
-        opener = None if options.client_url_allow is None else public_fetch.opener(options.client_url_allow)
-        prepared = (
-            read_inputs(root, inputs, kind=options.kind, settings=settings.ingest, encoding=options.encoding,
-                        opener=opener)
-            if inputs
-            else []
-        )
-        report.conversations = list(refused)
-        if found:
-            llm = llm or make_llm(root, settings)  # a configuration error before any transcript is written
-            intake = bring_in(root, found, progress=progress)
-            report.conversations += intake.reports
-            transcripts = [str(root / p) for p in intake.transcripts]
-            if transcripts:
-                prepared += read_inputs(root, transcripts, kind=options.kind, settings=settings.ingest,
-                                        encoding=options.encoding)
-    else:
-        if not options.dry_run and not options.estimate:
-            llm = _bring_in_waiting(root, settings, report, llm, progress)
-        prepared, unusable = pending_inputs(root, settings.ingest)
-        previewing = options.dry_run or options.estimate
-        for u in unusable:
-            notes = "; ".join(n for n in (u.hint, SET_ASIDE_NOTE if u.stamp and not previewing else None) if n)
-            report.sources.append(SourceReport(u.path, "", "failed", error=u.error + (f" ({notes})" if notes else "")))
+
+def _gather(run: _Run) -> tuple[list[CapturedSource], list[CapturedSource]]:
+    """Finish a killed run's write, read the inputs (or what raw/ holds), capture them unless previewing, and
+    sort them: the run's sources, and those of them to compile (the others are reported here)."""
+    root, options, report = run.root, run.options, run.report
+    if journal.pending(root) and not run.previewing:
+        with writer(root, run.page_types) as resumed:  # a run killed while writing: finished before judging anything
+            report.resumed = resumed
+    prepared, unusable = _read_sources(run)
     # an export that could not be read failed alone: the rest of the batch (its own earlier transcripts too) goes on
     report.sources += [SourceReport(c.origin, "", "failed", error=c.error) for c in report.conversations if c.error]
     # Nothing is captured before the run can compile it: not for an estimate or a dry run, and not when
     # the model is not configured (a configuration error then leaves raw/ as it was).
     compiled = Compiled.load(root)
     # a clone or a sync that left .wikic/ behind: what the pages say was compiled, not everything again
-    rebuilt = rebuilt_compiled(root, today.isoformat()) if prepared and ledger_missing(root) else None
+    rebuilt = rebuilt_compiled(root, run.today.isoformat(), run.schema) if prepared and ledger_missing(root) else None
     if rebuilt is not None:
         compiled = rebuilt
     planned = preview(root, prepared)
     needs_model = any(
         s.text_path and (options.force or not compiled.is_current(s.text_path, s.sha256)) for s in planned
     )
-    if needs_model and llm is None and not options.estimate:
-        llm = make_llm(root, settings)
-    if rebuilt is not None and rebuilt.entries and not options.dry_run and not options.estimate:
+    if needs_model and run.llm is None and not options.estimate:
+        run.llm = run.context.llm()
+    if rebuilt is not None and rebuilt.entries and not run.previewing:
         with vault_lock(root):
             if ledger_missing(root):
                 rebuilt.save()
                 report.rebuilt = sorted(rebuilt.entries)
-    sources = planned if options.dry_run or options.estimate else commit(root, prepared)
-    if not options.inputs and not options.dry_run and not options.estimate:
+    sources = planned if run.previewing else commit(root, prepared)
+    if not options.inputs and not run.previewing:
         # the run goes on (its configuration held): this report is the one that tells of the files refused,
         # and the next runs pass over them until they change
-        set_aside(root, unusable, today)
+        set_aside(root, unusable, run.today)
     report.converted = {s.text_path: s.encoding for s in sources if s.text_path and s.encoding != "utf-8"}
     todo: list[CapturedSource] = []
     for src in sources:
@@ -466,57 +398,118 @@ def ingest(
             report.sources.append(SourceReport(ref, src.title, "unchanged"))
         else:
             todo.append(src)
-    composing = (settings.llm.compose if options.compose is None else options.compose) and not (
-        options.dry_run or options.estimate)
-    if not todo:
-        if not options.dry_run and not options.estimate:
-            composed = _compose_left(root, report, settings, schema, today, llm, page_types) if composing else []
-            if options.use_palace:
-                _update_palace(root, report, composed, progress)
-        return report
+    return sources, todo
 
+
+def _read_sources(run: _Run) -> tuple[list[Prepared], list[Unusable]]:
+    """The run's inputs read, conversation exports among them turned into transcripts first; with no input,
+    what raw/ holds and is not compiled (the capture queue and exports dropped there brought in first), and
+    the raw/ files refused."""
+    root, options, report, settings = run.root, run.options, run.report, run.settings
+    if not options.inputs:
+        if not run.previewing:
+            run.llm = _bring_in_waiting(run.context, report, run.llm, run.progress)
+        prepared, unusable = pending_inputs(root, settings.ingest)
+        for u in unusable:
+            notes = "; ".join(n for n in (u.hint, SET_ASIDE_NOTE if u.stamp and not run.previewing else None) if n)
+            report.sources.append(SourceReport(u.path, "", "failed", error=u.error + (f" ({notes})" if notes else "")))
+        return prepared, unusable
+    found, refused = find_exports(options.inputs)
+    if found and run.previewing:
+        raise UsageError(
+            f"{found[0].path}: a conversation export cannot be previewed (--dry-run, --estimate)",
+            hint="ingest it; each conversation becomes a transcript in raw/transcripts/ and compiles then",
+        )
+    exports = {str(item.path) for item in found} | {r.origin for r in refused}
+    inputs = [i for i in options.inputs if str(Path(i).expanduser()) not in exports]
+    # the other sources are read first: one that cannot be read stops the run before a transcript is written
+    opener = None if options.client_url_allow is None else public_fetch.opener(options.client_url_allow)
+    prepared = (
+        read_inputs(root, inputs, kind=options.kind, settings=settings.ingest, encoding=options.encoding,
+                    opener=opener)
+        if inputs
+        else []
+    )
+    report.conversations = list(refused)
+    if found:
+        run.llm = run.llm or run.context.llm()  # a configuration error before any transcript is written
+        intake = bring_in(root, found, progress=run.progress)
+        report.conversations += intake.reports
+        transcripts = [str(root / p) for p in intake.transcripts]
+        if transcripts:
+            prepared += read_inputs(root, transcripts, kind=options.kind, settings=settings.ingest,
+                                    encoding=options.encoding)
+    return prepared, []
+
+
+def _compile(run: _Run, sources: list[CapturedSource], todo: list[CapturedSource], composing: bool) -> None:
+    """What follows the gathering for the sources to compile: their estimate, or their extraction, the
+    pages written, and what comes after (composing, the search index, lint)."""
     from wikic.facts.lookup import listed_claims
-    from wikic.ingest.extract import ExtractionResult, estimate_extraction, extract_plan, source_chunks
-    from wikic.ingest.session import CompileJob, CompileSession, EarlyCompile
-    from wikic.ingest.workers import DaemonPool
+    from wikic.ingest.session import CompileJob, EarlyCompile
     from wikic.llm.cache import ReplyCache
 
-    names, _ = page_names(root)
-    context = prompt_context(schema, worked_example=options.worked_example)
+    root, options = run.root, run.options
+    names, _ = page_names(root, run.schema)
+    prompt = prompt_context(run.schema, worked_example=options.worked_example)
     cache = ReplyCache.for_vault(root, read=options.use_cache, batched=True)
-    contexts = {src.raw_path: relevant_pages(root, src, names, options.use_palace) for src in todo}
-    claims = {path: listed_claims(root, names, titles) for path, titles in contexts.items()}
-
+    related = {src.raw_path: relevant_pages(run.context, src, names, options.use_palace) for src in todo}
+    claims = {path: listed_claims(root, names, titles) for path, titles in related.items()}
     if options.estimate:
-        for src in todo:
-            est = estimate_extraction(
-                src, context=context, existing_pages=contexts[src.raw_path], existing_claims=claims[src.raw_path],
-                settings=settings, llm=llm, cache=cache,
-            )
-            r = SourceReport(
-                src.text_path,
-                src.title,
-                "estimated",
-                prompt_tokens=est.prompt_tokens,
-                completion_tokens=est.max_completion_tokens,
-                calls=est.chunks - est.cached_chunks,
-                cached_calls=est.cached_chunks,
-                cost=est.max_cost,
-                context_pages=len(contexts[src.raw_path]),
-            )
-            report.sources.append(r)
-        return report
+        _estimate(run, todo, prompt, related, claims, cache)
+        return
+    run.llm = BoundedLLM(run.llm or run.context.llm(), run.settings.llm.concurrency)
+    job = CompileJob(root, run.schema, run.settings, run.today, options.force, options.dry_run,
+                     {path: len(titles) for path, titles in related.items()})
+    early = EarlyCompile(job, todo)
+    results = _extract(run, run.llm, todo, prompt, related, claims, cache, early)
+    written = _write(run, sources, todo, results, early, job, composing)
+    if written is not None:
+        _after(run, *written, composing, cache)
 
-    llm = BoundedLLM(llm or make_llm(root, settings), settings.llm.concurrency)
+
+def _estimate(run: _Run, todo: list[CapturedSource], prompt: PromptContext, related: dict[str, list[str]],
+              claims: dict[str, Any], cache: ReplyCache) -> None:
+    """What extracting each source would cost, without a model call: its report entry."""
+    from wikic.ingest.extract.run import estimate_extraction
+
+    for src in todo:
+        est = estimate_extraction(
+            src, context=prompt, existing_pages=related[src.raw_path], existing_claims=claims[src.raw_path],
+            settings=run.settings, llm=run.llm, cache=cache,
+        )
+        r = SourceReport(
+            src.text_path,
+            src.title,
+            "estimated",
+            prompt_tokens=est.prompt_tokens,
+            completion_tokens=est.max_completion_tokens,
+            calls=est.chunks - est.cached_chunks,
+            cached_calls=est.cached_chunks,
+            cost=est.max_cost,
+            context_pages=len(related[src.raw_path]),
+        )
+        run.report.sources.append(r)
+
+
+def _extract(run: _Run, llm: BoundedLLM, todo: list[CapturedSource], prompt: PromptContext,
+             related: dict[str, list[str]], claims: dict[str, Any], cache: ReplyCache,
+             early: EarlyCompile) -> dict[str, ExtractionResult | Exception]:
+    """Ask the model for each source's plan, in parallel and within the token budget, compiling what is ready
+    meanwhile; each source's plan, or the error that failed it. Ctrl-C stops the asking (the report says so)."""
+    from wikic.ingest.extract.run import ExtractionResult, extract_plan, source_chunks
+    from wikic.ingest.workers import DaemonPool
+
+    options, settings = run.options, run.settings
     spent = 0
     results: dict[str, ExtractionResult | Exception] = {}
     chunks = {src.raw_path: source_chunks(src, settings) for src in todo}
-    answered = _ChunkCount(sum(len(c) for c in chunks.values()), progress)
+    answered = _ChunkCount(sum(len(c) for c in chunks.values()), run.progress)
 
-    def run(src: CapturedSource) -> None:
+    def extract_one(src: CapturedSource) -> None:
         try:
             results[src.raw_path] = extract_plan(
-                llm, src, context=context, existing_pages=contexts[src.raw_path], existing_claims=claims[src.raw_path],
+                llm, src, context=prompt, existing_pages=related[src.raw_path], existing_claims=claims[src.raw_path],
                 settings=settings, cache=cache, chunks=chunks[src.raw_path], on_chunk=answered.add,
                 on_tokens=answered.add_tokens,
             )
@@ -524,10 +517,6 @@ def ingest(
             results[src.raw_path] = exc
         except Exception as exc:  # noqa: BLE001 - a bug met by one source's reply fails that source alone
             results[src.raw_path] = RuntimeError(describe(exc))
-
-    job = CompileJob(root, schema, settings, today, options.force, options.dry_run,
-                     {path: len(titles) for path, titles in contexts.items()})
-    early = EarlyCompile(job, todo)
 
     def meanwhile() -> None:
         # between replies: compile what is ready, and make the replies cached so far durable in one batch
@@ -540,7 +529,7 @@ def ingest(
         for src in todo:
             if options.max_tokens is not None and spent >= options.max_tokens:
                 break
-            futures.append(pool.submit(run, src))
+            futures.append(pool.submit(extract_one, src))
             if options.max_tokens is not None:
                 # a budget needs to know what was spent before the next source starts
                 answered.wait([futures[-1]], meanwhile)
@@ -554,22 +543,32 @@ def ingest(
         llm.stop()
         pool.shutdown(wait=False, cancel_futures=True)
         results = dict(results)  # a call still in flight may finish later: it is not this run's any more
-        report.interrupted = "extract"
+        run.report.interrupted = "extract"
     else:
         pool.shutdown()
     finally:
         cache.sync()
+    return results
 
-    with vault_lock(root):
-        if not options.dry_run:
-            report.resumed += journal.recover(root, page_types)  # a run killed while this one was extracting
+
+def _write(run: _Run, sources: list[CapturedSource], todo: list[CapturedSource],
+           results: dict[str, ExtractionResult | Exception], early: EarlyCompile, job: CompileJob,
+           composing: bool) -> tuple[list[str], str | None] | None:
+    """As the vault's writer: compile the plans and write the pages through the journal (a dry run: their
+    diffs, and None). The paths the run touched, and its journal run."""
+    from wikic.ingest.session import CompileSession
+
+    root, options, report, schema = run.root, run.options, run.report, run.schema
+    # a run killed while this one was extracting is finished first
+    with writer(root, run.page_types, recover=not options.dry_run, tidy=True) as resumed:
+        report.resumed += resumed
         # what was compiled during extraction stands if the vault is still what it read; else all again
         session = early.take() or CompileSession(job)
         session.finish(todo, results, interrupted=report.interrupted is not None)
-        _add_reports(report, session.reports, progress, len(sources), written=not options.dry_run)
+        _add_reports(report, session.reports, run.progress, len(sources), written=not options.dry_run)
         if options.dry_run:
             report.diffs = _diffs(session.compiler, root, schema)
-            return report
+            return None
         # every source of this run is indexed, also one that was already in raw/ (capture did not copy it)
         compiled_refs = {s.raw_path for s in report.sources if s.status == "compiled"}
         sources_touched = {
@@ -577,62 +576,68 @@ def ingest(
         }
         touched = sorted({p for s in report.sources for p in (*s.created, *s.updated)} | sources_touched)
         run_id: str | None = None
-        plan_pages: list[str] = []
         if session.recorded:
-            plan, report.hubs = _plan_run(root, session, schema, today)
+            plan, report.hubs = _plan_run(root, session, schema, run.today)
             plan_pages = sorted(set(plan.pages) & set(session.compiler.texts))  # the hubs are composed by no one
             plan.palace = [*touched, INDEX_FILE] if options.use_palace else []
             plan.compose = plan_pages if composing else []  # composed next, or by the next run if this one stops
-            plan.commit(root, page_types)
+            plan.commit(root, run.page_types)
             run_id = plan.run
+    return touched, run_id
 
+
+def _after(run: _Run, touched: list[str], run_id: str | None, composing: bool, cache: ReplyCache) -> None:
+    """After the pages are written: compose them, index what the run touched, lint the links (an interrupted
+    run leaves the index and lint to the next)."""
+    report = run.report
     if composing and not report.interrupted:
-        touched = sorted({*touched, *_compose_left(root, report, settings, schema, today, llm, page_types, cache)})
-    if options.use_palace and touched and not report.interrupted:
-        _update_palace(root, report, [*touched, INDEX_FILE], progress, run=run_id)
+        touched = sorted({*touched, *_compose_left(run.context, report, run.today, run.llm, cache)})
+    if run.options.use_palace and touched and not report.interrupted:
+        _update_palace(run.context, report, [*touched, INDEX_FILE], run.progress, run=run_id)
     if report.interrupted:
-        return report  # at once: the search index (its to-do is kept) and lint wait for the next run
-    if options.lint_after:
+        return  # at once: the search index (its to-do is kept) and lint wait for the next run
+    if run.options.lint_after:
         from wikic.lint.run import LintOptions, run_lint
 
         report.lint = run_lint(
-            root, LintOptions(select=("broken-wikilink", "index-gap", "frontmatter"), use_cache=True, today=today)
+            run.context,
+            LintOptions(select=("broken-wikilink", "index-gap", "frontmatter"), use_cache=True, today=run.today),
         )
-    return report
 
 
 def _compose_left(
-    root: Path, report: IngestReport, settings: Settings, schema: Schema, today: dt.date, llm: LLM | None,
-    page_types: list[str], cache: ReplyCache | None = None,
+    context: VaultContext, report: IngestReport, today: dt.date, llm: LLM | None, cache: ReplyCache | None = None
 ) -> list[str]:
     """Write as prose the pages runs wrote and did not compose yet (this run's, and any a killed or stopped
     run left: `.wikic/compose-todo/`), then drop those to-dos; the pages it changed. A page that no longer
     exists, or has nothing to compose, is passed over."""
+    root, settings = Path(context.root).resolve(), context.settings
     todos = compose_todos(root)
     pages = sorted({p for _, paths in todos for p in paths if (root / p).is_file()})
     if pages:
         if llm is None:
-            llm = make_llm(root, settings)
+            llm = context.llm()
         if cache is None:
             from wikic.llm.cache import ReplyCache
 
             cache = ReplyCache.for_vault(root, read=True, batched=True)
-        report.composed = compose_run(root, llm, cache, schema, pages, today=today,
-                                      max_tokens=settings.llm.max_output_tokens, page_types=page_types,
+        report.composed = compose_run(root, llm, cache, context.schema, pages, today=today,
+                                      max_tokens=settings.llm.max_output_tokens, page_types=context.page_types,
                                       concurrency=settings.llm.concurrency)
     for todo, _ in todos:
         drop_compose_todo(todo)
     return report.composed.pages if report.composed is not None else []
 
 
-def _bring_in_waiting(root: Path, settings: Settings, report: IngestReport, llm: LLM | None,
+def _bring_in_waiting(context: VaultContext, report: IngestReport, llm: LLM | None,
                       progress: ProgressCallback | None) -> LLM | None:
     """Before compiling what raw/ holds: turn the capture queue and conversation exports dropped into raw/
     into transcripts (the model's configuration is checked first, so an error leaves raw/ as it was)."""
+    root = Path(context.root).resolve()
     dropped = find_dropped(root)
     if not dropped and not queued(root):
         return llm
-    llm = llm or make_llm(root, settings)
+    llm = llm or context.llm()
     report.conversations = (
         drain_queue(root, progress=progress).reports + bring_in(root, dropped, progress=progress).reports
     )
@@ -688,14 +693,16 @@ def _plan_run(
 
 
 def _update_palace(
-    root: Path, report: IngestReport, paths: list[str], progress: ProgressCallback | None, *, run: str | None = None
+    context: VaultContext, report: IngestReport, paths: list[str], progress: ProgressCallback | None, *,
+    run: str | None = None,
 ) -> None:
     """Index `paths`, and whatever a killed run left to index; a failure is reported, never fatal; Ctrl-C
     leaves the work (its to-do) for the next run."""
     from wikic.palace.todo import update_palace
 
     try:
-        report.palace_leftover = update_palace(root, paths, run=run, progress=progress)
+        report.palace_leftover = update_palace(Path(context.root).resolve(), paths, context.palace, run=run,
+                                               progress=progress)
     except KeyboardInterrupt:
         report.interrupted = "palace"
     except (PalaceError, ImportError, OSError) as exc:

@@ -13,9 +13,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import date
-from typing import Annotated, Literal
+from typing import Annotated
 
 from pydantic import BaseModel, ConfigDict, Field
+
+from wikic.vault.formats.memory_items import MemoryKind
 
 # ---------------------------------------------------------------------------------------------------------
 # Wire model (what the LLM returns for one chunk)
@@ -120,13 +122,12 @@ SCHEMA_NAME = "wikic_source_plan"
 
 # Transcripts (conversations) are asked for memories too: what the assistant should remember of the
 # conversation, each with the verbatim quote of the turn it comes from. Articles keep the schema above.
-MEMORY_KINDS = ("persona", "episodic", "instruction", "lesson")
 MAX_MEMORIES = 12
 
 
 class WireMemory(_Wire):
     kind: Annotated[
-        Literal["persona", "episodic", "instruction", "lesson"],
+        MemoryKind,
         Field(description="persona: who the user is, their preferences; episodic: what happened or was decided; "
                           "instruction: how the user wants things done; lesson: a lesson learned"),
     ]
@@ -314,7 +315,7 @@ class Memory:
     """What to remember of a conversation, about `subject`, anchored like any claim. `when` is the time of
     the turn its quote is in (from the transcript's turn header), set once the quote is anchored."""
 
-    kind: str  # one of MEMORY_KINDS
+    kind: str  # one of KINDS (wikic/vault/formats/memory_items.py)
     subject: str
     importance: float
     fact: Fact

@@ -18,6 +18,7 @@ from collections import defaultdict
 from pathlib import Path
 
 from wikic.vault.load import load_vault
+from wikic.vault.schema_md import Schema
 from wikic.vault.state import COMPILED, Compiled, source_ledger, state_file
 
 
@@ -26,10 +27,10 @@ def ledger_missing(root: Path) -> bool:
     return path is not None and not path.exists()
 
 
-def rebuilt_compiled(root: Path, today: str) -> Compiled:
+def rebuilt_compiled(root: Path, today: str, schema: Schema | None = None) -> Compiled:
     """The compiled ledger as the pages tell it (when `ledger_missing`): every raw file a page cites, into
     the pages that cite it. Read only; the caller saves it under the vault lock once the run goes ahead."""
-    vault = load_vault(root, use_cache=False)  # once, and before the run may write anything
+    vault = load_vault(root, use_cache=False, schema=schema)  # once, and before the run may write anything
     cited: dict[str, set[str]] = defaultdict(set)
     for path in vault.pages:
         sources = (vault.notes[path].frontmatter or {}).get("sources")

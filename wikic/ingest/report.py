@@ -1,4 +1,5 @@
-"""What an ingest run says about each of its sources: the report's entry and the notes of its log.md row."""
+"""What an ingest run says about each of its sources: the report's entry, the notes of its log.md row, and the
+report as `wikic ingest` prints it and the MCP server's ingest tool returns it (`render_report`)."""
 
 from __future__ import annotations
 
@@ -7,9 +8,12 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from wikic.pages.log_file import listed, notes, usage
+from wikic.vault.layout import OVERVIEW_FILE
 
 if TYPE_CHECKING:
     from wikic.ingest.compile import SourceResult
+    from wikic.ingest.composing import Composing
+    from wikic.ingest.pipeline import IngestReport
 
 
 @dataclass
@@ -94,3 +98,163 @@ def log_notes(r: SourceReport, link: Callable[[str], str]) -> str:
 
 def dropped_reasons(dropped: dict[str, int]) -> str:
     return ", ".join(f"{n} {reason}" for reason, n in sorted(dropped.items()))
+
+
+def render_report(report: IngestReport) -> str:
+    """The run's report as `wikic ingest` prints it, and the MCP server's ingest tool returns it."""
+    lines = [f"finished an interrupted run first: {', '.join(report.resumed)}"] if report.resumed else []
+    if report.rebuilt:
+        lines.append(f"no .wikic/compiled.json: {len(report.rebuilt)} source(s) recorded as compiled, as the pages "
+                     "that cite them show (no model call)")
+    lines += conversation_lines(report)
+    for s in report.sources:
+        lines += source_lines(s)
+    for text_path, encoding in sorted(report.converted.items()):
+        lines.append(f"{text_path}: converted from {encoding} (the original is kept beside it)")
+    if not report.estimate:
+        lines += _totals_lines(report)
+    if report.composed is not None and (report.composed.pages or report.composed.failed):
+        lines.extend(composed_lines(report.composed))
+    if report.lint is not None:
+        lines += _lint_lines(report)
+    return "\n".join(lines)
+
+
+def _totals_lines(report: IngestReport) -> list[str]:
+    """The run's totals, the hubs it wrote and the advice it has."""
+    t = report.totals()
+    lines: list[str] = []
+    cost = f", ${t['cost']:.4f}" if t["cost"] is not None else ""
+    skipped = f", {t['interrupted']} interrupted" if t["interrupted"] else ""
+    skipped += f", {t['skipped']} skipped" if t["skipped"] else ""
+    skipped += f", {t['nothing_extracted']} with nothing extracted" if t["nothing_extracted"] else ""
+    lines.append(
+        f"{t['compiled']} compiled, {t['unchanged']} unchanged, {t['failed']} failed{skipped}: "
+        f"{t['created']} page(s) created, {t['updated']} updated, "
+        f"{t['prompt_tokens'] + t['completion_tokens']:,} tokens{cost}"
+    )
+    if t["skipped"]:
+        lines.append("the token budget (--max-tokens) was reached: run `wikic ingest` again to compile the rest")
+    if report.hubs:
+        sources = [p for p in report.hubs if p != OVERVIEW_FILE]
+        said = [OVERVIEW_FILE] if OVERVIEW_FILE in report.hubs else []
+        said += [f"{len(sources)} source page(s) ({', '.join(sources[:3])}{', ...' if len(sources) > 3 else ''})"
+                 ] if sources else []
+        lines.append("hubs written: " + ", ".join(said))
+    advice = report.advice()
+    if advice:
+        lines.append(advice)
+    return lines
+
+
+def _lint_lines(report: IngestReport) -> list[str]:
+    """What the lint after the run found."""
+    from wikic.lint.render import finding_line
+
+    assert report.lint is not None
+    lines: list[str] = []
+    s = report.lint.summary()
+    own = len(report.lint_errors_in_written())
+    where = f"{own} in what this ingest wrote" if own else "none in what this ingest wrote"
+    lines.append(
+        f"lint: {s['errors']} error(s) ({where}), {s['warnings']} warning(s)"
+        if s["errors"]
+        else f"lint: 0 errors, {s['warnings']} warning(s)"
+    )
+    for f in report.lint.findings[:20]:
+        lines.append(f"  {finding_line(f)}")
+    return lines
+
+
+def source_lines(s: SourceReport) -> list[str]:
+    """One source's lines of the report: its status, the pages it wrote, and what it dropped or kept."""
+    lines: list[str] = []
+    if s.status == "estimated":
+        cost = f", at most ${s.cost:.4f}" if s.cost is not None else ""
+        lines.append(
+            f"{s.raw_path}: ~{s.prompt_tokens:,} prompt tokens, at most {s.completion_tokens:,} completion "
+            f"tokens in {s.calls} call(s) ({s.cached_calls} cached){cost}; {s.context_pages} related page(s) "
+            "in context"
+        )
+        return lines
+    created = list(dict.fromkeys(s.created))  # a name both an entity and a concept is one page: said once
+    updated = [p for p in dict.fromkeys(s.updated) if p not in created]
+    head = f"{s.raw_path}: {s.status}"
+    if s.status == "compiled":
+        head += (
+            f" — {len(created)} created, {len(updated)} updated, "
+            f"{s.prompt_tokens + s.completion_tokens:,} tokens"
+        )
+        if s.cached_calls and s.cached_calls == s.calls:
+            head += " (from cache)"
+    if s.error:
+        head += f" — {s.error}"
+    lines.append(head)
+    for p in created:
+        lines.append(f"  + {p}")
+    for p in updated:
+        lines.append(f"  ~ {p}")
+    if s.pending:
+        lines.append(f"  waiting for more sources (below threshold): {', '.join(dict.fromkeys(s.pending))}")
+    if s.dropped:
+        lines.append(f"  {sum(s.dropped.values())} not written: {dropped_reasons(s.dropped)}")
+    if s.invented:
+        lines.append(f"  names the source never writes (dropped as invented): {', '.join(dict.fromkeys(s.invented))}")
+    if s.nothing_extracted:
+        lines.append("  nothing extracted, although the source names things: the model proposed none of them"
+                     " (try a larger model, or --strategy two-pass, and --force to compile it again)")
+    if s.repaired_quotes:
+        lines.append(f"  {s.repaired_quotes} quote(s) repaired: snapped to the source text they nearly copied")
+    if s.sentences_found:
+        lines.append(f"  {s.sentences_found} claim(s) are the source's own sentences, found for names the model"
+                     " could not quote")
+    if s.superseded:
+        lines.append(f"  {s.superseded} claim(s) superseded by a later value: moved to the page's history")
+    for page in s.contested:
+        lines.append(f"  contested: {page} states claims that contradict each other (see `wikic lint`)")
+    lines += _refused_lines(s.rejected)
+    for item in s.dropped_items:
+        lines.append(f"  skipped: {item}")
+    for item in s.kept_edits:
+        lines.append(f"  kept hand edit: {item}")
+    return lines
+
+
+def _refused_lines(rejected: list[str]) -> list[str]:
+    """The pairings and intervals refused, each on its line; dates that are no dates, which a model may give
+    by the dozen, are counted on one line with the first of them."""
+    from wikic.facts.intervals import NOT_A_DATE
+
+    no_date = [item for item in rejected if item.endswith(NOT_A_DATE)]
+    lines = [f"  refused: {item}" for item in rejected if len(no_date) < 2 or not item.endswith(NOT_A_DATE)]
+    if len(no_date) > 1:
+        lines.append(f"  refused: {len(no_date)} dates that are not dates (YYYY, YYYY-MM or YYYY-MM-DD), the first: "
+                     f"{no_date[0].removesuffix(NOT_A_DATE).rstrip()}")
+    return lines
+
+
+def composed_lines(composed: Composing) -> list[str]:
+    """What composing the run's pages did: pages, sentences written and refused, tokens."""
+    refused = sum(composed.refused.values())
+    said = f" ({dropped_reasons(composed.refused)})" if refused else ""
+    tokens = composed.prompt_tokens + composed.completion_tokens
+    lines = [f"composed {len(composed.pages)} page(s) as prose: {composed.sentences} sentence(s), {refused} refused"
+             f"{said} (replaced by their claims as written), {tokens:,} tokens"]
+    lines += [f"  not composed: {page} keeps its claim lists ({why})" for page, why in sorted(composed.failed.items())]
+    lines += [f"  not composed: {page} changed meanwhile" for page in composed.left]
+    return lines
+
+
+def conversation_lines(report: IngestReport) -> list[str]:
+    """One line per conversation export or capture queue the run read, and what could not be read."""
+    lines = []
+    for c in report.conversations:
+        if c.already_read:
+            lines.append(f"{c.origin}: {c.tool} export read before ({c.conversations} conversation(s)): nothing new")
+        elif c.conversations or c.written or not (c.errors or c.error or c.quarantined):
+            lines.append(f"{c.origin}: {c.tool}, {c.conversations} conversation(s): {len(c.written)} transcript(s) "
+                         f"written, {c.unchanged} with nothing new")
+        # an export that failed is one of the sources below, with its error
+        lines += [f"  not read (kept for the next run): {error}" for error in c.errors]
+        lines += [f"  not a capture: {item}" for item in c.quarantined]
+    return lines

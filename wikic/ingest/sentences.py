@@ -22,9 +22,9 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from wikic.pages.names import base_name
 from wikic.text.specifics import specifics
 from wikic.text.terms import words
+from wikic.vault.names import base_name
 
 MAX_FOUND = 3  # sentences kept per name and source: a page gets the gist, not the source
 MIN_WORDS = 4  # shorter is a fragment ("Chroma." under a list), not a claim

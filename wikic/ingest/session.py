@@ -23,18 +23,18 @@ from typing import TYPE_CHECKING, Any
 
 from wikic.errors import WikicError, describe
 from wikic.ingest.compile import Compiler, SourceResult
-from wikic.ingest.memories import packaged_embedder
 from wikic.ingest.report import SourceReport, fill
-from wikic.pages.names import page_names
+from wikic.memory.identity import read_identity
+from wikic.memory.merge import packaged_embedder
 from wikic.settings import Settings
-from wikic.vault.identity import read_identity
 from wikic.vault.load import walk
+from wikic.vault.names import page_names
 from wikic.vault.schema_md import Schema
 from wikic.vault.state import COMPILED, JOURNAL, MENTIONS, Compiled, Mentions, state_path
 
 if TYPE_CHECKING:
     from wikic.ingest.capture import CapturedSource
-    from wikic.ingest.extract import ExtractionResult
+    from wikic.ingest.extract.run import ExtractionResult
 
 def vault_stamp(root: Path) -> tuple[Any, ...]:
     """What a compile reads of the vault, as file sizes and modification times: the vault's files (raw/
@@ -74,7 +74,7 @@ class CompileSession:
         self.job = job
         self.stamp = vault_stamp(job.root) if early else None
         self.compiled = Compiled.load(job.root)
-        names, links = page_names(job.root)
+        names, links = page_names(job.root, job.schema)
         self.mentions = Mentions.load(job.root)
         self.compiler = Compiler(job.root, job.schema, names, self.mentions, links, job.today,
                                  identity=read_identity(job.root), embed=packaged_embedder)

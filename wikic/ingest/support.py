@@ -15,7 +15,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from wikic.text.specifics import Specifics, fold, specifics
+from wikic.text.specifics import Specifics, specifics
+from wikic.text.terms import fold
 
 
 def unsupported(claim: str, quote: str, *, subject_names: Iterable[str] = (), source: str | None = None) -> list[str]:

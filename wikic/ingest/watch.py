@@ -11,37 +11,43 @@ import threading
 from collections.abc import Callable
 from pathlib import Path
 
+from wikic.context import VaultContext
 from wikic.errors import WikicError
-from wikic.ingest.pipeline import IngestOptions, IngestReport, ingest, make_llm
+from wikic.ingest.pipeline import IngestOptions, IngestReport, ingest
 from wikic.llm.client import LLM
-from wikic.settings import load_settings
 from wikic.vault.layout import RAW_DIR, is_export, require_vault
-from wikic.vault.schema_md import load_checked
 from wikic.vault.state import CAPTURE_QUEUE, state_path
 
 DEBOUNCE_MS = 1500  # a burst of files (an export unpacking, eight sessions ending) is one run
 
 
-def watch(root: Path, on_run: Callable[[IngestReport | WikicError], None], *, llm: LLM | None = None,
+def watch(vault: VaultContext | Path, on_run: Callable[[IngestReport | WikicError], None], *, llm: LLM | None = None,
           stop: threading.Event | None = None, debounce_ms: int = DEBOUNCE_MS, use_palace: bool = True,
           on_start: Callable[[], None] | None = None) -> None:
     """Run an ingest now (to catch up), then after every settled batch of changes, until `stop` is set
     (or Ctrl-C: KeyboardInterrupt propagates). `on_run` gets each run's report, or the error that stopped
     a run (the watch goes on: the next change tries again). `on_start` is called once the vault and its
     configuration passed their checks, just before the first run: a watch that cannot start raises first."""
+    with VaultContext.using(vault) as context:
+        _watch(context, on_run, llm, stop, debounce_ms, use_palace, on_start)
+
+
+def _watch(context: VaultContext, on_run: Callable[[IngestReport | WikicError], None], llm: LLM | None,
+           stop: threading.Event | None, debounce_ms: int, use_palace: bool,
+           on_start: Callable[[], None] | None) -> None:
     from watchfiles import watch as watch_changes  # imported here: other commands never need it
 
-    root = Path(root).resolve()
+    root = Path(context.root).resolve()
     require_vault(root)
-    load_checked(root)  # as are a SCHEMA.md it cannot read and a bad wikic.toml: they stop it before it starts
-    llm = llm or make_llm(root, load_settings(root))
+    context.checked_schema()  # as are a SCHEMA.md it cannot read and a bad wikic.toml: they stop it before it starts
+    llm = llm or context.llm()
     queue = state_path(root, CAPTURE_QUEUE)
     for folder in (root / RAW_DIR, queue):
         folder.mkdir(parents=True, exist_ok=True)
 
     def run() -> None:
         try:
-            report = ingest(root, IngestOptions(use_palace=use_palace), llm=llm)
+            report = ingest(context, IngestOptions(use_palace=use_palace), llm=llm)
         except WikicError as exc:
             on_run(exc)
             return

@@ -9,13 +9,12 @@ from functools import cached_property
 from typing import Any
 
 from wikic.lint.finding import Finding, Fix
-from wikic.pages.links import LinkNames
 from wikic.vault.graph import Edge, LinkGraph
-from wikic.vault.layout import INDEX_FILE, LOG_FILE, OVERVIEW_FILE, RAW_DIR, SCHEMA_FILE
+from wikic.vault.link_text import LinkNames
 from wikic.vault.load import Vault
 from wikic.vault.model import Note
 from wikic.vault.parse import parse_note
-from wikic.vault.resolve import fold
+from wikic.vault.resolve import fold_name
 from wikic.vault.schema_md import Schema
 
 
@@ -103,7 +102,7 @@ class LintContext:
 
     @cached_property
     def names(self) -> dict[str, list[str]]:
-        """fold(title or alias) -> subject pages carrying it: for "did you mean" and duplicate detection (a
+        """fold_name(title or alias) -> subject pages carrying it: for "did you mean" and duplicate detection (a
         source page carries its source's title, which may well be a subject's)."""
         out: dict[str, list[str]] = {}
         for path in self.subject_pages:
@@ -117,14 +116,10 @@ class LintContext:
                 labels.append(aliases)
             for label in labels:
                 if isinstance(label, str) and label.strip():
-                    out.setdefault(fold(label.strip()), []).append(path)
+                    out.setdefault(fold_name(label.strip()), []).append(path)
         return out
 
     @cached_property
     def link_names(self) -> LinkNames:
         """How a repair writes a link to a page (wikic's one rule: the bare name when no other note has it)."""
         return LinkNames(self.vault.files)
-
-    @staticmethod
-    def special(path: str) -> bool:
-        return path in (INDEX_FILE, LOG_FILE, OVERVIEW_FILE, SCHEMA_FILE) or path.startswith(RAW_DIR + "/")

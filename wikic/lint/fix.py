@@ -27,16 +27,17 @@ from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from wikic.context import VaultContext
 from wikic.lint.finding import Finding
 from wikic.lint.run import LintOptions, LintReport, run_lint
 from wikic.pages import journal
 from wikic.pages.index_file import Entry, remove_lines, render_index, with_entries
-from wikic.pages.links import LinkNames
-from wikic.pages.lock import vault_lock
+from wikic.pages.lock import writer
 from wikic.vault.layout import INDEX_FILE, OVERVIEW_FILE, is_vault
 from wikic.vault.lead import page_lead
+from wikic.vault.link_text import LinkNames
 from wikic.vault.load import walk
-from wikic.vault.schema_md import load as load_schema
+from wikic.vault.schema_md import Schema
 from wikic.vault.write import remove_stale_temp_files
 
 
@@ -58,8 +59,9 @@ class FileChange:
         return "".join(difflib.unified_diff(before, self.after.splitlines(True), f"a/{self.path}", f"b/{self.path}"))
 
 
-def plan_fixes(root: Path, findings: list[Finding], today: dt.date | None = None) -> list[FileChange]:
-    root = Path(root)
+def plan_fixes(vault: VaultContext | Path, findings: list[Finding], today: dt.date | None = None) -> list[FileChange]:
+    context = VaultContext.of(vault)
+    root = Path(context.root)
     texts: dict[str, str] = {}  # path -> text with '\n' line ends, as it will be written (before CRLF is restored)
     crlf: set[str] = set()
     unreadable: set[str] = set()
@@ -99,7 +101,7 @@ def plan_fixes(root: Path, findings: list[Finding], today: dt.date | None = None
         elif f.fix.action == "index-add" and f.fix.path != INDEX_FILE:
             index_additions.append(f.fix.path)
         elif f.fix.action == "index-add":  # index.md itself is missing: list every page
-            index_additions.extend(_all_pages(root))
+            index_additions.extend(_all_pages(root, context.schema))
         elif f.fix.action == "index-overview":
             index_overview = True
         elif f.fix.action == "hub" and f.fix.path == OVERVIEW_FILE:
@@ -131,7 +133,7 @@ def plan_fixes(root: Path, findings: list[Finding], today: dt.date | None = None
         from wikic.hubs import plan_hubs
 
         # the hubs are written from the vault as it is: a page retargeted above changes no hub
-        hubs = plan_hubs(root, load_schema(root), today or dt.date.today(), sources=hub_sources, missing=False)
+        hubs = plan_hubs(root, context.schema, today or dt.date.today(), sources=hub_sources, missing=False)
         for path, (before, after) in hubs.pages.items():
             originals[path] = before if before is not None else ""
             if before is None:
@@ -139,7 +141,7 @@ def plan_fixes(root: Path, findings: list[Finding], today: dt.date | None = None
             texts[path] = after
 
     if index_removals or index_additions or index_overview or (hubs is not None and hubs.entries):
-        schema = load_schema(root)
+        schema = context.schema
         types = list(schema.page_folders)
         originals.setdefault(INDEX_FILE, text_of(INDEX_FILE))
         index = text_of(INDEX_FILE) or render_index([], types)
@@ -186,25 +188,28 @@ def _in_table(lines: list[str], i: int) -> bool:
     return False
 
 
-def _all_pages(root: Path) -> list[str]:
-    folders = set(load_schema(root).page_folders.values())
+def _all_pages(root: Path, schema: Schema) -> list[str]:
+    folders = set(schema.page_folders.values())
     files, _ = walk(root)
     return [p for p in files if p.endswith(".md") and "/" in p and p.split("/", 1)[0] in folders]
 
 
-def fix_vault(root: Path, options: LintOptions = LintOptions(), *, label: str | None = None) -> FixResult:
+def fix_vault(
+    vault: VaultContext | Path, options: LintOptions = LintOptions(), *, label: str | None = None
+) -> FixResult:
     """Lint the vault, plan the safe repairs and hand them to `wikic.pages`; then lint it again."""
-    root = Path(root)
-    types = list(load_schema(root).page_folders)
+    context = VaultContext.of(vault)
+    root = Path(context.root)
+    types = context.page_types
     with _sole_writer(root, types) as wikic_vault:
-        report = run_lint(root, options, label=label)
-        changes = plan_fixes(root, report.findings, options.today)
+        report = run_lint(context, options, label=label)
+        changes = plan_fixes(context, report.findings, options.today)
         plan = journal.Journal()
         for change in changes:
             plan.add_page(change.path, change.before, change.after)
         # a wikic vault's repairs go through the journal; a plain folder keeps no state to journal in
         left = set(plan.commit(root, types) if wikic_vault else plan.apply(root, types))
-    after = run_lint(root, options, label=label) if changes else report
+    after = run_lint(context, options, label=label) if changes else report
     return FixResult(after, [c for c in changes if c.path not in left], sorted(left))
 
 
@@ -213,9 +218,7 @@ def _sole_writer(root: Path, types: list[str]) -> Iterator[bool]:
     """Hold the vault lock (in a wikic vault) and finish a write a killed run left, before anything is read.
     Yields whether `root` is a wikic vault."""
     wikic_vault = is_vault(root)
-    with vault_lock(root) if wikic_vault else nullcontext():
-        if wikic_vault:
-            journal.recover(root, types)
-        else:
+    with writer(root, types, tidy=True) if wikic_vault else nullcontext():
+        if not wikic_vault:
             remove_stale_temp_files(root)  # a fix killed half-way left its temporary file beside the note
         yield wikic_vault

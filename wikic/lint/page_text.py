@@ -17,11 +17,11 @@ import re
 from dataclasses import dataclass
 from functools import cached_property
 
-from wikic.facts.claims import CLAIMS_KEY, Claim, scan
 from wikic.facts.timeline import HISTORY_KEY
 from wikic.text.sentences import sentence_spans
-from wikic.vault.anchors import ANCHOR
-from wikic.vault.markers import BEGIN, MARKER_LINE, PREFIX, end_line
+from wikic.vault.formats.anchors import ANCHOR
+from wikic.vault.formats.claims import CLAIMS_KEY, Claim, scan
+from wikic.vault.formats.markers import BEGIN, MARKER_LINE, PREFIX, end_line
 from wikic.vault.model import Note
 from wikic.vault.page_layout import LEAD_BLOCK
 
@@ -121,7 +121,7 @@ class PageText:
 
     @cached_property
     def claims(self) -> list[Claim]:
-        """Every claim line of the page, with its line number (`wikic/facts/claims.py`)."""
+        """Every claim line of the page, with its line number (`wikic/vault/formats/claims.py`)."""
         return scan(self.text)
 
     def block_at(self, line: int) -> Block | None:

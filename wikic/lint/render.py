@@ -18,10 +18,10 @@ def render(report: LintReport, fmt: str) -> str:
 
 
 def finding_line(f: Finding) -> str:
-    """`path:line:col: severity rule-id message`, the one text form of a finding (lint, ingest)."""
-    # always a line and column, so editors and CI problem matchers pick up every finding;
-    # a whole-page finding (line null in json) points at the top of the page
-    return f"{f.path}:{f.line or 1}:{f.column or 1}: {f.severity} {f.rule} {f.message}"
+    """`path:line:col: severity rule-id message`, the one text form of a finding (lint, ingest); a finding
+    about a whole page (line null in json) is `path: severity rule-id message`: it has no line to point at."""
+    where = f"{f.path}:{f.line}:{f.column or 1}" if f.line else f.path
+    return f"{where}: {f.severity} {f.rule} {f.message}"
 
 
 def text(report: LintReport) -> str:

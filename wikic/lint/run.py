@@ -15,15 +15,16 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from wikic import __version__
+from wikic.context import VaultContext
 from wikic.errors import UsageError
 from wikic.lint.finding import SEVERITY_ORDER, Finding
-from wikic.settings import load_settings
 from wikic.vault.layout import is_vault
 from wikic.vault.state import LINT_REPORT, SOURCES, read_cache, source_ledger, state_file, write_cache
 
 if TYPE_CHECKING:
     from wikic.vault.load import FileInfo
     from wikic.vault.model import Problem
+    from wikic.vault.schema_md import Schema
 
 
 @dataclass(frozen=True)
@@ -80,9 +81,7 @@ class LintReport:
 
 
 def _rules() -> dict[str, Any]:
-    # importing the rule modules registers them
-    from wikic.lint import rules_files, rules_index, rules_links, rules_page, rules_schema  # noqa: F401
-    from wikic.lint.registry import RULES
+    from wikic.lint.rules import RULES  # the rules (and networkx with them) load only when needed
 
     return RULES
 
@@ -117,10 +116,14 @@ def _fingerprint(root: Path, files: Any, options: LintOptions, today: dt.date) -
     return h.hexdigest()
 
 
-def run_lint(root: Path, options: LintOptions = LintOptions(), *, label: str | None = None) -> LintReport:
-    """Lint the vault at `root`. Reads only; the caches under `.wikic/` are the only thing it may write."""
+def run_lint(
+    vault: VaultContext | Path, options: LintOptions = LintOptions(), *, label: str | None = None
+) -> LintReport:
+    """Lint the vault (a context, or its folder). Reads only; the caches under `.wikic/` are the only thing it
+    may write."""
     started = time.perf_counter()
-    root = Path(root)
+    context = VaultContext.of(vault)
+    root = Path(context.root)
     if not root.is_dir():
         raise UsageError(f"vault folder does not exist: {root}")
     _check_names(options.select, "--select")
@@ -128,7 +131,7 @@ def run_lint(root: Path, options: LintOptions = LintOptions(), *, label: str | N
     if options.use_cache is None:
         options = replace(options, use_cache=is_vault(root))
     # wikic.toml is validated whole on every run, as every command does, whether or not --strict was given
-    configured = load_settings(root).lint.strict
+    configured = context.settings.lint.strict
     strict = configured if options.strict is None else options.strict
     today = options.today or dt.date.today()
     label = label if label is not None else os.fspath(root)
@@ -145,7 +148,7 @@ def run_lint(root: Path, options: LintOptions = LintOptions(), *, label: str | N
             return LintReport(label, findings, pages, links, time.perf_counter() - started, strict, cached=True)
 
     with _collector_paused():
-        findings, pages, links = _lint(root, options, today, walked)
+        findings, pages, links = _lint(root, options, today, walked, context.schema)
     if options.use_cache:
         _write_report(root, key, findings, pages, links)
     return LintReport(label, findings, pages, links, time.perf_counter() - started, strict)
@@ -167,14 +170,16 @@ def _collector_paused() -> Iterator[None]:
 
 
 def _lint(
-    root: Path, options: LintOptions, today: dt.date, walked: tuple[dict[str, FileInfo], list[tuple[str, Problem]]]
+    root: Path, options: LintOptions, today: dt.date, walked: tuple[dict[str, FileInfo], list[tuple[str, Problem]]],
+    schema: Schema,
 ) -> tuple[list[Finding], int, int]:
     from wikic.lint.context import LintContext
     from wikic.vault.graph import build
     from wikic.vault.load import load_vault
 
     # the listing the report's cache key was made from: what is linted is what the key describes
-    vault = load_vault(root, use_cache=bool(options.use_cache), jobs=options.jobs, resolve=True, walked=walked)
+    vault = load_vault(root, use_cache=bool(options.use_cache), jobs=options.jobs, resolve=True, walked=walked,
+                       schema=schema)
     graph = build(vault)
     ctx = LintContext(vault=vault, links=graph, today=today)
     ctx.ledger = source_ledger(root)
@@ -218,14 +223,14 @@ def _run_rules(ctx: Any, active: list[str], jobs: int | None) -> dict[str, list[
     rules = _rules()
     jobs = min(2, os.cpu_count() or 1) if jobs is None else jobs
     if jobs <= 1 or _SEPARATE_RULE not in active or len(ctx.pages) < _FORK_RULES_FROM or not fork_is_safe():
-        return {rule_id: list(rules[rule_id].fn(ctx)) for rule_id in active}
+        return {rule_id: list(rules[rule_id].check(ctx)) for rule_id in active}
     import multiprocessing as mp
 
     _FORKED_CONTEXT = ctx
     try:
         with mp.get_context("fork").Pool(1) as pool:
             separate = pool.apply_async(_forked_rule, (_SEPARATE_RULE,))
-            found = {rule_id: list(rules[rule_id].fn(ctx)) for rule_id in active if rule_id != _SEPARATE_RULE}
+            found = {rule_id: list(rules[rule_id].check(ctx)) for rule_id in active if rule_id != _SEPARATE_RULE}
             found[_SEPARATE_RULE] = separate.get()
     finally:
         _FORKED_CONTEXT = None
@@ -233,7 +238,7 @@ def _run_rules(ctx: Any, active: list[str], jobs: int | None) -> dict[str, list[
 
 
 def _forked_rule(rule_id: str) -> list[Finding]:
-    return list(_rules()[rule_id].fn(_FORKED_CONTEXT))
+    return list(_rules()[rule_id].check(_FORKED_CONTEXT))
 
 
 def _read_report(root: Path, key: str) -> tuple[list[Finding], int, int] | None:

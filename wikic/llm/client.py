@@ -1,7 +1,9 @@
-"""The LLM as an injected dependency: a small Protocol, and the one real implementation over `openai`.
+"""The LLM as an injected dependency: a small Protocol, and the one real implementation over `openai`
+(what it streams: `stream.py`; what it replies, read: `replies.py`).
 
 `complete_json` returns a JSON object; it does not know the reply's pydantic model. Validation, the one
-re-ask and the reply cache live in `wikic.llm.structured`, so they work the same over the fake.
+re-ask and the reply cache live in `wikic.llm.structured`, so they work the same over any LLM (the tests' scripted
+one too).
 """
 
 from __future__ import annotations
@@ -10,16 +12,16 @@ import codecs
 import functools
 import importlib
 import json
-import re
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 from wikic.errors import ConfigError, LLMError, StreamCut, require_extra
 from wikic.llm.formats import EndpointMemory, Mode, next_mode, param_quirk, request_format
+from wikic.llm.replies import InvalidReply, LLMReply, LoopingReply, LoopWatch, TruncatedReply, parse_json_object
+from wikic.llm.stream import TextStream, TokenCount, sse_data
+from wikic.redact import MASK, Redactor, without_credentials
 from wikic.settings import OPENAI_DEFAULT_BASE_URL, LLMSettings
-from wikic.text.redact import MASK, Redactor, without_credentials
 from wikic.text.tokens import estimate_messages, estimate_tokens
 
 if TYPE_CHECKING:  # the SDK takes most of a second to import: each method that needs it imports it
@@ -29,94 +31,6 @@ Message = Mapping[str, str]
 
 # The SDK insists on a key; keyless local servers (Ollama, llama.cpp, vLLM) ignore this one.
 PLACEHOLDER_KEY = "not-needed"
-
-
-@dataclass(frozen=True)
-class LLMReply:
-    data: dict[str, Any]
-    prompt_tokens: int
-    completion_tokens: int
-    cached: bool
-    model: str
-    raw: str = ""  # the reply text as received (what a re-ask quotes back)
-
-
-class InvalidReply(LLMError):
-    """The model answered, but not with a JSON object. The caller may re-ask once."""
-
-    def __init__(
-        self, where: str, problem: str, *, raw: str, prompt_tokens: int = 0, completion_tokens: int = 0
-    ) -> None:
-        super().__init__(
-            f"{where}: {problem}", hint="a larger or instruction-tuned model follows the JSON schema more reliably"
-        )
-        self.problem = problem  # without the endpoint: this is what a re-ask tells the model
-        self.raw = raw
-        self.prompt_tokens = prompt_tokens
-        self.completion_tokens = completion_tokens
-
-
-class LoopingReply(InvalidReply):
-    """The reply kept repeating the same text (small models loop to their token limit): it was cut off as
-    soon as the loop showed, rather than paid for up to `max_tokens`. The caller may re-ask once."""
-
-
-class TruncatedReply(LLMError):
-    """The reply hit `max_tokens` (finish_reason "length"): its JSON is incomplete, so it is not parsed."""
-
-    def __init__(
-        self, message: str, *, hint: str | None = None, prompt_tokens: int = 0, completion_tokens: int = 0
-    ) -> None:
-        super().__init__(message, hint=hint)
-        self.prompt_tokens = prompt_tokens
-        self.completion_tokens = completion_tokens
-
-
-class TextStream:
-    """The pieces of a streamed text reply, in order; usage and finish reason are known once it is exhausted.
-
-    `prompt_tokens`/`completion_tokens` are the server's figures when it reported usage, otherwise
-    estimates (`usage_estimated` is then True). Iterating twice yields nothing the second time.
-    """
-
-    def __init__(self, pieces: Callable[[TextStream], Iterator[str]], *, model: str, prompt_estimate: int) -> None:
-        self.model = model
-        self.prompt_tokens = prompt_estimate
-        self.completion_tokens = 0
-        self.usage_estimated = True
-        self.finish_reason: str | None = None
-        self.done = False
-        self._parts: list[str] = []
-        self._pieces = pieces(self)
-
-    def __iter__(self) -> TextStream:
-        return self
-
-    def __next__(self) -> str:
-        try:
-            piece = next(self._pieces)
-        except StopIteration:
-            if not self.done:
-                self.done = True
-                if self.usage_estimated:
-                    self.completion_tokens = estimate_tokens(self.text)
-            raise
-        self._parts.append(piece)
-        return piece
-
-    def close(self) -> None:
-        """Stop early (the connection is released); usage then stays an estimate."""
-        close = getattr(self._pieces, "close", None)
-        if close is not None:
-            close()
-
-    @property
-    def text(self) -> str:
-        return "".join(self._parts)
-
-    @property
-    def truncated(self) -> bool:
-        return self.finish_reason == "length"
 
 
 class LLM(Protocol):
@@ -442,7 +356,7 @@ class OpenAICompatible:
         response_format, msgs = request_format(mode, messages, schema_name, schema)
         stream = self._open([dict(m) for m in msgs], max_tokens, stream=True, response_format=response_format)
         loop = LoopWatch()
-        counted = _TokenCount(on_tokens)
+        counted = TokenCount(on_tokens)
         try:
             for piece in stream:
                 counted.feed(piece)
@@ -506,59 +420,6 @@ class OpenAICompatible:
         return LLMError(f"{self._where()}: HTTP {status}{retried}: {detail}", hint=hint)
 
 
-_THINK = re.compile(r"^\s*<think>.*?</think>\s*", re.DOTALL)
-_FENCE = re.compile(r"^\s*```(?:json)?\s*\n(.*?)\n\s*```\s*$", re.DOTALL)
-
-
-class LoopWatch:
-    """Tells when streamed text has started to repeat itself: its end is one stretch of 8 to 300 characters
-    written out four times or more in a row. Checked every few hundred characters, so it costs little."""
-
-    EVERY = 200
-    REPEATS = 4
-
-    def __init__(self) -> None:
-        self._tail = ""  # only the end can repeat: the whole reply is never kept here
-        self._seen = 0
-        self._next_check = self.EVERY
-
-    def feed(self, piece: str) -> bool:
-        self._tail = (self._tail + piece)[-_LOOP_WINDOW:]
-        self._seen += len(piece)
-        if self._seen < self._next_check:
-            return False
-        self._next_check = self._seen + self.EVERY
-        return looping(self._tail, self.REPEATS)
-
-
-_LOOP_WINDOW = 1500
-
-
-class _TokenCount:
-    """Tells `on_tokens` of reply tokens as they arrive, a few hundred characters at a time: estimating
-    every streamed piece (often a single token) on its own cost more than parsing it."""
-
-    EVERY = 200
-
-    def __init__(self, on_tokens: Callable[[int], None] | None) -> None:
-        self._on_tokens = on_tokens
-        self._pending: list[str] = []
-        self._size = 0
-
-    def feed(self, piece: str) -> None:
-        if self._on_tokens is None:
-            return
-        self._pending.append(piece)
-        self._size += len(piece)
-        if self._size >= self.EVERY:
-            self.flush()
-
-    def flush(self) -> None:
-        if self._on_tokens is not None and self._pending:
-            self._on_tokens(estimate_tokens("".join(self._pending)))
-            self._pending, self._size = [], 0
-
-
 def http_stack() -> tuple[tuple[type[Exception], ...], tuple[type[Exception], ...]]:
     """Import what a request and its reply need, and return the (timeouts, other transport errors) of the
     HTTP libraries a streamed reply may be read with: httpx2 (today's SDK) and httpx (older ones), those
@@ -609,55 +470,6 @@ def vault_llm(root: Path, settings: LLMSettings) -> OpenAICompatible:
     return OpenAICompatible(settings, state_dir=state_dir(root))
 
 
-def looping(text: str, repeats: int = 4) -> bool:
-    tail = text[-_LOOP_WINDOW:]
-    for period in range(8, min(300, len(tail) // repeats) + 1):
-        if tail[-1] != tail[-1 - period]:  # cheap rejection: most periods fail on the last character
-            continue
-        unit = tail[-period:]
-        if len(set(unit)) > 2 and tail.endswith(unit * repeats):  # not a rule of dashes or spaces
-            return True
-    return False
-
-
-def parse_json_object(text: str, *, where: str, prompt_tokens: int = 0, completion_tokens: int = 0) -> dict[str, Any]:
-    """The JSON object in a reply, tolerating a leading <think> block and a code fence; else InvalidReply."""
-    body = _THINK.sub("", text, count=1)
-    fenced = _FENCE.match(body)
-    if fenced:
-        body = fenced.group(1)
-    if not body.strip():
-        raise InvalidReply(
-            where, "empty reply", raw=text, prompt_tokens=prompt_tokens, completion_tokens=completion_tokens
-        )
-    try:
-        value = json.loads(body)
-    except ValueError as exc:
-        # Prose around an object ("Here is the JSON: {...}") is common without server-side enforcement.
-        start, end = body.find("{"), body.rfind("}")
-        try:
-            value = json.loads(body[start : end + 1]) if 0 <= start < end else None
-        except ValueError:
-            value = None
-        if value is None:
-            raise InvalidReply(
-                where,
-                f"reply is not valid JSON ({exc})",
-                raw=text,
-                prompt_tokens=prompt_tokens,
-                completion_tokens=completion_tokens,
-            ) from None
-    if not isinstance(value, dict):
-        raise InvalidReply(
-            where,
-            "reply is JSON but not an object",
-            raw=text,
-            prompt_tokens=prompt_tokens,
-            completion_tokens=completion_tokens,
-        )
-    return value
-
-
 def _stream_options_quirk(status: int | None, error_text: str, params: Mapping[str, Any]) -> tuple[str, str] | None:
     """Servers that do not know `stream_options` refuse the request (HTTP 400 or 422 naming it)."""
     if "stream_options" in params and status in (400, 422) and "stream_options" in error_text.lower():
@@ -675,22 +487,6 @@ def _server_message(exc: openai.APIStatusError) -> str:
         if "detail" in body:
             return json.dumps(body["detail"], default=str)
     return exc.message
-
-
-def sse_data(lines: Iterable[str]) -> Iterator[str]:
-    """The data of each server-sent event (its `data:` lines joined by newlines); comments, other fields
-    and events without data are skipped. As the SSE standard says, an event the stream ends in the middle
-    of (no blank line after it) is dropped: the reply then lacks its finish reason, and says so."""
-    data: list[str] = []
-    for line in lines:
-        if not line:
-            if data:
-                yield "\n".join(data)
-                data = []
-            continue
-        field, _, value = line.partition(":")
-        if field == "data":
-            data.append(value[1:] if value.startswith(" ") else value)
 
 
 def _short(text: str, limit: int = 300) -> str:

@@ -16,7 +16,8 @@ from pydantic import BaseModel, ValidationError
 
 from wikic.errors import LLMError
 from wikic.llm.cache import ReplyCache
-from wikic.llm.client import LLM, InvalidReply, LLMReply, TruncatedReply
+from wikic.llm.client import LLM
+from wikic.llm.replies import InvalidReply, LLMReply, TruncatedReply
 from wikic.llm.schema import strict_schema
 
 T = TypeVar("T", bound=BaseModel)

@@ -21,8 +21,8 @@ from wikic.errors import UsageError
 from wikic.memory.rank import score
 from wikic.memory.store import Memories, PageMemory, load_memories
 from wikic.text.tokens import estimate_tokens
+from wikic.vault.formats.memory_items import VERIFIED
 from wikic.vault.layout import IDENTITY_FILE, OVERVIEW_FILE, require_vault
-from wikic.vault.memories import VERIFIED
 
 DEFAULT_BUDGET = 900
 MIN_BUDGET = 20

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import datetime as dt
 
-from wikic.vault.memories import MemoryItem
+from wikic.vault.formats.memory_items import MemoryItem
 
 IMPORTANCE_WEIGHT = 0.5
 CONFIRMATION_WEIGHT = 0.2

@@ -17,8 +17,8 @@ from wikic.errors import UsageError
 from wikic.memory.rank import score
 from wikic.memory.store import PageMemory, load_memories
 from wikic.text.terms import tokenize
+from wikic.vault.formats.memory_items import KINDS
 from wikic.vault.layout import require_vault
-from wikic.vault.memories import KINDS
 
 MAX_RESULTS = 50
 

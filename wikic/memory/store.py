@@ -15,12 +15,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from wikic.pages.links import LinkNames
+from wikic.memory.identity import Identity, read_identity
+from wikic.vault.formats.markers import BEGIN, begin_prefix, end_line
+from wikic.vault.formats.memory_items import BLOCK_PREFIX, MemoryItem, kind_of_block, parse_items
 from wikic.vault.frontmatter import split_page
-from wikic.vault.identity import Identity, read_identity
+from wikic.vault.link_text import LinkNames
 from wikic.vault.load import walk
-from wikic.vault.markers import BEGIN, begin_prefix, end_line
-from wikic.vault.memories import BLOCK_PREFIX, MemoryItem, kind_of_block, parse_items
 from wikic.vault.schema_md import load as load_schema
 from wikic.vault.state import MEMORY_INDEX, read_cache, write_cache
 

@@ -1,7 +1,7 @@
 """Compiler-owned blocks inside pages, so text a person wrote or edited is never overwritten.
 
 Everything the compiler writes into a page body sits between a begin and an end marker comment (their
-format is `wikic/vault/markers.py`'s). The begin marker's `sha` is the hash of the block body as the
+format is `wikic/vault/formats/markers.py`'s). The begin marker's `sha` is the hash of the block body as the
 compiler wrote it. On the next compile a block is replaced only if its body still hashes to `sha`; a block
 a person changed is left exactly as it is. Text outside the markers is never touched.
 """
@@ -12,7 +12,7 @@ import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from wikic.vault.markers import BEGIN, PREFIX, begin_line, begin_prefix, end_line
+from wikic.vault.formats.markers import BEGIN, PREFIX, begin_line, begin_prefix, end_line
 
 
 def digest(body: str) -> str:

@@ -18,8 +18,8 @@ from __future__ import annotations
 import hashlib
 import re
 
+from wikic.vault.formats.markers import PREFIX, block
 from wikic.vault.frontmatter import split
-from wikic.vault.markers import PREFIX, block
 
 # The compiler-owned block (see `blocks.py`) that lists the queries citing a page.
 ASKED_KEY = "asked"

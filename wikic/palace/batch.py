@@ -7,8 +7,8 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 from wikic.errors import UsageError
+from wikic.palace.hybrid import search
 from wikic.palace.palace import Palace
-from wikic.palace.search import search
 
 
 def search_batch(

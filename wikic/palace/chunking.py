@@ -5,7 +5,7 @@ sentences, then words when a unit alone is too long) up to the token budget, and
 first repeats the previous unit, so a fact split across a boundary is still seen whole once.
 The text that is embedded starts with the page title and heading path: a drawer alone says what it is about.
 It leaves out what is no part of the page's meaning: claim anchors (a raw file's name and line numbers,
-see `wikic.vault.anchors`) and the compiler's block markers; so does a search snippet (`searchable`).
+see `wikic.vault.formats.anchors`) and the compiler's block markers; so does a search snippet (`searchable`).
 """
 
 from __future__ import annotations
@@ -16,11 +16,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from wikic.facts.claims import strip_claim_meta
-from wikic.vault.anchors import strip_anchors
+from wikic.vault.formats.anchors import strip_anchors
+from wikic.vault.formats.claims import strip_claim_meta
+from wikic.vault.formats.markers import MARKER_LINE, PREFIX as _MARKER
+from wikic.vault.formats.memory_items import strip_meta
 from wikic.vault.frontmatter import Page, read_page
-from wikic.vault.markers import MARKER_LINE, PREFIX as _MARKER
-from wikic.vault.memories import strip_meta
 
 # Bumped whenever drawer text or ids would come out differently for the same file.
 CHUNKER_VERSION = "2"  # 2: compiler block markers and claim anchors are left out

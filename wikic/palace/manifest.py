@@ -336,10 +336,6 @@ class Manifest:
             args.append(filters.tag.lstrip("#"))
         return {r[0] for r in self._db.execute(sql, args)}
 
-    def ids_for_rids(self, rids: Iterable[int]) -> list[str]:
-        table = self._table()
-        return [table.ids[r] for r in rids if r in table.ids]
-
     def ids_of_rids(self, rids: set[int]) -> set[str]:
         """Drawer ids of an allowed-rids set, cached alongside it."""
         key = ("ids", id(rids))

@@ -17,18 +17,19 @@ from typing import Any
 import filelock
 import numpy as np
 
+from wikic.embed import Embedder, make_embedder
 from wikic.errors import LockTimeout, PalaceDamaged, PalaceError, require_extra
 from wikic.palace.chunking import CHUNKER_VERSION, Document, Drawer, chunk_document
 from wikic.palace.damage import set_aside
-from wikic.palace.embedders import Embedder, make_embedder
 from wikic.palace.manifest import DrawerRecord, FileRecord, Manifest, ManifestDamaged, damage_reported
 from wikic.palace.sources import SourceFile, classify, extracted_originals, file_hash, read_document, scan
 from wikic.palace.store_process import GENERATION_KEY, PalaceUnresponsive, open_store
+from wikic.palace.summary import PALACE_IDENTITY, palace_manifest
 from wikic.progress import ProgressCallback, ProgressEvent
 from wikic.settings import Settings, load_settings
 from wikic.vault.layout import require_vault
 from wikic.vault.paths import confined, inside_lexically, make_folder
-from wikic.vault.state import PALACE_IDENTITY, PALACE_LOCK, palace_manifest, state_dir, state_path
+from wikic.vault.state import PALACE_LOCK, state_dir, state_path
 
 REBUILD_HINT = "run `wikic index --rebuild` to re-embed the whole palace with the configured model"
 
@@ -110,11 +111,10 @@ def _tags_field(tags: list[str]) -> str:
 class Palace:
     """One vault's palace. Cheap to keep open; `search` notices writes made by other processes."""
 
-    def __init__(self, vault: Path, settings: Settings | None = None, embedder: Embedder | None = None) -> None:
+    def __init__(self, vault: Path, settings: Settings, embedder: Embedder | None = None) -> None:
         require_extra("palace")
         self.vault = vault.resolve()
         require_vault(self.vault)  # a palace lives in .wikic/: never create one in a folder that is no vault
-        settings = settings or load_settings(self.vault)
         self.settings = settings.palace
         if self.settings.url is None and inside_lexically(self.vault, self.settings.path):
             confined(self.vault, self.settings.path)  # an absolute path elsewhere is the user's choice
@@ -300,7 +300,7 @@ class Palace:
         if not self.store.exists():
             self.store.create(identity)
         recorded = json.dumps(identity, sort_keys=True)
-        if lex.get_meta(PALACE_IDENTITY) != recorded:  # what `wikic status` reads (vault/state.py)
+        if lex.get_meta(PALACE_IDENTITY) != recorded:  # what `wikic status` reads (summary.py)
             lex.set_meta(PALACE_IDENTITY, recorded)
         # files a killed writer may have left half-written are read again, also when only others were named
         redo = self._reconcile(force=lex.get_meta("dirty") == "1")
@@ -579,6 +579,7 @@ class Palace:
         }
 
 
-def open_palace(vault: Path, *, embedder: Embedder | None = None) -> Palace:
-    """The palace of `vault` with its configured settings (wikic.toml + environment)."""
-    return Palace(vault, embedder=embedder)
+def open_palace(vault: Path, settings: Settings | None = None, *, embedder: Embedder | None = None) -> Palace:
+    """The palace of `vault` with `settings` (the library passes its context's; a script may pass none, and
+    the vault's wikic.toml and the environment are read here, once)."""
+    return Palace(vault, settings if settings is not None else load_settings(vault.resolve()), embedder=embedder)

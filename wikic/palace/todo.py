@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -14,13 +15,14 @@ if TYPE_CHECKING:
 
 
 def update_palace(
-    root: Path, paths: list[str], palace: Palace | None = None, *, run: str | None = None,
+    root: Path, paths: list[str], palace: Callable[[], Palace], *, run: str | None = None,
     progress: ProgressCallback | None = None,
 ) -> int:
     """Index `paths`, and every palace update a run planned and has not done; then drop those to-dos.
-    A long-running caller passes its open `palace`; otherwise one is opened for this update. `run` names
-    the caller's own journal run: every other to-do was left by a run that was interrupted (or another
-    process's, still running), and is announced to `progress` as a `leftover` event before the work starts.
+    `palace` gives the run's palace (its context's `palace`), opened only when there is something to index.
+    `run` names the caller's own journal run: every other to-do was left by a run that was interrupted (or
+    another process's, still running), and is announced to `progress` as a `leftover` event before the work
+    starts.
     Returns how many files those other to-dos held. Raises what the palace raises (Ctrl-C included); the
     to-dos then stay for the next run."""
     todos = state.palace_todos(root)
@@ -30,12 +32,7 @@ def update_palace(
     leftover = len({p for todo, ps in todos if todo.stem != run for p in ps})
     if leftover and progress is not None:
         progress(ProgressEvent("leftover", 0, leftover, "files"))
-    if palace is not None:
-        palace.update_paths(wanted, progress=progress)
-    else:
-        from wikic.palace import update_paths
-
-        update_paths(root, wanted, progress=progress)
+    palace().update_paths(wanted, progress=progress)
     for todo, _ in todos:
         state.drop_palace_todo(todo)
     return leftover

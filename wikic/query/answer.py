@@ -16,11 +16,12 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal
 
+from wikic.context import VaultContext
 from wikic.errors import require_extra
 from wikic.llm.cache import ReplyCache
-from wikic.llm.client import StreamingLLM, require_model, vault_llm
+from wikic.llm.client import StreamingLLM, require_model
 from wikic.query.citations import SENTINEL, AnswerFilter, Citation, CitationCheck
 from wikic.query.quotes import Quote, quote_context, render_quotes
 from wikic.query.retrieve import (
@@ -31,11 +32,8 @@ from wikic.query.retrieve import (
     require_indexed,
     retrieve,
 )
-from wikic.settings import Settings, load_settings
+from wikic.settings import Settings
 from wikic.vault.layout import require_vault
-
-if TYPE_CHECKING:  # the palace (its extra, numpy) is imported where a search runs, after the configuration is checked
-    from wikic.palace import Palace
 
 Status = Literal["answered", "quoted", "not_found", "general"]
 TextSink = Callable[[str], None]
@@ -132,52 +130,48 @@ class QueryResult:
 
 
 def answer_question(
-    root: Path,
+    vault: VaultContext | Path,
     question: str,
     options: QueryOptions | None = None,
     *,
     llm: StreamingLLM | None = None,
-    palace: Palace | None = None,
     on_text: TextSink | None = None,
-    settings: Settings | None = None,
 ) -> QueryResult:
     """Retrieve context for `question` and answer it; `on_text` receives the checked answer as it streams
-    (without `on_text` the model is asked for its answer in one piece, not streamed).
+    (without `on_text` the model is asked for its answer in one piece, not streamed). `llm`: a model of the
+    caller's own, instead of the configured one.
 
-    Pass a long-lived `palace` from a server; otherwise one is opened (and closed) here.
+    The search runs under the context's `palace_lock` (a server's tools share one palace across threads);
+    the model is asked after it, without the lock.
     """
     options = options or QueryOptions()
-    root = Path(root).resolve()
-    require_vault(root)
-    settings = settings or load_settings(root, options.overrides)
-    if llm is None:  # a configuration error is told at once, before the search loads its model
-        require_model(settings.llm)
-    if palace is not None:
-        retrieval = retrieve(palace, question, budget=options.budget, k=options.k, exclude=options.exclude,
-                             min_similarity=options.min_similarity, as_of=options.as_of)
-    else:
-        require_extra("palace")  # a missing extra is said before anything of the palace is looked at
-        require_indexed(root, settings.palace)
-        from wikic.palace import open_palace
-
-        with open_palace(root) as own:
-            retrieval = retrieve(own, question, budget=options.budget, k=options.k, exclude=options.exclude,
-                                 min_similarity=options.min_similarity, as_of=options.as_of)
-    return generate_answer(root, retrieval, options, llm=llm, on_text=on_text, settings=settings)
+    with VaultContext.using(vault, options.overrides) as context:
+        root = Path(context.root).resolve()
+        require_vault(root)
+        settings = context.settings
+        if llm is None:  # a configuration error is told at once, before the search loads its model
+            require_model(settings.llm)
+        if not context.palace_opened:
+            require_extra("palace")  # a missing extra is said before anything of the palace is looked at
+            require_indexed(root, settings.palace)
+        with context.palace_lock:
+            retrieval = retrieve(context.palace(), question, budget=options.budget, k=options.k,
+                                 exclude=options.exclude, min_similarity=options.min_similarity, as_of=options.as_of)
+        return generate_answer(context, retrieval, options, llm=llm, on_text=on_text)
 
 
 def generate_answer(
-    root: Path,
+    context: VaultContext,
     retrieval: Retrieval,
     options: QueryOptions | None = None,
     *,
     llm: StreamingLLM | None = None,
     on_text: TextSink | None = None,
-    settings: Settings | None = None,
 ) -> QueryResult:
     """The model's answer from an already retrieved context (see `answer_question`)."""
     options = options or QueryOptions()
-    settings = settings or load_settings(root, options.overrides)
+    root = Path(context.root).resolve()
+    settings = context.settings
     result = QueryResult(retrieval.question, "not_found", "", retrieval)
     shown: list[str] = []
 
@@ -187,7 +181,7 @@ def generate_answer(
             on_text(text)
 
     if retrieval.found:
-        model = llm or vault_llm(root, settings.llm)
+        model = llm or context.llm()
         _ask(root, model, settings, options, result, context_messages(retrieval), show if on_text is not None else None,
              general=False)
         if result.status == "answered":
@@ -197,7 +191,7 @@ def generate_answer(
                 on_text(("\n\n" if "".join(shown).strip() else "") + result.answer)
             return result
     if options.allow_general:
-        model = llm or vault_llm(root, settings.llm)
+        model = llm or context.llm()
         if on_text is not None:
             on_text(GENERAL_MARK)
         _ask(root, model, settings, options, result, general_messages(retrieval.question), on_text, general=True)

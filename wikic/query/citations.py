@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from wikic.query.retrieve import ANSWER_SOURCE, ContextItem
-from wikic.vault.resolve import Resolver, fold
+from wikic.vault.resolve import Resolver, fold_name
 
 # What the model replies, alone, when the context does not answer the question.
 SENTINEL = "NOT_IN_WIKI"
@@ -47,7 +47,7 @@ class CitationCheck:
         self.by_label: dict[str, ContextItem] = {}
         for item in self.items:
             for label in (item.title, *item.aliases, item.ref, item.path):
-                self.by_label.setdefault(fold(label.strip()), item)
+                self.by_label.setdefault(fold_name(label.strip()), item)
         self.resolver = resolver
         self.cited: dict[str, Citation] = {}
         self.rejected: list[str] = []
@@ -64,8 +64,8 @@ class CitationCheck:
                 return self.by_path[found], False
             if found is not None:
                 return None, False  # a real file, but not one the model was shown
-        item = self.by_label.get(fold(target))
-        return item, item is not None and fold(target) not in (fold(item.ref), fold(item.path))
+        item = self.by_label.get(fold_name(target))
+        return item, item is not None and fold_name(target) not in (fold_name(item.ref), fold_name(item.path))
 
     def link(self, inner: str) -> str:
         """The replacement for `[[inner]]`."""
@@ -76,7 +76,7 @@ class CitationCheck:
             self.rejected.append(f"[[{inner}]]")
             return shown
         self.cited.setdefault(item.path, Citation(item.path, item.link, item.kind, item.title))
-        if bar and alias.strip() and fold(alias.strip()) != fold(item.ref):
+        if bar and alias.strip() and fold_name(alias.strip()) != fold_name(item.ref):
             return f"[[{item.ref}|{_plain(alias)}]]"
         if by_label:
             # "[[Sam Altman]]" reaches no file in Obsidian: link the page, keep the words the model chose

@@ -38,7 +38,7 @@ from wikic.text.scripts import CJK
 from wikic.text.sentences import sentence_spans
 from wikic.text.specifics import specifics
 from wikic.text.terms import words
-from wikic.vault.anchors import strip_anchors
+from wikic.vault.formats.anchors import strip_anchors
 
 MAX_QUOTES = 3
 MIN_SHARE = 0.5  # of the question's weighed content words, for a sentence to match at all

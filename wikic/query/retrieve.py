@@ -20,20 +20,20 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 from wikic.errors import PalaceError, UsageError
-from wikic.facts.claims import strip_claim_meta, without_rows
 from wikic.facts.lookup import claims_as_of
 from wikic.pages.fingerprint import knowledge_text, page_fingerprint
-from wikic.pages.links import LinkNames
+from wikic.palace.summary import palace_files_indexed, palace_manifest
 from wikic.text.sentences import sentence_breaks
 from wikic.text.terms import tokenize
 from wikic.text.tokens import estimate_tokens
-from wikic.vault.anchors import plain_anchors
+from wikic.vault.formats.anchors import plain_anchors
+from wikic.vault.formats.claims import strip_claim_meta, without_rows
+from wikic.vault.formats.markers import PREFIX as MARKER_PREFIX
 from wikic.vault.frontmatter import split_page
 from wikic.vault.layout import PAGE_FOLDERS, RAW_DIR
+from wikic.vault.link_text import LinkNames
 from wikic.vault.load import walk
-from wikic.vault.markers import PREFIX as MARKER_PREFIX
 from wikic.vault.resolve import Resolver
-from wikic.vault.state import palace_files_indexed, palace_manifest
 
 if TYPE_CHECKING:  # the palace (its extra, numpy) is imported where a search runs
     from wikic.palace import Palace, SearchHit
@@ -321,7 +321,7 @@ def _raw_text(palace: Palace, rel: str) -> str | None:
 
 
 def link_ref(names: LinkNames, path: str) -> str:
-    """How an answer links to `path`: a page as wikic links every page (`wikic/pages/links.py`); a raw file
+    """How an answer links to `path`: a page as wikic links every page (`wikic/vault/link_text.py`); a raw file
     by its path with its extension, which shows what it is."""
     return path if path.startswith(RAW_DIR + "/") else names.link_text(path)
 

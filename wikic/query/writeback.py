@@ -33,8 +33,9 @@ import posixpath
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from wikic.context import VaultContext
 from wikic.errors import PalaceError, UsageError, VaultError
 from wikic.hubs import HubPlanner
 from wikic.llm.client import StreamingLLM
@@ -43,24 +44,21 @@ from wikic.pages.blocks import digest, find_block, merge_blocks, remove_block
 from wikic.pages.fingerprint import ASKED_KEY, ASKED_SECTION
 from wikic.pages.frontmatter import dump_frontmatter
 from wikic.pages.index_file import Entry, upsert_entry
-from wikic.pages.links import LinkNames
-from wikic.pages.lock import vault_lock
+from wikic.pages.lock import writer
 from wikic.pages.log_file import listed, notes, row, usage
 from wikic.pages.render import clean_text, clean_title
 from wikic.query.answer import QueryOptions, QueryResult, TextSink, answer_question
 from wikic.query.retrieve import link_ref
 from wikic.resources import page_skeleton
 from wikic.vault import frontmatter as fm_parser
-from wikic.vault.anchors import strip_anchors
+from wikic.vault.formats.anchors import strip_anchors
 from wikic.vault.frontmatter import split_page
 from wikic.vault.layout import INDEX_FILE, PAGE_FOLDERS, RAW_DIR, require_vault
+from wikic.vault.link_text import LinkNames
 from wikic.vault.load import Vault, load_vault, walk
 from wikic.vault.parse import parse_note
-from wikic.vault.schema_md import load as load_schema, load_checked
+from wikic.vault.schema_md import Schema
 from wikic.vault.slug import slugify
-
-if TYPE_CHECKING:
-    from wikic.palace import Palace
 
 ANSWER_KEY = "answer"
 RELATED_KEY = "related"
@@ -91,23 +89,27 @@ class Refreshed:
     path: str
 
 
-def check_can_file(root: Path) -> None:
+def check_can_file(vault: VaultContext | Path) -> None:
     """What keeps any answer from being filed in this vault (not a wikic vault, a SCHEMA.md that cannot be
     read as meant), raised before a model is asked."""
-    require_vault(root)
-    load_checked(root)
+    context = VaultContext.of(vault)
+    require_vault(context.root)
+    context.checked_schema()
 
 
-def query_folder(root: Path) -> str:
-    return load_schema(root).page_folders.get("query", PAGE_FOLDERS["query"])
+def query_folder(schema: Schema) -> str:
+    return schema.page_folders.get("query", PAGE_FOLDERS["query"])
 
 
-def save_answer(
-    root: Path, result: QueryResult, *, today: dt.date | None = None, palace: Palace | None = None
-) -> SavedQuery:
+def save_answer(vault: VaultContext | Path, result: QueryResult, *, today: dt.date | None = None) -> SavedQuery:
     """File an answered question as a query page (a page for the same question is updated in place)."""
-    root = Path(root).resolve()
-    check_can_file(root)
+    with VaultContext.using(vault) as context:
+        return _save_answer(context, result, today)
+
+
+def _save_answer(context: VaultContext, result: QueryResult, today: dt.date | None) -> SavedQuery:
+    root = Path(context.root).resolve()
+    check_can_file(context)
     if result.status == "general":
         raise UsageError(
             "a general-knowledge answer is not filed into the wiki: it cites nothing in it",
@@ -127,31 +129,36 @@ def save_answer(
             hint="ask again (answers are checked: every claim must cite what it comes from)",
         )
     today = today or dt.date.today()
-    with vault_lock(root):
-        _recover(root)  # a save or ingest killed while writing: finish it before reading the vault
-        folder = query_folder(root)
+    with writer(root, context.page_types):  # a save or ingest killed while writing is finished first
+        folder = query_folder(context.schema)
         existing = find_query_page(root, result.question, folder)
-        saved = _write_query(root, result, existing or _new_path(root, folder, result.question), today,
+        saved = _write_query(context, result, existing or _new_path(root, folder, result.question), today,
                              created=existing is None)
-    _reindex(root, saved, palace)
+    _reindex(context, saved)
     return saved
 
 
 def refresh_query(
-    root: Path,
+    vault: VaultContext | Path,
     page: str,
     options: QueryOptions | None = None,
     *,
     llm: StreamingLLM | None = None,
-    palace: Palace | None = None,
     on_text: TextSink | None = None,
     today: dt.date | None = None,
 ) -> Refreshed:
-    """Answer a query page's question again and replace its answer block (only if nobody edited it)."""
-    root = Path(root).resolve()
-    check_can_file(root)
+    """Answer a query page's question again and replace its answer block (only if nobody edited it). `llm`:
+    a model of the caller's own, instead of the configured one."""
     options = options or QueryOptions()
-    rel = resolve_query_page(root, page)
+    with VaultContext.using(vault, options.overrides) as context:
+        return _refresh_query(context, page, options, llm, on_text, today)
+
+
+def _refresh_query(context: VaultContext, page: str, options: QueryOptions, llm: StreamingLLM | None,
+                   on_text: TextSink | None, today: dt.date | None) -> Refreshed:
+    root = Path(context.root).resolve()
+    check_can_file(context)
+    rel = resolve_query_page(root, page, query_folder(context.schema))
     text = (root / rel).read_text(encoding="utf-8")
     data, _ = split_page(text)
     if data is None:
@@ -163,21 +170,20 @@ def refresh_query(
                          hint="add `question: ...` to its frontmatter, or ask again with wikic query \"...\" --save")
     _check_answer_block(rel, text)  # before any token is spent
     options = QueryOptions(**{**options.__dict__, "exclude": (*options.exclude, rel), "allow_general": False})
-    result = answer_question(root, question, options, llm=llm, palace=palace, on_text=on_text)
+    result = answer_question(context, question, options, llm=llm, on_text=on_text)
     if not result.answered or not result.citations:
         return Refreshed(result, None, rel)
-    with vault_lock(root):
-        _recover(root)
+    with writer(root, context.page_types):
         current = (root / rel).read_text(encoding="utf-8")
         _check_answer_block(rel, current)  # edited while the model was answering
-        saved = _write_query(root, result, rel, today or dt.date.today(), created=False)
-    _reindex(root, saved, palace)
+        saved = _write_query(context, result, rel, today or dt.date.today(), created=False)
+    _reindex(context, saved)
     return Refreshed(result, saved, rel)
 
 
-def resolve_query_page(root: Path, page: str) -> str:
-    """A vault-relative path for PAGE: a path (vault-relative, or from the current folder) or a bare name."""
-    folder = query_folder(root)
+def resolve_query_page(root: Path, page: str, folder: str) -> str:
+    """A vault-relative path for PAGE (in the query pages' `folder`): a path (vault-relative, or from the
+    current folder) or a bare name."""
     candidates = [Path(page), root / page, root / folder / page]
     if not page.endswith(".md"):
         candidates += [Path(page + ".md"), root / (page + ".md"), root / folder / (page + ".md")]
@@ -213,11 +219,6 @@ def find_query_page(root: Path, question: str, folder: str) -> str | None:
 
 
 # -- writing (under the vault lock) ----------------------------------------------------------------------
-
-
-def _recover(root: Path) -> None:
-    if journal.pending(root):
-        journal.recover(root, list(load_schema(root).page_folders))
 
 
 def _check_answer_block(rel: str, text: str) -> None:
@@ -285,16 +286,17 @@ def _summary(answer: str, titles: dict[str, str]) -> str:
     return clean_text(text, 200)
 
 
-def _write_query(root: Path, result: QueryResult, rel: str, today: dt.date, *, created: bool) -> SavedQuery:
+def _write_query(context: VaultContext, result: QueryResult, rel: str, today: dt.date, *, created: bool) -> SavedQuery:
+    root = Path(context.root).resolve()
     saved = SavedQuery(rel, created)
-    schema = load_schema(root)
+    schema = context.schema
     items = result.cited_items
     cited = {item.path: item.fingerprint for item in items if item.kind == "page" and item.fingerprint}
     sources = sorted({s for item in items for s in item.sources if s.startswith(RAW_DIR + "/")}
                      | {item.path for item in items if item.kind == "raw"})
     sources = [s for s in sources if (root / s).is_file()]
     quoted = {item.path for item in items if item.kind == "raw"}
-    vault = load_vault(root, use_cache=True)
+    vault = load_vault(root, use_cache=True, schema=schema)
     related = _related_pages(vault, sources, quoted, {*cited, rel})
     taxonomy = schema.tag_set
     tags: list[str] = []
@@ -479,11 +481,11 @@ def _update_asked(text: str, queries: list[tuple[str, str, str]], names: LinkNam
     return (None, False) if new == text else (new, False)
 
 
-def _reindex(root: Path, saved: SavedQuery, palace: Palace | None) -> None:
+def _reindex(context: VaultContext, saved: SavedQuery) -> None:
     """Index what the save wrote, and whatever a killed save or ingest left to index (its palace to-do)."""
     from wikic.palace.todo import update_palace
 
     try:
-        update_palace(root, [saved.path, *saved.asked_pages], palace)
+        update_palace(Path(context.root).resolve(), [saved.path, *saved.asked_pages], context.palace)
     except (PalaceError, OSError) as exc:
         saved.warnings.append(f"palace not updated ({exc}); run `wikic index`")

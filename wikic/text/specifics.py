@@ -77,10 +77,6 @@ class Specifics:
     words: frozenset[str]  # proper names and code-like identifiers, folded
 
 
-def fold(text: str) -> str:
-    return unicodedata.normalize("NFKC", text).casefold()
-
-
 def specifics(text: str, *, lexicon: str | None = None) -> Specifics:
     """The numbers and names of `text`. A capitalised word that starts a sentence may be an ordinary word
     ("Queries take..."): with `lexicon` (the source's text) it counts as a name unless the source writes it

@@ -1,6 +1,6 @@
 """The frontmatter fields of a wiki page: the one list of which are required and what each holds.
 
-Lint checks pages against it (`lint/rules_schema.py`), the compiler always writes the required ones,
+Lint checks pages against it (`lint/rules/frontmatter.py`), the compiler always writes the required ones,
 and the JSON Schemas in `schema/frontmatter/` are generated from it, so an editor or another tool can
 validate a page the way `wikic lint` does (less what needs the vault: the taxonomy, the raw files).
 """

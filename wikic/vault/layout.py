@@ -11,7 +11,6 @@ SCHEMA_FILE = "SCHEMA.md"
 INDEX_FILE = "index.md"
 LOG_FILE = "log.md"
 OVERVIEW_FILE = "overview.md"  # what the wiki covers, its main subjects, latest changes: written by code
-CONFIG_FILE = "wikic.toml"
 IDENTITY_FILE = "identity.md"  # who the user is, in their own words: the head of every briefing (`wikic wake-up`)
 STATE_DIR = ".wikic"  # what wikic keeps there is named in `state.py`
 RAW_DIR = "raw"

@@ -14,9 +14,9 @@ import posixpath
 import re
 from typing import Any
 
-from wikic.vault.anchors import strip_anchors
+from wikic.vault.formats.anchors import strip_anchors
+from wikic.vault.formats.markers import block
 from wikic.vault.frontmatter import split_page
-from wikic.vault.markers import block
 
 LEAD_KEY = "summary"  # the block a compiled page's lead sits in (named for what the frontmatter calls it)
 MAX_LEAD = 200  # characters of a lead shown on one line

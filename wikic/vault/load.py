@@ -6,6 +6,7 @@ Nothing here writes into the vault except the cache under `.wikic/`, and only wh
 from __future__ import annotations
 
 import os
+import posixpath
 import stat
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -73,6 +74,24 @@ class Vault:
     def subject_pages(self) -> list[str]:
         """The wiki pages about a subject: every page but the hubs (in a plain vault, every note)."""
         return [p for p in self.pages if not self.is_hub(p)]
+
+    def listed(self, page_type: str | None = None, tag: str | None = None) -> list[tuple[str, str, str]]:
+        """The pages of `page_type` that carry `tag` (None: any), in path order: each page's path, its title
+        (its file name when it has none) and its summary ("" when it has none)."""
+        wanted_tag = tag.lstrip("#").lower() if tag else None
+        out: list[tuple[str, str, str]] = []
+        for path in self.pages:
+            fm = self.notes[path].frontmatter or {}
+            if page_type and self.page_type(path) != page_type:
+                continue
+            tags = fm.get("tags")
+            if wanted_tag and wanted_tag not in ([str(t).lstrip("#").lower() for t in tags] if isinstance(tags, list)
+                                                 else []):
+                continue
+            title, summary = fm.get("title"), fm.get("summary")
+            out.append((path, title if isinstance(title, str) else posixpath.basename(path)[:-3],
+                        summary if isinstance(summary, str) else ""))
+        return out
 
 
 def irregular_kind(mode: int) -> str | None:
@@ -254,14 +273,15 @@ def load_vault(
     jobs: int | None = None,
     resolve: bool = False,
     walked: tuple[dict[str, FileInfo], list[tuple[str, Problem]]] | None = None,
+    schema: Schema | None = None,
 ) -> Vault:
     """Walk and parse a vault. With `use_cache`, unchanged files (same size and mtime) are not re-parsed and
     the cache under `.wikic/cache/` is refreshed. With `resolve`, the links of every note parsed are also
     resolved where it is parsed (a share of the link graph's work done on the second core). `walked`: the
-    vault's listing when the caller has just made it (`walk`)."""
+    vault's listing when the caller has just made it (`walk`); `schema`: its SCHEMA.md when the caller has it."""
     global _RESOLVER
     root = Path(root)
-    schema = load_schema(root)
+    schema = schema if schema is not None else load_schema(root)
     files, problems = walked if walked is not None else walk(root)
     wanted = sorted(p for p in files if _wanted(p, schema))
     cached = parse_cache.load(root) if use_cache else {}

@@ -20,7 +20,7 @@ from typing import NamedTuple
 NOTE_EXT = ".md"
 
 
-def fold(text: str) -> str:
+def fold_name(text: str) -> str:
     """The key two names must share to be "the same" to Obsidian: case-folded, NFC."""
     if not text.isascii():
         text = unicodedata.normalize("NFC", text)
@@ -33,7 +33,7 @@ _HEADING_JUNK = re.compile(r"[\W_]+", re.UNICODE)
 def heading_key(text: str) -> str:
     """Headings match when their words match, ignoring case and punctuation (Obsidian's stripHeading is
     undocumented; matching on words is tolerant where it is unsure, so it never reports a false break)."""
-    return _HEADING_JUNK.sub(" ", fold(text)).strip()
+    return _HEADING_JUNK.sub(" ", fold_name(text)).strip()
 
 
 class Resolution(NamedTuple):
@@ -50,7 +50,7 @@ class Resolver:
         self._suffix: dict[str, list[str]] = {}
         exact, suffixes = self._exact, self._suffix
         for path in self.files:
-            key = fold(path)
+            key = fold_name(path)
             if key not in exact:
                 exact[key] = path
             is_note = key.endswith(NOTE_EXT)
@@ -79,7 +79,7 @@ class Resolver:
         self._folded_folders: dict[str, str] = {}
 
     def exists(self, path: str) -> bool:
-        return fold(path) in self._exact
+        return fold_name(path) in self._exact
 
     def resolve(self, source: str, target: str) -> Resolution:
         """Where a link written in `source` (vault-relative) pointing at `target` (path part) lands."""
@@ -103,15 +103,15 @@ class Resolver:
         return out
 
     def _resolve(self, folder: str, target: str) -> Resolution:
-        t = fold(target.replace("\\", "/"))
+        t = fold_name(target.replace("\\", "/"))
         if t.startswith(("./", "../")):
-            return self._exact_only(posixpath.normpath(posixpath.join(fold(folder), t)))
+            return self._exact_only(posixpath.normpath(posixpath.join(fold_name(folder), t)))
         if t.startswith("/"):
             return self._exact_only(posixpath.normpath(t.lstrip("/") or "."))
         if folder:
             folded = self._folded_folders.get(folder)
             if folded is None:
-                folded = self._folded_folders[folder] = fold(folder)
+                folded = self._folded_folders[folder] = fold_name(folder)
             if "/" not in t and not t.startswith("."):
                 hit = self._exact.get(f"{folded}/{t}")  # the common case, without normpath
                 if hit:
@@ -149,8 +149,8 @@ class Resolver:
 
     @staticmethod
     def _nearest(unique: tuple[str, ...], folder: str) -> Resolution:
-        here = fold(folder)
-        best = min(unique, key=lambda p: (fold(posixpath.dirname(p)) != here, p.count("/"), len(p), p))
+        here = fold_name(folder)
+        best = min(unique, key=lambda p: (fold_name(posixpath.dirname(p)) != here, p.count("/"), len(p), p))
         return Resolution(best, unique)
 
     def _exact_only(self, path: str) -> Resolution:
@@ -160,4 +160,4 @@ class Resolver:
 
     def by_stem(self, name: str) -> list[str]:
         """Files whose name (without `.md`) is `name`, case-insensitively: for suggestions."""
-        return sorted(set(self._suffix.get(fold(name), [])))
+        return sorted(set(self._suffix.get(fold_name(name), [])))

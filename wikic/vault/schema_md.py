@@ -149,7 +149,11 @@ def load(root: Path) -> Schema:
 def load_checked(root: Path) -> Schema:
     """SCHEMA.md as the commands that act on it need it (ingest, watch, saving an answer, status, the MCP
     tools that write): a file they cannot read as meant is a SchemaError (exit 2) naming every such line."""
-    schema = load(root)
+    return checked(load(root), root)
+
+
+def checked(schema: Schema, root: Path) -> Schema:
+    """`schema` (the SCHEMA.md of the vault at `root`) when it can be read as meant, else SchemaError."""
     if schema.errors:
         path = Path(root) / SCHEMA_FILE
         lines = [f"  {path}:{p.line}: {p.message}" if p.line else f"  {path}: {p.message}" for p in schema.errors]

@@ -7,8 +7,8 @@
     palace-todo/<run>.json  paths a run wrote and the palace has not re-read yet
     vault.lock              one writer of wiki content at a time (`wikic/pages/lock.py`)
     palace.lock             one writer of the palace at a time
-    palace/                 the palace itself, unless `[palace] path` puts it elsewhere; its manifest
-                            (`lexical.sqlite3`, written by `wikic/palace/manifest.py`) is what status reads
+    palace/                 the palace itself, unless `[palace] path` puts it elsewhere (its files are named
+                            by `wikic/palace/summary.py`, which also reads what status shows of it)
     llm-endpoints.json      what each model endpoint turned out to accept
     conversations.json      each conversation brought in: its transcript parts, how much of it they hold
                             (turns, or bytes of an append-only session file), and the exports already read
@@ -58,9 +58,6 @@ PALACE_TODO = "palace-todo"
 COMPOSE_TODO = "compose-todo"  # pages a run wrote that its composing has not written as prose yet
 VAULT_LOCK = "vault.lock"
 PALACE_LOCK = "palace.lock"
-DEFAULT_PALACE = f"{STATE_DIR}/palace"  # vault-relative, as `[palace] path` is written
-PALACE_MANIFEST = "lexical.sqlite3"
-PALACE_IDENTITY = "identity"  # the manifest's meta key for the embedder the palace was last written with
 ENDPOINTS = "llm-endpoints.json"
 REPLY_CACHE = "cache/llm"
 PARSE_CACHE = "cache/parse-cache.jsonl"
@@ -462,52 +459,3 @@ def set_aside_lock(root: Path, timeout: float = 60.0) -> AbstractContextManager[
     """One writer of set-aside.json at a time (an ingest reads it, adds and drops entries, writes it back)."""
     return state_lock(root, SET_ASIDE_LOCK, timeout, holder=f"{state_path(root, SET_ASIDE)}: another wikic process "
                       "has held the list of set-aside files", hint="wait for the other ingest to finish")
-
-
-def palace_manifest(palace_dir: Path, collection: str) -> Path:
-    """The palace manifest of a collection (one per collection, so two vaults sharing a chroma server never
-    mix them)."""
-    if collection == "wikic_drawers":
-        return palace_dir / PALACE_MANIFEST
-    return palace_dir / f"lexical-{collection}.sqlite3"
-
-
-def palace_files_indexed(manifest: Path) -> int | None:
-    """How many files the palace manifest records (0: none, no manifest included); None when it cannot be
-    read. Read-only, with the standard library alone."""
-    import sqlite3
-
-    if not manifest.is_file():
-        return 0
-    try:
-        db = sqlite3.connect(f"{manifest.resolve().as_uri()}?mode=ro", uri=True, timeout=10.0)
-        try:
-            return int(db.execute("SELECT count(*) FROM files").fetchone()[0])
-        finally:
-            db.close()
-    except sqlite3.Error:
-        return None
-
-
-def read_palace_summary(manifest: Path) -> dict[str, Any] | None:
-    """Files, drawers and the embedder identity (`wikic_provider`, `wikic_model`, `wikic_dim`) the manifest
-    records, read-only and with the standard library alone (no store process, no model, no palace extra);
-    None when it cannot say: no manifest, or one written before it recorded the embedder."""
-    import sqlite3
-
-    if not manifest.is_file():
-        return None
-    try:
-        db = sqlite3.connect(f"{manifest.resolve().as_uri()}?mode=ro", uri=True, timeout=10.0)
-        try:
-            row = db.execute("SELECT value FROM meta WHERE key=?", (PALACE_IDENTITY,)).fetchone()
-            if row is None:
-                return None
-            files = db.execute("SELECT count(*) FROM files").fetchone()[0]
-            drawers = db.execute("SELECT count(*) FROM drawers").fetchone()[0]
-        finally:
-            db.close()
-        identity = json.loads(row[0])
-    except (sqlite3.Error, ValueError):
-        return None
-    return {"files": files, "drawers": drawers, **identity} if isinstance(identity, dict) else None

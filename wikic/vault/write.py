@@ -116,15 +116,17 @@ def remove_stale_temp_files(root: Path) -> list[str]:
     import re
 
     pattern = re.compile(rf"^\..+\.(\d+)-[0-9a-f]{{12}}{re.escape(TEMP_SUFFIX)}$")
-    folders = [Path(root)]
+    top: list[os.DirEntry[str]] = []  # the root's listing, read once: its folders, and its own files below
     with contextlib.suppress(OSError):
-        folders += [Path(e.path) for e in os.scandir(root) if e.is_dir(follow_symlinks=False) and e.name[0] != "."]
+        top = list(os.scandir(root))
+    folders = [Path(e.path) for e in top if e.is_dir(follow_symlinks=False) and e.name[0] != "."]
     with contextlib.suppress(OSError):
         folders += [Path(e.path) for e in os.scandir(Path(root) / RAW_DIR) if e.is_dir(follow_symlinks=False)]
     removed: list[str] = []
-    for folder in folders:
+    for folder in [None, *folders]:
         try:
-            entries = [e for e in os.scandir(folder) if e.name.startswith(".") and e.name.endswith(TEMP_SUFFIX)]
+            listing = top if folder is None else list(os.scandir(folder))
+            entries = [e for e in listing if e.name.startswith(".") and e.name.endswith(TEMP_SUFFIX)]
         except OSError:
             continue
         for entry in entries:

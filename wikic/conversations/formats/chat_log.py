@@ -11,8 +11,8 @@ from __future__ import annotations
 import hashlib
 import re
 
-from wikic.conversations.transcript import Conversation
 from wikic.conversations.turns import TurnBuilder, first_words
+from wikic.vault.formats.transcript import Conversation
 
 TOOL = "chat-log"
 _TURN = re.compile(

@@ -9,8 +9,8 @@ from __future__ import annotations
 from typing import Any
 
 from wikic.conversations.jsonio import field
-from wikic.conversations.transcript import Conversation
 from wikic.conversations.turns import TurnBuilder, first_words, parse_time
+from wikic.vault.formats.transcript import Conversation
 
 TOOL = "claude-ai"
 

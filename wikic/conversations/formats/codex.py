@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from wikic.conversations.transcript import Conversation
 from wikic.conversations.turns import TurnBuilder, first_words, parse_time
+from wikic.vault.formats.transcript import Conversation
 
 TOOL = "codex"
 _KINDS = ("session_meta", "event_msg", "response_item", "turn_context", "compacted")

@@ -14,8 +14,8 @@ from typing import Any
 
 from wikic.conversations.jsonio import field, loads, parse
 from wikic.conversations.sources import Tree
-from wikic.conversations.transcript import Conversation
 from wikic.conversations.turns import TurnBuilder, parse_time
+from wikic.vault.formats.transcript import Conversation
 
 TOOL = "slack"
 DAY_FILE = re.compile(r"^(?:.*/)?(?P<channel>[^/]+)/(?P<day>\d{4}-\d{2}-\d{2})\.json$")

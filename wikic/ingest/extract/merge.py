@@ -21,7 +21,7 @@ from wikic.ingest.plan_model import (
     Section,
     WireFact,
 )
-from wikic.pages.names import normalize_name
+from wikic.vault.names import normalize_name
 
 
 @dataclass

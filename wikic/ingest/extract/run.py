@@ -26,7 +26,6 @@ from concurrent.futures import FIRST_EXCEPTION, Future, wait
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from wikic.conversations.transcript import is_transcript as transcript_text
 from wikic.errors import LLMError
 from wikic.ingest.anchor import AnchorIndex, anchor_plan
 from wikic.ingest.extract.merge import merge_plans
@@ -60,11 +59,13 @@ from wikic.ingest.plan_model import (
 )
 from wikic.ingest.workers import DaemonPool
 from wikic.llm.cache import ReplyCache
-from wikic.llm.client import LLM, TruncatedReply
+from wikic.llm.client import LLM
+from wikic.llm.replies import TruncatedReply
 from wikic.llm.structured import Usage, ask
-from wikic.pages.names import normalize_name
 from wikic.settings import Settings
 from wikic.text.tokens import estimate_messages
+from wikic.vault.formats.transcript import is_transcript as transcript_text
+from wikic.vault.names import normalize_name
 
 MAX_SPLIT_DEPTH = 3
 STRATEGIES = ("auto", "single", "two-pass")
@@ -100,7 +101,7 @@ class ExtractionResult:
 
 def is_transcript(source: SourceText) -> bool:
     """A conversation: a source in raw/transcripts/, or one whose text has timed turn headers (the
-    transcript format of `wikic.conversations.transcript`). Only these are asked for memories."""
+    transcript format of `wikic.vault.formats.transcript`). Only these are asked for memories."""
     return transcript_text(source.text_path, source.text)
 
 

@@ -14,7 +14,8 @@ from __future__ import annotations
 import re
 
 from wikic.text.scripts import CJK
-from wikic.text.specifics import UNITS, fold, ordinary
+from wikic.text.specifics import UNITS, ordinary
+from wikic.text.terms import fold
 
 _WORD = re.compile(r"[A-Za-z][\w.+\-]*[\w+]|[A-Za-z]")
 _CODE_LIKE = re.compile(r"\d|[a-z][A-Z]|[A-Za-z]\.[A-Za-z]|[A-Za-z]-[A-Za-z0-9]*\d")

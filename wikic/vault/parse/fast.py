@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from urllib.parse import unquote
 
-from wikic.vault.markers import PREFIX as MARKER_PREFIX, marker_lines
+from wikic.vault.formats.markers import PREFIX as MARKER_PREFIX, marker_lines
 from wikic.vault.model import EMBED, MDLINK, WIKILINK, Heading, Link, Problem
 
 WIKI_RE = re.compile(r"(!?)\[\[([^\[\]\n|]*?)(?:\|([^\[\]\n]*))?\]\]")
@@ -94,18 +94,18 @@ def _heading_text(after: str) -> str:
     return after[:end].strip()
 
 
-# The compiler's block markers (wikic/vault/markers.py): one-line HTML comments, each a block of its own
+# The compiler's block markers (wikic/vault/formats/markers.py): one-line HTML comments, each a block of its own
 # that hides nothing else, so a compiled page need not go to markdown-it for them.
 # A name holding "[[" or "](" would look like a link to the fast scanner only: such a page goes to markdown-it.
 _OWNED_MARKER = marker_lines(r"(?:(?!\[\[|\]\()[^\s<>])+")
 
 
-# The comment a compiled claim line carries before its block id (`wikic/facts/claims.py`): closed on its
+# The comment a compiled claim line carries before its block id (`wikic/vault/formats/claims.py`): closed on its
 # line, holding no link, markup or comment opener, so it hides nothing else and the fast path may read past it.
 _CLAIM_COMMENT = re.compile(r" %%claim [^%\n\[\]`<>\\$&|]*%%(?= \^c[0-9a-f]{8}[ \t]*$)", re.M)
 
 
-# The body of a page's `claims` block (`wikic/facts/claims.py`): an HTML comment of rows holding an id and
+# The body of a page's `claims` block (`wikic/vault/formats/claims.py`): an HTML comment of rows holding an id and
 # words without link, markup or comment characters, so it hides nothing and holds no link.
 _CLAIM_ROWS = re.compile(r"^<!--\n(?:c[0-9a-f]{8}(?: [^\s\[\]`<>\\$&|%#^]+=[^\s\[\]`<>\\$&|#^]*)*\n)*-->$", re.M)
 

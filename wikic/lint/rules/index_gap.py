@@ -8,15 +8,14 @@ from collections.abc import Iterator
 
 from wikic.lint.context import LintContext
 from wikic.lint.finding import Finding, Fix
-from wikic.lint.registry import rule
-from wikic.lint.rules_links import hub_source
+from wikic.lint.rule import Rule
+from wikic.lint.rules._links import hub_source
 from wikic.vault.frontmatter import unwrap_link
 from wikic.vault.layout import INDEX_FILE, OVERVIEW_FILE, RAW_DIR
 
 SOURCE_TYPE = "source"
 
 
-@rule("index-gap", "error", "a hub missing a page: index.md, overview.md, a source's page", needs_schema=True)
 def index_gap(ctx: LintContext) -> Iterator[Finding]:
     yield from _index(ctx)
     yield from _hubs(ctx)
@@ -127,3 +126,12 @@ def _hubs(ctx: LintContext) -> Iterator[Finding]:
                 severity="warning",
                 fix=Fix("hub", raw),
             )
+
+
+RULE = Rule(
+    "index-gap",
+    "error",
+    "a hub missing a page: index.md, overview.md, a source's page",
+    needs_schema=True,
+    check=index_gap,
+)

@@ -8,7 +8,7 @@ one place.
 - the parenthesis is there only when the claim is bound in time: "since 2023-01" (a stated start), "until
   2025-03" (a stated end), "2023-01 – 2025-03" (ended by a later claim, a stated end or an invalidation); a
   timeless claim shows no date;
-- each anchor cites the raw lines the claim comes from (`wikic/vault/anchors.py`);
+- each anchor cites the raw lines the claim comes from (`wikic/vault/formats/anchors.py`);
 - `^c...` is the claim's block id (a hash of its normalised text when it was first written: it never
   changes after), so `[[page#^c1a2b3c4]]` links to it.
 
@@ -40,9 +40,9 @@ from dataclasses import dataclass, replace
 from itertools import pairwise
 from urllib.parse import unquote
 
-from wikic.facts.dates import VIA_CAPTURED, VIAS, partial
-from wikic.vault.anchors import ANCHOR, find_anchors
-from wikic.vault.markers import BEGIN, end_line
+from wikic.vault.formats.anchors import ANCHOR, find_anchors
+from wikic.vault.formats.dates import VIA_CAPTURED, VIAS, partial
+from wikic.vault.formats.markers import BEGIN, end_line
 
 ID_PREFIX = "c"
 BY_SENTENCE = "sentence"  # `by=`: the claim is the source's own sentence, found by code (not the model's words)

@@ -1,4 +1,5 @@
-"""Named rules with default severities, registered by decorator (markdown-it's Ruler, in miniature)."""
+"""What a lint rule is (its id, default severity, summary, whether it needs SCHEMA.md, and its check), and the
+named groups of rules. The rules themselves, one module each, and their order: `wikic/lint/rules/`."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ if TYPE_CHECKING:
     from wikic.lint.context import LintContext
     from wikic.lint.finding import Finding
 
-RuleFn = Callable[["LintContext"], Iterable["Finding"]]
+Check = Callable[["LintContext"], Iterable["Finding"]]
 
 
 @dataclass(frozen=True)
@@ -19,19 +20,9 @@ class Rule:
     severity: str  # default severity of its findings
     summary: str
     needs_schema: bool  # skipped on a plain Obsidian vault (no SCHEMA.md)
-    fn: RuleFn
+    check: Check
 
-
-RULES: dict[str, Rule] = {}
 
 CORE_RULES = ("orphan-page", "broken-wikilink", "index-gap", "frontmatter", "stale-page", "contradiction")
-# What a reader of a compiled page trips over (`rules_page.py`): `wikic status` counts them apart.
+# What a reader of a compiled page trips over (`rules/_pages.py`): `wikic status` counts them apart.
 PAGE_RULES = ("no-lead", "repeated-claim", "uncited-sentence", "thin-section", "source-sections")
-
-
-def rule(rule_id: str, severity: str, summary: str, *, needs_schema: bool = False) -> Callable[[RuleFn], RuleFn]:
-    def register(fn: RuleFn) -> RuleFn:
-        RULES[rule_id] = Rule(rule_id, severity, summary, needs_schema, fn)
-        return fn
-
-    return register

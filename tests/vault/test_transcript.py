@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from wikic.conversations.transcript import Conversation, Turn, headers, render, turn_at
+from wikic.vault.formats.transcript import Conversation, Turn, headers, render, turn_at
 
 T0 = datetime(2026, 11, 30, 14, 2, 11, tzinfo=UTC)
 CONV = Conversation(

@@ -10,7 +10,7 @@ from urllib.parse import quote, quote_plus
 
 import pytest
 
-from wikic.text.redact import MASK, Redactor, url_secrets, without_credentials
+from wikic.redact import MASK, Redactor, url_secrets, without_credentials
 
 # Printable ASCII, as a header allows, with the characters that repr, JSON and URLs escape.
 KEY = "sk-Ab1'q\"z\\w/x+y=%~ end"

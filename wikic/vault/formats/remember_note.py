@@ -1,7 +1,7 @@
 """The note `remember` writes into raw/notes/: one turn of the user saying what to remember, and in its
 frontmatter what the caller asked for, the memory's kind, subject and importance. The note's compile keeps
 those as they were asked, whatever the model proposes (`wikic/ingest/anchor.py`), so written here (by
-`wikic/memory/write.py`) and read there through one format.
+`wikic/ingest/remember.py`) and read there through one format.
 
     ---
     title: "2026-11-30 remember: Always answer Ana in Portuguese."
@@ -20,7 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from wikic.vault.memories import KINDS
+from wikic.vault.formats.memory_items import KINDS
 
 KIND_KEY, SUBJECT_KEY, IMPORTANCE_KEY = "remember", "subject", "importance"
 

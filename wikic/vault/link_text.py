@@ -14,7 +14,7 @@ import posixpath
 from collections import Counter
 from collections.abc import Iterable
 
-from wikic.vault.resolve import NOTE_EXT, fold
+from wikic.vault.resolve import NOTE_EXT, fold_name
 
 
 def _stem(path: str) -> str:
@@ -25,23 +25,23 @@ class LinkNames:
     """The note names of a vault, counted (case-folded, as Obsidian compares them)."""
 
     def __init__(self, files: Iterable[str] = ()) -> None:
-        self._count: Counter[str] = Counter(fold(_stem(p)) for p in files if p.endswith(NOTE_EXT))
+        self._count: Counter[str] = Counter(fold_name(_stem(p)) for p in files if p.endswith(NOTE_EXT))
 
     def add(self, path: str) -> None:
         """Count a note about to be written: the name it takes is no longer free."""
         if path.endswith(NOTE_EXT):
-            self._count[fold(_stem(path))] += 1
+            self._count[fold_name(_stem(path))] += 1
 
     def taken(self, name: str) -> bool:
         """Whether some note of the vault already has the name `name` (without `.md`)."""
-        return self._count.get(fold(name), 0) > 0
+        return self._count.get(fold_name(name), 0) > 0
 
     def link_text(self, path: str) -> str:
         """The shortest text of a link that reaches `path` (vault-relative) and nothing else."""
         if not path.endswith(NOTE_EXT):
             return path
         stem = _stem(path)
-        return stem if self._count.get(fold(stem), 0) <= 1 else path[: -len(NOTE_EXT)]
+        return stem if self._count.get(fold_name(stem), 0) <= 1 else path[: -len(NOTE_EXT)]
 
     def copy(self) -> LinkNames:
         copied = LinkNames()

@@ -1,4 +1,4 @@
-"""Link rules: broken-wikilink, orphan-page, ambiguous-link, malformed-link, too-few-links."""
+"""broken-wikilink: a link whose target, heading or block does not exist."""
 
 from __future__ import annotations
 
@@ -8,12 +8,12 @@ from collections.abc import Iterator
 
 from wikic.lint.context import LintContext
 from wikic.lint.finding import Finding, Fix
-from wikic.lint.registry import rule
-from wikic.vault.frontmatter import unwrap_link
+from wikic.lint.rule import Rule
+from wikic.lint.rules._links import hub_source
 from wikic.vault.graph import is_citation
 from wikic.vault.layout import INDEX_FILE, OVERVIEW_FILE, RAW_DIR
 from wikic.vault.model import FRONTMATTER, Link
-from wikic.vault.resolve import fold, heading_key
+from wikic.vault.resolve import fold_name, heading_key
 from wikic.vault.slug import slugify
 
 
@@ -22,7 +22,7 @@ def suggest(ctx: LintContext, source: str, link: Link) -> tuple[str | None, Fix 
     its title or an alias equals the link text, or the link text slugs to an existing page name."""
     target = link.target
     meant: list[str] = []
-    by_name = ctx.names.get(fold(target), [])
+    by_name = ctx.names.get(fold_name(target), [])
     if len(set(by_name)) == 1:
         meant = by_name[:1]
     else:
@@ -66,13 +66,13 @@ def _close_name(ctx: LintContext, target: str) -> str | None:
         buckets = {}
         for page in ctx.pages:
             stem = posixpath.basename(page)[:-3]
-            buckets.setdefault((fold(stem[:1]), len(stem)), []).append((stem, _letters(stem)))
+            buckets.setdefault((fold_name(stem[:1]), len(stem)), []).append((stem, _letters(stem)))
         ctx.__dict__["_stem_buckets"] = buckets
-    key = fold(target[:1])
+    key = fold_name(target[:1])
     pool = [s for n in range(len(target) - 2, len(target) + 3) for s in buckets.get((key, n), ())]
     if len(pool) > 200:  # many similar names (generated ones): a typo keeps its first three letters
-        head = fold(target[:3])
-        pool = [s for s in pool if fold(s[0][:3]) == head][:200]
+        head = fold_name(target[:3])
+        pool = [s for s in pool if fold_name(s[0][:3]) == head][:200]
     close = []
     if pool and len(target) < 120:
         # difflib keeps a name only when 2*shared/(len(a)+len(b)) >= 0.8, `shared` counting the characters the two
@@ -135,14 +135,6 @@ def _hub_fix(ctx: LintContext, source: str) -> Fix | None:
     return None
 
 
-def hub_source(ctx: LintContext, page: str) -> str | None:
-    """The raw file a source page is the page of (the first of its `sources`)."""
-    listed = (ctx.vault.notes[page].frontmatter or {}).get("sources") if page in ctx.vault.notes else None
-    first = listed[0] if isinstance(listed, list) and listed and isinstance(listed[0], str) else None
-    return unwrap_link(first) if first else None
-
-
-@rule("broken-wikilink", "error", "a link whose target, heading or block does not exist")
 def broken_links(ctx: LintContext) -> Iterator[Finding]:
     # every loaded note: wiki pages, index.md and the notes beside them (log.md, SCHEMA.md and raw/ are not loaded)
     for source in sorted(ctx.vault.notes):
@@ -175,69 +167,10 @@ def broken_links(ctx: LintContext) -> Iterator[Finding]:
                 yield ctx.finding("broken-wikilink", source, link.line, problem, column=link.column, target=full)
 
 
-@rule("orphan-page", "warning", "a subject page no other subject page links to")
-def orphans(ctx: LintContext) -> Iterator[Finding]:
-    # The hubs (index.md, overview.md, the source pages) link every page by construction: were their links
-    # counted, no page with a source would ever be an orphan. And a vault with one subject page has nothing
-    # to link it from.
-    subjects = ctx.subject_pages
-    if len(subjects) <= 1:
-        return
-    inbound: set[str] = set()
-    for source in subjects:
-        for edge in ctx.edges_from(source):
-            if edge.target and edge.target != source:
-                inbound.add(edge.target)
-    for page in subjects:
-        if page not in inbound:
-            yield ctx.finding(
-                "orphan-page",
-                page,
-                None,
-                "no other wiki page links here (links from index.md, overview.md, the source pages, log.md and "
-                "raw/ do not count)",
-            )
-
-
-@rule("ambiguous-link", "warning", "a link whose name matches several files")
-def ambiguous(ctx: LintContext) -> Iterator[Finding]:
-    for source in sorted(ctx.vault.notes):
-        for edge in ctx.edges_from(source):
-            if edge.candidates:
-                listed = ", ".join(edge.candidates[:5]) + (" ..." if len(edge.candidates) > 5 else "")
-                yield ctx.finding(
-                    "ambiguous-link",
-                    source,
-                    edge.link.line,
-                    (
-                        f"'{edge.link.target}' matches {len(edge.candidates)} files ({listed}); it resolves to "
-                        f"'{edge.target}': write the path to be sure"
-                    ),
-                    column=edge.link.column,
-                    target=edge.link.target,
-                )
-
-
-@rule("malformed-link", "warning", "unclosed '[[', code fence or '%%' comment, or an empty link")
-def malformed(ctx: LintContext) -> Iterator[Finding]:
-    yield from ctx.problems("malformed-link")
-
-
-@rule("too-few-links", "warning", "a subject page with fewer outbound links than min_outbound_links", needs_schema=True)
-def too_few_links(ctx: LintContext) -> Iterator[Finding]:
-    pages = frozenset(ctx.subject_pages)  # a hub leads to pages and is led to: a link to one is no subject's
-    # a page cannot link to more other pages than the wiki has (a wiki of one page links to none)
-    asked = ctx.schema.thresholds["min_outbound_links"]
-    minimum = min(asked, len(pages) - 1)
-    if minimum <= 0:
-        return
-    for page in ctx.subject_pages:
-        targets = {e.target for e in ctx.edges_from(page) if e.target in pages and e.target != page}
-        if len(targets) < minimum:
-            yield ctx.finding(
-                "too-few-links",
-                page,
-                None,
-                f"links to {len(targets)} other wiki page(s); SCHEMA.md asks for at least {asked}"
-                + (f" (here {minimum}: the wiki has {len(pages)} pages)" if minimum < asked else ""),
-            )
+RULE = Rule(
+    "broken-wikilink",
+    "error",
+    "a link whose target, heading or block does not exist",
+    needs_schema=False,
+    check=broken_links,
+)

@@ -14,9 +14,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from wikic.pages.links import LinkNames
+from wikic.vault.link_text import LinkNames
 from wikic.vault.load import load_vault
-from wikic.vault.resolve import fold
+from wikic.vault.resolve import fold_name
+from wikic.vault.schema_md import Schema
 from wikic.vault.slug import slugify
 
 _WORDS = re.compile(r"[^\W_]+", re.UNICODE)
@@ -66,15 +67,15 @@ def acronym(name: str) -> str | None:
     if len(words) < 2:
         return None
     letters = "".join(w[0] for w in words if w[0].isalpha())
-    return fold(letters) if len(letters) >= 2 else None
+    return fold_name(letters) if len(letters) >= 2 else None
 
 
 def name_keys(name: str, *, with_acronym: bool = True) -> list[str]:
     slug = slugify(name)
-    keys = [fold(" ".join(name.split())), slug, slug.replace("-", "")]
+    keys = [fold_name(" ".join(name.split())), slug, slug.replace("-", "")]
     base = base_name(name)
     if base != name:  # "ChromaDB" is found as "Chroma", and "Chroma" as "ChromaDB"
-        keys += [fold(" ".join(base.split())), slugify(base), slugify(base).replace("-", "")]
+        keys += [fold_name(" ".join(base.split())), slugify(base), slugify(base).replace("-", "")]
     if with_acronym:
         acr = acronym(name)
         if acr:
@@ -177,10 +178,11 @@ class NameSet:
         return known
 
 
-def page_names(root: Path) -> tuple[PageNames, LinkNames]:
+def page_names(root: Path, schema: Schema | None = None) -> tuple[PageNames, LinkNames]:
     """Every subject page of the vault by title, aliases and file name (a source page is named after its
-    source, and no name the model proposes means it), and the link names of every file."""
-    vault = load_vault(root, use_cache=True)
+    source, and no name the model proposes means it), and the link names of every file (`schema`: the
+    vault's SCHEMA.md when the caller has it)."""
+    vault = load_vault(root, use_cache=True, schema=schema)
     names = PageNames()
     for path in vault.subject_pages:
         fm = vault.notes[path].frontmatter or {}

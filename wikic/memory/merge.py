@@ -1,10 +1,9 @@
-"""Memories into pages: the page a memory belongs on, and how the memories a source brings join the ones
-a page already has.
+"""Memories into pages: how the memories a source brings join the ones a page already has.
 
-A memory lands on the entity page of its subject (the user's own page, named by identity.md; a project's
-page...), in the compiler block of its kind (`wikic/vault/memories.py`). Its subject is an entity like any
-other: below SCHEMA.md's `entity_min_references` it waits in the mentions ledger with its memories, which
-land when the page is created.
+A memory lands on the entity page of its subject (the user's own page, named by identity.md: `identity.py`;
+a project's page...), in the compiler block of its kind (`wikic/vault/formats/memory_items.py`). Its subject
+is an entity like any other: below SCHEMA.md's `entity_min_references` it waits in the mentions ledger with
+its memories, which land when the page is created (the compiler, `wikic/ingest/compile.py`, places them).
 
 Duplicates are merged, not repeated: a memory whose meaning matches an item already on the page (cosine
 similarity >= 0.92 between their embeddings, by the palace's default packaged model, multilingual USE:
@@ -20,12 +19,10 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from wikic.errors import WikicError
-from wikic.ingest.plan_model import Memory
 from wikic.pages.blocks import digest, find_block
-from wikic.pages.names import normalize_name
 from wikic.text.terms import negated
-from wikic.vault.identity import Identity
-from wikic.vault.memories import KINDS, SECTIONS, MemoryItem, block_key, parse_items, render_items
+from wikic.vault.formats.memory_items import KINDS, SECTIONS, MemoryItem, block_key, parse_items, render_items
+from wikic.vault.names import normalize_name
 
 if TYPE_CHECKING:  # numpy is imported where vectors are compared: `wikic ingest` starts fast
     import numpy as np
@@ -40,25 +37,12 @@ def packaged_embedder() -> Embed | None:
     """The embedding function duplicates are judged by (USE, whatever the palace's provider: the threshold
     is set for it), or None when it cannot be loaded."""
     try:
-        from wikic.palace.embedders import make_embedder
+        from wikic.embed import make_embedder
         from wikic.settings import EmbeddingSettings
 
         return make_embedder(EmbeddingSettings(provider="use")).embed
     except (ImportError, OSError, WikicError):
         return None
-
-
-def subject_of(memory: Memory, identity: Identity) -> tuple[str, list[str], str]:
-    """(page title, aliases, kind of thing) of the page `memory` belongs on."""
-    if identity.is_user(memory.subject):
-        return identity.title, list(identity.aliases), "person"
-    return memory.subject, [], ""
-
-
-def payload(memory: Memory, today: dt.date) -> list[Any]:
-    """A memory as the ledgers carry it: [kind, text, anchor, importance, day]."""
-    when = memory.when or today
-    return [memory.kind, memory.fact.text, str(memory.fact.anchor), memory.importance, when.isoformat()]
 
 
 @dataclass

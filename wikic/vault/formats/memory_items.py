@@ -23,8 +23,9 @@ import posixpath
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
+from typing import Literal, get_args
 
-from wikic.vault.anchors import find_anchors, parse_spec
+from wikic.vault.formats.anchors import find_anchors, parse_spec
 
 # kind -> the section its items sit under, in the order the sections are written on a page
 SECTIONS = {
@@ -34,6 +35,10 @@ SECTIONS = {
     "lesson": "Lessons",
 }
 KINDS = tuple(SECTIONS)
+# The same kinds as the model is told them (its reply's JSON schema, `wikic/ingest/plan_model.py`) and as the
+# MCP tools name them; a test holds the two lists together.
+MemoryKind = Literal["persona", "episodic", "instruction", "lesson"]
+TOLD_KINDS: tuple[str, ...] = get_args(MemoryKind)
 BLOCK_PREFIX = "memory:"
 VERIFIED = "verified"
 VERIFIED_AFTER = 2  # confirmations that make a lesson verified

@@ -22,8 +22,8 @@ from wikic.errors import ConfigError, LLMError
 from wikic.llm.cache import ReplyCache
 from wikic.llm.client import LLM
 from wikic.llm.structured import Usage, ask
+from wikic.palace.hybrid import Retrieval, SearchHit, search
 from wikic.palace.palace import Palace
-from wikic.palace.search import Retrieval, SearchHit, search
 from wikic.settings import SearchSettings, Settings
 from wikic.text.tokens import estimate_messages
 

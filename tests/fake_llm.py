@@ -1,4 +1,4 @@
-"""A scripted LLM for tests and dry runs: queue replies, then inspect what was asked.
+"""A scripted LLM for the tests (and the benchmarks): queue replies, then inspect what was asked.
 
 llm = FakeLLM()
 llm.enqueue({"entities": []}, "not json", LLMError("boom"), lambda messages: {...})
@@ -20,7 +20,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from wikic.errors import LLMError
-from wikic.llm.client import LLMReply, TextStream, parse_json_object
+from wikic.llm.replies import LLMReply, parse_json_object
+from wikic.llm.stream import TextStream
 from wikic.text.tokens import estimate_messages, estimate_tokens
 
 # A reply: a JSON object, raw reply text (may be invalid on purpose), an exception to raise,

@@ -1,7 +1,9 @@
-"""Text -> vector models. All run offline except `openai`, which talks to an endpoint the user names.
+"""Text -> vector models, the one place wikic embeds text: the palace's drawers and queries (`[embedding]`),
+and the memories the compiler and `confirm_lesson` compare (`wikic/memory/merge.py`, always USE). All run
+offline except `openai`, which talks to an endpoint the user names.
 
 Every embedder returns L2-normalised float32 rows and counts tokens with the model's own tokenizer, so the
-chunker can keep drawers inside what the model sees.
+chunker can keep drawers inside what the model sees. It needs numpy (the `llm` or `palace` extra).
 """
 
 from __future__ import annotations
@@ -177,7 +179,7 @@ class OpenAIEmbedder(_Symmetric):
         import openai
 
         from wikic.llm.client import http_stack
-        from wikic.text.redact import Redactor
+        from wikic.redact import Redactor
 
         if not settings.model or not settings.base_url:
             raise ConfigError("the openai embedding provider needs [embedding] model and base_url")

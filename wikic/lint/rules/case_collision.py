@@ -1,0 +1,35 @@
+"""case-collision: two files whose paths differ only in case (they collide on macOS and Windows)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from wikic.lint.context import LintContext
+from wikic.lint.finding import Finding
+from wikic.lint.rule import Rule
+from wikic.vault.resolve import fold_name
+
+
+def case_collision(ctx: LintContext) -> Iterator[Finding]:
+    seen: dict[str, str] = {}
+    for path in sorted(ctx.vault.files):
+        key = fold_name(path)
+        if key in seen:
+            yield ctx.finding(
+                "case-collision",
+                path,
+                None,
+                f"differs from '{seen[key]}' only in case: the two collide on macOS and Windows",
+                target=seen[key],
+            )
+        else:
+            seen[key] = path
+
+
+RULE = Rule(
+    "case-collision",
+    "error",
+    "two files whose paths differ only in case (they collide on macOS and Windows)",
+    needs_schema=False,
+    check=case_collision,
+)

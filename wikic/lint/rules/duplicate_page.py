@@ -1,0 +1,37 @@
+"""duplicate-page: two pages with the same title or alias."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
+
+from wikic.lint.context import LintContext
+from wikic.lint.finding import Finding
+
+if TYPE_CHECKING:
+    pass
+from wikic.lint.rule import Rule
+
+
+def duplicates(ctx: LintContext) -> Iterator[Finding]:
+    for name, pages in sorted(ctx.names.items()):
+        unique = sorted(set(pages))
+        if len(unique) > 1:
+            for page in unique:
+                others = ", ".join(p for p in unique if p != page)
+                yield ctx.finding(
+                    "duplicate-page",
+                    page,
+                    None,
+                    f"title or alias '{name}' is also used by {others}: merge them or rename one",
+                    target=name,
+                )
+
+
+RULE = Rule(
+    "duplicate-page",
+    "warning",
+    "two pages with the same title or alias",
+    needs_schema=True,
+    check=duplicates,
+)

@@ -1,0 +1,41 @@
+"""orphan-page: a subject page no other subject page links to."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from wikic.lint.context import LintContext
+from wikic.lint.finding import Finding
+from wikic.lint.rule import Rule
+
+
+def orphans(ctx: LintContext) -> Iterator[Finding]:
+    # The hubs (index.md, overview.md, the source pages) link every page by construction: were their links
+    # counted, no page with a source would ever be an orphan. And a vault with one subject page has nothing
+    # to link it from.
+    subjects = ctx.subject_pages
+    if len(subjects) <= 1:
+        return
+    inbound: set[str] = set()
+    for source in subjects:
+        for edge in ctx.edges_from(source):
+            if edge.target and edge.target != source:
+                inbound.add(edge.target)
+    for page in subjects:
+        if page not in inbound:
+            yield ctx.finding(
+                "orphan-page",
+                page,
+                None,
+                "no other wiki page links here (links from index.md, overview.md, the source pages, log.md and "
+                "raw/ do not count)",
+            )
+
+
+RULE = Rule(
+    "orphan-page",
+    "warning",
+    "a subject page no other subject page links to",
+    needs_schema=False,
+    check=orphans,
+)

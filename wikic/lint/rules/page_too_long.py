@@ -1,0 +1,35 @@
+"""page-too-long: a page longer than max_page_lines (split it)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
+
+from wikic.lint.context import LintContext
+from wikic.lint.finding import Finding
+
+if TYPE_CHECKING:
+    pass
+from wikic.lint.rule import Rule
+
+
+def too_long(ctx: LintContext) -> Iterator[Finding]:
+    yield from ctx.problems("page-too-long")
+    if not ctx.schema.present:
+        return
+    limit = ctx.schema.thresholds["max_page_lines"]
+    for path in ctx.pages:
+        lines = ctx.vault.notes[path].line_count
+        if limit and lines > limit:
+            yield ctx.finding(
+                "page-too-long", path, None, f"page has {lines} lines; SCHEMA.md's max_page_lines is {limit}"
+            )
+
+
+RULE = Rule(
+    "page-too-long",
+    "warning",
+    "a page longer than max_page_lines (split it)",
+    needs_schema=False,
+    check=too_long,
+)

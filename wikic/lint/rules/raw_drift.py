@@ -1,0 +1,49 @@
+"""raw-drift: a raw source changed or vanished after it was captured (raw/ is immutable)."""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterator
+
+from wikic.lint.context import LintContext
+from wikic.lint.finding import Finding
+from wikic.lint.rule import Rule
+from wikic.vault.layout import RAW_DIR
+
+
+def raw_drift(ctx: LintContext) -> Iterator[Finding]:
+    for raw_path, entry in sorted(ctx.ledger.items()):
+        expected = entry.get("sha256")
+        if not isinstance(expected, str) or not raw_path.startswith(RAW_DIR + "/"):
+            continue
+        if raw_path not in ctx.vault.files:
+            yield ctx.finding(
+                "raw-drift",
+                raw_path,
+                None,
+                "captured source is gone from raw/ (pages citing it lose their ground truth)",
+            )
+            continue
+        try:
+            digest = hashlib.sha256((ctx.vault.root / raw_path).read_bytes()).hexdigest()
+        except OSError:
+            continue
+        if digest != expected:
+            yield ctx.finding(
+                "raw-drift",
+                raw_path,
+                None,
+                (
+                    "source changed after it was captured (sha256 differs from the ledger); capture the new version "
+                    "as a new source instead"
+                ),
+            )
+
+
+RULE = Rule(
+    "raw-drift",
+    "error",
+    "a raw source changed or vanished after it was captured (raw/ is immutable)",
+    needs_schema=True,
+    check=raw_drift,
+)

@@ -1,0 +1,147 @@
+"""stale-page: a page older than its newest source, or a query page that is old or cites changed pages."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any
+
+from wikic.lint.context import LintContext
+from wikic.lint.finding import Finding
+from wikic.vault.frontmatter import unwrap_link
+
+if TYPE_CHECKING:
+    pass
+from wikic.lint.rule import Rule
+from wikic.lint.rules._schema import as_date
+
+
+def source_date(ctx: LintContext, source: str) -> dt.date | None:
+    """When a raw source was captured: its own frontmatter (captured/ingested/date), else the source ledger.
+    File modification times are not used: a git checkout resets them."""
+    cache = ctx.__dict__.setdefault("_source_dates", {})
+    if source in cache:
+        return cache[source]
+    found = None
+    note = ctx.note(source) if source.endswith(".md") else None
+    if note is not None and note.frontmatter:
+        for key in ("captured", "ingested", "date", "published"):
+            found = as_date(note.frontmatter.get(key))
+            if found:
+                break
+    if found is None:
+        entry = ctx.ledger.get(source)
+        if isinstance(entry, dict):
+            found = as_date(entry.get("captured") or entry.get("ingested"))
+    cache[source] = found
+    return found
+
+
+def stale(ctx: LintContext) -> Iterator[Finding]:
+    t = ctx.schema.thresholds
+    folder_types = ctx.schema.folder_types()
+    for path in ctx.pages:
+        fm = ctx.vault.notes[path].frontmatter or {}
+        updated = as_date(fm.get("updated")) or as_date(fm.get("created"))
+        if updated is None:
+            continue
+        listed = fm.get("sources")
+        sources = listed if isinstance(listed, list) else []
+        dates = [d for d in (source_date(ctx, unwrap_link(s)) for s in sources if isinstance(s, str)) if d]
+        if dates:
+            newest = max(dates)
+            if (newest - updated).days > t["stale_after_days"]:
+                yield ctx.finding(
+                    "stale-page",
+                    path,
+                    None,
+                    (
+                        f"updated {updated}, but it cites a source captured {newest} ({(newest - updated).days} days "
+                        f"later; stale_after_days is {t['stale_after_days']})"
+                    ),
+                )
+        if folder_types.get(path.split("/", 1)[0]) == "query":
+            age = (ctx.today - updated).days
+            if age > t["query_max_age_days"]:
+                yield ctx.finding(
+                    "stale-page",
+                    path,
+                    None,
+                    (
+                        f"query page is {age} days old (query_max_age_days is {t['query_max_age_days']}); "
+                        f"re-run it with `wikic query --refresh {path}`"
+                    ),
+                )
+            # `cited:` (written by query write-back) holds each cited page's content fingerprint: exact where
+            # dates are not (same-day ingests, hand edits); pages it covers skip the date comparison below.
+            edited, gone, fingerprinted = _cited_changes(ctx, fm.get("cited"))
+            if edited:
+                yield ctx.finding(
+                    "stale-page",
+                    path,
+                    ctx.vault.notes[path].key_lines.get("cited"),
+                    (
+                        f"cited page(s) changed since this answer was written: {', '.join(edited[:5])}; "
+                        f"refresh it with `wikic query --refresh {path}`"
+                    ),
+                )
+            if gone:
+                yield ctx.finding(
+                    "stale-page",
+                    path,
+                    ctx.vault.notes[path].key_lines.get("cited"),
+                    (
+                        f"cited page(s) no longer exist: {', '.join(gone[:5])}; refresh it with `wikic query --refresh "
+                        f"{path}`"
+                    ),
+                )
+            # `related:` pages (written by query write-back under "See also") are not citations: their
+            # changes say nothing about the answer.
+            related = {str(p) for p in fm.get("related") or []} if isinstance(fm.get("related"), list) else set()
+            changed = []
+            for edge in ctx.edges_from(path):
+                if (
+                    edge.target
+                    and edge.target != path
+                    and ctx.is_page(edge.target)
+                    and edge.target not in fingerprinted | related
+                ):
+                    cited = as_date((ctx.vault.notes[edge.target].frontmatter or {}).get("updated"))
+                    if cited and cited > updated:
+                        changed.append(edge.target)
+            if changed:
+                names = ", ".join(sorted(set(changed))[:5])
+                yield ctx.finding(
+                    "stale-page", path, None, f"cites page(s) updated after this answer was written: {names}"
+                )
+
+
+def _cited_changes(ctx: LintContext, cited: Any) -> tuple[list[str], list[str], set[str]]:
+    """(changed, missing, all) pages of a query page's `cited: {path: fingerprint}` map."""
+    if not isinstance(cited, dict):
+        return [], [], set()
+    from wikic.pages.fingerprint import fingerprint_matches
+
+    edited, gone = [], []
+    for target, recorded in sorted(cited.items(), key=lambda kv: str(kv[0])):
+        target = str(target)
+        try:
+            # only files of the vault's own listing: a hand-written key cannot make lint read outside it
+            if target not in ctx.vault.files:
+                raise FileNotFoundError(target)
+            text = (ctx.vault.root / target).read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            gone.append(target)
+            continue
+        if not fingerprint_matches(recorded, text):
+            edited.append(target)
+    return edited, gone, {str(t) for t in cited}
+
+
+RULE = Rule(
+    "stale-page",
+    "warning",
+    "a page older than its newest source, or a query page that is old or cites changed pages",
+    needs_schema=True,
+    check=stale,
+)
