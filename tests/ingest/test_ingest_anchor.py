@@ -524,3 +524,13 @@ def test_a_quote_that_puts_the_subject_where_the_source_has_it_is_snapped_and_th
     (chroma, _) = anchor_plan(plan, PALACE).entities
     fact = next(f for f in chroma.facts if f.text == claim)
     assert fact.repaired and fact.quote.startswith("It is") and fact.problem == "not about its subject"
+
+
+def test_a_claim_whose_subject_the_pronouns_sentence_names_stands() -> None:
+    text = "# OpenAI\n\nOpenAI builds language models. It released GPT-4 in March 2023.\n"
+    plan = Plan("raw/articles/openai.md", "", (
+        Entity("GPT-4", "model", (), "", (Fact("GPT-4 was released in March 2023.",
+                                               "It released GPT-4 in March 2023."),)),
+        _store("OpenAI")), (), (), ())
+    (gpt4, _) = anchor_plan(plan, text).entities
+    assert [f.problem for f in gpt4.facts] == [None]

@@ -15,7 +15,8 @@ is.
 A quote that opens with a pronoun ("It is an open-source memory system…") is about what the sentence before it
 opens with ("MemPalace borrows the picture for software."). A claim that says "It…" goes to that entity when
 it is another of the plan; a claim that puts its own subject where the pronoun stands ("Chroma is an
-open-source memory system…", from that very quote) is not written, unless the text before the quote names it.
+open-source memory system…", from that very quote) is not written, unless the quote's sentence names it too
+("GPT-4 was released…" from "It released GPT-4…") or the text before the quote names it.
 """
 
 from __future__ import annotations
@@ -76,9 +77,9 @@ def refile(entities: Sequence[Entity], source: str, *, conversation: bool = Fals
                         not mentions(_paragraph(lines, fact.anchor.start_line, fact.anchor.end_line),
                                      forms[entity.name]):
                     fact = replace(fact, off_subject=True)
-            elif before is not None and opening_name(fact.text, {entity.name: forms[entity.name]}) and (
-                opening_name(_last_sentence(before), others) or not mentions(before, forms[entity.name])
-            ):
+            elif before is not None and opening_name(fact.text, {entity.name: forms[entity.name]}) and \
+                    not mentions(_first_sentence(fact.quote), forms[entity.name]) and (
+                        opening_name(_last_sentence(before), others) or not mentions(before, forms[entity.name])):
                 fact = replace(fact, off_subject=True)  # its name where the source's pronoun means another
             if target is None:
                 kept[entity.name].append(fact)
@@ -111,6 +112,11 @@ def _before_pronoun(fact: Fact, lines: list[str]) -> str | None:
     while last >= 0 and not lines[last].strip():
         last -= 1
     return _paragraph(lines, last + 1, last + 1) if last >= 0 else ""
+
+
+def _first_sentence(text: str) -> str:
+    found = sentences(text)
+    return found[0] if found else ""
 
 
 def _last_sentence(text: str) -> str:
