@@ -99,3 +99,14 @@ def test_status_reads_the_rows_of_every_version(tmp_path: Path) -> None:
     assert [r.target_link for r in rows] == [None, None, "sources/b", "q"]
     assert token_totals(rows) == {"total": 10_609, "cost": 0.012, "by_action": {
         "ingest": {"tokens": 5_296, "operations": 2}, "query": {"tokens": 5_313, "operations": 2}}}
+
+
+def test_log_notes_count_one_thing_in_the_singular() -> None:
+    from wikic.ingest.report import SourceReport, log_notes
+
+    one = SourceReport("raw/articles/a.md", "A", "compiled", created=["entities/x.md"], repaired_quotes=1,
+                       sentences_found=1)
+    two = SourceReport("raw/articles/a.md", "A", "compiled", created=["entities/x.md"], repaired_quotes=2,
+                       sentences_found=3)
+    assert "1 quote repaired" in log_notes(one, str) and "1 sentence found" in log_notes(one, str)
+    assert "2 quotes repaired" in log_notes(two, str) and "3 sentences found" in log_notes(two, str)

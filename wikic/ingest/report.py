@@ -82,9 +82,9 @@ def log_notes(r: SourceReport, link: Callable[[str], str]) -> str:
         n = r.dropped[UNSUPPORTED_SUMMARY]
         parts.append(f"{n} {'summary' if n == 1 else 'summaries'} replaced by a claim (unsupported)")
     if r.repaired_quotes:
-        parts.append(f"{r.repaired_quotes} quotes repaired")
+        parts.append(f"{r.repaired_quotes} quote{'' if r.repaired_quotes == 1 else 's'} repaired")
     if r.sentences_found:
-        parts.append(f"{r.sentences_found} sentences found")
+        parts.append(f"{r.sentences_found} sentence{'' if r.sentences_found == 1 else 's'} found")
     if r.superseded:
         parts.append(f"{r.superseded} superseded")
     if r.contested:
