@@ -12,7 +12,7 @@ from __future__ import annotations
 import bisect
 import re
 
-from wikic.vault.parse.fast import SIMPLE_MDLINK, WIKI_RE
+from wikic.vault.parse.fast import MDLINK_FIND, WIKI_FIND, WIKI_RE
 
 # CommonMark's ASCII punctuation: a backslash before one of these makes it a literal character.
 _ESCAPABLE = frozenset("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
@@ -30,6 +30,10 @@ _AUTOLINK = re.compile(
     r"|<[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?"
     r"(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*>"
 )
+
+
+# What a line opening a block that hides lines starts with: indented code, `$$`, a fence, a comment.
+_BLOCK_OPENERS = frozenset(" $`~<%")
 
 
 def _blank(lines: list[str], first: int, last: int, hidden: set[int]) -> None:
@@ -73,8 +77,13 @@ def mask_markup(body: str) -> tuple[str, str, set[int]] | None:
     if "<!--" in body or "%%" in body or fences or math or code:
         if _CONTAINED_COMMENT.search(body):
             return None
-        k, n = 0, len(lines)
-        while k < n:
+        n = len(lines)
+        k = 0  # the first line not hidden by a block already read
+        # Only a line opening with one of these characters can open a block: the loop visits those alone.
+        for opener in [number for number, text in enumerate(lines) if text[:1] in _BLOCK_OPENERS]:
+            if opener < k:
+                continue  # inside the block just read
+            k = opener
             line = lines[k]
             if code and line.startswith("    ") and line.strip(" ") and (k == 0 or not lines[k - 1].strip(" ")):
                 last = k
@@ -201,10 +210,21 @@ def mask_markup(body: str) -> tuple[str, str, set[int]] | None:
         done = end
     pieces.append(text[done:])
     masked_text = "".join(pieces)
-    for m in (*WIKI_RE.finditer(masked_text), *SIMPLE_MDLINK.finditer(masked_text)):
-        k = bisect.bisect_right(ends, m.start())  # the first blanked span ending past the link's start
-        if k < len(starts) and starts[k] < m.end():
-            return None  # blanking joined a link out of pieces markdown-it never joins
+    # A blanked span sits on one line, and a link never crosses a line end: only the lines holding one are
+    # searched for a link that blanking joined out of pieces markdown-it never joins.
+    line_end = -1
+    for span_start in starts:
+        if span_start < line_end:
+            continue  # that line was searched already
+        line_start = masked_text.rfind("\n", 0, span_start) + 1
+        line_end = masked_text.find("\n", span_start)
+        if line_end < 0:
+            line_end = len(masked_text)
+        for m in (*WIKI_FIND.finditer(masked_text, line_start, line_end),
+                  *MDLINK_FIND.finditer(masked_text, line_start, line_end)):
+            k = bisect.bisect_right(ends, m.start())  # the first blanked span ending past the link's start
+            if k < len(starts) and starts[k] < m.end():
+                return None
     return masked_text, for_headings, hidden
 
 
