@@ -212,14 +212,14 @@ def _parse_here(
     """Parse in this process: each note with its cache line when `encode`, and its links resolved when asked."""
     notes = _read_and_parse(root, [path for path, _, _ in stamps])
     entries = [
-        CachedNote(size, mtime, note, (parse_cache.encode(note, size, mtime) or "") if encode else "")
+        CachedNote(size, mtime, note, (parse_cache.encode(note, size, mtime) or b"") if encode else b"")
         for note, (_, size, mtime) in zip(notes, stamps, strict=True)
     ]
     return entries, _resolve(notes)
 
 
-def _parse_encoded(root: str, stamps: list[tuple[str, int, int]]) -> tuple[list[str | Note], list[Resolved] | None]:
-    """In a parsing process: each note as its cache line, which is also how it travels back (cheaper than
+def _parse_encoded(root: str, stamps: list[tuple[str, int, int]]) -> tuple[list[bytes | Note], list[Resolved] | None]:
+    """In a parsing process: each note as its cache row, which is also how it travels back (cheaper than
     pickling the tuples); a note JSON cannot carry comes back as itself."""
     entries, resolved = _parse_here(root, stamps, encode=True)
     return [entry.line or entry.note for entry in entries], resolved
@@ -257,10 +257,10 @@ def _parse_many(
     if mine is not None:
         by_path.update(zip((p for p, _, _ in shares[0]), mine, strict=True))
     for share, (result, theirs) in zip(shares[1:], results, strict=True):
-        lines = [item for item in result if isinstance(item, str)]
+        lines = [item for item in result if isinstance(item, bytes)]
         decoded = iter(parse_cache.decode(lines))
         for (_, size, mtime), item in zip(share, result, strict=True):
-            out.append(next(decoded) if isinstance(item, str) else CachedNote(size, mtime, item, ""))
+            out.append(next(decoded) if isinstance(item, bytes) else CachedNote(size, mtime, item, b""))
         if theirs is not None:
             by_path.update(zip((p for p, _, _ in share), theirs, strict=True))
     return out, by_path
