@@ -33,6 +33,11 @@ def generated(tmp_path_factory: pytest.TempPathFactory) -> Path:
     page = next(p for p in sorted((out / "concepts").glob("*.md")) if not any(c in p.read_text() for c in "`<%$"))
     typos = " ".join(f"[[{stem[:-1]}x]]" for stem in stems)
     page.write_text(page.read_text(encoding="utf-8") + f"\nSee also {typos}.\n", encoding="utf-8")
+    # a subject page with no lead, for the page rules, which run in the forked process
+    lead = next(p for p in sorted((out / "entities").glob("*.md")) if p.read_text(encoding="utf-8").startswith("---"))
+    text = lead.read_text(encoding="utf-8")
+    end = text.index("\n---\n", 3) + 5
+    lead.write_text(text[:end] + "# Headline\n\n## First section\n\nText.\n", encoding="utf-8")
     return out
 
 
@@ -45,9 +50,33 @@ def test_two_processes_find_what_one_finds(generated: Path, monkeypatch: pytest.
     monkeypatch.setattr(lint_run, "_FORK_RULES_FROM", 1)  # fork the rule process on this small vault too
     assert fork_is_safe()  # else nothing below would fork, and this test would compare one process with itself
     alone = _findings(generated, 1)
-    assert {f["rule"] for f in alone} >= {"broken-wikilink", "ambiguous-link", "malformed-link", "orphan-page"}
-    assert any("did you mean" in str(f["message"]) for f in alone)  # suggestions come from the forked rule
+    assert {f["rule"] for f in alone} >= {"broken-wikilink", "ambiguous-link", "malformed-link", "orphan-page",
+                                          "frontmatter", "no-lead"}  # these two run in the forked process
+    assert any("did you mean" in str(f["message"]) for f in alone)
     assert _findings(generated, 2) == alone
+
+
+def test_a_plain_vault_forks_the_link_rule_and_finds_what_one_process_finds(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    out = tmp_path / "plain"
+    subprocess.run([sys.executable, str(REPO / "bench" / "gen_vault.py"), str(out), "--pages", "500", "--seed", "5",
+                    "--plain", "--quiet"], check=True)
+    stems = sorted(p.stem for p in out.rglob("*.md") if len(p.stem) > 6)[:5]
+    (out / "typos.md").write_text("See " + " ".join(f"[[{stem[:-1]}x]]" for stem in stems) + ".\n", encoding="utf-8")
+    monkeypatch.setattr(lint_run, "_FORK_RULES_FROM", 1)
+    alone = _findings(out, 1)
+    assert any("did you mean" in str(f["message"]) for f in alone)
+    assert _findings(out, 2) == alone
+
+
+def test_the_forked_rules_are_the_page_rules_with_frontmatter_else_the_link_rule() -> None:
+    every = lint_run.known_rules()
+    assert lint_run.forked_rules(every) == ["frontmatter", "no-lead", "repeated-claim", "source-sections",
+                                            "thin-section", "uncited-sentence"]
+    plain = [r for r in every if not lint_run._rules()[r].needs_schema]  # what a folder without SCHEMA.md runs
+    assert lint_run.forked_rules(plain) == ["broken-wikilink"]
+    assert lint_run.forked_rules(["orphan-page"]) == []
 
 
 def test_the_cache_written_from_two_processes_reads_back_the_same_notes(generated: Path) -> None:
