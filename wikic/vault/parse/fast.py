@@ -143,9 +143,12 @@ _MD_TRIM = "\t\n\x0b\x0c\r \xa0\u1680" + "".join(map(chr, range(0x2000, 0x200B))
 _MAX_AUTOCOMPLETED_CELLS = 65536  # markdown-it ends a table early past this many missing cells
 
 
+_UNESCAPED_PIPE = re.compile(r"(?<!\\)\|")
+
+
 def _cells(row: str) -> list[str]:
     """A row's cells as GFM splits them: at pipes not escaped, one empty cell at each end dropped."""
-    cells = re.split(r"(?<!\\)\|", row.strip(_MD_TRIM))
+    cells = _UNESCAPED_PIPE.split(row.strip(_MD_TRIM))
     if cells and cells[0] == "":
         cells.pop(0)
     if cells and cells[-1] == "":
@@ -156,11 +159,13 @@ def _cells(row: str) -> list[str]:
 def _row_links_intact(row: str) -> bool:
     """No link in a table row straddles a cell boundary or depends on the row's unescaping: a wikilink
     may hold one `\\|` (its target|alias separator, written escaped in tables), nothing else may."""
-    for m in WIKI_RE.finditer(row):
+    if "[" not in row:
+        return True
+    for m in WIKI_FIND.finditer(row):
         raw = m.group(0)
-        if re.search(r"(?<!\\)\|", raw) or raw.count("\\|") > 1 or (m.group(3) or "").count("|"):
+        if _UNESCAPED_PIPE.search(raw) or raw.count("\\|") > 1 or (m.group(2) or "").count("|"):
             return False
-    return not any("|" in m.group(0) or "\\" in m.group(0) for m in SIMPLE_MDLINK.finditer(row))
+    return not any("|" in m.group(0) or "\\" in m.group(0) for m in MDLINK_FIND.finditer(row))
 
 
 def plain_tables(body: str) -> bool:
