@@ -248,8 +248,12 @@ def scan_fast(
             item = make_wikilink(embed, m.group(1), m.group(2), body[start:end], line, col)
             (links if isinstance(item, Link) else problems).append(item)  # type: ignore[arg-type]
             spans.append((start, end))
-        if count("[[") != len(spans):  # a match holds no "[" but its opening pair
-            return None  # an unclosed or nested "[[": let markdown-it decide what it is
+    unclosed: list[int] = []
+    if "[[" in body and count("[[") != len(spans):  # a match holds no "[" but its opening pair
+        found = _unclosed(body, spans, body if headings_text is None else headings_text)
+        if found is None:
+            return None  # a nested "[[": let markdown-it decide what it is
+        unclosed = found
     if "](" in body:
         md_matches = list(MDLINK_FIND.finditer(body))
         if count("](") != len(md_matches):
@@ -269,11 +273,48 @@ def scan_fast(
             href = m.group(2) if m.group(2) is not None else m.group(3)
             if "\\" in href:
                 return None  # markdown-it unescapes a destination ("x\\|y.md" is "x|y.md"): let it
+            if unclosed and any(s <= at < e for at in unclosed):
+                return None  # "[[" inside a destination is no link to close: markdown-it decides
             link = make_mdlink(href, body[s:e], embed, line, col)
             if link is not None:
                 links.append(link)
         links.sort(key=lambda lk: (lk.line, lk.column))
+    if unclosed:
+        cursor[0], cursor[1], cursor[2] = 0, first_line, 0
+        for at in unclosed:
+            line, col = position(at)
+            problems.append(Problem("malformed-link", line, "'[[' is never closed by ']]' on the same line", col))
+        problems.sort(key=lambda p: (p.line or 0, p.column))
     return links, atx_headings(body if headings_text is None else headings_text, first_line), problems
+
+
+def _unclosed(body: str, spans: list[tuple[int, int]], unmasked: str) -> list[int] | None:
+    """Where each line's first "[[" that no wikilink took stands, when no such "[[" has a "]]" after it on
+    its line: markdown-it's wikilink rule reports exactly those (once a line) and reads them as text. None
+    when one has a "]]" after it ("[[a [[b]]"), or sits in a table row (whose cells markdown-it places on
+    its own): markdown-it decides. The "]]" are looked for in `unmasked`, the same text with its code spans,
+    math and escapes as written (as markdown-it's rule sees the line), when `body` has them blanked."""
+    out: list[int] = []
+    reported_to = -1  # the end of the last line reported
+    si, n_spans = 0, len(spans)
+    at = body.find("[[")
+    while at >= 0:
+        while si < n_spans and spans[si][1] <= at:
+            si += 1
+        if si < n_spans and spans[si][0] <= at:
+            at = body.find("[[", spans[si][1])  # inside a wikilink
+            continue
+        line_start = body.rfind("\n", 0, at) + 1
+        line_end = body.find("\n", at)
+        if line_end < 0:
+            line_end = len(body)
+        if unmasked.find("]]", at + 2, line_end) >= 0 or unmasked.startswith("|", line_start):
+            return None
+        if at > reported_to:
+            out.append(at)
+            reported_to = line_end
+        at = body.find("[[", at + 1)  # "[[[" opens two: the second is on the line already reported
+    return out
 
 
 # ATX in "\n" + body, each match opening with the newline before its line (see `_TRICKY_LINE`).
