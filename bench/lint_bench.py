@@ -6,6 +6,7 @@
     python bench/lint_bench.py --plain                # a plain Obsidian vault (no SCHEMA.md)
     python bench/lint_bench.py --skip-obsidiantools   # wikic only
     python bench/lint_bench.py --peer REF             # also commit REF's wikic, run by run with this tree's
+    python bench/lint_bench.py --no-fast              # also this tree without the `fast` extra (msgspec)
 
 What is measured (every run is a separate process, with OMP_NUM_THREADS=1 and friends):
 
@@ -149,6 +150,15 @@ class Linter:
         return r
 
 
+NO_FAST = "without fast extra"
+
+
+def no_fast_linter() -> Linter:
+    """This tree as the base install runs it: msgspec (the `fast` extra) cannot be imported."""
+    code = "import sys; sys.modules['msgspec'] = None; from wikic.cli import main; main()"
+    return Linter(NO_FAST, [sys.executable, "-c", code], cwd=SCRATCH)
+
+
 def peer_linter(ref: str) -> Linter:
     """Commit `ref`'s tree, unpacked under the scratch folder and run with this venv's Python."""
     tree = SCRATCH / "peer" / "tree"
@@ -277,6 +287,10 @@ def bench_obsidiantools(vault: Path, reps: int) -> dict:
 
 def machine() -> dict:
     info = {"python": platform.python_version(), "platform": platform.platform(), "cpus": os.cpu_count()}
+    with contextlib.suppress(ImportError):
+        from wikic.vault.note_json import codec_name
+
+        info["parse_cache_codec"] = codec_name()
     with contextlib.suppress(OSError):
         info["loadavg_start"] = os.getloadavg()
     with contextlib.suppress(OSError):
@@ -288,8 +302,10 @@ def machine() -> dict:
 def print_table(res: dict) -> None:
     w, o = res.get("wikic"), res.get("obsidiantools")
     print()
-    print(f"vault: {res['vault_name']}  ({res['pages']} pages, {res['links']} links)  "
-          f"load average at start {tuple(round(x, 1) for x in res['machine'].get('loadavg_start', ()))}")
+    print(f"vault: {res['vault_name']}  ({res['pages']} pages, {res['links']} links)  load average at start "
+          f"{tuple(round(x, 1) for x in res['machine'].get('loadavg_start', ()))}, at the end "
+          f"{tuple(round(x, 1) for x in res['machine'].get('loadavg_end', ()))}; parse cache codec: "
+          f"{res['machine'].get('parse_cache_codec')}")
     print(f"{'measurement':<40}{'median s':>10}{'min s':>10}{'cpu s':>10}{'peak RSS MB':>13}  {'target':<14}")
     print("-" * 97)
     if w:
@@ -300,12 +316,13 @@ def print_table(res: dict) -> None:
             print(f"{label:<40}{s['median_s']:>10.3f}{s['min_s']:>10.3f}{s['cpu_median_s']:>10.3f}"
                   f"{s['rss_peak_mb']:>13.0f}  {f'<= {tgt} s {ok}':<14}")
     p = res.get("peer")
-    if p:
-        for key in ("cold", "warm"):
-            s = p[key]
-            label = f"{p['ref'][:12]} lint ({key})"
-            print(f"{label:<40}{s['median_s']:>10.3f}{s['min_s']:>10.3f}{s['cpu_median_s']:>10.3f}"
-                  f"{s['rss_peak_mb']:>13.0f}")
+    for other, name in ((res.get("no_fast"), "no fast extra"), (p, p["ref"][:12] if p else "")):
+        if other:
+            for key in ("cold", "warm"):
+                s = other[key]
+                label = f"{name} lint ({key})"
+                print(f"{label:<40}{s['median_s']:>10.3f}{s['min_s']:>10.3f}{s['cpu_median_s']:>10.3f}"
+                      f"{s['rss_peak_mb']:>13.0f}")
     if o and "error" not in o:
         print(f"{'obsidiantools import':<40}{o['import_s']:>10.2f}")
         cc = o.get("connect_cpu_s")
@@ -320,12 +337,14 @@ def print_table(res: dict) -> None:
               f"{o['process_cpu_s']:>10.2f}")
     elif o:
         print(f"obsidiantools failed: {o['error'][-300:]}")
-    if w and p:
+    others = [(o, n) for o, n in ((res.get("no_fast"), "no fast extra"), (p, p["ref"][:12] if p else "")) if o]
+    if w and others:
         print("-" * 97)
-        for key in ("cold", "warm"):
-            print(f"wikic / {p['ref'][:12]} ({key}): wall {w[key]['median_s'] / p[key]['median_s']:.2f}, "
-                  f"CPU {w[key]['cpu_median_s'] / p[key]['cpu_median_s']:.2f}")
-        print(f"findings identical to {p['ref'][:12]}: {w.get('findings_identical_to_peer')}")
+        for other, name in others:
+            for key in ("cold", "warm"):
+                print(f"wikic / {name} ({key}): wall {w[key]['median_s'] / other[key]['median_s']:.2f}, "
+                      f"CPU {w[key]['cpu_median_s'] / other[key]['cpu_median_s']:.2f}")
+        print(f"findings identical to {', '.join(n for _, n in others)}: {w.get('findings_identical_to_peer')}")
     r = res.get("ratios")
     if r:
         print("-" * 97)
@@ -352,6 +371,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--ot-reps", type=int, default=3, help="obsidiantools runs")
     ap.add_argument("--wikic", help="path of the wikic console script")
     ap.add_argument("--peer", metavar="REF", help="also time commit REF's wikic, run by run with this tree's")
+    ap.add_argument("--no-fast", action="store_true", help="also time this tree without the fast extra (msgspec)")
     ap.add_argument("--skip-wikic", action="store_true")
     ap.add_argument("--skip-obsidiantools", action="store_true")
     ap.add_argument("--ot-json", type=Path, help="reuse obsidiantools results from an earlier JSON result file")
@@ -372,6 +392,8 @@ def main(argv: list[str] | None = None) -> int:
             print("wikic console script not found: install the package (pip install -e .) or pass --wikic")
         else:
             linters = [Linter("wikic", [str(wikic)])]
+            if a.no_fast:
+                linters.append(no_fast_linter())
             if a.peer:
                 linters.append(peer_linter(a.peer))
             peer_note = f", interleaved with {a.peer}" if a.peer else ""
@@ -380,6 +402,8 @@ def main(argv: list[str] | None = None) -> int:
             res["wikic"] = timed["wikic"]
             if a.peer:
                 res["peer"] = {"ref": a.peer, **timed[a.peer]}
+            if a.no_fast:
+                res["no_fast"] = timed[NO_FAST]
             summ = res["wikic"].get("summary") or {}
             res["pages"] = res["pages"] or summ.get("pages")
             res["links"] = res["links"] or summ.get("links")

@@ -247,6 +247,11 @@ def _parse_many(
     # (rather than waiting). Shares interleave so that each costs about the same.
     import multiprocessing as mp
 
+    from wikic.vault.parse.reference import markdown
+
+    # Built before the fork, which copies it: each process would otherwise import markdown-it (0.1 s) for the
+    # first page that needs it, and a vault big enough to fork has such pages.
+    markdown()
     ctx = mp.get_context("fork")
     shares = [stamps[i::jobs] for i in range(jobs)]
     with ctx.Pool(jobs - 1) as pool:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from wikic.facts.same_fact import fact_keys
 from wikic.lint.context import LintContext
 from wikic.lint.finding import Finding
 from wikic.lint.rule import Rule
@@ -13,7 +12,12 @@ from wikic.vault.formats.claims import Claim
 
 
 def repeated_claim(ctx: LintContext) -> Iterator[Finding]:
-    for path, page in compiled_pages(ctx):
+    compiled = list(compiled_pages(ctx))
+    if not compiled:
+        return
+    from wikic.facts.same_fact import fact_keys  # its stemmers load only for a vault with compiled pages
+
+    for path, page in compiled:
         first_by_text: dict[str, Claim] = {}
         first_by_fact: dict[tuple[object, ...], Claim] = {}
         for claim in page.claims:
