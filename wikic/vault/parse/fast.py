@@ -37,7 +37,9 @@ ANGLE_DEST = re.compile(r"\]\(<[^<>\n]*>\)")
 # patterns only past a line start that could begin them).
 _TRICKY_CHARACTER = re.compile(r"[`$<\\\t\x00-\x08\x0b-\x1f\x7f]")
 _ENTITY = re.compile(r"&(?:#\d+|#[xX][0-9a-fA-F]+|[A-Za-z][A-Za-z0-9]*);")
-_DEFINITION = re.compile(r"(?<!\])\]:")  # reference or footnote definition, at any depth ("[[Page]]: text" stays fast)
+# A reference or footnote definition, at any depth ("[[Page]]: text" stays fast): a "]:" not after a "]", the
+# literal first and the look back after it (a pattern opening with a look-behind is tried at every offset).
+_DEFINITION = re.compile(r"\]:(?<!\]\]:)")
 # Searched in "\n" + body: a pattern that opens with a literal newline lets the regex engine jump from line
 # to line, where "^" in MULTILINE mode is tried at every character (5x slower over a vault).
 _TRICKY_LINE = re.compile(
