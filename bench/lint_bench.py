@@ -14,7 +14,7 @@ What is measured (every run is a separate process, with OMP_NUM_THREADS=1 and fr
   --wikic PATH): **cold** = `DIR/.wikic/` deleted before each run; **warm** = an unchanged vault after
   a previous run left its caches; **one page edited** = warm, but one page's mtime moved since the last
   run (the pre-commit case: that page is parsed again, the whole vault is checked again). N runs each
-  (--reps, default 5).
+  (--reps, default 5), each mode's runs interleaved across the wikics timed (--peer, --no-fast).
 * obsidiantools (its own venv, `bench/.venv-obsidiantools`, created with pip when missing):
   `Vault(path).connect()` and then `.gather()` in one process, timed separately, median of --ot-reps (3).
   obsidiantools cannot read a page that is not UTF-8 (it raises), so it runs on a copy of the vault
@@ -182,8 +182,20 @@ def edited_page(vault: Path) -> Path:
     return (pages or notes)[0]
 
 
+def run_in_state(lt: Linter, vault: Path, out_json: Path, stash: Path) -> dict:
+    """One run of `lt` with the `.wikic/` its own previous run left (kept in `stash` meanwhile)."""
+    state = vault / ".wikic"
+    shutil.rmtree(state, ignore_errors=True)
+    stash.rename(state)
+    try:
+        return lt.run(vault, out_json)
+    finally:
+        state.rename(stash)
+
+
 def bench_wikic(linters: list[Linter], vault: Path, reps: int) -> dict:
-    """Cold then warm runs of every linter, interleaved run by run so that a busy machine weighs on all alike."""
+    """Cold, warm and one-page-edited runs of every linter, interleaved run by run so that a busy machine weighs
+    on all alike. Between its runs each linter's `.wikic/` waits in a dot-folder of the vault (lint skips those)."""
     state = vault / ".wikic"
     out_json = SCRATCH / "wikic-lint.json"
     reports: dict[str, dict] = {}
@@ -195,30 +207,38 @@ def bench_wikic(linters: list[Linter], vault: Path, reps: int) -> dict:
             reports[lt.name] = json.loads(out_json.read_text())
             print(f"  {lt.name} cold {i + 1}/{reps}: {r['wall_s']:.3f} s wall, {r['cpu_s']:.3f} s cpu, "
                   f"{r['rss_mb']:.0f} MB, rc={r['rc']}", flush=True)
+    stashes = {lt.name: vault / f".lint-bench-state-{n}" for n, lt in enumerate(linters)}
     warm_same: dict[str, bool] = {}
-    for lt in linters:
-        shutil.rmtree(state, ignore_errors=True)
-        lt.run(vault, out_json)  # leaves this linter's caches in place: every run below is warm
+    # one page edited since the last run (its mtime moved): the pre-commit case, every other page cached
+    page = edited_page(vault)
+    stat = page.stat()
+    try:
+        for lt in linters:
+            shutil.rmtree(state, ignore_errors=True)
+            shutil.rmtree(stashes[lt.name], ignore_errors=True)
+            lt.run(vault, out_json)  # leaves this linter's caches: every run below is warm
+            state.rename(stashes[lt.name])
         for i in range(reps):
-            r = lt.run(vault, out_json)
-            lt.warm.append(r)
-            print(f"  {lt.name} warm {i + 1}/{reps}: {r['wall_s']:.3f} s wall, {r['cpu_s']:.3f} s cpu, "
-                  f"{r['rss_mb']:.0f} MB, rc={r['rc']}", flush=True)
-        warm_same[lt.name] = sorted(map(json.dumps, reports[lt.name].get("findings", []))) == sorted(
-            map(json.dumps, json.loads(out_json.read_text()).get("findings", []))
-        )
-        # one page edited since the last run (its mtime moved): the pre-commit case, every other page cached
-        page = edited_page(vault)
-        stat = page.stat()
-        try:
-            for i in range(reps):
-                os.utime(page, ns=(stat.st_atime_ns, stat.st_mtime_ns + (i + 1) * 1_000_000_000))
-                r = lt.run(vault, out_json)
+            for lt in linters:
+                r = run_in_state(lt, vault, out_json, stashes[lt.name])
+                lt.warm.append(r)
+                if i == reps - 1:
+                    warm_same[lt.name] = sorted(map(json.dumps, reports[lt.name].get("findings", []))) == sorted(
+                        map(json.dumps, json.loads(out_json.read_text()).get("findings", []))
+                    )
+                print(f"  {lt.name} warm {i + 1}/{reps}: {r['wall_s']:.3f} s wall, {r['cpu_s']:.3f} s cpu, "
+                      f"{r['rss_mb']:.0f} MB, rc={r['rc']}", flush=True)
+        for i in range(reps):
+            os.utime(page, ns=(stat.st_atime_ns, stat.st_mtime_ns + (i + 1) * 1_000_000_000))
+            for lt in linters:
+                r = run_in_state(lt, vault, out_json, stashes[lt.name])
                 lt.edited.append(r)
                 print(f"  {lt.name} one page edited {i + 1}/{reps}: {r['wall_s']:.3f} s wall, {r['cpu_s']:.3f} s "
-                      f"cpu, rc={r['rc']}", flush=True)
-        finally:
-            os.utime(page, ns=(stat.st_atime_ns, stat.st_mtime_ns))
+                      f"cpu, {r['rss_mb']:.0f} MB, rc={r['rc']}", flush=True)
+    finally:
+        os.utime(page, ns=(stat.st_atime_ns, stat.st_mtime_ns))
+        for stash in stashes.values():
+            shutil.rmtree(stash, ignore_errors=True)
     out = {}
     for lt in linters:
         report = reports[lt.name]
