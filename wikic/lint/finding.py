@@ -46,7 +46,9 @@ class Finding:
     fix: Fix | None = None
 
     def sort_key(self) -> tuple[Any, ...]:
-        return (self.path, self.line or 0, self.column or 0, self.rule, self.message)
+        """A report's order: by place, then the most severe first, then by rule and message."""
+        return (self.path, self.line or 0, self.column or 0, SEVERITY_ORDER.get(self.severity, 9), self.rule,
+                self.message)
 
     def to_dict(self) -> dict[str, Any]:
         return {

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 from wikic import __version__
 from wikic.context import VaultContext
 from wikic.errors import UsageError
-from wikic.lint.finding import SEVERITY_ORDER, Finding
+from wikic.lint.finding import Finding
 from wikic.vault.layout import is_vault
 from wikic.vault.state import LINT_REPORT, SOURCES, read_cache, source_ledger, state_file, write_cache
 
@@ -198,13 +198,13 @@ def _lint(
     for rule_id in active:
         rule = rules[rule_id]
         forced = overrides.get(rule_id)
-        for finding in found[rule_id]:
-            severity = forced or finding.severity or rule.severity
-            if severity != finding.severity:
-                finding = replace(finding, severity=severity)
-            findings.append(finding)
-    findings.sort(key=lambda f: (*f.sort_key()[:3], SEVERITY_ORDER.get(f.severity, 9), *f.sort_key()[3:]))
-    pages = len(vault.pages)
+        for f in found[rule_id]:
+            severity = forced or f.severity or rule.severity
+            if severity != f.severity:  # the fields of `replace`, without its cost per finding
+                f = Finding(f.rule, severity, f.path, f.line, f.column, f.message, f.target, f.fix)
+            findings.append(f)
+    findings.sort(key=Finding.sort_key)
+    pages = len(ctx.pages)
     links = sum(len(vault.notes[p].links) for p in vault.notes)
     return findings, pages, links
 
