@@ -5,6 +5,7 @@ the parse cache must be exactly those of one process doing everything."""
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -74,9 +75,39 @@ def test_the_forked_rules_are_the_page_rules_with_frontmatter_else_the_link_rule
     every = lint_run.known_rules()
     assert lint_run.forked_rules(every) == ["frontmatter", "no-lead", "repeated-claim", "source-sections",
                                             "thin-section", "uncited-sentence"]
+    # pages judged while parsed leave the page rules little to do: two more rules join them
+    assert lint_run.forked_rules(every, judged=True) == ["duplicate-page", "frontmatter", "no-lead",
+                                                         "repeated-claim", "source-sections", "stale-page",
+                                                         "thin-section", "uncited-sentence"]
     plain = [r for r in every if not lint_run._rules()[r].needs_schema]  # what a folder without SCHEMA.md runs
     assert lint_run.forked_rules(plain) == ["broken-wikilink"]
     assert lint_run.forked_rules(["orphan-page"]) == []
+
+
+def test_pages_judged_while_parsed_get_the_findings_the_page_rules_give_reading_them(
+    generated: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from wikic.lint.rule import PAGE_RULES
+    from wikic.lint.rules import _pages
+    from wikic.vault.schema_md import load as load_schema
+
+    monkeypatch.setattr(lint_run, "_FORK_RULES_FROM", 1)
+    judged = _findings(generated, 2)  # every page judged in the process that parsed it
+    assert "no-lead" in {f["rule"] for f in judged}
+    with monkeypatch.context() as patched:
+        patched.setattr(_pages, "judge_while_parsing", lambda *_: None)
+        assert _findings(generated, 2) == judged  # every page read and judged by the rules
+    # one page edited after a cold run: it is judged while parsed, the others are read from their files
+    shutil.rmtree(generated / ".wikic", ignore_errors=True)
+    assert [f.to_dict() for f in run_lint(generated, LintOptions(jobs=2, use_cache=True)).findings] == judged
+    page = next(p for p in sorted((generated / "entities").glob("*.md")))
+    stat = page.stat()
+    os.utime(page, ns=(stat.st_atime_ns, stat.st_mtime_ns + 1_000_000_000))
+    judge = _pages.judge_while_parsing(load_schema(generated), PAGE_RULES)
+    vault = load_vault(generated, use_cache=True, jobs=2, per_note=judge)
+    assert list(vault.per_note) == [page.relative_to(generated).as_posix()]
+    os.utime(page, ns=(stat.st_atime_ns, stat.st_mtime_ns + 2_000_000_000))
+    assert [f.to_dict() for f in run_lint(generated, LintOptions(jobs=2, use_cache=True)).findings] == judged
 
 
 def test_the_cache_written_from_two_processes_reads_back_the_same_notes(generated: Path) -> None:

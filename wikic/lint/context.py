@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
-from wikic.lint.finding import Finding, Fix
+from wikic.lint.finding import Finding, Fix, finding
 from wikic.vault.graph import Edge, LinkGraph
 from wikic.vault.link_text import LinkNames
 from wikic.vault.load import Vault
@@ -74,17 +74,7 @@ class LintContext:
         target: str | None = None,
         fix: Fix | None = None,
     ) -> Finding:
-        # severity None: the runner applies the rule's default (or SCHEMA.md's override)
-        return Finding(
-            rule,
-            severity or "",
-            path,
-            line,
-            column if column is not None else (1 if line else None),
-            message,
-            target,
-            fix,
-        )
+        return finding(rule, path, line, message, column=column, severity=severity, target=target, fix=fix)
 
     def problems(self, rule: str) -> Iterator[Finding]:
         """Problems the parser or the walk found that belong to `rule`."""

@@ -66,3 +66,21 @@ class Finding:
     def from_dict(cls, d: dict[str, Any]) -> Finding:
         fix = Fix(**d["fix"]) if d.get("fix") else None
         return cls(d["rule"], d["severity"], d["path"], d["line"], d["column"], d["message"], d.get("target"), fix)
+
+
+def finding(
+    rule: str,
+    path: str,
+    line: int | None,
+    message: str,
+    *,
+    column: int | None = None,
+    severity: str | None = None,
+    target: str | None = None,
+    fix: Fix | None = None,
+) -> Finding:
+    """A rule's finding; severity None: the runner applies the rule's default (or SCHEMA.md's override). The
+    column is 1 on a line when not given."""
+    return Finding(
+        rule, severity or "", path, line, column if column is not None else (1 if line else None), message, target, fix
+    )
