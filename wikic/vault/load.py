@@ -269,8 +269,9 @@ def _parse_many(
     from wikic.vault.parse.reference import markdown
 
     # Built before the fork, which copies it: each process would otherwise import markdown-it (0.1 s) for the
-    # first page that needs it, and a vault big enough to fork has such pages.
+    # first page that needs it, and a vault big enough to fork has such pages; the same for the cache's codec.
     markdown()
+    parse_cache.choose_codec()
     ctx = mp.get_context("fork")
     shares = [stamps[i::jobs] for i in range(jobs)]
     with ctx.Pool(jobs - 1) as pool:

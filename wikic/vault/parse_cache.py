@@ -37,6 +37,12 @@ def encode(note: Note, size: int, mtime_ns: int) -> bytes | None:
     return note_json.encode(note, size, mtime_ns)
 
 
+def choose_codec() -> None:
+    """Pick the rows' codec now (msgspec is imported here when installed): a process forked after this shares it
+    rather than importing it again."""
+    note_json.codec_name()
+
+
 def decode(lines: list[bytes]) -> list[CachedNote]:
     """Notes from their rows, in order."""
     return [
