@@ -183,14 +183,17 @@ def edited_page(vault: Path) -> Path:
 
 
 def run_in_state(lt: Linter, vault: Path, out_json: Path, stash: Path) -> dict:
-    """One run of `lt` with the `.wikic/` its own previous run left (kept in `stash` meanwhile)."""
+    """One run of `lt` with the `.wikic/` its own previous run left (kept in `stash` meanwhile; a plain vault
+    has none)."""
     state = vault / ".wikic"
     shutil.rmtree(state, ignore_errors=True)
-    stash.rename(state)
+    if stash.exists():
+        stash.rename(state)
     try:
         return lt.run(vault, out_json)
     finally:
-        state.rename(stash)
+        if state.exists():
+            state.rename(stash)
 
 
 def bench_wikic(linters: list[Linter], vault: Path, reps: int) -> dict:
@@ -216,8 +219,9 @@ def bench_wikic(linters: list[Linter], vault: Path, reps: int) -> dict:
         for lt in linters:
             shutil.rmtree(state, ignore_errors=True)
             shutil.rmtree(stashes[lt.name], ignore_errors=True)
-            lt.run(vault, out_json)  # leaves this linter's caches: every run below is warm
-            state.rename(stashes[lt.name])
+            lt.run(vault, out_json)  # leaves this linter's caches (in a wikic vault): every run below is warm
+            if state.exists():
+                state.rename(stashes[lt.name])
         for i in range(reps):
             for lt in linters:
                 r = run_in_state(lt, vault, out_json, stashes[lt.name])
