@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
-from wikic.lint.finding import Finding, Fix, finding
+from wikic.lint.finding import Finding, finding
 from wikic.vault.graph import Edge, LinkGraph
 from wikic.vault.link_text import LinkNames
 from wikic.vault.load import Vault
@@ -62,19 +62,8 @@ class LintContext:
     def edges_from(self, path: str) -> list[Edge]:
         return self.links.by_source.get(path, [])
 
-    def finding(
-        self,
-        rule: str,
-        path: str,
-        line: int | None,
-        message: str,
-        *,
-        column: int | None = None,
-        severity: str | None = None,
-        target: str | None = None,
-        fix: Fix | None = None,
-    ) -> Finding:
-        return finding(rule, path, line, message, column=column, severity=severity, target=target, fix=fix)
+    # a rule's finding (`wikic.lint.finding.finding`), as `ctx.finding(...)`
+    finding = staticmethod(finding)
 
     def problems(self, rule: str) -> Iterator[Finding]:
         """Problems the parser or the walk found that belong to `rule`."""
