@@ -63,7 +63,17 @@ def wikic_process(args: list[str], *, stdin: bytes = b"", env: dict[str, str] | 
 
 
 def finish(process: subprocess.Popen[bytes], timeout: float = 120) -> tuple[int, bytes, bytes]:
-    """(exit code, stdout, stderr) of a process `wikic_process` started."""
-    assert process.stdout is not None and process.stderr is not None
-    out, err = process.stdout.read(), process.stderr.read()
-    return process.wait(timeout=timeout), out, err
+    """(exit code, stdout, stderr) of a process `wikic_process` started; a process still running after
+    `timeout` seconds is killed and fails the test with what it wrote (both pipes are read together, so a
+    process filling one of them cannot stall the test, nor can one that never ends)."""
+    if process.stdin is not None and process.stdin.closed:
+        process.stdin = None  # written and closed when it started: communicate() has nothing to send
+    try:
+        out, err = process.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        out, err = process.communicate()
+        raise AssertionError(
+            f"still running after {timeout} s; stdout {out[-2000:]!r}, stderr {err[-2000:]!r}"
+        ) from None
+    return process.returncode, out, err
