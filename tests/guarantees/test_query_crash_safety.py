@@ -173,9 +173,10 @@ def test_a_palace_todo_left_by_a_save_is_consumed_by_the_next(
 ) -> None:
     import json
 
-    import wikic.palace
+    from wikic.context import VaultContext
     from wikic.errors import PalaceError
     from wikic.palace import open_palace
+    from wikic.palace.palace import Palace
     from wikic.query.answer import answer_question
     from wikic.query.writeback import save_answer
 
@@ -184,7 +185,7 @@ def test_a_palace_todo_left_by_a_save_is_consumed_by_the_next(
     def unavailable(*args: object, **kwargs: object) -> None:
         raise PalaceError("the palace is locked by another process")
 
-    monkeypatch.setattr(wikic.palace, "update_paths", unavailable)
+    monkeypatch.setattr(Palace, "update_paths", unavailable)
     saved = save_answer(root, answer_question(root, Q1))
     assert saved.path == Q1_PAGE and saved.asked_pages == [CITED]
     assert len(saved.warnings) == 1 and saved.warnings[0].startswith("palace not updated")
@@ -204,7 +205,8 @@ def test_a_palace_todo_left_by_a_save_is_consumed_by_the_next(
             return update(paths, **kwargs)
 
         monkeypatch.setattr(palace, "update_paths", spy)
-        again = save_answer(root, result, palace=palace)
+        with VaultContext(root, palace=palace) as context:
+            again = save_answer(context, result)
     assert again.warnings == []
     assert len(indexed) == 1 and {Q1_PAGE, CITED, again.path} <= set(indexed[0])
     assert not any((root / TODO).glob("*.json"))
