@@ -46,7 +46,7 @@ from wikic.pages.log_file import row
 from wikic.progress import ProgressCallback, ProgressEvent
 from wikic.settings import Settings
 from wikic.vault.layout import INDEX_FILE, require_vault
-from wikic.vault.names import LabelIndex, PageNames, page_names
+from wikic.vault.names import LabelIndex, PageNames
 from wikic.vault.schema_md import Schema
 from wikic.vault.state import Compiled, compose_todos, drop_compose_todo
 
@@ -460,11 +460,12 @@ def _compile(run: _Run, sources: list[CapturedSource], todo: list[CapturedSource
     """What follows the gathering for the sources to compile: their estimate, or their extraction, the
     pages written, and what comes after (composing, the search index, lint)."""
     from wikic.facts.lookup import listed_claims
-    from wikic.ingest.session import CompileJob, EarlyCompile
+    from wikic.ingest.session import CompileJob, EarlyCompile, read_vault
     from wikic.llm.cache import ReplyCache
 
     root, options = run.root, run.options
-    names, _ = page_names(root, run.schema)
+    reading = read_vault(root, run.schema)  # once: the relevant pages and the compile are found from it
+    names = reading.names
     labels = LabelIndex(names.labels)
     prompt = prompt_context(run.schema, worked_example=options.worked_example)
     cache = ReplyCache.for_vault(root, read=options.use_cache, batched=True)
@@ -480,7 +481,7 @@ def _compile(run: _Run, sources: list[CapturedSource], todo: list[CapturedSource
         _estimate(run, todo, prompt, relate, cache)
         return
     run.llm = BoundedLLM(run.llm or run.context.llm(), run.settings.llm.concurrency)
-    job = CompileJob(root, run.schema, run.settings, run.today, options.force, options.dry_run, told)
+    job = CompileJob(root, run.schema, run.settings, run.today, options.force, options.dry_run, told, reading)
     early = EarlyCompile(job, todo)
     results = _extract(run, run.llm, todo, prompt, relate, cache, early)
     written = _write(run, sources, todo, results, early, job, composing)

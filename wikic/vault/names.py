@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from wikic.vault.link_text import LinkNames
-from wikic.vault.load import load_vault
+from wikic.vault.load import Vault, load_vault
 from wikic.vault.resolve import fold_name
 from wikic.vault.schema_md import Schema
 from wikic.vault.slug import slugify
@@ -211,7 +211,11 @@ def page_names(root: Path, schema: Schema | None = None) -> tuple[PageNames, Lin
     """Every subject page of the vault by title, aliases and file name (a source page is named after its
     source, and no name the model proposes means it), and the link names of every file (`schema`: the
     vault's SCHEMA.md when the caller has it)."""
-    vault = load_vault(root, use_cache=True, schema=schema)
+    return names_of(load_vault(root, use_cache=True, schema=schema))
+
+
+def names_of(vault: Vault) -> tuple[PageNames, LinkNames]:
+    """`page_names` of a vault already read."""
     names = PageNames()
     for path in vault.subject_pages:
         fm = vault.notes[path].frontmatter or {}
