@@ -470,16 +470,22 @@ def _compile(run: _Run, sources: list[CapturedSource], todo: list[CapturedSource
     prompt = prompt_context(run.schema, worked_example=options.worked_example)
     cache = ReplyCache.for_vault(root, read=options.use_cache, batched=True)
     told: dict[str, int] = {}  # raw path -> how many existing pages the model is told about
+    found: dict[str, tuple[list[str], list[str]]] = {}
 
     def relate(src: CapturedSource) -> tuple[list[str], list[str]]:
         """The existing pages the model is told about for `src`, and their claims (a worker's first step)."""
-        titles = relevant_pages(run.context, src, names, options.use_palace, labels)
-        told[src.raw_path] = len(titles)
-        return titles, listed_claims(root, names, titles)
+        if src.raw_path not in found:
+            titles = relevant_pages(run.context, src, names, options.use_palace, labels)
+            told[src.raw_path] = len(titles)
+            found[src.raw_path] = (titles, listed_claims(root, names, titles))
+        return found[src.raw_path]
 
     if options.estimate:
         _estimate(run, todo, prompt, relate, cache)
         return
+    # the first source's, on this thread: what every search needs (the palace open, its modules imported,
+    # the embedding model loaded) is there before the workers start, which then import nothing
+    relate(todo[0])
     run.llm = BoundedLLM(run.llm or run.context.llm(), run.settings.llm.concurrency)
     job = CompileJob(root, run.schema, run.settings, run.today, options.force, options.dry_run, told, reading)
     early = EarlyCompile(job, todo)
