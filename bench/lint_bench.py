@@ -6,12 +6,15 @@
     python bench/lint_bench.py --plain                # a plain Obsidian vault (no SCHEMA.md)
     python bench/lint_bench.py --skip-obsidiantools   # wikic only
     python bench/lint_bench.py --peer REF             # also commit REF's wikic, run by run with this tree's
+    python bench/lint_bench.py --no-fast              # also this tree without the `fast` extra (msgspec)
 
 What is measured (every run is a separate process, with OMP_NUM_THREADS=1 and friends):
 
 * `wikic lint --format json --vault DIR`, the console script of the venv running this file (or
   --wikic PATH): **cold** = `DIR/.wikic/` deleted before each run; **warm** = an unchanged vault after
-  a previous run left its caches. N runs each (--reps, default 5).
+  a previous run left its caches; **one page edited** = warm, but one page's mtime moved since the last
+  run (the pre-commit case: that page is parsed again, the whole vault is checked again). N runs each
+  (--reps, default 5), each mode's runs interleaved across the wikics timed (--peer, --no-fast).
 * obsidiantools (its own venv, `bench/.venv-obsidiantools`, created with pip when missing):
   `Vault(path).connect()` and then `.gather()` in one process, timed separately, median of --ot-reps (3).
   obsidiantools cannot read a page that is not UTF-8 (it raises), so it runs on a copy of the vault
@@ -140,6 +143,7 @@ class Linter:
         self.name, self.prefix, self.env, self.cwd = name, prefix, env, cwd
         self.cold: list[dict] = []
         self.warm: list[dict] = []
+        self.edited: list[dict] = []
 
     def run(self, vault: Path, out_json: Path) -> dict:
         cmd = [*self.prefix, "lint", "--format", "json", "--vault", str(vault)]
@@ -147,6 +151,15 @@ class Linter:
         if r["rc"] not in (0, 1):
             raise SystemExit(f"{self.name}: wikic lint failed (rc={r['rc']}):\n{r['stderr']}")
         return r
+
+
+NO_FAST = "without fast extra"
+
+
+def no_fast_linter() -> Linter:
+    """This tree as the base install runs it: msgspec (the `fast` extra) cannot be imported."""
+    code = "import sys; sys.modules['msgspec'] = None; from wikic.cli import main; main()"
+    return Linter(NO_FAST, [sys.executable, "-c", code], cwd=SCRATCH)
 
 
 def peer_linter(ref: str) -> Linter:
@@ -162,8 +175,30 @@ def peer_linter(ref: str) -> Linter:
     return Linter(ref, [sys.executable, "-c", "from wikic.cli import main; main()"], env, cwd=tree.parent)
 
 
+def edited_page(vault: Path) -> Path:
+    """The page whose edit is timed: the first wiki page (or note) by path."""
+    notes = sorted(p for p in vault.rglob("*.md") if not p.relative_to(vault).parts[0].startswith((".", "raw")))
+    pages = [p for p in notes if p.relative_to(vault).parts[0] in ("entities", "concepts")]
+    return (pages or notes)[0]
+
+
+def run_in_state(lt: Linter, vault: Path, out_json: Path, stash: Path) -> dict:
+    """One run of `lt` with the `.wikic/` its own previous run left (kept in `stash` meanwhile; a plain vault
+    has none)."""
+    state = vault / ".wikic"
+    shutil.rmtree(state, ignore_errors=True)
+    if stash.exists():
+        stash.rename(state)
+    try:
+        return lt.run(vault, out_json)
+    finally:
+        if state.exists():
+            state.rename(stash)
+
+
 def bench_wikic(linters: list[Linter], vault: Path, reps: int) -> dict:
-    """Cold then warm runs of every linter, interleaved run by run so that a busy machine weighs on all alike."""
+    """Cold, warm and one-page-edited runs of every linter, interleaved run by run so that a busy machine weighs
+    on all alike. Between its runs each linter's `.wikic/` waits in a dot-folder of the vault (lint skips those)."""
     state = vault / ".wikic"
     out_json = SCRATCH / "wikic-lint.json"
     reports: dict[str, dict] = {}
@@ -175,18 +210,39 @@ def bench_wikic(linters: list[Linter], vault: Path, reps: int) -> dict:
             reports[lt.name] = json.loads(out_json.read_text())
             print(f"  {lt.name} cold {i + 1}/{reps}: {r['wall_s']:.3f} s wall, {r['cpu_s']:.3f} s cpu, "
                   f"{r['rss_mb']:.0f} MB, rc={r['rc']}", flush=True)
+    stashes = {lt.name: vault / f".lint-bench-state-{n}" for n, lt in enumerate(linters)}
     warm_same: dict[str, bool] = {}
-    for lt in linters:
-        shutil.rmtree(state, ignore_errors=True)
-        lt.run(vault, out_json)  # leaves this linter's caches in place: every run below is warm
+    # one page edited since the last run (its mtime moved): the pre-commit case, every other page cached
+    page = edited_page(vault)
+    stat = page.stat()
+    try:
+        for lt in linters:
+            shutil.rmtree(state, ignore_errors=True)
+            shutil.rmtree(stashes[lt.name], ignore_errors=True)
+            lt.run(vault, out_json)  # leaves this linter's caches (in a wikic vault): every run below is warm
+            if state.exists():
+                state.rename(stashes[lt.name])
         for i in range(reps):
-            r = lt.run(vault, out_json)
-            lt.warm.append(r)
-            print(f"  {lt.name} warm {i + 1}/{reps}: {r['wall_s']:.3f} s wall, {r['cpu_s']:.3f} s cpu, "
-                  f"{r['rss_mb']:.0f} MB, rc={r['rc']}", flush=True)
-        warm_same[lt.name] = sorted(map(json.dumps, reports[lt.name].get("findings", []))) == sorted(
-            map(json.dumps, json.loads(out_json.read_text()).get("findings", []))
-        )
+            for lt in linters:
+                r = run_in_state(lt, vault, out_json, stashes[lt.name])
+                lt.warm.append(r)
+                if i == reps - 1:
+                    warm_same[lt.name] = sorted(map(json.dumps, reports[lt.name].get("findings", []))) == sorted(
+                        map(json.dumps, json.loads(out_json.read_text()).get("findings", []))
+                    )
+                print(f"  {lt.name} warm {i + 1}/{reps}: {r['wall_s']:.3f} s wall, {r['cpu_s']:.3f} s cpu, "
+                      f"{r['rss_mb']:.0f} MB, rc={r['rc']}", flush=True)
+        for i in range(reps):
+            os.utime(page, ns=(stat.st_atime_ns, stat.st_mtime_ns + (i + 1) * 1_000_000_000))
+            for lt in linters:
+                r = run_in_state(lt, vault, out_json, stashes[lt.name])
+                lt.edited.append(r)
+                print(f"  {lt.name} one page edited {i + 1}/{reps}: {r['wall_s']:.3f} s wall, {r['cpu_s']:.3f} s "
+                      f"cpu, {r['rss_mb']:.0f} MB, rc={r['rc']}", flush=True)
+    finally:
+        os.utime(page, ns=(stat.st_atime_ns, stat.st_mtime_ns))
+        for stash in stashes.values():
+            shutil.rmtree(stash, ignore_errors=True)
     out = {}
     for lt in linters:
         report = reports[lt.name]
@@ -194,7 +250,8 @@ def bench_wikic(linters: list[Linter], vault: Path, reps: int) -> dict:
         for f in report.get("findings", []):
             counts[f["rule"]] = counts.get(f["rule"], 0) + 1
         out[lt.name] = {"cmd": " ".join([*lt.prefix[-1:], "lint", "--format", "json", "--vault", str(vault)]),
-                        "cold": summarise(lt.cold), "warm": summarise(lt.warm), "rc": lt.cold[0]["rc"],
+                        "cold": summarise(lt.cold), "warm": summarise(lt.warm), "edited": summarise(lt.edited),
+                        "rc": lt.cold[0]["rc"],
                         "summary": report.get("summary"), "findings_by_rule": dict(sorted(counts.items())),
                         "warm_findings_identical": warm_same[lt.name]}
     if len(linters) > 1:
@@ -277,6 +334,10 @@ def bench_obsidiantools(vault: Path, reps: int) -> dict:
 
 def machine() -> dict:
     info = {"python": platform.python_version(), "platform": platform.platform(), "cpus": os.cpu_count()}
+    with contextlib.suppress(ImportError):
+        from wikic.vault.note_json import codec_name
+
+        info["parse_cache_codec"] = codec_name()
     with contextlib.suppress(OSError):
         info["loadavg_start"] = os.getloadavg()
     with contextlib.suppress(OSError):
@@ -288,24 +349,28 @@ def machine() -> dict:
 def print_table(res: dict) -> None:
     w, o = res.get("wikic"), res.get("obsidiantools")
     print()
-    print(f"vault: {res['vault_name']}  ({res['pages']} pages, {res['links']} links)  "
-          f"load average at start {tuple(round(x, 1) for x in res['machine'].get('loadavg_start', ()))}")
+    print(f"vault: {res['vault_name']}  ({res['pages']} pages, {res['links']} links)  load average at start "
+          f"{tuple(round(x, 1) for x in res['machine'].get('loadavg_start', ()))}, at the end "
+          f"{tuple(round(x, 1) for x in res['machine'].get('loadavg_end', ()))}; parse cache codec: "
+          f"{res['machine'].get('parse_cache_codec')}")
     print(f"{'measurement':<40}{'median s':>10}{'min s':>10}{'cpu s':>10}{'peak RSS MB':>13}  {'target':<14}")
     print("-" * 97)
     if w:
         for key, label, tgt in (("cold", "wikic lint (cold, no .wikic/)", TARGETS["cold_s"]),
-                                ("warm", "wikic lint (warm, unchanged vault)", TARGETS["warm_s"])):
+                                ("warm", "wikic lint (warm, unchanged vault)", TARGETS["warm_s"]),
+                                ("edited", "wikic lint (one page edited)", None)):
             s = w[key]
-            ok = "ok" if s["median_s"] <= tgt else "MISS"
+            ok = "" if tgt is None else f"<= {tgt} s {'ok' if s['median_s'] <= tgt else 'MISS'}"
             print(f"{label:<40}{s['median_s']:>10.3f}{s['min_s']:>10.3f}{s['cpu_median_s']:>10.3f}"
-                  f"{s['rss_peak_mb']:>13.0f}  {f'<= {tgt} s {ok}':<14}")
+                  f"{s['rss_peak_mb']:>13.0f}  {ok:<14}")
     p = res.get("peer")
-    if p:
-        for key in ("cold", "warm"):
-            s = p[key]
-            label = f"{p['ref'][:12]} lint ({key})"
-            print(f"{label:<40}{s['median_s']:>10.3f}{s['min_s']:>10.3f}{s['cpu_median_s']:>10.3f}"
-                  f"{s['rss_peak_mb']:>13.0f}")
+    for other, name in ((res.get("no_fast"), "no fast extra"), (p, p["ref"][:12] if p else "")):
+        if other:
+            for key in ("cold", "warm", "edited"):
+                s = other[key]
+                label = f"{name} lint ({key})"
+                print(f"{label:<40}{s['median_s']:>10.3f}{s['min_s']:>10.3f}{s['cpu_median_s']:>10.3f}"
+                      f"{s['rss_peak_mb']:>13.0f}")
     if o and "error" not in o:
         print(f"{'obsidiantools import':<40}{o['import_s']:>10.2f}")
         cc = o.get("connect_cpu_s")
@@ -320,12 +385,14 @@ def print_table(res: dict) -> None:
               f"{o['process_cpu_s']:>10.2f}")
     elif o:
         print(f"obsidiantools failed: {o['error'][-300:]}")
-    if w and p:
+    others = [(o, n) for o, n in ((res.get("no_fast"), "no fast extra"), (p, p["ref"][:12] if p else "")) if o]
+    if w and others:
         print("-" * 97)
-        for key in ("cold", "warm"):
-            print(f"wikic / {p['ref'][:12]} ({key}): wall {w[key]['median_s'] / p[key]['median_s']:.2f}, "
-                  f"CPU {w[key]['cpu_median_s'] / p[key]['cpu_median_s']:.2f}")
-        print(f"findings identical to {p['ref'][:12]}: {w.get('findings_identical_to_peer')}")
+        for other, name in others:
+            for key in ("cold", "warm", "edited"):
+                print(f"wikic / {name} ({key}): wall {w[key]['median_s'] / other[key]['median_s']:.2f}, "
+                      f"CPU {w[key]['cpu_median_s'] / other[key]['cpu_median_s']:.2f}")
+        print(f"findings identical to {', '.join(n for _, n in others)}: {w.get('findings_identical_to_peer')}")
     r = res.get("ratios")
     if r:
         print("-" * 97)
@@ -348,10 +415,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--plain", action="store_true", help="generate a plain Obsidian vault")
     ap.add_argument("--regen", action="store_true", help="regenerate even if the vault exists in bench/out/")
-    ap.add_argument("--reps", type=int, default=5, help="wikic runs per mode (cold, warm)")
+    ap.add_argument("--reps", type=int, default=5, help="wikic runs per mode (cold, warm, one page edited)")
     ap.add_argument("--ot-reps", type=int, default=3, help="obsidiantools runs")
     ap.add_argument("--wikic", help="path of the wikic console script")
     ap.add_argument("--peer", metavar="REF", help="also time commit REF's wikic, run by run with this tree's")
+    ap.add_argument("--no-fast", action="store_true", help="also time this tree without the fast extra (msgspec)")
     ap.add_argument("--skip-wikic", action="store_true")
     ap.add_argument("--skip-obsidiantools", action="store_true")
     ap.add_argument("--ot-json", type=Path, help="reuse obsidiantools results from an earlier JSON result file")
@@ -372,14 +440,18 @@ def main(argv: list[str] | None = None) -> int:
             print("wikic console script not found: install the package (pip install -e .) or pass --wikic")
         else:
             linters = [Linter("wikic", [str(wikic)])]
+            if a.no_fast:
+                linters.append(no_fast_linter())
             if a.peer:
                 linters.append(peer_linter(a.peer))
             peer_note = f", interleaved with {a.peer}" if a.peer else ""
-            print(f"wikic lint: {a.reps} cold + {a.reps} warm runs{peer_note}", flush=True)
+            print(f"wikic lint: {a.reps} cold + {a.reps} warm + {a.reps} one-page-edited runs{peer_note}", flush=True)
             timed = bench_wikic(linters, vault, a.reps)
             res["wikic"] = timed["wikic"]
             if a.peer:
                 res["peer"] = {"ref": a.peer, **timed[a.peer]}
+            if a.no_fast:
+                res["no_fast"] = timed[NO_FAST]
             summ = res["wikic"].get("summary") or {}
             res["pages"] = res["pages"] or summ.get("pages")
             res["links"] = res["links"] or summ.get("links")

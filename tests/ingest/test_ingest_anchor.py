@@ -534,3 +534,27 @@ def test_a_claim_whose_subject_the_pronouns_sentence_names_stands() -> None:
         _store("OpenAI")), (), (), ())
     (gpt4, _) = anchor_plan(plan, text).entities
     assert [f.problem for f in gpt4.facts] == [None]
+
+
+def test_a_name_that_is_only_the_sources_title_is_not_a_subject() -> None:
+    text = ("# The memory palace method and AI memory\n\nMemPalace borrows the picture for software. It keeps "
+            "memories in Chroma.\n")
+    plan = Plan("raw/articles/palace.md", "", (
+        Entity("The Memory Palace Method and AI Memory", "work", (), "", ()),
+        _store("MemPalace", "MemPalace borrows the picture for software.")), (), (), ())
+    anchored = anchor_plan(plan, text)
+    assert [e.name for e in anchored.entities] == ["MemPalace"]
+    assert anchored.titles == ("The Memory Palace Method and AI Memory",) and anchored.invented == ()
+    # a title the source writes again is a name it uses: "Ollama" in "# Ollama" and in its text
+    ollama = "# Ollama\n\nOllama serves models locally.\n"
+    plan = Plan("raw/articles/ollama.md", "", (_store("Ollama", "Ollama serves models locally."),), (), (), ())
+    assert [e.name for e in anchor_plan(plan, ollama).entities] == ["Ollama"]
+
+
+def test_the_report_names_the_titles_it_left_out() -> None:
+    from wikic.ingest.pipeline import IngestReport
+    from wikic.ingest.report import SourceReport, render_report
+
+    source = SourceReport("raw/articles/palace.md", "Palace", "compiled", titles=["The Memory Palace Method"])
+    assert "the source's own title, not a subject (its source page covers it): The Memory Palace Method" in \
+        render_report(IngestReport(sources=[source]))

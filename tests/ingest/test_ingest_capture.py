@@ -384,3 +384,18 @@ def test_a_named_encoding_wins_and_a_wrong_one_is_a_clear_error(vault, inbox):
         capture(vault, [str(other)], encoding="big5")
     with pytest.raises(SourceError, match="unknown encoding"):
         capture(vault, [str(other)], encoding="klingon")
+
+
+def test_the_ledger_dates_a_source_on_the_day_a_run_says_it_is(vault, inbox):
+    import datetime as dt
+
+    from wikic.ingest.capture import commit, read_inputs
+
+    (inbox / "a.md").write_text("# A\n\nText.\n", encoding="utf-8")
+    (inbox / "b.md").write_text("# B\n\nOther text.\n", encoding="utf-8")
+    (dated,) = commit(vault, read_inputs(vault, [str(inbox / "a.md")]), day=dt.date(2026, 9, 8))
+    (now,) = commit(vault, read_inputs(vault, [str(inbox / "b.md")]))
+    ledger = source_ledger(vault.resolve())
+    assert ledger[dated.raw_path]["captured"] == "2026-09-08T00:00:00+00:00"
+    seen = dt.datetime.fromisoformat(ledger[now.raw_path]["captured"])
+    assert abs(dt.datetime.now(dt.UTC) - seen) < dt.timedelta(minutes=10)  # no day given: the clock's

@@ -21,6 +21,16 @@ B_CITE = "^[[[raw/articles/source-b.md|source-b.md]] L8]"
 Row = tuple[str, str, str, int | None, int | None]
 
 
+@pytest.fixture(autouse=True, params=["judged while parsed", "judged reading the page"])
+def judged_how(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every case both ways: a page is judged in the process that parses it, or (a cached note) by the rules
+    reading its text."""
+    if request.param == "judged reading the page":
+        from wikic.lint.rules import _pages
+
+        monkeypatch.setattr(_pages, "judge_while_parsing", lambda *_: None)
+
+
 def lint(root: Path, *rules: str) -> list[Row]:
     report = run_lint(root, LintOptions(select=rules, use_cache=False, today=dt.date(2026, 3, 1)))
     return [(f.rule, f.severity, f.path, f.line, f.column) for f in report.findings]

@@ -305,6 +305,9 @@ def check_simple(text: str) -> None:
     assert same(fast, expected), (text, fast, expected)
     # parse() falls back to libyaml's loader when it is there: the subset must agree with that one too
     assert same(fast, fm.load_yaml(text) or {}), text
+    # the key lines it reads along the way are the ones key_lines finds, and such a block has no duplicate
+    parsed, lines = fm.parse_with_lines(text)
+    assert lines == fm.key_lines(text) and parsed.problems == [], text
 
 
 # Texts where the subset parser once disagreed with PyYAML.

@@ -107,6 +107,7 @@ def check(body: str) -> None:
     full = scan_full(body, 1, body.split("\n"))
     assert fast[0] == full[0], "links differ"
     assert fast[1] == full[1], "headings differ"
+    assert fast[2] == full[2], "problems differ"  # empty links, and each line's first unclosed "[["
 
 
 # Pages found by the search once, or that sit on an edge: checked on every run.
@@ -128,6 +129,14 @@ EDGE_CASES = [
     ">     [[Page]]",  # and after a quote marker
     "[[a|b]] [t](x.md) ![[c#d|e]]",
     "> [[a]]\n> b [[c]]\n- [[d]]\n  - [[e]]",
+    # an unclosed "[[": reported once a line, read as text; where a "]]" follows it, markdown-it decides
+    "a [[b\nc]] [[d]]",
+    "[[a](b.md) [x [[y](z.md)",  # the second "[" of each opens a Markdown link
+    "[t](a[[b.md) [[c",  # "[[" inside a destination is no wikilink
+    "[[[x [[]] and ![[y",
+    "[[a [[b]]",
+    "| a | b |\n|---|---|\n| [[c | d |",  # in a table cell
+    "# T [[x ##\n> q [[r\n- [[s\n  [[t",
 ]
 
 
@@ -140,6 +149,19 @@ def test_fast_scanner_agrees_with_markdown_it_on_known_pages(body: str) -> None:
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(pages())
 def test_fast_scanner_agrees_with_markdown_it(body: str) -> None:
+    check(body)
+
+
+def test_an_unclosed_wikilink_takes_the_fast_path_reported_where_markdown_it_reports_it() -> None:
+    body = "# T\n\nA link cannot span lines: [[not-a-link\nsee [[Page]] and [[[x then [[y\n- item [[z"
+    fast = scan_fast(body, 1)
+    assert fast is not None
+    assert [(p.line, p.column, p.message) for p in fast[2]] == [
+        (3, 27, "'[[' is never closed by ']]' on the same line"),
+        (4, 18, "'[[' is never closed by ']]' on the same line"),  # once a line
+        (5, 8, "'[[' is never closed by ']]' on the same line"),
+    ]
+    assert [lk.target for lk in fast[0]] == ["Page"]
     check(body)
 
 

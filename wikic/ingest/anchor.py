@@ -304,6 +304,18 @@ def _common_word(name: str, text: str) -> bool:
     return mid_sentence is not None and ordinary(name, text)
 
 
+def _only_its_title(name: str, text: str) -> bool:
+    """`name` is the source's title (its first level-one heading) and the source writes it nowhere else: a
+    small model proposes "The Memory Palace Method and AI Memory" as an entity of that very article."""
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    title = next((line for line in lines if line.startswith("# ")), None)
+    if title is None:
+        return False
+    key = _compact(name)
+    return bool(key) and _compact(title.lstrip("#")) == key and \
+        not any(_compact(line.lstrip("#")) != key and key in _compact(line) for line in lines)
+
+
 def _compact(name: str) -> str:
     return "".join(word for word, _, _ in words(name))
 
@@ -390,8 +402,12 @@ def anchor_plan(plan: Plan, text: str) -> Plan:
 
     invented: list[str] = []
     invented_claims = 0
+    titles: list[str] = []
     entities = []
     for e in plan.entities:  # a named thing the source never names is the model's invention
+        if _only_its_title(e.name, text):
+            titles.append(e.name)  # the source itself, which its source page is about
+            continue
         # and so is a "name" the source only writes as an ordinary word ("the project" made "Project")
         if not real(e.name, e.aliases) or (not e.aliases and _common_word(e.name, text)):
             invented.append(e.name)
@@ -469,7 +485,7 @@ def anchor_plan(plan: Plan, text: str) -> Plan:
     return Plan(
         plan.source_path, plan.summary, tuple(entities), tuple(concepts), comparisons, tuple(relations),
         plan.notes, tuple(dict.fromkeys(invented)), invented_claims, tuple(memories), replaced, found_count,
-        refiled,
+        refiled, tuple(dict.fromkeys(titles)),
     )
 
 

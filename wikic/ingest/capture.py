@@ -22,7 +22,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime, time
 from pathlib import Path
 from typing import Any, BinaryIO
 
@@ -68,12 +68,14 @@ def capture(
     return commit(vault_root, prepared)
 
 
-def commit(vault_root: Path, prepared: Sequence[Prepared]) -> list[CapturedSource]:
-    """Write what `read_inputs` prepared into raw/ and the source ledger (under the ledger's lock)."""
+def commit(vault_root: Path, prepared: Sequence[Prepared], *, day: date | None = None) -> list[CapturedSource]:
+    """Write what `read_inputs` prepared into raw/ and the source ledger (under the ledger's lock). The ledger
+    dates each new source now, or at the start of `day` (a run that says which day it is)."""
     root = vault_root.resolve()
+    when = datetime.combine(day, time(), UTC) if day is not None else datetime.now(UTC)
     with source_ledger_lock(root):
         sources = source_ledger(root)
-        results = [_commit(root, item, sources, write=True) for item in prepared]
+        results = [_commit(root, item, sources, write=True, when=when) for item in prepared]
         if any(result.new for result in results):  # sources seen before change nothing, not even the ledger
             write_source_ledger(root, sources)
     return results
@@ -107,7 +109,9 @@ def _sha256(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
-def _commit(root: Path, item: Prepared, sources: dict[str, dict[str, Any]], *, write: bool) -> CapturedSource:
+def _commit(
+    root: Path, item: Prepared, sources: dict[str, dict[str, Any]], *, write: bool, when: datetime | None = None
+) -> CapturedSource:
     digest = _sha256(item.data)
     for raw_path, entry in sources.items():
         if (
@@ -176,7 +180,7 @@ def _commit(root: Path, item: Prepared, sources: dict[str, dict[str, Any]], *, w
         "origin": item.source_name,
         "text_path": text_rel,
         "text_sha256": _sha256((root / text_rel).read_bytes()) if text_rel else "",
-        "captured": datetime.now(UTC).isoformat(timespec="seconds"),
+        "captured": (when or datetime.now(UTC)).isoformat(timespec="seconds"),
     }
     if encoding != "utf-8":
         sources[raw_rel]["encoding"] = encoding  # the text file beside it is the converted copy

@@ -397,7 +397,7 @@ def _gather(run: _Run) -> tuple[list[CapturedSource], list[CapturedSource]]:
             if ledger_missing(root):
                 rebuilt.save()
                 report.rebuilt = sorted(rebuilt.entries)
-    sources = planned if run.previewing else commit(root, prepared)
+    sources = planned if run.previewing else commit(root, prepared, day=options.today)
     if not options.inputs and not run.previewing:
         # the run goes on (its configuration held): this report is the one that tells of the files refused,
         # and the next runs pass over them until they change

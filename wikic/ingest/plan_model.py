@@ -337,6 +337,7 @@ class Plan:
     summaries_replaced: int = 0  # item summaries no anchored quote supported (see UNSUPPORTED_SUMMARY)
     sentences_found: int = 0  # claims that are the source's own sentences, found by code (`sentences.py`)
     refiled: int = 0  # claims the model filed under one entity that open with another's name (`subjects.py`)
+    titles: tuple[str, ...] = ()  # names that are the source's own title, which its source page covers (dropped)
 
     def facts(self) -> list[Fact]:
         """Every fact in the plan, in order."""

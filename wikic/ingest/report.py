@@ -33,6 +33,7 @@ class SourceReport:
     strategy: str = ""  # how the model was asked (see wikic.ingest.extract.run)
     nothing_extracted: bool = False  # the source names things and the model proposed none of them
     invented: list[str] = field(default_factory=list)  # proposed names the source never writes
+    titles: list[str] = field(default_factory=list)  # proposed names that are the source's own title
     rejected: list[str] = field(default_factory=list)  # pairings and intervals refused, each with its reason
     superseded: int = 0  # claims moved to a page's history: a later value holds now
     contested: list[str] = field(default_factory=list)  # pages whose current claims contradict each other
@@ -200,6 +201,8 @@ def source_lines(s: SourceReport) -> list[str]:
         lines.append(f"  {sum(s.dropped.values())} not written: {dropped_reasons(s.dropped)}")
     if s.invented:
         lines.append(f"  names the source never writes (dropped as invented): {', '.join(dict.fromkeys(s.invented))}")
+    if s.titles:
+        lines.append(f"  the source's own title, not a subject (its source page covers it): {', '.join(s.titles)}")
     if s.nothing_extracted:
         lines.append("  nothing extracted, although the source names things: the model proposed none of them"
                      " (try a larger model, or --strategy two-pass, and --force to compile it again)")

@@ -168,7 +168,7 @@ class CompileSession:
             return r
         fill(r, result)
         r.dropped, r.repaired_quotes, r.invented = got.plan.dropped(), got.plan.repaired_count, list(got.plan.invented)
-        r.sentences_found = got.plan.sentences_found
+        r.sentences_found, r.titles = got.plan.sentences_found, list(got.plan.titles)
         r.strategy, r.nothing_extracted = got.strategy, got.nothing_extracted
         if not self.job.dry_run:
             self._record(src, r, result)

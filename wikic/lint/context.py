@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
-from wikic.lint.finding import Finding, Fix
+from wikic.lint.finding import Finding, finding
 from wikic.vault.graph import Edge, LinkGraph
 from wikic.vault.link_text import LinkNames
 from wikic.vault.load import Vault
@@ -62,29 +62,8 @@ class LintContext:
     def edges_from(self, path: str) -> list[Edge]:
         return self.links.by_source.get(path, [])
 
-    def finding(
-        self,
-        rule: str,
-        path: str,
-        line: int | None,
-        message: str,
-        *,
-        column: int | None = None,
-        severity: str | None = None,
-        target: str | None = None,
-        fix: Fix | None = None,
-    ) -> Finding:
-        # severity None: the runner applies the rule's default (or SCHEMA.md's override)
-        return Finding(
-            rule,
-            severity or "",
-            path,
-            line,
-            column if column is not None else (1 if line else None),
-            message,
-            target,
-            fix,
-        )
+    # a rule's finding (`wikic.lint.finding.finding`), as `ctx.finding(...)`
+    finding = staticmethod(finding)
 
     def problems(self, rule: str) -> Iterator[Finding]:
         """Problems the parser or the walk found that belong to `rule`."""

@@ -46,7 +46,9 @@ class Finding:
     fix: Fix | None = None
 
     def sort_key(self) -> tuple[Any, ...]:
-        return (self.path, self.line or 0, self.column or 0, self.rule, self.message)
+        """A report's order: by place, then the most severe first, then by rule and message."""
+        return (self.path, self.line or 0, self.column or 0, SEVERITY_ORDER.get(self.severity, 9), self.rule,
+                self.message)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -64,3 +66,21 @@ class Finding:
     def from_dict(cls, d: dict[str, Any]) -> Finding:
         fix = Fix(**d["fix"]) if d.get("fix") else None
         return cls(d["rule"], d["severity"], d["path"], d["line"], d["column"], d["message"], d.get("target"), fix)
+
+
+def finding(
+    rule: str,
+    path: str,
+    line: int | None,
+    message: str,
+    *,
+    column: int | None = None,
+    severity: str | None = None,
+    target: str | None = None,
+    fix: Fix | None = None,
+) -> Finding:
+    """A rule's finding; severity None: the runner applies the rule's default (or SCHEMA.md's override). The
+    column is 1 on a line when not given."""
+    return Finding(
+        rule, severity or "", path, line, column if column is not None else (1 if line else None), message, target, fix
+    )

@@ -33,7 +33,6 @@ _BEGIN_TEXT = PREFIX + "begin "
 # Blocks only the compiler writes from a page's claims: a page holding one is a compiled page.
 _COMPILED = (LEAD_BLOCK, HISTORY_KEY, CLAIMS_KEY)
 
-_HIDING = ("```", "~~~", "<!--", "%%")  # what may open a stretch of hidden lines
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 _QUOTE = re.compile(r"^ {0,3}>[ \t]?")
 _CALLOUT_TITLE = re.compile(r"^\[![^\]\n]+\][+-]?")
@@ -43,6 +42,11 @@ _ITEM = re.compile(r"^(?:[-*+]|\d{1,9}[.)])[ \t]+(?:\[.\][ \t]+)?")
 _INLINE_HIDDEN = re.compile(r"<!--.*?-->|%%.*?%%")
 _BLOCK_ID = re.compile(r"(?<!\S)\^[A-Za-z0-9-]+[ \t]*$")
 _WORDY = re.compile(r"[^\W_]")
+
+
+def _may_hide(text: str) -> bool:
+    """The text holds what may open a stretch of hidden lines: a fence, an HTML or `%%` comment."""
+    return "```" in text or "~~~" in text or "<!--" in text or "%%" in text
 
 
 @dataclass(frozen=True)
@@ -106,7 +110,7 @@ class PageText:
     @cached_property
     def hidden(self) -> frozenset[int]:
         """Lines inside fenced code, or inside an HTML or `%%` comment that spans lines (the `claims` block)."""
-        if not any(mark in self.text for mark in _HIDING):
+        if not _may_hide(self.text):
             return frozenset()
         return _hidden_lines(self.lines, self.body_start, len(self.lines))
 
@@ -147,7 +151,7 @@ class PageText:
         last = min(last, len(self.lines))
         # a lead is near the top: what hides the lines down to it is all that is needed
         hidden = self.__dict__.get("hidden") or (_hidden_lines(self.lines, self.body_start, last)
-                                                 if any(mark in self.text for mark in _HIDING) else frozenset())
+                                                 if _may_hide(self.text) else frozenset())
         for n in range(max(first, self.body_start), last + 1):
             if n in hidden:
                 continue

@@ -10,8 +10,13 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from wikic.lint.context import LintContext
     from wikic.lint.finding import Finding
+    from wikic.lint.page_text import PageText
+    from wikic.vault.model import Note
+    from wikic.vault.schema_md import Schema
 
 Check = Callable[["LintContext"], Iterable["Finding"]]
+# A page rule's judgement of one subject page: its path, its text, its note, SCHEMA.md and the page's type.
+PageCheck = Callable[[str, "PageText", "Note", "Schema", "str | None"], Iterable["Finding"]]
 
 
 @dataclass(frozen=True)
@@ -21,6 +26,8 @@ class Rule:
     summary: str
     needs_schema: bool  # skipped on a plain Obsidian vault (no SCHEMA.md)
     check: Check
+    # a page rule's judgement of one page (`rules/_pages.py`), which lint also runs where each page is parsed
+    page: PageCheck | None = None
 
 
 CORE_RULES = ("orphan-page", "broken-wikilink", "index-gap", "frontmatter", "stale-page", "contradiction")

@@ -117,13 +117,23 @@ class Parsed(NamedTuple):
 
 def parse(yaml_text: str, first_line: int = 2) -> Parsed:
     """Parse a frontmatter block. Problems carry file line numbers."""
+    return parse_with_lines(yaml_text, first_line)[0]
+
+
+def parse_with_lines(yaml_text: str, first_line: int = 2) -> tuple[Parsed, dict[str, int]]:
+    """`parse` and `key_lines` of a block in one reading where the subset parser takes it: such a block has no
+    duplicate key (the subset declines those), and each key sits on the line it was read from."""
+    simple = _parse_simple(yaml_text, first_line)
+    if simple is not None:
+        return Parsed(simple[0], []), simple[1]
+    return _parse_full(yaml_text, first_line), key_lines(yaml_text, first_line)
+
+
+def _parse_full(yaml_text: str, first_line: int) -> Parsed:
     problems = [
         Problem(RULE, line, f"duplicate frontmatter key '{key}' (Obsidian requires unique keys)")
         for key, line in duplicate_keys(yaml_text, first_line)
     ]
-    fast = parse_simple(yaml_text)
-    if fast is not None:
-        return Parsed(fast, problems)
     try:
         data = load_yaml(yaml_text)
     except yaml.YAMLError as exc:
@@ -291,9 +301,16 @@ def _flow_list(inner: str) -> Any:
 
 def parse_simple(yaml_text: str) -> dict[str, Any] | None:
     """Parse the common flat shape, or return None to say "use PyYAML"."""
+    simple = _parse_simple(yaml_text, 0)
+    return simple[0] if simple is not None else None
+
+
+def _parse_simple(yaml_text: str, first_line: int) -> tuple[dict[str, Any], dict[str, int]] | None:
+    """`parse_simple`, with each key's file line (the block starting on file line `first_line`)."""
     if "#" in yaml_text or "\t" in yaml_text or "\r" in yaml_text or _NOT_SIMPLE_CHARS.search(yaml_text):
         return None
     data: dict[str, Any] = {}
+    lines_of: dict[str, int] = {}
     lines = yaml_text.split("\n")
     i = 0
     n = len(lines)
@@ -308,6 +325,7 @@ def parse_simple(yaml_text: str) -> dict[str, Any] | None:
         key, value = m.group(1), (m.group(2) or "").rstrip(" ")
         if key in data or key in _SPECIAL_WORDS or len(key) > _MAX_KEY:
             return None
+        lines_of[key] = first_line + i
         i += 1
         if value == "":
             items: list[Any] = []
@@ -338,4 +356,4 @@ def parse_simple(yaml_text: str) -> dict[str, Any] | None:
         if parsed is _FAIL:
             return None
         data[key] = parsed
-    return data
+    return data, lines_of

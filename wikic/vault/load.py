@@ -8,8 +8,10 @@ from __future__ import annotations
 import os
 import posixpath
 import stat
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from wikic.vault import parse_cache
 from wikic.vault.layout import HUB_TYPES, INDEX_FILE, LOG_FILE, OVERVIEW_FILE, RAW_DIR, SCHEMA_FILE
@@ -35,6 +37,8 @@ class Vault:
     problems: list[tuple[str, Problem]] = field(default_factory=list)  # (path, problem) found while walking
     resolver: Resolver | None = None  # built from `files` when asked to resolve while parsing
     resolved: dict[str, Resolved] = field(default_factory=dict)  # path -> its links' resolutions, where done
+    # path -> what the caller's `per_note` made of the note, for the notes parsed in this load (not the cached)
+    per_note: dict[str, Any] = field(default_factory=dict)
 
     def page_type(self, path: str) -> str | None:
         """The page type of a wiki page (by its top folder), or None when `path` is not a wiki page."""
@@ -176,11 +180,18 @@ def _wanted(path: str, schema: Schema) -> bool:
     return path not in (LOG_FILE, SCHEMA_FILE) and not path.startswith(RAW_DIR + "/")
 
 
-def _read_and_parse(root: str, paths: list[str]) -> list[Note]:
+# What the caller of `load_vault` works out from each note it has parsed, in the process that parsed it (with
+# the note's bytes at hand): None, or the result to keep by path in `Vault.per_note`.
+PerNote = Callable[[str, bytes, Note], Any]
+_PER_NOTE: PerNote | None = None  # set while parsing when the caller asked for it
+
+
+def _read_and_parse(root: str, paths: list[str]) -> tuple[list[Note], dict[str, Any]]:
     # imported here: `walk` alone (a cached lint) should not pay for the parser and YAML
     from wikic.vault.parse import parse_note
 
     out = []
+    extra: dict[str, Any] = {}
     for path in paths:
         try:
             with open(os.path.join(root, path), "rb") as fh:
@@ -190,8 +201,13 @@ def _read_and_parse(root: str, paths: list[str]) -> list[Note]:
 
             out.append(empty_note(path, [Problem("unsafe-path", None, f"cannot read: {exc.strerror}")]))
             continue
-        out.append(parse_note(path, data))
-    return out
+        note = parse_note(path, data)
+        out.append(note)
+        if _PER_NOTE is not None:
+            made = _PER_NOTE(path, data, note)
+            if made is not None:
+                extra[path] = made
+    return out, extra
 
 
 Resolved = list[tuple[str | None, tuple[str, ...]]]  # each link of a note: where it lands, and the candidates
@@ -208,21 +224,24 @@ def _resolve(notes: list[Note]) -> list[Resolved] | None:
 
 def _parse_here(
     root: str, stamps: list[tuple[str, int, int]], encode: bool
-) -> tuple[list[CachedNote], list[Resolved] | None]:
-    """Parse in this process: each note with its cache line when `encode`, and its links resolved when asked."""
-    notes = _read_and_parse(root, [path for path, _, _ in stamps])
+) -> tuple[list[CachedNote], list[Resolved] | None, dict[str, Any]]:
+    """Parse in this process: each note with its cache line when `encode`, its links resolved when asked, and
+    what `_PER_NOTE` made of it."""
+    notes, extra = _read_and_parse(root, [path for path, _, _ in stamps])
     entries = [
-        CachedNote(size, mtime, note, (parse_cache.encode(note, size, mtime) or "") if encode else "")
+        CachedNote(size, mtime, note, (parse_cache.encode(note, size, mtime) or b"") if encode else b"")
         for note, (_, size, mtime) in zip(notes, stamps, strict=True)
     ]
-    return entries, _resolve(notes)
+    return entries, _resolve(notes), extra
 
 
-def _parse_encoded(root: str, stamps: list[tuple[str, int, int]]) -> tuple[list[str | Note], list[Resolved] | None]:
-    """In a parsing process: each note as its cache line, which is also how it travels back (cheaper than
+def _parse_encoded(
+    root: str, stamps: list[tuple[str, int, int]]
+) -> tuple[list[bytes | Note], list[Resolved] | None, dict[str, Any]]:
+    """In a parsing process: each note as its cache row, which is also how it travels back (cheaper than
     pickling the tuples); a note JSON cannot carry comes back as itself."""
-    entries, resolved = _parse_here(root, stamps, encode=True)
-    return [entry.line or entry.note for entry in entries], resolved
+    entries, resolved, extra = _parse_here(root, stamps, encode=True)
+    return [entry.line or entry.note for entry in entries], resolved, extra
 
 
 def fork_is_safe() -> bool:
@@ -236,34 +255,41 @@ def fork_is_safe() -> bool:
 
 def _parse_many(
     root: Path, files: dict[str, FileInfo], paths: list[str], jobs: int, encode: bool
-) -> tuple[list[CachedNote], dict[str, Resolved]]:
-    """Every path parsed, with its cache line when `encode` ("" when the note cannot be cached), and its
-    links resolved by path when `_RESOLVER` is set."""
+) -> tuple[list[CachedNote], dict[str, Resolved], dict[str, Any]]:
+    """Every path parsed, with its cache line when `encode` ("" when the note cannot be cached), its links
+    resolved by path when `_RESOLVER` is set, and what `_PER_NOTE` made of each note, by path."""
     stamps = [(p, files[p].size, files[p].mtime_ns) for p in paths]
     if jobs <= 1 or len(paths) < 400 or not fork_is_safe():
-        entries, resolved = _parse_here(os.fspath(root), stamps, encode)
-        return entries, dict(zip(paths, resolved, strict=True)) if resolved is not None else {}
+        entries, resolved, extra = _parse_here(os.fspath(root), stamps, encode)
+        return entries, dict(zip(paths, resolved, strict=True)) if resolved is not None else {}, extra
     # Parsing is pure CPU: forked processes take all but one share and this process parses that one meanwhile
     # (rather than waiting). Shares interleave so that each costs about the same.
     import multiprocessing as mp
 
+    from wikic.vault.parse.reference import markdown
+
+    # Built before the fork, which copies it: each process would otherwise import markdown-it (0.1 s) for the
+    # first page that needs it, and a vault big enough to fork has such pages; the same for the cache's codec.
+    markdown()
+    parse_cache.choose_codec()
     ctx = mp.get_context("fork")
     shares = [stamps[i::jobs] for i in range(jobs)]
     with ctx.Pool(jobs - 1) as pool:
         pending = pool.starmap_async(_parse_encoded, [(os.fspath(root), share) for share in shares[1:]])
-        out, mine = _parse_here(os.fspath(root), shares[0], encode)
+        out, mine, extra = _parse_here(os.fspath(root), shares[0], encode)
         results = pending.get()
     by_path: dict[str, Resolved] = {}
     if mine is not None:
         by_path.update(zip((p for p, _, _ in shares[0]), mine, strict=True))
-    for share, (result, theirs) in zip(shares[1:], results, strict=True):
-        lines = [item for item in result if isinstance(item, str)]
+    for share, (result, theirs, their_extra) in zip(shares[1:], results, strict=True):
+        extra.update(their_extra)
+        lines = [item for item in result if isinstance(item, bytes)]
         decoded = iter(parse_cache.decode(lines))
         for (_, size, mtime), item in zip(share, result, strict=True):
-            out.append(next(decoded) if isinstance(item, str) else CachedNote(size, mtime, item, ""))
+            out.append(next(decoded) if isinstance(item, bytes) else CachedNote(size, mtime, item, b""))
         if theirs is not None:
             by_path.update(zip((p for p, _, _ in share), theirs, strict=True))
-    return out, by_path
+    return out, by_path, extra
 
 
 def load_vault(
@@ -274,12 +300,15 @@ def load_vault(
     resolve: bool = False,
     walked: tuple[dict[str, FileInfo], list[tuple[str, Problem]]] | None = None,
     schema: Schema | None = None,
+    per_note: PerNote | None = None,
 ) -> Vault:
     """Walk and parse a vault. With `use_cache`, unchanged files (same size and mtime) are not re-parsed and
     the cache under `.wikic/cache/` is refreshed. With `resolve`, the links of every note parsed are also
     resolved where it is parsed (a share of the link graph's work done on the second core). `walked`: the
-    vault's listing when the caller has just made it (`walk`); `schema`: its SCHEMA.md when the caller has it."""
-    global _RESOLVER
+    vault's listing when the caller has just made it (`walk`); `schema`: its SCHEMA.md when the caller has it.
+    `per_note`: what to run on each note parsed (its path, bytes and note) where it is parsed; its results, by
+    path, are the vault's `per_note` (a result must pickle: it may come from another process)."""
+    global _RESOLVER, _PER_NOTE
     root = Path(root)
     schema = schema if schema is not None else load_schema(root)
     files, problems = walked if walked is not None else walk(root)
@@ -296,18 +325,20 @@ def load_vault(
             todo.append(path)
     resolver = Resolver(files) if resolve else None
     resolved: dict[str, Resolved] = {}
+    extra: dict[str, Any] = {}
     if todo:
         if jobs is None:
             jobs = min(2, os.cpu_count() or 1)
         _RESOLVER = resolver
+        _PER_NOTE = per_note
         try:
-            parsed, resolved = _parse_many(root, files, todo, jobs, encode=use_cache)
+            parsed, resolved, extra = _parse_many(root, files, todo, jobs, encode=use_cache)
         finally:
-            _RESOLVER = None
+            _RESOLVER = _PER_NOTE = None
         for entry in parsed:
             entries[entry.note.path] = entry
         if use_cache:
             parse_cache.save(root, [entries[p].line for p in wanted if entries[p].line])
     notes = {path: entries[path].note for path in wanted}
     return Vault(root=root, schema=schema, files=files, notes=notes, problems=problems, resolver=resolver,
-                 resolved=resolved)
+                 resolved=resolved, per_note=extra)

@@ -161,7 +161,15 @@ def read_cache(root: Path, name: str) -> str | None:
         return None
 
 
-def write_cache(root: Path, name: str, text: str) -> None:
+def read_cache_bytes(root: Path, name: str) -> bytes | None:
+    path = state_file(root, name)
+    try:
+        return None if path is None else path.read_bytes()
+    except OSError:
+        return None
+
+
+def write_cache(root: Path, name: str, text: str | bytes) -> None:
     """Replace a cache file in one step (a reader never sees half of it), without the fsyncs state gets:
     a cache lost to a power cut costs one rebuild. Nothing is written where `.wikic/` is not the vault's own,
     and a cache that cannot be written is no error (a read-only vault still lints)."""
@@ -169,7 +177,7 @@ def write_cache(root: Path, name: str, text: str) -> None:
     if path is None:
         return
     with suppress(OSError):
-        write_bytes_atomic(path, text.encode("utf-8"), root=root, durable=False)
+        write_bytes_atomic(path, text.encode("utf-8") if isinstance(text, str) else text, root=root, durable=False)
 
 
 # -- the source ledger (sources.json) --------------------------------------------------------------------

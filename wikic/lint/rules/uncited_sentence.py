@@ -5,25 +5,33 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from wikic.lint.context import LintContext
-from wikic.lint.finding import Finding
+from wikic.lint.finding import Finding, finding
+from wikic.lint.page_text import PageText
 from wikic.lint.rule import Rule
-from wikic.lint.rules._pages import compiled_pages, said_briefly
+from wikic.lint.rules._pages import page_findings, said_briefly
+from wikic.vault.model import Note
+from wikic.vault.schema_md import Schema
 
 
 def uncited_sentence(ctx: LintContext) -> Iterator[Finding]:
-    for path, page in compiled_pages(ctx):
-        for block in page.blocks:
-            if not block.holds_statements:
-                continue
-            for said in page.statements(block.begin + 1, block.end - 1):
-                if not said.cited:
-                    yield ctx.finding(
-                        "uncited-sentence",
-                        path,
-                        said.line,
-                        f"'{said_briefly(said.text)}' carries no anchor: it rests on no quote of a source",
-                        column=said.column,
-                    )
+    return page_findings(ctx, "uncited-sentence")
+
+
+def judge(path: str, page: PageText, note: Note, schema: Schema, kind: str | None) -> Iterator[Finding]:
+    if not page.compiled:
+        return
+    for block in page.blocks:
+        if not block.holds_statements:
+            continue
+        for said in page.statements(block.begin + 1, block.end - 1):
+            if not said.cited:
+                yield finding(
+                    "uncited-sentence",
+                    path,
+                    said.line,
+                    f"'{said_briefly(said.text)}' carries no anchor: it rests on no quote of a source",
+                    column=said.column,
+                )
 
 
 RULE = Rule(
@@ -32,4 +40,5 @@ RULE = Rule(
     "a sentence of compiler text with no anchor after it",
     needs_schema=True,
     check=uncited_sentence,
+    page=judge,
 )

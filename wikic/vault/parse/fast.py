@@ -26,8 +26,10 @@ ATX = re.compile(r"^ {0,3}(#{1,6})((?:[ \t].*)?)$", re.M)
 SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.\-]*:")
 
 # A table delimiter row, also in a container: only these characters, with a "|" and a "-" (possessive and
-# lookaheads: a long line of dashes must not backtrack quadratically).
-_TABLE_DELIMITER = re.compile(r"^(?=[^\n|]*+\|)(?=[^\n-]*+-)[ >*+.)0-9|:\-]++$", re.M)
+# lookaheads: a long line of dashes must not backtrack quadratically). Searched in "\n" + body, each match the
+# newline before a row: opening with a literal, the pattern jumps from line to line, and a line's first
+# character that cannot be in a row ends the try ("^" in MULTILINE mode is tried at every character: 7x slower).
+_DELIMITER_ROW = re.compile(r"\n(?=[ >*+.)0-9|:\-]*+$)(?=[^\n|]*+\|)(?=[^\n-]*+-)", re.M)
 _FOOTNOTE_DEF = re.compile(r"^\[\^[^\]\n]+\]:", re.M)
 ANGLE_DEST = re.compile(r"\]\(<[^<>\n]*>\)")
 # Anything that can hide a link or change block structure sends a page to markdown-it. One alternation of
@@ -35,9 +37,13 @@ ANGLE_DEST = re.compile(r"\]\(<[^<>\n]*>\)")
 # patterns only past a line start that could begin them).
 _TRICKY_CHARACTER = re.compile(r"[`$<\\\t\x00-\x08\x0b-\x1f\x7f]")
 _ENTITY = re.compile(r"&(?:#\d+|#[xX][0-9a-fA-F]+|[A-Za-z][A-Za-z0-9]*);")
-_DEFINITION = re.compile(r"(?<!\])\]:")  # reference or footnote definition, at any depth ("[[Page]]: text" stays fast)
+# A reference or footnote definition, at any depth ("[[Page]]: text" stays fast): a "]:" not after a "]", the
+# literal first and the look back after it (a pattern opening with a look-behind is tried at every offset).
+_DEFINITION = re.compile(r"\]:(?<!\]\]:)")
+# Searched in "\n" + body: a pattern that opens with a literal newline lets the regex engine jump from line
+# to line, where "^" in MULTILINE mode is tried at every character (5x slower over a vault).
 _TRICKY_LINE = re.compile(
-    r"^(?=[ >*+\-0-9.):=])(?:"
+    r"\n(?=[ >*+\-0-9.):=])(?:"
     r" {4,}[^ \n]"  # indented code or deep list continuation (even when the text starts with U+3000)
     r"|[ >*+\-0-9.)]*?(?:[-*+>]|\d{1,9}[.)]) {5,}[^ \n]"  # a list item or quote opening with indented code
     r"|[ >]*+(?:=++|-++)[ ]*+$"  # setext underline or thematic break, also inside a quote
@@ -55,7 +61,7 @@ def _needs_full_parser(body: str) -> bool:
         or "~~~" in body
         or ("&" in body and _ENTITY.search(body))
         or ("]:" in body and _DEFINITION.search(body))
-        or _TRICKY_LINE.search(body)
+        or _TRICKY_LINE.search("\n" + body)
     )
 
 
@@ -128,7 +134,7 @@ def fast_eligible(body: str) -> bool:
         body = _FOOTNOTE_DEF.sub("", body)
     if _needs_full_parser(body):
         return False
-    if "|" in body and _TABLE_DELIMITER.search(body):
+    if "|" in body and _DELIMITER_ROW.search("\n" + body):
         return plain_tables(original)
     return True
 
@@ -139,9 +145,12 @@ _MD_TRIM = "\t\n\x0b\x0c\r \xa0\u1680" + "".join(map(chr, range(0x2000, 0x200B))
 _MAX_AUTOCOMPLETED_CELLS = 65536  # markdown-it ends a table early past this many missing cells
 
 
+_UNESCAPED_PIPE = re.compile(r"(?<!\\)\|")
+
+
 def _cells(row: str) -> list[str]:
     """A row's cells as GFM splits them: at pipes not escaped, one empty cell at each end dropped."""
-    cells = re.split(r"(?<!\\)\|", row.strip(_MD_TRIM))
+    cells = _UNESCAPED_PIPE.split(row.strip(_MD_TRIM))
     if cells and cells[0] == "":
         cells.pop(0)
     if cells and cells[-1] == "":
@@ -152,11 +161,13 @@ def _cells(row: str) -> list[str]:
 def _row_links_intact(row: str) -> bool:
     """No link in a table row straddles a cell boundary or depends on the row's unescaping: a wikilink
     may hold one `\\|` (its target|alias separator, written escaped in tables), nothing else may."""
-    for m in WIKI_RE.finditer(row):
+    if "[" not in row:
+        return True
+    for m in WIKI_FIND.finditer(row):
         raw = m.group(0)
-        if re.search(r"(?<!\\)\|", raw) or raw.count("\\|") > 1 or (m.group(3) or "").count("|"):
+        if _UNESCAPED_PIPE.search(raw) or raw.count("\\|") > 1 or (m.group(2) or "").count("|"):
             return False
-    return not any("|" in m.group(0) or "\\" in m.group(0) for m in SIMPLE_MDLINK.finditer(row))
+    return not any("|" in m.group(0) or "\\" in m.group(0) for m in MDLINK_FIND.finditer(row))
 
 
 def plain_tables(body: str) -> bool:
@@ -171,11 +182,14 @@ def plain_tables(body: str) -> bool:
     """
     lines = body.split("\n")
     n = len(lines)
-    i = 0
-    while i < n:
-        if not _TABLE_DELIMITER.fullmatch(lines[i]):
-            i += 1
-            continue
+    i = 0  # the first line no table has read yet
+    row, at = 0, 0  # the line of offset `at`
+    for m in _DELIMITER_ROW.finditer("\n" + body):
+        row += body.count("\n", at, m.start())  # the row starts at m.start() of `body`
+        at = m.start()
+        if row < i:
+            continue  # a row of the table just read
+        i = row
         header = i - 1
         if header < 0 or not lines[header].startswith("|") or not lines[i].startswith("|"):
             return False
@@ -236,8 +250,12 @@ def scan_fast(
             item = make_wikilink(embed, m.group(1), m.group(2), body[start:end], line, col)
             (links if isinstance(item, Link) else problems).append(item)  # type: ignore[arg-type]
             spans.append((start, end))
-        if count("[[") != len(spans):  # a match holds no "[" but its opening pair
-            return None  # an unclosed or nested "[[": let markdown-it decide what it is
+    unclosed: list[int] = []
+    if "[[" in body and count("[[") != len(spans):  # a match holds no "[" but its opening pair
+        found = _unclosed(body, spans, body if headings_text is None else headings_text)
+        if found is None:
+            return None  # a nested "[[": let markdown-it decide what it is
+        unclosed = found
     if "](" in body:
         md_matches = list(MDLINK_FIND.finditer(body))
         if count("](") != len(md_matches):
@@ -257,19 +275,60 @@ def scan_fast(
             href = m.group(2) if m.group(2) is not None else m.group(3)
             if "\\" in href:
                 return None  # markdown-it unescapes a destination ("x\\|y.md" is "x|y.md"): let it
+            if unclosed and any(s <= at < e for at in unclosed):
+                return None  # "[[" inside a destination is no link to close: markdown-it decides
             link = make_mdlink(href, body[s:e], embed, line, col)
             if link is not None:
                 links.append(link)
         links.sort(key=lambda lk: (lk.line, lk.column))
+    if unclosed:
+        cursor[0], cursor[1], cursor[2] = 0, first_line, 0
+        for at in unclosed:
+            line, col = position(at)
+            problems.append(Problem("malformed-link", line, "'[[' is never closed by ']]' on the same line", col))
+        problems.sort(key=lambda p: (p.line or 0, p.column))
     return links, atx_headings(body if headings_text is None else headings_text, first_line), problems
+
+
+def _unclosed(body: str, spans: list[tuple[int, int]], unmasked: str) -> list[int] | None:
+    """Where each line's first "[[" that no wikilink took stands, when no such "[[" has a "]]" after it on
+    its line: markdown-it's wikilink rule reports exactly those (once a line) and reads them as text. None
+    when one has a "]]" after it ("[[a [[b]]"), or sits in a table row (whose cells markdown-it places on
+    its own): markdown-it decides. The "]]" are looked for in `unmasked`, the same text with its code spans,
+    math and escapes as written (as markdown-it's rule sees the line), when `body` has them blanked."""
+    out: list[int] = []
+    reported_to = -1  # the end of the last line reported
+    si, n_spans = 0, len(spans)
+    at = body.find("[[")
+    while at >= 0:
+        while si < n_spans and spans[si][1] <= at:
+            si += 1
+        if si < n_spans and spans[si][0] <= at:
+            at = body.find("[[", spans[si][1])  # inside a wikilink
+            continue
+        line_start = body.rfind("\n", 0, at) + 1
+        line_end = body.find("\n", at)
+        if line_end < 0:
+            line_end = len(body)
+        if unmasked.find("]]", at + 2, line_end) >= 0 or unmasked.startswith("|", line_start):
+            return None
+        if at > reported_to:
+            out.append(at)
+            reported_to = line_end
+        at = body.find("[[", at + 1)  # "[[[" opens two: the second is on the line already reported
+    return out
+
+
+# ATX in "\n" + body, each match opening with the newline before its line (see `_TRICKY_LINE`).
+_ATX_LINE = re.compile(r"\n {0,3}(#{1,6})((?:[ \t].*)?)$", re.M)
 
 
 def atx_headings(body: str, first_line: int) -> list[Heading]:
     headings = []
     if "#" in body:
         line, at = first_line, 0
-        for m in ATX.finditer(body):
-            line += body.count("\n", at, m.start())
+        for m in _ATX_LINE.finditer("\n" + body):
+            line += body.count("\n", at, m.start())  # the heading's line starts at m.start() of `body`
             at = m.start()
             headings.append(Heading(_heading_text(m.group(2)), len(m.group(1)), line))
     return headings

@@ -12,7 +12,7 @@ from __future__ import annotations
 import bisect
 import re
 
-from wikic.vault.parse.fast import SIMPLE_MDLINK, WIKI_RE
+from wikic.vault.parse.fast import MDLINK_FIND, WIKI_FIND, WIKI_RE
 
 # CommonMark's ASCII punctuation: a backslash before one of these makes it a literal character.
 _ESCAPABLE = frozenset("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
@@ -30,6 +30,10 @@ _AUTOLINK = re.compile(
     r"|<[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?"
     r"(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*>"
 )
+
+
+# What a line opening a block that hides lines starts with: indented code, `$$`, a fence, a comment.
+_BLOCK_OPENERS = frozenset(" $`~<%")
 
 
 def _blank(lines: list[str], first: int, last: int, hidden: set[int]) -> None:
@@ -67,16 +71,23 @@ def mask_markup(body: str) -> tuple[str, str, set[int]] | None:
     if math and _INDENTED_MATH.search(body):
         return None  # as an indented fence
     # Indented code only where nothing could hold the indented lines instead (a list item, a quote, a
-    # footnote's continuation): then they are code exactly when a blank line comes before them.
-    code = "    " in body and _INDENTED_LINE.search(body) is not None and not _CONTAINER_LINE.search(body)
-    code = code and "]:" not in body
+    # footnote's continuation): then they are code exactly when a blank line comes before them. On a page
+    # with lists or quotes, only after a paragraph that closed them all (`_after_top_level_paragraph`).
+    code = "    " in body and "]:" not in body and _INDENTED_LINE.search(body) is not None
+    contained = code and _CONTAINER_LINE.search(body) is not None
     if "<!--" in body or "%%" in body or fences or math or code:
         if _CONTAINED_COMMENT.search(body):
             return None
-        k, n = 0, len(lines)
-        while k < n:
+        n = len(lines)
+        k = 0  # the first line not hidden by a block already read
+        # Only a line opening with one of these characters can open a block: the loop visits those alone.
+        for opener in [number for number, text in enumerate(lines) if text[:1] in _BLOCK_OPENERS]:
+            if opener < k:
+                continue  # inside the block just read
+            k = opener
             line = lines[k]
-            if code and line.startswith("    ") and line.strip(" ") and (k == 0 or not lines[k - 1].strip(" ")):
+            if (code and line.startswith("    ") and line.strip(" ") and (k == 0 or not lines[k - 1].strip(" "))
+                    and (not contained or _after_top_level_paragraph(lines, k))):
                 last = k
                 while last + 1 < n and (lines[last + 1].startswith("    ") or not lines[last + 1].strip(" ")):
                     last += 1
@@ -134,6 +145,7 @@ def mask_markup(body: str) -> tuple[str, str, set[int]] | None:
     text = for_headings
     n = len(text)
     tick_runs: dict[int, list[int]] | None = None
+    leading_dollar: bool | None = None
     found = _INLINE_MARKUP.search(text)
     while found is not None:
         i = found.start()
@@ -165,8 +177,12 @@ def mask_markup(body: str) -> tuple[str, str, set[int]] | None:
                     return None  # a table row splits at a pipe even inside code
                 blank = after - i
         elif ch == "$":
-            if "\\" in text:
-                return None  # inline math counts the backslashes before a "$" its own way: markdown-it decides
+            if leading_dollar is None:
+                leading_dollar = "\\" in text and _LEADING_DOLLAR.search(text) is not None
+            if leading_dollar:
+                # dollarmath looks for backslashes before a "$" that opens its text (a paragraph's, a heading's,
+                # a cell's) at that text's end instead: markdown-it decides
+                return None
             math_end = _inline_math_end(text, i)
             if math_end is None:
                 return None
@@ -201,10 +217,21 @@ def mask_markup(body: str) -> tuple[str, str, set[int]] | None:
         done = end
     pieces.append(text[done:])
     masked_text = "".join(pieces)
-    for m in (*WIKI_RE.finditer(masked_text), *SIMPLE_MDLINK.finditer(masked_text)):
-        k = bisect.bisect_right(ends, m.start())  # the first blanked span ending past the link's start
-        if k < len(starts) and starts[k] < m.end():
-            return None  # blanking joined a link out of pieces markdown-it never joins
+    # A blanked span sits on one line, and a link never crosses a line end: only the lines holding one are
+    # searched for a link that blanking joined out of pieces markdown-it never joins.
+    line_end = -1
+    for span_start in starts:
+        if span_start < line_end:
+            continue  # that line was searched already
+        line_start = masked_text.rfind("\n", 0, span_start) + 1
+        line_end = masked_text.find("\n", span_start)
+        if line_end < 0:
+            line_end = len(masked_text)
+        for m in (*WIKI_FIND.finditer(masked_text, line_start, line_end),
+                  *MDLINK_FIND.finditer(masked_text, line_start, line_end)):
+            k = bisect.bisect_right(ends, m.start())  # the first blanked span ending past the link's start
+            if k < len(starts) and starts[k] < m.end():
+                return None
     return masked_text, for_headings, hidden
 
 
@@ -214,12 +241,32 @@ _TICKS = re.compile(r"`+")
 
 
 _INDENTED_MATH = re.compile(r"^ {1,3}\$\$", re.M)
+# A "$" that may open the text of a paragraph, heading or table cell: only markers, spaces and pipes before it
+# on its line (a "$" there opens inline math unless that text ends in a backslash, dollarmath's quirk).
+_LEADING_DOLLAR = re.compile(r"^[ >*+\-0-9.)#|]*\$|\|[^\n|]*?\$", re.M)
 _INDENTED_LINE = re.compile(r"^ {4,}[^ \n]", re.M)
 _CONTAINER_LINE = re.compile(r"^ {0,3}(?:[-*+>]|\d{1,9}[.)])(?:[ ]|$)", re.M)
 # dollarmath's closing "$$" with an equation label after it ("$$ (eq1)"), read on the reversed line
 _EQUATION_LABEL_REVERSED = re.compile(r"^\s*\)([^)$\r\n]+?)\(\s*\${2}")
 # markdown-it's whitespace (isWhiteSpace): after an opening "$" or before a closing one, it makes no math
 _MD_SPACE = frozenset("\t\n\x0b\x0c\r \xa0\u1680\u202f\u205f\u3000" + "".join(map(chr, range(0x2000, 0x200B))))
+
+
+def _after_top_level_paragraph(lines: list[str], k: int) -> bool:
+    """Whether no list item or quote can hold line `k`, which follows a blank line: the lines before it, past
+    blank ones, are the top of the page or a paragraph whose every line starts at the margin with no list or
+    quote marker, and whose first line follows a blank line (or a block already blanked, which no paragraph
+    is). That first line is no lazy continuation then, and being at the margin it closed every list item and
+    quote open before it. `lines`: the page's lines, the blocks read so far blanked."""
+    j = k - 1
+    while j >= 0 and not lines[j].strip(" "):
+        j -= 1
+    while j >= 0 and lines[j].strip(" "):
+        line = lines[j]
+        if line[0] in " \t" or _CONTAINER_LINE.match(line):
+            return False
+        j -= 1
+    return True
 
 
 def _math_end(lines: list[str], start: int) -> int | None:
@@ -238,9 +285,11 @@ def _math_end(lines: list[str], start: int) -> int | None:
 
 
 def _inline_math_end(text: str, start: int) -> int | None:
-    """Where what the `$` at `start` opens ends, as dollarmath reads it in a text with no backslash: past the
-    closing `$` of inline math, or just past the `$` itself when it opens none (it is text). None when only
-    markdown-it can tell: `$$` inside a paragraph, or a closing `$` on a later line of the paragraph."""
+    """Where what the `$` at `start` opens ends, as dollarmath reads it: past the closing `$` of inline math,
+    or just past the `$` itself when it opens none (it is text). None when only markdown-it can tell: `$$`
+    inside a paragraph, a closing `$` on a later line of the paragraph, or a backslash before the first `$`
+    after it (dollarmath counts backslashes in the text as written, escaped or not, to judge a closing `$`).
+    A backslash before the opening `$` is the caller's: it was read as an escape before this `$`."""
     if text.startswith("$$", start):
         return None
     if start + 1 >= len(text) or text[start + 1] in _MD_SPACE:
@@ -248,7 +297,7 @@ def _inline_math_end(text: str, start: int) -> int | None:
     close = text.find("$", start + 1)
     if close < 0:
         return start + 1
-    if "\n" in text[start:close]:
+    if "\n" in text[start:close] or "\\" in text[start:close]:
         return None
     if text[close - 1] in _MD_SPACE:
         return start + 1  # dollarmath gives up at the first closing candidate
