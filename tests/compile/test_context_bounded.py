@@ -198,6 +198,38 @@ def test_a_page_named_and_a_page_close_in_meaning_are_listed_with_the_search_bou
     assert len(listed) == report.sources[0].context_pages <= MAX_CONTEXT_PAGES
 
 
+def test_an_ingest_whose_caller_holds_the_palace_lock_finishes(tmp_path: Path) -> None:
+    """The MCP server's ingest tool holds its context's palace lock for the whole run, while the run's workers
+    search the palace for their sources: they must not wait for that lock."""
+    import threading
+
+    from wikic.context import VaultContext
+    from wikic.palace import sync
+
+    with StandinServer() as server:
+        server.route = route
+        root = _vault(tmp_path / "held", server, NAMED + _fillers(20))
+        sync(root)
+        inputs = []
+        for n in range(4):
+            path = tmp_path / f"note-{n}.md"
+            path.write_text(SOURCE.replace("1,240", f"1,24{n}"), encoding="utf-8")
+            inputs.append(str(path))
+        context = VaultContext(root)
+        reports = []
+
+        def caller() -> None:
+            with context.palace_lock:
+                reports.append(ingest(context, IngestOptions(inputs=inputs, lint_after=False)))
+
+        thread = threading.Thread(target=caller, daemon=True)
+        thread.start()
+        thread.join(timeout=120)
+        assert not thread.is_alive(), "the run's workers waited for the lock their caller holds"
+        context.close()
+    assert [s.status for s in reports[0].sources] == ["compiled"] * 4
+
+
 def test_the_label_index_finds_what_a_scan_of_every_label_finds() -> None:
     """The run's index of page labels answers as looking for every label in the text did: a label of three
     characters or more found anywhere in the text, case aside, the first pages in the labels' order."""

@@ -12,6 +12,7 @@ import posixpath
 import threading
 from collections.abc import Callable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, wait
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -277,13 +278,14 @@ def prompt_context(schema: Schema, *, worked_example: bool = True) -> PromptCont
 
 def relevant_pages(
     context: VaultContext, source: CapturedSource, names: PageNames, use_palace: bool,
-    labels: LabelIndex | None = None,
+    labels: LabelIndex | None = None, searching: AbstractContextManager[Any] | None = None,
 ) -> list[str]:
     """Titles of existing pages that matter to `source`: named in it, or close to it in the palace.
     The list is capped, so the prompt does not grow with the wiki, and so is the work of finding it: the
     names are looked up in `labels` (the run's index of `names`, made here when not given), and the palace
-    search reads the postings of the source's rarest terms only (`SEARCH_POSTINGS`). Safe to call from
-    several threads: the palace is used under the context's lock."""
+    search reads the postings of the source's rarest terms only (`SEARCH_POSTINGS`). The run's threads
+    search one at a time under `searching`, the run's own lock: not the context's `palace_lock`, which the
+    caller may hold for the whole run (the MCP server's tools do) while these threads search for it."""
     labels = labels if labels is not None else LabelIndex(names.labels)
     found = [names.titles[path] for path in labels.named_in(source.text, MAX_CONTEXT_PAGES // 2)]
     if use_palace:
@@ -292,7 +294,7 @@ def relevant_pages(
             from wikic.palace.hybrid import Retrieval
 
             query = f"{source.title}\n{source.text[:2000]}"
-            with context.palace_lock:
+            with searching if searching is not None else nullcontext():
                 palace = context.palace()
                 bounded = dataclasses.replace(Retrieval.of(palace.settings), postings=SEARCH_POSTINGS)
                 hits = search(palace, query, k=MAX_CONTEXT_PAGES // 2, retrieval=bounded)
@@ -471,11 +473,12 @@ def _compile(run: _Run, sources: list[CapturedSource], todo: list[CapturedSource
     cache = ReplyCache.for_vault(root, read=options.use_cache, batched=True)
     told: dict[str, int] = {}  # raw path -> how many existing pages the model is told about
     found: dict[str, tuple[list[str], list[str]]] = {}
+    searching = threading.Lock()
 
     def relate(src: CapturedSource) -> tuple[list[str], list[str]]:
         """The existing pages the model is told about for `src`, and their claims (a worker's first step)."""
         if src.raw_path not in found:
-            titles = relevant_pages(run.context, src, names, options.use_palace, labels)
+            titles = relevant_pages(run.context, src, names, options.use_palace, labels, searching)
             told[src.raw_path] = len(titles)
             found[src.raw_path] = (titles, listed_claims(root, names, titles))
         return found[src.raw_path]
