@@ -112,12 +112,15 @@ def _listed(body: dict[str, Any]) -> list[str]:
 
 
 def _ingest_once(
-    tmp_path: Path, name: str, titles: list[str], source: str, use_palace: bool
+    tmp_path: Path, name: str, titles: list[str], source: str, use_palace: bool, pages: dict[str, str] | None = None
 ) -> tuple[dict[str, Any], Any]:
-    """Ingest `source` into a fresh vault holding `titles`; the one request the server got, and the report."""
+    """Ingest `source` into a fresh vault holding `titles` (and `pages`, path -> text); the one request the
+    server got, and the report."""
     with StandinServer() as server:
         server.route = route
         root = _vault(tmp_path / name, server, titles)
+        for path, text in (pages or {}).items():
+            (root / path).write_text(text, encoding="utf-8")
         if use_palace:
             from wikic.palace import sync
 
@@ -161,6 +164,90 @@ def test_listed_pages_are_capped_when_the_source_names_many(tmp_path: Path, use_
     assert 0 < len(listed) <= MAX_CONTEXT_PAGES
     assert len(set(listed)) == len(listed) and set(listed) <= set(titles)
     assert report.sources[0].context_pages == len(listed)
+
+
+def test_a_page_named_and_a_page_close_in_meaning_are_listed_with_the_search_bounded(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A source's palace search reads the postings of its rarest terms only (`SEARCH_POSTINGS`, so that its
+    cost does not grow with the wiki). Bounded far below what its common words' postings hold here, the
+    prompt still lists the pages the source names and a page close to it in meaning that it does not name."""
+    from wikic.ingest import pipeline
+    from wikic.palace.manifest import Manifest
+
+    monkeypatch.setattr(pipeline, "SEARCH_POSTINGS", 24)
+    bounds: list[int | None] = []
+    lexical = Manifest.lexical
+
+    def spy(self: Manifest, query: str, allowed: Any = None, *, postings: int | None = None) -> Any:
+        bounds.append(postings)
+        return lexical(self, query, allowed, postings=postings)
+
+    monkeypatch.setattr(Manifest, "lexical", spy)
+    close = (
+        "---\ntitle: Lumen Fabric\ncreated: 2026-09-01\nupdated: 2026-09-02\ntype: entity\ntags: [tool]\n"
+        "sources:\n  - raw/articles/seed.md\nsummary: A photonic interconnect.\n---\n\n# Lumen Fabric\n\n"
+        "Lumen Fabric is a photonic interconnect whose wafers are bonded at a high yield. ^[raw/articles/seed.md:L3]\n"
+    )
+    source = SOURCE + "The photonic interconnect bonded its wafers at a record yield, as the systems team hoped.\n"
+    body, report = _ingest_once(tmp_path, "bounded", NAMED + _fillers(60), source, True,
+                                {"entities/lumen-fabric.md": close})
+    listed = _listed(body)
+    assert bounds == [24]  # the search was bounded: "system", on every page, is not read
+    assert {*NAMED, "Lumen Fabric"} <= set(listed)
+    assert len(listed) == report.sources[0].context_pages <= MAX_CONTEXT_PAGES
+
+
+def test_an_ingest_whose_caller_holds_the_palace_lock_finishes(tmp_path: Path) -> None:
+    """The MCP server's ingest tool holds its context's palace lock for the whole run, while the run's workers
+    search the palace for their sources: they must not wait for that lock."""
+    import threading
+
+    from wikic.context import VaultContext
+    from wikic.palace import sync
+
+    with StandinServer() as server:
+        server.route = route
+        root = _vault(tmp_path / "held", server, NAMED + _fillers(20))
+        sync(root)
+        inputs = []
+        for n in range(4):
+            path = tmp_path / f"note-{n}.md"
+            path.write_text(SOURCE.replace("1,240", f"1,24{n}"), encoding="utf-8")
+            inputs.append(str(path))
+        context = VaultContext(root)
+        reports = []
+
+        def caller() -> None:
+            with context.palace_lock:
+                reports.append(ingest(context, IngestOptions(inputs=inputs, lint_after=False)))
+
+        thread = threading.Thread(target=caller, daemon=True)
+        thread.start()
+        thread.join(timeout=120)
+        assert not thread.is_alive(), "the run's workers waited for the lock their caller holds"
+        context.close()
+    assert [s.status for s in reports[0].sources] == ["compiled"] * 4
+
+
+def test_the_label_index_finds_what_a_scan_of_every_label_finds() -> None:
+    """The run's index of page labels answers as looking for every label in the text did: a label of three
+    characters or more found anywhere in the text, case aside, the first pages in the labels' order."""
+    import random
+
+    from wikic.vault.names import LabelIndex
+
+    rng = random.Random(7)
+    words = ["acorn", "db", "kes", "trel", "router", "harbor", "labs", "mi", "ra", "ok", "afor", "ÉTÉ", "Straße"]
+    labels = {f"entities/p{n}.md": [" ".join(rng.sample(words, rng.randint(1, 3))) for _ in range(rng.randint(1, 3))]
+              for n in range(300)}
+    index = LabelIndex(labels)
+    for _ in range(200):
+        text = " ".join(rng.choice(words).upper() if rng.random() < 0.2 else rng.choice(words) for _ in range(12))
+        limit = rng.choice([1, 5, 20, 400])
+        low = text.lower()
+        scan = [p for p, found in labels.items() if any(len(x) > 2 and x.lower() in low for x in found)][:limit]
+        assert index.named_in(text, limit) == scan
 
 
 def test_max_tokens_stops_scheduling_further_sources(tmp_path: Path) -> None:

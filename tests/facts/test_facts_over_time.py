@@ -147,7 +147,7 @@ def test_the_prompt_lists_current_claims_with_their_ids(tmp_path: Path) -> None:
 
 def test_the_claims_listed_to_the_model_are_bounded(tmp_path: Path) -> None:
     from wikic.facts.lookup import MAX_PROMPT_LISTING_CHARS, listed_claims
-    from wikic.ingest.pipeline import page_names
+    from wikic.vault.names import page_names
 
     root = _vault(tmp_path)
     for batch in range(5):  # six facts a source, as the wire model allows

@@ -25,7 +25,7 @@ from wikic.pages.render import clean_text, clean_title
 from wikic.vault import frontmatter
 from wikic.vault.parse import decode, parse_note
 from wikic.vault.resolve import Resolver
-from wikic.vault.slug import MAX_SLUG, SOURCE, WINDOWS_RESERVED, slugify
+from wikic.vault.slug import MAX_SLUG, PAGE, SOURCE, WINDOWS_RESERVED, slugify
 
 EXAMPLES = gkit.count(150, 3000)
 PROPERTY = settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -138,6 +138,16 @@ def test_slugs_are_safe_file_names(text: str) -> None:
         assert unicodedata.normalize("NFC", slug) == slug and slug not in (".", "..")
     assert slugify(slugify(text)) == slugify(text)
     assert slugify(text, rules=SOURCE)  # a source always gets a name
+
+
+@PROPERTY
+@given(st.text(alphabet=st.characters(max_codepoint=127), max_size=120))
+@example("Altman's  --CON--")
+def test_an_ascii_name_is_slugged_as_any_other(text: str) -> None:
+    """ASCII names take a shorter way (no normalization can change them); an ideographic space after the
+    name, a separator, sends the same name the general way, to the same slug."""
+    for rules in (PAGE, SOURCE):
+        assert slugify(text, rules=rules) == slugify(text + "\u3000", rules=rules)
 
 
 @PROPERTY

@@ -128,3 +128,27 @@ def test_a_page_with_an_impossible_date_is_still_found(vault: Path) -> None:
     assert "entities/quokka.md" in report.added and not report.skipped
     with open_palace(vault) as palace:
         assert search(palace, "Which animal lives on Rottnest Island?", k=1)[0].path == "entities/quokka.md"
+
+
+def test_a_bounded_query_reads_only_its_rarest_terms(indexed: Path) -> None:
+    """`Retrieval.postings`: a long query (a whole source, as ingest asks) is scored by its rarest terms whose
+    postings fit the bound, so what it reads does not grow with the palace; unbounded it is the full BM25."""
+    from wikic.palace import bm25
+
+    query = "OpenAI was founded in December 2015; zymurgy and embeddings for semantic search"
+    with open_palace(indexed) as palace:
+        lex = palace.manifest
+        full = lex.lexical(query)
+        assert lex.lexical(query, postings=10_000) == full  # a bound nothing reaches changes nothing
+        counts: dict[tuple[int, int], int] = {}
+        tids = bm25.known_term_ids(lex._db, bm25.tokenize(query))
+        chosen = bm25.rarest(lex._db, tids, 8, counts)
+        df = {t: lex._db.execute("SELECT count(*) FROM postings WHERE tid=?", (tid,)).fetchone()[0]
+              for t, tid in tids.items()}
+        assert chosen and sum(df[t] for t in chosen) <= 8
+        assert max(df[t] for t in chosen) <= min(df[t] for t in tids if t not in chosen)  # the rarest first
+        assert "zymurgi" in chosen and "search" not in chosen
+        bounded = lex.lexical(query, postings=8)
+        assert set(bounded.drawers) <= set(full.drawers) and len(bounded.drawers) < len(full.drawers)
+        hits = search(palace, query, k=3, retrieval=Retrieval(postings=8))
+        assert "raw/articles/openai-history.md" in [h.path for h in hits]  # its rare word still finds it

@@ -9,6 +9,7 @@ the composed prose says it once, citing both claims.
 
 from __future__ import annotations
 
+import functools
 import re
 
 from wikic.text.specifics import specifics
@@ -23,16 +24,20 @@ def unlinked(text: str) -> str:
     return _LINK.sub(r"\1", text)
 
 
+@functools.lru_cache(maxsize=65_536)
 def fact_keys(text: str) -> tuple[str, tuple[object, ...]]:
     """The two ways a claim text is compared: its words as written (`normal_text`), and its statement words,
     specifics and polarity. Two texts state one fact when either key is equal: a page's claims are grouped
-    by these keys instead of compared pair by pair."""
+    by these keys instead of compared pair by pair. Kept for the texts seen last: a page's claims are
+    compared with each new claim a run brings it, and a long page would otherwise be read again each time."""
     return normal_text(text), _stated(text)
 
 
 def same_fact(a: str, b: str) -> bool:
     """Whether claim texts `a` and `b` state one fact in the same words."""
-    return normal_text(a) == normal_text(b) or _stated(a) == _stated(b)
+    words_a, fact_a = fact_keys(a)
+    words_b, fact_b = fact_keys(b)
+    return words_a == words_b or fact_a == fact_b
 
 
 def _stated(text: str) -> tuple[object, ...]:

@@ -131,21 +131,45 @@ class Point:
 def points(view: HubView, raw: str, page: str) -> list[Point]:
     """What `raw` says on `page`: its current claims (the lead first), then its memories, each with the
     anchor that cites `raw`."""
+    return list(_said(view, page).points.get(raw, ()))
+
+
+@dataclass(frozen=True)
+class _Said:
+    """What one page says of every raw source it cites. Read once per text of the page: a page that many
+    sources fed is read once for all their source pages, not once for each."""
+
+    points: dict[str, list[Point]]  # raw path -> its points on the page, as `points` gives them
+    anchors: Counter[str]  # raw path -> how many anchors of the page cite it
+
+
+def _said(view: HubView, page: str) -> _Said:
     text = view.text(page) or ""
-    out: list[Point] = []
+    known = view.read.get(page)
+    if known is not None and known[0] is text:
+        said: _Said = known[1]
+        return said
+    found: dict[str, list[Point]] = {}
     for n, claim in enumerate(scan(text)):
         if claim.block == HISTORY_KEY:
             continue  # no longer holds
-        cited = next((c for c in claim.citations if c.source == raw), None)
-        if cited is not None:
-            out.append(Point(page, plain_text(claim.text), cited.anchor, claim.block == LEAD_KEY, n))
+        plain: str | None = None
+        for cited in claim.citations:
+            raw = cited.source
+            if raw is None or (found.get(raw) and found[raw][-1].order == n):
+                continue  # each source's first anchor on the claim
+            plain = plain if plain is not None else plain_text(claim.text)
+            found.setdefault(raw, []).append(Point(page, plain, cited.anchor, claim.block == LEAD_KEY, n))
     for n, (kind, line) in enumerate(_memory_lines(text)):
         item = parse_item(line, kind)
-        if item is None or raw not in item.sources:
+        if item is None:
             continue
-        spec = next(a for a in item.anchors if a.startswith(raw + ":"))
-        out.append(Point(page, plain_text(item.text), render_anchor(spec), False, 10_000 + n))
-    return out
+        for raw in item.sources:
+            spec = next(a for a in item.anchors if a.startswith(raw + ":"))
+            found.setdefault(raw, []).append(Point(page, plain_text(item.text), render_anchor(spec), False, 10_000 + n))
+    said = _Said(found, Counter(c.path for _, c in find_anchors(text)))
+    view.read[page] = (text, said)
+    return said
 
 
 def _memory_lines(text: str) -> list[tuple[str, str]]:
@@ -199,7 +223,7 @@ def render_source_page(view: HubView, raw: str, path: str, today: dt.date, curre
     and its frontmatter's `updated` moved to `today` when anything else changed."""
     info = about(view, raw)
     pages = fed_by(view, raw)
-    cites = {page: sum(1 for _, c in find_anchors(view.text(page) or "") if c.path == raw) for page in pages}
+    cites = {page: _said(view, page).anchors[raw] for page in pages}
     chosen = key_points(view, raw, pages)
     memories = sum(1 for page in pages for p in points(view, raw, page) if p.order >= 10_000)
     entry = view.compiled.get(raw) or {}

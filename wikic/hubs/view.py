@@ -41,6 +41,8 @@ class HubView:
     mentions: dict[str, dict[str, Any]]  # the names waiting below a threshold, as after the run
     rows: list[LogRow]  # log.md's rows, the run's own included
     _texts: dict[str, str | None] = field(default_factory=dict)
+    # page -> (its text, what the source pages read of that text): read once, whatever number of sources it cites
+    read: dict[str, tuple[str, Any]] = field(default_factory=dict)
 
     @cached_property
     def resolver(self) -> Resolver:

@@ -127,9 +127,11 @@ class Compiler:
         *,
         identity: Identity | None = None,
         embed: Callable[[], Embed | None] | None = None,
+        vault: Vault | None = None,
     ) -> None:
         """`identity`: who the user is (whose page their memories go on); `embed`: loads the embedding model
-        that tells duplicate memories apart (none: only the same words are a duplicate)."""
+        that tells duplicate memories apart (none: only the same words are a duplicate); `vault`: the vault
+        on disk, when the caller has read it (`disk_vault`)."""
         self.root = root
         self.identity = identity or Identity()
         self.dedup = Deduplicator(embed)
@@ -147,7 +149,7 @@ class Compiler:
         self._disk_citing: dict[str, set[str]] = {}  # raw source -> pages citing it on disk
         self._raw_names: Counter[str] | None = None  # folded raw file name -> how many raw files carry it
         self._block_pages: dict[str, str] | None = None  # claim block id -> the page it is on, as on disk
-        self._vault: Vault | None = None  # the vault on disk, once read
+        self._vault: Vault | None = vault  # the vault on disk, once read
         self._rejected: list[str] = []  # pairings and intervals refused while compiling the current source
 
     # -- reading ---------------------------------------------------------------------------------------

@@ -328,6 +328,10 @@ def _related(
         block = find_block(body, key)
         assert block is not None
         for line in block[3].split("\n"):
+            if " ^[" not in line:
+                # no relation (each cites): a See also line, as long as the page has siblings, is never
+                # tried against the patterns, where a long line backtracks for seconds
+                continue
             m = _RELATION.match(line.strip())
             if m is None:
                 m = _OLD_RELATION.match(line.strip())

@@ -5,12 +5,14 @@ log.md in the same journal, keep the palace current, then lint what changed."""
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import difflib
 import posixpath
 import threading
 from collections.abc import Callable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, wait
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -45,7 +47,7 @@ from wikic.pages.log_file import row
 from wikic.progress import ProgressCallback, ProgressEvent
 from wikic.settings import Settings
 from wikic.vault.layout import INDEX_FILE, require_vault
-from wikic.vault.names import PageNames, page_names
+from wikic.vault.names import LabelIndex, PageNames
 from wikic.vault.schema_md import Schema
 from wikic.vault.state import Compiled, compose_todos, drop_compose_todo
 
@@ -58,6 +60,13 @@ if TYPE_CHECKING:  # imported once a run has work for the model: a configuration
     from wikic.llm.client import LLM
 
 MAX_CONTEXT_PAGES = 40  # pages the model is told about per source: bounded, whatever the wiki's size
+# Postings rows a source's palace search reads at most (its rarest terms first): a whole source as the query
+# would otherwise read every page's postings of its common words, a cost that grows with the palace.
+SEARCH_POSTINGS = 4096
+
+
+# A source -> the existing pages the model is told about for it, and their claims.
+_Relate = Callable[["CapturedSource"], tuple[list[str], list[str]]]
 
 
 @dataclass
@@ -267,22 +276,29 @@ def prompt_context(schema: Schema, *, worked_example: bool = True) -> PromptCont
     return PromptContext(domain=schema.domain, tags=schema.tags, prose=schema.prose(), worked_example=worked_example)
 
 
-def relevant_pages(context: VaultContext, source: CapturedSource, names: PageNames, use_palace: bool) -> list[str]:
+def relevant_pages(
+    context: VaultContext, source: CapturedSource, names: PageNames, use_palace: bool,
+    labels: LabelIndex | None = None, searching: AbstractContextManager[Any] | None = None,
+) -> list[str]:
     """Titles of existing pages that matter to `source`: named in it, or close to it in the palace.
-    The list is capped, so the prompt does not grow with the wiki."""
-    text = source.text.lower()
-    found: list[str] = []
-    for path, labels in names.labels.items():
-        if any(len(label) > 2 and label.lower() in text for label in labels):
-            found.append(names.titles[path])
-            if len(found) >= MAX_CONTEXT_PAGES // 2:
-                break
+    The list is capped, so the prompt does not grow with the wiki, and so is the work of finding it: the
+    names are looked up in `labels` (the run's index of `names`, made here when not given), and the palace
+    search reads the postings of the source's rarest terms only (`SEARCH_POSTINGS`). The run's threads
+    search one at a time under `searching`, the run's own lock: not the context's `palace_lock`, which the
+    caller may hold for the whole run (the MCP server's tools do) while these threads search for it."""
+    labels = labels if labels is not None else LabelIndex(names.labels)
+    found = [names.titles[path] for path in labels.named_in(source.text, MAX_CONTEXT_PAGES // 2)]
     if use_palace:
         try:
             from wikic.palace import search
+            from wikic.palace.hybrid import Retrieval
 
             query = f"{source.title}\n{source.text[:2000]}"
-            for hit in search(context.palace(), query, k=MAX_CONTEXT_PAGES // 2):
+            with searching if searching is not None else nullcontext():
+                palace = context.palace()
+                bounded = dataclasses.replace(Retrieval.of(palace.settings), postings=SEARCH_POSTINGS)
+                hits = search(palace, query, k=MAX_CONTEXT_PAGES // 2, retrieval=bounded)
+            for hit in hits:
                 hit_path = getattr(hit, "path", None)
                 if hit_path in names.titles:
                     found.append(names.titles[hit_path])
@@ -446,36 +462,51 @@ def _compile(run: _Run, sources: list[CapturedSource], todo: list[CapturedSource
     """What follows the gathering for the sources to compile: their estimate, or their extraction, the
     pages written, and what comes after (composing, the search index, lint)."""
     from wikic.facts.lookup import listed_claims
-    from wikic.ingest.session import CompileJob, EarlyCompile
+    from wikic.ingest.session import CompileJob, EarlyCompile, read_vault
     from wikic.llm.cache import ReplyCache
 
     root, options = run.root, run.options
-    names, _ = page_names(root, run.schema)
+    reading = read_vault(root, run.schema)  # once: the relevant pages and the compile are found from it
+    names = reading.names
+    labels = LabelIndex(names.labels)
     prompt = prompt_context(run.schema, worked_example=options.worked_example)
     cache = ReplyCache.for_vault(root, read=options.use_cache, batched=True)
-    related = {src.raw_path: relevant_pages(run.context, src, names, options.use_palace) for src in todo}
-    claims = {path: listed_claims(root, names, titles) for path, titles in related.items()}
+    told: dict[str, int] = {}  # raw path -> how many existing pages the model is told about
+    found: dict[str, tuple[list[str], list[str]]] = {}
+    searching = threading.Lock()
+
+    def relate(src: CapturedSource) -> tuple[list[str], list[str]]:
+        """The existing pages the model is told about for `src`, and their claims (a worker's first step)."""
+        if src.raw_path not in found:
+            titles = relevant_pages(run.context, src, names, options.use_palace, labels, searching)
+            told[src.raw_path] = len(titles)
+            found[src.raw_path] = (titles, listed_claims(root, names, titles))
+        return found[src.raw_path]
+
     if options.estimate:
-        _estimate(run, todo, prompt, related, claims, cache)
+        _estimate(run, todo, prompt, relate, cache)
         return
+    # the first source's, on this thread: what every search needs (the palace open, its modules imported,
+    # the embedding model loaded) is there before the workers start, which then import nothing
+    relate(todo[0])
     run.llm = BoundedLLM(run.llm or run.context.llm(), run.settings.llm.concurrency)
-    job = CompileJob(root, run.schema, run.settings, run.today, options.force, options.dry_run,
-                     {path: len(titles) for path, titles in related.items()})
+    job = CompileJob(root, run.schema, run.settings, run.today, options.force, options.dry_run, told, reading)
     early = EarlyCompile(job, todo)
-    results = _extract(run, run.llm, todo, prompt, related, claims, cache, early)
+    results = _extract(run, run.llm, todo, prompt, relate, cache, early)
     written = _write(run, sources, todo, results, early, job, composing)
     if written is not None:
         _after(run, *written, composing, cache)
 
 
-def _estimate(run: _Run, todo: list[CapturedSource], prompt: PromptContext, related: dict[str, list[str]],
-              claims: dict[str, Any], cache: ReplyCache) -> None:
+def _estimate(run: _Run, todo: list[CapturedSource], prompt: PromptContext, relate: _Relate,
+              cache: ReplyCache) -> None:
     """What extracting each source would cost, without a model call: its report entry."""
     from wikic.ingest.extract.run import estimate_extraction
 
     for src in todo:
+        titles, claims = relate(src)
         est = estimate_extraction(
-            src, context=prompt, existing_pages=related[src.raw_path], existing_claims=claims[src.raw_path],
+            src, context=prompt, existing_pages=titles, existing_claims=claims,
             settings=run.settings, llm=run.llm, cache=cache,
         )
         r = SourceReport(
@@ -487,16 +518,16 @@ def _estimate(run: _Run, todo: list[CapturedSource], prompt: PromptContext, rela
             calls=est.chunks - est.cached_chunks,
             cached_calls=est.cached_chunks,
             cost=est.max_cost,
-            context_pages=len(related[src.raw_path]),
+            context_pages=len(titles),
         )
         run.report.sources.append(r)
 
 
-def _extract(run: _Run, llm: BoundedLLM, todo: list[CapturedSource], prompt: PromptContext,
-             related: dict[str, list[str]], claims: dict[str, Any], cache: ReplyCache,
-             early: EarlyCompile) -> dict[str, ExtractionResult | Exception]:
+def _extract(run: _Run, llm: BoundedLLM, todo: list[CapturedSource], prompt: PromptContext, relate: _Relate,
+             cache: ReplyCache, early: EarlyCompile) -> dict[str, ExtractionResult | Exception]:
     """Ask the model for each source's plan, in parallel and within the token budget, compiling what is ready
-    meanwhile; each source's plan, or the error that failed it. Ctrl-C stops the asking (the report says so)."""
+    meanwhile; each source's plan, or the error that failed it. Each worker first finds its source's relevant
+    pages (`relate`), beside the other workers' model calls. Ctrl-C stops the asking (the report says so)."""
     from wikic.ingest.extract.run import ExtractionResult, extract_plan, source_chunks
     from wikic.ingest.workers import DaemonPool
 
@@ -508,10 +539,10 @@ def _extract(run: _Run, llm: BoundedLLM, todo: list[CapturedSource], prompt: Pro
 
     def extract_one(src: CapturedSource) -> None:
         try:
+            titles, claims = relate(src)
             results[src.raw_path] = extract_plan(
-                llm, src, context=prompt, existing_pages=related[src.raw_path], existing_claims=claims[src.raw_path],
-                settings=settings, cache=cache, chunks=chunks[src.raw_path], on_chunk=answered.add,
-                on_tokens=answered.add_tokens,
+                llm, src, context=prompt, existing_pages=titles, existing_claims=claims, settings=settings,
+                cache=cache, chunks=chunks[src.raw_path], on_chunk=answered.add, on_tokens=answered.add_tokens,
             )
         except LLMError as exc:
             results[src.raw_path] = exc

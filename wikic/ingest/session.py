@@ -27,8 +27,9 @@ from wikic.ingest.report import SourceReport, fill
 from wikic.memory.identity import read_identity
 from wikic.memory.merge import packaged_embedder
 from wikic.settings import Settings
-from wikic.vault.load import walk
-from wikic.vault.names import page_names
+from wikic.vault.link_text import LinkNames
+from wikic.vault.load import FileInfo, Vault, load_vault, walk
+from wikic.vault.names import PageNames, names_of
 from wikic.vault.schema_md import Schema
 from wikic.vault.state import COMPILED, JOURNAL, MENTIONS, Compiled, Mentions, state_path
 
@@ -40,8 +41,34 @@ def vault_stamp(root: Path) -> tuple[Any, ...]:
     """What a compile reads of the vault, as file sizes and modification times: the vault's files (raw/
     included; dot-folders, as the compiler never reads them, left out) and the ledgers and journal."""
     files, _ = walk(root)
+    return _stamp_of(root, files)
+
+
+def _stamp_of(root: Path, files: Mapping[str, FileInfo]) -> tuple[Any, ...]:
     listed = tuple(sorted((path, info.size, info.mtime_ns) for path, info in files.items()))
     return listed, tuple(_state_stamp(state_path(root, name)) for name in (COMPILED, MENTIONS, JOURNAL))
+
+
+@dataclass(frozen=True)
+class VaultReading:
+    """The vault as a run reads it once, before its sources go to the model: stamped first, then its pages
+    parsed, their names and every note's link name. What finds each source's relevant pages reads it, and
+    so does the compile session, on copies of the names (compiling adds to them), as long as the stamp
+    holds: the vault is then read once per run, not once for each of its readers."""
+
+    stamp: tuple[Any, ...]
+    vault: Vault
+    names: PageNames
+    links: LinkNames
+
+
+def read_vault(root: Path, schema: Schema) -> VaultReading:
+    """The vault at `root` as a compile reads it, with its stamp (`vault_stamp`), from one listing."""
+    listed = walk(root)
+    stamp = _stamp_of(root, listed[0])
+    vault = load_vault(root, use_cache=True, schema=schema, walked=listed)
+    names, links = names_of(vault)
+    return VaultReading(stamp, vault, names, links)
 
 
 def _state_stamp(path: Path) -> tuple[int, int, int] | None:
@@ -63,6 +90,7 @@ class CompileJob:
     force: bool
     dry_run: bool
     context_pages: Mapping[str, int]  # raw path -> existing pages the model was told about
+    reading: VaultReading | None = None  # the vault as the run read it (None: each session reads it)
 
 
 class CompileSession:
@@ -72,12 +100,15 @@ class CompileSession:
         """`early`: started before the vault lock is taken, so the vault is stamped before it is read (a
         later change then shows in the next stamp); under the lock there is nothing to check."""
         self.job = job
-        self.stamp = vault_stamp(job.root) if early else None
+        reading = job.reading
+        if reading is None or (not early and vault_stamp(job.root) != reading.stamp):
+            reading = read_vault(job.root, job.schema)  # none given, or the vault changed since it was read
+        self.stamp = reading.stamp if early else None
         self.compiled = Compiled.load(job.root)
-        names, links = page_names(job.root, job.schema)
         self.mentions = Mentions.load(job.root)
-        self.compiler = Compiler(job.root, job.schema, names, self.mentions, links, job.today,
-                                 identity=read_identity(job.root), embed=packaged_embedder)
+        self.compiler = Compiler(job.root, job.schema, reading.names.snapshot(), self.mentions, reading.links.copy(),
+                                 job.today, identity=read_identity(job.root), embed=packaged_embedder,
+                                 vault=reading.vault)
         self.reports: list[SourceReport] = []
         self.recorded: list[str] = []  # the raw paths compiled, in order (each gets its log.md row)
 
@@ -190,4 +221,4 @@ class EarlyCompile:
         self._session, self._off = None, True
 
 
-__all__ = ["CompileJob", "CompileSession", "EarlyCompile", "vault_stamp"]
+__all__ = ["CompileJob", "CompileSession", "EarlyCompile", "VaultReading", "read_vault", "vault_stamp"]

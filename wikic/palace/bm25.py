@@ -125,12 +125,42 @@ def score(
     return found.drawers, found.files
 
 
-def lexical(db: sqlite3.Connection, table: DrawerTable, query: str, allowed: set[int] | None = None) -> Lexical:
+def rarest(
+    db: sqlite3.Connection, tid_of: dict[str, int], postings: int, known: dict[tuple[int, int], int]
+) -> dict[str, int]:
+    """The rarest of these terms whose postings add up to at most `postings` rows: what a long query (a
+    whole source) is scored by when its cost must not grow with the palace. A term's count stops at
+    `postings` + 1 (a term that common never fits), and is kept in `known` (the caller's, for the palace's
+    current generation), so the terms every query shares are counted once."""
+    df: dict[str, int] = {}
+    for term, tid in tid_of.items():
+        count = known.get((tid, postings))
+        if count is None:
+            count = known[(tid, postings)] = db.execute(
+                "SELECT count(*) FROM (SELECT 1 FROM postings WHERE tid=? LIMIT ?)", (tid, postings + 1)
+            ).fetchone()[0]
+        df[term] = count
+    chosen: set[str] = set()
+    rows = 0
+    for term in sorted(df, key=lambda t: (df[t], t)):
+        if rows + df[term] > postings:
+            break
+        rows += df[term]
+        chosen.add(term)
+    return {term: tid for term, tid in tid_of.items() if term in chosen}  # scored in the usual order
+
+
+def lexical(
+    db: sqlite3.Connection, table: DrawerTable, query: str, allowed: set[int] | None = None, *,
+    postings: int | None = None, known: dict[tuple[int, int], int] | None = None,
+) -> Lexical:
     """BM25 scores of drawers (by id) and of whole files (by path) for `query`, with their ceilings.
 
     File scores treat a file as the concatenation of its drawers, so a page whose evidence is spread over
     several sections still ranks; drawer scores find the one section that says it all. A query term the
     palace never saw counts in the ceilings at the highest IDF: no page matches that part of the query.
+    With `postings`, only the query's rarest terms are scored (`rarest`; `known` keeps their counts), the
+    others left out of the scores and the ceilings alike.
     """
     terms = Counter(tokenize(query))
     if not terms:
@@ -142,6 +172,10 @@ def lexical(db: sqlite3.Connection, table: DrawerTable, query: str, allowed: set
     mean_len = float(table.length.sum()) / n_drawers
     mean_file = float(table.file_len.sum()) / max(n_files, 1)
     tid_of = known_term_ids(db, terms)
+    if postings is not None:
+        chosen = rarest(db, tid_of, postings, known if known is not None else {})
+        terms = Counter({t: n for t, n in terms.items() if t in chosen or t not in tid_of})
+        tid_of = chosen
     mask = None
     if allowed is not None:
         mask = np.zeros(len(table.file_of), dtype=bool)

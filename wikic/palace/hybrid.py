@@ -141,7 +141,10 @@ AGGREGATES: dict[str, tuple[float, ...]] = {
 class Retrieval:
     """How search turns the retrievers' scores into one ranking: `fusion` and `rrf_k` are the [palace]
     settings; `aggregate` (a key of AGGREGATES), `reach`, `exact` and `exhaustive` (compare the query with
-    every stored vector rather than ask the approximate index) are switches for the benchmarks, not settings."""
+    every stored vector rather than ask the approximate index) are switches for the benchmarks, not settings.
+    `postings` bounds the lexical side of a long query (a whole source, as ingest asks): only the query's
+    rarest terms are scored, whose postings add up to at most that many rows, so its cost does not grow with
+    the palace (None: every term)."""
 
     fusion: str = "calibrated"
     rrf_k: int = 60
@@ -149,6 +152,7 @@ class Retrieval:
     reach: float = REACH
     exact: int = EXACT_CANDIDATES
     exhaustive: bool = True
+    postings: int | None = None
 
     @classmethod
     def of(cls, settings: PalaceSettings) -> Retrieval:
@@ -318,9 +322,9 @@ def _search(
     if allowed is not None and not allowed:
         return []
 
-    found = lex.lexical(query, allowed)
-    bm25_drawers, bm25_files = found.drawers, found.files
     how = retrieval or Retrieval.of(palace.settings)
+    found = lex.lexical(query, allowed, postings=how.postings)
+    bm25_drawers, bm25_files = found.drawers, found.files
 
     pool = max(DENSE_POOL, 10 * k)
     table = lex.dense() if how.exhaustive else None

@@ -127,6 +127,8 @@ class Manifest:
             raise kind(f"cannot open the palace's manifest {path}: {exc}") from None
         self._cache: bm25.DrawerTable | None = None
         self._cache_key: str | None = None
+        # how many drawers hold each term (up to a bound), for the generation of `_cache_key` (`bm25.rarest`)
+        self._counted: tuple[str | None, dict[tuple[int, int], int]] = (None, {})
         self._allowed: dict[tuple[str, Filters], set[int]] = {}
         self._id_sets: dict[tuple[str, int], tuple[set[int], set[str]]] = {}
         self._dense: tuple[str, DenseTable | None] | None = None
@@ -197,6 +199,7 @@ class Manifest:
         self._db.execute("COMMIT")
         self._cache = None
         self._dense = None
+        self._counted = (None, {})
         self._allowed.clear()
         self._id_sets.clear()
 
@@ -352,6 +355,10 @@ class Manifest:
         """BM25 scores of drawers (by id) and of whole files (by path) for `query` (see `bm25.score`)."""
         return bm25.score(self._db, self._table(), query, allowed)
 
-    def lexical(self, query: str, allowed: set[int] | None = None) -> Lexical:
-        """`bm25` with the query's ceilings, for calibrated fusion (see `bm25.lexical`)."""
-        return bm25.lexical(self._db, self._table(), query, allowed)
+    def lexical(self, query: str, allowed: set[int] | None = None, *, postings: int | None = None) -> Lexical:
+        """`bm25` with the query's ceilings, for calibrated fusion; with `postings`, only the query's rarest
+        terms, whose postings add up to at most that many rows (see `bm25.lexical`)."""
+        table = self._table()
+        if self._counted[0] != self._cache_key:
+            self._counted = (self._cache_key, {})
+        return bm25.lexical(self._db, table, query, allowed, postings=postings, known=self._counted[1])

@@ -309,7 +309,8 @@ class Palace:
 
         signature = self._chunk_signature()
         rechunk_all = lex.get_meta("chunker") != signature
-        known = lex.files()
+        # what the manifest holds of the files this write reads (of a few named files: those alone)
+        known = lex.files() if only is None else lex.file_records(only)
         if only is None:
             sources = {s.path: s for s in scan(self.vault)}
             gone = [p for p in known if p not in sources]

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from wikic.vault.link_text import LinkNames
-from wikic.vault.load import load_vault
+from wikic.vault.load import Vault, load_vault
 from wikic.vault.resolve import fold_name
 from wikic.vault.schema_md import Schema
 from wikic.vault.slug import slugify
@@ -137,6 +137,35 @@ class PageNames:
         self.titles, self.labels = dict(saved.titles), dict(saved.labels)
 
 
+class LabelIndex:
+    """Which pages a text names by title or alias (a label of three characters or more found anywhere in
+    the text, case aside), built once from every page's labels so that asking costs the length of the text,
+    not the number of pages: each label is filed under its rarest three-character piece, and only the
+    labels filed under a piece the text holds are looked for."""
+
+    def __init__(self, labels: dict[str, list[str]]) -> None:
+        self._order = {path: n for n, path in enumerate(labels)}
+        wanted = [(path, label.lower()) for path, found in labels.items() for label in found if len(label) > 2]
+        counts: dict[str, int] = {}
+        for _, low in wanted:
+            for gram in {low[i : i + 3] for i in range(len(low) - 2)}:
+                counts[gram] = counts.get(gram, 0) + 1
+        self._filed: dict[str, list[tuple[str, str]]] = {}
+        for path, low in wanted:
+            rarest = min((low[i : i + 3] for i in range(len(low) - 2)), key=lambda g: (counts[g], g))
+            self._filed.setdefault(rarest, []).append((low, path))
+
+    def named_in(self, text: str, limit: int) -> list[str]:
+        """The first `limit` pages (in the order of the labels given) a label of which `text` contains."""
+        low = text.lower()
+        found: set[str] = set()
+        for gram in {low[i : i + 3] for i in range(len(low) - 2)}:
+            for label, path in self._filed.get(gram, ()):
+                if path not in found and label in low:
+                    found.add(path)
+        return sorted(found, key=self._order.__getitem__)[:limit]
+
+
 class NameSet:
     """A handful of names (a comparison's subjects), each found again under any spelling that names the
     same thing: case, punctuation and hyphens ("GPT-4", "gpt 4"), a leading article, an acronym ("RAG"
@@ -182,7 +211,11 @@ def page_names(root: Path, schema: Schema | None = None) -> tuple[PageNames, Lin
     """Every subject page of the vault by title, aliases and file name (a source page is named after its
     source, and no name the model proposes means it), and the link names of every file (`schema`: the
     vault's SCHEMA.md when the caller has it)."""
-    vault = load_vault(root, use_cache=True, schema=schema)
+    return names_of(load_vault(root, use_cache=True, schema=schema))
+
+
+def names_of(vault: Vault) -> tuple[PageNames, LinkNames]:
+    """`page_names` of a vault already read."""
     names = PageNames()
     for path in vault.subject_pages:
         fm = vault.notes[path].frontmatter or {}

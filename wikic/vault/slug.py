@@ -16,6 +16,7 @@ WINDOWS_RESERVED = frozenset(
 )
 MAX_SLUG = 80
 _HYPHENS = re.compile(r"-{2,}")
+_NOT_ASCII_ALNUM = re.compile(r"[^a-z0-9]+")
 _APOSTROPHES = str.maketrans("", "", "'\u2019")
 
 
@@ -39,12 +40,17 @@ def slugify(text: str, max_length: int = MAX_SLUG, rules: SlugRules = PAGE) -> s
     most `max_length` characters (cut at a hyphen when one is in the second half), in NFC. Page names by
     default; `rules=SOURCE` for raw files.
     """
-    text = unicodedata.normalize("NFKC", text)
-    if rules.drop_apostrophes:
-        text = text.translate(_APOSTROPHES)
-    text = text.casefold() if rules.casefold else text.lower()
-    kept = "".join(c if _kept(c, rules.keep_marks) else "-" for c in text)
-    slug = _HYPHENS.sub("-", kept).strip("-")
+    if text.isascii():  # most names: no normalization changes them, and a letter or digit is [a-z0-9]
+        if rules.drop_apostrophes:
+            text = text.replace("'", "")
+        slug = _NOT_ASCII_ALNUM.sub("-", text.lower()).strip("-")
+    else:
+        text = unicodedata.normalize("NFKC", text)
+        if rules.drop_apostrophes:
+            text = text.translate(_APOSTROPHES)
+        text = text.casefold() if rules.casefold else text.lower()
+        kept = "".join(c if _kept(c, rules.keep_marks) else "-" for c in text)
+        slug = _HYPHENS.sub("-", kept).strip("-")
     if len(slug) > max_length:
         cut = slug[:max_length]
         slug = cut.rsplit("-", 1)[0] if "-" in cut[max_length // 2 :] else cut
