@@ -103,9 +103,8 @@ def _before_pronoun(fact: Fact, lines: list[str]) -> str | None:
         start -= 1
     paragraph = "\n".join(lines[start : fact.anchor.end_line])
     said = list(words(paragraph))
-    head = quoted[: min(4, len(quoted))]
-    at = next((said[i][1] for i in range(len(said)) if [w for w, _, _ in said[i : i + len(head)]] == head), None)
-    text = paragraph[:at] if at is not None else ""
+    at = form_at([w for w, _, _ in said], tuple(quoted[:4]))  # where the quote opens
+    text = paragraph[: said[at][1]] if at is not None else ""
     if text.strip():
         return text
     last = start - 1
