@@ -6,6 +6,7 @@ import json
 import os
 import signal
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -76,6 +77,22 @@ def test_a_killed_child_is_replaced_and_the_call_sent_again(vault: Path) -> None
     assert child.pid not in (None, pid)
     (vault / "entities" / "mistral.md").write_text("---\ntitle: Mistral\n---\n# Mistral\n\nA French lab.\n")
     assert "entities/mistral.md" in sync(vault).added
+
+
+def test_a_vault_deleted_and_made_again_at_the_same_path_gets_a_new_palace(
+    vault: Path, vault_writer: Callable[..., Path]
+) -> None:
+    """The store child outlives vaults (the MCP server, a test run): one removed and written again at its path
+    must not be served by the client of the deleted files ("readonly database", "no such table")."""
+    import shutil
+
+    assert sync(vault).drawers_embedded > 0
+    shutil.rmtree(vault)
+    vault_writer(vault, {"entities/mistral.md": "---\ntitle: Mistral\ntype: entity\n---\n# Mistral\n\nA French lab.\n"})
+    report = sync(vault)
+    assert report.added == ["entities/mistral.md"] and report.drawers_total == report.drawers_embedded
+    with open_palace(vault) as palace:
+        assert [hit.path for hit in search(palace, "French lab", k=3)] == ["entities/mistral.md"]
 
 
 def test_errors_in_the_child_come_back_as_palace_errors(tmp_path: Path) -> None:

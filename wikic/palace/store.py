@@ -55,6 +55,7 @@ class ExplicitEmbeddings(EmbeddingFunction[Documents]):
 # HNSW's search breadth. chromadb's default (100) loses true neighbours inside large palaces; search asks for
 # 200 drawers anyway, and a wider beam costs little next to the rest of a query.
 EF_SEARCH = 1000
+DATABASE_FILE = "chroma.sqlite3"  # what chromadb's embedded client keeps in the palace folder
 
 
 def new_generation() -> str:
@@ -70,6 +71,7 @@ class VectorStore:
         self._collection: Any = None
         self._seen_generation: str | None = None
         self._max_batch: int | None = None
+        self._opened_files: tuple[int, int] | None = None  # the database file the client opened (device, inode)
 
     def start(self) -> None:
         """Nothing to start: this store runs in the calling process (see store_process.IsolatedStore)."""
@@ -99,7 +101,25 @@ class VectorStore:
     def client(self) -> Any:
         if self._client is None:
             self._client = self._connect()
+            self._opened_files = self._database_file()
         return self._client
+
+    def _database_file(self) -> tuple[int, int] | None:
+        """The embedded palace's database file as (device, inode); None for a server or when it is missing."""
+        if self._settings.url:
+            return None
+        try:
+            st = (self._settings.path / DATABASE_FILE).stat()
+        except OSError:
+            return None
+        return st.st_dev, st.st_ino
+
+    def files_replaced(self) -> bool:
+        """Whether the embedded palace this store opened was deleted or replaced on disk since (a vault removed
+        and made again at the same path): its client still holds the old, unlinked database, which fails every
+        write ("readonly database") and every read of a table made since. Whoever keeps the store must drop it
+        and chromadb's system cache, which keys clients by path."""
+        return self._client is not None and self._database_file() != self._opened_files
 
     def _step(self) -> int:
         """Ids per chromadb call: few enough for any SQLite build (chromadb passes a get's or a delete's ids

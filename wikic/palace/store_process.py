@@ -403,6 +403,9 @@ def _serve(requests: IO[bytes], replies: IO[bytes]) -> None:
             if method not in METHODS:
                 raise PalaceError(f"internal error: unknown palace store method {method!r}")
             key = (path, collection)
+            if key in stores and stores[key].files_replaced():
+                stores.clear()  # every client of that path holds the old files, and chromadb caches them by path
+                SharedSystemClient.clear_system_cache()
             if key not in stores:
                 if len(stores) >= MAX_OPEN:
                     stores.clear()
