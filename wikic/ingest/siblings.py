@@ -13,6 +13,7 @@ link to it. The line closes the page's `related` block, after the relations its 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable
 
 from wikic.pages.blocks import block_keys, find_block
@@ -39,8 +40,21 @@ def _outside_related(body: str) -> str:
     return body
 
 
+_LINK_ENDS = ("]]", "|", "\\|", "#")
+# Every `[[`, overlapping ones included ("[[[[x]]"), with what follows it up to a character that may end a target.
+_LINK_OPENING = re.compile(r"(?=\[\[([^\]|#\\]*))")
+_TARGET_STOPS = frozenset("]|#\\")
+
+
 def _linked(text: str, target: str) -> bool:
-    return any(f"[[{target}{end}" in text for end in ("]]", "|", "\\|", "#"))
+    return any(f"[[{target}{end}" in text for end in _LINK_ENDS)
+
+
+def _link_targets(text: str) -> set[str]:
+    """Every `target` free of `_TARGET_STOPS` for which `text` holds `[[target` and then one of `_LINK_ENDS`:
+    `_linked` for all pages at once, in one pass over the text (a page citing many sources asks about
+    hundreds of pages, and each ask searched the whole page)."""
+    return {m.group(1) for m in _LINK_OPENING.finditer(text) if text.startswith(_LINK_ENDS, m.end(1))}
 
 
 def see_also(
@@ -49,9 +63,14 @@ def see_also(
     """The pages `page` lists under See also: for each of its `sources`, the members after it in the ring
     (`window`), each once, leaving out the pages its own text already links to."""
     outside = _outside_related(body)
-    shown: list[str] = []
+    linked = _link_targets(outside)
+    shown: dict[str, None] = {}  # in order, and asked about in constant time
     for source in sorted(set(sources)):
         for other in window(members(source), page):
-            if other not in shown and not _linked(outside, link_text(other)):
-                shown.append(other)
-    return shown
+            if other in shown:
+                continue
+            target = link_text(other)
+            if target in linked if _TARGET_STOPS.isdisjoint(target) else _linked(outside, target):
+                continue
+            shown[other] = None
+    return list(shown)
