@@ -37,6 +37,7 @@ import hashlib
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
+from functools import lru_cache
 from itertools import pairwise
 from urllib.parse import unquote
 
@@ -339,6 +340,13 @@ def scan(text: str) -> list[Claim]:
     """Every claim line of a page, with the compiler block it sits in and its line number."""
     if " ^c" not in text:
         return []
+    return list(_scan(text))
+
+
+# A compile reads the same page text several times (whether it is contested, then to render it, then for its
+# source pages), and a page many sources name is rendered once per source: its claims are parsed once.
+@lru_cache(maxsize=64)
+def _scan(text: str) -> tuple[Claim, ...]:
     rows = read_rows(text) if CLAIMS_KEY in text else {}
     out: list[Claim] = []
     block: str | None = None
@@ -355,4 +363,4 @@ def scan(text: str) -> list[Claim]:
         claim = parse_line(line, rows)
         if claim is not None:
             out.append(replace(claim, block=block, line=number))
-    return out
+    return tuple(out)
