@@ -86,6 +86,14 @@ def test_a_claim_line_reads_back_as_written_with_what_its_page_keeps_of_it() -> 
     assert bare is not None and bare.text == CLAIM.text and bare.seen == UNKNOWN_DAY
 
 
+def test_a_page_read_again_gives_its_claims_again_whatever_the_caller_did_to_the_first_list() -> None:
+    page = _page(CLAIM)
+    first = scan(page)
+    first.clear()  # a caller's list is its own: the parse kept for the next reader of the same text is not
+    assert scan(page) == [replace(CLAIM, block="section:key-facts", line=4)]
+    assert scan(page.replace("PostgreSQL", "SQLite"))[0].text == "[[acme|Acme]] runs on SQLite"
+
+
 def test_a_timeless_claim_shows_no_date_and_one_fact_carries_all_its_sources() -> None:
     two = Claim("c0000aaaa", "Acme keeps its data in SQLite",
                 (Citation("^[[[raw/a.md|a.md]] L3]", dt.date(2026, 10, 30)),
