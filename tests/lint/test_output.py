@@ -635,7 +635,7 @@ def test_lint_writes_nothing_but_its_cache(tmp_path: Path, fmt: str) -> None:
         run("lint", str(root), "--format", fmt, "--strict")
     assert snapshot(root) == before
     state = {p for p in snapshot(root, skip_state=False) if p.startswith(".wikic/")}
-    assert state == {".wikic/cache/lint-report.json", ".wikic/cache/parse-cache.jsonl"}
+    assert state == {".wikic/cache/lint-report.json", ".wikic/cache/parse-cache.jsonl", ".wikic/cache/page-rules.json"}
 
 
 # ---- the warm cache --------------------------------------------------------------------------------

@@ -21,18 +21,38 @@ B_CITE = "^[[[raw/articles/source-b.md|source-b.md]] L8]"
 Row = tuple[str, str, str, int | None, int | None]
 
 
-@pytest.fixture(autouse=True, params=["judged while parsed", "judged reading the page"])
-def judged_how(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Every case both ways: a page is judged in the process that parses it, or (a cached note) by the rules
-    reading its text."""
+FROM_THE_CACHE = "judged by an earlier run"
+
+
+@pytest.fixture(autouse=True, params=["judged while parsed", "judged reading the page", FROM_THE_CACHE])
+def judged_how(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """Every case three ways: a page is judged in the process that parses it, or (a cached note) by the rules
+    reading its text, or an earlier run judged it and its findings come from the judgement cache."""
     if request.param == "judged reading the page":
         from wikic.lint.rules import _pages
 
         monkeypatch.setattr(_pages, "judge_while_parsing", lambda *_: None)
+    return str(request.param)
+
+
+@pytest.fixture(autouse=True)
+def _how(judged_how: str) -> None:
+    global _JUDGED_HOW
+    _JUDGED_HOW = judged_how
+
+
+_JUDGED_HOW = ""
 
 
 def lint(root: Path, *rules: str) -> list[Row]:
-    report = run_lint(root, LintOptions(select=rules, use_cache=False, today=dt.date(2026, 3, 1)))
+    if _JUDGED_HOW == FROM_THE_CACHE:
+        # an earlier run (another day, so that its whole report is not the one given back) parses and judges;
+        # this one takes every note from the parse cache and every judgement from the judgement cache
+        run_lint(root, LintOptions(select=rules, use_cache=True, today=dt.date(2026, 3, 2)))
+        report = run_lint(root, LintOptions(select=rules, use_cache=True, today=dt.date(2026, 3, 1)))
+        assert not report.cached
+    else:
+        report = run_lint(root, LintOptions(select=rules, use_cache=False, today=dt.date(2026, 3, 1)))
     return [(f.rule, f.severity, f.path, f.line, f.column) for f in report.findings]
 
 
@@ -410,3 +430,4 @@ def test_status_counts_the_page_rules_findings_apart(tmp_path: Path) -> None:
     clean = vault(tmp_path, {"entities/acme.md": page("Acme", body=_compiled(claim("Acme is fast.")))})
     assert "Page quality: no finding (no-lead, repeated-claim, uncited-sentence, thin-section, source-sections)" in (
         render_status(vault_status(clean)).split("\n"))
+

@@ -174,14 +174,19 @@ def _lint(
     schema: Schema,
 ) -> tuple[list[Finding], int, int]:
     from wikic.lint.context import LintContext
-    from wikic.lint.rules._pages import judge_while_parsing
+    from wikic.lint.rules._pages import judge_while_parsing, judging
     from wikic.vault.graph import build
     from wikic.vault.load import load_vault
 
     # the listing the report's cache key was made from: what is linted is what the key describes; the page
     # rules judge each page where it is parsed
+    judge = judge_while_parsing(schema, _active(options, schema))
     vault = load_vault(root, use_cache=bool(options.use_cache), jobs=options.jobs, resolve=True, walked=walked,
-                       schema=schema, per_note=judge_while_parsing(schema, _active(options, schema)))
+                       schema=schema, per_note=judge)
+    if options.use_cache and judge is not None:
+        from wikic.lint.judgements import complete
+
+        complete(vault, judging(_active(options, schema)), judge)
     graph = build(vault)
     ctx = LintContext(vault=vault, links=graph, today=today)
     ctx.ledger = source_ledger(root)

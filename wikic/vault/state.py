@@ -62,6 +62,7 @@ ENDPOINTS = "llm-endpoints.json"
 REPLY_CACHE = "cache/llm"
 PARSE_CACHE = "cache/parse-cache.jsonl"
 LINT_REPORT = "cache/lint-report.json"
+PAGE_JUDGEMENTS = "cache/page-rules.json"  # the page rules' findings on each page, while it is unchanged
 MEMORY_INDEX = "cache/memories.json"
 CONVERSATIONS = "conversations.json"
 CONVERSATIONS_LOCK = "conversations.json.lock"

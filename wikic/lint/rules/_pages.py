@@ -45,6 +45,11 @@ def _judges(rule_ids: Collection[str]) -> list[tuple[str, PageCheck]]:
     return [(r, judge) for r in PAGE_RULES if r in rule_ids and (judge := RULES[r].page) is not None]
 
 
+def judging(rule_ids: Collection[str]) -> list[str]:
+    """The page rules among `rule_ids`, in their order."""
+    return [rule_id for rule_id, _ in _judges(rule_ids)]
+
+
 def judge_while_parsing(
     schema: Schema, rule_ids: Collection[str]
 ) -> Callable[[str, bytes, Note], Judged | None] | None:
