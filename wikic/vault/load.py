@@ -306,8 +306,10 @@ def load_vault(
     the cache under `.wikic/cache/` is refreshed. With `resolve`, the links of every note parsed are also
     resolved where it is parsed (a share of the link graph's work done on the second core). `walked`: the
     vault's listing when the caller has just made it (`walk`); `schema`: its SCHEMA.md when the caller has it.
-    `per_note`: what to run on each note parsed (its path, bytes and note) where it is parsed; its results, by
-    path, are the vault's `per_note` (a result must pickle: it may come from another process)."""
+    With `use_cache` and `resolve`, the links of the notes not parsed come from the cache of resolutions while
+    the vault holds the same files (`resolved_cache.py`). `per_note`: what to run on each note parsed (its path,
+    bytes and note) where it is parsed; its results, by path, are the vault's `per_note` (a result must pickle:
+    it may come from another process)."""
     global _RESOLVER, _PER_NOTE
     root = Path(root)
     schema = schema if schema is not None else load_schema(root)
@@ -340,5 +342,11 @@ def load_vault(
         if use_cache:
             parse_cache.save(root, [entries[p].line for p in wanted if entries[p].line])
     notes = {path: entries[path].note for path in wanted}
+    if use_cache and resolver is not None and len(todo) < len(wanted):
+        # not on a run that parsed everything (cold): its cache would cost it time, and the next run that parses
+        # less makes it while it resolves the notes that run did not parse
+        from wikic.vault import resolved_cache
+
+        resolved_cache.complete(root, files, notes, resolved, resolver)
     return Vault(root=root, schema=schema, files=files, notes=notes, problems=problems, resolver=resolver,
                  resolved=resolved, per_note=extra)

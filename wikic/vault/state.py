@@ -63,6 +63,7 @@ REPLY_CACHE = "cache/llm"
 PARSE_CACHE = "cache/parse-cache.jsonl"
 LINT_REPORT = "cache/lint-report.json"
 PAGE_JUDGEMENTS = "cache/page-rules.json"  # the page rules' findings on each page, while it is unchanged
+RESOLVED_LINKS = "cache/resolved-links.json"  # where each note's links land, while the vault holds the same files
 MEMORY_INDEX = "cache/memories.json"
 CONVERSATIONS = "conversations.json"
 CONVERSATIONS_LOCK = "conversations.json.lock"
