@@ -5,11 +5,14 @@ from __future__ import annotations
 
 import json
 import os
+import posixpath
 import sys
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
 from testkit import make_vault, page
 
 from wikic.lint.run import LintOptions, run_lint
@@ -60,14 +63,18 @@ def test_an_unchanged_notes_links_come_from_the_cache_and_a_new_file_resolves_th
     assert broken(root, 2) == ghost  # a.md and c.md resolved here, and kept
     assert cache.is_file()
     # what the cache says of a.md is what a lint uses while a.md and the vault's files are unchanged
-    key, rows = json.loads(cache.read_bytes())
+    version, paths, rows = json.loads(cache.read_bytes())
     rows["entities/a.md"][2][0] = [None, []]  # its [[b]] now "resolves nowhere"
-    cache.write_text(json.dumps([key, rows]), encoding="utf-8")
+    rows["entities/c.md"][2][0] = [None, []]  # its [[a]] too
+    cache.write_text(json.dumps([version, paths, rows]), encoding="utf-8")
     edit(root / "entities/b.md")
-    assert broken(root, 3) == [("entities/a.md", 13, "b"), *ghost]
-    # a file added: every note's links are resolved again (the tampered row with them), and [[ghost]] lands
+    assert broken(root, 3) == [("entities/a.md", 13, "b"), *ghost, ("entities/c.md", 13, "a")]
+    # a file added: the notes whose links may reach it are resolved again (a.md, the tampered row with it, and
+    # [[ghost]] lands); c.md's links cannot reach it, and keep what the cache says
     (root / "entities/ghost.md").write_text(page("Ghost", body="[[a]] [[b]]\n"), encoding="utf-8")
-    assert broken(root, 4) == []
+    assert broken(root, 4) == [("entities/c.md", 13, "a")]
+    (root / "entities/c.md").write_text(page("C", body="[[a]] [[b]]\n") + "\n", encoding="utf-8")  # edited
+    assert broken(root, 6) == []
     # a file removed: the links to it are broken again, in the notes that did not change too
     (root / "entities/c.md").unlink()
     assert broken(root, 5) == [("entities/a.md", 13, "c"), ("entities/b.md", 13, "c"), ("index.md", 6, "c")]
@@ -80,7 +87,47 @@ def test_a_damaged_cache_of_resolutions_is_made_anew(tmp_path: Path, codec: str)
     expected = broken(root, 2)
     cache = state_file(root, RESOLVED_LINKS)
     assert cache is not None
-    for n, damaged in enumerate([b"{not json", b'["key", 3]', b"[]", b"", b'["k", {"entities/a.md": [1]}]']):
+    for n, damaged in enumerate([b"{not json", b'["v", [], 3]', b"[]", b"", b'["v", [], {"entities/a.md": [1]}]',
+                                 b'["2|0", "x", {}]']):
         cache.write_bytes(damaged)
         edit(root / "entities/b.md")
         assert broken(root, 3 + n) == expected
+
+
+# ---- which notes a changed file concerns -------------------------------------------------------------
+
+_NAMES = st.sampled_from(["a", "b", "A", "a.md", "b.md", "x/a", "x/b.md", "y/x/a", "Ä", "a.png", "x", ".", ".."])
+_TARGETS = st.sampled_from(["a", "b", "A", "a.md", "x/a", "./a", "../a", "/x/a", "x/../a", "a/", "ä", "a.png",
+                            "x\\a", "../x/b", "", "b.md", "a/.", "x/..", "x/a/..", "a//", "y/../x/a/."])
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(before=st.sets(_NAMES, max_size=8), after=st.sets(_NAMES, max_size=8),
+       links=st.lists(st.tuples(st.sampled_from(["", "x", "y/x", "X"]), _TARGETS), min_size=1, max_size=12))
+def test_a_cached_resolution_is_kept_only_where_no_changed_file_can_change_it(
+    tmp_path: Path, before: set[str], after: set[str], links: list[tuple[str, str]]
+) -> None:
+    from wikic.vault.load import FileInfo
+    from wikic.vault.model import Link, Note
+    from wikic.vault.resolve import Resolver
+
+    def vault_files(names: set[str]) -> dict[str, FileInfo]:
+        files = {n if "." in n.rsplit("/", 1)[-1] else n + ".md": FileInfo("", 1, 1) for n in names
+                 if n not in (".", "..")}
+        return {p: FileInfo(p, 1, 1) for p in {*files, *(posixpath.join(folder, "note.md") for folder, _ in links)}}
+
+    notes = {}
+    for folder, target in links:
+        path = posixpath.join(folder, "note.md")
+        old = notes.get(path)
+        mine = [*(old.links if old else []), Link("wikilink", target, "", None, 1, 1, f"[[{target}]]")]
+        notes[path] = Note(path, None, 0, {}, mine, [], [], [], 1, 1)
+    root = Path(tempfile.mkdtemp(dir=tmp_path))
+    (root / ".wikic").mkdir()
+    first, second = vault_files(before), vault_files(after)
+    resolved_cache.complete(root, first, notes, {}, Resolver(first))  # the cache, made for `before`
+    got: dict[str, list[tuple[str | None, tuple[str, ...]]]] = {}
+    resolved_cache.complete(root, second, notes, got, Resolver(second))
+    fresh = Resolver(second)
+    for path, note in notes.items():
+        assert got[path] == [(r.path, r.candidates) for r in fresh.resolve_all(path, [lk.target for lk in note.links])]
