@@ -306,3 +306,12 @@ def test_pages_a_stopped_run_wrote_are_composed_by_the_next_run(
     assert again.composed is not None and again.composed.pages == ["entities/quillstore.md"]
     assert "It handled 40,000 writes per second. ^[" in page.read_text(encoding="utf-8")
     assert compose_todos(root) == []
+
+
+def test_a_claim_cut_where_its_sentence_goes_on_is_written_with_a_full_stop_not_after_its_comma() -> None:
+    from wikic.ingest.compose import _sentence
+
+    assert _sentence("Quillstore handled 25,000 writes per second on the same load test,") == (
+        "Quillstore handled 25,000 writes per second on the same load test.")
+    assert _sentence("Quillstore 由一家公司维护，") == "Quillstore 由一家公司维护."
+    assert _sentence("It stays on Quillstore.") == "It stays on Quillstore."

@@ -295,7 +295,10 @@ def _sentence(text: str, *, escape: bool = True) -> str:
     """A sentence as the page writes it: one line, no anchor of its own, escaped when it is the model's."""
     text = ANCHOR.sub("", " ".join(text.split())).strip()
     text = clean_text(text) if escape else text
-    return text if text.endswith((".", "!", "?", "。", "！", "？")) else text + "."
+    if text.endswith((".", "!", "?", "。", "！", "？")):
+        return text
+    # a claim cut where the source's sentence goes on ("... on the same load test,") ends here, with a full stop
+    return text.rstrip(",;:，；：、—– ") + "."
 
 
 _LINK = re.compile(r"\[\[(?:[^\[\]|\n]*\|)?([^\[\]\n]*)\]\]")
