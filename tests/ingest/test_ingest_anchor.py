@@ -558,3 +558,44 @@ def test_the_report_names_the_titles_it_left_out() -> None:
     source = SourceReport("raw/articles/palace.md", "Palace", "compiled", titles=["The Memory Palace Method"])
     assert "the source's own title, not a subject (its source page covers it): The Memory Palace Method" in \
         render_report(IngestReport(sources=[source]))
+
+
+TWO_YEARS = ("---\ndate: 2026-02-10\n---\n# Quillstore, two years on\n\n"
+             "Two years after the move, we measured again. Quillstore handled 25,000 writes per second on the same "
+             "load test,\nnow with encryption at rest turned on.\n\n"
+             "Quillstore still keeps the whole database in a single file on disk, and backups are still a file "
+             "copy.\n\nThe team also ran the migration suite, the restore drill, the offline sync tests, the fuzzing "
+             "corpus, the upgrade matrix and the battery benchmarks on every laptop we own, and all passed.\n")
+HANDLED = ("Quillstore handled 25,000 writes per second on the same load test,\n"
+           "now with encryption at rest turned on.")
+
+
+@pytest.mark.parametrize(("claim", "written", "lines"), [
+    # what a real small model copied: a sentence cut where the source wraps its line, and the rest of it
+    ("Quillstore handled 25,000 writes per second on the same load test,", HANDLED, (6, 7)),
+    ("now with encryption at rest turned on.", HANDLED, (6, 7)),
+    ("Two years after the move, we measured again. Quillstore handled 25,000 writes per second on the same load "
+     "test,", "Two years after the move, we measured again. " + HANDLED, (6, 7)),
+    # whole sentences stay as they are; a claim in the model's own words is the model's (the support rule checks it)
+    ("Two years after the move, we measured again.", "Two years after the move, we measured again.", (6, 6)),
+    ("Quillstore handled 25,000 writes per second.", "Quillstore handled 25,000 writes per second.", (6, 6)),
+    # a cut at a clause that reads whole: as the model cut it
+    ("Quillstore still keeps the whole database in a single file on disk.",
+     "Quillstore still keeps the whole database in a single file on disk.", (9, 9)),
+    ("and backups are still a file copy.", "Quillstore still keeps the whole database in a single file on disk, and "
+     "backups are still a file copy.", (9, 9)),
+    # a cut that would add more than COMPLETION_WORDS words: as the model cut it
+    ("and all passed.", "and all passed.", (11, 11)),
+])
+def test_a_claim_copied_from_part_of_a_sentence_is_the_whole_sentence(claim: str, written: str,
+                                                                      lines: tuple[int, int]) -> None:
+    quote = claim if not claim.endswith(("second.", "disk.")) else claim[:-1]
+    plan = Plan("raw/articles/two-years.md", "", (Entity("Quillstore", "product", (), "", (Fact(claim, quote),)),),
+                (), (), ())
+    fact = anchor_plan(plan, TWO_YEARS).entities[0].facts[0]
+    assert fact.anchor is not None  # found ("and all passed." is then refused: it does not name its subject)
+    assert fact.text == " ".join(written.split()) and (fact.anchor.start_line, fact.anchor.end_line) == lines
+    completed = fact.text != claim
+    assert fact.extracted is completed and fact.repaired is completed
+    if completed:
+        assert fact.quote == written  # the source's own text, line break and all

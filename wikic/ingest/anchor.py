@@ -68,6 +68,8 @@ _ELLIPSIS = re.compile(r"\[?(?:\.\s*\.\s*\.|…)\]?")
 MIN_WORDS = 2  # a one-word "quote" would anchor almost anywhere and support nothing
 MAX_GAP_WORDS = 250  # how far apart the parts of an elided quote may be
 REPAIR_SIMILARITY = 0.8  # share of words a near-copy must have in common with the span it is snapped to
+COMPLETION_WORDS = 20  # at most this many words added to a claim cut off inside its sentence (`completed`)
+_DANGLING = (",", ";", ":", "–", "—", "，", "；", "：", "、")  # what a claim cut off inside its sentence ends with
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+|(?<=[。！？；])|\n\s*\n|\n(?=\s*[-*#>|])")
 
 
@@ -181,6 +183,39 @@ class AnchorIndex:
                 self._words[last + 1 : last + 1 + len(after)] == after:
             return None  # the claim is a longer stretch of the source itself
         return self._text[self._starts[first] : closing(self._text, self._ends[last])]
+
+    def completed(self, claim: str, quote: str) -> tuple[Anchor, str] | None:
+        """(anchor, the sentences' own text) when `claim` is the source's words visibly cut off inside a sentence
+        and `quote` is them: a claim that stops at a comma where the sentence goes on (on the next line of a
+        wrapped paragraph: "...on the same load test,"), or one that starts in lower case where a sentence goes
+        on ("now with encryption at rest turned on."). The claim is then the whole sentence(s) it was cut from,
+        as long as that adds at most COMPLETION_WORDS words. None for a claim of whole sentences, one cut at a
+        clause that reads whole ("The drawers live in Chroma." of "..., and ..."), one the model framed in its
+        own words, or an elided quote."""
+        parts = quote_words(quote)
+        said = [w for w, _, _ in words(claim)]
+        if len(parts) != 1 or said != parts[0]:
+            return None
+        cut_end = claim.rstrip().endswith(_DANGLING)
+        cut_start = claim.lstrip()[:1].islower()
+        if not (cut_end or cut_start):
+            return None
+        span = self._locate_words(quote)
+        if span is None:
+            return None
+        first, last = span
+        bounds = self._sentences()
+        start = next((b[0] for b in bounds if b[0] <= first <= b[1]), None)
+        end = next((b[1] for b in bounds if b[0] <= last <= b[1]), None)
+        if start is None or end is None:
+            return None
+        hanging_start = cut_start and first > start
+        hanging_end = cut_end and last < end
+        if not (hanging_start or hanging_end):
+            return None  # the cut is where a sentence starts or ends: nothing is left hanging
+        if (end - start + 1) - len(said) > COMPLETION_WORDS:
+            return None
+        return self._anchor(start, end), self._text[self._starts[start] : closing(self._text, self._ends[end])]
 
     def _whole_sentences(self, first: int, last: int) -> bool:
         bounds = self._sentences()
@@ -342,9 +377,14 @@ def anchor_plan(plan: Plan, text: str) -> Plan:
             memo[f.quote] = (found, f.quote) if found else (index.repair(f.quote) or (None, f.quote))
         anchor, quote = memo[f.quote]
         said = (index.unglued(f.text, quote) or f.text) if anchor else f.text
+        whole = index.completed(said, quote) if anchor else None
+        if whole is not None:  # the model copied part of a sentence: the claim is the sentence, in its own words
+            anchor, quote = whole
+            said = clean(quote)
         missing = tuple(unsupported(said, quote, subject_names=subject, source=text)) if anchor else ()
         seen, via = observed(anchor)
         return replace(f, text=said, quote=quote, anchor=anchor, repaired=quote != f.quote, missing=missing,
+                       extracted=f.extracted or whole is not None,
                        seen=seen, via=via)
 
     def facts(items: Iterable[Fact], *subject: str) -> tuple[Fact, ...]:
