@@ -326,9 +326,9 @@ def populate(root: Path, pages: int) -> None:
 
 def settle(root: Path) -> None:
     """Leave the generated vault as the runs that wrote its pages would have: its compiled ledger (the seed
-    source, into every page citing it) and the caches of the lint that ends a run (parsed notes, resolved links). Without
-    them the first ingest rebuilds the ledger and parses every page once, a cost of the generated vault, not
-    of ingesting."""
+    source, into every page citing it) and the caches of the lint that ends a run (parsed notes, resolved
+    links). Without them the first ingest rebuilds the ledger and parses every page once, a cost of the
+    generated vault, not of ingesting."""
     import datetime as dt
 
     from wikic.ingest.rebuild import rebuilt_compiled
