@@ -11,7 +11,7 @@ import stat
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from wikic.vault import parse_cache
 from wikic.vault.layout import HUB_TYPES, INDEX_FILE, LOG_FILE, OVERVIEW_FILE, RAW_DIR, SCHEMA_FILE
@@ -21,8 +21,7 @@ from wikic.vault.resolve import Resolver
 from wikic.vault.schema_md import Schema, load as load_schema
 
 
-@dataclass(frozen=True)
-class FileInfo:
+class FileInfo(NamedTuple):  # a tuple: made for every file of the vault on every run, cheaply
     path: str  # vault-relative, '/'-separated
     size: int
     mtime_ns: int
@@ -162,8 +161,8 @@ def walk(root: Path) -> tuple[dict[str, FileInfo], list[tuple[str, Problem]]]:
             except OSError as exc:
                 problems.append((rel, Problem("unsafe-path", None, f"cannot read: {exc.strerror}")))
                 continue
-            kind = irregular_kind(st.st_mode)
-            if kind is not None:
+            if not stat.S_ISREG(st.st_mode):
+                kind = irregular_kind(st.st_mode)
                 problems.append((rel, Problem("unsafe-path", None, f"{kind}, not a file: not read")))
                 continue
             files[rel] = FileInfo(rel, st.st_size, st.st_mtime_ns)
