@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as dt
 import random
 import time
+from dataclasses import replace
 
 import pytest
 
@@ -599,3 +600,24 @@ def test_a_claim_copied_from_part_of_a_sentence_is_the_whole_sentence(claim: str
     assert fact.extracted is completed and fact.repaired is completed
     if completed:
         assert fact.quote == written  # the source's own text, line break and all
+
+
+SYNC = ("# How Brightline syncs\n\nBrightline uses Quillstore as its local cache on every device. Since Quillstore "
+        "2.0 allows several writer processes, the Brightline agent writes to the same file as the app itself.\n")
+_BOTH = ("Brightline uses Quillstore as its local cache on every device. Since Quillstore 2.0 allows several writer "
+         "processes, the Brightline agent writes to the same file as the app itself.")
+
+
+def test_a_claim_beside_its_own_quote_stated_word_for_word_is_said_once() -> None:
+    # what Qwen2.5-Coder-1.5B proposed for Quillstore: a narrowed retelling of a quote, and the quote itself
+    retold = Fact("Quillstore is a local cache on every device. Since Quillstore 2.0 allows several writer "
+                  "processes, the Brightline agent writes to the same file as the app itself.", _BOTH)
+    plan = Plan("raw/articles/sync.md", "", (Entity("Quillstore", "product", (), "", (
+        retold, Fact(_BOTH, _BOTH + " "), Fact("Quillstore 2.0 allows several writer processes.", _BOTH.split(". ")[1]),
+    )),), (), (), ())
+    facts = anchor_plan(plan, SYNC).entities[0].facts
+    # the retelling goes; a claim of another quote stays, though the verbatim one holds its words too
+    assert [f.text for f in facts if f.anchored] == [_BOTH, "Quillstore 2.0 allows several writer processes."]
+    # without the verbatim claim, the retelling is the claim of that quote
+    alone = replace(plan, entities=(replace(plan.entities[0], facts=(retold,)),))
+    assert [f.text for f in anchor_plan(alone, SYNC).entities[0].facts] == [retold.text]

@@ -460,7 +460,7 @@ def anchor_plan(plan: Plan, text: str) -> Plan:
     conversation = plan.source_path.startswith(f"{RAW_DIR}/transcripts/") or bool(transcript.headers(text))
     entities, refiled = refile(entities, text, conversation=conversation)
     for at, e in enumerate(entities):
-        checked = e.facts
+        checked = _said_once(e.facts)
         if not any(f.anchored for f in checked):
             checked += found(e.name, e.aliases, (f.quote for f in checked))
         lead, more = summary(e.summary, checked, e.name, *e.aliases, named=True)
@@ -469,7 +469,7 @@ def anchor_plan(plan: Plan, text: str) -> Plan:
     # and a concept the source never names with no claim its quote anchors is the model's invention
     concepts = []
     for c in plan.concepts:
-        sections = tuple(Section(sec.heading, facts(sec.facts, c.name)) for sec in c.sections)
+        sections = tuple(Section(sec.heading, _said_once(facts(sec.facts, c.name))) for sec in c.sections)
         claims = tuple(f for sec in sections for f in sec.facts)
         if not any(f.anchored for f in claims):
             sections = _with_claims(sections, found(c.name, (), (f.quote for f in claims)))
@@ -530,6 +530,26 @@ def anchor_plan(plan: Plan, text: str) -> Plan:
 
 
 FOUND_SECTION = "Overview"  # where a concept's found sentences go when the model gave it no section
+
+
+def _quoted(fact: Fact) -> tuple[str, ...]:
+    return tuple(w for part in quote_words(fact.quote) for w in part)
+
+
+def _verbatim(fact: Fact) -> bool:
+    """The claim is its quote, word for word."""
+    return tuple(w for w, _, _ in words(fact.text)) == _quoted(fact)
+
+
+def _said_once(facts: tuple[Fact, ...]) -> tuple[Fact, ...]:
+    """`facts` without the claims of a quote that another of them states word for word: that one says all a
+    claim its quote supports can say (a small model made "Quillstore is a local cache on every device. Since
+    …" beside the quote itself, "Brightline uses Quillstore as its local cache on every device. Since …", and
+    the page said it twice)."""
+    whole = {_quoted(f) for f in facts if f.anchored and _verbatim(f)}
+    if not whole:
+        return facts
+    return tuple(f for f in facts if not (f.anchored and _quoted(f) in whole and not _verbatim(f)))
 
 
 def _with_claims(sections: tuple[Section, ...], extra: tuple[Fact, ...]) -> tuple[Section, ...]:
