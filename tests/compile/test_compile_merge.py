@@ -421,3 +421,30 @@ def test_a_name_with_nothing_anchored_waits_in_the_ledger_instead_of_becoming_an
     anchored = Entity("HNSW", "other", (), "", (_fact("HNSW builds a graph.", 3),))
     _, result = _compile(root, Plan(SRC, "s", entities=(anchored,)))
     assert result.created == ["entities/hnsw.md"]  # the first anchored claim makes the page
+
+
+def test_pages_a_source_fed_earlier_in_the_run_list_a_page_promoted_later_with_what_that_source_said(
+    tmp_path: Path,
+) -> None:
+    """One run, three sources (entity_min_references: 2): the first names Ana, Carl and Dora (all wait), the second
+    Ana and Carl (their pages), the third Dora, whose page then cites the first source too. The pages the first
+    source fed, written by the second, link to Dora: the pages citing a source are worked out again once a page
+    joins it."""
+    root = _vault(tmp_path)
+    sources = [f"raw/articles/s{n}.md" for n in (1, 2, 3)]
+    for src in sources:
+        (root / src).write_text("\n".join(f"line {i}" for i in range(1, 10)) + "\n", encoding="utf-8")
+    names, links = page_names(root)
+    compiler = Compiler(root, load_schema(root), names, Mentions.load(root), links, TODAY)
+
+    def plan(src: str, *who: str) -> Plan:
+        return Plan(src, "s", entities=tuple(
+            Entity(name, "person", (), "", (Fact(f"{name} was in {src}.", f"{name} was in {src}.", Anchor(src, n, n)),))
+            for n, name in enumerate(who, start=1)))
+
+    for src, who in zip(sources, (("Ana", "Carl", "Dora"), ("Ana", "Carl"), ("Dora",)), strict=True):
+        compiler.compile(plan(src, *who), src)
+    assert compiler.sources_of("entities/dora.md") == frozenset({sources[0], sources[2]})
+    assert compiler.citing(sources[0]) == ("entities/ana.md", "entities/carl.md", "entities/dora.md")
+    for page in ("entities/ana.md", "entities/carl.md"):
+        assert "[[dora|Dora]]" in compiler.texts[page].split("See also:")[1]

@@ -145,6 +145,7 @@ class Compiler:
         self.originals: dict[str, str | None] = {}  # path -> text on disk before this run (None: new)
         self.index_entries: list[Entry] = []
         self.planned_sources: dict[str, frozenset[str]] = {}  # path -> raw sources of a page planned in this run
+        self._citing: dict[str, tuple[str, ...]] = {}  # raw source -> the pages citing it (`citing`), as planned
         self._disk_sources: dict[str, frozenset[str]] | None = None  # page -> raw sources it cites on disk
         self._disk_citing: dict[str, set[str]] = {}  # raw source -> pages citing it on disk
         self._raw_names: Counter[str] | None = None  # folded raw file name -> how many raw files carry it
@@ -185,12 +186,18 @@ class Compiler:
             return self.planned_sources[path]
         return self._sources_on_disk().get(path, frozenset())
 
-    def citing(self, source: str) -> list[str]:
-        """The pages (query pages aside) that cite the raw file `source`, as planned so far, in path order."""
+    def citing(self, source: str) -> tuple[str, ...]:
+        """The pages (query pages aside) that cite the raw file `source`, as planned so far, in path order. Worked
+        out once until a page is planned to cite more (`_join`): every page a source writes asks for the pages
+        citing each of its sources, and a source many pages cite has thousands."""
+        known = self._citing.get(source)
+        if known is not None:
+            return known
         self._sources_on_disk()
         pages = {p for p in self._disk_citing.get(source, ()) if p not in self.planned_sources}
         pages.update(p for p, sources in self.planned_sources.items() if source in sources)
-        return sorted(p for p in pages if not self._is_query_page(p))
+        found = self._citing[source] = tuple(sorted(p for p in pages if not self._is_query_page(p)))
+        return found
 
     def _sources_on_disk(self) -> dict[str, frozenset[str]]:
         """page -> the raw sources its frontmatter lists, read once (pages do not change on disk during a
@@ -221,6 +228,8 @@ class Compiler:
         """Record that `path` cites `sources` from now on; returns the sources it did not cite before."""
         before = self.sources_of(path)
         self.planned_sources[path] = before | frozenset(sources)
+        for source in {*before, *sources}:  # the pages citing a source: this one joins or stays
+            self._citing.pop(source, None)
         return set(sources) - before
 
     def link_text(self, path: str) -> str:
@@ -266,6 +275,7 @@ class Compiler:
         except BaseException:
             self.texts, self.originals, self.index_entries = saved.texts, saved.originals, saved.index_entries
             self.planned_sources = saved.planned_sources
+            self._citing = {}
             self.links = saved.links
             self.names.restore(saved.names)
             self.mentions.restore(saved.mentions)

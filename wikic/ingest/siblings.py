@@ -13,19 +13,20 @@ link to it. The line closes the page's `related` block, after the relations its 
 
 from __future__ import annotations
 
+import bisect
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 
 from wikic.pages.blocks import block_keys, find_block
 
 MAX_SEE_ALSO = 6
 
 
-def window(members: list[str], page: str, size: int = MAX_SEE_ALSO) -> list[str]:
+def window(members: Sequence[str], page: str, size: int = MAX_SEE_ALSO) -> list[str]:
     """The members after `page` in the ring of `members` (sorted), at most `size` of them."""
-    if page not in members:
+    i = bisect.bisect_left(members, page)
+    if i == len(members) or members[i] != page:
         return []
-    i = members.index(page)
     n = len(members)
     return [members[(i + j) % n] for j in range(1, min(size, n - 1) + 1)]
 
@@ -58,7 +59,8 @@ def _link_targets(text: str) -> set[str]:
 
 
 def see_also(
-    body: str, page: str, sources: Iterable[str], members: Callable[[str], list[str]], link_text: Callable[[str], str]
+    body: str, page: str, sources: Iterable[str], members: Callable[[str], Sequence[str]],
+    link_text: Callable[[str], str],
 ) -> list[str]:
     """The pages `page` lists under See also: for each of its `sources`, the members after it in the ring
     (`window`), each once, leaving out the pages its own text already links to."""
