@@ -16,7 +16,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 from testkit import make_vault, page
 
 from wikic.lint.run import LintOptions, run_lint
-from wikic.vault import resolved_cache
+from wikic.vault import note_json, resolved_cache
 from wikic.vault.state import RESOLVED_LINKS, state_file
 
 PAGES = {
@@ -31,9 +31,11 @@ def codec(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> It
     """Both codecs: msgspec (the `fast` extra) and the standard library's, which reads without it."""
     if request.param == "json":
         monkeypatch.setitem(sys.modules, "msgspec", None)  # `import msgspec` raises ImportError
-    resolved_cache._codec.cache_clear()
+    for chosen in (resolved_cache._codec, note_json._codec):  # each picks its codec once: pick again, here and after
+        chosen.cache_clear()
     yield str(request.param)
-    resolved_cache._codec.cache_clear()
+    for chosen in (resolved_cache._codec, note_json._codec):
+        chosen.cache_clear()
 
 
 def broken(root: Path, day: int) -> list[tuple[str, int | None, str | None]]:
