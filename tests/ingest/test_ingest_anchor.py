@@ -621,3 +621,16 @@ def test_a_claim_beside_its_own_quote_stated_word_for_word_is_said_once() -> Non
     # without the verbatim claim, the retelling is the claim of that quote
     alone = replace(plan, entities=(replace(plan.entities[0], facts=(retold,)),))
     assert [f.text for f in anchor_plan(alone, SYNC).entities[0].facts] == [retold.text]
+
+
+def test_a_summary_that_is_part_of_a_sentence_is_the_sentence_and_no_second_claim() -> None:
+    # the two-pass strategy makes an entity's summary its first claim's text: cut off inside a sentence too
+    cut = ("Two years after the move, we measured again. Quillstore handled 25,000 writes per second on the same "
+           "load test,")
+    plan = Plan("raw/articles/two-years.md", "", (Entity("Quillstore", "product", (), cut, (Fact(cut, cut),)),),
+                (), (), ())
+    quillstore = anchor_plan(plan, TWO_YEARS).entities[0]
+    whole = "Two years after the move, we measured again. " + " ".join(HANDLED.split())
+    assert quillstore.summary == whole
+    assert [(f.text, f.anchor and (f.anchor.start_line, f.anchor.end_line)) for f in quillstore.facts] == [
+        (whole, (6, 7))]

@@ -426,10 +426,13 @@ def anchor_plan(plan: Plan, text: str) -> Plan:
         if said.strip() and (not named or names_subject(said, name, aliases)) and \
                 not unsupported(said, quotes, subject_names=(name, *aliases), source=text):
             verbatim = index.locate(said)  # the source's own sentence: cited like any claim (it is the lead)
+            whole = index.completed(said, said) if verbatim is not None else None
+            if whole is not None:  # part of a sentence (a two-pass summary is its first claim): the sentence
+                verbatim, said = whole[0], clean(whole[1])
             if verbatim is None or any(f.anchor == verbatim for f in backed):
                 return said, ()
             seen, via = observed(verbatim)
-            return said, (Fact(said, said, anchor=verbatim, seen=seen, via=via),)
+            return said, (Fact(said, said, anchor=verbatim, seen=seen, via=via, extracted=whole is not None),)
         if said.strip():
             replaced += 1
         ranked = rank(index.sentences(), name_forms(name, aliases), others=everyone)
