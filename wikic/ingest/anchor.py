@@ -217,6 +217,10 @@ class AnchorIndex:
             return None
         return self._anchor(start, end), self._text[self._starts[start] : closing(self._text, self._ends[end])]
 
+    def span(self, quote: str) -> tuple[int, int] | None:
+        """The first and last word of `quote` in the text (its parts in order, for an elided one), or None."""
+        return self._locate_words(quote)
+
     def _whole_sentences(self, first: int, last: int) -> bool:
         bounds = self._sentences()
         return any(b[0] == first for b in bounds) and any(b[1] == last for b in bounds)
@@ -463,7 +467,7 @@ def anchor_plan(plan: Plan, text: str) -> Plan:
     conversation = plan.source_path.startswith(f"{RAW_DIR}/transcripts/") or bool(transcript.headers(text))
     entities, refiled = refile(entities, text, conversation=conversation)
     for at, e in enumerate(entities):
-        checked = _said_once(e.facts)
+        checked = _said_once(e.facts, index)
         if not any(f.anchored for f in checked):
             checked += found(e.name, e.aliases, (f.quote for f in checked))
         lead, more = summary(e.summary, checked, e.name, *e.aliases, named=True)
@@ -472,7 +476,7 @@ def anchor_plan(plan: Plan, text: str) -> Plan:
     # and a concept the source never names with no claim its quote anchors is the model's invention
     concepts = []
     for c in plan.concepts:
-        sections = tuple(Section(sec.heading, _said_once(facts(sec.facts, c.name))) for sec in c.sections)
+        sections = tuple(Section(sec.heading, _said_once(facts(sec.facts, c.name), index)) for sec in c.sections)
         claims = tuple(f for sec in sections for f in sec.facts)
         if not any(f.anchored for f in claims):
             sections = _with_claims(sections, found(c.name, (), (f.quote for f in claims)))
@@ -544,15 +548,24 @@ def _verbatim(fact: Fact) -> bool:
     return tuple(w for w, _, _ in words(fact.text)) == _quoted(fact)
 
 
-def _said_once(facts: tuple[Fact, ...]) -> tuple[Fact, ...]:
-    """`facts` without the claims of a quote that another of them states word for word: that one says all a
-    claim its quote supports can say (a small model made "Quillstore is a local cache on every device. Since
-    …" beside the quote itself, "Brightline uses Quillstore as its local cache on every device. Since …", and
-    the page said it twice)."""
-    whole = {_quoted(f) for f in facts if f.anchored and _verbatim(f)}
-    if not whole:
-        return facts
-    return tuple(f for f in facts if not (f.anchored and _quoted(f) in whole and not _verbatim(f)))
+def _said_once(facts: tuple[Fact, ...], index: AnchorIndex) -> tuple[Fact, ...]:
+    """`facts` without the claims whose quote lies within what another of them states word for word: that one
+    says all a claim its quote supports can say. A small model wrote "Quillstore is a local cache on every
+    device. Since …" beside its quote stated whole, and made a sentence a claim of its own and part of a
+    longer one too: the page said each twice. The longest word-for-word claims are kept (of equal ones, the
+    first)."""
+    spans = {i: span for i, f in enumerate(facts) if f.anchored and (span := index.span(f.quote)) is not None}
+    whole = {i for i in spans if _verbatim(facts[i])}
+    kept: list[tuple[int, int]] = []
+    said: set[int] = set()
+    for i in sorted(whole, key=lambda i: (spans[i][0] - spans[i][1], i)):  # longest first
+        first, last = spans[i]
+        if any(a <= first and last <= b for a, b in kept):
+            said.add(i)
+        else:
+            kept.append((first, last))
+    said.update(i for i in spans if i not in whole and any(a <= spans[i][0] and spans[i][1] <= b for a, b in kept))
+    return tuple(f for i, f in enumerate(facts) if i not in said)
 
 
 def _with_claims(sections: tuple[Section, ...], extra: tuple[Fact, ...]) -> tuple[Section, ...]:
