@@ -315,3 +315,21 @@ def test_a_claim_cut_where_its_sentence_goes_on_is_written_with_a_full_stop_not_
         "Quillstore handled 25,000 writes per second on the same load test.")
     assert _sentence("Quillstore 由一家公司维护，") == "Quillstore 由一家公司维护."
     assert _sentence("It stays on Quillstore.") == "It stays on Quillstore."
+
+
+def test_a_claim_a_sentence_cites_and_does_not_draw_on_adds_no_anchor_to_it(tmp_path: Path) -> None:
+    # the writes claim cited under a sentence about the single file: its anchor (L6) would sit under words
+    # its line does not say; and a sentence drawing on none of its claims is not written
+    sentences = [("Quillstore keeps the whole database in a single file.", ["Quillstore keeps", "Quillstore handled"]),
+                 ("Quillstore is loved by its users.", ["Quillstore allows"])]
+    root, report = _run(tmp_path, _model(sentences))
+    assert report.composed is not None and report.composed.sentences == 1
+    assert report.composed.refused == {"draws on none of the claims it cites": 1}
+    prose = (root / "entities/quillstore.md").read_text(encoding="utf-8").split("## Key facts")[1]
+    prose = prose.split("> [!quote]")[0]
+    cite = "^[[[raw/articles/field-notes.md|field-notes.md]] L{}]".format
+    assert f"Quillstore keeps the whole database in a single file. {cite(4)} Quillstore" in prose  # its own alone
+    assert "loved" not in prose
+    # each claim no written sentence drew on, as written: nothing the list said is lost
+    assert f"Quillstore handled 40,000 writes per second. {cite(5)}" in prose
+    assert f"Quillstore allows one writer at a time. {cite(6)}" in prose

@@ -40,7 +40,7 @@ from wikic.pages.blocks import digest, find_block, merge_blocks
 from wikic.pages.frontmatter import dump_frontmatter
 from wikic.pages.render import clean_text, linkify
 from wikic.text.sentences import sentence_spans
-from wikic.text.terms import negated
+from wikic.text.terms import negated, tokenize
 from wikic.vault.formats.anchors import ANCHOR
 from wikic.vault.formats.claims import CLAIMS_KEY, Claim, scan
 from wikic.vault.frontmatter import split_page
@@ -54,6 +54,7 @@ CLAIMS_CALLOUT = "> [!quote]- Claims"
 # Why a sentence was not written (the report counts them)
 NO_CLAIM, NOT_HERE, UNSUPPORTED = "cites no claim", "cites a claim of another section", "states what its claims do not"
 DENIES = "denies what its claims state"
+UNUSED = "draws on none of the claims it cites"
 LEAVES_LEAD = "a lead that leaves out the claim the page opens with"
 LEAD = "summary"  # the lead's block (named for what the frontmatter calls it)
 
@@ -219,7 +220,9 @@ def _prose(
         parts = paragraphs[-1]
         ids = [i.strip().lstrip("[^").rstrip("]") for i in sentence.claims]
         cited = [by_id[i] for i in dict.fromkeys(ids) if i in by_id]
-        reason = _refusal(sentence.text, cited, own, subject)
+        drawn = _drawn_on(sentence.text, cited, subject)
+        reason = UNUSED if cited and not drawn else _refusal(sentence.text, drawn, own, subject)
+        cited = drawn or cited
         if reason is not None:
             out.refused[reason] = out.refused.get(reason, 0) + 1
             mine = [c for c in cited if c.id in own and c.id not in covered]
@@ -243,7 +246,9 @@ def _lead(sentences: Sequence[ComposedSentence], opening: list[Claim], by_id: di
     for sentence in sentences:
         cited = [by_id[i] for i in dict.fromkeys(s.strip().lstrip("[^").rstrip("]") for s in sentence.claims)
                  if i in by_id]
-        reason = _refusal(sentence.text, cited, set(by_id), subject)
+        drawn = _drawn_on(sentence.text, cited, subject)
+        reason = UNUSED if cited and not drawn else _refusal(sentence.text, drawn, set(by_id), subject)
+        cited = drawn
         if reason is not None:
             out.refused[reason] = out.refused.get(reason, 0) + 1
             continue
@@ -259,6 +264,15 @@ def _lead(sentences: Sequence[ComposedSentence], opening: list[Claim], by_id: di
 def _over_claims(prose: str, claims: list[Claim]) -> str:
     """`prose` with the claims it says folded under it, one per line, as a recompile reads them."""
     return prose + "\n\n" + CLAIMS_CALLOUT + "\n" + "\n".join("> " + c.render() for c in claims)
+
+
+def _drawn_on(text: str, cited: list[Claim], subject: Sequence[str]) -> list[Claim]:
+    """The claims of `cited` that the sentence `text` draws on: a word of theirs other than the subject's name
+    is a word of the sentence. A claim cited and not used would put its anchor under a sentence its source
+    does not say (a model cited a sync service's claim under a sentence about a load test)."""
+    named = set(tokenize(" ".join(subject)))
+    words = set(tokenize(text)) - named
+    return [c for c in cited if words & set(tokenize(_plain(c.text)))]
 
 
 def _refusal(text: str, cited: list[Claim], own: set[str], subject: Sequence[str]) -> str | None:
