@@ -144,11 +144,12 @@ class AnchorIndex:
 
     def locate(self, quote: str) -> Anchor | None:
         """The line range of `quote` in the text, or None if it is not there (verbatim, modulo folding)."""
-        span = self._locate_words(quote)
+        span = self.span(quote)
         return self._anchor(*span) if span is not None else None
 
-    def _locate_words(self, quote: str) -> tuple[int, int] | None:
-        """The first and last word of `quote` in the text, or None if it is not there."""
+    def span(self, quote: str) -> tuple[int, int] | None:
+        """The first and last word of `quote` in the text (its parts in order, for an elided one), or None if it
+        is not there."""
         parts = quote_words(quote)
         if sum(len(p) for p in parts) < MIN_WORDS:
             return None
@@ -170,7 +171,7 @@ class AnchorIndex:
         a fragment ("Quillstore handled ..." for "handled 40,000 writes per second") is the model's to make,
         and the support rule checks it."""
         parts = quote_words(quote)
-        span = self._locate_words(quote) if len(parts) == 1 else None
+        span = self.span(quote) if len(parts) == 1 else None
         if span is None or not self._whole_sentences(*span):
             return None
         said, wanted = [w for w, _, _ in words(claim)], parts[0]
@@ -200,7 +201,7 @@ class AnchorIndex:
         cut_start = claim.lstrip()[:1].islower()
         if not (cut_end or cut_start):
             return None
-        span = self._locate_words(quote)
+        span = self.span(quote)
         if span is None:
             return None
         first, last = span
@@ -216,10 +217,6 @@ class AnchorIndex:
         if (end - start + 1) - len(said) > COMPLETION_WORDS:
             return None
         return self._anchor(start, end), self._text[self._starts[start] : closing(self._text, self._ends[end])]
-
-    def span(self, quote: str) -> tuple[int, int] | None:
-        """The first and last word of `quote` in the text (its parts in order, for an elided one), or None."""
-        return self._locate_words(quote)
 
     def _whole_sentences(self, first: int, last: int) -> bool:
         bounds = self._sentences()

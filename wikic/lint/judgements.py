@@ -20,7 +20,7 @@ from wikic.lint.finding import Finding
 from wikic.lint.rules._pages import subject_page
 from wikic.vault.layout import SCHEMA_FILE
 from wikic.vault.load import PerNote, Vault
-from wikic.vault.state import PAGE_JUDGEMENTS, read_cache, write_cache
+from wikic.vault.state import PAGE_JUDGEMENTS, read_cache_json, write_cache
 
 FORMAT = 1
 
@@ -35,12 +35,8 @@ def _key(root: Path, rule_ids: Collection[str]) -> str:
 
 
 def _load(root: Path, key: str) -> dict[str, Any]:
-    text = read_cache(root, PAGE_JUDGEMENTS)
-    try:
-        data = json.loads(text) if text else None
-    except ValueError:
-        return {}
-    if not isinstance(data, dict) or data.get("key") != key or not isinstance(data.get("pages"), dict):
+    data = read_cache_json(root, PAGE_JUDGEMENTS)
+    if data is None or data.get("key") != key or not isinstance(data.get("pages"), dict):
         return {}
     return data["pages"]
 

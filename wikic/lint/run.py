@@ -19,7 +19,7 @@ from wikic.context import VaultContext
 from wikic.errors import UsageError
 from wikic.lint.finding import Finding
 from wikic.vault.layout import is_vault
-from wikic.vault.state import LINT_REPORT, SOURCES, read_cache, source_ledger, state_file, write_cache
+from wikic.vault.state import LINT_REPORT, SOURCES, read_cache_json, source_ledger, state_file, write_cache
 
 if TYPE_CHECKING:
     from wikic.vault.load import FileInfo
@@ -276,12 +276,8 @@ def _forked_rules(rule_ids: list[str]) -> dict[str, list[Finding]]:
 
 
 def _read_report(root: Path, key: str) -> tuple[list[Finding], int, int] | None:
-    text = read_cache(root, LINT_REPORT)
-    try:
-        data = json.loads(text) if text is not None else None
-    except ValueError:
-        return None
-    if not isinstance(data, dict) or data.get("key") != key:
+    data = read_cache_json(root, LINT_REPORT)
+    if data is None or data.get("key") != key:
         return None
     try:
         return [Finding.from_dict(d) for d in data["findings"]], int(data["pages"]), int(data["links"])

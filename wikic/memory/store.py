@@ -22,7 +22,7 @@ from wikic.vault.frontmatter import split_page
 from wikic.vault.link_text import LinkNames
 from wikic.vault.load import walk
 from wikic.vault.schema_md import load as load_schema
-from wikic.vault.state import MEMORY_INDEX, read_cache, write_cache
+from wikic.vault.state import MEMORY_INDEX, read_cache_json, write_cache
 
 _VERSION = 1
 _BLOCK = begin_prefix(BLOCK_PREFIX).rstrip()  # "<!-- wikic:begin memory:"
@@ -95,12 +95,8 @@ def load_memories(root: Path) -> Memories:
 
 
 def _read_index(root: Path) -> dict[str, Any]:
-    text = read_cache(root, MEMORY_INDEX)
-    try:
-        data = json.loads(text) if text else None
-    except ValueError:
-        return {}
-    if not isinstance(data, dict) or data.get("version") != _VERSION or not isinstance(data.get("pages"), dict):
+    data = read_cache_json(root, MEMORY_INDEX)
+    if data is None or data.get("version") != _VERSION or not isinstance(data.get("pages"), dict):
         return {}
     return data
 

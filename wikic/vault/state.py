@@ -163,6 +163,17 @@ def read_cache(root: Path, name: str) -> str | None:
         return None
 
 
+def read_cache_json(root: Path, name: str) -> dict[str, Any] | None:
+    """A cache file holding one JSON object, or None when it is missing, damaged or holds something else (a
+    cache is rebuilt, never trusted)."""
+    text = read_cache(root, name)
+    try:
+        data = json.loads(text) if text else None
+    except ValueError:
+        return None
+    return data if isinstance(data, dict) else None
+
+
 def read_cache_bytes(root: Path, name: str) -> bytes | None:
     path = state_file(root, name)
     try:
