@@ -152,3 +152,16 @@ def test_frontmatter_is_read_as_lint_reads_it() -> None:
     assert late.title == "b" and late.body_first_line == 1
     good = make_document("c.md", "---\ntitle: C\ntags: [x]\n---\nHello\n")
     assert (good.title, good.tags, good.body, good.body_first_line) == ("C", ["x"], "Hello\n", 5)
+
+
+def test_the_claims_bookkeeping_block_is_no_drawer() -> None:
+    # the rows (claim id, source, days) are machinery no reader sees: they are neither searched nor shown, and
+    # a new claim, whose row sorts among the others, does not make the drawers after it new
+    rows = "\n".join(f"c{n:08x} src=raw/articles/quasar-notes.md seen=2026-12-05 via=captured" for n in range(40))
+    claims = render_block("claims", "<!--\n" + rows + "\n-->")
+    page = COMPILED + f"\n## Related\n\n- See also: [[hops]]\n\n{claims}\n"
+    drawers = chunk_document(make_document("concepts/brewing.md", page), 100, words)
+    assert [d.heading for d in drawers] == ["Brewing > Facts", "Brewing > Related"]
+    assert all("src=" not in d.text and "src=" not in d.embed_text for d in drawers)
+    lines = page.split("\n")
+    assert lines[drawers[-1].line_end - 1] == "- See also: [[hops]]"

@@ -5,7 +5,8 @@ sentences, then words when a unit alone is too long) up to the token budget, and
 first repeats the previous unit, so a fact split across a boundary is still seen whole once.
 The text that is embedded starts with the page title and heading path: a drawer alone says what it is about.
 It leaves out what is no part of the page's meaning: claim anchors (a raw file's name and line numbers,
-see `wikic.vault.formats.anchors`) and the compiler's block markers; so does a search snippet (`searchable`).
+see `wikic.vault.formats.anchors`), the compiler's block markers and the page's `claims` block (each claim's id,
+sources and days); so does a search snippet (`searchable`).
 """
 
 from __future__ import annotations
@@ -17,16 +18,17 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from wikic.vault.formats.anchors import strip_anchors
-from wikic.vault.formats.claims import strip_claim_meta
-from wikic.vault.formats.markers import MARKER_LINE, PREFIX as _MARKER
+from wikic.vault.formats.claims import CLAIMS_KEY, strip_claim_meta
+from wikic.vault.formats.markers import MARKER_LINE, PREFIX as _MARKER, end_line
 from wikic.vault.formats.memory_items import strip_meta
 from wikic.vault.frontmatter import Page, read_page
 
 # Bumped whenever drawer text or ids would come out differently for the same file.
-CHUNKER_VERSION = "2"  # 2: compiler block markers and claim anchors are left out
+CHUNKER_VERSION = "3"  # 2: compiler block markers and claim anchors are left out; 3: so is the claims block
 
 _HEADING = re.compile(r"^(#{1,6})[ \t]+(.+?)[ \t#]*$")
 _FENCE = re.compile(r"^[ \t]{0,3}(`{3,}|~{3,})")
+_ROWS_BEGIN, _ROWS_END = f"<!-- wikic:begin {CLAIMS_KEY} ", end_line(CLAIMS_KEY)
 _SENTENCE_END = re.compile(r"(?<=[.!?。！？;；])\s+|(?<=[。！？；])")
 
 
@@ -120,6 +122,7 @@ def _sections(doc: Document) -> list[tuple[list[str], list[_Unit]]]:
     para: list[str] = []
     para_start = 0
     fence: str | None = None
+    in_rows = False  # inside the page's `claims` block: the claims' bookkeeping, which nobody reads
 
     def flush_para(line_no: int) -> None:
         nonlocal para
@@ -134,6 +137,9 @@ def _sections(doc: Document) -> list[tuple[list[str], list[_Unit]]]:
 
     for offset, line in enumerate(doc.body.split("\n")):
         line_no = doc.body_first_line + offset
+        if in_rows:
+            in_rows = line != _ROWS_END
+            continue
         fence_match = _FENCE.match(line)
         if fence is not None:
             para.append(line)
@@ -149,6 +155,7 @@ def _sections(doc: Document) -> list[tuple[list[str], list[_Unit]]]:
         if doc.markdown and MARKER_LINE.match(line):
             # the compiler's block markers (HTML comments Obsidian hides) say nothing about the page
             flush_para(line_no)
+            in_rows = line.startswith(_ROWS_BEGIN)
             continue
         heading = _HEADING.match(line) if doc.markdown else None
         if heading:
