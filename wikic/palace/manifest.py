@@ -211,23 +211,28 @@ class Manifest:
         for table in ("files", "drawers", *bm25.TABLES, "vectors", "meta"):
             self._db.execute(f"DELETE FROM {table}")
 
-    def remove_file(self, path: str, keep: frozenset[str] = frozenset()) -> None:
-        """Forget the file and its drawers; the vectors of the drawers in `keep` stay (a file re-put)."""
-        for rid, drawer_id, tids in self._db.execute(
-            "SELECT rid, id, tids FROM drawers WHERE path=?", (path,)
-        ).fetchall():
-            bm25.remove_postings(self._db, rid, tids)
-            if drawer_id not in keep:
-                self._db.execute("DELETE FROM vectors WHERE id=?", (drawer_id,))
-        self._db.execute("DELETE FROM drawers WHERE path=?", (path,))
+    def remove_file(self, path: str) -> None:
+        """Forget the file, its drawers and their vectors."""
+        self._drop_drawers(self._db.execute("SELECT rid, id, tids FROM drawers WHERE path=?", (path,)).fetchall())
         self._db.execute("DELETE FROM files WHERE path=?", (path,))
 
+    def _drop_drawers(self, rows: Iterable[tuple[int, str, str]]) -> None:
+        for rid, drawer_id, tids in rows:
+            bm25.remove_postings(self._db, rid, tids)
+            self._db.execute("DELETE FROM vectors WHERE id=?", (drawer_id,))
+            self._db.execute("DELETE FROM drawers WHERE rid=?", (rid,))
+
     def put_file(self, record: FileRecord, drawers: Sequence[DrawerRecord], embed_texts: Sequence[str]) -> None:
-        """Replace everything stored about `record.path` (tokenising is cheap; only vectors are precious: those
-        of drawers that stay are kept, new ones are added with `put_vectors`)."""
-        self.remove_file(record.path, keep=frozenset(d.id for d in drawers))
+        """Replace everything stored about `record.path`. A drawer the file had already keeps its row, terms and
+        vector (its id is a hash of its embedded text): only its place in the file is rewritten, so a long page
+        that gained a line costs the drawers that changed, not all of its drawers. New drawers' vectors are
+        added with `put_vectors`."""
+        before = {row[1]: row for row in self._db.execute(
+            "SELECT rid, id, tids FROM drawers WHERE path=?", (record.path,)).fetchall()}
+        wanted = {d.id for d in drawers}
+        self._drop_drawers(row for drawer_id, row in before.items() if drawer_id not in wanted)
         self._db.execute(
-            "INSERT INTO files(path, file_hash, wing, title, aliases, type, tags) VALUES(?,?,?,?,?,?,?)",
+            "INSERT OR REPLACE INTO files(path, file_hash, wing, title, aliases, type, tags) VALUES(?,?,?,?,?,?,?)",
             (
                 record.path,
                 record.file_hash,
@@ -238,9 +243,15 @@ class Manifest:
                 json.dumps(record.tags, ensure_ascii=False),
             ),
         )
-        counted = bm25.term_counts(embed_texts)
+        self._db.executemany(
+            "UPDATE drawers SET ordinal=?, heading=?, text=?, line_start=?, line_end=? WHERE rid=?",
+            [(d.ordinal, d.heading, d.text, d.line_start, d.line_end, before[d.id][0]) for d in drawers
+             if d.id in before],
+        )
+        fresh = [(d, t) for d, t in zip(drawers, embed_texts, strict=True) if d.id not in before]
+        counted = bm25.term_counts([t for _, t in fresh])
         tids = bm25.term_ids(self._db, {term for c in counted for term in c})
-        for drawer, counts in zip(drawers, counted, strict=True):
+        for (drawer, _), counts in zip(fresh, counted, strict=True):
             cur = self._db.execute(
                 "INSERT INTO drawers(id, path, ordinal, heading, text, line_start, line_end, content_hash, length,"
                 " tids) VALUES(?,?,?,?,?,?,?,?,?,?)",
