@@ -691,7 +691,6 @@ class Compiler:
         """`body` once `contributions` are on it (`wikic/ingest/page.py`), with `data`'s `contested` set while
         its current claims contradict each other, and cleared once they no longer do (when it was the
         claims, as the page was before, that had set it), and its `summary` the page's lead as one line."""
-        before = contested(body, self.today)
         claims, relations, tables = self._contributions(path, contributions, link_names)
         memories = self._memory_blocks(path, body, contributions, link_names, result)
         sources = sorted({s for _, more in contributions for s in more})
@@ -714,7 +713,7 @@ class Compiler:
         if rendered.conflicts:
             data["contested"] = True
             result.contested.append(path)
-        elif before and data.get("contested") is True:
+        elif data.get("contested") is True and contested(body, self.today):
             del data["contested"]
         shown = lead_of(None, rendered.body, limit=SUMMARY_CHARS)
         if shown:  # the frontmatter's summary says what the page's lead says, a person's edit of it included
