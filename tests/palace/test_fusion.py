@@ -5,10 +5,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings, strategies as st
 
 from wikic.errors import ConfigError
 from wikic.palace import open_palace, search, sync
-from wikic.palace.hybrid import Retrieval, fuse, per_file, reciprocal_ranks
+from wikic.palace.hybrid import REACH, Retrieval, calibrated, fuse, minmax, per_file, reciprocal_ranks
 from wikic.settings import load_settings
 
 # Dense likes a by a wide margin; BM25 likes b and c a little more than a. The two fusions disagree.
@@ -150,3 +151,43 @@ def test_search_honours_the_fusion_setting(make_vault, fusion: str) -> None:
             assert hits == search(palace, query, k=6, retrieval=Retrieval(fusion=fusion))
             assert [h.score for h in hits] != [h.score for h in search(palace, query, k=6,
                                                                        retrieval=Retrieval(fusion=other))]
+
+
+# -- the short paths of per_file and fuse give the general formula's numbers, bit for bit ---------------------
+
+_scores = st.dictionaries(st.sampled_from([f"d{i}" for i in range(12)]),
+                          st.one_of(st.floats(-1, 30, allow_nan=False), st.sampled_from([0.0, -0.0, 1.0])),
+                          max_size=12)
+
+
+def _exact(scores: dict[str, float]) -> list[tuple[str, str]]:
+    return sorted((key, repr(value)) for key, value in scores.items())  # repr tells -0.0 from 0.0
+
+
+@settings(max_examples=200, deadline=None)
+@given(scores=_scores, paths=st.lists(st.sampled_from(["a.md", "b.md", "c.md"]), min_size=12, max_size=12))
+def test_a_files_best_drawer_is_the_general_aggregate_of_one_weight(scores: dict[str, float],
+                                                                    paths: list[str]) -> None:
+    path_of = {f"d{i}": p for i, p in enumerate(paths) if i % 5}  # some drawers the manifest does not know
+    grouped: dict[str, list[float]] = {}
+    for drawer_id, score in scores.items():
+        if drawer_id in path_of:
+            grouped.setdefault(path_of[drawer_id], []).append(score)
+    expected = {path: max(values) + sum([]) for path, values in grouped.items()}
+    got = per_file(scores, path_of, "max")
+    assert _exact(got) == _exact(expected) and list(got) == list(expected)
+
+
+@settings(max_examples=200, deadline=None)
+@given(dense=_scores, lexical=st.lists(_scores, min_size=1, max_size=3),
+       weight=st.sampled_from([0.0, 0.3, 0.5, 1.0]))
+def test_the_fused_score_is_the_weighted_mean_for_any_number_of_lexical_lists(
+    dense: dict[str, float], lexical: list[dict[str, float]], weight: float
+) -> None:
+    for fusion in ("calibrated", "convex"):
+        got = fuse(dense, lexical, fusion=fusion, dense_weight=weight, ceilings=[2.0] * len(lexical))
+        d, lex = ((calibrated(dense, max(dense.values(), default=0.0)), [calibrated(x, REACH * 2.0) for x in lexical])
+                  if fusion == "calibrated" else (minmax(dense), [minmax(x) for x in lexical]))
+        expected = {key: weight * d.get(key, 0.0) + (1 - weight) * sum(x.get(key, 0.0) for x in lex) / len(lex)
+                    for key in set(d).union(*lex)}
+        assert _exact(got) == _exact(expected)

@@ -162,6 +162,13 @@ class Retrieval:
 def per_file(scores: dict[str, float], path_of: dict[str, str], aggregate: str = "max") -> dict[str, float]:
     """File scores from drawer scores: the weighted sum of each file's best drawers (AGGREGATES)."""
     weights = AGGREGATES[aggregate]
+    if len(weights) == 1:  # each file's best drawer: no list and heap per file (a search fuses thousands)
+        top: dict[str, float] = {}
+        for drawer_id, score in scores.items():
+            path = path_of.get(drawer_id)
+            if path is not None and (path not in top or score > top[path]):
+                top[path] = score
+        return {path: score + 0.0 for path, score in top.items()}  # + 0.0: as the sum below, -0.0 is 0.0
     grouped: dict[str, list[float]] = defaultdict(list)
     for drawer_id, score in scores.items():
         path = path_of.get(drawer_id)
@@ -234,10 +241,15 @@ def fuse(
     else:
         d, lex = minmax(dense), [minmax(x) for x in lexical]
     keys = set(d).union(*lex)
-    return {
-        key: dense_weight * d.get(key, 0.0) + (1 - dense_weight) * sum(x.get(key, 0.0) for x in lex) / len(lex)
-        for key in keys
-    }
+    rest = 1 - dense_weight
+    if len(lex) == 1:  # the drawers' fusion: the same sum without a generator per key
+        (only,) = lex
+        return {key: dense_weight * d.get(key, 0.0) + rest * (0 + only.get(key, 0.0)) / 1 for key in keys}
+    if len(lex) == 2:  # the files' fusion
+        first, second = lex
+        return {key: dense_weight * d.get(key, 0.0) + rest * (0 + first.get(key, 0.0) + second.get(key, 0.0)) / 2
+                for key in keys}
+    return {key: dense_weight * d.get(key, 0.0) + rest * sum(x.get(key, 0.0) for x in lex) / len(lex) for key in keys}
 
 
 def nearest(table: DenseTable, vector: np.ndarray, n: int, allowed: set[int] | None) -> list[tuple[str, float]]:
