@@ -207,6 +207,33 @@ def test_a_second_ingest_that_changes_one_source_rewrites_its_page_and_nothing_e
     assert _strict(root).exit_code == 0, _strict(root).output
 
 
+def test_an_ingest_that_only_links_to_a_sources_pages_leaves_that_sources_page_as_it_was(
+    tmp_path: Path, standin: StandinServer
+) -> None:
+    # Acme and Borealis are each said once by the first source; the second source names Borealis and Cobalt,
+    # so pages now link Borealis more than Acme. What the first source says is the same: so is its page.
+    first = {"fleet.md": "# Fleet\n\nAcme builds reusable rockets.\nBorealis sells weather satellites.\n"}
+    second = {"orbit.md": "# Orbit\n\nBorealis launches from Kiruna.\nCobalt insures the launches.\n"}
+    said = {line: name for text in (*first.values(), *second.values()) for line in text.split("\n")[2:] if line
+            for name in ("Acme", "Borealis", "Cobalt") if line.startswith(name)}
+
+    def answer(body: dict[str, Any]) -> dict[str, Any]:
+        user = body["messages"][-1]["content"]
+        found = [entity(name, "organization", f"{name} is a company.", [fact(line, line)])
+                 for line, name in said.items() if line in user]
+        return plan("Companies.", found)
+
+    standin.route = answer
+    root = _vault(tmp_path, standin, min_references=1)
+    _ingest(root, _inputs(tmp_path, first))
+    (page,) = _source_pages(root).values()
+    before = (root / page).read_text(encoding="utf-8")
+    assert before.index("[[acme|Acme]]: Acme builds") < before.index("[[borealis|Borealis]]: Borealis sells")
+    _ingest(root, _inputs(tmp_path, second), today=TODAY + dt.timedelta(days=1))
+    assert "[[borealis" in (root / "entities" / "cobalt.md").read_text(encoding="utf-8")
+    assert (root / page).read_text(encoding="utf-8") == before
+
+
 def test_a_persons_edits_to_the_hubs_are_kept(tmp_path: Path, standin: StandinServer) -> None:
     standin.route = route
     root = _vault(tmp_path, standin)

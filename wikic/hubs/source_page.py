@@ -197,12 +197,14 @@ def fed_by(view: HubView, raw: str) -> list[str]:
 
 
 def key_points(view: HubView, raw: str, pages: list[str]) -> list[Point]:
-    """At most KEY_POINTS points, one page at a time: the pages the source says most on first, and on each
-    page its lead claim, then a claim that names its subject rather than starting with "it"."""
+    """At most KEY_POINTS points, one page at a time: the pages the source says most on first, then in the
+    order the source speaks of them (not by what links to them: an ingest of another source, which adds links,
+    must not rewrite this page); on each page its lead claim, then a claim that names its subject rather than
+    starting with "it"."""
     found = {page: points(view, raw, page) for page in pages}
     for mine in found.values():
         mine.sort(key=lambda p: (not p.lead, _starts_with_pronoun(p.text), p.order))
-    order = sorted((p for p in pages if found[p]), key=lambda p: (-len(found[p]), -view.inbound.get(p, 0), p))
+    order = sorted((p for p in pages if found[p]), key=lambda p: (-len(found[p]), _first_said(found[p]), p))
     chosen: list[Point] = []
     depth = 0
     while len(chosen) < KEY_POINTS and any(len(found[p]) > depth for p in order):
@@ -211,6 +213,11 @@ def key_points(view: HubView, raw: str, pages: list[str]) -> list[Point]:
                 chosen.append(found[page][depth])
         depth += 1
     return chosen
+
+
+def _first_said(mine: list[Point]) -> int:
+    """The first line of the source that these points of one page cite."""
+    return min((cited.start for p in mine for _, cited in find_anchors(p.anchor)), default=0)
 
 
 def _starts_with_pronoun(text: str) -> bool:
