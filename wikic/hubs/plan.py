@@ -14,18 +14,19 @@ changed. A saved answer or `lint --fix` asks for less. Nothing here writes: the 
 from __future__ import annotations
 
 import datetime as dt
+import posixpath
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from wikic.hubs.overview import render_overview
-from wikic.hubs.source_page import render_source_page, source_page_name
-from wikic.hubs.view import SOURCE_TYPE, build_view
+from wikic.hubs.source_page import render_source_page, shown_of, source_page_name
+from wikic.hubs.view import SOURCE_TYPE, build_view, listed_sources
 from wikic.pages.index_file import Entry
 from wikic.pages.log_file import read_rows
 from wikic.vault.frontmatter import split_page
-from wikic.vault.layout import OVERVIEW_FILE, PAGE_FOLDERS
+from wikic.vault.layout import OVERVIEW_FILE, PAGE_FOLDERS, RAW_DIR
 from wikic.vault.lead import page_lead
 from wikic.vault.load import Vault
 from wikic.vault.schema_md import Schema
@@ -89,6 +90,31 @@ class HubPlanner:
                 view.reserve(path)
             self._wanted[raw] = path
         return {raw: self._wanted[raw] for raw in dict.fromkeys(wanted) if raw in self._wanted}
+
+    def sources_shown_otherwise(self, changed: Mapping[str, str | None]) -> list[str]:
+        """The raw sources whose pages may read otherwise once these pages changed (path -> the page's text
+        before, None: new; the text after is the view's, None: gone). A page changes what a source page shows
+        of it when the source's points or anchors on it change, when it starts or stops listing the source,
+        or, for all its sources, when it is new or gone, retitled or retyped, or bears the name of a page the
+        run added or removed (links to it may be written otherwise). Any other source page would be
+        rendered the same: a page that many sources fed and one source changed rewrites one source page."""
+        after = {path: self.view.text(path) for path in changed}
+        names = {_name(path) for path, before in changed.items() if before is None or after[path] is None}
+        out: dict[str, None] = {}
+        for path, before in changed.items():
+            now = after[path]
+            listed_before = set(listed_sources(split_page(before)[0] or {})) if before is not None else set()
+            listed_now = set(self.view.sources_of(path)) if now is not None else set()
+            if (before is None or now is None or _name(path) in names
+                    or _identity(before) != _identity(now)):
+                out.update(dict.fromkeys(sorted(listed_before | listed_now)))
+                continue
+            shown_before, shown_now = shown_of(path, before), shown_of(path, now)
+            shown = {raw for raw in (*shown_before, *shown_now) if raw.startswith(RAW_DIR + "/")}
+            for raw in sorted(listed_before | listed_now | shown):
+                if (raw in listed_before) != (raw in listed_now) or shown_before.get(raw) != shown_now.get(raw):
+                    out[raw] = None
+        return list(out)
 
     def source_page(self, raw: str) -> str | None:
         """The source page `raw` has, or gets from this plan."""
@@ -172,6 +198,16 @@ def plan_hubs(
     planner.source_pages(sources, missing=missing)
     planner.log(rows)
     return planner.plan(overview=overview, changed=changed, create_only=create_only)
+
+
+def _name(path: str) -> str:
+    return posixpath.basename(path).casefold().removesuffix(".md")
+
+
+def _identity(text: str) -> tuple[object, ...]:
+    """What a source page's lines about a page read from its frontmatter: its title and type."""
+    data, _ = split_page(text)
+    return (data or {}).get("title"), (data or {}).get("type")
 
 
 def _was(text: str) -> list[str]:

@@ -149,6 +149,21 @@ def _said(view: HubView, page: str) -> _Said:
     if known is not None and known[0] is text:
         said: _Said = known[1]
         return said
+    said = _said_in(page, text)
+    view.read[page] = (text, said)
+    return said
+
+
+def shown_of(page: str, text: str) -> dict[str, tuple[object, ...]]:
+    """raw path -> all that the source's page shows of `page` (whose text is `text`): its points in order
+    and how many anchors cite it. Two texts of a page that give a source the same leave its page as it is."""
+    said = _said_in(page, text)
+    return {raw: (tuple((p.text, p.anchor, p.lead, p.order >= 10_000) for p in said.points.get(raw, ())),
+                  said.anchors[raw])
+            for raw in {*said.points, *said.anchors}}
+
+
+def _said_in(page: str, text: str) -> _Said:
     found: dict[str, list[Point]] = {}
     for n, claim in enumerate(scan(text)):
         if claim.block == HISTORY_KEY:
@@ -167,9 +182,7 @@ def _said(view: HubView, page: str) -> _Said:
         for raw in item.sources:
             spec = next(a for a in item.anchors if a.startswith(raw + ":"))
             found.setdefault(raw, []).append(Point(page, plain_text(item.text), render_anchor(spec), False, 10_000 + n))
-    said = _Said(found, Counter(c.path for _, c in find_anchors(text)))
-    view.read[page] = (text, said)
-    return said
+    return _Said(found, Counter(c.path for _, c in find_anchors(text)))
 
 
 def _memory_lines(text: str) -> list[tuple[str, str]]:

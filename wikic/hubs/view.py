@@ -31,6 +31,14 @@ TITLE = 120
 _RAW = RAW_DIR + "/"
 
 
+def listed_sources(frontmatter: Mapping[str, Any]) -> list[str]:
+    """The raw files a page's frontmatter lists in `sources`."""
+    listed = frontmatter.get("sources")
+    if not isinstance(listed, list):
+        return []
+    return [unwrap_link(s) for s in listed if isinstance(s, str) and unwrap_link(s).startswith(_RAW)]
+
+
 @dataclass
 class HubView:
     root: Path
@@ -97,10 +105,7 @@ class HubView:
         return [t.strip().lstrip("#").lower() for t in tags if isinstance(t, str) and t.strip()]
 
     def sources_of(self, path: str) -> list[str]:
-        listed = self.frontmatter(path).get("sources")
-        if not isinstance(listed, list):
-            return []
-        return [unwrap_link(s) for s in listed if isinstance(s, str) and unwrap_link(s).startswith(RAW_DIR + "/")]
+        return listed_sources(self.frontmatter(path))
 
     def text(self, path: str) -> str | None:
         """The page's text as the run leaves it (None: no such page, or unreadable)."""

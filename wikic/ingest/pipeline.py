@@ -704,9 +704,9 @@ def _plan_run(
     plan.mentions = session.mentions.items
     hubs = HubPlanner(root, schema, today, planned={p: compiler.texts[p] for p in changed},
                       compiled=plan.compiled, mentions=plan.mentions, vault=compiler.disk_vault())
-    # the sources compiled, and every source a page written cites: a page promoted from the mentions ledger,
-    # or one a source joined, is a page its earlier sources fed too
-    cited = [raw for path in changed for raw in hubs.view.sources_of(path)]
+    # the sources compiled, and every source whose part of a page written changed: a page promoted from the
+    # mentions ledger, or one a source joined, is a page its earlier sources fed too
+    cited = hubs.sources_shown_otherwise(changed)
     pages = hubs.source_pages([*session.recorded, *cited])
     hubs.render_sources()  # their titles, before the rows link them
     reports = {r.raw_path: r for r in session.reports}
