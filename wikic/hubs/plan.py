@@ -109,7 +109,7 @@ class HubPlanner:
                     or _identity(before) != _identity(now)):
                 out.update(dict.fromkeys(sorted(listed_before | listed_now)))
                 continue
-            shown_before, shown_now = shown_of(path, before), shown_of(path, now)
+            shown_before, shown_now = shown_of(self.view, path, before), shown_of(self.view, path)
             shown = {raw for raw in (*shown_before, *shown_now) if raw.startswith(RAW_DIR + "/")}
             for raw in sorted(listed_before | listed_now | shown):
                 if (raw in listed_before) != (raw in listed_now) or shown_before.get(raw) != shown_now.get(raw):

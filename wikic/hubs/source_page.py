@@ -154,10 +154,11 @@ def _said(view: HubView, page: str) -> _Said:
     return said
 
 
-def shown_of(page: str, text: str) -> dict[str, tuple[object, ...]]:
-    """raw path -> all that the source's page shows of `page` (whose text is `text`): its points in order
-    and how many anchors cite it. Two texts of a page that give a source the same leave its page as it is."""
-    said = _said_in(page, text)
+def shown_of(view: HubView, page: str, text: str | None = None) -> dict[str, tuple[object, ...]]:
+    """raw path -> all that the source's page shows of `page` (whose text is `text`, None: as the view has
+    it): its points in order and how many anchors cite it. Two texts of a page that give a source the same
+    leave its page as it is."""
+    said = _said(view, page) if text is None else _said_in(page, text)
     return {raw: (tuple((p.text, p.anchor, p.lead, p.order >= 10_000) for p in said.points.get(raw, ())),
                   said.anchors[raw])
             for raw in {*said.points, *said.anchors}}
