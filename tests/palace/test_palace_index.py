@@ -68,6 +68,26 @@ def test_edited_page_reembeds_only_its_changed_drawers(vault: Path) -> None:
     assert len(changed) == 1 and after[changed.pop()]["heading"] == "OpenAI > History"
 
 
+def test_a_page_cut_again_counts_the_tokens_of_its_new_paragraphs_only(vault: Path) -> None:
+    palace = open_palace(vault)
+    counted: list[str] = []
+    count = palace.embedder.count_tokens
+
+    def counting(text: str) -> int:
+        counted.append(text)
+        return count(text)
+
+    palace.embedder.count_tokens = counting  # type: ignore[method-assign]
+    page = vault / "entities/anthropic.md"
+    palace.update_paths([page])
+    assert counted
+    counted.clear()
+    page.write_text(page.read_text().replace("# Anthropic\n", "# Anthropic\n\nAn extra paragraph.\n", 1))
+    palace.update_paths([page])
+    assert counted == ["An extra paragraph."]
+    palace.close()
+
+
 def test_moving_text_down_updates_line_numbers_without_embedding(vault: Path) -> None:
     sync(vault)
     page = vault / "entities/anthropic.md"

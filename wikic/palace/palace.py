@@ -7,9 +7,10 @@ One writer at a time (a file lock under .wikic/); readers never take the lock.
 
 from __future__ import annotations
 
+import functools
 import json
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -134,6 +135,12 @@ class Palace:
         if self._embedder is None:
             self._embedder = make_embedder(self._embedding)
         return self._embedder
+
+    @functools.cached_property
+    def _count_tokens(self) -> Callable[[str], int]:
+        """The embedder's token count, remembered for the paragraphs seen last: a page that gained a line is
+        cut again whole, and its other paragraphs were counted when it was cut before."""
+        return functools.lru_cache(maxsize=8192)(self.embedder.count_tokens)
 
     @property
     def manifest(self) -> Manifest:
@@ -385,7 +392,7 @@ class Palace:
         self, source: SourceFile, doc: Document, digest: str, before: FileRecord | None, size: int
     ) -> _Pending:
         """Chunk one file and sort its drawers into new (to embed), kept and stale, by content-hash id."""
-        drawers = chunk_document(doc, self._budget(), self.embedder.count_tokens)
+        drawers = chunk_document(doc, self._budget(), self._count_tokens)
         old = self.manifest.drawer_ids(source.path)
         new_ids = {d.id for d in drawers}
         record = FileRecord(source.path, digest, source.wing, doc.title, doc.aliases, doc.type, doc.tags)
