@@ -27,7 +27,7 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
-from wikic.facts.same_fact import same_fact, unlinked
+from wikic.facts.same_fact import fact_keys, unlinked
 from wikic.facts.timeline import HISTORY_KEY, Timeline, timeline, unique
 from wikic.pages.blocks import block_keys, digest, find_block, merge_blocks, remove_block
 from wikic.text.specifics import specifics
@@ -126,8 +126,10 @@ def render_page(
         live.append(claim)
         section_of[claim.id] = _section_of(block, layout)
     taken = {c.id for c in (*live, *frozen)}
+    twins = _Twins(live)
     for new in claims:
-        twin = next((c for c in live if same_fact(c.text, new.text)), None)
+        at = twins.first(new.text)
+        twin = live[at] if at is not None else None
         if twin is not None:
             merged = twin.citing(new.citation)
             if twin.citations:  # another source states it too: what each says of its time is kept
@@ -137,11 +139,12 @@ def render_page(
             else:  # the claim back from its only source, which says of its time what it says now
                 merged = replace(merged, valid_from=new.valid_from, valid_to=new.valid_to or twin.valid_to,
                                  topic=new.topic or twin.topic)
-            live[live.index(twin)] = merged
+            live[at] = merged  # the same text: its keys stay where they are
             continue
         cid = claim_id(new.text, taken)
         taken.add(cid)
         live.append(Claim(cid, new.text, (new.citation,), new.valid_from, new.valid_to, new.topic))
+        twins.add(new.text, len(live) - 1)
         section_of[cid] = layout.section_for(new.section, new.text)
     live = [c for c in live if c.citations]
     live, measured = _same_measures(live)
@@ -192,6 +195,26 @@ def render_page(
             text, _ = remove_block(text, key)
     out.body = text
     return out
+
+
+class _Twins:
+    """Where in a page's claims the first one stating a text's fact is (`same_fact`: its words or its statement
+    match), found by its keys: a page of hundreds of claims is not compared claim by claim with each new one."""
+
+    def __init__(self, claims: Sequence[Claim]) -> None:
+        self._at: dict[tuple[str, object], int] = {}
+        for i, claim in enumerate(claims):
+            self.add(claim.text, i)
+
+    def add(self, text: str, at: int) -> None:
+        words_key, fact_key = fact_keys(text)
+        self._at.setdefault(("words", words_key), at)
+        self._at.setdefault(("fact", fact_key), at)
+
+    def first(self, text: str) -> int | None:
+        words_key, fact_key = fact_keys(text)
+        found = [i for i in (self._at.get(("words", words_key)), self._at.get(("fact", fact_key))) if i is not None]
+        return min(found, default=None)
 
 
 def _section_order(layout: Layout, extra: Sequence[str]) -> list[str]:
