@@ -326,15 +326,18 @@ def populate(root: Path, pages: int) -> None:
 
 def settle(root: Path) -> None:
     """Leave the generated vault as the runs that wrote its pages would have: its compiled ledger (the seed
-    source, into every page citing it) and the caches of the lint that ends a run (parsed notes, resolved
-    links). Without them the first ingest rebuilds the ledger and parses every page once, a cost of the
+    source, into every page citing it), its hubs (the seed's source page, the overview) and the caches of the
+    lint that ends a run (parsed notes, resolved links). Without them the first ingest rebuilds the ledger,
+    writes the seed's source page from all the pages citing it, and parses every page once: costs of the
     generated vault, not of ingesting."""
     import datetime as dt
 
+    from wikic.hubs.setup import add_hubs
     from wikic.ingest.rebuild import rebuilt_compiled
     from wikic.lint.run import LintOptions, run_lint
 
     rebuilt_compiled(root, dt.date.today().isoformat()).save()
+    add_hubs(root)
     rules = ("broken-wikilink", "index-gap", "frontmatter")
     run_lint(root, LintOptions(select=rules, use_cache=True))
     # a second lint (another day: not served the first one's report) from the parse cache, as the lint ending a
