@@ -241,11 +241,13 @@ def fuse(
     else:
         d, lex = minmax(dense), [minmax(x) for x in lexical]
     keys = set(d).union(*lex)
+    # the same arithmetic as the mean below (sum() starts from 0: "0 +"), without a generator per key, for the
+    # one and two lexical lists search fuses (thousands of keys a query)
     rest = 1 - dense_weight
-    if len(lex) == 1:  # the drawers' fusion: the same sum without a generator per key
+    if len(lex) == 1:
         (only,) = lex
         return {key: dense_weight * d.get(key, 0.0) + rest * (0 + only.get(key, 0.0)) / 1 for key in keys}
-    if len(lex) == 2:  # the files' fusion
+    if len(lex) == 2:
         first, second = lex
         return {key: dense_weight * d.get(key, 0.0) + rest * (0 + first.get(key, 0.0) + second.get(key, 0.0)) / 2
                 for key in keys}
