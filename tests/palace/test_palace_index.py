@@ -247,3 +247,19 @@ def test_an_html_file_not_captured_is_read_with_the_capture_extractor(vault: Pat
         text = "\n".join(d.text for d in palace.manifest.drawers_of("raw/articles/dropped.html"))
     assert "commissioned in 1987" in text
     assert "Subscribe" not in text and "fan club" not in text  # navigation and footer are no content
+
+
+def test_a_write_to_a_palace_cut_another_way_cuts_every_file_again(vault: Path) -> None:
+    sync(vault)
+    palace = open_palace(vault)
+    signature = palace.manifest.get_meta("chunker")
+    palace.manifest.set_meta("chunker", "2:128:static:tokenlearn-static-64")  # an older version's cut
+    page = vault / "entities/anthropic.md"
+    page.write_text(page.read_text() + "\nAn extra paragraph.\n")
+    report = palace.update_paths([page])
+    assert report.updated == ["entities/anthropic.md"]
+    assert report.unchanged == report.files_total - 1  # every other file was read and cut again
+    assert palace.manifest.get_meta("chunker") == signature
+    # cut the same way now: a write reads the files it names alone
+    assert palace.update_paths([page]).unchanged == 1
+    palace.close()

@@ -315,7 +315,12 @@ class Palace:
             only = [*only, *sorted(redo.difference(only))]
 
         signature = self._chunk_signature()
-        rechunk_all = lex.get_meta("chunker") != signature
+        cut = lex.get_meta("chunker")
+        rechunk_all = cut != signature
+        if only is not None and cut is not None and rechunk_all:
+            # the palace was cut another way (an older version's chunker, another chunk size): every file is
+            # cut again now, once, so that search never ranks drawers of two cuts against each other
+            only = None
         # what the manifest holds of the files this write reads (of a few named files: those alone)
         known = lex.files() if only is None else lex.file_records(only)
         if only is None:
