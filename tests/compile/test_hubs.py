@@ -234,6 +234,29 @@ def test_an_ingest_that_only_links_to_a_sources_pages_leaves_that_sources_page_a
     assert (root / page).read_text(encoding="utf-8") == before
 
 
+def test_a_claim_two_pages_carry_is_one_key_point_of_its_source(tmp_path: Path, standin: StandinServer) -> None:
+    merged = "Acme and Borealis merged in 2020."
+    text = f"# Merger\n\n{merged}\nAcme builds reusable rockets.\n"
+
+    def answer(body: dict[str, Any]) -> dict[str, Any]:
+        return plan("A merger.", [
+            entity("Acme", "organization", "Acme is a company.",
+                   [fact(merged, merged), fact("Acme builds reusable rockets.", "Acme builds reusable rockets.")]),
+            entity("Borealis", "organization", "Borealis is a company.", [fact(merged, merged)]),
+        ])
+
+    standin.route = answer
+    root = _vault(tmp_path, standin, min_references=1)
+    _ingest(root, _inputs(tmp_path, {"merger.md": text}))
+    (page,) = _source_pages(root).values()
+    section = (root / page).read_text(encoding="utf-8").split("## Key points", 1)[1].split("## ", 1)[0]
+    points = [m for line in section.split("\n") if (m := KEY_POINT.match(line))]
+    assert [p["text"] for p in points] == [merged, "Acme builds reusable rockets."]
+    for subject in ("acme", "borealis"):  # both pages carry it
+        claims = scan((root / "entities" / f"{subject}.md").read_text(encoding="utf-8"))
+        assert merged in [plain_text(c.text) for c in claims]
+
+
 def test_a_persons_edits_to_the_hubs_are_kept(tmp_path: Path, standin: StandinServer) -> None:
     standin.route = route
     root = _vault(tmp_path, standin)

@@ -32,7 +32,7 @@ from wikic.pages.index_file import section_title
 from wikic.pages.render import clean_text, clean_title
 from wikic.resources import page_skeleton
 from wikic.vault.formats.anchors import find_anchors, render as render_anchor
-from wikic.vault.formats.claims import plain_text, scan
+from wikic.vault.formats.claims import normal_text, plain_text, scan
 from wikic.vault.formats.markers import BEGIN, end_line
 from wikic.vault.formats.memory_items import BLOCK_PREFIX, parse_item
 from wikic.vault.formats.transcript import headers, is_transcript
@@ -214,17 +214,21 @@ def key_points(view: HubView, raw: str, pages: list[str]) -> list[Point]:
     """At most KEY_POINTS points, one page at a time: the pages the source says most on first, then in the
     order the source speaks of them (not by what links to them: an ingest of another source, which adds links,
     must not rewrite this page); on each page its lead claim, then a claim that names its subject rather than
-    starting with "it"."""
+    starting with "it". A claim that two pages carry is one point, on the first of them."""
     found = {page: points(view, raw, page) for page in pages}
     for mine in found.values():
         mine.sort(key=lambda p: (not p.lead, _starts_with_pronoun(p.text), p.order))
     order = sorted((p for p in pages if found[p]), key=lambda p: (-len(found[p]), _first_said(found[p]), p))
     chosen: list[Point] = []
+    said: set[str] = set()
     depth = 0
     while len(chosen) < KEY_POINTS and any(len(found[p]) > depth for p in order):
         for page in order:
             if len(found[page]) > depth and len(chosen) < KEY_POINTS:
-                chosen.append(found[page][depth])
+                point = found[page][depth]
+                if normal_text(point.text) not in said:
+                    said.add(normal_text(point.text))
+                    chosen.append(point)
         depth += 1
     return chosen
 
