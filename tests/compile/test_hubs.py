@@ -234,27 +234,30 @@ def test_an_ingest_that_only_links_to_a_sources_pages_leaves_that_sources_page_a
     assert (root / page).read_text(encoding="utf-8") == before
 
 
-def test_a_claim_two_pages_carry_is_one_key_point_of_its_source(tmp_path: Path, standin: StandinServer) -> None:
-    merged = "Acme and Borealis merged in 2020."
-    text = f"# Merger\n\n{merged}\nAcme builds reusable rockets.\n"
+def test_a_claim_two_pages_carry_is_one_key_point_of_its_source_on_the_page_it_names(
+    tmp_path: Path, standin: StandinServer
+) -> None:
+    # the model files Acme's figure under Borealis too, first (as a small model put a product's figure on its
+    # author's page): its paragraph names Borealis, so it stays there; Borealis's page says more of the source
+    ran, launches = "Borealis ran the tests.", "In the second round, Acme handled 25 launches."
+    text = f"# Tests\n\n{ran} {launches}\n"
 
     def answer(body: dict[str, Any]) -> dict[str, Any]:
-        return plan("A merger.", [
-            entity("Acme", "organization", "Acme is a company.",
-                   [fact(merged, merged), fact("Acme builds reusable rockets.", "Acme builds reusable rockets.")]),
-            entity("Borealis", "organization", "Borealis is a company.", [fact(merged, merged)]),
+        return plan("Tests.", [
+            entity("Borealis", "organization", "Borealis is a company.", [fact(launches, launches), fact(ran, ran)]),
+            entity("Acme", "organization", "Acme is a company.", [fact(launches, launches)]),
         ])
 
     standin.route = answer
     root = _vault(tmp_path, standin, min_references=1)
-    _ingest(root, _inputs(tmp_path, {"merger.md": text}))
-    (page,) = _source_pages(root).values()
-    section = (root / page).read_text(encoding="utf-8").split("## Key points", 1)[1].split("## ", 1)[0]
-    points = [m for line in section.split("\n") if (m := KEY_POINT.match(line))]
-    assert [p["text"] for p in points] == [merged, "Acme builds reusable rockets."]
+    _ingest(root, _inputs(tmp_path, {"tests.md": text}))
     for subject in ("acme", "borealis"):  # both pages carry it
         claims = scan((root / "entities" / f"{subject}.md").read_text(encoding="utf-8"))
-        assert merged in [plain_text(c.text) for c in claims]
+        assert launches in [plain_text(c.text) for c in claims]
+    (page,) = _source_pages(root).values()
+    section = (root / page).read_text(encoding="utf-8").split("## Key points", 1)[1].split("## ", 1)[0]
+    points = [(m["link"], m["text"]) for line in section.split("\n") if (m := KEY_POINT.match(line))]
+    assert points == [("acme", launches), ("borealis", ran)]
 
 
 def test_a_persons_edits_to_the_hubs_are_kept(tmp_path: Path, standin: StandinServer) -> None:

@@ -214,23 +214,31 @@ def key_points(view: HubView, raw: str, pages: list[str]) -> list[Point]:
     """At most KEY_POINTS points, one page at a time: the pages the source says most on first, then in the
     order the source speaks of them (not by what links to them: an ingest of another source, which adds links,
     must not rewrite this page); on each page its lead claim, then a claim that names its subject rather than
-    starting with "it". A claim that two pages carry is one point, on the first of them."""
+    starting with "it". A claim that two pages carry is one point, on the page whose subject it names."""
     found = {page: points(view, raw, page) for page in pages}
     for mine in found.values():
         mine.sort(key=lambda p: (not p.lead, _starts_with_pronoun(p.text), p.order))
     order = sorted((p for p in pages if found[p]), key=lambda p: (-len(found[p]), _first_said(found[p]), p))
     chosen: list[Point] = []
-    said: set[str] = set()
+    said: dict[str, int] = {}  # a point's words -> where it is among the chosen
     depth = 0
     while len(chosen) < KEY_POINTS and any(len(found[p]) > depth for p in order):
         for page in order:
             if len(found[page]) > depth and len(chosen) < KEY_POINTS:
                 point = found[page][depth]
-                if normal_text(point.text) not in said:
-                    said.add(normal_text(point.text))
+                at = said.get(normal_text(point.text))
+                if at is None:
+                    said[normal_text(point.text)] = len(chosen)
                     chosen.append(point)
+                elif _names_its_page(view, point) and not _names_its_page(view, chosen[at]):
+                    chosen[at] = point  # "Quillstore handled…" on Quillstore's page, not on its author's
         depth += 1
     return chosen
+
+
+def _names_its_page(view: HubView, point: Point) -> bool:
+    """Whether the point names the subject of the page it is on."""
+    return view.title(point.page).casefold() in point.text.casefold()
 
 
 def _first_said(mine: list[Point]) -> int:
