@@ -129,8 +129,8 @@ def render_page(
     twins = _Twins(live)
     for new in claims:
         at = twins.first(new.text)
-        twin = live[at] if at is not None else None
-        if twin is not None:
+        if at is not None:
+            twin = live[at]
             merged = twin.citing(new.citation)
             if twin.citations:  # another source states it too: what each says of its time is kept
                 merged = replace(merged, valid_from=_earliest(twin.valid_from, new.valid_from),
