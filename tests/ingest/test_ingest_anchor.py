@@ -597,9 +597,33 @@ def test_a_claim_copied_from_part_of_a_sentence_is_the_whole_sentence(claim: str
     assert fact.anchor is not None  # found ("and all passed." is then refused: it does not name its subject)
     assert fact.text == " ".join(written.split()) and (fact.anchor.start_line, fact.anchor.end_line) == lines
     completed = fact.text != claim
-    assert fact.extracted is completed and fact.repaired is completed
+    assert fact.extracted is completed and fact.repaired is completed and fact.completed is completed
     if completed:
         assert fact.quote == written  # the source's own text, line break and all
+
+
+@pytest.mark.parametrize(("cut", "on_mira"), [
+    # opens with Quillstore once whole: it goes to Quillstore's claims (which hold it already)
+    ("Quillstore handled 25,000 writes per second on the same load test,", []),
+    # opens with the sentence before it, naming neither: not written under Mira Okafor
+    ("Two years after the move, we measured again. Quillstore handled 25,000 writes per second on the same load "
+     "test,", [(True, "not about its subject")]),
+])
+def test_a_claim_made_whole_is_still_the_models_and_goes_to_its_subject(
+    cut: str, on_mira: list[tuple[bool, str]]
+) -> None:
+    # Qwen2.5-Coder-1.5B filed the load test's cut sentence under the articles' author as well as under
+    # Quillstore; made whole, it names Quillstore, not her, and neither does its paragraph
+    plan = Plan("raw/articles/two-years.md", "", (
+        Entity("Mira Okafor", "person", (), "", (Fact(cut, cut),)),
+        Entity("Quillstore", "product", (), "", (Fact(cut, cut),)),
+    ), (), (), ())
+    signed = TWO_YEARS.replace("date: 2026-02-10\n", "date: 2026-02-10\nauthor: Mira Okafor\n")
+    mira, quillstore = anchor_plan(plan, signed).entities
+    assert [(f.completed, f.problem) for f in mira.facts] == on_mira
+    whole = " ".join(HANDLED.split()) if cut.startswith("Quillstore") else \
+        "Two years after the move, we measured again. " + " ".join(HANDLED.split())
+    assert [(f.text, f.anchored) for f in quillstore.facts] == [(whole, True)]
 
 
 SYNC = ("# How Brightline syncs\n\nBrightline uses Quillstore as its local cache on every device. Since Quillstore "

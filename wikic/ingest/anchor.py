@@ -385,7 +385,7 @@ def anchor_plan(plan: Plan, text: str) -> Plan:
         missing = tuple(unsupported(said, quote, subject_names=subject, source=text)) if anchor else ()
         seen, via = observed(anchor)
         return replace(f, text=said, quote=quote, anchor=anchor, repaired=quote != f.quote, missing=missing,
-                       extracted=f.extracted or whole is not None,
+                       extracted=f.extracted or whole is not None, completed=f.completed or whole is not None,
                        seen=seen, via=via)
 
     def facts(items: Iterable[Fact], *subject: str) -> tuple[Fact, ...]:

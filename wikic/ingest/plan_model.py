@@ -243,6 +243,7 @@ class Fact:
     seen: date | None = None  # the day the source was observed (None: the day it was captured)
     via: str = ""  # how `seen` was found: frontmatter, filename, transcript (empty: captured)
     extracted: bool = False  # the source's own sentence, found by code for a name the model could not quote
+    completed: bool = False  # the model's claim, cut inside a sentence, made that whole sentence (and `extracted`)
     off_subject: bool = False  # filed under an entity its passage of the source never names
 
     @property

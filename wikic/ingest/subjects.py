@@ -59,7 +59,7 @@ def refile(entities: Sequence[Entity], source: str, *, conversation: bool = Fals
     neither, in a passage of the source (its paragraph) that never names its entity either, is marked off its
     subject ("A practical rule: start with the smallest model…" filed under Ollama); in a `conversation` a
     turn rarely repeats what it talks about, and such a claim stays. Sentences found by code already name the
-    subject they were found for."""
+    subject they were found for (a claim the model cut and code completed is the model's, and is checked)."""
     forms = {e.name: name_forms(e.name, e.aliases) for e in entities}
     kept: dict[str, list[Fact]] = {e.name: [] for e in entities}
     lines = source.split("\n")
@@ -68,8 +68,11 @@ def refile(entities: Sequence[Entity], source: str, *, conversation: bool = Fals
         for fact in entity.facts:
             target = None
             others = {n: f for n, f in forms.items() if n != entity.name}
-            before = None if conversation or fact.extracted or not fact.anchored else _before_pronoun(fact, lines)
-            if fact.anchored and not fact.extracted and not mentions(fact.text, forms[entity.name]):
+            # a sentence code found for this subject names it; one the model filed here, even when made whole
+            # from the part it copied, is checked like any of its claims
+            found = fact.extracted and not fact.completed
+            before = None if conversation or found or not fact.anchored else _before_pronoun(fact, lines)
+            if fact.anchored and not found and not mentions(fact.text, forms[entity.name]):
                 target = opening_name(fact.text, others)
                 if target is None and before is not None:
                     target = opening_name(_last_sentence(before), others)  # "It supports…" after "Milvus…"
