@@ -313,7 +313,9 @@ def test_a_claim_cut_where_its_sentence_goes_on_is_written_with_a_full_stop_not_
 
     assert _sentence("Quillstore handled 25,000 writes per second on the same load test,") == (
         "Quillstore handled 25,000 writes per second on the same load test.")
-    assert _sentence("Quillstore 由一家公司维护，") == "Quillstore 由一家公司维护."
+    assert _sentence("Quillstore 由一家公司维护，") == "Quillstore 由一家公司维护。"
+    assert _sentence("向量存进 ChromaDB") == "向量存进 ChromaDB."  # a Latin word last: a Latin full stop
+    assert _sentence("ベクトルはローカルで作られる") == "ベクトルはローカルで作られる。"
     assert _sentence("It stays on Quillstore.") == "It stays on Quillstore."
 
 

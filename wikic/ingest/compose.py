@@ -311,8 +311,13 @@ def _sentence(text: str, *, escape: bool = True) -> str:
     text = clean_text(text) if escape else text
     if text.endswith((".", "!", "?", "。", "！", "？")):
         return text
-    # a claim cut where the source's sentence goes on ("... on the same load test,") ends here, with a full stop
-    return text.rstrip(",;:，；：、—– ") + "."
+    # a claim cut where the source's sentence goes on ("... on the same load test,") ends here, with a full stop:
+    # the ideographic one after Chinese or Japanese
+    text = text.rstrip(",;:，；：、—– ")
+    return text + ("。" if _CJK_END.search(text) else ".")
+
+
+_CJK_END = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]$")  # kana and Han ideographs
 
 
 _LINK = re.compile(r"\[\[(?:[^\[\]|\n]*\|)?([^\[\]\n]*)\]\]")
