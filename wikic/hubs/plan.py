@@ -103,10 +103,10 @@ class HubPlanner:
         out: dict[str, None] = {}
         for path, before in changed.items():
             now = after[path]
-            listed_before = set(listed_sources(split_page(before)[0] or {})) if before is not None else set()
-            listed_now = set(self.view.sources_of(path)) if now is not None else set()
-            if (before is None or now is None or _name(path) in names
-                    or _identity(before) != _identity(now)):
+            was = (split_page(before)[0] or {}) if before is not None else {}
+            is_now = self.view.frontmatter(path) if now is not None else {}
+            listed_before, listed_now = set(listed_sources(was)), set(listed_sources(is_now))
+            if before is None or now is None or _name(path) in names or _identity(was) != _identity(is_now):
                 out.update(dict.fromkeys(sorted(listed_before | listed_now)))
                 continue
             shown_before, shown_now = shown_of(self.view, path, before), shown_of(self.view, path)
@@ -204,10 +204,9 @@ def _name(path: str) -> str:
     return posixpath.basename(path).casefold().removesuffix(".md")
 
 
-def _identity(text: str) -> tuple[object, ...]:
+def _identity(frontmatter: Mapping[str, Any]) -> tuple[object, ...]:
     """What a source page's lines about a page read from its frontmatter: its title and type."""
-    data, _ = split_page(text)
-    return (data or {}).get("title"), (data or {}).get("type")
+    return frontmatter.get("title"), frontmatter.get("type")
 
 
 def _was(text: str) -> list[str]:

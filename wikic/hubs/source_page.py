@@ -226,9 +226,10 @@ def key_points(view: HubView, raw: str, pages: list[str]) -> list[Point]:
         for page in order:
             if len(found[page]) > depth and len(chosen) < KEY_POINTS:
                 point = found[page][depth]
-                at = said.get(normal_text(point.text))
+                words = normal_text(point.text)
+                at = said.get(words)
                 if at is None:
-                    said[normal_text(point.text)] = len(chosen)
+                    said[words] = len(chosen)
                     chosen.append(point)
                 elif _names_its_page(view, point) and not _names_its_page(view, chosen[at]):
                     chosen[at] = point  # "Quillstore handled…" on Quillstore's page, not on its author's

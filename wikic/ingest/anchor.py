@@ -433,7 +433,8 @@ def anchor_plan(plan: Plan, text: str) -> Plan:
             if verbatim is None or any(f.anchor == verbatim for f in backed):
                 return said, ()
             seen, via = observed(verbatim)
-            return said, (Fact(said, said, anchor=verbatim, seen=seen, via=via, extracted=whole is not None),)
+            return said, (Fact(said, said, anchor=verbatim, seen=seen, via=via, extracted=whole is not None,
+                               completed=whole is not None),)
         if said.strip():
             replaced += 1
         ranked = rank(index.sentences(), name_forms(name, aliases), others=everyone)

@@ -39,6 +39,7 @@ from wikic.llm.structured import Usage, ask
 from wikic.pages.blocks import digest, find_block, merge_blocks
 from wikic.pages.frontmatter import dump_frontmatter
 from wikic.pages.render import clean_text, linkify
+from wikic.text.scripts import UNSPACED
 from wikic.text.sentences import sentence_spans
 from wikic.text.terms import negated, tokenize
 from wikic.vault.formats.anchors import ANCHOR
@@ -317,7 +318,7 @@ def _sentence(text: str, *, escape: bool = True) -> str:
     return text + ("。" if _CJK_END.search(text) else ".")
 
 
-_CJK_END = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]$")  # kana and Han ideographs
+_CJK_END = re.compile(f"[{UNSPACED}]$")  # Chinese or Japanese: Han and kana
 
 
 _LINK = re.compile(r"\[\[(?:[^\[\]|\n]*\|)?([^\[\]\n]*)\]\]")

@@ -19,7 +19,7 @@ from typing import Any
 
 from wikic.vault.formats.anchors import strip_anchors
 from wikic.vault.formats.claims import CLAIMS_KEY, strip_claim_meta
-from wikic.vault.formats.markers import MARKER_LINE, PREFIX as _MARKER, end_line
+from wikic.vault.formats.markers import MARKER_LINE, PREFIX as _MARKER, begin_prefix, end_line
 from wikic.vault.formats.memory_items import strip_meta
 from wikic.vault.frontmatter import Page, read_page
 
@@ -28,7 +28,7 @@ CHUNKER_VERSION = "3"  # 2: compiler block markers and claim anchors are left ou
 
 _HEADING = re.compile(r"^(#{1,6})[ \t]+(.+?)[ \t#]*$")
 _FENCE = re.compile(r"^[ \t]{0,3}(`{3,}|~{3,})")
-_ROWS_BEGIN, _ROWS_END = f"<!-- wikic:begin {CLAIMS_KEY} ", end_line(CLAIMS_KEY)
+_ROWS_BEGIN, _ROWS_END = begin_prefix(CLAIMS_KEY), end_line(CLAIMS_KEY)
 _SENTENCE_END = re.compile(r"(?<=[.!?。！？;；])\s+|(?<=[。！？；])")
 
 
