@@ -98,6 +98,48 @@ def test_moving_text_down_updates_line_numbers_without_embedding(vault: Path) ->
     assert page.read_text().splitlines()[research["line_start"] - 1].startswith("Constitutional AI")
 
 
+def test_a_paragraph_added_at_the_end_rewrites_no_other_drawer(vault: Path) -> None:
+    sync(vault)
+    page = vault / "entities/anthropic.md"
+    before = _chroma_ids(vault)
+    page.write_text(page.read_text() + "\n## Offices\n\nAnthropic has an office in London.\n")
+    with open_palace(vault) as palace:
+        written: list[list[str]] = []
+        update = palace.store.update_metadata
+
+        def recording(ids: list[str], metadatas: list[dict[str, Any]]) -> None:
+            written.append(ids)
+            update(ids, metadatas)
+
+        palace.store.update_metadata = recording  # type: ignore[method-assign]
+        report = palace.update_paths([page])
+        assert report.drawers_embedded == 1 and written == []
+        assert palace.manifest.file_records(["entities/anthropic.md"])[
+            "entities/anthropic.md"].file_hash != next(
+            m["file_hash"] for m in before.values() if m["path"] == "entities/anthropic.md")
+    after = _chroma_ids(vault)
+    kept = {i: m for i, m in before.items() if m["path"] == "entities/anthropic.md"}
+    assert kept and all(after[i] == m for i, m in kept.items())  # not rewritten: their old file hash stays
+
+
+def test_a_file_written_again_elsewhere_is_read_again_once_and_embeds_nothing(vault: Path) -> None:
+    """Another checkout of the vault over the same chroma collection: its manifest is rebuilt from chromadb,
+    where a drawer kept by a later write still carries the earlier write's file hash. The file is read again
+    from the vault (a cut, no embedding) and then recorded whole."""
+    sync(vault)
+    page = vault / "entities/anthropic.md"
+    page.write_text(page.read_text() + "\n## Offices\n\nAnthropic has an office in London.\n")
+    sync(vault)
+    (vault / ".wikic/palace/lexical.sqlite3").unlink()  # what another machine's empty cache knows
+    again = sync(vault)
+    assert again.drawers_embedded == 0 and again.updated == ["entities/anthropic.md"]
+    with open_palace(vault) as palace:
+        hits = search(palace, "office in London", k=1)
+        assert hits[0].path == "entities/anthropic.md"
+        assert page.read_text().splitlines()[hits[0].line_start - 1] == "Anthropic has an office in London."
+    assert sync(vault).unchanged == 6
+
+
 def test_deleted_page_loses_its_drawers_everywhere(vault: Path) -> None:
     sync(vault)
     (vault / "entities/anthropic.md").unlink()

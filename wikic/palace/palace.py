@@ -49,9 +49,22 @@ class _Pending:
     fresh: list[Drawer]
     kept: list[Drawer]
     stale: list[str]
+    restamped: list[Drawer]  # kept drawers whose place or file fields moved: their stored metadata is rewritten
     is_new: bool
     hash_changed: bool
     size: int  # bytes of the file, for progress
+
+
+def _same_file_fields(before: FileRecord | None, now: FileRecord) -> bool:
+    """Whether what every drawer's metadata repeats of its file (all but the file's hash) is unchanged."""
+    return before is not None and (before.wing, before.title, before.aliases, before.type, before.tags) == (
+        now.wing, now.title, now.aliases, now.type, now.tags
+    )
+
+
+def _moved(old: DrawerRecord, now: Drawer) -> bool:
+    return (old.ordinal, old.heading, old.line_start, old.line_end) != (now.ordinal, now.heading, now.line_start,
+                                                                        now.line_end)
 
 
 class _Indexing:
@@ -374,8 +387,10 @@ class Palace:
                 report.skipped[source.path] = exc.message if isinstance(exc, PalaceError) else str(exc)
                 indexing.skip(size)
                 continue
-            pending.append(self._plan_file(source, doc, file_hash(data), known.get(source.path), len(data)))
-            lex.set_meta("dirty", "1")
+            planned = self._plan_file(source, doc, file_hash(data), known.get(source.path), len(data))
+            pending.append(planned)
+            if planned.fresh or planned.restamped or planned.stale:
+                lex.set_meta("dirty", "1")  # chromadb is written before the manifest
             if sum(len(p.fresh) for p in pending) >= WRITE_BATCH or len(pending) >= WRITE_BATCH:
                 self._flush(pending, report, indexing)
                 pending = []
@@ -398,15 +413,17 @@ class Palace:
     ) -> _Pending:
         """Chunk one file and sort its drawers into new (to embed), kept and stale, by content-hash id."""
         drawers = chunk_document(doc, self._budget(), self._count_tokens)
-        old = self.manifest.drawer_ids(source.path)
+        old = {r.id: r for r in self.manifest.drawers_of(source.path)}
         new_ids = {d.id for d in drawers}
         record = FileRecord(source.path, digest, source.wing, doc.title, doc.aliases, doc.type, doc.tags)
+        kept = [d for d in drawers if d.id in old]
         return _Pending(
             record=record,
             drawers=drawers,
             fresh=[d for d in drawers if d.id not in old],
-            kept=[d for d in drawers if d.id in old],
-            stale=sorted(old - new_ids),
+            kept=kept,
+            restamped=kept if not _same_file_fields(before, record) else [d for d in kept if _moved(old[d.id], d)],
+            stale=sorted(old.keys() - new_ids),
             is_new=before is None,
             hash_changed=before is None or before.file_hash != digest,
             size=size,
@@ -434,9 +451,9 @@ class Palace:
                 [d.id for _, d in fresh], vectors, [d.embed_text for _, d in fresh],
                 [self._drawer_metadata(r, d) for r, d in fresh],
             )
-        kept = [(p.record, d) for p in pending for d in p.kept]
-        if kept:  # line numbers, tags or title may have moved without the text changing
-            self.store.update_metadata([d.id for _, d in kept], [self._drawer_metadata(r, d) for r, d in kept])
+        moved = [(p.record, d) for p in pending for d in p.restamped]
+        if moved:
+            self.store.update_metadata([d.id for _, d in moved], [self._drawer_metadata(r, d) for r, d in moved])
         stale = [i for p in pending for i in p.stale]
         if stale:
             self.store.delete(stale)
@@ -507,7 +524,9 @@ class Palace:
         for it (none left: the file is dropped), so nothing chromadb has is embedded again. Such a file may
         be half-written (a writer of this palace died mid-way: `dirty`, or its drawers carry different file
         hashes); it is then recorded with no file hash, which makes the next sync read it again from the
-        vault, and returned, so that the caller can.
+        vault, and returned, so that the caller can. A write leaves a drawer that neither changed nor moved
+        with the hash of the write that stored it (rewriting its metadata costs chromadb more than the rest
+        of the write), so a file written again since is read again too: it costs a cut, no embedding.
         """
         lex = self.manifest
         generation = self.store.metadata().get(GENERATION_KEY)
