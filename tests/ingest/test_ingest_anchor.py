@@ -298,6 +298,27 @@ def test_a_summary_stating_what_no_anchored_quote_states_is_replaced_by_the_firs
     assert anchored.dropped() == {"unsupported summary": 3, "no quote": 1}
 
 
+def test_a_summary_in_the_models_words_that_no_claim_says_is_replaced_though_it_states_no_specific() -> None:
+    """No figure or name to check, but nothing on the page would hold it: it would stand there with no anchor."""
+    winters = Fact("Vasquez spent three winters at the station.",
+                   "Vasquez had spent three winters at the station before the survey began.")
+    plan = Plan(
+        PATH,
+        "",
+        entities=(
+            Entity("Vasquez", "person", (), "Vasquez wrote the expedition's field notes.", (winters,)),
+            # in other words, but what the claim says: kept (the page shows it with the claim's anchors)
+            Entity("Vasquez", "person", (), "Vasquez spent three winters at the polar station.", (winters,)),
+        ),
+    )
+    anchored = anchor_plan(plan, NOVEL)
+    assert [e.summary for e in anchored.entities] == [
+        "Vasquez spent three winters at the station.",
+        "Vasquez spent three winters at the polar station.",
+    ]
+    assert anchored.summaries_replaced == 1
+
+
 def test_an_entity_named_by_an_ordinary_word_of_the_source_is_dropped_as_invented() -> None:
     source = "# Notes\n\nThe project responded by publishing its scripts.\nProject leads met Vasquez in May.\n"
     claim = Fact("The project published its scripts.", "The project responded by publishing its scripts.")

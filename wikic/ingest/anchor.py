@@ -36,6 +36,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import replace
 
+from wikic.ingest.page import content_words, lead_holder
 from wikic.ingest.plan_model import (
     Anchor,
     Axis,
@@ -415,13 +416,13 @@ def anchor_plan(plan: Plan, text: str) -> Plan:
         return out
 
     def summary(said: str, claims: tuple[Fact, ...], name: str, *aliases: str,
-                named: bool = False) -> tuple[str, tuple[Fact, ...]]:
-        """(the item's summary, claims it adds). `said` if the anchored quotes of its item state every
-        specific it has (and, `named`, it names the subject: an entity's lead says what that entity is); else
-        (refused, or none given) the source's sentence that defines the subject ("X is a …"), added to the
-        claims unless it is one already; else, for a refused one, the item's first anchored claim (naming it,
-        when `named`), or nothing (the page then shows its title)."""
-        nonlocal replaced
+                named: bool = False) -> tuple[str, tuple[Fact, ...], bool]:
+        """(the item's summary, claims it adds, whether the model's summary was refused). `said` if the
+        anchored quotes of its item state every specific it has (and, `named`, it names the subject: an
+        entity's lead says what that entity is) and it is the source's own sentence or says what one of the
+        item's anchored claims says; else (refused, or none given) the source's sentence that defines the
+        subject ("X is a …"), added to the claims unless it is one already; else, for a refused one, the
+        item's first anchored claim (naming it, when `named`), or nothing (the page then shows its title)."""
         backed = [f for f in claims if f.anchored]
         quotes = "\n".join(f.quote for f in backed)
         if said.strip() and (not named or names_subject(said, name, aliases)) and \
@@ -430,20 +431,25 @@ def anchor_plan(plan: Plan, text: str) -> Plan:
             whole = index.completed(said, said) if verbatim is not None else None
             if whole is not None:  # part of a sentence (a two-pass summary is its first claim): the sentence
                 verbatim, said = whole[0], clean(whole[1])
-            if verbatim is None or any(f.anchor == verbatim for f in backed):
-                return said, ()
-            seen, via = observed(verbatim)
-            return said, (Fact(said, said, anchor=verbatim, seen=seen, via=via, extracted=whole is not None,
-                               completed=whole is not None),)
-        if said.strip():
-            replaced += 1
+            if verbatim is not None and any(f.anchor == verbatim for f in backed):
+                return said, (), False
+            if verbatim is not None:
+                seen, via = observed(verbatim)
+                return said, (Fact(said, said, anchor=verbatim, seen=seen, via=via, extracted=whole is not None,
+                                   completed=whole is not None),), False
+            # In its own words, it must say what one of the item's claims says, whose anchors it then shows:
+            # a sentence no quote holds ("X wrote the notes", with no such claim) would stand on the page
+            # with none.
+            if lead_holder(said, [f.text for f in backed], content_words(name)) is not None:
+                return said, (), False
+        refused = bool(said.strip())
         ranked = rank(index.sentences(), name_forms(name, aliases), others=everyone)
         definition = next((f.sentence for f in ranked if f.defines), None)
         if definition is not None:
             known = next((f for f in backed if f.anchor == index.anchor_of(definition)), None)
-            return (known.text, ()) if known else (clean(definition.text), (as_fact(definition),))
+            return (known.text, (), refused) if known else (clean(definition.text), (as_fact(definition),), refused)
         naming = next((f for f in backed if not named or names_subject(f.text, name, aliases)), None)
-        return (naming.text if naming is not None and said.strip() else ""), ()
+        return (naming.text if naming is not None and refused else ""), (), refused
 
     invented: list[str] = []
     invented_claims = 0
@@ -468,7 +474,8 @@ def anchor_plan(plan: Plan, text: str) -> Plan:
         checked = _said_once(e.facts, index)
         if not any(f.anchored for f in checked):
             checked += found(e.name, e.aliases, (f.quote for f in checked))
-        lead, more = summary(e.summary, checked, e.name, *e.aliases, named=True)
+        lead, more, refused = summary(e.summary, checked, e.name, *e.aliases, named=True)
+        replaced += refused
         entities[at] = replace(e, summary=lead, facts=checked + more)
     # concepts are ideas the model may name in its own words ("vector search"); their claims still need quotes,
     # and a concept the source never names with no claim its quote anchors is the model's invention
@@ -478,7 +485,7 @@ def anchor_plan(plan: Plan, text: str) -> Plan:
         claims = tuple(f for sec in sections for f in sec.facts)
         if not any(f.anchored for f in claims):
             sections = _with_claims(sections, found(c.name, (), (f.quote for f in claims)))
-        lead, more = summary(c.summary, tuple(f for sec in sections for f in sec.facts), c.name)
+        lead, more, refused = summary(c.summary, tuple(f for sec in sections for f in sec.facts), c.name)
         sections = _with_claims(sections, more)
         claims = tuple(f for sec in sections for f in sec.facts)
         concept = Concept(c.name, lead, sections)
@@ -486,6 +493,7 @@ def anchor_plan(plan: Plan, text: str) -> Plan:
             invented.append(c.name)
             invented_claims += sum(len(sec.facts) for sec in concept.sections)
             continue
+        replaced += refused  # counted for a concept kept: an invented one is dropped whole, and counted so
         concepts.append(concept)
     comparisons = tuple(
         Comparison(

@@ -239,15 +239,24 @@ def _lead_claim(lead: str | None, live: list[Claim], holds: set[str]) -> Claim |
 def _cited_lead(lead: str, live: list[Claim], title_words: set[str]) -> str:
     """A lead that is no claim of the page (the model's summary, which the support rule let through), with
     the anchors of the claim that holds most of its words; nothing when it only repeats the title."""
+    if not content_words(lead) - title_words:
+        return ""
+    at = lead_holder(lead, [c.text for c in live], title_words)
+    return f"{lead} {live[at].citations[0].anchor}" if at is not None else lead
+
+
+def lead_holder(lead: str, texts: Sequence[str], title_words: set[str]) -> int | None:
+    """Which of `texts` (claims) holds most of the lead's words beyond the title's, if one holds at least
+    `LEAD_SUPPORT` of them: the claim whose anchors a lead in other words rests on."""
     wanted = content_words(lead) - title_words
     if not wanted:
-        return ""
+        return None
     best, share = None, 0.0
-    for claim in live:
-        overlap = len(wanted & content_words(claim.text)) / len(wanted)
+    for at, text in enumerate(texts):
+        overlap = len(wanted & content_words(text)) / len(wanted)
         if overlap > share:
-            best, share = claim, overlap
-    return f"{lead} {best.citations[0].anchor}" if best is not None and share >= LEAD_SUPPORT else lead
+            best, share = at, overlap
+    return best if share >= LEAD_SUPPORT else None
 
 
 def _edited(text: str, key: str) -> bool:
