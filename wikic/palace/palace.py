@@ -47,7 +47,6 @@ class _Pending:
     record: FileRecord
     drawers: list[Drawer]
     fresh: list[Drawer]
-    kept: list[Drawer]
     stale: list[str]
     restamped: list[Drawer]  # kept drawers whose place or file fields moved: their stored metadata is rewritten
     is_new: bool
@@ -421,7 +420,6 @@ class Palace:
             record=record,
             drawers=drawers,
             fresh=[d for d in drawers if d.id not in old],
-            kept=kept,
             restamped=kept if not _same_file_fields(before, record) else [d for d in kept if _moved(old[d.id], d)],
             stale=sorted(old.keys() - new_ids),
             is_new=before is None,
