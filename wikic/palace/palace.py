@@ -54,18 +54,6 @@ class _Pending:
     size: int  # bytes of the file, for progress
 
 
-def _same_file_fields(before: FileRecord | None, now: FileRecord) -> bool:
-    """Whether what every drawer's metadata repeats of its file (all but the file's hash) is unchanged."""
-    return before is not None and (before.wing, before.title, before.aliases, before.type, before.tags) == (
-        now.wing, now.title, now.aliases, now.type, now.tags
-    )
-
-
-def _moved(old: DrawerRecord, now: Drawer) -> bool:
-    return (old.ordinal, old.heading, old.line_start, old.line_end) != (now.ordinal, now.heading, now.line_start,
-                                                                        now.line_end)
-
-
 class _Indexing:
     """How far a palace write is, reported as `embed` events: the changed files (known after the hash pass)
     are the work, and a batch being embedded counts by the share of its drawers done, weighted by the bytes
@@ -416,11 +404,16 @@ class Palace:
         new_ids = {d.id for d in drawers}
         record = FileRecord(source.path, digest, source.wing, doc.title, doc.aliases, doc.type, doc.tags)
         kept = [d for d in drawers if d.id in old]
+        # chromadb holds what the manifest holds of each kept drawer and its file, but for the file's hash
+        restamped = kept if before is None else [
+            d for d in kept
+            if {**self._drawer_metadata(before, old[d.id]), "file_hash": digest} != self._drawer_metadata(record, d)
+        ]
         return _Pending(
             record=record,
             drawers=drawers,
             fresh=[d for d in drawers if d.id not in old],
-            restamped=kept if not _same_file_fields(before, record) else [d for d in kept if _moved(old[d.id], d)],
+            restamped=restamped,
             stale=sorted(old.keys() - new_ids),
             is_new=before is None,
             hash_changed=before is None or before.file_hash != digest,
@@ -495,7 +488,7 @@ class Palace:
         return DrawerRecord(d.id, d.path, d.ordinal, d.heading, d.text, d.line_start, d.line_end, d.content_hash)
 
     @staticmethod
-    def _drawer_metadata(record: FileRecord, d: Drawer) -> dict[str, Any]:
+    def _drawer_metadata(record: FileRecord, d: Drawer | DrawerRecord) -> dict[str, Any]:
         meta: dict[str, Any] = {
             "path": record.path,
             "wing": record.wing,
