@@ -94,6 +94,15 @@ def test_a_page_read_again_gives_its_claims_again_whatever_the_caller_did_to_the
     assert scan(page.replace("PostgreSQL", "SQLite"))[0].text == "[[acme|Acme]] runs on SQLite"
 
 
+def test_the_same_claim_line_reads_with_the_rows_of_the_page_it_is_on() -> None:
+    # a line parsed once is not parsed again: what its page's rows say of it must still count
+    later = replace(CLAIM, citations=(replace(CLAIM.citations[0], seen=dt.date(2026, 2, 1), via="captured"),),
+                    topic=None)
+    assert later.render() == CLAIM.render()
+    assert scan(_page(CLAIM)) == [replace(CLAIM, block="section:key-facts", line=4)]
+    assert scan(_page(later)) == [replace(later, block="section:key-facts", line=4)]
+
+
 def test_a_timeless_claim_shows_no_date_and_one_fact_carries_all_its_sources() -> None:
     two = Claim("c0000aaaa", "Acme keeps its data in SQLite",
                 (Citation("^[[[raw/a.md|a.md]] L3]", dt.date(2026, 10, 30)),

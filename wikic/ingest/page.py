@@ -26,6 +26,7 @@ import datetime as dt
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 
 from wikic.facts.same_fact import fact_keys, unlinked
 from wikic.facts.timeline import HISTORY_KEY, Timeline, timeline, unique
@@ -273,6 +274,7 @@ def _old_section(key: str) -> bool:
     return key.startswith("section:") and key.count(":") >= 2 and not key.endswith(MORE)
 
 
+@lru_cache(maxsize=1024)  # the same few blocks, for every claim of every page rendered
 def _section_of(block: str, layout: Layout) -> str:
     """The layout section a claim sitting in `block` belongs to."""
     if block.startswith("section:"):

@@ -18,6 +18,7 @@ from __future__ import annotations
 import difflib
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from wikic.vault.slug import slugify
 
@@ -63,6 +64,7 @@ _SAID = {
 _WORD = re.compile(r"[^\W_]+", re.UNICODE)
 
 
+@lru_cache(maxsize=1024)  # asked of every section for every claim of a page rendered
 def role_of(section: str) -> str:
     """What a section holds, read from its name."""
     return _ROLES.get(" ".join(_WORD.findall(section.casefold())), CLAIMS)

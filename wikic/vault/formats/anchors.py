@@ -20,6 +20,7 @@ from __future__ import annotations
 import posixpath
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 # "raw/articles/x.md:L3-L5": how a plan's anchor is spelled (`plan_model.Anchor.__str__`) and stored.
 _SPEC = re.compile(r"^(?P<path>[^\n]+?):L(?P<start>\d+)(?:-L(?P<end>\d+))?$")
@@ -89,6 +90,14 @@ def _cited(m: re.Match[str]) -> Cited:
 def find_anchors(text: str) -> list[tuple[re.Match[str], Cited]]:
     """Every anchor in `text`, of either form, with what it cites."""
     return [(m, _cited(m)) for m in ANCHOR.finditer(text)] if "^[" in text else []
+
+
+@lru_cache(maxsize=16_384)
+def first_cited(text: str) -> Cited | None:
+    """What the first anchor in `text` cites (None: no anchor). Kept for the texts seen last: a claim's
+    citations are asked for their source again and again while a long page is rendered."""
+    m = ANCHOR.search(text) if "^[" in text else None
+    return _cited(m) if m is not None else None
 
 
 def strip_anchors(text: str) -> str:

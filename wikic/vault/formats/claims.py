@@ -41,7 +41,7 @@ from functools import lru_cache
 from itertools import pairwise
 from urllib.parse import unquote
 
-from wikic.vault.formats.anchors import ANCHOR, find_anchors
+from wikic.vault.formats.anchors import ANCHOR, first_cited
 from wikic.vault.formats.dates import VIA_CAPTURED, VIAS, partial
 from wikic.vault.formats.markers import BEGIN, end_line
 
@@ -63,6 +63,7 @@ _ID_ALONE = re.compile(rf"^{_ID}$")
 _ROW = re.compile(rf"^(?P<id>{_ID})((?: \S+=\S*)*)$")
 _OLD_META = re.compile(rf" %%claim [^%\n]*%% \^{_ID}(?=[ \t]*$)", re.M)
 _BLOCK_ID = re.compile(rf" \^{_ID}(?=[ \t]*$)", re.M)
+_TRAILING_ID = re.compile(rf"\^({_ID})[ \t]*$")
 
 
 def strip_claim_meta(text: str) -> str:
@@ -125,13 +126,13 @@ class Citation:
 
     @property
     def source(self) -> str | None:
-        found = find_anchors(self.anchor)
-        return found[0][1].path if found else None
+        found = first_cited(self.anchor)
+        return found.path if found is not None else None
 
     @property
     def cited(self) -> str | None:
-        found = find_anchors(self.anchor)
-        return found[0][1].spec if found else None
+        found = first_cited(self.anchor)
+        return found.spec if found is not None else None
 
 
 @dataclass(frozen=True)
@@ -184,7 +185,8 @@ class Claim:
 
     def without(self, source: str) -> Claim:
         """The claim as the other sources state it (no citation left: the source was its only one)."""
-        return replace(self, citations=tuple(c for c in self.citations if c.source != source))
+        kept = tuple(c for c in self.citations if c.source != source)
+        return self if len(kept) == len(self.citations) else replace(self, citations=kept)
 
     def citing(self, citation: Citation) -> Claim:
         """The claim with one more source (or that source's citation renewed)."""
@@ -232,13 +234,22 @@ Rows = dict[str, dict[str, dict[str, str]]]  # claim id -> source ("" for the cl
 
 def read_rows(text: str) -> Rows:
     """The rows of the page's `claims` block."""
+    return _rows_of(_row_lines(text))
+
+
+def _row_lines(text: str) -> list[str]:
+    """The lines of the page's `claims` block that are rows, stripped."""
     found = re.search(rf"^<!-- wikic:begin {CLAIMS_KEY} sha=[0-9a-f]+ -->\n(.*?)^{re.escape(end_line(CLAIMS_KEY))}$",
                       text, re.M | re.S)
-    rows: Rows = {}
     if found is None:
-        return rows
-    for line in found.group(1).split("\n"):
-        m = _ROW.match(line.strip())
+        return []
+    return [row for line in found.group(1).split("\n") if _ROW.match(row := line.strip())]
+
+
+def _rows_of(lines: Iterable[str]) -> Rows:
+    rows: Rows = {}
+    for line in lines:
+        m = _ROW.match(line)
         if not m:
             continue
         values = dict(item.partition("=")[::2] for item in m.group(2).split())
@@ -275,8 +286,8 @@ def parse_line(line: str, rows: Rows | None = None) -> Claim | None:
     citations = []
     for anchor in anchors:
         spec = anchor.group()
-        cited = find_anchors(spec)
-        row = mine.get(cited[0][1].path, {}) if cited else {}
+        cited = first_cited(spec)
+        row = mine.get(cited.path, {}) if cited is not None else {}
         seen = _date(row.get("seen")) or UNKNOWN_DAY
         via = row.get("via", "")
         citations.append(Citation(spec, seen, via if via in VIAS else VIA_CAPTURED,
@@ -344,10 +355,14 @@ def scan(text: str) -> list[Claim]:
 
 
 # A compile reads the same page text several times (whether it is contested, then to render it, then for its
-# source pages), and a page many sources name is rendered once per source: its claims are parsed once.
+# source pages), and a page many sources name is rendered once per source: its claims are parsed once, and a
+# claim line whose rows did not change since the last rendering is not parsed again.
 @lru_cache(maxsize=64)
 def _scan(text: str) -> tuple[Claim, ...]:
-    rows = read_rows(text) if CLAIMS_KEY in text else {}
+    rows: dict[str, list[str]] = {}
+    if CLAIMS_KEY in text:
+        for row in _row_lines(text):
+            rows.setdefault(row[: len(ID_PREFIX) + 8], []).append(row)
     out: list[Claim] = []
     block: str | None = None
     for number, line in enumerate(text.split("\n"), start=1):
@@ -360,7 +375,14 @@ def _scan(text: str) -> tuple[Claim, ...]:
             continue
         if "^c" not in line:
             continue
-        claim = parse_line(line, rows)
+        own = _TRAILING_ID.search(line)
+        claim = _line_claim(line, tuple(rows.get(own.group(1), ())) if own else ())
         if claim is not None:
             out.append(replace(claim, block=block, line=number))
     return tuple(out)
+
+
+@lru_cache(maxsize=16_384)  # the claim lines of the pages rendered last
+def _line_claim(line: str, rows: tuple[str, ...]) -> Claim | None:
+    """`parse_line` of a claim line with the rows of its id."""
+    return parse_line(line, _rows_of(rows))

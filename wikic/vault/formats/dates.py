@@ -10,6 +10,7 @@ from __future__ import annotations
 import datetime as dt
 import posixpath
 import re
+from functools import lru_cache
 
 from wikic.vault.frontmatter import split_page
 
@@ -53,6 +54,7 @@ def partial(value: object) -> str | None:
     return f"{year}-{int(month):02d}-{int(day):02d}"
 
 
+@lru_cache(maxsize=4096)  # a page's timeline compares the same few dates over and over
 def first_day(value: str) -> dt.date:
     """The first day a partial date covers ("2025-03" -> 2025-03-01). `value` must be `partial`'s output."""
     parts = [int(p) for p in value.split("-")]
