@@ -11,6 +11,7 @@ import functools
 import json
 import time
 from collections.abc import Callable, Iterable
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -54,6 +55,23 @@ class _Pending:
     size: int  # bytes of the file, for progress
 
 
+class _Writes(ThreadPoolExecutor):
+    """The thread that writes a palace write's batches into chromadb, one after the other; once one failed,
+    none after it is written."""
+
+    failed = False
+
+
+@dataclass
+class _Stored:
+    """A batch whose chromadb writes were handed to the writing thread: its manifest rows wait for them."""
+
+    pending: list[_Pending]
+    fresh: list[Drawer]
+    vectors: np.ndarray
+    written: Future[None]
+
+
 class _Indexing:
     """How far a palace write is, reported as `embed` events: the changed files (known after the hash pass)
     are the work, and a batch being embedded counts by the share of its drawers done, weighted by the bytes
@@ -62,6 +80,7 @@ class _Indexing:
     def __init__(self, files: int, size: int, progress: ProgressCallback | None) -> None:
         self.files, self.size, self.progress = files, max(1, size), progress
         self.files_done = self.bytes_done = self.drawers = 0
+        self.bytes_sent = 0  # of batches embedded whose writes are not done yet
 
     def skip(self, size: int) -> None:
         self.files_done += 1
@@ -71,14 +90,18 @@ class _Indexing:
         self.drawers += drawers
         self.report(sum(p.size for p in batch) * share)
 
+    def sent(self, batch: list[_Pending]) -> None:
+        self.bytes_sent += sum(p.size for p in batch)
+
     def written(self, batch: list[_Pending]) -> None:
         self.files_done += len(batch)
+        self.bytes_sent -= sum(p.size for p in batch)
         self.bytes_done += sum(p.size for p in batch)
         self.report()
 
     def report(self, partial: float = 0.0) -> None:
         if self.progress is not None and self.files:
-            fraction = (self.bytes_done + partial) / self.size
+            fraction = (self.bytes_done + self.bytes_sent + partial) / self.size
             self.progress(ProgressEvent("embed", self.files_done, self.files, "files", fraction, self.drawers))
 
 
@@ -366,22 +389,34 @@ class Palace:
         indexing.report()
 
         pending: list[_Pending] = []
-        for source, size in changed:
+        # chromadb writes a batch in its own thread (its process, or its server, does the work) while this one
+        # cuts the next files; a batch's manifest rows are written once chromadb holds it, in order
+        storing: _Stored | None = None
+        with _Writes(1, thread_name_prefix="wikic-palace-store") as writes:
             try:
-                data = source.abspath.read_bytes()
-                doc = read_document(source, data)
-            except (OSError, PalaceError) as exc:
-                report.skipped[source.path] = exc.message if isinstance(exc, PalaceError) else str(exc)
-                indexing.skip(size)
-                continue
-            planned = self._plan_file(source, doc, file_hash(data), known.get(source.path), len(data))
-            pending.append(planned)
-            if planned.fresh or planned.restamped or planned.stale:
-                lex.set_meta("dirty", "1")  # chromadb is written before the manifest
-            if sum(len(p.fresh) for p in pending) >= WRITE_BATCH or len(pending) >= WRITE_BATCH:
-                self._flush(pending, report, indexing)
-                pending = []
-        self._flush(pending, report, indexing)
+                for source, size in changed:
+                    try:
+                        data = source.abspath.read_bytes()
+                        doc = read_document(source, data)
+                    except (OSError, PalaceError) as exc:
+                        report.skipped[source.path] = exc.message if isinstance(exc, PalaceError) else str(exc)
+                        indexing.skip(size)
+                        continue
+                    planned = self._plan_file(source, doc, file_hash(data), known.get(source.path), len(data))
+                    pending.append(planned)
+                    if planned.fresh or planned.restamped or planned.stale:
+                        lex.set_meta("dirty", "1")  # chromadb is written before the manifest
+                    if sum(len(p.fresh) for p in pending) >= WRITE_BATCH or len(pending) >= WRITE_BATCH:
+                        sent = self._store(pending, indexing, writes)
+                        self._settle(storing, report, indexing)
+                        storing, pending = sent, []
+                sent = self._store(pending, indexing, writes)
+                self._settle(storing, report, indexing)
+                storing = None
+                self._settle(sent, report, indexing)
+            except BaseException:
+                writes.shutdown(wait=True, cancel_futures=True)  # nothing is left writing chromadb
+                raise
 
         self._copy_vectors()
         if lex.get_meta("dirty") == "1" or rebuild:
@@ -429,32 +464,53 @@ class Palace:
             indexing.embedded(len(step), batch, (start + len(step)) / len(texts))
         return np.concatenate(parts)
 
-    def _flush(self, pending: list[_Pending], report: SyncReport, indexing: _Indexing) -> None:
-        """Write a batch of files: one chromadb call per kind of change, because chromadb's per-call cost
-        (tens of ms) dwarfs its per-drawer cost."""
+    def _store(self, pending: list[_Pending], indexing: _Indexing, writes: _Writes) -> _Stored | None:
+        """Embed a batch of files and hand its chromadb writes to `writes`: one chromadb call per kind of
+        change, because chromadb's per-call cost (tens of ms) dwarfs its per-drawer cost."""
         if not pending:
-            return
+            return None
         fresh = [(p.record, d) for p in pending for d in p.fresh]
         vectors = np.zeros((0, 1), dtype=np.float32)
         if fresh:
             vectors = self._embed([d.embed_text for _, d in fresh], pending, indexing)
-            self.store.add(
-                [d.id for _, d in fresh], vectors, [d.embed_text for _, d in fresh],
-                [self._drawer_metadata(r, d) for r, d in fresh],
-            )
         moved = [(p.record, d) for p in pending for d in p.restamped]
-        if moved:
-            self.store.update_metadata([d.id for _, d in moved], [self._drawer_metadata(r, d) for r, d in moved])
         stale = [i for p in pending for i in p.stale]
-        if stale:
-            self.store.delete(stale)
+        store = self.store
+
+        def write() -> None:
+            if writes.failed:
+                raise PalaceError("not written: an earlier batch of this write failed")
+            try:
+                store_batch()
+            except BaseException:
+                writes.failed = True  # what was handed over after it is not written
+                raise
+
+        def store_batch() -> None:
+            if fresh:
+                store.add([d.id for _, d in fresh], vectors, [d.embed_text for _, d in fresh],
+                          [self._drawer_metadata(r, d) for r, d in fresh])
+            if moved:
+                store.update_metadata([d.id for _, d in moved], [self._drawer_metadata(r, d) for r, d in moved])
+            if stale:
+                store.delete(stale)
+
+        indexing.sent(pending)
+        return _Stored(pending, [d for _, d in fresh], vectors, writes.submit(write))
+
+    def _settle(self, stored: _Stored | None, report: SyncReport, indexing: _Indexing) -> None:
+        """Wait until chromadb holds the batch, then write its manifest rows and count it in `report`."""
+        if stored is None:
+            return
+        stored.written.result()
+        pending, fresh, vectors = stored.pending, stored.fresh, stored.vectors
         lex = self.manifest
         lex.begin()
         try:
             for p in pending:
                 lex.put_file(p.record, [self._record(d) for d in p.drawers], [d.embed_text for d in p.drawers])
             if fresh:
-                lex.put_vectors([d.id for _, d in fresh], vectors)
+                lex.put_vectors([d.id for d in fresh], vectors)
             lex.commit()
         except BaseException:
             lex.rollback()
