@@ -35,6 +35,18 @@ def test_new_entries_go_in_counted_sections_under_a_line_leading_to_the_overview
     assert with_overview(new) == new
 
 
+def test_many_entries_land_each_before_the_first_it_sorts_before_even_in_an_order_a_person_changed() -> None:
+    # the Entities list put out of order by hand; a new Concepts section goes before Queries
+    text = "# Wiki Index\n\n## Entities\n- [[b]] — B.\n- [[x]] — X.\n- [[c]] — C.\n\n## Queries\n- [[q]] — Q.\n"
+    entries = [Entry("entity", name, name.upper() + ".") for name in ("d", "a", "y", "c2")]
+    new = with_entries(text, [*entries, Entry("concept", "k", "K.")], TYPES)
+    assert new == (
+        "# Wiki Index\n\n## Entities\n*7 pages*\n- [[a]] — A.\n- [[b]] — B.\n- [[c2]] — C2.\n- [[d]] — D.\n"
+        "- [[x]] — X.\n- [[c]] — C.\n- [[y]] — Y.\n\n## Concepts\n*1 page*\n- [[k]] — K.\n## Queries\n*1 page*\n"
+        "- [[q]] — Q.\n"
+    )
+
+
 def test_an_entry_is_brought_to_the_pages_new_lead_unless_a_person_rewrote_it() -> None:
     text = OLD_INDEX.replace("— CEO.", "— my words for Sam.")
     was = {"openai": ["AI company."], "sam-altman": ["CEO."]}

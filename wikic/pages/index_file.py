@@ -87,27 +87,41 @@ def add_entries(text: str, entries: list[Entry], types: list[str]) -> str:
     the end."""
     lines = _lines(text)
     order = list(dict.fromkeys([*types, *sorted({e.page_type for e in entries} - set(types))]))
+    headings = {t: f"## {section_title(t)}".lower() for t in order}
 
-    def section_start(page_type: str) -> int | None:
-        heading = f"## {section_title(page_type)}".lower()
-        return next((i for i, line in enumerate(lines) if line.strip().lower() == heading), None)
+    def section_starts() -> dict[str, int | None]:
+        """Each page type's heading line (the first, when index.md has several)."""
+        first: dict[str, int] = {}
+        for i, line in enumerate(lines):
+            if (stripped := line.strip()).startswith("#"):
+                first.setdefault(stripped.lower(), i)
+        return {t: first.get(heading) for t, heading in headings.items()}
 
+    # found once, then moved down as lines are inserted above them: a run adds hundreds of entries to an
+    # index of thousands of lines
+    starts = section_starts()
+    after: tuple[str, int] | None = None  # (page type, line) of the entry inserted last by the scan below
     for entry in sorted(entries, key=lambda e: (order.index(e.page_type), e.link.lower())):
-        start = section_start(entry.page_type)
+        start = starts[entry.page_type]
         if start is None:
-            later = [s for t in order[order.index(entry.page_type) + 1 :] if (s := section_start(t)) is not None]
+            after = None
+            later = [s for t in order[order.index(entry.page_type) + 1 :] if (s := starts[t]) is not None]
             if later:
                 at = min(later)
                 lines[at:at] = [f"## {section_title(entry.page_type)}", entry.render()]
-                continue
-            if lines and lines[-1].strip() and not lines[-1].startswith("#"):
-                lines.append("")
-            lines.append(f"## {section_title(entry.page_type)}")
-            lines.append(entry.render())
+            else:
+                if lines and lines[-1].strip() and not lines[-1].startswith("#"):
+                    lines.append("")
+                lines.append(f"## {section_title(entry.page_type)}")
+                lines.append(entry.render())
+            starts = section_starts()  # a new heading: found again, whatever other type it may also name
             continue
         first = start + 1
         if first < len(lines) and _COUNT.match(lines[first].strip()):
             first += 1  # the section's count stays right under its heading
+        if after is not None and after[0] == entry.page_type:
+            # entries come in order: no entry above the one inserted last sorts after this one
+            first = after[1] + 1
         end = next((i for i in range(first, len(lines)) if lines[i].startswith("#")), len(lines))
         position = first
         for i in range(first, end):
@@ -118,6 +132,8 @@ def add_entries(text: str, entries: list[Entry], types: list[str]) -> str:
                     break
                 position = i + 1
         lines.insert(position, entry.render())
+        after = (entry.page_type, position)
+        starts = {t: s + 1 if s is not None and s >= position else s for t, s in starts.items()}
     return "\n".join(lines) + "\n"
 
 
