@@ -362,7 +362,7 @@ def _scan(text: str) -> tuple[Claim, ...]:
     rows: dict[str, list[str]] = {}
     if CLAIMS_KEY in text:
         for row in _row_lines(text):
-            rows.setdefault(row[: len(ID_PREFIX) + 8], []).append(row)
+            rows.setdefault(row.split(" ", 1)[0], []).append(row)  # a row opens with its claim's id
     out: list[Claim] = []
     block: str | None = None
     for number, line in enumerate(text.split("\n"), start=1):
