@@ -228,6 +228,9 @@ _KEY = re.compile(r"^([A-Za-z_][A-Za-z0-9_-]*):(?:[ ]+(.*))?$")
 _ITEM = re.compile(r"^([ ]*)-[ ]+(.*)$")
 # Plain scalars PyYAML reads as plain strings: start with a letter, none of YAML's indicator characters.
 _SAFE_PLAIN = re.compile(r"^[^\W\d_][^:#\[\]{},&*!|>'\"%@`\\]*$")
+# ... and outside a flow list, where a comma or an apostrophe after the first character is text, and so is a
+# first character outside ASCII that is no space (a source page's summary opens with its title in quotes)
+_SAFE_PLAIN_BLOCK = re.compile(r"^(?:[^\W\d_]|[^\x00-\x7f\s])[^:#\[\]{}&*!|>\"%@`\\]*$")
 _DATE = re.compile(r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$")  # ASCII digits only, as YAML
 _INT = re.compile(r"^(?:0|[1-9][0-9]*)$")
 _DQ = re.compile(r'^"([^"\\]*)"$')
@@ -245,7 +248,9 @@ _NOT_SIMPLE_CHARS = re.compile("[^\n\x20-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufe
 _MAX_KEY = 1000  # PyYAML refuses implicit keys longer than 1024 characters
 
 
-def _scalar(text: str) -> Any:
+def _scalar(text: str, *, block: bool = False) -> Any:
+    """The value of a scalar PyYAML reads as `str`, `int`, `datetime.date` or None, else _FAIL; `block`: it
+    stands outside a flow list."""
     if text == "" or text == "~":
         return None
     first = text[0]  # each shape below opens with its own kind of character: one pattern to try, not five
@@ -259,7 +264,8 @@ def _scalar(text: str) -> Any:
             except ValueError:
                 return _FAIL
         return int(text) if _INT.match(text) else _FAIL
-    if _SAFE_PLAIN.match(text) and text not in _SPECIAL_WORDS and not text.endswith(" "):
+    if (_SAFE_PLAIN_BLOCK if block else _SAFE_PLAIN).match(text) and text not in _SPECIAL_WORDS \
+            and not text.endswith(" "):
         # inner runs of whitespace are kept by YAML only when single spaces; tabs etc. go to PyYAML
         if "  " in text or "\t" in text:
             return _FAIL
@@ -339,20 +345,26 @@ def _parse_simple(yaml_text: str, first_line: int) -> tuple[dict[str, Any], dict
                 elif im.group(1) != indent:
                     return None
                 text = im.group(2).rstrip(" ")
-                item = _scalar(text)
+                item = _scalar(text, block=True)
                 if item is _FAIL or item is None or text.startswith("["):
                     return None
                 items.append(item)
                 i += 1
             data[key] = items if items else None
             continue
+        if value.startswith("[") and not value.endswith("]"):
+            # a flow list YAML wrapped over indented lines (PyYAML wraps a long one: a page's many sources);
+            # within it a line break reads as a space, as long as no line is blank
+            while i < n and not value.endswith("]") and lines[i].startswith(" ") and lines[i].strip(" "):
+                value = f"{value} {lines[i].strip(' ')}"
+                i += 1
         if value.startswith("[") and value.endswith("]"):
             inner = value[1:-1]
             if "[" in inner or "]" in inner:
                 return None
             parsed = _flow_list(inner)
         else:
-            parsed = _scalar(value)
+            parsed = _scalar(value, block=True)
         if parsed is _FAIL:
             return None
         data[key] = parsed
