@@ -228,9 +228,12 @@ class Compiler:
         """Record that `path` cites `sources` from now on; returns the sources it did not cite before."""
         before = self.sources_of(path)
         self.planned_sources[path] = before | frozenset(sources)
-        for source in {*before, *sources}:  # the pages citing a source: this one joins or stays
+        joined = set(sources) - before
+        # only these sources gain a page citing them: a page many sources feed would otherwise have the pages
+        # citing each of its sources worked out again, for its See also, every time a source names it
+        for source in joined:
             self._citing.pop(source, None)
-        return set(sources) - before
+        return joined
 
     def link_text(self, path: str) -> str:
         return self.links.link_text(path)
