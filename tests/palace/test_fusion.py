@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -9,7 +10,17 @@ from hypothesis import given, settings, strategies as st
 
 from wikic.errors import ConfigError
 from wikic.palace import open_palace, search, sync
-from wikic.palace.hybrid import REACH, Retrieval, calibrated, fuse, minmax, per_file, reciprocal_ranks
+from wikic.palace.hybrid import (
+    REACH,
+    Retrieval,
+    _best_drawers,
+    calibrated,
+    fuse,
+    minmax,
+    per_file,
+    reciprocal_ranks,
+)
+from wikic.palace.manifest import DrawerRecord
 from wikic.settings import load_settings
 
 # Dense likes a by a wide margin; BM25 likes b and c a little more than a. The two fusions disagree.
@@ -86,6 +97,30 @@ def test_calibrated_without_ceilings_is_a_programming_error() -> None:
         fuse(DENSE, [LEXICAL], fusion="calibrated")
     # no lexical evidence at all (a query of stop words): the dense shares alone, best first
     assert fuse({"a": 0.8, "b": 0.4}, [{}], fusion="calibrated", ceilings=[0.0]) == pytest.approx({"a": 0.5, "b": 0.25})
+
+
+@pytest.mark.parametrize("fusion", ["calibrated", "convex", "rrf"])
+def test_fusing_some_items_scores_them_as_among_all(fusion: str) -> None:
+    lexical = [LEXICAL, {"a": 3.0, "c": 1.0}]
+    whole = fuse(DENSE, lexical, fusion=fusion, ceilings=[12.0, 4.0])
+    assert fuse(DENSE, lexical, fusion=fusion, ceilings=[12.0, 4.0], keys=["c", "d"]) == {k: whole[k] for k in "cd"}
+
+
+@pytest.mark.parametrize("order", [1, -1])
+def test_a_files_best_drawer_among_equals_is_the_first_in_the_file(order: int) -> None:
+    # two drawers of a page score alike: the one shown is the first of the page, whatever order they come in
+    # (a set's order changes from one process to the next)
+    @dataclass
+    class Records:
+        def drawers_by_id(self, ids: list[str]) -> dict[str, DrawerRecord]:
+            ordinal = {"late": 5, "early": 2, "worse": 0, "other": 1}
+            return {i: DrawerRecord(i, "p.md", ordinal[i], "", "", 0, 0, "") for i in ids if i in ordinal}
+
+    bm25 = dict(list({"late": 4.0, "early": 4.0, "worse": 1.0, "other": 2.0}.items())[::order])
+    path_of = {"late": "p.md", "early": "p.md", "worse": "p.md", "other": "q.md"}
+    best, records = _best_drawers(Records(), ["p.md", "q.md"], {}, bm25, path_of, Retrieval(), 8.0)
+    assert best == {"p.md": "early", "q.md": "other"} and set(records) == {"late", "early", "other"}
+    assert _best_drawers(Records(), ["q.md"], {}, bm25, path_of, Retrieval(), 8.0)[0] == {"q.md": "other"}
 
 
 def test_file_scores_aggregate_their_best_drawers() -> None:

@@ -23,9 +23,10 @@ from __future__ import annotations
 
 import heapq
 import re
+import sys
 import unicodedata
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from dataclasses import asdict, dataclass
 from typing import Any
 
@@ -33,7 +34,7 @@ import numpy as np
 
 from wikic.errors import UsageError
 from wikic.palace.chunking import searchable
-from wikic.palace.manifest import DenseTable, FileRecord, Filters, damage_reported
+from wikic.palace.manifest import DenseTable, DrawerRecord, FileRecord, Filters, Manifest, damage_reported
 from wikic.palace.palace import Palace
 from wikic.palace.sources import OTHER_WING, WINGS
 from wikic.settings import PalaceSettings
@@ -221,8 +222,11 @@ def fuse(
     dense_weight: float = DENSE_WEIGHT,
     ceilings: list[float] | None = None,
     reach: float = REACH,
+    keys: Collection[str] | None = None,
 ) -> dict[str, float]:
     """One score per item from a dense and one or more lexical retrievers; absent items get 0 from a retriever.
+    `keys`: the items to score (default: every item of the lists), each scored as among all of them (the
+    best cosine, the min-max range and the ranks are the whole lists').
 
     "calibrated": `dense_weight` times the cosine as a share of the best cosine, plus the rest times the mean
     lexical score as a share of `reach` times its list's ceiling (`ceilings`, one per lexical list).
@@ -230,16 +234,19 @@ def fuse(
     1 / (rrf_k + rank) over all the lists, each counting the same, as Cormack et al. (SIGIR 2009) define it
     (ranks need no calibration), divided by the number of lists so that first everywhere scores 1.
     """
+    def asked(scores: dict[str, float]) -> dict[str, float]:
+        return scores if keys is None else {key: scores[key] for key in keys if key in scores}
+
     if fusion == "rrf":
-        ranked = [reciprocal_ranks(x, rrf_k) for x in (dense, *lexical)]
+        ranked = [asked(reciprocal_ranks(x, rrf_k)) for x in (dense, *lexical)]
         return {key: sum(x.get(key, 0.0) for x in ranked) / len(ranked) for key in set().union(*ranked)}
     if fusion == "calibrated":
         if ceilings is None or len(ceilings) != len(lexical):
             raise ValueError("calibrated fusion needs one ceiling per lexical list")
-        d = calibrated(dense, max(dense.values(), default=0.0))
-        lex = [calibrated(x, reach * c) for x, c in zip(lexical, ceilings, strict=True)]
+        d = calibrated(asked(dense), max(dense.values(), default=0.0))
+        lex = [calibrated(asked(x), reach * c) for x, c in zip(lexical, ceilings, strict=True)]
     else:
-        d, lex = minmax(dense), [minmax(x) for x in lexical]
+        d, lex = asked(minmax(dense)), [asked(minmax(x)) for x in lexical]
     keys = set(d).union(*lex)
     # the same arithmetic as the mean below (sum() starts from 0: "0 +"), without a generator per key, for the
     # one and two lexical lists search fuses (thousands of keys a query)
@@ -288,6 +295,29 @@ def exact_cosines(palace: Palace, vector: np.ndarray, ids: list[str]) -> dict[st
 def _snippet(text: str) -> str:
     flat = " ".join(searchable(text).split())
     return flat if len(flat) <= SNIPPET_CHARS else flat[: SNIPPET_CHARS - 1].rstrip() + "…"
+
+
+def _best_drawers(
+    lex: Manifest, shown: list[str], dense: dict[str, float], bm25: dict[str, float], path_of: dict[str, str],
+    how: Retrieval, ceiling: float,
+) -> tuple[dict[str, str], dict[str, DrawerRecord]]:
+    """Each of the `shown` files' best drawer by its own fused score (only theirs are fused), the first in
+    the file among equals; and the records of those drawers."""
+    wanted = set(shown)
+    mine = [i for i in {*dense, *bm25} if path_of.get(i) in wanted]
+    scores = fuse(dense, [bm25], fusion=how.fusion, rrf_k=how.rrf_k, ceilings=[ceiling], reach=how.reach, keys=mine)
+    tops: dict[str, list[str]] = {}
+    for drawer_id, score in scores.items():
+        p = path_of[drawer_id]
+        held = tops.get(p)
+        if held is None or score > scores[held[0]]:
+            tops[p] = [drawer_id]
+        elif score == scores[held[0]]:
+            held.append(drawer_id)
+    records = lex.drawers_by_id([i for ids in tops.values() for i in ids])
+    best = {p: min(ids, key=lambda i: (records[i].ordinal, i) if i in records else (sys.maxsize, i))
+            for p, ids in tops.items()}
+    return best, records
 
 
 def search(
@@ -387,17 +417,10 @@ def _search(
     for rank, title_path in enumerate(titles):
         # the longest name found counts fully; shorter ones (a substring of it, say) slightly less
         file_scores[title_path] = file_scores.get(title_path, 0.0) + TITLE_BONUS / (1 + 0.1 * rank)
-    drawer_scores = fuse(dense_scores, [bm25_drawers], fusion=how.fusion, rrf_k=how.rrf_k,
-                         ceilings=[found.drawer_ceiling], reach=how.reach)
-    best_drawer: dict[str, str] = {}
-    for drawer_id, score in drawer_scores.items():
-        p = path_of.get(drawer_id)
-        if p is not None and (p not in best_drawer or score > drawer_scores[best_drawer[p]]):
-            best_drawer[p] = drawer_id
-
     ranked = sorted(file_scores, key=lambda p: (-file_scores[p], p))
-    files = lex.file_records(ranked[: 2 * k + 20])
-    records = lex.drawers_by_id([best_drawer[p] for p in ranked[: 2 * k + 20] if p in best_drawer])
+    shown = ranked[: 2 * k + 20]
+    best_drawer, records = _best_drawers(lex, shown, dense_scores, bm25_drawers, path_of, how, found.drawer_ceiling)
+    files = lex.file_records(shown)
     hits: list[SearchHit] = []
     for p in ranked:
         record = files.get(p)
