@@ -24,6 +24,7 @@ class LintContext:
     links: LinkGraph
     today: dt.date
     ledger: dict[str, dict[str, Any]] = field(default_factory=dict)  # raw path -> capture record
+    cached: bool = False  # the run keeps its caches under `.wikic/cache/` (rules may keep theirs there too)
     _extra_notes: dict[str, Note | None] = field(default_factory=dict)
 
     @property

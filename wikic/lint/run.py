@@ -188,7 +188,7 @@ def _lint(
 
         complete(vault, judging(_active(options, schema)), judge)
     graph = build(vault)
-    ctx = LintContext(vault=vault, links=graph, today=today)
+    ctx = LintContext(vault=vault, links=graph, today=today, cached=bool(options.use_cache))
     ctx.ledger = source_ledger(root)
     rules = _rules()
     overrides = vault.schema.severities

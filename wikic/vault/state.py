@@ -64,6 +64,7 @@ PARSE_CACHE = "cache/parse-cache.jsonl"
 LINT_REPORT = "cache/lint-report.json"
 PAGE_JUDGEMENTS = "cache/page-rules.json"  # the page rules' findings on each page, while it is unchanged
 RESOLVED_LINKS = "cache/resolved-links.json"  # where each note's links land, while the vault holds the same files
+CLOSE_NAMES = "cache/close-names.json"  # broken-wikilink's "did you mean" names, while the page names are the same
 MEMORY_INDEX = "cache/memories.json"
 CONVERSATIONS = "conversations.json"
 CONVERSATIONS_LOCK = "conversations.json.lock"

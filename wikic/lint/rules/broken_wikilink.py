@@ -6,6 +6,7 @@ import difflib
 import posixpath
 from collections.abc import Iterator
 
+from wikic.lint import close_names
 from wikic.lint.context import LintContext
 from wikic.lint.finding import Finding, Fix
 from wikic.lint.rule import Rule
@@ -58,7 +59,8 @@ def _close_name(ctx: LintContext, target: str) -> str | None:
     """A page name within a typo of `target`: difflib's best match at 0.8. difflib over every name costs ~0.1 s
     per broken link on a 10,000-page vault, so only names of similar length with the same first letter are
     compared, and names that cannot reach 0.8 are dropped before difflib sees them (below)."""
-    memo: dict[str, str | None] = ctx.__dict__.setdefault("_close_memo", {})
+    memo = _close_memo(ctx)
+    ctx.__dict__["_close_used"].add(target)
     if target in memo:
         return memo[target]
     buckets = ctx.__dict__.get("_stem_buckets")
@@ -88,6 +90,32 @@ def _close_name(ctx: LintContext, target: str) -> str | None:
         close = difflib.get_close_matches(target, candidates, n=1, cutoff=0.8) if candidates else []
     memo[target] = close[0] if close else None
     return memo[target]
+
+
+def _close_memo(ctx: LintContext) -> dict[str, str | None]:
+    """The names found for targets so far: in a run that keeps caches, first those an earlier run found for
+    the same page names (`close_names.py`)."""
+    memo: dict[str, str | None] | None = ctx.__dict__.get("_close_memo")
+    if memo is None:
+        memo = {}
+        if ctx.cached:
+            key = close_names.names_key(posixpath.basename(page)[:-3] for page in ctx.pages)
+            memo = close_names.load(ctx.vault.root, key)
+            ctx.__dict__["_close_key"] = key
+        ctx.__dict__["_close_memo"], ctx.__dict__["_close_known"] = memo, dict(memo)
+        ctx.__dict__["_close_used"] = set()
+    return memo
+
+
+def _keep_close_names(ctx: LintContext) -> None:
+    """Keep the names this run offered for the next one, when they are not what it found kept."""
+    key = ctx.__dict__.get("_close_key")
+    if key is None:
+        return
+    memo, used = ctx.__dict__["_close_memo"], ctx.__dict__["_close_used"]
+    offered = {target: memo[target] for target in sorted(used)}
+    if offered != ctx.__dict__["_close_known"]:
+        close_names.save(ctx.vault.root, key, offered)
 
 
 def _anchors(ctx: LintContext, target: str) -> tuple[frozenset[str], frozenset[str]] | None:
@@ -165,6 +193,7 @@ def broken_links(ctx: LintContext) -> Iterator[Finding]:
             if problem:
                 full = f"{link.target}#{link.subpath}" if link.target else f"#{link.subpath}"
                 yield ctx.finding("broken-wikilink", source, link.line, problem, column=link.column, target=full)
+    _keep_close_names(ctx)
 
 
 RULE = Rule(

@@ -1,0 +1,82 @@
+"""broken-wikilink's "did you mean" names, kept from one lint to the next while the vault's page names are the
+same: a lint after an edit does not compare each broken link's target with every name again."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import os
+from pathlib import Path
+
+import pytest
+from testkit import make_vault, page
+
+from wikic.lint.rules import broken_wikilink
+from wikic.lint.run import LintOptions, run_lint
+from wikic.vault.state import CLOSE_NAMES, state_file
+
+PAGES = {
+    "entities/alpha.md": page("Alpha", body="# Alpha\n\n[[beta]]\n"),
+    "entities/beta.md": page("Beta", body="# Beta\n\n[[alpah]] and [[nothing-like-it]]\n"),
+}
+
+
+def hints(root: Path, day: int, *, cache: bool = True) -> list[str]:
+    """The broken-link messages of a lint (each run another day, so no run is served the report before it)."""
+    report = run_lint(root, LintOptions(select=("broken-wikilink",), use_cache=cache, today=dt.date(2026, 3, day)))
+    assert not report.cached
+    return [f.message for f in report.findings]
+
+
+def edit(path: Path) -> None:
+    st = path.stat()
+    os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns + 1_000_000_000))
+
+
+@pytest.fixture
+def compared(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The targets compared with the vault's names (difflib asked), run by run."""
+    seen: list[str] = []
+    close = broken_wikilink.difflib.get_close_matches
+
+    def spy(word: str, *args: object, **kwargs: object) -> list[str]:
+        seen.append(word)
+        return close(word, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(broken_wikilink.difflib, "get_close_matches", spy)
+    return seen
+
+
+def test_the_names_offered_are_kept_while_the_page_names_are_the_same(tmp_path: Path, compared: list[str]) -> None:
+    root = make_vault(tmp_path, PAGES)
+    said = ["link target 'alpah' does not exist; did you mean [[alpha]]?",
+            "link target 'nothing-like-it' does not exist"]
+    assert hints(root, 1) == said and compared == ["alpah"]
+    cache = state_file(root, CLOSE_NAMES)
+    assert cache is not None and json.loads(cache.read_text(encoding="utf-8"))["close"] == {
+        "alpah": "alpha", "nothing-like-it": None}
+    compared.clear()
+    edit(root / "entities/alpha.md")
+    assert hints(root, 2) == said and compared == []  # the edited page changed no page name
+    # what the cache says is what lint offers while the names are the same
+    kept = json.loads(cache.read_text(encoding="utf-8"))
+    kept["close"]["nothing-like-it"] = "beta"
+    cache.write_text(json.dumps(kept), encoding="utf-8")
+    edit(root / "entities/alpha.md")
+    assert hints(root, 3)[1] == "link target 'nothing-like-it' does not exist; did you mean [[beta]]?"
+    # a page added: the names are compared again, and the new one is offered
+    (root / "entities/nothing-like-its.md").write_text(page("Nothing like its"), encoding="utf-8")
+    assert hints(root, 4) == [said[0], "link target 'nothing-like-it' does not exist; did you mean "
+                                        "[[nothing-like-its]]?"]
+    assert sorted(compared) == ["alpah", "nothing-like-it"]
+
+
+def test_a_damaged_cache_is_found_anew_and_no_cache_writes_none(tmp_path: Path, compared: list[str]) -> None:
+    root = make_vault(tmp_path, PAGES)
+    cache = state_file(root, CLOSE_NAMES)
+    assert cache is not None
+    assert hints(root, 1, cache=False)[0].endswith("did you mean [[alpha]]?") and not cache.exists()
+    hints(root, 2)
+    cache.write_text('{"key": 3, "close": [', encoding="utf-8")
+    compared.clear()
+    assert hints(root, 3)[0].endswith("did you mean [[alpha]]?") and compared == ["alpah"]
