@@ -5,6 +5,7 @@ from __future__ import annotations
 import difflib
 import posixpath
 from collections.abc import Iterator
+from dataclasses import dataclass, field
 
 from wikic.lint import close_names
 from wikic.lint.context import LintContext
@@ -59,8 +60,9 @@ def _close_name(ctx: LintContext, target: str) -> str | None:
     """A page name within a typo of `target`: difflib's best match at 0.8. difflib over every name costs ~0.1 s
     per broken link on a 10,000-page vault, so only names of similar length with the same first letter are
     compared, and names that cannot reach 0.8 are dropped before difflib sees them (below)."""
-    memo = _close_memo(ctx)
-    ctx.__dict__["_close_used"].add(target)
+    offered = _offered(ctx)
+    offered.asked.add(target)
+    memo = offered.memo
     if target in memo:
         return memo[target]
     buckets = ctx.__dict__.get("_stem_buckets")
@@ -92,30 +94,34 @@ def _close_name(ctx: LintContext, target: str) -> str | None:
     return memo[target]
 
 
-def _close_memo(ctx: LintContext) -> dict[str, str | None]:
-    """The names found for targets so far: in a run that keeps caches, first those an earlier run found for
-    the same page names (`close_names.py`)."""
-    memo: dict[str, str | None] | None = ctx.__dict__.get("_close_memo")
-    if memo is None:
-        memo = {}
-        if ctx.cached:
-            key = close_names.names_key(posixpath.basename(page)[:-3] for page in ctx.pages)
-            memo = close_names.load(ctx.vault.root, key)
-            ctx.__dict__["_close_key"] = key
-        ctx.__dict__["_close_memo"], ctx.__dict__["_close_known"] = memo, dict(memo)
-        ctx.__dict__["_close_used"] = set()
-    return memo
+@dataclass
+class _Offered:
+    """The names found for targets in this run (`memo`), first those an earlier run kept for the same page
+    names (`known`, under `key`; no key: the run keeps no caches), and the targets asked about."""
+
+    memo: dict[str, str | None]
+    known: dict[str, str | None]
+    key: str | None
+    asked: set[str] = field(default_factory=set)
+
+
+def _offered(ctx: LintContext) -> _Offered:
+    found: _Offered | None = ctx.__dict__.get("_close_names")
+    if found is None:
+        key = close_names.names_key(posixpath.basename(page)[:-3] for page in ctx.pages) if ctx.cached else None
+        known = close_names.load(ctx.vault.root, key) if key is not None else {}
+        found = ctx.__dict__["_close_names"] = _Offered(dict(known), known, key)
+    return found
 
 
 def _keep_close_names(ctx: LintContext) -> None:
     """Keep the names this run offered for the next one, when they are not what it found kept."""
-    key = ctx.__dict__.get("_close_key")
-    if key is None:
+    found: _Offered | None = ctx.__dict__.get("_close_names")
+    if found is None or found.key is None:
         return
-    memo, used = ctx.__dict__["_close_memo"], ctx.__dict__["_close_used"]
-    offered = {target: memo[target] for target in sorted(used)}
-    if offered != ctx.__dict__["_close_known"]:
-        close_names.save(ctx.vault.root, key, offered)
+    offered = {target: found.memo[target] for target in sorted(found.asked)}
+    if offered != found.known:
+        close_names.save(ctx.vault.root, found.key, offered)
 
 
 def _anchors(ctx: LintContext, target: str) -> tuple[frozenset[str], frozenset[str]] | None:
