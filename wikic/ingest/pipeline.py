@@ -8,10 +8,11 @@ from __future__ import annotations
 import dataclasses
 import datetime as dt
 import difflib
+import functools
 import posixpath
 import threading
 from collections.abc import Callable, Sequence
-from concurrent.futures import FIRST_COMPLETED, Future, wait
+from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -623,17 +624,27 @@ def _after(run: _Run, touched: list[str], run_id: str | None, composing: bool, c
     report = run.report
     if composing and not report.interrupted:
         touched = sorted({*touched, *_compose_left(run.context, report, run.today, run.llm, cache)})
-    if run.options.use_palace and touched and not report.interrupted:
+    indexing = run.options.use_palace and bool(touched) and not report.interrupted
+    lint = None
+    if run.options.lint_after and not report.interrupted:
+        from wikic.lint.run import LintOptions, run_lint
+
+        rules = ("broken-wikilink", "index-gap", "frontmatter")
+        lint = functools.partial(run_lint, run.context, LintOptions(select=rules, use_cache=True, today=run.today))
+    linted: Future[Any] | None = None
+    if lint is not None and indexing:
+        # Lint reads the pages alone, never the search index: it runs in a thread beside the index update,
+        # which is mostly a wait for chromadb in a process of its own. (A thread, not a process: lint then
+        # parses and checks in one process, as a thread beside it rules out the forks it makes alone.)
+        pool = ThreadPoolExecutor(1, thread_name_prefix="wikic-lint")
+        linted = pool.submit(lint)
+        pool.shutdown(wait=False)  # after Ctrl-C here the lint ends on its own (the process waits for it at exit)
+    if indexing:
         _update_palace(run.context, report, [*touched, INDEX_FILE], run.progress, run=run_id)
     if report.interrupted:
         return  # at once: the search index (its to-do is kept) and lint wait for the next run
-    if run.options.lint_after:
-        from wikic.lint.run import LintOptions, run_lint
-
-        report.lint = run_lint(
-            run.context,
-            LintOptions(select=("broken-wikilink", "index-gap", "frontmatter"), use_cache=True, today=run.today),
-        )
+    if lint is not None:
+        report.lint = linted.result() if linted is not None else lint()
 
 
 def _compose_left(
