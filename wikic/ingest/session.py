@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from wikic.collector import collector_paused
 from wikic.errors import WikicError, describe
 from wikic.ingest.compile import Compiler, SourceResult
 from wikic.ingest.report import SourceReport, fill
@@ -64,10 +65,11 @@ class VaultReading:
 
 def read_vault(root: Path, schema: Schema) -> VaultReading:
     """The vault at `root` as a compile reads it, with its stamp (`vault_stamp`), from one listing."""
-    listed = walk(root)
-    stamp = _stamp_of(root, listed[0])
-    vault = load_vault(root, use_cache=True, schema=schema, walked=listed)
-    names, links = names_of(vault)
+    with collector_paused():
+        listed = walk(root)
+        stamp = _stamp_of(root, listed[0])
+        vault = load_vault(root, use_cache=True, schema=schema, walked=listed)
+        names, links = names_of(vault)
     return VaultReading(stamp, vault, names, links)
 
 

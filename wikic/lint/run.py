@@ -3,18 +3,16 @@
 from __future__ import annotations
 
 import datetime as dt
-import gc
 import hashlib
 import json
 import os
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from wikic import __version__
+from wikic.collector import collector_paused
 from wikic.context import VaultContext
 from wikic.errors import UsageError
 from wikic.lint.finding import Finding
@@ -147,26 +145,11 @@ def run_lint(
             findings, pages, links = cached
             return LintReport(label, findings, pages, links, time.perf_counter() - started, strict, cached=True)
 
-    with _collector_paused():
+    with collector_paused():
         findings, pages, links = _lint(root, options, today, walked, context.schema)
     if options.use_cache:
         _write_report(root, key, findings, pages, links)
     return LintReport(label, findings, pages, links, time.perf_counter() - started, strict)
-
-
-@contextmanager
-def _collector_paused() -> Iterator[None]:
-    """A lint run builds a few million small objects that all live until it ends. Python's cyclic collector
-    walks every one of them again each time allocations pile up: about a third of the run's time on a
-    10,000-page vault, for almost no garbage. Reference counting still frees what the run drops; the few
-    cycles (markdown-it's parser state) wait for the collector to be back on (peak memory did not grow)."""
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.enable()
 
 
 def _lint(
