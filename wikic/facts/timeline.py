@@ -17,6 +17,7 @@ every claim is either where it was or in the history. A block a person edited is
 from __future__ import annotations
 
 import datetime as dt
+from bisect import bisect_right
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
@@ -69,16 +70,14 @@ def timeline(claims: Iterable[Claim]) -> Timeline:
     topics: dict[str, list[str]] = {}
     for topic, members in by_topic.items():
         members.sort(key=lambda c: (first_day(c.start), c.seen, c.id))
-        for claim in members:
-            begins = first_day(claim.start)
-            nxt = next(
-                (
-                    other.start
-                    for other in members
-                    if first_day(other.start) > begins and normal_text(other.text) != normal_text(claim.text)
-                ),
-                None,
-            )
+        starts = [c.start for c in members]
+        days = [first_day(start) for start in starts]  # in order: the claims that start later come after
+        words = [normal_text(c.text) for c in members]
+        for at, claim in enumerate(members):
+            # the first claim starting later that says something else (it is at or after the first claim
+            # starting later: a topic of hundreds of claims is not searched from its start for each)
+            later = bisect_right(days, days[at])
+            nxt = next((starts[i] for i in range(later, len(members)) if words[i] != words[at]), None)
             end = claim.valid_to
             if nxt is not None and (end is None or first_day(nxt) < first_day(end)):
                 end = nxt
