@@ -21,13 +21,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from wikic.collector import collector_paused
 from wikic.errors import WikicError, describe
 from wikic.ingest.compile import Compiler, SourceResult
 from wikic.ingest.report import SourceReport, fill
 from wikic.memory.identity import read_identity
 from wikic.memory.merge import packaged_embedder
 from wikic.settings import Settings
+from wikic.vault.collector import collector_paused
 from wikic.vault.link_text import LinkNames
 from wikic.vault.load import FileInfo, Vault, load_vault, walk
 from wikic.vault.names import PageNames, names_of

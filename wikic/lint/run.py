@@ -12,10 +12,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from wikic import __version__
-from wikic.collector import collector_paused
 from wikic.context import VaultContext
 from wikic.errors import UsageError
 from wikic.lint.finding import Finding
+from wikic.vault.collector import collector_paused
 from wikic.vault.layout import is_vault
 from wikic.vault.state import LINT_REPORT, SOURCES, read_cache_json, source_ledger, state_file, write_cache
 

@@ -1,4 +1,4 @@
-"""Python's cyclic garbage collector, paused while a vault is read into memory."""
+"""Python's cyclic garbage collector, paused while a vault is read into memory (by lint, and once a run by ingest)."""
 
 from __future__ import annotations
 
