@@ -19,7 +19,11 @@ the static embedder.
 
 Part "growth": in one run, a batch of sources (default 100) into an empty vault, then the same number of new
 sources into a vault that already compiled `--base` sources (default 600; built first, not timed). The
-figure is seconds per source in each and their ratio (goal: at most 1.25).
+figure is seconds per source in each and their ratio (goal: at most 1.25). Beside it, the pages each batch
+writes (every page a source created or updated, counted once for each source that wrote it) and seconds a
+page written (a source's own page in sources/ counted as one): a source of the second batch names pages that
+exist already, so it writes more of them than one of the first, which mostly leaves names waiting for a
+second source.
 
 Part "overhead": a generated vault of N wiki pages (the cast's pages among unrelated ones, each with a lead
 and a section, listed in index.md; indexed in the palace, its compiled ledger and parse cache written before
@@ -258,8 +262,13 @@ def run_ingest(root: Path, inputs: list[str], profile: Path | None = None) -> di
     totals = report.totals()
     if totals["failed"]:
         raise SystemExit(f"benchmark run failed: {[s.error for s in report.failed][:3]}")
+    # every page a source created or updated, a page each source writes counted once for each of them (a
+    # source's own page in sources/ aside): the pages a batch renders, writes and indexes
+    page_writes = sum(len(s.created) + len(s.updated) for s in report.sources)
     return {"wall": wall, "cpu": cpu, "per_source": wall / len(inputs), "created": totals["created"],
-            "updated": totals["updated"], **{k: v for k, v in timed.seconds.items()}}
+            "updated": totals["updated"], "page_writes": page_writes,
+            "per_page_write": wall / max(page_writes + len(inputs), 1),
+            **{k: v for k, v in timed.seconds.items()}}
 
 
 def pages_in(root: Path) -> int:
@@ -295,7 +304,9 @@ def run_growth(batch: int, base: int, reps: int) -> dict[str, Any]:
     empty = {k: statistics.median(r[k] for r in empty_runs) for k in empty_runs[0]}
     grown = {k: statistics.median(r[k] for r in grown_runs) for k in grown_runs[0]}
     return {"batch": batch, "base": base, "base_pages": base_pages, "build_seconds": build, "empty": empty,
-            "grown": grown, "ratio": grown["per_source"] / empty["per_source"]}
+            "grown": grown, "ratio": grown["per_source"] / empty["per_source"],
+            "writes_ratio": grown["page_writes"] / max(empty["page_writes"], 1),
+            "per_write_ratio": grown["per_page_write"] / empty["per_page_write"]}
 
 
 # -- part "overhead" ------------------------------------------------------------------------------------
@@ -399,6 +410,10 @@ def main(argv: list[str] | None = None) -> int:
         print(f"  into an empty vault:              {g['empty']['per_source']:.3f} s/source")
         print(f"  into a {g['base']}-source vault ({g['base_pages']} pages): {g['grown']['per_source']:.3f} s/source")
         print(f"  ratio: {g['ratio']:.2f}x (goal <= 1.25x)")
+        print(f"  page writes: {g['empty']['page_writes']:.0f} and {g['grown']['page_writes']:.0f} "
+              f"({g['writes_ratio']:.2f}x); seconds a page written (a source's own page counted): "
+              f"{g['empty']['per_page_write']:.4f} and {g['grown']['per_page_write']:.4f} "
+              f"({g['per_write_ratio']:.2f}x)")
     if args.part in ("all", "overhead"):
         sizes = [int(s) for s in args.sizes.split(",")]
         o = run_overhead(sizes, args.sources, args.reps, args.profile)
