@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
 import pytest
 from memkit import Session, at, ingest_sessions, make_vault, memory
 
@@ -85,3 +86,52 @@ def test_a_paraphrase_in_a_later_session_adds_its_anchor_and_a_distinct_memory_i
     assert [i.text for i in items] == ["Use uv for every Python project, never pip.", "Format the code with ruff."]
     assert items[0].anchors == ("raw/transcripts/tools.md:L9", "raw/transcripts/more-tools.md:L9")
     assert items[0].importance == 0.9 and str(items[0].last) == "2026-11-08"
+
+
+def test_a_page_of_many_items_has_each_items_name_and_denial_worked_out_once_a_run(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Every memory joining a page is compared with all its items: an item's own forms are worked out once,
+    not once per memory (a user's page of thousands of items made each new memory cost that much again)."""
+    import datetime as dt
+
+    from wikic.memory import merge
+    from wikic.pages.blocks import digest
+    from wikic.vault.formats.markers import begin_line, end_line
+    from wikic.vault.formats.memory_items import MemoryItem, block_key, render_items
+
+    items = [MemoryItem("persona", dt.date(2026, 1, 1 + i % 28), f"The user keeps notebook {i} on the shelf.",
+                        (f"raw/transcripts/s{i}.md:L3",)) for i in range(60)]
+    body = render_items(items, lambda anchor: f"^[{anchor}]")
+    key = block_key("persona")
+    page = f"# User\n\n{begin_line(key, digest(body))}\n{body}\n{end_line(key)}\n"
+    new = [["persona", f"The user keeps binder {k} on the desk.", f"raw/transcripts/n.md:L{k + 1}", 0.5,
+            "2026-02-01"] for k in range(10)]
+    new.append(["persona", "The user keeps notebook 7 on the shelf.", "raw/transcripts/n.md:L20", 0.5, "2026-02-02"])
+    calls = {"name": 0, "denial": 0}
+    normalize_name, negated = merge.normalize_name, merge.negated
+
+    def counted_name(text: str) -> str:
+        calls["name"] += 1
+        return normalize_name(text)
+
+    def counted_denial(text: str) -> bool:
+        calls["denial"] += 1
+        return negated(text)
+
+    monkeypatch.setattr(merge, "normalize_name", counted_name)
+    monkeypatch.setattr(merge, "negated", counted_denial)
+    vectors = {}
+
+    def embed(texts: list[str]) -> np.ndarray:  # each text its own direction: nothing is alike but itself
+        for text in texts:
+            vectors.setdefault(text, np.eye(128, dtype=np.float32)[len(vectors) % 128])
+        return np.stack([vectors[t] for t in texts])
+
+    out = merge.memory_blocks(page, new, lambda text: text, lambda anchor: f"^[{anchor}]",
+                              merge.Deduplicator(lambda: embed))
+    assert (out.added, out.merged) == (10, 1)  # the same words again: its item gains the anchor
+    distinct = len(items) + len(new)
+    assert calls["name"] <= distinct and calls["denial"] <= distinct
+    [(_, written, _)] = out.blocks
+    assert written.count("The user keeps") == len(items) + 10 and "n.md:L20" in written

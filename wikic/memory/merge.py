@@ -62,6 +62,23 @@ class Deduplicator:
         self._embed: Embed | None = None
         self._loaded = embed is None
         self._vectors: dict[str, np.ndarray] = {}
+        # each text's name form and denial, worked out once per run: a page's items are the candidates of
+        # every memory that joins it, and a page of thousands of items would otherwise cost each of them that
+        # much again
+        self._names: dict[str, str] = {}
+        self._denials: dict[str, bool] = {}
+
+    def _name(self, text: str) -> str:
+        found = self._names.get(text)
+        if found is None:
+            found = self._names[text] = normalize_name(text)
+        return found
+
+    def _denies(self, text: str) -> bool:
+        found = self._denials.get(text)
+        if found is None:
+            found = self._denials[text] = negated(text)
+        return found
 
     def _model(self) -> Embed | None:
         if not self._loaded:
@@ -73,9 +90,10 @@ class Deduplicator:
         """The index of the candidate that says the same as `text`, or None."""
         if not candidates:
             return None
-        same = [i for i, c in enumerate(candidates) if normalize_name(c) == normalize_name(text)]
-        if same:
-            return same[0]
+        name = self._name(text)
+        same = next((i for i, c in enumerate(candidates) if self._name(c) == name), None)
+        if same is not None:
+            return same
         embed = self._model()
         if embed is None:
             return None
@@ -85,8 +103,9 @@ class Deduplicator:
         if missing:
             self._vectors.update(zip(missing, embed(missing), strict=True))
         # an embedding barely tells "likes tabs" from "does not like tabs": a denial is never a duplicate
-        scores = np.array([float(self._vectors[text] @ self._vectors[c]) if negated(c) == negated(text) else -1.0
-                           for c in candidates])
+        mine, denies = self._vectors[text], self._denies(text)
+        vectors = self._vectors
+        scores = np.array([float(mine @ vectors[c]) if self._denies(c) == denies else -1.0 for c in candidates])
         at = int(np.argmax(scores))
         return at if scores[at] >= DUPLICATE_SIMILARITY else None
 
@@ -105,13 +124,15 @@ def memory_blocks(page: str, new: Sequence[Sequence[Any]], render: Callable[[str
             blocks[key] = parse_items(found[3], kind) if found else []
             editable[key] = found is None or digest(found[3]) == found[2]
     changed: set[str] = set()
+    # every item of the page in order, with its text as compared; an item said again keeps its text
+    everything = [(key, i) for key in blocks for i in range(len(blocks[key]))]
+    plains = [blocks[key][i].plain for key, i in everything]
     for kind, text, anchor, importance, day in new:
         if kind not in SECTIONS:
             continue
         when = dt.date.fromisoformat(day)
         shown = render(text)
-        everything = [(key, i) for key in blocks for i in range(len(blocks[key]))]
-        match = dedup.best(MemoryItem(kind, when, shown).plain, [blocks[key][i].plain for key, i in everything])
+        match = dedup.best(MemoryItem(kind, when, shown).plain, plains)
         if match is not None:
             key, i = everything[match]
             item = blocks[key][i]
@@ -130,6 +151,11 @@ def memory_blocks(page: str, new: Sequence[Sequence[Any]], render: Callable[[str
             out.kept.append(key)
             continue
         blocks[key].append(MemoryItem(kind, when, shown, (anchor,), importance))
+        # in the page's order: after the items of its own block and of the blocks before it
+        keys = list(blocks)
+        at = sum(len(blocks[k]) for k in keys[: keys.index(key) + 1]) - 1
+        everything.insert(at, (key, len(blocks[key]) - 1))
+        plains.insert(at, blocks[key][-1].plain)
         changed.add(key)
         out.added += 1
     for key in sorted(changed, key=lambda k: (KINDS.index(k.split(":")[1]), k)):
