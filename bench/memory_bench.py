@@ -6,6 +6,7 @@ returning a dict of numbers, so more measurements (the session-start briefing) s
     python bench/memory_bench.py --only export --export-mb 200 --subset 20
     python bench/memory_bench.py --json out.json --keep /tmp/mem-bench
     python bench/memory_bench.py --only wake_up --reps 9 [--vault DIR]
+    python bench/memory_bench.py --only merge
 
 capture  `wikic capture` as an assistant's hook runs it: the console entry point in a new process, a hook
          payload on stdin, on a generated 10,000-page vault (bench/gen_vault.py). Before each run the
@@ -22,6 +23,9 @@ export   a generated ChatGPT export (`conversations.json`, ~200 MB, thousands of
 wake_up  `wikic wake-up`'s briefing on a generated 10,000-page vault with memories added the way the
          compiler writes them (`memory_wake_up.py`): cold (no derived index) and warm, wall and CPU time,
          in-process; target warm <= 0.5 s.
+merge    20 memories joining a user's page of 500, 2,000 and 5,000 items (`memory_blocks`, duplicates judged
+         by the packaged USE model), CPU seconds, in-process: what a session brings costs each run more only
+         by comparing with more items, never by working each item out again.
 
 Every child's peak RSS comes from `os.wait4` (resource usage of that child alone). Run it with the Python
 of the venv where wikic is installed; the machine's load average is printed with the numbers.
@@ -284,7 +288,43 @@ def wake_up_time(workdir: Path, *, pages: int = 10_000, reps: int = 7, vault: Pa
     return {"memories_added": added, **measure_wake_up(root, reps)}
 
 
-MEASUREMENTS = {"capture": capture_p95, "export": export_ingest, "wake_up": wake_up_time}
+def merge_time(workdir: Path, *, sizes: tuple[int, ...] = (500, 2_000, 5_000), joining: int = 20,
+               reps: int = 3) -> dict[str, Any]:
+    """`joining` memories merged into a user's page that holds N items already (`memory_blocks`, as a compile
+    calls it), with the packaged USE model judging duplicates: CPU seconds, median of `reps`, a new
+    Deduplicator each time (its embeddings are made once per run, as an ingest makes them)."""
+    import datetime as dt
+
+    from wikic.memory.merge import Deduplicator, memory_blocks, packaged_embedder
+    from wikic.pages.blocks import digest
+    from wikic.vault.formats.markers import begin_line, end_line
+    from wikic.vault.formats.memory_items import MemoryItem, block_key, render_items
+
+    rng = random.Random(3)
+    embed = packaged_embedder()
+    if embed is None:
+        raise SystemExit("merge: the packaged embedding model cannot be loaded")
+    out: dict[str, Any] = {"joining": joining}
+    key = block_key("persona")
+    for size in sizes:
+        items = [MemoryItem("persona", dt.date(2025, 1, 1) + dt.timedelta(days=i % 300),
+                            f"The user {' '.join(rng.choice(WORDS) for _ in range(6))} ({i}).",
+                            (f"raw/transcripts/s{i}.md:L3",)) for i in range(size)]
+        body = render_items(items, lambda anchor: f"^[{anchor}]")
+        page = f"# User\n\n{begin_line(key, digest(body))}\n{body}\n{end_line(key)}\n"
+        new = [["persona", f"The user {' '.join(rng.choice(WORDS) for _ in range(5))} now.",
+                f"raw/transcripts/new.md:L{k + 1}", 0.5, "2025-12-01"] for k in range(joining)]
+        times = []
+        for _ in range(reps):
+            started = time.process_time()
+            memory_blocks(page, new, lambda text: text, lambda anchor: f"^[{anchor}]",
+                          Deduplicator(lambda: embed))
+            times.append(time.process_time() - started)
+        out[f"items_{size}_s"] = round(statistics.median(times), 3)
+    return out
+
+
+MEASUREMENTS = {"capture": capture_p95, "export": export_ingest, "wake_up": wake_up_time, "merge": merge_time}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -306,6 +346,7 @@ def main(argv: list[str] | None = None) -> int:
         "capture": {"runs": args.runs, "pages": args.pages},
         "export": {"megabytes": args.export_mb, "subset": args.subset},
         "wake_up": {"pages": args.pages, "reps": args.reps, "vault": args.vault},
+        "merge": {"reps": min(args.reps, 3)},
     }
     results: dict[str, Any] = {"load_average": os.getloadavg(), "cpus": os.cpu_count()}
     try:
