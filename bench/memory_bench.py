@@ -24,8 +24,8 @@ wake_up  `wikic wake-up`'s briefing on a generated 10,000-page vault with memori
          compiler writes them (`memory_wake_up.py`): cold (no derived index) and warm, wall and CPU time,
          in-process; target warm <= 0.5 s.
 merge    20 memories joining a user's page of 500, 2,000 and 5,000 items (`memory_blocks`, duplicates judged
-         by the packaged USE model), CPU seconds, in-process: what a session brings costs each run more only
-         by comparing with more items, never by working each item out again.
+         by the packaged USE model), CPU seconds, in-process: in a run with no vectors kept (`first`), and in
+         a run after one that kept the page's vectors under `.wikic/cache/` (`kept`).
 
 Every child's peak RSS comes from `os.wait4` (resource usage of that child alone). Run it with the Python
 of the venv where wikic is installed; the machine's load average is printed with the numbers.
@@ -292,13 +292,15 @@ def merge_time(workdir: Path, *, sizes: tuple[int, ...] = (500, 2_000, 5_000), j
                reps: int = 3) -> dict[str, Any]:
     """`joining` memories merged into a user's page that holds N items already (`memory_blocks`, as a compile
     calls it), with the packaged USE model judging duplicates: CPU seconds, median of `reps`, a new
-    Deduplicator each time (its embeddings are made once per run, as an ingest makes them)."""
+    Deduplicator each time (a run's own): with no vectors kept, then with those an earlier run kept."""
     import datetime as dt
 
-    from wikic.memory.merge import Deduplicator, memory_blocks, packaged_embedder
+    from wikic.memory.kept_vectors import KeptVectors
+    from wikic.memory.merge import PACKAGED_MODEL, Deduplicator, memory_blocks, packaged_embedder
     from wikic.pages.blocks import digest
     from wikic.vault.formats.markers import begin_line, end_line
     from wikic.vault.formats.memory_items import MemoryItem, block_key, render_items
+    from wikic.vault.init import init_vault
 
     rng = random.Random(3)
     embed = packaged_embedder()
@@ -314,13 +316,19 @@ def merge_time(workdir: Path, *, sizes: tuple[int, ...] = (500, 2_000, 5_000), j
         page = f"# User\n\n{begin_line(key, digest(body))}\n{body}\n{end_line(key)}\n"
         new = [["persona", f"The user {' '.join(rng.choice(WORDS) for _ in range(5))} now.",
                 f"raw/transcripts/new.md:L{k + 1}", 0.5, "2025-12-01"] for k in range(joining)]
-        times = []
-        for _ in range(reps):
-            started = time.process_time()
-            memory_blocks(page, new, lambda text: text, lambda anchor: f"^[{anchor}]",
-                          Deduplicator(lambda: embed))
-            times.append(time.process_time() - started)
-        out[f"items_{size}_s"] = round(statistics.median(times), 3)
+        vault = workdir / f"merge-{size}"
+        init_vault(vault)
+        for label, kept in (("first", None), ("kept", KeptVectors(vault, PACKAGED_MODEL))):
+            if kept is not None:  # an earlier run left the page's vectors
+                Deduplicator(lambda: embed, kept).best(new[0][1], [item.plain for item in items])
+                kept.save()
+            times = []
+            for _ in range(reps):
+                started = time.process_time()
+                dedup = Deduplicator(lambda: embed, None if kept is None else KeptVectors(vault, PACKAGED_MODEL))
+                memory_blocks(page, new, lambda text: text, lambda anchor: f"^[{anchor}]", dedup)
+                times.append(time.process_time() - started)
+            out[f"items_{size}_{label}_s"] = round(statistics.median(times), 3)
     return out
 
 

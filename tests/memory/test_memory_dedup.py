@@ -86,6 +86,15 @@ def test_a_paraphrase_in_a_later_session_adds_its_anchor_and_a_distinct_memory_i
     assert [i.text for i in items] == ["Use uv for every Python project, never pip.", "Format the code with ruff."]
     assert items[0].anchors == ("raw/transcripts/tools.md:L9", "raw/transcripts/more-tools.md:L9")
     assert items[0].importance == 0.9 and str(items[0].last) == "2026-11-08"
+    # the vectors the second run compared are kept for the next runs, as the model makes them
+    from wikic.memory.kept_vectors import KeptVectors
+    from wikic.memory.merge import PACKAGED_MODEL
+
+    texts = ["Use uv for every Python project, never pip.", "Use uv for all Python projects and never pip."]
+    kept = KeptVectors(root, PACKAGED_MODEL).get(texts)
+    embed = packaged_embedder()
+    assert embed is not None and sorted(kept) == sorted(texts)
+    assert all(np.array_equal(kept[t], made) for t, made in zip(texts, embed(texts), strict=True))
 
 
 def test_a_page_of_many_items_has_each_items_name_and_denial_worked_out_once_a_run(

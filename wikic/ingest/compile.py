@@ -30,6 +30,7 @@ from wikic.ingest.page import NewClaim, NewRelation, render_page
 from wikic.ingest.plan_model import Comparison, Memory, Plan
 from wikic.ingest.siblings import see_also
 from wikic.memory.identity import Identity
+from wikic.memory.kept_vectors import KeptVectors
 from wikic.memory.merge import Deduplicator, Embed, memory_blocks
 from wikic.pages.frontmatter import dump_frontmatter
 from wikic.pages.index_file import Entry
@@ -127,14 +128,16 @@ class Compiler:
         *,
         identity: Identity | None = None,
         embed: Callable[[], Embed | None] | None = None,
+        kept: KeptVectors | None = None,
         vault: Vault | None = None,
     ) -> None:
         """`identity`: who the user is (whose page their memories go on); `embed`: loads the embedding model
-        that tells duplicate memories apart (none: only the same words are a duplicate); `vault`: the vault
-        on disk, when the caller has read it (`disk_vault`)."""
+        that tells duplicate memories apart (none: only the same words are a duplicate), and `kept` the
+        vectors it made in earlier runs; `vault`: the vault on disk, when the caller has read it
+        (`disk_vault`)."""
         self.root = root
         self.identity = identity or Identity()
-        self.dedup = Deduplicator(embed)
+        self.dedup = Deduplicator(embed, kept)
         self.schema = schema
         self.names = names
         self.mentions = mentions

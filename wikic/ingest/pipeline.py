@@ -615,6 +615,7 @@ def _write(run: _Run, sources: list[CapturedSource], todo: list[CapturedSource],
             plan.compose = plan_pages if composing else []  # composed next, or by the next run if this one stops
             plan.commit(root, run.page_types)
             run_id = plan.run
+        session.compiler.dedup.keep()  # the memory vectors embedded meanwhile, for the next runs
     return touched, run_id
 
 

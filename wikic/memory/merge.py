@@ -27,10 +27,15 @@ from wikic.vault.names import normalize_name
 if TYPE_CHECKING:  # numpy is imported where vectors are compared: `wikic ingest` starts fast
     import numpy as np
 
+    from wikic.memory.kept_vectors import KeptVectors
+
 DUPLICATE_SIMILARITY = 0.92
 OVERFLOW = ":more"  # the block new items go to when a person edited the kind's block
 
 Embed = Callable[[list[str]], "np.ndarray"]  # texts -> L2-normalised rows
+
+
+PACKAGED_MODEL = "use-multilingual-v3"  # the model `packaged_embedder` loads: what its kept vectors belong to
 
 
 def packaged_embedder() -> Embed | None:
@@ -57,11 +62,13 @@ class Deduplicator:
     """Decides which memory items say the same thing. `embed` is loaded on first use, and each text is
     embedded once per run."""
 
-    def __init__(self, embed: Callable[[], Embed | None] | None) -> None:
+    def __init__(self, embed: Callable[[], Embed | None] | None, kept: KeptVectors | None = None) -> None:
+        """`kept`: the vectors `embed` made in earlier runs (`kept_vectors.py`), used and added to."""
         self._load = embed
         self._embed: Embed | None = None
         self._loaded = embed is None
         self._vectors: dict[str, np.ndarray] = {}
+        self._kept = kept
         # each text's name form and denial, worked out once per run: a page's items are the candidates of
         # every memory that joins it, and a page of thousands of items would otherwise cost each of them that
         # much again
@@ -100,14 +107,25 @@ class Deduplicator:
         import numpy as np
 
         missing = [t for t in dict.fromkeys([text, *candidates]) if t not in self._vectors]
+        if missing and self._kept is not None:
+            self._vectors.update(self._kept.get(missing))
+            missing = [t for t in missing if t not in self._vectors]
         if missing:
-            self._vectors.update(zip(missing, embed(missing), strict=True))
+            made = embed(missing)
+            self._vectors.update(zip(missing, made, strict=True))
+            if self._kept is not None:
+                self._kept.put(missing, made)
         # an embedding barely tells "likes tabs" from "does not like tabs": a denial is never a duplicate
         mine, denies = self._vectors[text], self._denies(text)
         vectors = self._vectors
         scores = np.array([float(mine @ vectors[c]) if self._denies(c) == denies else -1.0 for c in candidates])
         at = int(np.argmax(scores))
         return at if scores[at] >= DUPLICATE_SIMILARITY else None
+
+    def keep(self) -> None:
+        """Keep the vectors this run made for the next runs (when it was given where)."""
+        if self._kept is not None:
+            self._kept.save()
 
 
 def memory_blocks(page: str, new: Sequence[Sequence[Any]], render: Callable[[str], str], cite: Callable[[str], str],

@@ -66,6 +66,7 @@ PAGE_JUDGEMENTS = "cache/page-rules.json"  # the page rules' findings on each pa
 RESOLVED_LINKS = "cache/resolved-links.json"  # where each note's links land, while the vault holds the same files
 CLOSE_NAMES = "cache/close-names.json"  # broken-wikilink's "did you mean" names, while the page names are the same
 MEMORY_INDEX = "cache/memories.json"
+MEMORY_VECTORS = "cache/memory-vectors.npz"  # the embeddings of memory texts duplicates are judged by
 CONVERSATIONS = "conversations.json"
 CONVERSATIONS_LOCK = "conversations.json.lock"
 SET_ASIDE = "set-aside.json"
