@@ -637,6 +637,9 @@ def _after(run: _Run, touched: list[str], run_id: str | None, composing: bool, c
         # Lint reads the pages alone, never the search index: it runs in a thread beside the index update,
         # which is mostly a wait for chromadb in a process of its own. (A thread, not a process: lint then
         # parses and checks in one process, as a thread beside it rules out the forks it makes alone.)
+        from wikic.lint.run import import_ahead
+
+        import_ahead()  # here: the lint's thread imports nothing
         pool = ThreadPoolExecutor(1, thread_name_prefix="wikic-lint")
         linted = pool.submit(lint)
         pool.shutdown(wait=False)  # after Ctrl-C here the lint ends on its own (the process waits for it at exit)

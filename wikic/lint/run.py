@@ -84,6 +84,20 @@ def _rules() -> dict[str, Any]:
     return RULES
 
 
+def import_ahead() -> None:
+    """Import, on this thread, every module a lint run imports when it first needs one: a lint started next on
+    another thread then imports nothing (a module imported on one thread while another uses it can be seen
+    half-initialised there)."""
+    from wikic.lint import context, judgements  # noqa: F401
+    from wikic.vault import graph, load, parse, parse_cache, resolved_cache  # noqa: F401
+    from wikic.vault.parse.reference import markdown
+
+    _rules()
+    markdown()  # markdown-it, for a page the fast scanner leaves to it
+    parse_cache.choose_codec()  # msgspec, when installed: the resolved links' cache uses it too
+    b"".decode("utf-8-sig")  # the codec a page is read with, which Python imports on its first use
+
+
 def known_rules() -> list[str]:
     return sorted(_rules())
 
