@@ -88,10 +88,10 @@ def test_a_paraphrase_in_a_later_session_adds_its_anchor_and_a_distinct_memory_i
     assert items[0].importance == 0.9 and str(items[0].last) == "2026-11-08"
     # the vectors the second run compared are kept for the next runs, as the model makes them
     from wikic.memory.kept_vectors import KeptVectors
-    from wikic.memory.merge import PACKAGED_MODEL
+    from wikic.memory.merge import PACKAGED_DIM, PACKAGED_MODEL
 
     texts = ["Use uv for every Python project, never pip.", "Use uv for all Python projects and never pip."]
-    kept = KeptVectors(root, PACKAGED_MODEL).get(texts)
+    kept = KeptVectors(root, PACKAGED_MODEL, PACKAGED_DIM).get(texts)
     embed = packaged_embedder()
     assert embed is not None and sorted(kept) == sorted(texts)
     assert all(np.array_equal(kept[t], made) for t, made in zip(texts, embed(texts), strict=True))

@@ -75,10 +75,10 @@ def test_a_lesson_confirmed_twice_is_verified_and_ranks_higher(vault: Path) -> N
         confirm_lesson(vault, "Always deploy on Fridays.", today=AS_OF)
     # the texts that call embedded are kept for the next one
     from wikic.memory.kept_vectors import KeptVectors
-    from wikic.memory.merge import PACKAGED_MODEL
+    from wikic.memory.merge import PACKAGED_DIM, PACKAGED_MODEL
 
     asked = ["Always deploy on Fridays.", "Mocking the database hid the broken migration."]
-    assert sorted(KeptVectors(vault, PACKAGED_MODEL).get(asked)) == sorted(asked)
+    assert sorted(KeptVectors(vault, PACKAGED_MODEL, PACKAGED_DIM).get(asked)) == sorted(asked)
 
 
 def test_remember_compiles_a_dated_note_through_the_pipeline(tmp_path: Path) -> None:

@@ -30,12 +30,13 @@ def _key(text: str) -> bytes:
 
 
 class KeptVectors:
-    """The vectors of `model` kept in the vault at `root`, read on first use and written by `save` when it
-    gained some."""
+    """The vectors of `model` (`dim` float32 numbers each) kept in the vault at `root`, read on first use and
+    written by `save` when it gained some."""
 
-    def __init__(self, root: Path, model: str) -> None:
+    def __init__(self, root: Path, model: str, dim: int) -> None:
         self._root = root
         self._identity = f"{FORMAT}|{model}"
+        self._dim = dim
         self._vectors: dict[bytes, np.ndarray] | None = None  # in the order they were last used
         self._added = False
 
@@ -55,8 +56,9 @@ class KeptVectors:
                 identity, keys, vectors = str(archive["identity"]), archive["keys"], archive["vectors"]
         except Exception:  # noqa: BLE001 - a damaged cache (whatever NumPy raises on it) is rebuilt, never trusted
             return {}
-        if identity != self._identity or keys.ndim != 1 or vectors.ndim != 2 or len(keys) != len(vectors):
-            return {}
+        if (identity != self._identity or keys.dtype != np.dtype("S20") or keys.ndim != 1
+                or vectors.dtype != np.float32 or vectors.shape[1:] != (self._dim,) or len(keys) != len(vectors)):
+            return {}  # another model's, or not what this module writes
         return {bytes(key): vector for key, vector in zip(keys, vectors, strict=True)}
 
     def get(self, texts: Sequence[str]) -> dict[str, np.ndarray]:

@@ -35,7 +35,8 @@ OVERFLOW = ":more"  # the block new items go to when a person edited the kind's 
 Embed = Callable[[list[str]], "np.ndarray"]  # texts -> L2-normalised rows
 
 
-PACKAGED_MODEL = "use-multilingual-v3"  # the model `packaged_embedder` loads: what its kept vectors belong to
+# the model `packaged_embedder` loads, and the size of its vectors: what the vectors kept for it must be
+PACKAGED_MODEL, PACKAGED_DIM = "use-multilingual-v3", 512
 
 
 def packaged_embedder() -> Embed | None:
