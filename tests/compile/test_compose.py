@@ -185,6 +185,21 @@ def test_a_sentence_that_denies_what_its_claims_state_is_refused(tmp_path: Path)
     assert "Quillstore keeps the whole database in a single file. ^[" in prose
 
 
+def test_a_sentence_about_the_page_rather_than_its_subject_is_refused(tmp_path: Path) -> None:
+    # a small model's habit: "The page opens with the claim that..." (its claims hold no such word)
+    meta = [("The page opens with the claim that Quillstore keeps the whole database in a single file.",
+             ["Quillstore keeps"]),
+            ("This section says Quillstore allows one writer at a time.", ["Quillstore allows"]),
+            ("Quillstore handled 40,000 writes per second.", ["Quillstore handled"])]
+    root, report = _run(tmp_path, _model(meta))
+    assert report.composed is not None and report.composed.refused == {"speaks of the page, not its subject": 2}
+    prose = (root / "entities/quillstore.md").read_text(encoding="utf-8").split("## Key facts")[1]
+    prose = prose.split("> [!quote]")[0]
+    assert "page opens" not in prose and "This section" not in prose
+    assert "Quillstore keeps the whole database in a single file. ^[" in prose
+    assert "Quillstore allows one writer at a time. ^[" in prose
+
+
 def test_composing_again_the_same_claims_costs_nothing_and_changes_nothing(tmp_path: Path) -> None:
     calls: list[str] = []
     root, _ = _run(tmp_path, _model(GOOD, calls=calls))
