@@ -135,6 +135,12 @@ def test_a_composed_lead_that_leaves_out_the_claim_the_page_opens_with_is_not_wr
     assert opening.startswith("Quillstore is an embedded database. ^[") and "[!quote]" not in opening
 
 
+def _key_facts(root: Path) -> str:
+    """The prose of the page's Key facts, above the claims folded under it."""
+    text = (root / "entities/quillstore.md").read_text(encoding="utf-8")
+    return text.split("## Key facts")[1].split("> [!quote]")[0]
+
+
 def test_a_sentence_its_claims_do_not_support_is_replaced_by_them_as_written(tmp_path: Path) -> None:
     invented = [("Quillstore handled 90,000 writes per second in 2025.", ["Quillstore handled"]),
                 ("Quillstore is fast.", []),
@@ -142,8 +148,7 @@ def test_a_sentence_its_claims_do_not_support_is_replaced_by_them_as_written(tmp
     root, report = _run(tmp_path, _model(invented))
     assert report.composed is not None
     assert report.composed.refused == {"states what its claims do not": 1, "cites no claim": 1}
-    prose = (root / "entities/quillstore.md").read_text(encoding="utf-8").split("## Key facts")[1]
-    prose = prose.split("> [!quote]")[0]
+    prose = _key_facts(root)
     assert "90,000" not in prose and "is fast" not in prose
     # the refused sentence's claim, as written, and the claim no sentence named: nothing the list said is lost
     assert "Quillstore handled 40,000 writes per second. ^[" in prose
@@ -174,28 +179,27 @@ def test_each_sentence_of_a_text_of_two_carries_the_anchors(tmp_path: Path) -> N
     assert f"in a single file. {cites} It allows one writer at a time. {cites}" in prose.split("> [!quote]")[0]
 
 
-def test_a_sentence_that_denies_what_its_claims_state_is_refused(tmp_path: Path) -> None:
-    denied = [("Quillstore does not keep the whole database in a single file.", ["Quillstore keeps"]),
-              ("Quillstore never allows more than one writer at a time.", ["Quillstore allows"])]
-    root, report = _run(tmp_path, _model(denied))
-    assert report.composed is not None and report.composed.refused == {"denies what its claims state": 2}
-    prose = (root / "entities/quillstore.md").read_text(encoding="utf-8").split("## Key facts")[1]
-    prose = prose.split("> [!quote]")[0]
-    assert "does not keep" not in prose and "never" not in prose
-    assert "Quillstore keeps the whole database in a single file. ^[" in prose
+DENIED = [("Quillstore does not keep the whole database in a single file.", ["Quillstore keeps"]),
+          ("Quillstore never allows more than one writer at a time.", ["Quillstore allows"])]
+# a small model's habit: "The page opens with the claim that..." (its claims hold no such word)
+ABOUT_THE_PAGE = [("The page opens with the claim that Quillstore keeps the whole database in a single file.",
+                   ["Quillstore keeps"]),
+                  ("This section says Quillstore allows one writer at a time.", ["Quillstore allows"]),
+                  ("Quillstore handled 40,000 writes per second.", ["Quillstore handled"])]
 
 
-def test_a_sentence_about_the_page_rather_than_its_subject_is_refused(tmp_path: Path) -> None:
-    # a small model's habit: "The page opens with the claim that..." (its claims hold no such word)
-    meta = [("The page opens with the claim that Quillstore keeps the whole database in a single file.",
-             ["Quillstore keeps"]),
-            ("This section says Quillstore allows one writer at a time.", ["Quillstore allows"]),
-            ("Quillstore handled 40,000 writes per second.", ["Quillstore handled"])]
-    root, report = _run(tmp_path, _model(meta))
-    assert report.composed is not None and report.composed.refused == {"speaks of the page, not its subject": 2}
-    prose = (root / "entities/quillstore.md").read_text(encoding="utf-8").split("## Key facts")[1]
-    prose = prose.split("> [!quote]")[0]
-    assert "page opens" not in prose and "This section" not in prose
+@pytest.mark.parametrize(("sentences", "reason", "gone"), [
+    (DENIED, "denies what its claims state", ["does not keep", "never"]),
+    (ABOUT_THE_PAGE, "speaks of the page, not its subject", ["page opens", "This section"]),
+])
+def test_a_sentence_that_denies_its_claims_or_speaks_of_the_page_is_refused(
+    tmp_path: Path, sentences: list[tuple[str, list[str]]], reason: str, gone: list[str]
+) -> None:
+    root, report = _run(tmp_path, _model(sentences))
+    assert report.composed is not None and report.composed.refused == {reason: 2}
+    prose = _key_facts(root)
+    assert not [text for text in gone if text in prose]
+    # the refused sentences' claims, as written
     assert "Quillstore keeps the whole database in a single file. ^[" in prose
     assert "Quillstore allows one writer at a time. ^[" in prose
 
@@ -342,8 +346,7 @@ def test_a_claim_a_sentence_cites_and_does_not_draw_on_adds_no_anchor_to_it(tmp_
     root, report = _run(tmp_path, _model(sentences))
     assert report.composed is not None and report.composed.sentences == 1
     assert report.composed.refused == {"draws on none of the claims it cites": 1}
-    prose = (root / "entities/quillstore.md").read_text(encoding="utf-8").split("## Key facts")[1]
-    prose = prose.split("> [!quote]")[0]
+    prose = _key_facts(root)
     cite = "^[[[raw/articles/field-notes.md|field-notes.md]] L{}]".format
     assert f"Quillstore keeps the whole database in a single file. {cite(4)} Quillstore" in prose  # its own alone
     assert "loved" not in prose
