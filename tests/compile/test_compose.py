@@ -353,3 +353,15 @@ def test_a_claim_a_sentence_cites_and_does_not_draw_on_adds_no_anchor_to_it(tmp_
     # each claim no written sentence drew on, as written: nothing the list said is lost
     assert f"Quillstore handled 40,000 writes per second. {cite(5)}" in prose
     assert f"Quillstore allows one writer at a time. {cite(6)}" in prose
+
+
+def test_a_word_of_the_subjects_own_name_is_no_talk_of_the_page() -> None:
+    """"In the LLM wiki pattern, ..." speaks of its subject, whose name holds "wiki"; on another page it would be
+    the page talking about itself."""
+    from wikic.ingest.compose import ABOUT_THE_PAGE, _refusal
+    from wikic.vault.formats.claims import Claim
+
+    claim = Claim("c00000001", "A language model reads each source once and folds it into pages.", ())
+    sentence = "In the wiki pattern, a language model reads each source once and folds it into pages."
+    assert _refusal(sentence, [claim], {claim.id}, ("Wiki pattern",)) is None
+    assert _refusal(sentence, [claim], {claim.id}, ("Quillstore",)) == ABOUT_THE_PAGE

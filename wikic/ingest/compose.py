@@ -5,7 +5,7 @@ sentences, each naming the claims it rests on (by their ids). The model proposes
 sentence stands only when it cites claims of its own section and every number, date, version and name in it
 is in those claims (`support.unsupported`, the rule every claim already met against its quote), it adds
 no denial ("not", "never") that none of them holds, and it does not speak of the page itself ("the page",
-"the claim", "the source", when none of its claims says those words). A refused
+"the claim", "the source", when neither its claims nor the subject's name says those words). A refused
 sentence is replaced by its claims as written, and a claim no sentence covers is written as itself, so the
 prose says everything the list said and nothing more. Each sentence carries the anchors of its claims, right
 after it (a text of two sentences carries them after each), and links the pages its claims link (once a
@@ -60,7 +60,8 @@ UNUSED = "draws on none of the claims it cites"
 LEAVES_LEAD = "a lead that leaves out the claim the page opens with"
 ABOUT_THE_PAGE = "speaks of the page, not its subject"
 # Words a sentence about the page itself uses ("The page opens with the claim that..."), a small model's habit:
-# such a word in a sentence that none of its claims holds means the sentence describes the page, not the subject.
+# such a word in a sentence that neither its claims nor the subject's name holds means the sentence describes the
+# page, not the subject.
 _PAGE_WORDS = re.compile(r"\b(?:pages?|claims?|sections?|wiki|articles?|sources?|quotes?|text)\b", re.IGNORECASE)
 LEAD = "summary"  # the lead's block (named for what the frontmatter calls it)
 
@@ -291,7 +292,7 @@ def _refusal(text: str, cited: list[Claim], own: set[str], subject: Sequence[str
         return UNSUPPORTED
     if negated(text) and not any(negated(c.text) for c in cited):
         return DENIES
-    held = {word.casefold() for word in _PAGE_WORDS.findall(said)}
+    held = {word.casefold() for word in _PAGE_WORDS.findall("\n".join([said, *subject]))}  # "the LLM wiki pattern"
     if any(word.casefold() not in held for word in _PAGE_WORDS.findall(text)):
         return ABOUT_THE_PAGE
     return None
