@@ -295,8 +295,7 @@ def merge_time(workdir: Path, *, sizes: tuple[int, ...] = (500, 2_000, 5_000), j
     Deduplicator each time (a run's own): with no vectors kept, then with those an earlier run kept."""
     import datetime as dt
 
-    from wikic.memory.kept_vectors import KeptVectors
-    from wikic.memory.merge import PACKAGED_DIM, PACKAGED_MODEL, Deduplicator, memory_blocks, packaged_embedder
+    from wikic.memory.merge import Deduplicator, memory_blocks, packaged_embedder, packaged_vectors
     from wikic.pages.blocks import digest
     from wikic.vault.formats.markers import begin_line, end_line
     from wikic.vault.formats.memory_items import MemoryItem, block_key, render_items
@@ -318,14 +317,14 @@ def merge_time(workdir: Path, *, sizes: tuple[int, ...] = (500, 2_000, 5_000), j
                 f"raw/transcripts/new.md:L{k + 1}", 0.5, "2025-12-01"] for k in range(joining)]
         vault = workdir / f"merge-{size}"
         init_vault(vault)
-        for label, kept in (("first", None), ("kept", KeptVectors(vault, PACKAGED_MODEL, PACKAGED_DIM))):
+        for label, kept in (("first", None), ("kept", packaged_vectors(vault))):
             if kept is not None:  # an earlier run left the page's vectors
                 Deduplicator(lambda: embed, kept).best(new[0][1], [item.plain for item in items])
                 kept.save()
             times = []
             for _ in range(reps):
                 started = time.process_time()
-                fresh = None if kept is None else KeptVectors(vault, PACKAGED_MODEL, PACKAGED_DIM)  # a run's own
+                fresh = None if kept is None else packaged_vectors(vault)  # a run's own
                 dedup = Deduplicator(lambda: embed, fresh)
                 memory_blocks(page, new, lambda text: text, lambda anchor: f"^[{anchor}]", dedup)
                 times.append(time.process_time() - started)

@@ -25,8 +25,7 @@ from wikic.errors import WikicError, describe
 from wikic.ingest.compile import Compiler, SourceResult
 from wikic.ingest.report import SourceReport, fill
 from wikic.memory.identity import read_identity
-from wikic.memory.kept_vectors import KeptVectors
-from wikic.memory.merge import PACKAGED_DIM, PACKAGED_MODEL, packaged_embedder
+from wikic.memory.merge import packaged_embedder, packaged_vectors
 from wikic.settings import Settings
 from wikic.vault.collector import collector_paused
 from wikic.vault.link_text import LinkNames
@@ -111,7 +110,7 @@ class CompileSession:
         self.mentions = Mentions.load(job.root)
         self.compiler = Compiler(job.root, job.schema, reading.names.snapshot(), self.mentions, reading.links.copy(),
                                  job.today, identity=read_identity(job.root), embed=packaged_embedder,
-                                 kept=KeptVectors(job.root, PACKAGED_MODEL, PACKAGED_DIM), vault=reading.vault)
+                                 kept=packaged_vectors(job.root), vault=reading.vault)
         self.reports: list[SourceReport] = []
         self.recorded: list[str] = []  # the raw paths compiled, in order (each gets its log.md row)
 

@@ -27,8 +27,7 @@ def confirm_lesson(
     `page` (any page when None). Raises UsageError when no lesson matches, or when a person edited the
     lesson's block (their text is never rewritten: they can count it there themselves). `vault`: the context,
     or the folder."""
-    from wikic.memory.kept_vectors import KeptVectors
-    from wikic.memory.merge import PACKAGED_DIM, PACKAGED_MODEL, Deduplicator, packaged_embedder
+    from wikic.memory.merge import Deduplicator, packaged_embedder, packaged_vectors
     from wikic.memory.store import load_memories
     from wikic.pages import journal
     from wikic.pages.blocks import digest, find_block, render_block
@@ -54,7 +53,7 @@ def confirm_lesson(
                 in (m.path[:-3].casefold(), m.link.casefold(), m.title.casefold())
             )
         ]
-        dedup = Deduplicator(packaged_embedder, KeptVectors(root, PACKAGED_MODEL, PACKAGED_DIM))
+        dedup = Deduplicator(packaged_embedder, packaged_vectors(root))
         found = dedup.best(lesson, [m.item.plain for m in lessons])
         dedup.keep()  # the lessons' vectors, for the next confirmation and the next ingest
         if found is None:

@@ -75,8 +75,9 @@ class KeptVectors:
     def put(self, texts: Sequence[str], vectors: np.ndarray) -> None:
         kept = self._loaded()
         for text, vector in zip(texts, vectors, strict=True):
-            kept.pop(_key(text), None)
-            kept[_key(text)] = vector
+            key = _key(text)
+            kept.pop(key, None)  # to the end: used last
+            kept[key] = vector
         self._added = self._added or bool(len(texts))
 
     def save(self) -> None:

@@ -16,6 +16,7 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from wikic.errors import WikicError
@@ -37,6 +38,13 @@ Embed = Callable[[list[str]], "np.ndarray"]  # texts -> L2-normalised rows
 
 # the model `packaged_embedder` loads, and the size of its vectors: what the vectors kept for it must be
 PACKAGED_MODEL, PACKAGED_DIM = "use-multilingual-v3", 512
+
+
+def packaged_vectors(root: Path) -> KeptVectors:
+    """The vectors `packaged_embedder` made in earlier runs, kept in the vault at `root`."""
+    from wikic.memory.kept_vectors import KeptVectors
+
+    return KeptVectors(root, PACKAGED_MODEL, PACKAGED_DIM)
 
 
 def packaged_embedder() -> Embed | None:
