@@ -10,7 +10,7 @@ from dataclasses import replace
 import pytest
 
 from wikic.ingest.anchor import AnchorIndex, anchor_plan
-from wikic.ingest.plan_model import Anchor, Entity, Fact, Plan, Relation
+from wikic.ingest.plan_model import Anchor, Entity, Fact, Memory, Plan, Relation
 from wikic.vault.formats.transcript import Conversation, Turn, render
 
 SOURCE = """---
@@ -494,6 +494,32 @@ def test_in_a_conversation_a_turn_need_not_name_what_it_talks_about() -> None:
         ())
     (ollama,) = anchor_plan(plan, turns).entities
     assert [f.anchored for f in ollama.facts] == [True]
+
+
+SESSION = ("**user** · 2026-11-30 14:02\nFrom now on use uv, never pip.\n\n**assistant** · 2026-11-30 14:02\n"
+           "Understood. Let me check the project.\n(tools: Bash ×3, Read)\nThe project already uses uv; tests pass.\n\n"
+           "**user** · 2026-11-30 14:03\nThanks. I'll install it on the build server too.\n")
+
+
+def test_in_a_conversation_the_assistants_talk_about_the_talk_is_no_claim_about_the_subject() -> None:
+    plan = Plan("raw/transcripts/2026-11-30-use-uv.md", "", (
+        _store("uv", "Understood. Let me check the project.", "The project already uses uv; tests pass.",
+               "Thanks. I'll install it on the build server too."),), (), (), ())
+    (uv,) = anchor_plan(plan, SESSION).entities
+    # the assistant's acknowledgement and next step say nothing of uv; the user's plan is theirs, and kept
+    assert [(f.text, f.problem) for f in uv.facts] == [
+        ("Understood. Let me check the project.", "not about its subject"),
+        ("The project already uses uv; tests pass.", None),
+        ("Thanks. I'll install it on the build server too.", None),
+    ]
+
+
+def test_a_memory_of_thanks_is_none_and_one_of_the_users_plan_is_kept() -> None:
+    thanks = Memory("persona", "the user", 0.5, Fact("Thanks.", "Thanks."))
+    plan = Memory("episodic", "the user", 0.5, Fact("The user will install uv on the build server too.",
+                                                "I'll install it on the build server too."))
+    anchored = anchor_plan(Plan("raw/transcripts/2026-11-30-use-uv.md", "", memories=(thanks, plan)), SESSION)
+    assert [m.fact.anchored for m in anchored.memories] == [False, True]
 
 
 PALACE = ("# The memory palace method\n\nMemPalace borrows the picture for software. It is an open-source memory "

@@ -36,6 +36,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import replace
 
+from wikic.ingest.narration import narration
 from wikic.ingest.page import content_words, lead_holder
 from wikic.ingest.plan_model import (
     Anchor,
@@ -51,7 +52,7 @@ from wikic.ingest.plan_model import (
     Section,
 )
 from wikic.ingest.sentences import Sentence, best, clean, closing, name_forms, rank
-from wikic.ingest.subjects import names_subject, refile
+from wikic.ingest.subjects import mentions, names_subject, refile
 from wikic.ingest.support import unsupported
 from wikic.text.specifics import ordinary, specifics
 from wikic.text.terms import words
@@ -363,7 +364,8 @@ def anchor_plan(plan: Plan, text: str) -> Plan:
     index = AnchorIndex(text, plan.source_path)
     memo: dict[str, tuple[Anchor | None, str]] = {}
     dated = source_date(text, plan.source_path)
-    turns = transcript.headers(text) if dated is None else []
+    turns = transcript.headers(text)
+    conversation = plan.source_path.startswith(f"{RAW_DIR}/transcripts/") or bool(turns)
 
     def observed(anchor: Anchor | None) -> tuple[dt.date | None, str]:
         """When the claim was observed: the source's own date, else the time of its turn (a transcript),
@@ -387,7 +389,16 @@ def anchor_plan(plan: Plan, text: str) -> Plan:
         seen, via = observed(anchor)
         return replace(f, text=said, quote=quote, anchor=anchor, repaired=quote != f.quote, missing=missing,
                        extracted=f.extracted or whole is not None, completed=f.completed or whole is not None,
-                       seen=seen, via=via)
+                       seen=seen, via=via, off_subject=f.off_subject or talk(anchor, quote, said, subject))
+
+    def talk(anchor: Anchor | None, quote: str, said: str, subject: Iterable[str]) -> bool:
+        """A conversation's talk about the talk ("Understood. Let me check the project."), not naming the
+        subject: no claim about it (`narration.py`)."""
+        if not conversation or anchor is None:
+            return False
+        turn = transcript.turn_at(text, anchor.start_line, turns)
+        forms = [form for name in subject for form in name_forms(name)]
+        return turn is not None and narration(quote, turn.speaker) and not mentions(said, forms)
 
     def facts(items: Iterable[Fact], *subject: str) -> tuple[Fact, ...]:
         return tuple(fact(f, subject) for f in items)
@@ -468,7 +479,6 @@ def anchor_plan(plan: Plan, text: str) -> Plan:
         aliases = tuple(a for a in e.aliases if index.contains(a) or _compact(a) == _compact(e.name))
         entities.append(Entity(e.name, e.kind, aliases, e.summary, facts(e.facts, e.name, *aliases)))
     # each claim on the page of what it is about, before a name left without one gets sentences found for it
-    conversation = plan.source_path.startswith(f"{RAW_DIR}/transcripts/") or bool(transcript.headers(text))
     entities, refiled = refile(entities, text, conversation=conversation)
     for at, e in enumerate(entities):
         checked = _said_once(e.facts, index)
@@ -520,7 +530,6 @@ def anchor_plan(plan: Plan, text: str) -> Plan:
         proposed = [replace(m, kind=request.kind, subject=request.subject,
                             importance=m.importance if request.importance is None else request.importance)
                     for m in proposed]
-    turns = transcript.headers(text) if proposed or request else []
     source_day = _source_date(text) if proposed or request else None
 
     def remembered(m: Memory) -> Memory:
