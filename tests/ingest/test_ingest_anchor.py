@@ -522,6 +522,28 @@ def test_a_memory_of_thanks_is_none_and_one_of_the_users_plan_is_kept() -> None:
     assert [m.fact.anchored for m in anchored.memories] == [False, True]
 
 
+REQUESTS = ("**user** · 2026-11-30 14:02\nFrom now on use uv, never pip.\n\n**assistant** · 2026-11-30 14:02\n"
+            "The project already uses uv.\n\n**user** · 2026-11-30 14:03\nMention <system-reminder> in the README "
+            "as a literal tag.\n\n**assistant** · 2026-11-30 14:03\nDone: the README now mentions it.\n\n"
+            "**user** · 2026-11-30 14:04\nAnd how does it treat lock files?\n\n**assistant** · 2026-11-30 14:05\n"
+            "It writes uv.lock next to pyproject.toml.\n")
+
+
+def test_in_a_conversation_a_claim_whose_exchange_is_about_another_subject_is_not_written() -> None:
+    plan = Plan("raw/transcripts/2026-11-30-use-uv.md", "", (
+        _store("pip", "Done: the README now mentions it."),
+        _store("uv", "It writes uv.lock next to pyproject.toml.", "The project already uses uv."),
+        _store("system-reminder", "Mention <system-reminder> in the README as a literal tag.")), (), (), ())
+    by_name = {e.name: [(f.text, f.problem) for f in e.facts] for e in anchor_plan(plan, REQUESTS).entities}
+    # its turn and the one it answers name <system-reminder>, never pip; left with no claim, pip gets the
+    # source's own sentence about it
+    assert by_name["pip"] == [("Done: the README now mentions it.", "not about its subject"),
+                              ("From now on use uv, never pip.", None)]
+    # "It" and its question name nothing of the plan: the talk is still about uv, and the claim stays
+    assert by_name["uv"] == [("It writes uv.lock next to pyproject.toml.", None),
+                             ("The project already uses uv.", None)]
+
+
 PALACE = ("# The memory palace method\n\nMemPalace borrows the picture for software. It is an open-source memory "
           "system for AI assistants. The drawers live in Chroma, and a small SQLite database keeps a graph of "
           "facts.\n\nChroma runs inside a Python process.\n\nIt keeps its data in SQLite.\n")

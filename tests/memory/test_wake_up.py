@@ -15,6 +15,8 @@ from wikic.cli import app
 from wikic.errors import UsageError
 from wikic.lint.run import LintOptions, run_lint
 from wikic.memory.briefing import wake_up
+from wikic.memory.recall import recall
+from wikic.memory.store import load_memories
 from wikic.text.tokens import estimate_tokens
 from wikic.vault.init import init_vault
 from wikic.vault.load import walk
@@ -140,10 +142,29 @@ def test_an_empty_vault_briefs_what_it_can(tmp_path: Path) -> None:
     assert "identity.md is empty" in text and estimate_tokens(text) <= 900
 
 
-def test_s1_alone_waits_for_its_page(tmp_path: Path) -> None:
+def test_s1_alone_briefs_its_instruction_while_the_users_page_waits(tmp_path: Path) -> None:
     root = make_vault(tmp_path)
     ingest_sessions(root, [S1])
-    assert "Use uv" not in wake_up(root, as_of=AS_OF).text  # below entity_min_references: not on a page yet
+    assert not (root / "entities" / "me.md").exists()  # below entity_min_references: no page yet
+    briefing = wake_up(root, as_of=AS_OF)
+    # what the user told the assistant is in the next session's briefing all the same, linking where it was said
+    line = "- 2026-11-02 · Use uv for every Python project, never pip. [[raw/transcripts/"
+    assert f"## Instructions\n\n{line}" in briefing.text
+    resolver = Resolver(walk(root)[0])
+    assert [resolver.resolve("", t).path for t in links(briefing.text)] == [
+        "raw/transcripts/python-tooling.md"]
+    (item,) = briefing.to_dict()["sections"][0]["items"]
+    assert item["waiting"] is True and item["page"] == "raw/transcripts/python-tooling.md"
+    assert briefing.user_page is None
+    (found,) = recall(root, "uv", subject="user", as_of=AS_OF)
+    assert found.memory.waiting and found.to_dict()["waiting"] is True
+    assert load_memories(root).items == []  # asked for pages' memories only (confirm_lesson's), there are none
+
+
+def test_once_the_page_exists_its_memory_is_briefed_once_from_it(vault: Path) -> None:
+    briefing = wake_up(vault, as_of=AS_OF, budget=2000)
+    assert briefing.text.count("Use uv for every Python project") == 1
+    assert not any(item["waiting"] for s in briefing.to_dict()["sections"] for item in s["items"])
 
 
 def test_the_briefing_says_what_the_wiki_covers_when_asked(vault: Path) -> None:
@@ -160,3 +181,20 @@ def test_the_briefing_says_what_the_wiki_covers_when_asked(vault: Path) -> None:
         assert estimate_tokens(wake_up(vault, as_of=AS_OF, overview=True, budget=budget).text) <= budget
     cli = CliRunner().invoke(app, ["wake-up", "--overview", "--vault", str(vault), "--as-of", AS_OF.isoformat()])
     assert cli.exit_code == 0 and head in cli.stdout
+
+
+def test_a_memory_that_starts_waiting_after_a_briefing_is_in_the_next_one(tmp_path: Path) -> None:
+    root = make_vault(tmp_path)
+    ingest_sessions(root, [S1])
+    first = wake_up(root, as_of=AS_OF).text  # the index of memories is written with the ledger as it was
+    payroll = "The payroll export runs on Fridays."
+    later = Session("s9", "Payroll", [("user", payroll, at(20))],
+                    [memory("episodic", payroll, payroll, 0.7, "payroll export")])
+    ingest_sessions(root, [later])
+    second = wake_up(root, as_of=AS_OF).text
+    assert payroll not in first and f"- 2026-11-20 · {payroll} [[raw/transcripts/payroll]]" in second
+    assert "## Project:" not in second  # a project waiting for its page has no group of its own yet
+    index = root / ".wikic" / "cache" / "memories.json"
+    data = json.loads(index.read_text(encoding="utf-8"))
+    index.write_text(json.dumps({**data, "waiting": [{"subject": 3}]}), encoding="utf-8")  # damaged: rebuilt
+    assert wake_up(root, as_of=AS_OF).text == second

@@ -21,6 +21,7 @@ open-source memory system…", from that very quote) is not written, unless the 
 
 from __future__ import annotations
 
+import bisect
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
 
@@ -29,6 +30,7 @@ from wikic.ingest.sentences import form_at, name_forms
 from wikic.ingest.support import unsupported
 from wikic.text.sentences import sentences
 from wikic.text.terms import words
+from wikic.vault.formats import transcript
 
 _ARTICLES = frozenset("the a an".split())
 # what a sentence may open with in place of the name of what it is about
@@ -58,11 +60,15 @@ def refile(entities: Sequence[Entity], source: str, *, conversation: bool = Fals
     to that entity (its support checked again for its new subject); and how many moved. A claim that names
     neither, in a passage of the source (its paragraph) that never names its entity either, is marked off its
     subject ("A practical rule: start with the smallest model…" filed under Ollama); in a `conversation` a
-    turn rarely repeats what it talks about, and such a claim stays. Sentences found by code already name the
-    subject they were found for (a claim the model cut and code completed is the model's, and is checked)."""
+    turn rarely repeats what it talks about, and such a claim stays, unless its exchange (its turn and the
+    one it answers) never names its entity and names another of the plan: "Done: the README now mentions
+    it.", answering a request about `<system-reminder>`, is no claim about pip. Sentences found by code
+    already name the subject they were found for (a claim the model cut and code completed is the model's,
+    and is checked)."""
     forms = {e.name: name_forms(e.name, e.aliases) for e in entities}
     kept: dict[str, list[Fact]] = {e.name: [] for e in entities}
     lines = source.split("\n")
+    turns = [h.line for h in transcript.headers(source)] if conversation else []
     moved = 0
     for entity in entities:
         for fact in entity.facts:
@@ -80,6 +86,11 @@ def refile(entities: Sequence[Entity], source: str, *, conversation: bool = Fals
                         not mentions(_paragraph(lines, fact.anchor.start_line, fact.anchor.end_line),
                                      forms[entity.name]):
                     fact = replace(fact, off_subject=True)
+                elif target is None and conversation and fact.anchor is not None and turns:
+                    exchange = _exchange(lines, turns, fact.anchor.start_line)
+                    if not mentions(exchange, forms[entity.name]) and \
+                            any(mentions(exchange, other) for other in others.values()):
+                        fact = replace(fact, off_subject=True)  # the exchange is about another subject
             elif before is not None and opening_name(fact.text, {entity.name: forms[entity.name]}) and \
                     not mentions(_first_sentence(fact.quote), forms[entity.name]) and (
                         opening_name(_last_sentence(before), others) or not mentions(before, forms[entity.name])):
@@ -93,6 +104,14 @@ def refile(entities: Sequence[Entity], source: str, *, conversation: bool = Fals
                                         source=source))
             kept[target].append(replace(fact, missing=missing))
     return [replace(e, facts=tuple(_unique(kept[e.name]))) for e in entities], moved
+
+
+def _exchange(lines: list[str], turns: list[int], line: int) -> str:
+    """The turn holding 1-based `line`, with the turn before it (turns start at the header lines `turns`)."""
+    at = bisect.bisect_right(turns, line) - 1
+    start = turns[max(at - 1, 0)] if at >= 0 else 1
+    end = turns[at + 1] - 1 if at + 1 < len(turns) else len(lines)
+    return "\n".join(lines[start - 1 : end])
 
 
 def _before_pronoun(fact: Fact, lines: list[str]) -> str | None:

@@ -1,12 +1,14 @@
 """`wikic wake-up`: the context a new session needs, built by code from the pages, with no model call.
 
 In order, as far as the token budget goes: who the user is (identity.md), what the wiki covers when asked
-(overview.md: its domain and main subjects), their instructions and preferences (the items on their own
-page), the active projects with their latest decisions, then the most important recent memories of any kind.
-Every group names the page it comes from as a [[link]] (and each memory of the last group its own), so an
-assistant can read more through MCP (`read_page`). Items are ranked by `rank.score`; ties fall back to page
-path and order, so a vault gives the same briefing every time (for a given date). The text never exceeds
-the budget, as counted by the token estimate ingest uses.
+(overview.md: its domain and main subjects), their instructions and preferences (the items on their own page),
+the active projects with their latest decisions, then the most important recent memories of any kind. Every
+group names the page it comes from as a [[link]] (and each memory of the last group its own), so an assistant
+can read more through MCP (`read_page`). A memory whose subject waits for its page (below SCHEMA.md's
+threshold: the user's own page after their first session) is there too, linking the source that said it; a
+project waiting for its page has no group of its own, its memories rank among the recent ones. Items are
+ranked by `rank.score`; ties fall back to page path and order, so a vault gives the same briefing every time
+(for a given date). The text never exceeds the budget, as counted by the token estimate ingest uses.
 """
 
 from __future__ import annotations
@@ -77,7 +79,7 @@ def wake_up(
     if budget < MIN_BUDGET:
         raise UsageError(f"a briefing needs a budget of at least {MIN_BUDGET} tokens, not {budget}")
     as_of = as_of or dt.date.today()
-    memories = load_memories(root)
+    memories = load_memories(root, waiting=True)
     focus = _project(memories, project) if project else None
     plan = _plan(memories, as_of, focus)
     return _fit(plan, memories, as_of, budget, _overview(root) if overview else [])
@@ -97,7 +99,7 @@ def _overview(root: Path) -> list[str]:
 def _project(memories: Memories, name: str) -> str:
     wanted = name.strip().casefold().removeprefix("[[").removesuffix("]]")
     for m in memories.items:
-        if m.path != memories.user_page and wanted in (
+        if m.path != memories.user_page and not m.waiting and wanted in (
             m.title.casefold(),
             m.link.casefold(),
             m.path.casefold(),
@@ -105,7 +107,7 @@ def _project(memories: Memories, name: str) -> str:
             m.path.rsplit("/", 1)[-1][:-3].casefold(),
         ):
             return m.path
-    known = sorted({m.title for m in memories.items if m.path != memories.user_page})
+    known = sorted({m.title for m in memories.items if m.path != memories.user_page and not m.waiting})
     raise UsageError(f"no project {name!r} with memories in this vault",
                      hint=f"known: {', '.join(known[:20])}" if known else "no page has memories yet")
 
@@ -116,9 +118,8 @@ def _ranked(items: Sequence[PageMemory], as_of: dt.date) -> list[PageMemory]:
 
 def _plan(memories: Memories, as_of: dt.date, focus: str | None) -> list[tuple[Section, list[PageMemory]]]:
     """The groups of the briefing, in the order they are filled, each with its memories best first."""
-    user = memories.user_page
-    mine = [m for m in memories.items if m.path == user]
-    user_link = mine[0].link if mine else None
+    mine = [m for m in memories.items if memories.about_user(m)]
+    user_link = memories.user_link  # none while their page waits: each of its memories links its source
     groups: list[tuple[Section, list[PageMemory]]] = [
         (Section("Instructions", user_link), _ranked([m for m in mine if m.item.kind == "instruction"], as_of)),
         (Section("Preferences", user_link), _ranked([m for m in mine if m.item.kind == "persona"], as_of)),
@@ -126,7 +127,7 @@ def _plan(memories: Memories, as_of: dt.date, focus: str | None) -> list[tuple[S
     shown = {id(m) for _, group in groups for m in group}
     by_page: dict[str, list[PageMemory]] = {}
     for m in memories.items:
-        if m.path != user and m.item.kind == "episodic":
+        if not memories.about_user(m) and not m.waiting and m.item.kind == "episodic":
             by_page.setdefault(m.path, []).append(m)
     if focus is not None:
         projects = [focus] if focus in by_page else []
@@ -217,6 +218,7 @@ def _fit(plan: list[tuple[Section, list[PageMemory]]], memories: Memories, as_of
                     "text": m.item.text,
                     "page": m.path,
                     "link": f"[[{m.link}]]",
+                    "waiting": m.waiting,
                     "score": round(score(m.item, as_of), 4),
                     "verified": m.item.verified,
                 }

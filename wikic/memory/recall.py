@@ -32,8 +32,8 @@ class Recalled:
     def to_dict(self) -> dict[str, Any]:
         m = self.memory
         return {"kind": m.item.kind, "date": m.item.date.isoformat(), "text": m.item.text, "page": m.path,
-                "link": f"[[{m.link}]]", "importance": m.item.importance, "confirmations": m.item.confirmations,
-                "verified": m.item.verified, "score": round(self.score, 4)}
+                "waiting": m.waiting, "link": f"[[{m.link}]]", "importance": m.item.importance,
+                "confirmations": m.item.confirmations, "verified": m.item.verified, "score": round(self.score, 4)}
 
 
 def recall(root: Path, query: str = "", *, kind: str | None = None, subject: str | None = None, k: int = 10,
@@ -45,12 +45,12 @@ def recall(root: Path, query: str = "", *, kind: str | None = None, subject: str
     if kind is not None and kind not in KINDS:
         raise UsageError(f"unknown memory kind {kind!r}", hint=f"use one of: {', '.join(KINDS)}")
     as_of = as_of or dt.date.today()
-    memories = load_memories(root)
+    memories = load_memories(root, waiting=True)
     items = [m for m in memories.items if kind is None or m.item.kind == kind]
     if subject:
         wanted = " ".join(subject.strip().removeprefix("[[").removesuffix("]]").casefold().split())
         user = memories.identity.is_user(wanted)
-        items = [m for m in items if (user and m.path == memories.user_page)
+        items = [m for m in items if (user and memories.about_user(m))
                  or wanted in {m.title.casefold(), m.link.casefold(), m.path.casefold(), m.path[:-3].casefold(),
                                m.path.rsplit("/", 1)[-1][:-3].casefold()}]
     terms = set(tokenize(query))

@@ -3,6 +3,13 @@
 The index holds, per page, its size and mtime, its title and its memory items; a page whose size or mtime
 changed is read again, a page that is gone is dropped, so the index is always what the pages say and can be
 deleted at any time. A warm read of a 10,000-page vault is one listing of the folders and one JSON file.
+
+Asked for (`waiting=True`: the briefing, recall), the memories whose subject has no page yet come too: a
+subject waits in the mentions ledger below SCHEMA.md's `entity_min_references` with what each source said of
+it, memories included. The user's own page waits like any subject, and what they told the assistant in their
+first session ("From now on use uv, never pip.") belongs in the next session's briefing all the same. Such a
+memory is anchored like any other; it is shown with a link to the source that said it, which is a note of
+the vault, until its page exists. The index keeps them while the ledger's size and mtime are the same.
 """
 
 from __future__ import annotations
@@ -13,18 +20,18 @@ import json
 import posixpath
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeGuard
 
 from wikic.memory.identity import Identity, read_identity
 from wikic.vault.formats.markers import BEGIN, begin_prefix, end_line
-from wikic.vault.formats.memory_items import BLOCK_PREFIX, MemoryItem, kind_of_block, parse_items
+from wikic.vault.formats.memory_items import BLOCK_PREFIX, KINDS, MemoryItem, kind_of_block, parse_items
 from wikic.vault.frontmatter import split_page
 from wikic.vault.link_text import LinkNames
 from wikic.vault.load import walk
 from wikic.vault.schema_md import load as load_schema
-from wikic.vault.state import MEMORY_INDEX, read_cache_json, write_cache
+from wikic.vault.state import MEMORY_INDEX, MENTIONS, Mentions, read_cache_json, state_path, write_cache
 
-_VERSION = 1
+_VERSION = 2
 _BLOCK = begin_prefix(BLOCK_PREFIX).rstrip()  # "<!-- wikic:begin memory:"
 
 
@@ -37,6 +44,7 @@ class PageMemory:
     link: str  # the text of a [[link]] that reaches the page
     index: int  # its place among the page's items (pages are read top to bottom)
     item: MemoryItem
+    waiting: bool = False  # its subject (`title`) has no page yet: `path` is the raw source that said it
 
 
 @dataclass(frozen=True)
@@ -46,9 +54,14 @@ class Memories:
     user_page: str | None  # the user's own page, when it exists
     user_link: str | None  # the text of a [[link]] to it
 
+    def about_user(self, m: PageMemory) -> bool:
+        """`m` is on the user's own page, or waits for it."""
+        return m.path == self.user_page if not m.waiting else self.identity.is_user(m.title)
 
-def load_memories(root: Path) -> Memories:
-    """Every memory item of the vault at `root`, in page order, with who the user is and their page."""
+
+def load_memories(root: Path, *, waiting: bool = False) -> Memories:
+    """Every memory item of the vault at `root`, in page order, with who the user is and their page; and
+    (`waiting`) after them the memories whose subject has no page yet, by subject and source."""
     root = Path(root)
     files, _ = walk(root)
     folders = load_schema(root).folder_types()
@@ -70,13 +83,22 @@ def load_memories(root: Path) -> Memories:
         "\n".join(sorted(p for p in files if p.endswith(".md"))).encode("utf-8", "surrogatepass")
     ).hexdigest()
     remembered = {p: e for p, e in fresh.items() if isinstance(e, dict)}
+    ledger = _ledger_stamp(root)
+    kept = cached.get("waiting")
+    if cached.get("ledger") == ledger and _well_formed(kept):
+        pending: list[dict[str, Any]] = kept
+    else:
+        pending = _waiting(root)
+        changed = True
+    linked = set(remembered) | {str(w["raw"]) for w in pending if w["raw"] in files}
     link_texts = cached.get("links") if cached.get("notes") == notes else None
-    if not isinstance(link_texts, dict) or set(link_texts) != set(remembered):
+    if not isinstance(link_texts, dict) or set(link_texts) != linked:
         names = LinkNames(files)
-        link_texts = {p: names.link_text(p) for p in remembered}
+        link_texts = {p: names.link_text(p) for p in linked}
         changed = True
     if changed:
-        index = {"version": _VERSION, "pages": fresh, "notes": notes, "links": link_texts}
+        index = {"version": _VERSION, "pages": fresh, "notes": notes, "links": link_texts, "ledger": ledger,
+                 "waiting": pending}
         write_cache(root, MEMORY_INDEX, json.dumps(index, ensure_ascii=False, separators=(",", ":")))
     identity = read_identity(root)
     user_names = {n.casefold() for n in (identity.title, *identity.aliases) if n}
@@ -91,7 +113,52 @@ def load_memories(root: Path) -> Memories:
             item = _item(raw)
             if item is not None:
                 items.append(PageMemory(path, title, link_texts[path], n, item))
+    if waiting:
+        for w in pending:
+            item = _item(w.get("item"))
+            if item is not None and w["raw"] in link_texts:  # a source since removed from raw/ is no note
+                items.append(PageMemory(w["raw"], w["subject"], link_texts[w["raw"]], w["n"], item, waiting=True))
     return Memories(items, identity, user_page, link_texts.get(user_page) if user_page else None)
+
+
+def _ledger_stamp(root: Path) -> list[int] | None:
+    try:
+        info = state_path(root, MENTIONS).stat()
+    except OSError:
+        return None
+    return [info.st_size, info.st_mtime_ns]
+
+
+def _well_formed(pending: Any) -> TypeGuard[list[dict[str, Any]]]:
+    """The index's waiting memories are as `_waiting` writes them (a cache is rebuilt, never trusted)."""
+    return isinstance(pending, list) and all(
+        isinstance(w, dict) and isinstance(w.get("subject"), str) and isinstance(w.get("raw"), str)
+        and isinstance(w.get("n"), int) for w in pending)
+
+
+def _waiting(root: Path) -> list[dict[str, Any]]:
+    """The memories of the subjects waiting in the mentions ledger: subject, raw source, place, item; by
+    subject, then source. A row the ledger holds in another shape is left out (the ledger is wikic's)."""
+    out: list[dict[str, Any]] = []
+    entries = Mentions.load(root).items
+    for key in sorted(entries):
+        entry = entries[key]
+        subject, sources = entry.get("name"), entry.get("sources")
+        if not isinstance(subject, str) or not isinstance(sources, dict):
+            continue
+        for raw in sorted(sources):
+            rows = sources[raw].get("memories") if isinstance(sources[raw], dict) else None
+            for n, row in enumerate(rows if isinstance(rows, list) else []):
+                try:
+                    kind, text, anchor, importance, day = row
+                    if kind not in KINDS:
+                        continue
+                    item = MemoryItem(str(kind), dt.date.fromisoformat(day), str(text), (str(anchor),),
+                                      float(importance))
+                except (TypeError, ValueError):
+                    continue
+                out.append({"subject": subject, "raw": raw, "n": n, "item": _raw(item)})
+    return out
 
 
 def _read_index(root: Path) -> dict[str, Any]:
