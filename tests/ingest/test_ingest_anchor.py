@@ -373,6 +373,33 @@ def test_a_quote_never_anchors_to_frontmatter_or_turn_headers(quote: str) -> Non
     assert index.repair(quote) is None
 
 
+def test_a_line_of_tool_activity_is_no_ones_words() -> None:
+    # the line wikic writes for a run of tool calls sits between two sentences of the assistant's turn
+    path = "raw/transcripts/2026-11-30-use-uv.md"
+    index = AnchorIndex(SESSION, path)
+    assert index.locate("(tools: Bash ×3, Read)") is None and index.locate("Bash ×3, Read") is None
+    assert index.locate("Let me check the project. Bash 3 Read The project already uses uv") is None
+    # a claim cut at its clause is made its whole sentence, and the tool line is no part of it
+    assert index.completed("The project already uses uv;", "The project already uses uv;") == (
+        Anchor(path, 7, 7), "The project already uses uv; tests pass.")
+    # a person's own line that only looks like one is text
+    said = AnchorIndex("**user** · 2026-11-30 14:02\n(tools: see the wiki)\n", path)
+    assert said.locate("tools: see the wiki") == Anchor(path, 2, 2)
+
+
+def test_a_claim_cut_at_a_clause_of_its_quote_is_written_as_a_sentence() -> None:
+    source = "# Notes\n\nThe project already uses uv; tests pass.\n\n中央银行宣布加息，以应对持续的通货膨胀。\n"
+    facts = (Fact("The project already uses uv;", "The project already uses uv; tests pass."),
+             Fact("uv: the project already uses it", "The project already uses uv"))  # said in its own words
+    bank = (Fact("中央银行宣布加息，", "中央银行宣布加息，以应对持续的通货膨胀。"),)
+    plan = Plan("raw/articles/notes.md", "", (Entity("uv", "tool", (), "", facts),
+                                              Entity("中央银行", "organization", (), "", bank)), (), (), ())
+    uv, central_bank = anchor_plan(plan, source).entities
+    assert [(f.text, f.anchored) for f in uv.facts] == [
+        ("The project already uses uv.", True), ("uv: the project already uses it", True)]
+    assert [(f.text, f.anchored) for f in central_bank.facts] == [("中央银行宣布加息。", True)]
+
+
 def test_quotes_of_what_was_said_anchor_at_the_lines_of_the_file() -> None:
     index = AnchorIndex(TRANSCRIPT, TRANSCRIPT_PATH)
     assert index.locate("From now on use uv, never pip.") == Anchor(TRANSCRIPT_PATH, 10, 10)

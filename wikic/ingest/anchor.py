@@ -8,13 +8,13 @@ always does. Markdown link targets are blanked first, so "[OpenAI](https://opena
 "OpenAI released". A quote that elides with "..." matches when its parts occur in order, close together.
 
 Quotes anchor to what the source says, never to what describes it: the YAML frontmatter block and, in a
-transcript, the turn header lines (`**speaker** · YYYY-MM-DD HH:MM`, written by wikic, not said by anyone)
-are left out of the word sequence quotes are looked up in. Their words are replaced by a barrier no quote
-word matches, so line numbers stay those of the file, and a quote cannot join the end of one turn to the
-start of the next across a header. A quote that spans a header and the turn's text is not found, and is
-not repaired into the turn when it states the header's date or time (a specific the turn does not say).
-Names (`contains`) are still looked up in the whole text: a note's subject may be written only in its
-frontmatter.
+transcript, the turn header lines (`**speaker** · YYYY-MM-DD HH:MM`) and the lines of tool activity (`(tools:
+Bash ×3, Read)`), written by wikic, not said by anyone, are left out of the word sequence quotes are looked up
+in. Their words are replaced by a barrier no quote word matches, so line numbers stay those of the file, and a
+quote cannot join the end of one turn to the start of the next across a header. A quote that spans a header
+and the turn's text is not found, and is not repaired into the turn when it states the header's date or time
+(a specific the turn does not say). Names (`contains`) are still looked up in the whole text: a note's subject
+may be written only in its frontmatter.
 
 The index is built once per source (one pass over the text); each lookup is a substring search in the
 joined word string, so a 1 MB source with hundreds of quotes takes well under a second.
@@ -72,6 +72,8 @@ MAX_GAP_WORDS = 250  # how far apart the parts of an elided quote may be
 REPAIR_SIMILARITY = 0.8  # share of words a near-copy must have in common with the span it is snapped to
 COMPLETION_WORDS = 20  # at most this many words added to a claim cut off inside its sentence (`completed`)
 _DANGLING = (",", ";", ":", "–", "—", "，", "；", "：", "、")  # what a claim cut off inside its sentence ends with
+_CLAUSE_END = (",", ";", "，", "；", "、")  # of those, what ends a clause that reads whole once closed
+_WIDE = re.compile(r"[\u3000-\u9fff\uac00-\ud7af\uff00-\uffef]")  # CJK: closed with "。"
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+|(?<=[。！？；])|\n\s*\n|\n(?=\s*[-*#>|])")
 
 
@@ -90,7 +92,7 @@ _BARRIER = "\x00"  # stands for a word quotes may not use; `words` never yields 
 
 def not_content(text: str, path: str) -> list[tuple[int, int]]:
     """The character spans of `text` a quote never anchors to, in order: its frontmatter block and, in a
-    transcript, its turn header lines."""
+    transcript, its turn header lines and lines of tool activity."""
     spans = []
     block = frontmatter.split(text)
     if block.yaml_text is not None:
@@ -385,6 +387,8 @@ def anchor_plan(plan: Plan, text: str) -> Plan:
         if whole is not None:  # the model copied part of a sentence: the claim is the sentence, in its own words
             anchor, quote = whole
             said = clean(quote)
+        else:
+            said = _closed(said)
         missing = tuple(unsupported(said, quote, subject_names=subject, source=text)) if anchor else ()
         seen, via = observed(anchor)
         return replace(f, text=said, quote=quote, anchor=anchor, repaired=quote != f.quote, missing=missing,
@@ -552,6 +556,16 @@ def anchor_plan(plan: Plan, text: str) -> Plan:
 
 
 FOUND_SECTION = "Overview"  # where a concept's found sentences go when the model gave it no section
+
+
+def _closed(claim: str) -> str:
+    """A claim the model cut at a clause of its quote ("The project already uses uv;" of "…uv; tests pass.")
+    ends as a sentence: the clause reads whole, and the page shows it as one."""
+    text = claim.rstrip()
+    if not text.endswith(_CLAUSE_END):
+        return claim
+    text = text[:-1].rstrip()
+    return text + ("。" if text and _WIDE.match(text[-1]) else ".") if text else claim
 
 
 def _quoted(fact: Fact) -> tuple[str, ...]:

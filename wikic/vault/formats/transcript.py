@@ -37,6 +37,8 @@ from datetime import UTC, datetime
 from wikic.vault.layout import RAW_DIR
 
 HEADER_SEP = " · "
+# the line `conversations/turns.py` writes for a run of tool activity (tool names are `[\w.:/-]` runs)
+_TOOLS = re.compile(r"^\(tools: [\w.:/-]+(?: ×\d+)?(?:, [\w.:/-]+(?: ×\d+)?)*\)$")
 _HEADER = re.compile(r"^\*\*(?P<speaker>[^*\n]{1,80})\*\*(?: · (?P<when>\d{4}-\d{2}-\d{2}(?: \d{2}:\d{2})?))?\s*$")
 TOOLS = ("claude-code", "codex", "gemini-cli", "chatgpt", "claude-ai", "slack", "chat-log")
 TRANSCRIPTS_PREFIX = f"{RAW_DIR}/transcripts/"  # where conversations are written (`store.TRANSCRIPTS_DIR`)
@@ -146,10 +148,11 @@ def is_transcript(path: str, text: str) -> bool:
 
 
 def header_spans(text: str) -> list[tuple[int, int]]:
-    """(start, end) character offsets of every turn header line, lines split at "\n" as anchors count them."""
+    """(start, end) character offsets of every line wikic wrote and nobody said: the turn headers and the
+    lines of tool activity (`(tools: Bash ×3, Read)`); lines split at "\n" as anchors count them."""
     spans, start = [], 0
     for line in text.split("\n"):
-        if line.startswith("**") and _HEADER.match(line):
+        if (line.startswith("**") and _HEADER.match(line)) or (line.startswith("(tools: ") and _TOOLS.match(line)):
             spans.append((start, start + len(line)))
         start += len(line) + 1
     return spans
