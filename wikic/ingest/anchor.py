@@ -52,6 +52,7 @@ from wikic.ingest.plan_model import (
     Section,
 )
 from wikic.ingest.sentences import Sentence, best, clean, closing, name_forms, rank
+from wikic.ingest.standing import kind_told
 from wikic.ingest.subjects import mentions, names_subject, refile
 from wikic.ingest.support import unsupported
 from wikic.text.specifics import ordinary, specifics
@@ -540,7 +541,8 @@ def anchor_plan(plan: Plan, text: str) -> Plan:
         anchored = fact(m.fact, (m.subject,))
         turn = transcript.turn_at(text, anchored.anchor.start_line, turns) if anchored.anchor else None
         when = turn.when.date() if turn is not None and turn.when is not None else source_day
-        return Memory(m.kind, m.subject, m.importance, anchored, when)
+        kind = m.kind if request is not None or turn is None else kind_told(m.kind, anchored.quote, turn.speaker)
+        return Memory(kind, m.subject, m.importance, anchored, when)
 
     memories = [remembered(m) for m in proposed]
     if request is not None and not any(m.fact.anchored for m in memories):
