@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 
 from wikic.text.sentences import sentences
-from wikic.text.terms import words
+from wikic.text.terms import opens_with, words
 
 ASSISTANT = "assistant"  # the speaker of the assistant's turns in every export wikic reads as a conversation
 
@@ -47,10 +47,7 @@ def _acknowledgement(said: list[str]) -> bool:
 
 
 def _next_step(said: list[str]) -> bool:
-    start = 0
-    while start < len(said) and said[start] in _LEAD_IN:
-        start += 1
-    return any(tuple(said[start : start + len(opening)]) == opening for opening in _NEXT_STEP)
+    return opens_with(said, _NEXT_STEP, _LEAD_IN)
 
 
 def narration(quote: str, speaker: str) -> bool:

@@ -11,7 +11,7 @@ English only: in other languages the model's kind stands.
 from __future__ import annotations
 
 from wikic.text.sentences import sentences
-from wikic.text.terms import words
+from wikic.text.terms import opens_with, words
 
 INSTRUCTION = "instruction"
 _KEPT_KINDS = frozenset({INSTRUCTION, "lesson"})  # kinds the words never overrule
@@ -33,13 +33,7 @@ _LEAD_IN = frozenset("please and also so ok okay".split())
 
 def _standing(sentence: str) -> bool:
     said = [word for word, _, _ in words(sentence)]
-    start = 0
-    while start < len(said) and said[start] in _LEAD_IN:
-        start += 1
-    said = said[start:]
-    if any(tuple(said[: len(no)]) == no for no in _NOT_STANDING):
-        return False
-    return any(tuple(said[: len(opening)]) == opening for opening in _OPENINGS)
+    return opens_with(said, _OPENINGS, _LEAD_IN) and not opens_with(said, _NOT_STANDING, _LEAD_IN)
 
 
 def kind_told(kind: str, quote: str, speaker: str) -> str:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import functools
 import re
 import unicodedata
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator, Sequence, Set as AbstractSet
 
 import snowballstemmer
 
@@ -118,3 +118,12 @@ def statement(text: str) -> tuple[str, ...]:
 def negated(text: str) -> bool:
     """Whether `text` holds a negation ("not", "never", "doesn't", "不", "ない"...)."""
     return any(word in _NEGATIONS for word, _, _ in words(text.replace("n't", " not")))
+
+
+def opens_with(said: Sequence[str], openings: Iterable[tuple[str, ...]], skip: AbstractSet[str] = frozenset()) -> bool:
+    """Whether the words `said` (as `words` folds them), past any leading words of `skip`, open with one of
+    `openings` ("Now, let me…" opens with ("let", "me") past "now")."""
+    start = 0
+    while start < len(said) and said[start] in skip:
+        start += 1
+    return any(tuple(said[start : start + len(opening)]) == opening for opening in openings)
