@@ -430,7 +430,7 @@ def test_claims_quoting_frontmatter_or_headers_are_not_written() -> None:
             Fact("The user spoke at 09:20.", "user** · 2026-11-02 09:20"),
         )),),
     )
-    facts = anchor_plan(plan, TRANSCRIPT).facts()
+    facts = [f for e in anchor_plan(plan, TRANSCRIPT).entities for f in e.facts]
     assert [f.anchor for f in facts] == [Anchor(TRANSCRIPT_PATH, 10, 10), None, None]
 
 
@@ -546,7 +546,10 @@ def test_a_memory_of_thanks_is_none_and_one_of_the_users_plan_is_kept() -> None:
     plan = Memory("episodic", "the user", 0.5, Fact("The user will install uv on the build server too.",
                                                 "I'll install it on the build server too."))
     anchored = anchor_plan(Plan("raw/transcripts/2026-11-30-use-uv.md", "", memories=(thanks, plan)), SESSION)
-    assert [m.fact.anchored for m in anchored.memories] == [False, True]
+    # (and the rule the user set, which no memory quoted, is found: `standing.py`)
+    assert [(m.fact.anchored, m.fact.text) for m in anchored.memories] == [
+        (False, "Thanks."), (True, "The user will install uv on the build server too."),
+        (True, "From now on use uv, never pip.")]
 
 
 REQUESTS = ("**user** · 2026-11-30 14:02\nFrom now on use uv, never pip.\n\n**assistant** · 2026-11-30 14:02\n"

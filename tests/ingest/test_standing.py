@@ -41,3 +41,33 @@ def test_a_conversations_memory_is_re_kinded_by_the_turn_that_said_it() -> None:
             Memory("episodic", "uv", 0.5, Fact("From now on I use uv.", "From now on I use uv."))]
     anchored = anchor_plan(Plan("raw/transcripts/2026-11-30-use-uv.md", "", memories=tuple(said)), text)
     assert [m.kind for m in anchored.memories] == ["instruction", "episodic"]
+
+
+SESSION = ("**user** · 2026-11-30 14:02\nFrom now on use uv, never pip. Always the same error with pip.\n\n"
+           "**assistant** · 2026-11-30 14:02\nFrom now on I use uv.\n\n**user** · 2026-11-30 14:05\n"
+           "Going forward, run the linter before every commit.\n")
+
+
+def test_a_rule_the_user_set_in_so_many_words_is_remembered_when_the_model_proposed_none() -> None:
+    anchored = anchor_plan(Plan("raw/transcripts/2026-11-30-use-uv.md", "", memories=()), SESSION)
+    # the user's two rules, in their words, dated by their turns; the assistant's words and a complaint are not
+    assert [(m.kind, m.subject, m.importance, m.fact.text, str(m.fact.anchor), m.when and m.when.isoformat())
+            for m in anchored.memories] == [
+        ("instruction", "user", 0.8, "From now on use uv, never pip.", "raw/transcripts/2026-11-30-use-uv.md:L2",
+         "2026-11-30"),
+        ("instruction", "user", 0.8, "Going forward, run the linter before every commit.",
+         "raw/transcripts/2026-11-30-use-uv.md:L8", "2026-11-30")]
+    assert all(m.fact.anchored for m in anchored.memories)
+
+
+def test_a_rule_a_memory_already_quotes_is_not_remembered_twice() -> None:
+    said = Memory("persona", "user", 0.9, Fact("The user wants uv, not pip.", "From now on use uv, never pip."))
+    anchored = anchor_plan(Plan("raw/transcripts/2026-11-30-use-uv.md", "", memories=(said,)), SESSION)
+    assert [(m.kind, m.fact.text) for m in anchored.memories] == [
+        ("instruction", "The user wants uv, not pip."),  # re-kinded by its words, and not found again
+        ("instruction", "Going forward, run the linter before every commit.")]
+
+
+def test_an_article_sets_no_rule_for_the_user() -> None:
+    text = "# Notes\n\nFrom now on use uv, never pip.\n"
+    assert anchor_plan(Plan("raw/articles/notes.md", "", memories=()), text).memories == ()

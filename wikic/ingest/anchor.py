@@ -52,7 +52,7 @@ from wikic.ingest.plan_model import (
     Section,
 )
 from wikic.ingest.sentences import Sentence, best, clean, closing, name_forms, rank
-from wikic.ingest.standing import kind_told
+from wikic.ingest.standing import FOUND_IMPORTANCE, INSTRUCTION, USER, kind_told, sets_a_rule
 from wikic.ingest.subjects import mentions, names_subject, refile
 from wikic.ingest.support import unsupported
 from wikic.text.specifics import ordinary, specifics
@@ -545,6 +545,8 @@ def anchor_plan(plan: Plan, text: str) -> Plan:
         return Memory(kind, m.subject, m.importance, anchored, when)
 
     memories = [remembered(m) for m in proposed]
+    if request is None and turns:
+        memories += [remembered(m) for m in _rules_set(index, text, turns, memories)]
     if request is not None and not any(m.fact.anchored for m in memories):
         content = _remembered_content(request, text)
         if content:  # the model proposed nothing that holds: the note itself says what to remember
@@ -568,6 +570,24 @@ def _closed(claim: str) -> str:
         return claim
     text = text[:-1].rstrip()
     return text + ("。" if text and _WIDE.match(text[-1]) else ".") if text else claim
+
+
+def _rules_set(index: AnchorIndex, text: str, turns: list[transcript.TurnHeader],
+               memories: list[Memory]) -> list[Memory]:
+    """The rules the user set in so many words ("From now on use uv, never pip.") that no memory of the
+    source quotes: instructions about the user, in their words (`standing.py`)."""
+    quoted = [m.fact.anchor for m in memories if m.fact.anchored and m.fact.anchor is not None]
+    out = []
+    for sentence in index.sentences():
+        anchor = index.anchor_of(sentence)
+        turn = transcript.turn_at(text, anchor.start_line, turns)
+        if turn is None or not sets_a_rule(sentence.text, turn.speaker):
+            continue
+        if any(q.start_line <= anchor.end_line and anchor.start_line <= q.end_line for q in quoted):
+            continue
+        said = clean(sentence.text)
+        out.append(Memory(INSTRUCTION, USER, FOUND_IMPORTANCE, Fact(said, sentence.text, extracted=True)))
+    return out
 
 
 def _quoted(fact: Fact) -> tuple[str, ...]:

@@ -6,6 +6,13 @@ which come first. A memory the user said (in their own turn) whose sentence open
 hold from then on ("From now on…", "Going forward…", "Always…", "Never…", "Whenever…", "Every time…") is
 an instruction whatever kind the model gave it, unless it said it was a lesson (a lesson may be phrased so).
 English only: in other languages the model's kind stands.
+
+And a rule the user set in so many words ("From now on…", "Going forward…") is remembered even
+when the model proposed no memory of it (a 1.5B model, on a fresh vault, kept only "The project already uses
+uv; tests pass."): such a sentence of a user's turn that no memory of the source quotes becomes an instruction
+about the user, in the user's words, with importance `FOUND_IMPORTANCE`. Only those three openings ("From now
+on", "From here on", "Going forward"): "Always…" and "Never…" open rules and complaints alike ("Always the same
+error."), "In the future…" may only muse, so they only re-kind what the model proposed.
 """
 
 from __future__ import annotations
@@ -15,7 +22,7 @@ from wikic.text.terms import opens_with, words
 
 INSTRUCTION = "instruction"
 _KEPT_KINDS = frozenset({INSTRUCTION, "lesson"})  # kinds the words never overrule
-_USER = "user"
+USER = "user"  # the speaker of the user's turns, and the subject that means the user (`memory/identity.py`)
 _OPENINGS = (
     ("from", "now", "on"),
     ("from", "here", "on"),
@@ -27,7 +34,10 @@ _OPENINGS = (
     ("whenever",),
     ("every", "time"),
 )
+# the openings that set a rule whatever follows ("In the future…" may only muse, "Always…" complain)
+_SETS_A_RULE = (("from", "now", "on"), ("from", "here", "on"), ("going", "forward"))
 _NOT_STANDING = (("never", "mind"),)
+FOUND_IMPORTANCE = 0.8  # a rule the user set in so many words matters; the model gives "use uv" 0.8-0.9
 _LEAD_IN = frozenset("please and also so ok okay".split())
 
 
@@ -38,6 +48,12 @@ def _standing(sentence: str) -> bool:
 
 def kind_told(kind: str, quote: str, speaker: str) -> str:
     """`kind`, or `instruction` for a memory the user said in words that make it hold from then on."""
-    if kind in _KEPT_KINDS or speaker.strip().lower() != _USER:
+    if kind in _KEPT_KINDS or speaker.strip().lower() != USER:
         return kind
     return INSTRUCTION if any(_standing(sentence) for sentence in sentences(quote)) else kind
+
+
+def sets_a_rule(sentence: str, speaker: str) -> bool:
+    """A sentence of the user's that sets a rule from then on in so many words ("From now on use uv…")."""
+    return speaker.strip().lower() == USER and opens_with([word for word, _, _ in words(sentence)], _SETS_A_RULE,
+                                                             _LEAD_IN)
