@@ -52,6 +52,7 @@ from wikic.ingest.plan_model import (
     Section,
 )
 from wikic.ingest.sentences import Sentence, best, clean, closing, name_forms, rank
+from wikic.ingest.session_project import session_project, to_project
 from wikic.ingest.standing import FOUND_IMPORTANCE, INSTRUCTION, USER, kind_told, sets_a_rule
 from wikic.ingest.subjects import mentions, names_subject, refile
 from wikic.ingest.support import unsupported
@@ -369,6 +370,9 @@ def anchor_plan(plan: Plan, text: str) -> Plan:
     dated = source_date(text, plan.source_path)
     turns = transcript.headers(text)
     conversation = plan.source_path.startswith(f"{RAW_DIR}/transcripts/") or bool(turns)
+    project = session_project(text) if conversation else None
+    if project is not None:  # "the project" of a coding session is the folder it ran in
+        plan = to_project(plan, project)
 
     def observed(anchor: Anchor | None) -> tuple[dt.date | None, str]:
         """When the claim was observed: the source's own date, else the time of its turn (a transcript),
