@@ -9,6 +9,7 @@ from pathlib import Path
 import numpy as np
 from hypothesis import given, settings, strategies as st
 
+from wikic.palace import bm25
 from wikic.palace.manifest import DrawerRecord, FileRecord, Manifest
 
 WORDS = ["hops", "malt", "barley", "yeast", "kettle", "boil", "mash", "wort", "lager", "stout"]
@@ -79,3 +80,23 @@ def test_a_kept_drawer_keeps_its_row_and_takes_its_new_place(tmp_path: Path) -> 
     assert manifest._db.execute("SELECT ordinal, line_start FROM drawers WHERE rid=?", (rid,)).fetchone() == (2, 3)
     assert [d.text for d in manifest.drawers_of(PATHS[0])] == ["boil (line 0)", "hops malt (line 1)", "yeast (line 2)"]
     manifest.close()
+
+
+def test_drawers_a_writer_commits_after_the_readers_table_was_loaded_wait_for_the_next_load(tmp_path: Path) -> None:
+    # two processes: a reader whose drawer table is loaded, then a writer that adds drawers with the same terms
+    # (a search racing an ingest's index update at `-j 4` failed its source with an IndexError here)
+    path = tmp_path / "palace.sqlite3"
+    reader, writer = Manifest(path), Manifest(path)
+    _apply(writer, PATHS[0], ["hops malt"])
+    table = reader._table()
+    before = bm25.lexical(reader._db, table, "hops", {0, 1})
+    _apply(writer, PATHS[1], ["hops", "hops barley", "hops yeast", "hops kettle"])
+    _apply(writer, PATHS[0], ["hops malt", "hops wort lager", "hops stout"])
+    stale = bm25.lexical(reader._db, table, "hops", {0, 1, 2, 3, 40})
+    assert set(stale.drawers) <= set(table.ids.values()) and stale.files.keys() <= {PATHS[0]}
+    assert set(before.drawers) == set(table.ids.values())
+    # and once the writer marks its generation (as the palace does), the reader's next search loads it
+    writer.begin()
+    writer.set_meta("generation", "2")
+    writer.commit()
+    assert set(reader.bm25("hops")[1]) == set(PATHS)

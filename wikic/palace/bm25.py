@@ -179,7 +179,8 @@ def lexical(
     mask = None
     if allowed is not None:
         mask = np.zeros(len(table.file_of), dtype=bool)
-        mask[np.fromiter(allowed, dtype=np.int64, count=len(allowed))] = True
+        rids = np.fromiter(allowed, dtype=np.int64, count=len(allowed))
+        mask[rids[rids < len(mask)]] = True
     drawer_score = np.zeros(len(table.file_of), dtype=np.float32)
     file_score = np.zeros(n_files, dtype=np.float32)
     unseen_idf = math.log(1 + (n_drawers + 0.5) / 0.5)
@@ -191,6 +192,12 @@ def lexical(
         if not rows:
             continue
         arr = np.array(rows, dtype=np.int64)
+        # Readers never wait for a writer: another process may have committed drawers since `table` was
+        # loaded, and their postings are read here. Those wait for the next load, as the dense side does.
+        arr = arr[arr[:, 0] < len(table.file_of)]
+        arr = arr[table.file_of[arr[:, 0]] >= 0]
+        if not len(arr):
+            continue
         rid, tf = arr[:, 0], arr[:, 1].astype(np.float32)
         weight = terms[term]
         idf = math.log(1 + (n_drawers - len(rid) + 0.5) / (len(rid) + 0.5))
