@@ -539,6 +539,11 @@ def test_in_a_conversation_the_assistants_talk_about_the_talk_is_no_claim_about_
         ("The project already uses uv; tests pass.", None),
         ("Thanks. I'll install it on the build server too.", None),
     ]
+    # a claim the model wrote on such a quote rests on nothing, even one that names its subject
+    rests = Fact("The project already uses uv; tests pass.", "Understood. Let me check the project.")
+    (uv,) = anchor_plan(replace(plan, entities=(Entity("uv", "product", (), "", (rests,)),)), SESSION).entities
+    assert (uv.facts[0].text, uv.facts[0].problem) == ("The project already uses uv; tests pass.",
+                                                       "not about its subject")
 
 
 def test_a_memory_of_thanks_is_none_and_one_of_the_users_plan_is_kept() -> None:

@@ -60,3 +60,14 @@ def test_a_sessions_lesson_about_the_project_lands_on_the_folders_project() -> N
     # an article is no session: its frontmatter's folder is no subject's
     article = anchor_plan(Plan("raw/articles/notes.md", "", memories=(lesson,)), SESSION.replace("**", ""))
     assert [m.subject for m in article.memories] == ["project"]
+
+
+def test_the_projects_claims_name_it_as_the_session_does() -> None:
+    # the exchange names uv, another subject of the plan, and the project only as "the project": the claim
+    # is about the project all the same
+    facts = (Fact("The project already uses uv.", "The project already uses uv; tests pass."),)
+    plan = Plan("raw/transcripts/2026-11-30-claude-code-use-uv.md", "", (
+        Entity("project", "project", (), "", facts), Entity("uv", "tool", (), "", ())))
+    wikic, _uv = anchor_plan(plan, SESSION).entities
+    assert wikic.name == "wikic" and [(f.text, f.anchored) for f in wikic.facts] == [
+        ("The project already uses uv.", True)]

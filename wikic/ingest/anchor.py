@@ -52,9 +52,9 @@ from wikic.ingest.plan_model import (
     Section,
 )
 from wikic.ingest.sentences import Sentence, best, clean, closing, name_forms, rank
-from wikic.ingest.session_project import session_project, to_project
+from wikic.ingest.session_project import GENERIC_FORMS, session_project, to_project
 from wikic.ingest.standing import FOUND_IMPORTANCE, INSTRUCTION, USER, kind_told, sets_a_rule
-from wikic.ingest.subjects import mentions, names_subject, refile
+from wikic.ingest.subjects import names_subject, refile
 from wikic.ingest.support import unsupported
 from wikic.text.specifics import ordinary, specifics
 from wikic.text.terms import words
@@ -398,16 +398,16 @@ def anchor_plan(plan: Plan, text: str) -> Plan:
         seen, via = observed(anchor)
         return replace(f, text=said, quote=quote, anchor=anchor, repaired=quote != f.quote, missing=missing,
                        extracted=f.extracted or whole is not None, completed=f.completed or whole is not None,
-                       seen=seen, via=via, off_subject=f.off_subject or talk(anchor, quote, said, subject))
+                       seen=seen, via=via, off_subject=f.off_subject or talk(anchor, quote))
 
-    def talk(anchor: Anchor | None, quote: str, said: str, subject: Iterable[str]) -> bool:
-        """A conversation's talk about the talk ("Understood. Let me check the project."), not naming the
-        subject: no claim about it (`narration.py`)."""
+    def talk(anchor: Anchor | None, quote: str) -> bool:
+        """A quote of a conversation's talk about the talk ("Understood. Let me check the project."): no claim
+        rests on it, whatever the claim says (a small model wrote "The project already uses uv; tests pass."
+        on that very quote) (`narration.py`)."""
         if not conversation or anchor is None:
             return False
         turn = transcript.turn_at(text, anchor.start_line, turns)
-        forms = [form for name in subject for form in name_forms(name)]
-        return turn is not None and narration(quote, turn.speaker) and not mentions(said, forms)
+        return turn is not None and narration(quote, turn.speaker)
 
     def facts(items: Iterable[Fact], *subject: str) -> tuple[Fact, ...]:
         return tuple(fact(f, subject) for f in items)
@@ -488,7 +488,8 @@ def anchor_plan(plan: Plan, text: str) -> Plan:
         aliases = tuple(a for a in e.aliases if index.contains(a) or _compact(a) == _compact(e.name))
         entities.append(Entity(e.name, e.kind, aliases, e.summary, facts(e.facts, e.name, *aliases)))
     # each claim on the page of what it is about, before a name left without one gets sentences found for it
-    entities, refiled = refile(entities, text, conversation=conversation)
+    entities, refiled = refile(entities, text, conversation=conversation,
+                               also={project: GENERIC_FORMS} if project is not None else None)
     for at, e in enumerate(entities):
         checked = _said_once(e.facts, index)
         if not any(f.anchored for f in checked):

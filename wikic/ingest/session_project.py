@@ -19,10 +19,13 @@ from wikic.ingest.plan_model import Entity, Plan
 from wikic.vault.frontmatter import split_page
 from wikic.vault.names import normalize_name
 
+_NOUNS = ("project", "repo", "repository", "codebase", "code base")
+# what names the project in a session's words, as `terms.words` cuts them ("the project", "this repo")
+GENERIC_FORMS = [tuple(noun.split()) for noun in _NOUNS]
 _GENERIC = frozenset(
     f"{det}{noun}".strip()
     for det in ("", "the ", "this ", "our ", "my ", "current ", "the current ")
-    for noun in ("project", "repo", "repository", "codebase", "code base")
+    for noun in _NOUNS
 )
 # last folders of a path that are no project's name
 _NOT_A_PROJECT = frozenset(

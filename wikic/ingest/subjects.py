@@ -22,7 +22,7 @@ open-source memory system…", from that very quote) is not written, unless the 
 from __future__ import annotations
 
 import bisect
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 
 from wikic.ingest.plan_model import Entity, Fact
@@ -55,7 +55,8 @@ def opening_name(text: str, names: dict[str, list[tuple[str, ...]]]) -> str | No
     return best[1] if best else None
 
 
-def refile(entities: Sequence[Entity], source: str, *, conversation: bool = False) -> tuple[list[Entity], int]:
+def refile(entities: Sequence[Entity], source: str, *, conversation: bool = False,
+           also: Mapping[str, Sequence[tuple[str, ...]]] | None = None) -> tuple[list[Entity], int]:
     """`entities` with each model claim that opens with another entity's name, and never names its own, moved
     to that entity (its support checked again for its new subject); and how many moved. A claim that names
     neither, in a passage of the source (its paragraph) that never names its entity either, is marked off its
@@ -64,8 +65,9 @@ def refile(entities: Sequence[Entity], source: str, *, conversation: bool = Fals
     one it answers) never names its entity and names another of the plan: "Done: the README now mentions
     it.", answering a request about `<system-reminder>`, is no claim about pip. Sentences found by code
     already name the subject they were found for (a claim the model cut and code completed is the model's,
-    and is checked)."""
-    forms = {e.name: name_forms(e.name, e.aliases) for e in entities}
+    and is checked). `also`: more forms that name an entity in this source ("the project", for the project
+    a session ran in)."""
+    forms = {e.name: [*name_forms(e.name, e.aliases), *(also or {}).get(e.name, ())] for e in entities}
     kept: dict[str, list[Fact]] = {e.name: [] for e in entities}
     lines = source.split("\n")
     turns = [h.line for h in transcript.headers(source)] if conversation else []
