@@ -71,3 +71,7 @@ def test_a_rule_a_memory_already_quotes_is_not_remembered_twice() -> None:
 def test_an_article_sets_no_rule_for_the_user() -> None:
     text = "# Notes\n\nFrom now on use uv, never pip.\n"
     assert anchor_plan(Plan("raw/articles/notes.md", "", memories=()), text).memories == ()
+
+
+def test_musing_about_the_future_is_no_instruction() -> None:
+    assert kind_told("episodic", "In the future we might move the service to Rust.", "user") == "episodic"

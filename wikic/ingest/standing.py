@@ -12,7 +12,7 @@ when the model proposed no memory of it (a 1.5B model, on a fresh vault, kept on
 uv; tests pass."): such a sentence of a user's turn that no memory of the source quotes becomes an instruction
 about the user, in the user's words, with importance `FOUND_IMPORTANCE`. Only those three openings ("From now
 on", "From here on", "Going forward"): "Always…" and "Never…" open rules and complaints alike ("Always the same
-error."), "In the future…" may only muse, so they only re-kind what the model proposed.
+error."), so they only re-kind what the model proposed. ("In the future…" may only muse: it does neither.)
 """
 
 from __future__ import annotations
@@ -23,19 +23,11 @@ from wikic.text.terms import opens_with, words
 INSTRUCTION = "instruction"
 _KEPT_KINDS = frozenset({INSTRUCTION, "lesson"})  # kinds the words never overrule
 USER = "user"  # the speaker of the user's turns, and the subject that means the user (`memory/identity.py`)
-_OPENINGS = (
-    ("from", "now", "on"),
-    ("from", "here", "on"),
-    ("going", "forward"),
-    ("in", "future"),
-    ("in", "the", "future"),
-    ("always",),
-    ("never",),
-    ("whenever",),
-    ("every", "time"),
-)
-# the openings that set a rule whatever follows ("In the future…" may only muse, "Always…" complain)
+# the openings that set a rule whatever follows
 _SETS_A_RULE = (("from", "now", "on"), ("from", "here", "on"), ("going", "forward"))
+# and those that make a memory the model proposed hold from then on ("Always…" may complain: "Always the same
+# error.")
+_OPENINGS = (*_SETS_A_RULE, ("always",), ("never",), ("whenever",), ("every", "time"))
 _NOT_STANDING = (("never", "mind"),)
 FOUND_IMPORTANCE = 0.8  # a rule the user set in so many words matters; the model gives "use uv" 0.8-0.9
 _LEAD_IN = frozenset("please and also so ok okay".split())
@@ -55,5 +47,5 @@ def kind_told(kind: str, quote: str, speaker: str) -> str:
 
 def sets_a_rule(sentence: str, speaker: str) -> bool:
     """A sentence of the user's that sets a rule from then on in so many words ("From now on use uv…")."""
-    return speaker.strip().lower() == USER and opens_with([word for word, _, _ in words(sentence)], _SETS_A_RULE,
-                                                             _LEAD_IN)
+    said = [word for word, _, _ in words(sentence)]
+    return speaker.strip().lower() == USER and opens_with(said, _SETS_A_RULE, _LEAD_IN)
