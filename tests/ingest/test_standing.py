@@ -57,7 +57,7 @@ def test_a_rule_the_user_set_in_so_many_words_is_remembered_when_the_model_propo
          "2026-11-30"),
         ("instruction", "user", 0.8, "Going forward, run the linter before every commit.",
          "raw/transcripts/2026-11-30-use-uv.md:L8", "2026-11-30")]
-    assert all(m.fact.anchored for m in anchored.memories)
+    assert all(m.fact.anchored for m in anchored.memories) and anchored.rules_found == 2
 
 
 def test_a_rule_a_memory_already_quotes_is_not_remembered_twice() -> None:
@@ -66,6 +66,7 @@ def test_a_rule_a_memory_already_quotes_is_not_remembered_twice() -> None:
     assert [(m.kind, m.fact.text) for m in anchored.memories] == [
         ("instruction", "The user wants uv, not pip."),  # re-kinded by its words, and not found again
         ("instruction", "Going forward, run the linter before every commit.")]
+    assert anchored.rules_found == 1
 
 
 def test_an_article_sets_no_rule_for_the_user() -> None:
@@ -75,3 +76,13 @@ def test_an_article_sets_no_rule_for_the_user() -> None:
 
 def test_musing_about_the_future_is_no_instruction() -> None:
     assert kind_told("episodic", "In the future we might move the service to Rust.", "user") == "episodic"
+
+
+def test_the_report_says_how_many_rules_code_remembered() -> None:
+    from wikic.ingest.report import SourceReport, log_notes, source_lines
+
+    r = SourceReport("raw/transcripts/s.md", "s", "compiled", rules_found=2)
+    assert '  2 rule(s) the user set in so many words ("From now on…"), remembered as instructions: the model ' \
+           "proposed no memory of them" in source_lines(r)
+    assert "2 rules remembered" in log_notes(r, lambda p: p)
+    assert "rule" not in "\n".join(source_lines(SourceReport("raw/transcripts/s.md", "s", "compiled")))

@@ -550,8 +550,8 @@ def anchor_plan(plan: Plan, text: str) -> Plan:
         return Memory(kind, m.subject, m.importance, anchored, when)
 
     memories = [remembered(m) for m in proposed]
-    if request is None and turns:
-        memories += [remembered(m) for m in _rules_set(index, text, turns, memories)]
+    rules = [remembered(m) for m in _rules_set(index, text, turns, memories)] if request is None and turns else []
+    memories += rules
     if request is not None and not any(m.fact.anchored for m in memories):
         content = _remembered_content(request, text)
         if content:  # the model proposed nothing that holds: the note itself says what to remember
@@ -560,7 +560,7 @@ def anchor_plan(plan: Plan, text: str) -> Plan:
     return Plan(
         plan.source_path, plan.summary, tuple(entities), tuple(concepts), comparisons, tuple(relations),
         plan.notes, tuple(dict.fromkeys(invented)), invented_claims, tuple(memories), replaced, found_count,
-        refiled, tuple(dict.fromkeys(titles)),
+        refiled, tuple(dict.fromkeys(titles)), sum(1 for m in rules if m.fact.anchored),
     )
 
 

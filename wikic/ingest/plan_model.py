@@ -339,6 +339,7 @@ class Plan:
     sentences_found: int = 0  # claims that are the source's own sentences, found by code (`sentences.py`)
     refiled: int = 0  # claims the model filed under one entity that open with another's name (`subjects.py`)
     titles: tuple[str, ...] = ()  # names that are the source's own title, which its source page covers (dropped)
+    rules_found: int = 0  # rules the user set in so many words, remembered by code (`standing.py`)
 
     def facts(self) -> list[Fact]:
         """Every fact in the plan, in order."""

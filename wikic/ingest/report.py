@@ -30,6 +30,7 @@ class SourceReport:
     dropped: dict[str, int] = field(default_factory=dict)  # claims not written, by reason (see plan_model)
     repaired_quotes: int = 0  # near-copied quotes snapped to the source span they copy
     sentences_found: int = 0  # claims that are the source's own sentences, found for names the model could not quote
+    rules_found: int = 0  # rules the user set in so many words, remembered though the model proposed no memory of them
     strategy: str = ""  # how the model was asked (see wikic.ingest.extract.run)
     nothing_extracted: bool = False  # the source names things and the model proposed none of them
     invented: list[str] = field(default_factory=list)  # proposed names the source never writes
@@ -86,6 +87,8 @@ def log_notes(r: SourceReport, link: Callable[[str], str]) -> str:
         parts.append(f"{r.repaired_quotes} quote{'' if r.repaired_quotes == 1 else 's'} repaired")
     if r.sentences_found:
         parts.append(f"{r.sentences_found} sentence{'' if r.sentences_found == 1 else 's'} found")
+    if r.rules_found:
+        parts.append(f"{r.rules_found} rule{'' if r.rules_found == 1 else 's'} remembered")
     if r.superseded:
         parts.append(f"{r.superseded} superseded")
     if r.contested:
@@ -211,6 +214,9 @@ def source_lines(s: SourceReport) -> list[str]:
     if s.sentences_found:
         lines.append(f"  {s.sentences_found} claim(s) are the source's own sentences, found for names the model"
                      " could not quote")
+    if s.rules_found:
+        lines.append(f"  {s.rules_found} rule(s) the user set in so many words (\"From now on…\"), remembered as"
+                     " instructions: the model proposed no memory of them")
     if s.superseded:
         lines.append(f"  {s.superseded} claim(s) superseded by a later value: moved to the page's history")
     for page in s.contested:

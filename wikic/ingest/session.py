@@ -171,6 +171,7 @@ class CompileSession:
         fill(r, result)
         r.dropped, r.repaired_quotes, r.invented = got.plan.dropped(), got.plan.repaired_count, list(got.plan.invented)
         r.sentences_found, r.titles = got.plan.sentences_found, list(got.plan.titles)
+        r.rules_found = got.plan.rules_found
         r.strategy, r.nothing_extracted = got.strategy, got.nothing_extracted
         if not self.job.dry_run:
             self._record(src, r, result)
