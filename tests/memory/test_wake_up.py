@@ -159,12 +159,16 @@ def test_s1_alone_briefs_its_instruction_while_the_users_page_waits(tmp_path: Pa
     (found,) = recall(root, "uv", subject="user", as_of=AS_OF)
     assert found.memory.waiting and found.to_dict()["waiting"] is True
     assert load_memories(root).items == []  # asked for pages' memories only (confirm_lesson's), there are none
+    # and the source's page says where its memory is
+    page = (root / "sources" / "python-tooling.md").read_text(encoding="utf-8")
+    assert "- 1 memory about Me, whose page waits: the briefing (`wikic wake-up`) and recall show it meanwhile" in page
 
 
 def test_once_the_page_exists_its_memory_is_briefed_once_from_it(vault: Path) -> None:
     briefing = wake_up(vault, as_of=AS_OF, budget=2000)
     assert briefing.text.count("Use uv for every Python project") == 1
     assert not any(item["waiting"] for s in briefing.to_dict()["sections"] for item in s["items"])
+    assert "whose page waits" not in (vault / "sources" / "python-tooling.md").read_text(encoding="utf-8")
 
 
 def test_the_briefing_says_what_the_wiki_covers_when_asked(vault: Path) -> None:

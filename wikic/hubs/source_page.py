@@ -366,6 +366,17 @@ def _pages_text(view: HubView, pages: list[str], cites: dict[str, int], entry: d
     return "\n".join(out)
 
 
+def _waiting_memories(view: HubView, raw: str) -> dict[str, int]:
+    """subject -> how many memories `raw` said of it, for the subjects waiting in the mentions ledger."""
+    out: dict[str, int] = {}
+    for item in view.mentions.values():
+        said = (item.get("sources") or {}).get(raw)
+        rows = said.get("memories") if isinstance(said, dict) else None
+        if item.get("name") and isinstance(rows, list) and rows:
+            out[str(item["name"])] = out.get(str(item["name"]), 0) + len(rows)
+    return out
+
+
 def _left_out(view: HubView, raw: str, entry: dict[str, Any]) -> str:
     out = []
     waiting = sorted(
@@ -379,6 +390,13 @@ def _left_out(view: HubView, raw: str, entry: dict[str, Any]) -> str:
         names += f" and {len(waiting) - 12} more" if len(waiting) > 12 else ""
         out.append(f"- {len(waiting)} name{'' if len(waiting) == 1 else 's'} waiting for a page (an entity gets one "
                    f"once {needed} sources name it, a concept once its sections are filled): {names}")
+    remembered = _waiting_memories(view, raw)
+    if remembered:
+        n = sum(remembered.values())
+        about = ", ".join(_heading(name) for name in sorted(remembered, key=str.casefold))
+        whose, it = ("whose page waits" if len(remembered) == 1 else "whose pages wait"), ("it" if n == 1 else "them")
+        out.append(f"- {n} memor{'y' if n == 1 else 'ies'} about {about}, {whose}: the briefing (`wikic wake-up`) "
+                   f"and recall show {it} meanwhile")
     dropped: dict[str, Any] = entry["dropped"] if isinstance(entry.get("dropped"), dict) else {}
     claims = {r: int(n) for r, n in dropped.items() if r != SUMMARY_REASON and int(n) > 0}
     if claims:
