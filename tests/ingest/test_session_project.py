@@ -13,7 +13,7 @@ from wikic.ingest.session_project import session_project, to_project
     ("/home/ana/proj/billing", "billing"),
     ("/home/ana/proj/billing/", "billing"),
     ("C:\\\\Users\\\\ana\\\\code\\\\shop", "shop"),
-    ("~/work/ledger", "ledger"),
+    ("~/dev/ledger", "ledger"),
     ("/home/ana", None),  # a home folder names no project
     ("/Users/ana", None),
     ("/", None),

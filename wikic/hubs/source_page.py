@@ -39,6 +39,7 @@ from wikic.vault.formats.transcript import headers, is_transcript
 from wikic.vault.frontmatter import split_page
 from wikic.vault.lead import lead_of, plain_line, shorten
 from wikic.vault.slug import SOURCE, slugify
+from wikic.vault.state import waiting_memories
 
 KEY_POINTS = 5  # at most; as many as the source gave, when fewer
 TAGS = 3
@@ -369,11 +370,9 @@ def _pages_text(view: HubView, pages: list[str], cites: dict[str, int], entry: d
 def _waiting_memories(view: HubView, raw: str) -> dict[str, int]:
     """subject -> how many memories `raw` said of it, for the subjects waiting in the mentions ledger."""
     out: dict[str, int] = {}
-    for item in view.mentions.values():
-        said = (item.get("sources") or {}).get(raw)
-        rows = said.get("memories") if isinstance(said, dict) else None
-        if item.get("name") and isinstance(rows, list) and rows:
-            out[str(item["name"])] = out.get(str(item["name"]), 0) + len(rows)
+    for name, source, rows in waiting_memories(view.mentions):
+        if source == raw:
+            out[name] = out.get(name, 0) + len(rows)
     return out
 
 

@@ -53,7 +53,7 @@ from wikic.ingest.plan_model import (
 )
 from wikic.ingest.sentences import Sentence, best, clean, closing, name_forms, rank
 from wikic.ingest.session_project import GENERIC_FORMS, session_project, to_project
-from wikic.ingest.standing import FOUND_IMPORTANCE, INSTRUCTION, USER, kind_told, sets_a_rule
+from wikic.ingest.standing import FOUND_IMPORTANCE, INSTRUCTION, USER, kind_told, opens_a_rule, said_by_user
 from wikic.ingest.subjects import names_subject, refile
 from wikic.ingest.support import unsupported
 from wikic.text.specifics import ordinary, specifics
@@ -488,7 +488,7 @@ def anchor_plan(plan: Plan, text: str) -> Plan:
         aliases = tuple(a for a in e.aliases if index.contains(a) or _compact(a) == _compact(e.name))
         entities.append(Entity(e.name, e.kind, aliases, e.summary, facts(e.facts, e.name, *aliases)))
     # each claim on the page of what it is about, before a name left without one gets sentences found for it
-    entities, refiled = refile(entities, text, conversation=conversation,
+    entities, refiled = refile(entities, text, conversation=conversation, turns=[h.line for h in turns],
                                also={project: GENERIC_FORMS} if project is not None else None)
     for at, e in enumerate(entities):
         checked = _said_once(e.facts, index)
@@ -584,9 +584,11 @@ def _rules_set(index: AnchorIndex, text: str, turns: list[transcript.TurnHeader]
     quoted = [m.fact.anchor for m in memories if m.fact.anchored and m.fact.anchor is not None]
     out = []
     for sentence in index.sentences():
+        if not opens_a_rule(sentence.text):  # the few that do, before their turn is looked up
+            continue
         anchor = index.anchor_of(sentence)
         turn = transcript.turn_at(text, anchor.start_line, turns)
-        if turn is None or not sets_a_rule(sentence.text, turn.speaker):
+        if turn is None or not said_by_user(turn.speaker):
             continue
         if any(q.start_line <= anchor.end_line and anchor.start_line <= q.end_line for q in quoted):
             continue

@@ -38,14 +38,18 @@ def _standing(sentence: str) -> bool:
     return opens_with(said, _OPENINGS, _LEAD_IN) and not opens_with(said, _NOT_STANDING, _LEAD_IN)
 
 
+def said_by_user(speaker: str) -> bool:
+    return speaker.strip().lower() == USER
+
+
 def kind_told(kind: str, quote: str, speaker: str) -> str:
     """`kind`, or `instruction` for a memory the user said in words that make it hold from then on."""
-    if kind in _KEPT_KINDS or speaker.strip().lower() != USER:
+    if kind in _KEPT_KINDS or not said_by_user(speaker):
         return kind
     return INSTRUCTION if any(_standing(sentence) for sentence in sentences(quote)) else kind
 
 
-def sets_a_rule(sentence: str, speaker: str) -> bool:
-    """A sentence of the user's that sets a rule from then on in so many words ("From now on use uv…")."""
-    said = [word for word, _, _ in words(sentence)]
-    return speaker.strip().lower() == USER and opens_with(said, _SETS_A_RULE, _LEAD_IN)
+def opens_a_rule(sentence: str) -> bool:
+    """A sentence that sets a rule from then on in so many words ("From now on use uv…"): a rule the user set,
+    when the user said it (`said_by_user`)."""
+    return opens_with([word for word, _, _ in words(sentence)], _SETS_A_RULE, _LEAD_IN)

@@ -30,7 +30,6 @@ from wikic.ingest.sentences import form_at, name_forms
 from wikic.ingest.support import unsupported
 from wikic.text.sentences import sentences
 from wikic.text.terms import words
-from wikic.vault.formats import transcript
 
 _ARTICLES = frozenset("the a an".split())
 # what a sentence may open with in place of the name of what it is about
@@ -55,7 +54,7 @@ def opening_name(text: str, names: dict[str, list[tuple[str, ...]]]) -> str | No
     return best[1] if best else None
 
 
-def refile(entities: Sequence[Entity], source: str, *, conversation: bool = False,
+def refile(entities: Sequence[Entity], source: str, *, conversation: bool = False, turns: Sequence[int] = (),
            also: Mapping[str, Sequence[tuple[str, ...]]] | None = None) -> tuple[list[Entity], int]:
     """`entities` with each model claim that opens with another entity's name, and never names its own, moved
     to that entity (its support checked again for its new subject); and how many moved. A claim that names
@@ -65,12 +64,11 @@ def refile(entities: Sequence[Entity], source: str, *, conversation: bool = Fals
     one it answers) never names its entity and names another of the plan: "Done: the README now mentions
     it.", answering a request about `<system-reminder>`, is no claim about pip. Sentences found by code
     already name the subject they were found for (a claim the model cut and code completed is the model's,
-    and is checked). `also`: more forms that name an entity in this source ("the project", for the project
-    a session ran in)."""
+    and is checked). `turns`: the lines of a conversation's turn headers, in order; `also`: more forms that
+    name an entity in this source ("the project", for the project a session ran in)."""
     forms = {e.name: [*name_forms(e.name, e.aliases), *(also or {}).get(e.name, ())] for e in entities}
     kept: dict[str, list[Fact]] = {e.name: [] for e in entities}
     lines = source.split("\n")
-    turns = [h.line for h in transcript.headers(source)] if conversation else []
     moved = 0
     for entity in entities:
         for fact in entity.facts:
@@ -108,7 +106,7 @@ def refile(entities: Sequence[Entity], source: str, *, conversation: bool = Fals
     return [replace(e, facts=tuple(_unique(kept[e.name]))) for e in entities], moved
 
 
-def _exchange(lines: list[str], turns: list[int], line: int) -> str:
+def _exchange(lines: list[str], turns: Sequence[int], line: int) -> str:
     """The turn holding 1-based `line`, with the turn before it (turns start at the header lines `turns`)."""
     at = bisect.bisect_right(turns, line) - 1
     start = turns[max(at - 1, 0)] if at >= 0 else 1

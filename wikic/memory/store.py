@@ -29,7 +29,15 @@ from wikic.vault.frontmatter import split_page
 from wikic.vault.link_text import LinkNames
 from wikic.vault.load import walk
 from wikic.vault.schema_md import load as load_schema
-from wikic.vault.state import MEMORY_INDEX, MENTIONS, Mentions, read_cache_json, state_path, write_cache
+from wikic.vault.state import (
+    MEMORY_INDEX,
+    MENTIONS,
+    Mentions,
+    read_cache_json,
+    state_path,
+    waiting_memories,
+    write_cache,
+)
 
 _VERSION = 2
 _BLOCK = begin_prefix(BLOCK_PREFIX).rstrip()  # "<!-- wikic:begin memory:"
@@ -138,26 +146,18 @@ def _well_formed(pending: Any) -> TypeGuard[list[dict[str, Any]]]:
 
 def _waiting(root: Path) -> list[dict[str, Any]]:
     """The memories of the subjects waiting in the mentions ledger: subject, raw source, place, item; by
-    subject, then source. A row the ledger holds in another shape is left out (the ledger is wikic's)."""
+    subject, then source. A row of another shape is left out (the ledger is wikic's)."""
     out: list[dict[str, Any]] = []
-    entries = Mentions.load(root).items
-    for key in sorted(entries):
-        entry = entries[key]
-        subject, sources = entry.get("name"), entry.get("sources")
-        if not isinstance(subject, str) or not isinstance(sources, dict):
-            continue
-        for raw in sorted(sources):
-            rows = sources[raw].get("memories") if isinstance(sources[raw], dict) else None
-            for n, row in enumerate(rows if isinstance(rows, list) else []):
-                try:
-                    kind, text, anchor, importance, day = row
-                    if kind not in KINDS:
-                        continue
-                    item = MemoryItem(str(kind), dt.date.fromisoformat(day), str(text), (str(anchor),),
-                                      float(importance))
-                except (TypeError, ValueError):
+    for subject, raw, rows in waiting_memories(Mentions.load(root).items):
+        for n, row in enumerate(rows):
+            try:
+                kind, text, anchor, importance, day = row
+                if kind not in KINDS:
                     continue
-                out.append({"subject": subject, "raw": raw, "n": n, "item": _raw(item)})
+                item = MemoryItem(str(kind), dt.date.fromisoformat(day), str(text), (str(anchor),), float(importance))
+            except (TypeError, ValueError):
+                continue
+            out.append({"subject": subject, "raw": raw, "n": n, "item": _raw(item)})
     return out
 
 

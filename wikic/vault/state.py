@@ -36,7 +36,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import AbstractContextManager, contextmanager, suppress
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -254,6 +254,22 @@ class Compiled:
 
     def save(self) -> None:
         _write_ledger(self.root, COMPILED, "sources", self.entries)
+
+
+def waiting_memories(items: Mapping[str, Any]) -> Iterator[tuple[str, str, list[Any]]]:
+    """(subject, raw source, the memory rows it said of the subject) for the subjects of the mentions ledger's
+    `items` (`Mentions.items`), by key then source; rows as the compiler writes them ([kind, text, anchor,
+    importance, day]). An entry of another shape is left out (the ledger is wikic's)."""
+    for key in sorted(items):
+        entry = items[key]
+        name, sources = entry.get("name"), entry.get("sources")
+        if not isinstance(name, str) or not name or not isinstance(sources, dict):
+            continue
+        for raw in sorted(sources):
+            said = sources[raw]
+            rows = said.get("memories") if isinstance(said, dict) else None
+            if isinstance(rows, list) and rows:
+                yield name, raw, rows
 
 
 class Mentions:
