@@ -80,3 +80,42 @@ def test_the_credentials_are_masked_also_outside_their_url() -> None:
     # a user name with a password beside it is no secret (it would blank the word wherever it is)
     assert redact("alice asked") == "alice asked"
     assert set(url_secrets(url)) >= {"alice:s3cr%2Ft-pw", "s3cr%2Ft-pw", "s3cr/t-pw"}
+
+
+@pytest.mark.parametrize(
+    ("url", "shown"),
+    [
+        ("https://host/v1?api-key=SECRET-1", "https://host/v1?api-key=***"),
+        ("https://host/v1?api-version=2024-02&key=SECRET-2", "https://host/v1?api-version=2024-02&key=***"),
+        ("https://host/v1?token=SECRET-3#frag", "https://host/v1?token=***#frag"),
+        ("https://host/v1?access_token=SECRET-4&x=1", "https://host/v1?access_token=***&x=1"),
+        ("https://h.blob.example/c?sv=2022&sig=SECRET%2B5", "https://h.blob.example/c?sv=2022&sig=***"),
+        ("https://host/v1?apiKey=SECRET-6", "https://host/v1?apiKey=***"),
+        ("https://host/v1?X-Amz-Security-Token=SECRET-7", "https://host/v1?X-Amz-Security-Token=***"),
+        ("https://host/v1?client_secret=SECRET-8", "https://host/v1?client_secret=***"),
+        ("https://u:pw-SECRET-9@host/v1?key=SECRET-9", "https://***@host/v1?key=***"),
+        ("https://host/v1?model=m&page=2", "https://host/v1?model=m&page=2"),  # nothing secret: left alone
+    ],
+)
+def test_query_parameters_that_carry_a_secret_are_masked(url: str, shown: str) -> None:
+    assert without_credentials(url) == shown
+    assert without_credentials(f"cannot reach {url!r}: refused") == f"cannot reach {shown!r}: refused"
+    # and wherever the value shows on its own, decoded or escaped, when the URL is known
+    redact = Redactor(urls=[url])
+    for secret in {s for s in url_secrets(url) if "SECRET" in s}:
+        assert "SECRET" not in redact(f"refused {secret} and {secret!r} and {json.dumps(secret)}"), secret
+    if "SECRET" in url:
+        assert any("SECRET" in s for s in url_secrets(url))
+    assert "SECRET" not in redact(f"GET {url} failed")
+
+
+def test_a_secret_parameter_is_masked_also_decoded_outside_its_url() -> None:
+    redact = Redactor(urls=["https://h.blob.example/c?sv=2022&sig=s3cret%2Bsig%3D"])
+    assert redact("signature s3cret+sig= refused") == "signature *** refused"
+    assert redact("signature 's3cret%2Bsig%3D' refused") == "signature '***' refused"
+
+
+def test_a_url_that_does_not_parse_has_no_secrets_to_list_but_is_still_masked_where_shown() -> None:
+    url = "http://[::1:9/v1?api-key=SECRET-10"
+    assert url_secrets(url) == []
+    assert "SECRET" not in Redactor(urls=[url])(f"bad URL {url}")
