@@ -36,6 +36,7 @@ from wikic.progress import ProgressCallback, ProgressEvent
 from wikic.vault.formats.transcript import Conversation
 from wikic.vault.layout import RAW_DIR, is_export
 from wikic.vault.state import ConversationLedger, SetAside, conversations_lock, source_ledger
+from wikic.vault.tree import walk_tree
 
 SAVE_EVERY = 50
 STREAMED = {chatgpt.TOOL: chatgpt, claude_ai.TOOL: claude_ai}
@@ -96,7 +97,7 @@ def find_dropped(root: Path) -> list[Found]:
     captured = set(source_ledger(root))
     aside = SetAside.load(root)  # refused by an earlier ingest (a zip bomb...): not opened again until it changes
     found = []
-    for folder, dirs, files in os.walk(root / RAW_DIR):
+    for folder, dirs, files in walk_tree(root / RAW_DIR):
         rel_dir = Path(folder).relative_to(root).as_posix()
         dirs[:] = sorted(d for d in dirs if not d.startswith(".") and not is_export(f"{rel_dir}/{d}"))
         for name in sorted(files):

@@ -13,6 +13,7 @@ from typing import IO, Any
 from wikic.errors import ExportError
 from wikic.text.archive import open_zip
 from wikic.vault.load import not_a_regular_file  # a named pipe in an export's folder would block its read
+from wikic.vault.tree import walk_tree
 
 # What reading a damaged zip raises: a bad header or CRC, a deflate stream cut short or corrupted.
 _ZIP_ERRORS = (zipfile.BadZipFile, zlib.error, EOFError, NotImplementedError, ValueError)
@@ -48,7 +49,7 @@ class FolderTree(Tree):
     def names(self) -> list[str]:
         if self._names is None:
             found = []
-            for folder, dirs, files in os.walk(self.path):
+            for folder, dirs, files in walk_tree(self.path):
                 dirs[:] = sorted(d for d in dirs if not d.startswith("."))
                 rel = Path(folder).relative_to(self.path).as_posix()
                 found += [name if rel == "." else f"{rel}/{name}" for name in sorted(files)

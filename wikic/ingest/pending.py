@@ -26,6 +26,7 @@ from wikic.vault.layout import RAW_DIR, is_export
 from wikic.vault.load import not_a_regular_file
 from wikic.vault.paths import confined
 from wikic.vault.state import Compiled, ConversationLedger, SetAside, file_sha256, set_aside_lock, source_ledger
+from wikic.vault.tree import walk_tree
 
 SET_ASIDE_NOTE = "set aside until it changes; `wikic status` lists it"
 
@@ -118,7 +119,7 @@ def _compiled(root: Path, rel: str, entry: dict[str, object] | None, compiled: C
 def _raw_files(root: Path) -> list[str]:
     out: list[str] = []
     confined(root, root / RAW_DIR)  # a raw/ linked out of the vault holds no source of this vault
-    for folder, dirs, files in os.walk(root / RAW_DIR):
+    for folder, dirs, files in walk_tree(root / RAW_DIR):
         rel_dir = Path(folder).relative_to(root).as_posix()
         dirs[:] = sorted(d for d in dirs if not d.startswith(".") and not is_export(f"{rel_dir}/{d}"))
         for name in sorted(files):

@@ -28,6 +28,7 @@ from wikic.vault.layout import (
 from wikic.vault.load import not_a_regular_file
 from wikic.vault.parse import MAX_PAGE_BYTES
 from wikic.vault.state import ConversationLedger, source_ledger
+from wikic.vault.tree import walk_tree
 from wikic.vault.write import inside
 
 WINGS = (*SUBJECT_FOLDERS, RAW_DIR)
@@ -103,7 +104,7 @@ def classify(vault: Path, rel: str, originals: frozenset[str]) -> SourceFile | N
 def scan(vault: Path) -> Iterator[SourceFile]:
     """Every file of the vault the palace should hold, in a stable order."""
     originals = extracted_originals(vault)
-    for dirpath, dirnames, filenames in os.walk(vault):
+    for dirpath, dirnames, filenames in walk_tree(vault):
         dirnames[:] = sorted(d for d in dirnames if d not in IGNORED_DIRS and not d.startswith("."))
         rel_dir = os.path.relpath(dirpath, vault)
         for name in sorted(filenames):
