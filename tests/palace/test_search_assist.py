@@ -145,6 +145,7 @@ def test_a_valid_ranking_reorders(indexed: Path, standin: StandinServer, make_ll
     (reply({"order": [1, 2]}), "invalid reply"),
     (reply({"ranking": ["entities/openai.md"]}), "invalid reply"),
     (malformed("the best one is number 2"), "invalid reply"),
+    (malformed("[" * 100_000 + "]" * 100_000), "nested deeper than"),  # no RecursionError
     (error(500, should_retry=False), "500"),
 ])
 def test_hostile_replies_keep_the_fused_order(

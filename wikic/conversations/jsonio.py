@@ -1,9 +1,10 @@
 """Reading JSON that someone else wrote: exports, session files, hook payloads, assistants' settings.
 
-`parse` is the one JSON reader for all of it: `json.loads` with the nesting bounded (`MAX_DEPTH`), so JSON
-nested a thousand levels deep is a `TooDeep` error (a ValueError, like any other text that is not JSON),
-never a RecursionError, whatever the stack the caller runs on; and the value it returns can be walked
-recursively by the format readers. `loads` is the same as an ExportError naming the file.
+`parse` is the one JSON reader for all of it: `json.loads` with the nesting bounded (`MAX_DEPTH`,
+`wikic.text.bounded_json`, which the model's replies are read through too), so JSON nested a thousand
+levels deep is a `TooDeep` error (a ValueError, like any other text that is not JSON), never a
+RecursionError, whatever the stack the caller runs on; and the value it returns can be walked recursively
+by the format readers. `loads` is the same as an ExportError naming the file.
 
 `iter_array` reads the elements of a top-level array one at a time, keeping only the element being parsed
 (plus one read block) in memory, whatever the file's size, so a 200 MB `conversations.json` (or the same
@@ -18,30 +19,15 @@ from collections.abc import Iterator, Mapping
 from typing import IO, Any, NamedTuple, TypeVar
 
 from wikic.errors import ExportError
+from wikic.text.bounded_json import MAX_DEPTH, TooDeep, parse, raw_decode
+
+__all__ = ["MAX_DEPTH", "JsonLines", "TooDeep", "field", "iter_array", "loads", "parse", "read_jsonl"]
 
 T = TypeVar("T")
 
 BLOCK = 1 << 20  # bytes read at a time
 MAX_ELEMENT = 256 << 20  # one conversation larger than this is refused, not read into memory without end
 _WS = " \t\r\n"
-# No export nests more than a few dozen levels; Python's parser (and any code that walks the value) runs out
-# of stack near a thousand, so the limit sits well below that, whatever the caller's own depth.
-MAX_DEPTH = 200
-_DECODER = json.JSONDecoder()
-
-
-class TooDeep(ValueError):
-    """JSON that wikic does not read although it is valid: nested deeper than MAX_DEPTH levels, or holding
-    a number longer than Python converts (4,300 digits)."""
-
-    def __init__(self, what: str = f"nested deeper than {MAX_DEPTH} levels") -> None:
-        super().__init__(what)
-
-
-def parse(text: str) -> Any:
-    """The JSON value of `text`: json.JSONDecodeError when it is not JSON, TooDeep when it nests deeper
-    than MAX_DEPTH levels (both ValueErrors)."""
-    return _raw_decode(_DECODER, text, 0, whole=True)[0]
 
 
 def loads(text: str, label: str, *, hint: str | None = None) -> Any:
@@ -51,38 +37,6 @@ def loads(text: str, label: str, *, hint: str | None = None) -> Any:
     except ValueError as exc:
         what = f"JSON {exc}" if isinstance(exc, TooDeep) else f"not valid JSON: {exc}"
         raise ExportError(f"{label}: {what}", hint=hint or "the file is damaged; nothing of it was read") from None
-
-
-def _raw_decode(decoder: json.JSONDecoder, text: str, pos: int, *, whole: bool = False) -> tuple[Any, int]:
-    """`decoder.raw_decode(text, pos)` with the nesting bounded (`whole`: nothing but whitespace may follow,
-    as `json.loads` requires)."""
-    try:
-        value, end = decoder.raw_decode(text, pos) if not whole else (decoder.decode(text), len(text))
-    except RecursionError:
-        raise TooDeep() from None
-    except json.JSONDecodeError:
-        raise
-    except ValueError:  # an integer of more digits than int() converts
-        raise TooDeep("holding a number too long to read") from None
-    _check_depth(value, text, pos, end)
-    return value, end
-
-
-def _check_depth(value: Any, text: str, start: int, end: int) -> None:
-    """TooDeep when `value` (parsed from text[start:end]) nests deeper than MAX_DEPTH. A text with fewer
-    brackets than that cannot; otherwise the containers are walked (a stack, not recursion), which costs a
-    fraction of the parse."""
-    if not isinstance(value, dict | list) or text.count("[", start, end) + text.count("{", start, end) <= MAX_DEPTH:
-        return
-    stack: list[tuple[Any, int]] = [(value, 1)]
-    while stack:
-        item, depth = stack.pop()
-        children = item.values() if isinstance(item, dict) else item
-        for child in children:
-            if isinstance(child, dict | list):
-                if depth >= MAX_DEPTH:
-                    raise TooDeep()
-                stack.append((child, depth + 1))
 
 
 def iter_array(stream: IO[bytes], label: str, *, max_element: int = MAX_ELEMENT) -> Iterator[Any]:
@@ -135,7 +89,7 @@ def iter_array(stream: IO[bytes], label: str, *, max_element: int = MAX_ELEMENT)
         skip("")
         while True:
             try:
-                value, end = _raw_decode(decoder, buf, pos)
+                value, end = raw_decode(decoder, buf, pos)
             except TooDeep as exc:
                 raise ExportError(f"{label}:{_line(buf, pos, line)}: an element {exc}",
                                   hint="the file is damaged there; conversations before this point were brought in"

@@ -3,12 +3,12 @@ is cut off or loops, and the reading of the JSON object out of the reply's text.
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass
 from typing import Any
 
 from wikic.errors import LLMError
+from wikic.text.bounded_json import TooDeep, parse
 
 
 @dataclass(frozen=True)
@@ -104,18 +104,21 @@ def parse_json_object(text: str, *, where: str, prompt_tokens: int = 0, completi
             where, "empty reply", raw=text, prompt_tokens=prompt_tokens, completion_tokens=completion_tokens
         )
     try:
-        value = json.loads(body)
+        value = parse(body)  # nesting bounded: a reply nested 100,000 deep is invalid, never a RecursionError
     except ValueError as exc:
+        problem = str(exc)
         # Prose around an object ("Here is the JSON: {...}") is common without server-side enforcement.
         start, end = body.find("{"), body.rfind("}")
         try:
-            value = json.loads(body[start : end + 1]) if 0 <= start < end else None
-        except ValueError:
+            value = parse(body[start : end + 1]) if 0 <= start < end else None
+        except ValueError as inner:
             value = None
+            if isinstance(inner, TooDeep):
+                problem = str(inner)  # the object was found: what is wrong with it is the news
         if value is None:
             raise InvalidReply(
                 where,
-                f"reply is not valid JSON ({exc})",
+                f"reply is not valid JSON ({problem})",
                 raw=text,
                 prompt_tokens=prompt_tokens,
                 completion_tokens=completion_tokens,

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Iterator
 from typing import Any
 
 from wikic.errors import UsageError
 from wikic.palace.hybrid import search
 from wikic.palace.palace import Palace
+from wikic.text.bounded_json import parse
 
 
 def search_batch(
@@ -25,8 +25,8 @@ def search_batch(
         if not line.strip():
             continue
         try:
-            item = json.loads(line)
-        except json.JSONDecodeError as exc:
+            item = parse(line)  # nesting bounded: a line nested 100,000 deep is no query, never a RecursionError
+        except ValueError as exc:
             raise UsageError(f"batch line {number} is not JSON: {exc}") from None
         if not isinstance(item, dict) or not isinstance(item.get("query"), str):
             raise UsageError(f'batch line {number} must be an object with a string "query"')

@@ -65,7 +65,7 @@ def load(root: Path) -> dict[str, CachedNote]:
         if lines and lines[-1] == b"":
             lines.pop()
         return {entry.note.path: entry for entry in decode(lines)}
-    except (ValueError, TypeError, KeyError, AttributeError):
+    except (ValueError, TypeError, KeyError, AttributeError, RecursionError):  # RecursionError: nested 1,000 deep
         return {}  # a damaged cache is rebuilt, never trusted
 
 

@@ -171,7 +171,7 @@ def read_cache_json(root: Path, name: str) -> dict[str, Any] | None:
     text = read_cache(root, name)
     try:
         data = json.loads(text) if text else None
-    except ValueError:
+    except (ValueError, RecursionError):  # RecursionError: JSON nested a thousand levels deep
         return None
     return data if isinstance(data, dict) else None
 
