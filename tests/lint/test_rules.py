@@ -1162,6 +1162,13 @@ UNSAFE_NAME_CASES = [
     pytest.param("raw/articles/we|rd.md", ["raw/articles/we|rd.md"], id="pipe-in-raw"),
     pytest.param("notes /x.md", ["notes /x.md"], id="folder-ends-with-space"),
     pytest.param("notes./x.md", ["notes./x.md"], id="folder-ends-with-dot"),
+    pytest.param("entities/con.md", ["entities/con.md"], id="device-name"),
+    pytest.param("entities/COM0.md", ["entities/COM0.md"], id="com0"),
+    pytest.param("raw/articles/lpt0.tar.md", ["raw/articles/lpt0.tar.md"], id="lpt0-two-extensions"),
+    pytest.param("raw/articles/COM¹.md", ["raw/articles/COM¹.md"], id="superscript-one"),
+    pytest.param("nul/x.md", ["nul/x.md"], id="device-folder"),
+    pytest.param("entities/console.md", [], id="a-longer-name"),
+    pytest.param("entities/com0-page.md", [], id="what-the-slug-makes-of-it"),
 ]
 
 

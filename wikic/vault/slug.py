@@ -11,8 +11,10 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
+# The device names Windows reserves whatever the extension (`con.md` cannot be made): COM0 and LPT0 among
+# them, and COM¹, COM², COM³ (and LPT's), which NFKC has made com1, com2, com3 by the time a name is checked.
 WINDOWS_RESERVED = frozenset(
-    {"con", "prn", "aux", "nul", *(f"com{i}" for i in range(1, 10)), *(f"lpt{i}" for i in range(1, 10))}
+    {"con", "prn", "aux", "nul", *(f"com{i}" for i in range(10)), *(f"lpt{i}" for i in range(10))}
 )
 MAX_SLUG = 80
 _HYPHENS = re.compile(r"-{2,}")
@@ -23,7 +25,7 @@ _APOSTROPHES = str.maketrans("", "", "'\u2019")
 @dataclass(frozen=True)
 class SlugRules:
     casefold: bool  # str.casefold ("Straße" -> "strasse") rather than str.lower ("straße")
-    keep_marks: bool  # combining marks (Mn, Mc: Indic vowel signs, "i" + U+0307) are letters, not separators
+    keep_marks: bool  # combining marks (Mn, Mc: Indic vowel signs) are letters, not separators
     drop_apostrophes: bool  # "Altman's" -> "altmans" rather than "altman-s"
     fallback: str  # the name when nothing usable is left ("": the caller decides)
     reserved_suffix: str  # appended to a name Windows reserves ("con" -> "con-page")
@@ -37,8 +39,9 @@ def slugify(text: str, max_length: int = MAX_SLUG, rules: SlugRules = PAGE) -> s
     """'Sam Altman' -> 'sam-altman'; 'Ünïcode Ça' -> 'ünïcode-ça'; '数据库 选择' -> '数据库-选择'.
 
     Letters and digits of every script are kept, lower-cased; everything else becomes a single hyphen, at
-    most `max_length` characters (cut at a hyphen when one is in the second half), in NFC. Page names by
-    default; `rules=SOURCE` for raw files.
+    most `max_length` characters (cut at a hyphen when one is in the second half), in NFC ('İstanbul' ->
+    'istanbul'). A name Windows reserves ('con', 'COM0') gets a suffix. Page names by default;
+    `rules=SOURCE` for raw files.
     """
     if text.isascii():  # most names: no normalization changes them, and a letter or digit is [a-z0-9]
         if rules.drop_apostrophes:
@@ -49,6 +52,10 @@ def slugify(text: str, max_length: int = MAX_SLUG, rules: SlugRules = PAGE) -> s
         if rules.drop_apostrophes:
             text = text.translate(_APOSTROPHES)
         text = text.casefold() if rules.casefold else text.lower()
+        if not rules.keep_marks:
+            # "İ" (Turkish dotted capital I) lower-cases to "i" + a combining dot above, which says nothing on
+            # an "i" and would cut "İstanbul" into "i-stanbul" (raw names keep the mark: capture always has)
+            text = text.replace("i\u0307", "i")
         kept = "".join(c if _kept(c, rules.keep_marks) else "-" for c in text)
         slug = _HYPHENS.sub("-", kept).strip("-")
     if len(slug) > max_length:

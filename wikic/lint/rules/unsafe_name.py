@@ -1,4 +1,5 @@
-"""unsafe-name: a file name Obsidian links or some operating system cannot handle."""
+"""unsafe-name: a file name Obsidian links or some operating system cannot handle: a character links or
+Windows refuse, a space or dot at either end, a device name Windows reserves (`con.md`, `COM0.md`)."""
 
 from __future__ import annotations
 
@@ -8,8 +9,17 @@ from collections.abc import Iterator
 from wikic.lint.context import LintContext
 from wikic.lint.finding import Finding
 from wikic.lint.rule import Rule
+from wikic.vault.slug import WINDOWS_RESERVED
 
 _UNSAFE = re.compile(r"[#^\[\]|\\:*?\"<>%]")
+_SUPERSCRIPTS = str.maketrans("¹²³", "123")  # Windows reads COM¹ as COM1 (and no other superscript)
+
+
+def windows_device(part: str) -> str | None:
+    """The device name Windows reserves that `part` (a file or folder name) is, whatever its extension
+    (`con.md`, `COM0.md`, `lpt¹.txt`, `nul`), or None."""
+    stem = part.split(".", 1)[0].rstrip(" ").translate(_SUPERSCRIPTS).lower()
+    return stem.upper() if stem in WINDOWS_RESERVED else None
 
 
 def unsafe_name(ctx: LintContext) -> Iterator[Finding]:
@@ -27,6 +37,12 @@ def unsafe_name(ctx: LintContext) -> Iterator[Finding]:
             if part != part.rstrip(" .") or part != part.lstrip(" "):
                 yield ctx.finding(
                     "unsafe-name", path, None, f"'{part}' starts or ends with a space or dot: Windows cannot hold it"
+                )
+                break
+            device = windows_device(part)
+            if device is not None:
+                yield ctx.finding(
+                    "unsafe-name", path, None, f"'{part}' is {device}, a device name: Windows cannot hold it"
                 )
                 break
 
