@@ -62,13 +62,14 @@ def test_registry_has_every_rule_the_contract_names() -> None:
         "contradiction",
     }
     extra = {"ambiguous-link", "malformed-link", "too-few-links", "page-too-long", "duplicate-page", "encoding",
-             "unsafe-path", "unsafe-name", "case-collision", "raw-drift", *PAGE_RULES}
+             "unsafe-path", "unsafe-name", "case-collision", "confusable-name", "raw-drift", *PAGE_RULES}
     assert set(known_rules()) == set(CORE_RULES) | extra
     assert {r: RULES[r].severity for r in RULES} == {
         "orphan-page": "warning", "broken-wikilink": "error", "index-gap": "error", "frontmatter": "error",
         "stale-page": "warning", "contradiction": "warning", "ambiguous-link": "warning", "malformed-link": "warning",
         "too-few-links": "warning", "page-too-long": "warning", "duplicate-page": "warning", "encoding": "error",
-        "unsafe-path": "error", "unsafe-name": "warning", "case-collision": "error", "raw-drift": "error",
+        "unsafe-path": "error", "unsafe-name": "warning", "case-collision": "error", "confusable-name": "warning",
+        "raw-drift": "error",
         "no-lead": "warning", "repeated-claim": "warning", "uncited-sentence": "warning", "thin-section": "warning",
         "source-sections": "warning",
     }
@@ -1244,7 +1245,7 @@ def test_plain_vault_skips_schema_rules_and_lints_links_in_every_note(tmp_path: 
     rules = {f[0] for f in lint(root)}
     assert rules <= {
         "orphan-page", "broken-wikilink", "ambiguous-link", "malformed-link", "page-too-long", "encoding",
-        "unsafe-path", "unsafe-name", "case-collision",
+        "unsafe-path", "unsafe-name", "case-collision", "confusable-name",
     }
 
 
