@@ -127,6 +127,10 @@ USAGE_ERRORS = [
     ("status --vault ''", "the path is empty"),
     ("lint --as-of '' {vault}", "--as-of must be a date YYYY-MM-DD, not ''"),
     ("wake-up --as-of '' --vault {vault}", "--as-of must be a date YYYY-MM-DD, not ''"),
+    ("trust", "give the URL of the endpoint to trust, or --list"),
+    ("trust 'http://[::1:9/v1'", "cannot trust 'http://[::1:9/v1': it is not a valid URL"),
+    ("trust ftp://host/v1", "must be an http(s) URL"),
+    ("trust --list https://llm.example.com", "--list takes no URL"),
     ("nope", "No such command 'nope'"),
     ("--bogus", "No such option: --bogus"),
 ]

@@ -41,6 +41,8 @@ LAYERS: list[tuple[str, str, set[str]] | str] = [
     ("hubs", "the hub pages planned: index.md's entries, overview.md, a page per source",
      {"facts", "pages", "resources", "vault"}),
     "models and search",
+    ("user_config", "the user's own config outside every vault: endpoints trusted with the API key, the MCP token",
+     {"config_file", "errors", "redact", "settings", "vault"}),
     ("llm", "the model client, typed replies, the reply cache", {"errors", "redact", "settings", "text", "vault"}),
     ("embed", "the embedding models", {"errors", "llm", "redact", "settings", "text"}),
     ("palace", "the search index over pages and sources (chromadb)",
@@ -64,10 +66,10 @@ LAYERS: list[tuple[str, str, set[str]] | str] = [
     "faces",
     ("mcp_server", "the MCP server: each tool a thin call into the library",
      {"__init__", "context", "errors", "facts", "ingest", "lint", "mcp_tools", "memory", "palace", "query",
-      "status", "vault"}),
+      "status", "user_config", "vault"}),
     ("cli", "the command line: each command parses, calls one library function, renders",
      {"__init__", "context", "conversations", "errors", "facts", "graph_export", "hubs", "ingest", "lint",
-      "mcp_server", "mcp_tools", "memory", "palace", "progress", "query", "status", "vault"}),
+      "mcp_server", "mcp_tools", "memory", "palace", "progress", "query", "status", "user_config", "vault"}),
     ("__main__", "python -m wikic", {"cli"}),
 ]
 UNIT_ROWS = [row for row in LAYERS if not isinstance(row, str)]

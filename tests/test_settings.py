@@ -72,7 +72,7 @@ def test_every_problem_of_every_section_is_reported_at_once_in_file_order(tmp_pa
         f"  [lint] strict: Input should be a valid boolean (got 'yes') (from {path}:12)",
         "  [extras]: unknown section (known sections: [llm], [ingest], [palace], [embedding], [lint], [capture], "
         f"[search], [mcp]) (from {path}:13)",
-        "  [llm] base_url: must start with http:// or https:// (e.g. http://localhost:11434/v1) "
+        "  [llm] base_url: must be an http(s) URL like http://localhost:11434/v1 "
         "(got 'localhost:11434') (from environment variable WIKIC_LLM_BASE_URL)",
         "  [llm] max_retries: Input should be greater than or equal to 0 (got -1) (from command-line option)",
     ]

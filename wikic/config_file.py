@@ -1,18 +1,27 @@
-"""Read `VAULT/wikic.toml`: the one reader, so a broken file gets the same message whoever reads it.
+"""Read `VAULT/wikic.toml`, and the user's own config: the one reader of each, so a broken file gets the
+same message whoever reads it.
 
 Besides the tables it returns the line of each key, so a setting that fails validation is reported at
 `wikic.toml:LINE` like a lint finding (tomllib itself keeps no positions).
+
+The user's own config (`$XDG_CONFIG_HOME/wikic/config.toml`, by default `~/.config/wikic/config.toml`) holds
+what no vault may decide for its user, since a vault is often a clone or a synced folder: which endpoints may
+get the API key from the environment, and what wikic may reach besides the vault (see `wikic.settings`).
 """
 
 from __future__ import annotations
 
+import os
 import re
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 from wikic.errors import ConfigError
+from wikic.vault.paths import read_inside
 
 CONFIG_FILE = "wikic.toml"  # at the vault's root
+USER_CONFIG = "wikic/config.toml"  # under $XDG_CONFIG_HOME (default ~/.config)
 
 # tomllib ends its message with where it stopped: "(at line 3, column 11)" or "(at end of document)".
 _WHERE = re.compile(r"^(?P<what>.*) \(at (?:line (?P<line>\d+), column (?P<column>\d+)|end of document)\)$", re.S)
@@ -36,16 +45,43 @@ class ConfigFile:
 def read_config_file(vault_root: Path) -> ConfigFile:
     """`vault_root/wikic.toml` parsed, with the line of every key; empty when there is no file.
 
-    The file may start with a UTF-8 byte order mark (Windows editors write one)."""
-    import tomllib
-
+    The file may start with a UTF-8 byte order mark (Windows editors write one). VaultError when it is a
+    link leading outside the vault: another file's settings are never taken, nor its lines shown."""
     path = Path(vault_root) / CONFIG_FILE
-    if not path.exists():
-        return ConfigFile(path)
     try:
-        raw = path.read_bytes()
+        raw = read_inside(Path(vault_root), path)
     except OSError as exc:
         raise ConfigError(f"{path}: cannot read: {exc.strerror}") from None
+    return ConfigFile(path) if raw is None else parse_config(path, raw)
+
+
+def user_config_path(env: Mapping[str, str] | None = None) -> Path:
+    """`$XDG_CONFIG_HOME/wikic/config.toml`, by default `~/.config/wikic/config.toml` (a relative
+    XDG_CONFIG_HOME is ignored, as the XDG specification says)."""
+    env = os.environ if env is None else env
+    base = env.get("XDG_CONFIG_HOME") or ""
+    if not os.path.isabs(base):
+        base = os.path.join(env.get("HOME") or os.path.expanduser("~"), ".config")
+    return Path(base) / USER_CONFIG
+
+
+def read_user_config(env: Mapping[str, str] | None = None) -> ConfigFile:
+    """The user's own config parsed, with the line of every key; empty when there is none."""
+    path = user_config_path(env)
+    try:
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        return ConfigFile(path)
+    except OSError as exc:
+        raise ConfigError(f"{path}: cannot read: {exc.strerror}") from None
+    return parse_config(path, raw)
+
+
+def parse_config(path: Path, raw: bytes) -> ConfigFile:
+    """The bytes of the TOML file at `path` parsed (a UTF-8 byte order mark tolerated), with the line of every
+    key; ConfigError naming the file (and the line and column) when they are no TOML."""
+    import tomllib
+
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError:
@@ -57,17 +93,11 @@ def read_config_file(vault_root: Path) -> ConfigFile:
     return ConfigFile(path, data, key_lines(text))
 
 
-def capture_allow(vault_root: Path) -> list[str]:
-    """`[capture] allow` of `vault_root/wikic.toml` as written (the entries that are text), read for `wikic
-    capture`, which starts on every turn of a session: a file that does not mention `capture` is not parsed.
-    ConfigError when the file cannot be read."""
-    try:
-        mentioned = "capture" in (Path(vault_root) / CONFIG_FILE).read_text(encoding="utf-8", errors="replace")
-    except OSError:
-        mentioned = False
-    if not mentioned:
-        return []
-    table = read_config_file(vault_root).data.get("capture")
+def capture_allow(user_config: ConfigFile) -> list[str]:
+    """`[capture] allow` of the user's own config as written (the entries that are text), read for `wikic
+    capture`, which starts on every turn of a session and so reads it without the settings' validation. A
+    vault's own `[capture] allow` is never read: the vault may be a clone (see `wikic.settings`)."""
+    table = user_config.data.get("capture")
     extra = table.get("allow") if isinstance(table, dict) else None
     return [item for item in extra if isinstance(item, str)] if isinstance(extra, list) else []
 

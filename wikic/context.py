@@ -24,7 +24,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from wikic.config_file import CONFIG_FILE
+from wikic.config_file import CONFIG_FILE, user_config_path
 from wikic.settings import Settings, load_settings
 from wikic.vault.layout import SCHEMA_FILE
 from wikic.vault.schema_md import Schema, checked, load as load_schema
@@ -63,7 +63,7 @@ class VaultContext:
         self.overrides = dict(overrides or {})
         self._lock = threading.RLock()
         self._fixed_settings = settings
-        self._settings: tuple[_Stamp, Settings] | None = None
+        self._settings: tuple[tuple[_Stamp, _Stamp], Settings] | None = None
         self._schema: tuple[_Stamp, Schema] | None = None
         self._llm: StreamingLLM | None = llm
         self._llm_given = llm is not None
@@ -97,7 +97,8 @@ class VaultContext:
         if self._fixed_settings is not None:
             return self._fixed_settings
         with self._lock:
-            stamp = _stamp(self.root / CONFIG_FILE)
+            # the user's own config holds settings too (endpoints trusted with the key, [mcp] allow)
+            stamp = (_stamp(self.root / CONFIG_FILE), _stamp(user_config_path()))
             if self._settings is None or self._settings[0] != stamp:
                 self._settings = (stamp, load_settings(self.root, self.overrides))
             return self._settings[1]

@@ -186,7 +186,9 @@ class OpenAIEmbedder(_Symmetric):
         self.model = settings.model
         self._batch = settings.batch_size
         self._limit = settings.max_input_tokens
-        key = settings.api_key.get_secret_value() if settings.api_key else None
+        # ConfigError, before any request, when the key may not go where the vault's wikic.toml points
+        key = settings.sendable_key()
+        self._withheld = settings.key_withheld
         self._redact = Redactor([key], urls=[settings.base_url])
         http_stack()  # imported here, not by whichever thread embeds first (see wikic.llm.client)
         # Local servers need no key, but the client insists on one; a placeholder is never sent anywhere else.
@@ -223,7 +225,11 @@ class OpenAIEmbedder(_Symmetric):
             except self._openai.OpenAIError as exc:
                 # the server's message, which may echo the key or the URL's credentials
                 said = self._redact(str(exc))
-                raise PalaceError(f"embedding endpoint failed for model {self.model!r}: {said}") from None
+                withheld = self._withheld if isinstance(exc, self._openai.AuthenticationError) else None
+                raise PalaceError(
+                    f"embedding endpoint failed for model {self.model!r}: {said}",
+                    hint=withheld.unauthorized() if withheld is not None else None,
+                ) from None
             rows = sorted(reply.data, key=lambda d: d.index)
             if len(rows) != len(batch):
                 raise PalaceError(f"embedding endpoint returned {len(rows)} vectors for {len(batch)} inputs")

@@ -9,6 +9,15 @@ it came from (`wikic.toml:LINE`, the variable, or the flag) and, for an unknown 
 
 API keys come from the environment only. They live in `SecretStr`s so they never show in `repr`, logs or
 tracebacks, and `wikic.toml` may not hold one (a key in a file ends up in git).
+
+A vault is often a clone or a synced folder, so its `wikic.toml` may not decide what is its user's. The API
+key from the environment goes only to an endpoint the user named: in a variable or a flag, the provider's
+default (no base_url anywhere), or one listed in `trusted_endpoints` of the user's own config
+(`~/.config/wikic/config.toml`, `wikic trust URL`). An endpoint only the vault names gets no key
+(`KeyWithheld`): a server on loopback, which needs none (Ollama, llama.cpp), is asked without it, any other
+is refused before a request is made. Likewise what widens what wikic reaches beyond the vault (`[mcp] allow`,
+`[capture] allow`, a palace elsewhere) comes from the user's config or the environment, and a `wikic.toml`
+that sets it is refused, naming the key and where it belongs.
 """
 
 from __future__ import annotations
@@ -16,16 +25,18 @@ from __future__ import annotations
 import difflib
 import math
 import os
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal, get_args
-from urllib.parse import urlparse
+from urllib.parse import urlparse, urlsplit
 
 from annotated_types import Ge, Gt, Le, Lt
 from pydantic import (
     BaseModel,
     ConfigDict,
     Field,
+    PrivateAttr,
     SecretStr,
     ValidationError,
     ValidationInfo,
@@ -33,7 +44,7 @@ from pydantic import (
     model_validator,
 )
 
-from wikic.config_file import read_config_file
+from wikic.config_file import read_config_file, read_user_config, user_config_path
 from wikic.errors import ConfigError
 from wikic.redact import without_credentials
 
@@ -49,11 +60,15 @@ ENV_VARS: dict[tuple[str, str], tuple[str, ...]] = {
     ("embedding", "base_url"): ("WIKIC_EMBEDDING_BASE_URL",),
     ("embedding", "api_key"): ("WIKIC_EMBEDDING_API_KEY", "OPENAI_API_KEY"),
     ("palace", "url"): ("WIKIC_PALACE_URL",),
+    ("palace", "path"): ("WIKIC_PALACE_PATH",),
 }
 # Read only when neither the file nor a variable above sets the key, as the openai client itself would.
 ENV_FALLBACKS: dict[tuple[str, str], tuple[str, ...]] = {("embedding", "base_url"): ("OPENAI_BASE_URL",)}
 # Keys that must never be in a file, with the variables to use instead.
 SECRET_KEYS = {key: names for key, names in ENV_VARS.items() if key[1] == "api_key"}
+# Keys a vault's wikic.toml may not set, since they widen what wikic reaches beyond the vault: they belong in
+# the user's own config (`UserSettings`), from where they are laid over the vault's settings.
+USER_KEYS = (("mcp", "allow"), ("capture", "allow"))
 # The command-line flags that set a key (`overrides`), so a bad value is reported under the flag's name.
 FLAGS: dict[tuple[str, str], str] = {
     ("llm", "model"): "--model",
@@ -104,11 +119,90 @@ def provider_choices() -> str:
     return ", ".join(named[:-1]) + " or " + named[-1]
 
 
-def _http_url(value: str, example: str) -> str:
-    parsed = urlparse(value)
-    if parsed.scheme not in ("http", "https") or not parsed.hostname:
+def http_url(value: str, example: str) -> str:
+    """`value` as an endpoint's URL (without a trailing slash), or ValueError saying what is wrong with it:
+    the one check of every URL in the settings, so a URL the HTTP client would choke on (an unclosed `[`,
+    a port out of range, a space) is a configuration error naming its key, never a traceback."""
+    if any(c.isspace() or not c.isprintable() for c in value):
+        raise ValueError(f"must be an http(s) URL like {example}, without spaces or control characters")
+    try:
+        parsed = urlsplit(value)
+        parsed.port  # noqa: B018 - read for the ValueError of a port that is no number or out of range
+    except ValueError as exc:
+        raise ValueError(f"is not a valid URL ({exc}): write it like {example}") from None
+    host = parsed.hostname or ""
+    if parsed.scheme not in ("http", "https") or not host:
         raise ValueError(f"must be an http(s) URL like {example}")
+    if not (_ip_literal(host) if ":" in host else all(c.isalnum() or c in "-._~%" for c in host)):
+        raise ValueError(f"is not a valid URL (bad host {host!r}): write it like {example}")
     return value.rstrip("/")
+
+
+def _ip_literal(host: str) -> bool:
+    import ipaddress
+
+    try:
+        ipaddress.ip_address(host.partition("%")[0])  # an IPv6 zone (`fe80::1%eth0`) is no part of the address
+    except ValueError:
+        return False
+    return True
+
+
+def endpoint_origin(url: str) -> str:
+    """`scheme://host[:port]` of a valid endpoint URL (see `http_url`), lowercased, without credentials, path,
+    query or the scheme's default port: what an API key is sent to, and so what trusting an endpoint trusts."""
+    parts = urlsplit(url)
+    scheme, host, port = parts.scheme.lower(), parts.hostname or "", parts.port
+    shown = f"[{host}]" if ":" in host else host
+    default = {"http": 80, "https": 443}[scheme]
+    return f"{scheme}://{shown}" + (f":{port}" if port is not None and port != default else "")
+
+
+def _loopback(origin: str) -> bool:
+    """Whether the endpoint is a server on this machine's loopback (by name or address, never looked up)."""
+    import ipaddress
+
+    host = urlsplit(origin).hostname or ""
+    if host == "localhost" or host.endswith(".localhost"):
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+@dataclass(frozen=True)
+class KeyWithheld:
+    """The API key from the environment, kept from an endpoint that only the vault's wikic.toml names and the
+    user has not trusted. A server on loopback is asked without the key (local servers need none; one that
+    does answers 401, and `unauthorized` says why); any other endpoint is refused before a request is made."""
+
+    section: str  # "llm" or "embedding"
+    origin: str  # where the key would have gone (`endpoint_origin`)
+    named_at: str  # where the vault names it: "/path/wikic.toml:3"
+    variable: str  # the environment variable holding the key
+
+    @property
+    def loopback(self) -> bool:
+        return _loopback(self.origin)
+
+    def _why(self) -> str:
+        return (f"[{self.section}] base_url in the vault's {self.named_at} names {self.origin}, which you have not "
+                "trusted")
+
+    def _trust(self) -> str:
+        return (
+            f"if {self.origin} is yours to trust with that key, run `wikic trust {self.origin}`; or name the "
+            f"endpoint yourself in {ENV_VARS[self.section, 'base_url'][0]}"
+        )
+
+    def refusal(self) -> ConfigError:
+        return ConfigError(f"refusing to send the API key in {self.variable} to {self.origin}: {self._why()}",
+                           hint=self._trust())
+
+    def unauthorized(self) -> str:
+        """What an HTTP 401 from the endpoint means: the key was not sent, why, and how to send it."""
+        return f"the API key in {self.variable} was not sent: {self._why()}; {self._trust()}"
 
 
 class _Section(BaseModel):
@@ -123,7 +217,29 @@ class _Section(BaseModel):
             yield name, without_credentials(value) if isinstance(value, str) else value
 
 
-class LLMSettings(_Section):
+class _Endpoint(_Section):
+    """A section whose requests go to an OpenAI-compatible endpoint, with the API key from the environment."""
+
+    # Environment only (see module docstring); excluded from dumps and repr.
+    api_key: SecretStr | None = Field(None, repr=False, exclude=True)
+    # Set by `load_settings` when the key is kept from the endpoint (then `api_key` is None).
+    _withheld: KeyWithheld | None = PrivateAttr(None)
+
+    _api_key = field_validator("api_key", mode="before")(_header_safe_key)
+
+    @property
+    def key_withheld(self) -> KeyWithheld | None:
+        return self._withheld
+
+    def sendable_key(self) -> str | None:
+        """The API key to send to this section's endpoint, None when there is none to send; ConfigError, before
+        any request, when the key is withheld from an endpoint that is not on loopback (see `KeyWithheld`)."""
+        if self._withheld is not None and not self._withheld.loopback:
+            raise self._withheld.refusal()
+        return self.api_key.get_secret_value() if self.api_key is not None else None
+
+
+class LLMSettings(_Endpoint):
     """`[llm]`: which OpenAI-compatible endpoint and model to call, and how."""
 
     base_url: str | None = None  # None: the OpenAI SDK default (api.openai.com)
@@ -143,15 +259,11 @@ class LLMSettings(_Section):
     price_per_1k_output: float | None = Field(None, ge=0, le=1000)
     # Server-specific request fields sent as they are, e.g. llama.cpp's `repeat_penalty`, Ollama's `options`.
     extra_body: dict[str, Any] = Field(default_factory=dict)
-    # Environment only (see module docstring); excluded from dumps and repr.
-    api_key: SecretStr | None = Field(None, repr=False, exclude=True)
 
     @field_validator("base_url")
     @classmethod
-    def _http_url(cls, value: str | None) -> str | None:
-        if value is not None and not value.startswith(("http://", "https://")):
-            raise ValueError("must start with http:// or https:// (e.g. http://localhost:11434/v1)")
-        return value
+    def _endpoint_url(cls, value: str | None) -> str | None:
+        return None if value is None else http_url(value, "http://localhost:11434/v1")
 
     @field_validator("extra_body")
     @classmethod
@@ -169,7 +281,6 @@ class LLMSettings(_Section):
         if not finite(value):
             raise ValueError("holds inf or nan, which JSON cannot send: give a finite number")
         return value
-    _api_key = field_validator("api_key", mode="before")(_header_safe_key)
 
     @property
     def endpoint(self) -> str:
@@ -242,7 +353,7 @@ class PalaceSettings(_Section):
     @field_validator("url")
     @classmethod
     def _server_url(cls, value: str | None) -> str | None:
-        return None if value is None else _http_url(value, "http://127.0.0.1:8000")
+        return None if value is None else http_url(value, "http://127.0.0.1:8000")
 
     @field_validator("collection")
     @classmethod
@@ -269,7 +380,7 @@ class SearchSettings(_Section):
     token_budget: int = Field(8000, ge=500, le=MAX_TOKENS)  # prompt and reply tokens one search may spend on the model
 
 
-class EmbeddingSettings(_Section):
+class EmbeddingSettings(_Endpoint):
     """`[embedding]`: which model turns text into vectors. `model` names the endpoint's model for `openai`."""
 
     provider: str = "use"
@@ -280,10 +391,11 @@ class EmbeddingSettings(_Section):
     max_retries: int = Field(2, ge=0, le=20)
     # Input limit of an openai-compatible model, in its tokens; we cannot measure a remote model's window.
     max_input_tokens: int = Field(512, ge=1, le=MAX_TOKENS)
-    # Environment only; excluded from dumps and repr.
-    api_key: SecretStr | None = Field(None, repr=False, exclude=True)
 
-    _api_key = field_validator("api_key", mode="before")(_header_safe_key)
+    @field_validator("base_url")
+    @classmethod
+    def _endpoint_url(cls, value: str | None) -> str | None:
+        return None if value is None else http_url(value, "http://127.0.0.1:11434/v1")
 
     @field_validator("provider")
     @classmethod
@@ -299,7 +411,6 @@ class EmbeddingSettings(_Section):
                 raise ValueError("provider = \"openai\" needs model = \"<the endpoint's model name>\"")
             if not self.base_url:
                 raise ValueError("provider = \"openai\" needs base_url, e.g. \"http://127.0.0.1:11434/v1\"")
-            object.__setattr__(self, "base_url", _http_url(self.base_url, "http://127.0.0.1:11434/v1"))
         elif self.model:
             raise ValueError(f"model is only for provider = \"openai\"; the {self.provider!r} model is built in")
         return self
@@ -314,7 +425,8 @@ class LintSettings(_Section):
 class CaptureSettings(_Section):
     """`[capture]`: what `wikic capture` may read besides the assistants' own session folders."""
 
-    # Folders (absolute, `~/...`, or relative to the vault) whose session files a hook may name.
+    # Folders (absolute, `~/...`, or relative to the vault) whose session files a hook may name: from the
+    # user's own config only (`USER_KEYS`); `wikic capture` reads it there itself (`config_file.capture_allow`).
     allow: list[str] = Field(default_factory=list)
 
 
@@ -322,7 +434,8 @@ class McpSettings(_Section):
     """`[mcp]`: what the MCP server's clients may hand its `ingest` tool besides the vault's own files."""
 
     # Folders (absolute, `~/...`, or relative to the vault) whose files a client may ingest, and URL prefixes
-    # (`http://127.0.0.1:8080/`) it may fetch although they are on a local or private network.
+    # (`http://127.0.0.1:8080/`) it may fetch although they are on a local or private network: from the user's
+    # own config only (`USER_KEYS`).
     allow: list[str] = Field(default_factory=list)
 
 
@@ -342,6 +455,48 @@ class Settings(_Section):
 SECTIONS: dict[str, type[_Section]] = {
     name: info.annotation for name, info in Settings.model_fields.items()  # type: ignore[misc]
 }
+
+
+class _UserCapture(_Section):
+    vault: str | None = None  # the vault `wikic capture` uses when none is named (read by conversations/queue.py)
+    allow: list[str] = Field(default_factory=list)
+
+
+class _UserMcp(_Section):
+    allow: list[str] = Field(default_factory=list)
+
+
+class UserSettings(_Section):
+    """The user's own config (`~/.config/wikic/config.toml`): what no vault may decide for its user."""
+
+    # Endpoints the API key from the environment may be sent to although only a vault's wikic.toml names them,
+    # each as its `endpoint_origin` (`wikic trust URL` adds one).
+    trusted_endpoints: list[str] = Field(default_factory=list)
+    capture: _UserCapture = _UserCapture()
+    mcp: _UserMcp = _UserMcp()
+
+    @field_validator("trusted_endpoints")
+    @classmethod
+    def _origins(cls, value: list[str]) -> list[str]:
+        return list(dict.fromkeys(endpoint_origin(http_url(url, "https://llm.example.com")) for url in value))
+
+
+def load_user_settings(env: Mapping[str, str] | None = None) -> UserSettings:
+    """The user's own config, validated (ConfigError naming its keys and lines, as for wikic.toml)."""
+    return _user_settings(os.environ if env is None else env)[0]
+
+
+def _user_settings(env: Mapping[str, str]) -> tuple[UserSettings, dict[tuple[str, ...], str]]:
+    config = read_user_config(env)
+    path = str(config.path)
+    origins = {loc: f"{path}:{line}" for loc, line in config.lines.items() if len(loc) <= 2}
+    try:
+        return UserSettings.model_validate(config.data), origins
+    except ValidationError as exc:
+        top_keys = [key for key, value in config.data.items() if not isinstance(value, dict)]
+        raise ConfigError(
+            _render(_problems(exc, UserSettings), origins, path, top_keys), hint=f"fix the keys above in {path}"
+        ) from None
 
 
 def load_settings(
@@ -372,6 +527,14 @@ def load_settings(
             problems.append(
                 ((section, key), f"must not be stored in a file: set {' or '.join(names)} in the environment")
             )
+    user, user_origins = _user_settings(env)
+    problems += _reach_from_the_vault(data, Path(vault_root), user_config_path(env))
+    for section, key in USER_KEYS:
+        value = getattr(getattr(user, section), key)
+        table = data.setdefault(section, {})
+        if value and isinstance(table, dict) and (section, key) not in {loc for loc, _ in problems}:
+            table[key] = list(value)
+            origins[(section, key)] = user_origins.get((section, key), str(user_config_path(env)))
     for (section, key), names in ENV_VARS.items():
         _from_environment(data, origins, env, section, key, names)
     for (section, key), names in ENV_FALLBACKS.items():
@@ -403,7 +566,54 @@ def load_settings(
     if problems:
         raise ConfigError(_render(problems, origins, path), hint=_fix_hint(problems, origins, path))
     assert settings is not None
-    return settings
+    return _withhold_keys(settings, origins, path, user.trusted_endpoints)
+
+
+def _reach_from_the_vault(data: dict[str, Any], vault: Path, user_config: Path) -> list[tuple[tuple[str, ...], str]]:
+    """The keys of the vault's own file that would widen what wikic reaches beyond the vault, taken out of
+    `data` and reported, each with where it belongs instead. An empty list widens nothing and may stay (the
+    README's example shows one); a relative palace path is checked by `PalaceSettings` (it must stay inside)."""
+    why = "the vault's own wikic.toml may not widen what wikic reaches (the vault may be a clone or a synced folder)"
+    problems: list[tuple[tuple[str, ...], str]] = []
+    for section, key in USER_KEYS:
+        table = data.get(section)
+        if isinstance(table, dict) and table.get(key):
+            del table[key]
+            problems.append(((section, key), f"{why}: list it under [{section}] {key} in your own {user_config}"))
+    table = data.get("palace")
+    path = table.get("path") if isinstance(table, dict) else None
+    if isinstance(path, str) and os.path.isabs(path):
+        inside = Path(os.path.normpath(path)).is_relative_to(os.path.normpath(os.path.abspath(vault)))
+        if not inside:
+            assert isinstance(table, dict)
+            del table["path"]
+            problems.append((("palace", "path"), f"{why}: to keep the palace outside the vault, set "
+                                                 f"{ENV_VARS['palace', 'path'][0]} in the environment"))
+    return problems
+
+
+def _withhold_keys(
+    settings: Settings, origins: Mapping[tuple[str, ...], str], path: str, trusted: list[str]
+) -> Settings:
+    """`settings` with the API key taken from each section whose endpoint only the vault's file names and the
+    user has not trusted (see `KeyWithheld`): the one place that decides where a key may go."""
+    changed: dict[str, _Endpoint] = {}
+    for section in ("llm", "embedding"):
+        part: _Endpoint = getattr(settings, section)
+        base_url = getattr(part, "base_url", None)
+        if part.api_key is None or not base_url:
+            continue  # no key to send, or the provider's default endpoint
+        named_at = origins.get((section, "base_url")) or path
+        if not (named_at == path or named_at.startswith(path + ":")):
+            continue  # named by the user: a variable or a flag
+        origin = endpoint_origin(base_url)
+        if origin in trusted or origin == endpoint_origin(OPENAI_DEFAULT_BASE_URL):
+            continue
+        variable = origins.get((section, "api_key"), "").removeprefix("environment variable ")
+        kept = part.model_copy(update={"api_key": None})
+        kept._withheld = KeyWithheld(section, origin, named_at, variable)
+        changed[section] = kept
+    return settings.model_copy(update=changed) if changed else settings
 
 
 def _from_environment(
@@ -439,12 +649,12 @@ def _fix_hint(problems: list[tuple[tuple[str, ...], str]], origins: Mapping[tupl
     return "fix what is named above: " + (", ".join(kinds[:-1]) + " and " if len(kinds) > 1 else "") + kinds[-1]
 
 
-def _problems(exc: ValidationError) -> list[tuple[tuple[str, ...], str]]:
+def _problems(exc: ValidationError, root: type[BaseModel] | None = None) -> list[tuple[tuple[str, ...], str]]:
     out = []
     for err in exc.errors():
         loc = tuple(str(part) for part in err["loc"])
         if err["type"] == "extra_forbidden":
-            out.append((loc, _unknown(loc)))
+            out.append((loc, _unknown(loc) if root is None else _unknown_in(root, loc)))
             continue
         message = str(err["ctx"]["error"]) if err["type"] == "value_error" else err["msg"]
         value = err.get("input")
@@ -486,8 +696,30 @@ def _unknown(loc: tuple[str, ...]) -> str:
     return f"unknown key{said} (known keys: {', '.join(known)})"
 
 
-def _render(problems: list[tuple[tuple[str, ...], str]], origins: Mapping[tuple[str, ...], str], file: str) -> str:
-    """One line per problem, in file order: `[section] key: message (from wikic.toml:LINE)`."""
+def _unknown_in(root: type[BaseModel], loc: tuple[str, ...]) -> str:
+    """'unknown key; did you mean ...? (known: key, [table])', for a key of another file than wikic.toml."""
+    model: Any = root
+    for part in loc[:-1]:
+        field = model.model_fields.get(part)
+        model = field.annotation if field is not None else None
+        if not (isinstance(model, type) and issubclass(model, BaseModel)):
+            return "unknown key"
+    names = list(model.model_fields)
+    guess = difflib.get_close_matches(loc[-1], names, n=1, cutoff=0.6)
+    said = f"; did you mean '{guess[0]}'?" if guess else ""
+    tables = {name for name, f in model.model_fields.items()
+              if isinstance(f.annotation, type) and issubclass(f.annotation, BaseModel)}
+    return f"unknown key{said} (known: {', '.join(f'[{n}]' if n in tables else n for n in names)})"
+
+
+def _render(
+    problems: list[tuple[tuple[str, ...], str]],
+    origins: Mapping[tuple[str, ...], str],
+    file: str,
+    top_keys: Collection[str] = (),
+) -> str:
+    """One line per problem, in file order: `[section] key: message (from wikic.toml:LINE)`; `top_keys` are
+    the file's keys outside any table (the user's config has some), shown without brackets."""
 
     def where(loc: tuple[str, ...]) -> str:
         return origins.get(loc[:2]) or origins.get(loc[:1]) or file
@@ -499,6 +731,9 @@ def _render(problems: list[tuple[tuple[str, ...], str]], origins: Mapping[tuple[
 
     lines = ["invalid settings:"]
     for loc, message in sorted(problems, key=order):
-        key = f"[{loc[0]}]" if len(loc) == 1 else f"[{loc[0]}] {'.'.join(loc[1:])}"
+        if len(loc) == 1:
+            key = loc[0] if loc[0] in top_keys else f"[{loc[0]}]"
+        else:
+            key = f"[{loc[0]}] {'.'.join(loc[1:])}"
         lines.append(f"  {key}: {message} (from {where(loc)})")
     return "\n".join(lines)

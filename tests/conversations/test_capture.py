@@ -112,12 +112,21 @@ def test_the_vault_from_the_environment_the_user_config_or_the_session_folder(
     assert len(queued(vault)) == 3
 
 
-def test_allow_adds_folders(vault: Path, home: Path, tmp_path: Path) -> None:
+def test_allow_in_the_users_own_config_adds_folders_and_the_vaults_own_is_never_read(
+    vault: Path, home: Path, tmp_path: Path
+) -> None:
     elsewhere = tmp_path / "sessions"
     elsewhere.mkdir()
     (elsewhere / "s.jsonl").write_bytes(FIRST)
-    assert "outside the folders" in capture(home, hook(elsewhere / "s.jsonl"), "--vault", str(vault))[1]
+    config = home / ".config" / "wikic" / "config.toml"
+    refused = capture(home, hook(elsewhere / "s.jsonl"), "--vault", str(vault))[1]
+    assert "outside the folders" in refused and f"add its folder to [capture] allow in {config}" in refused
+    # a cloned vault cannot widen what its user's hook reads
     (vault / "wikic.toml").write_text(f'[capture]\nallow = ["{elsewhere}"]\n')
+    assert "outside the folders" in capture(home, hook(elsewhere / "s.jsonl"), "--vault", str(vault))[1]
+    assert not queued(vault)
+    config.parent.mkdir(parents=True)
+    config.write_text(f'[capture]\nallow = ["{elsewhere}"]\n')
     assert capture(home, hook(elsewhere / "s.jsonl"), "--vault", str(vault)) == (0, "")
 
 

@@ -144,8 +144,16 @@ def route(body: dict[str, Any]) -> Any:
 
 
 def make_vault(root: Path, base_url: str, *, threshold: int = 2, palace_url: str | None = None,
-               extra_tags: Sequence[str] = ("organization", "product", "person", "model")) -> Path:
+               extra_tags: Sequence[str] = ("organization", "product", "person", "model"),
+               trusted: bool = False) -> Path:
+    """A vault whose wikic.toml names the stand-in at `base_url`; `trusted`: its user trusts that endpoint with
+    the API key from the environment (`wikic trust`, in the test's own config under its temporary HOME), which
+    an endpoint only the vault names otherwise never gets."""
+    from wikic.user_config import trust_endpoint
     from wikic.vault.init import init_vault
+
+    if trusted:
+        trust_endpoint(base_url)
 
     init_vault(root)
     toml = (f'[llm]\nbase_url = "{base_url}"\nmodel = "standin-model"\ntimeout = 60\nmax_retries = 0\n'

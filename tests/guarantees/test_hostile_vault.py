@@ -20,6 +20,7 @@ from standin_openai import StandinServer
 from typer.testing import CliRunner
 
 from wikic.cli import app
+from wikic.config_file import user_config_path
 
 
 @pytest.fixture(scope="module")
@@ -108,10 +109,17 @@ def test_a_relative_palace_path_that_climbs_out_is_a_configuration_error(wiki: P
     assert sorted(p.name for p in outside.iterdir()) == ["keep.txt"]
 
 
-def test_an_absolute_palace_path_elsewhere_is_the_users_choice(wiki: Path, tmp_path: Path) -> None:
+def test_an_absolute_palace_path_elsewhere_is_the_users_choice_not_the_vaults(
+    wiki: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     toml = wiki / "wikic.toml"
     elsewhere = tmp_path / "palaces" / "mine"
     toml.write_text(toml.read_text() + f'\n[palace]\npath = "{elsewhere}"\n', encoding="utf-8")
+    code, _, err = cli(wiki, "index")
+    assert code == 2 and "[palace] path: the vault's own wikic.toml may not widen what wikic reaches" in err
+    assert "set WIKIC_PALACE_PATH in the environment" in err and not (tmp_path / "palaces").exists()
+    toml.write_text(toml.read_text().replace(f'\n[palace]\npath = "{elsewhere}"\n', ""), encoding="utf-8")
+    monkeypatch.setenv("WIKIC_PALACE_PATH", str(elsewhere))
     code, _, err = cli(wiki, "index")
     assert code == 0, err
     assert (elsewhere / "lexical.sqlite3").is_file()
@@ -173,11 +181,24 @@ def test_the_mcp_ingest_tool_reads_the_vault_and_the_folders_a_person_allowed(
     assert "ToolError" not in call_ingest(tools, ["inbox/mine.md"])
     (outside / "allowed.md").write_text(gkit.source_text(1), encoding="utf-8")
     assert call_ingest(tools, [str(outside / "allowed.md")]).startswith("ToolError")
-    toml = wiki / "wikic.toml"
-    toml.write_text(toml.read_text() + f'\n[mcp]\nallow = ["{outside}"]\n', encoding="utf-8")
+    config = user_config_path()  # the person's own config: a vault cannot allow itself more
+    config.parent.mkdir(parents=True)
+    config.write_text(f'[mcp]\nallow = ["{outside}"]\n', encoding="utf-8")
     answer = call_ingest(tools, [str(outside / "allowed.md")])
     assert "ToolError" not in answer, answer
     assert any("note-1" in p.name or "allowed" in p.name for p in (wiki / "raw" / "articles").iterdir())
+
+
+def test_a_vault_cannot_allow_the_mcp_ingest_tool_more(wiki: Path, outside: Path, tools: object) -> None:
+    (outside / "allowed.md").write_text(gkit.source_text(1), encoding="utf-8")
+    raw_before = gkit.tree_snapshot(wiki / "raw")
+    toml = wiki / "wikic.toml"
+    toml.write_text(toml.read_text() + '\n[mcp]\nallow = ["/", "http://127.0.0.1:9/"]\n', encoding="utf-8")
+    answer = call_ingest(tools, [str(outside / "allowed.md")])
+    assert answer.startswith("ToolError: invalid settings:") and "[mcp] allow: the vault's own wikic.toml may not " \
+        f"widen what wikic reaches (the vault may be a clone or a synced folder): list it under [mcp] allow in your " \
+        f"own {user_config_path()}" in answer, answer
+    assert gkit.tree_snapshot(wiki / "raw") == raw_before
 
 
 def test_the_mcp_ingest_tool_refuses_local_network_urls_unless_allowed(wiki: Path, tools: object) -> None:

@@ -71,7 +71,7 @@ def obedient(body: dict[str, Any]) -> Any:
 @pytest.fixture
 def wiki(tmp_path: Path, standin: StandinServer) -> Path:
     standin.route = obedient
-    root = gkit.make_vault(tmp_path / "wiki", standin.base_url, threshold=1)
+    root = gkit.make_vault(tmp_path / "wiki", standin.base_url, threshold=1, trusted=True)
     inputs = gkit.sources(tmp_path / "inbox", 3)
     result = CliRunner().invoke(app, ["ingest", *inputs, "--vault", str(root), "--json"])
     assert result.exit_code == 0, result.output

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from wikic.config_file import user_config_path
 from wikic.ingest import public_fetch
 from wikic.ingest.inputs import SourceError, read_inputs
 from wikic.vault.init import init_vault
@@ -90,9 +91,9 @@ def test_the_mcp_ingest_tool_fetches_through_the_public_only_opener(local: _Serv
 
     root = tmp_path / "wiki"
     init_vault(root)
-    toml = root / "wikic.toml"
-    toml.write_text(toml.read_text(encoding="utf-8") + f'\n[mcp]\nallow = ["{_url(local, "/allowed/")}"]\n',
-                    encoding="utf-8")
+    config = user_config_path()  # the person's own config: a vault may not allow itself a local URL
+    config.parent.mkdir(parents=True)
+    config.write_text(f'[mcp]\nallow = ["{_url(local, "/allowed/")}"]\n', encoding="utf-8")
     with pytest.raises(ToolError, match="refusing to fetch"):
         _tool_errors(WikiTools(root).ingest)([_url(local, "/allowed/hop")])
     assert local.requests == ["/allowed/hop"] and not list((root / "raw" / "articles").iterdir())

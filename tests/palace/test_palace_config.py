@@ -81,7 +81,7 @@ def test_sections_are_read_and_env_wins(tmp_path: Path) -> None:
         ("[embedding]\nprovider = 'openai'\nmodel = 'm'\n", '[embedding]: provider = "openai" needs base_url'),
         (
             "[embedding]\nprovider = 'openai'\nmodel = 'm'\nbase_url = 'h:1'\n",
-            "[embedding]: must be an http(s) URL like",
+            "[embedding] base_url: must be an http(s) URL like http://127.0.0.1:11434/v1 (got 'h:1') (from {path}:4)",
         ),
         (
             "[embedding]\nprovider = 'use'\nmodel = 'm'\n",

@@ -83,14 +83,19 @@ def standin() -> Iterator[StandIn]:
     s.server.server_close()
 
 
-def _configure(vault: Path, url: str, model: str) -> None:
+def _configure(vault: Path, url: str, model: str, *, trusted: bool = False) -> None:
+    """The vault's wikic.toml names the endpoint; `trusted`: its user trusts it with the key (`wikic trust`)."""
+    from wikic.user_config import trust_endpoint
+
     (vault / "wikic.toml").write_text(
         f'[embedding]\nprovider = "openai"\nbase_url = "{url}"\nmodel = "{model}"\nbatch_size = 4\n')
+    if trusted:
+        trust_endpoint(url)
 
 
 def test_openai_provider_indexes_and_searches(vault: Path, standin: StandIn, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("WIKIC_EMBEDDING_API_KEY", KEY)
-    _configure(vault, standin.url, "tiny-embed")
+    _configure(vault, standin.url, "tiny-embed", trusted=True)
     report = sync(vault)
     assert report.model == "openai:tiny-embed (32-d)"
     assert report.drawers_embedded == report.drawers_total
@@ -134,7 +139,7 @@ def test_a_key_pasted_with_its_line_break_reaches_the_endpoint_without_it(
     vault: Path, standin: StandIn, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("WIKIC_EMBEDDING_API_KEY", f"{KEY}\r\n")
-    _configure(vault, standin.url, "tiny-embed")
+    _configure(vault, standin.url, "tiny-embed", trusted=True)
     assert sync(vault).drawers_embedded > 0
     assert set(standin.auth) == {f"Bearer {KEY}"}
 
@@ -148,7 +153,7 @@ def test_endpoint_errors_show_neither_the_key_nor_the_urls_credentials(
     password = "pw-Secret-77"
     url = standin.url.replace("http://", f"http://bob:{password}@") if credentials == "url" else standin.url
     monkeypatch.setenv("WIKIC_EMBEDDING_API_KEY", KEY)
-    _configure(vault, url, "echo")
+    _configure(vault, url, "echo", trusted=True)
     with pytest.raises(PalaceError) as err:
         sync(vault)
     shown = f"{err.value.message} {err.value.hint}"
@@ -157,3 +162,24 @@ def test_endpoint_errors_show_neither_the_key_nor_the_urls_credentials(
     for secret in (KEY, password, "bob", basic):
         assert secret not in shown, shown
     assert standin.auth[-1] == (f"Basic {basic}" if credentials == "url" else f"Bearer {KEY}")
+
+
+def test_an_endpoint_only_the_vault_names_gets_no_key_and_a_refusal_says_how_to_trust_it(
+    vault: Path, standin: StandIn, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A cloned vault's [embedding] base_url on loopback (a local server needs no key) is asked without the
+    key from the environment; when it answers 401, the error says the key was not sent, why, and how to
+    trust the endpoint. Trusted, it gets the key."""
+    monkeypatch.setenv("OPENAI_API_KEY", KEY)
+    _configure(vault, standin.url, "tiny-embed")
+    assert sync(vault).drawers_embedded > 0
+    assert standin.auth and not any(KEY in auth for auth in standin.auth)
+    origin = standin.url.removesuffix("/v1")
+    _configure(vault, standin.url, "echo")
+    with pytest.raises(PalaceError) as err:
+        sync(vault, rebuild=True)
+    assert err.value.hint is not None and "the API key in OPENAI_API_KEY was not sent" in err.value.hint
+    assert f"`wikic trust {origin}`" in err.value.hint and f"{vault / 'wikic.toml'}:3" in err.value.hint
+    _configure(vault, standin.url, "tiny-embed", trusted=True)
+    sync(vault, rebuild=True)
+    assert standin.auth[-1] == f"Bearer {KEY}"

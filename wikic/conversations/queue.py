@@ -23,6 +23,7 @@ from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from wikic.config_file import USER_CONFIG, user_config_path
 from wikic.conversations.jsonio import TooDeep, parse
 from wikic.errors import CaptureRefused, ConfigError
 from wikic.vault.layout import STATE_DIR, find_vault_root, is_vault
@@ -30,14 +31,16 @@ from wikic.vault.paths import make_folder
 from wikic.vault.state import CAPTURE, CAPTURE_QUARANTINE, CAPTURE_QUEUE, read_json, state_is_ours, state_path
 from wikic.vault.write import sync_folder, temp_beside, write_bytes_atomic
 
-# Where assistants keep their sessions, under the user's home; `[capture] allow` in wikic.toml adds more.
+# Where assistants keep their sessions, under the user's home; `[capture] allow` in the user's own config
+# (`~/.config/wikic/config.toml`, which also names the hook's `[capture] vault`) adds more.
 SESSION_FOLDERS = (".claude/projects", ".codex/sessions", ".gemini/tmp")
-USER_CONFIG = "wikic/config.toml"  # under $XDG_CONFIG_HOME (default ~/.config): `[capture] vault = "..."`
 _BLOCK = 1 << 20
 
 
 if TYPE_CHECKING:
     from typing import Any
+
+    from wikic.config_file import ConfigFile
 
 
 class Captured:
@@ -61,7 +64,7 @@ def capture(payload: bytes, *, vault: Path | None, env: Mapping[str, str], tool:
     allowed = allowed_folders(root, env)
     if not any(real.is_relative_to(folder) for folder in allowed):
         raise CaptureRefused(f"{transcript}: outside the folders capture reads ({', '.join(str(f) for f in allowed)}); "
-                             "add its folder to [capture] allow in wikic.toml to capture it")
+                             f"add its folder to [capture] allow in {user_config_path(env)} to capture it")
     if not real.is_file():
         raise CaptureRefused(f"{transcript}: no such session file")
     key = hashlib.sha256(str(real).encode("utf-8")).hexdigest()[:20]
@@ -127,35 +130,34 @@ def find_vault(vault: Path | None, env: Mapping[str, str], cwd: object) -> Path:
     return root
 
 
-def _user_config_vault(env: Mapping[str, str]) -> tuple[str, Path] | None:
-    import tomllib
+def _user_config(env: Mapping[str, str]) -> ConfigFile:
+    from wikic.config_file import read_user_config
 
-    base = Path(env.get("XDG_CONFIG_HOME") or Path(env.get("HOME") or Path.home()) / ".config")
-    path = base / USER_CONFIG
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8-sig"))
-    except FileNotFoundError:
-        return None
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
-        raise CaptureRefused(f"{path}: cannot be read ({exc})") from None
-    value = data.get("capture", {}).get("vault") if isinstance(data.get("capture"), dict) else None
+        return read_user_config(env)
+    except ConfigError as exc:
+        raise CaptureRefused(f"{exc.message}: nothing captured") from None
+
+
+def _user_config_vault(env: Mapping[str, str]) -> tuple[str, Path] | None:
+    config = _user_config(env)
+    table = config.data.get("capture")
+    value = table.get("vault") if isinstance(table, dict) else None
     if value is None:
         return None
     if not isinstance(value, str):
-        raise CaptureRefused(f"{path}: [capture] vault must be a folder path (text)")
-    return (str(path), Path(value))
+        raise CaptureRefused(f"{config.path}: [capture] vault must be a folder path (text)")
+    return (str(config.path), Path(value))
 
 
 def allowed_folders(root: Path, env: Mapping[str, str]) -> list[Path]:
-    """The assistants' session folders under the home folder, and `[capture] allow` of the vault's wikic.toml."""
+    """The assistants' session folders under the home folder, and `[capture] allow` of the user's own config
+    (never the vault's: a cloned vault would choose what its user's hook reads)."""
     from wikic.config_file import capture_allow
 
     home = Path(env.get("HOME") or Path.home())
     folders = [Path(os.path.realpath(home / sub)) for sub in SESSION_FOLDERS]
-    try:
-        extra = capture_allow(root)
-    except ConfigError as exc:
-        raise CaptureRefused(f"{exc.message}: nothing captured") from None
+    extra = capture_allow(_user_config(env))
     for item in extra:
         if item.strip():
             folder = Path(os.path.expanduser(item))

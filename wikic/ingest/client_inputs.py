@@ -21,8 +21,9 @@ from urllib.parse import urlsplit
 from wikic.errors import UsageError
 from wikic.vault.paths import within
 
-_HINT = ("a client may ingest files of the vault, of the folders listed under [mcp] allow in wikic.toml, and "
-         "public http(s) URLs; copy the file into the vault's inbox/ or list its folder there")
+_HINT = ("a client may ingest files of the vault, of the folders listed under [mcp] allow in your own "
+         "~/.config/wikic/config.toml, and public http(s) URLs; copy the file into the vault's inbox/ or list its "
+         "folder there")
 
 
 def client_inputs(root: Path, sources: Sequence[str], allow: Sequence[str]) -> list[str]:

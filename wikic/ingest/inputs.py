@@ -213,7 +213,8 @@ def _fetch(
         if isinstance(reason, PrivateAddress):
             raise SourceError(
                 f"{url}: refusing to fetch: {reason}",
-                hint="a client may ingest URLs of public hosts only, unless [mcp] allow in wikic.toml lists the URL",
+                hint="a client may ingest URLs of public hosts only, unless [mcp] allow in your own "
+                "~/.config/wikic/config.toml lists the URL",
             ) from None
         raise SourceError(
             f"{url}: cannot fetch ({reason})", hint=f"check the address and the network (timeout {timeout:g} s)"

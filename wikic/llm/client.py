@@ -69,7 +69,8 @@ class OpenAICompatible:
                 "no LLM model configured",
                 hint="set [llm] model in wikic.toml, WIKIC_LLM_MODEL, or pass --model",
             )
-        self._key = settings.api_key.get_secret_value() if settings.api_key else ""
+        # ConfigError, before any request, when the key may not go where the vault's wikic.toml points
+        self._key = settings.sendable_key() or ""
         if not self._key and settings.endpoint == OPENAI_DEFAULT_BASE_URL:
             raise ConfigError(
                 f"no API key for {settings.endpoint}",
@@ -409,8 +410,9 @@ class OpenAICompatible:
     def _status_error(self, exc: openai.APIStatusError) -> LLMError:
         status = exc.status_code
         detail = _short(self._redact(_server_message(exc)))
+        withheld = self.settings.key_withheld
         hints = {
-            401: "check WIKIC_LLM_API_KEY (or OPENAI_API_KEY)",
+            401: withheld.unauthorized() if withheld is not None else "check WIKIC_LLM_API_KEY (or OPENAI_API_KEY)",
             403: "check the key's permissions for this model",
             404: _not_found_hint(self.endpoint, self.model),
             429: "rate limited: lower [llm] concurrency or raise [llm] max_retries",
@@ -454,10 +456,11 @@ def _not_found_hint(endpoint: str, model: str) -> str:
 
 
 def require_model(settings: LLMSettings) -> None:
-    """A model is configured and its client installed, said before anything slow starts (ConfigError,
-    MissingExtra)."""
+    """A model is configured, its client installed and the API key free to go where it would be sent, said
+    before anything slow starts (ConfigError, MissingExtra)."""
     if not settings.model:
         raise ConfigError("no model configured", hint="set [llm] model in wikic.toml, WIKIC_LLM_MODEL, or --model")
+    settings.sendable_key()
     require_extra("llm")
 
 
