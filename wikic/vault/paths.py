@@ -1,20 +1,27 @@
 """The one check that keeps wikic inside its vault: every path it writes (and the folders it reads as the
 vault's own: `.wikic/`, `raw/`, the page folders, the palace) is refused when it leads outside the vault
-through a symbolic link, with an error naming the link and where it leads.
+through a symbolic link, with an error naming the link and where it leads; and the one reader of a vault's
+own files (`read_inside`), which never opens one that leads out, nor one that is no regular file.
 
 A vault is often a clone or a synced folder, so its own files may be hostile: `.wikic -> /elsewhere`,
 `raw/articles -> ~/Documents` or a page folder linked out would otherwise make a capture, a cache or the
-palace land outside it. Links that stay inside the vault are followed as usual.
+palace land outside it, and `identity.md -> ~/.aws/credentials` or `SCHEMA.md -> ~/notes/private.md` would
+hand another file's text to the model or copy it into the vault. Links that stay inside the vault are
+followed as usual.
 """
 
 from __future__ import annotations
 
+import errno
 import os
+import stat
 from pathlib import Path
 
 from wikic.errors import VaultError
 
 _HINT = "replace the link with a real folder of the vault (or remove it), then run the command again"
+_FILE_HINT = ("replace the link with a real file of the vault (a copy, if it is yours) or remove it, then run the "
+              "command again")
 
 
 def within(real_root: str, real_path: str) -> bool:
@@ -56,13 +63,58 @@ def escape(root: Path, path: Path, *, leaf: bool = True) -> tuple[str, str] | No
     return None
 
 
-def confined(root: Path, path: Path, *, leaf: bool = True) -> Path:
-    """`path`, or VaultError when it leads outside the vault at `root` through a symbolic link."""
+def confined(root: Path, path: Path, *, leaf: bool = True, verb: str = "use") -> Path:
+    """`path`, or VaultError when it leads outside the vault at `root` through a symbolic link ("refusing to
+    `verb` ...")."""
     found = escape(root, path, leaf=leaf)
     if found is not None:
-        part, target = found
-        raise VaultError(f"refusing to use {part}: it leads outside the vault (to {target})", hint=_HINT)
+        raise _leads_out(verb, *found)
     return path
+
+
+def _leads_out(verb: str, part: str, target: str) -> VaultError:
+    hint = _FILE_HINT if os.path.isfile(target) else _HINT
+    return VaultError(f"refusing to {verb} {part}: it leads outside the vault (to {target})", hint=hint)
+
+
+def read_inside(root: Path, path: Path) -> bytes | None:
+    """The bytes of the file `path` of the vault at `root`, or None when there is none: the one reader of a
+    vault's own files (the root files, pages, state). VaultError when `path`, or a folder on its way, is a
+    symbolic link leading outside the vault ("refusing to read SCHEMA.md: it leads outside the vault (to
+    ...)"); an OSError, as reading a folder raises, when it is a folder, a named pipe or a device (never
+    read: a named pipe would block the reader until something writes into it)."""
+    wanted = os.path.abspath(path)
+    real = os.path.realpath(wanted)
+    if not within(os.path.realpath(root), real):
+        if not inside_lexically(root, Path(wanted)):
+            raise VaultError(f"refusing to read {path}: it is not a file of the vault {root}")
+        part, target = escape(root, Path(wanted)) or (os.fspath(path), real)
+        raise _leads_out("read", part, target)
+    # the resolved path, its last part never followed: a link swapped in after the check is not read either
+    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
+    try:
+        fd = os.open(real, flags)
+    except FileNotFoundError:
+        return None
+    try:
+        mode = os.fstat(fd).st_mode
+        if not stat.S_ISREG(mode):
+            from wikic.vault.load import irregular_kind  # here: only a file that is no file needs its name
+
+            code = errno.EISDIR if stat.S_ISDIR(mode) else errno.EINVAL
+            raise OSError(code, f"it is {irregular_kind(mode)}", os.fspath(path))
+        with os.fdopen(fd, "rb", closefd=False) as fh:
+            return fh.read()
+    finally:
+        os.close(fd)
+
+
+def read_text_inside(root: Path, path: Path, *, encoding: str = "utf-8", errors: str = "strict") -> str | None:
+    """`read_inside` as `Path.read_text` reads: decoded, with universal newlines (CRLF and CR read as LF)."""
+    data = read_inside(root, path)
+    if data is None:
+        return None
+    return data.decode(encoding, errors).replace("\r\n", "\n").replace("\r", "\n")
 
 
 def make_folder(root: Path, folder: Path) -> Path:
