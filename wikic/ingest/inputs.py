@@ -120,7 +120,15 @@ def _prepare(
     if data.startswith(b"PK\x03\x04"):
         _refuse_zip(label, data)
     media, ext = _detect(data, name, content_type)
-    title, text, encoding = _extract(label, data, media, content_type, declared)
+    try:
+        title, text, encoding = _extract(label, data, media, content_type, declared)
+    except SourceError:
+        raise
+    except Exception as exc:  # noqa: BLE001 - a parser failing on one source must not stop the others
+        raise SourceError(
+            f"{label}: its text cannot be read ({type(exc).__name__}: {' '.join(str(exc).split())[:200]})",
+            hint="convert it to plain text and ingest that",
+        ) from None
     if media != "image" and not text.strip():
         hint = None if existing_raw is not None else "check the file; nothing was captured"
         raise SourceError(f"{label}: empty source (no text)", hint=hint)

@@ -23,6 +23,9 @@ _INLINE = frozenset(
      "label", "mark", "q", "s", "samp", "small", "span", "strong", "sub", "sup", "time", "u", "var", "wbr"]
 )
 _TEXT_BLOCKS = frozenset(["p", "dt", "dd", "figcaption", "caption", "summary", "address", "blockquote"])
+# What makes a list item, or a text block, a container whose children are blocks of their own.
+_IN_ITEM = frozenset(["p", "ul", "ol", "div", "pre", "table"])
+_IN_TEXT_BLOCK = frozenset([*_HEADINGS, "p", "ul", "ol", "div", "table"])
 
 
 def normalize_newlines(text: str) -> str:
@@ -126,10 +129,13 @@ def _clean(text: str) -> str:
 
 
 def _walk(node: Tag, out: list[str]) -> None:
+    """The blocks under `node`, in document order. The tree is walked with a stack of its own, not by
+    recursion: a page of thousands of nested elements is read like any other (Python's recursion limit
+    stopped one at about 950 levels)."""
     from bs4 import Comment, Tag
     from bs4.element import NavigableString
 
-    inline: list[str] = []
+    inline: list[str] = []  # one run of inline text: flushed before a block starts and when an element ends
 
     def flush() -> None:
         text = _clean("".join(inline))
@@ -137,7 +143,14 @@ def _walk(node: Tag, out: list[str]) -> None:
             out.append(text)
         inline.clear()
 
-    for child in node.children:
+    holds_item_blocks, holds_text_blocks = _holding(node)
+    stack = [iter(node.children)]
+    while stack:
+        child = next(stack[-1], None)
+        if child is None:
+            stack.pop()
+            flush()
+            continue
         if isinstance(child, Comment):
             continue
         if isinstance(child, NavigableString):
@@ -159,25 +172,46 @@ def _walk(node: Tag, out: list[str]) -> None:
         elif name == "pre":
             flush()
             out.append(child.get_text().strip("\n"))
-        elif name == "li" and child.find(["p", "ul", "ol", "div", "pre", "table"]) is None:
+        elif name == "li" and id(child) not in holds_item_blocks:
             flush()
             text = _clean(child.get_text())
             if text:
                 out.append("- " + text)
         elif name == "tr":
             flush()
-            cells = [_clean(cell.get_text()) for cell in child.find_all(["td", "th"])]
+            # its own cells: a table nested in a cell is that cell's text
+            cells = [_clean(cell.get_text()) for cell in child.find_all(["td", "th"], recursive=False)]
             if any(cells):
                 out.append("| " + " | ".join(cells) + " |")
-        elif name in _TEXT_BLOCKS and child.find([*_HEADINGS, "p", "ul", "ol", "div", "table"]) is None:
+        elif name in _TEXT_BLOCKS and id(child) not in holds_text_blocks:
             flush()
             text = _clean(child.get_text())
             if text:
                 out.append(("> " if name == "blockquote" else "") + text)
         else:
             flush()
-            _walk(child, out)
-    flush()
+            stack.append(iter(child.children))
+
+
+def _holding(node: Tag) -> tuple[set[int], set[int]]:
+    """The elements under `node` (by id: a Tag hashes its whole serialised subtree) that hold an element of
+    `_IN_ITEM` below them, and those that hold one of `_IN_TEXT_BLOCK`: found in one pass from the last
+    element up, each from its children's answers, where asking each list item in turn searched its whole
+    subtree again (nested items took quadratic time)."""
+    from bs4 import Tag
+
+    items: set[int] = set()
+    texts: set[int] = set()
+    for element in reversed(list(node.descendants)):  # every element comes after all of its descendants
+        if not isinstance(element, Tag):
+            continue
+        for child in element.children:
+            if isinstance(child, Tag):
+                if child.name in _IN_ITEM or id(child) in items:
+                    items.add(id(element))
+                if child.name in _IN_TEXT_BLOCK or id(child) in texts:
+                    texts.add(id(element))
+    return items, texts
 
 
 _META_CHARSET = re.compile(rb"""<meta[^>]+charset\s*=\s*["']?([\w.:-]+)""", re.IGNORECASE)
