@@ -210,12 +210,12 @@ def test_a_second_ingest_that_changes_one_source_rewrites_its_page_and_nothing_e
 def test_an_ingest_that_only_links_to_a_sources_pages_leaves_that_sources_page_as_it_was(
     tmp_path: Path, standin: StandinServer
 ) -> None:
-    # Acme and Borealis are each said once by the first source; the second source names Borealis and Cobalt,
+    # Acme and Borealis are each said once by the first source; the second source names Borealis and Corvex,
     # so pages now link Borealis more than Acme. What the first source says is the same: so is its page.
     first = {"fleet.md": "# Fleet\n\nAcme builds reusable rockets.\nBorealis sells weather satellites.\n"}
-    second = {"orbit.md": "# Orbit\n\nBorealis launches from Kiruna.\nCobalt insures the launches.\n"}
+    second = {"orbit.md": "# Orbit\n\nBorealis launches from Kiruna.\nCorvex insures the launches.\n"}
     said = {line: name for text in (*first.values(), *second.values()) for line in text.split("\n")[2:] if line
-            for name in ("Acme", "Borealis", "Cobalt") if line.startswith(name)}
+            for name in ("Acme", "Borealis", "Corvex") if line.startswith(name)}
 
     def answer(body: dict[str, Any]) -> dict[str, Any]:
         user = body["messages"][-1]["content"]
@@ -230,7 +230,7 @@ def test_an_ingest_that_only_links_to_a_sources_pages_leaves_that_sources_page_a
     before = (root / page).read_text(encoding="utf-8")
     assert before.index("[[acme|Acme]]: Acme builds") < before.index("[[borealis|Borealis]]: Borealis sells")
     _ingest(root, _inputs(tmp_path, second), today=TODAY + dt.timedelta(days=1))
-    assert "[[borealis" in (root / "entities" / "cobalt.md").read_text(encoding="utf-8")
+    assert "[[borealis" in (root / "entities" / "corvex.md").read_text(encoding="utf-8")
     assert (root / page).read_text(encoding="utf-8") == before
 
 

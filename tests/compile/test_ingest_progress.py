@@ -3,9 +3,12 @@ CLI draws them only on a terminal, so a pipe or `--json` gets the report alone."
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
+import threading
 from pathlib import Path
+from typing import Any
 from unittest.mock import patch
 
 from scripted import entity, fact, plan
@@ -19,7 +22,7 @@ from wikic.progress import ProgressEvent
 from wikic.vault.init import init_vault
 
 LONG = "# Long notes\n\n" + "".join(
-    f"Paragraph {n}: the team wrote down one more observation about site {n}.\n\n" for n in range(160)
+    f"Paragraph {n}: the Kestrel team wrote down one more observation about site {n}.\n\n" for n in range(160)
 )
 SHORT = "# Short note\n\nOne line about the site.\n"
 
@@ -38,8 +41,9 @@ def _setup(tmp_path: Path, server: StandinServer) -> tuple[Path, list[str]]:
     (inbox / "long.md").write_text(LONG, encoding="utf-8")
     (inbox / "short.md").write_text(SHORT, encoding="utf-8")
     # every chunk names the same thing (a plan of nothing for a text with names in it is asked again)
-    observation = fact("The team wrote down one more observation.", "the team wrote down one more observation")
-    server.route = lambda body: plan("Notes.", [entity("Paragraph", "other", "A paragraph.", [observation])])
+    observation = fact("The Kestrel team wrote down one more observation.",
+                       "the Kestrel team wrote down one more observation")
+    server.route = lambda body: plan("Notes.", [entity("Kestrel", "other", "A team.", [observation])])
     return root, [str(inbox / "long.md"), str(inbox / "short.md")]
 
 
@@ -48,7 +52,28 @@ def test_extraction_reports_every_answered_chunk_then_writes_and_indexing(
 ) -> None:
     root, sources = _setup(tmp_path, standin)
     events: list[ProgressEvent] = []
-    report = ingest(root, IngestOptions(inputs=sources), progress=events.append)
+    # The stand-in answers the third extraction request (and each after it) only once the count shows the
+    # replies before the one in flight beside it: a busy machine cannot make every chunk arrive between two
+    # reports, and a run that reports only at the end waits out the timeout, then fails below.
+    seen = threading.Condition()
+    arrived = itertools.count()
+    answer = standin.route
+
+    def paced(body: dict[str, Any]) -> Any:
+        if not is_compose_request(body):
+            wanted = next(arrived) - 1
+            with seen:
+                seen.wait_for(lambda: max((e.done for e in events if e.stage == "extract"), default=0) >= wanted,
+                              timeout=10)
+        return answer(body)
+
+    def observe(event: ProgressEvent) -> None:
+        with seen:
+            events.append(event)
+            seen.notify_all()
+
+    standin.route = paced
+    report = ingest(root, IngestOptions(inputs=sources), progress=observe)
     assert report.exit_code() == 0
 
     extract = [e for e in events if e.stage == "extract"]

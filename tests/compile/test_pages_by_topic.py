@@ -121,13 +121,13 @@ def test_two_values_of_one_measure_are_shown_with_both_sides_and_the_older_one_i
 def test_values_that_disagree_at_the_same_time_make_the_page_contested(tmp_path: Path) -> None:
     root = _vault(tmp_path)
     one, two = tmp_path / "one.md", tmp_path / "two.md"
-    one.write_text("# One\n\nOrbit handles 300 requests per second.\n", encoding="utf-8")
-    two.write_text("# Two\n\nOrbit handles 900 requests per second.\n", encoding="utf-8")
-    llm = _model({"# One": [_entity("Orbit", "Orbit handles 300 requests per second.")],
-                  "# Two": [_entity("Orbit", "Orbit handles 900 requests per second.")]})
+    one.write_text("# One\n\nOrbix handles 300 requests per second.\n", encoding="utf-8")
+    two.write_text("# Two\n\nOrbix handles 900 requests per second.\n", encoding="utf-8")
+    llm = _model({"# One": [_entity("Orbix", "Orbix handles 300 requests per second.")],
+                  "# Two": [_entity("Orbix", "Orbix handles 900 requests per second.")]})
     report = _ingest(root, llm, one, two)
-    text = (root / "entities/orbit.md").read_text(encoding="utf-8")
-    assert "\ncontested: true\n" in text and report.sources[1].contested == ["entities/orbit.md"]
+    text = (root / "entities/orbix.md").read_text(encoding="utf-8")
+    assert "\ncontested: true\n" in text and report.sources[1].contested == ["entities/orbix.md"]
     block = text.split("## Contradictions")[1]
     assert "300 requests per second" in block and "900 requests per second" in block
 

@@ -284,7 +284,7 @@ def test_a_summary_stating_what_no_anchored_quote_states_is_replaced_by_the_firs
             # nothing the model quoted backs it: the source's own sentence about Chroma, found by code
             Entity("Chroma", "product", (), "Chroma 0.5 stores vectors.", (Fact("Chroma 0.5 is fast.", "nowhere"),)),
         ),
-        concepts=(Concept("Survey", "The survey began in 2019.", (Section("Dates", (ridge,)),)),),
+        concepts=(Concept("Expedition", "The expedition began in 2019.", (Section("Dates", (ridge,)),)),),
     )
     anchored = anchor_plan(plan, NOVEL)
     assert [e.summary for e in anchored.entities] == [
@@ -319,7 +319,7 @@ def test_a_summary_in_the_models_words_that_no_claim_says_is_replaced_though_it_
     assert anchored.summaries_replaced == 1
 
 
-def test_an_entity_named_by_an_ordinary_word_of_the_source_is_dropped_as_invented() -> None:
+def test_an_entity_named_by_an_ordinary_word_of_the_source_is_no_subject() -> None:
     source = "# Notes\n\nThe project responded by publishing its scripts.\nProject leads met Vasquez in May.\n"
     claim = Fact("The project published its scripts.", "The project responded by publishing its scripts.")
     plan = Plan(
@@ -334,8 +334,9 @@ def test_an_entity_named_by_an_ordinary_word_of_the_source_is_dropped_as_invente
     )
     anchored = anchor_plan(plan, source)
     assert [e.name for e in anchored.entities] == ["Vasquez"]
-    assert anchored.invented == ("Project",)
-    assert anchored.dropped()["invented name"] == 1
+    assert anchored.refused == (("Project", "kind noun"),)
+    assert anchored.invented == ()
+    assert anchored.dropped()["no subject"] == 1
 
 
 # -- what a quote may not anchor to: frontmatter and turn headers ------------------------------------------

@@ -51,12 +51,23 @@ from wikic.ingest.plan_model import (
     Relation,
     Section,
 )
-from wikic.ingest.sentences import Sentence, best, clean, closing, name_forms, rank
+from wikic.ingest.sentences import (
+    Sentence,
+    best,
+    clean,
+    closing,
+    is_acronym_of,
+    is_person,
+    name_forms,
+    rank,
+    same_subject,
+)
 from wikic.ingest.session_project import GENERIC_FORMS, session_project, to_project
 from wikic.ingest.standing import FOUND_IMPORTANCE, INSTRUCTION, USER, kind_told, opens_a_rule, said_by_user
 from wikic.ingest.subjects import names_subject, refile
 from wikic.ingest.support import unsupported
-from wikic.text.specifics import ordinary, specifics
+from wikic.text.name_use import ANOTHER_SUBJECT, NOT_THE_SAME, NameUse
+from wikic.text.specifics import specifics
 from wikic.text.terms import words
 from wikic.vault import frontmatter
 from wikic.vault.formats import remember_note, transcript
@@ -335,15 +346,46 @@ class AnchorIndex:
         return Anchor(self.path, start_line, end_line)
 
 
-def _common_word(name: str, text: str) -> bool:
-    """`name` is one capitalised Latin word ("Project") that `text` writes in lower case inside a sentence
-    ("the project responded") and capitalised only where a sentence starts: an ordinary word, not a name.
-    (A script without case cannot tell the two apart; an all-capitals word is an acronym.)"""
-    name = name.strip()
-    if not (name.isascii() and name.isalpha() and name[:1].isupper() and name[1:].islower()):
-        return False
-    mid_sentence = re.search(rf"[a-z,] {re.escape(name.lower())}(?![\w-])", text)
-    return mid_sentence is not None and ordinary(name, text)
+def kept_aliases(name: str, aliases: Iterable[str], use: NameUse, index: AnchorIndex, *, person: bool = False,
+                 others: set[str]) -> tuple[tuple[str, ...], list[tuple[str, str, str]]]:
+    """(the aliases the code can see name `name`'s subject, (name, alias, reason) for each one refused). An
+    alias is kept when it is another form of the name ("ChromaDB", "Chroma DB"), or its acronym the source
+    writes, or when the source says they are one ("Chroma (ChromaDB)", "X, also called Y"); never when it is
+    the name of another subject of the same plan: the two stay apart."""
+    kept: list[str] = []
+    refused: list[tuple[str, str, str]] = []
+    for alias in dict.fromkeys(a for a in aliases if a.strip()):
+        if same_subject(name, alias, person=person) or (index.contains(alias) and (is_acronym_of(name, alias)
+                                                                    or use.states_same(name, alias))):
+            kept.append(alias)
+        elif normalize_name(alias) in others:
+            refused.append((name, alias, ANOTHER_SUBJECT))
+        else:
+            refused.append((name, alias, NOT_THE_SAME))
+    return tuple(kept), refused
+
+
+def source_title(text: str, path: str) -> str:
+    """What a source is titled: its frontmatter `title`, else its first level-one heading outside code, else
+    its file's name."""
+    data, _ = split_page(text)
+    given = (data or {}).get("title")
+    if isinstance(given, str) and given.strip():
+        return given.strip()
+    fenced = None
+    for line in text.split("\n"):
+        fence = _FENCE.match(line)
+        if fenced is not None:
+            fenced = None if fence and fence.group(1) == fenced else fenced
+        elif fence:
+            fenced = fence.group(1)
+        elif line.startswith("# ") and line[2:].strip():
+            return line[2:].strip().strip("#").strip()
+    stem = path.rsplit("/", 1)[-1].rsplit(".", 1)[0]
+    return stem.replace("-", " ").replace("_", " ").strip()
+
+
+_FENCE = re.compile(r"^\s{0,3}(```|~~~)")
 
 
 def _only_its_title(name: str, text: str) -> bool:
@@ -474,18 +516,29 @@ def anchor_plan(plan: Plan, text: str) -> Plan:
     invented: list[str] = []
     invented_claims = 0
     titles: list[str] = []
+    use = NameUse(text, title=source_title(text, plan.source_path))
+    no_subject: list[tuple[str, str]] = []  # (name, why the source does not use it as a subject's)
+    refused_claims = 0
+    refused_aliases: list[tuple[str, str, str]] = []  # (name, alias, why it is not the same subject)
+    subjects = {normalize_name(n) for n in [*(e.name for e in plan.entities), *(c.name for c in plan.concepts)]}
     entities = []
     for e in plan.entities:  # a named thing the source never names is the model's invention
         if _only_its_title(e.name, text):
             titles.append(e.name)  # the source itself, which its source page is about
             continue
-        # and so is a "name" the source only writes as an ordinary word ("the project" made "Project")
-        if not real(e.name, e.aliases) or (not e.aliases and _common_word(e.name, text)):
+        aliases, dropped_aliases = kept_aliases(e.name, e.aliases, use, index, person=is_person(e.kind),
+                                                others=subjects - {normalize_name(e.name)})
+        refused_aliases += dropped_aliases
+        if not real(e.name, aliases):
             invented.append(e.name)
             invented_claims += len(e.facts)
             continue
-        # an alias is a name too: the source writes it, or it only spells the name another way ("GPT4")
-        aliases = tuple(a for a in e.aliases if index.contains(a) or _compact(a) == _compact(e.name))
+        # and a word the source does not use as a name is no subject ("Keeping", "The", "Model")
+        reason = use.refusal(e.name)
+        if reason is not None:
+            no_subject.append((e.name, reason))
+            refused_claims += len(e.facts)
+            continue
         entities.append(Entity(e.name, e.kind, aliases, e.summary, facts(e.facts, e.name, *aliases)))
     # each claim on the page of what it is about, before a name left without one gets sentences found for it
     entities, refiled = refile(entities, text, conversation=conversation, turns=[h.line for h in turns],
@@ -512,6 +565,11 @@ def anchor_plan(plan: Plan, text: str) -> Plan:
         if not real(c.name) and not any(f.anchored for f in claims):
             invented.append(c.name)
             invented_claims += sum(len(sec.facts) for sec in concept.sections)
+            continue
+        reason = use.refusal(c.name, concept=True) if real(c.name) else None
+        if reason is not None:
+            no_subject.append((c.name, reason))
+            refused_claims += sum(len(sec.facts) for sec in concept.sections)
             continue
         replaced += refused  # counted for a concept kept: an invented one is dropped whole, and counted so
         concepts.append(concept)
@@ -561,6 +619,7 @@ def anchor_plan(plan: Plan, text: str) -> Plan:
         plan.source_path, plan.summary, tuple(entities), tuple(concepts), comparisons, tuple(relations),
         plan.notes, tuple(dict.fromkeys(invented)), invented_claims, tuple(memories), replaced, found_count,
         refiled, tuple(dict.fromkeys(titles)), sum(1 for m in rules if m.fact.anchored),
+        tuple(dict.fromkeys(no_subject)), refused_claims, tuple(dict.fromkeys(refused_aliases)),
     )
 
 

@@ -220,6 +220,7 @@ NO_QUOTE = "no quote"
 UNSUPPORTED = "unsupported"
 OFF_SUBJECT = "not about its subject"  # an entity's claim whose passage never names it (`subjects.py`)
 INVENTED_NAME = "invented name"  # an item whose name the source never writes: counted, with its claims
+REFUSED_NAME = "no subject"  # an item named by a word the source does not use as a name (`text/name_use.py`)
 # A page summary is model text too: one whose specifics no anchored quote of its item states is replaced by
 # the item's first anchored claim (or left out), and counted under this reason.
 UNSUPPORTED_SUMMARY = "unsupported summary"
@@ -340,6 +341,9 @@ class Plan:
     refiled: int = 0  # claims the model filed under one entity that open with another's name (`subjects.py`)
     titles: tuple[str, ...] = ()  # names that are the source's own title, which its source page covers (dropped)
     rules_found: int = 0  # rules the user set in so many words, remembered by code (`standing.py`)
+    refused: tuple[tuple[str, str], ...] = ()  # (name, reason): names the source does not use as a subject's
+    refused_claims: int = 0  # the claims those items carried
+    refused_aliases: tuple[tuple[str, str, str], ...] = ()  # (name, alias, reason): aliases not kept
 
     def facts(self) -> list[Fact]:
         """Every fact in the plan, in order."""
@@ -363,6 +367,8 @@ class Plan:
     def dropped(self) -> dict[str, int]:
         """Claims not written, and summaries replaced, by reason."""
         out: dict[str, int] = {INVENTED_NAME: self.invented_claims} if self.invented_claims else {}
+        if self.refused_claims:
+            out[REFUSED_NAME] = self.refused_claims
         if self.summaries_replaced:
             out[UNSUPPORTED_SUMMARY] = self.summaries_replaced
         for fact in self.facts():

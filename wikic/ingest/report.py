@@ -35,6 +35,10 @@ class SourceReport:
     nothing_extracted: bool = False  # the source names things and the model proposed none of them
     invented: list[str] = field(default_factory=list)  # proposed names the source never writes
     titles: list[str] = field(default_factory=list)  # proposed names that are the source's own title
+    # proposed names the source does not use as a subject's ({"name", "reason"}), and aliases not kept
+    # ({"name", "alias", "reason"}): `wikic/text/name_use.py`
+    names_refused: list[dict[str, str]] = field(default_factory=list)
+    aliases_refused: list[dict[str, str]] = field(default_factory=list)
     rejected: list[str] = field(default_factory=list)  # pairings and intervals refused, each with its reason
     superseded: int = 0  # claims moved to a page's history: a later value holds now
     contested: list[str] = field(default_factory=list)  # pages whose current claims contradict each other
@@ -206,6 +210,10 @@ def source_lines(s: SourceReport) -> list[str]:
         lines.append(f"  names the source never writes (dropped as invented): {', '.join(dict.fromkeys(s.invented))}")
     if s.titles:
         lines.append(f"  the source's own title, not a subject (its source page covers it): {', '.join(s.titles)}")
+    if s.names_refused:
+        lines.append(f"  no subject (the source does not use them as names): {_by_reason(s.names_refused, 'name')}")
+    if s.aliases_refused:
+        lines.append(f"  {len(s.aliases_refused)} alias(es) not kept: {_by_reason(s.aliases_refused, 'alias')}")
     if s.nothing_extracted:
         lines.append("  nothing extracted, although the source names things: the model proposed none of them"
                      " (try a larger model, or --strategy two-pass, and --force to compile it again)")
@@ -267,3 +275,11 @@ def conversation_lines(report: IngestReport) -> list[str]:
         lines += [f"  not read (kept for the next run): {error}" for error in c.errors]
         lines += [f"  not a capture: {item}" for item in c.quarantined]
     return lines
+
+
+def _by_reason(rows: list[dict[str, str]], key: str) -> str:
+    """"reason: a, b; reason: c" for rows of refused names or aliases."""
+    grouped: dict[str, list[str]] = {}
+    for row in rows:
+        grouped.setdefault(row["reason"], []).append(row[key])
+    return "; ".join(f"{reason}: {', '.join(dict.fromkeys(names))}" for reason, names in grouped.items())

@@ -171,6 +171,9 @@ class CompileSession:
         fill(r, result)
         r.dropped, r.repaired_quotes, r.invented = got.plan.dropped(), got.plan.repaired_count, list(got.plan.invented)
         r.sentences_found, r.titles = got.plan.sentences_found, list(got.plan.titles)
+        r.names_refused = [{"name": name, "reason": why} for name, why in got.plan.refused]
+        r.aliases_refused = [{"name": name, "alias": alias, "reason": why}
+                             for name, alias, why in got.plan.refused_aliases]
         r.rules_found = got.plan.rules_found
         r.strategy, r.nothing_extracted = got.strategy, got.nothing_extracted
         if not self.job.dry_run:

@@ -1,4 +1,4 @@
-"""Chunk plans merged into one plan per source: items with the same normalised name (or alias) merged,
+"""Chunk plans merged into one plan per source: items with the same normalised name (or a form of it) merged,
 duplicate facts dropped, comparisons with fewer than two subjects dropped with a note. Names stay as the
 model wrote them (first spelling wins); resolving them to pages is the compiler's job."""
 
@@ -21,6 +21,7 @@ from wikic.ingest.plan_model import (
     Section,
     WireFact,
 )
+from wikic.ingest.sentences import is_person, same_subject
 from wikic.vault.names import normalize_name
 
 
@@ -60,7 +61,7 @@ class _ComparisonSlot:
 
 
 def merge_plans(plans: Iterable[ChunkPlan], *, source_path: str) -> Plan:
-    """One plan from chunk plans: items with the same normalised name (or alias) merged, duplicates dropped.
+    """One plan from chunk plans: items with the same normalised name (or a form of it) merged, duplicates dropped.
 
     Names stay as the model wrote them (first spelling wins); resolving them to pages is the compiler's job.
     """
@@ -77,7 +78,11 @@ def merge_plans(plans: Iterable[ChunkPlan], *, source_path: str) -> Plan:
         if plan.summary.strip() and plan.summary.strip() not in summaries:
             summaries.append(plan.summary.strip())
         for e in plan.entities:
-            keys = [k for k in (normalize_name(n) for n in (e.name, *e.aliases)) if k]
+            # an alias joins two items only when it is plainly a form of the name ("ChromaDB" of "Chroma"): a
+            # model gives other names of the same source as aliases, and whether the source says they are one
+            # is for anchoring to see (`anchor.kept_aliases`)
+            forms = (e.name, *(a for a in e.aliases if same_subject(e.name, a, person=is_person(e.kind))))
+            keys = [k for k in (normalize_name(n) for n in forms) if k]
             if not keys:
                 continue
             key = next((alias_of[k] for k in keys if k in alias_of), keys[0])

@@ -1,0 +1,56 @@
+"""Markdown as its reader sees it: a link shows its text, an embed of a file (an icon, an image) shows nothing,
+emphasis marks are gone; inline code stays code, as written (what a reader saw there is the code itself). A
+sentence quoted from a source keeps what its reader read ("With the Backlinks plugin, you can see…"), never
+half of its syntax ("With the Backlinks [Core plugins|plugin]…").
+
+Linear in the text: each pattern is a single pass with bounded lookahead inside a line.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+
+# ![[file.svg#icon]], ![[Note]]: what an embed shows is not words of the sentence
+_EMBED = re.compile(r"!\[\[[^\[\]\n]*\]\]")
+# [[target|label]], [[target#heading]], [[target]]: the label, else the target's name (a heading after " > ")
+_WIKILINK = re.compile(r"\[\[([^\[\]|\n]*?)(?:\\?\|([^\[\]\n]*))?\]\]")
+_IMAGE = re.compile(r"!\[[^\[\]\n]*\]\([^()\n]*\)")
+_MD_LINK = re.compile(r"\[([^\[\]\n]*)\]\([^()\n]*\)")
+_AUTOLINK = re.compile(r"<(https?://[^>\s]*)>")
+_EMPHASIS = re.compile(r"\*\*|__|~~|==|(?<!\w)[*_](?=\w)|(?<=\w)[*_](?!\w)")
+_CODE = re.compile(r"(`+)[^`\n]+?\1(?!`)")
+_CALLOUT_MARK = re.compile(r"^(\s*>\s*)\[![^\]\n]*\][-+]?", re.MULTILINE)
+
+
+def _wikilink(match: re.Match[str]) -> str:
+    target, label = match.group(1), match.group(2)
+    if label:
+        return label
+    note, _, heading = target.partition("#")
+    name = posixpath.basename(note)
+    heading = heading.lstrip("^")
+    if name and heading:
+        return f"{name} > {heading}"
+    return name or heading
+
+
+def reader_text(text: str) -> str:
+    """`text` with its Markdown syntax as a reader of the rendered page sees it (line breaks kept); code spans
+    are kept whole and untouched."""
+    out, last = [], 0
+    for code in _CODE.finditer(text):
+        out += [_outside_code(text[last : code.start()]), code.group(0)]
+        last = code.end()
+    out.append(_outside_code(text[last:]))
+    return "".join(out)
+
+
+def _outside_code(text: str) -> str:
+    text = _EMBED.sub("", text)
+    text = _IMAGE.sub("", text)
+    text = _WIKILINK.sub(_wikilink, text)
+    text = _MD_LINK.sub(lambda m: m.group(1), text)
+    text = _AUTOLINK.sub(lambda m: m.group(1), text)
+    text = _CALLOUT_MARK.sub(lambda m: m.group(1), text)
+    return _EMPHASIS.sub("", text)
