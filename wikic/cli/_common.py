@@ -9,9 +9,6 @@ example) and, with `--json`, `{"error": ..., "hint": ..., "exit_code": ...}` on 
 from __future__ import annotations
 
 import functools
-import json
-import sys
-import traceback
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Annotated, Any, TypeVar
@@ -20,6 +17,7 @@ import typer
 from typer._click.exceptions import UsageError as ClickUsageError
 from typer._click.globals import get_current_context
 
+from wikic.cli._output import say, say_json, say_traceback
 from wikic.errors import UsageError, WikicError, debugging, os_errors_reported
 from wikic.vault.layout import find_vault_root
 
@@ -46,10 +44,10 @@ def help_hint(command_path: str, command: Command | None) -> str:
 def show_error(message: str, hint: str | None, exit_code: int, *, json_output: bool) -> None:
     """`Error: ...` and `Hint: ...` on stderr; with --json, the same as one JSON object on stdout first."""
     if json_output:
-        typer.echo(json.dumps({"error": message, "hint": hint, "exit_code": exit_code}))
-    typer.echo(f"Error: {message}", err=True)
+        say_json({"error": message, "hint": hint, "exit_code": exit_code}, ensure_ascii=True)
+    say(f"Error: {message}", err=True)
     if hint:
-        typer.echo(f"Hint: {hint}", err=True)
+        say(f"Hint: {hint}", err=True)
 
 
 def wants_json(args: Sequence[str]) -> bool:
@@ -100,7 +98,7 @@ def translate_errors(fn: F) -> F:
             json_output = bool(kwargs.get("json_output")) or kwargs.get("fmt") == "json"
             show_error(exc.message, hint, exc.exit_code, json_output=json_output)
             if debugging():
-                traceback.print_exception(exc, file=sys.stderr)
+                say_traceback(exc)
             raise typer.Exit(exc.exit_code) from None
 
     return wrapper  # type: ignore[return-value]

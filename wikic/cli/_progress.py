@@ -13,8 +13,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-import typer
-
+from wikic.cli._output import say, say_on
 from wikic.progress import ProgressEvent
 
 LABELS = {
@@ -85,7 +84,7 @@ class ProgressDisplay:
         """A plain line for a log: each source compiled (its pages are written after); the model's and the
         index's progress at most every HEARTBEAT seconds, and when the stage is done."""
         if event.stage == "write":
-            typer.echo(f"[{event.done}/{event.total}] {event.note or 'a source'} compiled", err=True)
+            say(f"[{event.done}/{event.total}] {event.note or 'a source'} compiled", err=True)
             return
         now = self._clock()
         finished = event.total > 0 and event.done >= event.total
@@ -100,15 +99,15 @@ class ProgressDisplay:
             counts += f", {event.tokens:,} tokens received"
         if event.stage == "embed":
             counts += f", {event.drawers:,} drawers embedded"
-        typer.echo(f"{LABELS.get(event.stage, event.stage)}: {counts}", err=True)
+        say(f"{LABELS.get(event.stage, event.stage)}: {counts}", err=True)
 
     def notice(self, text: str) -> None:
         if not self.notices:
             return
         if self._progress is not None:
-            self._progress.console.print(text, highlight=False, markup=False)
+            say_on(self._progress.console, text)
         else:
-            typer.echo(text, err=True)
+            say(text, err=True)
 
     def _start(self) -> Any:
         if self._progress is None:

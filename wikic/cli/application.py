@@ -13,6 +13,7 @@ import typer
 
 from wikic import __version__
 from wikic.cli._help import HelpCommand, HelpGroup
+from wikic.cli._output import say
 
 app = typer.Typer(
     name="wikic",
@@ -34,7 +35,7 @@ COMMAND_MODULES = (
 
 def _version(value: bool) -> None:
     if value:
-        typer.echo(f"wikic {__version__}")
+        say(f"wikic {__version__}")
         raise typer.Exit()
 
 

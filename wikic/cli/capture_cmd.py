@@ -10,6 +10,7 @@ from typing import Annotated
 import typer
 
 from wikic.cli._common import VaultDir
+from wikic.cli._output import say
 from wikic.cli.capture_fast import capture_stdin, read_stdin
 
 
@@ -39,5 +40,5 @@ def register(app: typer.Typer) -> None:
         """  # noqa: E501 - the example is a command line to copy whole
         code, message = capture_stdin(vault, tool, read_stdin())
         if message:
-            typer.echo(message, err=True)
+            say(message, err=True)
         raise typer.Exit(code)

@@ -9,6 +9,8 @@ import os
 import sys
 from pathlib import Path
 
+from wikic.cli._output import say
+
 _USAGE = "usage: wikic capture [--vault DIR] [--tool claude-code|codex|gemini-cli] < HOOK_JSON"
 
 
@@ -41,7 +43,7 @@ def run_fast(argv: list[str]) -> int:
         name, _, value = arg.partition("=")
         if name in ("--vault", "-C", "--tool") and not value:
             if not args:
-                print(f"wikic capture: {name} needs a value ({_USAGE})", file=sys.stderr)
+                say(f"wikic capture: {name} needs a value ({_USAGE})", err=True)
                 return 0
             value = args.pop(0)
         if name in ("--vault", "-C"):
@@ -49,11 +51,11 @@ def run_fast(argv: list[str]) -> int:
         elif name == "--tool":
             tool = value
         else:
-            print(f"wikic capture: unknown option {arg} ({_USAGE})", file=sys.stderr)
+            say(f"wikic capture: unknown option {arg} ({_USAGE})", err=True)
             return 0
     code, message = capture_stdin(vault, tool, read_stdin())
     if message:
-        print(message, file=sys.stderr)
+        say(message, err=True)
     return code
 
 

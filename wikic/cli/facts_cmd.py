@@ -5,12 +5,12 @@ Example: wikic facts "Acme" --as-of 2024-06-30
 
 from __future__ import annotations
 
-import json
 from typing import Annotated
 
 import typer
 
 from wikic.cli._common import VaultDir, resolve_vault, translate_errors
+from wikic.cli._output import say, say_json
 
 
 def register(app: typer.Typer) -> None:
@@ -35,6 +35,6 @@ def register(app: typer.Typer) -> None:
 
         answer = facts_for(resolve_vault(vault), subject, as_of)
         if json_output:
-            typer.echo(json.dumps(answer.to_dict(), ensure_ascii=False))
+            say_json(answer.to_dict())
         else:
-            typer.echo(render_facts(answer))
+            say(render_facts(answer))

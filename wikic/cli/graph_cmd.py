@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
 from wikic.cli._common import VaultDir, resolve_vault, translate_errors
+from wikic.cli._output import say, say_json
 
 
 def register(app: typer.Typer) -> None:
@@ -36,35 +36,35 @@ def register(app: typer.Typer) -> None:
         from wikic.graph_export import graph_report
         report = graph_report(root, graphml=graphml, json_file=json_file, top=top)
         if json_output:
-            typer.echo(json.dumps(report, ensure_ascii=False))
+            say_json(report)
             return
         citing = f", {report['citations']} citing raw sources" if report["citations"] else ""
-        typer.echo(
+        say(
             f"{report['pages']} pages, {report['links']} links ({report['broken_links']} broken{citing}), "
             f"{report['files']} files"
         )
-        typer.echo(
+        say(
             f"{report['components']} connected component(s); the largest holds {report['largest_component']} pages"
         )
         if report["most_linked"]:
-            typer.echo("most linked:")
+            say("most linked:")
             for item in report["most_linked"]:
-                typer.echo(f"  {item['inbound']:>4}  {item['path']}")
+                say(f"  {item['inbound']:>4}  {item['path']}")
         if report["dead_ends"]:
-            typer.echo(f"dead ends (no outbound link): {len(report['dead_ends'])}")
+            say(f"dead ends (no outbound link): {len(report['dead_ends'])}")
             for path in report["dead_ends"][:top]:
-                typer.echo(f"        {path}")
+                say(f"        {path}")
         if report["isolated_pages"]:
-            typer.echo(f"isolated pages (no link in or out): {len(report['isolated_pages'])}")
+            say(f"isolated pages (no link in or out): {len(report['isolated_pages'])}")
             for path in report["isolated_pages"][:top]:
-                typer.echo(f"        {path}")
+                say(f"        {path}")
         if report["wanted_pages"]:
-            typer.echo("wanted (linked but missing):")
+            say("wanted (linked but missing):")
             for item in report["wanted_pages"]:
-                typer.echo(f"  {item['links']:>4}  {item['target']}")
+                say(f"  {item['links']:>4}  {item['target']}")
         if report["missing_sources"]:
-            typer.echo("cited but missing raw sources:")
+            say("cited but missing raw sources:")
             for item in report["missing_sources"]:
-                typer.echo(f"  {item['links']:>4}  {item['target']}")
+                say(f"  {item['links']:>4}  {item['target']}")
         for written in report.get("written", []):
-            typer.echo(f"wrote {written}")
+            say(f"wrote {written}")

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Annotated
 
@@ -10,6 +9,7 @@ import typer
 
 from wikic.cli._common import VaultDir, resolve_vault, translate_errors
 from wikic.cli._help import HelpCommand, HelpGroup
+from wikic.cli._output import say, say_json
 from wikic.vault.layout import require_vault
 
 Tool = Annotated[str, typer.Argument(metavar="claude-code|codex", help="The assistant.")]
@@ -37,17 +37,17 @@ def register(app: typer.Typer) -> None:
         path = hooks.settings_file(tool, user=user, home=Path.home(), project=Path.cwd())
         change = (hooks.install if action == "install" else hooks.uninstall)(path, tool, root)
         for warning in change.warnings:
-            typer.echo(f"Warning: {warning}", err=True)
+            say(f"Warning: {warning}", err=True)
         if json_output:
-            typer.echo(json.dumps({"file": str(change.path), "added": change.added, "removed": change.removed,
-                                   "warnings": change.warnings}))
+            say_json({"file": str(change.path), "added": change.added, "removed": change.removed,
+                      "warnings": change.warnings}, ensure_ascii=True)
             return
         if change.unchanged:
-            typer.echo(f"{change.path}: nothing to {action}")
+            say(f"{change.path}: nothing to {action}")
         for line in change.added:
-            typer.echo(f"{change.path}: + {line}")
+            say(f"{change.path}: + {line}")
         for line in change.removed:
-            typer.echo(f"{change.path}: - {line}")
+            say(f"{change.path}: - {line}")
 
     @hooks_app.command("install", cls=HelpCommand)
     @translate_errors

@@ -2,23 +2,23 @@
 
 from __future__ import annotations
 
-import json
 from typing import Annotated
 
 import typer
 
 from wikic.cli._common import VaultDir, resolve_vault, translate_errors
+from wikic.cli._output import say, say_json
 from wikic.cli._progress import ProgressDisplay
 
 
 def _list(label: str, paths: list[str]) -> None:
     if not paths:
         return
-    typer.echo(f"{label} ({len(paths)}):")
+    say(f"{label} ({len(paths)}):")
     for p in paths[:50]:
-        typer.echo(f"  {p}")
+        say(f"  {p}")
     if len(paths) > 50:
-        typer.echo(f"  … and {len(paths) - 50} more")
+        say(f"  … and {len(paths) - 50} more")
 
 
 @translate_errors
@@ -35,14 +35,14 @@ def index(
     with ProgressDisplay(json_output=json_output) as display:
         report = sync(resolve_vault(vault), rebuild=rebuild, progress=display)
     if json_output:
-        typer.echo(json.dumps(report.to_dict(), ensure_ascii=False))
+        say_json(report.to_dict())
         return
     _list("added", report.added)
     _list("updated", report.updated)
     _list("removed", report.removed)
     for path, why in report.skipped.items():
-        typer.echo(f"skipped {path}: {why}", err=True)
-    typer.echo(
+        say(f"skipped {path}: {why}", err=True)
+    say(
         f"{len(report.added)} added, {len(report.updated)} updated, {len(report.removed)} removed, "
         f"{report.unchanged} unchanged; {report.drawers_embedded} drawers embedded, "
         f"{report.drawers_removed} removed; {report.files_total} files / {report.drawers_total} drawers "

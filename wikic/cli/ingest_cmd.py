@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import gc
-import json
 from typing import TYPE_CHECKING, Annotated, NoReturn
 
 import typer
 
 from wikic.cli._common import VaultDir, resolve_vault, translate_errors
+from wikic.cli._output import say, say_json
 from wikic.cli._progress import ProgressDisplay
 from wikic.errors import Interrupted, UsageError
 from wikic.vault.layout import RAW_SUBDIRS
@@ -29,7 +29,7 @@ def _interrupted(report: IngestReport) -> str:
 
 
 def _exit_interrupted(message: str) -> NoReturn:
-    typer.echo(message, err=True)
+    say(message, err=True)
     # Everything is written and shown; what is left is the interpreter's teardown, whose garbage collection
     # walks every object the model client and the palace created (a second on a busy machine). Frozen
     # objects are skipped by it, so the prompt comes back at once after Ctrl-C.
@@ -150,11 +150,11 @@ def register(app: typer.Typer) -> None:
                 "Interrupted: whatever was cut short while being written is finished by the next `wikic ingest`."
             )
         if json_output:
-            typer.echo(json.dumps(report.to_dict(), ensure_ascii=False, default=str))
+            say_json(report.to_dict(), default=str)
         else:
             if report.diffs:
-                typer.echo("".join(report.diffs), nl=False)
-            typer.echo(render_report(report))
+                say("".join(report.diffs), nl=False)
+            say(render_report(report))
         if report.interrupted:
             _exit_interrupted(_interrupted(report))
         raise typer.Exit(report.exit_code())

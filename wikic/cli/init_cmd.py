@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
 from wikic.cli._common import folder_path, translate_errors
+from wikic.cli._output import say, say_json
 from wikic.errors import UsageError
 
 
@@ -46,13 +46,14 @@ def register(app: typer.Typer) -> None:
             raise UsageError(f"two folders given: {directory} and --vault {vault}", hint="give the folder once")
         report = init_with_hubs(directory or vault or Path("."))
         if json_output:
-            typer.echo(json.dumps({"vault": str(report.root), "created": report.created, "existing": report.existing}))
+            say_json({"vault": str(report.root), "created": report.created, "existing": report.existing},
+                     ensure_ascii=True)
             return
         for item in report.created:
-            typer.echo(f"created  {item}")
+            say(f"created  {item}")
         if not report.created:
-            typer.echo(f"{report.root}: already a vault, nothing to do")
+            say(f"{report.root}: already a vault, nothing to do")
         else:
-            typer.echo(
+            say(
                 f"\nVault ready in {report.root}. Open it in Obsidian, drop sources into raw/, then run `wikic ingest`."
             )

@@ -9,6 +9,7 @@ from typing import Annotated
 import typer
 
 from wikic.cli._common import VaultDir, folder_path, resolve_vault, translate_errors
+from wikic.cli._output import say
 from wikic.errors import UsageError
 
 
@@ -108,9 +109,9 @@ def register(app: typer.Typer) -> None:
 
             fixed = fix_vault(context, options, label=label)
             for change in fixed.changes:
-                typer.echo(f"fixed {change.path}", err=True)
+                say(f"fixed {change.path}", err=True)
             for path in fixed.skipped:
-                typer.echo(
+                say(
                     f"skipped {path}: it changed while the repairs were planned; run `wikic lint --fix` again", err=True
                 )
             report = fixed.report
@@ -121,11 +122,11 @@ def register(app: typer.Typer) -> None:
 
             changes = plan_fixes(context, report.findings)
             for change in changes:
-                typer.echo(change.diff(), nl=False)
+                say(change.diff(), nl=False)
             if not changes:
-                typer.echo("nothing to fix", err=True)
+                say("nothing to fix", err=True)
             raise typer.Exit(report.exit_code)  # a preview changes nothing, so the findings still stand
         out = render(report, fmt)
         if out:
-            typer.echo(out)
+            say(out, as_json=fmt in ("json", "sarif"))
         raise typer.Exit(report.exit_code)

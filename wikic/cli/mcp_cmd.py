@@ -10,6 +10,7 @@ from typing import Annotated
 import typer
 
 from wikic.cli._common import VaultDir, resolve_vault, translate_errors
+from wikic.cli._output import say
 from wikic.mcp_tools import READ_ONLY, TOOLS
 from wikic.vault.layout import require_vault
 
@@ -44,5 +45,5 @@ def register(app: typer.Typer) -> None:
         from wikic.mcp_server import serve
 
         if http is not None:  # the server itself only logs warnings and errors
-            typer.echo(f"Serving {root} on http://127.0.0.1:{http}/mcp (Ctrl-C stops)", err=True)
+            say(f"Serving {root} on http://127.0.0.1:{http}/mcp (Ctrl-C stops)", err=True)
         serve(root, http_port=http)

@@ -5,13 +5,13 @@ Example: wikic query "Who leads OpenAI?" --save
 
 from __future__ import annotations
 
-import json
 import sys
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
 from wikic.cli._common import VaultDir, resolve_vault, translate_errors
+from wikic.cli._output import say, say_json
 from wikic.errors import UsageError
 
 if TYPE_CHECKING:  # imported lazily: the CLI must start fast for `wikic lint`
@@ -26,24 +26,23 @@ def _interactive() -> bool:
 
 
 def _write(text: str) -> None:
-    sys.stdout.write(text)
-    sys.stdout.flush()
+    say(text, nl=False)
 
 
 def _footer(result: QueryResult) -> None:
     if result.citations:
         shown = ", ".join(f"{c.link} ({c.path})" if c.link != f"[[{c.path}]]" else c.link for c in result.citations)
-        typer.echo(f"Cited: {shown}", err=True)
+        say(f"Cited: {shown}", err=True)
     cost = f", ${result.cost:.4f}" if result.cost is not None else ""
     how = " (from cache)" if result.cached else ""
     items = result.retrieval
-    typer.echo(
+    say(
         f"{len(items.pages)} page(s) and {len(items.passages)} raw passage(s) in context ({items.tokens:,} tokens); "
         f"{result.tokens:,} tokens{how}{cost}",
         err=True,
     )
     for warning in result.warnings:
-        typer.echo(f"Warning: {warning}", err=True)
+        say(f"Warning: {warning}", err=True)
 
 
 def _saved_line(saved: SavedQuery) -> str:
@@ -185,14 +184,14 @@ def _query(context: VaultContext, question: str | None, refresh: str | None, sav
         result = done.result
         if json_output:
             out = result.to_dict() | {"page": done.path, "saved": done.saved.to_dict() if done.saved else None}
-            typer.echo(json.dumps(out, ensure_ascii=False, default=str))
+            say_json(out, default=str)
         else:
             _finish_text(result)
             if done.saved is not None:
-                typer.echo(f"Refreshed {done.path}", err=True)
+                say(f"Refreshed {done.path}", err=True)
                 _saved_warnings(done.saved)
             else:
-                typer.echo(f"{done.path} was left as it was.", err=True)
+                say(f"{done.path} was left as it was.", err=True)
         return 0 if done.saved is not None else 1
 
     assert question is not None
@@ -211,15 +210,15 @@ def _query(context: VaultContext, question: str | None, refresh: str | None, sav
         except UsageError as exc:
             # the answer (or the lack of one) was already shown; say why it was not filed
             if not json_output:
-                typer.echo(f"Not filed: {exc.message}", err=True)
+                say(f"Not filed: {exc.message}", err=True)
             out["not_filed"] = exc.message
         else:
             if not json_output:
-                typer.echo(_saved_line(saved), err=True)
+                say(_saved_line(saved), err=True)
                 _saved_warnings(saved)
     if json_output:
         out = result.to_dict() | {"saved": saved.to_dict() if saved else None} | out
-        typer.echo(json.dumps(out, ensure_ascii=False, default=str))
+        say_json(out, default=str)
     # a quoted reply is what the wiki says (exit 0); only --save, which never files one, makes it a failure
     failed = result.status == "not_found" or (bool(save) and saved is None)
     return 1 if failed else 0
@@ -236,6 +235,6 @@ def _finish_text(result: QueryResult) -> None:
 
 def _saved_warnings(saved: SavedQuery) -> None:
     for kept in saved.kept_edits:
-        typer.echo(f"Kept hand edit: {kept}", err=True)
+        say(f"Kept hand edit: {kept}", err=True)
     for warning in saved.warnings:
-        typer.echo(f"Warning: {warning}", err=True)
+        say(f"Warning: {warning}", err=True)

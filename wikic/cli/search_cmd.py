@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
@@ -10,6 +9,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from wikic.cli._common import VaultDir, resolve_vault, translate_errors
+from wikic.cli._output import say, say_json
 from wikic.errors import UsageError
 
 if TYPE_CHECKING:  # imported lazily: the CLI must start fast for `wikic lint`
@@ -30,12 +30,12 @@ def _batch_lines(batch: Path) -> list[str]:
 
 def _render(hits: list[SearchHit]) -> None:
     if not hits:
-        typer.echo("no results")
+        say("no results")
     for n, hit in enumerate(hits, 1):
         where = f"{hit.path}:{hit.line_start}"
         heading = f"  § {hit.heading}" if hit.heading else ""
-        typer.echo(f"{n:>2}. {where}  ({hit.score:.4f}){heading}")
-        typer.echo(f"    {hit.snippet}")
+        say(f"{n:>2}. {where}  ({hit.score:.4f}){heading}")
+        say(f"    {hit.snippet}")
 
 
 @translate_errors
@@ -94,19 +94,19 @@ def search_command(
         settings, palace = context.settings, context.palace()
         if lines is not None:
             for result in search_batch(palace, lines, k, wing=wing, tag=tag, path=path):
-                typer.echo(json.dumps(result, ensure_ascii=False))
+                say_json(result)
             return
         assert query is not None
         found = search_with_settings(
             palace, query, k, settings, rerank=rerank, rewrite=rewrite, wing=wing, tag=tag, path=path
         )
     for reason in found.report.fallback:
-        typer.echo(f"note: {reason}; the fused order is kept", err=True)
+        say(f"note: {reason}; the fused order is kept", err=True)
     if json_output:
         out: dict[str, object] = {"query": query, "results": [h.to_dict() for h in found.hits]}
         if found.report.calls or found.report.fallback:
             out["assist"] = found.report.to_dict()
-        typer.echo(json.dumps(out, ensure_ascii=False))
+        say_json(out)
     else:
         _render(found.hits)
 

@@ -5,12 +5,12 @@ Example: wikic status --vault my-wiki
 
 from __future__ import annotations
 
-import json
 from typing import Annotated
 
 import typer
 
 from wikic.cli._common import VaultDir, resolve_vault, translate_errors
+from wikic.cli._output import say, say_json
 
 
 def register(app: typer.Typer) -> None:
@@ -38,6 +38,6 @@ def register(app: typer.Typer) -> None:
 
         status = vault_status(VaultContext(resolve_vault(vault)), lint=not no_lint, recent=recent)
         if json_output:
-            typer.echo(json.dumps(status.to_dict(), ensure_ascii=False, default=str))
+            say_json(status.to_dict(), default=str)
         else:
-            typer.echo(render_status(status))
+            say(render_status(status))

@@ -6,12 +6,12 @@ Example: wikic wake-up --budget 900 --vault my-wiki
 from __future__ import annotations
 
 import datetime as dt
-import json
 from typing import Annotated
 
 import typer
 
 from wikic.cli._common import VaultDir, resolve_vault, translate_errors
+from wikic.cli._output import say, say_json
 
 
 def register(app: typer.Typer) -> None:
@@ -59,6 +59,6 @@ def register(app: typer.Typer) -> None:
             ) from None
         briefing = wake_up(resolve_vault(vault), budget=budget, project=project, as_of=day, overview=overview)
         if json_output:
-            typer.echo(json.dumps(briefing.to_dict(), ensure_ascii=False))
+            say_json(briefing.to_dict())
         else:
-            typer.echo(briefing.text, nl=False)
+            say(briefing.text, nl=False)

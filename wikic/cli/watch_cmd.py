@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from wikic.cli._common import VaultDir, resolve_vault, translate_errors
+from wikic.cli._output import say
 from wikic.errors import Interrupted, WikicError
 
 if TYPE_CHECKING:  # the pipeline is imported when the command runs: the CLI must start fast
@@ -31,7 +32,7 @@ def _lines(result: IngestReport | WikicError) -> list[str]:
 
 def _show(result: IngestReport | WikicError) -> None:
     for line in _lines(result):
-        typer.echo(line)
+        say(line)
 
 
 def register(app: typer.Typer) -> None:
@@ -61,11 +62,11 @@ def register(app: typer.Typer) -> None:
         root = resolve_vault(vault)
 
         def started() -> None:  # only once the vault and its settings passed their checks
-            typer.echo(f"watching {root}/raw and the capture queue (Ctrl-C to stop)", err=True)
+            say(f"watching {root}/raw and the capture queue (Ctrl-C to stop)", err=True)
 
         try:
             with VaultContext(root) as context:
                 watch(context, _show, debounce_ms=debounce, use_palace=not no_palace, on_start=started)
         except KeyboardInterrupt:
-            typer.echo("stopped", err=True)
+            say("stopped", err=True)
             raise typer.Exit(Interrupted.exit_code) from None
