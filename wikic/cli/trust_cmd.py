@@ -10,6 +10,7 @@ from typing import Annotated
 import typer
 
 from wikic.cli._common import translate_errors
+from wikic.cli._output import say
 from wikic.errors import UsageError
 
 _HELP = """Trust an endpoint with the API key from the environment.
@@ -44,18 +45,18 @@ def register(app: typer.Typer) -> None:
                 raise UsageError("--list takes no URL and no --remove", hint="run wikic trust --list alone")
             listed = trusted_endpoints()
             for origin in listed:
-                typer.echo(origin)
+                say(origin)
             if not listed:
-                typer.echo("No endpoint is trusted but those you name yourself and api.openai.com.", err=True)
+                say("No endpoint is trusted but those you name yourself and api.openai.com.", err=True)
             return
         if url is None:
             raise UsageError("give the URL of the endpoint to trust, or --list",
                              hint="for example: wikic trust https://llm.example.com/v1")
         done = distrust_endpoint(url) if remove else trust_endpoint(url)
         if remove:
-            typer.echo(f"No longer trusted: {done.origin} ({done.path})" if done.changed
-                       else f"{done.origin} was not trusted ({done.path})")
+            say(f"No longer trusted: {done.origin} ({done.path})" if done.changed
+                else f"{done.origin} was not trusted ({done.path})")
         else:
-            typer.echo(f"Trusted {done.origin}: the API key from the environment may go there when a vault's "
-                       f"wikic.toml names it ({done.path})" if done.changed
-                       else f"{done.origin} is already trusted ({done.path})")
+            say(f"Trusted {done.origin}: the API key from the environment may go there when a vault's "
+                f"wikic.toml names it ({done.path})" if done.changed
+                else f"{done.origin} is already trusted ({done.path})")
