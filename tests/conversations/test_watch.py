@@ -22,7 +22,7 @@ def test_watch_compiles_a_dropped_file_and_a_queued_capture(vault: Path, llm) ->
     thread = threading.Thread(
         target=watch,
         args=(vault, runs.put),
-        kwargs={"llm": llm, "stop": stop, "debounce_ms": 200, "use_palace": False},
+        kwargs={"llm": llm, "stop": stop, "settle": 0.2, "use_palace": False},
         daemon=True,
     )
     thread.start()

@@ -41,23 +41,34 @@ def register(app: typer.Typer) -> None:
     def watch_command(
         vault: VaultDir = None,
         debounce: Annotated[
-            int,
+            int | None,
             typer.Option(
-                "--debounce", metavar="MS", min=0, max=3_600_000, help="Wait until changes have settled for this long."
+                "--debounce", metavar="MS", min=0, max=3_600_000,
+                help="Compile a changed file once it has been quiet for this long (default: 3000).",
             ),
-        ] = 1500,
+        ] = None,
+        min_interval: Annotated[
+            float | None,
+            typer.Option(
+                "--min-interval", metavar="SECONDS", min=0, max=86_400,
+                help="Compile a file again at most once per this many seconds, however often it changes "
+                "(default: 60).",
+            ),
+        ] = None,
         no_palace: Annotated[bool, typer.Option("--no-palace", help="Do not use or update the search index.")] = False,
     ) -> None:
         """Compile what arrives: files dropped into raw/ and sessions `wikic capture` queued.
 
-        Runs `wikic ingest` (no source) once to catch up, then again whenever raw/ or the capture queue
-        changes (after --debounce milliseconds of quiet), printing one line per file. One writer at a time:
-        the vault lock. Ctrl-C stops it (exit 130); what a run left unfinished, the next run finishes.
+        Runs `wikic ingest` (no source) once to catch up, then again as raw/ or the capture queue changes,
+        printing one line per file. A changed file is compiled once it has been quiet for --debounce
+        milliseconds, and a file compiled before at most once per --min-interval seconds (a session's
+        captures count as one file); its last change is always compiled. One writer at a time: the vault
+        lock. Ctrl-C stops it (exit 130); what a run left unfinished, the next run finishes.
 
         Example: wikic watch --vault ~/wiki
         """
         from wikic.context import VaultContext
-        from wikic.ingest.watch import watch
+        from wikic.ingest.watch import MIN_INTERVAL, SETTLE, watch
 
         root = resolve_vault(vault)
 
@@ -66,7 +77,9 @@ def register(app: typer.Typer) -> None:
 
         try:
             with VaultContext(root) as context:
-                watch(context, _show, debounce_ms=debounce, use_palace=not no_palace, on_start=started)
+                watch(context, _show, use_palace=not no_palace, on_start=started,
+                      settle=SETTLE if debounce is None else debounce / 1000,
+                      min_interval=MIN_INTERVAL if min_interval is None else min_interval)
         except KeyboardInterrupt:
             say("stopped", err=True)
             raise typer.Exit(Interrupted.exit_code) from None
