@@ -258,3 +258,42 @@ def test_an_absolute_palace_path_outside_the_vault_comes_from_the_environment_on
     assert load_settings(root, env={"WIKIC_PALACE_PATH": str(elsewhere)}).palace.path == elsewhere
     with pytest.raises(ConfigError, match="a relative path must stay inside the vault"):
         load_settings(root, env={"WIKIC_PALACE_PATH": "../out"})
+
+
+# -- the MCP server's token -----------------------------------------------------------------------------
+
+
+def test_the_mcp_token_is_made_once_private_and_kept(monkeypatch: pytest.MonkeyPatch) -> None:
+    from wikic.user_config import mcp_token
+
+    first = mcp_token()
+    path = user_config_path().parent / "mcp-token"
+    assert first.created and first.source == str(path) and path.stat().st_mode & 0o777 == 0o600
+    assert len(first.value) >= 32 and first.value not in repr(first)
+    again = mcp_token()
+    assert again.value == first.value and not again.created
+    monkeypatch.setenv("WIKIC_MCP_TOKEN", "  a-token-of-my-own-choosing \n")
+    assert (mcp_token().value, mcp_token().source) == ("a-token-of-my-own-choosing", "WIKIC_MCP_TOKEN")
+
+
+@pytest.mark.parametrize("given", ["short", "has a space in it, long enough", "non-ascii-tøken-long-enough"])
+def test_a_token_anyone_could_guess_or_no_header_can_carry_is_refused(
+    monkeypatch: pytest.MonkeyPatch, given: str
+) -> None:
+    from wikic.user_config import mcp_token
+
+    monkeypatch.setenv("WIKIC_MCP_TOKEN", given)
+    with pytest.raises(ConfigError) as refused:
+        mcp_token()
+    assert refused.value.exit_code == 2 and given not in refused.value.message
+
+
+def test_a_token_file_others_may_read_is_refused() -> None:
+    from wikic.user_config import mcp_token
+
+    path = user_config_path().parent / "mcp-token"
+    mcp_token()
+    path.chmod(0o644)
+    with pytest.raises(ConfigError, match="others may read the MCP server's token") as refused:
+        mcp_token()
+    assert f"chmod 600 {path}" in (refused.value.hint or "")

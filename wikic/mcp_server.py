@@ -12,6 +12,9 @@ from __future__ import annotations
 
 import difflib
 import functools
+import hmac
+import inspect
+import json
 import logging
 import posixpath
 import threading
@@ -31,6 +34,7 @@ from wikic import __version__, mcp_tools
 from wikic.context import VaultContext
 from wikic.mcp_tools import TOOLS
 from wikic.palace import Palace
+from wikic.user_config import McpToken, mcp_token
 from wikic.vault.formats.memory_items import TOLD_KINDS
 from wikic.vault.layout import RAW_DIR, RAW_SUBDIRS, require_vault
 
@@ -51,10 +55,17 @@ ANNOTATIONS = {
 
 
 def _tool_errors(fn: F) -> F:
-    """A WikicError becomes a tool error the model can read (message and hint); anything else is a bug."""
+    """A WikicError becomes a tool error the model can read (message and hint); anything else is a bug. Every
+    argument is checked first (`_unusable_text`), for every tool alike."""
+    signature = inspect.signature(fn)
 
     @functools.wraps(fn)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
+        for name, value in signature.bind_partial(*args, **kwargs).arguments.items():
+            for text in value if isinstance(value, list) else [value]:
+                problem = _unusable_text(text) if isinstance(text, str) else None
+                if problem is not None:
+                    raise ToolError(f"{name}: {problem}; nothing was done")
         try:
             with os_errors_reported():
                 return fn(*args, **kwargs)
@@ -62,6 +73,25 @@ def _tool_errors(fn: F) -> F:
             raise ToolError(exc.message + (f" (hint: {exc.hint})" if exc.hint else "")) from None
 
     return wrapper  # type: ignore[return-value]
+
+
+def _unusable_text(text: str) -> str | None:
+    """What makes a tool's text argument unusable, or None: a NUL character (no path holds one: the file system
+    refuses it) or a lone surrogate (no text: it cannot be written as UTF-8, in a file or a reply). Neither is
+    shown back, nor is the text."""
+    if "\x00" in text:
+        return "holds a NUL character, which no path or text may hold"
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return "holds a lone surrogate (\\ud800-\\udfff), which is no text"
+    return None
+
+
+def _echo(text: str, limit: int = 100) -> str:
+    """`text` as a reply shows it back: a query is named, not repeated whole."""
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 class WikiTools:
@@ -107,10 +137,10 @@ class WikiTools:
             palace = self.palace()
             hits = relevant_hits(palace, query, search(palace, query, max(1, min(k, 50)), wing=wing or None))
         if not hits:
-            return (f"No page or source matches “{query}”. Try other words or a shorter query (search matches "
+            return (f"No page or source matches “{_echo(query)}”. Try other words or a shorter query (search matches "
                     "meaning and words, in any language), browse with list_pages, or save what you know with "
                     "file_note for a later ingest.")
-        lines = [f"{len(hits)} result(s) for “{query}” (best first):"]
+        lines = [f"{len(hits)} result(s) for “{_echo(query)}” (best first):"]
         for n, hit in enumerate(hits, 1):
             heading = f" § {hit.heading}" if hit.heading else ""
             lines.append(f"{n}. {hit.path} — {hit.title}{heading} (lines {hit.line_start}-{hit.line_end})")
@@ -285,7 +315,8 @@ class WikiTools:
         found = recall(self.root, query, kind=kind or None, subject=subject or None, k=k)
         if not found:
             filters = ", ".join(f"{name} {value}" for name, value in (("kind", kind), ("subject", subject)) if value)
-            return (f"No memory matches{' “' + query + '”' if query else ''}{' (' + filters + ')' if filters else ''}. "
+            asked = f" “{_echo(query)}”" if query else ""
+            return (f"No memory matches{asked}{' (' + filters + ')' if filters else ''}. "
                     f"Try fewer words, another kind ({', '.join(TOLD_KINDS)}), or search.")
         lines = [f"{len(found)} memor{'y' if len(found) == 1 else 'ies'} (best first):"]
         for r in found:
@@ -353,20 +384,61 @@ def build_server(root: Path) -> tuple[Any, WikiTools]:
     return server, tools
 
 
-def serve(root: Path, *, http_port: int | None = None) -> None:
-    """Run until the client disconnects (stdio) or the process is stopped (HTTP on 127.0.0.1)."""
+def serve(
+    root: Path, *, http_port: int | None = None, on_listening: Callable[[str, McpToken], None] | None = None
+) -> None:
+    """Run until the client disconnects (stdio) or the process is stopped (HTTP on 127.0.0.1). Over HTTP every
+    request must carry `Authorization: Bearer <token>` (`user_config.mcp_token`), or it gets 401 and reaches no
+    tool: loopback is open to every user and process of the machine, and the tools write into the vault.
+    `on_listening(url, token)` is told where the server listens, before it starts."""
+    token = None
     if http_port is not None:
         _check_port(http_port)
+        token = mcp_token()  # a token that cannot be used is said before anything starts
     server, tools = build_server(root)
     # The client's handshake and tool listing need no palace: warm it meanwhile, not on the first search.
     threading.Thread(target=tools.warm, name="wikic-warm", daemon=True).start()
     try:
-        if http_port is None:
+        if http_port is None or token is None:
             server.run()
         else:
-            server.run("streamable-http", host="127.0.0.1", port=http_port)
+            if on_listening is not None:
+                on_listening(f"http://127.0.0.1:{http_port}/mcp", token)
+            _serve_http(server, http_port, token)
     finally:
         tools.close()
+
+
+def _serve_http(server: Any, port: int, token: McpToken) -> None:
+    """The SDK's streamable HTTP app behind the token, served by uvicorn on 127.0.0.1 (the SDK's own `run`
+    offers no place for the check)."""
+    import uvicorn
+
+    app = BearerToken(server.streamable_http_app(host="127.0.0.1"), token.value)
+    # warnings only, as the server logs: uvicorn's access log would fill the terminal with every call
+    uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning")).run()
+
+
+class BearerToken:
+    """ASGI middleware: an HTTP request without `Authorization: Bearer <token>` is answered 401 and goes no
+    further. The comparison takes the same time whatever the header holds."""
+
+    def __init__(self, app: Any, token: str) -> None:
+        self._app = app
+        self._expected = f"Bearer {token}".encode()
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] == "http":
+            given = next((value for name, value in scope["headers"] if name == b"authorization"), b"")
+            if not hmac.compare_digest(given, self._expected):
+                body = json.dumps({"error": "unauthorized", "error_description": "this server needs the header "
+                                   "Authorization: Bearer <token> (see `wikic mcp --help`)"}).encode()
+                await send({"type": "http.response.start", "status": 401, "headers": [
+                    (b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),
+                    (b"www-authenticate", b'Bearer realm="wikic"')]})
+                await send({"type": "http.response.body", "body": body})
+                return
+        await self._app(scope, receive, send)
 
 
 def _check_port(port: int) -> None:

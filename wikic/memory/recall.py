@@ -16,6 +16,7 @@ from typing import Any
 from wikic.errors import UsageError
 from wikic.memory.rank import score
 from wikic.memory.store import PageMemory, load_memories
+from wikic.text.question import bounded_question
 from wikic.text.terms import tokenize
 from wikic.vault.formats.memory_items import KINDS
 from wikic.vault.layout import require_vault
@@ -42,6 +43,7 @@ def recall(root: Path, query: str = "", *, kind: str | None = None, subject: str
     `subject` (a page's title, name or path; "user" for the user's own page)."""
     root = Path(root).resolve()
     require_vault(root)
+    bounded_question(query, "query")
     if kind is not None and kind not in KINDS:
         raise UsageError(f"unknown memory kind {kind!r}", hint=f"use one of: {', '.join(KINDS)}")
     as_of = as_of or dt.date.today()

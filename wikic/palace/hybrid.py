@@ -38,6 +38,7 @@ from wikic.palace.manifest import DenseTable, DrawerRecord, FileRecord, Filters,
 from wikic.palace.palace import Palace
 from wikic.palace.sources import OTHER_WING, WINGS
 from wikic.settings import PalaceSettings
+from wikic.text.question import bounded_question
 from wikic.text.scripts import has_cjk
 
 # Dense candidates per query: enough drawers to cover many distinct files once grouped.
@@ -351,7 +352,7 @@ def _search(
         raise UsageError("k must be at least 1")
     if wing is not None and wing not in (*WINGS, OTHER_WING):
         raise UsageError(f"unknown wing {wing!r}", hint=f"wings: {', '.join((*WINGS, OTHER_WING))}")
-    if not query.strip():
+    if not bounded_question(query, "query").strip():
         return []
     # the palace process starts (it imports chromadb), then the query is embedded: loading the model overlaps it
     palace.store.start()

@@ -33,6 +33,7 @@ from wikic.query.retrieve import (
     retrieve,
 )
 from wikic.settings import Settings
+from wikic.text.question import bounded_question
 from wikic.vault.layout import require_vault
 
 Status = Literal["answered", "quoted", "not_found", "general"]
@@ -145,6 +146,7 @@ def answer_question(
     the model is asked after it, without the lock.
     """
     options = options or QueryOptions()
+    bounded_question(question)  # before anything is read or opened
     with VaultContext.using(vault, options.overrides) as context:
         root = Path(context.root).resolve()
         require_vault(root)

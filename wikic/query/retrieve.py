@@ -23,6 +23,7 @@ from wikic.errors import PalaceError, UsageError
 from wikic.facts.lookup import claims_as_of
 from wikic.pages.fingerprint import knowledge_text, page_fingerprint
 from wikic.palace.summary import palace_files_indexed, palace_manifest
+from wikic.text.question import bounded_question
 from wikic.text.sentences import sentence_breaks
 from wikic.text.terms import tokenize
 from wikic.text.tokens import estimate_tokens
@@ -51,7 +52,6 @@ QUERY_WING = PAGE_FOLDERS["query"]
 ANSWER_SOURCE = f"{QUERY_WING}/_answer.md"
 
 DEFAULT_BUDGET = 6000
-MAX_QUESTION_CHARS = 4000  # a question is not a document: longer text belongs in raw/ via ingest
 DEFAULT_K = 8
 _TEXT_SUFFIXES = (".md", ".markdown", ".txt", ".text")
 
@@ -143,14 +143,9 @@ def retrieve(
     Raises UsageError for an empty question, PalaceError when the palace cannot be searched (e.g. it was
     built with another embedding model) or has not indexed a vault that has pages.
     """
-    question = " ".join(question.split())
+    question = " ".join(bounded_question(question).split())
     if not question:
         raise UsageError("the question is empty", hint='ask something: wikic query "who founded OpenAI?"')
-    if len(question) > MAX_QUESTION_CHARS:
-        raise UsageError(
-            f"the question is {len(question):,} characters long (at most {MAX_QUESTION_CHARS:,})",
-            hint="ask something shorter; to add a long text to the wiki, ingest it as a source",
-        )
     if budget < 200:
         raise UsageError(f"a context budget of {budget} tokens is too small", hint="use at least 200 (default 6000)")
     from wikic.palace import search
