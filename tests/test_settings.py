@@ -322,6 +322,50 @@ def test_ingest_refuses_an_infinite_number_before_anything_is_read(make_vault, t
     assert not any((root / "raw").rglob("notes*"))
 
 
+# -- URLs: one check for every URL of the settings ---------------------------------------------------------
+
+BAD_URLS = {
+    "http://[::1:9/v1": "is not a valid URL (Invalid IPv6 URL)",
+    "http://127.0.0.1:99999/v1": "is not a valid URL (Port out of range 0-65535)",
+    "http://127.0.0.1:port/v1": "is not a valid URL (Port could not be cast to integer value as 'port')",
+    "http://host name/v1": "without spaces or control characters",
+    "http://h\tst/v1": "without spaces or control characters",
+    "http://h<s>t/v1": "is not a valid URL (bad host 'h<s>t')",
+    "ftp://host/v1": "must be an http(s) URL like",
+    "localhost:11434": "must be an http(s) URL like",
+}
+
+
+@pytest.mark.parametrize("url", sorted(BAD_URLS))
+@pytest.mark.parametrize(
+    ("section", "before"),
+    [("llm", 'model = "m"\n'), ("embedding", 'provider = "openai"\nmodel = "e"\n'), ("palace", "")],
+)
+def test_a_url_the_http_client_would_choke_on_is_refused_naming_its_key_and_line(
+    make_vault, section: str, before: str, url: str
+) -> None:
+    """The same check of every URL ([llm] base_url, [embedding] base_url, [palace] url): exit 2 with the key
+    and its line, never a traceback from deep inside the HTTP client (an unclosed `[` was one, exit 1)."""
+    root = make_vault({"notes.md": "# Notes\n"})
+    key = "url" if section == "palace" else "base_url"
+    path = write(root, f'[{section}]\n{before}{key} = "{url}"\n'.replace("\t", "\\t"))
+    line = 2 + before.count("\n")
+    result = CliRunner().invoke(app, ["ingest", str(root / "notes.md"), "--vault", str(root)])
+    assert result.exception is None or isinstance(result.exception, SystemExit), repr(result.exception)
+    assert result.exit_code == 2, result.output
+    shown = [row for row in result.stderr.splitlines() if row.startswith(f"  [{section}] {key}: ")]
+    assert len(shown) == 1 and BAD_URLS[url] in shown[0] and shown[0].endswith(f"(from {path}:{line})"), shown
+    assert not any((root / "raw").rglob("notes*"))
+
+
+def test_a_bad_url_from_a_variable_or_a_flag_is_refused_the_same_way(tmp_path: Path) -> None:
+    error = problems(tmp_path, {"base_url": "http://[::1:9/v1"}, {"WIKIC_EMBEDDING_BASE_URL": "http://h:0x/v1"})
+    assert "[llm] base_url: is not a valid URL (Invalid IPv6 URL)" in error.message
+    assert "(from the --base-url flag)" in error.message
+    assert "[embedding] base_url: is not a valid URL" in error.message
+    assert "(from environment variable WIKIC_EMBEDDING_BASE_URL)" in error.message
+
+
 def test_the_readme_gives_the_range_of_every_numeric_key() -> None:
     readme = (REPO / "README.md").read_text(encoding="utf-8")
     paragraph = next(p for p in readme.split("\n\n") if p.startswith("Numbers must be finite"))

@@ -146,6 +146,28 @@ def test_credentials_in_the_base_url_are_never_shown(standin, make_llm, tmp_path
     assert llm.endpoint == shown and shown in stored
 
 
+def test_a_secret_in_the_base_urls_query_is_never_shown(standin, make_llm, tmp_path):
+    """`https://host/v1?api-key=...` (Azure-style proxies): messages, hints, repr, the identity and the endpoint
+    memory show `?api-key=***`, also when the server repeats the URL or the key alone."""
+    key = "qk-Hunter3-SECRET"
+    url = f"{standin.base_url}?api-version=1&api-key={key}"
+    shown = f"{standin.base_url}?api-version=1&api-key=***"
+    standin.enqueue(error(500, f"no access for {url} with {key}", should_retry=False))
+    llm = make_llm(base_url=url, max_retries=0, state_dir=tmp_path / ".wikic")
+    with pytest.raises(LLMError) as info:
+        call(llm)
+    messages = [info.value.message, info.value.hint or ""]
+    server = StandinServer().start()
+    refused = f"{server.base_url}?api-key={key}"
+    server.stop()
+    with pytest.raises(LLMError, match="cannot connect") as info:
+        call(make_llm(base_url=refused, max_retries=0))
+    messages += [info.value.message, info.value.hint or ""]
+    assert shown in messages[0] and "?api-key=***" in messages[2] + messages[3], messages
+    for text in (*messages, repr(llm), repr(llm.settings), str(llm.identity), llm.endpoint):
+        assert key not in text, text
+
+
 @pytest.mark.parametrize(
     "echo",
     [
