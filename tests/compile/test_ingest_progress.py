@@ -117,7 +117,7 @@ def test_off_a_terminal_the_model_s_progress_is_a_line_every_half_minute() -> No
     lines: list[str] = []
     display = ProgressDisplay(json_output=False, clock=lambda: now[0])
     assert display.lines and not display.bars  # the test's stderr is no terminal
-    with patch("wikic.cli._progress.typer.echo", lambda text, err=False: lines.append(text)):
+    with patch("wikic.cli._progress.say", lambda text, err=False: lines.append(text)):
         for second, done in ((0, 0), (10, 1), (29, 1), (31, 2), (45, 3), (62, 3), (70, 4)):
             now[0] = float(second)
             display(ProgressEvent("extract", done, 4, "chunks", tokens=100 * done))
