@@ -33,7 +33,7 @@ LAYERS: list[tuple[str, str, set[str]] | str] = [
      {"config_file", "errors", "redact"}),
     ("facts", "facts over time: claims with their intervals, read from the pages", {"errors", "text", "vault"}),
     ("pages", "the one writer of wiki content: the journal, the vault lock, index.md, log.md, blocks",
-     {"resources", "vault"}),
+     {"resources", "text", "vault"}),
     ("graph_export", "the link graph as a report", {"errors", "vault"}),
     ("mcp_tools", "the MCP server's tools as data (names, what each may do, descriptions)", {"vault"}),
     ("conversations", "chat exports and the capture queue turned into transcripts",

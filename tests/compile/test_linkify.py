@@ -21,3 +21,21 @@ NAMES = {"Qwen3": "qwen3", "Ollama": "ollama", "Chroma": "chroma"}
 ])
 def test_each_known_name_is_linked_once_and_only_as_a_word_of_its_own(text: str, linked: str) -> None:
     assert linkify(text, NAMES)[0] == linked
+
+
+@pytest.mark.parametrize(("text", "names", "linked"), [
+    # a function word is never a link, whatever page holds it as an alias
+    ("handled 25,000 writes on the same laptop.", {"the": "the", "The": "ollama"},
+     "handled 25,000 writes on the same laptop."),
+    # a name that is also an ordinary word links only where it is written as a name
+    ("Go compiles fast, and a store should go through a test.", {"Go": "go"},
+     "Go compiles fast, and a store should go through a test."),
+    ("Brightline chose Go for its server.", {"Go": "go"}, "Brightline chose [[go|Go]] for its server."),
+    ("It was written in rust-proof steel and in Rust.", {"Rust": "rust"},
+     "It was written in rust-proof steel and in [[rust|Rust]]."),
+    # a name joined to more of one token is part of that token
+    ("Ollama runs qwen3:8b here.", {"Qwen3": "qwen3"}, "Ollama runs qwen3:8b here."),
+    ("See config.go for it.", {"Config": "config"}, "See config.go for it."),
+])
+def test_a_name_links_only_where_the_text_names_it(text: str, names: dict[str, str], linked: str) -> None:
+    assert linkify(text, names)[0] == linked

@@ -210,8 +210,11 @@ def test_schema_valid_hostile_replies_stay_inside_the_vault(tmp_path: Path, stan
     result = CliRunner().invoke(app, ["ingest", *map(str, copies), "--vault", str(root), "--no-palace", "--json"])
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
-    # names are the source's lines, and the copies share most of them: a page per name, not per copy
-    assert data["totals"]["failed"] == 0 and data["totals"]["created"] >= 5 * len(copies), data["totals"]
+    # names are the source's lines, and the copies share most of them: a page per name, not per copy; paths,
+    # file names and ordinary words among them are no subjects, and are reported so
+    assert data["totals"]["failed"] == 0 and data["totals"]["created"] >= 2 * len(copies), data["totals"]
+    refused = {r["name"]: r["reason"] for s in data["sources"] for r in s["names_refused"]}
+    assert refused.get("../../../../etc/passwd") == refused.get("~/.ssh/id_rsa") == "file name", refused
     assert sent and len(sent[0]["entities"]) == 12 and len(sent[0]["relations"]) == 20
 
     assert _outside(tmp_path, root) == outside

@@ -116,9 +116,14 @@ def test_an_injected_source_obeyed_by_the_model(tmp_path: Path, wiki: Path, stan
     result = CliRunner().invoke(app, ["ingest", str(source), "--vault", str(wiki), "--json"])
     assert result.exit_code == 0, result.output
     report = json.loads(result.stdout)["sources"][0]
-    assert report["calls"] == 1 and len(report["created"]) >= 5 and "entities/acme-corp.md" in report["updated"]
+    assert report["calls"] == 1 and "entities/acme-corp.md" in report["updated"]
+    assert all(p.startswith("entities/") and p.count("/") == 1 for p in report["created"]), report["created"]
     # the names the source never writes are the model's inventions: not written at all
     assert {".wikic/compiled", ".obsidian/app", "raw/articles/note-0-on-project-0"} <= set(report["invented"])
+    # and paths, file names and ordinary words the source writes are no subjects
+    refused = {r["name"]: r["reason"] for r in report["names_refused"]}
+    assert refused["../../../../tmp/pwned"] == refused["/etc/cron.d/wikic"] == "file name"
+    assert refused["index"] == "kind noun" and refused["log"] == "ordinary word"
     assert gkit.tree_snapshot(tmp_path, skip=[wiki]) == outside
     after = _snapshot(wiki)
     assert _no_deletion(before, after, {"index.md", "log.md", "overview.md"}) == []

@@ -61,7 +61,7 @@ def test_what_the_text_uses_as_a_name_is_a_subject(notes: NameUse, name: str) ->
     ("Keeping", ORDINARY_WORD),  # opens a sentence, and the text writes "keeping" too
     ("Throughput", SENTENCE_OPENER),  # opens a sentence only, and it is an English word
     ("Recall", SENTENCE_OPENER),
-    ("Vector", KIND_NOUN),
+    ("Vector", SENTENCE_OPENER),
     ("Store", KIND_NOUN),
     ("Model", KIND_NOUN),
     ("API", KIND_NOUN),
@@ -93,13 +93,22 @@ def test_the_subject_a_text_is_titled_by_or_heads_a_section_with_is_a_term_in_an
     assert NameUse("The graph view shows how notes relate.\n").refusal("Graph view") == NOT_A_TERM
 
 
-def test_a_lower_case_concept_is_a_subject_only_as_a_term() -> None:
+def test_a_concept_is_a_subject_as_a_term_or_as_the_text_writes_it_inside_a_sentence() -> None:
     defined = NameUse("Vector search is a way to find text by meaning. It needs embeddings.\n")
     assert defined.refusal("vector search", concept=True) is None
-    repeated = NameUse("We tried vector search first. Later, vector search was too slow.\n")
+    repeated = NameUse("Vector search came first. Later, Vector search was too slow.\n")
     assert repeated.refusal("vector search", concept=True) is None
-    once = NameUse("We tried vector search first.\n")
-    assert once.refusal("vector search", concept=True) == NOT_A_TERM
+    inside = NameUse("Plain vector search missed exact product codes.\n")
+    assert inside.refusal("vector search", concept=True) is None
+    assert inside.refusal("vector search") == NOT_A_TERM  # an entity is a name: a phrase is one only as a term
+    assert NameUse("Vector search alone misses exact words.\n").refusal("vector search", concept=True) == NOT_A_TERM
+    assert NameUse('We set "vector search" as the default.\n').refusal("vector search", concept=True) == NOT_A_TERM
+    assert NameUse("Keeping the verbatim text means a lot.\n").refusal("Keeping the verbatim", concept=True) == \
+        NOT_A_TERM
+    # a single word: the text's own idea (a rarer word written in its sentences), not a common word
+    assert NameUse("Each chunk is turned into an embedding vector.\n").refusal("Embeddings", concept=True) is None
+    assert NameUse("Keeping it was easy, and keeping on was hard.\n").refusal("Keeping", concept=True) == \
+        ORDINARY_WORD
 
 
 @pytest.mark.parametrize(("text", "name", "alias"), [

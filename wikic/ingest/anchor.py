@@ -434,8 +434,8 @@ def anchor_plan(plan: Plan, text: str) -> Plan:
         if whole is not None:  # the model copied part of a sentence: the claim is the sentence, in its own words
             anchor, quote = whole
             said = clean(quote)
-        else:
-            said = _closed(said)
+        else:  # the model's words, read as the source's reader would read them: no half a link
+            said = _closed(clean(said))
         missing = tuple(unsupported(said, quote, subject_names=subject, source=text)) if anchor else ()
         seen, via = observed(anchor)
         return replace(f, text=said, quote=quote, anchor=anchor, repaired=quote != f.quote, missing=missing,
@@ -487,6 +487,7 @@ def anchor_plan(plan: Plan, text: str) -> Plan:
         item's first anchored claim (naming it, when `named`), or nothing (the page then shows its title)."""
         backed = [f for f in claims if f.anchored]
         quotes = "\n".join(f.quote for f in backed)
+        said = clean(said)
         if said.strip() and (not named or names_subject(said, name, aliases)) and \
                 not unsupported(said, quotes, subject_names=(name, *aliases), source=text):
             verbatim = index.locate(said)  # the source's own sentence: cited like any claim (it is the lead)

@@ -23,6 +23,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from wikic.text.common_words import common_word, singular
+from wikic.text.reader_text import reader_text
 from wikic.text.specifics import specifics
 from wikic.text.terms import words
 from wikic.vault.names import acronym, base_name
@@ -33,8 +34,6 @@ MIN_WORDS = 4  # shorter is a fragment ("Chroma." under a list), not a claim
 MAX_WORDS = 80  # longer is a paragraph the splitter could not cut (a list without full stops)
 NEAR_COPY = 0.5  # share of words the model's quote has in common with a sentence it was meant to copy
 
-_LINK = re.compile(r"!?\[([^\]\n]*)\]\([^)\n]*\)")
-_EMPHASIS = re.compile(r"\*\*|__|(?<!\w)[*_](?=\w)|(?<=\w)[*_](?!\w)")
 _CLOSING = ".!?。！？…\"'”’»」』)"
 # What a definition says right after the name: "is a", "was an", "is one of", "(BM25), a ..."
 _DEFINES = re.compile(
@@ -99,8 +98,13 @@ def _numbers_of(word: str) -> list[str]:
 def same_subject(name: str, alias: str, *, person: bool = False) -> bool:
     """`alias` is another form of `name` (case, spacing, hyphens, a singular or plural, a generic tail; the
     last word alone when no list knows it, or for a `person`: "Altman" of "Sam Altman", not "Sync" of
-    "Brightline Sync"): a reader sees they are one subject without being told."""
+    "Brightline Sync"; the name with a model's tag: "qwen3:8b" of "Qwen3"): a reader sees they are one
+    subject without being told."""
     if set(name_forms(alias)) & set(name_forms(name)):
+        return True
+    # a model's tag after the name, as Ollama writes it ("qwen3:8b" is Qwen3 at 8B)
+    if any(a.split(":", 1)[0].strip() and same_subject(b, a.split(":", 1)[0])
+           for a, b in ((alias, name), (name, alias)) if ":" in a and " " not in a.strip()):
         return True
     one, other = [w for w, _, _ in words(name)], [w for w, _, _ in words(alias)]
     if one and "".join(one) == "".join(other):  # "GPT4" of "GPT-4"
@@ -124,10 +128,9 @@ def is_acronym_of(name: str, alias: str) -> bool:
     return initials is not None and fold_name(alias.strip()) == initials
 
 def clean(text: str) -> str:
-    """A sentence as a claim's text: one line, links shown by their text, emphasis marks dropped."""
-    text = _LINK.sub(lambda m: m.group(1), text)
-    text = _EMPHASIS.sub("", text)
-    return " ".join(text.split())
+    """A sentence as a claim's text: one line, as its reader sees it (a link shows its text, an embed of a file
+    shows nothing, emphasis marks dropped, code kept as code: `reader_text`)."""
+    return " ".join(reader_text(text).split())
 
 
 def form_at(words_: Sequence[str], form: tuple[str, ...]) -> int | None:

@@ -9,6 +9,8 @@ from __future__ import annotations
 import re
 import unicodedata
 
+from wikic.text.common_words import common_word, function_word
+
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
 _OPEN_RUNS = re.compile(r"\[{2,}|\]{2,}|%{2,}")  # "[[[x]]]" or "%%%" must not leave a "[[" or "%%" behind
 MAX_TITLE = 120
@@ -19,18 +21,31 @@ def _single(run: re.Match[str]) -> str:
 
 
 def clean_text(text: str, limit: int = 1000) -> str:
-    """One line of plain Markdown text that cannot open a link, comment, code span, math or HTML."""
+    """One line of plain Markdown text that cannot open a link, comment, code span, math or HTML. A code span
+    closed within the text (`` `[[Artificial Intelligence|AI]]` `` quoted from a source) stays code, as
+    written: it opens nothing, and its reader sees the code."""
     text = _CONTROL.sub(" ", unicodedata.normalize("NFC", text))
     text = " ".join(text.split())
+    if len(text) > limit:
+        text = text[: limit - 1].rstrip() + "…"
+    out, last = [], 0
+    for code in _CODE_SPAN.finditer(text):
+        out += [_plain(text[last : code.start()]), code.group(0)]
+        last = code.end()
+    out.append(_plain(text[last:]))
+    return re.sub(r"^[#>\-+*=|~_]+\s*", "", "".join(out))  # no heading, quote, list, table, fence or rule first
+
+
+_CODE_SPAN = re.compile(r"(?<!`)`(?!`)[^`]+(?<!`)`(?!`)")  # one backtick each side, something between
+
+
+def _plain(text: str) -> str:
+    """Text outside code spans, escaped so it opens nothing."""
     text = _OPEN_RUNS.sub(_single, text)
     text = text.replace("](", "] (").replace("]:", "] :")  # no Markdown link, nor a reference definition
     text = text.replace("\\", "\\\\")  # a model's backslash must not escape the escapes below
     text = text.replace("<", "&lt;").replace(">", "&gt;").replace("`", "'").replace("$", "\\$")
-    text = text.replace("^[", "^ [")
-    text = re.sub(r"^[#>\-+*=|~_]+\s*", "", text)  # no heading, quote, list, table, fence or rule at the start
-    if len(text) > limit:
-        text = text[: limit - 1].rstrip() + "…"
-    return text
+    return text.replace("^[", "^ [")
 
 
 def clean_title(text: str) -> str:
@@ -57,28 +72,33 @@ def linkify(text: str, names: dict[str, str], *, skip: set[str] | None = None, l
     """Link the first mention of each known name in `text`.
 
     `names` maps a display name to its link target ("OpenAI" -> "openai"). Returns the text and the set of
-    link targets used. Mentions inside an existing link, and a name joined by a hyphen to another word, are
-    left alone.
+    link targets used. A name links only where the text names it, as a whole word: never a function word
+    ("the", "it"); a name that is also an ordinary word ("Go", "Rust", "Swift") only as written, capitalised,
+    where no sentence starts ("…written in Rust", not "Go compiles fast" nor "go through"); never inside an
+    existing link, nor a name joined to more of a token ("qwen3-embedding", "qwen3:8b", "config.go").
     """
     used: set[str] = set()
     if not names or not text:
         return text, used
     skip = skip or set()
-    candidates = sorted((n for n in names if len(n) >= 2), key=len, reverse=True)
+    names = {n: target for n, target in names.items() if len(n) >= 2 and not _function_words_only(n)}
+    candidates = sorted(names, key=len, reverse=True)
     if not candidates:
         return text, used
-    # a name joined to another word by a hyphen is part of another name ("qwen3-embedding" is not Qwen3)
-    pattern = re.compile(r"(?<![\w\[|])(?<!\w-)(" + "|".join(re.escape(n) for n in candidates) + r")(?![\w\]]|-\w)",
-                         re.IGNORECASE)
-    lowered = {n.lower(): n for n in candidates}
+    alternatives = "|".join(re.escape(n) for n in candidates)
+    pattern = re.compile(rf"(?<![\w\[|])(?<!\w-)({alternatives})(?![\w\]]|[-:./]\w)", re.IGNORECASE)
+    by_fold = {n.lower(): n for n in candidates}
     out = []
     last = 0
     for m in pattern.finditer(text):
         if len(used) >= limit:
             break
-        target = names[lowered[m.group(1).lower()]]
+        name = next((n for n in (m.group(1), by_fold[m.group(1).lower()]) if n in names), by_fold[m.group(1).lower()])
+        target = names[name]
         if target in used or target in skip:
             continue
+        if _ordinary(name) and (m.group(1) != name or _opens_sentence(text, m.start())):
+            continue  # the ordinary word, not the name
         before = text[last : m.start()]
         if before.count("[[") > before.count("]]"):
             continue
@@ -88,3 +108,20 @@ def linkify(text: str, names: dict[str, str], *, skip: set[str] | None = None, l
         last = m.end()
     out.append(text[last:])
     return "".join(out), used
+
+
+def _function_words_only(name: str) -> bool:
+    found = re.findall(r"[^\W_]+", name)
+    return bool(found) and all(function_word(w) for w in found)
+
+
+def _ordinary(name: str) -> bool:
+    """A one-word name that is also a common word: a link needs it written as a name."""
+    found = re.findall(r"[^\W_]+", name)
+    return len(found) == 1 and found[0].isalpha() and not found[0].isupper() and common_word(found[0])
+
+
+def _opens_sentence(text: str, at: int) -> bool:
+    """Position `at` opens `text` or a sentence of it (after an end mark, or after an opening quote)."""
+    before = text[max(0, at - 4) : at].rstrip(" *_\"'“‘(")
+    return not before or before[-1] in ".!?:;。！？：；\n"

@@ -33,14 +33,11 @@ KIND_NOUNS = frozenset(
     client clients platform platforms engine engines project projects company companies product products
     language languages method methods algorithm algorithms benchmark benchmarks dataset datasets file files
     folder folders note notes page pages document documents user users team teams paper papers article articles
-    format formats version versions feature features setting settings option options command commands index
-    indexes indices vector vectors embedding embeddings query queries search searches link links tag tags
-    icon icons image images table tables list lists section sections chapter chapters step steps example
-    examples thing things way ways part parts type types kind kinds data text value values number numbers
+    format formats version versions feature features setting settings option options command commands
+    thing things way ways part parts type types kind kinds data value values number numbers
     kb mb gb tb pb ms ns gib mib kib hz khz mhz ghz
-    模型 数据库 向量数据库 工具 服务 系统 库 框架 平台 引擎 项目 公司 产品 语言 方法 算法 数据集 文件 文件夹
-    文档 笔记 用户 团队 论文 文章 格式 版本 功能 插件 应用 软件 链接 标签 图标 图片 表格 列表 章节 步骤 例子 示例
-    数据 文本""".split()
+    模型 数据库 工具 服务 系统 库 框架 平台 引擎 项目 公司 产品 语言 方法 算法 数据集 文件 文件夹 文档 笔记 用户 团队
+    论文 文章 格式 版本 功能 插件 应用 软件 数据""".split()
 )
 
 

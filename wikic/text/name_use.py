@@ -226,7 +226,21 @@ class NameUse:
             return None
         # "Outgoing links plugin" is a term where the text writes "Outgoing links" as one
         base = " ".join(words[:-1]) if len(words) > 2 and kind_noun(words[-1]) else None
-        return None if self.is_term(name) or (base and self.is_term(base)) else NOT_A_TERM
+        if self.is_term(name) or (base and self.is_term(base)):
+            return None
+        # an idea may be named as the text writes it inside a sentence ("Plain vector search missed…"), not
+        # by the words a sentence opens with ("Keeping the verbatim…") or a quoted example
+        return None if concept and self.inside_sentence(name) else NOT_A_TERM
+
+    def inside_sentence(self, phrase: str) -> bool:
+        """The prose writes `phrase` (its last word in either number) in lower case after a word of the same
+        sentence."""
+        words = [re.escape(w.casefold()) for w in _WORD.findall(phrase)]
+        if words:  # in either number: "embeddings" is written "an embedding vector"
+            words[-1] = re.escape(singular(words[-1])) + "(?:s|es)?"
+        joined = r"[\s-]+".join(words)
+        pattern = rf"[a-z,;] +{joined}(?![\w-])"
+        return bool(words) and re.search(pattern, self._prose) is not None
 
     def _name_like(self, word: str) -> bool:
         """A word that says "name" by its shape or by how the text writes it, or that no list knows."""
@@ -244,8 +258,8 @@ class NameUse:
             return KIND_NOUN if kind_noun(word) else None
         if shaped or ("-" in word and not all(common_word(part) for part in word.split("-") if part)):
             return None  # "nomic-embed-text": a word no list knows makes the whole a name
-        if kind_noun(word):
-            return KIND_NOUN
+        if kind_noun(word):  # a concept may be one ("Plugins"), where the text is about it
+            return None if concept and (self.titled(word) or self.heads(word) or self.defines(word)) else KIND_NOUN
         if word.islower():  # a name styled in lower case ("uv", "pip") is a rare word, if a word at all
             if self.writes_as_name(word) or not common_word(word, VERY_COMMON):
                 return None
@@ -257,6 +271,8 @@ class NameUse:
             return None
         if self.titled(word) or self.heads(word) or (concept and self.defines(word)):
             return None  # the subject the text is about, or heads a section with
+        if concept and not common_word(word, VERY_COMMON) and self.inside_sentence(word):
+            return None  # an idea the text writes inside its sentences ("an embedding vector")
         if self.writes_in_lower_case(word):
             return ORDINARY_WORD
         if common_word(word):
