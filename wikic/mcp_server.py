@@ -37,6 +37,7 @@ from wikic.palace import Palace
 from wikic.user_config import McpToken, mcp_token
 from wikic.vault.formats.memory_items import TOLD_KINDS
 from wikic.vault.layout import RAW_DIR, RAW_SUBDIRS, require_vault
+from wikic.vault.paths import read_text_inside
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -159,9 +160,11 @@ class WikiTools:
         if found is None or not (found.endswith(".md") or found.startswith(RAW_DIR + "/")):
             return self._no_page(page, files)
         try:
-            text = (self.root / found).read_text(encoding="utf-8")
+            text = read_text_inside(self.root, self.root / found)
         except (OSError, UnicodeDecodeError) as exc:
             raise ToolError(f"{found}: cannot be read as UTF-8 text ({exc})") from None
+        if text is None:
+            return self._no_page(page, files)
         note = ""
         if len(text) > MAX_PAGE_CHARS:
             text = text[:MAX_PAGE_CHARS]
@@ -299,12 +302,12 @@ class WikiTools:
         from wikic.vault.layout import OVERVIEW_FILE
 
         try:
-            text = (self.root / OVERVIEW_FILE).read_text(encoding="utf-8")
-        except FileNotFoundError:
-            return ("The wiki has no overview yet: it is written by every ingest (or `wikic init` in a vault an "
-                    "earlier version made). Browse with list_pages meanwhile.")
+            text = read_text_inside(self.root, self.root / OVERVIEW_FILE)
         except (OSError, UnicodeDecodeError) as exc:
             raise ToolError(f"{OVERVIEW_FILE}: cannot be read as UTF-8 text ({exc})") from None
+        if text is None:
+            return ("The wiki has no overview yet: it is written by every ingest (or `wikic init` in a vault an "
+                    "earlier version made). Browse with list_pages meanwhile.")
         if len(text) > MAX_PAGE_CHARS:
             text = text[:MAX_PAGE_CHARS] + f"\n\n[cut at {MAX_PAGE_CHARS:,} characters]"
         return f"{OVERVIEW_FILE}\n\n{text}"

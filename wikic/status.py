@@ -15,13 +15,14 @@ from typing import Any
 
 from wikic.context import VaultContext
 from wikic.conversations.queue import quarantined
-from wikic.errors import MissingExtra, PalaceError, WikicError, require_extra
+from wikic.errors import MissingExtra, PalaceError, VaultError, WikicError, require_extra
 from wikic.pages.log_file import LogRow, read_rows
 from wikic.palace.summary import palace_manifest, read_palace_summary
 from wikic.settings import Settings
 from wikic.vault.layout import LOG_FILE, RAW_DIR, STATE_DIR, is_export, require_vault
 from wikic.vault.lead import plain_line
 from wikic.vault.load import load_vault
+from wikic.vault.paths import read_text_inside
 from wikic.vault.state import CAPTURE_QUARANTINE, Compiled, ConversationLedger, SetAside
 
 
@@ -68,12 +69,13 @@ class VaultStatus:
 
 
 def read_log(root: Path) -> list[LogRow]:
-    """Every row of log.md's table, oldest first (a missing or unreadable log is empty)."""
+    """Every row of log.md's table, oldest first (a missing or unreadable log is empty, and so is one that
+    leads outside the vault: lint's unsafe-path finding, which status shows, names it)."""
     try:
-        text = (root / LOG_FILE).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError):
+        text = read_text_inside(root, root / LOG_FILE)
+    except (OSError, UnicodeDecodeError, VaultError):
         return []
-    return read_rows(text)
+    return read_rows(text or "")
 
 
 def token_totals(rows: list[LogRow]) -> dict[str, Any]:

@@ -29,6 +29,7 @@ from wikic.vault.frontmatter import split_page
 from wikic.vault.layout import OVERVIEW_FILE, PAGE_FOLDERS, RAW_DIR
 from wikic.vault.lead import page_lead
 from wikic.vault.load import Vault
+from wikic.vault.paths import read_text_inside
 from wikic.vault.schema_md import Schema
 
 
@@ -223,6 +224,6 @@ def _was(text: str) -> list[str]:
 
 def _disk(root: Path, path: str) -> str | None:
     try:
-        return (root / path).read_text(encoding="utf-8")
+        return read_text_inside(root, root / path)
     except (OSError, UnicodeDecodeError):
         return None

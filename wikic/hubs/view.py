@@ -22,6 +22,7 @@ from wikic.vault.lead import page_lead, safe_line, shorten
 from wikic.vault.link_text import LinkNames
 from wikic.vault.load import FileInfo, Vault, load_vault
 from wikic.vault.parse import parse_note
+from wikic.vault.paths import read_text_inside
 from wikic.vault.resolve import Resolver
 from wikic.vault.schema_md import Schema
 from wikic.vault.state import Compiled, Mentions, source_ledger
@@ -108,12 +109,13 @@ class HubView:
         return listed_sources(self.frontmatter(path))
 
     def text(self, path: str) -> str | None:
-        """The page's text as the run leaves it (None: no such page, or unreadable)."""
+        """The page's text as the run leaves it (None: no such page, or unreadable); VaultError when it leads
+        outside the vault (a hub is rewritten from what it holds, which must be the vault's own)."""
         if path in self.planned:
             return self.planned[path]
         if path not in self._texts:
             try:
-                self._texts[path] = (self.root / path).read_text(encoding="utf-8")
+                self._texts[path] = read_text_inside(self.root, self.root / path)
             except (OSError, UnicodeDecodeError):
                 self._texts[path] = None
         return self._texts[path]
@@ -210,7 +212,7 @@ def build_view(
     entries.update(compiled or {})
     waiting = dict(mentions) if mentions is not None else dict(Mentions.load(root).items)
     try:
-        log_text = (root / LOG_FILE).read_text(encoding="utf-8")
+        log_text = read_text_inside(root, root / LOG_FILE) or ""
     except (OSError, UnicodeDecodeError):
         log_text = ""
     rows = read_rows(log_text) + read_rows("\n".join(new_rows))

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from wikic.errors import VaultError
 from wikic.facts.intervals import checked_claim, claim_meta
 from wikic.facts.timeline import contested
 from wikic.ingest.comparisons import build_table, render_table
@@ -46,6 +47,7 @@ from wikic.vault.lead import lead_of
 from wikic.vault.link_text import LinkNames
 from wikic.vault.load import Vault, load_vault, walk
 from wikic.vault.names import PageNames, base_name, lookup_keys, name_keys, normalize_name
+from wikic.vault.paths import read_text_inside
 from wikic.vault.resolve import fold_name
 from wikic.vault.schema_md import Schema
 from wikic.vault.slug import slugify
@@ -159,22 +161,21 @@ class Compiler:
     # -- reading ---------------------------------------------------------------------------------------
 
     def text(self, path: str) -> str | None:
+        """The page's text as this run leaves it; None for no page, or one that cannot be read (not UTF-8, a
+        link leading outside the vault: never read, and never written into)."""
         if path in self.texts:
             return self.texts[path]
         try:
-            text = (self.root / path).read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError):
+            text = read_text_inside(self.root, self.root / path)
+        except (OSError, UnicodeDecodeError, VaultError):
             return None
-        self.originals.setdefault(path, text)
+        if text is not None:
+            self.originals.setdefault(path, text)
         return text
 
     def _put(self, path: str, text: str) -> None:
         if path not in self.originals:
-            self.originals[path] = (
-                None
-                if not (self.root / path).exists()
-                else (self.root / path).read_text(encoding="utf-8", errors="replace")
-            )
+            self.originals[path] = read_text_inside(self.root, self.root / path, errors="replace")
         self.texts[path] = text
 
     def _writable(self, path: str) -> bool:

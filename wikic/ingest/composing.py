@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from wikic.errors import VaultError
 from wikic.hubs import HubPlanner
 from wikic.ingest.compose import Composed, changed_pages, compose_page
 from wikic.ingest.workers import DaemonPool
@@ -25,6 +26,8 @@ from wikic.pages import journal
 from wikic.pages.lock import writer
 from wikic.pages.log_file import listed, notes, row, usage
 from wikic.vault.frontmatter import split_page
+from wikic.vault.layout import is_note_path
+from wikic.vault.paths import read_text_inside
 from wikic.vault.schema_md import Schema
 
 
@@ -74,10 +77,14 @@ def compose_run(
     out = Composing()
     texts: dict[str, str] = {}
     for path in paths:
+        if not is_note_path(path):
+            continue  # a to-do names no page wikic writes when a synced or cloned .wikic/ brought it
         try:
-            texts[path] = (root / path).read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError):
+            text = read_text_inside(root, root / path)
+        except (OSError, UnicodeDecodeError, VaultError):
             continue
+        if text is not None:
+            texts[path] = text
     drafts = changed_pages(texts, schema.layout)
     if not drafts:
         return out

@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from wikic.context import VaultContext
+from wikic.errors import VaultError
 from wikic.lint.finding import Finding
 from wikic.lint.run import LintOptions, LintReport, run_lint
 from wikic.pages import journal
@@ -37,6 +38,7 @@ from wikic.vault.layout import INDEX_FILE, OVERVIEW_FILE, is_vault
 from wikic.vault.lead import page_lead
 from wikic.vault.link_text import LinkNames
 from wikic.vault.load import walk
+from wikic.vault.paths import read_inside
 from wikic.vault.schema_md import Schema
 from wikic.vault.write import remove_stale_temp_files
 
@@ -70,14 +72,14 @@ def plan_fixes(vault: VaultContext | Path, findings: list[Finding], today: dt.da
     def text_of(path: str) -> str:
         if path not in texts:
             try:
-                with open(root / path, encoding="utf-8", newline="") as fh:
-                    raw = fh.read()
-            except FileNotFoundError:
+                data = read_inside(root, root / path)
+                raw = "" if data is None else data.decode("utf-8")  # line ends as they are: CRLF is kept
+            except (OSError, UnicodeDecodeError, VaultError):
+                # not UTF-8, not readable or a link out of the vault: lint reports it; fix leaves it alone
+                unreadable.add(path)
+                data, raw = b"", ""
+            if data is None:
                 absent.add(path)
-                raw = ""
-            except (OSError, UnicodeDecodeError):
-                unreadable.add(path)  # not UTF-8 or not readable: lint reports it; fix leaves it alone
-                raw = ""
             if "\r\n" in raw:
                 crlf.add(path)
                 raw = raw.replace("\r\n", "\n")
@@ -153,7 +155,7 @@ def plan_fixes(vault: VaultContext | Path, findings: list[Finding], today: dt.da
             links = LinkNames(files)
             folder_types = schema.folder_types()
             for page in sorted(set(index_additions)):
-                text = (root / page).read_bytes().decode("utf-8", errors="replace")
+                text = (read_inside(root, root / page) or b"").decode("utf-8", errors="replace")
                 entries.append(Entry(folder_types.get(page.split("/", 1)[0], "note"), links.link_text(page),
                                      page_lead(text)))
         overview = (root / OVERVIEW_FILE).is_file() or (hubs is not None and OVERVIEW_FILE in hubs.pages)

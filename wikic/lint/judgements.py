@@ -16,10 +16,12 @@ from pathlib import Path
 from typing import Any
 
 from wikic import __version__
+from wikic.errors import VaultError
 from wikic.lint.finding import Finding
 from wikic.lint.rules._pages import subject_page
 from wikic.vault.layout import SCHEMA_FILE
 from wikic.vault.load import PerNote, Vault
+from wikic.vault.paths import read_inside
 from wikic.vault.state import PAGE_JUDGEMENTS, read_cache_json, write_cache
 
 FORMAT = 1
@@ -28,9 +30,10 @@ FORMAT = 1
 def _key(root: Path, rule_ids: Collection[str]) -> str:
     h = hashlib.sha256(f"{FORMAT}|{__version__}|{sorted(rule_ids)}".encode())
     try:
-        h.update((root / SCHEMA_FILE).read_bytes())
-    except OSError:
-        h.update(b"\0no schema")
+        schema = read_inside(root, root / SCHEMA_FILE)
+    except (OSError, VaultError):
+        schema = None
+    h.update(b"\0no schema" if schema is None else schema)
     return h.hexdigest()
 
 

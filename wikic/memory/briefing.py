@@ -25,6 +25,7 @@ from wikic.memory.store import Memories, PageMemory, load_memories
 from wikic.text.tokens import estimate_tokens
 from wikic.vault.formats.memory_items import VERIFIED
 from wikic.vault.layout import IDENTITY_FILE, OVERVIEW_FILE, require_vault
+from wikic.vault.paths import read_text_inside
 
 DEFAULT_BUDGET = 900
 MIN_BUDGET = 20
@@ -86,14 +87,15 @@ def wake_up(
 
 
 def _overview(root: Path) -> list[str]:
-    """overview.md in a few lines (`hubs.overview.overview_brief`); none when there is no overview."""
+    """overview.md in a few lines (`hubs.overview.overview_brief`); none when there is no overview, and
+    VaultError when it leads outside the vault."""
     from wikic.hubs.overview import overview_brief
 
     try:
-        text = (root / OVERVIEW_FILE).read_text(encoding="utf-8")
+        text = read_text_inside(root, root / OVERVIEW_FILE)
     except (OSError, UnicodeDecodeError):
         return []
-    return overview_brief(text)
+    return overview_brief(text) if text is not None else []
 
 
 def _project(memories: Memories, name: str) -> str:

@@ -15,6 +15,7 @@ from pathlib import Path
 
 from wikic.vault.frontmatter import split_page
 from wikic.vault.layout import IDENTITY_FILE
+from wikic.vault.paths import read_text_inside
 
 DEFAULT_USER_TITLE = "Me"
 # What a conversation's model calls the person it talks with
@@ -40,10 +41,13 @@ class Identity:
 
 
 def read_identity(root: Path) -> Identity:
-    """The vault's identity.md (an empty Identity when there is none, or it cannot be read)."""
+    """The vault's identity.md (an empty Identity when there is none, or it cannot be read); VaultError when
+    it is a link leading outside the vault (a credentials file's text must never reach a briefing)."""
     try:
-        raw = (Path(root) / IDENTITY_FILE).read_text(encoding="utf-8-sig")
+        raw = read_text_inside(Path(root), Path(root) / IDENTITY_FILE, encoding="utf-8-sig")
     except (OSError, UnicodeDecodeError):
+        return Identity()
+    if raw is None:
         return Identity()
     data, body = split_page(raw)
     data = data or {}

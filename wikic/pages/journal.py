@@ -18,6 +18,13 @@ Filing an answer (`wikic/query/writeback.py`) goes through the same journal: its
 (recorded as a page, since a refreshed answer rewrites its entry's summary), the cited pages' "Asked
 about" blocks and its log row; so do `lint --fix`'s repairs (pages and index.md). Every writer finishes
 any journal it finds, whoever left it, before it reads the vault.
+
+A journal found is replayed only when it is one this vault's writer could have left: pages where wikic
+writes notes (`layout.is_note_path`: never raw/, SCHEMA.md, wikic.toml or a dot-folder such as
+`.obsidian/`), entries of the right shapes. A synced or cloned `.wikic/` can bring any other, so such a
+journal is set aside whole (`journal.refused-<time>.json`), nothing of it written, and the run stops with
+an error that says so; the next run goes on without it. Nothing a journal names is read or written
+through a symbolic link that leads out of the vault.
 """
 
 from __future__ import annotations
@@ -31,7 +38,8 @@ from typing import Any
 from wikic.pages.index_file import Entry, with_entries
 from wikic.pages.log_file import appended
 from wikic.vault import state
-from wikic.vault.layout import INDEX_FILE, LOG_FILE, OVERVIEW_FILE
+from wikic.vault.layout import INDEX_FILE, LOG_FILE, OVERVIEW_FILE, in_vault_tree, is_note_path
+from wikic.vault.paths import confined, read_text_inside
 from wikic.vault.write import remove_stale_temp_files, write_atomic
 
 
@@ -44,11 +52,8 @@ def _sha(text: str | None) -> str | None:
     return None if text is None else hashlib.sha256(_lf(text).encode("utf-8", "surrogatepass")).hexdigest()
 
 
-def _read(path: Path) -> str | None:
-    try:
-        return path.read_text(encoding="utf-8", errors="replace")
-    except FileNotFoundError:
-        return None
+def _read(root: Path, path: str) -> str | None:
+    return read_text_inside(root, root / path, errors="replace")
 
 
 @dataclass
@@ -79,8 +84,7 @@ class Journal:
     def add_log(self, root: Path, rows: list[str]) -> None:
         """Rows to append to log.md; the rows already there are counted so a replay writes each row once."""
         self.log_rows = list(rows)
-        log_path = root / LOG_FILE
-        self.log_lines = log_path.read_text(encoding="utf-8", errors="replace").count("\n") if log_path.exists() else 0
+        self.log_lines = (_read(root, LOG_FILE) or "").count("\n")
 
     # -- storage -----------------------------------------------------------------------------------------
     def save(self, root: Path) -> None:
@@ -89,27 +93,37 @@ class Journal:
     @classmethod
     def load(cls, root: Path) -> Journal | None:
         """The journal a killed run left, or None. An unreadable one was never completely written (it is
-        written atomically), so it is no journal."""
+        written atomically), so it is no journal. One this vault's writer could not have left is set aside
+        and refused (VaultError): nothing of it is written."""
         data = state.load_journal(root)
+        if data is None:
+            return None
         try:
-            return cls(**data) if data is not None else None
+            journal = cls(**data)
         except TypeError:
             return None
+        why = _foreign(data)
+        if why is not None:
+            state.refuse_journal(root, why)
+        return journal
 
     # -- applying (under the vault lock) ----------------------------------------------------------------
     def commit(self, root: Path, page_types: list[str]) -> list[str]:
         """Save, apply and finish the plan (under the vault lock); returns the pages left alone because
         they changed since the plan was made."""
+        self._confined(root)  # refused before the journal is saved: the next writer would meet the same link
         self.save(root)  # from here on, a killed run is finished by the next writer
         left = self.apply(root, page_types)
         self.finish(root)
         return left
 
     def apply(self, root: Path, page_types: list[str]) -> list[str]:
-        """Make every planned write true; returns the pages left alone because a person changed them."""
+        """Make every planned write true; returns the pages left alone because a person changed them.
+        VaultError before anything is written when a file it writes leads outside the vault."""
+        self._confined(root)
         left: list[str] = []
         for path, planned in self.pages.items():
-            current = _read(root / path)
+            current = _read(root, path)
             if current == _lf(planned["text"]):
                 continue
             if _sha(current) != planned["before"]:
@@ -118,7 +132,7 @@ class Journal:
             write_atomic(root / path, planned["text"], root=root)
         if self.index or OVERVIEW_FILE in self.pages:  # index.md leads to the overview the run writes
             index_path = root / INDEX_FILE
-            current = _read(index_path) or None
+            current = _read(root, INDEX_FILE) or None
             entries = [Entry(e["page_type"], e["link"], e["summary"]) for e in self.index]
             was = {e["link"]: e["was"] for e in self.index if isinstance(e.get("was"), list)}
             new = with_entries(current, entries, page_types, was=was, overview=(root / OVERVIEW_FILE).is_file())
@@ -132,12 +146,19 @@ class Journal:
             state.Mentions(root, self.mentions).save()
         if self.log_rows:
             log_path = root / LOG_FILE
-            current = _read(log_path)
+            current = _read(root, LOG_FILE)
             after = set((current or "").split("\n")[self.log_lines :])
             missing = [r for r in self.log_rows if r not in after]
             if missing:
                 write_atomic(log_path, appended(current, missing), root=root)
         return left
+
+    def _confined(self, root: Path) -> None:
+        """VaultError when a file `apply` reads and writes (the ledgers under .wikic/ aside) leads outside the
+        vault through a symbolic link: another file's text is never merged into the vault's."""
+        hubs = [INDEX_FILE] if self.index or OVERVIEW_FILE in self.pages else []
+        for path in [*self.pages, *hubs, *([LOG_FILE] if self.log_rows else [])]:
+            confined(root, root / path)
 
     def finish(self, root: Path) -> None:
         """Hand the palace and composing their to-dos, then drop the journal: everything else is written."""
@@ -146,6 +167,41 @@ class Journal:
         if self.compose:
             state.add_compose_todo(root, self.run, self.compose)
         state.drop_journal(root)
+
+
+def _foreign(data: dict[str, Any]) -> str | None:
+    """Why the journal `data` is none this vault's writer could have left (a write no wikic run makes, an
+    entry of another shape), or None when it could be."""
+    pages = data.get("pages", {})
+    if not isinstance(pages, dict):
+        return "its pages are not a journal's"
+    for path, planned in pages.items():
+        if not is_note_path(path):
+            return f"it would write {path}, which no wikic run writes"
+        if not (isinstance(planned, dict) and isinstance(planned.get("text"), str)
+                and isinstance(planned.get("before"), (str, type(None)))):
+            return f"its entry for {path} is not a page's"
+    index = data.get("index", [])
+    if not (_list_of(index, dict) and all(_list_of([e.get(k) for k in ("page_type", "link", "summary")], str)
+                                          and _list_of(e.get("was", []), str) for e in index)):
+        return "its index entries are not index.md's"
+    compiled, mentions = data.get("compiled", {}), data.get("mentions")
+    if not (isinstance(compiled, dict) and _list_of(list(compiled.values()), dict)
+            and (mentions is None or isinstance(mentions, dict))):
+        return "its ledgers are not compiled.json's and mentions.json's"
+    if not (_list_of(data.get("log_rows", []), str) and type(data.get("log_lines", 0)) is int):
+        return "its log rows are not log.md's"
+    if not (_list_of(palace := data.get("palace", []), str) and all(in_vault_tree(p) for p in palace)):
+        return "it names files for the palace outside the vault's tree"
+    if not (_list_of(compose := data.get("compose", []), str) and all(is_note_path(p) for p in compose)):
+        return "it names pages to compose where wikic writes none"
+    if not isinstance(data.get("run", ""), str):
+        return "its run is not a journal's"
+    return None
+
+
+def _list_of(items: Any, kind: type) -> bool:
+    return isinstance(items, list) and all(isinstance(i, kind) for i in items)
 
 
 def pending(root: Path) -> bool:

@@ -30,8 +30,8 @@ from wikic.palace.summary import PALACE_IDENTITY, palace_manifest
 from wikic.progress import ProgressCallback, ProgressEvent
 from wikic.settings import Settings, load_settings
 from wikic.vault.layout import require_vault
-from wikic.vault.paths import confined, inside_lexically, make_folder
-from wikic.vault.state import PALACE_LOCK, state_dir, state_path
+from wikic.vault.paths import confined, inside_lexically
+from wikic.vault.state import PALACE_LOCK, lock_file, state_path
 
 REBUILD_HINT = "run `wikic index --rebuild` to re-embed the whole palace with the configured model"
 
@@ -215,7 +215,7 @@ class Palace:
 
     # -- writing ----------------------------------------------------------------------------------------------
     def _locked(self) -> filelock.BaseFileLock:
-        make_folder(self.vault, state_dir(self.vault))
+        lock_file(self.vault, PALACE_LOCK)  # its folder made; a folder in its place refused by name
         return self._lock
 
     def _acquire(self, timeout: float) -> None:

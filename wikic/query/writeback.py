@@ -57,6 +57,7 @@ from wikic.vault.layout import INDEX_FILE, PAGE_FOLDERS, RAW_DIR, require_vault
 from wikic.vault.link_text import LinkNames
 from wikic.vault.load import Vault, load_vault, walk
 from wikic.vault.parse import parse_note
+from wikic.vault.paths import read_text_inside
 from wikic.vault.schema_md import Schema
 from wikic.vault.slug import slugify
 
@@ -310,7 +311,7 @@ def _write_query(context: VaultContext, result: QueryResult, rel: str, today: dt
     answer = page_safe(result.answer)
     title = clean_title(question) or "Query"
 
-    old_text = (root / rel).read_text(encoding="utf-8") if not created else None
+    old_text = read_text_inside(root, root / rel) if not created else None
     old_data, old_body = split_page(old_text) if old_text is not None else (None, "")
     old_linked = _asked_from(old_data or {})
     data: dict[str, Any] = dict(old_data or {})
@@ -352,8 +353,7 @@ def _write_query(context: VaultContext, result: QueryResult, rel: str, today: dt
     if kept:
         saved.kept_edits.append(f"{rel}: {RELATED_KEY}")
     texts[rel] = dump_frontmatter(data) + body_text.lstrip("\n")
-    index_path = root / INDEX_FILE
-    before[INDEX_FILE] = index_path.read_text(encoding="utf-8") if index_path.exists() else None
+    before[INDEX_FILE] = read_text_inside(root, root / INDEX_FILE)
     types = list(schema.page_folders) or list(PAGE_FOLDERS)
     texts[INDEX_FILE] = upsert_entry(before[INDEX_FILE], Entry("query", link, data["summary"]), types)
     queries = _query_pages(vault, rel, texts[rel])
@@ -362,9 +362,12 @@ def _write_query(context: VaultContext, result: QueryResult, rel: str, today: dt
             current = texts[page]
         else:
             try:
-                current = before[page] = (root / page).read_text(encoding="utf-8")
-            except (OSError, UnicodeDecodeError):
+                found = read_text_inside(root, root / page)
+            except (OSError, UnicodeDecodeError, VaultError):
                 continue
+            if found is None:
+                continue
+            current = before[page] = found
         new, kept = _update_asked(current, [q[:3] for q in queries if page in q[3]], names)
         if new is not None:
             texts[page] = new

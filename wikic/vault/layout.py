@@ -49,6 +49,22 @@ INBOX_DIR = "inbox"
 IGNORED_DIRS = frozenset({STATE_DIR, ".obsidian", ".trash", ".git", ".hg", ".svn", "node_modules"})
 
 
+def in_vault_tree(rel: str) -> bool:
+    """`rel` names a place in the vault's visible tree: vault-relative, never climbing out (`..`), never in a
+    dot-folder (`.wikic`, `.obsidian`, `.git`), never with a backslash (which Windows reads as `/`)."""
+    return bool(rel) and all(part and part[0] != "." and "\\" not in part for part in rel.split("/"))
+
+
+def is_note_path(rel: str) -> bool:
+    """`rel` is a file wikic's one writer (`wikic.pages`) may write: a Markdown note of the vault's tree (a
+    page, index.md, overview.md, a source page, a person's note whose link `lint --fix` repairs), never one
+    in raw/ (which never changes), SCHEMA.md, or log.md (whose rows are appended, never its text replaced).
+    Compared without case: a file system that ignores it writes `Raw/x.md` into raw/."""
+    folded = rel.casefold()
+    return (in_vault_tree(rel) and folded.endswith(".md") and not folded.startswith(RAW_DIR + "/")
+            and folded not in (SCHEMA_FILE.casefold(), LOG_FILE))
+
+
 def is_export(rel: str) -> bool:
     """A vault-relative path inside the conversation exports folder (kept, never compiled or indexed)."""
     return rel == EXPORTS_DIR or rel.startswith(EXPORTS_DIR + "/")

@@ -21,6 +21,7 @@ from wikic.errors import SchemaError
 from wikic.vault.layout import HUB_TYPES, INBOX_DIR, PAGE_FOLDERS, RAW_DIR, SCHEMA_FILE
 from wikic.vault.model import Problem
 from wikic.vault.page_layout import CLAIMS, DEFAULT_LAYOUTS, Layout, layout_for, role_of
+from wikic.vault.paths import read_text_inside
 
 SEVERITIES = ("error", "warning", "info", "off")
 
@@ -129,12 +130,13 @@ def plain_vault_schema() -> Schema:
 
 
 def load(root: Path) -> Schema:
-    """SCHEMA.md as lint reads it: whatever it holds, with its problems (no SCHEMA.md: a plain vault)."""
+    """SCHEMA.md as lint reads it: whatever it holds, with its problems (no SCHEMA.md: a plain vault).
+    VaultError when it is a link leading outside the vault: another file's text never reaches the model."""
     path = root / SCHEMA_FILE
     if not path.is_file():
         return plain_vault_schema()
     try:
-        text = path.read_text(encoding="utf-8-sig")
+        text = read_text_inside(root, path, encoding="utf-8-sig")
     except UnicodeDecodeError as exc:
         raise SchemaError(
             f"{SCHEMA_FILE} is not UTF-8 text (byte offset {exc.start})", hint=f"save {path} as UTF-8"
@@ -143,7 +145,7 @@ def load(root: Path) -> Schema:
         raise SchemaError(
             f"cannot read {SCHEMA_FILE}: {exc.strerror}", hint=f"check that {path} is a file you may read"
         ) from exc
-    return parse(text)
+    return plain_vault_schema() if text is None else parse(text)
 
 
 def load_checked(root: Path) -> Schema:

@@ -39,14 +39,14 @@ import os
 from collections.abc import Iterator, Mapping
 from contextlib import AbstractContextManager, contextmanager, suppress
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NoReturn
 
 if TYPE_CHECKING:
     from typing import Any
 
-from wikic.errors import LockTimeout
+from wikic.errors import LockTimeout, VaultError
 from wikic.vault.layout import STATE_DIR
-from wikic.vault.paths import confined, escape, make_folder
+from wikic.vault.paths import confined, escape, make_folder, read_inside
 from wikic.vault.write import write_atomic, write_bytes_atomic
 
 SOURCES = "sources.json"
@@ -107,9 +107,7 @@ def state_lock(root: Path, name: str, timeout: float, *, holder: str, hint: str)
     """Hold the lock file `name`; after `timeout` seconds of waiting, LockTimeout ("`holder` for N s")."""
     from filelock import FileLock, Timeout  # here: `wikic capture` imports this module and must start fast
 
-    lock_path = state_path(root, name)
-    make_folder(root, lock_path.parent)
-    lock = FileLock(str(lock_path))
+    lock = FileLock(str(lock_file(root, name)))
     try:
         lock.acquire(timeout=timeout)
     except Timeout:
@@ -118,6 +116,17 @@ def state_lock(root: Path, name: str, timeout: float, *, holder: str, hint: str)
         yield
     finally:
         lock.release()
+
+
+def lock_file(root: Path, name: str) -> Path:
+    """The lock file `name`, its folder made; VaultError when it leads outside the vault, or is a folder (a
+    lock is taken on a file: a synced or cloned `.wikic/` may hold a folder of its name)."""
+    path = state_path(root, name)
+    make_folder(root, path.parent)
+    if os.path.isdir(path):
+        raise VaultError(f"cannot lock {STATE_DIR}/{name}: it is a folder", hint=f"move the folder {path} away "
+                         "(wikic makes its lock file again), then run the command again")
+    return path
 
 
 # -- JSON state ------------------------------------------------------------------------------------------
@@ -143,9 +152,19 @@ def read_json(path: Path | None) -> Any | None:
         return None
 
 
+def read_state(root: Path, name: str) -> Any | None:
+    """The JSON value in the state file `name`, or None when it is missing, unreadable or no file at all (a
+    folder, a named pipe: never opened): state is rebuildable."""
+    text = read_cache(root, name)
+    try:
+        return json.loads(text) if text else None
+    except (ValueError, RecursionError):  # RecursionError: JSON nested a thousand levels deep
+        return None
+
+
 def _read_ledger(root: Path, name: str, key: str) -> dict[str, Any]:
     """The map under `key` in the ledger `name` ({} when it is missing or unreadable)."""
-    data = read_json(state_file(root, name))
+    data = read_state(root, name)
     value = data.get(key) if isinstance(data, dict) else None
     return value if isinstance(value, dict) else {}
 
@@ -158,29 +177,27 @@ def _write_ledger(root: Path, name: str, key: str, value: dict[str, Any]) -> Non
 
 
 def read_cache(root: Path, name: str) -> str | None:
-    path = state_file(root, name)
+    data = read_cache_bytes(root, name)
     try:
-        return None if path is None else path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError):
+        return None if data is None else data.decode("utf-8").replace("\r\n", "\n").replace("\r", "\n")
+    except UnicodeDecodeError:
         return None
 
 
 def read_cache_json(root: Path, name: str) -> dict[str, Any] | None:
     """A cache file holding one JSON object, or None when it is missing, damaged or holds something else (a
     cache is rebuilt, never trusted)."""
-    text = read_cache(root, name)
-    try:
-        data = json.loads(text) if text else None
-    except (ValueError, RecursionError):  # RecursionError: JSON nested a thousand levels deep
-        return None
+    data = read_state(root, name)
     return data if isinstance(data, dict) else None
 
 
 def read_cache_bytes(root: Path, name: str) -> bytes | None:
+    """The bytes of the state file `name`, or None when it is missing, unreadable, leads outside the vault or
+    is no file (a folder, a named pipe: never opened)."""
     path = state_file(root, name)
     try:
-        return None if path is None else path.read_bytes()
-    except OSError:
+        return None if path is None else read_inside(root, path)
+    except (OSError, VaultError):
         return None
 
 
@@ -201,7 +218,7 @@ def write_cache(root: Path, name: str, text: str | bytes) -> None:
 def source_ledger(root: Path) -> dict[str, dict[str, Any]]:
     """raw path -> its ledger entry (sha256, kind, media, title, origin, text_path, text_sha256, captured).
     Entries that are no JSON object are left out; a list of entries with a `path` each reads too."""
-    data = read_json(state_file(root, SOURCES))
+    data = read_state(root, SOURCES)
     entries = data.get("sources", data) if isinstance(data, dict) else data
     out: dict[str, dict[str, Any]] = {}
     if isinstance(entries, dict):
@@ -321,7 +338,7 @@ def save_journal(root: Path, data: dict[str, Any]) -> None:
 def load_journal(root: Path) -> dict[str, Any] | None:
     """The journal a killed run left, or None: missing, or unreadable (it is written atomically, so an
     unreadable one was never completely written)."""
-    data = read_json(state_file(root, JOURNAL))
+    data = read_state(root, JOURNAL)
     return data if isinstance(data, dict) else None
 
 
@@ -331,8 +348,27 @@ def journal_exists(root: Path) -> bool:
 
 
 def drop_journal(root: Path) -> None:
+    path = state_path(root, JOURNAL)
+    if os.path.isdir(path) and not os.path.islink(path):
+        return  # no journal, nor ours to remove: the next one saved says so (`write_atomic`)
     with suppress(FileNotFoundError):
-        os.unlink(state_path(root, JOURNAL))
+        os.unlink(path)
+
+
+def refuse_journal(root: Path, why: str) -> NoReturn:
+    """Set the journal aside as `journal.refused-<time>.json` (beside it: nothing is lost, and nothing replays
+    it) and raise the VaultError that says so: a journal no run of this vault's writer could have left (`why`),
+    which a synced or cloned `.wikic/` may bring."""
+    import time
+
+    aside = state_path(root, f"journal.refused-{time.strftime('%Y%m%dT%H%M%S')}-{os.urandom(2).hex()}.json")
+    os.replace(state_path(root, JOURNAL), aside)
+    raise VaultError(
+        f"refusing to replay {STATE_DIR}/{JOURNAL}: {why}; nothing of it was written, and it is set aside as "
+        f"{aside.relative_to(root).as_posix()}",
+        hint="a journal no wikic run wrote may come with a synced or cloned .wikic/ folder: look at it, then run "
+             "the command again (it goes on without it)",
+    )
 
 
 def add_palace_todo(root: Path, run: str, paths: list[str]) -> None:
@@ -371,7 +407,7 @@ def _todos(root: Path, name: str) -> list[tuple[Path, list[str]]]:
     folder = state_file(root, name)
     out = []
     for path in sorted(folder.glob("*.json")) if folder is not None and folder.is_dir() else []:
-        data = read_json(path)
+        data = read_state(root, f"{name}/{path.name}")
         paths = data.get("paths") if isinstance(data, dict) else None
         out.append((path, [p for p in paths if isinstance(p, str)] if isinstance(paths, list) else []))
     return out
@@ -407,7 +443,7 @@ class ConversationLedger:
 
     @classmethod
     def load(cls, root: Path) -> ConversationLedger:
-        data = read_json(state_file(root, CONVERSATIONS))
+        data = read_state(root, CONVERSATIONS)
         data = data if isinstance(data, dict) else {}
 
         def table(key: str) -> dict[str, Any]:

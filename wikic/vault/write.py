@@ -52,6 +52,10 @@ def write_bytes_atomic(
         os.replace(tmp, path)
     except BaseException as exc:
         _remove(tmp)
+        if isinstance(exc, IsADirectoryError):  # a synced or cloned vault may hold a folder by a file's name
+            raise VaultError(f"cannot write {_shown(path, root)}: it is a folder",
+                             hint=f"move the folder {path} away (wikic keeps a file of that name there), then "
+                                  "run the command again") from None
         _name(exc, path)
         raise
     if durable:
@@ -165,6 +169,14 @@ def _temp_copy(path: Path, data: bytes, durable: bool, *, private: bool = False)
         _name(exc, path)
         raise
     return tmp
+
+
+def _shown(path: Path, root: Path | None) -> str:
+    """`path` as a message names it: vault-relative where it lies in the vault at `root`."""
+    try:
+        return path.relative_to(root).as_posix() if root is not None else str(path)
+    except ValueError:
+        return str(path)
 
 
 def _name(exc: BaseException, path: Path) -> None:

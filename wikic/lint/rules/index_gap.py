@@ -4,6 +4,7 @@ source page, which lists every subject page built on it. `--fix` repairs each (`
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 
 from wikic.lint.context import LintContext
@@ -24,7 +25,7 @@ def index_gap(ctx: LintContext) -> Iterator[Finding]:
 def _index(ctx: LintContext) -> Iterator[Finding]:
     index = ctx.vault.notes.get(INDEX_FILE)
     if index is None:
-        if ctx.pages:
+        if ctx.pages and _absent(ctx, INDEX_FILE):
             yield ctx.finding(
                 "index-gap",
                 INDEX_FILE,
@@ -72,6 +73,12 @@ def _index(ctx: LintContext) -> Iterator[Finding]:
         )
 
 
+def _absent(ctx: LintContext, name: str) -> bool:
+    """No file `name` at the vault's root. One that is there and was not read (a link leading out of the vault,
+    a named pipe) is unsafe-path's finding, and no fix may write over it."""
+    return name not in ctx.vault.files and not os.path.lexists(ctx.vault.root / name)
+
+
 def _hubs(ctx: LintContext) -> Iterator[Finding]:
     """The overview and the source pages, which code writes on every ingest (warnings: nothing is wrong with
     the subject pages themselves). A vault with no hub at all is one an earlier version made: it is held to
@@ -84,7 +91,7 @@ def _hubs(ctx: LintContext) -> Iterator[Finding]:
     if not hubs and OVERVIEW_FILE not in ctx.vault.files:
         return
     subjects = ctx.subject_pages
-    if subjects and OVERVIEW_FILE not in ctx.vault.files:
+    if subjects and _absent(ctx, OVERVIEW_FILE):
         yield ctx.finding(
             "index-gap",
             OVERVIEW_FILE,
