@@ -18,7 +18,9 @@ model, and a composed lead replaces it only when it says that claim too: the cla
 
 The section (and a lead that replaced a claim) keeps its claims, one per line as before, in a folded callout
 under the prose (`> [!quote]- Claims`): they are what a recompile reads, and what a reader opens to see each
-fact with its sources. A section a person edited is not composed. One call per changed page, its prompt
+fact with its sources. Prose that only says each claim again in the claim's own words (every sentence refused
+and replaced by its claims, or each one its claim word for word) would show every claim twice: the section
+is then its claims, once, as the list. A section a person edited is not composed. One call per changed page, its prompt
 bounded by that page's claims, cached like every reply: a page whose claims did not change costs nothing to
 compose again. `[llm] compose = false` (or `ingest --no-compose`) keeps the claim lists.
 """
@@ -42,7 +44,7 @@ from wikic.pages.frontmatter import dump_frontmatter
 from wikic.pages.render import clean_text, linkify
 from wikic.text.scripts import UNSPACED
 from wikic.text.sentences import sentence_spans
-from wikic.text.terms import negated, tokenize
+from wikic.text.terms import negated, statement, tokenize
 from wikic.vault.formats.anchors import ANCHOR
 from wikic.vault.formats.claims import CLAIMS_KEY, Claim, scan
 from wikic.vault.frontmatter import split_page
@@ -195,8 +197,13 @@ def compose_page(
     for section, claims in page.sections.items():
         composed = next((s for s in reply.value.sections if _same(s.section, section)), None)
         sentences = composed.sentences if composed is not None else []
-        prose = _prose(sentences, claims, by_id, subject, out)
-        written[section] = _over_claims(prose, claims)
+        before = out.sentences
+        prose, reworded = _prose(sentences, claims, by_id, subject, out)
+        if reworded:
+            written[section] = _over_claims(prose, claims)
+        else:  # prose that only says each claim again, word for word, is the list: written once, as the list
+            written[section] = "\n".join(c.render() for c in claims)
+            out.sentences = before
     blocks: list[tuple[str, str, str | None]] = [(section_key(s), prose, s) for s, prose in written.items()]
     lead = _lead(reply.value.lead, page.lead, by_id, subject, out)
     if lead:
@@ -213,9 +220,11 @@ def compose_page(
 def _prose(
     sentences: Sequence[ComposedSentence], claims: list[Claim], by_id: dict[str, Claim], subject: Sequence[str],
     out: Composed,
-) -> str:
-    """The sentences that hold up, each with its claims' anchors; each refused one replaced by its claims as
-    written, and every claim no sentence covers written as itself."""
+) -> tuple[str, bool]:
+    """(the sentences that hold up, each with its claims' anchors; each refused one replaced by its claims as
+    written, and every claim no sentence covers written as itself; whether any sentence says its claims in
+    other words than theirs)."""
+    reworded = False
     own = {c.id for c in claims}
     paragraphs: list[list[str]] = [[]]
     covered: set[str] = set()
@@ -238,9 +247,15 @@ def _prose(
             continue
         out.sentences += 1
         covered.update(c.id for c in cited)
+        reworded = reworded or not _restates(sentence.text, cited)
         parts.append(_cited(_linked(_sentence(sentence.text), cited, linked), _anchors(cited)))
     paragraphs[-1].extend(_as_written(c) for c in claims if c.id not in covered)
-    return "\n\n".join(" ".join(parts) for parts in paragraphs if parts)
+    return "\n\n".join(" ".join(parts) for parts in paragraphs if parts), reworded
+
+
+def _restates(text: str, cited: list[Claim]) -> bool:
+    """The sentence is its one claim again, in the claim's own words (fillers aside)."""
+    return len(cited) == 1 and statement(_plain(text)) == statement(_plain(cited[0].text))
 
 
 def _lead(sentences: Sequence[ComposedSentence], opening: list[Claim], by_id: dict[str, Claim],
@@ -250,6 +265,7 @@ def _lead(sentences: Sequence[ComposedSentence], opening: list[Claim], by_id: di
     kept: list[str] = []
     said: set[str] = set()
     linked: set[str] = set()
+    reworded = False
     for sentence in sentences:
         cited = [by_id[i] for i in dict.fromkeys(s.strip().lstrip("[^").rstrip("]") for s in sentence.claims)
                  if i in by_id]
@@ -261,9 +277,12 @@ def _lead(sentences: Sequence[ComposedSentence], opening: list[Claim], by_id: di
             continue
         kept.append(_cited(_linked(_sentence(sentence.text), cited, linked), _anchors(cited)))
         said.update(c.id for c in cited)
+        reworded = reworded or not _restates(sentence.text, cited)
     if kept and any(c.id not in said for c in opening):
         out.refused[LEAVES_LEAD] = out.refused.get(LEAVES_LEAD, 0) + len(kept)
         return ""
+    if opening and not reworded:
+        return ""  # the lead would be the claim it opens with, said twice: the page keeps that claim
     out.sentences += len(kept)
     return _over_claims(" ".join(kept), opening) if kept and opening else " ".join(kept)
 
