@@ -88,3 +88,16 @@ def test_a_sources_title_is_its_frontmatter_title_else_its_first_level_one_headi
     assert source_title("---\ntitle: Aliases\n---\n## Add an alias\n", "raw/articles/a.md") == "Aliases"
     assert source_title("```md\n# Dog\n```\n## Settings\n# Graph view\n", "raw/articles/b.md") == "Graph view"
     assert source_title("## Settings\n\ntext\n", "raw/articles/graph-view.md") == "graph view"
+
+
+def test_two_items_the_source_says_are_one_subject_are_one() -> None:
+    text = "# Notes\n\nQuillstore (also called QStore) runs in three apps. QStore keeps one file per vault.\n"
+    said = "Quillstore (also called QStore) runs in three apps."
+    plan = Plan(PATH, "", entities=(
+        Entity("Quillstore", "product", ("QStore",), "", (_said(said),)),
+        Entity("QStore", "product", ("Quillstore",), "", (_said("QStore keeps one file per vault."),)),
+    ))
+    (quill,) = anchor_plan(plan, text).entities
+    assert quill.name == "Quillstore" and quill.aliases == ("QStore",)
+    assert [f.text for f in quill.facts] == ["Quillstore (also called QStore) runs in three apps.",
+                                             "QStore keeps one file per vault."]

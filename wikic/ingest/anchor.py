@@ -346,6 +346,28 @@ class AnchorIndex:
         return Anchor(self.path, start_line, end_line)
 
 
+def _one_per_subject(entities: list[Entity]) -> list[Entity]:
+    """`entities` with each one the source says is another's ("Quillstore (also called QStore)", proposed as
+    Quillstore and as QStore) joined to the first: its facts and names added to that one's."""
+    out: list[Entity] = []
+    owner: dict[str, int] = {}
+    for e in entities:
+        keys = [normalize_name(n) for n in (e.name, *e.aliases)]
+        at = next((owner[k] for k in keys if k in owner), None)
+        if at is None or normalize_name(out[at].name) == keys[0]:  # one name twice: the plan's merge's to join
+            owner.update((k, len(out)) for k in keys)
+            out.append(e)
+            continue
+        first = out[at]
+        names = tuple(dict.fromkeys(n for n in (*first.aliases, e.name, *e.aliases)
+                                    if normalize_name(n) != normalize_name(first.name)))
+        known = {(f.text, f.quote) for f in first.facts}
+        out[at] = replace(first, aliases=names, summary=first.summary or e.summary,
+                          facts=first.facts + tuple(f for f in e.facts if (f.text, f.quote) not in known))
+        owner.update((k, at) for k in keys)
+    return out
+
+
 def kept_aliases(name: str, aliases: Iterable[str], use: NameUse, index: AnchorIndex, *, person: bool = False,
                  others: set[str]) -> tuple[tuple[str, ...], list[tuple[str, str, str]]]:
     """(the aliases the code can see name `name`'s subject, (name, alias, reason) for each one refused). An
@@ -541,6 +563,7 @@ def anchor_plan(plan: Plan, text: str) -> Plan:
             refused_claims += len(e.facts)
             continue
         entities.append(Entity(e.name, e.kind, aliases, e.summary, facts(e.facts, e.name, *aliases)))
+    entities = _one_per_subject(entities)
     # each claim on the page of what it is about, before a name left without one gets sentences found for it
     entities, refiled = refile(entities, text, conversation=conversation, turns=[h.line for h in turns],
                                also={project: GENERIC_FORMS} if project is not None else None)

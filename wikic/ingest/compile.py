@@ -96,6 +96,7 @@ class SourceResult:
     superseded: int = 0  # claims that moved to a page's history (a later value holds now)
     contested: list[str] = field(default_factory=list)  # pages whose current claims contradict each other
     merged_claims: int = 0  # claims written onto a claim another source states (one line, one more anchor)
+    aliases_refused: list[tuple[str, str]] = field(default_factory=list)  # (name, alias another page holds)
 
     @property
     def compiled_pages(self) -> list[str]:
@@ -499,7 +500,11 @@ class Compiler:
             result.dropped_items.append(f"{kind} with an empty name")
             return
         aliases = [a for a in dict.fromkeys(clean_title(a) for a in aliases) if a]  # they reach frontmatter too
-        path = self.names.lookup(title, aliases)
+        path = self.names.lookup(title)
+        # an alias that is another page's title or alias names that page's subject: the two stay apart
+        elsewhere = [a for a in aliases if self.names.lookup(a) not in (None, path)]
+        result.aliases_refused += [(title, a) for a in elsewhere]
+        aliases = [a for a in aliases if a not in elsewhere]
         if path is not None:
             self._touch(
                 path,

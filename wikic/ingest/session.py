@@ -27,6 +27,7 @@ from wikic.ingest.report import SourceReport, fill
 from wikic.memory.identity import read_identity
 from wikic.memory.merge import packaged_embedder, packaged_vectors
 from wikic.settings import Settings
+from wikic.text.name_use import ANOTHER_PAGE
 from wikic.vault.collector import collector_paused
 from wikic.vault.link_text import LinkNames
 from wikic.vault.load import FileInfo, Vault, load_vault, walk
@@ -174,6 +175,8 @@ class CompileSession:
         r.names_refused = [{"name": name, "reason": why} for name, why in got.plan.refused]
         r.aliases_refused = [{"name": name, "alias": alias, "reason": why}
                              for name, alias, why in got.plan.refused_aliases]
+        r.aliases_refused += [{"name": name, "alias": alias, "reason": ANOTHER_PAGE}
+                              for name, alias in result.aliases_refused]
         r.rules_found = got.plan.rules_found
         r.strategy, r.nothing_extracted = got.strategy, got.nothing_extracted
         if not self.job.dry_run:

@@ -40,7 +40,8 @@ NAME_REASONS = (FUNCTION_WORD, KIND_NOUN, ORDINARY_WORD, SENTENCE_OPENER, NOT_A_
 # Why an alias is not kept.
 NOT_THE_SAME = "not stated as the same subject"
 ANOTHER_SUBJECT = "another subject's name"
-ALIAS_REASONS = (NOT_THE_SAME, ANOTHER_SUBJECT)
+ANOTHER_PAGE = "another page's title or alias"
+ALIAS_REASONS = (NOT_THE_SAME, ANOTHER_SUBJECT, ANOTHER_PAGE)
 
 _FILE = re.compile(
     r"\.(?:png|jpe?g|gif|svg|webp|bmp|ico|tiff?|pdf|md|txt|csv|json|ya?ml|html?|mp[34]|wav|ogg|webm|mov|zip|"

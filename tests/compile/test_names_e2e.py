@@ -1,0 +1,125 @@
+"""A careless model's names, through a whole ingest: no ordinary word becomes a page, no two subjects fold into
+one, no function word becomes a link, and the wiki passes its own `lint --strict`."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from careless_model import careless_plan, source_of
+from fake_llm import FakeLLM
+
+from wikic.ingest.pipeline import IngestOptions, IngestReport, ingest
+from wikic.lint.run import LintOptions, run_lint
+from wikic.text.common_words import function_word
+from wikic.vault.frontmatter import split_page
+from wikic.vault.init import init_vault
+from wikic.vault.names import normalize_name
+
+SOURCES = Path(__file__).resolve().parents[2] / "bench" / "names_sources"
+EXPECTED = json.loads((SOURCES / "expected.json").read_text(encoding="utf-8"))
+TODAY = dt.date(2026, 12, 6)
+_LINK = re.compile(r"\[\[([^\]|#]+)(?:#[^\]|]*)?(?:\|([^\]]+))?\]\]")
+
+
+def _vault(tmp_path: Path) -> Path:
+    root = tmp_path / "wiki"
+    init_vault(root)
+    schema = root / "SCHEMA.md"
+    schema.write_text(schema.read_text(encoding="utf-8").replace("entity_min_references: 2",
+                                                                 "entity_min_references: 1"), encoding="utf-8")
+    return root
+
+
+def _careless() -> FakeLLM:
+    def reply(messages: list[dict[str, str]]) -> dict[str, Any]:
+        return careless_plan(source_of({"messages": messages}))
+
+    return FakeLLM().respond_with(reply)
+
+
+def _ingest(root: Path, llm: FakeLLM, paths: list[Path]) -> IngestReport:
+    return ingest(root, IngestOptions(inputs=[str(p) for p in paths], use_palace=False, compose=False,
+                                      today=TODAY), llm=llm)
+
+
+def _pages(root: Path) -> dict[str, tuple[str, list[str], str]]:
+    """path -> (title, aliases, text) of every subject page."""
+    out = {}
+    for folder in ("entities", "concepts", "comparisons"):
+        for path in sorted((root / folder).glob("*.md")):
+            text = path.read_text(encoding="utf-8")
+            data, _ = split_page(text)
+            out[f"{folder}/{path.name}"] = (str(data["title"]), [str(a) for a in data.get("aliases") or []], text)
+    return out
+
+
+@pytest.fixture(scope="module")
+def careless_wiki(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, IngestReport]:
+    root = _vault(tmp_path_factory.mktemp("careless"))
+    report = _ingest(root, _careless(), sorted(SOURCES.glob("*.md")))
+    assert all(s.status == "compiled" for s in report.sources), [(s.raw_path, s.error) for s in report.sources]
+    return root, report
+
+
+def test_no_ordinary_word_becomes_a_page(careless_wiki: tuple[Path, IngestReport]) -> None:
+    root, report = careless_wiki
+    ordinary = {normalize_name(w) for w in EXPECTED["ordinary"]}
+    titles = {normalize_name(title) for title, _, _ in _pages(root).values()}
+    assert not titles & ordinary
+    refused = {r["name"] for s in report.sources for r in s.names_refused}
+    assert {"Keeping", "The", "Throughput"} <= refused
+
+
+def test_no_two_subjects_fold_into_one_page(careless_wiki: tuple[Path, IngestReport]) -> None:
+    root, report = careless_wiki
+    forms = {normalize_name(f): subject for subject, names in EXPECTED["entities"].items() for f in names}
+    for path, (title, aliases, _) in _pages(root).items():
+        subjects = {forms[normalize_name(n)] for n in (title, *aliases) if normalize_name(n) in forms}
+        assert len(subjects) <= 1, (path, title, aliases)
+    assert any(r["reason"] == "another subject's name" for s in report.sources for r in s.aliases_refused)
+    # the subjects a reader expects each got a page of their own
+    titles = {normalize_name(title) for title, _, _ in _pages(root).values()}
+    for subject in ("Quillstore", "Chroma", "Ollama", "Qdrant", "LanceDB", "Mira Okafor", "SQLite"):
+        assert normalize_name(subject) in titles, subject
+
+
+def test_no_function_word_is_a_link_and_the_wiki_passes_its_own_strict_lint(
+        careless_wiki: tuple[Path, IngestReport]) -> None:
+    root, _ = careless_wiki
+    for path, (_, _, text) in _pages(root).items():
+        for match in _LINK.finditer(text):
+            shown = (match.group(2) or match.group(1)).strip()
+            assert not function_word(shown), (path, match.group(0))
+    report = run_lint(root, LintOptions(use_cache=False, strict=True))
+    assert [f"{f.path}: {f.rule} {f.message}" for f in report.findings if f.severity in ("error", "warning")] == []
+
+
+def test_an_alias_that_is_another_pages_name_is_refused_and_the_two_stay_apart(tmp_path: Path) -> None:
+    root = _vault(tmp_path)
+    first = tmp_path / "qstore.md"
+    first.write_text("# QStore notes\n\nQStore runs on every device.\n", encoding="utf-8")
+    second = tmp_path / "quill.md"
+    second.write_text("# Quill notes\n\nQuillstore (also called QStore) keeps notes in one file.\n", encoding="utf-8")
+
+    def reply(messages: list[dict[str, str]]) -> dict[str, Any]:
+        user = messages[-1]["content"]
+        entity = {"name": "QStore", "kind": "product", "aliases": [], "summary": "",
+                  "facts": [{"text": "QStore runs on every device.", "quote": "QStore runs on every device."}]}
+        if "Quillstore" in user:
+            said = "Quillstore (also called QStore) keeps notes in one file."
+            entity = {"name": "Quillstore", "kind": "product", "aliases": ["QStore"], "summary": "",
+                      "facts": [{"text": said, "quote": said}]}
+        return {"summary": "", "entities": [entity], "concepts": [], "comparisons": [], "relations": []}
+
+    _ingest(root, FakeLLM().respond_with(reply), [first])
+    report = _ingest(root, FakeLLM().respond_with(reply), [second])
+    pages = _pages(root)
+    assert {title for title, _, _ in pages.values()} == {"QStore", "Quillstore"}
+    assert pages["entities/quillstore.md"][1] == []
+    assert report.sources[0].aliases_refused == [
+        {"name": "Quillstore", "alias": "QStore", "reason": "another page's title or alias"}]
