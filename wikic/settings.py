@@ -731,9 +731,7 @@ def _render(
 
     lines = ["invalid settings:"]
     for loc, message in sorted(problems, key=order):
-        if len(loc) == 1:
-            key = loc[0] if loc[0] in top_keys else f"[{loc[0]}]"
-        else:
-            key = f"[{loc[0]}] {'.'.join(loc[1:])}"
+        table = loc[0] if loc[0] in top_keys else f"[{loc[0]}]"
+        key = table if len(loc) == 1 else f"[{loc[0]}] {'.'.join(loc[1:])}"
         lines.append(f"  {key}: {message} (from {where(loc)})")
     return "\n".join(lines)
