@@ -19,6 +19,7 @@ from functools import cached_property
 
 from wikic.facts.timeline import HISTORY_KEY
 from wikic.text.sentences import sentence_spans
+from wikic.vault.comments import replace_comments
 from wikic.vault.formats.anchors import ANCHOR
 from wikic.vault.formats.claims import CLAIMS_KEY, Claim, scan
 from wikic.vault.formats.markers import BEGIN, MARKER_LINE, PREFIX, end_line
@@ -30,6 +31,7 @@ from wikic.vault.page_layout import LEAD_BLOCK
 # (`facts:<source>`, `section:<name>:<source>`).
 _SECTION_BLOCKS = ("section:", "facts:")
 _BEGIN_TEXT = PREFIX + "begin "
+_END_TEXT = PREFIX + "end "
 # Blocks only the compiler writes from a page's claims: a page holding one is a compiled page.
 _COMPILED = (LEAD_BLOCK, HISTORY_KEY, CLAIMS_KEY)
 
@@ -39,7 +41,6 @@ _CALLOUT_TITLE = re.compile(r"^\[![^\]\n]+\][+-]?")
 _HEADING = re.compile(r"^#{1,6}(?:[ \t]|$)")
 _RULE = re.compile(r"^([-*_])(?:[ \t]*\1){2,}[ \t]*$")
 _ITEM = re.compile(r"^(?:[-*+]|\d{1,9}[.)])[ \t]+(?:\[.\][ \t]+)?")
-_INLINE_HIDDEN = re.compile(r"<!--.*?-->|%%.*?%%")
 _BLOCK_ID = re.compile(r"(?<!\S)\^[A-Za-z0-9-]+[ \t]*$")
 _WORDY = re.compile(r"[^\W_]")
 
@@ -129,7 +130,13 @@ class PageText:
         return scan(self.text)
 
     def block_at(self, line: int) -> Block | None:
-        return next((b for b in self.blocks if b.begin <= line <= b.end), None)
+        blocks = self.blocks  # in order, none inside another: the last one beginning at or before `line`
+        k = bisect.bisect_right(self._block_begins, line) - 1
+        return blocks[k] if k >= 0 and line <= blocks[k].end else None
+
+    @cached_property
+    def _block_begins(self) -> list[int]:
+        return [b.begin for b in self.blocks]
 
     def in_section(self, section: Section, line: int | None) -> bool:
         return line is not None and section.line < line <= section.end
@@ -140,7 +147,8 @@ class PageText:
     def shown(self, line: int) -> bool:
         """Line `line` holds text a reader sees: not blank, a marker, code or only comments."""
         text = self.lines[line - 1]
-        return line not in self.hidden and not MARKER_LINE.match(text) and bool(_INLINE_HIDDEN.sub("", text).strip())
+        return (line not in self.hidden and not MARKER_LINE.match(text)
+                and bool(replace_comments(text, _nothing).strip()))
 
     def has_text(self, first: int, last: int) -> bool:
         return any(self.shown(n) for n in range(first, last + 1))
@@ -214,9 +222,17 @@ def _read_line(raw: str) -> tuple[str, int, str] | None:
     return (QUOTED if at > indent else SENTENCE), at, rest
 
 
+def _nothing(width: int) -> str:
+    return ""
+
+
+def _spaces(width: int) -> str:
+    return " " * width
+
+
 def _visible(text: str) -> str:
     """`text` without inline comments and a trailing block id, each replaced by spaces (columns stay)."""
-    text = _INLINE_HIDDEN.sub(lambda m: " " * len(m.group()), text)
+    text = replace_comments(text, _spaces)
     return _BLOCK_ID.sub(lambda m: " " * len(m.group()), text)
 
 
@@ -272,7 +288,7 @@ def _hidden_lines(lines: list[str], body_start: int, last: int) -> frozenset[int
             fence = m.group(1)
             hidden.add(n)
             continue
-        rest = _INLINE_HIDDEN.sub("", line)
+        rest = replace_comments(line, _nothing)
         for opener, closer in (("<!--", "-->"), ("%%", "%%")):
             if opener in rest:
                 hidden.add(n)
@@ -285,15 +301,21 @@ def _blocks(lines: list[str], body_start: int) -> list[Block]:
     """The compiler blocks of the page: each begin marker with the end marker of its key after it (a block
     with no end is a person's text, as the compiler reads it)."""
     out: list[Block] = []
+    # the lines of each end marker, in order: a begin line finds its end without reading on to the page's end,
+    # which a page of begin lines with no end would make quadratic
+    ends: dict[str, list[int]] = {}
+    for number, line in enumerate(lines, start=1):
+        if line.startswith(_END_TEXT):
+            ends.setdefault(line, []).append(number)
     n = body_start
     while n <= len(lines):
         m = BEGIN.match(lines[n - 1])
         if m is not None:
-            close = end_line(m.group(1))
-            end = next((k for k in range(n + 1, len(lines) + 1) if lines[k - 1] == close), None)
-            if end is not None:
-                out.append(Block(m.group(1), n, end))
-                n = end + 1
+            after = ends.get(end_line(m.group(1)), [])
+            k = bisect.bisect_right(after, n)
+            if k < len(after):
+                out.append(Block(m.group(1), n, after[k]))
+                n = after[k] + 1
                 continue
         n += 1
     return out

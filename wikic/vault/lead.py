@@ -14,6 +14,7 @@ import posixpath
 import re
 from typing import Any
 
+from wikic.vault.comments import replace_comments
 from wikic.vault.formats.anchors import strip_anchors
 from wikic.vault.formats.markers import block
 from wikic.vault.frontmatter import split_page
@@ -24,7 +25,6 @@ MAX_LEAD = 200  # characters of a lead shown on one line
 _LEAD_BLOCK = block(LEAD_KEY)
 _CLAIM_ID = re.compile(r"\s\^c[0-9a-f]{8}(?=\s|$)")
 _BLOCK_ID = re.compile(r"\s\^[A-Za-z0-9-]+\s*$")
-_COMMENTS = re.compile(r"%%.*?%%|<!--.*?-->", re.DOTALL)
 _WIKILINK = re.compile(r"!?\[\[([^\[\]|\n]*?)(?:\\?\|([^\[\]\n]*))?\]\]")
 _MD_LINK = re.compile(r"!?\[([^\[\]\n]*)\]\([^()\n]*\)")
 _CALLOUT = re.compile(r"^>\s*\[![^\]]*\][-+]?.*$", re.MULTILINE)
@@ -34,7 +34,7 @@ _SENTENCE_END = re.compile(r"(?<=[.!?。！？])\s")
 def plain_line(text: str) -> str:
     """Markdown as one line of plain text: anchors, claim ids, comments and link syntax taken off (a link
     reads as its label, or its target's name)."""
-    text = _COMMENTS.sub(" ", text)
+    text = replace_comments(text, lambda width: " ", across_lines=True)
     text = _CALLOUT.sub(" ", text)
     text = strip_anchors(text)
     text = _CLAIM_ID.sub(" ", text)

@@ -43,7 +43,7 @@ from urllib.parse import unquote
 
 from wikic.vault.formats.anchors import ANCHOR, first_cited
 from wikic.vault.formats.dates import VIA_CAPTURED, VIAS, partial
-from wikic.vault.formats.markers import BEGIN, end_line
+from wikic.vault.formats.markers import BEGIN, block, end_line
 
 ID_PREFIX = "c"
 BY_SENTENCE = "sentence"  # `by=`: the claim is the source's own sentence, found by code (not the model's words)
@@ -64,6 +64,7 @@ _ROW = re.compile(rf"^(?P<id>{_ID})((?: \S+=\S*)*)$")
 _OLD_META = re.compile(rf" %%claim [^%\n]*%% \^{_ID}(?=[ \t]*$)", re.M)
 _BLOCK_ID = re.compile(rf" \^{_ID}(?=[ \t]*$)", re.M)
 _TRAILING_ID = re.compile(rf"\^({_ID})[ \t]*$")
+_CLAIMS_BLOCK = block(CLAIMS_KEY)
 
 
 def strip_claim_meta(text: str) -> str:
@@ -239,8 +240,7 @@ def read_rows(text: str) -> Rows:
 
 def _row_lines(text: str) -> list[str]:
     """The lines of the page's `claims` block that are rows, stripped."""
-    found = re.search(rf"^<!-- wikic:begin {CLAIMS_KEY} sha=[0-9a-f]+ -->\n(.*?)^{re.escape(end_line(CLAIMS_KEY))}$",
-                      text, re.M | re.S)
+    found = _CLAIMS_BLOCK.search(text)
     if found is None:
         return []
     return [row for line in found.group(1).split("\n") if _ROW.match(row := line.strip())]

@@ -262,21 +262,24 @@ def scan_fast(
             return None
         cursor[0], cursor[1], cursor[2] = 0, first_line, 0
         si, n_spans = 0, len(spans)
+        ui, n_unclosed = 0, len(unclosed)
         for m in md_matches:
             s, e = m.span()
             embed = s > 0 and body[s - 1] == "!"
             if embed:
                 s -= 1
-            while si < n_spans and spans[si][1] <= s:  # both lists are in source order: merge, not nest
+            while si < n_spans and spans[si][1] <= s:  # all these lists are in source order: merge, not nest
                 si += 1
             if si < n_spans and spans[si][0] < e:
                 return None  # a Markdown link overlapping a wikilink: markdown-it decides
+            while ui < n_unclosed and unclosed[ui] < s:
+                ui += 1
+            if ui < n_unclosed and unclosed[ui] < e:
+                return None  # "[[" inside a destination is no link to close: markdown-it decides
             line, col = position(s)
             href = m.group(2) if m.group(2) is not None else m.group(3)
             if "\\" in href:
                 return None  # markdown-it unescapes a destination ("x\\|y.md" is "x|y.md"): let it
-            if unclosed and any(s <= at < e for at in unclosed):
-                return None  # "[[" inside a destination is no link to close: markdown-it decides
             link = make_mdlink(href, body[s:e], embed, line, col)
             if link is not None:
                 links.append(link)
@@ -297,7 +300,6 @@ def _unclosed(body: str, spans: list[tuple[int, int]], unmasked: str) -> list[in
     its own): markdown-it decides. The "]]" are looked for in `unmasked`, the same text with its code spans,
     math and escapes as written (as markdown-it's rule sees the line), when `body` has them blanked."""
     out: list[int] = []
-    reported_to = -1  # the end of the last line reported
     si, n_spans = 0, len(spans)
     at = body.find("[[")
     while at >= 0:
@@ -312,10 +314,11 @@ def _unclosed(body: str, spans: list[tuple[int, int]], unmasked: str) -> list[in
             line_end = len(body)
         if unmasked.find("]]", at + 2, line_end) >= 0 or unmasked.startswith("|", line_start):
             return None
-        if at > reported_to:
-            out.append(at)
-            reported_to = line_end
-        at = body.find("[[", at + 1)  # "[[[" opens two: the second is on the line already reported
+        out.append(at)
+        # Every later "[[" of this line has no "]]" after it either (it would be after this one), and the line
+        # is reported once: the next line is where to look on, so a line of "[[[[..." is read once, not once
+        # per opener to its end.
+        at = body.find("[[", line_end)
     return out
 
 

@@ -80,6 +80,7 @@ def mask_markup(body: str) -> tuple[str, str, set[int]] | None:
             return None
         n = len(lines)
         k = 0  # the first line not hidden by a block already read
+        answered: dict[int, bool] = {}  # `_after_top_level_paragraph`'s answers
         # Only a line opening with one of these characters can open a block: the loop visits those alone.
         for opener in [number for number, text in enumerate(lines) if text[:1] in _BLOCK_OPENERS]:
             if opener < k:
@@ -87,7 +88,7 @@ def mask_markup(body: str) -> tuple[str, str, set[int]] | None:
             k = opener
             line = lines[k]
             if (code and line.startswith("    ") and line.strip(" ") and (k == 0 or not lines[k - 1].strip(" "))
-                    and (not contained or _after_top_level_paragraph(lines, k))):
+                    and (not contained or _after_top_level_paragraph(lines, k, answered))):
                 last = k
                 while last + 1 < n and (lines[last + 1].startswith("    ") or not lines[last + 1].strip(" ")):
                     last += 1
@@ -146,6 +147,7 @@ def mask_markup(body: str) -> tuple[str, str, set[int]] | None:
     n = len(text)
     tick_runs: dict[int, list[int]] | None = None
     leading_dollar: bool | None = None
+    line_end = -1  # the end of the line of the last code span or comment read
     found = _INLINE_MARKUP.search(text)
     while found is not None:
         i = found.start()
@@ -166,7 +168,9 @@ def mask_markup(body: str) -> tuple[str, str, set[int]] | None:
                 tick_runs = {}
                 for m in _TICKS.finditer(text):
                     tick_runs.setdefault(m.end() - m.start(), []).append(m.start())
-            ticks = _closing_ticks(text, tick_runs, found.end(), width)
+            if i > line_end:  # found once a line: a line of many code spans is read once
+                line_end = (text.find("\n", i) + 1 or n + 1) - 1
+            ticks = _closing_ticks(tick_runs, found.end(), width, line_end)
             if ticks is None:
                 return None  # it may close on a later line of its paragraph: markdown-it decides
             if ticks < 0:
@@ -191,7 +195,9 @@ def mask_markup(body: str) -> tuple[str, str, set[int]] | None:
                 return None  # a table row splits at a pipe even inside math
             blank = after - i  # math, or a dollar that is only text: neither makes a link
         elif ch == "%":  # an Obsidian comment inside a paragraph, closed on its line
-            close = text.find("%%", i + 2, (text.find("\n", i) + 1 or n + 1) - 1)
+            if i > line_end:
+                line_end = (text.find("\n", i) + 1 or n + 1) - 1
+            close = text.find("%%", i + 2, line_end)
             if close < 0:
                 return None  # it runs on to the paragraph's end or a later line: markdown-it decides
             after = close + 2
@@ -252,21 +258,31 @@ _EQUATION_LABEL_REVERSED = re.compile(r"^\s*\)([^)$\r\n]+?)\(\s*\${2}")
 _MD_SPACE = frozenset("\t\n\x0b\x0c\r \xa0\u1680\u202f\u205f\u3000" + "".join(map(chr, range(0x2000, 0x200B))))
 
 
-def _after_top_level_paragraph(lines: list[str], k: int) -> bool:
+def _after_top_level_paragraph(lines: list[str], k: int, answered: dict[int, bool]) -> bool:
     """Whether no list item or quote can hold line `k`, which follows a blank line: the lines before it, past
     blank ones, are the top of the page or a paragraph whose every line starts at the margin with no list or
     quote marker, and whose first line follows a blank line (or a block already blanked, which no paragraph
     is). That first line is no lazy continuation then, and being at the margin it closed every list item and
-    quote open before it. `lines`: the page's lines, the blocks read so far blanked."""
+    quote open before it. `lines`: the page's lines, the blocks read so far blanked. `answered`: the answer
+    of each earlier call, by the blank line before its `k`; a call reading back to such a line has the same
+    paragraph before it (only lines after it were blanked since), so a page of code blocks reads back over
+    each once, not over all of them from each."""
     j = k - 1
     while j >= 0 and not lines[j].strip(" "):
+        if j in answered:
+            answered[k - 1] = answered[j]
+            return answered[j]
         j -= 1
+    after = True
     while j >= 0 and lines[j].strip(" "):
         line = lines[j]
         if line[0] in " \t" or _CONTAINER_LINE.match(line):
-            return False
+            after = False
+            break
         j -= 1
-    return True
+    if k > 0:
+        answered[k - 1] = after
+    return after
 
 
 def _math_end(lines: list[str], start: int) -> int | None:
@@ -315,14 +331,13 @@ def _fence_end(lines: list[str], start: int) -> int | None:
     return next((k for k in range(start + 1, len(lines)) if close.fullmatch(lines[k])), None)
 
 
-def _closing_ticks(text: str, runs: dict[int, list[int]], start: int, width: int) -> int | None:
+def _closing_ticks(runs: dict[int, list[int]], start: int, width: int, line_end: int) -> int | None:
     """Where the run of exactly `width` backticks that closes a code span opened before `start` begins: on
-    the same line; -1 when no such run follows anywhere (the opener is literal text); None when the only
-    candidates lie on later lines (a code span may run on inside its paragraph). `runs`: the starts of every
-    backtick run of the text, by width."""
+    the same line, which ends at `line_end`; -1 when no such run follows anywhere (the opener is literal text);
+    None when the only candidates lie on later lines (a code span may run on inside its paragraph). `runs`:
+    the starts of every backtick run of the text, by width."""
     starts = runs.get(width, [])
     k = bisect.bisect_left(starts, start)
     if k == len(starts):
         return -1
-    line_end = text.find("\n", start)
-    return starts[k] if line_end < 0 or starts[k] < line_end else None
+    return starts[k] if starts[k] < line_end else None
