@@ -181,6 +181,51 @@ def test_parse_deep_nesting_is_a_problem_not_a_crash() -> None:
     assert one_problem(got).rule == "frontmatter"
 
 
+# A "billion laughs": nine levels of nine aliases, 387 million values from 1 KB once expanded.
+LAUGHS = "a0: &a0 [lol, lol, lol, lol, lol, lol, lol, lol, lol]\n" + "".join(
+    f"a{n}: &a{n} [" + ", ".join([f"*a{n - 1}"] * 9) + "]\n" for n in range(1, 10)
+)
+
+
+@pytest.mark.parametrize(
+    ("yaml_text", "line", "column", "written"),
+    [
+        ("title: X\ntags: &t [a, *t]", 3, 7, "&t"),  # a list inside itself
+        (LAUGHS, 2, 5, "&a0"),
+        ("title: X\nbase: &b {a: 1}\nother:\n  <<: *b", 3, 7, "&b"),  # a merge key needs an anchor
+        ("title: X\nsummary: *bold", 3, 10, "*bold"),  # an alias of nothing: refused the same way
+        ("tags:\n  - &x a\n  - b", 3, 5, "&x"),
+    ],
+)
+def test_yaml_anchors_and_aliases_are_refused_at_their_line(yaml_text: str, line: int, column: int,
+                                                             written: str) -> None:
+    got = fm.parse(yaml_text)
+    refused = got.data is None  # (never shown: expanded, the laughs would take the report hours to print)
+    assert refused
+    problem = one_problem(got)
+    assert (problem.rule, problem.line, problem.column) == ("frontmatter", line, column)
+    assert problem.message == f"YAML anchors and aliases are not allowed: line {line} ('{written}')"
+    page = f"---\n{yaml_text}\n---\n# X\n"
+    read_as_text = fm.read_page(page)[::2] == (None, 1)  # no frontmatter: the whole text is the body
+    assert read_as_text
+    # "&" and "*" that are text, not anchors or aliases, are read as ever
+    text = 'title: "A & B"\nsummary: A *bold* claim & more\ntags: ["*x", "&y"]\nnote: |\n  &z *w\n'
+    assert fm.parse(text) == fm.Parsed(yaml.safe_load(text), [])
+
+
+@pytest.mark.parametrize("depth", [101, 150, 990])
+@pytest.mark.parametrize("shape", ["[", "{a: "])
+def test_values_nested_deeper_than_the_limit_are_refused(depth: int, shape: str) -> None:
+    """Obsidian's properties are flat; every reader of a note's frontmatter may walk it by recursion (the
+    parse cache's JSON among them), so a block nested 990 deep is refused here rather than read."""
+    closing = "]" if shape == "[" else "}"
+    got = fm.parse("a: " + shape * (depth - 1) + "x" * (shape != "[") + closing * (depth - 1))
+    assert got.data is None
+    assert one_problem(got).message == "invalid YAML in frontmatter: values nested deeper than 100 levels"
+    shallow = fm.parse("a: " + shape * 99 + "x" * (shape != "[") + closing * 99)
+    assert shallow.data is not None and shallow.problems == []
+
+
 def test_key_lines() -> None:
     text = 'title: T\n"quoted key": 1\ntags:\n  - a\n  - b: c\n# comment: x\nurl:with:colons: 2\nlast:'
     assert fm.key_lines(text) == {"title": 2, "quoted key": 3, "tags": 4, "url:with:colons": 8, "last": 9}
@@ -416,7 +461,7 @@ def test_parse_never_raises_and_agrees_with_pyyaml(text: str) -> None:
         expected = fm.load_yaml(text)  # the loader parse() uses (libyaml's when installed)
     except Exception:  # noqa: BLE001
         assert got.data is None
-        assert any("invalid YAML" in p.message for p in got.problems)
+        assert any("invalid YAML" in p.message or "anchors and aliases" in p.message for p in got.problems)
         return
     if expected is None:
         expected = {}

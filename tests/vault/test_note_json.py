@@ -15,6 +15,7 @@ import pytest
 from wikic.vault import note_json
 from wikic.vault.load import fork_is_safe, load_vault
 from wikic.vault.model import Block, Heading, Link, Note, Problem
+from wikic.vault.parse import parse_note
 
 msgspec = pytest.importorskip("msgspec")  # the dev install has the `fast` extra; both paths are compared here
 
@@ -135,3 +136,18 @@ def test_without_msgspec_a_vault_loads_the_same_and_reads_the_cache_msgspec_wrot
     assert name == "json"
     assert cached == fresh == with_msgspec.notes
     assert cached["notes/n3.md"].frontmatter == {"created": dt.date(2024, 1, 2), "nested": {"a": [dt.date(2024, 1, 3)]}}
+
+
+@pytest.mark.parametrize("codec", ["json", "msgspec"])
+@pytest.mark.parametrize("depth", [99, 990, 10_000])
+def test_frontmatter_nested_deep_is_cached_or_refused_never_a_recursion_error(
+    monkeypatch: pytest.MonkeyPatch, codec: str, depth: int
+) -> None:
+    """Flow YAML nested 990 deep parsed (libyaml stops at 1,000) and then ended in a RecursionError where its
+    note was written to the parse cache and read back; it is refused where frontmatter is read now."""
+    use(monkeypatch, codec)
+    text = "---\nrelated: " + "[" * depth + '"[[a]]"' + "]" * depth + "\n---\n# T\n"
+    parsed = parse_note("entities/deep.md", text.encode("utf-8"))
+    assert (parsed.frontmatter is not None) == (depth < 100)
+    row = note_json.encode(parsed, 1, 2)
+    assert row is not None and note_json.decode([row])[0][3] == parsed

@@ -28,12 +28,62 @@ from wikic.vault.model import Problem
 FENCE = "---"
 RULE = "frontmatter"
 MAX_FRONTMATTER_CHARS = 256 * 1024  # PyYAML on a huge block (or one with 100,000 duplicate keys) takes seconds
+# Lists and mappings nested in one another, the block's own mapping the first: Obsidian's properties are flat,
+# and every reader of a note's frontmatter (the parse cache's JSON among them) may walk it by recursion.
+MAX_FRONTMATTER_DEPTH = 100
 _FULL_YAML = YAMLHandler()
+_EVENT_LOADER: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # the one python-frontmatter's handler uses
+
+
+class RefusedYAML(yaml.YAMLError):
+    """Frontmatter YAML that parses but is not read: an anchor or alias (`written`: "&name" or "*name"; a
+    "billion laughs" of nine times nine aliases in 1 KB expands to 387 million values, and `&t [a, *t]` is a
+    list inside itself), or values nested deeper than MAX_FRONTMATTER_DEPTH. `line` and `column` are 0-based in
+    the block."""
+
+    def __init__(self, problem: str, line: int = 0, column: int = 0, written: str = "") -> None:
+        super().__init__(problem)
+        self.problem, self.line, self.column, self.written = problem, line, column, written
 
 
 def load_yaml(yaml_text: str) -> Any:
-    """Full YAML, safe loader: what the subset parser declines."""
-    return _FULL_YAML.load(yaml_text)
+    """Full YAML, safe loader: what the subset parser declines. Raises RefusedYAML for an anchor or alias, and
+    for values nested deeper than MAX_FRONTMATTER_DEPTH."""
+    if "&" in yaml_text or "*" in yaml_text:  # what every anchor and alias is written with
+        _refuse_anchors(yaml_text)
+    data = _FULL_YAML.load(yaml_text)
+    _refuse_deep(data)
+    return data
+
+
+def _refuse_anchors(yaml_text: str) -> None:
+    """RefusedYAML at the first anchor (`&name`) or alias (`*name`) of the block. Obsidian writes and reads
+    neither, so no page needs one. Read from the parser's events, before anything is built from them: the
+    loader itself would share one object between every alias of an anchor, for the code reading it to expand."""
+    loader = _EVENT_LOADER(yaml_text)
+    try:
+        while loader.check_event():
+            event = loader.get_event()
+            name = getattr(event, "anchor", None)
+            if name is not None:
+                mark = event.start_mark
+                written = ("*" if isinstance(event, yaml.AliasEvent) else "&") + str(name)
+                raise RefusedYAML("YAML anchors and aliases are not allowed", mark.line, mark.column, written)
+    finally:
+        loader.dispose()
+
+
+def _refuse_deep(data: Any) -> None:
+    """RefusedYAML when lists and mappings nest deeper than MAX_FRONTMATTER_DEPTH (walked with a stack: the
+    data holds no alias, so it is a tree no bigger than its text)."""
+    stack: list[tuple[Any, int]] = [(data, 1)]
+    while stack:
+        value, depth = stack.pop()
+        for child in value.values() if isinstance(value, dict) else value if isinstance(value, list) else ():
+            if isinstance(child, dict | list):
+                if depth >= MAX_FRONTMATTER_DEPTH:
+                    raise RefusedYAML(f"values nested deeper than {MAX_FRONTMATTER_DEPTH} levels")
+                stack.append((child, depth + 1))
 
 
 class Split(NamedTuple):
@@ -136,6 +186,11 @@ def _parse_full(yaml_text: str, first_line: int) -> Parsed:
     ]
     try:
         data = load_yaml(yaml_text)
+    except RefusedYAML as exc:
+        line = first_line + exc.line
+        message = f"{exc.problem}: line {line} ('{exc.written}')" if exc.written else \
+            f"invalid YAML in frontmatter: {exc.problem}"
+        return Parsed(None, [*problems, Problem(RULE, line, message, exc.column + 1)])
     except yaml.YAMLError as exc:
         line = first_line + _error_line(exc, yaml_text)
         reason = getattr(exc, "problem", None) or str(exc).splitlines()[0]
@@ -274,8 +329,10 @@ def _scalar(text: str, *, block: bool = False) -> Any:
 
 
 # One item of a one-line flow list and the comma after it: a quoted string without escapes ('it''s' and "\t"
-# go to PyYAML), or a plain scalar judged by `_scalar`.
-_FLOW_ITEM = re.compile(r""" *(?:"([^"\\\n]*)"|'([^'\n]*)'|([^,"'\n]*?)) *(,|$)""")
+# go to PyYAML), or a plain scalar judged by `_scalar`, its trailing spaces taken with it and stripped in Python
+# (a lazy scalar before " *" reads a run of spaces again from each of its characters: quadratic). Possessive:
+# giving a space back never lets an item match.
+_FLOW_ITEM = re.compile(r""" *+(?:"([^"\\\n]*)"|'([^'\n]*)'|([^,"'\n]*+)) *+(,|$)""")
 
 
 def _flow_list(inner: str) -> Any:
@@ -294,7 +351,7 @@ def _flow_list(inner: str) -> Any:
         if double is not None or single is not None:
             items.append(double if double is not None else single)
         else:
-            value = _scalar(plain)
+            value = _scalar(plain.rstrip(" "))
             if value is _FAIL or value is None:
                 return _FAIL
             items.append(value)
@@ -355,9 +412,11 @@ def _parse_simple(yaml_text: str, first_line: int) -> tuple[dict[str, Any], dict
         if value.startswith("[") and not value.endswith("]"):
             # a flow list YAML wrapped over indented lines (PyYAML wraps a long one: a page's many sources);
             # within it a line break reads as a space, as long as no line is blank
-            while i < n and not value.endswith("]") and lines[i].startswith(" ") and lines[i].strip(" "):
-                value = f"{value} {lines[i].strip(' ')}"
+            wrapped = [value]
+            while i < n and not wrapped[-1].endswith("]") and lines[i].startswith(" ") and lines[i].strip(" "):
+                wrapped.append(lines[i].strip(" "))
                 i += 1
+            value = " ".join(wrapped)
         if value.startswith("[") and value.endswith("]"):
             inner = value[1:-1]
             if "[" in inner or "]" in inner:
