@@ -138,7 +138,7 @@ def test_the_model_client_sends_no_key_to_it_and_a_401_says_why_and_how_to_trust
 @pytest.mark.parametrize(
     ("section", "command"),
     [("llm", ["ingest", "{note}"]), ("llm", ["query", "What is it?"]), ("embedding", ["search", "x"]),
-     ("embedding", ["index"])],
+     ("embedding", ["index"]), ("embedding", ["ingest", "{note}"])],
 )
 def test_commands_refuse_before_anything_is_sent_or_captured(
     make_vault, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, section: str, command: list[str]

@@ -359,6 +359,7 @@ def _ingest(
     settings = context.settings
     if options.use_palace:  # the search index gives each source its context, and takes the pages written
         require_extra("palace", instead="pass --no-palace to ingest without the search index")
+        settings.embedding.sendable_key()  # a key that may not go to the embedding endpoint: said before capture
     today = options.today or dt.date.today()
     report = IngestReport(dry_run=options.dry_run, estimate=options.estimate,
                           entity_min_references=schema.thresholds["entity_min_references"])
