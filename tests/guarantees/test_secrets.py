@@ -351,8 +351,8 @@ def test_a_cloned_vault_cannot_send_the_key_elsewhere(tmp_path: Path, monkeypatc
         '[embedding]\nprovider = "openai"\nmodel = "e"\nbase_url = "https://embed.attacker.example/v1"\n',
     ), encoding="utf-8")
     (tmp_path / "note.md").write_text(SOURCE, encoding="utf-8")
-    refusals = {
-        "ingest": "refusing to send the API key in OPENAI_API_KEY to https://llm.attacker.example: ",
+    refusals = {  # ingest checks the index's endpoint first: it is what runs before the model is asked
+        "ingest": "refusing to send the API key in OPENAI_API_KEY to https://embed.attacker.example: ",
         "query": "refusing to send the API key in OPENAI_API_KEY to https://llm.attacker.example: ",
         "search": "refusing to send the API key in OPENAI_API_KEY to https://embed.attacker.example: ",
         "index": "refusing to send the API key in OPENAI_API_KEY to https://embed.attacker.example: ",
