@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from wikic.cli._common import VaultDir, resolve_vault, translate_errors
+from wikic.cli._output import say
 from wikic.mcp_tools import READ_ONLY, TOOLS
 from wikic.vault.layout import require_vault
 
@@ -51,8 +52,8 @@ def register(app: typer.Typer) -> None:
 
         def listening(url: str, token: McpToken) -> None:  # the server itself only logs warnings and errors
             made = " (made now)" if token.created else ""
-            typer.echo(f"Serving {root} on {url} (Ctrl-C stops)", err=True)
-            typer.echo(f"Clients must send the header Authorization: Bearer TOKEN, TOKEN being the one in "
-                       f"{token.source}{made}", err=True)
+            say(f"Serving {root} on {url} (Ctrl-C stops)", err=True)
+            say(f"Clients must send the header Authorization: Bearer TOKEN, TOKEN being the one in {token.source}"
+                f"{made}", err=True)
 
         serve(root, http_port=http, on_listening=listening)
