@@ -10,11 +10,14 @@ from pathlib import Path
 
 import pytest
 from fake_llm import FakeLLM
+from ingest_helpers import form_pdf, make_pdf, shared_page_pdf, text_drawing
+from typer.testing import CliRunner
 
+from wikic.cli import app
 from wikic.ingest.pipeline import IngestOptions, IngestReport, ingest
 from wikic.status import vault_status
-from wikic.text import extract as textract
-from wikic.text.extract import html_to_text
+from wikic.text import archive, extract as textract
+from wikic.text.extract import PdfProblem, html_to_text, pdf_to_text
 from wikic.vault.init import init_vault
 
 PLAN = {"summary": "", "concepts": [], "comparisons": [], "relations": [],
@@ -93,3 +96,78 @@ def test_a_source_whose_text_cannot_be_read_is_set_aside_and_the_others_compile(
         "(convert it to plain text and ingest that; set aside until it changes; `wikic status` lists it)")
     assert [e["path"] for e in vault_status(wiki, lint=False).set_aside] == ["raw/articles/page.html"]
     assert _ingest(wiki).sources == []  # passed over until it changes
+
+
+# -- PDF ------------------------------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def pages_read(monkeypatch: pytest.MonkeyPatch) -> list[object]:
+    """Each page whose text pypdf is asked for."""
+    from pypdf import PageObject
+
+    read: list[object] = []
+    real = PageObject.extract_text
+    monkeypatch.setattr(PageObject, "extract_text", lambda page, *a, **k: read.append(page) or real(page, *a, **k))
+    return read
+
+
+def test_a_pdf_drawing_a_hundred_times_its_size_is_refused_before_a_page_is_read(
+    monkeypatch: pytest.MonkeyPatch, pages_read: list[object]
+) -> None:
+    monkeypatch.setattr(archive, "RATIO_FLOOR", 10_000)  # the bound's floor scaled down with the file
+    data = shared_page_pdf(text_drawing(200_000), pages=3)
+    assert len(data) < 2000
+    with pytest.raises(PdfProblem) as refused:
+        pdf_to_text(data)
+    assert str(refused.value) == (
+        f"PDF text would be up to 195.3 KB from a file of {archive.size_text(len(data))} "
+        "(more than 100 times its size): refused")
+    assert pages_read == []
+
+
+def test_a_pdf_whose_pages_draw_a_small_form_many_times_is_refused_as_its_text_outgrows_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(archive, "RATIO_FLOOR", 10_000)
+    data = form_pdf(text_drawing(5000), draws=100)  # 1 KB of file; pypdf reads 431 KB of text from it
+    with pytest.raises(PdfProblem, match=r"^PDF text would be more than \d+\.\d KB from a file of \d+ bytes "
+                                         r"\(more than 100 times its size\): refused$"):
+        pdf_to_text(data)
+
+
+def test_a_pdf_within_the_bounds_is_read_whole() -> None:
+    drawing = text_drawing(600_000)
+    data = shared_page_pdf(drawing, pages=1)  # more than 100 times its size, but below the floor
+    assert pdf_to_text(data)[1].count("Lorem ipsum") == drawing.count(b"Tj") == 10_000
+    assert pdf_to_text(make_pdf(["Loss falls as a power law."]))[1] == "<!-- page 1 -->\nLoss falls as a power law.\n"
+
+
+def test_a_pdf_of_a_few_kb_drawing_megabytes_of_text_is_set_aside_and_the_others_compile(
+    wiki: Path, pages_read: list[object]
+) -> None:
+    hostile = wiki / "raw/papers/tiny.pdf"
+    hostile.write_bytes(shared_page_pdf(text_drawing(2_000_000)))  # 6.7 KB, 2 MB of instructions
+    (wiki / "raw/articles/chroma.md").write_text(GOOD, encoding="utf-8")
+    first = _ingest(wiki)
+    status = {s.raw_path: (s.status, s.error or "") for s in first.sources}
+    assert status["raw/articles/chroma.md"][0] == "compiled"
+    size = archive.size_text(hostile.stat().st_size)
+    assert status["raw/papers/tiny.pdf"] == ("failed", (
+        f"raw/papers/tiny.pdf: PDF text would be up to 1.9 MB from a file of {size} (more than 100 times its size): "
+        "refused (a PDF made to be costly to read, or a drawing rather than a document; if it is a document, save "
+        "its text some other way and ingest that; set aside until it changes; `wikic status` lists it)"))
+    assert pages_read == []
+    assert [e["path"] for e in vault_status(wiki, lint=False).set_aside] == ["raw/papers/tiny.pdf"]
+
+
+@pytest.mark.slow
+def test_fifty_pages_sharing_one_inflating_page_are_refused_by_an_estimate_at_once(
+    wiki: Path, tmp_path: Path, pages_read: list[object]
+) -> None:
+    hostile = tmp_path / "tiny.pdf"
+    hostile.write_bytes(shared_page_pdf(text_drawing(2_000_000), pages=50))
+    result = CliRunner().invoke(app, ["ingest", str(hostile), "--vault", str(wiki), "--estimate"])
+    assert result.exit_code == 2, result.output  # a source given that cannot be used, as any other
+    assert f"{hostile}: PDF text would be up to 1.9 MB from a file of" in " ".join(result.output.split())
+    assert pages_read == []

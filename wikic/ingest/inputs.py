@@ -278,7 +278,8 @@ def _extract(
         try:
             title, text = textract.pdf_to_text(data)
         except textract.PdfProblem as exc:
-            raise SourceError(f"{label}: {exc}", hint="convert it to text (e.g. OCR) and capture the text") from None
+            hint = exc.hint or "convert it to text (e.g. OCR) and capture the text"
+            raise SourceError(f"{label}: {exc}", hint=hint) from None
         return title, text, ""
     if media == "html":
         html, encoding = _decode_html(label, data, content_type, declared)

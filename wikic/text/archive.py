@@ -61,19 +61,19 @@ def check(members: list[zipfile.ZipInfo], archive_bytes: int, label: str) -> Non
     total = packed = 0
     for info in members:
         if info.file_size > MAX_MEMBER_BYTES:
-            raise _refused(label, f"{info.filename} would unpack to {_size_text(info.file_size)} "
-                                  f"(more than {_size_text(MAX_MEMBER_BYTES)})")
+            raise _refused(label, f"{info.filename} would unpack to {size_text(info.file_size)} "
+                                  f"(more than {size_text(MAX_MEMBER_BYTES)})")
         if info.file_size > RATIO_FLOOR and info.file_size > MAX_RATIO * max(info.compress_size, 1):
-            raise _refused(label, f"{info.filename} would unpack to {_size_text(info.file_size)} from "
-                                  f"{_size_text(info.compress_size)}, {info.file_size // max(info.compress_size, 1):,} "
+            raise _refused(label, f"{info.filename} would unpack to {size_text(info.file_size)} from "
+                                  f"{size_text(info.compress_size)}, {info.file_size // max(info.compress_size, 1):,} "
                                   f"times its size (at most {MAX_RATIO})")
         total += info.file_size
         packed += info.compress_size
     if total > MAX_TOTAL_BYTES:
-        raise _refused(label, f"it would unpack to {_size_text(total)} (more than {_size_text(MAX_TOTAL_BYTES)})")
+        raise _refused(label, f"it would unpack to {size_text(total)} (more than {size_text(MAX_TOTAL_BYTES)})")
     # Members may share their compressed data (an "overlapping" bomb): the file's own size is the real bound.
     if total > RATIO_FLOOR and total > MAX_RATIO * max(min(packed, archive_bytes), 1):
-        raise _refused(label, f"it would unpack to {_size_text(total)} from {_size_text(archive_bytes)}, "
+        raise _refused(label, f"it would unpack to {size_text(total)} from {size_text(archive_bytes)}, "
                               f"more than {MAX_RATIO} times its size")
 
 
@@ -110,7 +110,8 @@ def _size(handle: BinaryIO) -> int:
     return handle.seek(0, os.SEEK_END)
 
 
-def _size_text(n: int) -> str:
+def size_text(n: int) -> str:
+    """`n` bytes as a person reads a size: 1.5 MB, 6.3 KB, 12 bytes."""
     for unit, scale in (("GB", 1 << 30), ("MB", 1 << 20), ("KB", 1 << 10)):
         if n >= scale:
             return f"{n / scale:.1f} {unit}"

@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import io
 import re
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
+
+from wikic.text import archive
 
 if TYPE_CHECKING:  # bs4 is imported by the HTML functions: most sources are Markdown, and a command starts fast
     from bs4 import Tag
@@ -230,22 +232,41 @@ def declared_charset(data: bytes, content_type: str | None = None) -> str | None
 # -- PDF ------------------------------------------------------------------------------------------------
 
 
+# A PDF's text is bounded as a zip's content is (`archive`): a small file may hold a page whose compressed
+# drawing instructions inflate a thousandfold, each page may draw the same ones again, and pypdf takes seconds
+# per megabyte of them. So the instructions each page is read from, and the text read, may be at most this
+# much and, past `archive.RATIO_FLOOR`, at most `archive.MAX_RATIO` times the file's size.
+MAX_PDF_TEXT_BYTES = 64 << 20
+
+
 class PdfProblem(ValueError):
-    """The PDF cannot be read, is encrypted, or has no text layer."""
+    """The PDF cannot be read, is encrypted, has no text layer, or would make too much text."""
+
+    def __init__(self, message: str, *, hint: str | None = None) -> None:
+        super().__init__(message)
+        self.hint = hint
 
 
 def pdf_to_text(data: bytes) -> tuple[str, str]:
-    """(title from the metadata or '', text with a `<!-- page N -->` line before each page)."""
+    """(title from the metadata or '', text with a `<!-- page N -->` line before each page). PdfProblem when
+    the text, or the drawing instructions it is read from, would go past the bounds above: each page's are
+    weighed before it is read, and the text is counted as it is read."""
     from pypdf import PdfReader  # imported here: only PDF sources pay for it
 
+    bound = _PdfBound(len(data))
     try:
         reader = PdfReader(io.BytesIO(data))
         if reader.is_encrypted and not reader.decrypt(""):
             raise PdfProblem("the PDF is encrypted")
-        pages = [page.extract_text() or "" for page in reader.pages]
+        pages = []
+        for page in reader.pages:
+            bound.drawn(_drawing_bytes(page))
+            pages.append(page.extract_text(visitor_text=bound.read) or "")
         meta_title = (reader.metadata.title if reader.metadata else None) or ""
     except PdfProblem:
         raise
+    except _TooMuchText:
+        raise bound.refused("more than ", bound.limit) from None
     except Exception as exc:  # noqa: BLE001 - pypdf raises many unrelated types on malformed files
         raise PdfProblem(f"cannot read the PDF ({type(exc).__name__}: {exc})") from None
     if not any(page.strip() for page in pages):
@@ -255,3 +276,67 @@ def pdf_to_text(data: bytes) -> tuple[str, str]:
     if title.lower() in ("untitled", "title") or title.lower().startswith("microsoft word"):
         title = ""
     return title, "\n\n".join(parts) + "\n"
+
+
+class _TooMuchText(MemoryError):
+    """The text read so far is past the bound. A MemoryError, for pypdf lets only that through from a form's
+    text: any other exception it logs and reads on, and a form may be drawn thousands of times on a page."""
+
+
+class _PdfBound:
+    """What a PDF's pages have drawn and read so far, against `MAX_PDF_TEXT_BYTES` and the ratio to its size."""
+
+    def __init__(self, file_bytes: int) -> None:
+        self.file_bytes = file_bytes
+        self.limit = min(MAX_PDF_TEXT_BYTES, max(archive.RATIO_FLOOR, archive.MAX_RATIO * file_bytes))
+        self.drawing = 0
+        self.text = 0
+
+    def drawn(self, n: int) -> None:
+        """A page is about to be read from `n` bytes of drawing instructions: its text is at most about that
+        (and reading them costs seconds a megabyte, so they are weighed first)."""
+        self.drawing += n
+        if self.drawing > self.limit:
+            raise self.refused("up to ", self.drawing)
+
+    def read(self, text: str, *_: Any) -> None:
+        """pypdf's `visitor_text`: called with each piece of text as it is read."""
+        self.text += len(text.encode("utf-8", "surrogatepass"))
+        if self.text > self.limit:
+            raise _TooMuchText()
+
+    def refused(self, how_much: str, n: int) -> PdfProblem:
+        why = (
+            f"more than {archive.size_text(MAX_PDF_TEXT_BYTES)}" if n >= MAX_PDF_TEXT_BYTES
+            else f"more than {archive.MAX_RATIO} times its size"
+        )
+        return PdfProblem(
+            f"PDF text would be {how_much}{archive.size_text(n)} from a file of {archive.size_text(self.file_bytes)} "
+            f"({why}): refused",
+            hint="a PDF made to be costly to read, or a drawing rather than a document; "
+            "if it is a document, save its text some other way and ingest that",
+        )
+
+
+def _drawing_bytes(page: Any) -> int:
+    """The bytes of drawing instructions pypdf interprets to read `page`'s text: its content streams and
+    those of every form it may draw (each counted once; inflating them costs little beside interpreting)."""
+    contents = _resolved(page.get("/Contents"))
+    streams = list(contents) if isinstance(contents, list) else [contents]
+    resources = [page.get("/Resources")]
+    seen: set[int] = set()
+    while resources:
+        found = _resolved(resources.pop())
+        forms = _resolved(found.get("/XObject")) if isinstance(found, dict) else None
+        for item in forms.values() if isinstance(forms, dict) else ():
+            form = _resolved(item)
+            if isinstance(form, dict) and form.get("/Subtype") != "/Image" and id(form) not in seen:
+                seen.add(id(form))
+                streams.append(form)
+                resources.append(form.get("/Resources"))
+    return sum(len(stream.get_data()) for stream in map(_resolved, streams) if hasattr(stream, "get_data"))
+
+
+def _resolved(value: Any) -> Any:
+    """A PDF object, an indirect reference followed."""
+    return value.get_object() if hasattr(value, "get_object") else value
