@@ -93,6 +93,19 @@ def test_ingest_refuses_a_root_file_linked_out_before_the_model_is_asked(
     assert nothing_copied(wiki, server)
 
 
+def test_query_save_refuses_an_index_linked_out_before_the_model_is_asked(
+    wiki: Path, outside: Path, server: StandinServer
+) -> None:
+    ingested(wiki)
+    server.requests.clear()
+    link_out(wiki, "index.md", secret_file(outside, (wiki / "index.md").read_text(encoding="utf-8")))
+    before = gkit.tree_snapshot(outside)
+    code, _, err = cli(wiki, "query", "Who builds widgets?", "--save")
+    assert code == 1 and "refusing to read index.md: it leads outside the vault" in err, err
+    assert not server.requests and gkit.tree_snapshot(outside) == before
+    assert nothing_copied(wiki, server)
+
+
 def test_lint_reports_an_index_linked_out_and_fix_never_copies_it_in(
     wiki: Path, outside: Path, server: StandinServer
 ) -> None:

@@ -116,6 +116,17 @@ def test_wikic_toml_linked_out_is_refused_and_its_lines_never_shown(vault: Path,
     assert SECRET not in caught.value.message
 
 
+@pytest.mark.parametrize("rel", ["SCHEMA.md", "index.md", "log.md", "overview.md", "identity.md"])
+def test_filing_an_answer_is_refused_before_the_model_when_a_root_file_leads_out(
+    vault: Path, secret: Path, rel: str
+) -> None:
+    from wikic.query.writeback import check_can_file
+
+    link_out(vault, rel, secret)
+    with pytest.raises(VaultError, match=rf"refusing to read {rel}: it leads outside the vault"):
+        check_can_file(vault)
+
+
 def test_status_reads_a_log_md_linked_out_as_no_log(vault: Path, secret: Path) -> None:
     secret.write_text("| 2026-01-01 | ingest | x | 99 tokens |\n", encoding="utf-8")
     link_out(vault, "log.md", secret)

@@ -47,9 +47,9 @@ from wikic.pages.lock import vault_lock, writer
 from wikic.pages.log_file import row
 from wikic.progress import ProgressCallback, ProgressEvent
 from wikic.settings import Settings
-from wikic.vault.layout import INDEX_FILE, SPECIAL_FILES, require_vault
+from wikic.vault.layout import INDEX_FILE, require_own_root_files, require_vault
 from wikic.vault.names import LabelIndex, PageNames
-from wikic.vault.paths import confined, read_text_inside
+from wikic.vault.paths import read_text_inside
 from wikic.vault.schema_md import Schema
 from wikic.vault.state import Compiled, compose_todos, drop_compose_todo
 
@@ -353,8 +353,7 @@ def _ingest(
     """The phases of a run: gather the sources, then estimate them, or extract, write and finish after."""
     root = Path(context.root).resolve()
     require_vault(root)
-    for name in SPECIAL_FILES:  # what a run reads and writes at the root: a link out stops it before the model
-        confined(root, root / name, verb="read")
+    require_own_root_files(root)
     schema = context.checked_schema()  # a SCHEMA.md ingest cannot read as meant stops it before anything is read
     settings = context.settings
     if options.use_palace:  # the search index gives each source its context, and takes the pages written

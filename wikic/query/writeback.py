@@ -53,7 +53,7 @@ from wikic.resources import page_skeleton
 from wikic.vault import frontmatter as fm_parser
 from wikic.vault.formats.anchors import strip_anchors
 from wikic.vault.frontmatter import split_page
-from wikic.vault.layout import INDEX_FILE, PAGE_FOLDERS, RAW_DIR, require_vault
+from wikic.vault.layout import INDEX_FILE, PAGE_FOLDERS, RAW_DIR, require_own_root_files, require_vault
 from wikic.vault.link_text import LinkNames
 from wikic.vault.load import Vault, load_vault, walk
 from wikic.vault.parse import parse_note
@@ -91,10 +91,11 @@ class Refreshed:
 
 
 def check_can_file(vault: VaultContext | Path) -> None:
-    """What keeps any answer from being filed in this vault (not a wikic vault, a SCHEMA.md that cannot be
-    read as meant), raised before a model is asked."""
+    """What keeps any answer from being filed in this vault (not a wikic vault, a root file leading outside
+    it, a SCHEMA.md that cannot be read as meant), raised before a model is asked."""
     context = VaultContext.of(vault)
     require_vault(context.root)
+    require_own_root_files(context.root)
     context.checked_schema()
 
 

@@ -49,6 +49,14 @@ INBOX_DIR = "inbox"
 IGNORED_DIRS = frozenset({STATE_DIR, ".obsidian", ".trash", ".git", ".hg", ".svn", "node_modules"})
 
 
+def require_own_root_files(root: Path) -> None:
+    """For the commands that write the wiki (ingest, filing an answer): VaultError, before a model is asked,
+    when a file at the root they read (SCHEMA.md, index.md, log.md, overview.md, identity.md) is a symbolic
+    link leading outside the vault ("refusing to read identity.md: it leads outside the vault (to ...)")."""
+    for name in SPECIAL_FILES:
+        confined(root, Path(root) / name, verb="read")
+
+
 def in_vault_tree(rel: str) -> bool:
     """`rel` names a place in the vault's visible tree: vault-relative, never climbing out (`..`), never in a
     dot-folder (`.wikic`, `.obsidian`, `.git`), never with a backslash (which Windows reads as `/`)."""
