@@ -27,7 +27,7 @@ LAYERS: list[tuple[str, str, set[str]] | str] = [
     ("text", "text alone: the token estimate, scripts, sentences, terms, HTML and PDF text", {"errors"}),
     "the vault model",
     ("vault", "the vault model: layout, SCHEMA.md, notes parsed, links resolved, in-page formats, state files",
-     {"__init__", "errors", "resources"}),
+     {"__init__", "errors", "resources", "text"}),
     ("config_file", "wikic.toml read (lines of keys, syntax errors)", {"errors", "vault"}),
     ("settings", "the settings: wikic.toml, the environment and the flags, validated",
      {"config_file", "errors", "redact"}),

@@ -15,10 +15,10 @@ from fake_llm import FakeLLM
 from wikic.ingest.anchor import AnchorIndex, anchor_plan
 from wikic.ingest.pipeline import IngestOptions, ingest
 from wikic.ingest.plan_model import Concept, Entity, Fact, Plan, Section
-from wikic.ingest.sentences import name_forms, rank
+from wikic.ingest.sentences import rank
 from wikic.vault.formats.claims import scan
 from wikic.vault.init import init_vault
-from wikic.vault.names import PageNames, base_name
+from wikic.vault.names import PageNames, base_name, name_forms
 
 VECTORS = """# Vector databases in practice
 

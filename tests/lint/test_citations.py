@@ -27,7 +27,7 @@ CLAIMS = (
 def _vault(tmp_path: Path) -> Path:
     return make_vault(tmp_path, {
         # cites raw files only: no page link at all
-        "entities/cited.md": page("Cited", body="Cited is a page of claims.\n\n" + CLAIMS),
+        "entities/cited.md": page("Citedia", body="Citedia is a page of claims.\n\n" + CLAIMS),
         "entities/b.md": page("B", body="[[c]] [[cited]]\n"),
         "entities/c.md": page("C", body="[[b]] [[cited]]\n"),
         "raw/papers/gone.md": "# Gone\n\nMoved here.\n",

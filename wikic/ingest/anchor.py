@@ -33,9 +33,10 @@ import bisect
 import datetime as dt
 import difflib
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import replace
 
+from wikic.ingest.extract.signals import name_signals
 from wikic.ingest.narration import narration
 from wikic.ingest.page import content_words, lead_holder
 from wikic.ingest.plan_model import (
@@ -51,17 +52,7 @@ from wikic.ingest.plan_model import (
     Relation,
     Section,
 )
-from wikic.ingest.sentences import (
-    Sentence,
-    best,
-    clean,
-    closing,
-    is_acronym_of,
-    is_person,
-    name_forms,
-    rank,
-    same_subject,
-)
+from wikic.ingest.sentences import Sentence, best, clean, closing, rank
 from wikic.ingest.session_project import GENERIC_FORMS, session_project, to_project
 from wikic.ingest.standing import FOUND_IMPORTANCE, INSTRUCTION, USER, kind_told, opens_a_rule, said_by_user
 from wikic.ingest.subjects import names_subject, refile
@@ -74,7 +65,7 @@ from wikic.vault.formats import remember_note, transcript
 from wikic.vault.formats.dates import VIA_TRANSCRIPT, source_date
 from wikic.vault.frontmatter import split_page
 from wikic.vault.layout import RAW_DIR
-from wikic.vault.names import normalize_name
+from wikic.vault.names import is_acronym_of, is_person, name_forms, name_keys, normalize_name, same_subject
 
 # Link targets and autolinks are markup, not text a quote would contain.
 _LINK_TARGET = re.compile(r"\]\([^)\n]*\)|<https?://[^>\s]*>")
@@ -346,6 +337,41 @@ class AnchorIndex:
         return Anchor(self.path, start_line, end_line)
 
 
+MAX_MISSED = 8  # names found by code per source: the gist of what the model passed over, not a list of it
+RECURRING = 2  # a name the model did not propose is a candidate once the source writes it as a name this often
+
+
+def missed_names(text: str, use: NameUse, known: Sequence[str], *, planned: Iterable[str]) -> list[str]:
+    """The names the source writes as names that the model did not propose: the wiki's own (`known`) first,
+    then names the source writes as one more than once (a capitalised run of words, "Brightline Sync", or a
+    name-like token, "SQLite", "BM25"). Never one `planned` names, in any form."""
+    taken = {k for n in planned for k in name_keys(n)}
+    out: list[str] = []
+    for name in [*known, *(n for n in name_signals(text) if use.count(n) >= RECURRING)]:
+        keys = name_keys(name)
+        if taken & set(keys) or use.refusal(name) is not None or not use.count(name):
+            continue
+        words = [w for w in name.split() if w]
+        if name not in known and len(words) < 2 and not _name_shaped(name):
+            continue  # one capitalised word the model passed over is too often no name at all
+        taken.update(keys)
+        out.append(name)
+        if len(out) >= MAX_MISSED:
+            break
+    return out
+
+
+def _opens_with(said: Sequence[str], forms: Sequence[tuple[str, ...]]) -> bool:
+    """The sentence's words open with one of the name's `forms` (after an article)."""
+    start = 1 if said[:1] and said[0] in ("the", "a", "an") else 0
+    return any(tuple(said[start : start + len(form)]) == form for form in forms)
+
+
+def _name_shaped(word: str) -> bool:
+    """Digits, capitals after the first letter, or all capitals: a name by its shape ("SQLite", "BM25", "HNSW")."""
+    return any(ch.isdigit() for ch in word) or any(ch.isupper() for ch in word[1:])
+
+
 def _one_per_subject(entities: list[Entity]) -> list[Entity]:
     """`entities` with each one the source says is another's ("Quillstore (also called QStore)", proposed as
     Quillstore and as QStore) joined to the first: its facts and names added to that one's."""
@@ -426,9 +452,12 @@ def _compact(name: str) -> str:
     return "".join(word for word, _, _ in words(name))
 
 
-def anchor_plan(plan: Plan, text: str) -> Plan:
+def anchor_plan(plan: Plan, text: str, known: Sequence[str] = ()) -> Plan:
     """`plan` with every fact's anchor looked up in `text` (the content of `plan.source_path`), near-copied
-    quotes repaired, each fact checked for support, and items whose name `text` never writes dropped."""
+    quotes repaired, each fact checked for support, and items whose name `text` never writes dropped. `known`:
+    the names the wiki already has (its pages' titles, the names waiting in its ledger); one the source writes
+    as a name and the model did not propose is added with the source's own sentences about it, as is a name
+    the source writes as one more than once (`missed_names`)."""
     index = AnchorIndex(text, plan.source_path)
     memo: dict[str, tuple[Anchor | None, str]] = {}
     dated = source_date(text, plan.source_path)
@@ -491,10 +520,15 @@ def anchor_plan(plan: Plan, text: str) -> Plan:
         seen, via = observed(anchor)
         return Fact(clean(sentence.text), sentence.text, anchor=anchor, seen=seen, via=via, extracted=True)
 
-    def found(name: str, aliases: Iterable[str], tried: Iterable[str]) -> tuple[Fact, ...]:
-        """The source's own sentences about a name the model could not quote (`sentences.py`)."""
+    def found(name: str, aliases: Iterable[str], tried: Iterable[str], *, about: bool = False) -> tuple[Fact, ...]:
+        """The source's own sentences about a name the model could not quote (`sentences.py`); `about`: only
+        those that open with the name or say what it is (for a name the model did not propose at all, a
+        sentence that merely writes it is about something else: "It keeps its data in SQLite.")."""
         nonlocal found_count
-        ranked = rank(index.sentences(), name_forms(name, aliases), tried=list(tried), others=everyone)
+        forms = name_forms(name, aliases)
+        ranked = rank(index.sentences(), forms, tried=list(tried), others=everyone)
+        if about:
+            ranked = [f for f in ranked if f.defines or _opens_with(f.sentence.words, forms)]
         out = tuple(as_fact(f.sentence) for f in best(ranked))
         found_count += len(out)
         return out
@@ -567,10 +601,15 @@ def anchor_plan(plan: Plan, text: str) -> Plan:
     # each claim on the page of what it is about, before a name left without one gets sentences found for it
     entities, refiled = refile(entities, text, conversation=conversation, turns=[h.line for h in turns],
                                also={project: GENERIC_FORMS} if project is not None else None)
+    by_model = [*(n for e in plan.entities for n in (e.name, *e.aliases)), *(c.name for c in plan.concepts),
+                *(n for r in plan.relations for n in (r.source, r.target)),
+                *(n for c in plan.comparisons for n in (c.name, *c.subjects)), *(m.subject for m in plan.memories)]
+    missed = missed_names(text, use, known, planned=[*by_model, *titles])
+    entities += [Entity(name, "", (), "", (), found=True) for name in missed]
     for at, e in enumerate(entities):
         checked = _said_once(e.facts, index)
         if not any(f.anchored for f in checked):
-            checked += found(e.name, e.aliases, (f.quote for f in checked))
+            checked += found(e.name, e.aliases, (f.quote for f in checked), about=e.found)
         lead, more, refused = summary(e.summary, checked, e.name, *e.aliases, named=True)
         replaced += refused
         entities[at] = replace(e, summary=lead, facts=checked + more)

@@ -302,6 +302,8 @@ class Compiler:
         remembered = self._memories_by_subject(plan.memories, result)
         for entity in plan.entities:
             facts = [f for f in entity.facts if f.anchored]
+            if entity.found and not facts and self.names.lookup(entity.name) is not None:
+                continue  # a page's name written in passing: a mention, with nothing to add to the page
             result.dropped_facts += len(entity.facts) - len(facts)
             rels = [r for r in plan.relations if _same(r.source, entity.name) and r.fact.anchored]
             payload: dict[str, Any] = {
@@ -328,7 +330,8 @@ class Compiler:
                 entity.summary,
                 payload,
                 src,
-                t["entity_min_references"],
+                # a name code found in the source, not the model, waits for a second source before its page
+                max(t["entity_min_references"], 2) if entity.found else t["entity_min_references"],
                 touched,
                 fresh,
                 result,

@@ -268,6 +268,7 @@ class Entity:
     aliases: tuple[str, ...]
     summary: str
     facts: tuple[Fact, ...]
+    found: bool = False  # named by code, not the model: a name the source writes that the model passed over
 
 
 @dataclass(frozen=True)
@@ -344,6 +345,11 @@ class Plan:
     refused: tuple[tuple[str, str], ...] = ()  # (name, reason): names the source does not use as a subject's
     refused_claims: int = 0  # the claims those items carried
     refused_aliases: tuple[tuple[str, str, str], ...] = ()  # (name, alias, reason): aliases not kept
+
+    @property
+    def missed(self) -> tuple[str, ...]:
+        """The names code found in the source that the model did not propose (with a claim: anchored)."""
+        return tuple(e.name for e in self.entities if e.found and any(f.anchored for f in e.facts))
 
     def facts(self) -> list[Fact]:
         """Every fact in the plan, in order."""

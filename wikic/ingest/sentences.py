@@ -19,15 +19,12 @@ from __future__ import annotations
 
 import difflib
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
-from wikic.text.common_words import common_word, singular
 from wikic.text.reader_text import reader_text
 from wikic.text.specifics import specifics
 from wikic.text.terms import words
-from wikic.vault.names import acronym, base_name
-from wikic.vault.resolve import fold_name
 
 MAX_FOUND = 3  # sentences kept per name and source: a page gets the gist, not the source
 MIN_WORDS = 4  # shorter is a fragment ("Chroma." under a list), not a claim
@@ -61,71 +58,6 @@ class Found:
     defines: bool  # the sentence says what the subject is
     score: float
 
-
-def name_forms(name: str, aliases: Iterable[str] = ()) -> list[tuple[str, ...]]:
-    """The word sequences a source may write a name as: the name and its aliases, each also without a last
-    word that only says what kind of thing it is ("ChromaDB", "Chroma database" for "Chroma"; "Outgoing links"
-    for "Outgoing links plugin"), with its last word singular or plural ("Note", "Notes"; "Alias", "Aliases"),
-    and a one-word name with "DB" glued on. Words are folded, so an article before the name ("An alias is…")
-    never hides it."""
-    forms: dict[tuple[str, ...], None] = {}
-    for given in (name, *aliases):
-        for form in (given, base_name(given)):
-            found = tuple(word for word, _, _ in words(form))
-            if found:
-                forms[found] = None
-                for other in _numbers_of(found[-1]):
-                    forms[(*found[:-1], other)] = None
-                if len(found) == 1 and found[0].isascii() and found[0].isalpha():
-                    forms[(found[0] + "db",)] = None
-    return list(forms)
-
-
-def _numbers_of(word: str) -> list[str]:
-    """The singular and plural of an English word of letters ("alias" → "aliases", "notes" → "note")."""
-    if not (word.isascii() and word.isalpha() and len(word) > 2):
-        return []
-    one = singular(word)
-    if one != word:
-        return [one]
-    if word.endswith(("s", "x", "z", "ch", "sh")):
-        return [word + "es"]
-    if word.endswith("y") and word[-2:-1] not in "aeiou":
-        return [word[:-1] + "ies"]
-    return [word + "s"]
-
-
-def same_subject(name: str, alias: str, *, person: bool = False) -> bool:
-    """`alias` is another form of `name` (case, spacing, hyphens, a singular or plural, a generic tail; the
-    last word alone when no list knows it, or for a `person`: "Altman" of "Sam Altman", not "Sync" of
-    "Brightline Sync"; the name with a model's tag: "qwen3:8b" of "Qwen3"): a reader sees they are one
-    subject without being told."""
-    if set(name_forms(alias)) & set(name_forms(name)):
-        return True
-    # a model's tag after the name, as Ollama writes it ("qwen3:8b" is Qwen3 at 8B)
-    if any(a.split(":", 1)[0].strip() and same_subject(b, a.split(":", 1)[0])
-           for a, b in ((alias, name), (name, alias)) if ":" in a and " " not in a.strip()):
-        return True
-    one, other = [w for w, _, _ in words(name)], [w for w, _, _ in words(alias)]
-    if one and "".join(one) == "".join(other):  # "GPT4" of "GPT-4"
-        return True
-    full, short = (one, other) if len(one) >= len(other) else (other, one)
-    # a family name is a person's ("Altman"); a word no list knows ends a name only as that name's own
-    return 2 <= len(full) <= 4 and short == full[-1:] and (person or not common_word(short[0]))
-
-
-PEOPLE = frozenset({"person", "people", "author", "researcher", "founder", "ceo", "engineer", "scientist"})
-
-
-def is_person(kind: str) -> bool:
-    """The model's kind says the entity is a person."""
-    return kind.strip().casefold() in PEOPLE
-
-
-def is_acronym_of(name: str, alias: str) -> bool:
-    """`alias` is the acronym of `name`'s words ("RAG" of "Retrieval-Augmented Generation")."""
-    initials = acronym(name)
-    return initials is not None and fold_name(alias.strip()) == initials
 
 def clean(text: str) -> str:
     """A sentence as a claim's text: one line, as its reader sees it (a link shows its text, an embed of a file

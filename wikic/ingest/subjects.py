@@ -26,10 +26,11 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 
 from wikic.ingest.plan_model import Entity, Fact
-from wikic.ingest.sentences import form_at, name_forms
+from wikic.ingest.sentences import form_at
 from wikic.ingest.support import unsupported
 from wikic.text.sentences import sentences
 from wikic.text.terms import words
+from wikic.vault.names import name_forms
 
 _ARTICLES = frozenset("the a an".split())
 # what a sentence may open with in place of the name of what it is about

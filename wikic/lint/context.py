@@ -6,16 +6,22 @@ import datetime as dt
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
+from wikic.errors import VaultError
 from wikic.lint.finding import Finding, finding
 from wikic.vault.graph import Edge, LinkGraph
 from wikic.vault.link_text import LinkNames
 from wikic.vault.load import Vault
 from wikic.vault.model import Note
 from wikic.vault.parse import parse_note
+from wikic.vault.paths import read_text_inside
 from wikic.vault.resolve import fold_name
 from wikic.vault.schema_md import Schema
+
+if TYPE_CHECKING:
+    from wikic.text.name_use import NameUse
 
 
 @dataclass
@@ -100,6 +106,38 @@ class LintContext:
         return out
 
     @cached_property
+    def raw_texts(self) -> RawTexts:
+        """The text of raw sources, each read once a run (the name rules read what a page cites)."""
+        return RawTexts(self.vault.root)
+
+    @cached_property
     def link_names(self) -> LinkNames:
         """How a repair writes a link to a page (wikic's one rule: the bare name when no other note has it)."""
         return LinkNames(self.vault.files)
+
+
+class RawTexts:
+    """Raw sources' text, read on first use through the vault's one reader (None: unreadable, or not text), and
+    how each uses its words as names."""
+
+    def __init__(self, root: Path) -> None:
+        self._root = root
+        self._texts: dict[str, str | None] = {}
+        self._uses: dict[str, NameUse | None] = {}
+
+    def text(self, raw_path: str) -> str | None:
+        if raw_path not in self._texts:
+            try:
+                self._texts[raw_path] = read_text_inside(self._root, self._root / raw_path)
+            except (OSError, UnicodeDecodeError, VaultError):
+                self._texts[raw_path] = None
+        return self._texts[raw_path]
+
+    def names(self, raw_path: str) -> NameUse | None:
+        """How the source uses its words as names (`wikic/text/name_use.py`)."""
+        from wikic.text.name_use import NameUse  # here: most lint runs never ask, and it imports the stemmer
+
+        if raw_path not in self._uses:
+            text = self.text(raw_path)
+            self._uses[raw_path] = NameUse(text) if text is not None else None
+        return self._uses[raw_path]

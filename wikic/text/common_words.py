@@ -52,15 +52,21 @@ def _ranked_english() -> dict[str, int]:
 
 
 def singular(word: str) -> str:
-    """A crude English singular, enough for "notes", "aliases", "libraries", "searches"."""
+    """A crude English singular, enough for "notes", "aliases", "libraries", "searches" (and not "alias"): a
+    word the frequency list knows better than its would-be singular is already one."""
     low = word.casefold()
     if low.endswith("ies") and len(low) > 4:
-        return low[:-3] + "y"
-    if low.endswith(("ses", "xes", "zes", "ches", "shes")) and len(low) > 4:
-        return low[:-2]
-    if low.endswith("s") and not low.endswith(("ss", "us", "is")) and len(low) > 3:
-        return low[:-1]
-    return low
+        one = low[:-3] + "y"
+    elif low.endswith(("ses", "xes", "zes", "ches", "shes")) and len(low) > 4:
+        one = low[:-2]
+    elif low.endswith("s") and not low.endswith(("ss", "us", "is")) and len(low) > 3:
+        one = low[:-1]
+    else:
+        return low
+    ranks = _ranked_english()
+    if low in ranks and ranks.get(one, len(ranks)) > ranks[low]:
+        return low
+    return one
 
 
 def function_word(word: str) -> bool:

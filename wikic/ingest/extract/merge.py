@@ -21,8 +21,7 @@ from wikic.ingest.plan_model import (
     Section,
     WireFact,
 )
-from wikic.ingest.sentences import is_person, same_subject
-from wikic.vault.names import normalize_name
+from wikic.vault.names import is_person, normalize_name, same_subject
 
 
 @dataclass

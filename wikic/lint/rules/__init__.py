@@ -17,6 +17,7 @@ from wikic.lint.rules import (
     index_gap,
     malformed_link,
     no_lead,
+    ordinary_name,
     orphan_page,
     page_too_long,
     raw_drift,
@@ -28,6 +29,7 @@ from wikic.lint.rules import (
     uncited_sentence,
     unsafe_name,
     unsafe_path,
+    unsourced_alias,
 )
 
 RULES: dict[str, Rule] = {
@@ -55,5 +57,7 @@ RULES: dict[str, Rule] = {
         contradiction.RULE,
         page_too_long.RULE,
         duplicate_page.RULE,
+        ordinary_name.RULE,
+        unsourced_alias.RULE,
     )
 }
