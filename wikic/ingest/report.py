@@ -39,6 +39,7 @@ class SourceReport:
     # ({"name", "alias", "reason"}): `wikic/text/name_use.py`
     names_refused: list[dict[str, str]] = field(default_factory=list)
     aliases_refused: list[dict[str, str]] = field(default_factory=list)
+    names_found: list[str] = field(default_factory=list)  # names the model passed over that code found (`missed`)
     rejected: list[str] = field(default_factory=list)  # pairings and intervals refused, each with its reason
     superseded: int = 0  # claims moved to a page's history: a later value holds now
     contested: list[str] = field(default_factory=list)  # pages whose current claims contradict each other
@@ -214,6 +215,8 @@ def source_lines(s: SourceReport) -> list[str]:
         lines.append(f"  no subject (the source does not use them as names): {_by_reason(s.names_refused, 'name')}")
     if s.aliases_refused:
         lines.append(f"  {len(s.aliases_refused)} alias(es) not kept: {_by_reason(s.aliases_refused, 'alias')}")
+    if s.names_found:
+        lines.append(f"  names the model passed over, found in the source by code: {', '.join(s.names_found)}")
     if s.nothing_extracted:
         lines.append("  nothing extracted, although the source names things: the model proposed none of them"
                      " (try a larger model, or --strategy two-pass, and --force to compile it again)")

@@ -177,6 +177,7 @@ class CompileSession:
                              for name, alias, why in got.plan.refused_aliases]
         r.aliases_refused += [{"name": name, "alias": alias, "reason": ANOTHER_PAGE}
                               for name, alias in result.aliases_refused]
+        r.names_found = list(got.plan.missed)
         r.rules_found = got.plan.rules_found
         r.strategy, r.nothing_extracted = got.strategy, got.nothing_extracted
         if not self.job.dry_run:
