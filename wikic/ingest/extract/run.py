@@ -63,6 +63,7 @@ from wikic.llm.client import LLM
 from wikic.llm.replies import TruncatedReply
 from wikic.llm.structured import Usage, ask
 from wikic.settings import Settings
+from wikic.text.data_urls import without_data_urls
 from wikic.text.tokens import estimate_messages
 from wikic.vault.formats.transcript import is_transcript as transcript_text
 from wikic.vault.names import normalize_name
@@ -182,7 +183,7 @@ def extract_plan(
 
     merged = merge_plans(plans, source_path=source.text_path)
     strategy = "+".join(s for s in ("single", "two-pass") if s in asker.used) or "single"
-    signals = tuple(name_signals(source.text))
+    signals = tuple(name_signals(without_data_urls(source.text)))  # base64 is no name
     return ExtractionResult(anchor_plan(merged, source.text), asker.usage, len(plans), strategy, signals)
 
 
