@@ -200,7 +200,8 @@ def test_state_that_is_a_folder_is_one_clear_error(wiki: Path, name: str, comman
     code, _, err = cli(wiki, *args)
     assert code == 1, err
     verb = "lock" if name.endswith(".lock") else "write"
-    assert f"cannot {verb} .wikic/{name}: it is a folder" in err and "Hint: move the folder" in err, err
+    assert f"cannot {verb} .wikic/{name}: it is a folder" in err, err
+    assert "Hint: move " in err and f"{wiki / '.wikic' / name} away" in err, err
     assert "Traceback" not in err and "IsADirectoryError" not in err
     (wiki / ".wikic" / name).rmdir()
     code, out, err = cli(wiki, *args)  # moved away, the next run finishes what the journal holds

@@ -278,3 +278,14 @@ def test_a_lock_file_that_is_a_folder_is_one_clear_error(vault: Path, lock: str)
     (vault / ".wikic" / name).mkdir(parents=True)
     with pytest.raises(VaultError, match=rf"cannot lock \.wikic/{name}: it is a folder"), take(vault):
         pass
+
+
+def test_a_lock_file_that_is_a_link_inside_the_vault_is_refused_not_taken_through(vault: Path) -> None:
+    from wikic.pages.lock import vault_lock
+
+    schema = (vault / "SCHEMA.md").read_bytes()
+    (vault / ".wikic").mkdir()
+    (vault / ".wikic" / state.VAULT_LOCK).symlink_to(vault / "SCHEMA.md")
+    with pytest.raises(VaultError, match=r"cannot lock \.wikic/vault\.lock: it is a symbolic link"), vault_lock(vault):
+        pass
+    assert (vault / "SCHEMA.md").read_bytes() == schema

@@ -119,13 +119,21 @@ def state_lock(root: Path, name: str, timeout: float, *, holder: str, hint: str)
 
 
 def lock_file(root: Path, name: str) -> Path:
-    """The lock file `name`, its folder made; VaultError when it leads outside the vault, or is a folder (a
-    lock is taken on a file: a synced or cloned `.wikic/` may hold a folder of its name)."""
+    """The lock file `name`, its folder made; VaultError when it leads outside the vault, or is no file of its
+    own (a lock is taken on a file, never through a link: a synced or cloned `.wikic/` may hold a folder or a
+    link of its name)."""
+    import stat
+
     path = state_path(root, name)
     make_folder(root, path.parent)
-    if os.path.isdir(path):
-        raise VaultError(f"cannot lock {STATE_DIR}/{name}: it is a folder", hint=f"move the folder {path} away "
-                         "(wikic makes its lock file again), then run the command again")
+    try:
+        mode = os.lstat(path).st_mode
+    except FileNotFoundError:
+        return path
+    if not stat.S_ISREG(mode):
+        kind = "a folder" if stat.S_ISDIR(mode) else "a symbolic link" if stat.S_ISLNK(mode) else "no regular file"
+        raise VaultError(f"cannot lock {STATE_DIR}/{name}: it is {kind}", hint=f"move {path} away (wikic makes its "
+                         "lock file again), then run the command again")
     return path
 
 
