@@ -8,6 +8,7 @@ the parser is first built, so a vault whose pages all take the fast path never l
 
 from __future__ import annotations
 
+import functools
 import re
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
@@ -184,6 +185,86 @@ def _record_offset(rule: Any) -> Any:
     return wrapped
 
 
+# A run of characters at none of which any inline rule of these parsers starts a token: the text rule stops at
+# most of these (markdown-it's terminators) to let a rule try, and then every rule is tried at each of them in
+# turn, a dozen calls a character on a page of "]" or "-". Outside a lookahead (which must step one token at a
+# time through a link's label, "]" included) such a run is text at once, as it would be a character at a time.
+_PLAIN_RUN = re.compile(r"[^\n$\\`~*_%\[!<&]+")
+
+
+def _plain_run(state: StateInline, silent: bool) -> bool:
+    if silent:
+        return False
+    found = _PLAIN_RUN.match(state.src, state.pos, state.posMax)
+    if found is None:
+        return False
+    state.append_pending(found.group())
+    state.pos = found.end()
+    return True
+
+
+# The characters each inline rule can start a token at (its first test): every other rule is passed over at a
+# character by `_by_first_character`. "text" and "plain_run" take the characters these leave.
+_RULE_STARTS = {
+    "newline": "\n", "math_inline": "$", "escape": "\\", "backticks": "`", "strikethrough": "~", "emphasis": "*_",
+    "obsidian_comment": "%", "wikilink": "[!", "link": "[", "image": "!", "footnote_ref": "[", "autolink": "<",
+    "html_inline": "<", "entity": "&",
+}
+
+
+def _remember_failures(rule: Any, name: str) -> Any:
+    """The link or image rule, answering False at once where it failed before: what it reads is fixed once
+    read (a label's end is found through markdown-it's cache of token ends, whatever the nesting it is read
+    at), so it fails there again. Every "[" is tried in a lookahead before the tokenizer reaches it, so on a
+    page of brackets this halves the reading."""
+
+    @functools.wraps(rule)
+    def remembering(state: StateInline, silent: bool) -> bool:
+        failed: set[tuple[str, int, int]] = state.__dict__.setdefault("_wikic_failed", set())
+        key = (name, state.pos, state.posMax)
+        if key in failed:
+            return False
+        if rule(state, silent):
+            return True
+        failed.add(key)
+        return False
+
+    return remembering
+
+
+def _by_first_character(md: MarkdownIt) -> None:
+    """Run only the inline rules that can start at the character at hand, in their order: markdown-it tries
+    every rule at every character its text rule stops at (a dozen calls for each "[" of a page of brackets),
+    and each but these returns False at once. The same rules in the same order, so the same tokens; a chain
+    holding a rule this does not know is left as it is."""
+    ruler = md.inline.ruler
+    chain = [(rule.name, rule.fn) for rule in ruler.__rules__ if rule.enabled]
+    if any(name not in _RULE_STARTS and name not in ("text", "plain_run") for name, _ in chain):
+        return
+    terminator = md.inline.terminator_re
+    table: dict[str, tuple[Any, ...]] = {}
+
+    def starts_at(name: str, char: str) -> bool:
+        if name == "text":
+            return terminator.match(char) is None
+        if name == "plain_run":
+            return _PLAIN_RUN.match(char) is not None
+        return char in _RULE_STARTS[name]
+
+    def by_first_character(state: StateInline, silent: bool) -> bool:
+        char = state.src[state.pos]
+        rules = table.get(char)
+        if rules is None:
+            rules = table[char] = tuple(fn for name, fn in chain if starts_at(name, char))
+        for rule in rules:  # noqa: SIM110 - any() over a generator costs a tenth more at every character
+            if rule(state, silent):
+                return True
+        return False
+
+    ruler.disable([name for name, _ in chain])
+    ruler.push("by_first_character", by_first_character)
+
+
 def obsidian_plugin(md: MarkdownIt) -> None:
     md.inline.ruler.before("link", "wikilink", _wikilink)
     md.inline.ruler.before("wikilink", "obsidian_comment", _inline_comment)
@@ -204,7 +285,9 @@ def _build(max_nesting: int) -> MarkdownIt:
     from mdit_py_plugins.dollarmath import dollarmath_plugin
     from mdit_py_plugins.footnote import footnote_plugin
 
-    return (
+    from wikic.vault.parse.link_helpers import helpers
+
+    md = (
         # html=True: comments and HTML blocks hide their contents.
         MarkdownIt("commonmark", {"html": True, "maxNesting": max_nesting})
         .enable(["table", "strikethrough"])
@@ -214,6 +297,13 @@ def _build(max_nesting: int) -> MarkdownIt:
         .use(footnote_plugin, inline=False, move_to_end=False)  # keep every definition, in place
         .use(obsidian_plugin)
     )
+    md.helpers = helpers()  # the same link label and destination readers, faster on text full of brackets
+    md.inline.ruler.before("text", "plain_run", _plain_run)
+    for name in ("link", "image"):
+        rule = md.inline.ruler.__rules__[md.inline.ruler.__find__(name)]
+        md.inline.ruler.at(name, _remember_failures(rule.fn, name))
+    _by_first_character(md)
+    return md
 
 
 @lru_cache(maxsize=1)
