@@ -1,10 +1,12 @@
 """A URL a client named reaches public addresses only: every connection checks the address it reached, so a
 redirect to a private address (or a name that resolves to one when fetched) is refused before the request is
-sent; a URL under a prefix `[mcp] allow` lists may reach any address, and a redirect out of it may not."""
+sent; a URL under a prefix `[mcp] allow` lists may reach any address, and a redirect out of it may not. Any
+URL's download, a person's own too, ends within `[ingest] fetch_timeout`, however slowly the server answers."""
 
 from __future__ import annotations
 
 import threading
+import time
 import urllib.error
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -15,6 +17,7 @@ import pytest
 from wikic.config_file import user_config_path
 from wikic.ingest import public_fetch
 from wikic.ingest.inputs import SourceError, read_inputs
+from wikic.settings import IngestSettings
 from wikic.vault.init import init_vault
 
 
@@ -97,3 +100,58 @@ def test_the_mcp_ingest_tool_fetches_through_the_public_only_opener(local: _Serv
     with pytest.raises(ToolError, match="refusing to fetch"):
         _tool_errors(WikiTools(root).ingest)([_url(local, "/allowed/hop")])
     assert local.requests == ["/allowed/hop"] and not list((root / "raw" / "articles").iterdir())
+
+
+# -- a download is bounded as a whole -------------------------------------------------------------------------
+
+
+@pytest.fixture
+def trickle() -> Iterator[_Server]:
+    """A server that answers a byte at a time, a tenth of a second apart: `/body` its body (100 bytes, 10 s),
+    `/headers` its headers; each read gets data long before a per-read timeout."""
+    stop = threading.Event()
+
+    class Handler(BaseHTTPRequestHandler):
+        def log_message(self, *args: object) -> None:
+            pass
+
+        def do_GET(self) -> None:
+            server.requests.append(self.path)
+            head = b"HTTP/1.0 200 OK\r\nContent-Type: text/markdown\r\nX-Padding: " + b"p" * 100 + b"\r\n\r\n"
+            slow = head if self.path == "/headers" else b"# A note\n\n" + b"x" * 90
+            try:
+                if self.path != "/headers":
+                    self.wfile.write(head)
+                for byte in slow:
+                    if stop.wait(0.1):
+                        return
+                    self.wfile.write(bytes([byte]))
+                    self.wfile.flush()
+            except (BrokenPipeError, ConnectionResetError):
+                pass
+
+    server = _Server(("127.0.0.1", 0), Handler)
+    server.daemon_threads = True
+    server.block_on_close = False
+    server.requests = []
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield server
+    stop.set()
+    server.shutdown()
+    server.server_close()
+
+
+@pytest.mark.parametrize("path", ["/body", "/headers"])
+@pytest.mark.parametrize("whose", ["own", "client"])
+def test_a_server_answering_a_byte_at_a_time_is_given_up_when_the_fetch_timeout_has_passed(
+    trickle: _Server, tmp_path: Path, path: str, whose: str
+) -> None:
+    root = tmp_path / "wiki"
+    init_vault(root)
+    opener = public_fetch.opener([_url(trickle, "/")]) if whose == "client" else None
+    started = time.monotonic()
+    with pytest.raises(SourceError) as caught:
+        read_inputs(root, [_url(trickle, path)], settings=IngestSettings(fetch_timeout=1), opener=opener)
+    assert caught.value.message == f"{_url(trickle, path)}: cannot fetch (no complete answer within 1 s)"
+    assert time.monotonic() - started < 8  # well before the 10 s the answer would take

@@ -5,6 +5,7 @@ files already in the vault's raw/. Nothing here writes; `capture` commits what t
 from __future__ import annotations
 
 import codecs
+import http.client
 import io
 import re
 import sys
@@ -17,7 +18,7 @@ from pathlib import Path, PurePosixPath
 from typing import BinaryIO
 
 from wikic.errors import ExportError, UsageError
-from wikic.ingest import encodings
+from wikic.ingest import encodings, public_fetch
 from wikic.ingest.public_fetch import PrivateAddress
 from wikic.settings import IngestSettings
 from wikic.text import archive, extract as textract
@@ -202,7 +203,10 @@ def _fetch(
 ) -> tuple[bytes, str | None, str]:
     request = urllib.request.Request(url, headers={"User-Agent": "wikic (+source capture)", "Accept": "*/*"})
     try:
-        with (opener.open if opener is not None else urllib.request.urlopen)(request, timeout=timeout) as response:
+        # the timeout bounds the whole download, its redirects and every read (see public_fetch.TotalTimeout)
+        with public_fetch.TotalTimeout(timeout) as total, (opener or public_fetch.own_opener()).open(
+            request, timeout=total
+        ) as response:
             length = response.headers.get("Content-Length")
             if length and length.isdigit() and int(length) > limit:
                 raise SourceError(
@@ -216,7 +220,7 @@ def _fetch(
         raise SourceError(
             f"{url}: HTTP {exc.code} {exc.reason}", hint="check the address; nothing was captured"
         ) from None
-    except (urllib.error.URLError, TimeoutError, OSError) as exc:
+    except (urllib.error.URLError, TimeoutError, OSError, http.client.HTTPException) as exc:
         reason = getattr(exc, "reason", exc)
         if isinstance(reason, PrivateAddress):
             raise SourceError(
