@@ -19,6 +19,8 @@ seconds apart; a final usage chunk is sent when the request asks for it with `st
 `ignore_stream` makes it answer a streaming request with one plain JSON chat completion, as some proxies
 and small servers do. `interrupt_requests` makes it give up a stream as soon as another chat request
 arrives, ending it with `data: [DONE]` and no finish reason, as llama-cpp-python's server does by default.
+`endless()` streams fresh words, `chunk_delay` seconds apart, until the client hangs up, with never a finish
+reason; `keepalive()` streams only `: ping` comments the same way.
 """
 
 from __future__ import annotations
@@ -34,8 +36,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, Self
 
 __all__ = [
-    "Behaviour", "LoggedRequest", "StandinServer", "composed_as_listed", "error", "is_answer_request",
-    "is_compose_request", "malformed", "rejection", "reply", "slow", "truncated",
+    "Behaviour", "LoggedRequest", "StandinServer", "composed_as_listed", "endless", "error", "is_answer_request",
+    "is_compose_request", "keepalive", "malformed", "rejection", "reply", "slow", "truncated",
 ]
 
 
@@ -54,6 +56,7 @@ class Behaviour:
     chunks: tuple[str, ...] | None = None  # streaming: the pieces to send (default: word-sized pieces)
     chunk_delay: float = 0.0  # streaming: pause before each piece
     break_after: int | None = None  # streaming: drop the connection after this many pieces
+    forever: str | None = None  # streaming: "words" (fresh ones) or "pings" (comments), until the client hangs up
 
 
 def reply(
@@ -102,6 +105,16 @@ def error(
     if body is None:
         body = {"error": {"message": message, "type": "standin_error", "param": None, "code": None}}
     return Behaviour(status=status, content=None, headers=headers, body=body)
+
+
+def endless(chunk_delay: float = 0.0) -> Behaviour:
+    """A model that never stops writing (no loop to notice, no finish reason), whatever max_tokens says."""
+    return Behaviour(forever="words", chunk_delay=chunk_delay)
+
+
+def keepalive(every: float = 0.05) -> Behaviour:
+    """A server that sends SSE keep-alive comments and nothing else, for ever: never silent, never answering."""
+    return Behaviour(forever="pings", chunk_delay=every)
 
 
 def slow(seconds: float, then: Behaviour | None = None) -> Behaviour:
@@ -455,6 +468,8 @@ def _make_handler(server: StandinServer) -> type[BaseHTTPRequestHandler]:
                 return
             if behaviour.status != 200:
                 self._send(behaviour.status, behaviour.body, behaviour.headers)
+            elif isinstance(body, dict) and body.get("stream") and not server.ignore_stream and behaviour.forever:
+                self._forever(body, behaviour)
             elif isinstance(body, dict) and body.get("stream") and not server.ignore_stream:
                 self._stream(server._chunks(body, behaviour), behaviour, arrival)
             else:
@@ -484,6 +499,26 @@ def _make_handler(server: StandinServer) -> type[BaseHTTPRequestHandler]:
                     self.wfile.flush()
                 self.wfile.write(b"data: [DONE]\n\n")
                 self.wfile.flush()
+            except (BrokenPipeError, ConnectionResetError):
+                pass
+
+        def _forever(self, body: dict[str, Any], behaviour: Behaviour) -> None:
+            try:
+                self.send_response(200)
+                self.send_header("Content-Type", "text/event-stream")
+                self.end_headers()
+                for n in itertools.count():
+                    if behaviour.chunk_delay and server._stopping.wait(behaviour.chunk_delay):
+                        return
+                    if server._stopping.is_set():
+                        return
+                    if behaviour.forever == "pings":
+                        self.wfile.write(b": ping\n\n")
+                    else:
+                        chunk = {"object": "chat.completion.chunk", "model": body.get("model") or server.model,
+                                 "choices": [{"index": 0, "delta": {"content": f"w{n} "}, "finish_reason": None}]}
+                        self.wfile.write(f"data: {json.dumps(chunk)}\n\n".encode())
+                    self.wfile.flush()
             except (BrokenPipeError, ConnectionResetError):
                 pass
 

@@ -59,9 +59,9 @@ def test_every_problem_of_every_section_is_reported_at_once_in_file_order(tmp_pa
     assert error.message.split("\n") == [
         "invalid settings:",
         f"  [llm] timeout: Input should be a valid number (got 'soon') (from {path}:2)",
-        "  [llm] modle: unknown key; did you mean 'model'? (known keys: base_url, model, timeout, max_retries, "
-        "concurrency, temperature, max_output_tokens, strategy, compose, price_per_1k_input, price_per_1k_output, "
-        "extra_body) "
+        "  [llm] modle: unknown key; did you mean 'model'? (known keys: base_url, model, timeout, deadline, "
+        "max_retries, concurrency, temperature, max_output_tokens, strategy, compose, price_per_1k_input, "
+        "price_per_1k_output, extra_body) "
         f"(from {path}:3)",
         f"  [llm] concurrency: Input should be greater than or equal to 1 (got 0) (from {path}:4)",
         f"  [ingest] chunk_tokens: Input should be greater than or equal to 200 (got 5) (from {path}:6)",

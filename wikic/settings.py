@@ -245,6 +245,8 @@ class LLMSettings(_Endpoint):
     base_url: str | None = None  # None: the OpenAI SDK default (api.openai.com)
     model: str | None = None
     timeout: float = Field(120.0, gt=0, le=DAY_SECONDS)
+    # Seconds one request may take in all, its reply read whole (None: `llm.stream.reply_deadline`'s default).
+    deadline: float | None = Field(None, gt=0, le=DAY_SECONDS)
     max_retries: int = Field(2, ge=0, le=20)
     concurrency: int = Field(2, ge=1, le=64)
     temperature: float = Field(0.0, ge=0, le=2)

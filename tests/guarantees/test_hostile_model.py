@@ -308,3 +308,32 @@ def test_replies_outside_the_schema_fail_the_source_cleanly(tmp_path: Path, stan
     assert all("/.wikic/" in p or "/raw/" in p for p in changed), sorted(changed)
     assert gkit.page_paths(root) == []
     assert _outside(tmp_path, root) == outside
+
+
+@pytest.mark.parametrize("case", ["endless", "keepalive"])
+def test_a_reply_that_never_ends_fails_the_source_cleanly(tmp_path: Path, standin: StandinServer, case: str) -> None:
+    """A model that writes for ever (465,110 tokens read at 150 s, asked for 4,096), and a server that sends
+    keep-alive comments and nothing else: each request ends, past twice max_tokens or at `[llm] deadline`."""
+    from standin_openai import endless, keepalive
+
+    standin.route = lambda body: endless() if case == "endless" else keepalive()
+    root, source, _ = _setup(tmp_path, standin)
+    toml = root / "wikic.toml"
+    toml.write_text(toml.read_text(encoding="utf-8").replace("timeout = 60\n", "timeout = 60\ndeadline = 2\n"),
+                    encoding="utf-8")
+    before = gkit.tree_snapshot(root)
+    result = _ingest(root, source)
+    assert result.exit_code == 1, result.output
+    data = json.loads(result.stdout)
+    error = data["sources"][0]["error"]
+    assert "\n" not in error and len(error) < 2000, error
+    if case == "endless":
+        assert "the model's reply went on past 9,192 tokens (max_tokens 4,096) and was cut off" in error, error
+        assert len(standin.chat_requests()) == 4  # re-asked once, then the same two the other way (names first)
+    else:
+        assert "no reply within 2 s" in error, error
+        assert len(standin.chat_requests()) == 2  # not asked again the same way: it would wait as long
+    after = gkit.tree_snapshot(root)
+    assert all("/.wikic/" in p or "/raw/" in p for p in {p for p in set(before) | set(after)
+                                                         if before.get(p) != after.get(p)})
+    assert gkit.page_paths(root) == []

@@ -447,9 +447,15 @@ def test_sse_data_follows_the_event_stream_format():
 def _raw_stream(events: list[str]) -> Any:
     from types import SimpleNamespace
 
-    lines = [line for event in events for line in (f"data: {event}", "")]
-    http = SimpleNamespace(iter_lines=lambda: iter(lines), close=lambda: None)
+    body = "".join(f"data: {event}\n\n" for event in events).encode()
+    http = SimpleNamespace(iter_bytes=lambda: iter([body[:7], body[7:]]), close=lambda: None)
     return SimpleNamespace(headers={"content-type": "text/event-stream"}, http_response=http)
+
+
+def _bound(max_tokens: int = 100, deadline: float = 60) -> Any:
+    from wikic.llm.stream import ReplyBound
+
+    return ReplyBound("LLM x (model m)", max_tokens=max_tokens, deadline=deadline)
 
 
 def test_a_streamed_reply_is_read_from_plain_json_events(make_llm):
@@ -461,7 +467,8 @@ def test_a_streamed_reply_is_read_from_plain_json_events(make_llm):
                                          "finish_reason": "stop"}]}
     usage = {"model": "m-7", "choices": [], "usage": {"prompt_tokens": 11, "completion_tokens": 2}}
     events = [json.dumps(chunk), json.dumps(last), json.dumps(usage), "[DONE]"]
-    stream = TextStream(lambda s: llm._pieces(s, _raw_stream(events), streamed=True), model="x", prompt_estimate=1)
+    stream = TextStream(lambda s: llm._pieces(s, _raw_stream(events), streamed=True, bound=_bound()),
+                        model="x", prompt_estimate=1)
     assert "".join(stream) == "Sam Altman"
     assert (stream.model, stream.finish_reason) == ("m-7", "stop")
     assert (stream.prompt_tokens, stream.completion_tokens, stream.usage_estimated) == (11, 2, False)
@@ -473,6 +480,7 @@ def test_an_error_event_in_the_middle_of_a_stream_is_an_llm_error(make_llm):
     llm = make_llm()
     chunk = {"choices": [{"index": 0, "delta": {"content": "Sam "}, "finish_reason": None}]}
     events = [json.dumps(chunk), json.dumps({"error": {"message": "the model crashed"}})]
-    stream = TextStream(lambda s: llm._pieces(s, _raw_stream(events), streamed=True), model="x", prompt_estimate=1)
+    stream = TextStream(lambda s: llm._pieces(s, _raw_stream(events), streamed=True, bound=_bound()),
+                        model="x", prompt_estimate=1)
     with pytest.raises(LLMError, match=r"reported an error mid-answer.*the model crashed"):
         "".join(stream)

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from wikic.errors import ConfigError, LLMError, StreamCut, require_extra
 from wikic.llm.formats import EndpointMemory, Mode, next_mode, param_quirk, request_format
 from wikic.llm.replies import InvalidReply, LLMReply, LoopingReply, LoopWatch, TruncatedReply, parse_json_object
-from wikic.llm.stream import TextStream, TokenCount, sse_data
+from wikic.llm.stream import ReplyBound, TextStream, TokenCount, reply_deadline, sse_data
 from wikic.redact import MASK, Redactor, without_credentials
 from wikic.settings import OPENAI_DEFAULT_BASE_URL, LLMSettings
 from wikic.text.tokens import estimate_messages, estimate_tokens
@@ -144,8 +144,9 @@ class OpenAICompatible:
         on_tokens: Callable[[int], None] | None = None,
     ) -> LLMReply:
         """The reply is streamed: `[llm] timeout` is then how long the server may stay silent, not how long a
-        slow model may take to write (a reply still arriving is never given up or asked for again), progress
-        is reported as tokens arrive, and a reply that loops is cut off early (LoopingReply)."""
+        slow model may take to write (the whole request has `[llm] deadline`, see `stream.ReplyBound`),
+        progress is reported as tokens arrive, and a reply that loops is cut off early (LoopingReply), one that
+        runs on past twice `max_tokens` there (RunawayReply)."""
         import openai
 
         mode = self._memory.get(self.endpoint)
@@ -204,17 +205,21 @@ class OpenAICompatible:
                 params["temperature"] = self.settings.temperature
             if stream and quirks.get("stream_options") != "omit":
                 params["stream_options"] = {"include_usage": True}
+            prompt_estimate = estimate_messages(msgs)
+            bound = ReplyBound(self._where(), max_tokens=max_tokens, prompt_tokens=prompt_estimate,
+                               deadline=reply_deadline(self.settings, max_tokens))
             try:
-                # The raw response shows its content type: whether the server streamed at all.
+                # The raw response shows its content type: whether the server streamed at all. Its body is
+                # not read yet, streamed or not: `_pieces` reads it within `bound`, and closes it.
                 if response_format is not None:
                     params["response_format"] = response_format
-                response = self._client.chat.completions.with_raw_response.create(
+                response = self._client.chat.completions.with_streaming_response.create(
                     model=self.model,
                     messages=msgs,  # type: ignore[arg-type]
                     stream=stream,
                     extra_body=self.settings.extra_body or None,
                     **params,
-                )
+                ).__enter__()
             except openai.APIStatusError as exc:
                 text = self._error_text(exc)
                 quirk = param_quirk(exc.status_code, text) or _stream_options_quirk(exc.status_code, text, params)
@@ -231,12 +236,12 @@ class OpenAICompatible:
             except openai.APIError as exc:  # any other refusal of the SDK's, worded without a secret
                 raise LLMError(f"{self._where()}: {_short(self._redact(str(exc) or type(exc).__name__))}") from None
             return TextStream(
-                functools.partial(self._pieces, response=response, streamed=stream),
+                functools.partial(self._pieces, response=response, streamed=stream, bound=bound),
                 model=self.model,
-                prompt_estimate=estimate_messages(msgs),
+                prompt_estimate=prompt_estimate,
             )
 
-    def _pieces(self, stream: TextStream, response: Any, *, streamed: bool) -> Iterator[str]:
+    def _pieces(self, stream: TextStream, response: Any, *, streamed: bool, bound: ReplyBound) -> Iterator[str]:
         import openai
 
         held = ""  # the end of the answer so far, while it could be the start of the API key
@@ -245,11 +250,11 @@ class OpenAICompatible:
         try:
             if not streamed or content_type.endswith("json"):
                 # one chat completion: asked for so, or a server that ignores `stream: true`
-                yield from self._whole(stream, http.read())
+                yield from self._whole(stream, bound.body(http.iter_bytes()), bound)
                 return
             # The events are read as plain JSON, not through the SDK's typed chunks: building a model object
             # for each of thousands of small pieces cost more CPU than everything else a reply needs.
-            for data in sse_data(http.iter_lines()):
+            for data in sse_data(bound.lines(http.iter_bytes())):
                 if data.startswith("[DONE]"):
                     break
                 chunk = json.loads(data)
@@ -269,6 +274,8 @@ class OpenAICompatible:
                         stream.finish_reason = choice["finish_reason"]
                     # Thinking models stream their reasoning in `reasoning_content`; only `content` is the answer.
                     delta = choice.get("delta")
+                    if isinstance(delta, dict):
+                        bound.count(delta)
                     piece = delta.get("content") if isinstance(delta, dict) else None
                     if isinstance(piece, str) and piece:
                         held, piece = self._release(held + piece)
@@ -307,7 +314,7 @@ class OpenAICompatible:
             stream.completion_tokens = usage.get("completion_tokens") or 0
             stream.usage_estimated = False
 
-    def _whole(self, stream: TextStream, body: bytes) -> Iterator[str]:
+    def _whole(self, stream: TextStream, body: bytes, bound: ReplyBound) -> Iterator[str]:
         """The answer of one (not streamed) chat completion body, as a single piece."""
         data = json.loads(body)
         choices = data.get("choices") if isinstance(data, dict) else None
@@ -321,6 +328,8 @@ class OpenAICompatible:
                 ),
                 hint="check that [llm] base_url points at an OpenAI-compatible /v1 endpoint",
             )
+        bound.count(message)
+        bound.flush()
         self._take(stream, data)
         # A whole reply is complete: a server that leaves out the finish reason has still finished.
         stream.finish_reason = choice.get("finish_reason") or "stop"
