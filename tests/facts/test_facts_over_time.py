@@ -206,16 +206,16 @@ def test_claims_that_hold_at_the_same_time_and_disagree_are_contested_until_a_la
 def _one_source(tmp_path: Path, fact: dict[str, Any], entity: str = "Acme") -> tuple[Path, IngestReport]:
     root = _vault(tmp_path)
     inputs = _inputs(tmp_path)
-    other = {"Beta": [{"entity": "Beta", "fact": {"text": "Beta sells routers", "quote": "Beta sells routers."}}]}
+    other = {"Brevo": [{"entity": "Brevo", "fact": {"text": "Brevo sells routers", "quote": "Brevo sells routers."}}]}
     llm = _model({**PLANS, **other}, _latest_of("Acme"))
-    _ingest(root, llm, inputs["postgres"], _source(tmp_path, "beta-news.md", "2024-01-01", "Beta sells routers."))
+    _ingest(root, llm, inputs["postgres"], _source(tmp_path, "brevo-news.md", "2024-01-01", "Brevo sells routers."))
     bad = {"Acme again": [{"entity": entity, "fact": fact}]}
     later = _source(tmp_path, "acme-again.md", "2025-05-01", "Acme again. " + fact["quote"])
     return root, _ingest(root, _model(bad), later)
 
 
-def _beta_claim(root: Path) -> str:
-    return scan((root / "entities/beta.md").read_text(encoding="utf-8"))[0].id
+def _brevo_claim(root: Path) -> str:
+    return scan((root / "entities/brevo.md").read_text(encoding="utf-8"))[0].id
 
 
 QUOTE = "Acme runs its platform on MariaDB."
@@ -258,18 +258,18 @@ def test_a_bad_pairing_or_interval_is_refused_with_its_reason_and_nothing_is_los
 def test_a_pairing_across_subjects_is_refused(tmp_path: Path) -> None:
     root = _vault(tmp_path)
     inputs = _inputs(tmp_path)
-    other = {"Beta": [{"entity": "Beta", "fact": {"text": "Beta sells routers", "quote": "Beta sells routers."}}]}
+    other = {"Brevo": [{"entity": "Brevo", "fact": {"text": "Brevo sells routers", "quote": "Brevo sells routers."}}]}
     _ingest(root, _model({**PLANS, **other}), inputs["postgres"],
-            _source(tmp_path, "beta-news.md", "2024-01-01", "Beta sells routers."))
-    beta = _beta_claim(root)
+            _source(tmp_path, "brevo-news.md", "2024-01-01", "Brevo sells routers."))
+    brevo = _brevo_claim(root)
     bad = {"Acme again": [{"entity": "Acme", "fact": {"text": "Acme runs its platform on MariaDB", "quote": QUOTE,
-                                                      "replaces": beta}}]}
+                                                      "replaces": brevo}}]}
     later = _source(tmp_path, "acme-again.md", "2025-05-01", "Acme again. " + QUOTE)
     report = _ingest(root, _model(bad), later)
     (refused,) = report.sources[0].rejected
-    assert f"replaces {beta}: that claim is about entities/beta.md, not entities/acme.md" in refused
-    beta_text = (root / "entities/beta.md").read_text(encoding="utf-8")
-    assert [c.text for c in scan(beta_text)] == ["Beta sells routers"] and "## History" not in beta_text
+    assert f"replaces {brevo}: that claim is about entities/brevo.md, not entities/acme.md" in refused
+    brevo_text = (root / "entities/brevo.md").read_text(encoding="utf-8")
+    assert [c.text for c in scan(brevo_text)] == ["Brevo sells routers"] and "## History" not in brevo_text
     assert len(scan((root / "entities/acme.md").read_text(encoding="utf-8"))) == 2
 
 

@@ -247,17 +247,20 @@ def _entity(name: str) -> dict[str, Any]:
 
 
 @pytest.mark.parametrize(
-    ("names", "pages"),
+    ("names", "pages", "refused"),
     [
-        (["../x", "../../x"], {"entities/x.md"}),
-        (["CON", "con"], {"entities/con-page.md"}),
-        (["Gizmo", "GIZMO", "gizmo"], {"entities/gizmo.md"}),  # not "widget": an ordinary word of the source
-        (["title: x\n---\ntype: query", "a: [b, {c"], {"entities/title-x-type-query.md", "entities/a-b-c.md"}),
+        # a path is no name: nothing is written for it, and the report says why
+        (["../x", "../../x"], set(), {"../x": "file name"}),  # one name, as the merge of a plan reads it
+        (["CON", "con"], {"entities/con-page.md"}, {}),
+        # one name in three cases is one page (a word no list knows: "widget" is an ordinary word of the source)
+        (["Zorbix", "ZORBIX", "zorbix"], {"entities/zorbix.md"}, {}),
+        (["title: x\n---\ntype: query", "a: [b, {c"], set(),
+         {"title: x\n---\ntype: query": "not a term", "a: [b, {c": "not a term"}),
     ],
     ids=["traversal", "reserved", "case-only", "yaml-breaking"],
 )
 def test_bad_names_in_replies(
-    wiki: Path, tmp_path: Path, server: StandinServer, names: list[str], pages: set[str]
+    wiki: Path, tmp_path: Path, server: StandinServer, names: list[str], pages: set[str], refused: dict[str, str]
 ) -> None:
     server.route = lambda body: {**gkit.plan_for(body["messages"][-1]["content"]),
                                  "entities": [_entity(n) for n in names]}
@@ -268,6 +271,8 @@ def test_bad_names_in_replies(
     code, out, err = cli(wiki, "ingest", str(source), "--json")
     assert code == 0, out + err
     assert set(gkit.page_paths(wiki)) - before == pages
+    report = json.loads(out)["sources"][0]
+    assert {r["name"]: r["reason"] for r in report["names_refused"]} == refused
     assert gkit.consistency_problems(wiki) == []
 
 

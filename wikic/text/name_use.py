@@ -274,11 +274,9 @@ class NameUse:
             return None  # the subject the text is about, or heads a section with
         if concept and not common_word(word, VERY_COMMON) and self.inside_sentence(word):
             return None  # an idea the text writes inside its sentences ("an embedding vector")
-        if self.writes_in_lower_case(word):
-            return ORDINARY_WORD
-        if common_word(word):
-            return SENTENCE_OPENER
-        return None
+        if not common_word(word):
+            return None  # a word no list knows is a name however the text also writes it ("install ollama")
+        return ORDINARY_WORD if self.writes_in_lower_case(word) else SENTENCE_OPENER
 
     # -- aliases ------------------------------------------------------------------------------------------
 
