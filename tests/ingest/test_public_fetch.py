@@ -117,6 +117,10 @@ def trickle() -> Iterator[_Server]:
 
         def do_GET(self) -> None:
             server.requests.append(self.path)
+            if self.path == "/short":  # a chunked answer whose last chunk never comes
+                self.wfile.write(b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n"
+                                 b"14\r\n# A note cut short.\n\r\n")
+                return
             head = b"HTTP/1.0 200 OK\r\nContent-Type: text/markdown\r\nX-Padding: " + b"p" * 100 + b"\r\n\r\n"
             slow = head if self.path == "/headers" else b"# A note\n\n" + b"x" * 90
             try:
@@ -155,3 +159,11 @@ def test_a_server_answering_a_byte_at_a_time_is_given_up_when_the_fetch_timeout_
         read_inputs(root, [_url(trickle, path)], settings=IngestSettings(fetch_timeout=1), opener=opener)
     assert caught.value.message == f"{_url(trickle, path)}: cannot fetch (no complete answer within 1 s)"
     assert time.monotonic() - started < 8  # well before the 10 s the answer would take
+
+
+def test_an_answer_that_breaks_off_is_a_clear_error(trickle: _Server, tmp_path: Path) -> None:
+    root = tmp_path / "wiki"
+    init_vault(root)
+    with pytest.raises(SourceError) as caught:
+        read_inputs(root, [_url(trickle, "/short")])
+    assert caught.value.message.startswith(f"{_url(trickle, '/short')}: cannot fetch (IncompleteRead(")
