@@ -161,6 +161,12 @@ def test_non_utf8_file_is_one_message(tmp_path: Path) -> None:
     assert (error.message, error.hint) == (f"{path}: not UTF-8 text", "save the file as UTF-8")
 
 
+def test_values_nested_thousands_deep_are_one_message(tmp_path: Path) -> None:
+    path = write(tmp_path, ("[llm]\nextra_body = { x = " + "[" * 5000 + "]" * 5000 + " }\n").encode())
+    error = problems(tmp_path)
+    assert error.message == f"{path}: values nested too deep to read"
+
+
 def test_a_number_in_quotes_is_a_string_in_every_section(tmp_path: Path) -> None:
     """TOML has types: the sections used to differ ("60" was a number in [llm] and an error in [palace])."""
     write(tmp_path, '[llm]\ntimeout = "60"\n[palace]\nlock_timeout = "60"\n')

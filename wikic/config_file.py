@@ -90,6 +90,9 @@ def parse_config(path: Path, raw: bytes) -> ConfigFile:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(_syntax_error(path, text, str(exc)), hint="see https://toml.io for the syntax") from None
+    except RecursionError:  # an array or inline table nested thousands deep: tomllib reads it by recursion
+        raise ConfigError(f"{path}: values nested too deep to read", hint="no setting of wikic nests: remove the "
+                          "nested arrays or tables") from None
     return ConfigFile(path, data, key_lines(text))
 
 
