@@ -46,7 +46,7 @@ LAYERS: list[tuple[str, str, set[str]] | str] = [
     ("llm", "the model client, typed replies, the reply cache", {"errors", "redact", "settings", "text", "vault"}),
     ("embed", "the embedding models", {"errors", "llm", "redact", "settings", "text"}),
     ("palace", "the search index over pages and sources (chromadb)",
-     {"embed", "errors", "progress", "settings", "text", "vault"}),
+     {"embed", "errors", "progress", "redact", "settings", "text", "vault"}),
     ("context", "the vault opened once: settings, SCHEMA.md, palace and model, each read on first use",
      {"config_file", "llm", "palace", "settings", "vault"}),
     "deciding",

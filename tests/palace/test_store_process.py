@@ -141,3 +141,12 @@ def test_a_writer_waits_for_the_store_process_of_a_killed_writer(tmp_path: Path)
     assert hung.stdout is not None and hung.stdout.readline() == "holding\n"
     settle(folder, grace=1)
     assert hung.wait(timeout=30) == -signal.SIGKILL
+
+
+def test_a_server_palace_that_cannot_be_reached_is_named_without_its_credentials(tmp_path: Path) -> None:
+    from wikic.palace.store import VectorStore
+
+    store = VectorStore(PalaceSettings(path=tmp_path, url="http://wiki:s3cret-pass@127.0.0.1:1"))
+    with pytest.raises(PalaceError) as caught:
+        store.exists()
+    assert "127.0.0.1" in caught.value.message and "s3cret-pass" not in caught.value.message

@@ -24,6 +24,7 @@ from wikic.errors import PalaceDamaged, PalaceError
 from wikic.palace.damage import is_damage
 from wikic.palace.slices import SQL_VARIABLES, slices
 from wikic.palace.store_process import GENERATION_KEY
+from wikic.redact import without_credentials
 from wikic.settings import PalaceSettings
 
 
@@ -94,7 +95,7 @@ class VectorStore:
         a server's are the server's own."""
         if isinstance(exc, PalaceError):
             return exc
-        message = f"{what}: {exc}"
+        message = without_credentials(f"{what}: {exc}")  # a server's URL may carry user:pass or a token
         return PalaceDamaged(message) if self._settings.url is None and is_damage(exc) else PalaceError(message)
 
     @property
