@@ -113,6 +113,11 @@ NO_LEAD_CASES = [
     pytest.param(body("# Acme", ""), "# Acme", id="nothing-after-the-title"),
     pytest.param(body("# Acme", "", block("section:key-facts", claim("Acme is fast.")), "", "## Key facts"),
                  "- Acme is fast.", id="a-compiler-block-other-than-the-lead"),
+    # a compiled lead says what its subject is: it names it, in some form of its title ("Acmes" too)
+    pytest.param(body("# Acme", "", block("summary", "It stores notes in one file. " + A_CITE), "", "## Key facts"),
+                 "It stores notes", id="a-lead-that-does-not-name-its-subject"),
+    pytest.param(body("# Acme", "", block("summary", "Two Acmes store notes. " + A_CITE), "", "## Key facts"), None,
+                 id="a-lead-naming-its-subject-in-another-number"),
 ]
 
 

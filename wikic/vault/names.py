@@ -166,6 +166,13 @@ def same_subject(name: str, alias: str, *, person: bool = False) -> bool:
     return 2 <= len(full) <= 4 and short == full[-1:] and (person or not common_word(short[0]))
 
 
+def names_in(text: str, name: str, aliases: Iterable[str] = ()) -> bool:
+    """`text` writes `name`, one of its `aliases`, or another form of either (whole words, in order)."""
+    said = _words(text)
+    forms = name_forms(name, aliases)
+    return any(said[i : i + len(form)] == form for form in forms for i in range(len(said) - len(form) + 1))
+
+
 PEOPLE = frozenset({"person", "people", "author", "researcher", "founder", "ceo", "engineer", "scientist"})
 
 
