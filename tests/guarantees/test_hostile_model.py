@@ -200,6 +200,11 @@ def test_schema_valid_hostile_replies_stay_inside_the_vault(tmp_path: Path, stan
 
     standin.route = route
     root, source, _ = _setup(tmp_path, standin)
+    # a reply with every field at its cap is some 25,000 tokens: asked for as many, as a model could write them
+    # (a reply past twice what was asked for is cut off as running away)
+    toml = root / "wikic.toml"
+    toml.write_text(toml.read_text(encoding="utf-8").replace("[llm]\n", "[llm]\nmax_output_tokens = 32768\n"),
+                    encoding="utf-8")
     # enough replies for every hostile string to be a name, a heading, an alias, a relation target...
     copies = [source]
     for i in range(1, -(-len(HOSTILE) // 12)):
