@@ -22,6 +22,7 @@ from wikic.context import VaultContext
 from wikic.errors import require_extra
 from wikic.llm.cache import ReplyCache
 from wikic.llm.client import StreamingLLM, require_model
+from wikic.query.attribution import Copies
 from wikic.query.citations import SENTINEL, AnswerFilter, Citation, CitationCheck
 from wikic.query.quotes import Quote, quote_context, render_quotes
 from wikic.query.retrieve import (
@@ -277,7 +278,7 @@ def _ask(
 ) -> None:
     max_tokens = options.max_answer_tokens or min(DEFAULT_ANSWER_TOKENS, settings.llm.max_output_tokens)
     check = CitationCheck([] if general else result.retrieval.items, result.retrieval.resolver)
-    flt = AnswerFilter(check, sentinel=not general)
+    flt = AnswerFilter(check, sentinel=not general, copies=None if general else Copies(result.retrieval.items))
     cache = ReplyCache.for_vault(root, read=options.use_cache)
     schema = {"type": "text", "version": PROMPT_VERSION}
     key = ReplyCache.key(llm.identity, messages, "query_answer", schema, max_tokens)
