@@ -226,3 +226,61 @@ def test_a_light_verb_of_the_question_is_not_what_it_asks_about() -> None:
     assert quoted("What license does Quillstore use?", log, licence) == [
         "Quillstore is licensed under the Apache License 2.0."
     ]
+
+
+# -- a question comparing subjects --------------------------------------------------------------------------
+
+OUTGOING = ("# Outgoing links\n\nOutgoing links is a core plugin that shows links from the active note at a glance, "
+            "as well as potential links to be made.\n\n## Key facts\n\n"
+            "- It's similar to the [[backlinks|Backlinks]] plugin, which instead shows you incoming links to the "
+            "active note.\n- The Outgoing links tab is available in the right sidebar.\n")
+BACKLINKS = ("# Backlinks\n\nWith the Backlinks plugin, you can see all the backlinks for the active note.\n\n"
+             "## Key facts\n\n- A backlink for a note is a link from another note to that note.\n"
+             "- The Backlinks plugin displays the backlinks for the active tabs.\n")
+
+
+def test_a_declined_comparison_quotes_what_the_context_says_of_each_side(
+    make_vault, page, standin: StandinServer
+) -> None:
+    root = make_vault({"entities/outgoing-links.md": page("Outgoing links", body=OUTGOING),
+                       "entities/backlinks.md": page("Backlinks", body=BACKLINKS)})
+    wiki = QueryWiki(root, standin)
+    assert wiki.cli("index").exit_code == 0
+    wiki.answer_with(SENTINEL)
+    question = "How is the Backlinks plugin different from the Outgoing links plugin?"
+    result = wiki.cli("query", question)
+    assert result.exit_code == 0, result.stdout
+    assert result.stdout.startswith(QUOTED_MARK.strip())
+    lines = result.stdout.strip().splitlines()[2:]
+    # the sentence relating the two first, then each plugin as its page says it
+    assert lines == [
+        "- “It's similar to the [[backlinks]] plugin, which instead shows you incoming links to the active note.” "
+        "— [[outgoing-links]]",
+        "- “Outgoing links is a core plugin that shows links from the active note at a glance, as well as potential "
+        "links to be made.” — [[outgoing-links]]",
+        "- “With the Backlinks plugin, you can see all the backlinks for the active note.” — [[backlinks]]",
+    ]
+    data = as_json(wiki.cli("query", question, "--json").stdout)
+    assert data["status"] == "quoted"
+    assert [c["link"] for c in data["citations"]] == ["[[outgoing-links]]", "[[backlinks]]"]
+
+
+def test_a_comparison_is_quoted_only_with_every_side_in_the_context() -> None:
+    quill = item("# Quillstore\n\nQuillstore is an embedded database written in Rust.\n\n"
+                 "- Quillstore handled 40,000 writes per second.", kind="page", title="Quillstore",
+                 path="entities/quillstore.md")
+    pebble = item("Pebblekv handled 12,000 writes per second on a Raspberry Pi 4.", path="raw/articles/pebble.md")
+    lead = item("# Pebblekv\n\nA key-value store for embedded devices, maintained by Orchard Labs.", kind="page",
+                title="Pebblekv", path="entities/pebblekv.md")
+    question = "How does Quillstore compare to Pebblekv in writes per second?"
+    assert quoted(question, quill, pebble) == ["Quillstore handled 40,000 writes per second.",
+                                               "Pebblekv handled 12,000 writes per second on a Raspberry Pi 4."]
+    assert quoted(question, quill) == []  # one side does not answer a comparison
+    # no words beside the names: what each subject is, as a sentence says it or its page's lead does
+    assert quoted("What is the difference between Quillstore and Pebblekv?", quill, lead) == [
+        "Quillstore is an embedded database written in Rust.",
+        "A key-value store for embedded devices, maintained by Orchard Labs.",
+    ]
+    assert quoted("Quillstore 和 Pebblekv 有什么区别？", quill, lead) != []
+    # not a comparison: every name the question writes must still be in the sentence or its page's title
+    assert quoted("Does Quillstore run on a Raspberry Pi 4 like Pebblekv?", quill, pebble) == []

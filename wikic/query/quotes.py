@@ -15,10 +15,19 @@ it matches the question on three counts:
   never writes weighs the most. (A CJK bigram the context never
   writes is left out: bigrams that straddle two words are noise of the cutting, not of the question.)
   A question that asks what or who its subject is ("What is Quillstore?", "Quillstore 是什么？") has no
-  such words: a sentence that opens by saying what the subject is ("Quillstore is ...") matches it.
+  such words: a sentence that opens by saying what the subject is ("Quillstore is ...") matches it, and so
+  does the lead of the subject's page (the sentence that opens a page says what its subject is).
 - **A figure, where one is asked for.** A question asking how many, how much, how long, when, or which
   year or version ("多少", "几", "何时", "哪个版本") is matched only by a sentence stating a number, date
   or version that the question does not itself hold.
+
+A question that compares subjects ("How is Backlinks different from Outgoing links?", "the difference
+between A and B", "A vs B", "A 和 B 有什么区别") asks about each of them side by side: its cue words
+("different", "compare", "区别") are not content words, a sentence need only be about one of the subjects
+compared (named in it, or the title or an alias of its page), one that relates two of them ranks first, and
+with no other content words, a sentence saying what a subject is or relating two of them matches. Every
+subject compared must be shown by at least one sentence, or nothing is quoted: one side of a comparison
+does not answer it.
 
 At most three sentences are shown, best first, each with its item's citation. Sentences are found with
 `wikic/text/sentences.py`, terms are `wikic/text/terms.py`'s, figures and names `wikic/text/specifics.py`'s.
@@ -54,6 +63,13 @@ _ASKS_FIGURE = re.compile(
 )
 # "What is X?", "Quillstore 是什么？": no content word beside the name; a sentence saying "X is ..." matches.
 _DEFINES = re.compile(r"^\W*(?:what|who)\s+(?:is|are|was|were)\s|是什么|是谁|とは", re.IGNORECASE)
+# Questions that compare subjects; the cue's own words ("different", "区别") are not content words.
+_COMPARES = re.compile(
+    r"\b(?:differ(?:s|ed|ent|ently|ence|ences)?|distinguish(?:es|ed)?|compar(?:e|es|ed|ing|ison|isons)"
+    r"|contrast(?:s|ed)?|versus|vs|similar(?:ity|ities)?|alike|unlike)\b"
+    r"|区别|區別|不同|差别|差別|差异|差異|比较|比較|对比|對比|相比|違い|차이",
+    re.IGNORECASE,
+)
 _COPULAS = frozenset({"is", "are", "was", "were", "是"})
 # Words that open a request without naming anything ("Describe Quillstore", "List its versions"): written
 # here in lower case so that `specifics` reads them, capitalised at the start of a question, as ordinary.
@@ -109,6 +125,10 @@ class _Sentence:
     line_start: int | None
     line_end: int | None
     order: int
+    lead: bool = False  # the sentence that opens its page
+
+
+Name = tuple[str, ...]
 
 
 def quote_context(retrieval: Retrieval, limit: int = MAX_QUOTES) -> list[Quote]:
@@ -119,8 +139,11 @@ def quote_context(retrieval: Retrieval, limit: int = MAX_QUOTES) -> list[Quote]:
     names = subject_names(question, retrieval.items)
     if not names:
         return []
+    compared = compared_subjects(question, names)
     name_terms = {t for name in names for t in question_terms(" ".join(name))}
     cue_free = _ASKS_FIGURE.sub(" , ", question)
+    if compared:
+        cue_free = _COMPARES.sub(" , ", cue_free)
     wanted = question_terms(cue_free) - name_terms
     if wanted - _LIGHT:
         wanted -= _LIGHT
@@ -132,40 +155,91 @@ def quote_context(retrieval: Retrieval, limit: int = MAX_QUOTES) -> list[Quote]:
         return []
     weights = _weights(wanted, candidates)
     total = sum(weights.values())
-    defines = total <= 0 and _DEFINES.search(question) is not None
+    defines = total <= 0 and (_DEFINES.search(question) is not None or bool(compared))
     if total <= 0 and not defines:
         return []  # only names: a sentence that merely mentions the subject does not match the question
 
-    scored: list[tuple[float, int, _Sentence]] = []
+    scored: list[_Scored] = []
     for sentence in candidates:
-        in_sentence = sum(_holds(sentence.words, name) for name in names)
-        if in_sentence < len(names) and not _about(sentence.item, names, sentence.words):
-            continue
+        if compared:
+            about = tuple(i for i, group in enumerate(compared) if _about_any(sentence, group))
+            if not about:
+                continue
+            named = sum(any(_holds(sentence.words, name) for name in group) for group in compared)
+        else:
+            named = sum(_holds(sentence.words, name) for name in names)
+            if named < len(names) and not _about(sentence.item, names, sentence.words):
+                continue
+            about = ()
         if defines:
-            share = 1.0 if any(_defines(sentence.words, name) for name in names) else 0.0
+            says_what = any(_says_what(sentence, name) for name in names)
+            share = 1.0 if says_what or len(about) > 1 else 0.0
         else:
             share = sum(w for t, w in weights.items() if t in sentence.terms) / total
         if share < MIN_SHARE:
             continue
         if figure and not (specifics(sentence.text).numbers - asked_numbers):
             continue
-        scored.append((share, in_sentence, sentence))
+        scored.append(_Scored(share, len(about), named, sentence, about))
+    scored.sort(key=lambda x: (-x.share, -x.relates, -x.named, x.sentence.order))
+    chosen = _chosen(scored, limit, len(compared))
+    return [Quote(s.text, s.item.path, s.item.link, s.item.kind, s.item.title, x.share, s.line_start, s.line_end)
+            for x in chosen for s in (x.sentence,)]
+
+
+@dataclass(frozen=True)
+class _Scored:
+    share: float
+    relates: int  # how many of the compared subjects it is about (comparisons only)
+    named: int  # how many names (or, comparing, subjects) the sentence itself writes
+    sentence: _Sentence
+    about: tuple[int, ...]  # the compared subjects it is about
+
+
+def _chosen(scored: list[_Scored], limit: int, subjects: int) -> list[_Scored]:
+    """The sentences shown, best first: those near the best, one of a near-duplicate pair; comparing, the
+    best about each subject first, and none at all when a subject has none."""
     if not scored:
         return []
-    scored.sort(key=lambda x: (-x[0], -x[1], x[2].order))
-    best = scored[0][0]
-    out: list[Quote] = []
+    picked: list[_Scored] = []
     shown: list[set[str]] = []
-    for share, _, s in scored:
-        if share < best * NEAR_BEST or len(out) >= limit:
+
+    def take(x: _Scored) -> None:
+        picked.append(x)
+        shown.append(set(x.sentence.words))
+
+    for subject in range(subjects):
+        if any(subject in x.about for x in picked):
+            continue
+        best = next((x for x in scored if subject in x.about), None)
+        if best is None:
+            return []  # one side of a comparison does not answer it
+        if len(picked) < limit:
+            take(best)
+    top = scored[0].share
+    for x in scored:
+        if x.share < top * NEAR_BEST or len(picked) >= limit:
             break
-        seen = set(s.words)
-        if any(_same(seen, other) for other in shown):
+        if x in picked or any(_same(set(x.sentence.words), other) for other in shown):
             continue  # a page's claim and the raw sentence it was drawn from: one is enough
-        shown.append(seen)
-        out.append(Quote(s.text, s.item.path, s.item.link, s.item.kind, s.item.title, share,
-                         s.line_start, s.line_end))
-    return out
+        take(x)
+    order = {id(x): i for i, x in enumerate(scored)}
+    return sorted(picked, key=lambda x: order[id(x)])
+
+
+def compared_subjects(question: str, names: list[Name]) -> list[list[Name]]:
+    """The subjects a question compares, each as its names (a name inside another is the same subject:
+    "Backlinks" and "Backlinks plugin"); empty unless the question compares two or more."""
+    if not _COMPARES.search(question):
+        return []
+    groups: list[list[Name]] = []
+    for name in names:
+        group = next((g for g in groups if any(_holds(n, name) or _holds(name, n) for n in g)), None)
+        if group is None:
+            groups.append([name])
+        else:
+            group.append(name)
+    return groups if len(groups) > 1 else []
 
 
 def render_quotes(quotes: Iterable[Quote]) -> str:
@@ -197,6 +271,8 @@ def subject_names(question: str, items: Iterable[ContextItem]) -> list[tuple[str
 
 def _sentences(item: ContextItem, order: int, check: CitationCheck) -> Iterable[_Sentence]:
     text = item.text
+    # a page shown from its heading: its first sentence is the lead, which says what the page is about
+    lead = item.kind == "page" and text.startswith("# ")
     for start, end in sentence_spans(text):
         raw = text[start:end]
         if _HEADING_OR_ROW.match(raw) or raw.endswith("…"):
@@ -210,7 +286,8 @@ def _sentences(item: ContextItem, order: int, check: CitationCheck) -> Iterable[
             first = item.line_start + text.count("\n", 0, start)
             last = item.line_start + text.count("\n", 0, end)
         yield _Sentence(item, shown, tuple(w for w, _, _ in words(shown)), frozenset(question_terms(shown)),
-                        first, last, order)
+                        first, last, order, lead)
+        lead = False
 
 
 def _weights(terms: set[str], sentences: list[_Sentence]) -> dict[str, float]:
@@ -232,12 +309,32 @@ def _holds(seq: Iterable[str] | tuple[str, ...] | list[str], name: tuple[str, ..
     return any(tuple(seq[i : i + size]) == name for i in range(len(seq) - size + 1))
 
 
-def _about(item: ContextItem, names: list[tuple[str, ...]], sentence: tuple[str, ...]) -> bool:
-    """Every name is in the sentence or is what its page is about (the page's title or an alias)."""
+def _labels(item: ContextItem) -> list[Name]:
+    """What a page is about, as folded words: its title and aliases (a raw passage is about nothing named)."""
     if item.kind != "page":
-        return False
-    labels = [tuple(w for w, _, _ in words(label)) for label in (item.title, *item.aliases)]
-    return all(_holds(sentence, name) or any(_holds(label, name) for label in labels) for name in names)
+        return []
+    return [tuple(w for w, _, _ in words(label)) for label in (item.title, *item.aliases)]
+
+
+def _names_it(sentence: tuple[str, ...], labels: list[Name], name: Name) -> bool:
+    return _holds(sentence, name) or any(_holds(label, name) for label in labels)
+
+
+def _about(item: ContextItem, names: list[Name], sentence: tuple[str, ...]) -> bool:
+    """Every name is in the sentence or is what its page is about (the page's title or an alias)."""
+    labels = _labels(item)
+    return bool(labels) and all(_names_it(sentence, labels, name) for name in names)
+
+
+def _about_any(sentence: _Sentence, names: list[Name]) -> bool:
+    """One of `names` is in the sentence or is what its page is about."""
+    labels = _labels(sentence.item)
+    return any(_names_it(sentence.words, labels, name) for name in names)
+
+
+def _says_what(sentence: _Sentence, name: Name) -> bool:
+    """The sentence says what `name` is: it opens "Name is ...", or it is the lead of the page about it."""
+    return _defines(sentence.words, name) or (sentence.lead and any(label == name for label in _labels(sentence.item)))
 
 
 def _defines(sentence: tuple[str, ...], name: tuple[str, ...]) -> bool:
