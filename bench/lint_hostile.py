@@ -11,7 +11,8 @@ that is never closed, deep nesting, a very long line, many short lines, frontmat
 kind of input on which a scanner that looks ahead from every opener to the line's or the page's end takes
 quadratic time. A pattern is placed in a person's page after its title and lead (`page`), as the whole body of a
 page (`bare`: the page rules look for a lead through all of it), in a compiler block that the page rules read
-statement by statement (`block`), or in the frontmatter (`frontmatter`).
+statement by statement (`block`), in the frontmatter (`frontmatter`), or in a comparison, whose every line a rule
+of its own reads for the table it should hold (`comparison`, the patterns of many lines).
 
 Every run is `wikic lint --format json` as a process, on a fresh vault (`wikic init`'s skeleton) holding that
 one page, with no `.wikic/` state (cold). A run past `--timeout` is killed and shown as `>TIMEOUT`, one that
@@ -48,7 +49,7 @@ OUT = HERE / "out"
 TARGET_S = 2.0
 SINGLE_THREAD = {"OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
 
-PAGE, BARE, BLOCK, FRONTMATTER = "page", "bare", "block", "frontmatter"
+PAGE, BARE, BLOCK, FRONTMATTER, COMPARISON = "page", "bare", "block", "frontmatter", "comparison"
 
 
 @dataclass(frozen=True)
@@ -56,6 +57,11 @@ class Pattern:
     name: str
     make: Callable[[int], str]  # the hostile text, about this many characters long
     where: str = PAGE
+
+    @property
+    def path(self) -> str:
+        """Where the page goes in the vault: a comparison's table is read by a rule of its own."""
+        return "comparisons/hostile.md" if self.where == COMPARISON else "entities/hostile.md"
 
     def page(self, size: int) -> str:
         """A whole subject page holding the hostile text of about `size` characters where the pattern says."""
@@ -154,6 +160,7 @@ def _patterns() -> list[Pattern]:
         "tag-word": repeat("#a "),
         "caret-word": repeat("^a "),
         "long-word": repeat("a"),
+        "spaces": repeat(" ", tail="x"),
         "long-sentence": repeat("word "),
         "sentences": repeat("A b. "),
         "abbreviations": repeat("e.g. "),
@@ -219,10 +226,13 @@ def _patterns() -> list[Pattern]:
         "yaml-comment-summary": repeat("<!--", head='summary: "', tail='"'),
         "yaml-long-list": repeat("a, ", head="tags: [", tail="a]"),
         "yaml-wrapped-list": repeat("\n  a,", head="tags: [", tail="\n  a]"),
+        "yaml-unquoted-links": lambda size: "\n".join(f"k{i}: [[a]]" for i in range(size // 14)),
+        "yaml-escaped-links": lambda size: "\n".join(f'k{i}: "[[\\x61]]"' for i in range(size // 18)),
         "yaml-spaces-in-list": repeat(" ", head="tags: [a", tail="b]"),
     }
     out = [Pattern(name, make, where) for where in (BARE, PAGE, BLOCK) for name, make in (inline | lines).items()]
     out += [Pattern(name, make, FRONTMATTER) for name, make in frontmatter.items()]
+    out += [Pattern(name, make, COMPARISON) for name, make in (lines | {"spaces": inline["spaces"]}).items()]
     return out
 
 
@@ -305,7 +315,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--reps", type=int, default=3, help="runs of each pattern; the minimum is shown (default 3)")
     ap.add_argument("--timeout", type=float, default=60.0, help="seconds before a run is killed (default 60)")
     ap.add_argument("--only", default="", help="comma-separated pattern names (any placement)")
-    ap.add_argument("--where", default="", help="only this placement: page, block or frontmatter")
+    ap.add_argument("--where", default="", help="only this placement: bare, page, block, frontmatter or comparison")
     ap.add_argument("--peer", default="", help="also time this commit's tree, run by run with this one")
     ap.add_argument("--json", type=Path, default=None, help="write the results here too")
     ap.add_argument("--list", action="store_true", help="list the patterns and the start of each page")
@@ -322,12 +332,13 @@ def main(argv: list[str] | None = None) -> int:
         scratch = Path(tmp)
         runners = linters(args.peer or None, scratch)
         vault = make_vault(scratch)
-        page = vault / "entities" / "hostile.md"
         names = [r.name for r in runners]
         print(f"{'pattern':44}" + "".join(f"{n:>22}" for n in names)
               + f"   ({args.kb} KB; wall (CPU) of the run of least CPU of {args.reps})")
         for p in chosen:
-            page.write_text(p.page(size), encoding="utf-8")
+            for other in {q.path for q in PATTERNS}:
+                (vault / other).unlink(missing_ok=True)  # one hostile page at a time
+            (vault / p.path).write_text(p.page(size), encoding="utf-8")
             runs: dict[str, list[tuple[float, float] | str]] = {n: [] for n in names}
             for _ in range(args.reps):
                 for r in runners:

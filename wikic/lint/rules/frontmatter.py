@@ -21,7 +21,8 @@ if TYPE_CHECKING:
 from wikic.lint.rule import Rule
 from wikic.lint.rules._schema import as_date
 
-_TABLE_DELIM = re.compile(r"^\s*\|?\s*:?-{1,}:?\s*(\|\s*:?-{1,}:?\s*)*\|?\s*$")
+# Possessive: giving a space or a dash back never lets a row match, and a line of spaces tried both ways is quadratic.
+_TABLE_DELIM = re.compile(r"^\s*+\|?\s*+:?-++:?\s*+(?:\|\s*+:?-++:?\s*+)*+\|?\s*+$")
 
 
 def _kind(value: Any) -> str:

@@ -6,7 +6,9 @@ that makes it able to; every other page goes to markdown-it (`reference.py`).
 
 from __future__ import annotations
 
+import bisect
 import re
+from itertools import accumulate
 from typing import Any
 
 from wikic.vault import frontmatter as fm
@@ -52,13 +54,23 @@ def _blocks(text: str, skip: set[int] | frozenset[int], first: int, start: int) 
     return out
 
 
-def _frontmatter_links(yaml_text: str, data: dict[str, Any], problems: list[Problem]) -> list[Link]:
-    """Quoted wikilinks in property values are links (Obsidian ≥1.4); unquoted ones are YAML lists, not links."""
+def _frontmatter_links(
+    yaml_text: str, data: dict[str, Any], key_lines: dict[str, int], problems: list[Problem]
+) -> list[Link]:
+    """Quoted wikilinks in property values are links (Obsidian ≥1.4); unquoted ones are YAML lists, not links.
+    `key_lines`: each key's file line."""
     links: list[Link] = []
     if "[[" not in yaml_text:
         return links
-    lines = yaml_text.split("\n")
-    cursor = (0, 0)  # line, column where the search for the next link starts
+    # Where each link text stands in the block, in order: the same places a search for the text finds (such
+    # a text holds no bracket but its own, so no other match of the pattern overlaps one), looked up rather
+    # than searched for from each link on (a thousand links whose escaped text is nowhere in the block read
+    # it a thousand times).
+    found: dict[str, list[int]] = {}
+    for m in FM_WIKI.finditer(yaml_text):
+        found.setdefault(m.group(0), []).append(m.start())
+    line_starts = [0, *accumulate(len(line) + 1 for line in yaml_text.split("\n"))]
+    cursor = 0  # where the search for the next link starts
 
     def values(v: Any) -> Any:
         if isinstance(v, str):
@@ -72,7 +84,7 @@ def _frontmatter_links(yaml_text: str, data: dict[str, Any], problems: list[Prob
 
     for key, value in data.items():
         if isinstance(value, list) and any(isinstance(x, list) for x in value):
-            line = next((i + 2 for i, text in enumerate(lines) if text.startswith(f"{key}:")), 2)
+            line = key_lines.get(key, 2)
             problems.append(
                 Problem(
                     "frontmatter",
@@ -84,12 +96,12 @@ def _frontmatter_links(yaml_text: str, data: dict[str, Any], problems: list[Prob
             for m in FM_WIKI.finditer(text):
                 raw = m.group(0)
                 line, col = 2, 1
-                for j in range(cursor[0], len(lines)):  # the next occurrence after the previous link
-                    idx = lines[j].find(raw, cursor[1] if j == cursor[0] else 0)
-                    if idx >= 0:
-                        line, col = j + 2, idx + 1
-                        cursor = (j, idx + len(raw))
-                        break
+                places = found.get(raw, [])
+                k = bisect.bisect_left(places, cursor)  # the next occurrence after the previous link
+                if k < len(places):
+                    row = bisect.bisect_right(line_starts, places[k]) - 1
+                    line, col = row + 2, places[k] - line_starts[row] + 1
+                    cursor = places[k] + len(raw)
                 path, sub = split_target(m.group(1))
                 links.append(Link(FRONTMATTER, path, sub, m.group(2), line, col, raw))
     return links
@@ -137,7 +149,7 @@ def parse_note(path: str, data: bytes, max_bytes: int = MAX_PAGE_BYTES) -> Note:
         problems.extend(parsed.problems)
         data_fm = parsed.data
         if data_fm:
-            links.extend(_frontmatter_links(split.yaml_text, data_fm, problems))
+            links.extend(_frontmatter_links(split.yaml_text, data_fm, key_lines, problems))
     line_count = text.count("\n") + (0 if text.endswith("\n") else 1)
     body_start = split.block_lines + 1
     if len(data) > max_bytes:
