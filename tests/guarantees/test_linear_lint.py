@@ -22,7 +22,7 @@ from wikic.lint.run import LintOptions, run_lint
 from wikic.vault.init import init_vault
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
-from lint_hostile import PATTERNS, Pattern, key  # noqa: E402 - after the bench folder is on the path
+from lint_hostile import PATTERNS, Pattern, key
 
 BASE = 16 * 1024  # characters of the 1x page
 GROWTH = (1, 2, 4, 8)
