@@ -8,8 +8,10 @@
 
 Modules: `retrieve.py` (context within a token budget; pages first, raw passages where pages fall short),
 `answer.py` (prompt, streaming, the citation check), `citations.py` (the check itself, also on a stream),
-`writeback.py` (plans a query page, its "Asked about" blocks, its index.md entry and log row, and hands
-them to `wikic.pages`). What a query page records about the pages it cites is `wikic/pages/fingerprint.py`'s.
+`attribution.py` (which context item an answer's sentence copies, so that it cites that item), `quotes.py`
+(the context's own sentences, quoted when the model declines), `writeback.py` (plans a query page, its
+"Asked about" blocks, its index.md entry and log row, and hands them to `wikic.pages`). What a query page
+records about the pages it cites is `wikic/pages/fingerprint.py`'s.
 """
 
 from __future__ import annotations

@@ -28,6 +28,8 @@ MIN_WORDS = 5  # fewer words compared say too little to tell where they came fro
 COPIED = 0.8  # of the sentence's words, found in a context sentence in order
 
 _LINK = re.compile(r"!?\[\[[^\[\]\n]+\]\]")
+# A heading states nothing, and a table row needs its table: neither is read as a sentence.
+HEADING_OR_ROW = re.compile(r"^\s*(?:#{1,6}\s|\|)")
 
 
 @dataclass(frozen=True)
@@ -83,6 +85,8 @@ class Copies:
         for order, item in enumerate(items):
             for start, end in sentence_spans(item.text):
                 text = item.text[start:end]
+                if HEADING_OR_ROW.match(text):
+                    continue
                 sentence = _Sentence(item, order, read(text, link_spans(text)))
                 if len(sentence.read.words) < MIN_WORDS:
                     continue
@@ -93,6 +97,8 @@ class Copies:
     def of(self, text: str, links: Sequence[tuple[int, int]]) -> list[Copy]:
         """The context items that hold a sentence `text` copies, the closest copy first (one per item).
         `links`: where the answer sentence's links are (their words sit on the page's links or are left out)."""
+        if HEADING_OR_ROW.match(text):
+            return []
         answer = read(text, links)
         plain = sum(1 for link in answer.link_of if link < 0)
         needed = COPIED * max(plain, MIN_WORDS)

@@ -244,7 +244,8 @@ class AnswerFilter:
             # with the sentence stage, a link is a citation once its sentence shows it is not copied text
             shown, item = self.check.checked(inner, cite=self._copies is None)
             out.append(shown)
-            self._linked.append(_Linked(at, at + len(shown), inner, item))
+            if self._copies is not None:
+                self._linked.append(_Linked(at, at + len(shown), inner, item))
             at += len(shown)
             pending = pending[close + 2 :]
         self._pending = pending

@@ -41,6 +41,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from wikic.query.attribution import HEADING_OR_ROW
 from wikic.query.citations import CitationCheck, check_text
 from wikic.query.retrieve import ContextItem, Retrieval, question_terms
 from wikic.text.scripts import CJK
@@ -81,7 +82,6 @@ _LIGHT = frozenset(
                    "let say include contain allow become go")
 )
 _MARKUP = re.compile(r"^(?:[-*+>]\s+|\d{1,3}[.)]\s+)+")
-_HEADING_OR_ROW = re.compile(r"^(?:#{1,6}\s|\|)")
 _CJK_CHAR = re.compile(rf"[{CJK}]")
 QUOTED_MARK = (
     "> [!quote] Quoted from the wiki, not an answer: the model found no answer in its context, so these are "
@@ -275,7 +275,7 @@ def _sentences(item: ContextItem, order: int, check: CitationCheck) -> Iterable[
     lead = item.kind == "page" and text.startswith("# ")
     for start, end in sentence_spans(text):
         raw = text[start:end]
-        if _HEADING_OR_ROW.match(raw) or raw.endswith("…"):
+        if HEADING_OR_ROW.match(raw) or raw.endswith("…"):
             continue  # a heading states nothing; a row needs its table; "…" is where a passage was cut
         shown = " ".join(strip_anchors(_MARKUP.sub("", raw)).split())
         if not shown or len(shown) > MAX_SENTENCE_CHARS:
