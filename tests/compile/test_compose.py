@@ -244,11 +244,12 @@ def test_a_composed_section_a_person_edited_is_not_composed_again(tmp_path: Path
 
 def test_composed_prose_links_the_names_its_claims_link_once_a_paragraph(tmp_path: Path) -> None:
     source = tmp_path / "cache.md"
-    source.write_text("# Cache notes\n\nBrightline uses Quillstore as its local cache.\nBrightline restarts "
-                      "Quillstore every night.\nBrightline is a delivery app.\n", encoding="utf-8")
+    source.write_text("# Cache notes\n\nQuillstore is an embedded store.\nBrightline uses Quillstore as its local "
+                      "cache.\nBrightline restarts Quillstore every night.\nBrightline is a delivery app.\n",
+                      encoding="utf-8")
     facts = ["Brightline uses Quillstore as its local cache.", "Brightline restarts Quillstore every night."]
     plan = {"summary": "notes", "concepts": [], "comparisons": [], "relations": [], "entities": [
-        {"name": "Quillstore", "kind": "product", "aliases": [], "summary": "",
+        {"name": "Quillstore", "kind": "product", "aliases": [], "summary": "Quillstore is an embedded store.",
          "facts": [{"text": f, "quote": f} for f in facts]},
         {"name": "Brightline", "kind": "product", "aliases": [], "summary": "",
          "facts": [{"text": "Brightline is a delivery app.", "quote": "Brightline is a delivery app."}]}]}
@@ -256,10 +257,10 @@ def test_composed_prose_links_the_names_its_claims_link_once_a_paragraph(tmp_pat
     def reply(messages: list[dict[str, str]]) -> dict[str, Any]:
         if not messages[0]["content"].startswith("You write one page of a wiki"):
             return plan
-        ids = list(_ids(messages[-1]["content"]).values())
+        ids = _ids(messages[-1]["content"])
         return {"lead": [], "sections": [{"section": "Key facts", "sentences": [
-            {"text": "Brightline uses Quillstore as its local cache.", "claims": ids[:1]},
-            {"text": "Brightline restarts it every night.", "claims": ids[1:2]}]}]}
+            {"text": "Brightline uses Quillstore as its local cache.", "claims": [ids[facts[0]]]},
+            {"text": "Brightline restarts it every night.", "claims": [ids[facts[1]]]}]}]}
 
     root = tmp_path / "wiki"
     init_vault(root)
@@ -278,11 +279,12 @@ def test_composed_prose_links_the_names_its_claims_link_once_a_paragraph(tmp_pat
 def test_a_composed_lead_is_what_the_index_and_the_overview_say_the_page_is(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # a summary the source supports is the page's lead until composing writes one
+    # the source's sentence that says what Quillstore is leads the page until composing writes a lead that
+    # says it too (the model's summary in its own words gives way to it)
     summary = "Quillstore is an embedded database that keeps the whole database in a single file."
     monkeypatch.setitem(PLAN, "entities", [{**PLAN["entities"][0], "summary": summary}])
     lead = "Quillstore is an embedded database that allows one writer at a time."
-    root, _ = _run(tmp_path, _model(GOOD, lead=[(lead, ["Quillstore allows"])]))
+    root, _ = _run(tmp_path, _model(GOOD, lead=[(lead, ["Quillstore is an embedded", "Quillstore allows"])]))
     page = (root / "entities" / "quillstore.md").read_text(encoding="utf-8")
     assert "<!-- wikic:end summary -->" in page and f"\n{lead} ^[[[raw/articles/field-notes.md" in page
     index = (root / "index.md").read_text(encoding="utf-8")

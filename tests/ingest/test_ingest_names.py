@@ -101,3 +101,27 @@ def test_two_items_the_source_says_are_one_subject_are_one() -> None:
     assert quill.name == "Quillstore" and quill.aliases == ("QStore",)
     assert [f.text for f in quill.facts] == ["Quillstore (also called QStore) runs in three apps.",
                                              "QStore keeps one file per vault."]
+
+
+LEADS = """# Notes
+
+Quillstore stores notes for desktop apps. Quillstore is an embedded document store written in Rust by Mira Okafor.
+Chroma, Qdrant and Milvus are three widely used vector stores.
+"""
+
+
+def test_a_lead_is_the_sentence_that_says_what_its_subject_is_and_no_two_subjects_share_one() -> None:
+    definition = "Quillstore is an embedded document store written in Rust by Mira Okafor."
+    plan = Plan(PATH, "", entities=(
+        # the model's summary is a sentence of the source, but another says what Quillstore is
+        Entity("Quillstore", "product", (), "Quillstore stores notes for desktop apps.",
+               (_said("Quillstore stores notes for desktop apps."),)),
+        # Mira Okafor is named only inside Quillstore's lead: it is not hers
+        Entity("Mira Okafor", "person", (), definition, (_said(definition),)),
+        # a sentence that opens with a list of names is about each of them
+        Entity("Milvus", "product", (), "", (_said("Chroma, Qdrant and Milvus are three widely used vector stores."),)),
+    ))
+    quill, mira, milvus = anchor_plan(plan, LEADS).entities
+    assert quill.summary == definition
+    assert mira.summary == ""
+    assert milvus.summary == "Chroma, Qdrant and Milvus are three widely used vector stores."

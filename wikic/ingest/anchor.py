@@ -65,7 +65,15 @@ from wikic.vault.formats import remember_note, transcript
 from wikic.vault.formats.dates import VIA_TRANSCRIPT, source_date
 from wikic.vault.frontmatter import split_page
 from wikic.vault.layout import RAW_DIR
-from wikic.vault.names import is_acronym_of, is_person, name_forms, name_keys, normalize_name, same_subject
+from wikic.vault.names import (
+    is_acronym_of,
+    is_person,
+    lookup_keys,
+    name_forms,
+    name_keys,
+    normalize_name,
+    same_subject,
+)
 
 # Link targets and autolinks are markup, not text a quote would contain.
 _LINK_TARGET = re.compile(r"\]\([^)\n]*\)|<https?://[^>\s]*>")
@@ -349,7 +357,7 @@ def missed_names(text: str, use: NameUse, known: Sequence[str], *, planned: Iter
     out: list[str] = []
     for name in [*known, *(n for n in name_signals(text) if use.count(n) >= RECURRING)]:
         keys = name_keys(name)
-        if taken & set(keys) or use.refusal(name) is not None or not use.count(name):
+        if taken & {*keys, *lookup_keys(name)} or use.refusal(name) is not None or not use.count(name):
             continue
         words = [w for w in name.split() if w]
         if name not in known and len(words) < 2 and not _name_shaped(name):
@@ -359,6 +367,23 @@ def missed_names(text: str, use: NameUse, known: Sequence[str], *, planned: Iter
         if len(out) >= MAX_MISSED:
             break
     return out
+
+
+_NAME_RUN = r"(?:[\"“'(*_]*[A-Z\d][\w.+:/-]*(?:[ -][A-Z\d][\w.+:/-]*)*)"
+_OPENING_NAMES = re.compile(rf"\s*(?:(?:the|a|an|The|A|An)\s+)?{_NAME_RUN}(?:\s*,\s*{_NAME_RUN})*"
+                            rf"(?:,?\s+(?:and|or)\s+{_NAME_RUN})?")
+
+
+def _opening_names(sentence: str) -> str:
+    """The names a sentence opens with, one or a list ("Chroma, Qdrant and Milvus"), as written."""
+    found = _OPENING_NAMES.match(sentence)
+    return found.group(0) if found else ""
+
+
+def is_about(sentence: str, name: str, aliases: Iterable[str] = ()) -> bool:
+    """The sentence opens with the subject's name, alone or in a list ("Chroma, Qdrant and Milvus are…" is
+    about each of them): a sentence about it, not one that names it in passing."""
+    return names_subject(_opening_names(sentence), name, aliases)
 
 
 def _opens_with(said: Sequence[str], forms: Sequence[tuple[str, ...]]) -> bool:
@@ -533,23 +558,65 @@ def anchor_plan(plan: Plan, text: str, known: Sequence[str] = ()) -> Plan:
         found_count += len(out)
         return out
 
+    leads: dict[str, str] = {}  # lead -> whose: no two subjects' pages open with one sentence
+
     def summary(said: str, claims: tuple[Fact, ...], name: str, *aliases: str,
                 named: bool = False) -> tuple[str, tuple[Fact, ...], bool]:
-        """(the item's summary, claims it adds, whether the model's summary was refused). `said` if the
-        anchored quotes of its item state every specific it has (and, `named`, it names the subject: an
-        entity's lead says what that entity is) and it is the source's own sentence or says what one of the
-        item's anchored claims says; else (refused, or none given) the source's sentence that defines the
-        subject ("X is a …"), added to the claims unless it is one already; else, for a refused one, the
-        item's first anchored claim (naming it, when `named`), or nothing (the page then shows its title)."""
+        """(the item's summary, claims it adds, whether the model's summary was refused). The source's own
+        sentence that defines the subject ("X is a …") when there is one, unless `said` is a source sentence
+        that does too; else `said` if the anchored quotes of its item state every specific it has (and,
+        `named`, it names the subject: an entity's lead says what that entity is) and it is the source's own
+        sentence or says what one of the item's anchored claims says; else, for a refused one, the item's first
+        anchored claim (naming it, when `named`), or nothing (the page then shows its title). Never the lead
+        of an item before it."""
+        lead, more, refused = _summary(said, claims, name, aliases, named)
+        whose = normalize_name(name)
+        own = name_forms(name, aliases)
+        others = [form for form in everyone if form not in own]
+
+        def about(sentence: str) -> bool:
+            return is_about(sentence, name, aliases)
+
+        def fits(sentence: str) -> bool:
+            """A lead of this subject: no other subject's lead, and not a sentence about another one (it
+            opens with their name: "Quillstore is … written in Rust" is Quillstore's, not Rust's)."""
+            return leads.get(sentence, whose) == whose and \
+                (about(sentence) or not _opens_with([w for w, _, _ in words(sentence)], others))
+
+        if lead and not fits(lead):  # the next sentence about this one, or none
+            lead = next((f.text for f in (*claims, *more) if f.anchored and fits(f.text) and about(f.text)), "")
+        if not lead and named:  # no summary given: a claim about the subject (one that opens with its name)
+            lead = next((f.text for f in claims if f.anchored and fits(f.text) and about(f.text)), "")
+        if lead:
+            leads[lead] = whose
+        return lead, more, refused
+
+    def _summary(said: str, claims: tuple[Fact, ...], name: str, aliases: tuple[str, ...],
+                 named: bool) -> tuple[str, tuple[Fact, ...], bool]:
         backed = [f for f in claims if f.anchored]
         quotes = "\n".join(f.quote for f in backed)
         said = clean(said)
+        ranked = rank(index.sentences(), name_forms(name, aliases), others=everyone)
+        definition = next((f.sentence for f in ranked if f.defines), None)
+
+        def defined() -> tuple[str, tuple[Fact, ...]] | None:
+            if definition is None:
+                return None
+            wanted = clean(definition.text)  # a line may hold two sentences: the same line is not the same one
+            known = next((f for f in backed if f.anchor == index.anchor_of(definition) and clean(f.quote) == wanted),
+                         None)
+            return (known.text, ()) if known else (wanted, (as_fact(definition),))
+
         if said.strip() and (not named or names_subject(said, name, aliases)) and \
                 not unsupported(said, quotes, subject_names=(name, *aliases), source=text):
             verbatim = index.locate(said)  # the source's own sentence: cited like any claim (it is the lead)
             whole = index.completed(said, said) if verbatim is not None else None
             if whole is not None:  # part of a sentence (a two-pass summary is its first claim): the sentence
                 verbatim, said = whole[0], clean(whole[1])
+            if verbatim is not None and definition is not None and clean(definition.text) != said:
+                found = defined()  # a source sentence, but another says what the subject is: that one leads
+                if found is not None:
+                    return found[0], found[1], False
             if verbatim is not None and any(f.anchor == verbatim for f in backed):
                 return said, (), False
             if verbatim is not None:
@@ -558,15 +625,14 @@ def anchor_plan(plan: Plan, text: str, known: Sequence[str] = ()) -> Plan:
                                    completed=whole is not None),), False
             # In its own words, it must say what one of the item's claims says, whose anchors it then shows:
             # a sentence no quote holds ("X wrote the notes", with no such claim) would stand on the page
-            # with none.
+            # with none. Where the source says what the subject is, its sentence leads instead.
             if lead_holder(said, [f.text for f in backed], content_words(name)) is not None:
-                return said, (), False
+                found = defined()
+                return (found[0], found[1], False) if found else (said, (), False)
         refused = bool(said.strip())
-        ranked = rank(index.sentences(), name_forms(name, aliases), others=everyone)
-        definition = next((f.sentence for f in ranked if f.defines), None)
-        if definition is not None:
-            known = next((f for f in backed if f.anchor == index.anchor_of(definition)), None)
-            return (known.text, (), refused) if known else (clean(definition.text), (as_fact(definition),), refused)
+        found = defined()
+        if found is not None:
+            return found[0], found[1], refused
         naming = next((f for f in backed if not named or names_subject(f.text, name, aliases)), None)
         return (naming.text if naming is not None and refused else ""), (), refused
 
@@ -621,7 +687,7 @@ def anchor_plan(plan: Plan, text: str, known: Sequence[str] = ()) -> Plan:
         claims = tuple(f for sec in sections for f in sec.facts)
         if not any(f.anchored for f in claims):
             sections = _with_claims(sections, found(c.name, (), (f.quote for f in claims)))
-        lead, more, refused = summary(c.summary, tuple(f for sec in sections for f in sec.facts), c.name)
+        lead, more, refused = summary(c.summary, tuple(f for sec in sections for f in sec.facts), c.name, named=True)
         sections = _with_claims(sections, more)
         claims = tuple(f for sec in sections for f in sec.facts)
         concept = Concept(c.name, lead, sections)

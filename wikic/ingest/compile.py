@@ -26,6 +26,7 @@ from typing import Any
 from wikic.errors import VaultError
 from wikic.facts.intervals import checked_claim, claim_meta
 from wikic.facts.timeline import contested
+from wikic.ingest.anchor import is_about
 from wikic.ingest.comparisons import build_table, render_table
 from wikic.ingest.page import NewClaim, NewRelation, render_page
 from wikic.ingest.plan_model import Comparison, Memory, Plan
@@ -531,6 +532,9 @@ class Compiler:
         if kind == "entity":
             said = sum(len(p.get("facts", [])) + len(p.get("memories", [])) for p in entry["sources"].values())
             enough = enough and said >= self.schema.thresholds["entity_min_claims"]
+            # and a source has said what it is: a name written only inside sentences about other subjects
+            # ("…written in Rust by Mira Okafor") waits, with what was said, for a sentence of its own
+            enough = enough and (bool(entry.get("summary")) or "memories" in payload or _said_of(entry))
         if kind == "concept":  # the sections of its layout its claims fill, as the page will show them
             layout = self.schema.layout("concept")
             headings = {
@@ -804,7 +808,12 @@ class Compiler:
             data["aliases"] = [*(data.get("aliases") or []), *new_aliases]
         contributions = [(kind, item["sources"]) for kind, item in items]
         kind = str(data.get("type") or items[0][0])
-        rendered = self._render(path, kind, body, contributions, data, link_names, result)
+        # a page that has no lead yet takes the first one a source gives it (its first source may have named
+        # the subject only inside another's lead)
+        offered = next((str(item.get("summary") or "") for _, item in items if item.get("summary")), "")
+        lead = linkify(offered, link_names, skip={self.link_text(path)})[0] \
+            if offered and not _has_lead(body) else None
+        rendered = self._render(path, kind, body, contributions, data, link_names, result, lead=lead)
         new_text = dump_frontmatter(data) + rendered.lstrip("\n")
         # the frontmatter's `updated` alone is no change: a recompile that changes nothing writes nothing
         if split_page(new_text)[1].lstrip("\n") != body.lstrip("\n") or src not in (text or ""):
@@ -823,6 +832,22 @@ class _Checkpoint:
     links: LinkNames
     names: PageNames
     mentions: dict[str, dict[str, Any]]
+
+
+def _said_of(entry: dict[str, Any]) -> bool:
+    """A claim the ledger holds for `entry` is about its subject (`anchor.is_about`: it opens with its name)."""
+    name, aliases = str(entry.get("name", "")), [str(a) for a in entry.get("aliases") or []]
+    return any(claim and is_about(str(claim[0]), name, aliases)
+               for payload in entry.get("sources", {}).values() if isinstance(payload, dict)
+               for claim in payload.get("facts", []))
+
+
+def _has_lead(body: str) -> bool:
+    """The page's lead block holds text (a person's own paragraph before the first section counts too)."""
+    if lead_of(None, body):
+        return True
+    head = body.split("\n## ", 1)[0]
+    return any(line.strip() and not line.startswith(("#", "<!--", "%%")) for line in head.split("\n"))
 
 
 def _claim_text(value: Any) -> list[str]:

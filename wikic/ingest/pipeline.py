@@ -51,7 +51,7 @@ from wikic.vault.layout import INDEX_FILE, require_own_root_files, require_vault
 from wikic.vault.names import LabelIndex, PageNames
 from wikic.vault.paths import read_text_inside
 from wikic.vault.schema_md import Schema
-from wikic.vault.state import Compiled, compose_todos, drop_compose_todo
+from wikic.vault.state import Compiled, Mentions, compose_todos, drop_compose_todo
 
 if TYPE_CHECKING:  # imported once a run has work for the model: a configuration error is told at once
     from wikic.ingest.compile import Compiler
@@ -62,6 +62,7 @@ if TYPE_CHECKING:  # imported once a run has work for the model: a configuration
     from wikic.llm.client import LLM
 
 MAX_CONTEXT_PAGES = 40  # pages the model is told about per source: bounded, whatever the wiki's size
+MAX_WAITING = 40  # names of the mentions ledger looked for in one source, when the model passed them over
 # Postings rows a source's palace search reads at most (its rarest terms first): a whole source as the query
 # would otherwise read every page's postings of its common words, a cost that grows with the palace.
 SEARCH_POSTINGS = 4096
@@ -473,6 +474,7 @@ def _compile(run: _Run, sources: list[CapturedSource], todo: list[CapturedSource
     reading = read_vault(root, run.schema)  # once: the relevant pages and the compile are found from it
     names = reading.names
     labels = LabelIndex(names.labels)
+    waiting = _waiting_names(root)
     prompt = prompt_context(run.schema, worked_example=options.worked_example)
     cache = ReplyCache.for_vault(root, read=options.use_cache, batched=True)
     told: dict[str, int] = {}  # raw path -> how many existing pages the model is told about
@@ -496,7 +498,7 @@ def _compile(run: _Run, sources: list[CapturedSource], todo: list[CapturedSource
     run.llm = BoundedLLM(run.llm or run.context.llm(), run.settings.llm.concurrency)
     job = CompileJob(root, run.schema, run.settings, run.today, options.force, options.dry_run, told, reading)
     early = EarlyCompile(job, todo)
-    results = _extract(run, run.llm, todo, prompt, relate, cache, early)
+    results = _extract(run, run.llm, todo, prompt, relate, cache, early, waiting)
     written = _write(run, sources, todo, results, early, job, composing)
     if written is not None:
         _after(run, *written, composing, cache)
@@ -527,8 +529,17 @@ def _estimate(run: _Run, todo: list[CapturedSource], prompt: PromptContext, rela
         run.report.sources.append(r)
 
 
+def _waiting_names(root: Path) -> Callable[[CapturedSource], list[str]]:
+    """The names waiting in the mentions ledger that a source writes (each found once, by `LabelIndex`)."""
+    entries = Mentions.load(root).items
+    labels = LabelIndex({key: [str(e.get("name", "")), *map(str, e.get("aliases") or [])]
+                         for key, e in entries.items()})
+    return lambda src: [str(entries[key].get("name", "")) for key in labels.named_in(src.text, MAX_WAITING)]
+
+
 def _extract(run: _Run, llm: BoundedLLM, todo: list[CapturedSource], prompt: PromptContext, relate: _Relate,
-             cache: ReplyCache, early: EarlyCompile) -> dict[str, ExtractionResult | Exception]:
+             cache: ReplyCache, early: EarlyCompile, waiting: Callable[[CapturedSource], list[str]],
+             ) -> dict[str, ExtractionResult | Exception]:
     """Ask the model for each source's plan, in parallel and within the token budget, compiling what is ready
     meanwhile; each source's plan, or the error that failed it. Each worker first finds its source's relevant
     pages (`relate`), beside the other workers' model calls. Ctrl-C stops the asking (the report says so)."""
@@ -547,6 +558,7 @@ def _extract(run: _Run, llm: BoundedLLM, todo: list[CapturedSource], prompt: Pro
             results[src.raw_path] = extract_plan(
                 llm, src, context=prompt, existing_pages=titles, existing_claims=claims, settings=settings,
                 cache=cache, chunks=chunks[src.raw_path], on_chunk=answered.add, on_tokens=answered.add_tokens,
+                known_names=waiting(src),
             )
         except LLMError as exc:
             results[src.raw_path] = exc

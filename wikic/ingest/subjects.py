@@ -30,7 +30,7 @@ from wikic.ingest.sentences import form_at
 from wikic.ingest.support import unsupported
 from wikic.text.sentences import sentences
 from wikic.text.terms import words
-from wikic.vault.names import name_forms
+from wikic.vault.names import name_forms, names_in
 
 _ARTICLES = frozenset("the a an".split())
 # what a sentence may open with in place of the name of what it is about
@@ -157,8 +157,8 @@ def _paragraph(lines: list[str], first: int, last: int) -> str:
 
 
 def names_subject(text: str, name: str, aliases: Iterable[str] = ()) -> bool:
-    """Whether `text` (a lead) names its subject in one of its forms."""
-    return mentions(text, name_forms(name, aliases))
+    """Whether `text` (a lead) names its subject in one of its forms (`vault.names.names_in`)."""
+    return names_in(text, name, aliases)
 
 
 def _unique(facts: list[Fact]) -> list[Fact]:

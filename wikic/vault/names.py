@@ -167,10 +167,14 @@ def same_subject(name: str, alias: str, *, person: bool = False) -> bool:
 
 
 def names_in(text: str, name: str, aliases: Iterable[str] = ()) -> bool:
-    """`text` writes `name`, one of its `aliases`, or another form of either (whole words, in order)."""
+    """`text` writes `name`, one of its `aliases`, or another form of either (whole words, in order), or the
+    acronym of a name of several words in capitals ("RAG combines…" names Retrieval-Augmented Generation)."""
     said = _words(text)
     forms = name_forms(name, aliases)
-    return any(said[i : i + len(form)] == form for form in forms for i in range(len(said) - len(form) + 1))
+    if any(said[i : i + len(form)] == form for form in forms for i in range(len(said) - len(form) + 1)):
+        return True
+    initials = [a for a in (acronym(n) for n in (name, *aliases)) if a]
+    return bool(initials) and any(w.isupper() and fold_name(w) in initials for w in re.findall(r"[^\W_]+", text))
 
 
 PEOPLE = frozenset({"person", "people", "author", "researcher", "founder", "ceo", "engineer", "scientist"})

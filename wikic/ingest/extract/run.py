@@ -144,12 +144,15 @@ def extract_plan(
     chunks: Sequence[Chunk] | None = None,
     on_chunk: Callable[[], None] | None = None,
     on_tokens: Callable[[int], None] | None = None,
+    known_names: Sequence[str] = (),
 ) -> ExtractionResult:
     """Ask the model for a plan of `source`, merged over windows and anchored into `source.text_path`.
 
     `chunks`: the source's `source_chunks`, when the caller has them already. `on_chunk` is called (from a
-    worker thread) each time one of them is answered, `on_tokens(n)` as reply tokens arrive. Raises
-    LLMError (nothing to write for this source) if any window fails after the one re-ask.
+    worker thread) each time one of them is answered, `on_tokens(n)` as reply tokens arrive. `known_names`:
+    names waiting in the wiki's ledger that the source writes; they and `existing_pages` are found in the
+    source by code when the model passes them over (`anchor.missed_names`). Raises LLMError (nothing to
+    write for this source) if any window fails after the one re-ask.
     """
     settings = settings or Settings()
     if not source.text.strip():
@@ -184,7 +187,8 @@ def extract_plan(
     merged = merge_plans(plans, source_path=source.text_path)
     strategy = "+".join(s for s in ("single", "two-pass") if s in asker.used) or "single"
     signals = tuple(name_signals(without_data_urls(source.text)))  # base64 is no name
-    return ExtractionResult(anchor_plan(merged, source.text), asker.usage, len(plans), strategy, signals)
+    known = [*existing_pages, *known_names]  # names the source may write that the model passed over
+    return ExtractionResult(anchor_plan(merged, source.text, known), asker.usage, len(plans), strategy, signals)
 
 
 class _Asker:
