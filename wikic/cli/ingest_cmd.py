@@ -10,31 +10,32 @@ import typer
 from wikic.cli._common import VaultDir, resolve_vault, translate_errors
 from wikic.cli._output import say, say_json
 from wikic.cli._progress import ProgressDisplay
-from wikic.errors import Interrupted, UsageError
+from wikic.cli._signals import Stop, terminated_as_interrupted
+from wikic.errors import UsageError
 from wikic.vault.layout import RAW_SUBDIRS
 
 if TYPE_CHECKING:  # imported lazily: the CLI must start fast for `wikic lint`
     from wikic.ingest.pipeline import IngestReport
 
 
-def _interrupted(report: IngestReport) -> str:
+def _interrupted(report: IngestReport, stop: Stop) -> str:
     if report.interrupted == "palace":
-        return ("Interrupted while updating the search index: every source above is compiled; the next "
+        return (f"{stop.cause} while updating the search index: every source above is compiled; the next "
                 "`wikic ingest` finishes the index.")
     t = report.totals()
-    return (f"Interrupted: {t['compiled']} source(s) compiled and kept, {t['interrupted']} not compiled. To compile "
+    return (f"{stop.cause}: {t['compiled']} source(s) compiled and kept, {t['interrupted']} not compiled. To compile "
             "the rest, run the same `wikic ingest` command again, or `wikic ingest` with no source (it compiles "
             "what raw/ holds and is not compiled yet): replies already received come from the cache, and the "
             "search index catches up then.")
 
 
-def _exit_interrupted(message: str) -> NoReturn:
+def _exit_interrupted(message: str, stop: Stop) -> NoReturn:
     say(message, err=True)
     # Everything is written and shown; what is left is the interpreter's teardown, whose garbage collection
     # walks every object the model client and the palace created (a second on a busy machine). Frozen
     # objects are skipped by it, so the prompt comes back at once after Ctrl-C.
     gc.freeze()
-    raise typer.Exit(Interrupted.exit_code)
+    raise typer.Exit(stop.exit_code)
 
 
 def register(app: typer.Typer) -> None:
@@ -112,8 +113,9 @@ def register(app: typer.Typer) -> None:
         raw/ that is not compiled yet is compiled (files dropped there by hand, or a failed earlier run).
 
         Exit code 0 when every source compiled (or was unchanged), 1 when a source failed or was left for a
-        later run (--max-tokens), 2 on a usage or configuration error, 130 when interrupted (Ctrl-C): the
-        sources finished by then are kept, and running `wikic ingest` again compiles the rest.
+        later run (--max-tokens), 2 on a usage or configuration error, 130 when interrupted (Ctrl-C), 143 when
+        stopped by SIGTERM (timeout, a service manager): the sources finished by then are kept, and running
+        `wikic ingest` again compiles the rest.
 
         Example: wikic ingest notes/meeting.md https://example.com/post --vault my-wiki
         """
@@ -142,13 +144,17 @@ def register(app: typer.Typer) -> None:
             overrides={k: v for k, v in overrides.items() if v is not None},
         )
 
-        try:
-            with ProgressDisplay(json_output=json_output) as display, VaultContext(root, options.overrides) as context:
-                report = ingest(context, options, progress=display)
-        except KeyboardInterrupt:
-            _exit_interrupted(
-                "Interrupted: whatever was cut short while being written is finished by the next `wikic ingest`."
-            )
+        # SIGTERM (a service manager, `timeout`, a CI runner) stops the run as Ctrl-C does
+        with terminated_as_interrupted() as stop:
+            try:
+                with (ProgressDisplay(json_output=json_output) as display,
+                      VaultContext(root, options.overrides) as context):
+                    report = ingest(context, options, progress=display)
+            except KeyboardInterrupt:
+                _exit_interrupted(
+                    f"{stop.cause}: whatever was cut short while being written is finished by the next "
+                    "`wikic ingest`.", stop
+                )
         if json_output:
             say_json(report.to_dict(), default=str)
         else:
@@ -156,5 +162,5 @@ def register(app: typer.Typer) -> None:
                 say("".join(report.diffs), nl=False)
             say(render_report(report))
         if report.interrupted:
-            _exit_interrupted(_interrupted(report))
+            _exit_interrupted(_interrupted(report, stop), stop)
         raise typer.Exit(report.exit_code())
