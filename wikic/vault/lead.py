@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import posixpath
 import re
+from collections.abc import Iterator
 from typing import Any
 
 from wikic.vault.comments import replace_comments
@@ -28,14 +29,37 @@ _BLOCK_ID = re.compile(r"\s\^[A-Za-z0-9-]+\s*$")
 _WIKILINK = re.compile(r"!?\[\[([^\[\]|\n]*?)(?:\\?\|([^\[\]\n]*))?\]\]")
 _MD_LINK = re.compile(r"!?\[([^\[\]\n]*)\]\([^()\n]*\)")
 _CALLOUT = re.compile(r"^>\s*\[![^\]]*\][-+]?.*$", re.MULTILINE)
+_CALLOUT_START = re.compile(r"^>\s*\[!", re.MULTILINE)
 _SENTENCE_END = re.compile(r"(?<=[.!?。！？])\s")
+
+
+def _callouts(text: str) -> Iterator[re.Match[str]]:
+    """The callout titles of `text` (`_CALLOUT`'s matches, in order). A title whose match fails has no "]"
+    after it, so no later one has either: the pattern alone tries each again to the text's end, quadratic time
+    on a lead of callout titles left open."""
+    pos = 0
+    while (start := _CALLOUT_START.search(text, pos)) is not None:
+        found = _CALLOUT.match(text, start.start())
+        if found is None:
+            return
+        yield found
+        pos = found.end()
+
+
+def _without_callouts(text: str) -> str:
+    pieces: list[str] = []
+    done = 0
+    for found in _callouts(text):
+        pieces += (text[done : found.start()], " ")
+        done = found.end()
+    return "".join(pieces) + text[done:] if pieces else text
 
 
 def plain_line(text: str) -> str:
     """Markdown as one line of plain text: anchors, claim ids, comments and link syntax taken off (a link
     reads as its label, or its target's name)."""
     text = replace_comments(text, lambda width: " ", across_lines=True)
-    text = _CALLOUT.sub(" ", text)
+    text = _without_callouts(text)
     text = strip_anchors(text)
     text = _CLAIM_ID.sub(" ", text)
     text = _WIKILINK.sub(lambda m: m.group(2) if m.group(2) else posixpath.basename(m.group(1).split("#")[0]), text)
@@ -71,7 +95,7 @@ def lead_of(data: dict[str, Any] | None, body: str, *, limit: int = MAX_LEAD) ->
     found = _LEAD_BLOCK.search(body)
     if found is not None:
         inner = found.group(0).split("\n", 1)[1].rsplit("\n", 1)[0]
-        callout = _CALLOUT.search(inner)  # a composed lead keeps the claims it says folded under it
+        callout = next(_callouts(inner), None)  # a composed lead keeps the claims it says folded under it
         text = safe_line(plain_line(inner[: callout.start()] if callout else inner))
         if text:
             return shorten(text, limit)
