@@ -3,7 +3,7 @@ words become links, with a careless scripted model or a real one.
 
     python bench/names_bench.py                                   # the careless model, bench/names_sources/
     python bench/names_bench.py --base-url http://127.0.0.1:8766/v1 --model qwen2.5-coder-1.5b
-    python bench/names_bench.py --base-url ... --model ... bench/heldout_sources/*.md --expected bench/heldout_sources/expected.json
+    python bench/names_bench.py --base-url ... --model ... --min-references 2 bench/heldout_sources/0*.md
 
 The careless model (`tests/careless_model.py`) proposes every capitalised sentence opener as a name and gives
 each name the other names of its source as aliases, quoting the source verbatim: what it gets wrong is names.
