@@ -16,6 +16,7 @@ import posixpath
 import re
 import sys
 import time
+import zlib
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any
@@ -33,8 +34,10 @@ _LIVE_ENV = {
     for name in ("WIKIC_LLM_BASE_URL", "WIKIC_LLM_MODEL", "WIKIC_LLM_API_KEY", "OPENAI_API_KEY")
 }
 
-# Hypothesis: `ci` (what .ci/run uses) is derandomized, so CI never fails on an example no one can replay;
-# `dev` (the default) explores new examples each run; `long` is for a thorough local run.
+# Hypothesis: `ci` (what .ci/run uses) is derandomized (which also means no example database), so CI never
+# fails on an example no one can replay; `dev` (the default) explores new examples each run and replays the
+# ones that failed before; `long` is for a thorough local run.
+_PROFILE = os.environ.get("HYPOTHESIS_PROFILE", "dev")
 settings.register_profile(
     "ci", derandomize=True, deadline=None, print_blob=True, suppress_health_check=[HealthCheck.too_slow]
 )
@@ -42,7 +45,7 @@ settings.register_profile("dev", deadline=None, print_blob=True)
 settings.register_profile(
     "long", max_examples=20_000, deadline=None, print_blob=True, suppress_health_check=[HealthCheck.too_slow]
 )
-settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "dev"))
+settings.load_profile(_PROFILE)
 
 
 # typer's CliRunner turns the app into a click command on every invoke, reading every command's signature
@@ -52,9 +55,15 @@ typer.testing._get_command = functools.cache(typer.testing._get_command)
 
 
 def test_seed() -> int:
-    """The seed of a randomised test: `WIKIC_TEST_SEED` when set (a replay), else a new one. Tests put it in
-    their failure messages, so a failing run can be replayed exactly."""
-    return int(_TEST_SEED) if _TEST_SEED is not None else time.time_ns() % 100_000
+    """The seed of a randomised test: `WIKIC_TEST_SEED` when set (a replay); under the `ci` profile one fixed
+    by the test's name, as Hypothesis derandomizes there, so CI makes the same choices on every run; else a
+    new one. Tests put it in their failure messages, so a failing run can be replayed exactly."""
+    if _TEST_SEED is not None:
+        return int(_TEST_SEED)
+    if _PROFILE == "ci":
+        test = os.environ.get("PYTEST_CURRENT_TEST", "").rsplit(" (", 1)[0]  # "path::name (call)"
+        return zlib.crc32(test.encode("utf-8")) % 100_000
+    return time.time_ns() % 100_000
 
 
 test_seed.__test__ = False  # type: ignore[attr-defined]  # a helper, not a test

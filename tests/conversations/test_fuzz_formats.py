@@ -232,34 +232,39 @@ def check(draw: Callable[..., Any], fmt: str) -> None:
     try:
         with tempfile.TemporaryDirectory() as folder:
             where = Path(folder)
-            bad = write_damaged(draw, fmt, where)
-            started = time.monotonic()
-            with contextlib.suppress(WikicError):  # an ExportError naming the file: all a damaged export may raise
-                read_all(bad)
-            assert time.monotonic() - started < TIME_LIMIT, "reading took too long"
-
-            root = where / "wiki"
-            init_vault(root)
-            good, tool = GOOD.get(fmt, GOOD["default"])
-            before = files_of(root)
-            started = time.monotonic()
-            try:
-                report = ingest(root, IngestOptions(inputs=[str(bad), str(FIXTURES / good)], use_palace=False,
-                                                    lint_after=False), llm=FakeLLM().respond_with(plan_for))
-            except WikicError as exc:
-                # no conversation at all (a session file left empty): an ordinary source, refused by the
-                # inputs' own rules, before anything of the batch is written
-                assert detect(bad) is None and str(bad) in exc.message and files_of(root) == before, exc.message
-                return
-            assert time.monotonic() - started < TIME_LIMIT, "ingesting took too long"
-            statuses = {s.raw_path: s.status for s in report.sources}
-            assert [p for p, status in statuses.items() if tool in p and status == "compiled"], statuses
-            for s in report.sources:
-                assert s.status in ("compiled", "failed", "unchanged"), (s.raw_path, s.status, s.error)
-                if s.status == "failed":
-                    assert s.error and (str(bad) in s.error or s.raw_path.startswith("raw/")), s.error
+            holds_for(write_damaged(draw, fmt, where), fmt, where)
     finally:
         faulthandler.cancel_dump_traceback_later()
+
+
+def holds_for(bad: Path, fmt: str, where: Path) -> None:
+    """The property for one damaged export `bad` of `fmt`: read alone, then ingested into a vault made under
+    `where` beside a good export."""
+    started = time.monotonic()
+    with contextlib.suppress(WikicError):  # an ExportError naming the file: all a damaged export may raise
+        read_all(bad)
+    assert time.monotonic() - started < TIME_LIMIT, "reading took too long"
+
+    root = where / "wiki"
+    init_vault(root)
+    good, tool = GOOD.get(fmt, GOOD["default"])
+    before = files_of(root)
+    started = time.monotonic()
+    try:
+        report = ingest(root, IngestOptions(inputs=[str(bad), str(FIXTURES / good)], use_palace=False,
+                                            lint_after=False), llm=FakeLLM().respond_with(plan_for))
+    except WikicError as exc:
+        # no conversation at all (a session file left empty): an ordinary source, refused by the
+        # inputs' own rules, before anything of the batch is written
+        assert detect(bad) is None and str(bad) in exc.message and files_of(root) == before, exc.message
+        return
+    assert time.monotonic() - started < TIME_LIMIT, "ingesting took too long"
+    statuses = {s.raw_path: s.status for s in report.sources}
+    assert [p for p, status in statuses.items() if tool in p and status == "compiled"], statuses
+    for s in report.sources:
+        assert s.status in ("compiled", "failed", "unchanged"), (s.raw_path, s.status, s.error)
+        if s.status == "failed":
+            assert s.error and (str(bad) in s.error or s.raw_path.startswith("raw/")), s.error
 
 
 def fuzz(examples: int) -> Callable[[Callable[..., None]], Callable[..., None]]:
@@ -287,3 +292,19 @@ def test_the_damages_reach_what_they_are_meant_to() -> None:
     text that is still the fixture's where nothing was changed."""
     text = dumps({"a": deep(300, "list", "1"), "n": Raw("9" * 5000), "s": "plain"})
     assert text == '{"a": ' + "[" * 300 + "1" + "]" * 300 + ', "n": ' + "9" * 5000 + ', "s": "plain"}'
+
+
+def test_a_zip_whose_end_record_states_a_member_before_the_file_fails_alone(tmp_path: Path) -> None:
+    """A case the slow fuzz found: ChatGPT's export zipped, one byte put into the end record's offset of the
+    central directory, so the member's data is stated to start before the file does. zipfile then seeks to a
+    negative offset (an OSError, "Invalid argument"); it is a damaged zip, named, that fails alone."""
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        archive.writestr("conversations.json", (FIXTURES / "chatgpt-conversations.json").read_bytes())
+    whole = buffer.getvalue()
+    bad = tmp_path / "export.zip"
+    bad.write_bytes(whole[:-6] + b"\xff" + whole[-6:])  # inside the offset of the central directory
+    with pytest.raises(WikicError, match=r"export\.zip: not a readable zip archive \(conversations\.json is "
+                                         r"stated to start outside the file\)"):
+        detect(bad)
+    holds_for(bad, "chatgpt-zip", tmp_path)

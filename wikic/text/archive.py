@@ -47,6 +47,11 @@ def open_zip(source: str | os.PathLike[str] | BinaryIO, label: str) -> zipfile.Z
                           hint="download or copy it again; nothing was read from it") from None
     try:
         check(archive.infolist(), size, label)
+        for info in archive.infolist():
+            if not 0 <= info.header_offset < size:
+                # a damaged directory: zipfile would seek there (before the file: an OSError, "Invalid argument")
+                raise ExportError(f"{label}: not a readable zip archive ({info.filename} is stated to start "
+                                  f"outside the file)", hint="download or copy it again; nothing was read from it")
     except ExportError:
         archive.close()
         raise
