@@ -436,6 +436,75 @@ def test_claims_quoting_frontmatter_or_headers_are_not_written() -> None:
     assert [f.anchor for f in facts] == [Anchor(TRANSCRIPT_PATH, 10, 10), None, None]
 
 
+# -- what a quote may not anchor to: code, callout titles, comments ----------------------------------------
+
+HELP = (
+    "# Internal links\n"  # 1
+    "\n"
+    "Obsidian can link to any note in your vault using internal links.\n"  # 3
+    "\n"
+    "```md\n"  # 5
+    "Pen in hand and a paperclip in the other, Gemmy works through the backlog.\n"
+    "```\n"
+    "\n"
+    "> [!warning] Interoperability\n"  # 9
+    "> Other apps may not read wikilinks, which are an Obsidian format.\n"  # 10
+    "\n"
+    "<!-- Link notes: the page this one grew from. -->\n"  # 12
+    "%% a draft sentence nobody reads %%\n"
+    "- An item:\n"  # 14
+    "    ~~~\n"
+    "    Backlinks show every note that links here.\n"
+    "    ~~~\n"
+    "> ```\n"  # 18
+    "> Outgoing links show where a note points.\n"
+    "Graph view draws the notes as a network.\n"  # 20: the quote, and the fence in it, ended above
+)
+HELP_PATH = "raw/articles/internal-links.md"
+
+
+@pytest.mark.parametrize("quote", [
+    "Pen in hand and a paperclip in the other, Gemmy works through the backlog.",  # a code block's example
+    "Pen in hand and a paperclip in the other, Gemmy works through the backlog",
+    "warning Interoperability",  # a callout's title line
+    "Interoperability Other apps may not read wikilinks",  # the title joined to what the callout says
+    "Link notes: the page this one grew from.",  # an HTML comment
+    "a draft sentence nobody reads",  # an Obsidian comment
+    "Backlinks show every note that links here.",  # a fence inside a list item
+    "Outgoing links show where a note points.",  # a fence inside a quote
+    "using internal links. md Pen in hand",  # into the fence from the text before it
+])
+def test_a_quote_never_anchors_to_code_callout_titles_or_comments(quote: str) -> None:
+    index = AnchorIndex(HELP, HELP_PATH)
+    assert index.locate(quote) is None
+    assert index.repair(quote) is None
+
+
+def test_what_a_callout_says_and_the_text_around_code_are_quoted_as_before() -> None:
+    index = AnchorIndex(HELP, HELP_PATH)
+    assert index.locate("Other apps may not read wikilinks, which are an Obsidian format.") == Anchor(HELP_PATH, 10, 10)
+    assert index.locate("using internal links") == Anchor(HELP_PATH, 3, 3)
+    assert index.locate("Graph view draws the notes as a network.") == Anchor(HELP_PATH, 20, 20)
+    assert index.contains("Gemmy")  # a name is still written there
+    said = {s.text.strip() for s in index.sentences()}
+    assert not [s for s in said if "Gemmy" in s or "Interoperability" in s or "Backlinks" in s or "draft" in s], said
+    # a fence never closed is text: nothing after it is lost
+    cut = AnchorIndex("# Notes\n\n```\nThe cache halves latency.\n", HELP_PATH)
+    assert cut.locate("The cache halves latency.") == Anchor(HELP_PATH, 4, 4)
+
+
+def test_claims_quoting_code_or_a_callout_title_are_not_written() -> None:
+    plan = Plan(HELP_PATH, "", entities=(Entity("Obsidian", "product", (), "", (
+        Fact("Gemmy works through the backlog.",
+             "Pen in hand and a paperclip in the other, Gemmy works through the backlog."),
+        Fact("Obsidian has interoperability warnings.", "[!warning] Interoperability"),
+        Fact("Obsidian can link to any note using internal links.",
+             "Obsidian can link to any note in your vault using internal links."),
+    )),))
+    facts = [f for e in anchor_plan(plan, HELP).entities for f in e.facts]
+    assert [f.anchor for f in facts] == [None, None, Anchor(HELP_PATH, 3, 3)]
+
+
 GLUED = ("# Brightline notes\n\nBrightline is a sync service for local-first apps. Our team moved its desktop app "
          "to Quillstore in 2024. Quillstore keeps the whole database in a single file on disk. It handled 40,000 "
          "writes per second.\n")

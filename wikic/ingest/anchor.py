@@ -57,6 +57,7 @@ from wikic.ingest.session_project import GENERIC_FORMS, session_project, to_proj
 from wikic.ingest.standing import FOUND_IMPORTANCE, INSTRUCTION, USER, kind_told, opens_a_rule, said_by_user
 from wikic.ingest.subjects import names_subject, refile
 from wikic.ingest.support import unsupported
+from wikic.ingest.unstated import apart, unstated_spans
 from wikic.text.name_use import ANOTHER_SUBJECT, NOT_THE_SAME, NameUse
 from wikic.text.specifics import specifics
 from wikic.text.terms import words
@@ -103,8 +104,9 @@ _BARRIER = "\x00"  # stands for a word quotes may not use; `words` never yields 
 
 
 def not_content(text: str, path: str) -> list[tuple[int, int]]:
-    """The character spans of `text` a quote never anchors to, in order: its frontmatter block and, in a
-    transcript, its turn header lines and lines of tool activity."""
+    """The character spans of `text` a quote never anchors to, in order: its frontmatter block, what states
+    nothing (fenced code, callout titles, comments: `unstated_spans`) and, in a transcript, its turn header
+    lines and lines of tool activity."""
     spans = []
     block = frontmatter.split(text)
     if block.yaml_text is not None:
@@ -115,8 +117,10 @@ def not_content(text: str, path: str) -> list[tuple[int, int]]:
                 end = len(text)
                 break
         spans.append((0, end))
+    body = spans[0][1] if spans else 0
+    spans += unstated_spans(text, body)
     if transcript.is_transcript(path, text):
-        spans += [span for span in transcript.header_spans(text) if not spans or span[0] > spans[0][1]]
+        spans = apart(spans + transcript.header_spans(text))
     return spans
 
 

@@ -1,0 +1,78 @@
+"""What a Markdown source holds that states nothing, so no quote is anchored to it: its fenced code blocks
+(an example, a command, a program's output: shown, not said), the title lines of its callouts (`> [!warning]
+Interoperability`: a label over what the callout says) and its comments (`<!-- ... -->`, `%% ... %%`: hidden
+from its reader).
+
+A fence may sit inside a quote or a callout (`> ```md`) or a list item (indented); it ends at its closing
+fence (the same character, at least as many, nothing after) or where its quote ends. A fence never closed
+is read as text: a source cut short, or a message whose closing fence was lost, would otherwise lose all it
+says after it. Comments are looked for outside code, where they are comments.
+"""
+
+from __future__ import annotations
+
+import re
+
+from wikic.vault.comments import comment_spans
+
+# a line's quote markers (how deep in quotes it is), its indent, and the fence that may open there
+_FENCE = re.compile(r"((?:[ \t]*>)*)[ \t]*(`{3,}|~{3,})(.*)")
+_QUOTE_MARKERS = re.compile(r"(?:[ \t]*>)*")
+_CALLOUT_TITLE = re.compile(r"(?:[ \t]*>)+[ \t]*\[![^\]\n]+\][-+]?")
+
+
+def unstated_spans(text: str, start: int = 0) -> list[tuple[int, int]]:
+    """The character spans of `text` from `start` on that state nothing (fenced code, callout titles,
+    comments), in order and apart."""
+    code: list[tuple[int, int]] = []
+    titles: list[tuple[int, int]] = []
+    fence: tuple[int, str, int] | None = None  # (where it opened, its run of ` or ~, how deep in quotes)
+    at = start
+    for line in text[start:].split("\n"):
+        end = at + len(line)
+        if fence is not None:
+            opened, run, depth = fence
+            if _depth(line) < depth:
+                code.append((opened, at - 1))  # its quote ended, and the fence with it
+                fence = None
+            else:
+                closing = _FENCE.fullmatch(line)
+                if closing and _depth(closing.group(1)) == depth and closing.group(2)[0] == run[0] and \
+                        len(closing.group(2)) >= len(run) and not closing.group(3).strip():
+                    code.append((opened, end))
+                    fence = None
+                at = end + 1
+                continue
+        opening = _FENCE.fullmatch(line)
+        if opening and not (opening.group(2)[0] == "`" and "`" in opening.group(3)):
+            fence = (at, opening.group(2), _depth(opening.group(1)))
+        elif ">" in line and _CALLOUT_TITLE.match(line):
+            titles.append((at, end))
+        at = end + 1
+    return apart(code + titles + _comments(text, start, code))
+
+
+def _depth(line: str) -> int:
+    """How deep in quotes `line` is: the quote markers it opens with."""
+    return _QUOTE_MARKERS.match(line).group().count(">")  # type: ignore[union-attr]  # matches every line
+
+
+def _comments(text: str, start: int, code: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """The comments of `text` from `start` on, code blanked first (a `%%` in a program is no comment)."""
+    pieces, done = [], start
+    for a, b in code:
+        pieces += (text[done:a], " " * (b - a))
+        done = b
+    plain = "".join(pieces) + text[done:]
+    return [(a + start, b + start) for a, b in comment_spans(plain, across_lines=True)]
+
+
+def apart(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """`spans` in order, those that overlap or touch made one."""
+    out: list[tuple[int, int]] = []
+    for a, b in sorted(spans):
+        if out and a <= out[-1][1]:
+            out[-1] = (out[-1][0], max(out[-1][1], b))
+        else:
+            out.append((a, b))
+    return out
