@@ -59,7 +59,8 @@ def _depth(line: str) -> int:
 
 def _comments(text: str, start: int, code: list[tuple[int, int]]) -> list[tuple[int, int]]:
     """The comments of `text` from `start` on, code blanked first (a `%%` in a program is no comment)."""
-    pieces, done = [], start
+    pieces: list[str] = []
+    done = start
     for a, b in code:
         pieces += (text[done:a], " " * (b - a))
         done = b
