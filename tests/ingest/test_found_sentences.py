@@ -149,6 +149,13 @@ def test_forms_of_one_name_find_one_page_and_different_names_stay_apart() -> Non
         ("# DB\n\nWe picked it. BM25, a ranking function from the 1990s, scores keyword matches.\n",
          "BM25", "BM25, a ranking function from the 1990s, scores keyword matches."),
         (CHINESE, "ChromaDB", "ChromaDB 是一个开源的向量数据库，可以直接嵌入 Python 程序运行。"),
+        # a sentence whose last words are inside emphasis or a link ends past them, with its full stop
+        ("# Links\n\nObsidian is a note app that links notes using _internal links_. Then more.\n",
+         "Obsidian", "Obsidian is a note app that links notes using internal links."),
+        ("# Links\n\nObsidian is a note app that links notes using **[[Internal links|internal links]]**. More.\n",
+         "Obsidian", "Obsidian is a note app that links notes using internal links."),
+        ("# Links\n\nObsidian is a note app that links notes using [internal links](Internal%20links.md).\n",
+         "Obsidian", "Obsidian is a note app that links notes using internal links."),
     ],
 )
 def test_a_refused_summary_is_replaced_by_the_sentence_that_says_what_the_subject_is(

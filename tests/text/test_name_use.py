@@ -141,6 +141,19 @@ def test_quoted_markdown_reads_as_its_reader_sees_it() -> None:
     assert reader_text(code) == code
 
 
+@pytest.mark.parametrize(("cut", "read"), [
+    ("Obsidian links notes using [[Internal links|internal links", "Obsidian links notes using internal links"),
+    ("Obsidian links notes using [[Internal links", "Obsidian links notes using Internal links"),
+    ("Obsidian links notes using [[help/Internal links#Supported formats", "Obsidian links notes using Internal links"),
+    ("Obsidian links notes using [internal links](Internal%20li", "Obsidian links notes using internal links"),
+    ("Obsidian links notes using [internal links", "Obsidian links notes using internal links"),
+    ("The tab ![[links-going-out.sv", "The tab "),
+])
+def test_a_text_cut_inside_a_link_reads_as_the_link_would(cut: str, read: str) -> None:
+    assert reader_text(cut) == read
+    assert reader_text(cut + "\nmore") == cut + "\nmore"  # not at the text's end: as written
+
+
 def test_the_word_lists() -> None:
     assert common_word("Keeping") and common_word("throughput") and common_word("notes")
     assert not common_word("Quillstore") and not common_word("Ollama")

@@ -32,6 +32,8 @@ MAX_WORDS = 80  # longer is a paragraph the splitter could not cut (a list witho
 NEAR_COPY = 0.5  # share of words the model's quote has in common with a sentence it was meant to copy
 
 _CLOSING = ".!?。！？…\"'”’»」』)"
+# what closes the markup a sentence's last words are in: emphasis marks, a link's end with its target
+_CLOSING_MARKUP = re.compile(r"\]\([^()\s]*\)|\]\]|[*_~=\]]")
 # What a definition says right after the name: "is a", "was an", "is one of", "(BM25), a ..."
 _DEFINES = re.compile(
     r"^\s*(?:\([^)]{1,80}\)\s*)?(?:,\s*(?:an?|the)\s+[^,]{3,120},\s*)?(?:is|are|was|were)\s+(?:an?|one|the)\b"
@@ -133,7 +135,15 @@ def best(found: Sequence[Found], limit: int = MAX_FOUND) -> list[Found]:
 
 
 def closing(text: str, end: int) -> int:
-    """`end` moved past the sentence's closing punctuation (a full stop, a closing quote or bracket)."""
-    while end < len(text) and text[end] in _CLOSING:
-        end += 1
-    return end
+    """`end` moved past the sentence's closing punctuation (a full stop, a closing quote or bracket) and the
+    markup its last words close (emphasis, a link's `]]` or `](target)`), so a sentence that ends inside
+    either ("… using _internal links_.") is never cut there."""
+    while True:
+        while end < len(text) and text[end] in _CLOSING:
+            end += 1
+        past = end
+        while found := _CLOSING_MARKUP.match(text, past):
+            past = found.end()
+        if past == end or (past < len(text) and text[past].isalnum()):
+            return end  # no markup, or marks inside a word (`snake_case`, `a=b`): the sentence ends here
+        end = past

@@ -1,7 +1,7 @@
 """Markdown as its reader sees it: a link shows its text, an embed of a file (an icon, an image) shows nothing,
 emphasis marks are gone; inline code stays code, as written (what a reader saw there is the code itself). A
 sentence quoted from a source keeps what its reader read ("With the Backlinks plugin, you can see…"), never
-half of its syntax ("With the Backlinks [Core plugins|plugin]…").
+half of its syntax ("With the Backlinks [Core plugins|plugin]…"), even where it was cut inside a link.
 
 Linear in the text: each pattern is a single pass with bounded lookahead inside a line.
 """
@@ -21,6 +21,9 @@ _AUTOLINK = re.compile(r"<(https?://[^>\s]*)>")
 _EMPHASIS = re.compile(r"\*\*|__|~~|==|(?<!\w)[*_](?=\w)|(?<=\w)[*_](?!\w)")
 _CODE = re.compile(r"(`+)[^`\n]+?\1(?!`)")
 _CALLOUT_MARK = re.compile(r"^(\s*>\s*)\[![^\]\n]*\][-+]?", re.MULTILINE)
+# a link the text was cut inside of, at its end: "using [[Internal links|internal", "see [the docs](https://"
+_CUT_WIKILINK = re.compile(r"(!?)\[\[([^\[\]\n]*)\Z")
+_CUT_LINK = re.compile(r"(!?)\[([^\[\]\n]*)(?:\]\([^()\s]*)?\Z")
 
 
 def _wikilink(match: re.Match[str]) -> str:
@@ -42,11 +45,23 @@ def reader_text(text: str) -> str:
     for code in _CODE.finditer(text):
         out += [_outside_code(text[last : code.start()]), code.group(0)]
         last = code.end()
-    out.append(_outside_code(text[last:]))
+    out.append(_outside_code(text[last:], end=True))
     return "".join(out)
 
 
-def _outside_code(text: str) -> str:
+def _cut_link(match: re.Match[str]) -> str:
+    if match.group(1):  # an embed shows no words, whole or cut
+        return ""
+    target, bar, label = match.group(2).partition("|")
+    return label if bar else posixpath.basename(target.partition("#")[0]) if match.re is _CUT_WIKILINK else target
+
+
+def _outside_code(text: str, end: bool = False) -> str:
+    """`text` (no code span in it) as its reader sees it; `end`: it ends the text, which may have been cut
+    inside a link (a claim or a quote that stops short of the `]]`), read then as the link would be."""
+    if end and "[" in text:
+        text = _CUT_WIKILINK.sub(_cut_link, text, count=1)
+        text = _CUT_LINK.sub(_cut_link, text, count=1)
     text = _EMBED.sub("", text)
     text = _IMAGE.sub("", text)
     text = _WIKILINK.sub(_wikilink, text)
