@@ -108,7 +108,9 @@ def test_estimate_and_dry_run_capture_nothing(tmp_path: Path) -> None:
         assert {p: h for p, h in _tree(root).items() if not p.startswith(".wikic/")} == before
 
         code, out = _ingest(root, str(inbox["rag.md"]))  # the real run: the dry run's reply is reused
-        assert code == 0 and "(from cache)" in out
+        # and its cost, which no row counted (a dry run writes none), is counted by this run's row
+        assert code == 0 and "20 tokens (from cache, first paid " in out
+        assert "20 tokens (cached, first paid " in (root / "log.md").read_text(encoding="utf-8")
         assert len(server.chat_requests()) == 1
         assert (root / "raw/articles/retrieval-and-generation.md").read_text(encoding="utf-8") == SOURCES["rag.md"]
         assert (root / "concepts/retrieval-augmented-generation.md").exists()

@@ -196,6 +196,8 @@ class IngestReport:
             "calls": sum(s.calls for s in self.sources),
             "prompt_tokens": sum(s.prompt_tokens for s in self.sources),
             "completion_tokens": sum(s.completion_tokens for s in self.sources),
+            # of those, the tokens of cached replies an earlier run paid for and wrote no row for
+            "earlier_tokens": sum(s.earlier_tokens for s in self.sources),
             "cost": round(sum(cost_values), 6) if cost_values else None,
         }
 
@@ -337,6 +339,7 @@ class _Run:
     settings: Settings
     today: dt.date
     report: IngestReport
+    shown: set[str] = field(default_factory=set)  # the sources whose "compiled" progress event was sent
 
     @property
     def previewing(self) -> bool:
@@ -498,8 +501,8 @@ def _compile(run: _Run, sources: list[CapturedSource], todo: list[CapturedSource
     run.llm = BoundedLLM(run.llm or run.context.llm(), run.settings.llm.concurrency)
     job = CompileJob(root, run.schema, run.settings, run.today, options.force, options.dry_run, told, reading)
     early = EarlyCompile(job, todo)
-    results = _extract(run, run.llm, todo, prompt, relate, cache, early, waiting)
-    written = _write(run, sources, todo, results, early, job, composing)
+    results = _extract(run, run.llm, todo, prompt, relate, cache, early, waiting, len(sources))
+    written = _write(run, sources, todo, results, early, job, composing, cache)
     if written is not None:
         _after(run, *written, composing, cache)
 
@@ -538,11 +541,12 @@ def _waiting_names(root: Path) -> Callable[[CapturedSource], list[str]]:
 
 
 def _extract(run: _Run, llm: BoundedLLM, todo: list[CapturedSource], prompt: PromptContext, relate: _Relate,
-             cache: ReplyCache, early: EarlyCompile, waiting: Callable[[CapturedSource], list[str]],
+             cache: ReplyCache, early: EarlyCompile, waiting: Callable[[CapturedSource], list[str]], total: int,
              ) -> dict[str, ExtractionResult | Exception]:
     """Ask the model for each source's plan, in parallel and within the token budget, compiling what is ready
-    meanwhile; each source's plan, or the error that failed it. Each worker first finds its source's relevant
-    pages (`relate`), beside the other workers' model calls. Ctrl-C stops the asking (the report says so)."""
+    meanwhile (each source's progress event sent as it is compiled, of `total`); each source's plan, or the
+    error that failed it. Each worker first finds its source's relevant pages (`relate`), beside the other
+    workers' model calls. Ctrl-C stops the asking (the report says so)."""
     from wikic.ingest.extract.run import ExtractionResult, extract_plan, source_chunks
     from wikic.ingest.workers import DaemonPool
 
@@ -566,8 +570,11 @@ def _extract(run: _Run, llm: BoundedLLM, todo: list[CapturedSource], prompt: Pro
             results[src.raw_path] = RuntimeError(describe(exc))
 
     def meanwhile() -> None:
-        # between replies: compile what is ready, and make the replies cached so far durable in one batch
+        # between replies: compile what is ready and say so, and make the replies cached so far durable in one
+        # batch (a source compiled now is written once the model is done, or at once when the run is stopped)
         early.advance(results)
+        if not options.dry_run:
+            _show_compiled(run, early.compiled(), len(run.report.sources) + 1, total)
         cache.sync()
 
     pool = DaemonPool(max(1, settings.llm.concurrency), "wikic-ingest")
@@ -600,9 +607,10 @@ def _extract(run: _Run, llm: BoundedLLM, todo: list[CapturedSource], prompt: Pro
 
 def _write(run: _Run, sources: list[CapturedSource], todo: list[CapturedSource],
            results: dict[str, ExtractionResult | Exception], early: EarlyCompile, job: CompileJob,
-           composing: bool) -> tuple[list[str], str | None] | None:
+           composing: bool, cache: ReplyCache) -> tuple[list[str], str | None] | None:
     """As the vault's writer: compile the plans and write the pages through the journal (a dry run: their
-    diffs, and None). The paths the run touched, and its journal run."""
+    diffs, and None), then mark the replies the log rows counted. The paths the run touched, and its
+    journal run."""
     from wikic.ingest.session import CompileSession
 
     root, options, report, schema = run.root, run.options, run.report, run.schema
@@ -612,7 +620,7 @@ def _write(run: _Run, sources: list[CapturedSource], todo: list[CapturedSource],
         # what was compiled during extraction stands if the vault is still what it read; else all again
         session = early.take() or CompileSession(job)
         session.finish(todo, results, interrupted=report.interrupted is not None)
-        _add_reports(report, session.reports, run.progress, len(sources), written=not options.dry_run)
+        _add_reports(run, session.reports, len(sources), written=not options.dry_run)
         if options.dry_run:
             report.diffs = _diffs(session.compiler, root, schema)
             return None
@@ -630,6 +638,8 @@ def _write(run: _Run, sources: list[CapturedSource], todo: list[CapturedSource],
             plan.compose = plan_pages if composing else []  # composed next, or by the next run if this one stops
             plan.commit(root, run.page_types)
             run_id = plan.run
+            # each reply's cost is counted once: by the row of the first source compiled with it
+            cache.mark_counted((key for ref in session.recorded for key in session.replies.get(ref, ())), run_id)
         session.compiler.dedup.keep()  # the memory vectors embedded meanwhile, for the next runs
     return touched, run_id
 
@@ -705,13 +715,23 @@ def _bring_in_waiting(context: VaultContext, report: IngestReport, llm: LLM | No
     return llm
 
 
-def _add_reports(report: IngestReport, reports: list[SourceReport], progress: ProgressCallback | None, total: int,
-                 *, written: bool) -> None:
-    """Add the compiled sources' reports, each written one shown as progress."""
-    for r in reports:
-        report.sources.append(r)
-        if progress and written and r.status == "compiled":
-            progress(ProgressEvent("write", len(report.sources), total, "sources", note=r.raw_path))
+def _add_reports(run: _Run, reports: list[SourceReport], total: int, *, written: bool) -> None:
+    """Add the compiled sources' reports, each written one shown as progress (unless it was as it compiled)."""
+    first = len(run.report.sources) + 1
+    run.report.sources += reports
+    if written:
+        _show_compiled(run, reports, first, total)
+
+
+def _show_compiled(run: _Run, reports: Sequence[SourceReport], first: int, total: int) -> None:
+    """A progress event for each source of `reports` compiled and not shown yet, numbered from `first` as the
+    run's report lists them, of `total`."""
+    if run.progress is None:
+        return
+    for n, r in enumerate(reports, first):
+        if r.status == "compiled" and r.raw_path not in run.shown:
+            run.shown.add(r.raw_path)
+            run.progress(ProgressEvent("write", n, total, "sources", note=r.raw_path))
 
 
 def _plan_run(

@@ -47,8 +47,12 @@ class SourceReport:
     kept_edits: list[str] = field(default_factory=list)
     calls: int = 0
     cached_calls: int = 0
+    # the tokens its log.md row counts: paid now, and what cached replies cost when no row counted them yet
     prompt_tokens: int = 0
     completion_tokens: int = 0
+    earlier_tokens: int = 0  # of those, the tokens paid by an earlier run (it was stopped, or the source failed)
+    first_paid: str = ""  # the day the first of those was paid (YYYY-MM-DD)
+    left_out: list[str] = field(default_factory=list)  # replies' items over their schema's limits ("where: label")
     context_pages: int = 0
     cost: float | None = None
     error: str | None = None
@@ -100,8 +104,11 @@ def log_notes(r: SourceReport, link: Callable[[str], str]) -> str:
         parts.append(f"{len(r.contested)} contested")
     if r.rejected:
         parts.append(f"{len(r.rejected)} pairings refused")
+    if r.left_out:
+        parts.append(f"{len(r.left_out)} left out over the plan's limits")
     cached = bool(r.cached_calls and not r.calls - r.cached_calls)
-    parts.append(usage(r.prompt_tokens + r.completion_tokens, r.cost, cached=cached))
+    parts.append(usage(r.prompt_tokens + r.completion_tokens, r.cost, cached=cached, earlier=r.earlier_tokens,
+                       paid=r.first_paid))
     return notes(*parts)
 
 
@@ -137,10 +144,11 @@ def _totals_lines(report: IngestReport) -> list[str]:
     skipped = f", {t['interrupted']} interrupted" if t["interrupted"] else ""
     skipped += f", {t['skipped']} skipped" if t["skipped"] else ""
     skipped += f", {t['nothing_extracted']} with nothing extracted" if t["nothing_extracted"] else ""
+    earlier = f" ({t['earlier_tokens']:,} of them first paid by an earlier run)" if t["earlier_tokens"] else ""
     lines.append(
         f"{t['compiled']} compiled, {t['unchanged']} unchanged, {t['failed']} failed{skipped}: "
         f"{t['created']} page(s) created, {t['updated']} updated, "
-        f"{t['prompt_tokens'] + t['completion_tokens']:,} tokens{cost}"
+        f"{t['prompt_tokens'] + t['completion_tokens']:,} tokens{earlier}{cost}"
     )
     if t["skipped"]:
         lines.append("the token budget (--max-tokens) was reached: run `wikic ingest` again to compile the rest")
@@ -194,8 +202,12 @@ def source_lines(s: SourceReport) -> list[str]:
             f" — {len(created)} created, {len(updated)} updated, "
             f"{s.prompt_tokens + s.completion_tokens:,} tokens"
         )
-        if s.cached_calls and s.cached_calls == s.calls:
-            head += " (from cache)"
+        said = ["from cache"] if s.cached_calls and s.cached_calls == s.calls else []
+        if s.earlier_tokens:  # paid by a run that wrote nothing for this source: its row counts them now
+            whole = bool(said) and s.earlier_tokens == s.prompt_tokens + s.completion_tokens
+            share = "" if whole else f"{s.earlier_tokens:,} of them "
+            said.append(f"{share}first paid {s.first_paid or 'earlier'}, counted now")
+        head += f" ({', '.join(said)})" if said else ""
     if s.error:
         head += f" — {s.error}"
     lines.append(head)
@@ -207,6 +219,8 @@ def source_lines(s: SourceReport) -> list[str]:
         lines.append(f"  waiting for more sources (below threshold): {', '.join(dict.fromkeys(s.pending))}")
     if s.dropped:
         lines.append(f"  {sum(s.dropped.values())} not written: {dropped_reasons(s.dropped)}")
+    if s.left_out:
+        lines.append(f"  left out, over the plan's limits (the best-supported items kept): {_left_out(s.left_out)}")
     if s.invented:
         lines.append(f"  names the source never writes (dropped as invented): {', '.join(dict.fromkeys(s.invented))}")
     if s.titles:
@@ -278,6 +292,15 @@ def conversation_lines(report: IngestReport) -> list[str]:
         lines += [f"  not read (kept for the next run): {error}" for error in c.errors]
         lines += [f"  not a capture: {item}" for item in c.quarantined]
     return lines
+
+
+def _left_out(items: list[str]) -> str:
+    """"entities: A, B; concepts: C" for the items left out, "where: label" each."""
+    grouped: dict[str, list[str]] = {}
+    for item in items:
+        where, _, label = item.partition(": ")
+        grouped.setdefault(where, []).append(label)
+    return "; ".join(f"{where}: {', '.join(labels)}" for where, labels in grouped.items())
 
 
 def _by_reason(rows: list[dict[str, str]], key: str) -> str:

@@ -114,6 +114,7 @@ class CompileSession:
                                  kept=packaged_vectors(job.root), vault=reading.vault)
         self.reports: list[SourceReport] = []
         self.recorded: list[str] = []  # the raw paths compiled, in order (each gets its log.md row)
+        self.replies: dict[str, list[str]] = {}  # raw path -> the cached replies its log.md row counts
 
     @property
     def done(self) -> int:
@@ -153,15 +154,19 @@ class CompileSession:
     def _compile(self, src: CapturedSource, got: ExtractionResult) -> SourceReport:
         ref = src.text_path
         usage = got.usage
+        # its row counts what was paid now and what cached replies cost when no row counted them yet
+        prompt, completion = usage.counted_prompt_tokens, usage.counted_completion_tokens
         r = SourceReport(
             ref,
             src.title,
             "compiled",
             calls=usage.calls,
             cached_calls=usage.cached_calls,
-            prompt_tokens=usage.prompt_tokens,
-            completion_tokens=usage.completion_tokens,
-            cost=self.job.settings.llm.cost(usage.prompt_tokens, usage.completion_tokens),
+            prompt_tokens=prompt,
+            completion_tokens=completion,
+            earlier_tokens=usage.earlier_tokens,
+            first_paid=usage.first_paid,
+            cost=self.job.settings.llm.cost(prompt, completion),
             context_pages=self.job.context_pages.get(src.raw_path, 0),
         )
         try:
@@ -180,8 +185,10 @@ class CompileSession:
         r.names_found = list(got.plan.missed)
         r.rules_found = got.plan.rules_found
         r.strategy, r.nothing_extracted = got.strategy, got.nothing_extracted
+        r.left_out = list(got.left_out)
         if not self.job.dry_run:
             self._record(src, r, result)
+            self.replies[src.text_path] = list(usage.replies)
         return r
 
     def _record(self, src: CapturedSource, r: SourceReport, result: SourceResult) -> None:
@@ -219,6 +226,10 @@ class EarlyCompile:
         except Exception:  # noqa: BLE001 - the compile under the lock meets it again and reports it as it always did
             self._drop()
         self._busy = False  # not in a `finally`: a step cut by Ctrl-C stays busy, so the session is dropped
+
+    def compiled(self) -> list[SourceReport]:
+        """The reports of the sources compiled so far, in the run's order (none once the session is dropped)."""
+        return list(self._session.reports) if self._session is not None and not self._busy else []
 
     def take(self) -> CompileSession | None:
         """The early session, if it is whole and the vault is still what it read (call under the vault lock)."""

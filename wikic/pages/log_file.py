@@ -51,9 +51,19 @@ def listed(verb: str, links: Sequence[str]) -> str:
     return f"{verb} {shown}" + (f" and {more} more" if more > 0 else "")
 
 
-def usage(tokens: int, cost: float | None, *, cached: bool = False) -> str:
-    """The short tail of a row's notes: '4,120 tokens, $0.0123' ('(cached)' when nothing was paid for)."""
-    said = f"{tokens:,} tokens" + (" (cached)" if cached else "")
+def usage(tokens: int, cost: float | None, *, cached: bool = False, earlier: int = 0, paid: str = "") -> str:
+    """The short tail of a row's notes: '4,120 tokens, $0.0123' ('(cached)' when nothing was paid for).
+
+    `earlier` of `tokens` were paid for on the day `paid` by a run that wrote no row for them (it was
+    stopped, or its source failed): '4,120 tokens (3,000 of them first paid 2026-11-29)', or '(cached, first
+    paid ...)' when all were. A row's tokens are the one number followed by "tokens" (`read_rows` sums them)."""
+    on = f" {paid}" if paid else " earlier"
+    if earlier and cached:
+        said = f"{tokens:,} tokens (cached, first paid{on})"
+    elif earlier:
+        said = f"{tokens:,} tokens ({earlier:,} of them first paid{on})"
+    else:
+        said = f"{tokens:,} tokens" + (" (cached)" if cached else "")
     return said + (f", ${cost:.4f}" if cost is not None else "")
 
 

@@ -28,6 +28,7 @@ from typing import Any, Protocol
 
 from wikic.errors import LLMError
 from wikic.ingest.anchor import AnchorIndex, anchor_plan
+from wikic.ingest.extract.limits import quote_support
 from wikic.ingest.extract.merge import merge_plans
 from wikic.ingest.extract.prompt import (
     INTERVAL_FIELDS,
@@ -92,6 +93,7 @@ class ExtractionResult:
     chunks: int  # window replies merged (more than the windows if a truncated one was split)
     strategy: str = "single"  # how it was asked: single, two-pass, or both ("single+two-pass")
     signals: tuple[str, ...] = ()  # what the source looks like it names
+    left_out: tuple[str, ...] = ()  # items of replies over their schema's limits not kept (`limits.py`)
 
     @property
     def nothing_extracted(self) -> bool:
@@ -188,7 +190,8 @@ def extract_plan(
     strategy = "+".join(s for s in ("single", "two-pass") if s in asker.used) or "single"
     signals = tuple(name_signals(without_data_urls(source.text)))  # base64 is no name
     known = [*existing_pages, *known_names]  # names the source may write that the model passed over
-    return ExtractionResult(anchor_plan(merged, source.text, known), asker.usage, len(plans), strategy, signals)
+    return ExtractionResult(anchor_plan(merged, source.text, known), asker.usage, len(plans), strategy, signals,
+                            tuple(asker.left_out))
 
 
 class _Asker:
@@ -206,6 +209,7 @@ class _Asker:
         self.cache = cache
         self.on_tokens = on_tokens
         self.usage = Usage()
+        self.left_out: list[str] = []  # items of replies over their limits, not kept
         self.transcript = is_transcript(source)
         self.used: set[str] = set()
         self.auto = settings.llm.strategy == "auto"
@@ -254,12 +258,17 @@ class _Asker:
             return self._ask(strategy, parts[0], depth + 1) + self._ask(strategy, parts[1], depth + 1)
 
     def _call(self, messages: list[dict[str, str]], output: Any, schema_name: str, chunk: Chunk | None = None) -> Any:
-        """Ask for `output`; with `chunk`, its facts carry only the optional fields that can hold there."""
+        """Ask for `output`; with `chunk`, its facts carry only the optional fields that can hold there, and a
+        reply over a list limit keeps the items whose quotes the chunk writes most."""
         fields = fact_fields(chunk, self.existing_claims) if chunk is not None else (*INTERVAL_FIELDS, PAIRING_FIELD)
-        return ask(
+        support = quote_support(chunk.text, self.source.text_path) if chunk is not None else None
+        got = ask(
             self.llm, messages, output, schema_name=schema_name, max_tokens=self.settings.llm.max_output_tokens,
             cache=self.cache, schema=asked_schema(output, fields), usage=self.usage, on_tokens=self.on_tokens,
-        ).value
+            support=support,
+        )
+        self.left_out += got.left_out
+        return got.value
 
     def _single(self, chunk: Chunk) -> ChunkPlan:
         messages = build_messages(
@@ -307,9 +316,11 @@ class _Asker:
                 MemoriesPlan,
                 MEMORIES_SCHEMA_NAME,
             )
-            return TranscriptPlan(summary="", entities=entities, concepts=[], comparisons=[], relations=[],
-                                  memories=remembered.memories)
-        return ChunkPlan(summary="", entities=entities, concepts=[], comparisons=[], relations=[])
+            return TranscriptPlan.model_construct(summary="", entities=entities, concepts=[], comparisons=[],
+                                                  relations=[], memories=remembered.memories)
+        # built from replies already validated, each within its own limits: the plan's limit on entities is
+        # the one-call schema's, and every name the names pass found is kept with its claims
+        return ChunkPlan.model_construct(summary="", entities=entities, concepts=[], comparisons=[], relations=[])
 
 
 def _named(plans: Sequence[ChunkPlan]) -> int:

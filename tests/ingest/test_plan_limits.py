@@ -1,0 +1,95 @@
+"""A plan over one of its limits keeps what fits: a reply with more entities than a plan holds keeps the
+best-supported ones (their quotes are in the source) and says which it left out, without asking again; the
+names-first pass keeps every name it found, however many; neither is ever a traceback."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from fake_llm import FakeLLM
+
+from wikic.ingest.extract.prompt import PromptContext
+from wikic.ingest.extract.run import extract_plan
+from wikic.ingest.pipeline import IngestOptions, ingest
+from wikic.ingest.plan_model import MAX_ENTITIES, NAMES_SCHEMA_NAME, SCHEMA_NAME
+from wikic.ingest.report import render_report
+from wikic.settings import LLMSettings, Settings
+from wikic.vault.init import init_vault
+
+NAMES = ["Zarvik", "Quenlo", "Brastel", "Movrane", "Tellig", "Oskuna", "Pildor", "Vantrel", "Coraxe", "Dulmin",
+         "Ferrowe", "Gastrin", "Hovalt", "Jirrex"]
+TEXT = "# Fourteen plugins\n\n" + "".join(f"{n} is a plugin that keeps notes in order.\n\n" for n in NAMES)
+assert len(NAMES) == MAX_ENTITIES + 2
+
+
+@dataclass(frozen=True)
+class Source:
+    text: str = TEXT
+    text_path: str = "raw/articles/fourteen-plugins.md"
+    title: str = "Fourteen plugins"
+
+
+def entity(name: str, quote: str) -> dict[str, Any]:
+    return {"name": name, "kind": "product", "aliases": [], "summary": f"{name} is a plugin.",
+            "facts": [{"text": f"{name} keeps notes in order.", "quote": quote}]}
+
+
+def over_the_limit() -> dict[str, Any]:
+    """Fourteen entities; the quotes of the first and the sixth are nowhere in the source."""
+    entities = [entity(n, f"{n} is a plugin that keeps notes in order.") for n in NAMES]
+    entities[0] = entity(NAMES[0], "Zarvik was written in a weekend by two friends.")
+    entities[5] = entity(NAMES[5], "Oskuna ships with a dark theme and a light one.")
+    return {"summary": "Plugins.", "entities": entities, "concepts": [], "comparisons": [], "relations": []}
+
+
+def settings(strategy: str) -> Settings:
+    return Settings(llm=LLMSettings(strategy=strategy, concurrency=1))
+
+
+def test_a_reply_over_the_entity_limit_keeps_the_best_supported_and_names_the_rest() -> None:
+    llm = FakeLLM(over_the_limit())
+    result = extract_plan(llm, Source(), context=PromptContext(), settings=settings("single"))
+    assert [c.schema_name for c in llm.history] == [SCHEMA_NAME]  # kept as it came, not asked again
+    kept = [e.name for e in result.plan.entities if not e.found]
+    assert kept == [n for n in NAMES if n not in ("Zarvik", "Oskuna")]
+    assert result.left_out == ("entities: Zarvik", "entities: Oskuna")
+
+
+def test_the_names_first_pass_keeps_every_name_past_the_one_call_limit() -> None:
+    def two_pass(messages: Sequence[Mapping[str, str]]) -> Any:
+        ask = messages[-1]["content"]
+        if "List every named thing" in ask:
+            return {"names": [{"name": n, "kind": "plugin"} for n in NAMES]}
+        asked = [n for n in NAMES if f"- {n}" in ask]
+        return {"items": [{"name": n, "facts": [{"text": f"{n} keeps notes in order.",
+                                                  "quote": f"{n} is a plugin that keeps notes in order."}]}
+                          for n in asked]}
+
+    llm = FakeLLM().respond_with(two_pass)
+    result = extract_plan(llm, Source(), context=PromptContext(), settings=settings("two-pass"))
+    assert llm.history[0].schema_name == NAMES_SCHEMA_NAME
+    assert sorted(e.name for e in result.plan.entities) == sorted(NAMES) and result.left_out == ()
+
+
+def test_an_ingest_says_what_a_plan_over_its_limit_left_out(tmp_path: Path) -> None:
+    root = tmp_path / "wiki"
+    init_vault(root)
+    schema = root / "SCHEMA.md"
+    schema.write_text(schema.read_text(encoding="utf-8").replace("entity_min_references: 2",
+                                                                 "entity_min_references: 1"), encoding="utf-8")
+    (root / "wikic.toml").write_text('[llm]\nstrategy = "single"\nconcurrency = 1\n', encoding="utf-8")
+    source = tmp_path / "plugins.md"
+    source.write_text(TEXT, encoding="utf-8")
+    llm = FakeLLM().respond_with(lambda messages: over_the_limit())
+    report = ingest(root, IngestOptions(inputs=[str(source)], use_palace=False, lint_after=False, compose=False,
+                                        today=dt.date(2026, 12, 1)), llm=llm)
+    [r] = report.sources
+    assert (r.status, r.error, r.left_out) == ("compiled", None, ["entities: Zarvik", "entities: Oskuna"])
+    assert (root / "entities/quenlo.md").is_file() and not (root / "entities/zarvik.md").exists()
+    assert ("  left out, over the plan's limits (the best-supported items kept): entities: Zarvik, Oskuna"
+            in render_report(report).splitlines())
+    assert "2 left out over the plan's limits" in (root / "log.md").read_text(encoding="utf-8")
