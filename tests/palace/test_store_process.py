@@ -6,6 +6,7 @@ import json
 import os
 import signal
 import sys
+import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -77,6 +78,23 @@ def test_a_killed_child_is_replaced_and_the_call_sent_again(vault: Path) -> None
     assert child.pid not in (None, pid)
     (vault / "entities" / "mistral.md").write_text("---\ntitle: Mistral\n---\n# Mistral\n\nA French lab.\n")
     assert "entities/mistral.md" in sync(vault).added
+
+
+def test_the_child_outlives_the_sigterm_its_process_group_gets(vault: Path) -> None:
+    """`timeout` and a service manager send SIGTERM to the whole process group, as a terminal sends Ctrl-C:
+    the child finishes its calls and leaves when its parent does, which stops in order."""
+    sync(vault)
+    child = store_process()
+    pid = child.pid
+    assert pid is not None
+    os.kill(pid, signal.SIGTERM)
+    deadline = time.monotonic() + 1.0  # time enough for the signal to end a child that does not ignore it
+    while child.pid == pid and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert child.pid == pid
+    with open_palace(vault) as palace:
+        assert search(palace, "French model maker", k=3)
+    assert child.pid == pid
 
 
 def test_a_vault_deleted_and_made_again_at_the_same_path_gets_a_new_palace(

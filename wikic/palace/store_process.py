@@ -423,8 +423,10 @@ def _serve(requests: IO[bytes], replies: IO[bytes]) -> None:
 
 
 def main() -> None:
-    # Ctrl-C reaches the whole process group; the child finishes its call and leaves when the parent does.
+    # Ctrl-C reaches the whole process group, and so does the SIGTERM of `timeout` or a service manager: the
+    # child finishes its call and leaves when the parent does, which stops in order on either.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
     requests = os.fdopen(os.dup(0), "rb")
     replies = os.fdopen(os.dup(1), "wb")
     # anything a library prints must not corrupt the reply stream
