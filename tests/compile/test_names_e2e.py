@@ -128,3 +128,55 @@ def test_an_alias_that_is_another_pages_name_is_refused_and_the_two_stay_apart(t
     assert pages["entities/quillstore.md"][1] == []
     assert report.sources[0].aliases_refused == [
         {"name": "Quillstore", "alias": "QStore", "reason": "another page's title or alias"}]
+
+
+def _damaged(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A vault as a compile that checked no names left it, from the careless model: every proposed word a
+    subject and every alias kept, so the subjects fold together through the aliases."""
+    import wikic.ingest.anchor as anchor
+    import wikic.ingest.extract.merge as merge
+    from wikic.text.name_use import NameUse
+
+    with monkeypatch.context() as patched:
+        patched.setattr(NameUse, "refusal", lambda self, name, concept=False: None)
+        patched.setattr(anchor, "kept_aliases", lambda name, aliases, *a, **k: (tuple(aliases), []))
+        patched.setattr(merge, "same_subject", lambda *a, **k: True)
+        root = _vault(tmp_path)
+        _ingest(root, _careless(), sorted(SOURCES.glob("*.md"))[:2])
+    titles = {t for t, _, _ in _pages(root).values()}
+    assert {"Keeping", "The", "Two"} & titles, titles  # the damage this test repairs
+    return root
+
+
+def test_a_vault_an_earlier_compile_damaged_is_repaired_by_the_next_ingest(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    root = _damaged(tmp_path, monkeypatch)
+    sources = [str(p) for p in sorted((root / "raw" / "articles").glob("*.md"))]
+    report = ingest(root, IngestOptions(inputs=sources, use_palace=False, compose=False, today=TODAY, force=True),
+                    llm=_careless())
+    pages = _pages(root)
+    ordinary = {normalize_name(w) for w in EXPECTED["ordinary"]}
+    assert not {normalize_name(t) for t, _, _ in pages.values()} & ordinary, sorted(pages)
+    forms = {normalize_name(f): subject for subject, names in EXPECTED["entities"].items() for f in names}
+    for path, (title, aliases, _) in pages.items():  # the folded subjects are apart again
+        assert len({forms[normalize_name(n)] for n in (title, *aliases) if normalize_name(n) in forms}) <= 1, path
+    removed = [p for s in report.sources for p in s.removed]
+    assert removed and all(not (root / p).exists() for p in removed)
+    index = (root / "index.md").read_text(encoding="utf-8")
+    assert not any(f"[[{Path(p).stem}]]" in index for p in removed)
+    log = (root / "log.md").read_text(encoding="utf-8")
+    assert "removed" in log and "no subject" in log
+    lint = run_lint(root, LintOptions(use_cache=False, strict=True))
+    assert [f"{f.path}: {f.rule} {f.message}" for f in lint.findings if f.severity in ("error", "warning")] == []
+
+
+def test_a_page_a_person_wrote_on_is_kept_when_its_name_is_refused(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    root = _damaged(tmp_path, monkeypatch)
+    page = next(root / p for p, (t, _, _) in _pages(root).items() if t in ("Keeping", "The", "Two"))
+    page.write_text(page.read_text(encoding="utf-8") + "\nMy own note on this page.\n", encoding="utf-8")
+    sources = [str(p) for p in sorted((root / "raw" / "articles").glob("*.md"))]
+    report = ingest(root, IngestOptions(inputs=sources, use_palace=False, compose=False, today=TODAY, force=True),
+                    llm=_careless())
+    assert page.exists() and "My own note on this page." in page.read_text(encoding="utf-8")
+    assert any(page.name in k and "kept" in k for s in report.sources for k in s.kept_edits)

@@ -55,13 +55,15 @@ class HubPlanner:
         compiled: Mapping[str, dict[str, Any]] | None = None,
         mentions: Mapping[str, dict[str, Any]] | None = None,
         vault: Vault | None = None,
+        removed: Iterable[str] = (),
     ) -> None:
-        """`vault`: the vault as on disk, when the run has read it already (it is taken over)."""
+        """`vault`: the vault as on disk, when the run has read it already (it is taken over); `removed`: the
+        pages the run removes."""
         self.root = Path(root)
         self.schema = schema
         self.today = today
         self.view = build_view(self.root, schema, planned=planned, compiled=compiled, mentions=mentions,
-                               vault=vault)
+                               vault=vault, removed=removed)
         self._known = dict(self.view.source_pages)  # raw path -> the source page it has already
         self._wanted: dict[str, str] = {}  # raw path -> the source page to write
         self._rendered: dict[str, tuple[str, str | None, str]] | None = None  # raw -> (path, current, new)

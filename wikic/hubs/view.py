@@ -195,14 +195,18 @@ def build_view(
     mentions: Mapping[str, dict[str, Any]] | None = None,
     new_rows: Iterable[str] = (),
     vault: Vault | None = None,
+    removed: Iterable[str] = (),
 ) -> HubView:
-    """The vault at `root` once `planned` (path -> text) is written, the compiled ledger holds `compiled`
-    (raw path -> entry, over what it holds now), the mentions ledger is `mentions` (None: as it is) and
-    log.md has `new_rows` appended. `vault`: the vault as it is on disk, when the caller has read it already
-    (it is taken over: the planned texts are laid over it)."""
+    """The vault at `root` once `planned` (path -> text) is written, the pages `removed` are gone, the compiled
+    ledger holds `compiled` (raw path -> entry, over what it holds now), the mentions ledger is `mentions`
+    (None: as it is) and log.md has `new_rows` appended. `vault`: the vault as it is on disk, when the caller
+    has read it already (it is taken over: the planned texts are laid over it)."""
     root = Path(root)
     planned = dict(planned or {})
     vault = vault if vault is not None else load_vault(root, use_cache=True, schema=schema)
+    for path in removed:
+        vault.files.pop(path, None)
+        vault.notes.pop(path, None)
     for path, text in planned.items():
         data = text.encode("utf-8", "surrogatepass")
         vault.files[path] = FileInfo(path, len(data), 0)

@@ -30,21 +30,32 @@ from wikic.ingest.anchor import is_about
 from wikic.ingest.comparisons import build_table, render_table
 from wikic.ingest.page import NewClaim, NewRelation, render_page
 from wikic.ingest.plan_model import Comparison, Memory, Plan
+from wikic.ingest.repair import Removed, repair_names, unlinked
 from wikic.ingest.siblings import see_also
 from wikic.memory.identity import Identity
 from wikic.memory.kept_vectors import KeptVectors
 from wikic.memory.merge import Deduplicator, Embed, memory_blocks
+from wikic.pages.blocks import find_block, remove_block
 from wikic.pages.frontmatter import dump_frontmatter
 from wikic.pages.index_file import Entry
 from wikic.pages.render import clean_text, clean_title, link, linkify
 from wikic.resources import page_skeleton
 from wikic.vault import frontmatter as fm_parser
 from wikic.vault.formats.anchors import parse_spec, render as render_anchor
-from wikic.vault.formats.claims import BY_SENTENCE, Citation, Claim, claim_id, is_claim_id, plain_text, scan
+from wikic.vault.formats.claims import (
+    BY_SENTENCE,
+    CLAIMS_KEY,
+    Citation,
+    Claim,
+    claim_id,
+    is_claim_id,
+    plain_text,
+    scan,
+)
 from wikic.vault.formats.dates import VIA_CAPTURED
 from wikic.vault.frontmatter import split_page
 from wikic.vault.layout import RAW_DIR
-from wikic.vault.lead import lead_of
+from wikic.vault.lead import LEAD_KEY, lead_of
 from wikic.vault.link_text import LinkNames
 from wikic.vault.load import Vault, load_vault, walk
 from wikic.vault.names import PageNames, base_name, lookup_keys, name_keys, normalize_name
@@ -65,6 +76,10 @@ KIND_TAGS = {
     "dataset": ("dataset", "data"),
     "place": ("place", "location"),
     "event": ("event",),
+}
+# The words that say a page's subject is of the kind, for the kinds a model gives what it cannot place.
+KIND_WORDS = {
+    "product": ("product", "tool", "app", "application", "software", "service", "library", "framework", "platform"),
 }
 
 
@@ -98,6 +113,7 @@ class SourceResult:
     contested: list[str] = field(default_factory=list)  # pages whose current claims contradict each other
     merged_claims: int = 0  # claims written onto a claim another source states (one line, one more anchor)
     aliases_refused: list[tuple[str, str]] = field(default_factory=list)  # (name, alias another page holds)
+    removed: list[Removed] = field(default_factory=list)  # pages named by a word now refused, nothing left on
 
     @property
     def compiled_pages(self) -> list[str]:
@@ -106,16 +122,22 @@ class SourceResult:
 
 
 def pick_tags(text: str, kind: str, taxonomy: tuple[str, ...], limit: int = 3) -> list[str]:
-    """Taxonomy tags whose words appear in the page's text, plus the tag for the entity's kind."""
+    """The taxonomy tags the page's own text or kind supports: the one tag of its kind of thing (a product's
+    `product`, not `tool` as well), and the tags whose words the text writes. "Product" is what a small model
+    calls whatever it cannot place (an icon, a field of study): that kind gives its tag only when the text says
+    what kind of thing it is in one of its words."""
     chosen: list[str] = []
     low = text.lower()
+
+    def writes(words: str) -> bool:
+        return re.search(r"(?<!\w)" + re.escape(words) + r"(?!\w)", low) is not None
+
     wanted = KIND_TAGS.get(kind.lower(), (kind.lower(),)) if kind else ()
+    said = KIND_WORDS.get(kind.lower())
+    if said is None or any(writes(word) for word in said):
+        chosen += [tag for tag in wanted if tag in taxonomy][:1]
     for tag in taxonomy:
-        if tag in wanted and tag not in chosen:
-            chosen.append(tag)
-    for tag in taxonomy:
-        words = tag.replace("-", " ").replace("_", " ").replace("/", " ")
-        if tag not in chosen and re.search(r"(?<!\w)" + re.escape(words) + r"(?!\w)", low):
+        if tag not in chosen and writes(tag.replace("-", " ").replace("_", " ").replace("/", " ")):
             chosen.append(tag)
     return chosen[:limit]
 
@@ -159,6 +181,7 @@ class Compiler:
         self._block_pages: dict[str, str] | None = None  # claim block id -> the page it is on, as on disk
         self._vault: Vault | None = vault  # the vault on disk, once read
         self._rejected: list[str] = []  # pairings and intervals refused while compiling the current source
+        self.removed: dict[str, Removed] = {}  # pages this run removes: named by a word that is no subject
 
     # -- reading ---------------------------------------------------------------------------------------
 
@@ -278,12 +301,13 @@ class Compiler:
             self.links.copy(),
             self.names.snapshot(),
             self.mentions.snapshot(),
+            dict(self.removed),
         )
         try:
             return self._compile(plan, raw_path)
         except BaseException:
             self.texts, self.originals, self.index_entries = saved.texts, saved.originals, saved.index_entries
-            self.planned_sources = saved.planned_sources
+            self.planned_sources, self.removed = saved.planned_sources, saved.removed
             self._citing = {}
             self.links = saved.links
             self.names.restore(saved.names)
@@ -295,6 +319,7 @@ class Compiler:
         self._rejected = result.rejected
         src = raw_path
         t = self.schema.thresholds
+        repair_names(self, plan, src, result)  # what an earlier compile wrote for names it refuses now
         # What this source adds to each page it names, as (kind, item): the kind says what the item holds
         # (an entity's facts, a concept's sections, a comparison's table), whatever kind of page it lands on.
         touched: dict[str, list[tuple[str, dict[str, Any]]]] = {}
@@ -466,6 +491,66 @@ class Compiler:
 
     def _is_query_page(self, path: str) -> bool:
         return self.folder_types.get(path.split("/", 1)[0]) == "query"
+
+    def is_hub_or_query(self, path: str) -> bool:
+        """Not a subject page: a source page, a query page, or a file outside the page folders."""
+        return self.folder_types.get(path.split("/", 1)[0]) in (None, "query", "source")
+
+    # -- repairing what an earlier compile wrote for names now refused (`repair.py`) ----------------------
+
+    def rename(self, path: str, text: str | None, data: dict[str, Any], title: str) -> None:
+        """Give the page at `path` the names in `data` (its title, its aliases), on the page and for lookups."""
+        aliases = [a for a in data.get("aliases") or [] if isinstance(a, str)]
+        self.names.drop(path)
+        self.names.add(path, title, aliases)
+        if text is not None:
+            self._put(path, dump_frontmatter(data) + split_page(text)[1].lstrip("\n"))
+
+    def without_source(self, path: str, src: str, data: dict[str, Any], result: SourceResult) -> str | None:
+        """The page at `path` once what `src` said on it is taken off (it no longer cites `src`), planned; None
+        when the page cannot be written (left as it is)."""
+        text = self.text(path)
+        if text is None or not self._writable(path):
+            return None
+        body = split_page(text)[1]
+        kind = str(data.get("type") or "entity")
+        sources = [s for s in data.get("sources") or [] if isinstance(s, str) and s != src]
+        new_data = {**data, "sources": sources, "updated": self.today}
+        rendered = self._render(path, kind, body, [(kind, {src: {"facts": [], "relations": []}})], new_data, {},
+                                result)
+        lead = find_block(rendered, LEAD_KEY)
+        held = find_block(rendered, CLAIMS_KEY)
+        lead_ids = set(re.findall(r"\^(c[0-9a-f]{8})\b", lead[3])) if lead is not None else set()
+        if lead_ids and not any(i in (held[3] if held is not None else "") for i in lead_ids):
+            rendered = remove_block(rendered, LEAD_KEY)[0]  # it was a claim of `src` alone: it goes with it
+        new_text = dump_frontmatter(new_data) + rendered.lstrip("\n")
+        self._put(path, new_text)
+        self.planned_sources[path] = frozenset(sources)
+        self._citing.clear()
+        return new_text
+
+    def remove(self, path: str, removed: Removed) -> None:
+        """Remove the page at `path` (planned: the journal deletes it) and the links the compiler wrote to it."""
+        target = self.link_text(path)
+        self.removed[path] = removed
+        self.names.drop(path)
+        self.texts.pop(path, None)
+        for other in self._linking_to(path):
+            text = self.text(other)
+            if text is None or not self._writable(other):
+                continue
+            new_text = unlinked(text, target)
+            if new_text != text:
+                self._put(other, new_text)
+
+    def _linking_to(self, path: str) -> list[str]:
+        """The pages (planned or on disk) whose text links to the page at `path`."""
+        vault = self.disk_vault()
+        stem = posixpath.basename(path)[:-3].casefold()
+        on_disk = {p for p, note in vault.notes.items() if p.split("/", 1)[0] in self.folder_types
+                   for link in note.links if posixpath.basename(link.target).casefold().removesuffix(".md") == stem}
+        planned = {p for p, text in self.texts.items() if f"[[{self.link_text(path)}".casefold() in text.casefold()}
+        return sorted((on_disk | planned) - {path} - set(self.removed))
 
     def _touch(
         self,
@@ -832,6 +917,7 @@ class _Checkpoint:
     links: LinkNames
     names: PageNames
     mentions: dict[str, dict[str, Any]]
+    removed: dict[str, Removed]
 
 
 def _said_of(entry: dict[str, Any]) -> bool:

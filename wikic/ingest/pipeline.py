@@ -750,10 +750,15 @@ def _plan_run(
         if compiler.originals.get(path) != text:
             plan.add_page(path, compiler.originals.get(path), text)
             changed[path] = compiler.originals.get(path)
+    for path in compiler.removed:  # pages named by a word that is no subject, with nothing left on them
+        before = compiler.originals.get(path)
+        if before is not None:
+            plan.remove_page(path, before, compiler.link_text(path))
     plan.compiled = {ref: session.compiled.entries[ref] for ref in session.recorded}
     plan.mentions = session.mentions.items
     hubs = HubPlanner(root, schema, today, planned={p: compiler.texts[p] for p in changed},
-                      compiled=plan.compiled, mentions=plan.mentions, vault=compiler.disk_vault())
+                      compiled=plan.compiled, mentions=plan.mentions, vault=compiler.disk_vault(),
+                      removed=list(compiler.removed))
     # the sources compiled, and every source whose part of a page written changed: a page promoted from the
     # mentions ledger, or one a source joined, is a page its earlier sources fed too
     cited = hubs.sources_shown_otherwise(changed)

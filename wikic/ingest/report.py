@@ -45,6 +45,8 @@ class SourceReport:
     contested: list[str] = field(default_factory=list)  # pages whose current claims contradict each other
     dropped_items: list[str] = field(default_factory=list)
     kept_edits: list[str] = field(default_factory=list)
+    removed: list[str] = field(default_factory=list)  # pages named by a word that is no subject, removed
+    removed_why: list[str] = field(default_factory=list)  # "'Keeping' is no subject (sentence opener)", each
     calls: int = 0
     cached_calls: int = 0
     # the tokens its log.md row counts: paid now, and what cached replies cost when no row counted them yet
@@ -71,6 +73,8 @@ def fill(r: SourceReport, result: SourceResult) -> None:
     r.dropped_items = result.dropped_items
     r.kept_edits = result.kept_edits
     r.rejected, r.superseded, r.contested = result.rejected, result.superseded, result.contested
+    r.removed = [gone.path for gone in result.removed]
+    r.removed_why = [f"'{gone.title}' is no subject ({gone.reason})" for gone in result.removed]
 
 
 def log_notes(r: SourceReport, link: Callable[[str], str]) -> str:
@@ -85,6 +89,8 @@ def log_notes(r: SourceReport, link: Callable[[str], str]) -> str:
         parts.append(f"{r.memories} memories" + (f" ({r.memories_merged} merged)" if r.memories_merged else ""))
     if r.pending:
         parts.append(f"{len(r.pending)} pending")
+    if r.removed:
+        parts.append(listed("removed", [f"{p} ({why})" for p, why in zip(r.removed, r.removed_why, strict=True)]))
     claims = dropped_claims(r.dropped)
     if claims:
         total = sum(claims.values())
@@ -229,6 +235,8 @@ def source_lines(s: SourceReport) -> list[str]:
         lines.append(f"  no subject (the source does not use them as names): {_by_reason(s.names_refused, 'name')}")
     if s.aliases_refused:
         lines.append(f"  {len(s.aliases_refused)} alias(es) not kept: {_by_reason(s.aliases_refused, 'alias')}")
+    if s.removed:
+        lines += [f"  - {p}: removed, {why}" for p, why in zip(s.removed, s.removed_why, strict=True)]
     if s.names_found:
         lines.append(f"  names the model passed over, found in the source by code: {', '.join(s.names_found)}")
     if s.nothing_extracted:

@@ -177,6 +177,14 @@ def links_overview(text: str) -> bool:
     return _OVERVIEW_LINK.search(text) is not None
 
 
+def without_entries(text: str, links: Collection[str], types: Collection[str] = ()) -> str:
+    """`text` without the entries linking `links` (link texts, case aside): the pages a run removed."""
+    wanted = {link.lower() for link in links}
+    numbers = {n for n, line in enumerate(text.split("\n"), start=1)
+               if (m := _ENTRY.match(line)) and m.group(1).strip().lower() in wanted}
+    return remove_lines(text, numbers, types) if numbers else text
+
+
 def remove_lines(text: str, line_numbers: set[int], types: Collection[str] = ()) -> str:
     """Drop whole entry lines (1-based), keeping everything else as it was (and the counts true)."""
     lines = text.split("\n")

@@ -35,12 +35,12 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from wikic.pages.index_file import Entry, with_entries
+from wikic.pages.index_file import Entry, with_entries, without_entries
 from wikic.pages.log_file import appended
 from wikic.vault import state
 from wikic.vault.layout import INDEX_FILE, LOG_FILE, OVERVIEW_FILE, in_vault_tree, is_note_path
 from wikic.vault.paths import confined, read_text_inside
-from wikic.vault.write import remove_stale_temp_files, write_atomic
+from wikic.vault.write import remove_file, remove_stale_temp_files, write_atomic
 
 
 def _lf(text: str) -> str:
@@ -59,7 +59,9 @@ def _read(root: Path, path: str) -> str | None:
 @dataclass
 class Journal:
     run: str = field(default_factory=lambda: secrets.token_hex(6))
-    pages: dict[str, dict[str, Any]] = field(default_factory=dict)  # path -> {"before": sha | None, "text": ...}
+    # path -> {"before": sha | None, "text": ...}; a text of None removes the page
+    pages: dict[str, dict[str, Any]] = field(default_factory=dict)
+    unlisted: dict[str, str] = field(default_factory=dict)  # page removed -> its index.md entry's link
     # Entry fields, and "was": the summaries the entry had before (its line is rewritten while it says one)
     index: list[dict[str, Any]] = field(default_factory=list)
     compiled: dict[str, dict[str, Any]] = field(default_factory=dict)  # raw path -> compiled.json entry
@@ -69,9 +71,16 @@ class Journal:
     palace: list[str] = field(default_factory=list)  # paths the palace must re-read
     compose: list[str] = field(default_factory=list)  # pages to write as prose once this run's writes are done
 
-    def add_page(self, path: str, before: str | None, text: str) -> None:
-        """Write `text` to `path`, unless the file no longer holds `before` (None: no file) when applied."""
+    def add_page(self, path: str, before: str | None, text: str | None) -> None:
+        """Write `text` to `path` (None: remove the file), unless the file no longer holds `before` (None: no
+        file) when applied."""
         self.pages[path] = {"before": _sha(before), "text": text}
+
+    def remove_page(self, path: str, before: str, link: str) -> None:
+        """Remove the page at `path` and its index.md entry (`link`), unless the file no longer holds `before`
+        (a person changed it since: it stays, and so does its entry)."""
+        self.add_page(path, before, None)
+        self.unlisted[path] = link
 
     def add_index(self, entries: list[Entry], was: dict[str, list[str]] | None = None) -> None:
         """List `entries` in index.md; an entry `was` names (link -> its summaries before) is rewritten."""
@@ -124,18 +133,26 @@ class Journal:
         left: list[str] = []
         for path, planned in self.pages.items():
             current = _read(root, path)
+            if planned["text"] is None:
+                if current is not None and _sha(current) != planned["before"]:
+                    left.append(path)
+                elif current is not None:
+                    remove_file(root / path, root=root)
+                continue
             if current == _lf(planned["text"]):
                 continue
             if _sha(current) != planned["before"]:
                 left.append(path)
                 continue
             write_atomic(root / path, planned["text"], root=root)
-        if self.index or OVERVIEW_FILE in self.pages:  # index.md leads to the overview the run writes
+        if self.index or self.unlisted or OVERVIEW_FILE in self.pages:  # index.md leads to the run's overview
             index_path = root / INDEX_FILE
             current = _read(root, INDEX_FILE) or None
             entries = [Entry(e["page_type"], e["link"], e["summary"]) for e in self.index]
             was = {e["link"]: e["was"] for e in self.index if isinstance(e.get("was"), list)}
             new = with_entries(current, entries, page_types, was=was, overview=(root / OVERVIEW_FILE).is_file())
+            gone = [link for path, link in self.unlisted.items() if _read(root, path) is None]
+            new = without_entries(new, gone, page_types) if gone else new
             if new != current:
                 write_atomic(index_path, new, root=root)
         if self.compiled:
@@ -178,9 +195,12 @@ def _foreign(data: dict[str, Any]) -> str | None:
     for path, planned in pages.items():
         if not is_note_path(path):
             return f"it would write {path}, which no wikic run writes"
-        if not (isinstance(planned, dict) and isinstance(planned.get("text"), str)
+        if not (isinstance(planned, dict) and isinstance(planned.get("text"), (str, type(None)))
                 and isinstance(planned.get("before"), (str, type(None)))):
             return f"its entry for {path} is not a page's"
+    unlisted = data.get("unlisted", {})
+    if not (isinstance(unlisted, dict) and all(p in pages and isinstance(link, str) for p, link in unlisted.items())):
+        return "its removed entries are not the index's"
     index = data.get("index", [])
     if not (_list_of(index, dict) and all(_list_of([e.get(k) for k in ("page_type", "link", "summary")], str)
                                           and _list_of(e.get("was", []), str) for e in index)):

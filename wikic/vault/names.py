@@ -213,6 +213,12 @@ class PageNames:
                 else:
                     self.by_key[key] = path
 
+    def drop(self, path: str) -> None:
+        """Forget the page at `path` (it is removed, or its names are about to be given again)."""
+        self.by_key = {key: owner for key, owner in self.by_key.items() if owner != path}
+        self.titles.pop(path, None)
+        self.labels.pop(path, None)
+
     def lookup(self, name: str, aliases: tuple[str, ...] | list[str] = ()) -> str | None:
         for candidate in (name, *aliases):
             for key in lookup_keys(candidate):

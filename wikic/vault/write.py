@@ -17,7 +17,7 @@ from pathlib import Path
 
 from wikic.errors import VaultError
 from wikic.vault.layout import RAW_DIR
-from wikic.vault.paths import make_folder, within
+from wikic.vault.paths import confined, make_folder, within
 
 SHARED_MODE = 0o666  # narrowed by the umask, as open() does
 PRIVATE_MODE = 0o600
@@ -184,6 +184,20 @@ def _name(exc: BaseException, path: Path) -> None:
     nothing): the person must learn where."""
     if isinstance(exc, OSError) and exc.errno is not None and exc.filename is None:
         exc.filename = str(path)
+
+
+def remove_file(path: Path, *, root: Path) -> None:
+    """Remove the file `path` of the vault at `root` (a page a run no longer keeps), never through a folder that
+    leads outside the vault; the folder is synced, so the removal is as durable as a write."""
+    confined(root, path, leaf=False)
+    try:
+        os.unlink(path)
+    except FileNotFoundError:
+        return
+    except OSError as exc:
+        _name(exc, path)
+        raise
+    sync_folder(path.parent)
 
 
 def _remove(path: str) -> None:
