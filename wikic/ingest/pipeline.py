@@ -629,7 +629,8 @@ def _write(run: _Run, sources: list[CapturedSource], todo: list[CapturedSource],
         sources_touched = {
             p for s in sources for p in (s.raw_path, s.text_path) if p and (s.new or s.text_path in compiled_refs)
         }
-        touched = sorted({p for s in report.sources for p in (*s.created, *s.updated)} | sources_touched)
+        # a page removed is touched too: the palace drops what it held of it
+        touched = sorted({p for s in report.sources for p in (*s.created, *s.updated, *s.removed)} | sources_touched)
         run_id: str | None = None
         if session.recorded:
             plan, report.hubs = _plan_run(root, session, schema, run.today)
