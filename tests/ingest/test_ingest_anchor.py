@@ -10,7 +10,8 @@ from dataclasses import replace
 import pytest
 
 from wikic.ingest.anchor import AnchorIndex, anchor_plan
-from wikic.ingest.plan_model import Anchor, Entity, Fact, Memory, Plan, Relation
+from wikic.ingest.comparisons import build_table
+from wikic.ingest.plan_model import Anchor, Axis, Cell, Comparison, Entity, Fact, Memory, Plan, Relation
 from wikic.vault.formats.transcript import Conversation, Turn, render
 
 SOURCE = """---
@@ -503,6 +504,31 @@ def test_claims_quoting_code_or_a_callout_title_are_not_written() -> None:
     )),))
     facts = [f for e in anchor_plan(plan, HELP).entities for f in e.facts]
     assert [f.anchor for f in facts] == [None, None, Anchor(HELP_PATH, 3, 3)]
+
+
+# -- a quote the source writes more than once --------------------------------------------------------------
+
+SIDEBAR = ("# Outgoing links\n"
+           "\n"
+           "The Outgoing links tab is available in the right sidebar.\n"  # 3
+           "\n"
+           "The Backlinks plugin shows incoming links.\n"  # 5
+           "The Backlinks plugin is in the right sidebar.\n")  # 6
+
+
+def test_a_claim_the_source_writes_is_anchored_where_it_is_not_where_its_quote_first_is() -> None:
+    path = "raw/articles/outgoing-links.md"
+    said = Fact("The Backlinks plugin is in the right sidebar.", "in the right sidebar")
+    own = Fact("Backlinks sits in the right sidebar.", "in the right sidebar")  # the model's words: the first one
+    comparison = Comparison("Backlinks vs Outgoing links", ("Backlinks", "Outgoing links"), (
+        Axis("Place", (Cell("Backlinks", said), Cell("Outgoing links", Fact("Outgoing links: the right sidebar",
+                                                                            "tab is available in the right")))),))
+    plan = anchor_plan(Plan(path, "", entities=(Entity("Backlinks", "product", (), "", (said, own)),),
+                            comparisons=(comparison,)), SIDEBAR)
+    assert [f.anchor for f in plan.entities[0].facts] == [Anchor(path, 6, 6), Anchor(path, 3, 3)]
+    (_, cells), = build_table(plan.comparisons[0]).payload["rows"]
+    assert cells == {"Backlinks": [["The Backlinks plugin is in the right sidebar.", f"{path}:L6"]],
+                     "Outgoing links": [["Outgoing links: the right sidebar", f"{path}:L3"]]}
 
 
 GLUED = ("# Brightline notes\n\nBrightline is a sync service for local-first apps. Our team moved its desktop app "

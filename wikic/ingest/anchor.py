@@ -184,6 +184,20 @@ class AnchorIndex:
             at = self._joined.find(needle, at + 1)
         return None
 
+    def said_at(self, claim: str, quote: str) -> Anchor | None:
+        """The lines of `quote` where the source writes `claim` itself, when the claim is a stretch of the
+        source holding the quote: a quote the source writes more than once ("in the right sidebar") is then
+        the one the claim's own words are at, not its first. None when the claim is no such stretch."""
+        parts, said = quote_words(quote), [w for w, _, _ in words(claim)]
+        if len(parts) != 1 or len(said) <= len(parts[0]):
+            return None
+        wanted = parts[0]
+        at = next((i for i in range(len(said) - len(wanted) + 1) if said[i : i + len(wanted)] == wanted), None)
+        span = self.span(claim) if at is not None else None
+        if at is None or span is None or span[1] - span[0] + 1 != len(said):
+            return None
+        return self._anchor(span[0] + at, span[0] + at + len(wanted) - 1)
+
     def unglued(self, claim: str, quote: str) -> str | None:
         """The quote, when `claim` is a quote of whole sentences with words glued before or after it that the
         source does not write there ("Quillstore is our team moved its app to Quillstore in 2024."): a small
@@ -516,6 +530,7 @@ def anchor_plan(plan: Plan, text: str, known: Sequence[str] = ()) -> Plan:
             said = clean(quote)
         else:  # the model's words, read as the source's reader would read them: no half a link
             said = _closed(clean(said))
+            anchor = (index.said_at(said, quote) or anchor) if anchor else None
         missing = tuple(unsupported(said, quote, subject_names=subject, source=text)) if anchor else ()
         seen, via = observed(anchor)
         return replace(f, text=said, quote=quote, anchor=anchor, repaired=quote != f.quote, missing=missing,
