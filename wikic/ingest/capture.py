@@ -147,8 +147,9 @@ def _commit(
     if item.existing_raw is not None:
         raw_rel = item.existing_raw
         stem_path = (root / raw_rel).with_suffix("")
+        converted = item.media not in ("html", "pdf")  # a text file in another encoding: the copy is its UTF-8
         text_rel = (
-            _free_text_path(root, stem_path, lambda p: orphan(p, text_bytes))
+            _free_text_path(root, stem_path, lambda p: orphan(p, text_bytes), converted=converted)
             if separate_text
             else ("" if item.media == "image" else raw_rel)
         )
@@ -204,9 +205,12 @@ def _free_stem(
         number += 1
 
 
-def _free_text_path(root: Path, stem_path: Path, reusable: Callable[[Path], bool]) -> str:
-    candidate, number = stem_path.with_suffix(".md"), 1
+def _free_text_path(root: Path, stem_path: Path, reusable: Callable[[Path], bool], *, converted: bool = False) -> str:
+    """Where the text of a raw file dropped into raw/ goes: `x.md` beside `x.html` or `x.pdf`; beside a file
+    in another encoding, whose own name `x.md` may be, `x-utf8.md` (it is that file in UTF-8)."""
+    stem = f"{stem_path.name}-utf8" if converted else stem_path.name
+    candidate, number = stem_path.with_name(f"{stem}.md"), 1
     while candidate.exists() and not reusable(candidate):
         number += 1
-        candidate = stem_path.with_name(f"{stem_path.name}-text-{number}.md")
+        candidate = stem_path.with_name(f"{stem}-{number}.md" if converted else f"{stem}-text-{number}.md")
     return candidate.relative_to(root).as_posix()

@@ -412,7 +412,8 @@ def _gather(run: _Run) -> tuple[list[CapturedSource], list[CapturedSource]]:
         # the run goes on (its configuration held): this report is the one that tells of the files refused,
         # and the next runs pass over them until they change
         set_aside(root, unusable, run.today)
-    report.converted = {s.text_path: s.encoding for s in sources if s.text_path and s.encoding != "utf-8"}
+    # converted by this run: a source read again (a retry, named again) was converted when it was captured
+    report.converted = {s.text_path: s.encoding for s in sources if s.new and s.text_path and s.encoding != "utf-8"}
     todo: list[CapturedSource] = []
     for src in sources:
         ref = src.text_path or src.raw_path
