@@ -3,8 +3,10 @@
 Groups are communities of the link graph between subject pages (Louvain, seeded, so a vault gives the same
 groups every time). Finding communities in a 10,000-page graph takes seconds, and the overview shows only a
 few pages of each group: so communities are found among the CORE best-linked pages, and every other page
-joins the group most of its links lead to. When the graph is too thin to say anything (most pages link to
-no other), the pages are grouped by their first tag instead, and a page without one by its type.
+joins the group most of its links lead to. A group is named by the tag most of its pages carry, else by the
+page most of its pages are linked with, else by the pages it opens with: never by a page it is not about. When
+the graph is too thin to say anything (most pages link to no other), the pages are grouped by their first tag
+instead, and a page without one by its type.
 """
 
 from __future__ import annotations
@@ -96,7 +98,7 @@ def _by_links(
     ]
     if pending:
         groups.append(Group("Not linked yet", tuple(rank(pending, inbound, title)), "links"))
-    return _labelled(groups, tags, title)
+    return _labelled(groups, neighbours, tags, title)
 
 
 def _by_tags(
@@ -125,9 +127,16 @@ def tag_label(tag: str) -> str:
     return text[:1].upper() + text[1:] if text else tag
 
 
-def _labelled(groups: list[Group], tags: Callable[[str], list[str]], title: Callable[[str], str]) -> list[Group]:
-    """Each community named by the tag most of its pages carry, else by its best-linked page; two groups
-    never share a name. Largest first."""
+def _labelled(
+    groups: list[Group],
+    neighbours: Mapping[str, set[str]],
+    tags: Callable[[str], list[str]],
+    title: Callable[[str], str],
+) -> list[Group]:
+    """Each community named by what it is about: the tag most of its pages carry, else the page most of its
+    other pages are linked with (its subject), else the titles it opens with. A group is never named by a page
+    it is not about (the best-linked page of the whole wiki may be linked with one of its pages only). Two
+    groups never share a name. Largest first."""
     groups = sorted(groups, key=lambda g: (g.label == "Not linked yet", -len(g.pages), g.pages[0]))
     used: set[str] = set()
     out = []
@@ -136,9 +145,30 @@ def _labelled(groups: list[Group], tags: Callable[[str], list[str]], title: Call
         if not label:
             counted = Counter(t for p in group.pages for t in dict.fromkeys(tags(p)))
             common = min(counted, key=lambda t: (-counted[t], t)) if counted else None
-            label = tag_label(common) if common and counted[common] * 2 >= len(group.pages) else title(group.pages[0])
+            if common and counted[common] * 2 >= len(group.pages):
+                label = tag_label(common)
+            else:
+                label = _subject(group.pages, neighbours, title) or _opening(group.pages, title)
             if label.casefold() in used:
-                label = f"{label}: {title(group.pages[0])}"
+                label = f"{label}: {_opening(group.pages, title)}"
         used.add(label.casefold())
         out.append(Group(label, group.pages, group.by))
     return out
+
+
+def _subject(pages: Sequence[str], neighbours: Mapping[str, set[str]], title: Callable[[str], str]) -> str | None:
+    """The title of the page of `pages` (best-linked first) linked with most of the others, when it is linked
+    with at least half of them and two or more: what ties the group together."""
+    members = set(pages)
+    best = max(pages, key=lambda p: len(neighbours.get(p, set()) & members))  # the first of the most linked
+    linked = len(neighbours.get(best, set()) & members)
+    return title(best) if linked >= 2 and linked * 2 >= len(pages) - 1 else None
+
+
+def _opening(pages: Sequence[str], title: Callable[[str], str]) -> str:
+    """A group named by the pages it opens with: "Note and Linked mentions", "Note, Linked mentions and
+    others"."""
+    first = [title(p) for p in pages[:2]]
+    if len(pages) <= 2:
+        return " and ".join(first)
+    return f"{', '.join(first)} and others"
