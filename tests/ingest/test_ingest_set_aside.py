@@ -155,6 +155,23 @@ def test_an_empty_and_a_binary_file_are_reported_once_and_set_aside_until_they_c
     assert read_json(state_path(wiki, "set-aside.json"))["files"] == {}  # gone: forgotten
 
 
+def test_a_copy_of_a_source_dropped_into_raw_is_reported_under_its_own_name_once(wiki: Path) -> None:
+    (wiki / "raw/articles/chroma.md").write_text(GOOD, encoding="utf-8")
+    assert [s.status for s in _ingest(wiki).sources] == ["compiled"]
+    (wiki / "raw/notes/chroma copy.md").write_text(GOOD, encoding="utf-8")
+
+    first = _ingest(wiki)
+    assert [(s.raw_path, s.status, s.error) for s in first.sources] == [
+        ("raw/notes/chroma copy.md", "duplicate", "raw/notes/chroma copy.md: same content as raw/articles/chroma.md, "
+         "skipped (set aside until it changes; `wikic status` lists it)")]
+    assert first.exit_code() == 0  # nothing failed: the source it copies is compiled
+    assert _ingest(wiki).sources == []  # said once
+    listed = vault_status(wiki, lint=False).set_aside
+    assert [e["path"] for e in listed] == ["raw/notes/chroma copy.md"]
+    (wiki / "raw/notes/chroma copy.md").write_text(GOOD + "\nChroma keeps its data in one folder.\n", encoding="utf-8")
+    assert [(s.raw_path, s.status) for s in _ingest(wiki).sources] == [("raw/notes/chroma copy.md", "compiled")]
+
+
 def test_a_dry_run_reports_but_sets_nothing_aside(wiki: Path) -> None:
     (wiki / "raw/articles/empty.md").write_bytes(b"")
     for _ in range(2):

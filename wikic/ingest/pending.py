@@ -6,8 +6,9 @@ are immutable, and lint's `raw-drift` reports one that changed. The text copy of
 source is not a source of its own, and neither is a conversation export (`raw/transcripts/exports/`, or
 one someone dropped into raw/): the transcripts made from it are.
 
-A file ingest cannot use (empty, binary, a zip bomb, a named pipe or a device, which are never opened) is
-reported once and set aside (`.wikic/set-aside.json`, by size, modification time and sha256): later runs
+A file ingest cannot use (empty, binary, a zip bomb, a named pipe or a device, which are never opened), and a
+file dropped there with the same content as a source captured before (a copy: that source is the one
+compiled), is reported once and set aside (`.wikic/set-aside.json`, by size, modification time and sha256): later runs
 pass over it without a word until it changes, and `wikic status` lists it. A file the system would not let
 ingest read (permissions) is not set aside: that is fixed without changing the file.
 """
@@ -37,6 +38,7 @@ class Unusable:
     error: str
     hint: str | None
     stamp: dict[str, Any] | None = None  # size, mtime_ns, sha256 when refused: set aside; None: a read error
+    status: str = "failed"  # how the run reports it: "failed", or "duplicate" (another source holds its content)
 
 
 def pending_inputs(root: Path, settings: IngestSettings) -> tuple[list[Prepared], list[Unusable]]:
@@ -51,10 +53,16 @@ def pending_inputs(root: Path, settings: IngestSettings) -> tuple[list[Prepared]
     aside = SetAside.load(root)
     prepared: list[Prepared] = []
     unusable: list[Unusable] = []
+    recorded = {str(entry.get("sha256")): raw for raw, entry in sorted(ledger.items()) if entry.get("sha256")}
     for rel in _raw_files(root):
         if rel in text_copies or _compiled(root, rel, ledger.get(rel), compiled) or aside.holds(rel):
             continue
         before = _stat(root / rel)
+        same = _same_content(root, rel, recorded) if rel not in ledger else None
+        if same is not None:  # a copy of a source: the source is compiled, the copy would only be named for it
+            unusable.append(Unusable(rel, f"{rel}: same content as {same}, skipped", None, _stamp(root / rel, before),
+                                     status="duplicate"))
+            continue
         try:
             prepared.extend(read_inputs(root, [str(root / rel)], settings=settings))
         except UnreadableSource as exc:
@@ -78,6 +86,15 @@ def set_aside(root: Path, unusable: list[Unusable], today: dt.date) -> None:
             kept[rel] = {**(u.stamp or {}), "reason": u.error, "since": today.isoformat()}
         if kept != recorded:
             SetAside(root, kept).save()
+
+
+def _same_content(root: Path, rel: str, recorded: dict[str, str]) -> str | None:
+    """The source already captured that holds exactly the bytes of the file `rel` dropped into raw/ (None:
+    no other, or the file is no regular file, which is never opened)."""
+    if not recorded or not_a_regular_file(root / rel) is not None:
+        return None
+    other = recorded.get(file_sha256(root / rel) or "")
+    return other if other is not None and other != rel and (root / other).is_file() else None
 
 
 def _stat(path: Path) -> os.stat_result | None:

@@ -437,7 +437,7 @@ def _read_sources(run: _Run) -> tuple[list[Prepared], list[Unusable]]:
         prepared, unusable = pending_inputs(root, settings.ingest)
         for u in unusable:
             notes = "; ".join(n for n in (u.hint, SET_ASIDE_NOTE if u.stamp and not run.previewing else None) if n)
-            report.sources.append(SourceReport(u.path, "", "failed", error=u.error + (f" ({notes})" if notes else "")))
+            report.sources.append(SourceReport(u.path, "", u.status, error=u.error + (f" ({notes})" if notes else "")))
         return prepared, unusable
     found, refused = find_exports(options.inputs)
     if found and run.previewing:
