@@ -135,3 +135,18 @@ def test_index_on_a_pipe_prints_its_last_count_then_the_report(tmp_path: Path, s
     text = CliRunner().invoke(app, ["index", "--rebuild", "--vault", str(root)], catch_exceptions=False)
     assert re.fullmatch(r"search index: (\d+)/\1 files, \d+ drawers embedded\n", text.stderr), text.stderr
     assert text.stdout.startswith("added (")
+
+
+def test_a_source_s_count_is_of_the_sources_of_the_run_not_of_the_files_refused_before(
+    tmp_path: Path, standin: StandinServer
+) -> None:
+    root, _ = _setup(tmp_path, standin)
+    (root / "raw/notes").mkdir(parents=True, exist_ok=True)
+    (root / "raw/notes/empty.md").write_text("", encoding="utf-8")  # refused and set aside: no source of the run
+    (root / "raw/notes/short.md").write_text(SHORT, encoding="utf-8")
+    events: list[ProgressEvent] = []
+    report = ingest(root, IngestOptions(inputs=[], use_palace=False, lint_after=False, compose=False),
+                    progress=events.append)
+    assert [(s.raw_path, s.status) for s in report.sources] == [
+        ("raw/notes/empty.md", "failed"), ("raw/notes/short.md", "compiled")]
+    assert [(e.done, e.total) for e in events if e.stage == "write"] == [(1, 1)]

@@ -575,7 +575,7 @@ def _extract(run: _Run, llm: BoundedLLM, todo: list[CapturedSource], prompt: Pro
         # batch (a source compiled now is written once the model is done, or at once when the run is stopped)
         early.advance(results)
         if not options.dry_run:
-            _show_compiled(run, early.compiled(), len(run.report.sources) + 1, total)
+            _show_compiled(run, early.compiled(), total)
         cache.sync()
 
     pool = DaemonPool(max(1, settings.llm.concurrency), "wikic-ingest")
@@ -719,21 +719,22 @@ def _bring_in_waiting(context: VaultContext, report: IngestReport, llm: LLM | No
 
 def _add_reports(run: _Run, reports: list[SourceReport], total: int, *, written: bool) -> None:
     """Add the compiled sources' reports, each written one shown as progress (unless it was as it compiled)."""
-    first = len(run.report.sources) + 1
     run.report.sources += reports
     if written:
-        _show_compiled(run, reports, first, total)
+        _show_compiled(run, reports, total)
 
 
-def _show_compiled(run: _Run, reports: Sequence[SourceReport], first: int, total: int) -> None:
-    """A progress event for each source of `reports` compiled and not shown yet, numbered from `first` as the
-    run's report lists them, of `total`."""
+def _show_compiled(run: _Run, reports: Sequence[SourceReport], total: int) -> None:
+    """A progress event for each source of `reports` compiled and not shown yet: how many of the run's `total`
+    sources are done, those found unchanged and those compiled so far. Not a place in the report, which also
+    lists what was refused before the count began (a file set aside, an export that could not be read)."""
     if run.progress is None:
         return
-    for n, r in enumerate(reports, first):
+    settled = sum(1 for r in run.report.sources if r.status in ("unchanged", "asset"))
+    for r in reports:
         if r.status == "compiled" and r.raw_path not in run.shown:
             run.shown.add(r.raw_path)
-            run.progress(ProgressEvent("write", n, total, "sources", note=r.raw_path))
+            run.progress(ProgressEvent("write", settled + len(run.shown), total, "sources", note=r.raw_path))
 
 
 def _plan_run(
