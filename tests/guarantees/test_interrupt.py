@@ -1,10 +1,12 @@
 """Ctrl-C: `wikic ingest` stops its model calls at once, keeps what was finished, says how to go on, and
 exits 130; the next `wikic ingest` finishes the rest, and says so when it finishes search-index work an
-interrupted run left.
+interrupted run left. SIGTERM (`timeout`, a service manager, a CI runner) stops it the same way and it
+exits 143. A run killed outright (SIGKILL) writes nothing, and the replies it paid for are counted once,
+by the run that compiles their sources.
 
 In the library, Ctrl-C is a KeyboardInterrupt in the main thread (raised here with `interrupt_main`, or
-from a progress callback). The process test runs `wikic` in its own session and sends SIGINT to the
-whole process group, as a terminal does (the palace's store child included).
+from a progress callback). The process tests run `wikic` in its own session and send the signal to the
+whole process group, as a terminal and `timeout` do (the palace's store child included).
 """
 
 from __future__ import annotations
@@ -12,16 +14,18 @@ from __future__ import annotations
 import _thread
 import json
 import os
+import re
 import signal
 import subprocess
 import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import IO
 
 import gkit
 import pytest
-from standin_openai import StandinServer, is_compose_request, reply
+from standin_openai import StandinServer, composed_as_listed, is_compose_request, reply
 
 from wikic.ingest.pipeline import IngestOptions, ingest
 from wikic.progress import ProgressEvent
@@ -160,3 +164,100 @@ def test_ctrl_c_stops_a_wikic_ingest_process_within_a_second_or_two_and_the_next
     assert len(gkit.log_rows(root)) == N_SOURCES
     assert "finishing search-index work left by an interrupted run:" in again.stderr
     assert not gkit.lint_errors(root, ["broken-wikilink", "index-gap"])
+
+
+def _slow_but_the_first_two(body: dict) -> object:
+    if is_compose_request(body):
+        return composed_as_listed(body)
+    user = body["messages"][-1]["content"]
+    fast = "# Note 0 on Project" in user or "# Note 1 on Project" in user
+    return reply(gkit.plan_for(user), delay=0.0 if fast else SLOW)
+
+
+def _notes(paths: list[str]) -> list[int]:
+    """Which of the scripted notes `paths` are (a raw path is named after its file or its title)."""
+    found = [re.search(r"/note-(\d+)", path) for path in paths]
+    return [int(m.group(1)) if m else -1 for m in found]
+
+
+class _Lines:
+    """A process's output read as it comes, line by line, on a thread of its own."""
+
+    def __init__(self, stream: IO[str]) -> None:
+        self.lines: list[str] = []
+        self._thread = threading.Thread(target=lambda: self.lines.extend(stream), daemon=True)
+        self._thread.start()
+
+    def text(self) -> str:
+        self._thread.join(timeout=SLOW)
+        return "".join(self.lines)
+
+
+def test_sigterm_stops_a_wikic_ingest_as_ctrl_c_does_and_keeps_what_arrived(
+    tmp_path: Path, standin: StandinServer
+) -> None:
+    standin.route = _slow_but_the_first_two
+    root = gkit.make_vault(tmp_path / "wiki", standin.base_url)
+    sources = gkit.sources(tmp_path / "inbox", 3)
+    proc = subprocess.Popen(gkit.wikic_cmd("ingest", *sources, "--vault", str(root), "-j", "1"),
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=gkit.env(),
+                            start_new_session=True)
+    assert proc.stdout is not None and proc.stderr is not None
+    out, err = _Lines(proc.stdout), _Lines(proc.stderr)
+    try:
+        # each source is said compiled as soon as its reply is in, while the next is still with the model
+        _wait_for(lambda: any(re.fullmatch(r"\[2/3\] raw/articles/note-1\S* compiled\n", line) for line in err.lines),
+                  60, "the second source said compiled")
+        in_flight = len(standin.chat_requests())
+        os.killpg(proc.pid, signal.SIGTERM)  # as `timeout` does: the whole group, the palace's store process too
+        proc.wait(timeout=SLOW / 2)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+    report, said = out.text(), err.text()
+
+    assert in_flight == 3 and len(standin.chat_requests()) == in_flight
+    assert proc.returncode == 143, (report, said)
+    assert _notes(_compiled(root)) == [0, 1] and _notes([t for t, _ in gkit.log_rows(root)]) == [0, 1]
+    assert re.search(r"^raw/articles/note-2\S*: interrupted", report, re.MULTILINE)
+    assert "Stopped (SIGTERM): 2 source(s) compiled and kept, 1 not compiled." in said
+    assert "Traceback" not in said + report
+
+    standin.route = gkit.route
+    again = gkit.run("ingest", "--vault", str(root))
+    assert again.returncode == 0, again.stderr
+    assert len(gkit.log_rows(root)) == 3 and not gkit.lint_errors(root, ["broken-wikilink", "index-gap"])
+    assert gkit.palace_problems(root) == []
+
+
+def test_the_replies_a_killed_run_paid_for_are_counted_once_by_the_run_that_compiles_them(
+    tmp_path: Path, standin: StandinServer
+) -> None:
+    standin.route = _slow_but_the_first_two
+    root = gkit.make_vault(tmp_path / "wiki", standin.base_url)
+    sources = gkit.sources(tmp_path / "inbox", 3)
+    proc = subprocess.Popen(gkit.wikic_cmd("ingest", *sources, "--vault", str(root), "-j", "1", "--no-palace"),
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=gkit.env(),
+                            start_new_session=True)
+    try:
+        _wait_for(lambda: _cached_replies(root) >= 2 and len(standin.chat_requests()) >= 3, 60, "two replies")
+        os.killpg(proc.pid, signal.SIGKILL)  # nothing can be kept: the process has no say
+        proc.wait()
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+    assert gkit.log_rows(root) == []
+
+    standin.route = gkit.route
+    again = gkit.run("ingest", "--vault", str(root), "--no-palace", "--no-compose")
+    assert again.returncode == 0, again.stderr
+    asked = [r for r in standin.chat_requests() if not is_compose_request(r.body)]
+    assert len(asked) == 4  # the two replies that arrived were not asked again; the third (abandoned) was
+    notes = [row for _, row in gkit.log_rows(root)]
+    # the stand-in counts 20 tokens a reply: each is counted once, the two the killed run paid for included
+    assert all(re.search(r"; 20 tokens \(cached, first paid \d{4}-\d{2}-\d{2}\)$", n) for n in notes[:2]), notes
+    assert notes[2].endswith("; 20 tokens"), notes
+    status = json.loads(gkit.run("status", "--vault", str(root), "--json").stdout)
+    assert status["tokens"]["total"] == 60
