@@ -2,7 +2,10 @@
 
 Pages per type, raw sources (and how many are compiled), the palace (size and embedding model), the last
 operations from log.md, a lint summary (the page rules' findings counted apart), and token totals summed
-from log.md's rows (each row's notes carry "N tokens"; ingest and saved queries write them).
+from log.md's rows (each row's notes carry "N tokens"; ingest and saved queries write them). A model reply
+is counted once: by the row of the first source compiled with it, also when the run that paid for it was
+stopped, killed or failed before writing (that row says "N tokens (cached, first paid DAY)"), and never by
+a later row that takes it from the cache again ("0 tokens (cached)"): `wikic.llm.cache`.
 """
 
 from __future__ import annotations
