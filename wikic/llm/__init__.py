@@ -1,4 +1,5 @@
-"""The LLM layer: one OpenAI-compatible client, typed replies with one re-ask, a reply cache.
+"""The LLM layer: one OpenAI-compatible client, typed replies with one re-ask (a reply whose lists run over
+their limits kept within them, `fit.py`), a reply cache that keeps what each reply cost.
 
 settings = load_settings(vault)
 llm = OpenAICompatible(settings.llm, state_dir=state_dir(vault))        # wikic.vault.state
