@@ -20,12 +20,12 @@ def update_palace(
 ) -> int:
     """Index `paths`, and every palace update a run planned and has not done; then drop those to-dos.
     `palace` gives the run's palace (its context's `palace`), opened only when there is something to index.
-    `run` names the caller's own journal run: every other to-do was left by a run that was interrupted (or
-    another process's, still running), and is announced to `progress` as a `leftover` event before the work
-    starts.
+    `run` names the caller's own journal run. A to-do of another process's run still going is left to that
+    run (a second ingest beside a first); every other one was left by a run that was interrupted or failed,
+    and is announced to `progress` as a `leftover` event before the work starts.
     Returns how many files those other to-dos held. Raises what the palace raises (Ctrl-C included); the
     to-dos then stay for the next run."""
-    todos = state.palace_todos(root)
+    todos = [(todo, ps) for todo, ps in state.palace_todos(root) if not state.todo_in_progress(root, todo)]
     wanted = sorted({*paths, *(p for _, ps in todos for p in ps)})
     if not wanted:
         return 0

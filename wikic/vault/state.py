@@ -4,7 +4,7 @@
     compiled.json           raw path -> sha256 and pages written, so an unchanged source costs nothing
     mentions.json           names seen below their SCHEMA.md threshold, with what each source said of them
     journal.json            the writes a run planned and has not finished (`wikic/pages/journal.py`)
-    palace-todo/<run>.json  paths a run wrote and the palace has not re-read yet
+    palace-todo/<run>.json  paths a run wrote and the palace has not re-read yet, and the process that wrote them
     vault.lock              one writer of wiki content at a time (`wikic/pages/lock.py`)
     palace.lock             one writer of the palace at a time
     palace/                 the palace itself, unless `[palace] path` puts it elsewhere (its files are named
@@ -407,7 +407,9 @@ def drop_compose_todo(todo: Path) -> None:
 
 
 def _add_todo(root: Path, folder: str, run: str, paths: list[str]) -> None:
-    write_atomic(state_path(root, f"{folder}/{run}.json"), json.dumps({"paths": sorted(set(paths))},
+    # the writing process named, so another run can tell a to-do still in progress from one a run left
+    writer = {"pid": os.getpid(), "started": _process_started(os.getpid())}
+    write_atomic(state_path(root, f"{folder}/{run}.json"), json.dumps({"paths": sorted(set(paths)), "writer": writer},
                                                                       ensure_ascii=False), root=root)
 
 
@@ -419,6 +421,45 @@ def _todos(root: Path, name: str) -> list[tuple[Path, list[str]]]:
         paths = data.get("paths") if isinstance(data, dict) else None
         out.append((path, [p for p in paths if isinstance(p, str)] if isinstance(paths, list) else []))
     return out
+
+
+def todo_in_progress(root: Path, todo: Path) -> bool:
+    """Whether the to-do file `todo` belongs to a run of another process that is still going (it does the work
+    itself once its writes are done), rather than one a run left when it was interrupted or failed, or one an
+    earlier wikic wrote without naming its process."""
+    data = read_state(root, f"{todo.parent.name}/{todo.name}")
+    writer = data.get("writer") if isinstance(data, dict) else None
+    pid = writer.get("pid") if isinstance(writer, dict) else None
+    if type(pid) is not int or pid <= 0 or pid == os.getpid() or os.name == "nt":  # Windows: signal 0 ends it
+        return False
+    try:
+        os.kill(pid, 0)
+    except PermissionError:
+        pass  # running, as another user
+    except (OSError, OverflowError):
+        return False
+    started, ended = _process_stat(pid)
+    # a process that ended and was not waited for yet (a zombie) is no run; a later one given the same pid neither
+    return not ended and (writer.get("started") is None or started in (None, writer.get("started")))
+
+
+def _process_started(pid: int) -> int | None:
+    """When process `pid` started, in clock ticks after boot (Linux's /proc), or None where that cannot be read.
+    With its pid it names one process, never a later one given the same number."""
+    return _process_stat(pid)[0]
+
+
+def _process_stat(pid: int) -> tuple[int | None, bool]:
+    """(when process `pid` started, whether it has ended and waits to be reaped) as Linux's /proc tells it;
+    (None, False) where that cannot be read."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as fh:
+            stat = fh.read()
+    except OSError:
+        return None, False
+    fields = stat[stat.rfind(b")") + 2 :].split()  # after the command's name, which may hold spaces
+    started = int(fields[19]) if len(fields) > 19 and fields[19].isdigit() else None
+    return started, fields[:1] == [b"Z"]
 
 
 def _drop_todo(todo: Path) -> None:
