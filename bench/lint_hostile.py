@@ -133,6 +133,7 @@ def _patterns() -> list[Pattern]:
         "link-angle-open": repeat("[a](<"),
         "link-close-then-open": repeat("]] [["),
         "footnote-open": repeat("^["),
+        "footnote-ref-open": repeat("[^a", head="[^a]: a note\n\n<b>"),  # "<b>": markdown-it reads the page
         "anchor-open": repeat("^[[[a"),
         "backtick": repeat("`"),
         "backtick-word": repeat("`a "),

@@ -1,6 +1,7 @@
 """The reference parser reads links as markdown-it's own rules do, only faster on text full of brackets: its link
-helpers (`link_helpers.py`), its run of plain text at once, the link rules' failures remembered and its rules
-tried by the character at hand give the same tokens as markdown-it's rules run one by one."""
+helpers (`link_helpers.py`), its run of plain text at once, the link rules' failures remembered, a footnote
+reference's label looked up and its rules tried by the character at hand give the same tokens as markdown-it's
+rules run one by one."""
 
 from __future__ import annotations
 
@@ -20,7 +21,7 @@ def as_markdown_it_runs_it(md: MarkdownIt) -> MarkdownIt:
     ruler = md.inline.ruler
     ruler.disable(["by_first_character", "plain_run"])
     ruler.enable([rule.name for rule in ruler.__rules__ if rule.name in _RULE_STARTS or rule.name == "text"])
-    for name in ("link", "image"):  # without the failures remembered
+    for name in ("link", "image", "footnote_ref"):  # without the failures remembered, the labels looked up
         ruler.at(name, ruler.__rules__[ruler.__find__(name)].fn.__wrapped__)
     return md
 
@@ -30,9 +31,11 @@ STOCK = {n: as_markdown_it_runs_it(_build(n)) for n in (INLINE_NESTING, MAX_NEST
 
 PIECES = ["[", "]", "(", ")", "[[", "]]", "![", "![[", "](", "][", "a", "b c", " ", "\\", "\\[", "\\(", "<", ">",
           "<a>", "<http://x.y>", "`", "``", "$", "$x$", "%%", "*", "_", "~~", "&amp;", "&#91;", "[^1]", "<!--",
-          "-->", "\n", "|", "#", ":", "^", "!", "-", "=", "{", "}", "+", "@", '"t"', "'", "\t", "\x01", "é", "|x"]
+          "-->", "\n", "|", "#", ":", "^", "!", "-", "=", "{", "}", "+", "@", '"t"', "'", "\t", "\x01", "é", "|x",
+          "[^", "[^1", "[^x y]", "[^12]"]
 INLINE = st.lists(st.sampled_from(PIECES), max_size=30).map("".join)
-DEFINITIONS = st.lists(st.sampled_from(["[a]: x.md", "[b c]: <y z.md> \"t\"", "[^1]: note", "[(]: p"]), max_size=2)
+DEFINITIONS = st.lists(st.sampled_from(["[a]: x.md", "[b c]: <y z.md> \"t\"", "[^1]: note", "[^12]: n", "[(]: p"]),
+                       max_size=3)
 
 
 def tokens(md: MarkdownIt, text: str) -> list[dict[str, object]]:

@@ -232,6 +232,42 @@ def _remember_failures(rule: Any, name: str) -> Any:
     return remembering
 
 
+def _footnote_ref_in_bounds(rule: Any) -> Any:
+    """The footnote reference rule, answering False at once where it would fail: it reads a label one character
+    at a time to its "]", a space or a line's end, so a paragraph of "[^" that none of these follows (on a page
+    with a footnote) was read to its end from each. Here the label's end is looked up (the last one found
+    serves every "[^" before it), and a label of a length no footnote has, or none defines, is no reference."""
+
+    @functools.wraps(rule)
+    def bounded(state: StateInline, silent: bool) -> bool:
+        start = state.pos
+        src = state.src
+        if not src.startswith("[^", start):
+            return False
+        footnotes = state.env.get("footnotes")
+        refs = footnotes.get("refs") if isinstance(footnotes, dict) else None
+        if not refs:
+            return bool(rule(state, silent))  # it answers at once
+        cached: tuple[int, int] | None = state.__dict__.get("_wikic_label_end")
+        if cached is None or not cached[0] <= start + 2 <= (cached[1] if cached[1] >= 0 else len(src)):
+            found = _LABEL_END.search(src, start + 2)
+            cached = state._wikic_label_end = (start + 2, found.start() if found else -1)  # type: ignore[attr-defined]
+        end = cached[1]
+        if end < 0 or end >= state.posMax or src[end] != "]" or end == start + 2:
+            return False
+        lengths: set[int] = state.__dict__.get("_wikic_label_lengths") or set()
+        if not lengths:
+            lengths = state._wikic_label_lengths = {len(key) - 1 for key in refs}  # type: ignore[attr-defined]
+        if end - start - 2 not in lengths or ":" + src[start + 2 : end] not in refs:
+            return False
+        return bool(rule(state, silent))
+
+    return bounded
+
+
+_LABEL_END = re.compile(r"[ \n\]]")  # what ends a footnote reference's label
+
+
 def _by_first_character(md: MarkdownIt) -> None:
     """Run only the inline rules that can start at the character at hand, in their order: markdown-it tries
     every rule at every character its text rule stops at (a dozen calls for each "[" of a page of brackets),
@@ -302,6 +338,8 @@ def _build(max_nesting: int) -> MarkdownIt:
     for name in ("link", "image"):
         rule = md.inline.ruler.__rules__[md.inline.ruler.__find__(name)]
         md.inline.ruler.at(name, _remember_failures(rule.fn, name))
+    rule = md.inline.ruler.__rules__[md.inline.ruler.__find__("footnote_ref")]
+    md.inline.ruler.at("footnote_ref", _footnote_ref_in_bounds(rule.fn))
     _by_first_character(md)
     return md
 
