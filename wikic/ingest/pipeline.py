@@ -657,8 +657,8 @@ def _after(run: _Run, touched: list[str], run_id: str | None, composing: bool, c
     if run.options.lint_after and not report.interrupted:
         from wikic.lint.run import LintOptions, run_lint
 
-        rules = ("broken-wikilink", "index-gap", "frontmatter")
-        lint = functools.partial(run_lint, run.context, LintOptions(select=rules, use_cache=True, today=run.today))
+        # the whole lint, as `wikic lint` runs it: the run's closing line counts what that would report
+        lint = functools.partial(run_lint, run.context, LintOptions(use_cache=True, today=run.today))
     linted: Future[Any] | None = None
     if lint is not None and indexing:
         # Lint reads the pages alone, never the search index: it runs in a thread beside the index update,
