@@ -232,6 +232,9 @@ def _remember_failures(rule: Any, name: str) -> Any:
     return remembering
 
 
+_LABEL_END = re.compile(r"[ \n\]]")  # what ends a footnote reference's label
+
+
 def _footnote_ref_in_bounds(rule: Any) -> Any:
     """The footnote reference rule, answering False at once where it would fail: it reads a label one character
     at a time to its "]", a space or a line's end, so a paragraph of "[^" that none of these follows (on a page
@@ -263,9 +266,6 @@ def _footnote_ref_in_bounds(rule: Any) -> Any:
         return bool(rule(state, silent))
 
     return bounded
-
-
-_LABEL_END = re.compile(r"[ \n\]]")  # what ends a footnote reference's label
 
 
 def _by_first_character(md: MarkdownIt) -> None:
