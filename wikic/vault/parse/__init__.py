@@ -5,7 +5,8 @@
 Two scanners produce the same result. `fast.py` is a handful of regular expressions for pages that hold
 nothing that can hide a link; `mask.py` blanks out code, math, comments, escapes and references exactly as
 markdown-it reads them, so more pages qualify; `reference.py` is markdown-it with Obsidian's own rules, for
-every other page and as the oracle property tests hold the fast path to.
+every other page and as the oracle property tests hold the fast path to (`link_helpers.py`: markdown-it's link
+readers, the same results in less time on text full of brackets).
 """
 
 from wikic.vault.parse.fast import (
