@@ -264,3 +264,12 @@ def test_an_answer_from_a_raw_passage_no_page_is_built_on_is_filed_with_a_warnin
             "raw/articles/anthropic-notes.md, which no wiki page is built from yet (lint: orphan-page, too-few-links); "
             f"`wikic query --refresh {page}` links it once a page cites that source") in result.stderr
     assert sorted(f.rule for f in lint(wiki) if f.path == page) == ["orphan-page", "too-few-links"]
+
+
+def test_save_warns_of_what_lint_finds_on_the_page_and_nothing_else(wiki: QueryWiki) -> None:
+    # SCHEMA.md asks for more links than the wiki has pages: lint asks each page for as many as it can have
+    wiki.write("SCHEMA.md", wiki.read("SCHEMA.md").replace("min_outbound_links: 2", "min_outbound_links: 9"))
+    result = wiki.cli("query", "Who leads OpenAI?", "--save")
+    assert result.exit_code == 0, result.stderr
+    page = "queries/who-leads-openai.md"
+    assert [f.rule for f in lint(wiki) if f.path == page] == [] and "Warning" not in result.stderr

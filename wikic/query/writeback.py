@@ -53,6 +53,7 @@ from wikic.resources import page_skeleton
 from wikic.vault import frontmatter as fm_parser
 from wikic.vault.formats.anchors import strip_anchors
 from wikic.vault.frontmatter import split_page
+from wikic.vault.graph import build as build_graph, linked_from_subjects, outbound, outbound_minimum
 from wikic.vault.layout import INDEX_FILE, PAGE_FOLDERS, RAW_DIR, require_own_root_files, require_vault
 from wikic.vault.link_text import LinkNames
 from wikic.vault.load import Vault, load_vault, walk
@@ -375,7 +376,6 @@ def _write_query(context: VaultContext, result: QueryResult, rel: str, today: dt
             saved.asked_pages.append(page)
         if kept:
             saved.kept_edits.append(f"{page}: {ASKED_KEY}")
-    saved.warnings.extend(_unlinked(rel, cited, related, quoted, schema.thresholds["min_outbound_links"]))
     # the overview's counts and latest changes take the answer in (from the vault as this save leaves it)
     hubs = HubPlanner(root, schema, today, planned={p: t for p, t in texts.items() if t != before[p]})
     shown = [hubs.link(c.path) if c.path.endswith(".md") and not c.path.startswith(RAW_DIR + "/") else f"[[{c.path}]]"
@@ -395,6 +395,7 @@ def _write_query(context: VaultContext, result: QueryResult, rel: str, today: dt
     plan.add_log(root, log)
     plan.palace = [saved.path, *saved.asked_pages]
     plan.commit(root, list(schema.page_folders))
+    saved.warnings.extend(_unlinked(root, rel, quoted, schema))
     return saved
 
 
@@ -438,18 +439,32 @@ def _with_block(body: str, key: str, content: str | None, section: str) -> tuple
     return merged.text, bool(merged.kept)
 
 
-def _unlinked(rel: str, cited: dict[str, str], related: list[str], quoted: set[str], minimum: int) -> list[str]:
-    """What to tell a person whose query page the wiki barely links (lint's orphan-page, too-few-links)."""
-    linked = len(cited) + len(related)
-    if linked >= max(minimum, 1):
+def _unlinked(root: Path, rel: str, quoted: set[str], schema: Schema) -> list[str]:
+    """What to tell a person whose query page the wiki barely links, as lint's orphan-page and too-few-links
+    find it in the vault the save left (the same link graph and thresholds, never a count of its own)."""
+    vault = load_vault(root, use_cache=True, schema=schema)
+    subjects = vault.subject_pages
+    if rel not in subjects:
         return []
+    links = build_graph(vault)
+    asked = schema.thresholds["min_outbound_links"]
+    minimum = outbound_minimum(asked, len(subjects))
+    linked = len(outbound(links, rel, frozenset(subjects)))
+    too_few = linked < minimum
+    orphan = len(subjects) > 1 and rel not in linked_from_subjects(links, subjects)
     raw = ", ".join(sorted(quoted)) or "no raw source"
-    if not linked:
+    if too_few and orphan and not linked:
         return [f"{rel} links to no wiki page and no page links to it: the answer quotes only {raw}, which no "
                 f"wiki page is built from yet (lint: orphan-page, too-few-links); `wikic query --refresh {rel}` "
                 "links it once a page cites that source"]
-    return [f"{rel} links to {linked} wiki page(s), fewer than min_outbound_links ({minimum}): nothing else in "
-            "the wiki shares the answer's sources (lint: too-few-links)"]
+    said = []
+    if too_few:
+        said.append(f"{rel} links to {linked} wiki page(s), fewer than min_outbound_links ({asked}"
+                    + (f"; here {minimum}: the wiki has {len(subjects)} pages" if minimum < asked else "")
+                    + "): nothing else in the wiki shares the answer's sources (lint: too-few-links)")
+    if orphan:
+        said.append(f"{rel}: no other wiki page links to it (lint: orphan-page)")
+    return said
 
 
 def _query_pages(vault: Vault, rel: str, text: str) -> list[tuple[str, str, str, set[str]]]:

@@ -60,6 +60,28 @@ class LinkGraph:
         return graph
 
 
+def outbound_minimum(asked: int, pages: int) -> int:
+    """How many other subject pages a subject page must link to, SCHEMA.md asking for `asked` (its
+    min_outbound_links), in a wiki of `pages` subject pages: never more than it has besides the page (a wiki
+    of one page links to none)."""
+    return min(asked, pages - 1)
+
+
+def outbound(lg: LinkGraph, page: str, subjects: frozenset[str]) -> set[str]:
+    """The other subject pages `page` links to (a hub leads to pages and is led to: a link to one is no
+    subject's)."""
+    return {e.target for e in lg.by_source.get(page, []) if e.target in subjects and e.target != page}
+
+
+def linked_from_subjects(lg: LinkGraph, subjects: list[str]) -> set[str]:
+    """Every file another subject page links to. Links from the hubs (index.md, overview.md, the source pages)
+    do not count: they link every page by construction."""
+    inbound: set[str] = set()
+    for source in subjects:
+        inbound.update(e.target for e in lg.by_source.get(source, []) if e.target and e.target != source)
+    return inbound
+
+
 def _node_attrs(vault: Vault) -> dict[str, dict[str, Any]]:
     node_attrs: dict[str, dict[str, Any]] = {}
     for path in vault.files:

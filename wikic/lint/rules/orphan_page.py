@@ -7,6 +7,7 @@ from collections.abc import Iterator
 from wikic.lint.context import LintContext
 from wikic.lint.finding import Finding
 from wikic.lint.rule import Rule
+from wikic.vault.graph import linked_from_subjects
 
 
 def orphans(ctx: LintContext) -> Iterator[Finding]:
@@ -16,11 +17,7 @@ def orphans(ctx: LintContext) -> Iterator[Finding]:
     subjects = ctx.subject_pages
     if len(subjects) <= 1:
         return
-    inbound: set[str] = set()
-    for source in subjects:
-        for edge in ctx.edges_from(source):
-            if edge.target and edge.target != source:
-                inbound.add(edge.target)
+    inbound = linked_from_subjects(ctx.links, subjects)
     for page in subjects:
         if page not in inbound:
             yield ctx.finding(

@@ -7,17 +7,17 @@ from collections.abc import Iterator
 from wikic.lint.context import LintContext
 from wikic.lint.finding import Finding
 from wikic.lint.rule import Rule
+from wikic.vault.graph import outbound, outbound_minimum
 
 
 def too_few_links(ctx: LintContext) -> Iterator[Finding]:
-    pages = frozenset(ctx.subject_pages)  # a hub leads to pages and is led to: a link to one is no subject's
-    # a page cannot link to more other pages than the wiki has (a wiki of one page links to none)
+    pages = frozenset(ctx.subject_pages)
     asked = ctx.schema.thresholds["min_outbound_links"]
-    minimum = min(asked, len(pages) - 1)
+    minimum = outbound_minimum(asked, len(pages))
     if minimum <= 0:
         return
     for page in ctx.subject_pages:
-        targets = {e.target for e in ctx.edges_from(page) if e.target in pages and e.target != page}
+        targets = outbound(ctx.links, page, pages)
         if len(targets) < minimum:
             yield ctx.finding(
                 "too-few-links",
