@@ -157,6 +157,10 @@ class WikiTools:
         resolver = Resolver(files)
         target = page.strip().removeprefix("[[").removesuffix("]]").split("|", 1)[0].split("#", 1)[0].strip()
         found = resolver.resolve("", target).path if target else None
+        if found is None and target:  # a page's title or one of its aliases, as `facts` takes them
+            from wikic.vault.names import page_names
+
+            found = page_names(self.root, self.context.schema)[0].lookup(target)
         if found is None or not (found.endswith(".md") or found.startswith(RAW_DIR + "/")):
             return self._no_page(page, files)
         try:

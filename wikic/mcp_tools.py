@@ -22,7 +22,8 @@ TOOLS: tuple[tuple[str, str, str], ...] = (
     (
         "read_page",
         READ_ONLY,
-        "Read a page or raw source: a vault path (entities/openai.md) or a page name as in a wikilink (openai).",
+        "Read a page or raw source: a vault path (entities/openai.md), a page name as in a wikilink (openai), or a "
+        "page's title or alias (OpenAI).",
     ),
     (
         "overview",
