@@ -294,8 +294,21 @@ def exact_cosines(palace: Palace, vector: np.ndarray, ids: list[str]) -> dict[st
 
 
 def _snippet(text: str) -> str:
-    flat = " ".join(searchable(text).split())
+    """A drawer's text as one line a reader sees first: a folded callout (a composed page's `> [!quote]- Claims`
+    under its prose) is what a reader opens, not reads, so it is left out where open text remains; a drawer
+    holding only such a callout shows what it folds, without the callout's syntax."""
+    text = searchable(text)
+    if "[!" in text:
+        shown = _FOLDED.sub("", text)
+        text = shown if shown.strip() else _CALLOUT_TITLE.sub("", _QUOTE_MARK.sub("", text))
+    flat = " ".join(text.split())
     return flat if len(flat) <= SNIPPET_CHARS else flat[: SNIPPET_CHARS - 1].rstrip() + "…"
+
+
+# a folded callout (`> [!type]- Title` and the quoted lines under it), and a callout's title and quote marks
+_FOLDED = re.compile(r"^[ \t]*>[ \t]*\[![^\]\n]*\]-.*(?:\n[ \t]*>.*)*", re.MULTILINE)
+_CALLOUT_TITLE = re.compile(r"^[ \t]*\[![^\]\n]*\][-+]?.*$", re.MULTILINE)
+_QUOTE_MARK = re.compile(r"^[ \t]*>[ \t]?", re.MULTILINE)
 
 
 def _best_drawers(
