@@ -6,19 +6,19 @@ import json
 from typing import Any
 
 SOURCES = {
-    "openai.md": """# OpenAI and GPT-4
+    "openai-and-gpt-4.md": """# OpenAI and GPT-4
 
 OpenAI is an AI research company based in San Francisco.
 It released GPT-4 in March 2023.
 Sam Altman is the CEO of OpenAI.
 """,
-    "history.md": """# Notes on OpenAI
+    "notes-on-openai.md": """# Notes on OpenAI
 
 OpenAI was founded in 2015 as a non-profit.
 GPT-4 is a large multimodal model made by OpenAI.
 Sam Altman leads the company.
 """,
-    "rag.md": """# Retrieval and generation
+    "retrieval-and-generation.md": """# Retrieval and generation
 
 Retrieval-augmented generation combines a retriever with a generator.
 The retriever finds passages that match the question.

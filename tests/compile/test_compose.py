@@ -63,7 +63,7 @@ def _run(tmp_path: Path, llm: FakeLLM, **options: Any) -> tuple[Path, IngestRepo
         init_vault(root)
         schema = root / "SCHEMA.md"
         schema.write_text(schema.read_text().replace("entity_min_references: 2", "entity_min_references: 1"))
-    source = tmp_path / "notes.md"
+    source = tmp_path / "field-notes.md"
     source.write_text(SOURCE, encoding="utf-8")
     report = ingest(root, IngestOptions(inputs=[str(source)], use_palace=False, lint_after=False,
                                         today=dt.date(2026, 12, 3), **options), llm=llm)
@@ -321,7 +321,7 @@ def test_pages_a_stopped_run_wrote_are_composed_by_the_next_run(
     assert first.composed is None and "[!quote]" not in page.read_text(encoding="utf-8")
     assert [paths for _, paths in compose_todos(root)] == [["entities/quillstore.md"]]
     # nothing to compile: the source is unchanged
-    again = ingest(root, IngestOptions(inputs=[str(tmp_path / "notes.md")], use_palace=False, lint_after=False,
+    again = ingest(root, IngestOptions(inputs=[str(tmp_path / "field-notes.md")], use_palace=False, lint_after=False,
                                        today=dt.date(2026, 12, 3)), llm=_model(GOOD))
     assert [s.status for s in again.sources] == ["unchanged"]
     assert again.composed is not None and again.composed.pages == ["entities/quillstore.md"]

@@ -296,7 +296,8 @@ def test_a_vault_with_one_subject_page_passes_strict_lint(tmp_path: Path, standi
     standin.route = lambda body: plan("Qdrant.", [entity("Qdrant", "product", "A vector database.", [
         fact("Qdrant is written in Rust.", "Qdrant is written in Rust.")])])
     root = _vault(tmp_path, standin, min_references=1)
-    _ingest(root, _inputs(tmp_path, {"notes.md": "# Notes on a vector store\n\nQdrant is written in Rust.\n"}))
+    text = "# Notes on a vector store\n\nQdrant is written in Rust.\n"
+    _ingest(root, _inputs(tmp_path, {"notes-on-a-vector-store.md": text}))
     assert load_vault(root, use_cache=False).subject_pages == ["entities/qdrant.md"]
     assert (root / "sources/notes-on-a-vector-store.md").is_file() and (root / "overview.md").is_file()
     result = _strict(root)

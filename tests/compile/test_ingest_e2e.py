@@ -184,7 +184,7 @@ def test_hostile_reply_stays_inside_the_vault(tmp_path: Path, standin: StandinSe
         assert resolved.is_relative_to(root.resolve()) and resolved.parent.parent == root.resolve()
         assert not path.split("/")[-1].lower().startswith("con.")
     raw = next((root / "raw/articles").iterdir())
-    assert raw.read_text(encoding="utf-8") == SOURCES["openai.md"]
+    assert raw.read_text(encoding="utf-8") == SOURCES["openai-and-gpt-4.md"]
     # case variants land on one page, and the model's fake links and markup are not links
     assert sum(1 for p in report.created if "gpt-4" in p) == 1
     lint = run_lint(root, LintOptions(use_cache=False, select=("broken-wikilink", "index-gap", "frontmatter")))

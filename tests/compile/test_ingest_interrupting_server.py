@@ -54,8 +54,9 @@ def test_replies_cut_by_a_newer_request_are_asked_again_one_at_a_time(tmp_path: 
 
         # the next run starts one at a time: nothing is cut
         cut = server.interrupted
-        (root / "raw/articles/more.md").write_text(SOURCES["openai.md"] + "\nMore notes.\n", encoding="utf-8")
-        (root / "raw/articles/again.md").write_text(SOURCES["rag.md"] + "\nAgain.\n", encoding="utf-8")
+        more, again = SOURCES["openai-and-gpt-4.md"], SOURCES["retrieval-and-generation.md"]
+        (root / "raw/articles/more.md").write_text(more + "\nMore notes.\n", encoding="utf-8")
+        (root / "raw/articles/again.md").write_text(again + "\nAgain.\n", encoding="utf-8")
         data = _ingest(root)
         assert data["totals"]["compiled"] == 2 and server.interrupted == cut
 
@@ -63,7 +64,7 @@ def test_replies_cut_by_a_newer_request_are_asked_again_one_at_a_time(tmp_path: 
 def test_a_cut_reply_with_no_other_call_in_flight_is_a_failure_not_a_retry(tmp_path: Path) -> None:
     # one call at a time: nothing else could have cut it, so the connection really dropped
     with StandinServer(interrupt_requests=True) as server:
-        server.enqueue(reply(route({"messages": [{"content": SOURCES["openai.md"]}]}), finish_reason=""))
+        server.enqueue(reply(route({"messages": [{"content": SOURCES["openai-and-gpt-4.md"]}]}), finish_reason=""))
         server.route = route
         root = _vault(tmp_path, server, concurrency=1)
         for name in list(SOURCES)[1:]:

@@ -27,16 +27,18 @@ from wikic.vault import write
 from wikic.vault.init import init_vault
 
 TODAY = dt.date(2026, 12, 1)
-# where capture puts each source (named after its title)
-RAW_NAMES = {"raw/articles/openai-and-gpt-4.md": "openai.md", "raw/articles/notes-on-openai.md": "history.md",
-             "raw/articles/retrieval-and-generation.md": "rag.md"}
+# where capture puts each source (under its own name)
+ORDER = ["openai-and-gpt-4.md", "notes-on-openai.md", "retrieval-and-generation.md"]  # the run's order
+RAW_NAMES = {f"raw/articles/{name}": name for name in ORDER}
 # the run's order is openai, history, rag; the model answers openai at once, rag next, history last
-DELAYS = {"openai.md": 0.0, "history.md": 0.8, "rag.md": 0.3}
+DELAYS = {"openai-and-gpt-4.md": 0.0, "notes-on-openai.md": 0.8, "retrieval-and-generation.md": 0.3}
 
 
 def _which(messages: Sequence[Mapping[str, str]]) -> str:
     user = messages[-1]["content"]
-    return "history.md" if "non-profit" in user else "rag.md" if "Retrieval-augmented" in user else "openai.md"
+    if "non-profit" in user:
+        return "notes-on-openai.md"
+    return "retrieval-and-generation.md" if "Retrieval-augmented" in user else "openai-and-gpt-4.md"
 
 
 class Timeline:
@@ -114,7 +116,7 @@ def _vault(tmp_path: Path, name: str, concurrency: int = 3) -> tuple[Path, list[
     inbox.mkdir()
     for file, text in SOURCES.items():
         (inbox / file).write_text(text, encoding="utf-8")
-    return root, [str(inbox / file) for file in ("openai.md", "history.md", "rag.md")]
+    return root, [str(inbox / file) for file in ORDER]
 
 
 def _run(root: Path, inputs: list[str], llm: FakeLLM) -> IngestReport:
@@ -138,10 +140,10 @@ def test_the_first_source_is_compiled_before_the_last_reply_and_in_the_runs_orde
     root, inputs = _vault(tmp_path, "wiki")
     report = _run(root, inputs, _model(timeline))
     assert [s.status for s in report.sources] == ["compiled"] * 3
-    assert [RAW_NAMES[s.raw_path] for s in report.sources] == ["openai.md", "history.md", "rag.md"]
-    assert timeline.compiled() == ["openai.md", "history.md", "rag.md"]  # rag's plan came first, and waited
-    assert timeline.at("compile", "openai.md") < timeline.at("reply", "history.md")
-    assert timeline.at("compile", "history.md") > timeline.at("reply", "history.md")
+    assert [RAW_NAMES[s.raw_path] for s in report.sources] == ORDER
+    assert timeline.compiled() == ORDER  # rag's plan came first, and waited
+    assert timeline.at("compile", "openai-and-gpt-4.md") < timeline.at("reply", "notes-on-openai.md")
+    assert timeline.at("compile", "notes-on-openai.md") > timeline.at("reply", "notes-on-openai.md")
 
 
 def test_compiling_early_writes_what_compiling_after_extraction_writes(
@@ -149,7 +151,7 @@ def test_compiling_early_writes_what_compiling_after_extraction_writes(
 ) -> None:
     early_root, inputs = _vault(tmp_path, "early")
     early = _run(early_root, inputs, _model(timeline))
-    assert timeline.at("compile", "openai.md") < timeline.at("reply", "history.md")
+    assert timeline.at("compile", "openai-and-gpt-4.md") < timeline.at("reply", "notes-on-openai.md")
 
     nothing_early()
     late_root, inputs = _vault(tmp_path, "late")
@@ -169,7 +171,7 @@ def test_a_change_to_the_vault_during_extraction_is_compiled_as_after_extraction
 
     def person_writes_a_page(root: Path) -> Callable[[str], None]:
         def during(name: str) -> None:
-            if name == "history.md":  # after openai.md was compiled early
+            if name == "notes-on-openai.md":  # after openai.md was compiled early
                 (root / "concepts/gpt-4.md").write_text(
                     "---\ntitle: GPT-4\ntype: concept\ntags: []\nsources: []\n---\n\n# GPT-4\n\nMy notes.\n",
                     encoding="utf-8",
@@ -179,7 +181,7 @@ def test_a_change_to_the_vault_during_extraction_is_compiled_as_after_extraction
     early_root, inputs = _vault(tmp_path, "early")
     early = _run(early_root, inputs, _model(timeline, during=person_writes_a_page(early_root)))
     # compiled early, then all again under the lock
-    assert timeline.compiled() == ["openai.md", "history.md", "rag.md"] * 2
+    assert timeline.compiled() == ORDER * 2
 
     nothing_early()
     late_root, inputs = _vault(tmp_path, "late")
@@ -194,7 +196,7 @@ def test_ctrl_c_while_compiling_early_keeps_what_finished_and_compiles_it_once(
 ) -> None:
     real = Compiler.compile
     calls: list[str] = []
-    llm = _model(Timeline(), delays={"openai.md": 0.0, "history.md": 3.0, "rag.md": 3.0})
+    llm = _model(Timeline(), delays=dict(zip(ORDER, (0.0, 3.0, 3.0), strict=True)))
 
     def compile_(self: Compiler, plan: Any, raw_path: str) -> Any:
         calls.append(raw_path)
@@ -218,7 +220,7 @@ def test_ctrl_c_while_compiling_early_keeps_what_finished_and_compiles_it_once(
 
 def test_a_source_that_fails_early_fails_alone(tmp_path: Path, timeline: Timeline) -> None:
     def reply(messages: Sequence[Mapping[str, str]]) -> Any:
-        if _which(messages) == "history.md":
+        if _which(messages) == "notes-on-openai.md":
             return KeyError("subjects")  # a bug met by one source's reply
         return route({"messages": messages})
 
@@ -233,7 +235,7 @@ def test_a_token_budget_still_stops_the_run_and_what_ran_is_compiled(tmp_path: P
     report = ingest(root, IngestOptions(inputs=inputs, use_palace=False, lint_after=False, today=TODAY,
                                         max_tokens=1), llm=_model(timeline))
     assert [s.status for s in report.sources] == ["compiled", "over-budget", "over-budget"]
-    assert timeline.compiled() == ["openai.md"] and report.exit_code() == 1
+    assert timeline.compiled() == ["openai-and-gpt-4.md"] and report.exit_code() == 1
 
 
 # -- the reply cache's fsyncs -------------------------------------------------------------------------------
@@ -272,7 +274,7 @@ def test_an_ingest_makes_every_reply_durable_from_the_waiting_thread(
     tmp_path: Path, fsyncs: list[tuple[int, bool]], timeline: Timeline
 ) -> None:
     root, inputs = _vault(tmp_path, "wiki")
-    _run(root, inputs, _model(timeline, delays={"openai.md": 0.0, "history.md": 0.2, "rag.md": 0.1}))
+    _run(root, inputs, _model(timeline, delays=dict(zip(ORDER, (0.0, 0.2, 0.1), strict=True))))
     replies = {p.stat().st_ino for p in (root / ".wikic/cache/llm").rglob("*.json")}
     assert len(replies) == 3
     synced = {inode for inode, _ in fsyncs}

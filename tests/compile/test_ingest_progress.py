@@ -107,9 +107,9 @@ def test_on_a_pipe_json_gets_the_report_alone_and_text_a_line_per_source_compile
     text = CliRunner().invoke(app, ["ingest", str(tmp_path / "inbox" / "short.md"), "--vault", str(root)])
     assert text.exit_code == 0, text.stderr
     # a log gets a plain line as each source is compiled (stderr), then the report (stdout)
-    assert re.fullmatch(r"\[1/1\] raw/articles/short-note[^ ]*\.md compiled\n"
+    assert re.fullmatch(r"\[1/1\] raw/articles/short[^ ]*\.md compiled\n"
                         r"search index: 1/1 files, \d+ drawers embedded\n", text.stderr), text.stderr
-    assert text.stdout.startswith("raw/articles/short-note") and "\r" not in text.stdout + text.stderr
+    assert text.stdout.startswith("raw/articles/short") and "\r" not in text.stdout + text.stderr
 
 
 def test_off_a_terminal_the_model_s_progress_is_a_line_every_half_minute() -> None:

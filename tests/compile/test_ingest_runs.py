@@ -53,8 +53,8 @@ def test_no_argument_compiles_what_was_dropped_into_raw_and_only_that(tmp_path: 
     with StandinServer() as server:
         server.route = route
         root = _vault(tmp_path, server)
-        (root / "raw/articles/openai.md").write_text(SOURCES["openai.md"], encoding="utf-8")
-        (root / "raw/articles/history.md").write_text(SOURCES["history.md"], encoding="utf-8")
+        (root / "raw/articles/openai.md").write_text(SOURCES["openai-and-gpt-4.md"], encoding="utf-8")
+        (root / "raw/articles/history.md").write_text(SOURCES["notes-on-openai.md"], encoding="utf-8")
         before = (root / "raw/articles/openai.md").read_bytes()
 
         code, out = _ingest(root)
@@ -66,7 +66,7 @@ def test_no_argument_compiles_what_was_dropped_into_raw_and_only_that(tmp_path: 
 
         code, out = _ingest(root)  # nothing new: nothing to do, no call
         assert code == 0 and "0 compiled" in out and len(server.chat_requests()) == 2
-        (root / "raw/articles/rag.md").write_text(SOURCES["rag.md"], encoding="utf-8")
+        (root / "raw/articles/rag.md").write_text(SOURCES["retrieval-and-generation.md"], encoding="utf-8")
         code, out = _ingest(root)
         assert code == 0 and "raw/articles/rag.md: compiled" in out and "openai.md" not in out
         assert len(server.chat_requests()) == 3
@@ -76,7 +76,7 @@ def test_no_argument_reports_an_unreadable_raw_file_and_compiles_the_rest(tmp_pa
     with StandinServer() as server:
         server.route = route
         root = _vault(tmp_path, server)
-        (root / "raw/articles/openai.md").write_text(SOURCES["openai.md"], encoding="utf-8")
+        (root / "raw/articles/openai.md").write_text(SOURCES["openai-and-gpt-4.md"], encoding="utf-8")
         (root / "raw/articles/blob.md").write_bytes(b"\x00\x01binary\x00" * 20)
         code, out = _ingest(root)
         assert code == 1
@@ -89,7 +89,7 @@ def test_a_configuration_error_captures_nothing(tmp_path: Path) -> None:
     root = _vault(tmp_path, None)  # no model configured
     inbox = _inbox(tmp_path)
     before = _tree(root)
-    code, out = _ingest(root, str(inbox["openai.md"]))
+    code, out = _ingest(root, str(inbox["openai-and-gpt-4.md"]))
     assert code == 2 and "no model configured" in out
     assert _tree(root) == before
 
@@ -101,18 +101,20 @@ def test_estimate_and_dry_run_capture_nothing(tmp_path: Path) -> None:
         inbox = _inbox(tmp_path)
         before = {p: h for p, h in _tree(root).items() if not p.startswith(".wikic/")}
 
-        code, out = _ingest(root, str(inbox["rag.md"]), "--estimate")
+        code, out = _ingest(root, str(inbox["retrieval-and-generation.md"]), "--estimate")
         assert code == 0 and "prompt tokens" in out and not server.chat_requests()
-        code, out = _ingest(root, str(inbox["rag.md"]), "--dry-run")
+        code, out = _ingest(root, str(inbox["retrieval-and-generation.md"]), "--dry-run")
         assert code == 0 and "+++ b/concepts/retrieval-augmented-generation.md" in out
         assert {p: h for p, h in _tree(root).items() if not p.startswith(".wikic/")} == before
 
-        code, out = _ingest(root, str(inbox["rag.md"]))  # the real run: the dry run's reply is reused
+        # the real run: the dry run's reply is reused
+        code, out = _ingest(root, str(inbox["retrieval-and-generation.md"]))
         # and its cost, which no row counted (a dry run writes none), is counted by this run's row
         assert code == 0 and "20 tokens (from cache, first paid " in out
         assert "20 tokens (cached, first paid " in (root / "log.md").read_text(encoding="utf-8")
         assert len(server.chat_requests()) == 1
-        assert (root / "raw/articles/retrieval-and-generation.md").read_text(encoding="utf-8") == SOURCES["rag.md"]
+        rag = "retrieval-and-generation.md"
+        assert (root / "raw/articles" / rag).read_text(encoding="utf-8") == SOURCES[rag]
         assert (root / "concepts/retrieval-augmented-generation.md").exists()
 
 
@@ -124,7 +126,7 @@ def test_exit_code_is_about_this_run_not_older_lint_errors(tmp_path: Path) -> No
         (root / "concepts/old-note.md").write_text(
             "---\ntitle: Old\n---\n# Old\n\n[[missing-page]]\n", encoding="utf-8"
         )
-        code, out = _ingest(root, str(inbox["openai.md"]))
+        code, out = _ingest(root, str(inbox["openai-and-gpt-4.md"]))
         assert code == 0, out
         assert "lint:" in out and "none in what this ingest wrote" in out
 

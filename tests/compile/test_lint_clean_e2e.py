@@ -201,7 +201,7 @@ def test_a_see_also_link_added_later_does_not_make_an_answer_stale(tmp_path: Pat
     assert report["sources"][0]["updated"] == ["comparisons/vector-databases.md"]  # its See also, nothing else
     compiled = json.loads((root / ".wikic/compiled.json").read_text(encoding="utf-8"))["sources"]
     # the comparison does not cite the benchmarks: it is not recorded as one of their pages
-    assert compiled["raw/articles/benchmarks.md"]["pages"] == ["entities/chroma.md", "entities/faiss.md"]
+    assert compiled["raw/articles/vector-benchmarks.md"]["pages"] == ["entities/chroma.md", "entities/faiss.md"]
     assert "[[chroma|Chroma]]" in (root / "comparisons/vector-databases.md").read_text(encoding="utf-8")
     stale = run_lint(root, LintOptions(use_cache=False, select=("stale-page",))).findings
     assert stale == []

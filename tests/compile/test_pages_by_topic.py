@@ -66,7 +66,7 @@ def _ingest(root: Path, llm: FakeLLM, *paths: Path, force: bool = False) -> Inge
 
 
 def _sources(tmp_path: Path) -> tuple[Path, Path]:
-    a, b = tmp_path / "notes-2024.md", tmp_path / "review-2026.md"
+    a, b = tmp_path / "field-notes.md", tmp_path / "two-years-on.md"
     a.write_text(QUILL_2024, encoding="utf-8")
     b.write_text(QUILL_2026, encoding="utf-8")
     return a, b

@@ -197,10 +197,11 @@ def test_names_a_small_model_finds_become_pages_across_two_sources_and_two_forms
     init_vault(root)  # the default SCHEMA.md: a name needs two sources
     inbox = tmp_path / "inbox"
     inbox.mkdir()
-    (inbox / "vectors.md").write_text(VECTORS, encoding="utf-8")
-    (inbox / "kb.md").write_text(CHINESE, encoding="utf-8")
+    vectors, kb = inbox / "vector-databases-in-practice.md", inbox / "本地知识库的搭建经验.md"
+    vectors.write_text(VECTORS, encoding="utf-8")
+    kb.write_text(CHINESE, encoding="utf-8")
     llm = _careless({"Chroma": "Chroma,", "ChromaDB": "ChromaDB 是", "Qdrant": "Qdrant", "Ollama": "Ollama"})
-    report = ingest(root, IngestOptions(inputs=[str(inbox / "vectors.md"), str(inbox / "kb.md")], use_palace=False,
+    report = ingest(root, IngestOptions(inputs=[str(vectors), str(kb)], use_palace=False,
                                         lint_after=False, today=dt.date(2026, 12, 3)), llm=llm)
     assert all(s.status == "compiled" for s in report.sources), [s.error for s in report.sources]
     page = root / "entities" / "chroma.md"

@@ -24,12 +24,12 @@ def files_under(root: Path) -> set[str]:
     return {p.relative_to(root).as_posix() for p in root.rglob("*") if p.is_file()}
 
 
-def test_markdown_is_copied_byte_for_byte_under_its_heading(vault, inbox):
-    src = inbox / "notes.md"
+def test_markdown_is_copied_byte_for_byte_under_its_own_name_titled_by_its_heading(vault, inbox):
+    src = inbox / "Transformer notes.md"
     src.write_bytes(b"\xef\xbb\xbf" + ARTICLE.replace("\n", "\r\n").encode())
     [item] = capture(vault, [str(src)])
 
-    assert item.raw_path == item.text_path == "raw/articles/attention-is-all-you-need.md"
+    assert item.raw_path == item.text_path == "raw/articles/transformer-notes.md"
     assert (item.kind, item.media, item.title, item.new) == ("articles", "markdown", "Attention Is All You Need", True)
     assert (vault / item.raw_path).read_bytes() == src.read_bytes()
     assert item.text == ARTICLE  # BOM and CRLF normalised for the model and anchoring, not in the file
@@ -57,8 +57,8 @@ def test_html_keeps_the_original_and_stores_extracted_main_text(vault, inbox):
     src.write_text(page)
     [item] = capture(vault, [str(src)])
 
-    assert item.raw_path == "raw/articles/rag-explained.html"
-    assert item.text_path == "raw/articles/rag-explained.md"
+    assert (item.raw_path, item.title) == ("raw/articles/rag.html", "RAG explained")
+    assert item.text_path == "raw/articles/rag.md"
     assert (vault / item.raw_path).read_text() == page
     text = (vault / item.text_path).read_text()
     assert text == item.text
@@ -71,7 +71,7 @@ def test_html_keeps_the_original_and_stores_extracted_main_text(vault, inbox):
 
 
 def test_html_charset_from_meta_is_honoured(vault, inbox):
-    src = inbox / "latin.html"
+    src = inbox / "Café.html"
     src.write_bytes(
         (
             '<html><head><meta charset="iso-8859-1"><title>Café</title></head>'
@@ -89,7 +89,8 @@ def test_pdf_goes_to_papers_with_its_text_beside_it(vault, inbox):
         make_pdf(["Scaling laws for neural language models", "Loss falls as a power law."], title="Scaling Laws")
     )
     [item] = capture(vault, [str(src)])
-    assert (item.raw_path, item.text_path) == ("raw/papers/scaling-laws.pdf", "raw/papers/scaling-laws.md")
+    assert (item.raw_path, item.text_path) == ("raw/papers/paper.pdf", "raw/papers/paper.md")
+    assert item.title == "Scaling Laws"
     assert (item.kind, item.media) == ("papers", "pdf")
     assert (vault / item.raw_path).read_bytes() == src.read_bytes()
     assert "Loss falls as a power law." in (vault / item.text_path).read_text()
@@ -171,10 +172,11 @@ def test_same_content_twice_is_the_same_raw_file(vault, inbox):
     assert len(source_ledger(vault)) == 1
 
 
-def test_different_content_with_the_same_title_gets_a_new_name(vault, inbox):
+def test_different_content_with_the_same_name_gets_a_new_name(vault, inbox):
     paths = []
     for i in range(3):
-        path = inbox / f"v{i}.md"
+        path = inbox / f"v{i}" / "Same Title.md"
+        path.parent.mkdir()
         path.write_text(f"# Same Title\n\nversion {i}\n")
         paths.append(str(path))
     items = capture(vault, paths[:2]) + capture(vault, paths[2:])
@@ -190,12 +192,12 @@ def test_existing_file_with_the_name_is_never_overwritten(vault, inbox):
     (vault / "raw/articles").mkdir(parents=True)
     (vault / "raw/articles/attention-is-all-you-need.md").write_text("hand-placed, not in the ledger\n")
     (vault / "raw/articles/attention-is-all-you-need-2.html").write_text("<p>blocks the html stem</p>")
-    src = inbox / "x.md"
+    src = inbox / "Attention is all you need.md"
     src.write_text(ARTICLE)
     [item] = capture(vault, [str(src)])
     assert item.raw_path == "raw/articles/attention-is-all-you-need-2.md"
     assert (vault / "raw/articles/attention-is-all-you-need.md").read_text() == "hand-placed, not in the ledger\n"
-    html = inbox / "y.html"
+    html = inbox / "attention is all you need.html"
     html.write_text("<title>Attention Is All You Need</title><p>html version</p>")
     [page] = capture(vault, [str(html)])
     assert page.raw_path == "raw/articles/attention-is-all-you-need-3.html"  # -2 is taken by .md and by .html
@@ -294,9 +296,7 @@ def test_usage_errors(vault):
 
 
 def test_nothing_is_written_outside_raw_and_state(vault, inbox):
-    src = inbox / "evil.md"
-    src.write_text("# ../../etc/passwd\n\ntext\n")
-    [item] = capture(vault, [str(src)])
+    [item] = capture(vault, ["-"], stdin=b"# ../../etc/passwd\n\ntext\n")
     assert item.raw_path == "raw/articles/etc-passwd.md"
     assert {path.split("/")[0] for path in files_under(vault)} == {"SCHEMA.md", "raw", ".wikic"}
 
@@ -318,9 +318,7 @@ def test_raw_names_keep_the_rules_they_were_first_given(vault, inbox, title, nam
     """Raw file names are fixed once captured: the source rules of the one slug function must name a source
     exactly as capture always has (these names are what earlier versions gave)."""
     assert slugify(title, rules=SOURCE) == name
-    src = inbox / "in.md"
-    src.write_text(f"---\ntitle: \"{title}\"\n---\nBody of {title}.\n", encoding="utf-8")
-    [item] = capture(vault, [str(src)])
+    [item] = capture(vault, ["-"], stdin=f"---\ntitle: \"{title}\"\n---\nBody of {title}.\n".encode())
     assert item.raw_path == f"raw/articles/{name}.md"
 
 
@@ -399,3 +397,16 @@ def test_the_ledger_dates_a_source_on_the_day_a_run_says_it_is(vault, inbox):
     assert ledger[dated.raw_path]["captured"] == "2026-09-08T00:00:00+00:00"
     seen = dt.datetime.fromisoformat(ledger[now.raw_path]["captured"])
     assert abs(dt.datetime.now(dt.UTC) - seen) < dt.timedelta(minutes=10)  # no day given: the clock's
+
+
+def test_a_page_with_no_title_of_its_own_keeps_its_file_name_and_is_titled_by_it(vault, inbox):
+    """Obsidian's help pages have no `# ` heading: the file's name is their title, never their first `##`
+    section, and a `# Dog` in a code block is an example, not a heading."""
+    src = inbox / "Graph view.md"
+    src.write_text("---\naliases:\ndescription: Graph view is a core plugin.\n---\nGraph view is a core plugin.\n\n"
+                   "```md\n# Dog\n```\n\n## Settings\n\nThe settings.\n")
+    [item] = capture(vault, [str(src)])
+    assert (item.raw_path, item.title) == ("raw/articles/graph-view.md", "Graph view")
+    assert source_ledger(vault)[item.raw_path]["title"] == "Graph view"
+    [stdin] = capture(vault, ["-"], stdin=b"```\n# Dog\n```\n\n# Cats\n\nCats purr.\n")
+    assert (stdin.raw_path, stdin.title) == ("raw/articles/cats.md", "Cats")

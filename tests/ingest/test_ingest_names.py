@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
-from wikic.ingest.anchor import anchor_plan, source_title
+from wikic.ingest.anchor import anchor_plan
 from wikic.ingest.extract.merge import merge_plans
 from wikic.ingest.plan_model import ChunkPlan, Entity, Fact, Plan
+from wikic.text.extract import source_title
+from wikic.vault.frontmatter import split_page
 
 PATH = "raw/articles/quillstore.md"
 SOURCE = """# Field notes on Quillstore
@@ -85,9 +87,12 @@ def test_a_careless_plan_is_not_folded_into_one_item_by_its_aliases() -> None:
 
 
 def test_a_sources_title_is_its_frontmatter_title_else_its_first_level_one_heading_outside_code() -> None:
-    assert source_title("---\ntitle: Aliases\n---\n## Add an alias\n", "raw/articles/a.md") == "Aliases"
-    assert source_title("```md\n# Dog\n```\n## Settings\n# Graph view\n", "raw/articles/b.md") == "Graph view"
-    assert source_title("## Settings\n\ntext\n", "raw/articles/graph-view.md") == "graph view"
+    def title(text: str, path: str) -> str:
+        return source_title(*split_page(text), path)
+
+    assert title("---\ntitle: Aliases\n---\n## Add an alias\n", "raw/articles/a.md") == "Aliases"
+    assert title("```md\n# Dog\n```\n## Settings\n# Graph view\n", "raw/articles/b.md") == "Graph view"
+    assert title("## Settings\n\ntext\n", "raw/articles/graph-view.md") == "graph view"
 
 
 def test_two_items_the_source_says_are_one_subject_are_one() -> None:

@@ -123,7 +123,7 @@ def test_an_ingested_vault_is_clean_of_the_page_rules_under_strict(tmp_path: Pat
     wal = (root / "concepts/write-ahead-logging.md").read_text(encoding="utf-8")
     # the pages hold what the rules look at: several sources on a page, a claim two sources state, a value
     # in History, the concept's sections each from another source, prose or lists
-    assert quill.count("quillstore-notes.md") and quill.count("a-review-of-quillstore.md")
+    assert quill.count("quillstore-notes.md") and quill.count("quillstore-review.md")
     assert "## History" in quill and "40,000" in quill.split("## History")[1]
     # the model's summary ("A log written before the data.") is what no quote says: the first claim leads
     # instead, and is not said again under its heading, which it alone held

@@ -13,6 +13,7 @@ from fake_llm import FakeLLM
 from wikic.ingest.pipeline import IngestOptions, IngestReport, ingest
 from wikic.vault.formats.transcript import Conversation, Turn, render
 from wikic.vault.init import init_vault
+from wikic.vault.slug import SOURCE, slugify
 
 TODAY = dt.date(2026, 12, 1)
 
@@ -102,7 +103,7 @@ def ingest_sessions(root: Path, sessions: Sequence[Session], llm: FakeLLM | None
     inbox.mkdir(exist_ok=True)
     reports = []
     for session in sessions:
-        path = inbox / f"{session.id}.md"
+        path = inbox / f"{slugify(session.title, rules=SOURCE)}.md"  # raw/transcripts/ names it so
         path.write_text(session.text(), encoding="utf-8")
         report = ingest(
             root, IngestOptions(inputs=[str(path)], kind="transcripts", use_palace=palace, today=today), llm=llm

@@ -78,6 +78,12 @@ def test_page_without_body_still_gets_one_drawer() -> None:
     assert len(drawers) == 1 and drawers[0].text == "X"
 
 
+def test_a_source_is_titled_by_its_first_level_one_heading_outside_code_else_its_name() -> None:
+    example = "Aliases name a note.\n\n```md\n# Dog\n```\n\n## Add an alias\n\nText.\n"
+    assert make_document("raw/articles/aliases.md", example).title == "aliases"
+    assert make_document("raw/articles/help.md", example + "\n# Aliases\n").title == "Aliases"
+
+
 def test_bad_yaml_is_body_text() -> None:
     doc = make_document("a.md", "---\ntitle: [unclosed\n---\nHello\n")
     assert doc.title == "a" and "Hello" in doc.body

@@ -15,6 +15,7 @@ from typing import NamedTuple
 
 from wikic.hubs.blocks import place
 from wikic.hubs.groups import Group, group_pages
+from wikic.hubs.source_page import waiting_for
 from wikic.hubs.view import SOURCE_TYPE, HubView
 from wikic.pages.index_file import section_title
 from wikic.pages.log_file import LogRow
@@ -269,8 +270,7 @@ def _waiting(view: HubView, limits: Limits) -> list[str]:
         name = clean_text(plain_line(str(item.get("name"))), 120)
         by = [view.link(view.source_pages[s]) for s in sources(item) if s in view.source_pages]
         said = f"named by {', '.join(by[:3])}" if by else f"named by {_plural(len(sources(item)), 'source')}"
-        wait = (f"a page once {needed} sources name it" if item.get("kind") == "entity"
-                else "a page once a source explains it")
+        wait = waiting_for(item, needed)
         out.append(f"- Not explained yet: **{name}**, {said}; {wait}")
     more = len(items) - limits.waiting
     if more > 0:

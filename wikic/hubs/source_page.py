@@ -36,13 +36,14 @@ from wikic.vault.formats.claims import normal_text, plain_text, scan
 from wikic.vault.formats.markers import BEGIN, end_line
 from wikic.vault.formats.memory_items import BLOCK_PREFIX, parse_item
 from wikic.vault.formats.transcript import headers, is_transcript
-from wikic.vault.frontmatter import split_page
+from wikic.vault.frontmatter import split_page, titled
 from wikic.vault.lead import lead_of, plain_line, shorten
 from wikic.vault.slug import SOURCE, slugify
 from wikic.vault.state import waiting_memories
 
 KEY_POINTS = 5  # at most; as many as the source gave, when fewer
 TAGS = 3
+DESCRIPTION = 300  # characters of what a source says it is
 SECTIONS = ("Key points", "Pages it fed", "Left out")
 LEAD_KEY = "summary"
 _KINDS = {"articles": "an article", "papers": "a paper", "transcripts": "a conversation", "notes": "a note",
@@ -54,6 +55,7 @@ REASONS = {
     "invented name": "the name is one the source never writes",
 }
 SUMMARY_REASON = "unsupported summary"  # a summary the source does not support, replaced by a claim
+_SENTENCE_ENDS = frozenset(".!?。！？…")
 _PRONOUNS = frozenset("it its they their them this these that those he she his her".split())
 _AUTHOR_KEYS = ("author", "authors", "by", "creator", "creators")
 _DATE_KEYS = ("date", "published", "published_at", "publication_date", "started", "created")
@@ -79,6 +81,7 @@ class About:
     url: str | None
     original: str | None  # the file captured, when its text was extracted into `raw`
     captured: str | None
+    description: str | None = None  # what the source says it is (its frontmatter's `description`)
     speakers: tuple[str, ...] = ()
     turns: int = 0
 
@@ -89,9 +92,12 @@ def about(view: HubView, raw: str) -> About:
     original = next((p for p, e in sorted(ledger.items()) if e.get("text_path") == raw and p != raw), None)
     captured = ledger.get(original or raw) or ledger.get(raw) or {}
     text = view.text(raw) or ""
-    data, body = split_page(text[:200_000])
+    data, _ = split_page(text[:200_000])
     data = data or {}
-    title = _text(data.get("title")) or _text(captured.get("title")) or _first_heading(body) or posixpath.basename(raw)
+    # titled as capture titles a source (a text extracted from HTML or PDF: by the title capture found there),
+    # from its own text: a ledger an earlier version wrote may hold the first heading of any level
+    given = _text(captured.get("title")) if original and not _text(data.get("title")) else None
+    title = given or titled(text[:200_000], _own_name(captured, raw))
     folder = raw.split("/")[1] if raw.count("/") >= 2 else ""
     speakers: tuple[str, ...] = ()
     turns = 0
@@ -107,8 +113,10 @@ def about(view: HubView, raw: str) -> About:
         url = origin
     # what a source says of itself is the source's text, not wikic's: made plain before it reaches a page
     author = _author(data)
+    description = _text(data.get("description"))
     return About(
         title=clean_title(title) or posixpath.basename(raw),
+        description=clean_text(description, DESCRIPTION) if description else None,
         kind=kind,
         author=clean_title(author) if author else None,
         date=next((d for d in (_date(data.get(k)) for k in _DATE_KEYS) if d), None),
@@ -308,10 +316,12 @@ def _lead(info: About, pages: int, memories: int) -> str:
         said += f" by {_heading(info.author)}"
     if info.date:
         said += f", {'started' if info.kind == 'a conversation' else 'dated'} {info.date}"
+    if info.description:  # what the source says it is, in its own words
+        said += f": {info.description}"
     fed = f"It fed {pages} page{'' if pages == 1 else 's'}" if pages else "It fed no page yet"
     if memories:
         fed += f" and {memories} memor{'y' if memories == 1 else 'ies'}"
-    return f"{said}. {fed}."
+    return f"{said}{'' if said[-1] in _SENTENCE_ENDS else '.'} {fed}."
 
 
 def _and(items: list[str]) -> str:
@@ -367,6 +377,18 @@ def _pages_text(view: HubView, pages: list[str], cites: dict[str, int], entry: d
     return "\n".join(out)
 
 
+def waiting_for(item: dict[str, Any], needed: int) -> str:
+    """What a name waiting in the mentions ledger (`item`) waits for, SCHEMA.md asking `needed` sources to name
+    an entity: enough sources, or one that says what it is (a name only written inside sentences about other
+    subjects waits for a sentence of its own)."""
+    if item.get("kind") != "entity":
+        return "a page once a source explains it"
+    named = item.get("sources")
+    if isinstance(named, dict) and len(named) < needed:
+        return f"a page once {needed} sources name it"
+    return "a page once a source says what it is"
+
+
 def _waiting_memories(view: HubView, raw: str) -> dict[str, int]:
     """subject -> how many memories `raw` said of it, for the subjects waiting in the mentions ledger."""
     out: dict[str, int] = {}
@@ -378,17 +400,18 @@ def _waiting_memories(view: HubView, raw: str) -> dict[str, int]:
 
 def _left_out(view: HubView, raw: str, entry: dict[str, Any]) -> str:
     out = []
-    waiting = sorted(
-        (str(item.get("name")) for item in view.mentions.values()
-         if item.get("name") and raw in (item.get("sources") or {})),
-        key=str.casefold,
-    )
+    # a name waiting as an entity and as a concept, or in two spellings of case, is one name to a reader
+    named = {str(item.get("name")).casefold(): str(item.get("name")) for item in view.mentions.values()
+             if item.get("name") and raw in (item.get("sources") or {})}
+    waiting = sorted(named.values(), key=lambda n: (n.casefold(), n))
     if waiting:
         needed = view.schema.thresholds.get("entity_min_references", 2)
         names = ", ".join(_heading(n) for n in waiting[:12])
         names += f" and {len(waiting) - 12} more" if len(waiting) > 12 else ""
+        entity = "once a source says what it is"
+        entity = entity if needed <= 1 else f"once {needed} sources name it and one says what it is"
         out.append(f"- {len(waiting)} name{'' if len(waiting) == 1 else 's'} waiting for a page (an entity gets one "
-                   f"once {needed} sources name it, a concept once its sections are filled): {names}")
+                   f"{entity}, a concept once its sections are filled): {names}")
     remembered = _waiting_memories(view, raw)
     if remembered:
         n = sum(remembered.values())
@@ -423,6 +446,14 @@ def _tags(view: HubView, pages: list[str]) -> list[str]:
     taxonomy = view.schema.tag_set
     counted = Counter(t for p in pages for t in dict.fromkeys(view.tags(p)) if not taxonomy or t in taxonomy)
     return [t for t, _ in sorted(counted.items(), key=lambda kv: (-kv[1], kv[0]))[:TAGS]]
+
+
+def _own_name(captured: dict[str, Any], raw: str) -> str:
+    """The name of the file a source was captured from ("Graph view.md"), else its raw file's."""
+    origin = _text(captured.get("origin"))
+    if origin and origin != "stdin" and not _URL.match(origin) and "/" not in origin:
+        return origin
+    return posixpath.basename(raw)
 
 
 def _text(value: Any) -> str | None:
@@ -471,10 +502,3 @@ def _date(value: Any) -> str | None:
     if not m:
         return None
     return "-".join(part for part in m.groups() if part)
-
-
-def _first_heading(body: str) -> str | None:
-    for line in body.split("\n")[:200]:
-        if line.startswith("# "):
-            return _text(line[2:])
-    return None

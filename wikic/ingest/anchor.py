@@ -441,13 +441,14 @@ def kept_aliases(name: str, aliases: Iterable[str], use: NameUse, index: AnchorI
                  others: set[str]) -> tuple[tuple[str, ...], list[tuple[str, str, str]]]:
     """(the aliases the code can see name `name`'s subject, (name, alias, reason) for each one refused). An
     alias is kept when it is another form of the name ("ChromaDB", "Chroma DB"), or its acronym the source
-    writes, or when the source says they are one ("Chroma (ChromaDB)", "X, also called Y"); never when it is
-    the name of another subject of the same plan: the two stay apart."""
+    writes, or when the source says they are one ("Chroma (ChromaDB)", "X, also called Y", or it is titled
+    `name` and its frontmatter gives it `alias`); never when it is the name of another subject of the same
+    plan: the two stay apart."""
     kept: list[str] = []
     refused: list[tuple[str, str, str]] = []
     for alias in dict.fromkeys(a for a in aliases if a.strip()):
-        if same_subject(name, alias, person=person) or (index.contains(alias) and (is_acronym_of(name, alias)
-                                                                    or use.states_same(name, alias))):
+        if same_subject(name, alias, person=person) or use.own_alias(name, alias) or \
+                (index.contains(alias) and (is_acronym_of(name, alias) or use.states_same(name, alias))):
             kept.append(alias)
         elif normalize_name(alias) in others:
             refused.append((name, alias, ANOTHER_SUBJECT))
@@ -456,39 +457,14 @@ def kept_aliases(name: str, aliases: Iterable[str], use: NameUse, index: AnchorI
     return tuple(kept), refused
 
 
-def source_title(text: str, path: str) -> str:
-    """What a source is titled: its frontmatter `title`, else its first level-one heading outside code, else
-    its file's name."""
-    data, _ = split_page(text)
-    given = (data or {}).get("title")
-    if isinstance(given, str) and given.strip():
-        return given.strip()
-    fenced = None
-    for line in text.split("\n"):
-        fence = _FENCE.match(line)
-        if fenced is not None:
-            fenced = None if fence and fence.group(1) == fenced else fenced
-        elif fence:
-            fenced = fence.group(1)
-        elif line.startswith("# ") and line[2:].strip():
-            return line[2:].strip().strip("#").strip()
-    stem = path.rsplit("/", 1)[-1].rsplit(".", 1)[0]
-    return stem.replace("-", " ").replace("_", " ").strip()
-
-
-_FENCE = re.compile(r"^\s{0,3}(```|~~~)")
-
-
-def _only_its_title(name: str, text: str) -> bool:
-    """`name` is the source's title (its first level-one heading) and the source writes it nowhere else: a
-    small model proposes "The Memory Palace Method and AI Memory" as an entity of that very article."""
-    lines = [line.strip() for line in text.splitlines() if line.strip()]
-    title = next((line for line in lines if line.startswith("# ")), None)
-    if title is None:
-        return False
+def _only_its_title(name: str, text: str, title: str | None) -> bool:
+    """`name` is the source's title (`use.title`) and the source writes it nowhere else: a small model proposes
+    "The Memory Palace Method and AI Memory" as an entity of that very article."""
     key = _compact(name)
-    return bool(key) and _compact(title.lstrip("#")) == key and \
-        not any(_compact(line.lstrip("#")) != key and key in _compact(line) for line in lines)
+    if not key or title is None or _compact(title) != key:
+        return False
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    return not any(_compact(line.lstrip("#")) != key and key in _compact(line) for line in lines)
 
 
 def _compact(name: str) -> str:
@@ -658,17 +634,19 @@ def anchor_plan(plan: Plan, text: str, known: Sequence[str] = ()) -> Plan:
     invented: list[str] = []
     invented_claims = 0
     titles: list[str] = []
-    use = NameUse(text, title=source_title(text, plan.source_path))
+    use = NameUse.of_source(text, *split_page(text), plan.source_path)
     no_subject: list[tuple[str, str]] = []  # (name, why the source does not use it as a subject's)
     refused_claims = 0
     refused_aliases: list[tuple[str, str, str]] = []  # (name, alias, why it is not the same subject)
     subjects = {normalize_name(n) for n in [*(e.name for e in plan.entities), *(c.name for c in plan.concepts)]}
     entities = []
     for e in plan.entities:  # a named thing the source never names is the model's invention
-        if _only_its_title(e.name, text):
+        if _only_its_title(e.name, text, use.title):
             titles.append(e.name)  # the source itself, which its source page is about
             continue
-        aliases, dropped_aliases = kept_aliases(e.name, e.aliases, use, index, person=is_person(e.kind),
+        # the page named like the source takes the other names the source gives itself
+        own = use.aliases if use.titled(e.name) else ()
+        aliases, dropped_aliases = kept_aliases(e.name, [*e.aliases, *own], use, index, person=is_person(e.kind),
                                                 others=subjects - {normalize_name(e.name)})
         refused_aliases += dropped_aliases
         if not real(e.name, aliases):

@@ -158,7 +158,7 @@ def _commit(
         if write:
             make_folder(root, folder)
         stem = _free_stem(
-            folder, slugify(item.title, rules=SOURCE), item.ext, separate_text,
+            folder, slugify(item.raw_name, rules=SOURCE), item.ext, separate_text,
             lambda raw, text: orphan(raw, item.data) and orphan(text, text_bytes),
         )
         raw_rel = f"{RAW_DIR}/{item.kind}/{stem}{item.ext}"

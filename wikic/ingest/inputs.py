@@ -22,6 +22,7 @@ from wikic.ingest import encodings, public_fetch
 from wikic.ingest.public_fetch import PrivateAddress
 from wikic.settings import IngestSettings
 from wikic.text import archive, extract as textract
+from wikic.vault.frontmatter import titled
 from wikic.vault.layout import RAW_DIR, RAW_SUBDIRS
 from wikic.vault.load import not_a_regular_file
 
@@ -34,6 +35,7 @@ _IMAGE_EXTS = {
     ".svg": "svg",
     ".bmp": "bmp",
 }
+_URL = re.compile(r"^https?://", re.IGNORECASE)
 _HTML_EXTS = (".html", ".htm", ".xhtml")
 _MARKDOWN_EXTS = (".md", ".markdown", ".mdown", ".mkd")
 _KEEP_TEXT_EXTS = (".txt", ".text", ".vtt", ".srt", *_MARKDOWN_EXTS)
@@ -63,6 +65,14 @@ class Prepared:
     text: str
     existing_raw: str | None  # the input already is a file inside this vault's raw/
     encoding: str  # what the text was read in ("" for images and PDF)
+
+    @property
+    def raw_name(self) -> str:
+        """What the raw file is named after: a file keeps its own name ("Graph view.md" becomes
+        graph-view.md); a fetched page and standard input are named by their title."""
+        if self.origin == "-" or _URL.match(self.origin):
+            return self.title
+        return PurePosixPath(self.source_name).stem or self.title
 
     @property
     def separate_text(self) -> bool:
@@ -107,7 +117,7 @@ def _prepare(
     if item == "-":
         label, name, source_name = "stdin", "", "stdin"
         data = _read_stdin(stdin, limit)
-    elif re.match(r"^https?://", item, re.IGNORECASE):
+    elif _URL.match(item):
         label = source_name = item
         data, content_type, name = _fetch(item, limit, settings.fetch_timeout, opener)
     else:
@@ -122,7 +132,7 @@ def _prepare(
         _refuse_zip(label, data)
     media, ext = _detect(data, name, content_type)
     try:
-        title, text, encoding = _extract(label, data, media, content_type, declared)
+        title, text, encoding = _extract(label, data, media, content_type, declared, name)
     except SourceError:
         raise
     except Exception as exc:  # noqa: BLE001 - a parser failing on one source must not stop the others
@@ -138,7 +148,7 @@ def _prepare(
     if encoding not in ("", "utf-8") and ext in _MARKDOWN_EXTS:
         ext = ".txt"  # the original keeps its bytes; the UTF-8 text beside it takes the .md name
     if not title:
-        title = _name_title(name) or textract.first_line_title(text) or "source"
+        title = textract.file_title(name) or textract.first_line_title(text) or "source"
     folder = None
     if existing_raw is not None:
         parts = PurePosixPath(existing_raw).parts
@@ -273,9 +283,10 @@ def _detect(data: bytes, name: str, content_type: str | None) -> tuple[str, str]
 
 
 def _extract(
-    label: str, data: bytes, media: str, content_type: str | None, declared: str | None
+    label: str, data: bytes, media: str, content_type: str | None, declared: str | None, name: str
 ) -> tuple[str, str, str]:
-    """(title, text for the model, the encoding it was read in) or SourceError."""
+    """(title, text for the model, the encoding it was read in) or SourceError. `name`: the file's name ('' for
+    standard input), which titles a Markdown or text source that gives itself no title."""
     if media == "image":
         return "", "", ""
     if media == "pdf":
@@ -291,7 +302,7 @@ def _extract(
         return title, text, encoding
     decoded, encoding = decode_text(label, data, declared)
     text = textract.normalize_newlines(decoded)
-    return (textract.markdown_title(text) if media in ("markdown", "text") else ""), text, encoding
+    return (titled(text, name) if media in ("markdown", "text") else ""), text, encoding
 
 
 def decode_text(label: str, data: bytes, declared: str | None = None) -> tuple[str, str]:
@@ -356,11 +367,6 @@ def _default_kind(media: str, text: str) -> str:
     if media in ("markdown", "text") and textract.looks_like_transcript(text):
         return "transcripts"
     return "articles"
-
-
-def _name_title(name: str) -> str:
-    stem = PurePosixPath(name).stem if name else ""
-    return " ".join(re.split(r"[-_.\s]+", stem)).strip()
 
 
 def _mb(size: int) -> str:

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from wikic.errors import VaultError
 from wikic.lint.finding import Finding, finding
+from wikic.vault.frontmatter import split_page
 from wikic.vault.graph import Edge, LinkGraph
 from wikic.vault.link_text import LinkNames
 from wikic.vault.load import Vault
@@ -139,5 +140,6 @@ class RawTexts:
 
         if raw_path not in self._uses:
             text = self.text(raw_path)
-            self._uses[raw_path] = NameUse(text) if text is not None else None
+            # titled as it titles itself, with the other names its frontmatter gives it (`unsourced-alias`)
+            self._uses[raw_path] = NameUse.of_source(text, *split_page(text), raw_path) if text is not None else None
         return self._uses[raw_path]

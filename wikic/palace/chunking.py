@@ -17,6 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from wikic.text.extract import file_title, source_title
 from wikic.vault.formats.anchors import strip_anchors
 from wikic.vault.formats.claims import CLAIMS_KEY, strip_claim_meta
 from wikic.vault.formats.markers import MARKER_LINE, PREFIX as _MARKER, begin_prefix, end_line
@@ -80,20 +81,11 @@ def _as_list(value: Any) -> list[str]:
 
 
 def make_document(path: str, text: str, *, markdown: bool = True) -> Document:
-    """Build the Document of a file from its text; title from frontmatter, else the first H1, else the name."""
+    """Build the Document of a file from its text; title from frontmatter, else the first H1 outside code, else
+    the name (`text/extract.source_title`, as a source is titled everywhere)."""
     page = read_page(text) if markdown else Page(None, text, 1)
     meta, body, first = page.data or {}, page.body, page.body_line
-    title = meta.get("title")
-    if not isinstance(title, str) or not title.strip():
-        title = None
-        if markdown:
-            for line in body.split("\n", 50)[:50]:
-                m = _HEADING.match(line)
-                if m and len(m.group(1)) == 1:
-                    title = m.group(2).strip()
-                    break
-        if title is None:
-            title = path.rsplit("/", 1)[-1].rsplit(".", 1)[0]
+    title = source_title(meta, body, path) if markdown else file_title(path)
     tags = [t.lstrip("#") for t in _as_list(meta.get("tags"))]
     return Document(
         path=path,

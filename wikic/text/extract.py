@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import io
 import re
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from wikic.text import archive
@@ -37,17 +38,53 @@ def normalize_newlines(text: str) -> str:
 
 # -- Markdown / plain text ---------------------------------------------------------------------------------
 
-_FRONTMATTER_TITLE = re.compile(r"\A---\n(?:.*\n)*?title:\s*['\"]?(.+?)['\"]?\s*\n(?:.*\n)*?---\n")
-_ATX = re.compile(r"^\s{0,3}#{1,6}\s+(.+?)\s*#*\s*$", re.MULTILINE)
+_ATX_TITLE = re.compile(r"^ {0,3}#[ \t]+(.*?)(?:[ \t]+#+)?[ \t]*$")  # `# Title`: level one only
+_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
+_NAME_GAPS = re.compile(r"[-_\s]+")
 
 
-def markdown_title(text: str) -> str:
-    """Frontmatter `title:`, else the first ATX heading, else ''."""
-    match = _FRONTMATTER_TITLE.match(text)
-    if match:
-        return match.group(1).strip()
-    match = _ATX.search(text)
-    return match.group(1).strip() if match else ""
+def source_title(frontmatter: Mapping[str, Any] | None, body: str, name: str) -> str:
+    """What a Markdown (or plain text) source is titled: its frontmatter `title`, else its first level-one
+    heading outside code, else its file's name ('' when it has none). A `##` heading titles a section, not
+    the document (help pages open with `## Settings`), and a `# Dog` inside a code block is an example."""
+    given = (frontmatter or {}).get("title")
+    if isinstance(given, (str, int, float)) and not isinstance(given, bool) and str(given).strip():
+        return " ".join(str(given).split())
+    return first_heading(body) or file_title(name)
+
+
+def source_aliases(frontmatter: Mapping[str, Any] | None) -> tuple[str, ...]:
+    """The other names a source's frontmatter gives it (`aliases`, Obsidian's property), each once, leaving out
+    the file paths it may hold ("How to/Add aliases to note", a page's old place): names, not places."""
+    given = (frontmatter or {}).get("aliases")
+    values = [given] if isinstance(given, str) else given if isinstance(given, list) else []
+    names = (" ".join(str(v).split()) for v in values if isinstance(v, (str, int)) and not isinstance(v, bool))
+    return tuple(dict.fromkeys(n for n in names if n and "/" not in n and "\\" not in n))
+
+
+def first_heading(body: str) -> str:
+    """The text of the first level-one ATX heading of `body` outside fenced code ('' when there is none)."""
+    fence: str | None = None
+    for line in body.split("\n"):
+        opening = _FENCE.match(line)
+        if fence is not None:  # a fence closes with its own character, at least as long, and nothing after it
+            if opening and opening.group(1)[0] == fence[0] and len(opening.group(1)) >= len(fence) and \
+                    not line[opening.end():].strip():
+                fence = None
+        elif opening:
+            fence = opening.group(1)
+        elif line.lstrip(" ").startswith("#"):
+            heading = _ATX_TITLE.match(line)
+            if heading and heading.group(1).strip():
+                return " ".join(heading.group(1).split())
+    return ""
+
+
+def file_title(name: str) -> str:
+    """A file's name as a title: 'Graph view.md' -> 'Graph view', 'rag-in-practice.md' -> 'rag in practice'."""
+    stem = name.replace("\\", "/").rsplit("/", 1)[-1]
+    stem = stem[: stem.rfind(".")] if "." in stem[1:] else stem
+    return " ".join(_NAME_GAPS.sub(" ", stem).split())
 
 
 def first_line_title(text: str, words: int = 8) -> str:

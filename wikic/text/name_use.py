@@ -21,9 +21,12 @@ their text; embeds are no words (`reader_text.py`). One pass over the text, then
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from wikic.text.common_words import VERY_COMMON, common_word, function_word, kind_noun, singular
+from wikic.text.extract import source_aliases, source_title
 from wikic.text.reader_text import reader_text
 from wikic.text.terms import fold
 
@@ -111,9 +114,12 @@ def _read(text: str) -> _Read:
 class NameUse:
     """How one text uses its words: built once (one pass), then asked about any number of names."""
 
-    def __init__(self, text: str, title: str | None = None) -> None:
+    def __init__(self, text: str, title: str | None = None, aliases: Iterable[str] = ()) -> None:
+        """`title`: what the text is titled; `aliases`: the other names it gives itself (a source's
+        frontmatter `aliases`)."""
         read = _read(text)
         self.title = title
+        self.aliases = tuple(aliases)
         self._lower: set[str] = set()  # words (and their singulars) written in lower case
         self._as_name: set[str] = set()  # words written capitalised where no sentence starts
         self._openers: set[str] = set()  # words written capitalised where a sentence starts
@@ -123,6 +129,12 @@ class NameUse:
         self._folded = " " + " ".join(fold(w) for w in _WORD.findall(self._prose)) + " "
         for line in read.prose:
             self._scan(line)
+
+    @classmethod
+    def of_source(cls, text: str, frontmatter: Mapping[str, Any] | None, body: str, name: str) -> NameUse:
+        """How the source `text` (its frontmatter and body read apart, its file named `name`) uses its words,
+        titled as it titles itself, with the other names its frontmatter gives it."""
+        return cls(text, title=source_title(frontmatter, body, name), aliases=source_aliases(frontmatter))
 
     @staticmethod
     def _key(phrase: str) -> str:
@@ -280,8 +292,15 @@ class NameUse:
 
     # -- aliases ------------------------------------------------------------------------------------------
 
+    def own_alias(self, name: str, alias: str) -> bool:
+        """`name` is the text's title and `alias` one of the other names the text gives itself."""
+        return self.titled(name) and self._key(alias) in {self._key(a) for a in self.aliases}
+
     def states_same(self, name: str, alias: str) -> bool:
-        """The text says in so many words that `alias` names what `name` names."""
+        """The text says in so many words that `alias` names what `name` names, or titles itself `name` and
+        gives itself `alias` as another name."""
+        if self.own_alias(name, alias):
+            return True
         a, b = _loose(name), _loose(alias)
         patterns = [
             rf"{a}\s*[(（]\s*(?:also\s+(?:called|known\s+as)\s+|or\s+|aka\s+|formerly\s+)?{b}\s*[)）]",

@@ -23,6 +23,7 @@ from typing import Any, NamedTuple
 import yaml
 from frontmatter.default_handlers import YAMLHandler
 
+from wikic.text.extract import source_title
 from wikic.vault.model import Problem
 
 FENCE = "---"
@@ -237,6 +238,14 @@ def split_page(text: str) -> tuple[dict[str, Any] | None, str]:
     """(frontmatter, body) of a page; frontmatter None when it is missing or unreadable."""
     page = read_page(text)
     return page.data, page.body
+
+
+def titled(text: str, name: str) -> str:
+    """What the Markdown file `text`, named `name`, is titled: its frontmatter `title`, else its first
+    level-one heading outside code, else its name (`wikic.text.extract.source_title`, read here for the
+    units that read no text of their own)."""
+    data, body = split_page(text)
+    return source_title(data, body, name)
 
 
 def _error_line(exc: yaml.YAMLError, yaml_text: str) -> int:
