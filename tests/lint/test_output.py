@@ -421,9 +421,9 @@ def test_exit_codes(tmp_path: Path, files: dict[str, str], args: list[str], code
             (
                 "Error: unknown rule(s) for --select: nope\nHint: known rules: ambiguous-link, broken-wikilink, "
                 "case-collision, confusable-name, contradiction, duplicate-page, encoding, frontmatter, index-gap, "
-                "malformed-link, no-lead, ordinary-name, orphan-page, page-too-long, raw-drift, repeated-claim, "
-                "source-sections, stale-page, thin-section, too-few-links, uncited-sentence, unsafe-name, unsafe-path, "
-                "unsourced-alias\n"
+                "lead-drift, malformed-link, no-lead, ordinary-name, orphan-page, page-too-long, raw-drift, "
+                "repeated-claim, source-sections, stale-page, thin-section, too-few-links, uncited-sentence, "
+                "unsafe-name, unsafe-path, unsourced-alias\n"
             ),
             id="unknown-select",
         ),

@@ -63,14 +63,14 @@ def test_registry_has_every_rule_the_contract_names() -> None:
     }
     extra = {"ambiguous-link", "malformed-link", "too-few-links", "page-too-long", "duplicate-page", "encoding",
              "unsafe-path", "unsafe-name", "case-collision", "confusable-name", "raw-drift", "ordinary-name",
-             "unsourced-alias", *PAGE_RULES}
+             "unsourced-alias", "lead-drift", *PAGE_RULES}
     assert set(known_rules()) == set(CORE_RULES) | extra
     assert {r: RULES[r].severity for r in RULES} == {
         "orphan-page": "warning", "broken-wikilink": "error", "index-gap": "error", "frontmatter": "error",
         "stale-page": "warning", "contradiction": "warning", "ambiguous-link": "warning", "malformed-link": "warning",
         "too-few-links": "warning", "page-too-long": "warning", "duplicate-page": "warning", "encoding": "error",
         "unsafe-path": "error", "unsafe-name": "warning", "case-collision": "error", "confusable-name": "warning",
-        "raw-drift": "error", "ordinary-name": "warning", "unsourced-alias": "warning",
+        "raw-drift": "error", "ordinary-name": "warning", "unsourced-alias": "warning", "lead-drift": "warning",
         "no-lead": "warning", "repeated-claim": "warning", "uncited-sentence": "warning", "thin-section": "warning",
         "source-sections": "warning",
     }
@@ -85,6 +85,7 @@ def test_registry_has_every_rule_the_contract_names() -> None:
         "raw-drift",
         "ordinary-name",
         "unsourced-alias",
+        "lead-drift",
         *PAGE_RULES,
     }
 

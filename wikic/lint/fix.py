@@ -6,7 +6,9 @@
 - retarget a broken link whose intended page is unambiguous by title or alias (`[[Sam Altman]]` ->
   `[[sam-altman|Sam Altman]]`);
 - write a hub again (`wikic/hubs/`): the overview, or the source page of a raw file that has none or misses
-  a page built on it (a person's edits to a hub stay, as on every write of it).
+  a page built on it (a person's edits to a hub stay, as on every write of it);
+- make a page's `summary` say what its lead says once a person edited the lead, and its index.md entry, the
+  overview and its sources' pages with it (`wikic/hubs/leads.py`).
 Everything else is left for a person.
 
 In a wikic vault the repairs are planned and written under the vault lock, from a lint of the vault as it
@@ -34,6 +36,7 @@ from wikic.lint.run import LintOptions, LintReport, run_lint
 from wikic.pages import journal
 from wikic.pages.index_file import Entry, remove_lines, render_index, with_entries
 from wikic.pages.lock import writer
+from wikic.vault.frontmatter import split_page
 from wikic.vault.layout import INDEX_FILE, OVERVIEW_FILE, is_vault
 from wikic.vault.lead import page_lead
 from wikic.vault.link_text import LinkNames
@@ -93,6 +96,7 @@ def plan_fixes(vault: VaultContext | Path, findings: list[Finding], today: dt.da
     index_overview = False
     hub_sources: list[str] = []
     hub_overview = False
+    leads: list[str] = []
     for f in findings:
         if f.fix is None:
             continue
@@ -110,6 +114,8 @@ def plan_fixes(vault: VaultContext | Path, findings: list[Finding], today: dt.da
             hub_overview = True
         elif f.fix.action == "hub":
             hub_sources.append(f.fix.path)
+        elif f.fix.action == "lead":
+            leads.append(f.fix.path)
 
     for path, items in replacements.items():
         originals.setdefault(path, text_of(path))
@@ -130,12 +136,28 @@ def plan_fixes(vault: VaultContext | Path, findings: list[Finding], today: dt.da
                     lines[i] = lines[i][:at] + new + lines[i][at + len(f.fix.old) :]
         texts[path] = "\n".join(lines)
 
-    hubs = None
-    if (hub_sources or hub_overview) and is_vault(root):
-        from wikic.hubs import plan_hubs
+    # a lead a person edited: the page's summary follows it, and the hubs below show it
+    followed: dict[str, str] = {}  # page -> its text before
+    for page in dict.fromkeys(leads):
+        from wikic.hubs.leads import followed as followed_lead
 
-        # the hubs are written from the vault as it is: a page retargeted above changes no hub
-        hubs = plan_hubs(root, context.schema, today or dt.date.today(), sources=hub_sources, missing=False)
+        was = text_of(page)
+        now = followed_lead(was) if page not in unreadable else was
+        if now != was:
+            originals.setdefault(page, was)
+            texts[page] = now
+            followed[page] = was
+
+    hubs = None
+    if (hub_sources or hub_overview or followed) and is_vault(root):
+        from wikic.hubs import plan_hubs
+        from wikic.hubs.view import listed_sources
+
+        # the hubs are written from the vault as it is, but for the summaries that follow a lead: a page
+        # retargeted above changes no hub
+        cited = [raw for page in followed for raw in listed_sources(split_page(texts[page])[0] or {})]
+        hubs = plan_hubs(root, context.schema, today or dt.date.today(), planned={p: texts[p] for p in followed},
+                         sources=[*hub_sources, *cited], missing=False, changed=followed)
         for path, (before, after) in hubs.pages.items():
             originals[path] = before if before is not None else ""
             if before is None:

@@ -33,3 +33,6 @@ class Rule:
 CORE_RULES = ("orphan-page", "broken-wikilink", "index-gap", "frontmatter", "stale-page", "contradiction")
 # What a reader of a compiled page trips over (`rules/_pages.py`): `wikic status` counts them apart.
 PAGE_RULES = ("no-lead", "repeated-claim", "uncited-sentence", "thin-section", "source-sections")
+# Every rule that judges one page from the page alone (`rules/_pages.py`): those, and whether its summary
+# still says what its lead says.
+JUDGED_RULES = (*PAGE_RULES, "lead-drift")

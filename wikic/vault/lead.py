@@ -22,6 +22,7 @@ from wikic.vault.frontmatter import split_page
 
 LEAD_KEY = "summary"  # the block a compiled page's lead sits in (named for what the frontmatter calls it)
 MAX_LEAD = 200  # characters of a lead shown on one line
+SUMMARY_CHARS = 300  # the frontmatter `summary` of a compiled page: its lead as one line, at most this long
 
 _LEAD_BLOCK = block(LEAD_KEY)
 _CLAIM_ID = re.compile(r"\s\^c[0-9a-f]{8}(?=\s|$)")
@@ -111,3 +112,17 @@ def page_lead(text: str, *, limit: int = MAX_LEAD) -> str:
     """The lead of the page `text` (frontmatter and body), as one line of plain text."""
     data, body = split_page(text)
     return lead_of(data, body, limit=limit)
+
+
+def drifted_summary(data: dict[str, Any] | None, body: str) -> str | None:
+    """The frontmatter `summary` the page's lead gives it, when its frontmatter says otherwise (a person
+    edited the lead, and nothing rewrote the page since); None when they agree, or the page has no lead block
+    (then its summary is what it is shown by)."""
+    found = _LEAD_BLOCK.search(body)
+    if found is None:
+        return None
+    lead = lead_of(None, body, limit=SUMMARY_CHARS)
+    if not lead:
+        return None
+    said = (data or {}).get("summary")
+    return None if isinstance(said, str) and " ".join(said.split()) == lead else lead

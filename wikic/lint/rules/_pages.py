@@ -1,5 +1,6 @@
 """What the page rules share. They judge what a reader of a compiled page trips over: no-lead,
-repeated-claim, uncited-sentence, thin-section, source-sections (their definitions: README's lint section).
+repeated-claim, uncited-sentence, thin-section, source-sections (their definitions: README's lint section);
+`lead-drift` is judged the same way (a page's summary against its lead), and counted apart from them.
 
 They look at the subject pages of a vault with SCHEMA.md: entities, concepts, comparisons and the page types
 SCHEMA.md adds, not query pages. `no-lead` judges every one of them; the others judge compiler text, so only
@@ -18,7 +19,7 @@ from collections.abc import Callable, Collection, Iterator
 from wikic.lint.context import LintContext
 from wikic.lint.finding import Finding
 from wikic.lint.page_text import PageText
-from wikic.lint.rule import PAGE_RULES, PageCheck
+from wikic.lint.rule import JUDGED_RULES, PageCheck
 from wikic.vault.formats.claims import plain_text
 from wikic.vault.layout import PAGE_FOLDERS
 from wikic.vault.model import Note
@@ -42,7 +43,7 @@ def _page_text(text: str, note: Note) -> PageText:
 def _judges(rule_ids: Collection[str]) -> list[tuple[str, PageCheck]]:
     from wikic.lint.rules import RULES
 
-    return [(r, judge) for r in PAGE_RULES if r in rule_ids and (judge := RULES[r].page) is not None]
+    return [(r, judge) for r in JUDGED_RULES if r in rule_ids and (judge := RULES[r].page) is not None]
 
 
 def judging(rule_ids: Collection[str]) -> list[str]:
