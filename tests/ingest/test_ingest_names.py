@@ -124,7 +124,8 @@ def test_a_lead_is_the_sentence_that_says_what_its_subject_is_and_no_two_subject
         # Mira Okafor is named only inside Quillstore's lead: it is not hers
         Entity("Mira Okafor", "person", (), definition, (_said(definition),)),
         # a sentence that opens with a list of names is about each of them
-        Entity("Milvus", "product", (), "", (_said("Chroma, Qdrant and Milvus are three widely used vector stores."),)),
+        Entity("Milvus", "product", (), "Chroma, Qdrant and Milvus are three widely used vector stores.",
+               (_said("Chroma, Qdrant and Milvus are three widely used vector stores."),)),
     ))
     quill, mira, milvus = anchor_plan(plan, LEADS).entities
     assert quill.summary == definition

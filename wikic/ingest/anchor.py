@@ -580,8 +580,6 @@ def anchor_plan(plan: Plan, text: str, known: Sequence[str] = ()) -> Plan:
 
         if lead and not fits(lead):  # the next sentence about this one, or none
             lead = next((f.text for f in (*claims, *more) if f.anchored and fits(f.text) and about(f.text)), "")
-        if not lead and named:  # no summary given: a claim about the subject (one that opens with its name)
-            lead = next((f.text for f in claims if f.anchored and fits(f.text) and about(f.text)), "")
         if lead:
             leads[lead] = whose
         return lead, more, refused
@@ -667,7 +665,8 @@ def anchor_plan(plan: Plan, text: str, known: Sequence[str] = ()) -> Plan:
     by_model = [*(n for e in plan.entities for n in (e.name, *e.aliases)), *(c.name for c in plan.concepts),
                 *(n for r in plan.relations for n in (r.source, r.target)),
                 *(n for c in plan.comparisons for n in (c.name, *c.subjects)), *(m.subject for m in plan.memories)]
-    missed = missed_names(text, use, known, planned=[*by_model, *titles])
+    # a conversation's names are its memories' subjects, which the model names: code adds none to it
+    missed = [] if conversation else missed_names(text, use, known, planned=[*by_model, *titles])
     entities += [Entity(name, "", (), "", (), found=True) for name in missed]
     for at, e in enumerate(entities):
         checked = _said_once(e.facts, index)
