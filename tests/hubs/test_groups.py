@@ -25,13 +25,10 @@ def test_a_group_is_named_by_the_page_most_of_its_pages_are_linked_with() -> Non
     links = [("excluded-files", "note"), ("command-palette", "backlinks"), ("linked-mentions", "backlinks"),
              ("note", "backlinks")]
     assert _label(links) == "Backlinks"
+    # a tag most of its pages carry names it first
+    assert _label(links, {p: ["links"] for p in PAGES[:3]}) == "Links"
 
 
 def test_a_group_no_page_ties_together_is_named_by_the_pages_it_opens_with() -> None:
     links = [("excluded-files", "note"), ("command-palette", "linked-mentions")]
     assert _label(links) == "Excluded files, Command palette and others"
-
-
-def test_a_tag_most_of_its_pages_carry_names_it_first() -> None:
-    tags = {p: ["links"] for p in PAGES[:3]}
-    assert _label([("excluded-files", "note")], tags) == "Links"
