@@ -429,7 +429,7 @@ def todo_in_progress(root: Path, todo: Path) -> bool:
     earlier wikic wrote without naming its process."""
     data = read_state(root, f"{todo.parent.name}/{todo.name}")
     writer = data.get("writer") if isinstance(data, dict) else None
-    pid = writer.get("pid") if isinstance(writer, dict) else None
+    pid, recorded = (writer.get("pid"), writer.get("started")) if isinstance(writer, dict) else (None, None)
     if type(pid) is not int or pid <= 0 or pid == os.getpid() or os.name == "nt":  # Windows: signal 0 ends it
         return False
     try:
@@ -440,7 +440,7 @@ def todo_in_progress(root: Path, todo: Path) -> bool:
         return False
     started, ended = _process_stat(pid)
     # a process that ended and was not waited for yet (a zombie) is no run; a later one given the same pid neither
-    return not ended and (writer.get("started") is None or started in (None, writer.get("started")))
+    return not ended and (recorded is None or started in (None, recorded))
 
 
 def _process_started(pid: int) -> int | None:
