@@ -17,8 +17,9 @@ Streaming: a request with `"stream": true` is answered as server-sent events (`d
 seconds apart; a final usage chunk is sent when the request asks for it with `stream_options`.
 `reject_stream_options` makes the server refuse `stream_options` (HTTP 400), as some servers do;
 `ignore_stream` makes it answer a streaming request with one plain JSON chat completion, as some proxies
-and small servers do. `interrupt_requests` makes it give up a stream as soon as another chat request
-arrives, ending it with `data: [DONE]` and no finish reason, as llama-cpp-python's server does by default.
+and small servers do. With `tokenize` set (text -> a count) it answers llama.cpp's `POST /tokenize` too.
+`interrupt_requests` makes it give up a stream as soon as another chat request arrives, ending it with
+`data: [DONE]` and no finish reason, as llama-cpp-python's server does by default.
 `endless()` streams fresh words, `chunk_delay` seconds apart, until the client hangs up, with never a finish
 reason; `keepalive()` streams only `: ping` comments the same way.
 """
@@ -234,6 +235,8 @@ class StandinServer:
         self.ignore_stream = ignore_stream
         self.model = model
         self.route: Router | None = None
+        # text -> how many tokens: the server then answers llama.cpp's `POST /tokenize` {"content"} -> {"tokens"}
+        self.tokenize: Callable[[str], int] | None = None
         self.requests: list[LoggedRequest] = []
         self._queue: deque[Behaviour] = deque()
         self._lock = threading.Lock()
@@ -456,6 +459,10 @@ def _make_handler(server: StandinServer) -> type[BaseHTTPRequestHandler]:
                 self._send(400, {"error": {"message": "request body is not JSON"}})
                 return
             self._log(body)
+            if self.path == "/tokenize" and server.tokenize is not None and isinstance(body, dict) and \
+                    isinstance(body.get("content"), str):
+                self._send(200, {"tokens": list(range(server.tokenize(body["content"])))})
+                return
             if not self.path.rstrip("/").endswith("/chat/completions"):
                 self._send(404, {"error": {"message": f"no route {self.path}"}})
                 return

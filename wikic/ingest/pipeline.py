@@ -24,6 +24,7 @@ from wikic.errors import (
     LLMError,
     PalaceError,
     UsageError,
+    WikicError,
     describe,
     require_extra,
 )
@@ -510,14 +511,21 @@ def _compile(run: _Run, sources: list[CapturedSource], todo: list[CapturedSource
 
 def _estimate(run: _Run, todo: list[CapturedSource], prompt: PromptContext, relate: _Relate,
               cache: ReplyCache) -> None:
-    """What extracting each source would cost, without a model call: its report entry."""
+    """What extracting each source would cost, without a model call: its report entry. Its prompts are counted
+    by the endpoint's tokenizer when the model is configured and its server has one, else estimated."""
     from wikic.ingest.extract.run import estimate_extraction
 
+    llm = run.llm
+    if llm is None:
+        try:
+            llm = run.context.llm()  # made, not asked: an estimate needs no model, only its tokenizer
+        except WikicError:
+            llm = None  # no model configured (or its extra): the prompts are estimated
     for src in todo:
         titles, claims = relate(src)
         est = estimate_extraction(
             src, context=prompt, existing_pages=titles, existing_claims=claims,
-            settings=run.settings, llm=run.llm, cache=cache,
+            settings=run.settings, llm=llm, cache=cache,
         )
         r = SourceReport(
             src.text_path,
@@ -529,6 +537,7 @@ def _estimate(run: _Run, todo: list[CapturedSource], prompt: PromptContext, rela
             cached_calls=est.cached_chunks,
             cost=est.max_cost,
             context_pages=len(titles),
+            prompt_counted=est.counted,
         )
         run.report.sources.append(r)
 

@@ -56,6 +56,7 @@ class SourceReport:
     first_paid: str = ""  # the day the first of those was paid (YYYY-MM-DD)
     left_out: list[str] = field(default_factory=list)  # replies' items over their schema's limits ("where: label")
     context_pages: int = 0
+    prompt_counted: bool = False  # estimated: the prompt tokens are the endpoint's count (else an estimate)
     cost: float | None = None
     error: str | None = None
 
@@ -194,8 +195,9 @@ def source_lines(s: SourceReport) -> list[str]:
     lines: list[str] = []
     if s.status == "estimated":
         cost = f", at most ${s.cost:.4f}" if s.cost is not None else ""
+        counted = "(the endpoint's count)" if s.prompt_counted else "(estimated, 35% added)"
         lines.append(
-            f"{s.raw_path}: ~{s.prompt_tokens:,} prompt tokens, at most {s.completion_tokens:,} completion "
+            f"{s.raw_path}: ~{s.prompt_tokens:,} prompt tokens {counted}, at most {s.completion_tokens:,} completion "
             f"tokens in {s.calls} call(s) ({s.cached_calls} cached){cost}; {s.context_pages} related page(s) "
             "in context"
         )

@@ -27,6 +27,8 @@ from wikic.text.tokens import estimate_messages, estimate_tokens
 if TYPE_CHECKING:  # the SDK takes most of a second to import: each method that needs it imports it
     import openai
 
+    from wikic.llm.tokenizer import EndpointTokenizer
+
 Message = Mapping[str, str]
 
 # The SDK insists on a key; keyless local servers (Ollama, llama.cpp, vLLM) ignore this one.
@@ -85,6 +87,7 @@ class OpenAICompatible:
         self.model: str = settings.model
         self._redact = Redactor([self._key], urls=[settings.endpoint])
         self._memory = EndpointMemory(state_dir)
+        self._tokenizer: EndpointTokenizer | None = None
         timeouts, transport_errors = http_stack()
         # what reading a stream may raise, besides what the SDK raises
         self._stream_timeouts: tuple[type[Exception], ...] = (openai.APITimeoutError, *timeouts)
@@ -125,6 +128,16 @@ class OpenAICompatible:
 
     def remember_strategy(self, strategy: str) -> None:
         self._memory.remember_quirk(self.endpoint, self.model, "strategy", strategy)
+
+    def count_tokens(self, messages: Sequence[Message]) -> int | None:
+        """The prompt tokens of `messages` as this endpoint's model counts them, when its server has a tokenizer
+        to ask (see wikic.llm.tokenizer); None otherwise."""
+        from wikic.llm.tokenizer import EndpointTokenizer
+
+        if self._tokenizer is None:
+            self._tokenizer = EndpointTokenizer(self.settings.endpoint, self.endpoint, self.model, self._key,
+                                                self.settings.timeout, self._memory)
+        return self._tokenizer.count_messages(messages)
 
     @property
     def serial(self) -> bool:
