@@ -208,6 +208,7 @@ def test_sigterm_stops_a_wikic_ingest_as_ctrl_c_does_and_keeps_what_arrived(
         # each source is said compiled as soon as its reply is in, while the next is still with the model
         _wait_for(lambda: any(re.fullmatch(r"\[2/3\] raw/articles/note-1\S* compiled\n", line) for line in err.lines),
                   60, "the second source said compiled")
+        _wait_for(lambda: len(standin.chat_requests()) >= 3, 60, "the third source in flight")
         in_flight = len(standin.chat_requests())
         os.killpg(proc.pid, signal.SIGTERM)  # as `timeout` does: the whole group, the palace's store process too
         proc.wait(timeout=SLOW / 2)
