@@ -118,10 +118,7 @@ def drifted_summary(data: dict[str, Any] | None, body: str) -> str | None:
     """The frontmatter `summary` the page's lead gives it, when its frontmatter says otherwise (a person
     edited the lead, and nothing rewrote the page since); None when they agree, or the page has no lead block
     (then its summary is what it is shown by)."""
-    found = _LEAD_BLOCK.search(body)
-    if found is None:
-        return None
-    lead = lead_of(None, body, limit=SUMMARY_CHARS)
+    lead = lead_of(None, body, limit=SUMMARY_CHARS)  # '' with no lead block: nothing to go by
     if not lead:
         return None
     said = (data or {}).get("summary")

@@ -1,6 +1,8 @@
 """lead-drift: a subject page whose frontmatter `summary` no longer says what its lead says. A person edited the
 lead, and the summary (with index.md's entry, the overview and the source pages, which show the lead) still
-says the old words until the page is compiled again. `--fix` makes them follow the lead (`fix.py`)."""
+says the old words until the page is compiled again. `--fix` makes them follow the lead (`fix.py`). A lead
+block as the compiler wrote it (its body still hashes to its marker's `sha`) was written with its summary, and
+is not read further."""
 
 from __future__ import annotations
 
@@ -11,6 +13,8 @@ from wikic.lint.finding import Finding, Fix, finding
 from wikic.lint.page_text import PageText
 from wikic.lint.rule import Rule
 from wikic.lint.rules._pages import page_findings, said_briefly
+from wikic.pages.blocks import digest
+from wikic.vault.formats.markers import BEGIN
 from wikic.vault.lead import drifted_summary
 from wikic.vault.model import Note
 from wikic.vault.schema_md import Schema
@@ -24,6 +28,9 @@ def judge(path: str, page: PageText, note: Note, schema: Schema, kind: str | Non
     block = page.lead_block()
     if note.frontmatter is None or block is None:
         return
+    written = BEGIN.match(page.lines[block.begin - 1])
+    if written is not None and digest("\n".join(page.lines[block.begin : block.end - 1])) == written.group(2):
+        return  # the lead as the compiler wrote it, with the summary it wrote beside it: no one edited it
     lead = drifted_summary(note.frontmatter, "\n".join(page.lines[page.body_start - 1 :]))
     if lead is None:
         return
