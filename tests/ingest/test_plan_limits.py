@@ -11,7 +11,10 @@ from pathlib import Path
 from typing import Any
 
 from fake_llm import FakeLLM
+from standin_openai import StandinServer
+from typer.testing import CliRunner
 
+from wikic.cli import app
 from wikic.ingest.extract.prompt import PromptContext
 from wikic.ingest.extract.run import extract_plan
 from wikic.ingest.pipeline import IngestOptions, ingest
@@ -46,6 +49,17 @@ def over_the_limit() -> dict[str, Any]:
     return {"summary": "Plugins.", "entities": entities, "concepts": [], "comparisons": [], "relations": []}
 
 
+def names_first(messages: Sequence[Mapping[str, str]]) -> Any:
+    """The names-first pass: every name in the source, then each name's claim."""
+    ask = messages[-1]["content"]
+    if "List every named thing" in ask:
+        return {"names": [{"name": n, "kind": "plugin"} for n in NAMES]}
+    asked = [n for n in NAMES if f"- {n}" in ask]
+    return {"items": [{"name": n, "facts": [{"text": f"{n} keeps notes in order.",
+                                              "quote": f"{n} is a plugin that keeps notes in order."}]}
+                      for n in asked]}
+
+
 def settings(strategy: str) -> Settings:
     return Settings(llm=LLMSettings(strategy=strategy, concurrency=1))
 
@@ -60,30 +74,27 @@ def test_a_reply_over_the_entity_limit_keeps_the_best_supported_and_names_the_re
 
 
 def test_the_names_first_pass_keeps_every_name_past_the_one_call_limit() -> None:
-    def two_pass(messages: Sequence[Mapping[str, str]]) -> Any:
-        ask = messages[-1]["content"]
-        if "List every named thing" in ask:
-            return {"names": [{"name": n, "kind": "plugin"} for n in NAMES]}
-        asked = [n for n in NAMES if f"- {n}" in ask]
-        return {"items": [{"name": n, "facts": [{"text": f"{n} keeps notes in order.",
-                                                  "quote": f"{n} is a plugin that keeps notes in order."}]}
-                          for n in asked]}
-
-    llm = FakeLLM().respond_with(two_pass)
+    llm = FakeLLM().respond_with(names_first)
     result = extract_plan(llm, Source(), context=PromptContext(), settings=settings("two-pass"))
     assert llm.history[0].schema_name == NAMES_SCHEMA_NAME
     assert sorted(e.name for e in result.plan.entities) == sorted(NAMES) and result.left_out == ()
 
 
-def test_an_ingest_says_what_a_plan_over_its_limit_left_out(tmp_path: Path) -> None:
+def _vault(tmp_path: Path, llm: str = "") -> tuple[Path, Path]:
     root = tmp_path / "wiki"
     init_vault(root)
     schema = root / "SCHEMA.md"
     schema.write_text(schema.read_text(encoding="utf-8").replace("entity_min_references: 2",
                                                                  "entity_min_references: 1"), encoding="utf-8")
-    (root / "wikic.toml").write_text('[llm]\nstrategy = "single"\nconcurrency = 1\n', encoding="utf-8")
+    (root / "wikic.toml").write_text(f'[llm]\n{llm}strategy = "single"\nconcurrency = 1\ncompose = false\n',
+                                     encoding="utf-8")
     source = tmp_path / "plugins.md"
     source.write_text(TEXT, encoding="utf-8")
+    return root, source
+
+
+def test_an_ingest_says_what_a_plan_over_its_limit_left_out(tmp_path: Path) -> None:
+    root, source = _vault(tmp_path)
     llm = FakeLLM().respond_with(lambda messages: over_the_limit())
     report = ingest(root, IngestOptions(inputs=[str(source)], use_palace=False, lint_after=False, compose=False,
                                         today=dt.date(2026, 12, 1)), llm=llm)
@@ -93,3 +104,24 @@ def test_an_ingest_says_what_a_plan_over_its_limit_left_out(tmp_path: Path) -> N
     assert ("  left out, over the plan's limits (the best-supported items kept): entities: Zarvik, Oskuna"
             in render_report(report).splitlines())
     assert "2 left out over the plan's limits" in (root / "log.md").read_text(encoding="utf-8")
+
+
+def test_a_server_that_does_not_hold_a_reply_to_the_schema_never_fails_a_source_over_a_limit(
+    tmp_path: Path, standin: StandinServer
+) -> None:
+    # a server that takes no json_schema: the reply is asked in JSON mode, and nothing holds it to the limits
+    standin.reject_json_schema = "400"
+    standin.route = lambda body: over_the_limit()
+    root, source = _vault(tmp_path, f'base_url = "{standin.base_url}"\nmodel = "standin-model"\nmax_retries = 0\n')
+    first = CliRunner().invoke(app, ["ingest", str(source), "--vault", str(root), "--no-palace"])
+    assert first.exit_code == 0, first.output
+    assert "entities: Zarvik, Oskuna" in first.output and "invalid reply" not in first.output
+    assert len([r for r in standin.chat_requests() if r.response_format_type != "json_schema"]) == 1  # no re-ask
+
+    # compiled again the names-first way: fourteen names, each with its claim, and no ValidationError
+    standin.route = lambda body: names_first(body["messages"])
+    again = CliRunner().invoke(app, ["ingest", str(source), "--vault", str(root), "--no-palace", "--force",
+                                     "--strategy", "two-pass"])
+    assert again.exit_code == 0, again.output
+    assert "ValidationError" not in again.output and "failed" not in again.output.splitlines()[0]
+    assert (root / "entities/zarvik.md").is_file() and (root / "entities/oskuna.md").is_file()
