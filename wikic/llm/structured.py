@@ -67,7 +67,7 @@ class Usage:
                 return
             self.earlier_prompt_tokens += hit.prompt_tokens
             self.earlier_completion_tokens += hit.completion_tokens
-            self.first_paid = min(d for d in (self.first_paid, hit.paid) if d) if hit.paid else self.first_paid
+            self.first_paid = min((d for d in (self.first_paid, hit.paid) if d), default="")
             self.replies.append(key)
 
     def add_reply(self, key: str) -> None:
