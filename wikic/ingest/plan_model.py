@@ -3,7 +3,10 @@
 Two layers, on purpose:
 - `ChunkPlan` and its parts are the *wire* model: pydantic, `extra="forbid"`, every list and string capped.
   Its JSON schema is what the model decodes under; the caps keep small models under a grammar from
-  looping, and keep a reply inside `max_output_tokens`.
+  looping, and keep a reply inside `max_output_tokens`. A server that does not hold a reply to the schema
+  lets a list run past its cap: the reply keeps the items whose quotes the window writes most, and the
+  report names the rest (`extract/limits.py`). The names-first strategy builds its chunk plan from
+  replies each within its own caps, and keeps every name it found, past `MAX_ENTITIES` too.
 - `Plan`, `Entity`, `Fact`... are the *merged, anchored* result: frozen dataclasses without caps (merging
   chunk plans can exceed them), where every fact keeps its verbatim quote and, when the quote was found in
   the raw text, an `Anchor` (`raw/articles/x.md:L12-L14`).
