@@ -8,7 +8,8 @@ import typer
 
 from wikic.cli._common import VaultDir, resolve_vault, translate_errors
 from wikic.cli._output import say
-from wikic.errors import Interrupted, WikicError
+from wikic.cli._signals import terminated_as_interrupted
+from wikic.errors import WikicError
 
 if TYPE_CHECKING:  # the pipeline is imported when the command runs: the CLI must start fast
     from wikic.ingest.pipeline import IngestReport
@@ -63,7 +64,8 @@ def register(app: typer.Typer) -> None:
         printing one line per file. A changed file is compiled once it has been quiet for --debounce
         milliseconds, and a file compiled before at most once per --min-interval seconds (a session's
         captures count as one file); its last change is always compiled. One writer at a time: the vault
-        lock. Ctrl-C stops it (exit 130); what a run left unfinished, the next run finishes.
+        lock. Ctrl-C stops it (exit 130), SIGTERM too (exit 143); what a run left unfinished, the next run
+        finishes.
 
         Example: wikic watch --vault ~/wiki
         """
@@ -75,11 +77,13 @@ def register(app: typer.Typer) -> None:
         def started() -> None:  # only once the vault and its settings passed their checks
             say(f"watching {root}/raw and the capture queue (Ctrl-C to stop)", err=True)
 
-        try:
-            with VaultContext(root) as context:
-                watch(context, _show, use_palace=not no_palace, on_start=started,
-                      settle=SETTLE if debounce is None else debounce / 1000,
-                      min_interval=MIN_INTERVAL if min_interval is None else min_interval)
-        except KeyboardInterrupt:
-            say("stopped", err=True)
-            raise typer.Exit(Interrupted.exit_code) from None
+        # a service manager stops it with SIGTERM: as Ctrl-C does, with its own exit code
+        with terminated_as_interrupted() as stop:
+            try:
+                with VaultContext(root) as context:
+                    watch(context, _show, use_palace=not no_palace, on_start=started,
+                          settle=SETTLE if debounce is None else debounce / 1000,
+                          min_interval=MIN_INTERVAL if min_interval is None else min_interval)
+            except KeyboardInterrupt:
+                say("stopped (SIGTERM)" if stop.terminated else "stopped", err=True)
+                raise typer.Exit(stop.exit_code) from None
