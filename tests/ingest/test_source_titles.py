@@ -4,6 +4,8 @@ aliases of the page named like it, and of no other."""
 
 from __future__ import annotations
 
+import time
+
 from wikic.ingest.anchor import anchor_plan
 from wikic.ingest.plan_model import Entity, Fact, Plan
 from wikic.text.extract import file_title, source_aliases
@@ -59,3 +61,20 @@ def test_the_page_named_like_the_source_takes_its_aliases_and_no_other_page_does
 def test_the_source_says_its_aliases_name_its_title() -> None:
     use = NameUse.of_source(SOURCE, *split_page(SOURCE), PATH)
     assert use.states_same("Quillstore", "QStore") and not use.states_same("Ollama", "QStore")
+
+
+def test_a_title_is_found_in_time_linear_in_the_text() -> None:
+    # a heading line with a long run of spaces before its last word: a pattern for the closing `#`s tries each
+    # space again from every one before it
+    def seconds(n: int) -> float:
+        text = "# x" + " " * n + "y\n" + "text\n" * (n // 10)
+        best = float("inf")
+        for _ in range(3):
+            start = time.perf_counter()
+            found = titled(text, PATH)
+            best = min(best, time.perf_counter() - start)
+        assert found.startswith("x") and found.endswith("y")
+        return best
+
+    small, large = seconds(20_000), seconds(160_000)
+    assert large < 24 * max(small, 1e-4)  # 8 times the text: linear is 8 times the time, quadratic 64

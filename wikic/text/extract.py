@@ -38,7 +38,6 @@ def normalize_newlines(text: str) -> str:
 
 # -- Markdown / plain text ---------------------------------------------------------------------------------
 
-_ATX_TITLE = re.compile(r"^ {0,3}#[ \t]+(.*?)(?:[ \t]+#+)?[ \t]*$")  # `# Title`: level one only
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 _NAME_GAPS = re.compile(r"[-_\s]+")
 
@@ -73,11 +72,22 @@ def first_heading(body: str) -> str:
                 fence = None
         elif opening:
             fence = opening.group(1)
-        elif line.lstrip(" ").startswith("#"):
-            heading = _ATX_TITLE.match(line)
-            if heading and heading.group(1).strip():
-                return " ".join(heading.group(1).split())
+        elif (heading := _level_one(line)):
+            return " ".join(heading.split())
     return ""
+
+
+def _level_one(line: str) -> str | None:
+    """The text of `line` as a level-one ATX heading (`# Title`, `# Title #`), else None: read by hand, in one
+    pass, where a pattern for the closing `#`s would try every space of a long line again."""
+    indent = len(line) - len(line.lstrip(" "))
+    if indent > 3 or not line.startswith(("# ", "#\t"), indent):
+        return None
+    text = line[indent + 1 :].strip(" \t")
+    unclosed = text.rstrip("#")
+    if unclosed != text and (not unclosed or unclosed[-1] in " \t"):
+        text = unclosed.rstrip(" \t")  # the closing sequence: `#`s after a space
+    return text
 
 
 def file_title(name: str) -> str:
