@@ -163,11 +163,22 @@ class PageText:
         for n in range(max(first, self.body_start), last + 1):
             if n in hidden:
                 continue
-            read = _read_line(self.lines[n - 1])
+            read = self._read(n)
             if read is not None and read[0] == SENTENCE and _WORDY.search(ANCHOR.sub("", _visible(read[2]))) \
                     and self.block_at(n) is None:
                 return True
         return False
+
+    def _read(self, line: int) -> tuple[str, int, str] | None:
+        """`_read_line` of line `line`, read once however many rules ask (each reads the lines it judges)."""
+        reads = self._reads
+        if line not in reads:
+            reads[line] = _read_line(self.lines[line - 1])
+        return reads[line]
+
+    @cached_property
+    def _reads(self) -> dict[int, tuple[str, int, str] | None]:
+        return {}
 
     def statements(self, first: int, last: int) -> list[Statement]:
         """The statements of lines `first` to `last` (inclusive), in order."""
@@ -182,7 +193,7 @@ class PageText:
 
         hidden = self.hidden
         for n in range(max(first, self.body_start), min(last, len(self.lines)) + 1):
-            read = None if n in hidden else _read_line(self.lines[n - 1])
+            read = None if n in hidden else self._read(n)
             if read is None:
                 flush()
                 continue
@@ -232,7 +243,8 @@ def _spaces(width: int) -> str:
 
 def _visible(text: str) -> str:
     """`text` without inline comments and a trailing block id, each replaced by spaces (columns stay)."""
-    text = replace_comments(text, _spaces)
+    if "<!--" in text or "%%" in text:
+        text = replace_comments(text, _spaces)
     return _BLOCK_ID.sub(lambda m: " " * len(m.group()), text)
 
 
