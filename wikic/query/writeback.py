@@ -442,7 +442,7 @@ def _with_block(body: str, key: str, content: str | None, section: str) -> tuple
 def _unlinked(root: Path, rel: str, quoted: set[str], schema: Schema) -> list[str]:
     """What to tell a person whose query page the wiki barely links, as lint's orphan-page and too-few-links
     find it in the vault the save left (the same link graph and thresholds, never a count of its own)."""
-    vault = load_vault(root, use_cache=True, schema=schema)
+    vault = load_vault(root, use_cache=True, schema=schema, refresh_cache=False)  # the save's writes are done
     subjects = vault.subject_pages
     if rel not in subjects:
         return []

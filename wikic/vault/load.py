@@ -300,9 +300,11 @@ def load_vault(
     walked: tuple[dict[str, FileInfo], list[tuple[str, Problem]]] | None = None,
     schema: Schema | None = None,
     per_note: PerNote | None = None,
+    refresh_cache: bool = True,
 ) -> Vault:
     """Walk and parse a vault. With `use_cache`, unchanged files (same size and mtime) are not re-parsed and
-    the cache under `.wikic/cache/` is refreshed. With `resolve`, the links of every note parsed are also
+    the cache under `.wikic/cache/` is refreshed (not with `refresh_cache=False`: a look that writes nothing,
+    as after a write whose every step is counted). With `resolve`, the links of every note parsed are also
     resolved where it is parsed (a share of the link graph's work done on the second core). `walked`: the
     vault's listing when the caller has just made it (`walk`); `schema`: its SCHEMA.md when the caller has it.
     With `use_cache` and `resolve`, the links of the notes not parsed come from the cache of resolutions while
@@ -338,7 +340,7 @@ def load_vault(
             _RESOLVER = _PER_NOTE = None
         for entry in parsed:
             entries[entry.note.path] = entry
-        if use_cache:
+        if use_cache and refresh_cache:
             parse_cache.save(root, [entries[p].line for p in wanted if entries[p].line])
     notes = {path: entries[path].note for path in wanted}
     if use_cache and resolver is not None and len(todo) < len(wanted):
