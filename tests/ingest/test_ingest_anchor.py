@@ -460,6 +460,11 @@ HELP = (
     "> ```\n"  # 18
     "> Outgoing links show where a note points.\n"
     "Graph view draws the notes as a network.\n"  # 20: the quote, and the fence in it, ended above
+    "%%\n"  # 21: a comment block
+    "Unlinked mentions are an old draft.\n"
+    "%%\n"
+    "A value with %% in it and <!-- in it is text.\n"  # 24: openers mid-line, closed nowhere on their line
+    "Tags group notes.\n"  # 25
 )
 HELP_PATH = "raw/articles/internal-links.md"
 
@@ -474,6 +479,7 @@ HELP_PATH = "raw/articles/internal-links.md"
     "Backlinks show every note that links here.",  # a fence inside a list item
     "Outgoing links show where a note points.",  # a fence inside a quote
     "using internal links. md Pen in hand",  # into the fence from the text before it
+    "Unlinked mentions are an old draft.",  # a comment block
 ])
 def test_a_quote_never_anchors_to_code_callout_titles_or_comments(quote: str) -> None:
     index = AnchorIndex(HELP, HELP_PATH)
@@ -486,6 +492,7 @@ def test_what_a_callout_says_and_the_text_around_code_are_quoted_as_before() -> 
     assert index.locate("Other apps may not read wikilinks, which are an Obsidian format.") == Anchor(HELP_PATH, 10, 10)
     assert index.locate("using internal links") == Anchor(HELP_PATH, 3, 3)
     assert index.locate("Graph view draws the notes as a network.") == Anchor(HELP_PATH, 20, 20)
+    assert index.locate("A value with %% in it and <!-- in it is text. Tags group notes.") == Anchor(HELP_PATH, 24, 25)
     assert index.contains("Gemmy")  # a name is still written there
     said = {s.text.strip() for s in index.sentences()}
     assert not [s for s in said if "Gemmy" in s or "Interoperability" in s or "Backlinks" in s or "draft" in s], said

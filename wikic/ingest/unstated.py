@@ -6,7 +6,9 @@ from its reader).
 A fence may sit inside a quote or a callout (`> ```md`) or a list item (indented); it ends at its closing
 fence (the same character, at least as many, nothing after) or where its quote ends. A fence never closed
 is read as text: a source cut short, or a message whose closing fence was lost, would otherwise lose all it
-says after it. Comments are looked for outside code, where they are comments.
+says after it. Comments are looked for outside code, where they are comments, and read as the vault's parser
+reads them: closed on their line, or a block opened at the start of a line; an opener closed nowhere, or one
+mid-line whose closer is on a later line, is text ("a value with %% in it" hides nothing).
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from wikic.vault.comments import comment_spans
 _FENCE = re.compile(r"((?:[ \t]*>)*)[ \t]*(`{3,}|~{3,})(.*)")
 _QUOTE_MARKERS = re.compile(r"(?:[ \t]*>)*")
 _CALLOUT_TITLE = re.compile(r"(?:[ \t]*>)+[ \t]*\[![^\]\n]+\][-+]?")
+_BLOCK_COMMENT = re.compile(r" {0,3}(<!--|%%)")
 
 
 def unstated_spans(text: str, start: int = 0) -> list[tuple[int, int]]:
@@ -58,14 +61,29 @@ def _depth(line: str) -> int:
 
 
 def _comments(text: str, start: int, code: list[tuple[int, int]]) -> list[tuple[int, int]]:
-    """The comments of `text` from `start` on, code blanked first (a `%%` in a program is no comment)."""
+    """The comments of `text` from `start` on, code blanked first (a `%%` in a program is no comment), as the
+    vault's parser reads them: one closed on its line, or a block opened at a line's start (`<!--` or `%%`)
+    and closed on a later line; an opener closed nowhere, or mid-line with its closer on another line, is text."""
     pieces: list[str] = []
     done = start
     for a, b in code:
         pieces += (text[done:a], " " * (b - a))
         done = b
     plain = "".join(pieces) + text[done:]
-    return [(a + start, b + start) for a, b in comment_spans(plain, across_lines=True)]
+    blocks: list[tuple[int, int]] = []
+    at = skip = 0
+    closed = {"<!--": True, "%%": True}  # False once an opener of a kind found no closer: no later one will
+    for line in plain.split("\n"):
+        opening = _BLOCK_COMMENT.match(line) if at >= skip else None
+        if opening is not None and closed[opening.group(1)]:
+            closer = "-->" if opening.group(1) == "<!--" else "%%"
+            close = plain.find(closer, at + opening.end())
+            closed[opening.group(1)] = close >= 0
+            if close > at + len(line):  # closed on a later line: a block (one closed on its line is inline)
+                blocks.append((at + opening.start(1), close + len(closer)))
+                skip = close + len(closer)
+        at += len(line) + 1
+    return [(a + start, b + start) for a, b in apart(comment_spans(plain) + blocks)]
 
 
 def apart(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
