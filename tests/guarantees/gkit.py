@@ -50,7 +50,7 @@ def sources(folder: Path, n: int, tag: str = "") -> list[str]:
     folder.mkdir(parents=True, exist_ok=True)
     out = []
     for k in range(n):
-        path = folder / f"note-{tag}{k}.md"
+        path = folder / f"note-{tag}{k}-on-project-{tag}{k}.md"  # named as its title: "# Note 3 on Project 3"
         path.write_text(source_text(k, tag), encoding="utf-8")
         out.append(str(path))
     return out
