@@ -16,15 +16,17 @@ COMPOSED = page("Brewing", type="concept", body=(
     "> - Hops add bitterness. ^[raw/articles/notes.md:L4] ^c5e6f7a8b\n"
 ), sources=["raw/articles/notes.md"])
 FOLDED_ONLY = page("Hops", body=(
-    "# Hops\n\n## Facts\n\n> [!quote]- Claims\n> - Hops add bitterness to beer. ^[raw/articles/notes.md:L4] ^c9d8e7f6a\n"
+    "# Hops\n\n## Facts\n\n> [!quote]- Claims\n"
+    "> - Hops add bitterness to beer. ^[raw/articles/notes.md:L4] ^c9d8e7f6a\n"
 ), sources=["raw/articles/notes.md"])
 
 
 def test_a_snippet_shows_the_prose_not_the_folded_claims(make_vault: Callable[..., Path]) -> None:
     from wikic.palace import open_palace, search, sync
 
+    notes = "# Notes\n\nBeer is brewed from malted barley.\nHops add bitterness.\n"
     root = make_vault({"concepts/brewing.md": COMPOSED, "entities/hops.md": FOLDED_ONLY,
-                       "raw/articles/notes.md": "# Notes\n\nBeer is brewed from malted barley.\nHops add bitterness.\n"})
+                       "raw/articles/notes.md": notes})
     sync(root)
     with open_palace(root) as palace:
         hits = {h.path: h.snippet for h in search(palace, "malted barley hops bitterness", k=5)}
