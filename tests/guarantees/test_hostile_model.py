@@ -255,7 +255,8 @@ def test_names_that_differ_only_in_case_or_normalisation_make_one_page(tmp_path:
     quote = "Fjalé and Fjale\u0301 and FJALÉ are one place."
     variants = ["Fjalé", "Fjale\u0301", "FJALÉ", "fjalé", "FJALE\u0301", "Ｆｊａｌé"]
     standin.route = lambda body: _plan(
-        [_entity(v, quote, f"{v} is one place, named the {nth} way.") for nth, v in zip(ORDINALS, variants, strict=True)]
+        [_entity(v, quote, f"{v} is one place, named the {nth} way.")
+         for nth, v in zip(ORDINALS, variants, strict=True)]
         + [_entity(name, "CON and NUL and COM1 are device names.", f"{name} is a device name.")
            for name in ("CON", "con", "Con.", "NUL", "nul.md")],
         [{"source": "Fjalé", "relation": "links to", "target": "A page that does not exist", "quote": quote},
