@@ -104,7 +104,7 @@ def measure(root: Path, report: Any, expected: dict[str, Any], seconds: float) -
         "names_found_by_code": sorted({n for s in report.sources for n in s.names_found}),
         "lint_strict": f"{lint.count('error')} error(s), {lint.count('warning')} warning(s)",
         "lint_findings": sorted({f"{f.rule}: {f.path}" for f in lint.findings if f.severity != "info"})[:20],
-        "failed": [s.raw_path for s in report.sources if s.status == "failed"],
+        "failed": [f"{s.raw_path}: {s.error}" for s in report.sources if s.status == "failed"],
         "calls": sum(s.calls for s in report.sources),
         "seconds": round(seconds, 1),
     }
