@@ -57,17 +57,18 @@ def test_ingest_then_query_save_then_strict_lint_is_clean(tmp_path: Path) -> Non
     assert linted.exit_code == 0, linted.output
     assert "Warning" not in from_raw.stderr
 
-    # the comparison, written before its subjects had pages, links them and is linked from them
-    comparison = (root / "comparisons/vector-databases-2.md").read_text(encoding="utf-8")
+    # the comparison, written before its subjects had pages, links them and is linked from them; it is named
+    # like its source (raw/ and sources/ hold a vector-databases.md too): links to it say its folder
+    comparison = (root / "comparisons/vector-databases.md").read_text(encoding="utf-8")
     for page in ("entities/chroma.md", "entities/faiss.md"):
-        assert "[[vector-databases-2|Vector databases]]" in (root / page).read_text(encoding="utf-8")
+        assert "[[comparisons/vector-databases|Vector databases]]" in (root / page).read_text(encoding="utf-8")
     assert "[[chroma|Chroma]]" in comparison and "[[faiss|FAISS]]" in comparison
     # the answer from a raw passage links to the pages built on that source, and they link back
     query = (root / "queries/who-made-annoy.md").read_text(encoding="utf-8")
     fm = _frontmatter(query)
     assert fm["cited"] == {} and fm["sources"] == ["raw/articles/vector-databases.md"]
-    assert fm["related"] == ["comparisons/vector-databases-2.md", "entities/chroma.md", "entities/faiss.md"]
-    assert "- See also: [[vector-databases-2|Vector databases]], [[chroma|Chroma]], [[faiss|FAISS]]" in query
+    assert fm["related"] == ["comparisons/vector-databases.md", "entities/chroma.md", "entities/faiss.md"]
+    assert "- See also: [[comparisons/vector-databases|Vector databases]], [[chroma|Chroma]], [[faiss|FAISS]]" in query
     for page in fm["related"]:
         assert "[[who-made-annoy|Who made Annoy?]]" in (root / page).read_text(encoding="utf-8")
     assert "linked from 3 page(s) on its sources" in from_raw.stderr

@@ -180,3 +180,22 @@ def test_a_page_a_person_wrote_on_is_kept_when_its_name_is_refused(
                     llm=_careless())
     assert page.exists() and "My own note on this page." in page.read_text(encoding="utf-8")
     assert any(page.name in k and "kept" in k for s in report.sources for k in s.kept_edits)
+
+
+def test_a_page_named_like_its_source_takes_its_name(tmp_path: Path) -> None:
+    """A help page "Graph view.md" about Graph view: its subject's page is entities/graph-view.md beside
+    raw/articles/graph-view.md and sources/graph-view.md, not graph-view-2.md; links to it say its folder."""
+    root = _vault(tmp_path)
+    source = tmp_path / "Graph view.md"
+    said = "Graph view is a core plugin that shows how the notes of a vault link to each other."
+    source.write_text(f"{said}\n\nGraph view draws each note as a circle.\n", encoding="utf-8")
+
+    def reply(messages: list[dict[str, str]]) -> dict[str, Any]:
+        return {"summary": "", "entities": [{"name": "Graph view", "kind": "plugin", "aliases": [], "summary": said,
+                                             "facts": [{"text": said, "quote": said}]}],
+                "concepts": [], "comparisons": [], "relations": []}
+
+    _ingest(root, FakeLLM().respond_with(reply), [source])
+    assert (root / "raw/articles/graph-view.md").is_file() and (root / "sources/graph-view.md").is_file()
+    assert (root / "entities/graph-view.md").is_file() and not (root / "entities/graph-view-2.md").exists()
+    assert "[[entities/graph-view|Graph view]]" in (root / "sources/graph-view.md").read_text(encoding="utf-8")

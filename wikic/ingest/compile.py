@@ -182,6 +182,7 @@ class Compiler:
         self._vault: Vault | None = vault  # the vault on disk, once read
         self._rejected: list[str] = []  # pairings and intervals refused while compiling the current source
         self.removed: dict[str, Removed] = {}  # pages this run removes: named by a word that is no subject
+        self._page_stems: set[str] | None = None  # the note names of the subject pages on disk
 
     # -- reading ---------------------------------------------------------------------------------------
 
@@ -277,12 +278,22 @@ class Compiler:
         while (
             (self.root / candidate).exists()
             or candidate in self.texts
-            or self.links.taken(posixpath.basename(candidate)[:-3])
+            or self._page_name_taken(posixpath.basename(candidate)[:-3])
         ):
             candidate = f"{folder}/{base}-{n}.md"
             n += 1
         self.links.add(candidate)
         return candidate
+
+    def _page_name_taken(self, stem: str) -> bool:
+        """Another page about a subject (on disk or planned) has the note name `stem`. A raw source or a source
+        page of that name does not take it: "Graph view" is `entities/graph-view.md` beside
+        `raw/articles/graph-view.md`, and the links to either are written with their folder."""
+        if self._page_stems is None:
+            self._page_stems = {fold_name(posixpath.basename(p)[:-3]) for p in self.disk_vault().files
+                                if p.endswith(".md") and not self.is_hub_or_query(p)}
+        planned = {fold_name(posixpath.basename(p)[:-3]) for p in self.texts if not self.is_hub_or_query(p)}
+        return fold_name(stem) in self._page_stems | planned
 
     # -- compiling ------------------------------------------------------------------------------------
 
