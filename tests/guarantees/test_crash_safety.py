@@ -293,8 +293,12 @@ def _edit(root: Path, new_notes: int = 1) -> None:
     notes, a note deleted."""
     page = root / "entities" / "acme-corp.md"
     text = page.read_text(encoding="utf-8")
-    page.write_text(text.replace("Acme Corp builds widget", "Acme Corp, a maker of rigs since spring, builds widget"),
-                    encoding="utf-8")
+    # the words change in place; the paragraph put under "Key facts" moves every later drawer down, so the
+    # kept ones (Relations) have their place rewritten
+    edited = text.replace("Acme Corp builds widget", "Acme Corp, a maker of rigs since spring, builds widget")
+    edited = edited.replace("## Key facts\n", "## Key facts\n\nAs the notes give them, one by one.\n", 1)
+    assert "As the notes give them" in edited
+    page.write_text(edited, encoding="utf-8")
     assert page.read_text(encoding="utf-8") != text
     for i in range(new_notes):
         (root / "inbox" / f"new-note-{i}.md").write_text(
