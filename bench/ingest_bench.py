@@ -333,7 +333,7 @@ class PhaseClock:
 
     @contextlib.contextmanager
     def installed(self) -> Iterator[None]:
-        import wikic.ingest.compile
+        import wikic.compile.compiler
         import wikic.ingest.extract
         import wikic.lint.run
         import wikic.palace
@@ -341,7 +341,7 @@ class PhaseClock:
         # the pipeline imports extract_plan when a run starts: patched where it is imported from
         originals = (wikic.ingest.extract.extract_plan, pipeline.vault_lock, wikic.palace.update_paths,
                      wikic.lint.run.run_lint)
-        compile_source = wikic.ingest.compile.Compiler.compile
+        compile_source = wikic.compile.compiler.Compiler.compile
         clock = self
 
         def timed_compile(*args: Any, **kwargs: Any) -> Any:
@@ -374,13 +374,13 @@ class PhaseClock:
         pipeline.vault_lock = timed_lock
         wikic.palace.update_paths = timed("palace", originals[2])
         wikic.lint.run.run_lint = timed("lint", originals[3])
-        wikic.ingest.compile.Compiler.compile = timed_compile  # type: ignore[method-assign]
+        wikic.compile.compiler.Compiler.compile = timed_compile  # type: ignore[method-assign]
         try:
             yield
         finally:
             (wikic.ingest.extract.extract_plan, pipeline.vault_lock, wikic.palace.update_paths,
              wikic.lint.run.run_lint) = originals
-            wikic.ingest.compile.Compiler.compile = compile_source  # type: ignore[method-assign]
+            wikic.compile.compiler.Compiler.compile = compile_source  # type: ignore[method-assign]
 
     def seconds(self, start: float, end: float) -> dict[str, float]:
         out = {}

@@ -21,8 +21,8 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 os.environ.setdefault("OMP_NUM_THREADS", "1")
 
+from wikic.compile.page import content_words  # noqa: E402
 from wikic.facts.same_fact import same_fact, unlinked  # noqa: E402
-from wikic.ingest.page import content_words  # noqa: E402
 from wikic.text.specifics import specifics  # noqa: E402
 from wikic.text.terms import negated  # noqa: E402
 

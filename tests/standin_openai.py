@@ -382,7 +382,7 @@ def is_answer_request(body: dict[str, Any]) -> bool:
 
 
 def is_compose_request(body: dict[str, Any]) -> bool:
-    """A request to write a page's claims as prose (`wikic/ingest/compose.py`), not an extraction."""
+    """A request to write a page's claims as prose (`wikic/compile/prose.py`), not an extraction."""
     messages = body.get("messages") or [{}]
     return str(messages[-1].get("content", "")).startswith("Page: ") and "Claims, by section:" in str(
         messages[-1].get("content", ""))

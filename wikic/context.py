@@ -66,7 +66,6 @@ class VaultContext:
         self._settings: tuple[tuple[_Stamp, _Stamp], Settings] | None = None
         self._schema: tuple[_Stamp, Schema] | None = None
         self._llm: StreamingLLM | None = llm
-        self._llm_given = llm is not None
         self._palace: Palace | None = palace
         self._palace_given = palace is not None
         # held by whoever uses the palace where threads share this context (the MCP server's tools)
@@ -143,11 +142,6 @@ class VaultContext:
 
                 self._llm = vault_llm(self.root, self.settings.llm)
             return self._llm
-
-    @property
-    def model_given(self) -> bool:
-        """Whether a model was handed over (a test's, a script's) rather than configured."""
-        return self._llm_given
 
     def close(self) -> None:
         """Close the palace this context opened (a given one stays open)."""

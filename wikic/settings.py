@@ -254,7 +254,7 @@ class LLMSettings(_Endpoint):
     # How extraction asks: one call for the whole plan ("single"), names first and then their claims
     # ("two-pass", for small local models), or "auto" (single, switching per endpoint when plans come back thin).
     strategy: Literal["auto", "single", "two-pass"] = "auto"
-    # After an ingest, one call per changed page writes its claims as checked prose (`ingest/compose.py`);
+    # After an ingest, one call per changed page writes its claims as checked prose (`compile/prose.py`);
     # false keeps the claim lists.
     compose: bool = True
     price_per_1k_input: float | None = Field(None, ge=0, le=1000)

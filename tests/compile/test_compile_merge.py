@@ -13,9 +13,9 @@ import pytest
 from standin_openai import StandinServer
 from vectorstores import SOURCES, extraction
 
-from wikic.ingest.compile import Compiler
+from wikic.compile.compiler import Compiler
+from wikic.compile.plan import Anchor, Axis, Cell, Comparison, Concept, Entity, Fact, Plan, Section
 from wikic.ingest.pipeline import IngestOptions, ingest
-from wikic.ingest.plan_model import Anchor, Axis, Cell, Comparison, Concept, Entity, Fact, Plan, Section
 from wikic.vault.init import init_vault
 from wikic.vault.names import page_names
 from wikic.vault.schema_md import load as load_schema

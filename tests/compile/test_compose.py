@@ -1,4 +1,4 @@
-"""Prose whose every sentence is anchored (`wikic/ingest/compose.py`): the model writes a page's claims as
+"""Prose whose every sentence is anchored (`wikic/compile/prose.py`): the model writes a page's claims as
 sentences naming the claims they rest on; the code keeps a sentence only when its own section's claims state
 everything specific in it, replaces a refused one by its claims as written, and keeps every claim under the
 prose for the next recompile."""
@@ -330,7 +330,7 @@ def test_pages_a_stopped_run_wrote_are_composed_by_the_next_run(
 
 
 def test_a_claim_cut_where_its_sentence_goes_on_is_written_with_a_full_stop_not_after_its_comma() -> None:
-    from wikic.ingest.compose import _sentence
+    from wikic.compile.prose import _sentence
 
     assert _sentence("Quillstore handled 25,000 writes per second on the same load test,") == (
         "Quillstore handled 25,000 writes per second on the same load test.")
@@ -364,7 +364,7 @@ def test_a_claim_a_sentence_cites_and_does_not_draw_on_adds_no_anchor_to_it(tmp_
 def test_a_word_of_the_subjects_own_name_is_no_talk_of_the_page() -> None:
     """"In the LLM wiki pattern, ..." speaks of its subject, whose name holds "wiki"; on another page it would be
     the page talking about itself."""
-    from wikic.ingest.compose import ABOUT_THE_PAGE, _refusal
+    from wikic.compile.prose import ABOUT_THE_PAGE, _refusal
     from wikic.vault.formats.claims import Claim
 
     claim = Claim("c00000001", "A language model reads each source once and folds it into pages.", ())

@@ -19,7 +19,7 @@ import pytest
 from fake_llm import FakeLLM
 from scripted import SOURCES, route
 
-from wikic.ingest.compile import Compiler
+from wikic.compile.compiler import Compiler
 from wikic.ingest.pipeline import IngestOptions, IngestReport, ingest
 from wikic.llm.cache import ReplyCache
 from wikic.pages import journal

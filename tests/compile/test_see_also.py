@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from hypothesis import given, settings, strategies as st
 
-from wikic.ingest.siblings import _TARGET_STOPS, _link_targets, _linked, see_also
+from wikic.compile.siblings import _TARGET_STOPS, _link_targets, _linked, see_also
 
 # Texts made of the characters that open, end or sit inside a link, so that every edge is met often.
 _PIECES = st.sampled_from(["[[", "]]", "[", "]", "|", "\\|", "\\", "#", "a", "b", "a b", "\n", "x#y"])

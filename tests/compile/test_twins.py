@@ -7,8 +7,8 @@ import datetime as dt
 
 from hypothesis import given, settings, strategies as st
 
+from wikic.compile.page import _Twins
 from wikic.facts.same_fact import same_fact
-from wikic.ingest.page import _Twins
 from wikic.vault.formats.claims import Citation, Claim
 
 # few words, so that texts often state one fact: in other words, case or links ("the" and "is" aside)

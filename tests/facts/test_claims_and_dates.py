@@ -8,9 +8,9 @@ from dataclasses import replace
 
 import pytest
 
+from wikic.compile.page import render_page
+from wikic.compile.plan import Entity, Fact, Plan
 from wikic.ingest.anchor import anchor_plan
-from wikic.ingest.page import render_page
-from wikic.ingest.plan_model import Entity, Fact, Plan
 from wikic.pages.blocks import render_block
 from wikic.vault.formats.claims import (
     CLAIMS_KEY,

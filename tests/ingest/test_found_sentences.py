@@ -1,5 +1,5 @@
 """What a small model finds becomes pages: the code finds the sentences a name the model could not quote
-is written in (`wikic/ingest/sentences.py`), one subject's forms count as one name, and a page's lead is
+is written in (`wikic/ingest/found_claims.py`), one subject's forms count as one name, and a page's lead is
 the sentence that says what its subject is."""
 
 from __future__ import annotations
@@ -12,10 +12,10 @@ from typing import Any
 import pytest
 from fake_llm import FakeLLM
 
+from wikic.compile.plan import Concept, Entity, Fact, Plan, Section
 from wikic.ingest.anchor import AnchorIndex, anchor_plan
+from wikic.ingest.found_claims import rank
 from wikic.ingest.pipeline import IngestOptions, ingest
-from wikic.ingest.plan_model import Concept, Entity, Fact, Plan, Section
-from wikic.ingest.sentences import rank
 from wikic.vault.formats.claims import scan
 from wikic.vault.init import init_vault
 from wikic.vault.names import PageNames, base_name, name_forms

@@ -9,9 +9,9 @@ from dataclasses import replace
 
 import pytest
 
+from wikic.compile.plan import Anchor, Axis, Cell, Comparison, Entity, Fact, Memory, Plan, Relation
+from wikic.compile.tables import build_table
 from wikic.ingest.anchor import AnchorIndex, anchor_plan
-from wikic.ingest.comparisons import build_table
-from wikic.ingest.plan_model import Anchor, Axis, Cell, Comparison, Entity, Fact, Memory, Plan, Relation
 from wikic.vault.formats.transcript import Conversation, Turn, render
 
 SOURCE = """---
@@ -243,7 +243,7 @@ def test_anchor_plan_repairs_checks_support_and_drops_invented_names() -> None:
 
 
 def test_a_concept_the_source_never_names_is_kept_only_for_a_claim_its_source_anchors() -> None:
-    from wikic.ingest.plan_model import Concept, Section
+    from wikic.compile.plan import Concept, Section
 
     plan = Plan(
         PATH,
@@ -268,7 +268,7 @@ def test_a_concept_the_source_never_names_is_kept_only_for_a_claim_its_source_an
 
 
 def test_a_summary_stating_what_no_anchored_quote_states_is_replaced_by_the_first_anchored_claim() -> None:
-    from wikic.ingest.plan_model import Concept, Section
+    from wikic.compile.plan import Concept, Section
 
     winters = Fact("Vasquez spent three winters at the station.",
                    "Vasquez had spent three winters at the station before the survey began.")

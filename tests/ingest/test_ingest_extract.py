@@ -12,12 +12,13 @@ import pytest
 from fake_llm import FakeLLM
 from standin_openai import reply
 
+from wikic.compile.plan import Anchor
 from wikic.errors import LLMError
 from wikic.ingest.extract.merge import merge_plans
 from wikic.ingest.extract.prompt import PromptContext, build_messages
 from wikic.ingest.extract.run import estimate_extraction, extract_plan
 from wikic.ingest.extract.windows import split_chunks
-from wikic.ingest.plan_model import SCHEMA_NAME, Anchor, ChunkPlan
+from wikic.ingest.plan_model import SCHEMA_NAME, ChunkPlan
 from wikic.llm.cache import ReplyCache
 from wikic.llm.client import OpenAICompatible
 from wikic.llm.replies import TruncatedReply

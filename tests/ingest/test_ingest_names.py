@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from wikic.compile.plan import Entity, Fact, Plan
 from wikic.ingest.anchor import anchor_plan
 from wikic.ingest.extract.merge import merge_plans
-from wikic.ingest.plan_model import ChunkPlan, Entity, Fact, Plan
+from wikic.ingest.plan_model import ChunkPlan
 from wikic.text.extract import source_title
 from wikic.vault.frontmatter import split_page
 

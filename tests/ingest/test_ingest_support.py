@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from wikic.ingest.support import unsupported
+from wikic.text.support import unsupported
 
 SUPPORTED = [
     ("GPT-4 was released in March 2023.", "It released GPT-4 in March 2023."),

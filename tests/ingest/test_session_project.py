@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from wikic.compile.plan import Entity, Fact, Memory, Plan, Relation
 from wikic.ingest.anchor import anchor_plan
-from wikic.ingest.plan_model import Entity, Fact, Memory, Plan, Relation
 from wikic.ingest.session_project import session_project, to_project
 
 

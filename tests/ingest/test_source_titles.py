@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import time
 
+from wikic.compile.plan import Entity, Fact, Plan
 from wikic.ingest.anchor import anchor_plan
-from wikic.ingest.plan_model import Entity, Fact, Plan
 from wikic.text.extract import file_title, source_aliases
 from wikic.text.name_use import NameUse
 from wikic.vault.frontmatter import split_page, titled

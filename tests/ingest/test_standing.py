@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from wikic.compile.plan import Fact, Memory, Plan
 from wikic.ingest.anchor import anchor_plan
-from wikic.ingest.plan_model import Fact, Memory, Plan
 from wikic.ingest.standing import kind_told
 
 

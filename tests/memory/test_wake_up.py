@@ -15,8 +15,8 @@ from wikic.cli import app
 from wikic.errors import UsageError
 from wikic.lint.run import LintOptions, run_lint
 from wikic.memory.briefing import wake_up
+from wikic.memory.item_index import load_memories
 from wikic.memory.recall import recall
-from wikic.memory.store import load_memories
 from wikic.text.tokens import estimate_tokens
 from wikic.vault.init import init_vault
 from wikic.vault.load import walk

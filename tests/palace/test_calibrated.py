@@ -68,7 +68,7 @@ def test_a_lexical_find_keeps_its_dense_half(vault: Path) -> None:
 
 
 def test_the_search_beam_is_wide_and_an_older_palace_gets_it_at_its_next_write(tmp_path: Path) -> None:
-    from wikic.palace.store import EF_SEARCH, ExplicitEmbeddings, VectorStore
+    from wikic.palace.chroma import EF_SEARCH, ExplicitEmbeddings, VectorStore
     from wikic.settings import PalaceSettings
 
     old = VectorStore(PalaceSettings(path=tmp_path / "old"))

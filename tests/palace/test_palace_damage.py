@@ -11,8 +11,8 @@ import pytest
 
 from wikic.errors import PalaceDamaged, PalaceError
 from wikic.palace import open_palace, palace as palace_module, search, sync, update_paths
+from wikic.palace.chroma import VectorStore
 from wikic.palace.damage import is_damage
-from wikic.palace.store import VectorStore
 
 MARK = "damaged-for-the-test"
 

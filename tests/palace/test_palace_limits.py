@@ -17,9 +17,9 @@ import pytest
 from testkit import palace_drawer_problems
 
 from wikic.palace import open_palace, palace as palace_module, search, slices, sync
+from wikic.palace.chroma import VectorStore
 from wikic.palace.hybrid import Retrieval
 from wikic.palace.manifest import Manifest
-from wikic.palace.store import VectorStore
 from wikic.settings import PalaceSettings
 
 LIMIT = 24

@@ -11,7 +11,7 @@ import pytest
 
 from wikic.errors import PalaceError
 from wikic.palace import open_palace, palace as palace_module, search, sync
-from wikic.palace.store import VectorStore
+from wikic.palace.chroma import VectorStore
 
 PAGES = {f"entities/page-{i}.md": f"# Page {i}\n\nPage {i} is about widget number {i} and its rig.\n"
          for i in range(4)}

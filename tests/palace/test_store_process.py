@@ -123,7 +123,7 @@ def test_errors_in_the_child_come_back_as_palace_errors(tmp_path: Path) -> None:
 
 
 def test_a_server_palace_store_runs_here(tmp_path: Path) -> None:
-    from wikic.palace.store import VectorStore
+    from wikic.palace.chroma import VectorStore
 
     assert type(open_store(PalaceSettings(path=tmp_path, url="http://127.0.0.1:1"))) is VectorStore
     assert type(open_store(PalaceSettings(path=tmp_path))) is IsolatedStore
@@ -162,7 +162,7 @@ def test_a_writer_waits_for_the_store_process_of_a_killed_writer(tmp_path: Path)
 
 
 def test_a_server_palace_that_cannot_be_reached_is_named_without_its_credentials(tmp_path: Path) -> None:
-    from wikic.palace.store import VectorStore
+    from wikic.palace.chroma import VectorStore
 
     store = VectorStore(PalaceSettings(path=tmp_path, url="http://wiki:s3cret-pass@127.0.0.1:1"))
     with pytest.raises(PalaceError) as caught:

@@ -42,9 +42,10 @@ REPO = HERE.parents[1]
 if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))  # run from a checkout without installing wikic
 
-from wikic.ingest.compose import ComposedPage  # noqa: E402
+from wikic.compile.plan import dropped_claims  # noqa: E402
+from wikic.compile.prose import ComposedPage  # noqa: E402
 from wikic.ingest.pipeline import IngestOptions, IngestReport, ingest  # noqa: E402
-from wikic.ingest.plan_model import ChunkPlan, TranscriptPlan, dropped_claims  # noqa: E402
+from wikic.ingest.plan_model import ChunkPlan, TranscriptPlan  # noqa: E402
 from wikic.lint.run import LintOptions, run_lint  # noqa: E402
 from wikic.query.answer import QueryOptions, answer_question  # noqa: E402
 from wikic.query.writeback import save_answer  # noqa: E402

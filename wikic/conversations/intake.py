@@ -29,8 +29,8 @@ from wikic.conversations.formats import chat_log, chatgpt, claude_ai, gemini_cli
 from wikic.conversations.jsonio import iter_array, loads, read_jsonl
 from wikic.conversations.ledger import PartWriter
 from wikic.conversations.queue import quarantine, queued
+from wikic.conversations.raw_files import export_sha256, keep_bytes, keep_export
 from wikic.conversations.sources import ZipTree, open_tree
-from wikic.conversations.store import export_sha256, keep_bytes, keep_export
 from wikic.errors import ExportError
 from wikic.progress import ProgressCallback, ProgressEvent
 from wikic.vault.formats.transcript import Conversation

@@ -16,7 +16,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from wikic.conversations.store import choose_stem, part_path, write_part
+from wikic.conversations.raw_files import choose_stem, part_path, write_part
 from wikic.conversations.turns import parse_time
 from wikic.vault.formats.transcript import Conversation, Turn, clean, cleaned, render
 from wikic.vault.state import ConversationLedger

@@ -9,7 +9,7 @@ day they were observed), never by the order the sources were ingested in:
 - two claims of a topic that hold at the same time and say different things contradict each other: both
   stay current, and the page is contested, until a later claim or a person settles it.
 
-The compiler renders a page from its timeline (`wikic/ingest/page.py`): current claims stay in their
+The compiler renders a page from its timeline (`wikic/compile/page.py`): current claims stay in their
 sections and the others move, with their interval and anchors, to the page's History. Nothing is deleted:
 every claim is either where it was or in the history. A block a person edited is left exactly as it is.
 """

@@ -2,7 +2,7 @@
 
     sources = capture(vault, ["paper.pdf", "https://example.org/post"])    # wikic.ingest.capture
     result = extract_plan(llm, sources[0], context=..., existing_pages=[...])  # wikic.ingest.extract
-    result.plan  # wikic.ingest.plan_model.Plan: every fact carries its quote and, when found, its anchor
+    result.plan  # wikic.compile.plan.Plan: every fact carries its quote and, when found, its anchor
 
 Submodules are imported directly (not re-exported here) so importing one does not pull in the others'
 dependencies (bs4, pypdf, openai).

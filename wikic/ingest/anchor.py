@@ -36,30 +36,18 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
 
+from wikic.compile.page import content_words, lead_holder
+from wikic.compile.plan import Anchor, Axis, Cell, Comparison, Concept, Entity, Fact, Memory, Plan, Relation, Section
 from wikic.ingest.extract.signals import name_signals
+from wikic.ingest.found_claims import Sentence, best, clean, closing, rank
 from wikic.ingest.narration import narration
-from wikic.ingest.page import content_words, lead_holder
-from wikic.ingest.plan_model import (
-    Anchor,
-    Axis,
-    Cell,
-    Comparison,
-    Concept,
-    Entity,
-    Fact,
-    Memory,
-    Plan,
-    Relation,
-    Section,
-)
-from wikic.ingest.sentences import Sentence, best, clean, closing, rank
 from wikic.ingest.session_project import GENERIC_FORMS, session_project, to_project
 from wikic.ingest.standing import FOUND_IMPORTANCE, INSTRUCTION, USER, kind_told, opens_a_rule, said_by_user
 from wikic.ingest.subjects import names_subject, refile
-from wikic.ingest.support import unsupported
 from wikic.ingest.unstated import apart, unstated_spans
 from wikic.text.name_use import ANOTHER_SUBJECT, NOT_THE_SAME, NameUse
 from wikic.text.specifics import specifics
+from wikic.text.support import unsupported
 from wikic.text.terms import words
 from wikic.vault import frontmatter
 from wikic.vault.formats import remember_note, transcript
@@ -67,6 +55,7 @@ from wikic.vault.formats.dates import VIA_TRANSCRIPT, source_date
 from wikic.vault.frontmatter import split_page
 from wikic.vault.layout import RAW_DIR
 from wikic.vault.names import (
+    is_about,
     is_acronym_of,
     is_person,
     lookup_keys,
@@ -387,23 +376,6 @@ def missed_names(text: str, use: NameUse, known: Sequence[str], *, planned: Iter
     return out
 
 
-_NAME_RUN = r"(?:[\"“'(*_]*[A-Z\d][\w.+:/-]*(?:[ -][A-Z\d][\w.+:/-]*)*)"
-_OPENING_NAMES = re.compile(rf"\s*(?:(?:the|a|an|The|A|An)\s+)?{_NAME_RUN}(?:\s*,\s*{_NAME_RUN})*"
-                            rf"(?:,?\s+(?:and|or)\s+{_NAME_RUN})?")
-
-
-def _opening_names(sentence: str) -> str:
-    """The names a sentence opens with, one or a list ("Chroma, Qdrant and Milvus"), as written."""
-    found = _OPENING_NAMES.match(sentence)
-    return found.group(0) if found else ""
-
-
-def is_about(sentence: str, name: str, aliases: Iterable[str] = ()) -> bool:
-    """The sentence opens with the subject's name, alone or in a list ("Chroma, Qdrant and Milvus are…" is
-    about each of them): a sentence about it, not one that names it in passing."""
-    return names_subject(_opening_names(sentence), name, aliases)
-
-
 def _opens_with(said: Sequence[str], forms: Sequence[tuple[str, ...]]) -> bool:
     """The sentence's words open with one of the name's `forms` (after an article)."""
     start = 1 if said[:1] and said[0] in ("the", "a", "an") else 0
@@ -541,7 +513,7 @@ def anchor_plan(plan: Plan, text: str, known: Sequence[str] = ()) -> Plan:
         return Fact(clean(sentence.text), sentence.text, anchor=anchor, seen=seen, via=via, extracted=True)
 
     def found(name: str, aliases: Iterable[str], tried: Iterable[str], *, about: bool = False) -> tuple[Fact, ...]:
-        """The source's own sentences about a name the model could not quote (`sentences.py`); `about`: only
+        """The source's own sentences about a name the model could not quote (`found_claims.py`); `about`: only
         those that open with the name or say what it is (for a name the model did not propose at all, a
         sentence that merely writes it is about something else: "It keeps its data in SQLite.")."""
         nonlocal found_count

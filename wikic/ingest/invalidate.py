@@ -68,8 +68,8 @@ def find_claim(root: Path, claim_id: str) -> tuple[str, Claim, str]:
 def invalidate(vault: VaultContext | Path, claim_id: str, reason: str, *, on: str | dt.date | None = None,
                today: dt.date | None = None) -> Invalidated:
     """End the claim `claim_id` on `on` (default today) for `reason` (`vault`: the context, or the folder)."""
+    from wikic.compile.page import render_page
     from wikic.ingest.capture import capture
-    from wikic.ingest.page import render_page
     from wikic.pages import journal
     from wikic.pages.blocks import digest, find_block
     from wikic.pages.lock import writer

@@ -31,14 +31,14 @@ from wikic.errors import (
 
 require_extra("llm")  # before the imports below need it: numpy, bs4, the model client
 
+from wikic.compile.plan import dropped_claims
 from wikic.conversations.intake import ExportReport, bring_in, drain_queue, find_dropped, find_exports
 from wikic.conversations.queue import queued
 from wikic.ingest import public_fetch
 from wikic.ingest.capture import CapturedSource, commit, preview
-from wikic.ingest.composing import Composing, compose_run
 from wikic.ingest.inputs import Prepared, read_inputs
 from wikic.ingest.pending import SET_ASIDE_NOTE, Unusable, pending_inputs, set_aside
-from wikic.ingest.plan_model import dropped_claims
+from wikic.ingest.prose_step import Composing, compose_run
 from wikic.ingest.rebuild import ledger_missing, rebuilt_compiled
 from wikic.ingest.report import SourceReport, dropped_reasons, log_notes
 from wikic.llm.bounded import BoundedLLM
@@ -55,7 +55,7 @@ from wikic.vault.schema_md import Schema
 from wikic.vault.state import Compiled, Mentions, compose_todos, drop_compose_todo
 
 if TYPE_CHECKING:  # imported once a run has work for the model: a configuration error is told at once
-    from wikic.ingest.compile import Compiler
+    from wikic.compile.compiler import Compiler
     from wikic.ingest.extract.prompt import PromptContext
     from wikic.ingest.extract.run import ExtractionResult
     from wikic.ingest.session import CompileJob, CompileSession, EarlyCompile
@@ -111,7 +111,7 @@ class IngestReport:
     palace_leftover: int = 0  # files an interrupted run had left for the search index, indexed by this one
     conversations: list[ExportReport] = field(default_factory=list)  # exports and captures turned into transcripts
     entity_min_references: int = 2  # SCHEMA.md's, for the advice a thin run gets
-    composed: Composing | None = None  # the changed pages written as prose (`compose.py`)
+    composed: Composing | None = None  # the changed pages written as prose (`compile/prose.py`)
     hubs: list[str] = field(default_factory=list)  # the hubs the run wrote: source pages, overview.md
 
     @property

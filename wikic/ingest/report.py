@@ -11,9 +11,9 @@ from wikic.pages.log_file import listed, notes, usage
 from wikic.vault.layout import OVERVIEW_FILE
 
 if TYPE_CHECKING:
-    from wikic.ingest.compile import SourceResult
-    from wikic.ingest.composing import Composing
+    from wikic.compile.compiler import SourceResult
     from wikic.ingest.pipeline import IngestReport
+    from wikic.ingest.prose_step import Composing
 
 
 @dataclass
@@ -81,7 +81,7 @@ def fill(r: SourceReport, result: SourceResult) -> None:
 def log_notes(r: SourceReport, link: Callable[[str], str]) -> str:
     """The notes of the source's log.md row: the pages it created and updated, as links (`link` writes one
     for a page path), what else happened, then its tokens and cost."""
-    from wikic.ingest.plan_model import UNSUPPORTED_SUMMARY, dropped_claims
+    from wikic.compile.plan import UNSUPPORTED_SUMMARY, dropped_claims
 
     created = listed("created", [link(p) for p in dict.fromkeys(r.created)])
     updated = listed("updated", [link(p) for p in dict.fromkeys(r.updated) if p not in r.created])

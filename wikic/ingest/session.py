@@ -21,8 +21,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from wikic.compile.compiler import Compiler, SourceResult
 from wikic.errors import WikicError, describe
-from wikic.ingest.compile import Compiler, SourceResult
 from wikic.ingest.report import SourceReport, fill
 from wikic.memory.identity import read_identity
 from wikic.memory.merge import packaged_embedder, packaged_vectors

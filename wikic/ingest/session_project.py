@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-from wikic.ingest.plan_model import Entity, Plan
+from wikic.compile.plan import Entity, Plan
 from wikic.vault.frontmatter import split_page
 from wikic.vault.names import normalize_name
 

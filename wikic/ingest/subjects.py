@@ -25,10 +25,10 @@ import bisect
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 
-from wikic.ingest.plan_model import Entity, Fact
-from wikic.ingest.sentences import form_at
-from wikic.ingest.support import unsupported
+from wikic.compile.plan import Entity, Fact
+from wikic.ingest.found_claims import form_at
 from wikic.text.sentences import sentences
+from wikic.text.support import unsupported
 from wikic.text.terms import words
 from wikic.vault.names import name_forms, names_in
 

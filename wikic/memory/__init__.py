@@ -4,7 +4,7 @@
 confirmation of a lesson (`confirm.py`).
 
 Memories are not a store of their own: they are the memory items the compiler writes on entity pages, in the
-format of `wikic/vault/formats/memory_items.py`. `store.py` reads them through a derived index under
+format of `wikic/vault/formats/memory_items.py`. `item_index.py` reads them through a derived index under
 `.wikic/` that is rebuilt from the pages whenever a page changes. `remember` (a note captured and compiled)
 is an ingest of one source: `wikic/ingest/remember.py`.
 """

@@ -20,8 +20,8 @@ from pathlib import Path
 from typing import Any
 
 from wikic.errors import UsageError
+from wikic.memory.item_index import Memories, PageMemory, load_memories
 from wikic.memory.rank import score
-from wikic.memory.store import Memories, PageMemory, load_memories
 from wikic.text.tokens import estimate_tokens
 from wikic.vault.formats.memory_items import VERIFIED
 from wikic.vault.layout import IDENTITY_FILE, OVERVIEW_FILE, require_vault

@@ -27,8 +27,8 @@ def confirm_lesson(
     `page` (any page when None). Raises UsageError when no lesson matches, or when a person edited the
     lesson's block (their text is never rewritten: they can count it there themselves). `vault`: the context,
     or the folder."""
+    from wikic.memory.item_index import load_memories
     from wikic.memory.merge import Deduplicator, packaged_embedder, packaged_vectors
-    from wikic.memory.store import load_memories
     from wikic.pages import journal
     from wikic.pages.blocks import digest, find_block, render_block
     from wikic.pages.lock import writer

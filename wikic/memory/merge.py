@@ -3,7 +3,7 @@
 A memory lands on the entity page of its subject (the user's own page, named by identity.md: `identity.py`;
 a project's page...), in the compiler block of its kind (`wikic/vault/formats/memory_items.py`). Its subject
 is an entity like any other: below SCHEMA.md's `entity_min_references` it waits in the mentions ledger with
-its memories, which land when the page is created (the compiler, `wikic/ingest/compile.py`, places them).
+its memories, which land when the page is created (the compiler, `wikic/compile/compiler.py`, places them).
 
 Duplicates are merged, not repeated: a memory whose meaning matches an item already on the page (cosine
 similarity >= 0.92 between their embeddings, by the palace's default packaged model, multilingual USE:

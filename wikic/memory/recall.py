@@ -14,8 +14,8 @@ from pathlib import Path
 from typing import Any
 
 from wikic.errors import UsageError
+from wikic.memory.item_index import PageMemory, load_memories
 from wikic.memory.rank import score
-from wikic.memory.store import PageMemory, load_memories
 from wikic.text.question import bounded_question
 from wikic.text.terms import tokenize
 from wikic.vault.formats.memory_items import KINDS

@@ -173,10 +173,6 @@ def with_overview(text: str) -> str:
     return "\n".join([*lines[: title + 1], "", OVERVIEW_LINE, "", *rest]) + "\n"
 
 
-def links_overview(text: str) -> bool:
-    return _OVERVIEW_LINK.search(text) is not None
-
-
 def without_entries(text: str, links: Collection[str], types: Collection[str] = ()) -> str:
     """`text` without the entries linking `links` (link texts, case aside): the pages a run removed."""
     wanted = {link.lower() for link in links}

@@ -382,7 +382,7 @@ def open_store(settings: PalaceSettings) -> Any:
     if settings.url is None:
         return IsolatedStore(settings)
     # chromadb is only imported where it is used
-    from wikic.palace.store import VectorStore
+    from wikic.palace.chroma import VectorStore
 
     return VectorStore(settings)
 
@@ -391,7 +391,7 @@ def open_store(settings: PalaceSettings) -> Any:
 def _serve(requests: IO[bytes], replies: IO[bytes]) -> None:
     from chromadb.api.shared_system_client import SharedSystemClient
 
-    from wikic.palace.store import VectorStore
+    from wikic.palace.chroma import VectorStore
 
     stores: dict[tuple[str, str], VectorStore] = {}
     while True:

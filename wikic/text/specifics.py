@@ -1,6 +1,6 @@
 """The specifics of a text: its numbers (with their units), its dates (month names count as their numbers),
 its versions and code-like identifiers, and its proper names (capitalised words, except the few that start
-any sentence). What a claim's quote must state (`wikic/ingest/support.py`), and what two claims stating one
+any sentence). What a claim's quote must state (`wikic/text/support.py`), and what two claims stating one
 fact must share (`wikic/facts/same_fact.py`).
 
 Numbers are read however they are written: full-width characters, thousands separators, number words ("ten

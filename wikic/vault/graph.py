@@ -47,10 +47,6 @@ class LinkGraph:
     resolver: Resolver
     by_source: dict[str, list[Edge]] = field(default_factory=dict)
 
-    @property
-    def unresolved(self) -> list[Edge]:
-        return [e for e in self.edges if e.target is None]
-
     @cached_property
     def graph(self) -> nx.MultiDiGraph[str]:
         import networkx as nx

@@ -180,6 +180,23 @@ def names_in(text: str, name: str, aliases: Iterable[str] = ()) -> bool:
 PEOPLE = frozenset({"person", "people", "author", "researcher", "founder", "ceo", "engineer", "scientist"})
 
 
+_NAME_RUN = r"(?:[\"“'(*_]*[A-Z\d][\w.+:/-]*(?:[ -][A-Z\d][\w.+:/-]*)*)"
+_OPENING_NAMES = re.compile(rf"\s*(?:(?:the|a|an|The|A|An)\s+)?{_NAME_RUN}(?:\s*,\s*{_NAME_RUN})*"
+                            rf"(?:,?\s+(?:and|or)\s+{_NAME_RUN})?")
+
+
+def _opening_names(sentence: str) -> str:
+    """The names a sentence opens with, one or a list ("Chroma, Qdrant and Milvus"), as written."""
+    found = _OPENING_NAMES.match(sentence)
+    return found.group(0) if found else ""
+
+
+def is_about(sentence: str, name: str, aliases: Iterable[str] = ()) -> bool:
+    """The sentence opens with the subject's name, alone or in a list ("Chroma, Qdrant and Milvus are…" is
+    about each of them): a sentence about it, not one that names it in passing."""
+    return names_in(_opening_names(sentence), name, aliases)
+
+
 def is_person(kind: str) -> bool:
     """The model's kind says the entity is a person."""
     return kind.strip().casefold() in PEOPLE

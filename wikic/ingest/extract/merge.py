@@ -7,20 +7,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from wikic.ingest.plan_model import (
-    Axis,
-    Cell,
-    ChunkPlan,
-    Comparison,
-    Concept,
-    Entity,
-    Fact,
-    Memory,
-    Plan,
-    Relation,
-    Section,
-    WireFact,
-)
+from wikic.compile.plan import Axis, Cell, Comparison, Concept, Entity, Fact, Memory, Plan, Relation, Section
+from wikic.ingest.plan_model import ChunkPlan, WireFact
 from wikic.vault.names import is_person, normalize_name, same_subject
 
 

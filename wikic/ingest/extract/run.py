@@ -26,6 +26,7 @@ from concurrent.futures import FIRST_EXCEPTION, Future, wait
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from wikic.compile.plan import Plan
 from wikic.errors import LLMError
 from wikic.ingest.anchor import AnchorIndex, anchor_plan
 from wikic.ingest.extract.limits import quote_support
@@ -54,7 +55,6 @@ from wikic.ingest.plan_model import (
     ClaimsPlan,
     MemoriesPlan,
     NamesPlan,
-    Plan,
     TranscriptPlan,
     WireEntity,
 )
@@ -70,7 +70,6 @@ from wikic.vault.formats.transcript import is_transcript as transcript_text
 from wikic.vault.names import normalize_name
 
 MAX_SPLIT_DEPTH = 3
-STRATEGIES = ("auto", "single", "two-pass")
 THIN = 3  # a plan is thin when it names fewer than one in THIN of the things the window looks like it names
 EXPECTED_NAMES_PER_WINDOW = 8  # what an estimate of the two-pass strategy assumes before the names are asked
 

@@ -22,7 +22,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-# "raw/articles/x.md:L3-L5": how a plan's anchor is spelled (`plan_model.Anchor.__str__`) and stored.
+# "raw/articles/x.md:L3-L5": how a plan's anchor is spelled (`wikic.compile.plan.Anchor.__str__`) and stored.
 _SPEC = re.compile(r"^(?P<path>[^\n]+?):L(?P<start>\d+)(?:-L(?P<end>\d+))?$")
 _LINKED = (
     r"\^\[\[\[(?P<lpath>[^\[\]|\n]+?)\\?(?:\|(?P<label>[^\[\]\n]*))?\]\]"

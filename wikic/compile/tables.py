@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from wikic.ingest.plan_model import Comparison
+from wikic.compile.plan import Comparison
 from wikic.pages.render import clean_text, clean_title, link, table_cell
 from wikic.vault.names import NameSet, PageNames
 

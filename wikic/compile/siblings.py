@@ -8,7 +8,7 @@ already linked from the page's own text, or listed for another of its sources, i
 The relation does not depend on when the pages were written: a page promoted from the mentions ledger
 with what an earlier source said joins that source's members, and the members written earlier get a
 link to it. The line closes the page's `related` block, after the relations its sources state
-(`wikic/ingest/page.py`); a block a person edited is left alone (see `wikic/pages/blocks.py`).
+(`wikic/compile/page.py`); a block a person edited is left alone (see `wikic/pages/blocks.py`).
 """
 
 from __future__ import annotations

@@ -35,7 +35,6 @@ from typing import Annotated
 from pydantic import BaseModel, ConfigDict, Field
 
 from wikic.errors import LLMError
-from wikic.ingest.support import unsupported
 from wikic.llm.cache import ReplyCache
 from wikic.llm.client import LLM
 from wikic.llm.structured import Usage, ask
@@ -44,6 +43,7 @@ from wikic.pages.frontmatter import dump_frontmatter
 from wikic.pages.render import clean_text, linkify
 from wikic.text.scripts import UNSPACED
 from wikic.text.sentences import sentence_spans
+from wikic.text.support import unsupported
 from wikic.text.terms import negated, statement, tokenize
 from wikic.vault.formats.anchors import ANCHOR
 from wikic.vault.formats.claims import CLAIMS_KEY, Claim, scan

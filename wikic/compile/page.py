@@ -77,7 +77,6 @@ class Rendered:
     kept: list[str] = field(default_factory=list)  # keys of blocks left as a person edited them
     moved: int = 0  # claims moved into History
     conflicts: list[tuple[Claim, Claim]] = field(default_factory=list)  # current claims that disagree
-    merged: int = 0  # claims of this run written onto a claim that already said the same
 
 
 @dataclass
@@ -136,7 +135,6 @@ def render_page(
             if twin.citations:  # another source states it too: what each says of its time is kept
                 merged = replace(merged, valid_from=_earliest(twin.valid_from, new.valid_from),
                                  valid_to=twin.valid_to or new.valid_to, topic=twin.topic or new.topic)
-                out.merged += 1
             else:  # the claim back from its only source, which says of its time what it says now
                 merged = replace(merged, valid_from=new.valid_from, valid_to=new.valid_to or twin.valid_to,
                                  topic=new.topic or twin.topic)

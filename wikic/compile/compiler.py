@@ -23,15 +23,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from wikic.compile.page import NewClaim, NewRelation, render_page
+from wikic.compile.plan import Comparison, Memory, Plan
+from wikic.compile.repair import Removed, repair_names, unlinked
+from wikic.compile.siblings import see_also
+from wikic.compile.tables import build_table, render_table
 from wikic.errors import VaultError
 from wikic.facts.intervals import checked_claim, claim_meta
 from wikic.facts.timeline import contested
-from wikic.ingest.anchor import is_about
-from wikic.ingest.comparisons import build_table, render_table
-from wikic.ingest.page import NewClaim, NewRelation, render_page
-from wikic.ingest.plan_model import Comparison, Memory, Plan
-from wikic.ingest.repair import Removed, repair_names, unlinked
-from wikic.ingest.siblings import see_also
 from wikic.memory.identity import Identity
 from wikic.memory.kept_vectors import KeptVectors
 from wikic.memory.merge import Deduplicator, Embed, memory_blocks
@@ -58,7 +57,7 @@ from wikic.vault.layout import RAW_DIR
 from wikic.vault.lead import LEAD_KEY, lead_of
 from wikic.vault.link_text import LinkNames
 from wikic.vault.load import Vault, load_vault, walk
-from wikic.vault.names import PageNames, base_name, lookup_keys, name_keys, normalize_name
+from wikic.vault.names import PageNames, base_name, is_about, lookup_keys, name_keys, normalize_name
 from wikic.vault.paths import read_text_inside
 from wikic.vault.resolve import fold_name
 from wikic.vault.schema_md import Schema
@@ -111,7 +110,6 @@ class SourceResult:
     rejected: list[str] = field(default_factory=list)  # a proposed pairing or interval refused, with the reason
     superseded: int = 0  # claims that moved to a page's history (a later value holds now)
     contested: list[str] = field(default_factory=list)  # pages whose current claims contradict each other
-    merged_claims: int = 0  # claims written onto a claim another source states (one line, one more anchor)
     aliases_refused: list[tuple[str, str]] = field(default_factory=list)  # (name, alias another page holds)
     removed: list[Removed] = field(default_factory=list)  # pages named by a word now refused, nothing left on
 
@@ -803,7 +801,7 @@ class Compiler:
         *,
         lead: str | None = None,
     ) -> str:
-        """`body` once `contributions` are on it (`wikic/ingest/page.py`), with `data`'s `contested` set while
+        """`body` once `contributions` are on it (`wikic/compile/page.py`), with `data`'s `contested` set while
         its current claims contradict each other, and cleared once they no longer do (when it was the
         claims, as the page was before, that had set it), and its `summary` the page's lead as one line."""
         claims, relations, tables = self._contributions(path, contributions, link_names)
@@ -823,7 +821,6 @@ class Compiler:
             extra=[*tables, *memories],
         )
         result.superseded += rendered.moved
-        result.merged_claims += rendered.merged
         result.kept_edits.extend(f"{path}: {key}" for key in rendered.kept)
         if rendered.conflicts:
             data["contested"] = True
@@ -932,7 +929,7 @@ class _Checkpoint:
 
 
 def _said_of(entry: dict[str, Any]) -> bool:
-    """A claim the ledger holds for `entry` is about its subject (`anchor.is_about`: it opens with its name)."""
+    """A claim the ledger holds for `entry` is about its subject (`vault.names.is_about`: it opens with its name)."""
     name, aliases = str(entry.get("name", "")), [str(a) for a in entry.get("aliases") or []]
     return any(claim and is_about(str(claim[0]), name, aliases)
                for payload in entry.get("sources", {}).values() if isinstance(payload, dict)

@@ -1,4 +1,4 @@
-"""Composing the pages an ingest wrote, once its own writes are done (`compose.py` does one page).
+"""Composing the pages an ingest wrote, once its own writes are done (`compile/prose.py` does one page).
 
 The model is asked outside the vault lock, one page at a time in parallel (`[llm] concurrency`), from the
 pages as the run wrote them; the prose is written under the lock through the journal, and only onto a page
@@ -16,9 +16,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from wikic.compile.prose import Composed, changed_pages, compose_page
 from wikic.errors import VaultError
 from wikic.hubs import HubPlanner
-from wikic.ingest.compose import Composed, changed_pages, compose_page
 from wikic.ingest.workers import DaemonPool
 from wikic.llm.cache import ReplyCache
 from wikic.llm.client import LLM

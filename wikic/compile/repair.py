@@ -26,8 +26,8 @@ from wikic.vault.frontmatter import split_page
 from wikic.vault.names import normalize_name, same_subject
 
 if TYPE_CHECKING:
-    from wikic.ingest.compile import Compiler, SourceResult
-    from wikic.ingest.plan_model import Plan
+    from wikic.compile.compiler import Compiler, SourceResult
+    from wikic.compile.plan import Plan
 
 
 @dataclass(frozen=True)
