@@ -18,6 +18,29 @@ default (no base_url anywhere), or one listed in `trusted_endpoints` of the user
 is refused before a request is made. Likewise what widens what wikic reaches beyond the vault (`[mcp] allow`,
 `[capture] allow`, a palace elsewhere) comes from the user's config or the environment, and a `wikic.toml`
 that sets it is refused, naming the key and where it belongs.
+
+Settings and shipped files, in detail:
+
+- `settings.load_settings` is the one loader of `wikic.toml`: `config_file.py` reads the TOML (BOM
+  tolerated, syntax errors as `path:line:col`, the line of every key), then the environment variables and
+  CLI overrides are laid over it and `Settings` (pydantic, strict, `extra="forbid"`: one model per section,
+  `[llm]`, `[ingest]`, `[palace]`, `[embedding]`, `[lint]`, `[capture]`, `[search]`) validates the whole
+  file at once; every number has a range and must be finite (`allow_inf_nan=False`). Every problem
+  is collected into one `ConfigError` naming section, key and origin (file line, variable or flag), with
+  the known keys for an unknown one. The faces load it through their `VaultContext` (once a run, again
+  only when the file changed), so every command refuses a bad file with the same message. Lint reads `[lint] strict`
+  only as the default of `--strict`;
+  rule severities belong to SCHEMA.md.
+- `resources.py` is the one reader of the top-level `templates/` and `schema/` (packaged as
+  `wikic/_data/` by hatch `force-include`; read from the repository root in a checkout or an editable
+  install). `vault/init.py` copies `templates/vault/` and `schema/SCHEMA.md`; `pages/index_file.py` and
+  `pages/log_file.py` take the index title, section headings and log header from the same skeleton (and
+  so does every module that starts an `index.md`); the compiler and query write-back open new pages from
+  `templates/pages/<type>.md`, whose frontmatter keys also fix the order every page's frontmatter is
+  written in. `vault/fields.py` is the one list of page frontmatter fields (required keys, value types):
+  lint's `frontmatter` rule and `pages/frontmatter.py` use it, and `json_schemas.py` generates
+  `schema/frontmatter/*.schema.json` from it and `schema/chunk-plan.schema.json` from the `ChunkPlan`
+  model; a test holds the checked-in files to the code.
 """
 
 from __future__ import annotations
