@@ -128,6 +128,12 @@ USAGE_ERRORS = [
     ("lint --as-of '' {vault}", "--as-of must be a date YYYY-MM-DD, not ''"),
     ("wake-up --as-of '' --vault {vault}", "--as-of must be a date YYYY-MM-DD, not ''"),
     ("trust", "give the URL of the endpoint to trust, or --list"),
+    ("review --vault {missing}", "vault folder does not exist"),
+    ("review --vault {plain}", "is not a wikic vault"),
+    ("review show", "Missing argument"),
+    ("review show nope --vault {vault}", "no proposal 'nope'"),
+    ("review accept nope --vault {vault}", "no proposal 'nope'"),
+    ("review reject nope --claim c1a2b3c4 --vault {vault}", "no proposal 'nope'"),
     ("trust 'http://[::1:9/v1'", "cannot trust 'http://[::1:9/v1': it is not a valid URL"),
     ("trust ftp://host/v1", "must be an http(s) URL"),
     ("trust --list https://llm.example.com", "--list takes no URL"),
@@ -192,7 +198,8 @@ def test_every_command_refuses_an_unknown_option_a_missing_vault_and_a_file_as_v
     places: dict[str, str], name: str
 ) -> None:
     args = {"facts": " Acme", "hooks install": " codex", "hooks uninstall": " codex", "search": " x",
-            "query": " x", "ingest": " {note}"}.get(name, "")
+            "query": " x", "ingest": " {note}", "review show": " x", "review accept": " x",
+            "review reject": " x"}.get(name, "")
     assert_usage_error(run(f"{name}{args} --no-such-option", places), "No such option: --no-such-option")
     if name == "init":  # init makes its folder: only a file in its place is refused
         assert_usage_error(run("init --vault {file}", places), "exists and is not a folder")
@@ -204,7 +211,8 @@ def test_every_command_refuses_an_unknown_option_a_missing_vault_and_a_file_as_v
 @pytest.mark.parametrize("name", [n for n in LEAVES if "--json" in _options(COMMANDS[n])])
 def test_with_json_an_error_is_also_json_on_stdout(places: dict[str, str], name: str) -> None:
     args = {"facts": " Acme", "hooks install": " codex", "hooks uninstall": " codex", "search": " x",
-            "query": " x", "ingest": " {note}", "init": " {file}"}.get(name, "")
+            "query": " x", "ingest": " {note}", "init": " {file}", "review show": " x", "review accept": " x",
+            "review reject": " x"}.get(name, "")
     where = "" if name == "init" else " --vault {missing}"
     shown = "exists and is not a folder" if name == "init" else "vault folder does not exist"
     assert_usage_error(run(f"{name}{args}{where} --json", places), shown, json_output=True)

@@ -61,6 +61,8 @@ LAYERS: list[tuple[str, str, set[str]] | str] = [
     ("ingest", "sources captured, extracted and anchored; the run that compiles, composes and indexes them",
      {"compile", "context", "conversations", "errors", "facts", "hubs", "lint", "llm", "memory", "pages", "palace",
       "progress", "settings", "text", "vault"}),
+    ("review", "a run kept as a proposal: shown, accepted in whole or in part, or rejected for good",
+     {"compile", "context", "errors", "ingest", "lint", "llm", "pages", "palace", "progress", "vault"}),
     ("status", "what the vault holds and how it stands",
      {"context", "conversations", "errors", "lint", "pages", "palace", "settings", "vault"}),
     ("json_schemas", "the JSON schemas shipped in schema/, generated from the models",
@@ -71,7 +73,7 @@ LAYERS: list[tuple[str, str, set[str]] | str] = [
       "status", "user_config", "vault"}),
     ("cli", "the command line: each command parses, calls one library function, renders",
      {"__init__", "context", "conversations", "errors", "facts", "graph_export", "hubs", "ingest", "lint",
-      "mcp_server", "mcp_tools", "memory", "palace", "progress", "query", "status", "user_config", "vault"}),
+      "mcp_server", "mcp_tools", "memory", "palace", "progress", "query", "review", "status", "user_config", "vault"}),
     ("__main__", "python -m wikic", {"cli"}),
 ]
 UNIT_ROWS = [row for row in LAYERS if not isinstance(row, str)]

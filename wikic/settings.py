@@ -328,6 +328,7 @@ class IngestSettings(_Section):
     fetch_timeout: float = Field(30.0, gt=0, le=DAY_SECONDS)
     chunk_tokens: int = Field(6000, ge=200, le=MAX_TOKENS)
     chunk_overlap_tokens: int = Field(200, ge=0, le=MAX_TOKENS // 2)
+    review: bool = False  # every run's changes become a proposal a person reviews (`wikic review`)
 
     @field_validator("chunk_overlap_tokens")
     @classmethod

@@ -103,6 +103,12 @@ def register(app: typer.Typer) -> None:
             typer.Option("--compose/--no-compose",
                          help="Write the changed pages' claims as checked prose (default: [llm] compose)."),
         ] = None,
+        review: Annotated[
+            bool | None,
+            typer.Option("--review/--no-review",
+                         help="Keep the changes as a proposal to review (wikic review); the vault is left as it "
+                              "is (default: [ingest] review)."),
+        ] = None,
         json_output: Annotated[bool, typer.Option("--json", help="Print the report as JSON.")] = False,
     ) -> None:
         """Compile sources into wiki pages through any OpenAI-compatible model.
@@ -127,8 +133,9 @@ def register(app: typer.Typer) -> None:
             )
         overrides = {"model": model, "base_url": base_url, "concurrency": concurrency, "strategy": strategy}
         from wikic.context import VaultContext
-        from wikic.ingest.pipeline import IngestOptions, ingest
+        from wikic.ingest.pipeline import IngestOptions
         from wikic.ingest.report import render_report
+        from wikic.review.propose import ingest_run
 
         options = IngestOptions(
             inputs=sources or [],
@@ -141,6 +148,7 @@ def register(app: typer.Typer) -> None:
             force=force,
             use_palace=not no_palace,
             compose=compose,
+            review=review,
             overrides={k: v for k, v in overrides.items() if v is not None},
         )
 
@@ -149,7 +157,7 @@ def register(app: typer.Typer) -> None:
             try:
                 with (ProgressDisplay(json_output=json_output) as display,
                       VaultContext(root, options.overrides) as context):
-                    report = ingest(context, options, progress=display)
+                    report = ingest_run(context, options, progress=display)
             except KeyboardInterrupt:
                 _exit_interrupted(
                     f"{stop.cause}: whatever was cut short while being written is finished by the next "

@@ -11,7 +11,7 @@ import difflib
 import functools
 import posixpath
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
@@ -36,6 +36,8 @@ from wikic.conversations.intake import ExportReport, bring_in, drain_queue, find
 from wikic.conversations.queue import queued
 from wikic.ingest import public_fetch
 from wikic.ingest.capture import CapturedSource, commit, preview
+from wikic.ingest.gate import Gate
+from wikic.ingest.rejections import load as load_rejections
 from wikic.ingest.inputs import Prepared, read_inputs
 from wikic.ingest.pending import SET_ASIDE_NOTE, Unusable, pending_inputs, set_aside
 from wikic.ingest.prose_step import Composing, compose_run
@@ -92,6 +94,12 @@ class IngestOptions:
     # a client's ingest (the MCP tool): its URLs reach public addresses only, redirects included, but those
     # under these prefixes; None: a person's own URLs, fetched as urllib does
     client_url_allow: Sequence[str] | None = None
+    review: bool | None = None  # keep the changes as a proposal, the vault unchanged (None: `[ingest] review`)
+    index_after: bool = True  # bring the search index up to date after writing (a review's shadow: never)
+    keep_plans: bool = False  # keep each source's anchored plan in the report (a review keeps them)
+    # each source's anchored plan, by raw path, compiled instead of asking the model (an accepted proposal's)
+    plans: Mapping[str, ExtractionResult] | None = None
+    gate: Gate | None = None  # what is kept out of each plan (None: what the vault's rejections name)
 
 
 @dataclass
@@ -113,6 +121,8 @@ class IngestReport:
     entity_min_references: int = 2  # SCHEMA.md's, for the advice a thin run gets
     composed: Composing | None = None  # the changed pages written as prose (`compile/prose.py`)
     hubs: list[str] = field(default_factory=list)  # the hubs the run wrote: source pages, overview.md
+    plans: dict[str, ExtractionResult] = field(default_factory=dict)  # `keep_plans`: each source's, by raw path
+    proposal: str | None = None  # a review: the proposal the run made (None: it would change nothing)
 
     @property
     def created(self) -> list[str]:
@@ -210,6 +220,8 @@ class IngestReport:
         }
         if self.diffs:
             out["diff"] = "".join(self.diffs)
+        if self.proposal is not None:
+            out["proposal"] = self.proposal
         if self.lint is not None:
             out["lint"] = self.lint.summary() | {"findings": [f.to_dict() for f in self.lint.findings]}
         if self.resumed:
@@ -373,7 +385,7 @@ def _ingest(
     if not todo:
         if not run.previewing:
             composed = _compose_left(context, report, today, run.llm) if composing else []
-            if options.use_palace:
+            if options.use_palace and options.index_after:
                 _update_palace(context, report, composed, progress)
         return report
     _compile(run, sources, todo, composing)
@@ -501,7 +513,9 @@ def _compile(run: _Run, sources: list[CapturedSource], todo: list[CapturedSource
     # the embedding model loaded) is there before the workers start, which then import nothing
     relate(todo[0])
     run.llm = BoundedLLM(run.llm or run.context.llm(), run.settings.llm.concurrency)
-    job = CompileJob(root, run.schema, run.settings, run.today, options.force, options.dry_run, told, reading)
+    gate = options.gate if options.gate is not None else Gate(load_rejections(root))
+    job = CompileJob(root, run.schema, run.settings, run.today, options.force, options.dry_run, told, reading,
+                     gate=gate if gate else None)
     early = EarlyCompile(job, todo)
     results = _extract(run, run.llm, todo, prompt, relate, cache, early, waiting, len(sources))
     written = _write(run, sources, todo, results, early, job, composing, cache)
@@ -567,6 +581,9 @@ def _extract(run: _Run, llm: BoundedLLM, todo: list[CapturedSource], prompt: Pro
     answered = _ChunkCount(sum(len(c) for c in chunks.values()), run.progress)
 
     def extract_one(src: CapturedSource) -> None:
+        if options.plans is not None and src.raw_path in options.plans:
+            results[src.raw_path] = options.plans[src.raw_path]  # the plan a proposal had: no model asked
+            return
         try:
             titles, claims = relate(src)
             results[src.raw_path] = extract_plan(
@@ -630,6 +647,8 @@ def _write(run: _Run, sources: list[CapturedSource], todo: list[CapturedSource],
         # what was compiled during extraction stands if the vault is still what it read; else all again
         session = early.take() or CompileSession(job)
         session.finish(todo, results, interrupted=report.interrupted is not None)
+        if options.keep_plans:
+            report.plans = {ref: got for ref, got in results.items() if not isinstance(got, Exception)}
         _add_reports(run, session.reports, len(sources), written=not options.dry_run)
         if options.dry_run:
             report.diffs = _diffs(session.compiler, root, schema)
@@ -645,7 +664,7 @@ def _write(run: _Run, sources: list[CapturedSource], todo: list[CapturedSource],
         if session.recorded:
             plan, report.hubs = _plan_run(root, session, schema, run.today)
             plan_pages = sorted(set(plan.pages) & set(session.compiler.texts))  # the hubs are composed by no one
-            plan.palace = [*touched, INDEX_FILE] if options.use_palace else []
+            plan.palace = [*touched, INDEX_FILE] if options.use_palace and options.index_after else []
             plan.compose = plan_pages if composing else []  # composed next, or by the next run if this one stops
             plan.commit(root, run.page_types)
             run_id = plan.run
@@ -661,7 +680,7 @@ def _after(run: _Run, touched: list[str], run_id: str | None, composing: bool, c
     report = run.report
     if composing and not report.interrupted:
         touched = sorted({*touched, *_compose_left(run.context, report, run.today, run.llm, cache)})
-    indexing = run.options.use_palace and bool(touched) and not report.interrupted
+    indexing = run.options.use_palace and run.options.index_after and bool(touched) and not report.interrupted
     lint = None
     if run.options.lint_after and not report.interrupted:
         from wikic.lint.run import LintOptions, run_lint

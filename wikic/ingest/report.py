@@ -140,6 +140,9 @@ def render_report(report: IngestReport) -> str:
         lines.extend(composed_lines(report.composed))
     if report.lint is not None:
         lines += _lint_lines(report)
+    if report.proposal is not None:
+        lines.append(f"proposal {report.proposal}: nothing written in the vault. Look at it: wikic review show "
+                     f"{report.proposal}; then wikic review accept {report.proposal} (or reject)")
     return "\n".join(lines)
 
 

@@ -37,6 +37,7 @@ from wikic.vault.state import COMPILED, JOURNAL, MENTIONS, Compiled, Mentions, s
 
 if TYPE_CHECKING:
     from wikic.ingest.capture import CapturedSource
+    from wikic.ingest.gate import Gate
     from wikic.ingest.extract.run import ExtractionResult
 
 def vault_stamp(root: Path) -> tuple[Any, ...]:
@@ -94,6 +95,7 @@ class CompileJob:
     dry_run: bool
     context_pages: Mapping[str, int]  # raw path -> existing pages the model was told about
     reading: VaultReading | None = None  # the vault as the run read it (None: each session reads it)
+    gate: Gate | None = None  # what a review keeps out of each plan: rejections, a part not accepted
 
 
 class CompileSession:
@@ -170,12 +172,13 @@ class CompileSession:
             context_pages=self.job.context_pages.get(src.raw_path, 0),
         )
         try:
-            result: SourceResult = self.compiler.compile(got.plan, ref)
+            plan = self.job.gate.apply(got.plan, ref) if self.job.gate else got.plan
+            result: SourceResult = self.compiler.compile(plan, ref)
         except Exception as exc:  # noqa: BLE001 - this source alone fails; compile() left no trace of it in the compiler
             r.status, r.error = "failed", describe(exc)
             return r
         fill(r, result)
-        r.dropped, r.repaired_quotes, r.invented = got.plan.dropped(), got.plan.repaired_count, list(got.plan.invented)
+        r.dropped, r.repaired_quotes, r.invented = plan.dropped(), got.plan.repaired_count, list(got.plan.invented)
         r.sentences_found, r.titles = got.plan.sentences_found, list(got.plan.titles)
         r.names_refused = [{"name": name, "reason": why} for name, why in got.plan.refused]
         r.aliases_refused = [{"name": name, "alias": alias, "reason": why}

@@ -38,7 +38,7 @@ from typing import Any
 from wikic.pages.index_file import Entry, with_entries, without_entries
 from wikic.pages.log_file import appended
 from wikic.vault import state
-from wikic.vault.layout import INDEX_FILE, LOG_FILE, OVERVIEW_FILE, in_vault_tree, is_note_path
+from wikic.vault.layout import INDEX_FILE, LOG_FILE, OVERVIEW_FILE, STATE_DIR, in_vault_tree, is_note_path
 from wikic.vault.paths import confined, read_text_inside
 from wikic.vault.write import remove_file, remove_stale_temp_files, write_atomic
 
@@ -70,6 +70,9 @@ class Journal:
     log_lines: int = 0  # lines of log.md when the plan was made: rows are looked for after them
     palace: list[str] = field(default_factory=list)  # paths the palace must re-read
     compose: list[str] = field(default_factory=list)  # pages to write as prose once this run's writes are done
+    # a ledger under .wikic/ written whole (an accepted proposal's): name -> {"before": sha | None, "text": ...};
+    # a text of None removes the file (a capture-queue entry brought in)
+    ledgers: dict[str, dict[str, Any]] = field(default_factory=dict)
 
     def add_page(self, path: str, before: str | None, text: str | None) -> None:
         """Write `text` to `path` (None: remove the file), unless the file no longer holds `before` (None: no
@@ -89,6 +92,11 @@ class Journal:
             if was is not None and e.link in was:
                 item["was"] = list(was[e.link])
             self.index.append(item)
+
+    def add_ledger(self, name: str, before: str | None, text: str | None) -> None:
+        """Write the ledger `name` (`.wikic/`-relative) whole, unless it no longer holds `before` when applied.
+        A name that is no ledger of wikic's is never written."""
+        self.ledgers[name] = {"before": _sha(before), "text": text}
 
     def add_log(self, root: Path, rows: list[str]) -> None:
         """Rows to append to log.md; the rows already there are counted so a replay writes each row once."""
@@ -161,6 +169,20 @@ class Journal:
             compiled.save()
         if self.mentions is not None:
             state.Mentions(root, self.mentions).save()
+        for name, planned in self.ledgers.items():
+            if not state.is_ledger(name):
+                left.append(f"{STATE_DIR}/{name}")
+                continue
+            target = state.state_path(root, name)
+            current = _read(root, f"{STATE_DIR}/{name}")
+            if current == (None if planned["text"] is None else _lf(planned["text"])):
+                continue
+            if _sha(current) != planned["before"]:
+                left.append(f"{STATE_DIR}/{name}")
+            elif planned["text"] is None:
+                remove_file(target, root=root)
+            else:
+                write_atomic(target, planned["text"], root=root)
         if self.log_rows:
             log_path = root / LOG_FILE
             current = _read(root, LOG_FILE)
@@ -209,6 +231,13 @@ def _foreign(data: dict[str, Any]) -> str | None:
     if not (isinstance(compiled, dict) and _list_of(list(compiled.values()), dict)
             and (mentions is None or isinstance(mentions, dict))):
         return "its ledgers are not compiled.json's and mentions.json's"
+    ledgers = data.get("ledgers", {})
+    if not (isinstance(ledgers, dict) and all(
+            state.is_ledger(name) and isinstance(planned, dict)
+            and isinstance(planned.get("text"), (str, type(None)))
+            and isinstance(planned.get("before"), (str, type(None)))
+            for name, planned in ledgers.items())):
+        return "its ledgers are not wikic's"
     if not (_list_of(data.get("log_rows", []), str) and type(data.get("log_lines", 0)) is int):
         return "its log rows are not log.md's"
     if not (_list_of(palace := data.get("palace", []), str) and all(in_vault_tree(p) for p in palace)):

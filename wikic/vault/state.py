@@ -80,6 +80,18 @@ STATE_FOLDERS = (STATE_DIR, *(f"{STATE_DIR}/{name}" for name in ("cache", "cache
                                                                    "palace")))
 
 
+# the ledgers an accepted proposal writes whole (`pages/journal.py`), and the capture-queue entries it removes
+LEDGERS = frozenset({SOURCES, COMPILED, MENTIONS, CONVERSATIONS, SET_ASIDE})
+
+
+def is_ledger(name: str) -> bool:
+    """Whether `name` (`.wikic/`-relative) is a ledger a journal may write whole, or a queue entry it removes."""
+    if name in LEDGERS:
+        return True
+    head, _, leaf = name.rpartition("/")
+    return head == CAPTURE_QUEUE and bool(leaf) and leaf not in (".", "..") and "\\" not in leaf
+
+
 def state_dir(root: Path) -> Path:
     """The vault's `.wikic/`; VaultError when it is a link leading outside the vault."""
     return confined(root, Path(root) / STATE_DIR)

@@ -1,0 +1,287 @@
+"""Review before write: a run kept as a proposal leaves the vault as it was; accepted whole it gives the
+direct run's vault byte for byte; accepted in part it leaves a consistent wiki; rejected, it stays rejected."""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import json
+import os
+import shutil
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+from careless_model import careless_plan, source_of
+from fake_llm import FakeLLM
+
+from wikic.context import VaultContext
+from wikic.errors import UsageError
+from wikic.ingest.pipeline import IngestOptions, ingest
+from wikic.lint.run import LintOptions, run_lint
+from wikic.review import store
+from wikic.review.accept import accept, reject
+from wikic.review.propose import ingest_run, propose_ingest
+from wikic.review.show import list_proposals, patch, show
+from wikic.vault.formats.claims import scan
+from wikic.vault.init import init_vault
+
+SOURCES = sorted((Path(__file__).resolve().parents[2] / "bench" / "names_sources").glob("*.md"))
+TODAY = dt.date(2026, 12, 6)
+_TOOL_STATE = (".wikic/cache", ".wikic/proposals", ".wikic/palace")
+
+
+def _careless(*, reword: bool = False) -> FakeLLM:
+    def reply(messages: list[dict[str, str]]) -> dict[str, Any]:
+        plan = careless_plan(source_of({"messages": messages}))
+        if reword:  # a new reply: the same quotes, each claim in other words
+            for entity in plan.get("entities", []):
+                for fact in entity.get("facts", []):
+                    fact["text"] = fact["text"].rstrip(".") + ", as the source says."
+        return plan
+
+    return FakeLLM().respond_with(reply)
+
+
+def _vault(path: Path) -> Path:
+    init_vault(path)
+    schema = path / "SCHEMA.md"
+    schema.write_text(schema.read_text(encoding="utf-8").replace("entity_min_references: 2",
+                                                                 "entity_min_references: 1"), encoding="utf-8")
+    return path
+
+
+def _options(**more: Any) -> IngestOptions:
+    return IngestOptions(inputs=[str(p) for p in SOURCES], use_palace=False, compose=False, today=TODAY, **more)
+
+
+def _files(root: Path) -> dict[str, str]:
+    """Every file of the vault but the tool's caches and proposals, by sha1."""
+    out = {}
+    for folder, folders, files in os.walk(root):
+        rel = Path(folder).relative_to(root).as_posix()
+        folders[:] = [f for f in folders if not (f if rel == "." else f"{rel}/{f}").startswith(_TOOL_STATE)]
+        for name in files:
+            if name.endswith(".lock"):
+                continue
+            path = Path(folder) / name
+            out[path.relative_to(root).as_posix()] = hashlib.sha1(path.read_bytes()).hexdigest()
+    return out
+
+
+def _pages(root: Path) -> set[str]:
+    return {p.relative_to(root).as_posix() for folder in ("entities", "concepts") for p in (root / folder).glob("*.md")}
+
+
+@pytest.fixture
+def proposed(tmp_path: Path) -> tuple[VaultContext, store.Proposal]:
+    root = _vault(tmp_path / "wiki")
+    context = VaultContext(root, llm=_careless())
+    run = propose_ingest(context, _options())
+    assert run.proposal is not None
+    return context, run.proposal
+
+
+def test_a_review_run_writes_nothing_in_the_vault_and_keeps_a_proposal(tmp_path: Path) -> None:
+    root = _vault(tmp_path / "wiki")
+    before = _files(root)
+    context = VaultContext(root, llm=_careless())
+    run = propose_ingest(context, _options())
+    assert _files(root) == before  # pages, hubs, index.md, log.md, raw/ and the ledgers as they were
+    proposal = run.proposal
+    assert proposal is not None and run.report.proposal == proposal.id
+    assert "entities/chroma.md" in proposal.pages_created and proposal.claims_added > 0
+    assert proposal.tokens > 0 and len(proposal.sources) == len(SOURCES)
+    listed = list_proposals(context)
+    assert [p.id for p in listed] == [proposal.id] and listed[0].base_changed == []
+    assert not (root / ".wikic" / "proposals" / proposal.id / "vault").exists()  # the shadow is gone
+
+
+def test_accepting_a_whole_proposal_gives_the_direct_runs_vault_byte_for_byte(tmp_path: Path) -> None:
+    direct = _vault(tmp_path / "direct")
+    ingest(direct, _options(), llm=_careless())
+    reviewed = _vault(tmp_path / "reviewed")
+    context = VaultContext(reviewed, llm=_careless())
+    proposal = propose_ingest(context, _options()).proposal
+    assert proposal is not None
+    done = accept(context, proposal.id)
+    assert done.closed and not done.replayed and done.exit_code() == 0
+    assert _files(reviewed) == _files(direct)
+    assert list_proposals(context) == []
+
+
+def test_config_review_makes_every_ingest_a_proposal(tmp_path: Path) -> None:
+    root = _vault(tmp_path / "wiki")
+    (root / "wikic.toml").write_text((root / "wikic.toml").read_text(encoding="utf-8") + "\n[ingest]\nreview = true\n",
+                                     encoding="utf-8")
+    before = _files(root)
+    report = ingest_run(VaultContext(root, llm=_careless()), _options())
+    assert report.proposal is not None and _files(root) == before
+    direct = ingest_run(VaultContext(root, llm=_careless()), _options(review=False))
+    assert direct.proposal is None and _files(root) != before
+
+
+def test_a_part_accepted_is_a_consistent_wiki_and_the_rest_waits(proposed: tuple[VaultContext, store.Proposal]
+                                                                 ) -> None:
+    context, proposal = proposed
+    root = context.root
+    done = accept(context, proposal.id, pages=["entities/chroma.md", "quillstore"])
+    assert done.replayed and not done.closed
+    assert _pages(root) == {"entities/chroma.md", "entities/quillstore.md"}
+    report = run_lint(context, LintOptions(strict=True))
+    assert [f.to_dict() for f in report.findings] == []
+    held = {Path(p).stem for p in proposal.pages_created} - {"chroma", "quillstore"}
+    for page in _pages(root):
+        text = (root / page).read_text(encoding="utf-8")
+        assert not any(f"[[{stem}" in text for stem in held), page  # a page left out is not linked
+    index = (root / "index.md").read_text(encoding="utf-8")
+    assert "[[chroma" in index and not any(f"[[{stem}" in index for stem in held)
+    left = store.load(root, proposal.id)
+    assert left.state == "partly accepted" and sorted(left.accepted_pages) == ["entities/chroma.md",
+                                                                               "entities/quillstore.md"]
+    # the rest, accepted later: the pages the whole proposal makes
+    rest = accept(context, proposal.id)
+    assert rest.closed and _pages(root) == set(proposal.pages_created)
+    assert run_lint(context, LintOptions(strict=True)).findings == []
+
+
+def test_a_claim_accepted_alone_is_written_alone(proposed: tuple[VaultContext, store.Proposal]) -> None:
+    context, proposal = proposed
+    view = show(context, proposal.id, ["entities/chroma.md"])
+    claim = view.pages[0].added[-1]
+    done = accept(context, proposal.id, claims=[claim.id])
+    assert done.replayed and not done.closed
+    written = _pages(context.root)
+    assert "entities/chroma.md" in written and len(written) < len(proposal.pages_created)
+    for page in written:  # every page the claim made (each subject it names) holds that claim and no other
+        claims = {c.id for c in scan((context.root / page).read_text(encoding="utf-8"))}
+        assert claims == {claim.id}, page
+    assert run_lint(context, LintOptions(strict=True)).findings == []
+
+
+def test_a_rejected_claim_is_not_proposed_again_even_in_other_words(tmp_path: Path) -> None:
+    root = _vault(tmp_path / "wiki")
+    context = VaultContext(root, llm=_careless())
+    proposal = propose_ingest(context, _options()).proposal
+    assert proposal is not None
+    claim = show(context, proposal.id, ["entities/chroma.md"]).pages[0].added[-1]
+    rejected = reject(context, proposal.id, claims=[claim.id], why="not what the source says")
+    assert rejected.claims == 1 and not rejected.closed
+    rejections = (root / ".wikic" / "rejected.md").read_text(encoding="utf-8")
+    assert claim.id in rejections and "not what the source says" in rejections
+    accept(context, proposal.id)
+    assert f"^{claim.id}" not in (root / "entities/chroma.md").read_text(encoding="utf-8")
+    # the next --force run, with new replies that word every claim otherwise, does not bring it back
+    again = ingest(root, _options(force=True, use_cache=False), llm=_careless(reword=True))
+    texts = "\n".join((root / p).read_text(encoding="utf-8") for p in _pages(root))
+    quote_line = claim.cited[0].rsplit(":L", 1)[1].split("-")[0]
+    kept_on_that_line = [line for line in texts.splitlines()
+                         if claim.text.rstrip(".") in line]
+    assert kept_on_that_line == [], quote_line
+    assert sum(s.dropped.get("rejected in review", 0) for s in again.sources) >= 1
+
+
+def test_a_rejected_page_name_stays_rejected_for_the_sources_that_named_it(tmp_path: Path) -> None:
+    root = _vault(tmp_path / "wiki")
+    context = VaultContext(root, llm=_careless())
+    proposal = propose_ingest(context, _options()).proposal
+    assert proposal is not None
+    reject(context, proposal.id, pages=["entities/hnsw.md"], why="not a subject of its own")
+    accept(context, proposal.id)
+    assert "entities/hnsw.md" not in _pages(root) and "entities/chroma.md" in _pages(root)
+    ingest(root, _options(force=True), llm=_careless())
+    assert "entities/hnsw.md" not in _pages(root)
+    # deleting its line undoes the rejection
+    rejections = root / ".wikic" / "rejected.md"
+    rejections.write_text("\n".join(line for line in rejections.read_text(encoding="utf-8").split("\n")
+                                    if '"HNSW"' not in line), encoding="utf-8")
+    ingest(root, _options(force=True), llm=_careless())
+    assert "entities/hnsw.md" in _pages(root)
+
+
+def test_a_persons_edit_made_since_the_proposal_survives_the_accept(tmp_path: Path) -> None:
+    root = _vault(tmp_path / "wiki")
+    ingest(root, IngestOptions(inputs=[str(SOURCES[4])], use_palace=False, compose=False, today=TODAY),
+           llm=_careless())
+    context = VaultContext(root, llm=_careless())
+    proposal = propose_ingest(context, _options()).proposal
+    assert proposal is not None and "entities/chroma.md" in proposal.pages_updated
+    page = root / "entities" / "chroma.md"
+    text = page.read_text(encoding="utf-8")
+    page.write_text(text.replace("# Chroma\n", "# Chroma\n\nA note of my own, kept whatever runs.\n", 1),
+                    encoding="utf-8")
+    assert list_proposals(context)[0].base_changed == ["entities/chroma.md"]
+    done = accept(context, proposal.id)
+    assert done.replayed and done.conflicts == []
+    after = page.read_text(encoding="utf-8")
+    assert "A note of my own, kept whatever runs." in after
+    assert "open-source vector database" in after  # and the proposal's claims are there too
+
+
+def test_a_conflicting_edit_leaves_the_page_out_never_overwritten(tmp_path: Path) -> None:
+    root = _vault(tmp_path / "wiki")
+    ingest(root, IngestOptions(inputs=[str(SOURCES[4])], use_palace=False, compose=False, today=TODAY),
+           llm=_careless())
+    context = VaultContext(root, llm=_careless())
+    proposal = propose_ingest(context, _options()).proposal
+    assert proposal is not None
+    page = root / "entities" / "chroma.md"
+    before = store.text_of(root, proposal, "entities/chroma.md", "before") or ""
+    after = store.text_of(root, proposal, "entities/chroma.md", "after") or ""
+    # a person rewrites the key facts the proposal also changes
+    start = before.index("<!-- wikic:begin section:key-facts")
+    body_end = before.index("<!-- wikic:end section:key-facts")
+    opening = before[start:body_end].split("\n", 1)[0]
+    mine = before[:start] + opening + "\n- My own account of Chroma.\n" + before[body_end:]
+    assert after[start:] != before[start:]
+    page.write_text(mine, encoding="utf-8")
+    done = accept(context, proposal.id)
+    assert done.conflicts == ["entities/chroma.md"] and done.exit_code() == 1
+    assert page.read_text(encoding="utf-8") == mine
+    assert run_lint(context, LintOptions()).summary()["errors"] == 0
+
+
+def test_the_patch_applies_with_git(proposed: tuple[VaultContext, store.Proposal], tmp_path: Path) -> None:
+    context, proposal = proposed
+    root = context.root
+    git = shutil.which("git")
+    assert git is not None
+    env = {**os.environ, "GIT_CONFIG_GLOBAL": os.devnull, "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@t",
+           "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@t"}
+    subprocess.run([git, "init", "-q"], cwd=root, check=True, env=env)
+    patched = tmp_path / "proposal.patch"
+    patched.write_text(patch(context, proposal.id), encoding="utf-8")
+    subprocess.run([git, "apply", str(patched)], cwd=root, check=True, env=env)
+    for f in proposal.files:
+        wanted = store.file_bytes(root, proposal, f.path, "after")
+        assert (root / f.path).read_bytes() == wanted, f.path
+
+
+def test_show_lists_each_claim_with_the_source_lines_it_rests_on(proposed: tuple[VaultContext, store.Proposal]
+                                                                 ) -> None:
+    context, proposal = proposed
+    view = show(context, proposal.id, ["entities/chroma.md"])
+    page = view.pages[0]
+    assert page.kind == "new" and page.text.startswith("---\ntitle: Chroma")
+    for claim in page.added:
+        for cited in claim.cited:
+            source, lines = cited.split(":L")
+            line = int(lines.split("-")[0])
+            raw = (context.root / ".wikic" / "proposals" / proposal.id / "after" / source).read_text(encoding="utf-8")
+            assert page.quotes[cited].split("\n")[0] == raw.split("\n")[line - 1].strip()
+    data = json.loads(json.dumps(view.to_json()))
+    assert data["pages"][0]["added"][0]["id"] == page.added[0].id
+
+
+def test_a_proposal_that_would_write_outside_the_wiki_is_no_proposal(proposed: tuple[VaultContext, store.Proposal]
+                                                                      ) -> None:
+    context, proposal = proposed
+    folder = context.root / ".wikic" / "proposals" / proposal.id
+    data = json.loads((folder / "proposal.json").read_text(encoding="utf-8"))
+    data["files"].append({"path": ".obsidian/plugins/evil/main.js", "before": None, "after": "0" * 64})
+    (folder / "proposal.json").write_text(json.dumps(data), encoding="utf-8")
+    with pytest.raises(UsageError):
+        accept(context, proposal.id)
+    assert not (context.root / ".obsidian" / "plugins" / "evil").exists()
+    assert _pages(context.root) == set()
