@@ -37,11 +37,11 @@ from wikic.conversations.queue import queued
 from wikic.ingest import public_fetch
 from wikic.ingest.capture import CapturedSource, commit, preview
 from wikic.ingest.gate import Gate
-from wikic.ingest.rejections import load as load_rejections
 from wikic.ingest.inputs import Prepared, read_inputs
 from wikic.ingest.pending import SET_ASIDE_NOTE, Unusable, pending_inputs, set_aside
 from wikic.ingest.prose_step import Composing, compose_run
 from wikic.ingest.rebuild import ledger_missing, rebuilt_compiled
+from wikic.ingest.rejections import load as load_rejections
 from wikic.ingest.report import SourceReport, dropped_reasons, log_notes
 from wikic.llm.bounded import BoundedLLM
 from wikic.pages import journal

@@ -37,8 +37,8 @@ from wikic.vault.state import COMPILED, JOURNAL, MENTIONS, Compiled, Mentions, s
 
 if TYPE_CHECKING:
     from wikic.ingest.capture import CapturedSource
-    from wikic.ingest.gate import Gate
     from wikic.ingest.extract.run import ExtractionResult
+    from wikic.ingest.gate import Gate
 
 def vault_stamp(root: Path) -> tuple[Any, ...]:
     """What a compile reads of the vault, as file sizes and modification times: the vault's files (raw/
