@@ -214,6 +214,32 @@ class WikiTools:
             lines.append(f"… and {len(report.findings) - MAX_FINDINGS} more (run `wikic lint` for all)")
         return "\n".join(lines)
 
+    def proposals(self) -> str:
+        from wikic.review.render import render_list
+        from wikic.review.show import list_proposals
+
+        return render_list(list_proposals(self.context))
+
+    def proposal(self, proposal_id: str, pages: list[str] | None = None) -> str:
+        from wikic.review.render import render_view
+        from wikic.review.show import show
+
+        return render_view(show(self.context, proposal_id, pages or []))
+
+    def accept(self, proposal_id: str, pages: list[str] | None = None, claims: list[str] | None = None) -> str:
+        from wikic.review.accept import accept
+        from wikic.review.render import render_accepted
+
+        with self._lock:  # the accept indexes what it writes through the server's palace
+            return render_accepted(accept(self.context, proposal_id, pages=pages or [], claims=claims or []))
+
+    def reject(self, proposal_id: str, pages: list[str] | None = None, claims: list[str] | None = None,
+               why: str = "") -> str:
+        from wikic.review.accept import reject
+        from wikic.review.render import render_rejected
+
+        return render_rejected(reject(self.context, proposal_id, pages=pages or [], claims=claims or [], why=why))
+
     def status(self) -> str:
         from wikic.status import render_status, vault_status
 
@@ -247,15 +273,16 @@ class WikiTools:
 
     def ingest(self, sources: list[str]) -> str:
         from wikic.ingest.client_inputs import client_inputs, url_prefixes
-        from wikic.ingest.pipeline import IngestOptions, ingest
+        from wikic.ingest.pipeline import IngestOptions
         from wikic.ingest.report import render_report
+        from wikic.review.propose import ingest_run
 
         if not sources:
             return "Nothing to ingest: give file paths, http(s) URLs, or raw/ paths captured with file_note."
         allow = self.context.settings.mcp.allow
         inputs = client_inputs(self.root, sources, allow)
         with self._lock:  # the run indexes what it writes through the server's palace
-            report = ingest(self.context, IngestOptions(inputs=inputs, client_url_allow=url_prefixes(allow)))
+            report = ingest_run(self.context, IngestOptions(inputs=inputs, client_url_allow=url_prefixes(allow)))
         return render_report(report)
 
     def file_note(self, title: str, text: str, kind: str = "articles") -> str:
@@ -372,7 +399,8 @@ def build_server(root: Path) -> tuple[Any, WikiTools]:
             "with search and read_page, browse with list_pages, get a cited answer with query (save=true files it "
             "as a page), "
             "capture new knowledge with file_note and compile it with ingest; lint and status report health; facts "
-            "tells what held about a subject on a date, invalidate ends a claim that no longer holds. As "
+            "tells what held about a subject on a date, invalidate ends a claim that no longer holds; proposals, "
+            "proposal, accept and reject review a run kept for review before it lands. As "
             "memory: start a session with wake_up, look things up with recall, save with remember, and "
             "confirm_lesson when a lesson held again."
         ),

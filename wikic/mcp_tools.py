@@ -51,6 +51,30 @@ TOOLS: tuple[tuple[str, str, str], ...] = (
         "Compile sources into wiki pages with the LLM: file paths, http(s) URLs, or raw/ paths from file_note.",
     ),
     (
+        "proposals",
+        READ_ONLY,
+        "The runs kept for review (ingest with [ingest] review = true, or wikic ingest --review) and not accepted "
+        "or rejected yet: each one's id, sources, pages created and updated, claims added, dropped and refused.",
+    ),
+    (
+        "proposal",
+        READ_ONLY,
+        "What one proposal would change, for the user to read: each page (new ones whole, changed ones as a diff) "
+        "and the claims it adds or drops, each with the source lines it rests on. pages: only these pages.",
+    ),
+    (
+        "accept",
+        COUNTS,
+        "Apply a proposal the user accepted, or only the pages or claims (their ids) they accepted; what is left "
+        "out stays in the proposal. A page the user changed since, in the same part, is left out and said.",
+    ),
+    (
+        "reject",
+        COUNTS,
+        "Reject a proposal, or the pages or claims (ids) the user rejected, for good: later runs of those sources "
+        "do not propose them again. why: the user's reason, kept beside it.",
+    ),
+    (
         "lint",
         READ_ONLY,
         "Check the vault: broken links, orphans, index gaps, frontmatter, stale pages, contradictions. "

@@ -21,6 +21,7 @@ from wikic.conversations.queue import quarantined
 from wikic.errors import MissingExtra, PalaceError, VaultError, WikicError, require_extra
 from wikic.pages.log_file import LogRow, read_rows
 from wikic.palace.summary import palace_manifest, read_palace_summary
+from wikic.review.store import listed
 from wikic.settings import Settings
 from wikic.vault.layout import LOG_FILE, RAW_DIR, STATE_DIR, is_export, require_vault
 from wikic.vault.lead import plain_line
@@ -47,6 +48,7 @@ class VaultStatus:
     set_aside: list[dict[str, str]] = field(default_factory=list)  # raw files ingest refused: path, reason, since
     quarantined: int = 0  # capture queue entries ingest set aside (they are no captures)
     quarantine: str = ""  # where they are, vault-relative
+    proposals: int = 0  # runs kept for review and not accepted or rejected yet (`wikic review`)
 
     @property
     def pages_total(self) -> int:
@@ -68,6 +70,7 @@ class VaultStatus:
             "contested": self.contested,
             "set_aside": self.set_aside,
             "capture_quarantine": {"entries": self.quarantined, "folder": self.quarantine},
+            "proposals": self.proposals,
         }
 
 
@@ -165,6 +168,7 @@ def vault_status(
     out.contested = sorted(p for p in loaded.pages if (loaded.notes[p].frontmatter or {}).get("contested") is True)
     out.set_aside = SetAside.load(root).listed()
     out.quarantined, out.quarantine = len(quarantined(root)), f"{STATE_DIR}/{CAPTURE_QUARANTINE}"
+    out.proposals = len(listed(root))
     try:
         out.palace = palace_status(root, context.settings)
     except MissingExtra as exc:
@@ -227,6 +231,8 @@ def render_status(status: VaultStatus) -> str:
         lines.append(f"Contested: {len(status.contested)} page(s) with contradicting claims: "
                      + ", ".join(status.contested[:5]) + (" ..." if len(status.contested) > 5 else "")
                      + " (see `wikic lint --select contradiction`)")
+    if status.proposals:
+        lines.append(f"Proposals: {status.proposals} open, not in the wiki yet (see `wikic review`)")
     if status.quarantined:
         lines.append(f"Capture quarantine: {status.quarantined} queue entr{'y' if status.quarantined == 1 else 'ies'} "
                      f"that are no capture, set aside in {status.quarantine}/ (look at them, then delete them)")

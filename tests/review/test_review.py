@@ -285,3 +285,67 @@ def test_a_proposal_that_would_write_outside_the_wiki_is_no_proposal(proposed: t
         accept(context, proposal.id)
     assert not (context.root / ".obsidian" / "plugins" / "evil").exists()
     assert _pages(context.root) == set()
+
+
+def test_status_and_the_overview_count_open_proposals(proposed: tuple[VaultContext, store.Proposal]) -> None:
+    from wikic.status import render_status, vault_status
+
+    context, _ = proposed
+    status = vault_status(context, lint=False)
+    assert status.proposals == 1 and "Proposals: 1 open" in render_status(status)
+    # the next direct run's overview counts it too
+    ingest(context.root, IngestOptions(inputs=[str(SOURCES[6])], use_palace=False, compose=False, today=TODAY,
+                                       review=False), llm=_careless())
+    overview = (context.root / "overview.md").read_text(encoding="utf-8")
+    assert "| Proposals waiting for review | 1 |" in overview
+
+
+def test_a_source_waiting_in_a_proposal_is_passed_over_until_it_changes(tmp_path: Path) -> None:
+    root = _vault(tmp_path / "wiki")
+    dropped = root / "raw" / "articles" / "chroma-basics.md"
+    dropped.write_bytes(SOURCES[4].read_bytes())
+    context = VaultContext(root, llm=_careless())
+    first = propose_ingest(context, IngestOptions(use_palace=False, compose=False, today=TODAY))
+    assert first.proposal is not None and first.proposal.sources == ["raw/articles/chroma-basics.md"]
+    again = propose_ingest(context, IngestOptions(use_palace=False, compose=False, today=TODAY))
+    assert again.proposal is None
+    assert [(s.raw_path, s.status) for s in again.report.sources] == [("raw/articles/chroma-basics.md", "in review")]
+    assert first.proposal.id in (again.report.sources[0].error or "")
+    dropped.write_text(dropped.read_text(encoding="utf-8") + "\nChroma also keeps metadata beside each vector.\n",
+                       encoding="utf-8")
+    changed = propose_ingest(context, IngestOptions(use_palace=False, compose=False, today=TODAY))
+    assert changed.proposal is not None and changed.proposal.sources == ["raw/articles/chroma-basics.md"]
+
+
+def test_watch_with_review_keeps_proposals_instead_of_writing(tmp_path: Path) -> None:
+    from wikic.ingest.watch import watch
+    from wikic.review.propose import watched_run
+
+    root = _vault(tmp_path / "wiki")
+    (root / "wikic.toml").write_text((root / "wikic.toml").read_text(encoding="utf-8") + "\n[ingest]\nreview = true\n",
+                                     encoding="utf-8")
+    (root / "raw" / "articles" / "chroma-basics.md").write_bytes(SOURCES[4].read_bytes())
+    before = _files(root)
+    reports: list[Any] = []
+    watch(root, reports.append, llm=_careless(), use_palace=False, events=[], run_ingest=watched_run)
+    assert len(reports) == 1 and reports[0].proposal is not None
+    assert _files(root) == before and _pages(root) == set()
+
+
+def test_the_mcp_tools_show_accept_and_reject_proposals(proposed: tuple[VaultContext, store.Proposal]) -> None:
+    from wikic.mcp_server import WikiTools
+
+    context, proposal = proposed
+    tools = WikiTools(context.root)
+    try:
+        assert proposal.id in tools.proposals()
+        shown = tools.proposal(proposal.id, ["entities/hnsw.md"])
+        assert "== entities/hnsw.md: new" in shown and "raw/articles/05-chroma-basics.md:L5" in shown
+        said = tools.reject(proposal.id, pages=["entities/hnsw.md"], why="no subject of its own")
+        assert "rejected 0 claim(s) and 1 page name(s)" in said
+        said = tools.accept(proposal.id)
+        assert said.startswith(f"accepted {proposal.id}")
+        assert "entities/hnsw.md" not in _pages(context.root) and "entities/chroma.md" in _pages(context.root)
+        assert tools.proposals().startswith("No open proposal")
+    finally:
+        tools.close()

@@ -65,12 +65,14 @@ def register(app: typer.Typer) -> None:
         milliseconds, and a file compiled before at most once per --min-interval seconds (a session's
         captures count as one file); its last change is always compiled. One writer at a time: the vault
         lock. Ctrl-C stops it (exit 130), SIGTERM too (exit 143); what a run left unfinished, the next run
-        finishes.
+        finishes. With [ingest] review = true in wikic.toml each run is kept as a proposal (wikic review), and
+        a source waiting in one is passed over until it changes.
 
         Example: wikic watch --vault ~/wiki
         """
         from wikic.context import VaultContext
         from wikic.ingest.watch import MIN_INTERVAL, SETTLE, watch
+        from wikic.review.propose import watched_run
 
         root = resolve_vault(vault)
 
@@ -83,7 +85,8 @@ def register(app: typer.Typer) -> None:
                 with VaultContext(root) as context:
                     watch(context, _show, use_palace=not no_palace, on_start=started,
                           settle=SETTLE if debounce is None else debounce / 1000,
-                          min_interval=MIN_INTERVAL if min_interval is None else min_interval)
+                          min_interval=MIN_INTERVAL if min_interval is None else min_interval,
+                          run_ingest=watched_run)
             except KeyboardInterrupt:
                 say("stopped (SIGTERM)" if stop.terminated else "stopped", err=True)
                 raise typer.Exit(stop.exit_code) from None

@@ -25,6 +25,7 @@ from wikic.vault.layout import INDEX_FILE, LOG_FILE, OVERVIEW_FILE
 from wikic.vault.lead import plain_line, shorten
 from wikic.vault.page_layout import QUESTIONS, role_of
 from wikic.vault.schema_md import Schema
+from wikic.vault.state import open_proposals
 
 TITLE = "# Overview"
 MAX_CHARS = 40_000  # the overview's blocks together never exceed this, whatever the wiki's size
@@ -289,6 +290,9 @@ def _counts(view: HubView) -> str:
     rows.append(f"| Sources compiled | {len(view.compiled):,} |")
     rows.append(f"| Names waiting for a page | {len(view.mentions):,} |")
     rows.append(f"| Contested pages | {contested:,} |")
+    waiting = open_proposals(view.root)
+    if waiting:
+        rows.append(f"| Proposals waiting for review | {waiting:,} |")
     return "\n".join(rows)
 
 

@@ -100,6 +100,8 @@ class IngestOptions:
     # each source's anchored plan, by raw path, compiled instead of asking the model (an accepted proposal's)
     plans: Mapping[str, ExtractionResult] | None = None
     gate: Gate | None = None  # what is kept out of each plan (None: what the vault's rejections name)
+    # raw path -> (its sha256, the open proposal it waits in): passed over unless forced, as a compiled source is
+    in_review: Mapping[str, tuple[str, str]] = field(default_factory=dict)
 
 
 @dataclass
@@ -434,6 +436,9 @@ def _gather(run: _Run) -> tuple[list[CapturedSource], list[CapturedSource]]:
             report.sources.append(SourceReport(src.raw_path, src.title, "asset"))
         elif compiled.is_current(ref, src.sha256) and not options.force:
             report.sources.append(SourceReport(ref, src.title, "unchanged"))
+        elif ref in options.in_review and options.in_review[ref][0] == src.sha256 and not options.force:
+            report.sources.append(SourceReport(ref, src.title, "in review",
+                                               error=f"waits in proposal {options.in_review[ref][1]}"))
         else:
             todo.append(src)
     return sources, todo

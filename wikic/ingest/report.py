@@ -20,7 +20,7 @@ if TYPE_CHECKING:
 class SourceReport:
     raw_path: str
     title: str
-    status: str  # compiled | unchanged | failed | over-budget | interrupted | estimated | asset
+    status: str  # compiled | unchanged | failed | over-budget | interrupted | estimated | asset | in review
     created: list[str] = field(default_factory=list)
     updated: list[str] = field(default_factory=list)
     pending: list[str] = field(default_factory=list)

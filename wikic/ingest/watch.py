@@ -26,6 +26,9 @@ from wikic.llm.client import LLM
 from wikic.vault.layout import RAW_DIR, is_export, require_vault
 from wikic.vault.state import CAPTURE_QUEUE, state_path
 
+# one run of the watch: (the vault, the run's options, the model) -> its report
+RunIngest = Callable[[VaultContext, IngestOptions, LLM | None], IngestReport]
+
 SETTLE = 3.0  # seconds a changed file must have been quiet before it is compiled
 MIN_INTERVAL = 60.0  # seconds between two compiles of one file (a session's captures count as one file)
 TICK_MS = 500  # how often the watch looks whether a run is due while nothing changes
@@ -75,20 +78,27 @@ class Pacer:
 def watch(vault: VaultContext | Path, on_run: Callable[[IngestReport | WikicError], None], *, llm: LLM | None = None,
           stop: threading.Event | None = None, settle: float = SETTLE, min_interval: float = MIN_INTERVAL,
           use_palace: bool = True, on_start: Callable[[], None] | None = None,
-          events: Iterable[Changes] | None = None, clock: Callable[[], float] = time.monotonic) -> None:
+          events: Iterable[Changes] | None = None, clock: Callable[[], float] = time.monotonic,
+          run_ingest: RunIngest | None = None) -> None:
     """Run an ingest now (to catch up), then whenever the `Pacer` says, until `stop` is set (or Ctrl-C:
     KeyboardInterrupt propagates). `on_run` gets each run's report, or the error that stopped a run (the watch
     goes on: the next change tries again). `on_start` is called once the vault and its configuration passed
     their checks, just before the first run: a watch that cannot start raises first. `events` and `clock`
     stand in for the file system's changes and the time (tests): the batches are read in turn, each at the
-    clock's time, an empty one when nothing changed for a while."""
+    clock's time, an empty one when nothing changed for a while. `run_ingest` makes each run (the faces pass
+    the one that keeps a run for review when `[ingest] review` says so); by default `ingest`."""
     with VaultContext.using(vault) as context:
-        _watch(context, on_run, llm, stop, Pacer(settle, min_interval), use_palace, on_start, events, clock)
+        _watch(context, on_run, llm, stop, Pacer(settle, min_interval), use_palace, on_start, events, clock,
+               run_ingest or _direct)
+
+
+def _direct(context: VaultContext, options: IngestOptions, llm: LLM | None) -> IngestReport:
+    return ingest(context, options, llm=llm)
 
 
 def _watch(context: VaultContext, on_run: Callable[[IngestReport | WikicError], None], llm: LLM | None,
            stop: threading.Event | None, pacer: Pacer, use_palace: bool, on_start: Callable[[], None] | None,
-           events: Iterable[Changes] | None, clock: Callable[[], float]) -> None:
+           events: Iterable[Changes] | None, clock: Callable[[], float], run_ingest: RunIngest) -> None:
     root = Path(context.root).resolve()
     require_vault(root)
     context.checked_schema()  # as are a SCHEMA.md it cannot read and a bad wikic.toml: they stop it before it starts
@@ -99,7 +109,7 @@ def _watch(context: VaultContext, on_run: Callable[[IngestReport | WikicError], 
 
     def run() -> None:
         try:
-            report = ingest(context, IngestOptions(use_palace=use_palace), llm=llm)
+            report = run_ingest(context, IngestOptions(use_palace=use_palace), llm)
         except WikicError as exc:
             on_run(exc)
             return

@@ -25,20 +25,20 @@ from wikic.pages.lock import writer
 from wikic.progress import ProgressCallback
 from wikic.review import store
 from wikic.review.plans import result_to_json
-from wikic.review.shadow import Change, changes, make_shadow
+from wikic.review.shadow import Change, changes, make_shadow, sha
 from wikic.review.summary import count_claims
 from wikic.vault.layout import RAW_DIR, STATE_DIR, require_vault
-from wikic.vault.state import REPLY_CACHE
+from wikic.vault.state import PROPOSALS, REPLY_CACHE
 from wikic.vault.write import write_bytes_atomic
 
 if TYPE_CHECKING:
-    from wikic.llm.client import StreamingLLM
+    from wikic.llm.client import LLM, StreamingLLM
     from wikic.palace import Palace
 
 PLANS_FILE = "plans.json"
 SHADOW_DIR = "vault"
 # what a run writes under .wikic/ that is the tool's own, not the vault's content: never part of a proposal
-_TOOL_STATE = ("cache/", "palace-todo/", "compose-todo/", "llm-endpoints.json", "proposals/")
+_TOOL_STATE = ("cache/", "palace-todo/", "compose-todo/", "llm-endpoints.json", f"{PROPOSALS}/")
 
 
 class ShadowContext(VaultContext):
@@ -78,7 +78,8 @@ def in_shadow(root: Path, shadow: Path, path: str) -> str:
 
 
 def propose_ingest(
-    context: VaultContext, options: IngestOptions, *, progress: ProgressCallback | None = None
+    context: VaultContext, options: IngestOptions, *, progress: ProgressCallback | None = None,
+    llm: LLM | None = None,
 ) -> ReviewedRun:
     """Run the ingest `options` asks for as a review: the vault unchanged, its changes kept as a proposal."""
     root = Path(context.root).resolve()
@@ -92,15 +93,17 @@ def propose_ingest(
     try:
         run = dataclasses.replace(
             options, inputs=[in_shadow(root, shadow, i) for i in options.inputs], today=day, lint_after=False,
-            index_after=False, keep_plans=True, review=False,
+            index_after=False, keep_plans=True, review=False, in_review=waiting_in_review(root),
         )
         with ShadowContext(shadow, context) as inside:
-            report = ingest(inside, run, progress=progress)
+            report = ingest(inside, run, progress=progress, llm=llm)
         share_replies(root, shadow)
         found = [c for c in changes(root, shadow, linked) if not tool_state(c.path)]
         proposal = None
-        if found:  # a stopped run proposes what arrived, as a direct one writes it
-            proposal = _proposal(proposal_id, now, day, report, found, options)
+        # a stopped run proposes what arrived, as a direct one writes it; a run that compiled nothing (its sources
+        # unchanged, or waiting in a proposal) proposes nothing, whatever its ledgers noted
+        if found and any(s.status == "compiled" for s in report.sources):
+            proposal = _proposal(proposal_id, now, day, report, found, options, shadow)
             store.save(root, proposal, found)
             plans = {ref: result_to_json(result) for ref, result in report.plans.items()}
             write_bytes_atomic(store.folder_of(root, proposal_id) / PLANS_FILE,
@@ -145,8 +148,25 @@ def share_replies(root: Path, shadow: Path) -> None:
                                    durable=False, private=True)
 
 
+def waiting_in_review(root: Path) -> dict[str, tuple[str, str]]:
+    """The sources of the open proposals: raw path -> (its sha256 then, the proposal)."""
+    out: dict[str, tuple[str, str]] = {}
+    for proposal in store.listed(root):
+        for ref, digest in (proposal.options.get("source_sha") or {}).items():
+            if isinstance(digest, str):
+                out.setdefault(ref, (digest, proposal.id))
+    return out
+
+
+def _read(path: Path) -> bytes | None:
+    try:
+        return path.read_bytes()
+    except OSError:
+        return None
+
+
 def _proposal(proposal_id: str, now: dt.datetime, day: dt.date, report: IngestReport, found: list[Change],
-              options: IngestOptions) -> store.Proposal:
+              options: IngestOptions, shadow: Path) -> store.Proposal:
     compiled = [s for s in report.sources if s.status == "compiled"]
     added, dropped = count_claims(found)
     totals = report.totals()
@@ -165,15 +185,21 @@ def _proposal(proposal_id: str, now: dt.datetime, day: dt.date, report: IngestRe
         claims_refused=sum(n for s in compiled for n in s.dropped.values()),
         tokens=int(totals["prompt_tokens"]) + int(totals["completion_tokens"]),
         options={"compose": options.compose, "use_palace": options.use_palace,
-                 "raw": [c.path for c in found if c.path.startswith(RAW_DIR + "/")]},
+                 "raw": [c.path for c in found if c.path.startswith(RAW_DIR + "/")],
+                 "source_sha": {ref: sha(_read(shadow / ref)) for ref in sources}},
     )
 
 
-def ingest_run(context: VaultContext, options: IngestOptions, *, progress: ProgressCallback | None = None
-               ) -> IngestReport:
-    """`wikic ingest`: the run itself, or, with `--review` (or `[ingest] review = true`), its proposal. A dry
-    run and an estimate write nothing anyway, so they are never a review."""
+def ingest_run(context: VaultContext, options: IngestOptions, *, progress: ProgressCallback | None = None,
+               llm: LLM | None = None) -> IngestReport:
+    """`wikic ingest`, `wikic watch` and MCP `ingest`: the run itself, or, with `--review` (or `[ingest] review
+    = true`), its proposal. A dry run and an estimate write nothing anyway, so they are never a review."""
     review = context.settings.ingest.review if options.review is None else options.review
     if review and not (options.dry_run or options.estimate):
-        return propose_ingest(context, options, progress=progress).report
-    return ingest(context, options, progress=progress)
+        return propose_ingest(context, options, progress=progress, llm=llm).report
+    return ingest(context, options, progress=progress, llm=llm)
+
+
+def watched_run(context: VaultContext, options: IngestOptions, llm: LLM | None) -> IngestReport:
+    """One run of `wikic watch` (`ingest_run`)."""
+    return ingest_run(context, options, llm=llm)

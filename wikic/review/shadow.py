@@ -19,12 +19,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from wikic.vault.layout import IGNORED_DIRS, STATE_DIR
-from wikic.vault.state import JOURNAL
+from wikic.vault.state import JOURNAL, PROPOSALS
 from wikic.vault.tree import walk_tree
 
-PROPOSALS_DIR = "proposals"  # under .wikic/: the proposals, each in a folder of its own
 # under .wikic/: what a run in the shadow neither reads as content nor may share with the vault
-_STATE_LEFT_OUT = frozenset({"palace", PROPOSALS_DIR, JOURNAL})
+_STATE_LEFT_OUT = frozenset({"palace", PROPOSALS, JOURNAL})
 
 
 @dataclass(frozen=True)

@@ -24,13 +24,12 @@ from pathlib import Path
 from typing import Any
 
 from wikic.errors import UsageError
-from wikic.review.shadow import PROPOSALS_DIR, Change, sha
+from wikic.review.shadow import Change, sha
 from wikic.vault.layout import LOG_FILE, RAW_DIR, STATE_DIR, in_vault_tree, is_note_path, require_vault
 from wikic.vault.paths import confined, make_folder
-from wikic.vault.state import is_ledger
+from wikic.vault.state import PROPOSAL_FILE, PROPOSALS, is_ledger
 from wikic.vault.write import write_atomic, write_bytes_atomic
 
-PROPOSAL_FILE = "proposal.json"
 FORMAT = 1
 
 
@@ -104,7 +103,7 @@ def writable(path: Any) -> bool:
 def proposals_dir(root: Path) -> Path:
     """`.wikic/proposals/` of the vault at `root`; UsageError when `root` is no wikic vault."""
     require_vault(root)
-    return confined(root, Path(root) / STATE_DIR / PROPOSALS_DIR)
+    return confined(root, Path(root) / STATE_DIR / PROPOSALS)
 
 
 def new_id(now: dt.datetime) -> str:

@@ -74,6 +74,8 @@ SET_ASIDE_LOCK = "set-aside.json.lock"
 CAPTURE = "capture"
 CAPTURE_QUEUE = "capture/queue"
 CAPTURE_QUARANTINE = "capture/quarantine"
+PROPOSALS = "proposals"  # runs kept for review, one folder each (`wikic/review/store.py`)
+PROPOSAL_FILE = "proposal.json"  # a proposal's record, written last: a folder without one is no proposal
 # the folders above, vault-relative: checked not to lead out of the vault whenever a command opens it
 STATE_FOLDERS = (STATE_DIR, *(f"{STATE_DIR}/{name}" for name in ("cache", "cache/llm", PALACE_TODO, COMPOSE_TODO,
                                                                    CAPTURE, CAPTURE_QUEUE, CAPTURE_QUARANTINE,
@@ -90,6 +92,14 @@ def is_ledger(name: str) -> bool:
         return True
     head, _, leaf = name.rpartition("/")
     return head == CAPTURE_QUEUE and bool(leaf) and leaf not in (".", "..") and "\\" not in leaf
+
+
+def open_proposals(root: Path) -> int:
+    """How many proposals wait for review (a folder of `.wikic/proposals/` holding its record)."""
+    folder = Path(root) / STATE_DIR / PROPOSALS
+    if escape(root, folder) is not None or not folder.is_dir():
+        return 0
+    return sum(1 for entry in folder.iterdir() if (entry / PROPOSAL_FILE).is_file() and not entry.is_symlink())
 
 
 def state_dir(root: Path) -> Path:
