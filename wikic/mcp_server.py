@@ -249,7 +249,7 @@ class WikiTools:
     # -- tools that ask the model or write ---------------------------------------------------------------
     def query(self, question: str, save: bool = False, allow_general: bool = False) -> str:
         from wikic.query.answer import QueryOptions, answer_question
-        from wikic.query.writeback import save_answer
+        from wikic.review.propose import file_answer
 
         # the search holds the palace lock; the model is asked without it
         result = answer_question(self.context, question, QueryOptions(allow_general=allow_general))
@@ -262,12 +262,17 @@ class WikiTools:
         if save:
             try:
                 with self._lock:
-                    saved = save_answer(self.context, result)
+                    filed = file_answer(self.context, result)
             except WikicError as exc:
                 lines.append(f"Not filed: {exc.message}")
             else:
-                lines.append(f"Filed as {saved.path}" + (f"; linked from {', '.join(saved.asked_pages)}"
-                                                          if saved.asked_pages else ""))
+                saved = filed.saved
+                if saved is None:
+                    lines.append(f"Kept for review as proposal {filed.proposal}: show it with proposal, then accept "
+                                 "or reject it")
+                else:
+                    lines.append(f"Filed as {saved.path}" + (f"; linked from {', '.join(saved.asked_pages)}"
+                                                              if saved.asked_pages else ""))
         lines.append(f"({result.tokens:,} tokens{', from cache' if result.cached else ''})")
         return "\n".join(lines).strip()
 

@@ -65,6 +65,12 @@ def register(app: typer.Typer) -> None:
                 "--save/--no-save", help="File the answer as a page in queries/ (default: ask, when at a terminal)."
             ),
         ] = None,
+        review: Annotated[
+            bool | None,
+            typer.Option("--review/--no-review",
+                         help="With --save: keep the filing as a proposal to review (wikic review), the vault left as "
+                              "it is (default: [ingest] review)."),
+        ] = None,
         refresh: Annotated[
             str | None,
             typer.Option(
@@ -157,12 +163,12 @@ def register(app: typer.Typer) -> None:
                                use_cache=not no_cache, overrides=overrides,
                                as_of=as_of_date(as_of) if as_of is not None else None)
         with VaultContext(root, overrides) as context:
-            code = _query(context, question, refresh, save, options, json_output, as_of is not None)
+            code = _query(context, question, refresh, save, options, json_output, as_of is not None, review)
         raise typer.Exit(code)
 
 
 def _query(context: VaultContext, question: str | None, refresh: str | None, save: bool | None,
-           options: QueryOptions, json_output: bool, as_of: bool) -> int:
+           options: QueryOptions, json_output: bool, as_of: bool, review: bool | None = None) -> int:
     """Answer (or refresh), show, and file when asked; the exit code."""
     from wikic.query.answer import answer_question
     from wikic.query.writeback import check_can_file
@@ -203,24 +209,29 @@ def _query(context: VaultContext, question: str | None, refresh: str | None, sav
     if save is None and not json_output and filable and not as_of and _interactive():
         save = typer.confirm("File this answer in the wiki (queries/)?", default=False, err=True)
     if save:
-        from wikic.query.writeback import save_answer
+        from wikic.review.propose import file_answer
 
         try:
-            saved = save_answer(context, result)
+            filed = file_answer(context, result, review=review)
+            saved = filed.saved
         except UsageError as exc:
             # the answer (or the lack of one) was already shown; say why it was not filed
             if not json_output:
                 say(f"Not filed: {exc.message}", err=True)
             out["not_filed"] = exc.message
         else:
-            if not json_output:
+            if filed.proposal is not None:
+                out["proposal"] = filed.proposal
+                if not json_output:
+                    say(f"Kept for review as proposal {filed.proposal}: wikic review show {filed.proposal}", err=True)
+            elif saved is not None and not json_output:
                 say(_saved_line(saved), err=True)
                 _saved_warnings(saved)
     if json_output:
         out = result.to_dict() | {"saved": saved.to_dict() if saved else None} | out
         say_json(out, default=str)
     # a quoted reply is what the wiki says (exit 0); only --save, which never files one, makes it a failure
-    failed = result.status == "not_found" or (bool(save) and saved is None)
+    failed = result.status == "not_found" or (bool(save) and saved is None and "proposal" not in out)
     return 1 if failed else 0
 
 

@@ -100,6 +100,12 @@ def accept(context: VaultContext, proposal_id: str, *, pages: list[str] = (),  #
     out = Accepted(proposal.id)
     with writer(root, context.page_types):
         whole = not chosen_pages and not chosen_claims and proposal.state == "open"
+        if proposal.kind == "query" and not (whole and _base_holds(root, proposal)):
+            raise UsageError(
+                f"proposal {proposal.id} files an answer: it is accepted whole, on the pages it was made against",
+                hint=("its pages changed since: ask again with `wikic query --save --review`, then reject this one"
+                      if whole else f"accept it whole (wikic review accept {proposal.id}), or reject it"),
+            )
         if whole and _base_holds(root, proposal):
             out.written, out.left = _apply_whole(root, proposal, context.page_types)
             out.closed = True

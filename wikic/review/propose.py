@@ -34,6 +34,8 @@ from wikic.vault.write import write_bytes_atomic
 if TYPE_CHECKING:
     from wikic.llm.client import LLM, StreamingLLM
     from wikic.palace import Palace
+    from wikic.query.answer import QueryResult
+    from wikic.query.writeback import SavedQuery
 
 PLANS_FILE = "plans.json"
 SHADOW_DIR = "vault"
@@ -203,3 +205,47 @@ def ingest_run(context: VaultContext, options: IngestOptions, *, progress: Progr
 def watched_run(context: VaultContext, options: IngestOptions, llm: LLM | None) -> IngestReport:
     """One run of `wikic watch` (`ingest_run`)."""
     return ingest_run(context, options, llm=llm)
+
+
+@dataclass
+class Filed:
+    """An answer filed (`saved`) or kept for review (`proposal`)."""
+
+    saved: SavedQuery | None = None
+    proposal: str | None = None
+
+
+def file_answer(context: VaultContext, result: QueryResult, *, review: bool | None = None,
+                today: dt.date | None = None) -> Filed:
+    """`query --save`: file the answer as a query page, or, with `--review` (or `[ingest] review = true`), keep
+    the filing as a proposal (its query page, the cited pages' "Asked about" blocks, index.md and log.md)."""
+    from wikic.query.writeback import save_answer
+
+    if not (context.settings.ingest.review if review is None else review):
+        return Filed(saved=save_answer(context, result, today=today))
+    root = Path(context.root).resolve()
+    require_vault(root)
+    now = dt.datetime.now(dt.UTC)
+    proposal_id = store.new_id(now)
+    shadow = shadow_folder(root, proposal_id)
+    with writer(root, context.page_types):
+        linked = make_shadow(root, shadow)
+    proposal = None
+    try:
+        with ShadowContext(shadow, context) as inside:
+            saved = save_answer(inside, result, today=today)
+        found = [c for c in changes(root, shadow, linked) if not tool_state(c.path)]
+        if found:
+            proposal = store.Proposal(
+                id=proposal_id, kind="query", created=now.isoformat(timespec="seconds"),
+                day=(today or dt.date.today()).isoformat(), title=result.question,
+                pages_created=[saved.path] if saved.created else [],
+                pages_updated=sorted({*([] if saved.created else [saved.path]), *saved.asked_pages}),
+                tokens=result.tokens, options={"use_palace": True},
+            )
+            store.save(root, proposal, found)
+    finally:
+        shutil.rmtree(shadow, ignore_errors=True)
+    if proposal is None:
+        shutil.rmtree(store.folder_of(root, proposal_id), ignore_errors=True)
+    return Filed(saved=None, proposal=proposal.id if proposal is not None else None)
