@@ -98,8 +98,12 @@ def accept(context: VaultContext, proposal_id: str, *, pages: list[str] = (),  #
     chosen_pages = [_page_of(proposal, p) for p in pages]
     chosen_claims = [c.lstrip("^") for c in claims]
     out = Accepted(proposal.id)
-    with writer(root, context.page_types):
+    with writer(root, context.page_types):  # an accept killed once its journal was saved is finished here
         whole = not chosen_pages and not chosen_claims and proposal.state == "open"
+        if whole and _landed(root, proposal):  # killed after its journal was applied, before it was closed
+            store.remove(root, proposal)
+            out.closed = True
+            return out
         if proposal.kind == "query" and not (whole and _base_holds(root, proposal)):
             raise UsageError(
                 f"proposal {proposal.id} files an answer: it is accepted whole, on the pages it was made against",
@@ -140,6 +144,20 @@ def _current(root: Path, path: str) -> bytes | None:
 
 def _current_sha(root: Path, path: str) -> str | None:
     return sha(_current(root, path))
+
+
+def _landed(root: Path, proposal: store.Proposal) -> bool:
+    """Every file holds what the proposal writes (and log.md its rows): an accept finished all but closing it."""
+    for f in proposal.files:
+        if f.path == LOG_FILE:
+            rows = _rows(store.text_of(root, proposal, f.path, "before") or "",
+                         store.text_of(root, proposal, f.path, "after") or "")
+            current = _text(_current(root, LOG_FILE)) or ""
+            if any(r not in current for r in rows):
+                return False
+        elif _current_sha(root, f.path) != f.after:
+            return False
+    return True
 
 
 def _base_holds(root: Path, proposal: store.Proposal) -> bool:
