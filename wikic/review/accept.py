@@ -45,7 +45,7 @@ from wikic.vault.formats.claims import scan
 from wikic.vault.frontmatter import split_page
 from wikic.vault.layout import LOG_FILE, RAW_DIR, STATE_DIR, is_note_path
 from wikic.vault.paths import read_inside
-from wikic.vault.write import write_bytes_atomic
+from wikic.vault.write import scratch, write_bytes_atomic
 
 REPLAY_DIR = "replay"
 
@@ -252,7 +252,7 @@ def _replay(context: VaultContext, root: Path, proposal: store.Proposal, chosen_
             compose=proposal.options.get("compose"), use_palace=bool(proposal.options.get("use_palace", True)),
             review=False,
         )
-        with ShadowContext(shadow, context) as inside:
+        with ShadowContext(shadow, context) as inside, scratch(shadow):
             ingest(inside, options, progress=progress)
         share_replies(root, shadow)
         # a page in conflict is never written, whatever the compile made of it

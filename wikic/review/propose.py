@@ -29,7 +29,7 @@ from wikic.review.shadow import Change, changes, make_shadow, sha
 from wikic.review.summary import count_claims
 from wikic.vault.layout import RAW_DIR, STATE_DIR, require_vault
 from wikic.vault.state import PROPOSALS, REPLY_CACHE
-from wikic.vault.write import write_bytes_atomic
+from wikic.vault.write import scratch, write_bytes_atomic
 
 if TYPE_CHECKING:
     from wikic.llm.client import LLM, StreamingLLM
@@ -97,7 +97,7 @@ def propose_ingest(
             options, inputs=[in_shadow(root, shadow, i) for i in options.inputs], today=day, lint_after=False,
             index_after=False, keep_plans=True, review=False, in_review=waiting_in_review(root),
         )
-        with ShadowContext(shadow, context) as inside:
+        with ShadowContext(shadow, context) as inside, scratch(shadow):
             report = ingest(inside, run, progress=progress, llm=llm)
         share_replies(root, shadow)
         found = [c for c in changes(root, shadow, linked) if not tool_state(c.path)]
@@ -232,7 +232,7 @@ def file_answer(context: VaultContext, result: QueryResult, *, review: bool | No
         linked = make_shadow(root, shadow)
     proposal = None
     try:
-        with ShadowContext(shadow, context) as inside:
+        with ShadowContext(shadow, context) as inside, scratch(shadow):
             saved = save_answer(inside, result, today=today)
         found = [c for c in changes(root, shadow, linked) if not tool_state(c.path)]
         if found:

@@ -14,13 +14,11 @@ from __future__ import annotations
 import hashlib
 import os
 import shutil
-import stat
 from dataclasses import dataclass
 from pathlib import Path
 
 from wikic.vault.layout import IGNORED_DIRS, STATE_DIR
 from wikic.vault.state import JOURNAL, PROPOSALS
-from wikic.vault.tree import walk_tree
 
 # under .wikic/: what a run in the shadow neither reads as content nor may share with the vault
 _STATE_LEFT_OUT = frozenset({"palace", PROPOSALS, JOURNAL})
@@ -53,62 +51,72 @@ def _left_out(rel_folder: str, name: str) -> bool:
     return False
 
 
-def vault_files(root: Path) -> list[str]:
-    """The vault's files a shadow holds, vault-relative with '/': regular files only (a link, a named pipe or
-    a device is no content a run writes), locks left out."""
-    out: list[str] = []
-    for folder, folders, files in walk_tree(root):
-        rel = os.path.relpath(folder, root).replace(os.sep, "/")
-        rel = "" if rel == "." else rel
-        folders[:] = [name for name in folders if not _left_out(rel, name)]
-        for name in files:
-            if name.endswith(".lock") or (rel == STATE_DIR and name in _STATE_LEFT_OUT):
-                continue
-            path = os.path.join(folder, name)
+def vault_files(root: Path) -> dict[str, int]:
+    """The vault's files a shadow holds, vault-relative with '/', each with its inode: regular files only (a
+    link, a named pipe or a device is no content a run writes), locks left out. One `scandir` a folder, no
+    `stat` a file: what a file is and its inode come with the listing."""
+    out: dict[str, int] = {}
+    pending = [""]
+    while pending:
+        rel = pending.pop()
+        try:
+            with os.scandir(os.path.join(root, rel) if rel else root) as entries:
+                listed = list(entries)
+        except OSError:
+            continue
+        for entry in listed:
+            name = entry.name
+            path = f"{rel}/{name}" if rel else name
             try:
-                if not stat.S_ISREG(os.lstat(path).st_mode):
+                if entry.is_dir(follow_symlinks=False):
+                    if not _left_out(rel, name):
+                        pending.append(path)
                     continue
+                if not entry.is_file(follow_symlinks=False):
+                    continue
+                if name.endswith(".lock") or (rel == STATE_DIR and name in _STATE_LEFT_OUT):
+                    continue
+                out[path] = entry.inode()
             except OSError:
                 continue
-            out.append(f"{rel}/{name}" if rel else name)
-    return sorted(out)
+    return out
 
 
-def make_shadow(root: Path, shadow: Path) -> list[str]:
+def make_shadow(root: Path, shadow: Path) -> dict[str, int]:
     """Fill the empty folder `shadow` with the vault's files (`vault_files`), each linked where the file system
-    can (else copied); returns them."""
+    can (else copied); returns them, each with its inode in the shadow."""
     files = vault_files(root)
-    for rel in files:
-        target = shadow / rel
-        target.parent.mkdir(parents=True, exist_ok=True)
-        source = root / rel
+    made: set[str] = set()
+    linked: dict[str, int] = {}
+    for rel in sorted(files):
+        folder = rel.rpartition("/")[0]
+        if folder not in made:
+            (shadow / folder).mkdir(parents=True, exist_ok=True)
+            made.add(folder)
         try:
-            os.link(source, target)
+            os.link(root / rel, shadow / rel)
+            linked[rel] = files[rel]
         except OSError:  # a file system without hard links (FAT, some network shares): a copy does the same
-            shutil.copy2(source, target)
-    return files
+            shutil.copy2(root / rel, shadow / rel)
+            linked[rel] = os.stat(shadow / rel).st_ino
+    return linked
 
 
-def changes(root: Path, shadow: Path, linked: list[str]) -> list[Change]:
+def changes(root: Path, shadow: Path, linked: dict[str, int]) -> list[Change]:
     """What a run in `shadow` (made from `root` with the files `linked`) wrote: each file it made, replaced or
-    removed, with the vault's bytes then. A file the run left alone is the vault's own file still, and is not
-    read."""
+    removed, with the vault's bytes then. A file the run left alone is the file it was linked as (the same
+    inode: wikic replaces a file whole, so a write gives it a new one), and is not read."""
     out: list[Change] = []
-    now = set(vault_files(shadow))
-    for rel in sorted(now | set(linked)):
-        mine, theirs = shadow / rel, root / rel
+    now = vault_files(shadow)
+    for rel in sorted(now.keys() | linked.keys()):
+        if rel in now and linked.get(rel) == now[rel]:
+            continue
+        before = _read(root / rel)
         if rel not in now:
-            before = _read(theirs)
             if before is not None:
                 out.append(Change(rel, before, None))
             continue
-        try:
-            if rel in linked and os.path.samefile(mine, theirs):
-                continue
-        except OSError:
-            pass
-        after = mine.read_bytes()
-        before = _read(theirs)
+        after = (shadow / rel).read_bytes()
         if before != after:
             out.append(Change(rel, before, after))
     return out

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+from collections.abc import Iterator
 from pathlib import Path
 
 from wikic.errors import VaultError
@@ -21,6 +22,27 @@ from wikic.vault.paths import confined, make_folder, within
 
 SHARED_MODE = 0o666  # narrowed by the umask, as open() does
 PRIVATE_MODE = 0o600
+# folders whose files are scratch (a review's shadow of a vault, thrown away once read): written atomically
+# like any file, but never synced to the disk, since a power cut loses nothing a person keeps
+_SCRATCH: set[str] = set()
+
+
+@contextlib.contextmanager
+def scratch(folder: Path) -> Iterator[None]:
+    """While the block runs, files written under `folder` skip the fsyncs."""
+    key = os.path.join(os.path.realpath(folder), "")
+    _SCRATCH.add(key)
+    try:
+        yield
+    finally:
+        _SCRATCH.discard(key)
+
+
+def _durable(path: Path, durable: bool) -> bool:
+    if not durable or not _SCRATCH:
+        return durable
+    real = os.path.realpath(path)
+    return not any(real.startswith(key) for key in _SCRATCH)
 
 
 def inside(root: Path, path: Path) -> bool:
@@ -47,6 +69,7 @@ def write_bytes_atomic(
     """Write via a temporary file in the same folder, `os.replace`, then fsync the folder. `durable=False`
     skips the fsyncs, for caches: a cache lost to a power cut is rebuilt, never half-read."""
     _folder_for(path, root)
+    durable = _durable(path, durable)
     tmp = _temp_copy(path, data, durable, private=private)
     try:
         os.replace(tmp, path)
@@ -69,7 +92,7 @@ def create_exclusive(path: Path, data: bytes, *, root: Path | None) -> None:
     _folder_for(path, root)
     if path.is_file() and not path.is_symlink() and path.read_bytes() == data:
         return
-    tmp = _temp_copy(path, data, durable=True)
+    tmp = _temp_copy(path, data, durable=_durable(path, True))
     try:
         os.link(tmp, path)
     finally:
@@ -197,7 +220,8 @@ def remove_file(path: Path, *, root: Path) -> None:
     except OSError as exc:
         _name(exc, path)
         raise
-    sync_folder(path.parent)
+    if _durable(path, True):
+        sync_folder(path.parent)
 
 
 def _remove(path: str) -> None:
