@@ -349,3 +349,17 @@ def test_the_mcp_tools_show_accept_and_reject_proposals(proposed: tuple[VaultCon
         assert tools.proposals().startswith("No open proposal")
     finally:
         tools.close()
+
+
+def test_a_review_run_that_fails_leaves_no_proposal_behind(tmp_path: Path) -> None:
+    from wikic.errors import ConfigError
+
+    root = _vault(tmp_path / "wiki")
+    config = root / "wikic.toml"
+    config.write_text(config.read_text(encoding="utf-8").replace('model = "qwen3:8b"', ""), encoding="utf-8")
+    before = _files(root)
+    with pytest.raises(ConfigError):
+        propose_ingest(VaultContext(root), _options())  # no model configured
+    assert _files(root) == before
+    folder = root / ".wikic" / "proposals"
+    assert not folder.exists() or list(folder.iterdir()) == []

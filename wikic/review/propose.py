@@ -111,10 +111,13 @@ def propose_ingest(
             write_bytes_atomic(store.folder_of(root, proposal_id) / PLANS_FILE,
                                json.dumps(plans, ensure_ascii=False).encode("utf-8"), root=root, durable=False)
             store.write_json(root, proposal)  # last: the folder is a proposal once its plans are there too
+    except BaseException:
+        proposal = None  # a run that failed or was stopped before its proposal was stored leaves no folder
+        raise
     finally:
         shutil.rmtree(shadow, ignore_errors=True)
-    if proposal is None:
-        shutil.rmtree(store.folder_of(root, proposal_id), ignore_errors=True)
+        if proposal is None:
+            shutil.rmtree(store.folder_of(root, proposal_id), ignore_errors=True)
     report.proposal = proposal.id if proposal is not None else None
     return ReviewedRun(report, proposal)
 
@@ -246,6 +249,6 @@ def file_answer(context: VaultContext, result: QueryResult, *, review: bool | No
             store.save(root, proposal, found)
     finally:
         shutil.rmtree(shadow, ignore_errors=True)
-    if proposal is None:
-        shutil.rmtree(store.folder_of(root, proposal_id), ignore_errors=True)
+        if proposal is None:
+            shutil.rmtree(store.folder_of(root, proposal_id), ignore_errors=True)
     return Filed(saved=None, proposal=proposal.id if proposal is not None else None)
