@@ -13,8 +13,9 @@ import pytest
 from standin_openai import StandinServer
 from vectorstores import SOURCES, extraction
 
-from wikic.compile.compiler import Compiler
+from wikic.compile.compiler import Compiler, CompileSetting
 from wikic.compile.plan import Anchor, Axis, Cell, Comparison, Concept, Entity, Fact, Plan, Section
+from wikic.compile.writing import PageWriter
 from wikic.ingest.pipeline import IngestOptions, ingest
 from wikic.vault.init import init_vault
 from wikic.vault.names import page_names
@@ -77,7 +78,7 @@ def test_a_concept_named_like_an_existing_comparison_is_written_on_that_page(
 
 def _compile(root: Path, plan: Plan) -> tuple[Compiler, Any]:
     names, links = page_names(root)
-    compiler = Compiler(root, load_schema(root), names, Mentions.load(root), links, TODAY)
+    compiler = Compiler(CompileSetting(root, load_schema(root), TODAY), names, Mentions.load(root), links)
     return compiler, compiler.compile(plan, plan.source_path)
 
 
@@ -196,14 +197,14 @@ def test_a_source_that_fails_to_compile_fails_alone_and_leaves_no_trace(
     root = _vault(tmp_path, standin)
     if debug:
         monkeypatch.setenv("WIKIC_DEBUG", "1")
-    real = Compiler._write_new
+    real = PageWriter.write_new
 
-    def broken(self: Compiler, path: str, *args: Any) -> None:
-        if "notes-on-openai" in args[-1].raw_path:  # the second source: it promotes OpenAI, GPT-4 and Sam Altman
+    def broken(self: PageWriter, path: str, *args: Any) -> None:
+        if "notes-on-openai" in self.result.raw_path:  # the second source: it promotes OpenAI, GPT-4 and Sam Altman
             raise RuntimeError("boom")
         real(self, path, *args)
 
-    monkeypatch.setattr(Compiler, "_write_new", broken)
+    monkeypatch.setattr(PageWriter, "write_new", broken)
     inputs = _inbox(tmp_path, OPENAI_SOURCES)  # openai.md, history.md, rag.md, in this order
     report = ingest(root, IngestOptions(inputs=inputs, use_palace=False))
 
@@ -229,7 +230,7 @@ def test_a_source_that_fails_to_compile_fails_alone_and_leaves_no_trace(
     assert "[[openai]]" not in index and "[[gpt-4]]" in index
 
     # the next run compiles it
-    monkeypatch.setattr(Compiler, "_write_new", real)
+    monkeypatch.setattr(PageWriter, "write_new", real)
     again = ingest(root, IngestOptions(inputs=inputs, use_palace=False))
     assert {s.raw_path: s.status for s in again.sources} == {
         first.raw_path: "unchanged",
@@ -435,7 +436,7 @@ def test_pages_a_source_fed_earlier_in_the_run_list_a_page_promoted_later_with_w
     for src in sources:
         (root / src).write_text("\n".join(f"line {i}" for i in range(1, 10)) + "\n", encoding="utf-8")
     names, links = page_names(root)
-    compiler = Compiler(root, load_schema(root), names, Mentions.load(root), links, TODAY)
+    compiler = Compiler(CompileSetting(root, load_schema(root), TODAY), names, Mentions.load(root), links)
 
     def plan(src: str, *who: str) -> Plan:
         return Plan(src, "s", entities=tuple(

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from wikic.compile.compiler import pick_tags
+from wikic.compile.tags import pick_tags
 
 TAXONOMY = ("concept", "organization", "person", "product", "research", "tool")
 

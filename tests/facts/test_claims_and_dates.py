@@ -8,7 +8,7 @@ from dataclasses import replace
 
 import pytest
 
-from wikic.compile.page import render_page
+from wikic.compile.page import PageUpdate, render_page
 from wikic.compile.plan import Entity, Fact, Plan
 from wikic.ingest.anchor import anchor_plan
 from wikic.pages.blocks import render_block
@@ -136,12 +136,12 @@ def test_an_earlier_versions_page_is_rendered_by_topic_and_an_edited_block_stays
            "%%claim seen=2025-03-02 via=frontmatter from=2025-03 topic=c0123abcd%% ^c0123beef")
     body = (f"# Acme\n\n## Facts\n\n{render_block('facts:raw/a.md', old)}\n\n"
             f"{render_block('facts:raw/b.md', new)}\n")
-    done = render_page(body, layout_for({}, "entity"), [], [], [], today=dt.date(2026, 1, 1))
+    done = render_page(body, layout_for({}, "entity"), PageUpdate(), today=dt.date(2026, 1, 1))
     assert done.moved == 1 and not done.conflicts
     claims = {c.id: c for c in scan(done.body)}
     assert claims["c0123abcd"].block == "history" and claims["c0123beef"].block == "section:key-facts"
     assert "## Facts" not in done.body and "facts:raw/" not in done.body
     assert "- Acme runs on PostgreSQL (2023-01 – 2025-03) ^[[[raw/a.md|a.md]] L3] ^c0123abcd" in done.body
     edited = body.replace("runs on MongoDB", "runs on MongoDB 7")
-    kept = render_page(edited, layout_for({}, "entity"), [], [], [], today=dt.date(2026, 1, 1))
+    kept = render_page(edited, layout_for({}, "entity"), PageUpdate(), today=dt.date(2026, 1, 1))
     assert "facts:raw/b.md" in kept.kept and "Acme runs on MongoDB 7 (since 2025-03)" in kept.body

@@ -98,7 +98,7 @@ def test_an_index_entry_a_person_wrote_stays_when_the_lead_is_followed(wiki: Pat
 
 
 def test_the_summary_the_rule_expects_is_the_one_the_compiler_writes() -> None:
-    from wikic.compile import compiler, prose as compose
+    from wikic.compile import prose as compose, writing
     from wikic.vault.lead import SUMMARY_CHARS
 
-    assert compiler.SUMMARY_CHARS == compose.SUMMARY_CHARS == SUMMARY_CHARS
+    assert writing.SUMMARY_CHARS == compose.SUMMARY_CHARS == SUMMARY_CHARS

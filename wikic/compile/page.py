@@ -86,25 +86,27 @@ class _Relation:
     cites: list[str]
 
 
-def render_page(
-    body: str,
-    layout: Layout,
-    sources: Sequence[str],
-    claims: Sequence[NewClaim],
-    relations: Sequence[NewRelation],
-    *,
-    today: dt.date,
-    lead: str | None = None,
-    title: str = "",
-    see_also: Sequence[str] | None = None,
-    extra: Sequence[tuple[str, str, str | None]] = (),
-    ended: Mapping[str, tuple[str, str]] | None = None,
-) -> Rendered:
-    """`body` (a page body) once `sources` have said `claims` and `relations` on it. `see_also`: links of the
-    pages built on the same sources (each listed once in Related, after the relations; None: as listed now);
-    `ended`: claim id -> (the day it stopped holding, the note that says so), for claims ended by hand; `extra`: other
-    compiler blocks (key, body, section) to place (memories, tables); `lead`: the page's lead (None: as it
-    is)."""
+@dataclass(frozen=True)
+class PageUpdate:
+    """What a compile brings to a page: `sources` have said `claims` and `relations` on it (what they said
+    before is taken off first). `lead`: the page's lead (None: as it is); `see_also`: links of the pages built
+    on the same sources (each listed once in Related, after the relations; None: as listed now); `extra`: other
+    compiler blocks (key, body, section) to place (memories, tables); `ended`: claim id -> (the day it stopped
+    holding, the note that says so), for claims ended by hand."""
+
+    sources: Sequence[str] = ()
+    claims: Sequence[NewClaim] = ()
+    relations: Sequence[NewRelation] = ()
+    lead: str | None = None
+    see_also: Sequence[str] | None = None
+    extra: Sequence[tuple[str, str, str | None]] = ()
+    ended: Mapping[str, tuple[str, str]] | None = None
+
+
+def render_page(body: str, layout: Layout, update: PageUpdate, *, today: dt.date, title: str = "") -> Rendered:
+    """`body` (a page body) once `update` is on it."""
+    sources, claims, relations = update.sources, update.claims, update.relations
+    lead, see_also, extra, ended = update.lead, update.see_also, update.extra, update.ended
     out = Rendered(body)
     title_words = content_words(title)
     edited = {key for key in block_keys(body) if _edited(body, key)}

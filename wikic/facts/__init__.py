@@ -14,7 +14,7 @@ them. Lines an earlier version wrote (`%%claim ...%%` on the line) are read too.
 (`lookup.listed_claims`, at most 40, `id | page | claim`) in the prompt, so the model can name the claim a
 new value replaces. The compiler checks what the model proposed (`intervals.checked_claim`: a date must be
 a date, not in the future, its year stated by the quote, and an interval must end after it starts;
-`Compiler._pairing`: the replaced id must be a claim on the page this claim lands on) and refuses the rest
+`PageWriter._pairing`: the replaced id must be a claim on the page this claim lands on) and refuses the rest
 with a reason in the source's report. When `compile/page.py` renders a page, `timeline.timeline` groups the page's
 claims by topic, orders them by when they hold from (stated start, else observed day), ends each at the
 next different value, moves the claims that no longer hold into the `history` block under `## History`,

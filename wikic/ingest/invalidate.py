@@ -68,7 +68,7 @@ def find_claim(root: Path, claim_id: str) -> tuple[str, Claim, str]:
 def invalidate(vault: VaultContext | Path, claim_id: str, reason: str, *, on: str | dt.date | None = None,
                today: dt.date | None = None) -> Invalidated:
     """End the claim `claim_id` on `on` (default today) for `reason` (`vault`: the context, or the folder)."""
-    from wikic.compile.page import render_page
+    from wikic.compile.page import PageUpdate, render_page
     from wikic.ingest.capture import capture
     from wikic.pages import journal
     from wikic.pages.blocks import digest, find_block
@@ -113,8 +113,8 @@ def invalidate(vault: VaultContext | Path, claim_id: str, reason: str, *, on: st
                              hint="end the claim there by hand")
         data, rest = split_page(text)
         kind = str((data or {}).get("type") or "entity")
-        rendered = render_page(rest, schema.layout(kind), [], [], [], today=today,
-                               ended={claim.id: (day.isoformat(), note)})
+        rendered = render_page(rest, schema.layout(kind), PageUpdate(ended={claim.id: (day.isoformat(), note)}),
+                               today=today)
         head = text[: len(text) - len(rest)] if data is not None else ""
         plan = journal.Journal()
         plan.add_page(page, text, head + rendered.body)

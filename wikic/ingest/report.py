@@ -11,7 +11,7 @@ from wikic.pages.log_file import listed, notes, usage
 from wikic.vault.layout import OVERVIEW_FILE
 
 if TYPE_CHECKING:
-    from wikic.compile.compiler import SourceResult
+    from wikic.compile.result import SourceResult
     from wikic.ingest.pipeline import IngestReport
     from wikic.ingest.prose_step import Composing
 

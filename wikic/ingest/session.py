@@ -21,7 +21,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from wikic.compile.compiler import Compiler, SourceResult
+from wikic.compile.compiler import Compiler, CompileSetting
+from wikic.compile.result import SourceResult
 from wikic.errors import WikicError, describe
 from wikic.ingest.report import SourceReport, fill
 from wikic.memory.identity import read_identity
@@ -111,9 +112,9 @@ class CompileSession:
         self.stamp = reading.stamp if early else None
         self.compiled = Compiled.load(job.root)
         self.mentions = Mentions.load(job.root)
-        self.compiler = Compiler(job.root, job.schema, reading.names.snapshot(), self.mentions, reading.links.copy(),
-                                 job.today, identity=read_identity(job.root), embed=packaged_embedder,
-                                 kept=packaged_vectors(job.root), vault=reading.vault)
+        setting = CompileSetting(job.root, job.schema, job.today, read_identity(job.root))
+        self.compiler = Compiler(setting, reading.names.snapshot(), self.mentions, reading.links.copy(),
+                                 embed=packaged_embedder, kept=packaged_vectors(job.root), vault=reading.vault)
         self.reports: list[SourceReport] = []
         self.recorded: list[str] = []  # the raw paths compiled, in order (each gets its log.md row)
         self.replies: dict[str, list[str]] = {}  # raw path -> the cached replies its log.md row counts
