@@ -28,13 +28,14 @@ class Part:
     page_claims: frozenset[str] = frozenset()
     claims: frozenset[str] = frozenset()
     every_name: frozenset[str] = frozenset()  # the titles and aliases of all the proposal's pages
+    rest: bool = False  # everything but the pages left out (in conflict): a name that made no page is taken too
 
     def takes_whole(self, name: str, facts: tuple[Fact, ...]) -> bool:
         if any(same_subject(n, name) for n in self.names):
             return True
         if any(same_subject(n, name) for n in self.every_name):
             return False  # another page of the proposal, not taken
-        return any(f.anchored and claim_id(f.text) in self.page_claims for f in facts)
+        return self.rest or any(f.anchored and claim_id(f.text) in self.page_claims for f in facts)
 
 
 @dataclass(frozen=True)

@@ -233,14 +233,15 @@ def _replay(context: VaultContext, root: Path, proposal: store.Proposal, chosen_
         _text(_current(root, p)))]
     taken_pages = set(chosen_pages or ([] if chosen_claims else subject_pages)) | set(proposal.accepted_pages)
     taken_pages -= set(out.conflicts)
-    part = None
-    if chosen_pages or chosen_claims or out.conflicts or proposal.state != "open":
+    part = None  # everything (what was rejected aside)
+    if chosen_pages or chosen_claims or out.conflicts:
         texts = [store.text_of(root, proposal, p, "after") for p in taken_pages]
         part = Part(names=frozenset(n for t in texts for n in _names(t)),
                     page_claims=frozenset(c.id for t in texts for c in scan(t or "")),
                     claims=frozenset({*chosen_claims, *proposal.accepted_claims}),
                     every_name=frozenset(n for p in subject_pages
-                                         for n in _names(store.text_of(root, proposal, p, "after"))))
+                                         for n in _names(store.text_of(root, proposal, p, "after"))),
+                    rest=not chosen_pages and not chosen_claims)
     shadow = folder / REPLAY_DIR
     shutil.rmtree(shadow, ignore_errors=True)
     try:

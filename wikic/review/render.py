@@ -50,8 +50,11 @@ def render_view(view: ProposalView) -> str:
 
 
 def render_accepted(done: Accepted) -> str:
-    notes = [p for p in done.written if p.endswith(".md") and not p.startswith("raw/")]
-    lines = [f"accepted {done.proposal}: {len(notes)} page(s) written"
+    notes = [p for p in done.written if p.endswith(".md") and not p.startswith(("raw/", ".wikic/"))]
+    subjects = [p for p in notes if "/" in p and not p.startswith("sources/")]
+    hubs = [p for p in notes if p not in subjects]
+    wrote = ", ".join(subjects) if subjects else "no subject page"
+    lines = [f"accepted {done.proposal}: wrote {wrote}" + (f"; and {', '.join(hubs)}" if hubs else "")
              + ("" if done.closed else "; the rest stays in the proposal")]
     for path in done.conflicts:
         lines.append(f"{path}: left out, a person changed the same part of it since the proposal was made")
