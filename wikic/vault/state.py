@@ -22,6 +22,10 @@
     capture/queue/          what capture copied and ingest has not turned into transcripts yet
     capture/quarantine/     queue entries that are no capture (a folder, a file with no capture header),
                             moved aside by ingest so they never stop it; `wikic status` counts them
+    proposals/<id>/         a run kept for review: proposal.json, before/ and after/ files, plans.json
+                            (`wikic/review/store.py`)
+    rejected.md             what a person rejected in review, obeyed by every later run of its source
+                            (`wikic/ingest/rejections.py`; versioned with the vault)
     cache/llm/              validated model replies, by request
     cache/parse-cache.jsonl parsed notes, one JSON line each, by size and mtime
     cache/lint-report.json  the last lint report, by the vault's listing
