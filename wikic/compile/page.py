@@ -104,98 +104,141 @@ class PageUpdate:
 
 
 def render_page(body: str, layout: Layout, update: PageUpdate, *, today: dt.date, title: str = "") -> Rendered:
-    """`body` (a page body) once `update` is on it."""
-    sources, claims, relations = update.sources, update.claims, update.relations
-    lead, see_also, extra, ended = update.lead, update.see_also, update.extra, update.ended
-    out = Rendered(body)
-    title_words = content_words(title)
+    """`body` (a page body) once `update` is on it: the page's claims read, the sources' new claims filed among
+    them, every claim placed on its topic's timeline, then each block written from them."""
     edited = {key for key in block_keys(body) if _edited(body, key)}
-    out.kept = sorted(k for k in edited if k != CLAIMS_KEY)
-    gone = set(sources)
-    section_of: dict[str, str] = {}
-    live: list[Claim] = []
-    frozen: list[Claim] = []
+    out = Rendered(body, kept=sorted(k for k in edited if k != CLAIMS_KEY))
+    gone = set(update.sources)
+    claims = _read_claims(body, layout, edited, gone, update.ended)
+    claims.file(update.claims, layout)
+    claims.live, measured = _same_measures([c for c in claims.live if c.citations])  # a claim no source states goes
+    live = claims.live
+    plan = timeline([*live, *claims.frozen])
+    holds = {i for i, p in plan.placed.items() if p.end is None or first_day(p.end) > today}
+    leading, blocks = _lead(update.lead, live, holds, edited, content_words(title))
+    blocks += _section_blocks(claims, layout, holds, leading, plan, edited)
+    past = sorted((c for c in live if c.id not in holds), key=lambda c: (c.topic_id, first_day(c.start), c.id))
+    out.moved = sum(1 for c in past if c.block != HISTORY_KEY)
+    history = "\n".join(c.render(plan.placed[c.id].end) for c in past)
+    blocks.append(_block(HISTORY_KEY, history, layout.with_role(HISTORY) or "History", edited))
+    out.conflicts = [(a.claim, b.claim) for a, b in plan.conflicts(today)]
+    shown = [*out.conflicts, *(pair for pair in measured if not _among(pair, out.conflicts))]
+    contradictions = layout.with_role(CONTRADICTIONS) or "Contradictions"
+    blocks.append((CONTRADICTIONS_KEY, _contradictions(shown, plan), contradictions))
+    related_lines = _related(body, edited, gone, update.relations, update.see_also)
+    blocks.append(_block(RELATED_KEY, "\n".join(related_lines), layout.with_role(RELATED) or "Related", edited))
+    blocks.extend(update.extra)
+    blocks.append((CLAIMS_KEY, rows_block([*live, *claims.frozen]), ""))
+    out.body = _write_blocks(body, blocks, edited, _section_order(layout, [s for _, _, s in update.extra if s]))
+    return out
+
+
+@dataclass
+class _PageClaims:
+    """A page's claims on their way to its new text: `live`, the claims the compiler writes again (in blocks
+    no person edited), each with its section; `frozen`, the ones it leaves where they are."""
+
+    live: list[Claim] = field(default_factory=list)
+    frozen: list[Claim] = field(default_factory=list)
+    section_of: dict[str, str] = field(default_factory=dict)
+
+    def file(self, claims: Sequence[NewClaim], layout: Layout) -> None:
+        """File each of `claims` onto the claim that already states its fact (one more citation), or as a new
+        claim in its section."""
+        taken = {c.id for c in (*self.live, *self.frozen)}
+        twins = _Twins(self.live)
+        for new in claims:
+            at = twins.first(new.text)
+            if at is not None:
+                self.live[at] = _merged(self.live[at], new)  # the same text: its keys stay where they are
+                continue
+            cid = claim_id(new.text, taken)
+            taken.add(cid)
+            self.live.append(Claim(cid, new.text, (new.citation,), new.valid_from, new.valid_to, new.topic))
+            twins.add(new.text, len(self.live) - 1)
+            self.section_of[cid] = layout.section_for(new.section, new.text)
+
+
+def _read_claims(body: str, layout: Layout, edited: set[str], gone: set[str],
+                 ended: Mapping[str, tuple[str, str]] | None) -> _PageClaims:
+    """The claims of `body`, the live ones with the citations of the sources `gone` taken off and the claims
+    ended by hand ended."""
+    claims = _PageClaims()
     for claim in unique(scan(body)):
         block = claim.block
         if block is None or block in edited or not _claim_block(block):
-            frozen.append(claim)
+            claims.frozen.append(claim)
             continue
         for source in gone:
             claim = claim.without(source)
         if ended and claim.id in ended:
             claim = replace(claim, valid_to=ended[claim.id][0], ended=ended[claim.id][1])
         # a claim left with no source keeps its place until the end: the source that said it may say it again
-        live.append(claim)
-        section_of[claim.id] = _section_of(block, layout)
-    taken = {c.id for c in (*live, *frozen)}
-    twins = _Twins(live)
-    for new in claims:
-        at = twins.first(new.text)
-        if at is not None:
-            twin = live[at]
-            merged = twin.citing(new.citation)
-            if twin.citations:  # another source states it too: what each says of its time is kept
-                merged = replace(merged, valid_from=_earliest(twin.valid_from, new.valid_from),
-                                 valid_to=twin.valid_to or new.valid_to, topic=twin.topic or new.topic)
-            else:  # the claim back from its only source, which says of its time what it says now
-                merged = replace(merged, valid_from=new.valid_from, valid_to=new.valid_to or twin.valid_to,
-                                 topic=new.topic or twin.topic)
-            live[at] = merged  # the same text: its keys stay where they are
-            continue
-        cid = claim_id(new.text, taken)
-        taken.add(cid)
-        live.append(Claim(cid, new.text, (new.citation,), new.valid_from, new.valid_to, new.topic))
-        twins.add(new.text, len(live) - 1)
-        section_of[cid] = layout.section_for(new.section, new.text)
-    live = [c for c in live if c.citations]
-    live, measured = _same_measures(live)
-    plan = timeline([*live, *frozen])
-    holds = {i for i, p in plan.placed.items() if p.end is None or first_day(p.end) > today}
-    # the lead: a claim of the page word for word (shown there and not again in its section), else the
-    # summary with the anchors it rests on; None: the lead the page has
+        claims.live.append(claim)
+        claims.section_of[claim.id] = _section_of(block, layout)
+    return claims
+
+
+def _merged(twin: Claim, new: NewClaim) -> Claim:
+    """The claim `twin` once `new`, stating the same fact, cites it too."""
+    merged = twin.citing(new.citation)
+    if twin.citations:  # another source states it too: what each says of its time is kept
+        return replace(merged, valid_from=_earliest(twin.valid_from, new.valid_from),
+                       valid_to=twin.valid_to or new.valid_to, topic=twin.topic or new.topic)
+    # the claim back from its only source, which says of its time what it says now
+    return replace(merged, valid_from=new.valid_from, valid_to=new.valid_to or twin.valid_to,
+                   topic=new.topic or twin.topic)
+
+
+def _lead(lead: str | None, live: list[Claim], holds: set[str], edited: set[str],
+          title_words: set[str]) -> tuple[Claim | None, list[tuple[str, str, str | None]]]:
+    """(the claim the lead shows, if one does; the lead's block, if it is written). The lead is a claim of the
+    page word for word (shown there and not again in its section), else the summary `lead` with the anchors
+    it rests on; `lead` None: the lead the page has."""
     if lead is None:
         leading = next((c for c in live if c.block == LEAD_KEY and c.id in holds), None)
     else:
         leading = _lead_claim(lead, live, holds)
-    blocks: list[tuple[str, str, str | None]] = []
-    if LEAD_KEY in edited or (lead is None and leading is None):
-        leading = None
-    elif leading is not None:
-        blocks.append((LEAD_KEY, leading.render(item=False), None))
-    elif lead is not None:
-        blocks.append((LEAD_KEY, _cited_lead(lead, live, title_words), None))
+    if LEAD_KEY in edited:
+        return None, []
+    if leading is not None:
+        return leading, [(LEAD_KEY, leading.render(item=False), None)]
+    if lead is None:
+        return None, []
+    return None, [(LEAD_KEY, _cited_lead(lead, live, title_words), None)]
+
+
+def _section_blocks(claims: _PageClaims, layout: Layout, holds: set[str], leading: Claim | None, plan: Timeline,
+                    edited: set[str]) -> list[tuple[str, str, str | None]]:
+    """A block for each claim section of `layout`: the live claims filed there that hold now, the lead's aside."""
+    blocks = []
     for section in layout.claim_sections:
-        lines = [c.render(plan.placed[c.id].end) for c in live
-                 if c.id in holds and section_of[c.id] == section and c is not leading]
-        key = section_key(section)
-        blocks.append((key + MORE if key in edited else key, "\n".join(lines), section))
-    past = sorted((c for c in live if c.id not in holds), key=lambda c: (c.topic_id, first_day(c.start), c.id))
-    out.moved = sum(1 for c in past if c.block != HISTORY_KEY)
-    history = layout.with_role(HISTORY) or "History"
-    blocks.append((HISTORY_KEY + MORE if HISTORY_KEY in edited else HISTORY_KEY,
-                   "\n".join(c.render(plan.placed[c.id].end) for c in past), history))
-    out.conflicts = [(a.claim, b.claim) for a, b in plan.conflicts(today)]
-    shown = [*out.conflicts, *(pair for pair in measured if not _among(pair, out.conflicts))]
-    contradictions = layout.with_role(CONTRADICTIONS) or "Contradictions"
-    blocks.append((CONTRADICTIONS_KEY, _contradictions(shown, plan), contradictions))
-    related = layout.with_role(RELATED) or "Related"
-    related_lines = _related(body, edited, gone, relations, see_also)
-    blocks.append((RELATED_KEY + MORE if RELATED_KEY in edited else RELATED_KEY, "\n".join(related_lines), related))
-    blocks.extend(extra)
-    blocks.append((CLAIMS_KEY, rows_block([*live, *frozen]), ""))
+        lines = [c.render(plan.placed[c.id].end) for c in claims.live
+                 if c.id in holds and claims.section_of[c.id] == section and c is not leading]
+        blocks.append(_block(section_key(section), "\n".join(lines), section, edited))
+    return blocks
+
+
+def _block(key: str, content: str, section: str, edited: set[str]) -> tuple[str, str, str | None]:
+    """The compiler's block `key` under `section`; beside it, when a person edited it."""
+    return (key + MORE if key in edited else key, content, section)
+
+
+def _write_blocks(body: str, blocks: list[tuple[str, str, str | None]], edited: set[str],
+                  order: Sequence[str]) -> str:
+    """`body` with `blocks` (key, content, section) written in, an earlier version's blocks taken out, and
+    the blocks left empty removed with their headings."""
     text = body
     for key in block_keys(body):  # an earlier version's blocks: what they held is in the blocks above now
         if key not in edited and (key.startswith(_OLD_CLAIM_BLOCKS) or _old_section(key) or
                                   key.startswith("related:")):
             text, _ = remove_block(text, key)
-    order = _section_order(layout, [s for _, _, s in extra if s])
     writes = [(key, content, section) for key, content, section in blocks if content.strip()]
     text = merge_blocks(text, writes, order=order).text
     for key, content, _ in blocks:  # an empty block is no block, and its heading goes with it
         if not content.strip() and key not in edited and find_block(text, key) is not None:
             text, _ = remove_block(text, key)
-    out.body = text
-    return out
+    return text
 
 
 class _Twins:
