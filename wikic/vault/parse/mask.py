@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import bisect
 import re
+from dataclasses import dataclass, field
 
 from wikic.vault.parse.fast import MDLINK_FIND, WIKI_FIND, WIKI_RE
 
@@ -64,167 +65,240 @@ def mask_markup(body: str) -> tuple[str, str, set[int]] | None:
     """
     lines = body.split("\n")
     hidden: set[int] = set()
+    if not _blank_blocks(body, lines, hidden):
+        return None
+    for_headings = "\n".join(lines) if hidden else body
+    spans = _InlineReader(for_headings).spans()
+    if spans is None:
+        return None
+    starts, ends = spans
+    if not starts:
+        return for_headings, for_headings, hidden
+    masked_text = _blanked(for_headings, starts, ends)
+    if _joins_a_link(masked_text, starts, ends):
+        return None
+    return masked_text, for_headings, hidden
+
+
+_NO_BLOCK = -1  # `_block_end`: no block opens at the line
+
+
+@dataclass
+class _Blocks:
+    """What a page holds that decides how its blocks read: indented code (`code`) that a list item or a quote
+    might hold instead (`contained`); `answered`: `_after_top_level_paragraph`'s answers."""
+
+    code: bool
+    contained: bool
+    answered: dict[int, bool] = field(default_factory=dict)
+
+
+def _blank_blocks(body: str, lines: list[str], hidden: set[int]) -> bool:
+    """Blank, in `lines`, the blocks that hide lines (their indexes into `hidden`), line by line from the
+    top; False when markdown-it must decide."""
     fences = "```" in body or "~~~" in body
     if fences and _INDENTED_FENCE.search(body):
-        return None  # an indented fence may belong to a list item: where it ends is markdown-it's call
+        return False  # an indented fence may belong to a list item: where it ends is markdown-it's call
     math = "$$" in body
     if math and _INDENTED_MATH.search(body):
-        return None  # as an indented fence
+        return False  # as an indented fence
     # Indented code only where nothing could hold the indented lines instead (a list item, a quote, a
     # footnote's continuation): then they are code exactly when a blank line comes before them. On a page
     # with lists or quotes, only after a paragraph that closed them all (`_after_top_level_paragraph`).
     code = "    " in body and "]:" not in body and _INDENTED_LINE.search(body) is not None
-    contained = code and _CONTAINER_LINE.search(body) is not None
-    if "<!--" in body or "%%" in body or fences or math or code:
-        if _CONTAINED_COMMENT.search(body):
-            return None
-        n = len(lines)
-        k = 0  # the first line not hidden by a block already read
-        answered: dict[int, bool] = {}  # `_after_top_level_paragraph`'s answers
-        # Only a line opening with one of these characters can open a block: the loop visits those alone.
-        for opener in [number for number, text in enumerate(lines) if text[:1] in _BLOCK_OPENERS]:
-            if opener < k:
-                continue  # inside the block just read
-            k = opener
-            line = lines[k]
-            if (code and line.startswith("    ") and line.strip(" ") and (k == 0 or not lines[k - 1].strip(" "))
-                    and (not contained or _after_top_level_paragraph(lines, k, answered))):
-                last = k
-                while last + 1 < n and (lines[last + 1].startswith("    ") or not lines[last + 1].strip(" ")):
-                    last += 1
-                while not lines[last].strip(" "):
-                    last -= 1  # trailing blank lines end the block
-                _blank(lines, k, last, hidden)
-                k = last + 1
-                continue
-            if line.startswith("$$"):
-                if k > 0 and lines[k - 1].strip(" \t"):
-                    return None  # "$$" cannot interrupt a paragraph: it is inline math, markdown-it's call
-                math_end = _math_end(lines, k)
-                if math_end is None:
-                    return None  # unclosed, or closed mid-line: markdown-it decides (and reports)
-                _blank(lines, k, math_end, hidden)
-                k = math_end + 1
-                continue
-            if line[:3] in ("```", "~~~"):
-                fence_end = _fence_end(lines, k)
-                if fence_end is None:
-                    return None
-                _blank(lines, k, fence_end, hidden)
-                k = fence_end + 1
-                continue
-            if _COMMENT_BLOCK_START.match(line):
-                end = next((e for e in range(k, n) if "-->" in lines[e]), None)  # "<!-->" ends at once
-                if end is None:
-                    return None  # an unclosed comment hides the rest of the page: markdown-it reports it
-                if end > k and line[0] == " ":
-                    return None  # may sit in a list item, which can end before the comment does
-                _blank(lines, k, end, hidden)
-                k = end + 1
-                continue
-            if _OBSIDIAN_BLOCK_START.match(line):
-                opened = line.index("%%") + 2
-                end, close = k, line.find("%%", opened)
-                while close < 0 and end + 1 < n:
-                    end += 1
-                    close = lines[end].find("%%")
-                if close < 0:
-                    return None  # an unclosed %% hides the rest of the page: markdown-it reports it
-                trailing = lines[end][close + 2 :].strip()
-                if trailing and end == k:
-                    k += 1  # "%% c %% text" opens a paragraph: an inline comment, blanked below
-                    continue
-                if trailing or (end > k and line[0] == " "):
-                    return None  # text after a closing %% is a block of its own; a list item may end first
-                _blank(lines, k, end, hidden)
-                k = end + 1
-                continue
+    if not ("<!--" in body or "%%" in body or fences or math or code):
+        return True
+    if _CONTAINED_COMMENT.search(body):
+        return False
+    page = _Blocks(code, code and _CONTAINER_LINE.search(body) is not None)
+    k = 0  # the first line not hidden by a block already read
+    # Only a line opening with one of these characters can open a block: the loop visits those alone.
+    for opener in [number for number, text in enumerate(lines) if text[:1] in _BLOCK_OPENERS]:
+        if opener < k:
+            continue  # inside the block just read
+        k = opener
+        end = _block_end(lines, k, page)
+        if end is None:
+            return False
+        if end == _NO_BLOCK:
             k += 1
-    for_headings = "\n".join(lines) if hidden else body
-    starts: list[int] = []  # the blanked spans, in order: [starts[k], ends[k])
-    ends: list[int] = []
-    text = for_headings
-    n = len(text)
-    tick_runs: dict[int, list[int]] | None = None
-    leading_dollar: bool | None = None
-    line_end = -1  # the end of the line of the last code span or comment read
-    found = _INLINE_MARKUP.search(text)
-    while found is not None:
+            continue
+        _blank(lines, k, end, hidden)
+        k = end + 1
+    return True
+
+
+def _block_end(lines: list[str], k: int, page: _Blocks) -> int | None:
+    """The last line of the block that line `k` opens, `_NO_BLOCK` when it opens none, or None when
+    markdown-it must decide."""
+    line = lines[k]
+    if (page.code and line.startswith("    ") and line.strip(" ") and (k == 0 or not lines[k - 1].strip(" "))
+            and (not page.contained or _after_top_level_paragraph(lines, k, page.answered))):
+        return _code_end(lines, k)
+    if line.startswith("$$"):
+        if k > 0 and lines[k - 1].strip(" \t"):
+            return None  # "$$" cannot interrupt a paragraph: it is inline math, markdown-it's call
+        return _math_end(lines, k)  # None: unclosed, or closed mid-line: markdown-it decides (and reports)
+    if line[:3] in ("```", "~~~"):
+        return _fence_end(lines, k)
+    if _COMMENT_BLOCK_START.match(line):
+        return _comment_end(lines, k)
+    if _OBSIDIAN_BLOCK_START.match(line):
+        return _obsidian_comment_end(lines, k)
+    return _NO_BLOCK
+
+
+def _code_end(lines: list[str], k: int) -> int:
+    """The last line of the indented code block opening at `k`: trailing blank lines end the block."""
+    last = k
+    while last + 1 < len(lines) and (lines[last + 1].startswith("    ") or not lines[last + 1].strip(" ")):
+        last += 1
+    while not lines[last].strip(" "):
+        last -= 1
+    return last
+
+
+def _comment_end(lines: list[str], k: int) -> int | None:
+    """The last line of the HTML comment block opening at `k`, or None when markdown-it must decide."""
+    end = next((e for e in range(k, len(lines)) if "-->" in lines[e]), None)  # "<!-->" ends at once
+    if end is None:
+        return None  # an unclosed comment hides the rest of the page: markdown-it reports it
+    if end > k and lines[k][0] == " ":
+        return None  # may sit in a list item, which can end before the comment does
+    return end
+
+
+def _obsidian_comment_end(lines: list[str], k: int) -> int | None:
+    """The last line of the `%%` comment block opening at `k`; `_NO_BLOCK` for "%% c %% text", which opens a
+    paragraph (an inline comment, blanked with the inline markup); None when markdown-it must decide."""
+    line = lines[k]
+    opened = line.index("%%") + 2
+    end, close = k, line.find("%%", opened)
+    while close < 0 and end + 1 < len(lines):
+        end += 1
+        close = lines[end].find("%%")
+    if close < 0:
+        return None  # an unclosed %% hides the rest of the page: markdown-it reports it
+    trailing = lines[end][close + 2 :].strip()
+    if trailing and end == k:
+        return _NO_BLOCK
+    if trailing or (end > k and line[0] == " "):
+        return None  # text after a closing %% is a block of its own; a list item may end first
+    return end
+
+
+class _InlineReader:
+    """A page's text read left to right as markdown-it's inline rules do. Each `_read_*` takes the markup
+    found at `i` and returns (where reading goes on, how many characters from `i` are blanked), or None when
+    markdown-it must decide."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self._tick_runs: dict[int, list[int]] | None = None  # the starts of the backtick runs, by width
+        self._leading_dollar: bool | None = None
+        self._line_end = -1  # the end of the line of the last code span or comment read
+
+    def spans(self) -> tuple[list[int], list[int]] | None:
+        """The spans to blank, in order ([starts[k], ends[k])), or None when markdown-it must decide."""
+        starts: list[int] = []
+        ends: list[int] = []
+        found = _INLINE_MARKUP.search(self.text)
+        while found is not None:
+            read = self._read(found)
+            if read is None:
+                return None
+            after, blank = read
+            if blank:
+                starts.append(found.start())
+                ends.append(found.start() + blank)
+            found = _INLINE_MARKUP.search(self.text, after)
+        return starts, ends
+
+    def _read(self, found: re.Match[str]) -> tuple[int, int] | None:
         i = found.start()
-        ch = text[i]
-        blank = 0
+        ch = self.text[i]
         if ch == "[":
-            m = WIKI_RE.match(text, i)
-            after = m.end() if m is not None else i + 1
-        elif ch == "\\":
-            after = i + 2 if i + 1 < n and text[i + 1] in _ESCAPABLE else i + 1
-            blank = after - i
-        elif ch == "&":
-            after = found.end()
-            blank = after - i
-        elif ch == "`":
-            width = found.end() - i
-            if tick_runs is None:
-                tick_runs = {}
-                for m in _TICKS.finditer(text):
-                    tick_runs.setdefault(m.end() - m.start(), []).append(m.start())
-            if i > line_end:  # found once a line: a line of many code spans is read once
-                line_end = (text.find("\n", i) + 1 or n + 1) - 1
-            ticks = _closing_ticks(tick_runs, found.end(), width, line_end)
-            if ticks is None:
-                return None  # it may close on a later line of its paragraph: markdown-it decides
-            if ticks < 0:
-                after = found.end()  # no run of its width follows: literal backticks
-            else:
-                after = ticks + width
-                if "|" in text[i:after]:
-                    return None  # a table row splits at a pipe even inside code
-                blank = after - i
-        elif ch == "$":
-            if leading_dollar is None:
-                leading_dollar = "\\" in text and _LEADING_DOLLAR.search(text) is not None
-            if leading_dollar:
-                # dollarmath looks for backslashes before a "$" that opens its text (a paragraph's, a heading's,
-                # a cell's) at that text's end instead: markdown-it decides
-                return None
-            math_end = _inline_math_end(text, i)
-            if math_end is None:
-                return None
-            after = math_end
-            if "|" in text[i:after]:
-                return None  # a table row splits at a pipe even inside math
-            blank = after - i  # math, or a dollar that is only text: neither makes a link
-        elif ch == "%":  # an Obsidian comment inside a paragraph, closed on its line
-            if i > line_end:
-                line_end = (text.find("\n", i) + 1 or n + 1) - 1
-            close = text.find("%%", i + 2, line_end)
-            if close < 0:
-                return None  # it runs on to the paragraph's end or a later line: markdown-it decides
-            after = close + 2
-            blank = after - i
-        else:  # "<": a comment or an autolink is blanked; anything else stays for markdown-it to judge
-            m = _INLINE_COMMENT.match(text, i) or (
-                _AUTOLINK.match(text, i) if text[max(0, i - 2) : i] != "](" else None
-            )
-            if m is None and text.startswith("<!--", i):
-                return None  # a comment running past its line (or malformed): markdown-it decides
-            after = m.end() if m is not None else i + 1
-            blank = after - i if m is not None else 0
-        if blank:
-            starts.append(i)
-            ends.append(i + blank)
-        found = _INLINE_MARKUP.search(text, after)
-    if not starts:
-        return text, for_headings, hidden
+            m = WIKI_RE.match(self.text, i)
+            return (m.end() if m is not None else i + 1), 0
+        if ch == "\\":
+            after = i + 2 if i + 1 < len(self.text) and self.text[i + 1] in _ESCAPABLE else i + 1
+            return after, after - i
+        if ch == "&":
+            return found.end(), found.end() - i
+        if ch == "`":
+            return self._read_code(i, found.end())
+        if ch == "$":
+            return self._read_math(i)
+        if ch == "%":
+            return self._read_comment(i)
+        return self._read_angle(i)
+
+    def _line_end_after(self, i: int) -> int:
+        """The end of the line holding `i`, found once a line: a line of many code spans is read once."""
+        if i > self._line_end:
+            self._line_end = (self.text.find("\n", i) + 1 or len(self.text) + 1) - 1
+        return self._line_end
+
+    def _read_code(self, i: int, opened: int) -> tuple[int, int] | None:
+        """A backtick run: a code span closed on its line, or literal backticks."""
+        width = opened - i
+        if self._tick_runs is None:
+            self._tick_runs = {}
+            for m in _TICKS.finditer(self.text):
+                self._tick_runs.setdefault(m.end() - m.start(), []).append(m.start())
+        ticks = _closing_ticks(self._tick_runs, opened, width, self._line_end_after(i))
+        if ticks is None:
+            return None  # it may close on a later line of its paragraph: markdown-it decides
+        if ticks < 0:
+            return opened, 0  # no run of its width follows: literal backticks
+        after = ticks + width
+        if "|" in self.text[i:after]:
+            return None  # a table row splits at a pipe even inside code
+        return after, after - i
+
+    def _read_math(self, i: int) -> tuple[int, int] | None:
+        """A `$`: math, or a dollar that is only text; neither makes a link."""
+        if self._leading_dollar is None:
+            self._leading_dollar = "\\" in self.text and _LEADING_DOLLAR.search(self.text) is not None
+        if self._leading_dollar:
+            # dollarmath looks for backslashes before a "$" that opens its text (a paragraph's, a heading's,
+            # a cell's) at that text's end instead: markdown-it decides
+            return None
+        after = _inline_math_end(self.text, i)
+        if after is None or "|" in self.text[i:after]:
+            return None  # a table row splits at a pipe even inside math
+        return after, after - i
+
+    def _read_comment(self, i: int) -> tuple[int, int] | None:
+        """An Obsidian comment inside a paragraph, closed on its line."""
+        close = self.text.find("%%", i + 2, self._line_end_after(i))
+        if close < 0:
+            return None  # it runs on to the paragraph's end or a later line: markdown-it decides
+        return close + 2, close + 2 - i
+
+    def _read_angle(self, i: int) -> tuple[int, int] | None:
+        """A `<`: a comment or an autolink is blanked; anything else stays for markdown-it to judge."""
+        text = self.text
+        m = _INLINE_COMMENT.match(text, i) or (_AUTOLINK.match(text, i) if text[max(0, i - 2) : i] != "](" else None)
+        if m is None and text.startswith("<!--", i):
+            return None  # a comment running past its line (or malformed): markdown-it decides
+        return (m.end(), m.end() - i) if m is not None else (i + 1, 0)
+
+
+def _blanked(text: str, starts: list[int], ends: list[int]) -> str:
+    """`text` with each span [starts[k], ends[k]) replaced by spaces."""
     pieces: list[str] = []
     done = 0
     for start, end in zip(starts, ends, strict=True):
         pieces += (text[done:start], " " * (end - start))
         done = end
     pieces.append(text[done:])
-    masked_text = "".join(pieces)
-    # A blanked span sits on one line, and a link never crosses a line end: only the lines holding one are
-    # searched for a link that blanking joined out of pieces markdown-it never joins.
+    return "".join(pieces)
+
+
+def _joins_a_link(masked_text: str, starts: list[int], ends: list[int]) -> bool:
+    """Blanking the spans joined a link out of pieces markdown-it never joins. A blanked span sits on one line,
+    and a link never crosses a line end: only the lines holding one are searched."""
     line_end = -1
     for span_start in starts:
         if span_start < line_end:
@@ -237,8 +311,8 @@ def mask_markup(body: str) -> tuple[str, str, set[int]] | None:
                   *MDLINK_FIND.finditer(masked_text, line_start, line_end)):
             k = bisect.bisect_right(ends, m.start())  # the first blanked span ending past the link's start
             if k < len(starts) and starts[k] < m.end():
-                return None
-    return masked_text, for_headings, hidden
+                return True
+    return False
 
 
 _FENCE_OPEN = re.compile(r"(`{3,}|~{3,})(.*)")
