@@ -48,7 +48,7 @@ from wikic.pages.lock import writer
 from wikic.pages.log_file import listed, notes, row, usage
 from wikic.pages.render import clean_text, clean_title
 from wikic.query.answer import QueryOptions, QueryResult, TextSink, answer_question
-from wikic.query.retrieve import link_ref
+from wikic.query.retrieve import ContextItem, link_ref
 from wikic.resources import page_skeleton
 from wikic.vault import frontmatter as fm_parser
 from wikic.vault.formats.anchors import strip_anchors
@@ -290,24 +290,15 @@ def _summary(answer: str, titles: dict[str, str]) -> str:
 
 
 def _write_query(context: VaultContext, result: QueryResult, rel: str, today: dt.date, *, created: bool) -> SavedQuery:
+    """File `result` as the query page `rel`, with what the save brings elsewhere (the "Asked about" of the
+    pages it cites, index.md, the overview, log.md): every write planned before any is made, then made
+    through one journal."""
     root = Path(context.root).resolve()
     saved = SavedQuery(rel, created)
     schema = context.schema
-    items = result.cited_items
-    cited = {item.path: item.fingerprint for item in items if item.kind == "page" and item.fingerprint}
-    sources = sorted({s for item in items for s in item.sources if s.startswith(RAW_DIR + "/")}
-                     | {item.path for item in items if item.kind == "raw"})
-    sources = [s for s in sources if (root / s).is_file()]
-    quoted = {item.path for item in items if item.kind == "raw"}
+    cited, sources, quoted = _answer_sources(root, result.cited_items)
     vault = load_vault(root, use_cache=True, schema=schema)
     related = _related_pages(vault, sources, quoted, {*cited, rel})
-    taxonomy = schema.tag_set
-    tags: list[str] = []
-    for item in items:
-        for tag in item.tags:
-            tag = tag.lstrip("#").lower()
-            if tag not in tags and (not taxonomy or tag in taxonomy):
-                tags.append(tag)
     # Frontmatter values holding "[[...]]" are links to Obsidian and lint: a question quoting one must not be.
     question = " ".join(result.question.split()).replace("[[", "[").replace("]]", "]")
     answer = page_safe(result.answer)
@@ -315,8 +306,87 @@ def _write_query(context: VaultContext, result: QueryResult, rel: str, today: dt
 
     old_text = read_text_inside(root, root / rel) if not created else None
     old_data, old_body = split_page(old_text) if old_text is not None else (None, "")
-    old_linked = _asked_from(old_data or {})
-    data: dict[str, Any] = dict(old_data or {})
+    fresh = {
+        "sources": sources,
+        "summary": _summary(answer, {item.ref: item.title for item in result.retrieval.items}),
+        "question": question,
+        "cited": cited,
+        "related": related,
+    }
+    data = _query_frontmatter(old_data or {}, title, today, _answer_tags(result.cited_items, schema.tag_set), fresh)
+    body = old_body if old_text is not None else page_skeleton("query").opening(clean_text(title, 200))
+    merged = merge_blocks(body, [(ANSWER_KEY, answer, None)])
+    if merged.kept:
+        raise VaultError(f"{rel}: the answer block was edited by hand, so it was not replaced")
+    saved.related = related
+
+    # Plan every write before making any: the journal then finishes a save killed half-way.
+    writes = _Writes({rel: old_text})
+    names = LinkNames(vault.files)
+    if created:
+        names.add(rel)  # a new page is linked to before it exists
+    writes.texts[rel] = dump_frontmatter(data) + _with_see_also(vault, names, rel, merged.text, saved).lstrip("\n")
+    writes.before[INDEX_FILE] = read_text_inside(root, root / INDEX_FILE)
+    types = list(schema.page_folders) or list(PAGE_FOLDERS)
+    entry = Entry("query", link_ref(names, rel), data["summary"])
+    writes.texts[INDEX_FILE] = upsert_entry(writes.before[INDEX_FILE], entry, types)
+    asked = _asked_from(data) | _asked_from(old_data or {})
+    _plan_asked(root, _query_pages(vault, rel, writes.texts[rel]), sorted(asked), names, writes, saved)
+    # the overview's counts and latest changes take the answer in (from the vault as this save leaves it)
+    hubs = HubPlanner(root, schema, today, planned=writes.changed())
+    log = [row(today, "query", hubs.link(rel, str(data["title"])), _said(hubs, result, created))]
+    hubs.log(log)
+    hub_plan = hubs.plan()
+
+    plan = journal.Journal()
+    for path, text in writes.changed().items():
+        plan.add_page(path, writes.before[path], text)
+    for path, (on_disk, text) in hub_plan.pages.items():
+        plan.add_page(path, on_disk, text)
+    plan.add_log(root, log)
+    plan.palace = [saved.path, *saved.asked_pages]
+    plan.commit(root, list(schema.page_folders))
+    saved.warnings.extend(_unlinked(root, rel, quoted, schema))
+    return saved
+
+
+@dataclass
+class _Writes:
+    """The texts a save plans (path -> new text), and what each path held before (None: no file)."""
+
+    before: dict[str, str | None]
+    texts: dict[str, str] = field(default_factory=dict)
+
+    def changed(self) -> dict[str, str]:
+        return {p: t for p, t in self.texts.items() if t != self.before[p]}
+
+
+def _answer_sources(root: Path, items: list[ContextItem]) -> tuple[dict[str, str], list[str], set[str]]:
+    """(cited page -> its fingerprint, the raw sources the answer rests on that are there, the raw files it
+    quotes), from the cited `items`."""
+    cited = {item.path: item.fingerprint for item in items if item.kind == "page" and item.fingerprint}
+    sources = sorted({s for item in items for s in item.sources if s.startswith(RAW_DIR + "/")}
+                     | {item.path for item in items if item.kind == "raw"})
+    quoted = {item.path for item in items if item.kind == "raw"}
+    return cited, [s for s in sources if (root / s).is_file()], quoted
+
+
+def _answer_tags(items: list[ContextItem], taxonomy: frozenset[str]) -> list[str]:
+    """The cited items' tags, in order and once each; only the taxonomy's when SCHEMA.md has one."""
+    tags: list[str] = []
+    for item in items:
+        for tag in item.tags:
+            tag = tag.lstrip("#").lower()
+            if tag not in tags and (not taxonomy or tag in taxonomy):
+                tags.append(tag)
+    return tags
+
+
+def _query_frontmatter(old: dict[str, Any], title: str, today: dt.date, tags: list[str],
+                       fresh: dict[str, Any]) -> dict[str, Any]:
+    """The query page's frontmatter: what it had (`old`: a person's title and tags stay), with `fresh`'s values
+    and the cited pages' `tags` added."""
+    data: dict[str, Any] = dict(old)
     kept_tags = [t for t in data.get("tags") or [] if isinstance(t, str)] if isinstance(data.get("tags"), list) else []
     data.update({
         "title": data.get("title") if isinstance(data.get("title"), str) and data.get("title") else title,
@@ -325,43 +395,30 @@ def _write_query(context: VaultContext, result: QueryResult, rel: str, today: dt
         "type": "query",
         # a person's tags stay; the cited pages' tags are added
         "tags": list(dict.fromkeys([*kept_tags, *tags[:MAX_TAGS]])),
-        "sources": sources,
-        "summary": _summary(answer, {item.ref: item.title for item in result.retrieval.items}),
-        "question": question,
-        "cited": cited,
-        "related": related,
+        **fresh,
     })
-    if not related:
+    if not fresh["related"]:
         del data["related"]
-    body = old_body if old_text is not None else page_skeleton("query").opening(clean_text(title, 200))
-    merged = merge_blocks(body, [(ANSWER_KEY, answer, None)])
-    if merged.kept:
-        raise VaultError(f"{rel}: the answer block was edited by hand, so it was not replaced")
-    saved.related = related
+    return data
 
-    # Plan every write before making any: the journal then finishes a save killed half-way.
-    before: dict[str, str | None] = {rel: old_text}
-    texts: dict[str, str] = {}
-    files = vault.files
-    names = LinkNames(files)
-    if created:
-        names.add(rel)  # a new page is linked to before it exists
-    link = link_ref(names, rel)
+
+def _with_see_also(vault: Vault, names: LinkNames, rel: str, body: str, saved: SavedQuery) -> str:
+    """`body` of the query page with its See also: the pages built on the answer's sources (`saved.related`)."""
+    related = saved.related
     titles = {p: str((vault.notes[p].frontmatter or {}).get("title") or posixpath.basename(p)[:-3]) for p in related}
     see_also = ", ".join(_link(link_ref(names, p), titles[p]) for p in related)
-    body_text, kept = _with_block(
-        merged.text, RELATED_KEY, f"- See also: {see_also}" if related else None, RELATED_SECTION
-    )
+    text, kept = _with_block(body, RELATED_KEY, f"- See also: {see_also}" if related else None, RELATED_SECTION)
     if kept:
         saved.kept_edits.append(f"{rel}: {RELATED_KEY}")
-    texts[rel] = dump_frontmatter(data) + body_text.lstrip("\n")
-    before[INDEX_FILE] = read_text_inside(root, root / INDEX_FILE)
-    types = list(schema.page_folders) or list(PAGE_FOLDERS)
-    texts[INDEX_FILE] = upsert_entry(before[INDEX_FILE], Entry("query", link, data["summary"]), types)
-    queries = _query_pages(vault, rel, texts[rel])
-    for page in sorted(_asked_from(data) | old_linked):
-        if page in texts:
-            current = texts[page]
+    return text
+
+
+def _plan_asked(root: Path, queries: list[tuple[str, str, str, set[str]]], pages: list[str], names: LinkNames,
+                writes: _Writes, saved: SavedQuery) -> None:
+    """Plan the "Asked about" block of each of `pages`: the query pages (`queries`) that list it."""
+    for page in pages:
+        if page in writes.texts:
+            current = writes.texts[page]
         else:
             try:
                 found = read_text_inside(root, root / page)
@@ -369,34 +426,21 @@ def _write_query(context: VaultContext, result: QueryResult, rel: str, today: dt
                 continue
             if found is None:
                 continue
-            current = before[page] = found
+            current = writes.before[page] = found
         new, kept = _update_asked(current, [q[:3] for q in queries if page in q[3]], names)
         if new is not None:
-            texts[page] = new
+            writes.texts[page] = new
             saved.asked_pages.append(page)
         if kept:
             saved.kept_edits.append(f"{page}: {ASKED_KEY}")
-    # the overview's counts and latest changes take the answer in (from the vault as this save leaves it)
-    hubs = HubPlanner(root, schema, today, planned={p: t for p, t in texts.items() if t != before[p]})
+
+
+def _said(hubs: HubPlanner, result: QueryResult, created: bool) -> str:
+    """What the save's log.md row says: refreshed or not, the citations, the tokens."""
     shown = [hubs.link(c.path) if c.path.endswith(".md") and not c.path.startswith(RAW_DIR + "/") else f"[[{c.path}]]"
              for c in result.citations]
-    said = notes("refreshed" if not created else "", listed("cited", list(dict.fromkeys(shown))),
+    return notes("refreshed" if not created else "", listed("cited", list(dict.fromkeys(shown))),
                  usage(result.tokens, result.cost, cached=result.cached))
-    log = [row(today, "query", hubs.link(rel, str(data["title"])), said)]
-    hubs.log(log)
-    hub_plan = hubs.plan()
-
-    plan = journal.Journal()
-    for path, text in texts.items():
-        if text != before[path]:
-            plan.add_page(path, before[path], text)
-    for path, (on_disk, text) in hub_plan.pages.items():
-        plan.add_page(path, on_disk, text)
-    plan.add_log(root, log)
-    plan.palace = [saved.path, *saved.asked_pages]
-    plan.commit(root, list(schema.page_folders))
-    saved.warnings.extend(_unlinked(root, rel, quoted, schema))
-    return saved
 
 
 def _asked_from(fm: dict[str, Any]) -> set[str]:
