@@ -67,7 +67,7 @@ def _stats(times: list[float]) -> dict[str, float]:
 def measure(root: Path, reps: int) -> dict[str, object]:
     schema = load_schema(root)
     importlib.import_module("networkx")  # imported once per process, by whatever needs it first
-    load_vault(root, use_cache=True)  # the parse cache, as a vault that was linted or ingested has it
+    load_vault(root, use_cache=True, schema=schema)  # the parse cache, as a vault that was linted or ingested has it
     view_times, view = _timed(lambda: build_view(root, schema), reps)
 
     def links() -> int:
@@ -96,7 +96,7 @@ def measure(root: Path, reps: int) -> dict[str, object]:
     one_times, _ = _timed(one_source, reps)
 
     def one_source_read() -> float:
-        vault = load_vault(root, use_cache=True)  # what the compile read: an ingest hands it over
+        vault = load_vault(root, use_cache=True, schema=schema)  # what the compile read: an ingest hands it over
         start = time.perf_counter()
         planner = HubPlanner(root, schema, TODAY, vault=vault)
         planner.source_pages([raw] if raw else [], missing=False)

@@ -72,6 +72,7 @@ def _load_standin() -> Any:
 
 standin = _load_standin()
 
+from wikic.context import VaultContext  # noqa: E402
 from wikic.ingest import pipeline  # noqa: E402 - after the thread limits and sys.path above
 from wikic.ingest.pipeline import MAX_CONTEXT_PAGES, IngestOptions, ingest  # noqa: E402 - after the thread limits and sys.path above
 from wikic.text.tokens import estimate_messages, estimate_tokens  # noqa: E402 - after the thread limits and sys.path above
@@ -476,9 +477,10 @@ def run_wall(reps: int, use_palace: bool, profile: Path | None) -> dict[str, Any
                 if profiler:
                     profiler.enable()
                 c0, t0 = time.process_time(), time.perf_counter()
-                report = ingest(
-                    root, IngestOptions(inputs=[str(inbox / n) for n in sorted(texts)], use_palace=use_palace)
-                )
+                with VaultContext(root) as context:
+                    report = ingest(
+                        context, IngestOptions(inputs=[str(inbox / n) for n in sorted(texts)], use_palace=use_palace)
+                    )
                 t1, c1 = time.perf_counter(), time.process_time()
                 if profiler:
                     profiler.disable()
@@ -536,13 +538,14 @@ def run_prompt(sizes: list[int], use_palace: bool) -> dict[str, Any]:
                 from wikic.palace import sync
 
                 t0 = time.perf_counter()
-                sync(template)
+                sync(template, VaultContext(template).settings)
                 index_seconds = time.perf_counter() - t0
             root = Path(tmp) / f"wiki-{size}"
             shutil.copytree(template, root)  # a fresh copy: the ingest writes into it
             before = len(server.chat_requests())
             t0 = time.perf_counter()
-            report = ingest(root, IngestOptions(inputs=[str(src)], use_palace=use_palace, lint_after=False))
+            with VaultContext(root) as context:
+                report = ingest(context, IngestOptions(inputs=[str(src)], use_palace=use_palace, lint_after=False))
             wall = time.perf_counter() - t0
             reqs = server.chat_requests()[before:]
             s = report.sources[0]

@@ -63,6 +63,7 @@ sys.path.insert(0, str(BENCH))
 
 import ingest_bench  # noqa: E402 - the stand-in loader and the vault helpers of the other ingest bench
 
+from wikic.context import VaultContext  # noqa: E402
 from wikic.ingest.pipeline import IngestOptions, ingest  # noqa: E402
 from wikic.text.tokens import estimate_messages, estimate_tokens  # noqa: E402
 from wikic.vault.init import init_vault  # noqa: E402
@@ -254,7 +255,8 @@ def run_ingest(root: Path, inputs: list[str], profile: Path | None = None) -> di
             profiler = cProfile.Profile()
             profiler.enable()
         t0, c0 = time.perf_counter(), time.process_time()
-        report = ingest(root, IngestOptions(inputs=inputs))
+        with VaultContext(root) as context:
+            report = ingest(context, IngestOptions(inputs=inputs))
         wall, cpu = time.perf_counter() - t0, time.process_time() - c0
         if profiler is not None:
             profiler.disable()
@@ -285,7 +287,8 @@ def run_growth(batch: int, base: int, reps: int) -> dict[str, Any]:
         base_inputs = write_inbox(tmp_path / "base", make_reports(1, base))
         template = new_vault(tmp_path / "template", server.base_url)
         t0 = time.perf_counter()
-        ingest(template, IngestOptions(inputs=base_inputs))
+        with VaultContext(template) as context:
+            ingest(context, IngestOptions(inputs=base_inputs))
         build = time.perf_counter() - t0
         base_pages = pages_in(template)
         print(f"  built the {base}-source vault: {base_pages} pages, {build:.0f} s", flush=True)
@@ -350,10 +353,11 @@ def settle(root: Path) -> None:
     rebuilt_compiled(root, dt.date.today().isoformat()).save()
     add_hubs(root)
     rules = ("broken-wikilink", "index-gap", "frontmatter")
-    run_lint(root, LintOptions(select=rules, use_cache=True))
+    run_lint(VaultContext(root), LintOptions(select=rules, use_cache=True))
     # a second lint (another day: not served the first one's report) from the parse cache, as the lint ending a
     # later run: it leaves the cache of link resolutions that a cold lint never writes
-    run_lint(root, LintOptions(select=rules, use_cache=True, today=dt.date.today() + dt.timedelta(days=1)))
+    later = dt.date.today() + dt.timedelta(days=1)
+    run_lint(VaultContext(root), LintOptions(select=rules, use_cache=True, today=later))
 
 
 def run_overhead(sizes: list[int], sources: int, reps: int, profile: Path | None) -> dict[str, Any]:
@@ -367,7 +371,7 @@ def run_overhead(sizes: list[int], sources: int, reps: int, profile: Path | None
             template = new_vault(tmp_path / f"template-{size}", server.base_url)
             populate(template, size)
             t0 = time.perf_counter()
-            sync(template)
+            sync(template, VaultContext(template).settings)
             index_seconds = time.perf_counter() - t0
             settle(template)
             runs = []

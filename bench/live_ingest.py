@@ -39,6 +39,7 @@ from typing import Any
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
+from wikic.context import VaultContext  # noqa: E402
 from wikic.ingest.pipeline import IngestOptions, ingest  # noqa: E402
 from wikic.pages.blocks import find_block  # noqa: E402
 from wikic.vault.formats.anchors import find_anchors  # noqa: E402
@@ -202,7 +203,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         started = time.monotonic()
         options = IngestOptions(inputs=[str(s) for s in sources], use_palace=False, worked_example=not args.no_example,
                                 compose=False if args.compare_compose or args.no_compose else None)
-        report = ingest(root, options)
+        report = ingest(VaultContext(root), options)  # no palace: nothing to close
         result = measure(root, report, expected, time.monotonic() - started)
         texts = " ".join(s.read_text(encoding="utf-8") for s in sources)
         result["page_names_not_in_sources"] = not_in_sources(root, texts)
@@ -216,7 +217,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             shutil.copytree(root / ".wikic" / "cache" / "llm", second / ".wikic" / "cache" / "llm",
                             dirs_exist_ok=True)
             started = time.monotonic()
-            again = ingest(second, replace(options, compose=True))
+            again = ingest(VaultContext(second), replace(options, compose=True))
             composed = measure(second, again, expected, time.monotonic() - started)
             result["with_compose"] = {k: composed[k] for k in COMPARED}
             # extraction requests the cache did not answer (0: the claims are the first run's)

@@ -203,6 +203,7 @@ def write_export(path: Path, megabytes: float, *, messages: int = 24, words: int
 BRING_IN = textwrap.dedent("""
     import sys
     from pathlib import Path
+    from wikic.context import VaultContext
     from wikic.conversations.detect import detect
     from wikic.conversations.intake import bring_in
     root, export = Path(sys.argv[1]), Path(sys.argv[2])
@@ -217,7 +218,7 @@ INGEST_SUBSET = textwrap.dedent("""
     from fake_llm import FakeLLM
     llm = FakeLLM().respond_with(lambda messages: {"summary": "A conversation.", "entities": [], "concepts": [],
                                                    "comparisons": [], "relations": []})
-    report = ingest(Path(sys.argv[1]), IngestOptions(inputs=[sys.argv[2]], use_palace=False), llm=llm)
+    report = ingest(VaultContext(Path(sys.argv[1])), IngestOptions(inputs=[sys.argv[2]], use_palace=False), llm=llm)
     compiled = sum(1 for s in report.sources if s.status == "compiled")
     print(f"{compiled} {len(llm.history)}", file=sys.stderr)
 """)

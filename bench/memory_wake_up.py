@@ -21,6 +21,7 @@ REPO = HERE.parent
 if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
+from wikic.context import VaultContext  # noqa: E402
 from wikic.pages.blocks import merge_blocks  # noqa: E402
 from wikic.vault.formats.anchors import render as render_anchor  # noqa: E402
 from wikic.vault.formats.memory_items import SECTIONS, MemoryItem, block_key, render_items  # noqa: E402
@@ -107,10 +108,10 @@ def measure_wake_up(root: Path, reps: int) -> dict[str, Any]:
     cold = []
     for _ in range(max(1, reps // 2)):
         index.unlink(missing_ok=True)
-        cold += _timed(lambda: wake_up(root, as_of=AS_OF), 1)
-    warm = _timed(lambda: wake_up(root, as_of=AS_OF), reps)
-    warm_cpu = _timed(lambda: wake_up(root, as_of=AS_OF), reps, time.process_time)
-    briefing = wake_up(root, as_of=AS_OF)
+        cold += _timed(lambda: wake_up(VaultContext(root), as_of=AS_OF), 1)
+    warm = _timed(lambda: wake_up(VaultContext(root), as_of=AS_OF), reps)
+    warm_cpu = _timed(lambda: wake_up(VaultContext(root), as_of=AS_OF), reps, time.process_time)
+    briefing = wake_up(VaultContext(root), as_of=AS_OF)
     return {"cold_s": round(statistics.median(cold), 3), "warm_s": round(statistics.median(warm), 3),
             "warm_min_s": round(min(warm), 3), "warm_cpu_s": round(statistics.median(warm_cpu), 3),
             "memories_shown": sum(len(s.items) for s in briefing.sections),

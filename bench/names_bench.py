@@ -33,6 +33,7 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "tests"))
 
+from wikic.context import VaultContext  # noqa: E402
 from wikic.ingest.pipeline import IngestOptions, ingest  # noqa: E402
 from wikic.lint.run import LintOptions, run_lint  # noqa: E402
 from wikic.text.common_words import function_word  # noqa: E402
@@ -85,7 +86,7 @@ def measure(root: Path, report: Any, expected: dict[str, Any], seconds: float) -
                 ordinary_links.append(f"{path}: {match.group(0)}")
     refused = Counter(r["reason"] for s in report.sources for r in s.names_refused)
     aliases_refused = Counter(r["reason"] for s in report.sources for r in s.aliases_refused)
-    lint = run_lint(root, LintOptions(use_cache=False, strict=True))
+    lint = run_lint(VaultContext(root), LintOptions(use_cache=False, strict=True))
     return {
         "pages": len(pages),
         "page_titles": sorted(t for t, _, _ in pages.values()),
@@ -137,7 +138,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                                          encoding="utf-8")
         started = time.monotonic()
         try:
-            report = ingest(root, IngestOptions(inputs=[str(s) for s in sources], use_palace=False,
+            report = ingest(VaultContext(root), IngestOptions(inputs=[str(s) for s in sources], use_palace=False,
                                                 compose=args.compose, lint_after=False))
         finally:
             if server is not None:

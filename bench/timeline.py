@@ -39,6 +39,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))  # the
 
 from fake_llm import FakeLLM
 
+from wikic.context import VaultContext
 from wikic.facts.lookup import facts_for
 from wikic.ingest.pipeline import IngestOptions, ingest
 from wikic.lint.run import LintOptions, run_lint
@@ -158,7 +159,7 @@ def run(subjects: int, sources: int, seed: int) -> dict[str, Any]:
             path = inbox / f"update-{n:03d}.md"
             path.write_text(source_text(change), encoding="utf-8")
             start = time.perf_counter()
-            report = ingest(root, IngestOptions(inputs=[str(path)], use_palace=False, lint_after=False,
+            report = ingest(VaultContext(root), IngestOptions(inputs=[str(path)], use_palace=False, lint_after=False,
                                                 today=TODAY), llm=llm)
             seconds.append(time.perf_counter() - start)
             failed = [s for s in report.sources if s.status != "compiled"]
@@ -174,7 +175,7 @@ def run(subjects: int, sources: int, seed: int) -> dict[str, Any]:
         wrong: list[str] = []
         current_conflicts = 0
         for subject, mine in by_subject.items():
-            answer = facts_for(root, subject, TODAY)
+            answer = facts_for(root, VaultContext(root).schema, subject, TODAY)
             text = (root / answer.page).read_text(encoding="utf-8")
             on_page = {plain_text(c.text) for c in scan(text)}
             lost += sum(1 for c in mine if f"{subject} runs its platform on {c.value}" not in on_page)
@@ -182,7 +183,7 @@ def run(subjects: int, sources: int, seed: int) -> dict[str, Any]:
                 current_conflicts += 1
             for day in questions(mine):
                 want = expected_at(mine, day)
-                got = facts_for(root, subject, day)
+                got = facts_for(root, VaultContext(root).schema, subject, day)
                 values = {plain_text(p.claim.text).rsplit(" ", 1)[-1] for p in got.held}
                 asked += 1
                 if values == want:
@@ -194,7 +195,7 @@ def run(subjects: int, sources: int, seed: int) -> dict[str, Any]:
                     flagged_missed += not got.contested
                 elif got.contested:
                     flagged_false += 1
-        lint = run_lint(root, LintOptions(select=("contradiction",), today=TODAY))
+        lint = run_lint(VaultContext(root), LintOptions(select=("contradiction",), today=TODAY))
         reported = {f.path for f in lint.findings if f.severity == "warning"}
     return {
         "subjects": len(by_subject),

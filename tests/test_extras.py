@@ -154,7 +154,8 @@ def test_ingest_without_the_palace_extra_says_so_or_runs_without_the_index(
 def test_status_shows_an_indexed_palace_from_its_manifest_without_the_extra(
     make_vault, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from wikic.palace import sync
+    from library import sync
+
     from wikic.palace.store_process import store_process
 
     root = make_vault({"entities/a.md": "---\ntitle: A\n---\n# A\n\nAda wrote programs.\n"})

@@ -12,12 +12,13 @@ from typing import Any
 import jsonschema
 import pytest
 import yaml
+from library import run_lint
 from testkit import make_vault, page
 
 from wikic import resources
 from wikic.ingest.plan_model import ChunkPlan
 from wikic.json_schemas import generated, main, stale
-from wikic.lint.run import LintOptions, run_lint
+from wikic.lint.run import LintOptions
 from wikic.pages.frontmatter import FM_ORDER
 from wikic.pages.index_file import bare_index, render_index, section_titles
 from wikic.pages.log_file import appended, row

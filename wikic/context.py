@@ -11,16 +11,21 @@ the library, so that nothing below the faces reads wikic.toml or SCHEMA.md or op
 Each file is read once, and again only if it changed since (its size, modification time and inode), so a
 long-lived context (the MCP server's, `wikic watch`'s) sees an edit and a command's reads each file once.
 Settings and SCHEMA.md are read when first needed, not when the context is made: a command reports the
-problem of the file it reads first, as it always did. The library's entry points take a context or a vault
-folder (`VaultContext.of`), so they stay callable from Python with a path.
+problem of the file it reads first, as it always did.
+
+The context is the only door: the library's entry points take one (never a folder), and nothing but this
+module reads wikic.toml or SCHEMA.md; a layer below it (the palace, the facts, the vault model) is handed
+what it needs, the settings or the schema, by whoever holds the context. A script opens one as the faces do:
+
+    with VaultContext(root) as context:
+        report = run_lint(context)
 """
 
 from __future__ import annotations
 
 import os
 import threading
-from collections.abc import Iterator, Mapping
-from contextlib import contextmanager
+from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -70,25 +75,6 @@ class VaultContext:
         self._palace_given = palace is not None
         # held by whoever uses the palace where threads share this context (the MCP server's tools)
         self.palace_lock = threading.RLock()
-
-    @classmethod
-    def of(cls, vault: VaultContext | Path | str, overrides: Mapping[str, Any] | None = None) -> VaultContext:
-        """`vault` itself when it is a context, else a new context of that folder (a library entry point
-        called from Python with a path)."""
-        return vault if isinstance(vault, VaultContext) else cls(Path(vault), overrides)
-
-    @classmethod
-    @contextmanager
-    def using(
-        cls, vault: VaultContext | Path | str, overrides: Mapping[str, Any] | None = None
-    ) -> Iterator[VaultContext]:
-        """`vault` itself when it is a context (its giver closes it); else a context of that folder, made for
-        the block and closed after it (what it opened, the palace, is closed with it)."""
-        if isinstance(vault, VaultContext):
-            yield vault
-            return
-        with cls(Path(vault).resolve(), overrides) as context:
-            yield context
 
     # -- what is read ------------------------------------------------------------------------------------
     @property

@@ -12,6 +12,7 @@ from wikic.errors import UsageError
 from wikic.vault.graph import build, health
 from wikic.vault.layout import is_vault
 from wikic.vault.load import load_vault
+from wikic.vault.schema_md import Schema
 
 
 def _portable(graph: nx.MultiDiGraph[str]) -> nx.MultiDiGraph[str]:
@@ -25,14 +26,14 @@ def _portable(graph: nx.MultiDiGraph[str]) -> nx.MultiDiGraph[str]:
 
 
 def graph_report(
-    root: Path, *, graphml: Path | None = None, json_file: Path | None = None, top: int = 10
+    root: Path, schema: Schema, *, graphml: Path | None = None, json_file: Path | None = None, top: int = 10
 ) -> dict[str, Any]:
     for target in (graphml, json_file):  # before the vault is read: a long read must not end in this error
         if target is not None and not Path(target).expanduser().absolute().parent.is_dir():
             raise UsageError(
                 f"cannot write {target}: its folder does not exist", hint="give a path in a folder that exists"
             )
-    vault = load_vault(root, use_cache=is_vault(root))  # a plain folder is read, never written to
+    vault = load_vault(root, use_cache=is_vault(root), schema=schema)  # a plain folder is read, never written to
     lg = build(vault)
     report = health(lg, vault, top=top)
     written = []

@@ -10,7 +10,6 @@ write (ingest indexes what it writes through it), so searches always see the lat
 
 from __future__ import annotations
 
-import difflib
 import functools
 import hmac
 import inspect
@@ -176,10 +175,12 @@ class WikiTools:
         return f"{found}\n\n{text}{note}"
 
     def _no_page(self, page: str, files: dict[str, Any]) -> str:
-        names = {posixpath.basename(p)[:-3]: p for p in files if p.endswith(".md")}
-        close = difflib.get_close_matches(page.strip().lower(), [n.lower() for n in names], n=5, cutoff=0.6)
-        by_lower = {n.lower(): p for n, p in names.items()}
-        hint = f" Did you mean: {', '.join(by_lower[c] for c in close)}?" if close else ""
+        from wikic.lint.close_names import Names
+
+        # as lint offers a name for a broken link, but whatever the case of the letters asked
+        by_lower = {posixpath.basename(p)[:-3].lower(): p for p in files if p.endswith(".md")}
+        close = Names(by_lower).closest(page.strip().lower())
+        hint = f" Did you mean: {by_lower[close]}?" if close else ""
         return (f"No page “{page}” in this vault.{hint} Give a vault path (entities/openai.md) or a page name "
                 "(openai); find pages with search or list_pages.")
 
@@ -299,7 +300,8 @@ class WikiTools:
             return f"Unknown kind “{kind}”: use one of {', '.join(RAW_SUBDIRS)}."
         heading = " ".join(title.split()) or "Note"
         body = f"# {heading}\n\n{text.strip()}\n"
-        (captured,) = capture(self.root, ["-"], kind=kind, stdin=body.encode("utf-8"))
+        (captured,) = capture(self.root, ["-"], kind=kind, settings=self.context.settings.ingest,
+                              stdin=body.encode("utf-8"))
         state = "Captured" if captured.new else "Already captured (same text)"
         with self._lock:
             # searchable at once, before any ingest (a later ingest of a file already in raw/ does not index it)
@@ -312,7 +314,7 @@ class WikiTools:
     def facts(self, subject: str, as_of: str | None = None) -> str:
         from wikic.facts.lookup import facts_for, render_facts
 
-        return render_facts(facts_for(self.root, subject, as_of or None))
+        return render_facts(facts_for(self.root, self.context.schema, subject, as_of or None))
 
     def invalidate(self, claim: str, reason: str, on: str | None = None) -> str:
         from wikic.ingest.invalidate import invalidate
@@ -331,7 +333,7 @@ class WikiTools:
     def wake_up(self, budget: int = 900, project: str | None = None, overview: bool = False) -> str:
         from wikic.memory.briefing import wake_up
 
-        return wake_up(self.root, budget=max(20, min(budget, 20_000)), project=project or None,
+        return wake_up(self.context, budget=max(20, min(budget, 20_000)), project=project or None,
                        overview=overview).text
 
     def overview(self) -> str:
@@ -351,7 +353,7 @@ class WikiTools:
     def recall(self, query: str = "", kind: str | None = None, subject: str | None = None, k: int = 10) -> str:
         from wikic.memory.recall import recall
 
-        found = recall(self.root, query, kind=kind or None, subject=subject or None, k=k)
+        found = recall(self.context, query, kind=kind or None, subject=subject or None, k=k)
         if not found:
             filters = ", ".join(f"{name} {value}" for name, value in (("kind", kind), ("subject", subject)) if value)
             asked = f" “{_echo(query)}”" if query else ""

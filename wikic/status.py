@@ -145,10 +145,9 @@ def extraction_counts(compiled: Compiled) -> dict[str, Any]:
 
 
 def vault_status(
-    vault: VaultContext | Path, *, lint: bool = True, recent: int = 10, today: dt.date | None = None
+    context: VaultContext, *, lint: bool = True, recent: int = 10, today: dt.date | None = None
 ) -> VaultStatus:
-    """What the vault holds and how it stands (`vault`: its context, or its folder)."""
-    context = VaultContext.of(vault)
+    """What the vault holds and how it stands."""
     root = Path(context.root).resolve()
     require_vault(root)
     schema = context.checked_schema()  # pages per type follow SCHEMA.md's page types: refused when it is misread

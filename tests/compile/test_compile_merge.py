@@ -10,15 +10,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from library import ingest, page_names
 from standin_openai import StandinServer
 from vectorstores import SOURCES, extraction
 
 from wikic.compile.compiler import Compiler, CompileSetting
 from wikic.compile.plan import Anchor, Axis, Cell, Comparison, Concept, Entity, Fact, Plan, Section
 from wikic.compile.writing import PageWriter
-from wikic.ingest.pipeline import IngestOptions, ingest
+from wikic.ingest.pipeline import IngestOptions
 from wikic.vault.init import init_vault
-from wikic.vault.names import page_names
 from wikic.vault.schema_md import load as load_schema
 from wikic.vault.state import Mentions
 

@@ -12,8 +12,9 @@ from typing import Any
 
 import pytest
 from fake_llm import FakeLLM
+from library import ingest
 
-from wikic.ingest.pipeline import IngestOptions, IngestReport, ingest
+from wikic.ingest.pipeline import IngestOptions, IngestReport
 from wikic.vault.formats.claims import scan
 from wikic.vault.init import init_vault
 from wikic.vault.state import compose_todos

@@ -16,12 +16,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from library import ingest
 from scripted import entity, fact, plan
 from standin_openai import StandinServer
 from typer.testing import CliRunner
 
 from wikic.cli import app
-from wikic.ingest.pipeline import MAX_CONTEXT_PAGES, IngestOptions, ingest
+from wikic.ingest.pipeline import MAX_CONTEXT_PAGES, IngestOptions
 from wikic.text.tokens import estimate_messages
 from wikic.vault.init import init_vault
 
@@ -122,7 +123,7 @@ def _ingest_once(
         for path, text in (pages or {}).items():
             (root / path).write_text(text, encoding="utf-8")
         if use_palace:
-            from wikic.palace import sync
+            from library import sync
 
             sync(root)
         src = tmp_path / f"{name}-source.md"
@@ -203,8 +204,9 @@ def test_an_ingest_whose_caller_holds_the_palace_lock_finishes(tmp_path: Path) -
     search the palace for their sources: they must not wait for that lock."""
     import threading
 
+    from library import sync
+
     from wikic.context import VaultContext
-    from wikic.palace import sync
 
     with StandinServer() as server:
         server.route = route

@@ -13,20 +13,20 @@ from pathlib import Path
 from typing import Any
 
 import yaml
+from library import ingest, load_vault, run_lint
 from scripted import SOURCES, entity, fact, plan, route
 from standin_openai import StandinServer
 from typer.testing import CliRunner
 
 from wikic.cli import app
 from wikic.hubs.overview import domain
-from wikic.ingest.pipeline import IngestOptions, ingest
-from wikic.lint.run import LintOptions, run_lint
+from wikic.ingest.pipeline import IngestOptions
+from wikic.lint.run import LintOptions
 from wikic.status import read_log
 from wikic.vault.formats.anchors import find_anchors
 from wikic.vault.formats.claims import plain_text, scan
 from wikic.vault.graph import build
 from wikic.vault.lead import page_lead
-from wikic.vault.load import load_vault
 from wikic.vault.schema_md import load as load_schema
 from wikic.vault.state import Compiled
 

@@ -9,13 +9,14 @@ import re
 from pathlib import Path
 
 import pytest
+from library import ingest, run_lint
 from scripted import SOURCES, entity, fact, plan, route
 from standin_openai import StandinServer
 from typer.testing import CliRunner
 
 from wikic.cli import app
-from wikic.ingest.pipeline import IngestOptions, ingest
-from wikic.lint.run import LintOptions, run_lint
+from wikic.ingest.pipeline import IngestOptions
+from wikic.lint.run import LintOptions
 from wikic.vault.init import init_vault
 
 

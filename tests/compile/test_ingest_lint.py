@@ -7,11 +7,12 @@ from pathlib import Path
 from typing import Any
 
 from fake_llm import FakeLLM
+from library import ingest, run_lint
 from testkit import page
 
-from wikic.ingest.pipeline import IngestOptions, ingest
+from wikic.ingest.pipeline import IngestOptions
 from wikic.ingest.report import render_report
-from wikic.lint.run import LintOptions, run_lint
+from wikic.lint.run import LintOptions
 from wikic.vault.init import init_vault
 
 SOURCE = ("# Two stores\n\nQuillstore is an embedded database written in Rust. Quillstore keeps its data in one "

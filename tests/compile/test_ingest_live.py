@@ -7,10 +7,11 @@ import re
 from pathlib import Path
 
 import pytest
+from library import ingest, run_lint
 from testkit import live_endpoint
 
-from wikic.ingest.pipeline import IngestOptions, ingest
-from wikic.lint.run import LintOptions, run_lint
+from wikic.ingest.pipeline import IngestOptions
+from wikic.lint.run import LintOptions
 from wikic.vault.frontmatter import split_page
 from wikic.vault.init import init_vault
 from wikic.vault.state import Mentions

@@ -17,10 +17,11 @@ from typing import Any
 
 import pytest
 from fake_llm import FakeLLM
+from library import ingest
 from scripted import SOURCES, route
 
 from wikic.compile.compiler import Compiler
-from wikic.ingest.pipeline import IngestOptions, IngestReport, ingest
+from wikic.ingest.pipeline import IngestOptions, IngestReport
 from wikic.llm.cache import ReplyCache
 from wikic.pages import journal
 from wikic.vault import write

@@ -12,8 +12,9 @@ from pathlib import Path
 from typing import Any
 
 from fake_llm import FakeLLM
+from library import ingest
 
-from wikic.ingest.pipeline import IngestOptions, ingest
+from wikic.ingest.pipeline import IngestOptions
 from wikic.pages.log_file import read_rows
 from wikic.progress import ProgressEvent
 from wikic.status import token_totals

@@ -11,13 +11,14 @@ from pathlib import Path
 from typing import Any
 from unittest.mock import patch
 
+from library import ingest
 from scripted import entity, fact, plan
 from standin_openai import StandinServer, is_compose_request
 from typer.testing import CliRunner
 
 from wikic.cli import app
 from wikic.cli._progress import ProgressDisplay
-from wikic.ingest.pipeline import IngestOptions, ingest
+from wikic.ingest.pipeline import IngestOptions
 from wikic.progress import ProgressEvent
 from wikic.vault.init import init_vault
 

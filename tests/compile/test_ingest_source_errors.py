@@ -9,8 +9,9 @@ from pathlib import Path
 from typing import Any
 
 from fake_llm import FakeLLM
+from library import ingest
 
-from wikic.ingest.pipeline import IngestOptions, ingest
+from wikic.ingest.pipeline import IngestOptions
 from wikic.vault.init import init_vault
 
 GOOD = "Chroma is an open-source vector database that runs inside a Python process."

@@ -9,14 +9,15 @@ from pathlib import Path
 from typing import Any
 
 import yaml
+from library import ingest, run_lint
 from scripted import entity, fact, plan
 from standin_openai import Behaviour, StandinServer, is_answer_request, reply
 from typer.testing import CliRunner
 from vectorstores import SOURCES, answer, extraction
 
 from wikic.cli import app
-from wikic.ingest.pipeline import IngestOptions, ingest
-from wikic.lint.run import LintOptions, run_lint
+from wikic.ingest.pipeline import IngestOptions
+from wikic.lint.run import LintOptions
 
 
 def _cli(root: Path, *args: str) -> Any:

@@ -12,9 +12,10 @@ from typing import Any
 import pytest
 from careless_model import careless_plan, source_of
 from fake_llm import FakeLLM
+from library import ingest, run_lint
 
-from wikic.ingest.pipeline import IngestOptions, IngestReport, ingest
-from wikic.lint.run import LintOptions, run_lint
+from wikic.ingest.pipeline import IngestOptions, IngestReport
+from wikic.lint.run import LintOptions
 from wikic.text.common_words import function_word
 from wikic.vault.frontmatter import split_page
 from wikic.vault.init import init_vault

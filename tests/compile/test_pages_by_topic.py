@@ -11,9 +11,10 @@ from typing import Any
 
 import pytest
 from fake_llm import FakeLLM
+from library import ingest
 
 from wikic.facts.same_fact import same_fact
-from wikic.ingest.pipeline import IngestOptions, IngestReport, ingest
+from wikic.ingest.pipeline import IngestOptions, IngestReport
 from wikic.vault.formats.claims import scan
 from wikic.vault.init import init_vault
 

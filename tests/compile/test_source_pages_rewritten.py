@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from library import ingest
 from scripted import entity, fact, plan
 from standin_openai import StandinServer
 from typer.testing import CliRunner
@@ -20,7 +21,7 @@ from typer.testing import CliRunner
 from wikic.cli import app
 from wikic.hubs import plan as hub_plan
 from wikic.hubs.source_page import render_source_page
-from wikic.ingest.pipeline import IngestOptions, ingest
+from wikic.ingest.pipeline import IngestOptions
 
 TODAY = dt.date(2026, 11, 29)
 NAMES = ["Acme", "Borealis", "Cobalt", "Dunmore", "Elmstead", "Fairhaven", "Glenrock", "Hollis"]

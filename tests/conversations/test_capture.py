@@ -9,12 +9,13 @@ from pathlib import Path
 
 import pytest
 from convkit import FIXTURES, files_of, finish, wikic_process
+from library import ingest, vault_status
 from typer.testing import CliRunner
 
 from wikic.cli import app
 from wikic.conversations.queue import quarantined, queued
-from wikic.ingest.pipeline import IngestOptions, ingest
-from wikic.status import render_status, vault_status
+from wikic.ingest.pipeline import IngestOptions
+from wikic.status import render_status
 from wikic.vault.state import ConversationLedger
 
 GROWN = (FIXTURES / "claude-code-session-grown.jsonl").read_bytes()

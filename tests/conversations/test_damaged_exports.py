@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 from convkit import FIXTURES, files_of, plan_for
 from fake_llm import FakeLLM
+from library import ingest
 from typer.testing import CliRunner
 
 from wikic.cli import app
@@ -24,7 +25,7 @@ from wikic.conversations.formats import gemini_cli
 from wikic.conversations.intake import _conversations, find_exports
 from wikic.conversations.jsonio import MAX_DEPTH, TooDeep, iter_array, parse, read_jsonl
 from wikic.errors import ExportError
-from wikic.ingest.pipeline import IngestOptions, ingest
+from wikic.ingest.pipeline import IngestOptions
 
 DEEP = "[" * 1000 + "]" * 1000
 SESSION = (FIXTURES / "claude-code-session.jsonl").read_text()

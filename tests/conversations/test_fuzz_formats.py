@@ -39,12 +39,13 @@ import pytest
 from convkit import FIXTURES, files_of, plan_for
 from fake_llm import FakeLLM
 from hypothesis import HealthCheck, given, settings, strategies as st
+from library import ingest
 
 from wikic.conversations.detect import LINE_FORMATS, detect
 from wikic.conversations.intake import _conversations
 from wikic.conversations.jsonio import read_jsonl
 from wikic.errors import WikicError
-from wikic.ingest.pipeline import IngestOptions, ingest
+from wikic.ingest.pipeline import IngestOptions
 from wikic.vault.init import init_vault
 
 LONG = os.environ.get("WIKIC_LONG_TESTS") == "1"

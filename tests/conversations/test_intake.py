@@ -11,10 +11,11 @@ from pathlib import Path
 
 import pytest
 from convkit import FIXTURES, files_of
+from library import ingest
 
 from wikic.errors import UsageError
 from wikic.ingest.pending import pending_inputs
-from wikic.ingest.pipeline import IngestOptions, ingest
+from wikic.ingest.pipeline import IngestOptions
 from wikic.palace.sources import scan
 from wikic.settings import IngestSettings
 from wikic.vault.formats.transcript import headers
@@ -140,7 +141,9 @@ def test_an_export_cannot_be_previewed(vault: Path, llm) -> None:
 
 
 def test_kept_exports_give_lint_nothing_to_report(vault: Path, llm, tmp_path: Path) -> None:
-    from wikic.lint.run import LintOptions, run_lint
+    from library import run_lint
+
+    from wikic.lint.run import LintOptions
 
     slack = tmp_path / "slack"
     shutil.copytree(FIXTURES / "slack-export", slack)
@@ -152,7 +155,7 @@ def test_kept_exports_give_lint_nothing_to_report(vault: Path, llm, tmp_path: Pa
 
 
 def test_status_counts_transcripts_as_sources_and_not_the_kept_exports(vault: Path, llm) -> None:
-    from wikic.status import vault_status
+    from library import vault_status
 
     shutil.copyfile(FIXTURES / "claude-ai-conversations.json", vault / "raw" / "claude.json")
     run(vault, llm, FIXTURES / "chatgpt-export.zip")

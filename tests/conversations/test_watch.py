@@ -10,10 +10,10 @@ import time
 from pathlib import Path
 
 from convkit import FIXTURES
+from library import watch
 
 from wikic.errors import WikicError
 from wikic.ingest.pipeline import IngestReport
-from wikic.ingest.watch import watch
 
 
 def test_watch_compiles_a_dropped_file_and_a_queued_capture(vault: Path, llm) -> None:

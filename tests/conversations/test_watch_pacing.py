@@ -13,12 +13,13 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from library import watch
 from typer.testing import CliRunner
 
 from wikic.cli import app
 from wikic.errors import WikicError
 from wikic.ingest.pipeline import IngestReport
-from wikic.ingest.watch import MIN_INTERVAL, SETTLE, Pacer, watch
+from wikic.ingest.watch import MIN_INTERVAL, SETTLE, Pacer
 
 TICK = 0.5  # the watch looks every half second when nothing changes
 

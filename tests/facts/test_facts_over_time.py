@@ -12,10 +12,10 @@ from typing import Any
 
 import pytest
 from fake_llm import FakeLLM
+from library import facts_for, ingest, run_lint
 
-from wikic.facts.lookup import facts_for
-from wikic.ingest.pipeline import IngestOptions, IngestReport, ingest
-from wikic.lint.run import LintOptions, run_lint
+from wikic.ingest.pipeline import IngestOptions, IngestReport
+from wikic.lint.run import LintOptions
 from wikic.vault.formats.claims import scan
 from wikic.vault.init import init_vault
 
@@ -146,8 +146,9 @@ def test_the_prompt_lists_current_claims_with_their_ids(tmp_path: Path) -> None:
 
 
 def test_the_claims_listed_to_the_model_are_bounded(tmp_path: Path) -> None:
+    from library import page_names
+
     from wikic.facts.lookup import MAX_PROMPT_LISTING_CHARS, listed_claims
-    from wikic.vault.names import page_names
 
     root = _vault(tmp_path)
     for batch in range(5):  # six facts a source, as the wire model allows
@@ -177,7 +178,9 @@ def test_claims_that_hold_at_the_same_time_and_disagree_are_contested_until_a_la
     assert "^[raw/articles/acme-cockroach.md:L6]" in found[0].message
     assert {p.claim.text for p in facts_for(root, "Acme", "2025-06").held} == {
         "Acme runs its platform on MongoDB", "Acme runs its platform on CockroachDB"}
-    from wikic.status import render_status, vault_status
+    from library import vault_status
+
+    from wikic.status import render_status
 
     status = vault_status(root, lint=False)
     assert status.contested == ["entities/acme.md"]
@@ -293,7 +296,8 @@ def test_a_person_s_edit_in_a_claim_block_wins(tmp_path: Path) -> None:
 
 
 def test_invalidate_ends_a_claim_with_a_dated_note_and_keeps_it_in_the_history(tmp_path: Path) -> None:
-    from wikic.ingest.invalidate import invalidate
+    from library import invalidate
+
     from wikic.vault.state import Compiled
 
     root = _vault(tmp_path)
@@ -321,8 +325,9 @@ def test_invalidate_ends_a_claim_with_a_dated_note_and_keeps_it_in_the_history(t
 
 
 def test_a_claim_ended_once_is_not_ended_again_and_the_other_claims_of_its_page_still_can(tmp_path: Path) -> None:
+    from library import invalidate
+
     from wikic.errors import UsageError
-    from wikic.ingest.invalidate import invalidate
 
     root = _vault(tmp_path)
     source = _source(tmp_path, "acme-stack.md", "2024-01-10", f"{POSTGRES}\nAcme is based in Lisbon.")
@@ -365,8 +370,9 @@ def test_a_claim_ended_once_is_not_ended_again_and_the_other_claims_of_its_page_
 def test_invalidate_refuses_what_cannot_be_and_writes_nothing(
     tmp_path: Path, claim: str | None, on: str | None, reason: str, message: str
 ) -> None:
+    from library import invalidate
+
     from wikic.errors import UsageError
-    from wikic.ingest.invalidate import invalidate
 
     root = _vault(tmp_path)
     _ingest(root, _model(PLANS), _inputs(tmp_path)["postgres"])
@@ -406,7 +412,8 @@ def test_the_facts_command_prints_and_exits_as_documented(tmp_path: Path) -> Non
 
 
 def test_an_answer_as_of_a_date_is_given_the_claims_that_held_then(tmp_path: Path) -> None:
-    from wikic.palace import open_palace
+    from library import open_palace
+
     from wikic.query.answer import context_messages
     from wikic.query.retrieve import retrieve
 

@@ -276,7 +276,9 @@ def compiled_sources(root: Path) -> dict[str, Any]:
 
 
 def lint_errors(root: Path, rules: Iterable[str] | None = None) -> list[str]:
-    from wikic.lint.run import LintOptions, run_lint
+    from library import run_lint
+
+    from wikic.lint.run import LintOptions
 
     report = run_lint(root, LintOptions(use_cache=False, select=tuple(rules or ())))
     return [f"{f.path}:{f.line}: {f.rule} {f.message}" for f in report.findings if f.severity == "error"]
@@ -367,9 +369,9 @@ def consistency_problems(root: Path, *, expect_pages: set[str] | None = None, pa
 def palace_problems(root: Path) -> list[str]:
     """The palace holds exactly the vault's indexable files, at their current content, in both stores."""
     import chromadb
+    from library import open_palace
     from testkit import palace_drawer_problems
 
-    from wikic.palace import open_palace
     from wikic.palace.sources import file_hash, scan
 
     # scan() is the palace's own idea of what it holds; `wanted` checks it against the rules it must keep

@@ -197,11 +197,11 @@ def test_ingest_process_killed_at_random_moments(tmp_path: Path) -> None:
 def test_index_rebuild_killed_at_random_moments(tmp_path: Path, standin: StandinServer) -> None:
     """`wikic index --rebuild` SIGKILLed at a random moment after it started writing the palace; the same
     command (or a plain `wikic index`) then leaves a palace that matches the vault, and search works."""
+    from library import ingest, sync
     from typer.testing import CliRunner
 
     from wikic.cli import app
-    from wikic.ingest.pipeline import IngestOptions, ingest
-    from wikic.palace import sync
+    from wikic.ingest.pipeline import IngestOptions
 
     template = gkit.make_vault(tmp_path / "template", standin.base_url)
     report = ingest(template, IngestOptions(inputs=gkit.sources(tmp_path / "inbox", 3 * N_SOURCES), lint_after=False))
@@ -276,8 +276,9 @@ def test_lint_fix_killed_at_every_write_step_leaves_no_temporary_file_after_the_
 
 def _palace_template(tmp_path: Path, base_url: str) -> Path:
     """An ingested vault with its palace, and a note that the edit below deletes."""
-    from wikic.ingest.pipeline import IngestOptions, ingest
-    from wikic.palace import sync
+    from library import ingest, sync
+
+    from wikic.ingest.pipeline import IngestOptions
 
     template = gkit.make_vault(tmp_path / "template", base_url)
     report = ingest(template, IngestOptions(inputs=gkit.sources(tmp_path / "inbox", 2 * N_SOURCES), lint_after=False))

@@ -178,7 +178,9 @@ def _page_checks(root: Path) -> list[str]:
 
 
 def _lint_problems(root: Path) -> list[str]:
-    from wikic.lint.run import LintOptions, run_lint
+    from library import run_lint
+
+    from wikic.lint.run import LintOptions
 
     rules = ("broken-wikilink", "index-gap", "frontmatter", "malformed-link", "encoding", "unsafe-name",
              "case-collision", "unsafe-path", "raw-drift")

@@ -153,7 +153,9 @@ def test_an_injected_question_obeyed_by_the_model(tmp_path: Path, wiki: Path, st
         text = (wiki / path).read_text(encoding="utf-8")
         assert text.count("<!-- wikic:end answer -->") == 1 and text.startswith("---\ntitle: ")
     assert gkit.consistency_problems(wiki) == []
-    from wikic.lint.run import LintOptions, run_lint
+    from library import run_lint
+
+    from wikic.lint.run import LintOptions
 
     found = run_lint(wiki, LintOptions(use_cache=False, select=("broken-wikilink", "malformed-link", "index-gap")))
     assert [f.message for f in found.findings if f.path in created] == []

@@ -25,9 +25,10 @@ from typing import IO
 
 import gkit
 import pytest
+from library import ingest
 from standin_openai import StandinServer, composed_as_listed, is_compose_request, reply
 
-from wikic.ingest.pipeline import IngestOptions, ingest
+from wikic.ingest.pipeline import IngestOptions
 from wikic.progress import ProgressEvent
 from wikic.vault.state import palace_todos
 

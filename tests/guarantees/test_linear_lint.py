@@ -17,8 +17,9 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
+from library import run_lint
 
-from wikic.lint.run import LintOptions, run_lint
+from wikic.lint.run import LintOptions
 from wikic.vault.init import init_vault
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))

@@ -10,11 +10,12 @@ from typing import Any
 
 import gkit
 import pytest
+from library import ingest
 from standin_openai import StandinServer
 
 import wikic.lint.run as lint_run
 import wikic.palace.todo as palace_todo
-from wikic.ingest.pipeline import IngestOptions, ingest
+from wikic.ingest.pipeline import IngestOptions
 
 
 def test_the_lint_after_writing_runs_while_the_index_is_updated(

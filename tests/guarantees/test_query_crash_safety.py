@@ -52,7 +52,9 @@ def _after_kill(root: Path) -> list[str]:
 
 def _finished(root: Path) -> list[str]:
     """What must hold once the run after a killed save is over."""
-    from wikic.lint.run import LintOptions, run_lint
+    from library import run_lint
+
+    from wikic.lint.run import LintOptions
 
     problems = gkit.consistency_problems(root)  # lint errors, a pending journal, the palace against the vault
     report = run_lint(root, LintOptions(use_cache=False, select=("index-gap", "broken-wikilink")))
@@ -68,7 +70,9 @@ def _save(q: str, root: Path) -> list[str]:
 
 def _template(tmp_path: Path, base_url: str) -> tuple[Path, list[str]]:
     """A vault ingested with its palace (a query retrieves through it)."""
-    from wikic.ingest.pipeline import IngestOptions, ingest
+    from library import ingest
+
+    from wikic.ingest.pipeline import IngestOptions
 
     template = gkit.make_vault(tmp_path / "template", base_url)
     inputs = gkit.sources(tmp_path / "inbox", 3)
@@ -173,12 +177,11 @@ def test_a_palace_todo_left_by_a_save_is_consumed_by_the_next(
 ) -> None:
     import json
 
+    from library import answer_question, open_palace, save_answer
+
     from wikic.context import VaultContext
     from wikic.errors import PalaceError
-    from wikic.palace import open_palace
     from wikic.palace.palace import Palace
-    from wikic.query.answer import answer_question
-    from wikic.query.writeback import save_answer
 
     root, _ = _template(tmp_path, standin.base_url)
 

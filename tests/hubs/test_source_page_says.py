@@ -8,8 +8,9 @@ import datetime as dt
 from pathlib import Path
 
 from fake_llm import FakeLLM
+from library import ingest
 
-from wikic.ingest.pipeline import IngestOptions, ingest
+from wikic.ingest.pipeline import IngestOptions
 from wikic.vault.frontmatter import split_page
 from wikic.vault.init import init_vault
 

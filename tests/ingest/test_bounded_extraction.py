@@ -11,11 +11,11 @@ from pathlib import Path
 import pytest
 from fake_llm import FakeLLM
 from ingest_helpers import form_pdf, make_pdf, shared_page_pdf, text_drawing
+from library import ingest, vault_status
 from typer.testing import CliRunner
 
 from wikic.cli import app
-from wikic.ingest.pipeline import IngestOptions, IngestReport, ingest
-from wikic.status import vault_status
+from wikic.ingest.pipeline import IngestOptions, IngestReport
 from wikic.text import archive, extract as textract
 from wikic.text.extract import PdfProblem, html_to_text, pdf_to_text
 from wikic.vault.init import init_vault

@@ -11,11 +11,12 @@ from typing import Any
 
 import pytest
 from fake_llm import FakeLLM
+from library import ingest
 
 from wikic.compile.plan import Concept, Entity, Fact, Plan, Section
 from wikic.ingest.anchor import AnchorIndex, anchor_plan
 from wikic.ingest.found_claims import rank
-from wikic.ingest.pipeline import IngestOptions, ingest
+from wikic.ingest.pipeline import IngestOptions
 from wikic.vault.formats.claims import scan
 from wikic.vault.init import init_vault
 from wikic.vault.names import PageNames, base_name, name_forms

@@ -7,8 +7,9 @@ from pathlib import Path
 from typing import Any
 
 from fake_llm import FakeLLM
+from library import ingest
 
-from wikic.ingest.pipeline import IngestOptions, ingest
+from wikic.ingest.pipeline import IngestOptions
 from wikic.ingest.report import render_report
 from wikic.vault.init import init_vault
 

@@ -14,13 +14,14 @@ from pathlib import Path
 
 import pytest
 from fake_llm import FakeLLM
+from library import ingest, vault_status
 
 from wikic.ingest.inputs import SourceError, read_inputs
 from wikic.ingest.pending import pending_inputs
-from wikic.ingest.pipeline import IngestOptions, IngestReport, ingest
+from wikic.ingest.pipeline import IngestOptions, IngestReport
 from wikic.palace.sources import classify, scan
 from wikic.settings import IngestSettings
-from wikic.status import render_status, vault_status
+from wikic.status import render_status
 from wikic.vault.init import init_vault
 from wikic.vault.load import walk
 from wikic.vault.state import read_json, state_path

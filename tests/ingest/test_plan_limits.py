@@ -11,13 +11,14 @@ from pathlib import Path
 from typing import Any
 
 from fake_llm import FakeLLM
+from library import ingest
 from standin_openai import StandinServer
 from typer.testing import CliRunner
 
 from wikic.cli import app
 from wikic.ingest.extract.prompt import PromptContext
 from wikic.ingest.extract.run import extract_plan
-from wikic.ingest.pipeline import IngestOptions, ingest
+from wikic.ingest.pipeline import IngestOptions
 from wikic.ingest.plan_model import MAX_ENTITIES, NAMES_SCHEMA_NAME, SCHEMA_NAME
 from wikic.ingest.report import render_report
 from wikic.settings import LLMSettings, Settings

@@ -13,10 +13,11 @@ from pathlib import Path
 
 import pytest
 from fake_llm import FakeLLM
+from library import ingest
 
 from wikic.ingest.extract.run import estimate_extraction
 from wikic.ingest.extract.windows import split_chunks
-from wikic.ingest.pipeline import IngestOptions, ingest
+from wikic.ingest.pipeline import IngestOptions
 from wikic.settings import IngestSettings, Settings
 from wikic.text.data_urls import without_data_urls
 from wikic.text.tokens import estimate_tokens

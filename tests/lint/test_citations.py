@@ -7,13 +7,13 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from library import load_vault, run_lint
 from testkit import make_vault, page
 from typer.testing import CliRunner
 
 from wikic.cli import app
-from wikic.lint.run import LintOptions, run_lint
+from wikic.lint.run import LintOptions
 from wikic.vault.graph import build, health
-from wikic.vault.load import load_vault
 
 A = "raw/articles/source-a.md"
 CLAIMS = (

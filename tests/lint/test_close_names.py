@@ -9,10 +9,11 @@ import os
 from pathlib import Path
 
 import pytest
+from library import run_lint
 from testkit import make_vault, page
 
-from wikic.lint.rules import broken_wikilink
-from wikic.lint.run import LintOptions, run_lint
+from wikic.lint import close_names
+from wikic.lint.run import LintOptions
 from wikic.vault.state import CLOSE_NAMES, state_file
 
 PAGES = {
@@ -37,13 +38,13 @@ def edit(path: Path) -> None:
 def compared(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """The targets compared with the vault's names (difflib asked), run by run."""
     seen: list[str] = []
-    close = broken_wikilink.difflib.get_close_matches
+    close = close_names.difflib.get_close_matches
 
     def spy(word: str, *args: object, **kwargs: object) -> list[str]:
         seen.append(word)
         return close(word, *args, **kwargs)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(broken_wikilink.difflib, "get_close_matches", spy)
+    monkeypatch.setattr(close_names.difflib, "get_close_matches", spy)
     return seen
 
 

@@ -8,11 +8,12 @@ import json
 from pathlib import Path
 
 import pytest
+from library import run_lint
 from testkit import make_vault, page
 from typer.testing import CliRunner
 
 from wikic.cli import app
-from wikic.lint.run import LintOptions, run_lint
+from wikic.lint.run import LintOptions
 from wikic.text.confusables import lookalikes, skeleton
 
 CYRILLIC_O = "\u041e"  # looks like O

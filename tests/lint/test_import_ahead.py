@@ -32,7 +32,7 @@ from concurrent.futures import ThreadPoolExecutor
 from wikic.context import VaultContext
 from wikic.lint.run import LintOptions, import_ahead, run_lint
 
-context = VaultContext.of(Path(sys.argv[1]))  # as an ingest has it: its settings and SCHEMA.md read
+context = VaultContext(Path(sys.argv[1]))  # as an ingest has it: its settings and SCHEMA.md read
 context.checked_schema(), context.settings
 import_ahead()
 options = LintOptions(select=("broken-wikilink", "index-gap", "frontmatter"), use_cache=True)

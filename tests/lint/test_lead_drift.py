@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 from fake_llm import FakeLLM
+from library import fix_vault, ingest, run_lint
 
-from wikic.ingest.pipeline import IngestOptions, ingest
-from wikic.lint.fix import fix_vault
-from wikic.lint.run import LintOptions, run_lint
+from wikic.ingest.pipeline import IngestOptions
+from wikic.lint.run import LintOptions
 from wikic.vault.frontmatter import split_page
 from wikic.vault.init import init_vault
 

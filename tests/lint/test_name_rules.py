@@ -6,11 +6,12 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from library import run_lint
 from testkit import make_vault, page
 from typer.testing import CliRunner
 
 from wikic.cli import app
-from wikic.lint.run import LintOptions, run_lint
+from wikic.lint.run import LintOptions
 
 NOTES = ("# Field notes\n\nKeeping the verbatim text means a search can show the sentence a note came from.\n"
          "Quillstore is an embedded store written in Rust by Mira Okafor.\n"

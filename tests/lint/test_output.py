@@ -14,13 +14,14 @@ from typing import Any
 
 import jsonschema
 import pytest
+from library import run_lint
 from testkit import DEFAULT_SCHEMA, index_text, make_vault, page
 from typer.testing import CliRunner
 
 from wikic import __version__
 from wikic.cli import app
 from wikic.lint.render import _gh_escape
-from wikic.lint.run import LintOptions, run_lint
+from wikic.lint.run import LintOptions
 
 B = 12  # page(title, body=X): X starts on file line 13
 AS_OF = "2026-03-01"
@@ -737,7 +738,9 @@ def test_a_planted_cache_cannot_run_code_and_a_symlinked_state_folder_is_not_wri
     `.wikic` that is a symlink must not redirect writes out of the vault."""
     import pickle
 
-    from wikic.lint.run import LintOptions, run_lint
+    from library import run_lint
+
+    from wikic.lint.run import LintOptions
 
     root = make_vault(tmp_path, {})
     cache = root / ".wikic" / "cache"

@@ -8,10 +8,11 @@ import json
 import os
 from pathlib import Path
 
+from library import run_lint
 from test_page_rules import BAD, _compiled, claim, vault
 from testkit import DEFAULT_SCHEMA, page
 
-from wikic.lint.run import LintOptions, run_lint
+from wikic.lint.run import LintOptions
 from wikic.vault.state import PAGE_JUDGEMENTS, state_file
 
 

@@ -10,9 +10,10 @@ import datetime as dt
 from pathlib import Path
 
 import pytest
+from library import run_lint
 from testkit import DEFAULT_SCHEMA, make_vault, page
 
-from wikic.lint.run import LintOptions, run_lint
+from wikic.lint.run import LintOptions
 from wikic.pages.blocks import render_block
 from wikic.vault.formats.claims import claim_id
 
@@ -423,7 +424,9 @@ def test_the_page_rules_skip_a_plain_vault_and_the_notes_beside_the_pages(tmp_pa
 
 
 def test_status_counts_the_page_rules_findings_apart(tmp_path: Path) -> None:
-    from wikic.status import render_status, vault_status
+    from library import vault_status
+
+    from wikic.status import render_status
 
     root = vault(tmp_path, {"entities/acme.md": page("Acme", body=BAD)})
     status = vault_status(root, today=dt.date(2026, 3, 1))

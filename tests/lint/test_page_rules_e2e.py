@@ -10,10 +10,11 @@ from typing import Any
 
 import pytest
 from fake_llm import FakeLLM
+from library import ingest, run_lint
 
-from wikic.ingest.pipeline import IngestOptions, ingest
+from wikic.ingest.pipeline import IngestOptions
 from wikic.lint.rule import PAGE_RULES
-from wikic.lint.run import LintOptions, run_lint
+from wikic.lint.run import LintOptions
 from wikic.vault.init import init_vault
 
 SOURCES = {

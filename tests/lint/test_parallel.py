@@ -12,10 +12,11 @@ import sys
 from pathlib import Path
 
 import pytest
+from library import load_vault, run_lint
 
 from wikic.lint import run as lint_run
-from wikic.lint.run import LintOptions, run_lint
-from wikic.vault.load import fork_is_safe, load_vault
+from wikic.lint.run import LintOptions
+from wikic.vault.load import fork_is_safe
 
 REPO = Path(__file__).resolve().parents[2]
 

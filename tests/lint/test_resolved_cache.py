@@ -13,9 +13,10 @@ from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
+from library import run_lint
 from testkit import make_vault, page
 
-from wikic.lint.run import LintOptions, run_lint
+from wikic.lint.run import LintOptions
 from wikic.vault import note_json, resolved_cache
 from wikic.vault.state import RESOLVED_LINKS, state_file
 

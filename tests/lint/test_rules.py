@@ -16,12 +16,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from library import run_lint
 from testkit import DEFAULT_SCHEMA, DEFAULT_SOURCES, index_text, make_vault, page
 
 from wikic.errors import UsageError
 from wikic.lint.rule import CORE_RULES, PAGE_RULES
 from wikic.lint.rules import RULES
-from wikic.lint.run import LintOptions, known_rules, run_lint
+from wikic.lint.run import LintOptions, known_rules
 from wikic.vault.resolve import Resolver
 
 TODAY = dt.date(2026, 3, 1)

@@ -9,8 +9,9 @@ from pathlib import Path
 from typing import Any
 
 from fake_llm import FakeLLM
+from library import ingest
 
-from wikic.ingest.pipeline import IngestOptions, IngestReport, ingest
+from wikic.ingest.pipeline import IngestOptions, IngestReport
 from wikic.vault.formats.transcript import Conversation, Turn, render
 from wikic.vault.init import init_vault
 from wikic.vault.slug import SOURCE, slugify

@@ -15,10 +15,11 @@ from pathlib import Path
 
 import pytest
 from fake_llm import FakeLLM
+from library import ingest, run_lint
 from memkit import SESSIONS, Scripted, Session, make_vault
 
-from wikic.ingest.pipeline import IngestOptions, ingest
-from wikic.lint.run import LintOptions, run_lint
+from wikic.ingest.pipeline import IngestOptions
+from wikic.lint.run import LintOptions
 from wikic.vault.load import walk
 from wikic.vault.resolve import Resolver
 

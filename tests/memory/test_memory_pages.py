@@ -8,11 +8,11 @@ import re
 from pathlib import Path
 
 from fake_llm import FakeLLM
+from library import ingest, run_lint, wake_up
 from memkit import S1, S2, S3, SESSIONS, TODAY, Scripted, Session, at, ingest_sessions, make_vault, memory
 
-from wikic.ingest.pipeline import IngestOptions, ingest
-from wikic.lint.run import LintOptions, run_lint
-from wikic.memory.briefing import wake_up
+from wikic.ingest.pipeline import IngestOptions
+from wikic.lint.run import LintOptions
 from wikic.pages.blocks import find_block
 from wikic.vault.formats.memory_items import parse_items
 

@@ -8,15 +8,12 @@ from pathlib import Path
 
 import pytest
 from fake_llm import FakeLLM
+from library import confirm_lesson, recall, remember, wake_up
 from memkit import SESSIONS, Scripted, Session, at, ingest_sessions, make_vault, memory
 
 from wikic.errors import UsageError
 from wikic.ingest.pending import pending_inputs
-from wikic.ingest.remember import remember
-from wikic.memory.briefing import wake_up
-from wikic.memory.confirm import confirm_lesson
 from wikic.memory.rank import score
-from wikic.memory.recall import recall
 from wikic.settings import IngestSettings
 from wikic.vault.formats.memory_items import MemoryItem
 

@@ -8,15 +8,13 @@ import re
 from pathlib import Path
 
 import pytest
+from library import load_memories, recall, run_lint, wake_up
 from memkit import S1, SESSIONS, Session, at, ingest_sessions, make_vault, memory
 from typer.testing import CliRunner
 
 from wikic.cli import app
 from wikic.errors import UsageError
-from wikic.lint.run import LintOptions, run_lint
-from wikic.memory.briefing import wake_up
-from wikic.memory.item_index import load_memories
-from wikic.memory.recall import recall
+from wikic.lint.run import LintOptions
 from wikic.text.tokens import estimate_tokens
 from wikic.vault.init import init_vault
 from wikic.vault.load import walk

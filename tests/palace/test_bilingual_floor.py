@@ -8,8 +8,9 @@ import json
 from pathlib import Path
 
 import pytest
+from library import open_palace, sync
 
-from wikic.palace import open_palace, search, sync
+from wikic.palace import search
 from wikic.palace.hybrid import per_file
 
 SET = Path(__file__).resolve().parents[2] / "bench" / "bilingual"

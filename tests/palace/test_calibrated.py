@@ -6,8 +6,9 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from library import open_palace, sync
 
-from wikic.palace import open_palace, search, sync
+from wikic.palace import search
 from wikic.palace.hybrid import Retrieval, exact_cosines
 from wikic.palace.manifest import DrawerRecord, FileRecord, Manifest
 

@@ -7,9 +7,10 @@ from pathlib import Path
 
 import pytest
 from hypothesis import given, settings, strategies as st
+from library import open_palace, sync
 
 from wikic.errors import ConfigError
-from wikic.palace import open_palace, search, sync
+from wikic.palace import search
 from wikic.palace.hybrid import (
     REACH,
     Retrieval,

@@ -5,8 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from library import open_palace, sync
 
-from wikic.palace import open_palace, search, sync
+from wikic.palace import search
 
 BILINGUAL_PAGES = {
     "entities/postgresql.md": "---\ntitle: PostgreSQL\ntype: entity\n---\n# PostgreSQL\n\n"

@@ -137,7 +137,9 @@ def test_the_bookkeeping_of_memories_is_left_out_of_what_is_embedded() -> None:
 
 
 def test_search_snippets_show_no_anchor_or_marker(make_vault) -> None:  # type: ignore[no-untyped-def]
-    from wikic.palace import open_palace, search, sync
+    from library import open_palace, sync
+
+    from wikic.palace import search
 
     root = make_vault(
         {"concepts/brewing.md": COMPILED, "raw/articles/quasar-notes.md": "# Quasars\n\nA quasar is bright.\n"}

@@ -8,9 +8,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from library import open_palace, sync, update_paths
 
 from wikic.errors import PalaceDamaged, PalaceError
-from wikic.palace import open_palace, palace as palace_module, search, sync, update_paths
+from wikic.palace import palace as palace_module, search
 from wikic.palace.chroma import VectorStore
 from wikic.palace.damage import is_damage
 

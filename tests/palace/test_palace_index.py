@@ -9,9 +9,10 @@ from typing import Any
 
 import chromadb
 import pytest
+from library import open_palace, sync, update_paths
 
 from wikic.errors import LockTimeout, PalaceError
-from wikic.palace import open_palace, search, sync, update_paths
+from wikic.palace import search
 
 
 def _chroma_ids(vault: Path) -> dict[str, dict]:

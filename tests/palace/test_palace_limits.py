@@ -14,9 +14,10 @@ from typing import Any
 
 import numpy as np
 import pytest
+from library import open_palace, sync
 from testkit import palace_drawer_problems
 
-from wikic.palace import open_palace, palace as palace_module, search, slices, sync
+from wikic.palace import palace as palace_module, search, slices
 from wikic.palace.chroma import VectorStore
 from wikic.palace.hybrid import Retrieval
 from wikic.palace.manifest import Manifest

@@ -12,9 +12,10 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from library import open_palace, sync
 
 from wikic.errors import PalaceError
-from wikic.palace import open_palace, search, sync
+from wikic.palace import search
 from wikic.text.terms import tokenize
 from wikic.text.tokens import estimate_tokens
 

@@ -10,8 +10,9 @@ import sys
 from pathlib import Path
 
 import pytest
+from library import open_palace, sync
 
-from wikic.palace import open_palace, search, sync
+from wikic.palace import search
 
 pytestmark = pytest.mark.slow  # other wikic processes, and a chroma server
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from wikic.palace import sync, update_paths
+from library import sync, update_paths
+
 from wikic.palace.palace import EMBED_STEP
 from wikic.progress import ProgressEvent
 

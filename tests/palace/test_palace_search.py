@@ -6,9 +6,10 @@ import importlib
 from pathlib import Path
 
 import pytest
+from library import open_palace, sync
 
 from wikic.errors import UsageError
-from wikic.palace import open_palace, search, search_batch, sync
+from wikic.palace import search, search_batch
 from wikic.palace.hybrid import Retrieval
 
 

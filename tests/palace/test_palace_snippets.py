@@ -22,7 +22,9 @@ FOLDED_ONLY = page("Hops", body=(
 
 
 def test_a_snippet_shows_the_prose_not_the_folded_claims(make_vault: Callable[..., Path]) -> None:
-    from wikic.palace import open_palace, search, sync
+    from library import open_palace, sync
+
+    from wikic.palace import search
 
     notes = "# Notes\n\nBeer is brewed from malted barley.\nHops add bitterness.\n"
     root = make_vault({"concepts/brewing.md": COMPOSED, "entities/hops.md": FOLDED_ONLY,

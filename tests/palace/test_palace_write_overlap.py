@@ -8,9 +8,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from library import open_palace, sync
 
 from wikic.errors import PalaceError
-from wikic.palace import open_palace, palace as palace_module, search, sync
+from wikic.palace import palace as palace_module, search
 from wikic.palace.chroma import VectorStore
 
 PAGES = {f"entities/page-{i}.md": f"# Page {i}\n\nPage {i} is about widget number {i} and its rig.\n"

@@ -15,13 +15,14 @@ from typer.testing import CliRunner
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from library import open_palace, sync
 from standin_openai import StandinServer, error, malformed, reply, slow
 
 from wikic.cli.application import app
 from wikic.errors import ConfigError
 from wikic.llm.cache import ReplyCache
 from wikic.llm.client import OpenAICompatible
-from wikic.palace import open_palace, search, sync
+from wikic.palace import search
 from wikic.palace.hybrid import SearchHit
 from wikic.query.assist import (
     Assist,

@@ -11,10 +11,11 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from library import open_palace, sync
 
 import wikic
 from wikic.errors import PalaceError
-from wikic.palace import open_palace, search, sync
+from wikic.palace import search
 from wikic.palace.store_process import (
     IsolatedStore,
     child_command,

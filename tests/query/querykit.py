@@ -203,7 +203,9 @@ def write_settings(root: Path, server: StandinServer) -> None:
 
 def build_template(dest: Path, inbox: Path) -> Path:
     """Ingest SOURCES into a fresh vault at `dest` through a stand-in server; returns `dest`."""
-    from wikic.ingest.pipeline import IngestOptions, ingest
+    from library import ingest
+
+    from wikic.ingest.pipeline import IngestOptions
     from wikic.vault.init import init_vault
 
     init_vault(dest)

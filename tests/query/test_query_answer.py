@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import time
 
+from library import answer_question
 from querykit import QueryWiki, as_json, context_of, question_of
 from standin_openai import StandinServer, reply
 
-from wikic.query.answer import GENERAL_MARK, QueryOptions, answer_question
+from wikic.query.answer import GENERAL_MARK, QueryOptions
 
 
 def test_answer_streams_in_pieces_with_checked_citations(wiki: QueryWiki) -> None:

@@ -45,7 +45,7 @@ def test_pages_the_palace_never_indexed_are_named(tmp_path: Path, standin: Stand
 def test_a_palace_opened_but_never_filled_is_told_as_never_indexed(
     tmp_path: Path, standin: StandinServer, make_vault, page
 ) -> None:
-    from wikic.palace import open_palace
+    from library import open_palace
 
     root = make_vault({"entities/openai.md": page("OpenAI", body="# OpenAI\n\nSam Altman is its CEO.\n")})
     write_settings(root, standin)
@@ -92,11 +92,9 @@ def test_an_unreachable_endpoint(wiki: QueryWiki) -> None:
 
 def test_a_plain_obsidian_vault_is_answered_and_filed_once_it_is_a_wikic_vault(tmp_path: Path, make_vault) -> None:
     from fake_llm import FakeLLM
+    from library import answer_question, save_answer, sync
 
     from wikic.errors import UsageError
-    from wikic.palace import sync
-    from wikic.query.answer import answer_question
-    from wikic.query.writeback import save_answer
 
     root = make_vault({"Projects/Garden.md": "# Garden\n\nThe tomatoes go in the south bed in May.\n",
                        "Daily/2026-05-01.md": "Planted basil next to [[Garden]].\n"}, schema=False)

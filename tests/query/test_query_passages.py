@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from library import open_palace
+
 from wikic.ingest.capture import capture
-from wikic.palace import open_palace
 from wikic.query.retrieve import retrieve, shorten
 from wikic.text.tokens import estimate_tokens
 from wikic.vault.init import init_vault

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from library import open_palace
 from querykit import QueryWiki, as_json
 from standin_openai import StandinServer
 
 from wikic.ingest.capture import capture
-from wikic.palace import open_palace
 from wikic.query.citations import SENTINEL
 from wikic.query.quotes import QUOTED_MARK, quote_context
 from wikic.query.retrieve import ContextItem, Retrieval

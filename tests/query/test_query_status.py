@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import json
 
+from library import vault_status
 from querykit import QueryWiki
 
-from wikic.status import read_log, vault_status
+from wikic.status import read_log
 
 
 def test_status_after_ingest_and_a_saved_query(wiki: QueryWiki) -> None:

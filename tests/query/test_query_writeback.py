@@ -5,13 +5,13 @@ from __future__ import annotations
 import datetime as dt
 
 import yaml
+from library import ingest, run_lint, search_vault
 from querykit import LATER_SOURCE, QueryWiki, as_json, question_of
 
-from wikic.ingest.pipeline import IngestOptions, ingest
-from wikic.lint.run import LintOptions, run_lint
+from wikic.ingest.pipeline import IngestOptions
+from wikic.lint.run import LintOptions
 from wikic.pages.blocks import digest, find_block
 from wikic.pages.fingerprint import page_fingerprint
-from wikic.palace import search_vault
 
 QUESTION = "Who is the CEO of OpenAI?"
 PAGE = "queries/who-is-the-ceo-of-openai.md"

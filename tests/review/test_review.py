@@ -15,11 +15,12 @@ from typing import Any
 import pytest
 from careless_model import careless_plan, source_of
 from fake_llm import FakeLLM
+from library import ingest, run_lint
 
 from wikic.context import VaultContext
 from wikic.errors import UsageError
-from wikic.ingest.pipeline import IngestOptions, ingest
-from wikic.lint.run import LintOptions, run_lint
+from wikic.ingest.pipeline import IngestOptions
+from wikic.lint.run import LintOptions
 from wikic.review import store
 from wikic.review.accept import accept, reject
 from wikic.review.propose import ingest_run, propose_ingest
@@ -292,7 +293,9 @@ def test_a_proposal_that_would_write_outside_the_wiki_is_no_proposal(proposed: t
 
 
 def test_status_and_the_overview_count_open_proposals(proposed: tuple[VaultContext, store.Proposal]) -> None:
-    from wikic.status import render_status, vault_status
+    from library import vault_status
+
+    from wikic.status import render_status
 
     context, _ = proposed
     status = vault_status(context, lint=False)
@@ -322,7 +325,8 @@ def test_a_source_waiting_in_a_proposal_is_passed_over_until_it_changes(tmp_path
 
 
 def test_watch_with_review_keeps_proposals_instead_of_writing(tmp_path: Path) -> None:
-    from wikic.ingest.watch import watch
+    from library import watch
+
     from wikic.review.propose import watched_run
 
     root = _vault(tmp_path / "wiki")

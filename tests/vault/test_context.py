@@ -1,5 +1,5 @@
 """The vault opened once: `VaultContext` reads wikic.toml and SCHEMA.md on first use, and again only when the
-file changed; a context made for one call is closed after it, one handed over is its giver's."""
+file changed."""
 
 from __future__ import annotations
 
@@ -52,10 +52,3 @@ def test_a_schema_that_cannot_be_read_as_meant_is_refused_where_it_is_acted_on(t
     with pytest.raises(SchemaError):
         context.checked_schema()
 
-
-def test_using_closes_only_the_context_it_made(tmp_path: Path) -> None:
-    given = VaultContext(tmp_path)
-    with VaultContext.using(given) as context:
-        assert context is given
-    with VaultContext.using(tmp_path) as made:
-        assert made is not given and made.root == tmp_path.resolve()

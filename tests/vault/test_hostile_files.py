@@ -10,13 +10,13 @@ import os
 from pathlib import Path
 
 import pytest
+from library import wake_up
 from testkit import make_vault, page
 from typer.testing import CliRunner
 
 from wikic.cli import app
 from wikic.config_file import read_config_file
 from wikic.errors import VaultError
-from wikic.memory.briefing import wake_up
 from wikic.memory.identity import read_identity
 from wikic.pages import journal
 from wikic.pages.lock import writer
@@ -120,7 +120,7 @@ def test_wikic_toml_linked_out_is_refused_and_its_lines_never_shown(vault: Path,
 def test_filing_an_answer_is_refused_before_the_model_when_a_root_file_leads_out(
     vault: Path, secret: Path, rel: str
 ) -> None:
-    from wikic.query.writeback import check_can_file
+    from library import check_can_file
 
     link_out(vault, rel, secret)
     with pytest.raises(VaultError, match=rf"refusing to read {rel}: it leads outside the vault"):

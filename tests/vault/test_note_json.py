@@ -11,9 +11,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from library import load_vault
 
 from wikic.vault import note_json
-from wikic.vault.load import fork_is_safe, load_vault
+from wikic.vault.load import fork_is_safe
 from wikic.vault.model import Block, Heading, Link, Note, Problem
 from wikic.vault.parse import parse_note
 

@@ -12,9 +12,10 @@ from testkit import DEFAULT_SCHEMA, make_vault
 from typer.testing import CliRunner
 
 from wikic.cli import app
+from wikic.context import VaultContext
 from wikic.errors import SchemaError
 from wikic.resources import schema_text
-from wikic.vault.schema_md import THRESHOLD_DEFAULTS, load_checked, parse
+from wikic.vault.schema_md import THRESHOLD_DEFAULTS, parse
 
 
 def errors(text: str) -> list[tuple[int | None, str]]:
@@ -136,11 +137,11 @@ def test_a_known_key_with_a_value_it_does_not_take_is_an_error(text: str, messag
     assert len(found) == 1 and message in found[0][1], found
 
 
-def test_load_checked_names_every_line_and_what_to_do(tmp_path: Path) -> None:
+def test_checked_schema_names_every_line_and_what_to_do(tmp_path: Path) -> None:
     text = DEFAULT_SCHEMA.replace("entity_min_references: 2", "entity_min_reference: 2") + "## Lints\n- x: off\n"
     root = make_vault(tmp_path, {}, text)
     with pytest.raises(SchemaError) as info:
-        load_checked(root)
+        VaultContext(root).checked_schema()
     path = root / "SCHEMA.md"
     assert info.value.exit_code == 2
     assert info.value.message == (
@@ -150,7 +151,7 @@ def test_load_checked_names_every_line_and_what_to_do(tmp_path: Path) -> None:
     )
     assert info.value.hint is not None and info.value.hint.startswith(f"fix these lines in {path} (`wikic lint`")
     assert "are prose for the model" in info.value.hint
-    assert load_checked(make_vault(tmp_path, {})).thresholds["entity_min_references"] == 2
+    assert VaultContext(make_vault(tmp_path, {})).checked_schema().thresholds["entity_min_references"] == 2
 
 
 # -- every command that acts on the schema refuses it; lint reports it ---------------------------------------
@@ -211,9 +212,7 @@ def test_lint_reports_the_misspelling_as_an_error_and_reads_on(tmp_path: Path) -
 
 def test_the_library_calls_that_write_refuse_it_too(tmp_path: Path) -> None:
     """What the MCP tools that write call: confirming a lesson, ending a claim, filing an answer."""
-    from wikic.ingest.invalidate import invalidate
-    from wikic.memory.confirm import confirm_lesson
-    from wikic.query.writeback import check_can_file
+    from library import check_can_file, confirm_lesson, invalidate
 
     root = make_vault(tmp_path, {}, MISSPELT)
     before = _snapshot(root)

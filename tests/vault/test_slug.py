@@ -7,9 +7,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from library import page_names
 from testkit import make_vault, page
 
-from wikic.vault.names import page_names
 from wikic.vault.slug import PAGE, SOURCE, WINDOWS_RESERVED, slugify
 
 

@@ -44,6 +44,7 @@ if str(REPO) not in sys.path:
 
 from wikic.compile.plan import dropped_claims  # noqa: E402
 from wikic.compile.prose import ComposedPage  # noqa: E402
+from wikic.context import VaultContext  # noqa: E402
 from wikic.ingest.pipeline import IngestOptions, IngestReport, ingest  # noqa: E402
 from wikic.ingest.plan_model import ChunkPlan, TranscriptPlan  # noqa: E402
 from wikic.lint.run import LintOptions, run_lint  # noqa: E402
@@ -355,21 +356,24 @@ def build(dest: Path, inputs: Path = EXAMPLE) -> BuildReport:
         shutil.copytree(inputs / RAW, dest / RAW, dirs_exist_ok=True)
         llm = {"base_url": model.base_url, "model": MODEL, "max_retries": 0}
         for day, paths in INGESTS:
-            result = ingest(dest, IngestOptions(inputs=[str(dest / p) for p in paths], today=day, overrides=llm))
+            with VaultContext(dest, llm) as context:
+                result = ingest(context, IngestOptions(inputs=[str(dest / p) for p in paths], today=day))
             check_ingest(day, result, model)
         for q in questions:
-            answered = answer_question(dest, q.question, QueryOptions(use_cache=False, overrides=llm))
+            with VaultContext(dest, llm) as context:
+                answered = answer_question(context, q.question, QueryOptions(use_cache=False))
             if not answered.answered or answered.rejected or answered.warnings:
                 raise BuildError(f"{q.asked} query {q.question!r}: {answered.status}, rejected {answered.rejected}, "
                                  f"{answered.warnings}; context: {[i.link for i in answered.retrieval.items]}")
-            saved = save_answer(dest, answered, today=q.asked)
+            with VaultContext(dest) as context:
+                saved = save_answer(context, answered, today=q.asked)
             if saved.warnings:
                 raise BuildError(f"{q.asked} query {q.question!r} saved with warnings: {saved.warnings}")
         report.model_calls = model.calls
     check_prose(composed, model.last_asked)
     report.composed_pages = len(model.last_asked)
     report.sentences = sum(sentences(composed_reply(composed[page], asked)) for page, asked in model.last_asked.items())
-    lint = run_lint(dest, LintOptions(today=AS_OF, use_cache=False))
+    lint = run_lint(VaultContext(dest), LintOptions(today=AS_OF, use_cache=False))
     failing = [f for f in lint.findings if f.severity in ("error", "warning")]
     if failing:
         raise BuildError(

@@ -31,9 +31,11 @@ def register(app: typer.Typer) -> None:
 
         Example: wikic facts "Acme" --as-of 2024-06-30
         """
+        from wikic.context import VaultContext
         from wikic.facts.lookup import facts_for, render_facts
 
-        answer = facts_for(resolve_vault(vault), subject, as_of)
+        context = VaultContext(resolve_vault(vault))
+        answer = facts_for(context.root, context.schema, subject, as_of)
         if json_output:
             say_json(answer.to_dict())
         else:

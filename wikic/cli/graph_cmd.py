@@ -32,9 +32,11 @@ def register(app: typer.Typer) -> None:
 
         Example: wikic graph --vault example-vault --graphml wiki.graphml
         """
-        root = resolve_vault(vault)
+        from wikic.context import VaultContext
         from wikic.graph_export import graph_report
-        report = graph_report(root, graphml=graphml, json_file=json_file, top=top)
+
+        context = VaultContext(resolve_vault(vault))
+        report = graph_report(context.root, context.schema, graphml=graphml, json_file=json_file, top=top)
         if json_output:
             say_json(report)
             return

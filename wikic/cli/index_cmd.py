@@ -31,9 +31,12 @@ def index(
 
     Example: wikic index --vault my-wiki
     """
+    from wikic.context import VaultContext
     from wikic.palace import sync
+
     with ProgressDisplay(json_output=json_output) as display:
-        report = sync(resolve_vault(vault), rebuild=rebuild, progress=display)
+        context = VaultContext(resolve_vault(vault))
+        report = sync(context.root, context.settings, rebuild=rebuild, progress=display)
     if json_output:
         say_json(report.to_dict())
         return

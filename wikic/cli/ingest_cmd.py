@@ -131,7 +131,8 @@ def register(app: typer.Typer) -> None:
                 "--estimate and --dry-run do not go together",
                 hint="--estimate counts the tokens without a model call; --dry-run asks the model and shows the diff",
             )
-        overrides = {"model": model, "base_url": base_url, "concurrency": concurrency, "strategy": strategy}
+        flags = {"model": model, "base_url": base_url, "concurrency": concurrency, "strategy": strategy}
+        overrides = {k: v for k, v in flags.items() if v is not None}
         from wikic.context import VaultContext
         from wikic.ingest.pipeline import IngestOptions
         from wikic.ingest.report import render_report
@@ -149,14 +150,13 @@ def register(app: typer.Typer) -> None:
             use_palace=not no_palace,
             compose=compose,
             review=review,
-            overrides={k: v for k, v in overrides.items() if v is not None},
         )
 
         # SIGTERM (a service manager, `timeout`, a CI runner) stops the run as Ctrl-C does
         with terminated_as_interrupted() as stop:
             try:
                 with (ProgressDisplay(json_output=json_output) as display,
-                      VaultContext(root, options.overrides) as context):
+                      VaultContext(root, overrides) as context):
                     report = ingest_run(context, options, progress=display)
             except KeyboardInterrupt:
                 _exit_interrupted(

@@ -160,7 +160,7 @@ def register(app: typer.Typer) -> None:
         from wikic.query.answer import QueryOptions
 
         options = QueryOptions(k=k, budget=budget, max_answer_tokens=max_tokens, allow_general=allow_general,
-                               use_cache=not no_cache, overrides=overrides,
+                               use_cache=not no_cache,
                                as_of=as_of_date(as_of) if as_of is not None else None)
         with VaultContext(root, overrides) as context:
             code = _query(context, question, refresh, save, options, json_output, as_of is not None, review)

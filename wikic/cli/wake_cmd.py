@@ -48,6 +48,7 @@ def register(app: typer.Typer) -> None:
 
         Example: wikic wake-up --budget 900 --vault my-wiki
         """
+        from wikic.context import VaultContext
         from wikic.errors import UsageError
         from wikic.memory.briefing import wake_up
 
@@ -57,7 +58,8 @@ def register(app: typer.Typer) -> None:
             raise UsageError(
                 f"--as-of must be a date YYYY-MM-DD, not {as_of!r}", hint="for example: --as-of 2026-12-01"
             ) from None
-        briefing = wake_up(resolve_vault(vault), budget=budget, project=project, as_of=day, overview=overview)
+        context = VaultContext(resolve_vault(vault))
+        briefing = wake_up(context, budget=budget, project=project, as_of=day, overview=overview)
         if json_output:
             say_json(briefing.to_dict())
         else:

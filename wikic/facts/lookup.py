@@ -15,6 +15,7 @@ from wikic.vault.formats.claims import parse_line, plain_text, scan
 from wikic.vault.formats.dates import first_day, partial
 from wikic.vault.layout import require_vault
 from wikic.vault.names import PageNames
+from wikic.vault.schema_md import Schema
 
 # Claims listed to the model per source: bounded in count and in characters, whatever the pages hold (a
 # small local model has a few thousand tokens of context in all; the list costs at most about 500 of them).
@@ -94,12 +95,12 @@ def as_of_date(value: str | dt.date | None, today: dt.date | None = None) -> dt.
     return first_day(found)
 
 
-def facts_for(root: Path, subject: str, as_of: str | dt.date | None = None) -> FactsAnswer:
-    """`facts_of` for the vault at `root`: the one call the CLI and the MCP server make."""
+def facts_for(root: Path, schema: Schema, subject: str, as_of: str | dt.date | None = None) -> FactsAnswer:
+    """`facts_of` for the vault at `root` with its SCHEMA.md: the one call the CLI and the MCP server make."""
     from wikic.vault.names import page_names
 
     require_vault(root)
-    names, _ = page_names(root)
+    names, _ = page_names(root, schema)
     return facts_of(root, names, subject, as_of_date(as_of))
 
 

@@ -21,6 +21,7 @@ from wikic.text.controls import without_controls
 from wikic.vault.formats.claims import Claim, is_claim_id, plain_text, scan
 from wikic.vault.formats.dates import first_day
 from wikic.vault.layout import require_vault
+from wikic.vault.schema_md import Schema
 
 NOTES_KIND = "notes"
 MAX_REASON = 1000
@@ -45,14 +46,14 @@ def note_text(claim: Claim, page: str, reason: str, day: dt.date) -> str:
     )
 
 
-def find_claim(root: Path, claim_id: str) -> tuple[str, Claim, str]:
+def find_claim(root: Path, schema: Schema, claim_id: str) -> tuple[str, Claim, str]:
     """(page, claim, page text) of the claim `claim_id`; a UsageError when no page has it."""
     from wikic.vault.load import load_vault
 
     wanted = claim_id.strip().lstrip("^")
     if not is_claim_id(wanted):
         raise UsageError(f"'{claim_id}' is not a claim id", hint="claim ids look like c1a2b3c4d (see `wikic facts`)")
-    for path in load_vault(root, use_cache=True).pages:
+    for path in load_vault(root, use_cache=True, schema=schema).pages:
         try:
             text = (root / path).read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError):
@@ -65,9 +66,9 @@ def find_claim(root: Path, claim_id: str) -> tuple[str, Claim, str]:
     raise UsageError(f"no page has the claim {wanted}", hint="`wikic facts SUBJECT` lists a subject's claims")
 
 
-def invalidate(vault: VaultContext | Path, claim_id: str, reason: str, *, on: str | dt.date | None = None,
+def invalidate(context: VaultContext, claim_id: str, reason: str, *, on: str | dt.date | None = None,
                today: dt.date | None = None) -> Invalidated:
-    """End the claim `claim_id` on `on` (default today) for `reason` (`vault`: the context, or the folder)."""
+    """End the claim `claim_id` on `on` (default today) for `reason`."""
     from wikic.compile.page import PageUpdate, render_page
     from wikic.ingest.capture import capture
     from wikic.pages import journal
@@ -78,7 +79,6 @@ def invalidate(vault: VaultContext | Path, claim_id: str, reason: str, *, on: st
     from wikic.vault.link_text import LinkNames
     from wikic.vault.load import walk
 
-    context = VaultContext.of(vault)
     root = Path(context.root).resolve()
     require_vault(root)
     today = today or dt.date.today()
@@ -93,7 +93,7 @@ def invalidate(vault: VaultContext | Path, claim_id: str, reason: str, *, on: st
     schema = context.checked_schema()
     page_types = list(schema.page_folders)
     with writer(root, page_types):
-        page, claim, text = find_claim(root, claim_id)
+        page, claim, text = find_claim(root, schema, claim_id)
         if claim.valid_to is not None:  # asked twice (a retry), or a claim its source gives an end
             why = f"ended by {claim.ended}" if claim.ended else "as its source states"
             raise UsageError(f"{claim.id} on {page} already ended on {claim.valid_to} ({why}): nothing changed",
@@ -103,7 +103,8 @@ def invalidate(vault: VaultContext | Path, claim_id: str, reason: str, *, on: st
         if claim.block is None or find_block(text, claim.block) is None:
             raise UsageError(f"{page}: the claim {claim.id} is not in a block wikic writes",
                              hint="end it by hand on the page")
-        (captured,) = capture(root, ["-"], kind=NOTES_KIND, stdin=note_text(claim, page, reason, day).encode())
+        (captured,) = capture(root, ["-"], kind=NOTES_KIND, settings=context.settings.ingest,
+                              stdin=note_text(claim, page, reason, day).encode())
         note = captured.text_path or captured.raw_path
         block = find_block(text, claim.block)
         assert block is not None

@@ -89,7 +89,6 @@ class IngestOptions:
     use_palace: bool = True
     lint_after: bool = True
     today: dt.date | None = None
-    overrides: dict[str, Any] = field(default_factory=dict)  # CLI flags for [llm]
     compose: bool | None = None  # write the changed pages' claims as checked prose (None: `[llm] compose`)
     # a client's ingest (the MCP tool): its URLs reach public addresses only, redirects included, but those
     # under these prefixes; None: a person's own URLs, fetched as urllib does
@@ -328,7 +327,7 @@ def relevant_pages(
 
 
 def ingest(
-    vault: VaultContext | Path, options: IngestOptions, *, llm: LLM | None = None,
+    context: VaultContext, options: IngestOptions, *, llm: LLM | None = None,
     progress: ProgressCallback | None = None,
 ) -> IngestReport:
     """Capture, extract, compile and index `options.inputs`; `progress` receives ProgressEvents (on this thread).
@@ -337,8 +336,7 @@ def ingest(
     are abandoned, the sources whose extraction finished are compiled and written as usual, and the report
     says `interrupted`; Ctrl-C while the search index is updated leaves that work to the next run.
     """
-    with VaultContext.using(vault, options.overrides) as context:
-        return _ingest(context, options, llm, progress)
+    return _ingest(context, options, llm, progress)
 
 
 @dataclass

@@ -27,7 +27,7 @@ def ledger_missing(root: Path) -> bool:
     return path is not None and not path.exists()
 
 
-def rebuilt_compiled(root: Path, today: str, schema: Schema | None = None) -> Compiled:
+def rebuilt_compiled(root: Path, today: str, schema: Schema) -> Compiled:
     """The compiled ledger as the pages tell it (when `ledger_missing`): every raw file a page cites, into
     the pages that cite it. Read only; the caller saves it under the vault lock once the run goes ahead."""
     vault = load_vault(root, use_cache=False, schema=schema)  # once, and before the run may write anything

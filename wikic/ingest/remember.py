@@ -51,12 +51,11 @@ def note_text(kind: str, content: str, importance: float, subject: str, when: dt
     )
 
 
-def remember(vault: VaultContext | Path, kind: str, content: str, *, importance: float = 0.5, subject: str = "user",
+def remember(context: VaultContext, kind: str, content: str, *, importance: float = 0.5, subject: str = "user",
              llm: Any = None, now: dt.datetime | None = None) -> Remembered:
     """Capture `content` as a memory of `kind` about `subject`, and compile it when a model is configured
     (`llm`: a model of the caller's own instead)."""
-    with VaultContext.using(vault) as context:
-        return _remember(context, kind, content, importance, subject, llm, now)
+    return _remember(context, kind, content, importance, subject, llm, now)
 
 
 def _remember(context: VaultContext, kind: str, content: str, importance: float, subject: str, llm: Any,
@@ -79,7 +78,7 @@ def _remember(context: VaultContext, kind: str, content: str, importance: float,
     importance = min(1.0, max(0.0, importance))
     now = (now or dt.datetime.now(dt.UTC)).astimezone(dt.UTC)
     text = note_text(kind, content, importance, subject, now)
-    (captured,) = capture(root, ["-"], kind=NOTES_KIND, stdin=text.encode("utf-8"))
+    (captured,) = capture(root, ["-"], kind=NOTES_KIND, settings=context.settings.ingest, stdin=text.encode("utf-8"))
     result = Remembered(captured.raw_path, captured.new, False)
     try:
         report = ingest(context, IngestOptions(inputs=[str(root / captured.raw_path)], today=now.date()), llm=llm)

@@ -75,7 +75,7 @@ class Pacer:
         self._waiting_since.clear()
 
 
-def watch(vault: VaultContext | Path, on_run: Callable[[IngestReport | WikicError], None], *, llm: LLM | None = None,
+def watch(context: VaultContext, on_run: Callable[[IngestReport | WikicError], None], *, llm: LLM | None = None,
           stop: threading.Event | None = None, settle: float = SETTLE, min_interval: float = MIN_INTERVAL,
           use_palace: bool = True, on_start: Callable[[], None] | None = None,
           events: Iterable[Changes] | None = None, clock: Callable[[], float] = time.monotonic,
@@ -87,9 +87,8 @@ def watch(vault: VaultContext | Path, on_run: Callable[[IngestReport | WikicErro
     stand in for the file system's changes and the time (tests): the batches are read in turn, each at the
     clock's time, an empty one when nothing changed for a while. `run_ingest` makes each run (the faces pass
     the one that keeps a run for review when `[ingest] review` says so); by default `ingest`."""
-    with VaultContext.using(vault) as context:
-        _watch(context, on_run, llm, stop, Pacer(settle, min_interval), use_palace, on_start, events, clock,
-               run_ingest or _direct)
+    _watch(context, on_run, llm, stop, Pacer(settle, min_interval), use_palace, on_start, events, clock,
+           run_ingest or _direct)
 
 
 def _direct(context: VaultContext, options: IngestOptions, llm: LLM | None) -> IngestReport:

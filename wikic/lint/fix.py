@@ -64,8 +64,7 @@ class FileChange:
         return "".join(difflib.unified_diff(before, self.after.splitlines(True), f"a/{self.path}", f"b/{self.path}"))
 
 
-def plan_fixes(vault: VaultContext | Path, findings: list[Finding], today: dt.date | None = None) -> list[FileChange]:
-    context = VaultContext.of(vault)
+def plan_fixes(context: VaultContext, findings: list[Finding], today: dt.date | None = None) -> list[FileChange]:
     root = Path(context.root)
     texts: dict[str, str] = {}  # path -> text with '\n' line ends, as it will be written (before CRLF is restored)
     crlf: set[str] = set()
@@ -219,10 +218,9 @@ def _all_pages(root: Path, schema: Schema) -> list[str]:
 
 
 def fix_vault(
-    vault: VaultContext | Path, options: LintOptions = LintOptions(), *, label: str | None = None
+    context: VaultContext, options: LintOptions = LintOptions(), *, label: str | None = None
 ) -> FixResult:
     """Lint the vault, plan the safe repairs and hand them to `wikic.pages`; then lint it again."""
-    context = VaultContext.of(vault)
     root = Path(context.root)
     types = context.page_types
     with _sole_writer(root, types) as wikic_vault:

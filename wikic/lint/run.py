@@ -129,12 +129,11 @@ def _fingerprint(root: Path, files: Any, options: LintOptions, today: dt.date) -
 
 
 def run_lint(
-    vault: VaultContext | Path, options: LintOptions = LintOptions(), *, label: str | None = None
+    context: VaultContext, options: LintOptions = LintOptions(), *, label: str | None = None
 ) -> LintReport:
-    """Lint the vault (a context, or its folder). Reads only; the caches under `.wikic/` are the only thing it
+    """Lint the vault. Reads only; the caches under `.wikic/` are the only thing it
     may write."""
     started = time.perf_counter()
-    context = VaultContext.of(vault)
     root = Path(context.root)
     if not root.is_dir():
         raise UsageError(f"vault folder does not exist: {root}")

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from wikic.context import VaultContext
 from wikic.errors import UsageError
 from wikic.memory.item_index import Memories, PageMemory, load_memories
 from wikic.memory.rank import score
@@ -65,7 +66,7 @@ class Briefing:
 
 
 def wake_up(
-    root: Path,
+    context: VaultContext,
     *,
     budget: int = DEFAULT_BUDGET,
     project: str | None = None,
@@ -75,12 +76,12 @@ def wake_up(
     """The briefing for a new session, within `budget` tokens. `project`: that project's decisions and
     memories instead of every active project's; `overview`: what the wiki covers and its main subjects
     (overview.md), right after who the user is."""
-    root = Path(root).resolve()
+    root = Path(context.root).resolve()
     require_vault(root)
     if budget < MIN_BUDGET:
         raise UsageError(f"a briefing needs a budget of at least {MIN_BUDGET} tokens, not {budget}")
     as_of = as_of or dt.date.today()
-    memories = load_memories(root, waiting=True)
+    memories = load_memories(context, waiting=True)
     focus = _project(memories, project) if project else None
     plan = _plan(memories, as_of, focus)
     return _fit(plan, memories, as_of, budget, _overview(root) if overview else [])

@@ -21,12 +21,11 @@ class Confirmed:
 
 
 def confirm_lesson(
-    vault: VaultContext | Path, lesson: str, *, page: str | None = None, today: dt.date | None = None
+    context: VaultContext, lesson: str, *, page: str | None = None, today: dt.date | None = None
 ) -> Confirmed:
     """Count a confirmation of the lesson that says `lesson` (the same words, or the same meaning) on
     `page` (any page when None). Raises UsageError when no lesson matches, or when a person edited the
-    lesson's block (their text is never rewritten: they can count it there themselves). `vault`: the context,
-    or the folder."""
+    lesson's block (their text is never rewritten: they can count it there themselves)."""
     from wikic.memory.item_index import load_memories
     from wikic.memory.merge import Deduplicator, packaged_embedder, packaged_vectors
     from wikic.pages import journal
@@ -36,7 +35,6 @@ def confirm_lesson(
     from wikic.vault.formats.anchors import find_anchors
     from wikic.vault.formats.memory_items import block_key, parse_item, render_item
 
-    context = VaultContext.of(vault)
     root = Path(context.root).resolve()
     require_vault(root)
     context.checked_schema()  # a SCHEMA.md that cannot be read as meant: no page is written
@@ -45,7 +43,7 @@ def confirm_lesson(
     with writer(root, page_types):
         lessons = [
             m
-            for m in load_memories(root).items
+            for m in load_memories(context).items
             if m.item.kind == "lesson"
             and (
                 page is None

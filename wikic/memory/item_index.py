@@ -22,13 +22,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeGuard
 
+from wikic.context import VaultContext
 from wikic.memory.identity import Identity, read_identity
 from wikic.vault.formats.markers import BEGIN, begin_prefix, end_line
 from wikic.vault.formats.memory_items import BLOCK_PREFIX, KINDS, MemoryItem, kind_of_block, parse_items
 from wikic.vault.frontmatter import split_page
 from wikic.vault.link_text import LinkNames
 from wikic.vault.load import walk
-from wikic.vault.schema_md import load as load_schema
 from wikic.vault.state import (
     MEMORY_INDEX,
     MENTIONS,
@@ -67,12 +67,12 @@ class Memories:
         return m.path == self.user_page if not m.waiting else self.identity.is_user(m.title)
 
 
-def load_memories(root: Path, *, waiting: bool = False) -> Memories:
-    """Every memory item of the vault at `root`, in page order, with who the user is and their page; and
-    (`waiting`) after them the memories whose subject has no page yet, by subject and source."""
-    root = Path(root)
+def load_memories(context: VaultContext, *, waiting: bool = False) -> Memories:
+    """Every memory item of the vault, in page order, with who the user is and their page; and (`waiting`)
+    after them the memories whose subject has no page yet, by subject and source."""
+    root = Path(context.root)
     files, _ = walk(root)
-    folders = load_schema(root).folder_types()
+    folders = context.schema.folder_types()
     pages = {p: info for p, info in files.items() if p.endswith(".md") and "/" in p and p.split("/", 1)[0] in folders}
     cached = _read_index(root)
     known: dict[str, Any] = cached.get("pages", {})

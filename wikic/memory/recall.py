@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from wikic.context import VaultContext
 from wikic.errors import UsageError
 from wikic.memory.item_index import PageMemory, load_memories
 from wikic.memory.rank import score
@@ -37,17 +38,16 @@ class Recalled:
                 "confirmations": m.item.confirmations, "verified": m.item.verified, "score": round(self.score, 4)}
 
 
-def recall(root: Path, query: str = "", *, kind: str | None = None, subject: str | None = None, k: int = 10,
+def recall(context: VaultContext, query: str = "", *, kind: str | None = None, subject: str | None = None, k: int = 10,
            as_of: dt.date | None = None) -> list[Recalled]:
     """The best `k` memories matching `query`, of `kind` (persona, episodic, instruction, lesson) and about
     `subject` (a page's title, name or path; "user" for the user's own page)."""
-    root = Path(root).resolve()
-    require_vault(root)
+    require_vault(Path(context.root).resolve())
     bounded_question(query, "query")
     if kind is not None and kind not in KINDS:
         raise UsageError(f"unknown memory kind {kind!r}", hint=f"use one of: {', '.join(KINDS)}")
     as_of = as_of or dt.date.today()
-    memories = load_memories(root, waiting=True)
+    memories = load_memories(context, waiting=True)
     items = [m for m in memories.items if kind is None or m.item.kind == kind]
     if subject:
         wanted = " ".join(subject.strip().removeprefix("[[").removesuffix("]]").casefold().split())

@@ -2,11 +2,11 @@
 
 Public API (what ingest, query and the CLI call):
 
-    palace = open_palace(vault)                  # settings from VAULT/wikic.toml + environment
+    palace = open_palace(vault, settings)        # the settings of the vault's context (VaultContext.palace)
     report = palace.sync(rebuild=False)          # whole vault; only changed drawers are embedded
     report = palace.update_paths(["entities/x.md", "raw/articles/y.md"])   # just these files
     hits = search(palace, "question", k=10, wing=None, tag=None, path=None)
-    sync(vault) / update_paths(vault, paths) / search_vault(vault, query, ...)   # one-shot helpers
+    sync(vault, settings) / update_paths(vault, settings, paths) / search_vault(vault, settings, query, ...)
 
 The package is lazy: importing it (or `summary.py`, what `wikic status` reads of a palace with the standard
 library alone) needs no extra. The names above need the `palace` extra: the first use of one checks that
@@ -52,6 +52,7 @@ if TYPE_CHECKING:
     from wikic.palace.hybrid import SearchHit, search
     from wikic.palace.palace import Palace, SyncReport, open_palace
     from wikic.progress import ProgressCallback
+    from wikic.settings import Settings
 
 __all__ = [
     "Palace",
@@ -83,21 +84,26 @@ def __getattr__(name: str) -> Any:
     return getattr(importlib.import_module(module), name)
 
 
-def sync(vault: Path, *, rebuild: bool = False, progress: ProgressCallback | None = None) -> SyncReport:
+def sync(
+    vault: Path, settings: Settings, *, rebuild: bool = False, progress: ProgressCallback | None = None
+) -> SyncReport:
     """Index the whole vault (incrementally unless `rebuild`); `progress` receives `embed` events."""
-    with __getattr__("open_palace")(vault) as palace:
+    with __getattr__("open_palace")(vault, settings) as palace:
         return palace.sync(rebuild=rebuild, progress=progress)
 
 
-def update_paths(vault: Path, paths: Iterable[str | Path], *, progress: ProgressCallback | None = None) -> SyncReport:
+def update_paths(
+    vault: Path, settings: Settings, paths: Iterable[str | Path], *, progress: ProgressCallback | None = None
+) -> SyncReport:
     """Re-index the given files after they were written, moved or deleted."""
-    with __getattr__("open_palace")(vault) as palace:
+    with __getattr__("open_palace")(vault, settings) as palace:
         return palace.update_paths(paths, progress=progress)
 
 
 def search_vault(
-    vault: Path, query: str, k: int = 10, *, wing: str | None = None, tag: str | None = None, path: str | None = None
+    vault: Path, settings: Settings, query: str, k: int = 10, *, wing: str | None = None, tag: str | None = None,
+    path: str | None = None,
 ) -> list[SearchHit]:
     """Search once; long-running callers should keep a Palace open and call `search` instead."""
-    with __getattr__("open_palace")(vault) as palace:
+    with __getattr__("open_palace")(vault, settings) as palace:
         return __getattr__("search")(palace, query, k, wing=wing, tag=tag, path=path)

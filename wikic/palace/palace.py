@@ -28,7 +28,7 @@ from wikic.palace.sources import SourceFile, classify, extracted_originals, file
 from wikic.palace.store_process import GENERATION_KEY, PalaceUnresponsive, open_store
 from wikic.palace.summary import PALACE_IDENTITY, palace_manifest
 from wikic.progress import ProgressCallback, ProgressEvent
-from wikic.settings import Settings, load_settings
+from wikic.settings import Settings
 from wikic.vault.layout import require_vault
 from wikic.vault.paths import confined, inside_lexically
 from wikic.vault.state import PALACE_LOCK, lock_file, state_path
@@ -658,7 +658,7 @@ class Palace:
         }
 
 
-def open_palace(vault: Path, settings: Settings | None = None, *, embedder: Embedder | None = None) -> Palace:
-    """The palace of `vault` with `settings` (the library passes its context's; a script may pass none, and
-    the vault's wikic.toml and the environment are read here, once)."""
-    return Palace(vault, settings if settings is not None else load_settings(vault.resolve()), embedder=embedder)
+def open_palace(vault: Path, settings: Settings, *, embedder: Embedder | None = None) -> Palace:
+    """The palace of `vault` with `settings`, its context's (`VaultContext.palace` opens it: the palace reads
+    no wikic.toml of its own)."""
+    return Palace(vault, settings, embedder=embedder)

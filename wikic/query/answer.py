@@ -78,7 +78,6 @@ class QueryOptions:
     min_similarity: float | None = None  # dense relevance threshold (default: per embedding model)
     exclude: tuple[str, ...] = ()  # paths that may not be context (the page being refreshed)
     as_of: dt.date | None = None  # answer from the claims that held on this day
-    overrides: dict[str, Any] = field(default_factory=dict)  # [llm] settings from CLI flags
 
 
 @dataclass
@@ -132,7 +131,7 @@ class QueryResult:
 
 
 def answer_question(
-    vault: VaultContext | Path,
+    context: VaultContext,
     question: str,
     options: QueryOptions | None = None,
     *,
@@ -148,19 +147,18 @@ def answer_question(
     """
     options = options or QueryOptions()
     bounded_question(question)  # before anything is read or opened
-    with VaultContext.using(vault, options.overrides) as context:
-        root = Path(context.root).resolve()
-        require_vault(root)
-        settings = context.settings
-        if llm is None:  # a configuration error is told at once, before the search loads its model
-            require_model(settings.llm)
-        if not context.palace_opened:
-            require_extra("palace")  # a missing extra is said before anything of the palace is looked at
-            require_indexed(root, settings.palace)
-        with context.palace_lock:
-            retrieval = retrieve(context.palace(), question, budget=options.budget, k=options.k,
-                                 exclude=options.exclude, min_similarity=options.min_similarity, as_of=options.as_of)
-        return generate_answer(context, retrieval, options, llm=llm, on_text=on_text)
+    root = Path(context.root).resolve()
+    require_vault(root)
+    settings = context.settings
+    if llm is None:  # a configuration error is told at once, before the search loads its model
+        require_model(settings.llm)
+    if not context.palace_opened:
+        require_extra("palace")  # a missing extra is said before anything of the palace is looked at
+        require_indexed(root, settings.palace)
+    with context.palace_lock:
+        retrieval = retrieve(context.palace(), question, budget=options.budget, k=options.k,
+                             exclude=options.exclude, min_similarity=options.min_similarity, as_of=options.as_of)
+    return generate_answer(context, retrieval, options, llm=llm, on_text=on_text)
 
 
 def generate_answer(

@@ -91,10 +91,9 @@ class Refreshed:
     path: str
 
 
-def check_can_file(vault: VaultContext | Path) -> None:
+def check_can_file(context: VaultContext) -> None:
     """What keeps any answer from being filed in this vault (not a wikic vault, a root file leading outside
     it, a SCHEMA.md that cannot be read as meant), raised before a model is asked."""
-    context = VaultContext.of(vault)
     require_vault(context.root)
     require_own_root_files(context.root)
     context.checked_schema()
@@ -104,10 +103,9 @@ def query_folder(schema: Schema) -> str:
     return schema.page_folders.get("query", PAGE_FOLDERS["query"])
 
 
-def save_answer(vault: VaultContext | Path, result: QueryResult, *, today: dt.date | None = None) -> SavedQuery:
+def save_answer(context: VaultContext, result: QueryResult, *, today: dt.date | None = None) -> SavedQuery:
     """File an answered question as a query page (a page for the same question is updated in place)."""
-    with VaultContext.using(vault) as context:
-        return _save_answer(context, result, today)
+    return _save_answer(context, result, today)
 
 
 def _save_answer(context: VaultContext, result: QueryResult, today: dt.date | None) -> SavedQuery:
@@ -142,7 +140,7 @@ def _save_answer(context: VaultContext, result: QueryResult, today: dt.date | No
 
 
 def refresh_query(
-    vault: VaultContext | Path,
+    context: VaultContext,
     page: str,
     options: QueryOptions | None = None,
     *,
@@ -153,8 +151,7 @@ def refresh_query(
     """Answer a query page's question again and replace its answer block (only if nobody edited it). `llm`:
     a model of the caller's own, instead of the configured one."""
     options = options or QueryOptions()
-    with VaultContext.using(vault, options.overrides) as context:
-        return _refresh_query(context, page, options, llm, on_text, today)
+    return _refresh_query(context, page, options, llm, on_text, today)
 
 
 def _refresh_query(context: VaultContext, page: str, options: QueryOptions, llm: StreamingLLM | None,

@@ -18,7 +18,7 @@ from wikic.vault.layout import HUB_TYPES, INDEX_FILE, LOG_FILE, OVERVIEW_FILE, R
 from wikic.vault.model import Note, Problem
 from wikic.vault.parse_cache import CachedNote
 from wikic.vault.resolve import Resolver
-from wikic.vault.schema_md import Schema, load as load_schema
+from wikic.vault.schema_md import Schema
 
 
 class FileInfo(NamedTuple):  # a tuple: made for every file of the vault on every run, cheaply
@@ -298,7 +298,7 @@ def load_vault(
     jobs: int | None = None,
     resolve: bool = False,
     walked: tuple[dict[str, FileInfo], list[tuple[str, Problem]]] | None = None,
-    schema: Schema | None = None,
+    schema: Schema,
     per_note: PerNote | None = None,
     refresh_cache: bool = True,
 ) -> Vault:
@@ -306,14 +306,14 @@ def load_vault(
     the cache under `.wikic/cache/` is refreshed (not with `refresh_cache=False`: a look that writes nothing,
     as after a write whose every step is counted). With `resolve`, the links of every note parsed are also
     resolved where it is parsed (a share of the link graph's work done on the second core). `walked`: the
-    vault's listing when the caller has just made it (`walk`); `schema`: its SCHEMA.md when the caller has it.
+    vault's listing when the caller has just made it (`walk`); `schema`: its SCHEMA.md, as the caller's context
+    read it.
     With `use_cache` and `resolve`, the links of the notes not parsed come from the cache of resolutions while
     the vault holds the same files (`resolved_cache.py`). `per_note`: what to run on each note parsed (its path,
     bytes and note) where it is parsed; its results, by path, are the vault's `per_note` (a result must pickle:
     it may come from another process)."""
     global _RESOLVER, _PER_NOTE
     root = Path(root)
-    schema = schema if schema is not None else load_schema(root)
     files, problems = walked if walked is not None else walk(root)
     wanted = sorted(p for p in files if _wanted(p, schema))
     cached = parse_cache.load(root) if use_cache else {}

@@ -322,10 +322,9 @@ class NameSet:
         return known
 
 
-def page_names(root: Path, schema: Schema | None = None) -> tuple[PageNames, LinkNames]:
+def page_names(root: Path, schema: Schema) -> tuple[PageNames, LinkNames]:
     """Every subject page of the vault by title, aliases and file name (a source page is named after its
-    source, and no name the model proposes means it), and the link names of every file (`schema`: the
-    vault's SCHEMA.md when the caller has it)."""
+    source, and no name the model proposes means it), and the link names of every file."""
     return names_of(load_vault(root, use_cache=True, schema=schema))
 
 

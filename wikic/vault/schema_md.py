@@ -4,9 +4,10 @@ It reads the format users already write. A section it does not know is prose for
 name (`## Style`, `## Notes for the model`). What it cannot read as meant is an error (`Schema.errors`): a
 heading or key that is a near miss of a known one (`## Lints`, `entity_min_reference`), or a known key
 whose value is not one it takes (`two`, an unknown naming convention or severity). The commands that act
-on the schema refuse such a file (`load_checked`: exit 2, each line with its number and what it should
-say); lint reports every problem as a `frontmatter` finding (the errors as errors), never a crash. The rest
-(an unknown threshold like no known one, no domain, no tags) are warnings only.
+on the schema refuse such a file (`checked`, as `VaultContext.checked_schema` calls it: exit 2, each line
+with its number and what it should say); lint reports every problem as a `frontmatter` finding (the
+errors as errors), never a crash. The rest (an unknown threshold like no known one, no domain, no tags) are
+warnings only.
 """
 
 from __future__ import annotations
@@ -146,12 +147,6 @@ def load(root: Path) -> Schema:
             f"cannot read {SCHEMA_FILE}: {exc.strerror}", hint=f"check that {path} is a file you may read"
         ) from exc
     return plain_vault_schema() if text is None else parse(text)
-
-
-def load_checked(root: Path) -> Schema:
-    """SCHEMA.md as the commands that act on it need it (ingest, watch, saving an answer, status, the MCP
-    tools that write): a file they cannot read as meant is a SchemaError (exit 2) naming every such line."""
-    return checked(load(root), root)
 
 
 def checked(schema: Schema, root: Path) -> Schema:

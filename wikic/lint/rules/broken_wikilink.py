@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import difflib
 import posixpath
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -48,49 +47,18 @@ def suggest(ctx: LintContext, source: str, link: Link) -> tuple[str | None, Fix 
     return (f"[[{close}]]" if close else None), None
 
 
-def _letters(text: str) -> int:
-    """The set of a text's characters as bits (characters may share a bit: the set only ever bounds)."""
-    bits = 0
-    for ch in text:
-        bits |= 1 << (ord(ch) & 63)
-    return bits
-
-
 def _close_name(ctx: LintContext, target: str) -> str | None:
-    """A page name within a typo of `target`: difflib's best match at 0.8. difflib over every name costs ~0.1 s
-    per broken link on a 10,000-page vault, so only names of similar length with the same first letter are
-    compared, and names that cannot reach 0.8 are dropped before difflib sees them (below)."""
+    """A page name within a typo of `target` (`close_names.Names`), found once a run and kept from run to run
+    while the page names are the same."""
     offered = _offered(ctx)
     offered.asked.add(target)
     memo = offered.memo
     if target in memo:
         return memo[target]
-    buckets = ctx.__dict__.get("_stem_buckets")
-    if buckets is None:
-        buckets = {}
-        for page in ctx.pages:
-            stem = posixpath.basename(page)[:-3]
-            buckets.setdefault((fold_name(stem[:1]), len(stem)), []).append((stem, _letters(stem)))
-        ctx.__dict__["_stem_buckets"] = buckets
-    key = fold_name(target[:1])
-    pool = [s for n in range(len(target) - 2, len(target) + 3) for s in buckets.get((key, n), ())]
-    if len(pool) > 200:  # many similar names (generated ones): a typo keeps its first three letters
-        head = fold_name(target[:3])
-        pool = [s for s in pool if fold_name(s[0][:3]) == head][:200]
-    close = []
-    if pool and len(target) < 120:
-        # difflib keeps a name only when 2*shared/(len(a)+len(b)) >= 0.8, `shared` counting the characters the two
-        # have in common. Each character of one name missing from the other takes at least one from `shared`:
-        # a name with too many such characters is dropped here, exactly as difflib would drop it, but cheaply.
-        wanted, size = _letters(target), len(target)
-        candidates = [
-            stem
-            for stem, letters in pool
-            if 2 * min(len(stem) - (letters & ~wanted).bit_count(), size - (wanted & ~letters).bit_count())
-            >= 0.8 * (len(stem) + size)
-        ]
-        close = difflib.get_close_matches(target, candidates, n=1, cutoff=0.8) if candidates else []
-    memo[target] = close[0] if close else None
+    names = ctx.__dict__.get("_names")
+    if names is None:
+        names = ctx.__dict__["_names"] = close_names.Names(posixpath.basename(page)[:-3] for page in ctx.pages)
+    memo[target] = names.closest(target)
     return memo[target]
 
 
