@@ -1,5 +1,5 @@
-"""What a lint rule is (its id, default severity, summary, whether it needs SCHEMA.md, and its check), and the
-named groups of rules. The rules themselves, one module each, and their order: `wikic/lint/rules/`."""
+"""What a lint rule is (its id, default severity, summary, whether it needs SCHEMA.md, its check and its
+documentation), and the named groups of rules. The rules themselves, one module each, and their order: `wikic/lint/rules/`."""
 
 from __future__ import annotations
 
@@ -28,6 +28,8 @@ class Rule:
     check: Check
     # a page rule's judgement of one page (`rules/_pages.py`), which lint also runs where each page is parsed
     page: PageCheck | None = None
+    # what it checks, why, an example that fires and the fix: its module's docstring (`rules/__init__.py`)
+    doc: str = ""
 
 
 CORE_RULES = ("orphan-page", "broken-wikilink", "index-gap", "frontmatter", "stale-page", "contradiction")

@@ -1,4 +1,12 @@
-"""ambiguous-link: a link whose name matches several files."""
+"""ambiguous-link: a link whose name matches several files.
+
+Why: a name that means several files leads wherever Obsidian's order of resolution happens to pick, not necessarily
+where the writer meant.
+
+Example: `[[setup]]` on a page of a vault holding `entities/setup.md` and `concepts/setup.md`.
+
+Fix: write the folder (`[[concepts/setup]]`) or rename one of the files.
+"""
 
 from __future__ import annotations
 

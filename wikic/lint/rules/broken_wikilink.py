@@ -1,4 +1,14 @@
-"""broken-wikilink: a link whose target, heading or block does not exist."""
+"""broken-wikilink: a link whose target, heading or block does not exist.
+
+Why: a link that leads nowhere is a dead end for the reader, and the graph and the compiler lose the relation it
+stated.
+
+Example: `[[opnai]]` where the page is `entities/openai.md` (reported with "did you mean [[openai]]?"), or
+`[[openai#Funding]]` on a page with no such heading.
+
+Fix: correct the target, create the page, or drop the link; `--fix` rewrites a link whose page is unambiguous by
+title or alias.
+"""
 
 from __future__ import annotations
 

@@ -1,4 +1,12 @@
-"""case-collision: two files whose paths differ only in case (they collide on macOS and Windows)."""
+"""case-collision: two files whose paths differ only in case (they collide on macOS and Windows).
+
+Why: macOS and Windows file systems fold case: a clone there keeps one file of the two, and links resolve
+differently.
+
+Example: `entities/OpenAI.md` beside `entities/openai.md`.
+
+Fix: merge the two pages or rename one.
+"""
 
 from __future__ import annotations
 

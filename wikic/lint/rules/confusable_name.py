@@ -1,6 +1,13 @@
 """confusable-name: two notes whose file names or titles read the same but are spelled with other letters (a
 Cyrillic or Greek letter drawn like a Latin one, a full-width letter, an invisible character): no reader,
-and no link typed by hand, tells them apart. Reported on the note spelled with the lookalikes."""
+and no link typed by hand, tells them apart. Reported on the note spelled with the lookalikes.
+
+Why: a lookalike name is a second page for the same subject that no one will link to on purpose, or a planted one.
+
+Example: a note titled "Orion Labs" with a Cyrillic first letter beside `entities/orion-labs.md`.
+
+Fix: rename the note with the letters it means, or merge it into the other.
+"""
 
 from __future__ import annotations
 

@@ -1,4 +1,14 @@
-"""contradiction: contested pages, and contradictions that name a missing page or are not mirrored."""
+"""contradiction: contested pages, and contradictions that name a missing page or are not mirrored.
+
+Why: two claims that hold at the same time and disagree cannot both be true; the reader must see both, with their
+sources.
+
+Example: `Acme has 40 employees ^[raw/a.md]` and `Acme has 55 employees ^[raw/b.md]`, both holding in 2024, on
+`entities/acme.md`.
+
+Fix: ingest a source that settles it, end the older claim (MCP `invalidate`), or mark the page `contested: true` and
+mirror `contradictions:` on both pages.
+"""
 
 from __future__ import annotations
 

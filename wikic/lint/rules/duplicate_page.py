@@ -1,4 +1,11 @@
-"""duplicate-page: two pages with the same title or alias."""
+"""duplicate-page: two pages with the same title or alias.
+
+Why: two pages for one subject split what is known of it, and a link by that name means either.
+
+Example: `entities/openai.md` titled `OpenAI` and `entities/open-ai.md` with the alias `OpenAI`.
+
+Fix: merge the pages, or drop the alias or title the two share.
+"""
 
 from __future__ import annotations
 

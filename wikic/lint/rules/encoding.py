@@ -1,4 +1,12 @@
-"""encoding: a page that is not UTF-8 text, or a binary file where a page should be."""
+"""encoding: a page that is not UTF-8 text, or a binary file where a page should be.
+
+Why: a page that is not UTF-8 text is read by neither Obsidian nor wikic as its writer meant; a binary file is no
+page.
+
+Example: `entities/notes.md` saved as Latin-1 with an `é`, or a PNG renamed to `.md`.
+
+Fix: save the page as UTF-8, or move the binary file out of the page folders.
+"""
 
 from __future__ import annotations
 

@@ -1,5 +1,15 @@
 """frontmatter: invalid frontmatter, missing or mistyped fields, tags outside the taxonomy, bad names, unmet
-thresholds."""
+thresholds.
+
+Why: the frontmatter is what index.md, the overview, search and the compiler read of a page; SCHEMA.md's taxonomy
+and thresholds are the vault's own rules.
+
+Example: an entity page with no `sources:`, `type: concept` in `entities/`, or `tags: [misc]` where SCHEMA.md's
+taxonomy has no `#misc`.
+
+Fix: correct the field the finding names (docs/vault-format.md lists them); a SCHEMA.md line it names is corrected
+in SCHEMA.md.
+"""
 
 from __future__ import annotations
 

@@ -1,6 +1,14 @@
 """index-gap: a hub that misses a page. Every wiki page listed in index.md, and every index entry pointing at
 a page that exists; index.md leading to the overview; every raw source a subject page is built on having a
-source page, which lists every subject page built on it. `--fix` repairs each (`fix.py`)."""
+source page, which lists every subject page built on it. `--fix` repairs each (`fix.py`).
+
+Why: index.md and the source pages are how a reader (and an assistant) finds every page: a page missing there is
+found by search alone.
+
+Example: `concepts/rag.md` exists and index.md has no `[[rag]]` entry.
+
+Fix: `wikic lint --fix` adds the entries and source pages, and drops index entries to pages that are gone.
+"""
 
 from __future__ import annotations
 

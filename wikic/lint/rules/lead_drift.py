@@ -2,7 +2,15 @@
 lead, and the summary (with index.md's entry, the overview and the source pages, which show the lead) still
 says the old words until the page is compiled again. `--fix` makes them follow the lead (`fix.py`). A lead
 block as the compiler wrote it (its body still hashes to its marker's `sha`) was written with its summary, and
-is not read further."""
+is not read further.
+
+Why: the summary is what the index, the overview and the source pages show of a page: after an edit of the lead they
+show words the page no longer says.
+
+Example: a person rewrote the lead of `entities/acme.md` to say it makes rockets; its `summary:` still says anvils.
+
+Fix: `wikic lint --fix` makes the summary (and what shows it) follow the lead.
+"""
 
 from __future__ import annotations
 

@@ -1,4 +1,11 @@
-"""malformed-link: unclosed '[[', code fence or '%%' comment, or an empty link."""
+"""malformed-link: unclosed '[[', code fence or '%%' comment, or an empty link.
+
+Why: an unclosed `[[`, code fence or `%%` comment swallows the text after it, in Obsidian as in wikic.
+
+Example: `See [[openai for more.` or `[[]]`.
+
+Fix: close the link, fence or comment, or remove the empty link.
+"""
 
 from __future__ import annotations
 

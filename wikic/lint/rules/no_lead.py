@@ -1,4 +1,12 @@
-"""no-lead: a subject page that does not open with a lead saying what its subject is."""
+"""no-lead: a subject page that does not open with a lead saying what its subject is.
+
+Why: the lead is what a reader reads first and what the summary, the index and the overview show of the page.
+
+Example: `# Acme` followed directly by `## History`.
+
+Fix: write a paragraph saying what the subject is before the first `##` (an ingest of a source naming it writes
+one).
+"""
 
 from __future__ import annotations
 

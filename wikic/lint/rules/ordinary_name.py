@@ -1,7 +1,15 @@
 """ordinary-name: a page titled, or aliased, with an ordinary word: a function word ("The"), a bare kind noun
 ("Model", "Note"), or a common word none of the page's sources writes as a name ("Keeping", the opener of
 "Keeping the verbatim text means…"). A careless model proposes such words as names; a page for one collects
-whatever sentences open with it, and an alias of one turns the word into a link on every page."""
+whatever sentences open with it, and an alias of one turns the word into a link on every page.
+
+Why: a page for a common word collects whatever sentences open with it, and an alias of one links the word
+everywhere.
+
+Example: `entities/keeping.md` titled `Keeping`, from a source's "Keeping the verbatim text means...".
+
+Fix: delete the page or its alias, or retitle it with the name the sources use.
+"""
 
 from __future__ import annotations
 

@@ -1,4 +1,14 @@
-"""orphan-page: a subject page no other subject page links to."""
+"""orphan-page: a subject page no other subject page links to.
+
+Why: a page no other page links to is found only through index.md or search: links are how a reader goes from one
+subject to the next.
+
+Example: `entities/acme.md` exists and no entity, concept or comparison page has `[[acme]]` (index.md and the source
+pages do).
+
+Fix: link it from a page that mentions its subject (the compiler links mentions on the next ingest), or merge it
+into one.
+"""
 
 from __future__ import annotations
 

@@ -1,4 +1,11 @@
-"""page-too-long: a page longer than max_page_lines (split it)."""
+"""page-too-long: a page longer than max_page_lines (split it).
+
+Why: a very long page is hard to read and costs the model and the search index more on every use.
+
+Example: a concept page of 900 lines where SCHEMA.md sets `max_page_lines: 500`.
+
+Fix: split the page by subject, or raise the threshold in SCHEMA.md.
+"""
 
 from __future__ import annotations
 

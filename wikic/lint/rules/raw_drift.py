@@ -1,4 +1,12 @@
-"""raw-drift: a raw source changed or vanished after it was captured (raw/ is immutable)."""
+"""raw-drift: a raw source changed or vanished after it was captured (raw/ is immutable).
+
+Why: every claim's anchor quotes its raw source: a source edited or removed after capture leaves anchors no one can
+check.
+
+Example: `raw/articles/post.md` edited by hand after `wikic ingest` captured it.
+
+Fix: restore the source from version control, or capture the new text as a new source and ingest it.
+"""
 
 from __future__ import annotations
 

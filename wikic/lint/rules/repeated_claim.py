@@ -1,4 +1,11 @@
-"""repeated-claim: one page stating the same claim twice."""
+"""repeated-claim: one page stating the same claim twice.
+
+Why: a claim stated twice on a page says nothing more and makes the page longer.
+
+Example: `- Acme makes anvils ^[raw/a.md]` in both the summary's section and `## Products` of `entities/acme.md`.
+
+Fix: delete the second line (the finding names the first).
+"""
 
 from __future__ import annotations
 

@@ -1,5 +1,13 @@
 """source-sections: a page of several sources whose every section holds one source's claims, not all of them
-the layout's."""
+the layout's.
+
+Why: sections by source repeat the sources' order, not the subject's: a reader looking for a topic reads every
+section.
+
+Example: a page citing `raw/a.md` and `raw/b.md` with `## From a` holding only a's claims and `## From b` only b's.
+
+Fix: regroup the claims under the sections of the page type's layout (a rebuild with `wikic ingest --force` does).
+"""
 
 from __future__ import annotations
 

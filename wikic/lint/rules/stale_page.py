@@ -1,4 +1,13 @@
-"""stale-page: a page older than its newest source, or a query page that is old or cites changed pages."""
+"""stale-page: a page older than its newest source, or a query page that is old or cites changed pages.
+
+Why: a page older than its sources may say what they no longer say; an old query page answers with the wiki of its
+day.
+
+Example: `entities/acme.md` updated 2025-01-01 citing `raw/b.md` captured 2025-03-01, past `stale_after_days`.
+
+Fix: ingest the newer source again, refresh the query page (`wikic query --refresh PAGE`), or update the page and
+its `updated:`.
+"""
 
 from __future__ import annotations
 

@@ -1,4 +1,11 @@
-"""thin-section: a section of the page's layout holding fewer claims than min_section_claims."""
+"""thin-section: a section of the page's layout holding fewer claims than min_section_claims.
+
+Why: a section with no claim is a heading with nothing under it.
+
+Example: `## Funding` of an entity page's layout holding no claim line.
+
+Fix: ingest a source that says something for it, or lower `min_section_claims` in SCHEMA.md.
+"""
 
 from __future__ import annotations
 

@@ -1,4 +1,12 @@
-"""too-few-links: a subject page with fewer outbound links than min_outbound_links."""
+"""too-few-links: a subject page with fewer outbound links than min_outbound_links.
+
+Why: a subject page linking to no other is a dead end for a reader going on from it.
+
+Example: `entities/acme.md` linking to no other subject page, where SCHEMA.md's `min_outbound_links` is 2 (the
+default).
+
+Fix: link the subjects the page mentions (an ingest links the names it knows), or lower the threshold.
+"""
 
 from __future__ import annotations
 

@@ -1,4 +1,11 @@
-"""uncited-sentence: a sentence of compiler text with no anchor after it."""
+"""uncited-sentence: a sentence of compiler text with no anchor after it.
+
+Why: every sentence the compiler writes cites its source: one with no anchor cannot be checked.
+
+Example: `Acme makes anvils. It was founded in 1990. ^[raw/a.md]` under a section (the first sentence is uncited).
+
+Fix: add the anchor after the sentence, or delete it.
+"""
 
 from __future__ import annotations
 

@@ -1,5 +1,12 @@
 """unsafe-name: a file name Obsidian links or some operating system cannot handle: a character links or
-Windows refuse, a space or dot at either end, a device name Windows reserves (`con.md`, `COM0.md`)."""
+Windows refuse, a space or dot at either end, a device name Windows reserves (`con.md`, `COM0.md`).
+
+Why: such a name cannot be linked in Obsidian, or cannot be checked out on Windows.
+
+Example: `entities/what?.md`, `entities/ acme.md` or `con.md`.
+
+Fix: rename the file.
+"""
 
 from __future__ import annotations
 

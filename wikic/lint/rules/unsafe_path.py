@@ -1,4 +1,11 @@
-"""unsafe-path: a symbolic link leading outside the vault, or a file that cannot be read."""
+"""unsafe-path: a symbolic link leading outside the vault, or a file that cannot be read.
+
+Why: wikic never reads outside the vault or opens a device: what it cannot read, it cannot lint or index.
+
+Example: `entities/secret.md` a symbolic link to `/etc/passwd`, or a named pipe in `raw/`.
+
+Fix: replace the link by the file itself, or remove it.
+"""
 
 from __future__ import annotations
 

@@ -2,7 +2,15 @@
 tail: "Chroma DB" of "Chroma"; its acronym) and that none of its sources says names the same subject ("Chroma
 (ChromaDB)", "X, also called Y"; `wikic/text/name_use.py`). A model gives other names of the same source as
 aliases; such an alias folds another subject into the page (its name then finds this page) and links the
-word to it wherever it is written."""
+word to it wherever it is written.
+
+Why: an alias no source gives folds another subject into the page: its name then finds this page, and links the word
+to it.
+
+Example: `entities/chroma.md` with the alias `Pinecone`, which no source calls Chroma.
+
+Fix: drop the alias, or ingest a source that says the two names mean the same subject.
+"""
 
 from __future__ import annotations
 
