@@ -70,6 +70,12 @@ def register(app: typer.Typer) -> None:
                 "--as-of", metavar="DATE", help="Judge staleness as of this date (YYYY-MM-DD) instead of today."
             ),
         ] = None,
+        explain: Annotated[
+            str | None,
+            typer.Option(
+                "--explain", metavar="RULE", help="Say what the rule checks, why, an example that fires, and the fix."
+            ),
+        ] = None,
     ) -> None:
         """Check the vault: broken links, orphans, index gaps, frontmatter and schema, stale pages, contradictions.
 
@@ -80,6 +86,12 @@ def register(app: typer.Typer) -> None:
         """
         from wikic.lint.render import FORMATS, render  # here, not at start-up: every command loads this module
         from wikic.lint.run import LintOptions, run_lint
+
+        if explain is not None:
+            from wikic.lint.rules import explain as explained
+
+            say(explained(explain), nl=False)
+            return
 
         if vault_arg is not None and vault is not None:
             raise UsageError(
