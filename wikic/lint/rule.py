@@ -1,5 +1,6 @@
 """What a lint rule is (its id, default severity, summary, whether it needs SCHEMA.md, its check and its
-documentation), and the named groups of rules. The rules themselves, one module each, and their order: `wikic/lint/rules/`."""
+documentation), and the named groups of rules. The rules themselves, one module each, and their order:
+`wikic/lint/rules/`."""
 
 from __future__ import annotations
 
