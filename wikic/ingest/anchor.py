@@ -34,7 +34,7 @@ import datetime as dt
 import difflib
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
 
 from wikic.compile.page import content_words, lead_holder
 from wikic.compile.plan import Anchor, Axis, Cell, Comparison, Concept, Entity, Fact, Memory, Plan, Relation, Section
@@ -362,7 +362,8 @@ def missed_names(text: str, use: NameUse, known: Sequence[str], *, planned: Iter
     name-like token, "SQLite", "BM25"). Never one `planned` names, in any form."""
     taken = {k for n in planned for k in name_keys(n)}
     out: list[str] = []
-    for name in [*known, *(n for n in name_signals(text) if use.count(n) >= RECURRING)]:
+    signals = [n for n in name_signals(text) if use.count(n) >= RECURRING or _product_shaped(n)]
+    for name in [*known, *signals]:
         keys = name_keys(name)
         if taken & {*keys, *lookup_keys(name)} or use.refusal(name) is not None or not use.count(name):
             continue
@@ -380,6 +381,20 @@ def _opens_with(said: Sequence[str], forms: Sequence[tuple[str, ...]]) -> bool:
     """The sentence's words open with one of the name's `forms` (after an article)."""
     start = 1 if said[:1] and said[0] in ("the", "a", "an") else 0
     return any(tuple(said[start : start + len(form)]) == form for form in forms)
+
+
+def _product_shaped(name: str) -> bool:
+    """One word that only a name is written as: a capital first, then a capital after a small letter, or
+    small letters and digits ("SQLite", "LongMemEval", "Qwen3"); never all capitals ("MTEB", "JSON": a plain
+    abbreviation) nor a small first letter ("p0w1", "x86"). Such a name written once is a candidate: it waits in
+    the ledger for a second source, as any found name does."""
+    if " " in name.strip() or not name[:1].isupper():
+        return False
+    letters = [ch for ch in name if ch.isalpha()]
+    if all(ch.isupper() for ch in letters):
+        return False
+    inner_capital = any(a.islower() and b.isupper() for a, b in zip(name, name[1:], strict=False))
+    return inner_capital or (any(ch.isdigit() for ch in name) and any(ch.islower() for ch in letters))
 
 
 def _name_shaped(word: str) -> bool:
@@ -450,27 +465,208 @@ def anchor_plan(plan: Plan, text: str, known: Sequence[str] = ()) -> Plan:
     as a name and the model did not propose is added with the source's own sentences about it, as is a name
     the source writes as one more than once (`missed_names`)."""
     index = AnchorIndex(text, plan.source_path)
-    memo: dict[str, tuple[Anchor | None, str]] = {}
-    dated = source_date(text, plan.source_path)
     turns = transcript.headers(text)
     conversation = plan.source_path.startswith(f"{RAW_DIR}/transcripts/") or bool(turns)
     project = session_project(text) if conversation else None
     if project is not None:  # "the project" of a coding session is the folder it ran in
         plan = to_project(plan, project)
+    source = _Anchoring(plan, text, index, turns)
+    tally = _Tally()
+    use = NameUse.of_source(text, *split_page(text), plan.source_path)
+    entities = source.entities(plan, use, tally)
+    # each claim on the page of what it is about, before a name left without one gets sentences found for it
+    entities, refiled = refile(entities, text, conversation=conversation, turns=[h.line for h in turns],
+                               also={project: GENERIC_FORMS} if project is not None else None)
+    by_model = [*(n for e in plan.entities for n in (e.name, *e.aliases)), *(c.name for c in plan.concepts),
+                *(n for r in plan.relations for n in (r.source, r.target)),
+                *(n for c in plan.comparisons for n in (c.name, *c.subjects)), *(m.subject for m in plan.memories)]
+    # a conversation's names are its memories' subjects, which the model names: code adds none to it
+    missed = [] if conversation else missed_names(text, use, known, planned=[*by_model, *tally.titles])
+    entities += [Entity(name, "", (), "", (), found=True) for name in missed]
+    entities = [source.with_claims_and_lead(e, tally) for e in entities]
+    concepts = source.concepts(plan, use, tally)
+    comparisons = tuple(source.comparison(c) for c in plan.comparisons)
+    relations = source.relations(plan, tally)
+    memories, rules = source.memories(plan)
+    return Plan(
+        plan.source_path, plan.summary, tuple(entities), tuple(concepts), comparisons, tuple(relations),
+        plan.notes, tuple(dict.fromkeys(tally.invented)), tally.invented_claims, tuple(memories), tally.replaced,
+        source.found_count, refiled, tuple(dict.fromkeys(tally.titles)), sum(1 for m in rules if m.fact.anchored),
+        tuple(dict.fromkeys(tally.no_subject)), tally.refused_claims, tuple(dict.fromkeys(tally.refused_aliases)),
+    )
 
-    def observed(anchor: Anchor | None) -> tuple[dt.date | None, str]:
+
+@dataclass
+class _Tally:
+    """What anchoring a plan leaves out or changes, for the plan's report."""
+
+    invented: list[str] = field(default_factory=list)  # names the source never writes
+    invented_claims: int = 0
+    titles: list[str] = field(default_factory=list)  # the source's own title: its source page is about it
+    # (name, why the source does not use it as a subject's)
+    no_subject: list[tuple[str, str]] = field(default_factory=list)
+    refused_claims: int = 0
+    # (name, alias, why it is not the same subject)
+    refused_aliases: list[tuple[str, str, str]] = field(default_factory=list)
+    replaced: int = 0  # the model's summaries refused
+
+
+class _Anchoring:
+    """One source's plan being anchored: the source's text and its index, each quote's lookup (once), the
+    leads given so far (no two subjects' pages open with one sentence) and the sentences found by code."""
+
+    def __init__(self, plan: Plan, text: str, index: AnchorIndex, turns: list[transcript.TurnHeader]) -> None:
+        self.text = text
+        self.index = index
+        self.turns = turns
+        self.conversation = plan.source_path.startswith(f"{RAW_DIR}/transcripts/") or bool(turns)
+        self.dated = source_date(text, plan.source_path)
+        self.memo: dict[str, tuple[Anchor | None, str]] = {}
+        # every name of the plan, as the source may write it: a sentence listing many of them is about none
+        self.everyone = [form for e in plan.entities for form in name_forms(e.name, e.aliases)]
+        self.everyone += [form for c in plan.concepts for form in name_forms(c.name)]
+        self.leads: dict[str, str] = {}  # lead -> whose: no two subjects' pages open with one sentence
+        self.found_count = 0
+
+    # -- the plan's items, step by step ---------------------------------------------------------------
+
+    def entities(self, plan: Plan, use: NameUse, tally: _Tally) -> list[Entity]:
+        """The plan's entities the source names as subjects, their facts anchored; the others tallied."""
+        subjects = {normalize_name(n) for n in [*(e.name for e in plan.entities), *(c.name for c in plan.concepts)]}
+        entities = []
+        for e in plan.entities:  # a named thing the source never names is the model's invention
+            if _only_its_title(e.name, self.text, use.title):
+                tally.titles.append(e.name)  # the source itself, which its source page is about
+                continue
+            # the page named like the source takes the other names the source gives itself
+            own = use.aliases if use.titled(e.name) else ()
+            others = subjects - {normalize_name(e.name)}
+            aliases, dropped_aliases = kept_aliases(e.name, [*e.aliases, *own], use, self.index,
+                                                    person=is_person(e.kind), others=others)
+            tally.refused_aliases += dropped_aliases
+            if not self.real(e.name, aliases):
+                tally.invented.append(e.name)
+                tally.invented_claims += len(e.facts)
+                continue
+            # and a word the source does not use as a name is no subject ("Keeping", "The", "Model")
+            reason = use.refusal(e.name)
+            if reason is not None:
+                tally.no_subject.append((e.name, reason))
+                tally.refused_claims += len(e.facts)
+                continue
+            entities.append(Entity(e.name, e.kind, aliases, e.summary, self.facts(e.facts, e.name, *aliases)))
+        return _one_per_subject(entities)
+
+    def with_claims_and_lead(self, e: Entity, tally: _Tally) -> Entity:
+        """`e` with the source's own sentences about it when none of its claims is anchored, and its lead."""
+        checked = _said_once(e.facts, self.index)
+        if not any(f.anchored for f in checked):
+            checked += self.found(e.name, e.aliases, (f.quote for f in checked), about=e.found)
+        lead, more, refused = self.summary(e.summary, checked, e.name, *e.aliases, named=True)
+        tally.replaced += refused
+        return replace(e, summary=lead, facts=checked + more)
+
+    def concepts(self, plan: Plan, use: NameUse, tally: _Tally) -> list[Concept]:
+        """The plan's concepts, their claims anchored. Concepts are ideas the model may name in its own words
+        ("vector search"); their claims still need quotes, and a concept the source never names with no claim
+        its quote anchors is the model's invention."""
+        concepts = []
+        for c in plan.concepts:
+            sections = tuple(Section(sec.heading, _said_once(self.facts(sec.facts, c.name), self.index))
+                             for sec in c.sections)
+            claims = tuple(f for sec in sections for f in sec.facts)
+            if not any(f.anchored for f in claims):
+                sections = _with_claims(sections, self.found(c.name, (), (f.quote for f in claims)))
+            lead, more, refused = self.summary(c.summary, tuple(f for sec in sections for f in sec.facts), c.name,
+                                               named=True)
+            sections = _with_claims(sections, more)
+            claims = tuple(f for sec in sections for f in sec.facts)
+            concept = Concept(c.name, lead, sections)
+            if not self.real(c.name) and not any(f.anchored for f in claims):
+                tally.invented.append(c.name)
+                tally.invented_claims += sum(len(sec.facts) for sec in concept.sections)
+                continue
+            reason = use.refusal(c.name, concept=True) if self.real(c.name) else None
+            if reason is not None:
+                tally.no_subject.append((c.name, reason))
+                tally.refused_claims += sum(len(sec.facts) for sec in concept.sections)
+                continue
+            tally.replaced += refused  # counted for a concept kept: an invented one is dropped whole, and counted so
+            concepts.append(concept)
+        return concepts
+
+    def comparison(self, c: Comparison) -> Comparison:
+        """`c` with each cell's fact anchored."""
+        return Comparison(
+            c.name,
+            c.subjects,
+            tuple(
+                Axis(a.axis, tuple(Cell(cell.subject, self.fact(cell.fact, (cell.subject, c.name)))
+                                   for cell in a.values))
+                for a in c.axes
+            ),
+        )
+
+    def relations(self, plan: Plan, tally: _Tally) -> list[Relation]:
+        """The plan's relations, anchored; a relation of an invented entity goes with it."""
+        dropped = {normalize_name(name) for name in tally.invented}
+        relations = []
+        for r in plan.relations:
+            if dropped & {normalize_name(r.source), normalize_name(r.target)}:
+                tally.invented_claims += 1
+                continue
+            relations.append(Relation(r.source, r.relation, r.target, self.fact(r.fact, (r.source, r.target))))
+        return relations
+
+    def memories(self, plan: Plan) -> tuple[list[Memory], list[Memory]]:
+        """(the memories, anchored, with the rules a transcript's user set; those rules alone)."""
+        text = self.text
+        request = _remember_request(plan.source_path, text)
+        proposed = list(plan.memories)
+        if request is not None:
+            # the caller of `remember` said what this is and whom it is about: the model does not decide that
+            proposed = [replace(m, kind=request.kind, subject=request.subject,
+                                importance=m.importance if request.importance is None else request.importance)
+                        for m in proposed]
+        source_day = _source_date(text) if proposed or request else None
+
+        def remembered(m: Memory) -> Memory:
+            anchored = self.fact(m.fact, (m.subject,))
+            turn = transcript.turn_at(text, anchored.anchor.start_line, self.turns) if anchored.anchor else None
+            when = turn.when.date() if turn is not None and turn.when is not None else source_day
+            kind = m.kind if request is not None or turn is None else kind_told(m.kind, anchored.quote, turn.speaker)
+            return Memory(kind, m.subject, m.importance, anchored, when)
+
+        memories = [remembered(m) for m in proposed]
+        rules = ([remembered(m) for m in _rules_set(self.index, text, self.turns, memories)]
+                 if request is None and self.turns else [])
+        memories += rules
+        if request is not None and not any(m.fact.anchored for m in memories):
+            content = _remembered_content(request, text)
+            if content:  # the model proposed nothing that holds: the note itself says what to remember
+                memories.append(remembered(Memory(request.kind, request.subject, 0.5 if request.importance is None
+                                                  else request.importance, Fact(" ".join(content.split()), content))))
+        return memories, rules
+
+    # -- a fact, a name, a lead -----------------------------------------------------------------------
+
+    def observed(self, anchor: Anchor | None) -> tuple[dt.date | None, str]:
         """When the claim was observed: the source's own date, else the time of its turn (a transcript),
         else unknown here (the compiler then takes the day the source was captured)."""
-        if dated is not None:
-            return dated
-        turn = transcript.turn_at(text, anchor.start_line, turns) if anchor is not None and turns else None
+        if self.dated is not None:
+            return self.dated
+        turns = self.turns
+        turn = transcript.turn_at(self.text, anchor.start_line, turns) if anchor is not None and turns else None
         return (turn.when.date(), VIA_TRANSCRIPT) if turn is not None and turn.when is not None else (None, "")
 
-    def fact(f: Fact, subject: Iterable[str]) -> Fact:
-        if f.quote not in memo:
+    def fact(self, f: Fact, subject: Iterable[str]) -> Fact:
+        """`f` anchored: its quote located (or repaired), its claim completed or read as the source's reader
+        would, checked for support, and dated."""
+        index = self.index
+        if f.quote not in self.memo:
             found = index.locate(f.quote)
-            memo[f.quote] = (found, f.quote) if found else (index.repair(f.quote) or (None, f.quote))
-        anchor, quote = memo[f.quote]
+            self.memo[f.quote] = (found, f.quote) if found else (index.repair(f.quote) or (None, f.quote))
+        anchor, quote = self.memo[f.quote]
         said = (index.unglued(f.text, quote) or f.text) if anchor else f.text
         whole = index.completed(said, quote) if anchor else None
         if whole is not None:  # the model copied part of a sentence: the claim is the sentence, in its own words
@@ -479,55 +675,47 @@ def anchor_plan(plan: Plan, text: str, known: Sequence[str] = ()) -> Plan:
         else:  # the model's words, read as the source's reader would read them: no half a link
             said = _closed(clean(said))
             anchor = (index.said_at(said, quote) or anchor) if anchor else None
-        missing = tuple(unsupported(said, quote, subject_names=subject, source=text)) if anchor else ()
-        seen, via = observed(anchor)
+        missing = tuple(unsupported(said, quote, subject_names=subject, source=self.text)) if anchor else ()
+        seen, via = self.observed(anchor)
         return replace(f, text=said, quote=quote, anchor=anchor, repaired=quote != f.quote, missing=missing,
                        extracted=f.extracted or whole is not None, completed=f.completed or whole is not None,
-                       seen=seen, via=via, off_subject=f.off_subject or talk(anchor, quote))
+                       seen=seen, via=via, off_subject=f.off_subject or self.talk(anchor, quote))
 
-    def talk(anchor: Anchor | None, quote: str) -> bool:
+    def talk(self, anchor: Anchor | None, quote: str) -> bool:
         """A quote of a conversation's talk about the talk ("Understood. Let me check the project."): no claim
         rests on it, whatever the claim says (a small model wrote "The project already uses uv; tests pass."
         on that very quote) (`narration.py`)."""
-        if not conversation or anchor is None:
+        if not self.conversation or anchor is None:
             return False
-        turn = transcript.turn_at(text, anchor.start_line, turns)
+        turn = transcript.turn_at(self.text, anchor.start_line, self.turns)
         return turn is not None and narration(quote, turn.speaker)
 
-    def facts(items: Iterable[Fact], *subject: str) -> tuple[Fact, ...]:
-        return tuple(fact(f, subject) for f in items)
+    def facts(self, items: Iterable[Fact], *subject: str) -> tuple[Fact, ...]:
+        return tuple(self.fact(f, subject) for f in items)
 
-    def real(name: str, aliases: Iterable[str] = ()) -> bool:
+    def real(self, name: str, aliases: Iterable[str] = ()) -> bool:
         """The source writes the name, or another form of it ("ChromaDB" for "Chroma")."""
-        return any(index.contains(" ".join(form)) for form in name_forms(name, aliases))
+        return any(self.index.contains(" ".join(form)) for form in name_forms(name, aliases))
 
-    replaced = 0
-    found_count = 0
-    # every name of the plan, as the source may write it: a sentence listing many of them is about none
-    everyone = [form for e in plan.entities for form in name_forms(e.name, e.aliases)]
-    everyone += [form for c in plan.concepts for form in name_forms(c.name)]
-
-    def as_fact(sentence: Sentence) -> Fact:
-        anchor = index.anchor_of(sentence)
-        seen, via = observed(anchor)
+    def as_fact(self, sentence: Sentence) -> Fact:
+        anchor = self.index.anchor_of(sentence)
+        seen, via = self.observed(anchor)
         return Fact(clean(sentence.text), sentence.text, anchor=anchor, seen=seen, via=via, extracted=True)
 
-    def found(name: str, aliases: Iterable[str], tried: Iterable[str], *, about: bool = False) -> tuple[Fact, ...]:
+    def found(self, name: str, aliases: Iterable[str], tried: Iterable[str], *,
+              about: bool = False) -> tuple[Fact, ...]:
         """The source's own sentences about a name the model could not quote (`found_claims.py`); `about`: only
         those that open with the name or say what it is (for a name the model did not propose at all, a
         sentence that merely writes it is about something else: "It keeps its data in SQLite.")."""
-        nonlocal found_count
         forms = name_forms(name, aliases)
-        ranked = rank(index.sentences(), forms, tried=list(tried), others=everyone)
+        ranked = rank(self.index.sentences(), forms, tried=list(tried), others=self.everyone)
         if about:
             ranked = [f for f in ranked if f.defines or _opens_with(f.sentence.words, forms)]
-        out = tuple(as_fact(f.sentence) for f in best(ranked))
-        found_count += len(out)
+        out = tuple(self.as_fact(f.sentence) for f in best(ranked))
+        self.found_count += len(out)
         return out
 
-    leads: dict[str, str] = {}  # lead -> whose: no two subjects' pages open with one sentence
-
-    def summary(said: str, claims: tuple[Fact, ...], name: str, *aliases: str,
+    def summary(self, said: str, claims: tuple[Fact, ...], name: str, *aliases: str,
                 named: bool = False) -> tuple[str, tuple[Fact, ...], bool]:
         """(the item's summary, claims it adds, whether the model's summary was refused). The source's own
         sentence that defines the subject ("X is a …") when there is one, unless `said` is a source sentence
@@ -536,10 +724,10 @@ def anchor_plan(plan: Plan, text: str, known: Sequence[str] = ()) -> Plan:
         sentence or says what one of the item's anchored claims says; else, for a refused one, the item's first
         anchored claim (naming it, when `named`), or nothing (the page then shows its title). Never the lead
         of an item before it."""
-        lead, more, refused = _summary(said, claims, name, aliases, named)
+        lead, more, refused = self._summary(said, claims, name, aliases, named)
         whose = normalize_name(name)
         own = name_forms(name, aliases)
-        others = [form for form in everyone if form not in own]
+        others = [form for form in self.everyone if form not in own]
 
         def about(sentence: str) -> bool:
             return is_about(sentence, name, aliases)
@@ -547,177 +735,69 @@ def anchor_plan(plan: Plan, text: str, known: Sequence[str] = ()) -> Plan:
         def fits(sentence: str) -> bool:
             """A lead of this subject: no other subject's lead, and not a sentence about another one (it
             opens with their name: "Quillstore is … written in Rust" is Quillstore's, not Rust's)."""
-            return leads.get(sentence, whose) == whose and \
+            return self.leads.get(sentence, whose) == whose and \
                 (about(sentence) or not _opens_with([w for w, _, _ in words(sentence)], others))
 
         if lead and not fits(lead):  # the next sentence about this one, or none
             lead = next((f.text for f in (*claims, *more) if f.anchored and fits(f.text) and about(f.text)), "")
         if lead:
-            leads[lead] = whose
+            self.leads[lead] = whose
         return lead, more, refused
 
-    def _summary(said: str, claims: tuple[Fact, ...], name: str, aliases: tuple[str, ...],
+    def _summary(self, said: str, claims: tuple[Fact, ...], name: str, aliases: tuple[str, ...],
                  named: bool) -> tuple[str, tuple[Fact, ...], bool]:
         backed = [f for f in claims if f.anchored]
-        quotes = "\n".join(f.quote for f in backed)
         said = clean(said)
-        ranked = rank(index.sentences(), name_forms(name, aliases), others=everyone)
+        ranked = rank(self.index.sentences(), name_forms(name, aliases), others=self.everyone)
         definition = next((f.sentence for f in ranked if f.defines), None)
-
-        def defined() -> tuple[str, tuple[Fact, ...]] | None:
-            if definition is None:
-                return None
-            wanted = clean(definition.text)  # a line may hold two sentences: the same line is not the same one
-            known = next((f for f in backed if f.anchor == index.anchor_of(definition) and clean(f.quote) == wanted),
-                         None)
-            return (known.text, ()) if known else (wanted, (as_fact(definition),))
-
         if said.strip() and (not named or names_subject(said, name, aliases)) and \
-                not unsupported(said, quotes, subject_names=(name, *aliases), source=text):
-            verbatim = index.locate(said)  # the source's own sentence: cited like any claim (it is the lead)
-            whole = index.completed(said, said) if verbatim is not None else None
-            if whole is not None:  # part of a sentence (a two-pass summary is its first claim): the sentence
-                verbatim, said = whole[0], clean(whole[1])
-            if verbatim is not None and definition is not None and clean(definition.text) != said:
-                found = defined()  # a source sentence, but another says what the subject is: that one leads
-                if found is not None:
-                    return found[0], found[1], False
-            if verbatim is not None and any(f.anchor == verbatim for f in backed):
-                return said, (), False
-            if verbatim is not None:
-                seen, via = observed(verbatim)
-                return said, (Fact(said, said, anchor=verbatim, seen=seen, via=via, extracted=whole is not None,
-                                   completed=whole is not None),), False
-            # In its own words, it must say what one of the item's claims says, whose anchors it then shows:
-            # a sentence no quote holds ("X wrote the notes", with no such claim) would stand on the page
-            # with none. Where the source says what the subject is, its sentence leads instead.
-            if lead_holder(said, [f.text for f in backed], content_words(name)) is not None:
-                found = defined()
-                return (found[0], found[1], False) if found else (said, (), False)
+                not unsupported(said, "\n".join(f.quote for f in backed), subject_names=(name, *aliases),
+                                source=self.text):
+            kept = self._supported_summary(said, backed, definition, name)
+            if kept is not None:
+                return kept[0], kept[1], False
         refused = bool(said.strip())
-        found = defined()
+        found = self._defined(definition, backed)
         if found is not None:
             return found[0], found[1], refused
         naming = next((f for f in backed if not named or names_subject(f.text, name, aliases)), None)
         return (naming.text if naming is not None and refused else ""), (), refused
 
-    invented: list[str] = []
-    invented_claims = 0
-    titles: list[str] = []
-    use = NameUse.of_source(text, *split_page(text), plan.source_path)
-    no_subject: list[tuple[str, str]] = []  # (name, why the source does not use it as a subject's)
-    refused_claims = 0
-    refused_aliases: list[tuple[str, str, str]] = []  # (name, alias, why it is not the same subject)
-    subjects = {normalize_name(n) for n in [*(e.name for e in plan.entities), *(c.name for c in plan.concepts)]}
-    entities = []
-    for e in plan.entities:  # a named thing the source never names is the model's invention
-        if _only_its_title(e.name, text, use.title):
-            titles.append(e.name)  # the source itself, which its source page is about
-            continue
-        # the page named like the source takes the other names the source gives itself
-        own = use.aliases if use.titled(e.name) else ()
-        aliases, dropped_aliases = kept_aliases(e.name, [*e.aliases, *own], use, index, person=is_person(e.kind),
-                                                others=subjects - {normalize_name(e.name)})
-        refused_aliases += dropped_aliases
-        if not real(e.name, aliases):
-            invented.append(e.name)
-            invented_claims += len(e.facts)
-            continue
-        # and a word the source does not use as a name is no subject ("Keeping", "The", "Model")
-        reason = use.refusal(e.name)
-        if reason is not None:
-            no_subject.append((e.name, reason))
-            refused_claims += len(e.facts)
-            continue
-        entities.append(Entity(e.name, e.kind, aliases, e.summary, facts(e.facts, e.name, *aliases)))
-    entities = _one_per_subject(entities)
-    # each claim on the page of what it is about, before a name left without one gets sentences found for it
-    entities, refiled = refile(entities, text, conversation=conversation, turns=[h.line for h in turns],
-                               also={project: GENERIC_FORMS} if project is not None else None)
-    by_model = [*(n for e in plan.entities for n in (e.name, *e.aliases)), *(c.name for c in plan.concepts),
-                *(n for r in plan.relations for n in (r.source, r.target)),
-                *(n for c in plan.comparisons for n in (c.name, *c.subjects)), *(m.subject for m in plan.memories)]
-    # a conversation's names are its memories' subjects, which the model names: code adds none to it
-    missed = [] if conversation else missed_names(text, use, known, planned=[*by_model, *titles])
-    entities += [Entity(name, "", (), "", (), found=True) for name in missed]
-    for at, e in enumerate(entities):
-        checked = _said_once(e.facts, index)
-        if not any(f.anchored for f in checked):
-            checked += found(e.name, e.aliases, (f.quote for f in checked), about=e.found)
-        lead, more, refused = summary(e.summary, checked, e.name, *e.aliases, named=True)
-        replaced += refused
-        entities[at] = replace(e, summary=lead, facts=checked + more)
-    # concepts are ideas the model may name in its own words ("vector search"); their claims still need quotes,
-    # and a concept the source never names with no claim its quote anchors is the model's invention
-    concepts = []
-    for c in plan.concepts:
-        sections = tuple(Section(sec.heading, _said_once(facts(sec.facts, c.name), index)) for sec in c.sections)
-        claims = tuple(f for sec in sections for f in sec.facts)
-        if not any(f.anchored for f in claims):
-            sections = _with_claims(sections, found(c.name, (), (f.quote for f in claims)))
-        lead, more, refused = summary(c.summary, tuple(f for sec in sections for f in sec.facts), c.name, named=True)
-        sections = _with_claims(sections, more)
-        claims = tuple(f for sec in sections for f in sec.facts)
-        concept = Concept(c.name, lead, sections)
-        if not real(c.name) and not any(f.anchored for f in claims):
-            invented.append(c.name)
-            invented_claims += sum(len(sec.facts) for sec in concept.sections)
-            continue
-        reason = use.refusal(c.name, concept=True) if real(c.name) else None
-        if reason is not None:
-            no_subject.append((c.name, reason))
-            refused_claims += sum(len(sec.facts) for sec in concept.sections)
-            continue
-        replaced += refused  # counted for a concept kept: an invented one is dropped whole, and counted so
-        concepts.append(concept)
-    comparisons = tuple(
-        Comparison(
-            c.name,
-            c.subjects,
-            tuple(
-                Axis(a.axis, tuple(Cell(cell.subject, fact(cell.fact, (cell.subject, c.name))) for cell in a.values))
-                for a in c.axes
-            ),
-        )
-        for c in plan.comparisons
-    )
-    dropped = {normalize_name(name) for name in invented}
-    relations = []
-    for r in plan.relations:
-        if dropped & {normalize_name(r.source), normalize_name(r.target)}:
-            invented_claims += 1  # a relation of an invented entity goes with it
-            continue
-        relations.append(Relation(r.source, r.relation, r.target, fact(r.fact, (r.source, r.target))))
-    request = _remember_request(plan.source_path, text)
-    proposed = list(plan.memories)
-    if request is not None:
-        # the caller of `remember` said what this is and whom it is about: the model does not decide that
-        proposed = [replace(m, kind=request.kind, subject=request.subject,
-                            importance=m.importance if request.importance is None else request.importance)
-                    for m in proposed]
-    source_day = _source_date(text) if proposed or request else None
+    def _supported_summary(self, said: str, backed: list[Fact], definition: Sentence | None,
+                           name: str) -> tuple[str, tuple[Fact, ...]] | None:
+        """The lead for a summary `said` its item's quotes support, and the claims it adds: the source's own
+        sentence, or what one of the item's claims says; None when it is neither (it is refused)."""
+        index = self.index
+        verbatim = index.locate(said)  # the source's own sentence: cited like any claim (it is the lead)
+        whole = index.completed(said, said) if verbatim is not None else None
+        if whole is not None:  # part of a sentence (a two-pass summary is its first claim): the sentence
+            verbatim, said = whole[0], clean(whole[1])
+        if verbatim is not None and definition is not None and clean(definition.text) != said:
+            found = self._defined(definition, backed)  # a source sentence, but another says what the subject is
+            if found is not None:
+                return found
+        if verbatim is not None and any(f.anchor == verbatim for f in backed):
+            return said, ()
+        if verbatim is not None:
+            seen, via = self.observed(verbatim)
+            return said, (Fact(said, said, anchor=verbatim, seen=seen, via=via, extracted=whole is not None,
+                               completed=whole is not None),)
+        # In its own words, it must say what one of the item's claims says, whose anchors it then shows:
+        # a sentence no quote holds ("X wrote the notes", with no such claim) would stand on the page
+        # with none. Where the source says what the subject is, its sentence leads instead.
+        if lead_holder(said, [f.text for f in backed], content_words(name)) is not None:
+            return self._defined(definition, backed) or (said, ())
+        return None
 
-    def remembered(m: Memory) -> Memory:
-        anchored = fact(m.fact, (m.subject,))
-        turn = transcript.turn_at(text, anchored.anchor.start_line, turns) if anchored.anchor else None
-        when = turn.when.date() if turn is not None and turn.when is not None else source_day
-        kind = m.kind if request is not None or turn is None else kind_told(m.kind, anchored.quote, turn.speaker)
-        return Memory(kind, m.subject, m.importance, anchored, when)
-
-    memories = [remembered(m) for m in proposed]
-    rules = [remembered(m) for m in _rules_set(index, text, turns, memories)] if request is None and turns else []
-    memories += rules
-    if request is not None and not any(m.fact.anchored for m in memories):
-        content = _remembered_content(request, text)
-        if content:  # the model proposed nothing that holds: the note itself says what to remember
-            memories.append(remembered(Memory(request.kind, request.subject, 0.5 if request.importance is None
-                                              else request.importance, Fact(" ".join(content.split()), content))))
-    return Plan(
-        plan.source_path, plan.summary, tuple(entities), tuple(concepts), comparisons, tuple(relations),
-        plan.notes, tuple(dict.fromkeys(invented)), invented_claims, tuple(memories), replaced, found_count,
-        refiled, tuple(dict.fromkeys(titles)), sum(1 for m in rules if m.fact.anchored),
-        tuple(dict.fromkeys(no_subject)), refused_claims, tuple(dict.fromkeys(refused_aliases)),
-    )
+    def _defined(self, definition: Sentence | None, backed: list[Fact]) -> tuple[str, tuple[Fact, ...]] | None:
+        """The lead the source's sentence `definition` (what the subject is) gives, and the claim it adds when
+        no claim of the item already quotes it."""
+        if definition is None:
+            return None
+        wanted = clean(definition.text)  # a line may hold two sentences: the same line is not the same one
+        known = next((f for f in backed if f.anchor == self.index.anchor_of(definition) and clean(f.quote) == wanted),
+                     None)
+        return (known.text, ()) if known else (wanted, (self.as_fact(definition),))
 
 
 FOUND_SECTION = "Overview"  # where a concept's found sentences go when the model gave it no section
