@@ -362,8 +362,7 @@ def missed_names(text: str, use: NameUse, known: Sequence[str], *, planned: Iter
     name-like token, "SQLite", "BM25"). Never one `planned` names, in any form."""
     taken = {k for n in planned for k in name_keys(n)}
     out: list[str] = []
-    signals = [n for n in name_signals(text) if use.count(n) >= RECURRING or _product_shaped(n)]
-    for name in [*known, *signals]:
+    for name in [*known, *(n for n in name_signals(text) if use.count(n) >= RECURRING)]:
         keys = name_keys(name)
         if taken & {*keys, *lookup_keys(name)} or use.refusal(name) is not None or not use.count(name):
             continue
@@ -381,20 +380,6 @@ def _opens_with(said: Sequence[str], forms: Sequence[tuple[str, ...]]) -> bool:
     """The sentence's words open with one of the name's `forms` (after an article)."""
     start = 1 if said[:1] and said[0] in ("the", "a", "an") else 0
     return any(tuple(said[start : start + len(form)]) == form for form in forms)
-
-
-def _product_shaped(name: str) -> bool:
-    """One word that only a name is written as: a capital first, then a capital after a small letter, or
-    small letters and digits ("SQLite", "LongMemEval", "Qwen3"); never all capitals ("MTEB", "JSON": a plain
-    abbreviation) nor a small first letter ("p0w1", "x86"). Such a name written once is a candidate: it waits in
-    the ledger for a second source, as any found name does."""
-    if " " in name.strip() or not name[:1].isupper():
-        return False
-    letters = [ch for ch in name if ch.isalpha()]
-    if all(ch.isupper() for ch in letters):
-        return False
-    inner_capital = any(a.islower() and b.isupper() for a, b in zip(name, name[1:], strict=False))
-    return inner_capital or (any(ch.isdigit() for ch in name) and any(ch.islower() for ch in letters))
 
 
 def _name_shaped(word: str) -> bool:
