@@ -62,7 +62,7 @@ LAYERS: list[tuple[str, str, set[str]] | str] = [
      {"compile", "context", "conversations", "errors", "facts", "hubs", "lint", "llm", "memory", "pages", "palace",
       "progress", "settings", "text", "vault"}),
     ("review", "a run kept as a proposal: shown, accepted in whole or in part, or rejected for good",
-     {"compile", "context", "errors", "ingest", "lint", "llm", "pages", "palace", "progress", "vault"}),
+     {"compile", "context", "errors", "ingest", "lint", "llm", "pages", "palace", "progress", "query", "vault"}),
     ("status", "what the vault holds and how it stands",
      {"context", "conversations", "errors", "lint", "pages", "palace", "review", "settings", "vault"}),
     ("json_schemas", "the JSON schemas shipped in schema/, generated from the models",
