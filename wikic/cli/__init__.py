@@ -14,11 +14,10 @@ the command's `--help` and example as its hint). Every line the command line pri
 overrides are written out visibly, JSON escapes them the JSON way; `tests/test_cli_output.py` fails on any
 other print in `wikic/cli/`. `wikic ingest` stops on SIGTERM as on Ctrl-C (`cli/_signals.terminated_as_interrupted`,
 exit 143).
-The faces are the composition roots: the commands and tools that read the settings, SCHEMA.md, the palace
-or the model build a `VaultContext` (`wikic/context.py`) and pass it down; a library entry point called from
-Python with a folder makes its own context for the call (`VaultContext.using`). Not all do yet: `index`,
-`wake-up`, `facts` and `graph` pass a folder, and `memory/item_index.py`, `ingest/invalidate.py` and
-`palace/palace.py` still read the config or SCHEMA.md themselves. Module-level state is kept to what a
+The faces are the composition roots: every command and MCP tool opens one `VaultContext` (`wikic/context.py`)
+and passes it down; no entry point below the faces takes a folder, and only `context.py` reads wikic.toml and
+SCHEMA.md (and `hubs/setup.py`, for `wikic init`, before there is a vault to open): the palace, facts, graph
+and the vault's loading are handed the context's settings or schema (`tests/test_one_door.py`). Module-level state is kept to what a
 process shares by nature: `embed._CACHE` (the embedding models loaded, one per model),
 `palace/store_process._process` (the one store child process), `lint/run._FORKED_CONTEXT` and
 `vault/load._RESOLVER` and `_PER_NOTE` (what a forked worker or one parse reads, set for it and cleared
