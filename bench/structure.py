@@ -12,7 +12,7 @@ computes the cyclomatic complexity; without it, the same rules are applied here 
 The ingest parts build a fresh vault and run `wikic ingest -C VAULT SOURCE...` in this process, through the
 command line (typer's CliRunner), so the figures are those of a person's run: the command's own work counts.
 The model is the stand-in OpenAI-compatible server of the tests (tests/standin_openai.py, on 127.0.0.1)
-answering with the scripted plans of tests/guarantees/gkit.py (a shared company, a project per source, three
+answering with the scripted plans of tests/gkit.py (a shared company, a project per source, three
 methods: pages are held back by the thresholds, then created, then updated); the palace is on, embedded,
 with the static embedder.
 
@@ -76,8 +76,7 @@ os.environ["WIKIC_EMBEDDING_PROVIDER"] = "static"
 REPO = Path(__file__).resolve().parent.parent
 PACKAGE = REPO / "wikic"
 sys.path.insert(0, str(REPO))
-sys.path.insert(0, str(REPO / "tests"))  # the stand-in server, imported by gkit's route
-sys.path.insert(0, str(REPO / "tests" / "guarantees"))  # gkit: the scripted corpus and its plans
+sys.path.insert(0, str(REPO / "tests"))  # the stand-in server and gkit (the scripted corpus and its plans)
 TODAY = dt.date(2026, 1, 15)
 
 
@@ -249,7 +248,7 @@ def run_cli(args: list[str]) -> tuple[int, str]:
 
 
 def ingest_parts(n_sources: int, files: FileCounts) -> dict[str, Any]:
-    gkit = _load("gkit", REPO / "tests" / "guarantees" / "gkit.py")
+    gkit = _load("gkit", REPO / "tests" / "gkit.py")
     standin = _load("standin_openai", REPO / "tests" / "standin_openai.py")
     out: dict[str, Any] = {}
     with tempfile.TemporaryDirectory(prefix="wikic-structure-") as tmp, standin.StandinServer() as server:

@@ -9,18 +9,13 @@ for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "RAYO
 os.environ["TOKENIZERS_PARALLELISM"] = "false"
 os.environ.setdefault("ANONYMIZED_TELEMETRY", "False")
 
-import sys  # noqa: E402 - after the thread limits and sys.path above
-from collections.abc import Iterator  # noqa: E402 - after the thread limits and sys.path above
-from pathlib import Path  # noqa: E402 - after the thread limits and sys.path above
+from collections.abc import Iterator  # noqa: E402 - after the thread limits above
+from pathlib import Path  # noqa: E402 - after the thread limits above
 
-import pytest  # noqa: E402 - after the thread limits and sys.path above
+import pytest  # noqa: E402 - after the thread limits above
+from standin_openai import StandinServer  # noqa: E402 - after the thread limits above
 
 HERE = Path(__file__).resolve().parent
-for _folder in (HERE, HERE.parent):  # gkit, standin_openai
-    if str(_folder) not in sys.path:
-        sys.path.insert(0, str(_folder))
-
-from standin_openai import StandinServer  # noqa: E402 - after the thread limits and sys.path above
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

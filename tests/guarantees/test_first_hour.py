@@ -8,15 +8,12 @@ import json
 import os
 import signal
 import subprocess
-import sys
 import time
 from pathlib import Path
 from typing import Any
 
 import gkit
 from standin_openai import StandinServer, is_answer_request, reply
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "compile"))
 from vectorstores import SOURCES, answer, extraction
 
 MORE = 5  # sources of the interrupted ingest

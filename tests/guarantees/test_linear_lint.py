@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import shutil
 import signal
-import sys
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -19,11 +18,9 @@ from pathlib import Path
 import pytest
 from library import run_lint
 
+from bench.lint_hostile import PATTERNS, Pattern, key
 from wikic.lint.run import LintOptions
 from wikic.vault.init import init_vault
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
-from lint_hostile import PATTERNS, Pattern, key
 
 BASE = 16 * 1024  # characters of the 1x page
 GROWTH = (1, 2, 4, 8)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -11,10 +10,6 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
-
-# tests/ holds the stand-in OpenAI server shared with other test folders.
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
 from standin_openai import StandinServer
 
 LLM_ENV = ("WIKIC_LLM_BASE_URL", "WIKIC_LLM_MODEL", "WIKIC_LLM_API_KEY", "OPENAI_BASE_URL", "OPENAI_API_KEY")

@@ -2,17 +2,12 @@
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from pydantic import SecretStr
-
-# tests/ holds the stand-in server shared with other test folders.
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
 from standin_openai import StandinServer
 
 from wikic.llm.client import OpenAICompatible

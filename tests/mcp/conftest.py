@@ -4,19 +4,11 @@
 from __future__ import annotations
 
 import os
-import sys
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
-
-TESTS = Path(__file__).resolve().parents[1]
-for folder in (TESTS / "query", TESTS):  # querykit, standin_openai
-    if str(folder) not in sys.path:
-        sys.path.insert(0, str(folder))
-
-from querykit import QueryWiki, build_template  # noqa: E402 - after the sys.path entries above
-from standin_openai import StandinServer  # noqa: E402 - after the sys.path entries above
+from querykit import QueryWiki, build_template
+from standin_openai import StandinServer
 
 
 @pytest.fixture(scope="module")

@@ -3,13 +3,7 @@ scripted model (FakeLLM routing on the request's last message), and the briefing
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
 import pytest
-
-HERE = Path(__file__).resolve().parent
-sys.path[:0] = [str(p) for p in (HERE, HERE.parent) if str(p) not in sys.path]  # memkit, standin_openai
 
 
 @pytest.fixture(autouse=True)

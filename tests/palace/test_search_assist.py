@@ -4,19 +4,15 @@ server, including hostile replies. Whatever the model does, search answers; only
 from __future__ import annotations
 
 import json
-import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from pydantic import SecretStr
-from typer.testing import CliRunner
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
 from library import open_palace, sync
+from pydantic import SecretStr
 from standin_openai import StandinServer, error, malformed, reply, slow
+from typer.testing import CliRunner
 
 from wikic.cli.application import app
 from wikic.errors import ConfigError

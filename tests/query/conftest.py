@@ -3,19 +3,12 @@ ingest path (stand-in model over HTTP, static embedder), copied for each test.""
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-
-HERE = Path(__file__).resolve().parent
-for folder in (HERE, HERE.parent):  # querykit, standin_openai
-    if str(folder) not in sys.path:
-        sys.path.insert(0, str(folder))
-
-from querykit import QueryWiki, build_template  # noqa: E402 - after the sys.path entries above
-from standin_openai import StandinServer  # noqa: E402 - after the sys.path entries above
+from querykit import QueryWiki, build_template
+from standin_openai import StandinServer
 
 
 @pytest.fixture(scope="session")

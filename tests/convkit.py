@@ -10,8 +10,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "conversations"
-REPO = Path(__file__).resolve().parents[2]
+FIXTURES = Path(__file__).resolve().parent / "fixtures" / "conversations"
+REPO = Path(__file__).resolve().parents[1]
 
 
 def plan_for(messages: list[dict[str, str]]) -> dict[str, Any]:
