@@ -10,7 +10,7 @@ from typing import Any
 
 import gkit
 import pytest
-from library import ingest
+from library import ingest, run_lint as lint_folder
 from standin_openai import StandinServer
 
 import wikic.lint.run as lint_run
@@ -43,7 +43,7 @@ def test_the_lint_after_writing_runs_while_the_index_is_updated(
     report = ingest(root, IngestOptions(inputs=gkit.sources(tmp_path / "inbox", 2)))
     assert seen == [True]
     assert [s.status for s in report.sources] == ["compiled", "compiled"] and report.palace_leftover == 0
-    alone = run_lint(root, lint_run.LintOptions(use_cache=False))  # the whole lint, as `wikic lint` runs it
+    alone = lint_folder(root, lint_run.LintOptions(use_cache=False))  # the whole lint, as `wikic lint` runs it
     assert report.lint is not None and report.lint.findings == alone.findings
     assert ("entities/stray.md", "nowhere-at-all") in {(f.path, f.target) for f in report.lint.findings}
 
