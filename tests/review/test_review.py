@@ -205,12 +205,18 @@ def test_a_rejected_page_name_stays_rejected_for_the_sources_that_named_it(tmp_p
     assert "entities/hnsw.md" in _pages(root)
 
 
-def test_a_persons_edit_made_since_the_proposal_survives_the_accept(tmp_path: Path) -> None:
+def _proposed_over_chroma(tmp_path: Path) -> tuple[Path, VaultContext, store.Proposal | None]:
+    """A vault where one source made Chroma's page, and a proposal of all the sources over it."""
     root = _vault(tmp_path / "wiki")
     ingest(root, IngestOptions(inputs=[str(SOURCES[4])], use_palace=False, compose=False, today=TODAY),
            llm=_careless())
     context = VaultContext(root, llm=_careless())
     proposal = propose_ingest(context, _options()).proposal
+    return root, context, proposal
+
+
+def test_a_persons_edit_made_since_the_proposal_survives_the_accept(tmp_path: Path) -> None:
+    root, context, proposal = _proposed_over_chroma(tmp_path)
     assert proposal is not None and "entities/chroma.md" in proposal.pages_updated
     page = root / "entities" / "chroma.md"
     text = page.read_text(encoding="utf-8")
@@ -225,11 +231,7 @@ def test_a_persons_edit_made_since_the_proposal_survives_the_accept(tmp_path: Pa
 
 
 def test_a_conflicting_edit_leaves_the_page_out_never_overwritten(tmp_path: Path) -> None:
-    root = _vault(tmp_path / "wiki")
-    ingest(root, IngestOptions(inputs=[str(SOURCES[4])], use_palace=False, compose=False, today=TODAY),
-           llm=_careless())
-    context = VaultContext(root, llm=_careless())
-    proposal = propose_ingest(context, _options()).proposal
+    root, context, proposal = _proposed_over_chroma(tmp_path)
     assert proposal is not None
     page = root / "entities" / "chroma.md"
     before = store.text_of(root, proposal, "entities/chroma.md", "before") or ""

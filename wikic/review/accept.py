@@ -172,31 +172,9 @@ def _base_holds(root: Path, proposal: store.Proposal) -> bool:
 
 def _apply_whole(root: Path, proposal: store.Proposal, page_types: list[str]) -> tuple[list[str], list[str]]:
     """Write the proposal as it is, through one journal; (files written, files left because they changed)."""
-    plan = journal.Journal()
-    raw: list[tuple[str, bytes]] = []
-    for f in proposal.files:
-        after = store.file_bytes(root, proposal, f.path, "after")
-        before = store.text_of(root, proposal, f.path, "before")
-        text = None if after is None else after.decode("utf-8", errors="replace")
-        if f.path.startswith(RAW_DIR + "/"):
-            if after is not None:
-                raw.append((f.path, after))
-        elif f.path == LOG_FILE:
-            plan.add_log(root, _rows(before or "", text or ""))
-        elif f.path.startswith(STATE_DIR + "/"):
-            plan.add_ledger(f.path[len(STATE_DIR) + 1 :], before, text)
-        elif is_note_path(f.path):
-            plan.add_page(f.path, before, text)
-        else:
-            raise VaultError(f"proposal {proposal.id} would write {f.path}, which no wikic run writes",
-                             hint=f"reject it: wikic review reject {proposal.id}")
-    for path, data in raw:  # a new source first: the journal's pages cite it
-        if _current(root, path) is None:
-            write_bytes_atomic(root / path, data, root=root)
-    if proposal.options.get("use_palace", True):
-        plan.palace = [f.path for f in proposal.files if is_note_path(f.path) or f.path.startswith(RAW_DIR + "/")]
-    left = plan.commit(root, page_types)
-    return [f.path for f in proposal.files if f.path not in left], left
+    found = [Change(f.path, store.file_bytes(root, proposal, f.path, "before"),
+                    store.file_bytes(root, proposal, f.path, "after")) for f in proposal.files]
+    return _apply_changes(root, found, page_types, indexes=bool(proposal.options.get("use_palace", True)))
 
 
 def _rows(before: str, after: str) -> list[str]:
@@ -310,6 +288,8 @@ def _merge_sources(mine: dict[str, Any], theirs: dict[str, Any], raw: set[str]) 
 
 def _apply_changes(root: Path, found: list[Change], page_types: list[str], *, indexes: bool
                    ) -> tuple[list[str], list[str]]:
+    """Write `found` through one journal (a new raw source first, as capture does: the journal's pages cite
+    it); (files written, files left because they changed since). `indexes`: the palace's to-do gets them."""
     plan = journal.Journal()
     for c in found:
         before, after = _text(c.before), _text(c.after)
