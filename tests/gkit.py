@@ -149,26 +149,20 @@ def make_vault(root: Path, base_url: str, *, threshold: int = 2, palace_url: str
     """A vault whose wikic.toml names the stand-in at `base_url`; `trusted`: its user trusts that endpoint with
     the API key from the environment (`wikic trust`, in the test's own config under its temporary HOME), which
     an endpoint only the vault names otherwise never gets."""
+    from testkit import init_wiki, llm_toml
+
     from wikic.user_config import trust_endpoint
-    from wikic.vault.init import init_vault
 
     if trusted:
         trust_endpoint(base_url)
 
-    init_vault(root)
-    toml = (f'[llm]\nbase_url = "{base_url}"\nmodel = "standin-model"\ntimeout = 60\nmax_retries = 0\n'
-            f'concurrency = 2\n\n[embedding]\nprovider = "static"\n')
+    toml = llm_toml(base_url, timeout=60, concurrency=2) + '\n[embedding]\nprovider = "static"\n'
     if palace_url:
         toml += (
             f'\n[palace]\nurl = "{palace_url}"\ncollection = '
             f'"wiki_{hashlib.sha1(str(root).encode()).hexdigest()[:10]}"\n'
         )
-    (root / "wikic.toml").write_text(toml, encoding="utf-8")
-    schema = (root / "SCHEMA.md").read_text(encoding="utf-8")
-    schema = schema.replace("entity_min_references: 2", f"entity_min_references: {threshold}")
-    schema = schema.replace("- #tool\n", "- #tool\n" + "".join(f"- #{t}\n" for t in extra_tags))
-    (root / "SCHEMA.md").write_text(schema, encoding="utf-8")
-    return root
+    return init_wiki(root, min_references=threshold, tags=extra_tags, toml=toml)
 
 
 def env(**extra: str) -> dict[str, str]:

@@ -10,10 +10,10 @@ from typing import Any
 
 from fake_llm import FakeLLM
 from library import ingest
+from testkit import init_wiki, llm_toml
 
 from wikic.ingest.pipeline import IngestOptions, IngestReport
 from wikic.vault.formats.transcript import Conversation, Turn, render
-from wikic.vault.init import init_vault
 from wikic.vault.slug import SOURCE, slugify
 
 TODAY = dt.date(2026, 12, 1)
@@ -84,11 +84,7 @@ class Scripted:
 def make_vault(
     tmp_path: Path, *, strategy: str = "single", identity: str | None = None, schema: str | None = None
 ) -> Path:
-    root = tmp_path / "vault"
-    init_vault(root)
-    (root / "wikic.toml").write_text(
-        f'[llm]\nmodel = "scripted"\nstrategy = "{strategy}"\nconcurrency = 1\n', encoding="utf-8"
-    )
+    root = init_wiki(tmp_path / "vault", toml=llm_toml(model="scripted", strategy=strategy, concurrency=1))
     if identity is not None:
         (root / "identity.md").write_text(identity, encoding="utf-8")
     if schema is not None:

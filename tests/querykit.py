@@ -204,13 +204,11 @@ def write_settings(root: Path, server: StandinServer) -> None:
 def build_template(dest: Path, inbox: Path) -> Path:
     """Ingest SOURCES into a fresh vault at `dest` through a stand-in server; returns `dest`."""
     from library import ingest
+    from testkit import init_wiki
 
     from wikic.ingest.pipeline import IngestOptions
-    from wikic.vault.init import init_vault
 
-    init_vault(dest)
-    schema = (dest / "SCHEMA.md").read_text(encoding="utf-8")
-    (dest / "SCHEMA.md").write_text(schema.replace("- #tool\n", "- #tool\n- #model\n"), encoding="utf-8")
+    init_wiki(dest, tags=("model",))
     inbox.mkdir(parents=True, exist_ok=True)
     paths = []
     for name, text in SOURCES.items():

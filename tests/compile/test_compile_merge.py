@@ -12,13 +12,13 @@ from typing import Any
 import pytest
 from library import ingest, page_names
 from standin_openai import StandinServer
+from testkit import init_wiki, llm_toml
 from vectorstores import SOURCES, extraction
 
 from wikic.compile.compiler import Compiler, CompileSetting
 from wikic.compile.plan import Anchor, Axis, Cell, Comparison, Concept, Entity, Fact, Plan, Section
 from wikic.compile.writing import PageWriter
 from wikic.ingest.pipeline import IngestOptions
-from wikic.vault.init import init_vault
 from wikic.vault.schema_md import load as load_schema
 from wikic.vault.state import Mentions
 
@@ -27,14 +27,7 @@ TODAY = dt.date(2026, 11, 29)
 
 def _vault(tmp_path: Path, server: StandinServer | None = None) -> Path:
     """A vault as `wikic init` makes it: the default SCHEMA.md."""
-    root = tmp_path / "wiki"
-    init_vault(root)
-    if server is not None:
-        (root / "wikic.toml").write_text(
-            f'[llm]\nbase_url = "{server.base_url}"\nmodel = "standin-model"\ntimeout = 5\nmax_retries = 0\n',
-            encoding="utf-8",
-        )
-    return root
+    return init_wiki(tmp_path / "wiki", toml=llm_toml(server.base_url) if server is not None else None)
 
 
 def _inbox(tmp_path: Path, sources: dict[str, str]) -> list[str]:

@@ -13,10 +13,10 @@ from typing import Any
 import pytest
 from fake_llm import FakeLLM
 from library import ingest
+from testkit import init_wiki
 
 from wikic.ingest.pipeline import IngestOptions, IngestReport
 from wikic.vault.formats.claims import scan
-from wikic.vault.init import init_vault
 from wikic.vault.state import compose_todos
 
 SOURCE = ("# Field notes\n\nQuillstore is an embedded database.\nQuillstore keeps the whole database in a single "
@@ -61,9 +61,7 @@ def _model(sentences: list[tuple[str, list[str]]], lead: list[tuple[str, list[st
 def _run(tmp_path: Path, llm: FakeLLM, **options: Any) -> tuple[Path, IngestReport]:
     root = tmp_path / "wiki"
     if not root.exists():
-        init_vault(root)
-        schema = root / "SCHEMA.md"
-        schema.write_text(schema.read_text().replace("entity_min_references: 2", "entity_min_references: 1"))
+        init_wiki(root, min_references=1)
     source = tmp_path / "field-notes.md"
     source.write_text(SOURCE, encoding="utf-8")
     report = ingest(root, IngestOptions(inputs=[str(source)], use_palace=False, lint_after=False,
@@ -263,10 +261,7 @@ def test_composed_prose_links_the_names_its_claims_link_once_a_paragraph(tmp_pat
             {"text": "Brightline uses Quillstore as its local cache.", "claims": [ids[facts[0]]]},
             {"text": "Brightline restarts it every night.", "claims": [ids[facts[1]]]}]}]}
 
-    root = tmp_path / "wiki"
-    init_vault(root)
-    schema = root / "SCHEMA.md"
-    schema.write_text(schema.read_text().replace("entity_min_references: 2", "entity_min_references: 1"))
+    root = init_wiki(tmp_path / "wiki", min_references=1)
     report = ingest(root, IngestOptions(inputs=[str(source)], use_palace=False, lint_after=False,
                                         today=dt.date(2026, 12, 3)), llm=FakeLLM().respond_with(reply))
     assert report.composed is not None and report.composed.refused == {}

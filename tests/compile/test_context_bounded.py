@@ -19,12 +19,12 @@ import pytest
 from library import ingest
 from scripted import entity, fact, plan
 from standin_openai import StandinServer
+from testkit import init_wiki, llm_toml
 from typer.testing import CliRunner
 
 from wikic.cli import app
 from wikic.ingest.pipeline import MAX_CONTEXT_PAGES, IngestOptions
 from wikic.text.tokens import estimate_messages
-from wikic.vault.init import init_vault
 
 # Pages the source names (and so should be told about), and what it says about them.
 NAMED = ["Acorn DB", "Kestrel Router", "Harbor Labs", "Mira Okafor"]
@@ -60,15 +60,10 @@ def _slug(title: str) -> str:
 
 def _vault(root: Path, server: StandinServer, titles: list[str]) -> Path:
     """A vault holding one valid entity page per title, all listed in index.md."""
-    init_vault(root)
-    (root / "wikic.toml").write_text(
-        f'[llm]\nbase_url = "{server.base_url}"\nmodel = "standin-model"\n'
-        "timeout = 10\nmax_retries = 0\nconcurrency = 2\n"
-        'strategy = "single"\n'  # one request per source: what the model is told is what is tested
-        "compose = false\n\n"  # and no page composed after: the extraction requests are the ones counted
-        '[embedding]\nprovider = "static"\n',
-        encoding="utf-8",
-    )
+    # strategy single: one request per source, so what the model is told is what is tested; compose = false: no
+    # page composed after, so the extraction requests are the ones counted
+    llm = llm_toml(server.base_url, timeout=10, concurrency=2, strategy="single", compose=False)
+    init_wiki(root, toml=llm + '\n[embedding]\nprovider = "static"\n')
     (root / "raw/articles/seed.md").write_text("# Seed\n\nThe pages below cite this file.\n", encoding="utf-8")
     entries = []
     for title in titles:

@@ -12,28 +12,18 @@ import pytest
 from library import ingest, run_lint
 from scripted import SOURCES, entity, fact, plan, route
 from standin_openai import StandinServer
+from testkit import init_wiki, llm_toml
 from typer.testing import CliRunner
 
 from wikic.cli import app
 from wikic.ingest.pipeline import IngestOptions
 from wikic.lint.run import LintOptions
-from wikic.vault.init import init_vault
 
 
 def _vault(tmp_path: Path, server: StandinServer) -> Path:
-    root = tmp_path / "wiki"
-    init_vault(root)
-    (root / "wikic.toml").write_text(
-        (
-            f'[llm]\nbase_url = "{server.base_url}"\nmodel = "standin-model"\ntimeout = 5\nmax_retries = '
-            "0\nconcurrency = 2\ncompose = false\n"  # the extraction's requests are the ones counted
-        ),
-        encoding="utf-8",
-    )
-    schema = (root / "SCHEMA.md").read_text(encoding="utf-8")
-    schema = schema.replace("- #tool\n", "- #tool\n- #model\n- #research\n")
-    (root / "SCHEMA.md").write_text(schema, encoding="utf-8")
-    return root
+    # compose = false: the extraction's requests are the ones counted
+    return init_wiki(tmp_path / "wiki", tags=("model", "research"),
+                     toml=llm_toml(server.base_url, concurrency=2, compose=False))
 
 
 def _sources(tmp_path: Path) -> list[str]:

@@ -10,21 +10,15 @@ from typing import Any
 
 from scripted import SOURCES, route
 from standin_openai import StandinServer, reply
+from testkit import init_wiki, llm_toml
 from typer.testing import CliRunner
 
 from wikic.cli import app
 from wikic.llm.formats import ENDPOINTS
-from wikic.vault.init import init_vault
 
 
 def _vault(tmp_path: Path, server: StandinServer, concurrency: int) -> Path:
-    root = tmp_path / "wiki"
-    init_vault(root)
-    (root / "wikic.toml").write_text(
-        f'[llm]\nbase_url = "{server.base_url}"\nmodel = "standin-model"\ntimeout = 5\nmax_retries = 0\n'
-        f'concurrency = {concurrency}\nstrategy = "single"\n',
-        encoding="utf-8",
-    )
+    root = init_wiki(tmp_path / "wiki", toml=llm_toml(server.base_url, concurrency=concurrency, strategy="single"))
     for name, text in SOURCES.items():
         (root / "raw/articles" / name).write_text(text, encoding="utf-8")
     return root

@@ -8,12 +8,11 @@ from typing import Any
 
 from fake_llm import FakeLLM
 from library import ingest, run_lint
-from testkit import page
+from testkit import init_wiki, page
 
 from wikic.ingest.pipeline import IngestOptions
 from wikic.ingest.report import render_report
 from wikic.lint.run import LintOptions
-from wikic.vault.init import init_vault
 
 SOURCE = ("# Two stores\n\nQuillstore is an embedded database written in Rust. Quillstore keeps its data in one "
           "file.\n\nInkbase is a server database. Inkbase keeps its data in many files.\n")
@@ -33,11 +32,7 @@ def _reply(_: list[dict[str, str]]) -> dict[str, Any]:
 
 
 def test_the_ingest_s_lint_is_wikic_lint(tmp_path: Path) -> None:
-    root = tmp_path / "wiki"
-    init_vault(root)
-    schema = root / "SCHEMA.md"
-    schema.write_text(schema.read_text(encoding="utf-8").replace("entity_min_references: 2",
-                                                                  "entity_min_references: 1"), encoding="utf-8")
+    root = init_wiki(tmp_path / "wiki", min_references=1)
     # a person's page (no link to it, none from it, nor the sources and index entry a compiled one has)
     (root / "entities" / "kestrel.md").write_text(
         page("Kestrel", sources=None, body="# Kestrel\n\nKestrel is the team that runs both stores.\n"),

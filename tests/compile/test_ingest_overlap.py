@@ -19,13 +19,13 @@ import pytest
 from fake_llm import FakeLLM
 from library import ingest
 from scripted import SOURCES, route
+from testkit import init_wiki, llm_toml
 
 from wikic.compile.compiler import Compiler
 from wikic.ingest.pipeline import IngestOptions, IngestReport
 from wikic.llm.cache import ReplyCache
 from wikic.pages import journal
 from wikic.vault import write
-from wikic.vault.init import init_vault
 
 TODAY = dt.date(2026, 12, 1)
 # where capture puts each source (under its own name)
@@ -110,9 +110,7 @@ def nothing_early(monkeypatch: pytest.MonkeyPatch) -> Iterator[Callable[[], None
 
 
 def _vault(tmp_path: Path, name: str, concurrency: int = 3) -> tuple[Path, list[str]]:
-    root = tmp_path / name
-    init_vault(root)
-    (root / "wikic.toml").write_text(f'[llm]\nstrategy = "single"\nconcurrency = {concurrency}\n', encoding="utf-8")
+    root = init_wiki(tmp_path / name, toml=llm_toml(strategy="single", concurrency=concurrency))
     inbox = tmp_path / f"inbox-{name}"
     inbox.mkdir()
     for file, text in SOURCES.items():

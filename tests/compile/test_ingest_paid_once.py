@@ -13,12 +13,12 @@ from typing import Any
 
 from fake_llm import FakeLLM
 from library import ingest
+from testkit import init_wiki, llm_toml
 
 from wikic.ingest.pipeline import IngestOptions
 from wikic.pages.log_file import read_rows
 from wikic.progress import ProgressEvent
 from wikic.status import token_totals
-from wikic.vault.init import init_vault
 
 TEXTS = {
     "alpha.md": "# Alpha notes\n\nZarvik is a plugin that keeps notes in order.\n",
@@ -27,13 +27,8 @@ TEXTS = {
 
 
 def _vault(tmp_path: Path, threshold: int = 1) -> tuple[Path, list[str]]:
-    root = tmp_path / "wiki"
-    init_vault(root)
-    schema = root / "SCHEMA.md"
-    schema.write_text(schema.read_text(encoding="utf-8").replace(
-        "entity_min_references: 2", f"entity_min_references: {threshold}"), encoding="utf-8")
-    (root / "wikic.toml").write_text('[llm]\nstrategy = "single"\nconcurrency = 1\ncompose = false\n',
-                                     encoding="utf-8")
+    root = init_wiki(tmp_path / "wiki", min_references=threshold,
+                     toml=llm_toml(strategy="single", concurrency=1, compose=False))
     inbox = tmp_path / "inbox"
     inbox.mkdir()
     for name, text in TEXTS.items():

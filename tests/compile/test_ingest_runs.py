@@ -8,22 +8,19 @@ from pathlib import Path
 
 from scripted import SOURCES, route
 from standin_openai import StandinServer
+from testkit import init_wiki, llm_toml
 from typer.testing import CliRunner
 
 from wikic.cli import app
-from wikic.vault.init import init_vault
 
 runner = CliRunner()
 
 
 def _vault(tmp_path: Path, server: StandinServer | None) -> Path:
-    root = tmp_path / "wiki"
-    init_vault(root)
-    settings = f'base_url = "{server.base_url}"\nmodel = "standin-model"\n' if server is not None else ""
     # compose = false: the requests counted here are the extraction's
-    (root / "wikic.toml").write_text(f"[llm]\n{settings}timeout = 5\nmax_retries = 0\ncompose = false\n",
-                                     encoding="utf-8")
-    return root
+    toml = (llm_toml(server.base_url, compose=False) if server is not None
+            else llm_toml(timeout=5, max_retries=0, compose=False))
+    return init_wiki(tmp_path / "wiki", toml=toml)
 
 
 def _inbox(tmp_path: Path) -> dict[str, Path]:

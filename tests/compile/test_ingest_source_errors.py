@@ -10,22 +10,16 @@ from typing import Any
 
 from fake_llm import FakeLLM
 from library import ingest
+from testkit import init_wiki, llm_toml
 
 from wikic.ingest.pipeline import IngestOptions
-from wikic.vault.init import init_vault
 
 GOOD = "Chroma is an open-source vector database that runs inside a Python process."
 BAD = "Qdrant is a vector database written in Rust."
 
 
 def _vault(tmp_path: Path, strategy: str = "single") -> Path:
-    root = tmp_path / "wiki"
-    init_vault(root)
-    schema = root / "SCHEMA.md"
-    schema.write_text(schema.read_text(encoding="utf-8").replace("entity_min_references: 2",
-                                                                 "entity_min_references: 1"), encoding="utf-8")
-    (root / "wikic.toml").write_text(f'[llm]\nstrategy = "{strategy}"\nconcurrency = 2\n', encoding="utf-8")
-    return root
+    return init_wiki(tmp_path / "wiki", min_references=1, toml=llm_toml(strategy=strategy, concurrency=2))
 
 
 def _sources(tmp_path: Path) -> list[str]:

@@ -12,6 +12,7 @@ import yaml
 from library import ingest, run_lint
 from scripted import entity, fact, plan
 from standin_openai import Behaviour, StandinServer, is_answer_request, reply
+from testkit import init_wiki, llm_toml
 from typer.testing import CliRunner
 from vectorstores import SOURCES, answer, extraction
 
@@ -76,19 +77,7 @@ def test_ingest_then_query_save_then_strict_lint_is_clean(tmp_path: Path) -> Non
 
 
 def _vault(tmp_path: Path, server: StandinServer, min_references: int = 2) -> Path:
-    from wikic.vault.init import init_vault
-
-    root = tmp_path / "wiki"
-    init_vault(root)
-    (root / "wikic.toml").write_text(
-        f'[llm]\nbase_url = "{server.base_url}"\nmodel = "standin-model"\ntimeout = 10\nmax_retries = 0\n',
-        encoding="utf-8",
-    )
-    schema = (root / "SCHEMA.md").read_text(encoding="utf-8")
-    (root / "SCHEMA.md").write_text(
-        schema.replace("entity_min_references: 2", f"entity_min_references: {min_references}"), encoding="utf-8"
-    )
-    return root
+    return init_wiki(tmp_path / "wiki", min_references=min_references, toml=llm_toml(server.base_url, timeout=10))
 
 
 def _orphans(root: Path) -> list[str]:

@@ -13,12 +13,12 @@ import pytest
 from careless_model import careless_plan, source_of
 from fake_llm import FakeLLM
 from library import ingest, run_lint
+from testkit import init_wiki
 
 from wikic.ingest.pipeline import IngestOptions, IngestReport
 from wikic.lint.run import LintOptions
 from wikic.text.common_words import function_word
 from wikic.vault.frontmatter import split_page
-from wikic.vault.init import init_vault
 from wikic.vault.names import normalize_name
 from wikic.vault.state import Mentions
 
@@ -29,12 +29,7 @@ _LINK = re.compile(r"\[\[([^\]|#]+)(?:#[^\]|]*)?(?:\|([^\]]+))?\]\]")
 
 
 def _vault(tmp_path: Path) -> Path:
-    root = tmp_path / "wiki"
-    init_vault(root)
-    schema = root / "SCHEMA.md"
-    schema.write_text(schema.read_text(encoding="utf-8").replace("entity_min_references: 2",
-                                                                 "entity_min_references: 1"), encoding="utf-8")
-    return root
+    return init_wiki(tmp_path / "wiki", min_references=1)
 
 
 def _careless() -> FakeLLM:

@@ -12,11 +12,11 @@ from typing import Any
 import pytest
 from fake_llm import FakeLLM
 from library import ingest
+from testkit import init_wiki
 
 from wikic.facts.same_fact import same_fact
 from wikic.ingest.pipeline import IngestOptions, IngestReport
 from wikic.vault.formats.claims import scan
-from wikic.vault.init import init_vault
 
 TODAY = dt.date(2026, 12, 3)
 QUILL_2024 = "---\ndate: 2024-05-01\n---\n# Field notes\n\nQuillstore is an embedded database.\n" \
@@ -28,11 +28,7 @@ QUILL_2026 = "---\ndate: 2026-02-01\n---\n# Two years on\n\nQuillstore keeps the
 
 
 def _vault(tmp_path: Path) -> Path:
-    root = tmp_path / "wiki"
-    init_vault(root)
-    schema = root / "SCHEMA.md"
-    schema.write_text(schema.read_text().replace("entity_min_references: 2", "entity_min_references: 1"))
-    return root
+    return init_wiki(tmp_path / "wiki", min_references=1)
 
 
 def _fact(sentence: str) -> dict[str, str]:

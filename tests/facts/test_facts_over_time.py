@@ -13,25 +13,19 @@ from typing import Any
 import pytest
 from fake_llm import FakeLLM
 from library import facts_for, ingest, run_lint
+from testkit import init_wiki, llm_toml
 
 from wikic.ingest.pipeline import IngestOptions, IngestReport
 from wikic.lint.run import LintOptions
 from wikic.vault.formats.claims import scan
-from wikic.vault.init import init_vault
 
 TODAY = dt.date(2026, 11, 29)
 LISTED = re.compile(r"^- (c[0-9a-f]{8}) \| (.+?) \| (.+)$", re.M)
 
 
 def _vault(tmp_path: Path) -> Path:
-    root = tmp_path / "wiki"
-    init_vault(root)
-    schema = root / "SCHEMA.md"
-    schema.write_text(schema.read_text(encoding="utf-8").replace("entity_min_references: 2",
-                                                                 "entity_min_references: 1"), encoding="utf-8")
     # compose = false: the extraction requests are the ones the tests read
-    (root / "wikic.toml").write_text('[llm]\nstrategy = "single"\ncompose = false\n', encoding="utf-8")
-    return root
+    return init_wiki(tmp_path / "wiki", min_references=1, toml=llm_toml(strategy="single", compose=False))
 
 
 def _listed(messages: Sequence[Mapping[str, str]]) -> list[tuple[str, str, str]]:

@@ -9,10 +9,10 @@ from pathlib import Path
 
 from fake_llm import FakeLLM
 from library import ingest
+from testkit import init_wiki, llm_toml
 
 from wikic.ingest.pipeline import IngestOptions
 from wikic.vault.frontmatter import split_page
-from wikic.vault.init import init_vault
 
 SOURCE = """---
 aliases:
@@ -40,12 +40,7 @@ PLAN = {"summary": "", "comparisons": [], "relations": [],
 
 
 def test_a_help_page_s_source_page_is_titled_by_its_file_and_says_its_description(tmp_path: Path) -> None:
-    root = tmp_path / "wiki"
-    init_vault(root)
-    schema = root / "SCHEMA.md"
-    schema.write_text(schema.read_text(encoding="utf-8").replace("entity_min_references: 2",
-                                                                 "entity_min_references: 1"), encoding="utf-8")
-    (root / "wikic.toml").write_text('[llm]\nstrategy = "single"\ncompose = false\n', encoding="utf-8")
+    root = init_wiki(tmp_path / "wiki", min_references=1, toml=llm_toml(strategy="single", compose=False))
     source = tmp_path / "Graph view.md"
     source.write_text(SOURCE, encoding="utf-8")
     report = ingest(root, IngestOptions(inputs=[str(source)], use_palace=False, lint_after=False,

@@ -12,13 +12,13 @@ import pytest
 from fake_llm import FakeLLM
 from ingest_helpers import form_pdf, make_pdf, shared_page_pdf, text_drawing
 from library import ingest, vault_status
+from testkit import init_wiki, llm_toml
 from typer.testing import CliRunner
 
 from wikic.cli import app
 from wikic.ingest.pipeline import IngestOptions, IngestReport
 from wikic.text import archive, extract as textract
 from wikic.text.extract import PdfProblem, html_to_text, pdf_to_text
-from wikic.vault.init import init_vault
 
 PLAN = {"summary": "", "concepts": [], "comparisons": [], "relations": [],
         "entities": [{"name": "Chroma", "kind": "product", "aliases": [], "summary": "A vector database.",
@@ -34,13 +34,7 @@ def _nested(tag: str, depth: int) -> str:
 
 @pytest.fixture
 def wiki(tmp_path: Path) -> Path:
-    root = tmp_path / "wiki"
-    init_vault(root)
-    schema = root / "SCHEMA.md"
-    schema.write_text(schema.read_text(encoding="utf-8").replace("entity_min_references: 2",
-                                                                 "entity_min_references: 1"), encoding="utf-8")
-    (root / "wikic.toml").write_text('[llm]\nstrategy = "single"\n', encoding="utf-8")
-    return root
+    return init_wiki(tmp_path / "wiki", min_references=1, toml=llm_toml(strategy="single"))
 
 
 def _ingest(root: Path) -> IngestReport:

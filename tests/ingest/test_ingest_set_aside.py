@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 from fake_llm import FakeLLM
 from library import ingest, vault_status
+from testkit import init_wiki, llm_toml
 
 from wikic.ingest.inputs import SourceError, read_inputs
 from wikic.ingest.pending import pending_inputs
@@ -22,7 +23,6 @@ from wikic.ingest.pipeline import IngestOptions, IngestReport
 from wikic.palace.sources import classify, scan
 from wikic.settings import IngestSettings
 from wikic.status import render_status
-from wikic.vault.init import init_vault
 from wikic.vault.load import walk
 from wikic.vault.state import read_json, state_path
 
@@ -35,13 +35,7 @@ PLAN = {"summary": "", "concepts": [], "comparisons": [], "relations": [],
 
 @pytest.fixture
 def wiki(tmp_path: Path) -> Path:
-    root = tmp_path / "wiki"
-    init_vault(root)
-    schema = root / "SCHEMA.md"
-    schema.write_text(schema.read_text(encoding="utf-8").replace("entity_min_references: 2",
-                                                                 "entity_min_references: 1"), encoding="utf-8")
-    (root / "wikic.toml").write_text('[llm]\nstrategy = "single"\n', encoding="utf-8")
-    return root
+    return init_wiki(tmp_path / "wiki", min_references=1, toml=llm_toml(strategy="single"))
 
 
 @pytest.fixture

@@ -13,6 +13,7 @@ from typing import Any
 from fake_llm import FakeLLM
 from library import ingest
 from standin_openai import StandinServer
+from testkit import init_wiki, llm_toml
 from typer.testing import CliRunner
 
 from wikic.cli import app
@@ -22,7 +23,6 @@ from wikic.ingest.pipeline import IngestOptions
 from wikic.ingest.plan_model import MAX_ENTITIES, NAMES_SCHEMA_NAME, SCHEMA_NAME
 from wikic.ingest.report import render_report
 from wikic.settings import LLMSettings, Settings
-from wikic.vault.init import init_vault
 
 NAMES = ["Zarvik", "Quenlo", "Brastel", "Movrane", "Tellig", "Oskuna", "Pildor", "Vantrel", "Coraxe", "Dulmin",
          "Ferrowe", "Gastrin", "Hovalt", "Jirrex"]
@@ -81,14 +81,9 @@ def test_the_names_first_pass_keeps_every_name_past_the_one_call_limit() -> None
     assert sorted(e.name for e in result.plan.entities) == sorted(NAMES) and result.left_out == ()
 
 
-def _vault(tmp_path: Path, llm: str = "") -> tuple[Path, Path]:
-    root = tmp_path / "wiki"
-    init_vault(root)
-    schema = root / "SCHEMA.md"
-    schema.write_text(schema.read_text(encoding="utf-8").replace("entity_min_references: 2",
-                                                                 "entity_min_references: 1"), encoding="utf-8")
-    (root / "wikic.toml").write_text(f'[llm]\n{llm}strategy = "single"\nconcurrency = 1\ncompose = false\n',
-                                     encoding="utf-8")
+def _vault(tmp_path: Path, **llm: str | int) -> tuple[Path, Path]:
+    root = init_wiki(tmp_path / "wiki", min_references=1,
+                     toml=llm_toml(**llm, strategy="single", concurrency=1, compose=False))
     source = tmp_path / "plugins.md"
     source.write_text(TEXT, encoding="utf-8")
     return root, source
@@ -113,7 +108,7 @@ def test_a_server_that_does_not_hold_a_reply_to_the_schema_never_fails_a_source_
     # a server that takes no json_schema: the reply is asked in JSON mode, and nothing holds it to the limits
     standin.reject_json_schema = "400"
     standin.route = lambda body: over_the_limit()
-    root, source = _vault(tmp_path, f'base_url = "{standin.base_url}"\nmodel = "standin-model"\nmax_retries = 0\n')
+    root, source = _vault(tmp_path, base_url=standin.base_url, model="standin-model", max_retries=0)
     first = CliRunner().invoke(app, ["ingest", str(source), "--vault", str(root), "--no-palace"])
     assert first.exit_code == 0, first.output
     assert "entities: Zarvik, Oskuna" in first.output and "invalid reply" not in first.output

@@ -10,11 +10,11 @@ from pathlib import Path
 import pytest
 from fake_llm import FakeLLM
 from library import fix_vault, ingest, run_lint
+from testkit import init_wiki, llm_toml
 
 from wikic.ingest.pipeline import IngestOptions
 from wikic.lint.run import LintOptions
 from wikic.vault.frontmatter import split_page
-from wikic.vault.init import init_vault
 
 TODAY = dt.date(2026, 12, 1)
 SOURCE = "# Vector stores\n\nChroma is an open-source vector database that runs inside a Python process.\n" \
@@ -31,12 +31,7 @@ NEW = "Chroma is the vector database our team runs on every laptop."
 
 @pytest.fixture
 def wiki(tmp_path: Path) -> Path:
-    root = tmp_path / "wiki"
-    init_vault(root)
-    schema = root / "SCHEMA.md"
-    schema.write_text(schema.read_text(encoding="utf-8").replace("entity_min_references: 2",
-                                                                 "entity_min_references: 1"), encoding="utf-8")
-    (root / "wikic.toml").write_text('[llm]\nstrategy = "single"\ncompose = false\n', encoding="utf-8")
+    root = init_wiki(tmp_path / "wiki", min_references=1, toml=llm_toml(strategy="single", compose=False))
     source = tmp_path / "vector-stores.md"
     source.write_text(SOURCE, encoding="utf-8")
     report = ingest(root, IngestOptions(inputs=[str(source)], use_palace=False, lint_after=False, today=TODAY),

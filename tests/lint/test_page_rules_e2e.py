@@ -11,11 +11,11 @@ from typing import Any
 import pytest
 from fake_llm import FakeLLM
 from library import ingest, run_lint
+from testkit import init_wiki
 
 from wikic.ingest.pipeline import IngestOptions
 from wikic.lint.rule import PAGE_RULES
 from wikic.lint.run import LintOptions
-from wikic.vault.init import init_vault
 
 SOURCES = {
     "quillstore-notes.md": (
@@ -110,11 +110,7 @@ def _ingest(root: Path, inbox: Path, names: list[str], compose: bool) -> None:
 
 @pytest.mark.parametrize("compose", [True, False], ids=["composed", "claim-lists"])
 def test_an_ingested_vault_is_clean_of_the_page_rules_under_strict(tmp_path: Path, compose: bool) -> None:
-    root = tmp_path / "wiki"
-    init_vault(root)
-    schema = root / "SCHEMA.md"
-    schema.write_text(schema.read_text(encoding="utf-8").replace("entity_min_references: 2",
-                                                                 "entity_min_references: 1"), encoding="utf-8")
+    root = init_wiki(tmp_path / "wiki", min_references=1)
     inbox = tmp_path / "inbox"
     inbox.mkdir()
     _ingest(root, inbox, ["quillstore-notes.md", "quillstore-review.md"], compose)

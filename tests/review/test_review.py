@@ -16,6 +16,7 @@ import pytest
 from careless_model import careless_plan, source_of
 from fake_llm import FakeLLM
 from library import ingest, run_lint
+from testkit import init_wiki
 
 from wikic.context import VaultContext
 from wikic.errors import UsageError
@@ -26,7 +27,6 @@ from wikic.review.accept import accept, reject
 from wikic.review.propose import ingest_run, propose_ingest
 from wikic.review.show import list_proposals, patch, show
 from wikic.vault.formats.claims import scan
-from wikic.vault.init import init_vault
 from wikic.vault.state import Mentions
 
 SOURCES = sorted((Path(__file__).resolve().parents[2] / "bench" / "names_sources").glob("*.md"))
@@ -47,11 +47,7 @@ def _careless(*, reword: bool = False) -> FakeLLM:
 
 
 def _vault(path: Path) -> Path:
-    init_vault(path)
-    schema = path / "SCHEMA.md"
-    schema.write_text(schema.read_text(encoding="utf-8").replace("entity_min_references: 2",
-                                                                 "entity_min_references: 1"), encoding="utf-8")
-    return path
+    return init_wiki(path, min_references=1)
 
 
 def _options(**more: Any) -> IngestOptions:
