@@ -360,12 +360,16 @@ def missed_names(text: str, use: NameUse, known: Sequence[str], *, planned: Iter
     """The names the source writes as names that the model did not propose: the wiki's own (`known`) first,
     then names the source writes as one more than once (a capitalised run of words, "Brightline Sync", or a
     name-like token, "SQLite", "BM25"). Never one `planned` names, in any form."""
+    planned = list(planned)
     taken = {k for n in planned for k in name_keys(n)}
     out: list[str] = []
-    for name in [*known, *(n for n in name_signals(text) if use.count(n) >= RECURRING)]:
+    signals = [n for n in name_signals(text) if use.count(n) >= RECURRING or product_shaped(n)]
+    for name in [*known, *signals]:
         keys = name_keys(name)
         if taken & {*keys, *lookup_keys(name)} or use.refusal(name) is not None or not use.count(name):
             continue
+        if any(use.states_same(p, name) or use.states_same(name, p) for p in planned):
+            continue  # "Chroma (ChromaDB)": another form of a name the model proposed
         words = [w for w in name.split() if w]
         if name not in known and len(words) < 2 and not _name_shaped(name):
             continue  # one capitalised word the model passed over is too often no name at all
@@ -380,6 +384,20 @@ def _opens_with(said: Sequence[str], forms: Sequence[tuple[str, ...]]) -> bool:
     """The sentence's words open with one of the name's `forms` (after an article)."""
     start = 1 if said[:1] and said[0] in ("the", "a", "an") else 0
     return any(tuple(said[start : start + len(form)]) == form for form in forms)
+
+
+def product_shaped(name: str) -> bool:
+    """One word only a name is written as: a capital first, then capitals beside small letters, or small letters
+    and digits ("SQLite", "LongMemEval", "Qwen3"); never all capitals ("MTEB", "JSON": an abbreviation anyone
+    writes) nor a small first letter ("p0w1", "x86"). Written once, such a name is a candidate: it waits in
+    the mentions ledger for a second source, as every name code finds does."""
+    if " " in name.strip() or not name[:1].isupper():
+        return False
+    letters = [ch for ch in name if ch.isalpha()]
+    if all(ch.isupper() for ch in letters):
+        return False
+    mixed = any(ch.isupper() for ch in name[1:]) and any(ch.islower() for ch in letters)
+    return mixed or (any(ch.isdigit() for ch in name) and any(ch.islower() for ch in letters))
 
 
 def _name_shaped(word: str) -> bool:

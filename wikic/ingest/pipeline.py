@@ -150,7 +150,7 @@ class IngestReport:
         if self.entity_min_references > 1:
             tries.insert(0, "entity_min_references: 1 in SCHEMA.md for a small vault")
         return (
-            f"few pages for what the model found: {len(waiting) + pages} name(s), {pages} with a page, "
+            f"few pages for the names found: {len(waiting) + pages} name(s), {pages} with a page, "
             f"{len(waiting)} waiting for more sources (entity_min_references: {self.entity_min_references}){said}. "
             f"To try: {', '.join(tries)}"
         )

@@ -96,9 +96,11 @@ class ExtractionResult:
 
     @property
     def nothing_extracted(self) -> bool:
-        """The source names things, and the plan proposes none of them: the model failed on it."""
+        """The source names things, and the model's plan proposes none of them: the model failed on it (names code
+        found in the source, which the model passed over, do not make up for it)."""
         plan = self.plan
-        return bool(self.signals) and not (plan.entities or plan.concepts or plan.comparisons or plan.memories)
+        proposed = [e for e in plan.entities if not e.found]
+        return bool(self.signals) and not (proposed or plan.concepts or plan.comparisons or plan.memories)
 
 
 def is_transcript(source: SourceText) -> bool:
