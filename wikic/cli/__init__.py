@@ -17,8 +17,8 @@ exit 143).
 The faces are the composition roots: every command and MCP tool opens one `VaultContext` (`wikic/context.py`)
 and passes it down; no entry point below the faces takes a folder, and only `context.py` reads wikic.toml and
 SCHEMA.md (and `hubs/setup.py`, for `wikic init`, before there is a vault to open): the palace, facts, graph
-and the vault's loading are handed the context's settings or schema (`tests/test_one_door.py`). Module-level state is kept to what a
-process shares by nature: `embed._CACHE` (the embedding models loaded, one per model),
+and the vault's loading are handed the context's settings or schema (`tests/test_one_door.py`). Module-level
+state is kept to what a process shares by nature: `embed._CACHE` (the embedding models loaded, one per model),
 `palace/store_process._process` (the one store child process), `lint/run._FORKED_CONTEXT` and
 `vault/load._RESOLVER` and `_PER_NOTE` (what a forked worker or one parse reads, set for it and cleared
 after), and the `functools` caches of pure functions (in `resources`, `text/`, `llm/schema`, `vault/`,
