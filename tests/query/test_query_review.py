@@ -30,8 +30,10 @@ def test_a_filing_kept_for_review_lands_as_the_direct_filing(wiki: QueryWiki, te
     listed = wiki.cli("review", "--json")
     assert [p["id"] for p in json.loads(listed.stdout)] == [proposal]
     assert json.loads(listed.stdout)[0]["kind"] == "query" and json.loads(listed.stdout)[0]["title"] == QUESTION
-    accepted = wiki.cli("review", "accept", proposal)
+    accepted = wiki.cli("review", "accept", proposal, "--json")
     assert accepted.exit_code == 0, accepted.stderr
+    done = json.loads(accepted.stdout)
+    assert done["closed"] and not done["replayed"] and PAGE in done["written"] and done["lint_errors"] == 0
 
     direct = QueryWiki.copy(template_vault, tmp_path / "direct", standin)
     assert direct.cli("query", QUESTION, "--save").exit_code == 0

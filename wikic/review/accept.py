@@ -22,6 +22,7 @@ import contextlib
 import dataclasses
 import json
 import shutil
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -64,10 +65,8 @@ class Accepted:
     lint: Any = None
 
     def to_json(self) -> dict[str, Any]:
-        out = dataclasses.asdict(self)
-        out.pop("lint")
-        out["lint_errors"] = len(self.lint_errors())
-        return out
+        return {"proposal": self.proposal, "written": self.written, "conflicts": self.conflicts, "left": self.left,
+                "replayed": self.replayed, "closed": self.closed, "lint_errors": len(self.lint_errors())}
 
     def lint_errors(self) -> list[Any]:
         """Lint's errors on the files this accept wrote."""
@@ -91,8 +90,9 @@ class Rejected:
         return dataclasses.asdict(self)
 
 
-def accept(context: VaultContext, proposal_id: str, *, pages: list[str] = (),  # type: ignore[assignment]
-           claims: list[str] = (), progress: ProgressCallback | None = None) -> Accepted:  # type: ignore[assignment]
+def accept(context: VaultContext, proposal_id: str, *, pages: Sequence[str] = (), claims: Sequence[str] = (),
+           progress: ProgressCallback | None = None) -> Accepted:
+    """Apply the proposal `proposal_id`, or the `pages` and `claims` of it named (see the module docstring)."""
     root = Path(context.root).resolve()
     proposal = store.load(root, proposal_id)
     chosen_pages = [_page_of(proposal, p) for p in pages]
@@ -321,8 +321,8 @@ def _after(context: VaultContext, out: Accepted, proposal_indexes: bool) -> None
     out.lint = run_lint(context, LintOptions(use_cache=True))
 
 
-def reject(context: VaultContext, proposal_id: str, *, pages: list[str] = (),  # type: ignore[assignment]
-           claims: list[str] = (), why: str = "") -> Rejected:  # type: ignore[assignment]
+def reject(context: VaultContext, proposal_id: str, *, pages: Sequence[str] = (), claims: Sequence[str] = (),
+           why: str = "") -> Rejected:
     """Record what is rejected, so that no later run of its source proposes it again; drop it from the
     proposal (the whole proposal when nothing is named)."""
     root = Path(context.root).resolve()

@@ -8,6 +8,7 @@ accept would write, ledgers included; a file that is no text is named, not patch
 from __future__ import annotations
 
 import difflib
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -94,7 +95,8 @@ def _subject_first(proposal: store.Proposal, path: str) -> tuple[int, str]:
     return (0 if subject else 1, path)
 
 
-def show(context: VaultContext, proposal_id: str, pages: list[str] = ()) -> ProposalView:  # type: ignore[assignment]
+def show(context: VaultContext, proposal_id: str, pages: Sequence[str] = ()) -> ProposalView:
+    """What the proposal `proposal_id` would change, page by page (only `pages`, when named)."""
     root = Path(context.root).resolve()
     proposal = store.load(root, proposal_id)
     notes = sorted((f for f in proposal.files if is_note_path(f.path)), key=lambda f: _subject_first(proposal, f.path))
