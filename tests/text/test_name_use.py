@@ -154,6 +154,20 @@ def test_a_text_cut_inside_a_link_reads_as_the_link_would(cut: str, read: str) -
     assert reader_text(cut + "\nmore") == cut + "\nmore"  # not at the text's end: as written
 
 
+@pytest.mark.parametrize(("cut", "read"), [
+    # a list item's sentence begun inside its link ("1. [[Create your first note|Create a note]] with ...")
+    ('Create your first note|Create a note]] with the name "Three laws of motion"',
+     'Create a note with the name "Three laws of motion"'),
+    ("[Create your first note|Create a note]] with the name", "Create a note with the name"),
+    ("Internal links]] are how notes link", "Internal links are how notes link"),
+    ("help/Internal links#Aliases]] say more", "Internal links say more"),
+])
+def test_a_text_begun_inside_a_link_reads_as_the_link_would(cut: str, read: str) -> None:
+    assert reader_text(cut) == read
+    # a whole link first: the closing brackets after it close nothing of it, and stay as written
+    assert reader_text("[[Notes|A note]] then " + cut).startswith("A note then ")
+
+
 def test_the_word_lists() -> None:
     assert common_word("Keeping") and common_word("throughput") and common_word("notes")
     assert not common_word("Quillstore") and not common_word("Ollama")

@@ -24,6 +24,9 @@ _CALLOUT_MARK = re.compile(r"^(\s*>\s*)\[![^\]\n]*\][-+]?", re.MULTILINE)
 # a link the text was cut inside of, at its end: "using [[Internal links|internal", "see [the docs](https://"
 _CUT_WIKILINK = re.compile(r"(!?)\[\[([^\[\]\n]*)\Z")
 _CUT_LINK = re.compile(r"(!?)\[([^\[\]\n]*)(?:\]\([^()\s]*)?\Z")
+# a link the text begins inside of: "Create your first note|Create a note]] with the name…" (the label, or the
+# target's name), and the one bracket a list marker's strip may have left before it
+_CUT_START = re.compile(r"\A\[?([^\[\]\n|]*)(?:\\?\|([^\[\]\n]*))?\]\](?!\])")
 
 
 def _wikilink(match: re.Match[str]) -> str:
@@ -43,9 +46,9 @@ def reader_text(text: str) -> str:
     are kept whole and untouched."""
     out, last = [], 0
     for code in _CODE.finditer(text):
-        out += [_outside_code(text[last : code.start()]), code.group(0)]
+        out += [_outside_code(text[last : code.start()], start=last == 0), code.group(0)]
         last = code.end()
-    out.append(_outside_code(text[last:], end=True))
+    out.append(_outside_code(text[last:], end=True, start=last == 0))
     return "".join(out)
 
 
@@ -56,9 +59,12 @@ def _cut_link(match: re.Match[str]) -> str:
     return label if bar else posixpath.basename(target.partition("#")[0]) if match.re is _CUT_WIKILINK else target
 
 
-def _outside_code(text: str, end: bool = False) -> str:
+def _outside_code(text: str, end: bool = False, start: bool = False) -> str:
     """`text` (no code span in it) as its reader sees it; `end`: it ends the text, which may have been cut
-    inside a link (a claim or a quote that stops short of the `]]`), read then as the link would be."""
+    inside a link (a claim or a quote that stops short of the `]]`), read then as the link would be; `start`:
+    it begins the text, which may begin inside one (past its `[[`)."""
+    if start and "]]" in text:
+        text = _CUT_START.sub(lambda m: m.group(2) or posixpath.basename(m.group(1).partition("#")[0]), text, count=1)
     if end and "[" in text:
         text = _CUT_WIKILINK.sub(_cut_link, text, count=1)
         text = _CUT_LINK.sub(_cut_link, text, count=1)
