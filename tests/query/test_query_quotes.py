@@ -86,6 +86,22 @@ def test_a_declined_question_shows_the_sentence_its_context_holds_quoted_and_cit
     assert len(wiki.answer_requests()) == 1  # the second ask replayed the model's reply from the cache
 
 
+def test_an_answer_that_cites_nothing_of_the_wiki_gives_way_to_the_wikis_own_sentences(
+    tmp_path: Path, standin: StandinServer
+) -> None:
+    wiki = raw_wiki(tmp_path, standin, {"quillstore-benchmarks.md": BENCHMARKS, "pebblekv-notes.md": PEBBLEKV})
+    wiki.answer_with("Quillstore is very fast, about fifty thousand writes a second.")  # no citation, not the wiki's
+    data = as_json(wiki.cli("query", "How many writes per second does Quillstore handle?", "--json").stdout)
+    assert data["status"] == "quoted" and "fifty thousand" not in data["answer"]
+    assert [q["text"] for q in data["quotes"]] == ["Quillstore handled 40,000 writes per second in that benchmark."]
+    assert [c["link"] for c in data["citations"]] == [LINK]
+    assert any("cited nothing from the wiki" in w for w in data["warnings"])
+    # where nothing of the wiki matches either, the uncited answer stands, said to be unsupported
+    other = as_json(wiki.cli("query", "What colour is the Quillstore logo?", "--json").stdout)
+    assert other["status"] == "answered" and other["citations"] == []
+    assert "the answer cites nothing from the wiki: treat it as unsupported" in other["warnings"]
+
+
 def test_a_quoted_reply_is_not_filed_and_the_general_model_is_not_asked(tmp_path: Path, standin: StandinServer) -> None:
     wiki = raw_wiki(tmp_path, standin, {"quillstore-benchmarks.md": BENCHMARKS})
     result = wiki.cli("query", "How many writes per second does Quillstore handle?", "--save", "--allow-general")

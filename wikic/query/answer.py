@@ -186,6 +186,12 @@ def generate_answer(
         _ask(root, model, settings, options, result, context_messages(retrieval), show if on_text is not None else None,
              general=False)
         if result.status == "answered":
+            if result.citations or not _quote(result):
+                return result  # cited; or cited nothing and nothing of the wiki matches: flagged unsupported
+            # an answer that cites nothing of the wiki is not given as the wiki's answer: its own sentences are
+            result.warnings = [w for w in result.warnings if w != UNCITED] + [UNCITED_QUOTED]
+            if on_text is not None:
+                on_text("\n\n" + result.answer)
             return result
         if _quote(result):
             if on_text is not None:  # after what the model wrote before its "not in the wiki", if anything
@@ -199,6 +205,11 @@ def generate_answer(
         return result
     result.answer = not_found_message(retrieval, asked_model=result.calls > 0 or result.cached)
     return result
+
+
+UNCITED = "the answer cites nothing from the wiki: treat it as unsupported"
+UNCITED_QUOTED = ("the model's answer cited nothing from the wiki, so it is not given as the wiki's answer: the "
+                  "wiki's own sentences that match the question are quoted instead")
 
 
 def _quote(result: QueryResult) -> bool:
@@ -325,6 +336,6 @@ def _ask(
         result.warnings.append(
             f"{len(result.rejected)} link(s) removed: not in the context ({', '.join(result.rejected[:5])})")
     if not general and not citations:
-        result.warnings.append("the answer cites nothing from the wiki: treat it as unsupported")
+        result.warnings.append(UNCITED)
     if result.truncated:
         result.warnings.append(f"the answer was cut off at {max_tokens} tokens")
