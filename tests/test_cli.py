@@ -292,7 +292,7 @@ def test_graph_text(example: Path) -> None:
     result = run("graph", "--vault", str(example), "--top", "3")
     assert result.exit_code == 0
     lines = result.stdout.split("\n")
-    assert lines[0] == "19 pages, 559 links (0 broken, 273 citing raw sources), 31 files"
+    assert lines[0] == "19 pages, 561 links (0 broken, 273 citing raw sources), 31 files"
     assert lines[1] == "1 connected component(s); the largest holds 19 pages"
     assert lines[2:6] == [
         "most linked:",
@@ -308,8 +308,8 @@ def test_graph_json(example: Path) -> None:
     assert {k: data[k] for k in keys} == {
         "pages": 19,
         "files": 31,
-        "links": 559,
-        "resolved_links": 559,
+        "links": 561,
+        "resolved_links": 561,
         "broken_links": 0,
         "citations": 273,
         "components": 1,
@@ -341,7 +341,7 @@ def test_graph_exports_load_back(example: Path, tmp_path: Path) -> None:
     assert f"wrote {graphml}" in result.stdout and f"wrote {node_link}" in result.stdout
     g = nx.read_graphml(graphml, force_multigraph=True)
     assert isinstance(g, nx.MultiDiGraph)
-    assert g.number_of_nodes() == 31 and g.number_of_edges() == 559
+    assert g.number_of_nodes() == 31 and g.number_of_edges() == 561
     assert g.nodes["entities/chroma.md"] == {"kind": "note", "type": "entity", "title": "Chroma"}
     assert g.nodes["raw/assets/rag-pipeline.png"]["kind"] == "attachment"
     edges = g.get_edge_data("entities/chroma.md", "concepts/embeddings.md")
@@ -349,7 +349,7 @@ def test_graph_exports_load_back(example: Path, tmp_path: Path) -> None:
     cited = g.get_edge_data("entities/chroma.md", "raw/articles/vector-databases-field-notes.md")
     assert cited and all(e["citation"] for e in cited.values())
     h = nx.node_link_graph(json.loads(node_link.read_text(encoding="utf-8")), edges="links")
-    assert sorted(h.nodes) == sorted(g.nodes) and h.number_of_edges() == 559 and h.is_multigraph() and h.is_directed()
+    assert sorted(h.nodes) == sorted(g.nodes) and h.number_of_edges() == 561 and h.is_multigraph() and h.is_directed()
 
 
 def test_graph_export_to_an_impossible_path_is_a_usage_error(example: Path, tmp_path: Path) -> None:

@@ -128,7 +128,7 @@ def test_the_build_makes_the_example_vault_byte_for_byte(tmp_path: Path) -> None
     assert sorted(built) == sorted(checked_in)
     assert [rel for rel in built if built[rel] != checked_in[rel]] == []
     # the anchors: each claim's (two of them memories of the transcript), and each composed sentence's
-    assert (report.pages, report.links, report.anchors) == (19, 559, 268)
+    assert (report.pages, report.links, report.anchors) == (19, 561, 268)
     assert (report.composed_pages, report.sentences) == (12, 72)
 
     linted = CliRunner().invoke(app, ["lint", str(tmp_path / "built"), "--strict", "--as-of", "2026-11-29", "--json"])

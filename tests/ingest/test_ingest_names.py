@@ -139,8 +139,9 @@ def test_a_lead_is_the_sentence_that_says_what_its_subject_is_and_no_two_subject
 def test_a_name_only_a_name_is_written_as_is_a_candidate_when_written_once() -> None:
     from wikic.ingest.anchor import product_shaped
 
-    assert [w for w in ("SQLite", "LongMemEval", "Qwen3", "MTEB", "JSON", "p0w1", "x86", "Alibaba", "Rust")
-            if product_shaped(w)] == ["SQLite", "LongMemEval", "Qwen3"]
+    assert [w for w in ("SQLite", "LongMemEval", "Qwen3", "MTEB", "JSON", "p0w1", "x86", "Alibaba", "Rust",
+                        "OpenAI-compatible", "Qwen3-Embedding") if product_shaped(w)] == [
+        "SQLite", "LongMemEval", "Qwen3", "Qwen3-Embedding"]
     text = "# Notes\n\nThe index lives in SQLite on the device.\n"
     anchored = anchor_plan(Plan("raw/articles/notes.md", "", entities=()), text)
     assert [(e.name, e.found) for e in anchored.entities] == [("SQLite", True)]

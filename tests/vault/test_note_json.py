@@ -125,9 +125,11 @@ def test_without_msgspec_a_vault_loads_the_same_and_reads_the_cache_msgspec_wrot
     code = (
         "import sys, pickle\nsys.modules['msgspec'] = None\n"
         "from pathlib import Path\nfrom wikic.vault import note_json\nfrom wikic.vault.load import load_vault\n"
+        "from wikic.context import VaultContext\n"
         f"root = Path({str(root)!r})\n"
-        "cached = load_vault(root, use_cache=True)\n"  # read from msgspec's cache
-        "fresh = load_vault(root, jobs=2)\n"  # parsed on two cores, the rows decoded by json
+        "schema = VaultContext(root).schema\n"
+        "cached = load_vault(root, use_cache=True, schema=schema)\n"  # read from msgspec's cache
+        "fresh = load_vault(root, jobs=2, schema=schema)\n"  # parsed on two cores, the rows decoded by json
         "sys.stdout.buffer.write(pickle.dumps((note_json.codec_name(), cached.notes, fresh.notes)))\n"
     )
     import pickle

@@ -393,6 +393,9 @@ def product_shaped(name: str) -> bool:
     the mentions ledger for a second source, as every name code finds does."""
     if " " in name.strip() or not name[:1].isupper():
         return False
+    tail = name.rpartition("-")[2]
+    if "-" in name and tail.isalpha() and tail.islower():
+        return False  # a name made a word ("OpenAI-compatible", "GPU-accelerated"): the word is what is said
     letters = [ch for ch in name if ch.isalpha()]
     if all(ch.isupper() for ch in letters):
         return False
