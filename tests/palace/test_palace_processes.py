@@ -19,8 +19,10 @@ pytestmark = pytest.mark.slow  # other wikic processes, and a chroma server
 WRITER = """
 import sys
 from pathlib import Path
+from wikic.context import VaultContext
 from wikic.palace import sync
-report = sync(Path(sys.argv[1]))
+root = Path(sys.argv[1])
+report = sync(root, VaultContext(root).settings)
 print(report.drawers_embedded)
 """
 
