@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import random
 import re
 import subprocess
 import sys
@@ -20,6 +21,14 @@ from typing import Any
 
 REPO = Path(__file__).resolve().parents[1]
 LONG = os.environ.get("WIKIC_LONG_TESTS", "") not in ("", "0")
+
+
+def kill_points(steps: int, seed: int, sample: int) -> list[int]:
+    """The write steps a crash test kills a run before: every one under WIKIC_LONG_TESTS, else `sample` of them
+    chosen by `seed` (replayed with WIKIC_TEST_SEED)."""
+    if LONG:
+        return list(range(1, steps + 1))
+    return sorted(random.Random(seed).sample(range(1, steps + 1), min(sample, steps)))
 
 
 def count(ci: int, long: int) -> int:

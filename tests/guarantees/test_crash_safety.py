@@ -102,8 +102,7 @@ def test_ingest_killed_at_every_write_step_is_finished_by_the_next_run(
     assert len(expected_rows) == N_SOURCES and len(expected) >= 5
 
     seed = test_seed()
-    rng = random.Random(seed)
-    points = list(range(1, steps + 1)) if gkit.LONG else sorted(rng.sample(range(1, steps + 1), min(8, steps)))
+    points = gkit.kill_points(steps, seed, 8)
     for n in points:
         root = tmp_path / f"kill-{n}"
         shutil.copytree(template, root)

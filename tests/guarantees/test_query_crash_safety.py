@@ -9,7 +9,6 @@ none of them is. The palace ends up holding exactly the vault's files, and no pa
 
 from __future__ import annotations
 
-import random
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
@@ -113,8 +112,7 @@ def test_query_save_killed_at_every_write_step_is_finished_by_the_next_save_or_i
     }
 
     seed = test_seed()
-    rng = random.Random(seed)
-    points = list(range(1, steps + 1)) if gkit.LONG else sorted(rng.sample(range(1, steps + 1), min(4, steps)))
+    points = gkit.kill_points(steps, seed, 4)
     for i, n in enumerate(points):
         root = tmp_path / f"kill-{n}"
         shutil.copytree(template, root)

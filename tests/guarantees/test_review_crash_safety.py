@@ -3,7 +3,6 @@ writes (the accept again) finishes it, and the vault is then the one an accept n
 
 from __future__ import annotations
 
-import random
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
@@ -52,8 +51,7 @@ def test_an_accept_killed_at_any_write_step_lands_all_or_nothing(
     assert expected != before and _proposal_of(reference) is None
 
     seed = test_seed()
-    rng = random.Random(seed)
-    points = list(range(1, steps + 1)) if gkit.LONG else sorted(rng.sample(range(1, steps + 1), min(8, steps)))
+    points = gkit.kill_points(steps, seed, 8)
     for n in points:
         root = tmp_path / f"kill-{n}"
         shutil.copytree(template, root)
