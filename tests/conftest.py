@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import typer.main
 import typer.testing
 from hypothesis import HealthCheck, settings
 from testkit import PROFILE, make_vault, page
@@ -36,8 +37,9 @@ settings.load_profile(PROFILE)
 
 # typer's CliRunner turns the app into a click command on every invoke, reading every command's signature
 # again (about 50 ms for wikic's); the suite invokes the CLI hundreds of times, so each app is turned once.
-# A click command holds no state between runs, as when `wikic` itself runs once per process.
-typer.testing._get_command = functools.cache(typer.testing._get_command)
+# A click command holds no state between runs, as when `wikic` itself runs once per process. (`_get_command` is
+# typer.testing's private name for typer.main.get_command: it is replaced in that module's namespace.)
+vars(typer.testing)["_get_command"] = functools.cache(typer.main.get_command)
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

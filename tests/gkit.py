@@ -206,7 +206,7 @@ _END = re.compile(r"^<!-- wikic:end (\S+) -->$", re.MULTILINE)
 
 
 def page_paths(root: Path) -> list[str]:
-    out = []
+    out: list[str] = []
     for folder in ("entities", "concepts", "comparisons", "queries"):
         base = root / folder
         if base.is_dir():
@@ -371,7 +371,7 @@ def consistency_problems(root: Path, *, expect_pages: set[str] | None = None, pa
 
 def palace_problems(root: Path) -> list[str]:
     """The palace holds exactly the vault's indexable files, at their current content, in both stores."""
-    import chromadb
+    from chromadb.api.shared_system_client import SharedSystemClient
     from library import open_palace
     from testkit import palace_drawer_problems
 
@@ -379,7 +379,7 @@ def palace_problems(root: Path) -> list[str]:
 
     # scan() is the palace's own idea of what it holds; `wanted` checks it against the rules it must keep
 
-    chromadb.api.client.SharedSystemClient.clear_system_cache()  # read what other processes wrote
+    SharedSystemClient.clear_system_cache()  # read what other processes wrote
     problems = []
     with open_palace(root) as palace:
         known = palace.manifest.files()
@@ -430,3 +430,44 @@ def wait_all(procs: list[subprocess.Popen[str]], timeout: float) -> list[tuple[i
             stdout, stderr = p.communicate()
         out.append((p.returncode, stdout, stderr))
     return out
+
+
+# -- killing a command at a chosen write step -------------------------------------------------------------
+
+
+def page_texts(root: Path) -> dict[str, str]:
+    return {p: (root / p).read_text(encoding="utf-8") for p in page_paths(root)}
+
+
+def after_kill_problems(root: Path) -> list[str]:
+    """What must hold right after a kill, before anything is re-run."""
+    problems = []
+    for rel in page_paths(root):
+        problems += whole_page_problems(root, rel)
+    problems += raw_problems(root)
+    problems += lint_errors(root, ["encoding", "frontmatter", "raw-drift", "case-collision", "unsafe-path"])
+    return problems
+
+
+class Worker:
+    """guarantees/crashworker.py, started once: runs wikic commands in forked children that kill themselves."""
+
+    def __init__(self) -> None:
+        script = Path(__file__).resolve().parent / "guarantees" / "crashworker.py"
+        self.proc = subprocess.Popen([sys.executable, str(script)], stdin=subprocess.PIPE,
+                                     stdout=subprocess.PIPE, text=True, env=env())
+
+    def run(self, argv: list[str], kill_at: int | None, log: Path, kill_in: str | None = None,
+            kill_delay: float = 0.0) -> dict[str, Any]:
+        assert self.proc.stdin and self.proc.stdout
+        request = {"argv": argv, "kill_at": kill_at, "log": str(log), "kill_in": kill_in, "kill_delay": kill_delay}
+        self.proc.stdin.write(json.dumps(request) + "\n")
+        self.proc.stdin.flush()
+        line = self.proc.stdout.readline()
+        assert line, "the crash worker died"
+        return json.loads(line)
+
+    def close(self) -> None:
+        if self.proc.stdin:
+            self.proc.stdin.close()
+        self.proc.wait(timeout=30)

@@ -34,8 +34,9 @@ if TYPE_CHECKING:
     from wikic.query.writeback import Refreshed, SavedQuery
     from wikic.settings import Settings
     from wikic.status import VaultStatus
+    from wikic.vault.link_text import LinkNames
     from wikic.vault.load import Vault
-    from wikic.vault.names import LinkNames, PageNames
+    from wikic.vault.names import PageNames
     from wikic.vault.schema_md import Schema
 
 Vault_ = VaultContext | Path | str

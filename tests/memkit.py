@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -64,7 +64,7 @@ class Scripted:
     def __init__(self, sessions: Sequence[Session]) -> None:
         self.sessions = list(sessions)
 
-    def __call__(self, messages: list[dict[str, str]]) -> dict[str, Any]:
+    def __call__(self, messages: Sequence[Mapping[str, str]]) -> dict[str, Any]:
         ask = messages[-1]["content"]
         session = next((s for s in self.sessions if s.mark() in ask), None)
         memories = session.memories if session else []

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from typing import Any
 
 SOURCES = {
@@ -41,11 +42,11 @@ def entity(
 
 def plan(
     summary: str,
-    entities: list[dict[str, Any]] = (),
-    concepts: list[dict[str, Any]] = (),
-    comparisons: list[dict[str, Any]] = (),
-    relations: list[dict[str, Any]] = (),
-) -> dict[str, Any]:  # type: ignore[assignment]
+    entities: Sequence[dict[str, Any]] = (),
+    concepts: Sequence[dict[str, Any]] = (),
+    comparisons: Sequence[dict[str, Any]] = (),
+    relations: Sequence[dict[str, Any]] = (),
+) -> dict[str, Any]:
     return {
         "summary": summary,
         "entities": list(entities),

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 from testkit import make_vault, page
-from typer.testing import CliRunner
+from typer.testing import CliRunner, Result
 
 import wikic.cli
 from wikic.cli import app
@@ -29,7 +29,7 @@ UNSHOWABLE = [chr(c) for c in (*range(0x00, 0x09), *range(0x0B, 0x20), *range(0x
 ]
 
 
-def run(*args: str, input: str | None = None):  # type: ignore[no-untyped-def]
+def run(*args: str, input: str | None = None) -> Result:
     result = CliRunner().invoke(app, list(args), input=input)
     assert result.exception is None or isinstance(result.exception, SystemExit), repr(result.exception)
     return result

@@ -13,6 +13,7 @@ import shutil
 import sys
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 import pytest
 from typer.testing import CliRunner
@@ -90,7 +91,7 @@ def test_the_scripted_model_composes_a_page_as_it_is_now_from_its_stored_prose()
     asked = build.compose_request(REQUEST)
     assert (asked.title, asked.opening) == ("Chroma", ["c00000001"])
     assert asked.sections == {"Key facts": ["c00000002", "c00000003"], "Trade-offs": ["c00000004"]}
-    stored = {
+    stored: dict[str, Any] = {
         "lead": [_sentence("Chroma is an in-process embedding database.", "c00000001", "c00000002")],
         "sections": [
             {"section": "Key facts", "sentences": [

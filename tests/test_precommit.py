@@ -10,6 +10,7 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 import yaml
@@ -27,7 +28,7 @@ BROKEN_PAGE = page("D", body="[[a]] [[b]] [[ghost-page]]\n")
 BROKEN_INDEX_ENTRY = "- [[d]] — D\n"
 
 
-def published_hook() -> dict:
+def published_hook() -> dict[str, Any]:
     hooks = yaml.safe_load((REPO / ".pre-commit-hooks.yaml").read_text())
     assert isinstance(hooks, list)
     (hook,) = [h for h in hooks if h["id"] == "wikic-lint"]

@@ -4,8 +4,10 @@ and the JSON Schemas, read through wikic.resources (the repository's folders in 
 from __future__ import annotations
 
 import datetime as dt
+import importlib.resources
 import json
 import shutil
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -39,7 +41,7 @@ def test_a_checkout_reads_the_repository_folders() -> None:
 
 def test_an_installed_copy_reads_its_own(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     (tmp_path / "_data" / "templates").mkdir(parents=True)
-    monkeypatch.setattr(resources.resources, "files", lambda package: tmp_path)
+    monkeypatch.setattr(importlib.resources, "files", lambda package: tmp_path)
     assert resources.folder("templates") == tmp_path / "_data" / "templates"
     assert resources.folder("schema") == REPO / "schema"  # not packaged here: the checkout's
 
@@ -63,7 +65,7 @@ def test_index_and_log_text_come_from_the_vault_skeleton() -> None:
 
 
 @pytest.fixture
-def edited_templates(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
+def edited_templates(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[Path]:
     """A copy of templates/ and schema/ with a translated index and log, read in their place."""
     for name in ("templates", "schema"):
         shutil.copytree(REPO / name, tmp_path / "shipped" / name)
@@ -178,7 +180,7 @@ def _as_json(value: Any) -> Any:
 
 
 # Frontmatter a JSON Schema can judge (the taxonomy and the raw files existing need the vault).
-SAMPLES = {
+SAMPLES: dict[str, dict[str, Any]] = {
     "valid": {},
     "valid-with-extras": {"aliases": ["A"], "summary": "S.", "contested": True, "contradictions": ["b"], "mine": 3},
     "missing-title": {"title": None},

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 from typer.testing import CliRunner
@@ -26,7 +27,7 @@ def write(vault: Path, text: str | bytes) -> Path:
     return path
 
 
-def problems(vault: Path, overrides: dict | None = None, env: dict | None = None) -> ConfigError:
+def problems(vault: Path, overrides: dict[str, Any] | None = None, env: dict[str, str] | None = None) -> ConfigError:
     with pytest.raises(ConfigError) as info:
         load_settings(vault, overrides, env=env or {})
     assert info.value.exit_code == 2
@@ -238,7 +239,7 @@ def test_the_wikic_toml_of_a_new_vault_and_its_examples_are_valid(tmp_path: Path
 
 
 def _numeric_keys() -> list[tuple[str, str, type]]:
-    out = []
+    out: list[tuple[str, str, type]] = []
     for section, model in SECTIONS.items():
         for key, info in model.model_fields.items():
             kinds = {info.annotation} | set(getattr(info.annotation, "__args__", ()))

@@ -8,6 +8,7 @@ from __future__ import annotations
 import os
 import secrets
 from pathlib import Path
+from typing import Any
 
 import pytest
 from standin_openai import StandinServer, error, reply
@@ -184,7 +185,7 @@ def test_trust_adds_lists_and_removes_an_endpoint_keeping_the_rest_of_the_file()
     assert load_settings_of_user()["capture"]["vault"] == "~/wiki"
 
 
-def load_settings_of_user() -> dict:
+def load_settings_of_user() -> dict[str, Any]:
     from wikic.settings import load_user_settings
 
     return load_user_settings().model_dump()

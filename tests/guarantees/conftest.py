@@ -1,4 +1,5 @@
-"""Fixtures for the guarantee tests: a stand-in model on loopback, the static embedder, one thread each."""
+"""Fixtures for the guarantee tests: a stand-in model on loopback, the static embedder, one thread each, the
+crash worker."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ os.environ.setdefault("ANONYMIZED_TELEMETRY", "False")
 from collections.abc import Iterator  # noqa: E402 - after the thread limits above
 from pathlib import Path  # noqa: E402 - after the thread limits above
 
+import gkit  # noqa: E402 - after the thread limits above
 import pytest  # noqa: E402 - after the thread limits above
 from standin_openai import StandinServer  # noqa: E402 - after the thread limits above
 
@@ -35,8 +37,14 @@ def _static_palace(monkeypatch: pytest.MonkeyPatch) -> None:
 
 @pytest.fixture
 def standin() -> Iterator[StandinServer]:
-    import gkit
-
     with StandinServer() as server:
         server.route = gkit.route
         yield server
+
+
+@pytest.fixture
+def worker() -> Iterator[gkit.Worker]:
+    """The crash worker, for the tests that kill a command at a chosen write step."""
+    w = gkit.Worker()
+    yield w
+    w.close()

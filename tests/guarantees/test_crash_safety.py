@@ -23,66 +23,18 @@ import random
 import shutil
 import signal
 import subprocess
-import sys
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import gkit
-import pytest
 from standin_openai import StandinServer
 from testkit import test_seed
 
 N_SOURCES = 4
 
 
-def _texts(root: Path) -> dict[str, str]:
-    return {p: (root / p).read_text(encoding="utf-8") for p in gkit.page_paths(root)}
-
-
-def _after_kill(root: Path) -> list[str]:
-    """What must hold right after a kill, before anything is re-run."""
-    problems = []
-    for rel in gkit.page_paths(root):
-        problems += gkit.whole_page_problems(root, rel)
-    problems += gkit.raw_problems(root)
-    problems += gkit.lint_errors(root, ["encoding", "frontmatter", "raw-drift", "case-collision", "unsafe-path"])
-    return problems
-
-
-class Worker:
-    """crashworker.py, started once: runs wikic commands in forked children that kill themselves."""
-
-    def __init__(self) -> None:
-        here = Path(__file__).resolve().parent
-        self.proc = subprocess.Popen([sys.executable, str(here / "crashworker.py")], stdin=subprocess.PIPE,
-                                     stdout=subprocess.PIPE, text=True, env=gkit.env())
-
-    def run(self, argv: list[str], kill_at: int | None, log: Path, kill_in: str | None = None,
-            kill_delay: float = 0.0) -> dict:
-        assert self.proc.stdin and self.proc.stdout
-        request = {"argv": argv, "kill_at": kill_at, "log": str(log), "kill_in": kill_in, "kill_delay": kill_delay}
-        self.proc.stdin.write(json.dumps(request) + "\n")
-        self.proc.stdin.flush()
-        line = self.proc.stdout.readline()
-        assert line, "the crash worker died"
-        return json.loads(line)
-
-    def close(self) -> None:
-        if self.proc.stdin:
-            self.proc.stdin.close()
-        self.proc.wait(timeout=30)
-
-
-@pytest.fixture
-def worker() -> Iterator[Worker]:
-    w = Worker()
-    yield w
-    w.close()
-
-
 def test_ingest_killed_at_every_write_step_is_finished_by_the_next_run(
-    tmp_path: Path, standin: StandinServer, worker: Worker
+    tmp_path: Path, standin: StandinServer, worker: gkit.Worker
 ) -> None:
     template = gkit.make_vault(tmp_path / "template", standin.base_url)
     inputs = gkit.sources(tmp_path / "inbox", N_SOURCES)
@@ -97,7 +49,7 @@ def test_ingest_killed_at_every_write_step_is_finished_by_the_next_run(
     steps = done["steps"]
     assert steps and steps > 10
     assert gkit.consistency_problems(reference, palace=False) == []
-    expected = _texts(reference)
+    expected = gkit.page_texts(reference)
     expected_rows = {t for t, _ in gkit.log_rows(reference)}
     assert len(expected_rows) == N_SOURCES and len(expected) >= 5
 
@@ -110,12 +62,12 @@ def test_ingest_killed_at_every_write_step_is_finished_by_the_next_run(
         killed = worker.run(argv(root), n, log)
         where = f"killed before step {n} of {steps} (seed {seed})"
         assert killed["killed"], f"{where}: the run ended on its own: {log.read_text()[-2000:]}"
-        assert _after_kill(root) == [], where
+        assert gkit.after_kill_problems(root) == [], where
 
         again = worker.run(argv(root), None, log)
         assert again["exit"] == 0, f"{where}: the re-run failed: {log.read_text()[-3000:]}"
         assert gkit.consistency_problems(root, palace=False) == [], where
-        assert _texts(root) == expected, f"{where}: pages differ from a run that was never killed"
+        assert gkit.page_texts(root) == expected, f"{where}: pages differ from a run that was never killed"
         assert {t for t, _ in gkit.log_rows(root)} == expected_rows, where
         shutil.rmtree(root)
 
@@ -158,7 +110,7 @@ def test_ingest_process_killed_at_random_moments(tmp_path: Path) -> None:
         first = CliRunner().invoke(app, args(reference))
         assert first.exit_code == 0, first.output
         assert gkit.consistency_problems(reference) == []
-        expected = _texts(reference)
+        expected = gkit.page_texts(reference)
 
         seed = test_seed()
         rng = random.Random(seed)
@@ -176,14 +128,14 @@ def test_ingest_process_killed_at_random_moments(tmp_path: Path) -> None:
             time.sleep(pause)
             alive = proc.poll() is None
             kills += _kill(proc)
-            assert _after_kill(root) == [], where
+            assert gkit.after_kill_problems(root) == [], where
             state = {"killed": alive, "compiled": sorted(gkit.compiled_sources(root)),
                      "journal": (root / ".wikic" / "journal.json").exists(), "pages": gkit.page_paths(root)}
 
             again = CliRunner().invoke(app, args(root))  # the same command again
             assert again.exit_code == 0, f"{where}: {again.output[-3000:]}"
             assert gkit.consistency_problems(root) == [], where
-            assert _texts(root) == expected, f"{where}: {state} {again.stdout[-3000:]}"
+            assert gkit.page_texts(root) == expected, f"{where}: {state} {again.stdout[-3000:]}"
             # and once more: nothing left to do, no model call, nothing written twice
             calls = len(server.chat_requests())
             third = CliRunner().invoke(app, args(root))
@@ -246,7 +198,7 @@ def _temp_files(root: Path) -> list[str]:
 
 
 def test_lint_fix_killed_at_every_write_step_leaves_no_temporary_file_after_the_next_writer(
-    tmp_path: Path, standin: StandinServer, worker: Worker
+    tmp_path: Path, standin: StandinServer, worker: gkit.Worker
 ) -> None:
     template = gkit.make_vault(tmp_path / "template", standin.base_url)
     done = worker.run(["ingest", *gkit.sources(tmp_path / "inbox", 2), "--vault", str(template), "--no-palace"],
@@ -336,7 +288,7 @@ INDEX_STEPS = [
 
 
 def test_index_killed_at_each_palace_write_step_converges_at_the_next_index(
-    tmp_path: Path, standin: StandinServer, worker: Worker
+    tmp_path: Path, standin: StandinServer, worker: gkit.Worker
 ) -> None:
     template = _palace_template(tmp_path, standin.base_url)
     for step, call in INDEX_STEPS:
@@ -354,7 +306,7 @@ def test_index_killed_at_each_palace_write_step_converges_at_the_next_index(
 
 
 def test_index_killed_while_its_store_process_writes_waits_for_it_next_time(
-    tmp_path: Path, standin: StandinServer, worker: Worker
+    tmp_path: Path, standin: StandinServer, worker: gkit.Worker
 ) -> None:
     """`wikic index` SIGKILLed a second into a long chromadb write: its store process goes on with that call,
     and the next `wikic index` (started at once) waits for it rather than writing the palace beside it."""

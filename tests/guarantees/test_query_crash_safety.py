@@ -10,13 +10,11 @@ none of them is. The palace ends up holding exactly the vault's files, and no pa
 from __future__ import annotations
 
 import shutil
-from collections.abc import Iterator
 from pathlib import Path
 
 import gkit
 import pytest
 from standin_openai import StandinServer
-from test_crash_safety import Worker
 from testkit import test_seed
 
 Q1 = "What does Acme Corp build?"
@@ -26,13 +24,6 @@ Q1_LINK = "[[what-does-acme-corp-build"
 CITED = "entities/acme-corp.md"
 TODO = Path(".wikic/palace-todo")
 JOURNAL = Path(".wikic/journal.json")
-
-
-@pytest.fixture
-def worker() -> Iterator[Worker]:
-    w = Worker()
-    yield w
-    w.close()
 
 
 def _texts(root: Path) -> dict[str, str]:
@@ -84,7 +75,7 @@ def _q1_rows(root: Path) -> list[str]:
 
 
 def test_query_save_killed_at_every_write_step_is_finished_by_the_next_save_or_ingest(
-    tmp_path: Path, standin: StandinServer, worker: Worker
+    tmp_path: Path, standin: StandinServer, worker: gkit.Worker
 ) -> None:
     template, inputs = _template(tmp_path, standin.base_url)
 
@@ -140,7 +131,7 @@ def test_query_save_killed_at_every_write_step_is_finished_by_the_next_save_or_i
 
 
 def test_a_save_killed_half_way_is_finished_by_refresh_before_it_answers_again(
-    tmp_path: Path, standin: StandinServer, worker: Worker
+    tmp_path: Path, standin: StandinServer, worker: gkit.Worker
 ) -> None:
     template, _ = _template(tmp_path, standin.base_url)
     reference = tmp_path / "reference"

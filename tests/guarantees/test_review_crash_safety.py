@@ -4,23 +4,14 @@ writes (the accept again) finishes it, and the vault is then the one an accept n
 from __future__ import annotations
 
 import shutil
-from collections.abc import Iterator
 from pathlib import Path
 
 import gkit
 import pytest
 from standin_openai import StandinServer
-from test_crash_safety import Worker, _after_kill, _texts
 from testkit import test_seed
 
 pytestmark = pytest.mark.slow
-
-
-@pytest.fixture
-def worker() -> Iterator[Worker]:
-    w = Worker()
-    yield w
-    w.close()
 
 
 def _proposal_of(root: Path) -> str | None:
@@ -30,7 +21,7 @@ def _proposal_of(root: Path) -> str | None:
 
 
 def test_an_accept_killed_at_any_write_step_lands_all_or_nothing(
-    tmp_path: Path, standin: StandinServer, worker: Worker
+    tmp_path: Path, standin: StandinServer, worker: gkit.Worker
 ) -> None:
     template = gkit.make_vault(tmp_path / "template", standin.base_url)
     inputs = gkit.sources(tmp_path / "inbox", 3)
@@ -39,7 +30,7 @@ def test_an_accept_killed_at_any_write_step_lands_all_or_nothing(
     assert made["exit"] == 0, (tmp_path / "propose.log").read_text()
     proposal = _proposal_of(template)
     assert proposal is not None
-    before = _texts(template)
+    before = gkit.page_texts(template)
 
     reference = tmp_path / "reference"
     shutil.copytree(template, reference)
@@ -47,7 +38,7 @@ def test_an_accept_killed_at_any_write_step_lands_all_or_nothing(
     assert done["exit"] == 0, (tmp_path / "reference.log").read_text()
     steps = done["steps"]
     assert steps and steps > 5
-    expected, rows = _texts(reference), gkit.log_rows(reference)
+    expected, rows = gkit.page_texts(reference), gkit.log_rows(reference)
     assert expected != before and _proposal_of(reference) is None
 
     seed = test_seed()
@@ -59,14 +50,14 @@ def test_an_accept_killed_at_any_write_step_lands_all_or_nothing(
         killed = worker.run(["review", "accept", proposal, "--vault", str(root)], n, log)
         where = f"accept killed before step {n} of {steps} (seed {seed})"
         assert killed["killed"], f"{where}: it ended on its own: {log.read_text()[-2000:]}"
-        assert _after_kill(root) == [], where
-        left = _texts(root)
+        assert gkit.after_kill_problems(root) == [], where
+        left = gkit.page_texts(root)
         journal = (root / ".wikic" / "journal.json").exists()
         assert left in (before, expected) or journal, f"{where}: part of the proposal landed without its journal"
         if _proposal_of(root) is not None:
             again = worker.run(["review", "accept", proposal, "--vault", str(root)], None, log)
             assert again["exit"] == 0, f"{where}: {log.read_text()[-3000:]}"
-        assert _texts(root) == expected, f"{where}: pages differ from an accept never killed"
+        assert gkit.page_texts(root) == expected, f"{where}: pages differ from an accept never killed"
         assert gkit.log_rows(root) == rows, where
         assert _proposal_of(root) is None, where
         shutil.rmtree(root)

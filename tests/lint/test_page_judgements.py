@@ -9,8 +9,8 @@ import os
 from pathlib import Path
 
 from library import run_lint
-from test_page_rules import BAD, _compiled, claim, vault
-from testkit import DEFAULT_SCHEMA, page
+from pagekit import BAD, claim, compiled
+from testkit import DEFAULT_SCHEMA, make_vault, page
 
 from wikic.lint.run import LintOptions
 from wikic.vault.state import PAGE_JUDGEMENTS, state_file
@@ -18,7 +18,8 @@ from wikic.vault.state import PAGE_JUDGEMENTS, state_file
 
 def test_an_unchanged_page_is_not_judged_again_and_a_changed_one_or_another_schema_is(tmp_path: Path) -> None:
     rules = ("no-lead", "repeated-claim", "uncited-sentence")
-    root = vault(tmp_path, {"entities/acme.md": page("Acme", body=BAD), "entities/bolt.md": page("Bolt", body=BAD)})
+    root = make_vault(tmp_path, {"entities/acme.md": page("Acme", body=BAD),
+                                 "entities/bolt.md": page("Bolt", body=BAD)})
     options = LintOptions(select=rules, use_cache=True)
     first = run_lint(root, options).findings
     assert sorted({f.path for f in first}) == ["entities/acme.md", "entities/bolt.md"]
@@ -31,7 +32,7 @@ def test_an_unchanged_page_is_not_judged_again_and_a_changed_one_or_another_sche
          "message": "from the cache"}]}
     cache.write_text(json.dumps(data), encoding="utf-8")
     acme = root / "entities/acme.md"
-    acme.write_text(page("Acme", body=_compiled(claim("Acme is fast."))), encoding="utf-8")  # now clean
+    acme.write_text(page("Acme", body=compiled(claim("Acme is fast."))), encoding="utf-8")  # now clean
     again = run_lint(root, options).findings
     assert [(f.path, f.message) for f in again] == [("entities/bolt.md", "from the cache")]
     # the same size and a new mtime: judged again
@@ -48,7 +49,7 @@ def test_an_unchanged_page_is_not_judged_again_and_a_changed_one_or_another_sche
 
 
 def test_a_damaged_judgement_cache_is_judged_anew(tmp_path: Path) -> None:
-    root = vault(tmp_path, {"entities/acme.md": page("Acme", body=BAD)})
+    root = make_vault(tmp_path, {"entities/acme.md": page("Acme", body=BAD)})
     options = LintOptions(select=("no-lead",), use_cache=True)
     expected = run_lint(root, options).findings
     cache = state_file(root, PAGE_JUDGEMENTS)

@@ -11,14 +11,12 @@ from pathlib import Path
 
 import pytest
 from library import run_lint
+from pagekit import A_CITE, B_CITE, BAD, LEAD, block, body, claim, compiled
 from testkit import DEFAULT_SCHEMA, make_vault, page
 
 from wikic.lint.run import LintOptions
-from wikic.pages.blocks import render_block
 from wikic.vault.formats.claims import claim_id
 
-A_CITE = "^[[[raw/articles/source-a.md|source-a.md]] L8]"
-B_CITE = "^[[[raw/articles/source-b.md|source-b.md]] L8]"
 Row = tuple[str, str, str, int | None, int | None]
 
 
@@ -57,19 +55,6 @@ def lint(root: Path, *rules: str) -> list[Row]:
     return [(f.rule, f.severity, f.path, f.line, f.column) for f in report.findings]
 
 
-def claim(text: str, *cites: str, quote: bool = False) -> str:
-    """A claim line as the compiler writes it."""
-    return f"{'> ' if quote else ''}- {text} {' '.join(cites or (A_CITE,))} ^{claim_id(text)}"
-
-
-def block(key: str, *lines: str) -> str:
-    return render_block(key, "\n".join(lines))
-
-
-def body(*parts: str) -> str:
-    return "\n".join(parts) + "\n"
-
-
 def at(text: str, needle: str, nth: int = 1) -> tuple[int, int]:
     """(line, column), 1-based, of the `nth` occurrence of `needle` in a page's text."""
     start = -1
@@ -81,9 +66,6 @@ def at(text: str, needle: str, nth: int = 1) -> tuple[int, int]:
 
 def vault(tmp_path: Path, files: dict[str, str], schema: str = DEFAULT_SCHEMA) -> Path:
     return make_vault(tmp_path, files, schema)
-
-
-LEAD = block("summary", "Acme is a database. " + A_CITE)
 
 
 # ---- no-lead -----------------------------------------------------------------------------------------
@@ -164,11 +146,6 @@ def test_no_lead_needs_a_schema(tmp_path: Path) -> None:
 
 # ---- repeated-claim ----------------------------------------------------------------------------------
 
-def _compiled(*lines: str, key: str = "section:key-facts") -> str:
-    """A compiled entity page: its lead, then one Key facts block holding `lines`."""
-    return body("# Acme", "", LEAD, "", "## Key facts", "", block(key, *lines))
-
-
 # (claim texts, [(the repeat, the claim it repeats)] as indexes into the texts)
 REPEATED_CASES = [
     pytest.param(["Acme is fast.", "Acme runs on Linux."], [], id="two-claims"),
@@ -191,7 +168,7 @@ REPEATED_CASES = [
 @pytest.mark.parametrize("texts, found", REPEATED_CASES)
 def test_repeated_claim(tmp_path: Path, texts: list[str], found: list[tuple[int, int]]) -> None:
     lines = [claim(t) for t in texts]
-    written = page("Acme", body=_compiled(*lines))
+    written = page("Acme", body=compiled(*lines))
     root = vault(tmp_path, {"entities/acme.md": written})
     line = [at(written, lines[0])[0] + i for i in range(len(lines))]
     findings = run_lint(root, LintOptions(select=("repeated-claim",), use_cache=False)).findings
@@ -219,8 +196,8 @@ def test_a_claim_repeated_across_sections_history_and_the_lead(tmp_path: Path) -
 
 
 def test_composed_prose_restating_its_claims_is_no_repeat(tmp_path: Path) -> None:
-    text = _compiled(f"Acme is fast and runs on Linux. {A_CITE}", "", "> [!quote]- Claims",
-                     claim("Acme is fast.", quote=True), claim("Acme runs on Linux.", quote=True))
+    text = compiled(f"Acme is fast and runs on Linux. {A_CITE}", "", "> [!quote]- Claims",
+                    claim("Acme is fast.", quote=True), claim("Acme runs on Linux.", quote=True))
     root = vault(tmp_path, {"entities/acme.md": page("Acme", body=text)})
     assert lint(root, "repeated-claim") == []
 
@@ -263,7 +240,7 @@ UNCITED_CASES = [
 
 @pytest.mark.parametrize("lines, found", UNCITED_CASES)
 def test_uncited_sentence(tmp_path: Path, lines: list[str], found: list[tuple[str, int]]) -> None:
-    written = page("Acme", body=_compiled(*lines))
+    written = page("Acme", body=compiled(*lines))
     root = vault(tmp_path, {"entities/acme.md": written})
     assert lint(root, "uncited-sentence") == [
         ("uncited-sentence", "warning", "entities/acme.md", *at(written, text, nth)) for text, nth in found]
@@ -395,10 +372,6 @@ def test_source_sections_finds_the_per_source_layout_of_an_earlier_version(tmp_p
 
 # ---- severities and what lints what ------------------------------------------------------------------
 
-BAD = body("# Acme", "", "## Key facts", "", block("section:key-facts", claim("Acme is fast."), claim("Acme is fast."),
-                                                   "- Acme is loved."), "", "## History", "")
-
-
 def test_schema_md_turns_a_page_rule_off_or_changes_its_severity(tmp_path: Path) -> None:
     rules = ("no-lead", "repeated-claim", "uncited-sentence")
     written = page("Acme", body=BAD)
@@ -435,7 +408,7 @@ def test_status_counts_the_page_rules_findings_apart(tmp_path: Path) -> None:
                                            "thin-section": 0, "source-sections": 0}
     assert ("Page quality: 3 finding(s) (no-lead 1, repeated-claim 1, uncited-sentence 1; see `wikic lint --select "
             "no-lead,repeated-claim,uncited-sentence`)") in render_status(status).split("\n")
-    clean = vault(tmp_path, {"entities/acme.md": page("Acme", body=_compiled(claim("Acme is fast.")))})
+    clean = vault(tmp_path, {"entities/acme.md": page("Acme", body=compiled(claim("Acme is fast.")))})
     assert "Page quality: no finding (no-lead, repeated-claim, uncited-sentence, thin-section, source-sections)" in (
         render_status(vault_status(clean)).split("\n"))
 

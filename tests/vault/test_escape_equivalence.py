@@ -6,9 +6,10 @@ from __future__ import annotations
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from tests.vault.equivalence import agrees_with_markdown_it
-from tests.vault.test_parse_equivalence import pages
 from wikic.vault.parse import fast_eligible, mask_markup, parse_note
+
+from .equivalence import agrees_with_markdown_it
+from .test_parse_equivalence import pages
 
 PIECES = st.sampled_from([
     "\\[", "\\]", "\\[[x]]", "\\\\[[y]]", "[[a\\|b]]", "[[c\\]]", "[[d\\]e]]", "\\![[img.png]]", "!\\[[z]]",

@@ -6,8 +6,9 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from tests.vault.equivalence import agrees_with_markdown_it
 from wikic.vault.parse import fast_eligible, mask_markup, parse_note
+
+from .equivalence import agrees_with_markdown_it
 
 WORDS = st.sampled_from(["alpha", "beta", "数据库", "note", "x", "the end", "[[a]]", "[[b|B]]", "![[c.png]]",
                           "[[d#Head]]", "[t](e.md)", "`code`", "`[[f]]`", "``two ` ticks``", "` `", "`[x](y.md)`",

@@ -6,8 +6,9 @@ from __future__ import annotations
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from tests.vault.equivalence import agrees_with_markdown_it
 from wikic.vault.parse import fast_eligible, mask_markup, parse_note
+
+from .equivalence import agrees_with_markdown_it
 
 PIECES = st.sampled_from([
     "$x$", "$[[a]]$", "$ [[b]] $", "$5", "costs $5 and $6", "$x $", "$ x$", "$$", "$$y$$", "$a$b$", "$", "x$y",

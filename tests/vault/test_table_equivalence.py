@@ -8,8 +8,9 @@ from __future__ import annotations
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from tests.vault.test_parse_equivalence import check
 from wikic.vault.parse import fast_eligible, parse_note, scan_fast
+
+from .test_parse_equivalence import check
 
 CELL = st.sampled_from([
     "", "x", "数据库", "[[a]]", "[[b|B]]", "[[c\\|C]]", "[[d\\|D\\|E]]", "[[e#H\\|h]]", "![[f.png\\|100]]",

@@ -47,6 +47,11 @@ search or write (`bench/startup.py` times every command).
 from __future__ import annotations
 
 import sys
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    # `wikic.cli.app` is imported on first use (`__getattr__` below): its type is the application's
+    from wikic.cli.application import app as app
 
 
 def main() -> None:
