@@ -16,11 +16,11 @@ from testkit import init_wiki, llm_toml
 from vectorstores import SOURCES, extraction
 
 from wikic.compile.compiler import Compiler, CompileSetting
+from wikic.compile.mentions import Mentions
 from wikic.compile.plan import Anchor, Axis, Cell, Comparison, Concept, Entity, Fact, Plan, Section
 from wikic.compile.writing import PageWriter
 from wikic.ingest.pipeline import IngestOptions
 from wikic.vault.schema_md import load as load_schema
-from wikic.vault.state import Mentions
 
 TODAY = dt.date(2026, 11, 29)
 
@@ -411,7 +411,7 @@ def test_a_name_with_nothing_anchored_waits_in_the_ledger_instead_of_becoming_an
         compiler, result = _compile(root, Plan(source, "s", entities=(said,)))
         assert not result.created and result.pending == ["HNSW"]
         Mentions(root, compiler.mentions.items).save()
-    assert len(Mentions.load(root).items["entity:hnsw"]["sources"]) == 2  # named by two sources: enough references
+    assert len(Mentions.load(root).items["entity:hnsw"].sources) == 2  # named by two sources: enough references
     anchored = Entity("HNSW", "other", (), "", (_fact("HNSW builds a graph.", 3),))
     _, result = _compile(root, Plan(SRC, "s", entities=(anchored,)))
     assert result.created == ["entities/hnsw.md"]  # the first anchored claim makes the page

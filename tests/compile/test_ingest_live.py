@@ -10,11 +10,11 @@ import pytest
 from library import ingest, run_lint
 from testkit import live_endpoint
 
+from wikic.compile.mentions import Mentions
 from wikic.ingest.pipeline import IngestOptions
 from wikic.lint.run import LintOptions
 from wikic.vault.frontmatter import split_page
 from wikic.vault.init import init_vault
-from wikic.vault.state import Mentions
 
 LINK_LIST = re.compile(r"- (?:See also: )?(?:\[\[[^\]]+\]\](?:, )?)+")  # navigation, not a claim
 
@@ -34,7 +34,7 @@ def test_ingest_against_a_real_endpoint(tmp_path: Path, monkeypatch: pytest.Monk
     # the model proposes, the code writes: whatever the model does, what lands is named in the source and anchored
     assert got.status == "compiled", got.error
     assert not got.nothing_extracted, "the model proposed nothing for a source full of names"
-    written = [str(item.get("name", "")) for item in Mentions.load(root).items.values()]
+    written = [item.name for item in Mentions.load(root).items.values()]
     lines: list[str] = []
     for folder in ("entities", "concepts", "comparisons"):
         for page in (root / folder).glob("*.md"):

@@ -15,12 +15,12 @@ from fake_llm import FakeLLM
 from library import ingest, run_lint
 from testkit import init_wiki
 
+from wikic.compile.mentions import Mentions
 from wikic.ingest.pipeline import IngestOptions, IngestReport
 from wikic.lint.run import LintOptions
 from wikic.text.common_words import function_word
 from wikic.vault.frontmatter import split_page
 from wikic.vault.names import normalize_name
-from wikic.vault.state import Mentions
 
 SOURCES = Path(__file__).resolve().parents[2] / "bench" / "names_sources"
 EXPECTED = json.loads((SOURCES / "expected.json").read_text(encoding="utf-8"))
@@ -82,7 +82,7 @@ def test_no_two_subjects_fold_into_one_page(careless_wiki: tuple[Path, IngestRep
     # the subjects a reader expects each got a page of their own, or wait for a sentence about them in the
     # ledger ("Mira Okafor" is written only inside Quillstore's lead)
     titles = {normalize_name(title) for title, _, _ in _pages(root).values()}
-    waiting = {normalize_name(e["name"]) for e in Mentions.load(root).items.values()}
+    waiting = {normalize_name(e.name) for e in Mentions.load(root).items.values()}
     for subject in ("Quillstore", "Chroma", "Ollama", "Qdrant", "SQLite", "Rust", "Go"):
         assert normalize_name(subject) in titles, subject
     for subject in ("Mira Okafor", "LanceDB", "Brightline Labs"):

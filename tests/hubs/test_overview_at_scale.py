@@ -11,6 +11,7 @@ from wikic.hubs.groups import group_pages
 from wikic.hubs.overview import LIMITS, MAX_CHARS, overview_brief, render_overview
 from wikic.hubs.view import HubView
 from wikic.pages.log_file import read_rows, row
+from wikic.vault.formats.mentions import Mention, Said
 from wikic.vault.load import FileInfo, Vault
 from wikic.vault.model import Heading, Link, Note
 from wikic.vault.schema_md import parse
@@ -50,8 +51,8 @@ def _view(tmp_path: Path, n: int, *, long: bool, linked: bool = True) -> HubView
         planned[path] = (f"---\ntitle: x\n---\n# {title}\n\n<!-- wikic:begin summary sha=000000000000 -->\n{lead}\n"
                          "<!-- wikic:end summary -->\n\n## Open questions\n\n- What does it cost at "
                          f"{'a scale nobody has measured yet, ' * (4 if long else 1)}{i}?\n- Who runs it?\n")
-    mentions = {f"entity:n{i}": {"kind": "entity", "name": f"Name {i} " + ("x" * 100 if long else ""),
-                                 "sources": {f"raw/articles/a{i}.md": {}}} for i in range(500)}
+    mentions = {f"entity:n{i}": Mention("entity", f"Name {i} " + ("x" * 100 if long else ""), (), "",
+                                        {f"raw/articles/a{i}.md": Said()}) for i in range(500)}
     links = ", ".join(f"[[{stems[k]}|{'A long label ' * (8 if long else 1)}]]" for k in range(40))
     log = "\n".join(row(dt.date(2026, 11, 1), "ingest", f"[[sources/s{k}|Source {k}]]",
                         f"created {links}; updated {links}; 40,000 tokens") for k in range(50))

@@ -108,15 +108,17 @@ def test_a_page_of_many_items_has_each_items_name_and_denial_worked_out_once_a_r
     from wikic.pages.blocks import digest
     from wikic.vault.formats.markers import begin_line, end_line
     from wikic.vault.formats.memory_items import MemoryItem, block_key, render_items
+    from wikic.vault.formats.mentions import MemoryRow
 
     items = [MemoryItem("persona", dt.date(2026, 1, 1 + i % 28), f"The user keeps notebook {i} on the shelf.",
                         (f"raw/transcripts/s{i}.md:L3",)) for i in range(60)]
     body = render_items(items, lambda anchor: f"^[{anchor}]")
     key = block_key("persona")
     page = f"# User\n\n{begin_line(key, digest(body))}\n{body}\n{end_line(key)}\n"
-    new = [["persona", f"The user keeps binder {k} on the desk.", f"raw/transcripts/n.md:L{k + 1}", 0.5,
-            "2026-02-01"] for k in range(10)]
-    new.append(["persona", "The user keeps notebook 7 on the shelf.", "raw/transcripts/n.md:L20", 0.5, "2026-02-02"])
+    new = [MemoryRow("persona", f"The user keeps binder {k} on the desk.", f"raw/transcripts/n.md:L{k + 1}", 0.5,
+                     "2026-02-01") for k in range(10)]
+    new.append(MemoryRow("persona", "The user keeps notebook 7 on the shelf.", "raw/transcripts/n.md:L20", 0.5,
+                         "2026-02-02"))
     calls = {"name": 0, "denial": 0}
     normalize_name, negated = merge.normalize_name, merge.negated
 

@@ -18,6 +18,7 @@ from fake_llm import FakeLLM
 from library import ingest, run_lint
 from testkit import init_wiki
 
+from wikic.compile.mentions import Mentions
 from wikic.context import VaultContext
 from wikic.errors import UsageError
 from wikic.ingest.pipeline import IngestOptions
@@ -27,7 +28,6 @@ from wikic.review.accept import accept, reject
 from wikic.review.propose import ingest_run, propose_ingest
 from wikic.review.show import list_proposals, patch, show
 from wikic.vault.formats.claims import scan
-from wikic.vault.state import Mentions
 
 SOURCES = sorted((Path(__file__).resolve().parents[2] / "bench" / "names_sources").glob("*.md"))
 TODAY = dt.date(2026, 12, 6)
@@ -189,7 +189,7 @@ def test_a_rejected_page_name_stays_rejected_for_the_sources_that_named_it(tmp_p
     accept(context, proposal.id)
     assert "entities/hnsw.md" not in _pages(root) and "entities/chroma.md" in _pages(root)
     # the rest of the proposal landed whole: the names it left waiting wait in the ledger, as a direct run leaves them
-    waiting = {str(e.get("name")) for e in Mentions.load(root).items.values()}
+    waiting = {e.name for e in Mentions.load(root).items.values()}
     assert {"AI", "BM25"} <= waiting and "HNSW" not in waiting
     ingest(root, _options(force=True), llm=_careless())
     assert "entities/hnsw.md" not in _pages(root)

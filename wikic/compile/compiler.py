@@ -21,9 +21,9 @@ import posixpath
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from wikic.compile.drafts import Drafts, DraftsSaved
+from wikic.compile.mentions import Mentions
 from wikic.compile.on_disk import OnDisk
 from wikic.compile.placing import Placed, place_plan
 from wikic.compile.plan import Plan
@@ -34,13 +34,13 @@ from wikic.memory.identity import Identity
 from wikic.memory.kept_vectors import KeptVectors
 from wikic.memory.merge import Deduplicator, Embed
 from wikic.pages.index_file import Entry
+from wikic.vault.formats.mentions import Mention
 from wikic.vault.link_text import LinkNames
 from wikic.vault.load import Vault
 from wikic.vault.names import PageNames
 from wikic.vault.resolve import fold_name
 from wikic.vault.schema_md import Schema
 from wikic.vault.slug import slugify
-from wikic.vault.state import Mentions
 
 
 @dataclass(frozen=True)
@@ -201,8 +201,8 @@ class Compiler:
         that have a new page citing them."""
         grown: set[str] = set()
         for path, (_kind, item) in placed.fresh.items():
-            more = {s for _, extra in placed.touched.get(path, []) for s in extra["sources"]}
-            grown |= self.drafts.join(path, {*item["sources"], *more})
+            more = {s for _, extra in placed.touched.get(path, []) for s in extra.sources}
+            grown |= self.drafts.join(path, {*item.sources, *more})
         for path in placed.touched:
             # a page the writer skips (unreadable, or frontmatter unreadable: a person's) stays as it is, so it
             # does not cite the source, and its siblings do not list it
@@ -231,4 +231,4 @@ class _Checkpoint:
     drafts: DraftsSaved
     links: LinkNames
     names: PageNames
-    mentions: dict[str, dict[str, Any]]
+    mentions: dict[str, Mention]

@@ -1,7 +1,7 @@
 """One source's plan placed on the pages of the subjects it names, before any page is written.
 
 What a source says about a name goes to the page of that name, whatever kind of page it is. A name with no
-page yet waits in the mentions ledger (`vault/state.py`) until enough sources have said enough about it
+page yet waits in the mentions ledger (`mentions.py`) until enough sources have said enough about it
 (SCHEMA.md's thresholds); then it takes a new page, with what every one of those sources said. A name code
 found in the source, not the model, waits for a second source. An alias that is another page's name is
 refused: the two subjects stay apart.
@@ -10,25 +10,38 @@ refused: the two subjects stay apart.
 from __future__ import annotations
 
 import datetime as dt
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
-from wikic.compile.plan import Comparison, Concept, Entity, Memory, Plan
+from wikic.compile.plan import Comparison, Concept, Entity, Fact, Memory, Plan
 from wikic.compile.result import SourceResult
 from wikic.compile.tables import build_table
 from wikic.facts.intervals import claim_meta
 from wikic.memory.identity import Identity
 from wikic.pages.render import clean_text, clean_title
-from wikic.vault.names import base_name, is_about, lookup_keys, name_keys, normalize_name
+from wikic.vault.formats.mentions import ClaimRow, MemoryRow, Mention, RelationRow, Said
+from wikic.vault.names import is_about, lookup_keys, name_keys, normalize_name
 from wikic.vault.schema_md import Schema
-from wikic.vault.slug import slugify
-from wikic.vault.state import Mentions
 
 if TYPE_CHECKING:
     from wikic.compile.compiler import Compiler
 
 # page title -> (aliases, kind of thing, memories as the ledger carries them)
-Remembered = dict[str, tuple[list[str], str, list[list[Any]]]]
+Remembered = dict[str, tuple[list[str], str, list[MemoryRow]]]
+
+
+@dataclass(frozen=True, slots=True)
+class Compared:
+    """A comparison placed: its table (`tables.Table.payload`) from each source, on the page of its name."""
+
+    name: str
+    summary: str
+    sources: dict[str, dict[str, Any]]
+    aliases: tuple[str, ...] = ()
+    kind_detail: str | None = None
+
+
+Item = Mention | Compared  # what one source adds to a page: a name's entry, or a comparison's table
 
 
 @dataclass
@@ -38,21 +51,21 @@ class Placed:
 
     src: str
     result: SourceResult
-    touched: dict[str, list[tuple[str, dict[str, Any]]]] = field(default_factory=dict)
-    fresh: dict[str, tuple[str, dict[str, Any]]] = field(default_factory=dict)  # new path -> (kind, ledger item)
+    touched: dict[str, list[tuple[str, Item]]] = field(default_factory=dict)
+    fresh: dict[str, tuple[str, Item]] = field(default_factory=dict)  # new path -> (kind, ledger item)
 
 
 @dataclass(frozen=True)
 class Offer:
     """A subject a source names, offered its page: its names, the lead the source gives it, what the source
-    says (`payload`, as the mentions ledger keeps it), how many sources must name it before it gets a new page,
+    says (`said`, as the mentions ledger keeps it), how many sources must name it before it gets a new page,
     and the kind of thing it is (tags follow it)."""
 
-    kind: str  # entity or concept: what the payload holds
+    kind: str  # entity or concept: what `said` holds
     name: str
     aliases: tuple[str, ...]
     summary: str
-    payload: dict[str, Any]
+    said: Said
     threshold: int
     detail: str = ""
 
@@ -67,11 +80,11 @@ def place_plan(compiler: Compiler, plan: Plan, src: str, result: SourceResult) -
         summary = (
             "Who the user is, and how they work."
             if detail == "person" and compiler.setting.identity.is_user(title)
-            else memories[0][1]
+            else memories[0].text
         )
-        payload = {"facts": [], "relations": [], "memories": memories}
         threshold = compiler.setting.schema.thresholds["entity_min_references"]
-        _place(compiler, placed, Offer("entity", title, tuple(aliases), summary, payload, threshold, detail))
+        _place(compiler, placed, Offer("entity", title, tuple(aliases), summary, Said(memories=tuple(memories)),
+                                       threshold, detail))
     for concept in plan.concepts:
         _place_concept(compiler, placed, concept)
     groups = [(entity.name, *entity.aliases) for entity in plan.entities]
@@ -88,10 +101,8 @@ def _place_entity(compiler: Compiler, placed: Placed, plan: Plan, entity: Entity
         return  # a page's name written in passing: a mention, with nothing to add to the page
     placed.result.dropped_facts += len(entity.facts) - len(facts)
     rels = [r for r in plan.relations if _same(r.source, entity.name) and r.fact.anchored]
-    payload: dict[str, Any] = {
-        "facts": [[f.text, str(f.anchor), claim_meta(f)] for f in facts],
-        "relations": [[r.relation, r.target, str(r.fact.anchor)] for r in rels],
-    }
+    relations = tuple(RelationRow(r.relation, r.target, str(r.fact.anchor)) for r in rels)
+    memories: list[MemoryRow] = []
     mine = next(
         (title for title in remembered if _same(title, entity.name) or any(_same(title, a) for a in entity.aliases)),
         None,
@@ -99,26 +110,30 @@ def _place_entity(compiler: Compiler, placed: Placed, plan: Plan, entity: Entity
     aliases = list(entity.aliases)
     if mine is not None:
         title_aliases, _, memories = remembered.pop(mine)
-        payload["memories"] = memories
         aliases += [a for a in title_aliases if a not in aliases]
     least = compiler.setting.schema.thresholds["entity_min_references"]
     # a name code found in the source, not the model, waits for a second source before its page
     threshold = max(least, 2) if entity.found else least
-    _place(compiler, placed, Offer("entity", entity.name, tuple(aliases), entity.summary, payload, threshold,
+    said = Said(tuple(_claim_row(f) for f in facts), relations, tuple(memories))
+    _place(compiler, placed, Offer("entity", entity.name, tuple(aliases), entity.summary, said, threshold,
                                    entity.kind))
 
 
 def _place_concept(compiler: Compiler, placed: Placed, concept: Concept) -> None:
     """Offer `concept` its page, with the anchored facts of each of its sections."""
-    sections: dict[str, list[list[Any]]] = {}
+    sections: dict[str, list[ClaimRow]] = {}
     for section in concept.sections:
         facts = [f for f in section.facts if f.anchored]
         placed.result.dropped_facts += len(section.facts) - len(facts)
         if facts:
-            sections.setdefault(clean_text(section.heading, 80), []).extend(
-                [f.text, str(f.anchor), claim_meta(f)] for f in facts
-            )
-    _place(compiler, placed, Offer("concept", concept.name, (), concept.summary, {"sections": sections}, 1))
+            sections.setdefault(clean_text(section.heading, 80), []).extend(_claim_row(f) for f in facts)
+    said = Said(sections=tuple((heading, tuple(claims)) for heading, claims in sections.items()))
+    _place(compiler, placed, Offer("concept", concept.name, (), concept.summary, said, 1))
+
+
+def _claim_row(fact: Fact) -> ClaimRow:
+    """An anchored fact as the ledger carries it."""
+    return ClaimRow(fact.text, str(fact.anchor), claim_meta(fact))
 
 
 def _memories_by_subject(memories: tuple[Memory, ...], identity: Identity, today: dt.date,
@@ -147,13 +162,13 @@ def subject_of(memory: Memory, identity: Identity) -> tuple[str, list[str], str]
     return memory.subject, [], ""
 
 
-def memory_payload(memory: Memory, today: dt.date) -> list[Any]:
-    """A memory as the ledgers carry it: [kind, text, anchor, importance, day]."""
+def memory_payload(memory: Memory, today: dt.date) -> MemoryRow:
+    """A memory as the ledgers carry it."""
     when = memory.when or today
-    return [memory.kind, memory.fact.text, str(memory.fact.anchor), memory.importance, when.isoformat()]
+    return MemoryRow(memory.kind, memory.fact.text, str(memory.fact.anchor), memory.importance, when.isoformat())
 
 
-def _touch(placed: Placed, path: str, kind: str, title: str, item: dict[str, Any], is_query: bool) -> None:
+def _touch(placed: Placed, path: str, kind: str, title: str, item: Item, is_query: bool) -> None:
     if is_query:
         # A query page is a filed answer, rewritten only by `wikic query --refresh`: compiled facts
         # would be lost there, and would make the answer look stale.
@@ -179,55 +194,41 @@ def _place(compiler: Compiler, placed: Placed, offer: Offer) -> None:
     result.aliases_refused += [(title, a) for a in elsewhere]
     aliases = [a for a in aliases if a not in elsewhere]
     if path is not None:
-        item = {"name": title, "aliases": aliases, "summary": offer.summary, "sources": {placed.src: offer.payload},
-                "kind_detail": offer.detail}
+        item = Mention(offer.kind, title, tuple(aliases), offer.summary, {placed.src: offer.said}, offer.detail)
         _touch(placed, path, offer.kind, title, item, compiler.disk.is_query_page(path))
         return
-    key = _mention_key(compiler.mentions, offer.kind, title)
+    key = compiler.mentions.key(offer.kind, title)
     entry = compiler.mentions.add(key, offer.kind, title, aliases, clean_text(offer.summary, 300), placed.src,
-                                  offer.payload)
-    entry["kind_detail"] = offer.detail or entry.get("kind_detail", "")
+                                  offer.said, offer.detail)
     if not _enough(compiler.setting.schema, entry, offer):
         result.pending.append(title)
         return
     # the page takes the name as the first source wrote it; the other forms are its aliases
-    name = entry["name"]
-    entry["aliases"] = sorted({*entry["aliases"], title} - {name})
-    path = compiler.new_path(offer.kind, name)
-    compiler.names.add(path, name, entry["aliases"])
+    entry = replace(entry, aliases=tuple(sorted({*entry.aliases, title} - {entry.name})))
+    path = compiler.new_path(offer.kind, entry.name)
+    compiler.names.add(path, entry.name, list(entry.aliases))
     placed.fresh[path] = (offer.kind, entry)
     compiler.mentions.pop(key)
 
 
-def _enough(schema: Schema, entry: dict[str, Any], offer: Offer) -> bool:
+def _enough(schema: Schema, entry: Mention, offer: Offer) -> bool:
     """The ledger's `entry` has what a new page needs: enough sources, and for an entity enough claims and a
     sentence about it, for a concept enough sections."""
-    enough = len(entry["sources"]) >= max(offer.threshold, 1)
+    enough = len(entry.sources) >= max(offer.threshold, 1)
     if offer.kind == "entity":
-        said = sum(len(p.get("facts", [])) + len(p.get("memories", [])) for p in entry["sources"].values())
+        said = sum(len(p.facts) + len(p.memories) for p in entry.sources.values())
         enough = enough and said >= schema.thresholds["entity_min_claims"]
         # and a source has said what it is: a name written only inside sentences about other subjects
         # ("…written in Rust by Mira Okafor") waits, with what was said, for a sentence of its own
-        enough = enough and (bool(entry.get("summary")) or "memories" in offer.payload or _said_of(entry))
+        enough = enough and (bool(entry.summary) or bool(offer.said.memories) or _said_of(entry))
     if offer.kind == "concept":  # the sections of its layout its claims fill, as the page will show them
         layout = schema.layout("concept")
         headings = {
-            layout.section_for(h, str(claim[0])) for p in entry["sources"].values()
-            for h, claims in p.get("sections", {}).items() for claim in claims
+            layout.section_for(h, claim.text) for p in entry.sources.values()
+            for h, claims in p.sections or () for claim in claims
         }
         enough = len(headings) >= schema.thresholds["concept_min_sections"]
     return enough
-
-
-def _mention_key(mentions: Mentions, kind: str, title: str) -> str:
-    """The ledger key of a name waiting for its page: its base form ("Chroma" for "ChromaDB"), so every
-    form a source writes counts towards one subject. An entry a ledger holds under the name's full form
-    (written before forms were merged) is moved to it."""
-    key = f"{kind}:{slugify(base_name(title)) or title.lower()}"
-    older = f"{kind}:{slugify(title) or title.lower()}"
-    if older != key and older in mentions.items and key not in mentions.items:
-        mentions.items[key] = mentions.items.pop(older)
-    return key
 
 
 def _place_comparison(compiler: Compiler, placed: Placed, comparison: Comparison,
@@ -242,12 +243,8 @@ def _place_comparison(compiler: Compiler, placed: Placed, comparison: Comparison
             f"comparison '{title}' ({len(table.subjects)} subjects with anchored cells, {table.axes} anchored axes)"
         )
         return
-    item = {
-        "name": title,
-        "aliases": [],
-        "summary": f"{', '.join(table.subjects)} compared on {table.axes} axes.",
-        "sources": {placed.src: table.payload},
-    }
+    item = Compared(title, f"{', '.join(table.subjects)} compared on {table.axes} axes.",
+                    {placed.src: table.payload})
     path = compiler.names.lookup(title)
     if path is not None:
         _touch(placed, path, "comparison", title, item, compiler.disk.is_query_page(path))
@@ -257,12 +254,10 @@ def _place_comparison(compiler: Compiler, placed: Placed, comparison: Comparison
     placed.fresh[path] = ("comparison", item)
 
 
-def _said_of(entry: dict[str, Any]) -> bool:
+def _said_of(entry: Mention) -> bool:
     """A claim the ledger holds for `entry` is about its subject (`vault.names.is_about`: it opens with its name)."""
-    name, aliases = str(entry.get("name", "")), [str(a) for a in entry.get("aliases") or []]
-    return any(claim and is_about(str(claim[0]), name, aliases)
-               for payload in entry.get("sources", {}).values() if isinstance(payload, dict)
-               for claim in payload.get("facts", []))
+    aliases = list(entry.aliases)
+    return any(is_about(claim.text, entry.name, aliases) for said in entry.sources.values() for claim in said.facts)
 
 
 def _same(a: str, b: str) -> bool:

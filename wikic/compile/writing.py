@@ -11,9 +11,11 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from wikic.compile.page import NewClaim, NewRelation, PageUpdate, render_page
+from wikic.compile.placing import Item
 from wikic.compile.result import SourceResult
 from wikic.compile.siblings import see_also
 from wikic.compile.tables import render_table
@@ -37,6 +39,7 @@ from wikic.vault.formats.claims import (
     plain_text,
 )
 from wikic.vault.formats.dates import VIA_CAPTURED
+from wikic.vault.formats.mentions import ClaimRow, MemoryRow, RelationRow, Said
 from wikic.vault.frontmatter import split_page
 from wikic.vault.lead import LEAD_KEY, lead_of
 from wikic.vault.names import normalize_name
@@ -47,8 +50,8 @@ if TYPE_CHECKING:
 SUMMARY_CHARS = 300  # the frontmatter summary: the lead as one line, at most this long
 TABLE_SECTION = "Comparison"  # where a comparison's table goes, on whatever kind of page
 
-# What sources add to a page: (kind, {source: payload}), the kind saying what the payload holds.
-Contributions = list[tuple[str, dict[str, Any]]]
+# What sources add to a page: (kind, {source: what it said}); a comparison's is its table (`tables.Table.payload`).
+Contributions = list[tuple[str, Mapping[str, Said | dict[str, Any]]]]
 
 
 class PageWriter:
@@ -60,20 +63,18 @@ class PageWriter:
         self.link_names = link_names
         self.result = result
 
-    def write_new(self, path: str, kind: str, item: dict[str, Any], extra: Contributions) -> None:
+    def write_new(self, path: str, kind: str, item: Item, extra: list[tuple[str, Item]]) -> None:
         """The new page at `path` for the ledger `item`, with what `extra` adds to it as well."""
         compiler, today = self.compiler, self.compiler.setting.today
-        title = item["name"]
-        sources = item["sources"]
-        summary = clean_text(item.get("summary") or title, 300)
+        title = item.name
+        sources: Mapping[str, Said | dict[str, Any]] = item.sources
+        summary = clean_text(item.summary or title, 300)
         text_for_tags = " ".join(
-            [title, summary, *_claim_text([list(payload.values()) for payload in sources.values()])]
+            [title, summary, *_claim_text([list(_json(payload).values()) for payload in sources.values()])]
         )
         aliases = [
             a
-            for a in dict.fromkeys(
-                [*(item.get("aliases") or []), *(a for _, more in extra for a in more.get("aliases", []))]
-            )
+            for a in dict.fromkeys([*item.aliases, *(a for _, more in extra for a in more.aliases)])
             if a and a.lower() != title.lower()
         ]
         data = {
@@ -81,20 +82,20 @@ class PageWriter:
             "created": today,
             "updated": today,
             "type": kind,
-            "tags": pick_tags(text_for_tags, item.get("kind_detail", ""), compiler.setting.schema.tags),
+            "tags": pick_tags(text_for_tags, item.kind_detail or "", compiler.setting.schema.tags),
             "aliases": aliases,
             "sources": sorted(compiler.drafts.sources_of(path)),
             "summary": summary,
         }
         body = page_skeleton(kind).opening(clean_text(title, 200))
         linked_summary, _ = linkify(summary, self.link_names, skip={compiler.link_text(path)})
-        contributions = [(kind, sources), *((more_kind, more["sources"]) for more_kind, more in extra)]
+        contributions: Contributions = [(kind, sources), *((more_kind, more.sources) for more_kind, more in extra)]
         rendered = self.render(path, kind, body, contributions, data, lead=linked_summary)
         compiler.drafts.put(path, dump_frontmatter(data) + rendered)
         self.result.created.append(path)
         compiler.drafts.index_entries.append(Entry(kind, compiler.link_text(path), summary))
 
-    def update(self, path: str, items: Contributions, src: str) -> None:
+    def update(self, path: str, items: list[tuple[str, Item]], src: str) -> None:
         """The page at `path` once the ledger `items` of the source `src` are on it; a page whose text or
         frontmatter does not read is left as it is, and the report says so."""
         compiler = self.compiler
@@ -114,11 +115,11 @@ class PageWriter:
         new_aliases = _new_aliases(data, items)
         if new_aliases and isinstance(data.get("aliases", []), list):
             data["aliases"] = [*(data.get("aliases") or []), *new_aliases]
-        contributions = [(kind, item["sources"]) for kind, item in items]
+        contributions: Contributions = [(kind, item.sources) for kind, item in items]
         kind = str(data.get("type") or items[0][0])
         # a page that has no lead yet takes the first one a source gives it (its first source may have named
         # the subject only inside another's lead)
-        offered = next((str(item.get("summary") or "") for _, item in items if item.get("summary")), "")
+        offered = next((item.summary for _, item in items if item.summary), "")
         lead = linkify(offered, self.link_names, skip={compiler.link_text(path)})[0] \
             if offered and not _has_lead(body) else None
         rendered = self.render(path, kind, body, contributions, data, lead=lead)
@@ -172,35 +173,34 @@ class PageWriter:
         tables: list[tuple[str, str, str | None]] = []
         for kind, sources in contributions:
             for source, payload in sorted(sources.items()):
-                if kind == "comparison":
+                if not isinstance(payload, Said):
                     table = render_table(payload, compiler.names, compiler.link_text, compiler.disk.cite)
                     tables.append((f"table:{source}", table, TABLE_SECTION))
                 elif kind == "concept":
-                    for heading, items in payload.get("sections", {}).items():
+                    for heading, items in payload.sections or ():
                         claims.extend(self._new_claim(path, item, heading, me) for item in items)
                 elif kind == "entity":
-                    claims.extend(self._new_claim(path, item, None, me) for item in payload.get("facts", []))
-                    relations.extend(self._relation(path, *row) for row in payload.get("relations", []))
+                    claims.extend(self._new_claim(path, item, None, me) for item in payload.facts)
+                    relations.extend(self._relation(path, row) for row in payload.relations)
         return claims, relations, tables
 
-    def _relation(self, path: str, how: str, target: str, anchor: str) -> NewRelation:
+    def _relation(self, path: str, row: RelationRow) -> NewRelation:
         """A relation a source states of the page at `path`, its target linked when it has a page."""
         compiler = self.compiler
-        target_path = compiler.names.lookup(target)
-        label = clean_text(target, 120)
+        target_path = compiler.names.lookup(row.target)
+        label = clean_text(row.target, 120)
         shown = link(compiler.link_text(target_path), label) if target_path and target_path != path else label
-        return NewRelation(shown, clean_text(how, 80), compiler.disk.cite(anchor))
+        return NewRelation(shown, clean_text(row.relation, 80), compiler.disk.cite(row.anchor))
 
-    def _new_claim(self, path: str, claim: list[Any], section: str | None, me: str) -> NewClaim:
+    def _new_claim(self, path: str, claim: ClaimRow, section: str | None, me: str) -> NewClaim:
         """A claim of a source on its way to page `path`: linked, cited, with the section it belongs in, and
         the interval and pairing the source states when they hold up (a refusal is recorded with its
         reason; the claim itself is written either way)."""
         today = self.compiler.setting.today
-        text, anchor = claim[0], claim[1]
-        meta: dict[str, Any] = claim[2] if len(claim) > 2 and isinstance(claim[2], dict) else {}
-        linked, _ = linkify(clean_text(text), self.link_names, skip={me})
+        meta = dict(claim.carried)
+        linked, _ = linkify(clean_text(claim.text), self.link_names, skip={me})
         citation = Citation(
-            self.compiler.disk.cite(anchor),
+            self.compiler.disk.cite(claim.anchor),
             _day(meta.get("seen")) or today,
             meta.get("via") or VIA_CAPTURED,
             BY_SENTENCE if meta.get("by") == BY_SENTENCE else None,
@@ -233,10 +233,10 @@ class PageWriter:
     def _memory_blocks(self, path: str, page: str, contributions: Contributions) -> list[tuple[str, str, str | None]]:
         """The memory blocks of `path` once the memories of `contributions` joined the ones `page` has."""
         compiler = self.compiler
-        new = [
-            m for _, sources in contributions for source in sorted(sources) for m in sources[source].get("memories", [])
+        new: list[MemoryRow] = [
+            m for _, sources in contributions for source in sorted(sources) for m in _memories(sources[source])
         ]
-        new.sort(key=lambda m: m[4])  # by day (stably): what was said first is the item, what repeats it merges
+        new.sort(key=lambda m: m.day)  # by day (stably): what was said first is the item, what repeats it merges
         if not new:
             return []
         me = compiler.link_text(path)
@@ -271,7 +271,7 @@ def without_source(compiler: Compiler, path: str, src: str, data: dict[str, Any]
     kind = str(data.get("type") or "entity")
     sources = [s for s in data.get("sources") or [] if isinstance(s, str) and s != src]
     new_data = {**data, "sources": sources, "updated": compiler.setting.today}
-    nothing: Contributions = [(kind, {src: {"facts": [], "relations": []}})]
+    nothing: Contributions = [(kind, {src: Said()})]
     rendered = PageWriter(compiler, {}, result).render(path, kind, body, nothing, new_data)
     lead = find_block(rendered, LEAD_KEY)
     held = find_block(rendered, CLAIMS_KEY)
@@ -284,11 +284,11 @@ def without_source(compiler: Compiler, path: str, src: str, data: dict[str, Any]
     return new_text
 
 
-def _new_aliases(data: dict[str, Any], items: Contributions) -> list[str]:
+def _new_aliases(data: dict[str, Any], items: list[tuple[str, Item]]) -> list[str]:
     """The names the source gave the page's subject that the page has not: its aliases, and another form of
     its name ("ChromaDB")."""
     known = {normalize_name(str(x)) for x in [*(data.get("aliases") or []), data.get("title", "")]}
-    given = (a for _, item in items for a in [item.get("name", ""), *item.get("aliases", [])])
+    given = (a for _, item in items for a in [item.name, *item.aliases])
     return [a for a in dict.fromkeys(given) if a and normalize_name(a) not in known]
 
 
@@ -298,6 +298,15 @@ def _has_lead(body: str) -> bool:
         return True
     head = body.split("\n## ", 1)[0]
     return any(line.strip() and not line.startswith(("#", "<!--", "%%")) for line in head.split("\n"))
+
+
+def _memories(said: Said | dict[str, Any]) -> tuple[MemoryRow, ...]:
+    return said.memories if isinstance(said, Said) else ()
+
+
+def _json(said: Said | dict[str, Any]) -> dict[str, Any]:
+    """What a source said, as the ledger's JSON holds it (a comparison's table is JSON already)."""
+    return said.to_json() if isinstance(said, Said) else said
 
 
 def _claim_text(value: Any) -> list[str]:

@@ -256,21 +256,16 @@ def _questions(view: HubView, limits: Limits) -> str:
 
 def _waiting(view: HubView, limits: Limits) -> list[str]:
     """Names the sources mention and no page explains yet (the mentions ledger), most mentioned first."""
-    items = [item for item in view.mentions.values() if item.get("name")]
+    items = list(view.mentions.values())
     if not items:
         return []
     needed = view.schema.thresholds.get("entity_min_references", 2)
-
-    def sources(item: dict[str, object]) -> list[str]:
-        found = item.get("sources")
-        return sorted(found) if isinstance(found, dict) else []
-
-    items.sort(key=lambda i: (-len(sources(i)), str(i.get("name")).casefold()))
+    items.sort(key=lambda i: (-len(i.sources), i.name.casefold()))
     out = []
     for item in items[: limits.waiting]:
-        name = clean_text(plain_line(str(item.get("name"))), 120)
-        by = [view.link(view.source_pages[s]) for s in sources(item) if s in view.source_pages]
-        said = f"named by {', '.join(by[:3])}" if by else f"named by {_plural(len(sources(item)), 'source')}"
+        name = clean_text(plain_line(item.name), 120)
+        by = [view.link(view.source_pages[s]) for s in sorted(item.sources) if s in view.source_pages]
+        said = f"named by {', '.join(by[:3])}" if by else f"named by {_plural(len(item.sources), 'source')}"
         wait = waiting_for(item, needed)
         out.append(f"- Not explained yet: **{name}**, {said}; {wait}")
     more = len(items) - limits.waiting

@@ -35,11 +35,11 @@ from wikic.vault.formats.anchors import find_anchors, render as render_anchor
 from wikic.vault.formats.claims import normal_text, plain_text, scan
 from wikic.vault.formats.markers import BEGIN, end_line
 from wikic.vault.formats.memory_items import BLOCK_PREFIX, parse_item
+from wikic.vault.formats.mentions import Mention, waiting_memories
 from wikic.vault.formats.transcript import headers, is_transcript
 from wikic.vault.frontmatter import split_page, titled
 from wikic.vault.lead import lead_of, plain_line, shorten
 from wikic.vault.slug import SOURCE, slugify
-from wikic.vault.state import waiting_memories
 
 KEY_POINTS = 5  # at most; as many as the source gave, when fewer
 TAGS = 3
@@ -377,14 +377,13 @@ def _pages_text(view: HubView, pages: list[str], cites: dict[str, int], entry: d
     return "\n".join(out)
 
 
-def waiting_for(item: dict[str, Any], needed: int) -> str:
+def waiting_for(item: Mention, needed: int) -> str:
     """What a name waiting in the mentions ledger (`item`) waits for, SCHEMA.md asking `needed` sources to name
     an entity: enough sources, or one that says what it is (a name only written inside sentences about other
     subjects waits for a sentence of its own)."""
-    if item.get("kind") != "entity":
+    if item.kind != "entity":
         return "a page once a source explains it"
-    named = item.get("sources")
-    if isinstance(named, dict) and len(named) < needed:
+    if len(item.sources) < needed:
         return f"a page once {needed} sources name it"
     return "a page once a source says what it is"
 
@@ -401,8 +400,7 @@ def _waiting_memories(view: HubView, raw: str) -> dict[str, int]:
 def _left_out(view: HubView, raw: str, entry: dict[str, Any]) -> str:
     out = []
     # a name waiting as an entity and as a concept, or in two spellings of case, is one name to a reader
-    named = {str(item.get("name")).casefold(): str(item.get("name")) for item in view.mentions.values()
-             if item.get("name") and raw in (item.get("sources") or {})}
+    named = {item.name.casefold(): item.name for item in view.mentions.values() if raw in item.sources}
     waiting = sorted(named.values(), key=lambda n: (n.casefold(), n))
     if waiting:
         needed = view.schema.thresholds.get("entity_min_references", 2)

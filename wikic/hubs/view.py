@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from wikic.pages.log_file import LogRow, read_rows
+from wikic.vault.formats.mentions import Mention, read_mentions
 from wikic.vault.frontmatter import unwrap_link
 from wikic.vault.layout import LOG_FILE, RAW_DIR
 from wikic.vault.lead import page_lead, safe_line, shorten
@@ -25,7 +26,7 @@ from wikic.vault.parse import parse_note
 from wikic.vault.paths import read_text_inside
 from wikic.vault.resolve import Resolver
 from wikic.vault.schema_md import Schema
-from wikic.vault.state import Compiled, Mentions, source_ledger
+from wikic.vault.state import Compiled, source_ledger
 
 SOURCE_TYPE = "source"
 TITLE = 120
@@ -47,7 +48,7 @@ class HubView:
     vault: Vault
     planned: dict[str, str]
     compiled: dict[str, dict[str, Any]]  # raw path -> compiled ledger entry, as after the run
-    mentions: dict[str, dict[str, Any]]  # the names waiting below a threshold, as after the run
+    mentions: dict[str, Mention]  # the names waiting below a threshold, as after the run
     rows: list[LogRow]  # log.md's rows, the run's own included
     _texts: dict[str, str | None] = field(default_factory=dict)
     # page -> (its text, what the source pages read of that text): read once, whatever number of sources it cites
@@ -192,7 +193,7 @@ def build_view(
     *,
     planned: Mapping[str, str] | None = None,
     compiled: Mapping[str, dict[str, Any]] | None = None,
-    mentions: Mapping[str, dict[str, Any]] | None = None,
+    mentions: Mapping[str, Mention] | None = None,
     new_rows: Iterable[str] = (),
     vault: Vault | None = None,
     removed: Iterable[str] = (),
@@ -214,7 +215,7 @@ def build_view(
             vault.notes[path] = parse_note(path, data)
     entries = dict(Compiled.load(root).entries)
     entries.update(compiled or {})
-    waiting = dict(mentions) if mentions is not None else dict(Mentions.load(root).items)
+    waiting = dict(mentions) if mentions is not None else read_mentions(root)
     try:
         log_text = read_text_inside(root, root / LOG_FILE) or ""
     except (OSError, UnicodeDecodeError):

@@ -50,11 +50,12 @@ from wikic.pages.lock import vault_lock, writer
 from wikic.pages.log_file import row
 from wikic.progress import ProgressCallback, ProgressEvent
 from wikic.settings import Settings
+from wikic.vault.formats.mentions import mentions_to_json, read_mentions
 from wikic.vault.layout import INDEX_FILE, require_own_root_files, require_vault
 from wikic.vault.names import LabelIndex, PageNames
 from wikic.vault.paths import read_text_inside
 from wikic.vault.schema_md import Schema
-from wikic.vault.state import Compiled, Mentions, compose_todos, drop_compose_todo
+from wikic.vault.state import Compiled, compose_todos, drop_compose_todo
 
 if TYPE_CHECKING:  # imported once a run has work for the model: a configuration error is told at once
     from wikic.compile.compiler import Compiler
@@ -561,10 +562,9 @@ def _estimate(run: _Run, todo: list[CapturedSource], prompt: PromptContext, rela
 
 def _waiting_names(root: Path) -> Callable[[CapturedSource], list[str]]:
     """The names waiting in the mentions ledger that a source writes (each found once, by `LabelIndex`)."""
-    entries = Mentions.load(root).items
-    labels = LabelIndex({key: [str(e.get("name", "")), *map(str, e.get("aliases") or [])]
-                         for key, e in entries.items()})
-    return lambda src: [str(entries[key].get("name", "")) for key in labels.named_in(src.text, MAX_WAITING)]
+    entries = read_mentions(root)
+    labels = LabelIndex({key: [e.name, *e.aliases] for key, e in entries.items()})
+    return lambda src: [entries[key].name for key in labels.named_in(src.text, MAX_WAITING)]
 
 
 def _extract(run: _Run, llm: BoundedLLM, todo: list[CapturedSource], prompt: PromptContext, relate: _Relate,
@@ -789,9 +789,9 @@ def _plan_run(
         if before is not None:
             plan.remove_page(path, before, compiler.link_text(path))
     plan.compiled = {ref: session.compiled.entries[ref] for ref in session.recorded}
-    plan.mentions = session.mentions.items
+    plan.mentions = mentions_to_json(session.mentions.items)
     hubs = HubPlanner(root, schema, today, planned={p: compiler.texts[p] for p in changed},
-                      compiled=plan.compiled, mentions=plan.mentions, vault=compiler.disk_vault(),
+                      compiled=plan.compiled, mentions=session.mentions.items, vault=compiler.disk_vault(),
                       removed=list(compiler.removed))
     # the sources compiled, and every source whose part of a page written changed: a page promoted from the
     # mentions ledger, or one a source joined, is a page its earlier sources fed too

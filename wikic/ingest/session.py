@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from wikic.compile.compiler import Compiler, CompileSetting
+from wikic.compile.mentions import Mentions
 from wikic.compile.result import SourceResult
 from wikic.errors import WikicError, describe
 from wikic.ingest.report import SourceReport, fill
@@ -34,7 +35,7 @@ from wikic.vault.link_text import LinkNames
 from wikic.vault.load import FileInfo, Vault, load_vault, walk
 from wikic.vault.names import PageNames, names_of
 from wikic.vault.schema_md import Schema
-from wikic.vault.state import COMPILED, JOURNAL, MENTIONS, Compiled, Mentions, state_path
+from wikic.vault.state import COMPILED, JOURNAL, MENTIONS, Compiled, state_path
 
 if TYPE_CHECKING:
     from wikic.ingest.capture import CapturedSource

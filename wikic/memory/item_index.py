@@ -25,19 +25,12 @@ from typing import Any, TypeGuard
 from wikic.context import VaultContext
 from wikic.memory.identity import Identity, read_identity
 from wikic.vault.formats.markers import BEGIN, begin_prefix, end_line
-from wikic.vault.formats.memory_items import BLOCK_PREFIX, KINDS, MemoryItem, kind_of_block, parse_items
+from wikic.vault.formats.memory_items import BLOCK_PREFIX, MemoryItem, kind_of_block, parse_items
+from wikic.vault.formats.mentions import read_mentions, waiting_memories
 from wikic.vault.frontmatter import split_page
 from wikic.vault.link_text import LinkNames
 from wikic.vault.load import walk
-from wikic.vault.state import (
-    MEMORY_INDEX,
-    MENTIONS,
-    Mentions,
-    read_cache_json,
-    state_path,
-    waiting_memories,
-    write_cache,
-)
+from wikic.vault.state import MEMORY_INDEX, MENTIONS, read_cache_json, state_path, write_cache
 
 _VERSION = 2
 _BLOCK = begin_prefix(BLOCK_PREFIX).rstrip()  # "<!-- wikic:begin memory:"
@@ -148,15 +141,9 @@ def _waiting(root: Path) -> list[dict[str, Any]]:
     """The memories of the subjects waiting in the mentions ledger: subject, raw source, place, item; by
     subject, then source. A row of another shape is left out (the ledger is wikic's)."""
     out: list[dict[str, Any]] = []
-    for subject, raw, rows in waiting_memories(Mentions.load(root).items):
+    for subject, raw, rows in waiting_memories(read_mentions(root)):
         for n, row in enumerate(rows):
-            try:
-                kind, text, anchor, importance, day = row
-                if kind not in KINDS:
-                    continue
-                item = MemoryItem(str(kind), dt.date.fromisoformat(day), str(text), (str(anchor),), float(importance))
-            except (TypeError, ValueError):
-                continue
+            item = MemoryItem(row.kind, row.date, row.text, (row.anchor,), float(row.importance))
             out.append({"subject": subject, "raw": raw, "n": n, "item": _raw(item)})
     return out
 

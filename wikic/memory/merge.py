@@ -13,16 +13,16 @@ later refreshes the item's date for ranking. Without an embedding model, only th
 
 from __future__ import annotations
 
-import datetime as dt
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from wikic.errors import WikicError
 from wikic.pages.blocks import digest, find_block
 from wikic.text.terms import negated
 from wikic.vault.formats.memory_items import KINDS, SECTIONS, MemoryItem, block_key, parse_items, render_items
+from wikic.vault.formats.mentions import MemoryRow
 from wikic.vault.names import normalize_name
 
 if TYPE_CHECKING:  # numpy is imported where vectors are compared: `wikic ingest` starts fast
@@ -137,10 +137,10 @@ class Deduplicator:
             self._kept.save()
 
 
-def memory_blocks(page: str, new: Sequence[Sequence[Any]], render: Callable[[str], str], cite: Callable[[str], str],
+def memory_blocks(page: str, new: Sequence[MemoryRow], render: Callable[[str], str], cite: Callable[[str], str],
                   dedup: Deduplicator) -> MemoryBlocks:
-    """The memory blocks of `page` (its text) once the memories `new` ([kind, text, anchor, importance,
-    day], as `payload` makes them) have joined it. `render` turns a memory's text into the page's Markdown
+    """The memory blocks of `page` (its text) once the memories `new` (as the mentions ledger carries them)
+    have joined it. `render` turns a memory's text into the page's Markdown
     (escaped, mentions linked); `cite` renders an anchor."""
     out = MemoryBlocks()
     blocks: dict[str, list[MemoryItem]] = {}
@@ -154,11 +154,11 @@ def memory_blocks(page: str, new: Sequence[Sequence[Any]], render: Callable[[str
     # every item of the page in order, with its text as compared; an item said again keeps its text
     everything = [(key, i) for key in blocks for i in range(len(blocks[key]))]
     plains = [blocks[key][i].plain for key, i in everything]
-    for kind, text, anchor, importance, day in new:
-        if kind not in SECTIONS:
+    for row in new:
+        if row.kind not in SECTIONS:
             continue
-        when = dt.date.fromisoformat(day)
-        shown = render(text)
+        kind, anchor, importance, when = row.kind, row.anchor, row.importance, row.date
+        shown = render(row.text)
         match = dedup.best(MemoryItem(kind, when, shown).plain, plains)
         if match is not None:
             key, i = everything[match]

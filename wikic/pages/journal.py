@@ -38,6 +38,7 @@ from typing import Any
 from wikic.pages.index_file import Entry, with_entries, without_entries
 from wikic.pages.log_file import appended
 from wikic.vault import state
+from wikic.vault.formats.mentions import mentions_from_json, write_mentions
 from wikic.vault.layout import INDEX_FILE, LOG_FILE, OVERVIEW_FILE, STATE_DIR, in_vault_tree, is_note_path
 from wikic.vault.paths import confined, read_text_inside
 from wikic.vault.write import remove_file, remove_stale_temp_files, write_atomic
@@ -168,7 +169,7 @@ class Journal:
             compiled.entries.update(self.compiled)
             compiled.save()
         if self.mentions is not None:
-            state.Mentions(root, self.mentions).save()
+            write_mentions(root, mentions_from_json(self.mentions))
         for name, planned in self.ledgers.items():
             if not state.is_ledger(name):
                 left.append(f"{STATE_DIR}/{name}")

@@ -40,7 +40,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator
 from contextlib import AbstractContextManager, contextmanager, suppress
 from pathlib import Path
 from typing import TYPE_CHECKING, NoReturn
@@ -196,14 +196,16 @@ def read_state(root: Path, name: str) -> Any | None:
         return None
 
 
-def _read_ledger(root: Path, name: str, key: str) -> dict[str, Any]:
-    """The map under `key` in the ledger `name` ({} when it is missing or unreadable)."""
+def read_ledger(root: Path, name: str, key: str) -> dict[str, Any]:
+    """The map under `key` in the ledger `name` ({} when it is missing or unreadable), as JSON: the package
+    that owns the ledger types its entries."""
     data = read_state(root, name)
     value = data.get(key) if isinstance(data, dict) else None
     return value if isinstance(value, dict) else {}
 
 
-def _write_ledger(root: Path, name: str, key: str, value: dict[str, Any]) -> None:
+def write_ledger(root: Path, name: str, key: str, value: dict[str, Any]) -> None:
+    """The ledger `name` holding `value` (JSON) under `key`, beside its version."""
     write_json(state_path(root, name), {"version": 1, key: value}, root=root)
 
 
@@ -292,7 +294,7 @@ class Compiled:
 
     @classmethod
     def load(cls, root: Path) -> Compiled:
-        return cls(root, _read_ledger(root, COMPILED, "sources"))
+        return cls(root, read_ledger(root, COMPILED, "sources"))
 
     def is_current(self, raw_path: str, sha256: str) -> bool:
         entry = self.entries.get(raw_path)
@@ -304,62 +306,7 @@ class Compiled:
         self.entries[raw_path] = {"sha256": sha256, "pages": sorted(set(pages)), "compiled": date, **facts}
 
     def save(self) -> None:
-        _write_ledger(self.root, COMPILED, "sources", self.entries)
-
-
-def waiting_memories(items: Mapping[str, Any]) -> Iterator[tuple[str, str, list[Any]]]:
-    """(subject, raw source, the memory rows it said of the subject) for the subjects of the mentions ledger's
-    `items` (`Mentions.items`), by key then source; rows as the compiler writes them ([kind, text, anchor,
-    importance, day]). An entry of another shape is left out (the ledger is wikic's)."""
-    for key in sorted(items):
-        entry = items[key]
-        name, sources = entry.get("name"), entry.get("sources")
-        if not isinstance(name, str) or not name or not isinstance(sources, dict):
-            continue
-        for raw in sorted(sources):
-            said = sources[raw]
-            rows = said.get("memories") if isinstance(said, dict) else None
-            if isinstance(rows, list) and rows:
-                yield name, raw, rows
-
-
-class Mentions:
-    """key -> {"kind": entity|concept, "name", "aliases", "summary", "sources": {raw: payload}}"""
-
-    def __init__(self, root: Path, items: dict[str, dict[str, Any]] | None = None) -> None:
-        self.root, self.items = root, items if items is not None else {}
-
-    @classmethod
-    def load(cls, root: Path) -> Mentions:
-        return cls(root, _read_ledger(root, MENTIONS, "mentions"))
-
-    def add(
-        self, key: str, kind: str, name: str, aliases: list[str], summary: str, source: str, payload: Any
-    ) -> dict[str, Any]:
-        item = self.items.setdefault(
-            key, {"kind": kind, "name": name, "aliases": [], "summary": summary, "sources": {}}
-        )
-        # another form of the same name ("ChromaDB" where it waits as "Chroma") is kept as an alias
-        also = {name} if name != item["name"] else set()
-        item["aliases"] = sorted(set(item["aliases"]) | set(aliases) | also)
-        if not item.get("summary"):
-            item["summary"] = summary
-        item["sources"][source] = payload
-        return item
-
-    def pop(self, key: str) -> None:
-        self.items.pop(key, None)
-
-    def snapshot(self) -> dict[str, dict[str, Any]]:
-        """The ledger as it is now, to `restore`. `add` changes an item's own keys and its `sources` map,
-        never a payload it has stored, so copying those two levels is enough."""
-        return {key: {**item, "sources": dict(item.get("sources") or {})} for key, item in self.items.items()}
-
-    def restore(self, saved: dict[str, dict[str, Any]]) -> None:
-        self.items = {key: {**item, "sources": dict(item["sources"])} for key, item in saved.items()}
-
-    def save(self) -> None:
-        _write_ledger(self.root, MENTIONS, "mentions", self.items)
+        write_ledger(self.root, COMPILED, "sources", self.entries)
 
 
 # -- the journal and the palace's to-do ------------------------------------------------------------------
@@ -551,7 +498,7 @@ class SetAside:
 
     @classmethod
     def load(cls, root: Path) -> SetAside:
-        return cls(root, _read_ledger(root, SET_ASIDE, "files"))
+        return cls(root, read_ledger(root, SET_ASIDE, "files"))
 
     def holds(self, rel: str) -> bool:
         """The raw file `rel` was set aside and has not changed since: the same size and modification time,
@@ -577,7 +524,7 @@ class SetAside:
         return True
 
     def save(self) -> None:
-        _write_ledger(self.root, SET_ASIDE, "files", self.entries)
+        write_ledger(self.root, SET_ASIDE, "files", self.entries)
 
     def current(self) -> dict[str, dict[str, Any]]:
         """The entries that still hold: the file is there, unchanged, and was not captured since (a file set
