@@ -29,7 +29,7 @@ app = typer.Typer(
 # Each name is a module of wikic.cli with a `register(app)` function.
 COMMAND_MODULES = (
     "init_cmd", "ingest_cmd", "lint_cmd", "graph_cmd", "search_cmd", "index_cmd", "query_cmd", "status_cmd", "mcp_cmd",
-    "capture_cmd", "watch_cmd", "hooks_cmd", "wake_cmd", "facts_cmd", "trust_cmd", "review_cmd",
+    "capture_cmd", "watch_cmd", "hooks_cmd", "wake_cmd", "facts_cmd", "trust_cmd", "review_cmd", "eval_cmd",
 )
 
 

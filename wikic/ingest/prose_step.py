@@ -29,6 +29,7 @@ from wikic.vault.frontmatter import split_page
 from wikic.vault.layout import is_note_path
 from wikic.vault.paths import read_text_inside
 from wikic.vault.schema_md import Schema
+from wikic.vault.state import COMPOSED, json_bytes, read_cache, read_state
 
 
 @dataclass
@@ -107,11 +108,17 @@ def compose_run(
         if composed.text != texts[composed.path]:
             plan.add_page(composed.path, texts[composed.path], composed.text)
             out.pages.append(composed.path)
+    said = [c for c in done if c.error is None and (c.sentences or c.refused)]
     if not plan.pages:
+        if said:  # every sentence refused: the page stands as it was, and the record says why
+            with writer(root, page_types):
+                _record(root, plan, said, today)
+                plan.commit(root, page_types)
         return out
     tokens = out.prompt_tokens + out.completion_tokens
     refused = sum(out.refused.values())
     with writer(root, page_types):
+        _record(root, plan, said, today)
         # a composed page opens with a new lead: its index.md entry and the overview say it
         composed = {path: planned["text"] for path, planned in plan.pages.items()}
         hubs = HubPlanner(root, schema, today, planned=composed)
@@ -127,3 +134,23 @@ def compose_run(
         out.left = plan.commit(root, page_types)
     out.pages = [p for p in out.pages if p not in out.left]
     return out
+
+
+def composed_ledger(root: Path) -> dict[str, dict[str, Any]]:
+    """page -> what its last composing did: {"composed": day, "sentences": written, "refused": {reason: n}}
+    ({} when the ledger is missing or unreadable)."""
+    data = read_state(root, COMPOSED)
+    pages = data.get("pages") if isinstance(data, dict) else None
+    return {str(p): e for p, e in pages.items() if isinstance(e, dict)} if isinstance(pages, dict) else {}
+
+
+def _record(root: Path, plan: journal.Journal, said: list[Composed], today: dt.date) -> None:
+    """Plan the composed ledger with each page of `said` as its composing left it (under the vault lock: the
+    ledger is read as it is then, and written in the run's journal)."""
+    before = read_cache(root, COMPOSED)
+    pages = composed_ledger(root)
+    for composed in said:
+        pages[composed.path] = {"composed": today.isoformat(), "sentences": composed.sentences,
+                                "refused": dict(sorted(composed.refused.items()))}
+    text = json_bytes({"version": 1, "pages": dict(sorted(pages.items()))}).decode("utf-8")
+    plan.add_ledger(COMPOSED, before, text)

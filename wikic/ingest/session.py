@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import datetime as dt
 import os
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -201,8 +202,15 @@ class CompileSession:
         self.compiled.record(ref, src.sha256, result.compiled_pages, today.isoformat(), strategy=r.strategy,
                              dropped=r.dropped, repaired=r.repaired_quotes, sentences=r.sentences_found,
                              nothing_extracted=r.nothing_extracted,
-                             superseded=r.superseded, refused=len(r.rejected))
+                             superseded=r.superseded, refused=len(r.rejected),
+                             names_refused=_by_reason(r.names_refused), aliases_refused=_by_reason(r.aliases_refused))
         self.recorded.append(ref)
+
+
+def _by_reason(refused: list[dict[str, str]]) -> dict[str, int]:
+    """How many of `refused` (each with its "reason") each reason refused."""
+    counted = Counter(item["reason"] for item in refused)
+    return dict(sorted(counted.items()))
 
 
 class EarlyCompile:

@@ -1,7 +1,10 @@
 """Every file wikic keeps under a vault's `.wikic/` folder is named here, and read and written through here.
 
     sources.json            the source ledger: each raw file's sha256, kind and origin (capture writes it)
-    compiled.json           raw path -> sha256 and pages written, so an unchanged source costs nothing
+    compiled.json           raw path -> sha256 and pages written, so an unchanged source costs nothing, and
+                            what its run refused by reason (claims, names, aliases, pairings)
+    composed.json           page -> the day it was last composed as prose, its sentences written and refused
+                            by reason (`wikic/ingest/prose_step.py`)
     mentions.json           names seen below their SCHEMA.md threshold, with what each source said of them
     journal.json            the writes a run planned and has not finished (`wikic/pages/journal.py`)
     palace-todo/<run>.json  paths a run wrote and the palace has not re-read yet, and the process that wrote them
@@ -29,6 +32,7 @@
     cache/llm/              validated model replies, by request
     cache/parse-cache.jsonl parsed notes, one JSON line each, by size and mtime
     cache/lint-report.json  the last lint report, by the vault's listing
+    cache/eval-pages.json   what `wikic eval` found on each page, by size and mtime and its sources' sha256
     cache/memories.json     the memory items on the pages, by size and mtime (derived from the pages; rebuilt
                             from them whenever it is missing, stale or unreadable)
 
@@ -56,6 +60,7 @@ from wikic.vault.write import write_atomic, write_bytes_atomic
 SOURCES = "sources.json"
 SOURCES_LOCK = "sources.json.lock"
 COMPILED = "compiled.json"
+COMPOSED = "composed.json"  # each page composed as prose: its sentences written and refused, by reason
 MENTIONS = "mentions.json"
 JOURNAL = "journal.json"
 PALACE_TODO = "palace-todo"
@@ -66,6 +71,7 @@ ENDPOINTS = "llm-endpoints.json"
 REPLY_CACHE = "cache/llm"
 PARSE_CACHE = "cache/parse-cache.jsonl"
 LINT_REPORT = "cache/lint-report.json"
+EVAL_PAGES = "cache/eval-pages.json"  # what `wikic eval` found on each page, while it and its sources are unchanged
 PAGE_JUDGEMENTS = "cache/page-rules.json"  # the page rules' findings on each page, while it is unchanged
 RESOLVED_LINKS = "cache/resolved-links.json"  # where each note's links land, while the vault holds the same files
 CLOSE_NAMES = "cache/close-names.json"  # broken-wikilink's "did you mean" names, while the page names are the same
@@ -87,7 +93,7 @@ STATE_FOLDERS = (STATE_DIR, *(f"{STATE_DIR}/{name}" for name in ("cache", "cache
 
 
 # the ledgers an accepted proposal writes whole (`pages/journal.py`), and the capture-queue entries it removes
-LEDGERS = frozenset({SOURCES, COMPILED, MENTIONS, CONVERSATIONS, SET_ASIDE})
+LEDGERS = frozenset({SOURCES, COMPILED, COMPOSED, MENTIONS, CONVERSATIONS, SET_ASIDE})
 
 
 def is_ledger(name: str) -> bool:

@@ -1,0 +1,198 @@
+"""Each figure of a page, worked out by one small function: from the page alone (its prose sentences and the
+anchors after them, its claims, its sections against the layout), then against `raw/` as it is now (each
+anchor's lines, and the specifics its quotes state).
+
+A page is read as lint's page rules read it (`lint/page_text.py`): what a sentence is, which anchors carry
+it, and what code, comments and the Claims callout hide are theirs.
+"""
+
+from __future__ import annotations
+
+import bisect
+import hashlib
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from wikic.errors import VaultError
+from wikic.lint.page_text import SENTENCE, PageText, Statement
+from wikic.text.support import unsupported
+from wikic.vault.formats.anchors import ANCHOR, Cited, find_anchors, parse_spec
+from wikic.vault.formats.claims import plain_text
+from wikic.vault.page_layout import Layout
+from wikic.vault.paths import read_inside
+
+# the anchors written right after a sentence, before the next one starts
+_ANCHORS_AFTER = re.compile(rf"(?:[ \t]*\n?[ \t]*(?:{ANCHOR.pattern}))+")
+# the compiler blocks of a layout's sections: a section holding another of wikic's blocks (memories, the
+# pages it was asked about, relations, a comparison's table) is one wikic writes beside the layout
+_LAYOUT_BLOCKS = ("section:", "facts:")
+
+
+@dataclass(frozen=True)
+class Said:
+    """A claim or a cited sentence: its words (anchors, links and block id aside) and the anchors it cites."""
+
+    text: str
+    cited: tuple[str, ...]  # each anchor as `raw/x.md:L3-L5`
+    claim: bool
+
+
+def prose(page: PageText) -> list[Statement]:
+    """The prose sentences of the page's body: paragraphs' sentences, not list items, quotes and callouts (the
+    Claims callout is one), headings, tables, code or comments."""
+    return [s for s in page.statements(page.body_start, len(page.lines)) if s.kind == SENTENCE]
+
+
+def anchors_after(page: PageText, sentence: Statement) -> list[Cited]:
+    """The anchors that carry `sentence`: those written right after it."""
+    if not sentence.cited:
+        return []
+    starts = _line_starts(page)
+    begin = starts[sentence.line - 1] + sentence.column - 1
+    last = sentence.text.rsplit("\n", 1)[-1]
+    at = page.text.find(last, begin)
+    if at < 0:
+        return []
+    found = _ANCHORS_AFTER.match(page.text, at + len(last))
+    return [cited for _, cited in find_anchors(found.group())] if found else []
+
+
+def _line_starts(page: PageText) -> list[int]:
+    starts: list[int] | None = page.__dict__.get("_eval_line_starts")
+    if starts is None:
+        starts = [0]
+        for line in page.lines[:-1]:
+            starts.append(starts[-1] + len(line) + 1)
+        page.__dict__["_eval_line_starts"] = starts
+    return starts
+
+
+def said(page: PageText) -> tuple[int, int, int, int, list[Said]]:
+    """(prose sentences, of them cited, claims, of them anchored, and the claims and cited sentences with
+    their anchors): what the anchors and specifics are checked on."""
+    out: list[Said] = []
+    sentences = prose(page)
+    claims = page.claims
+    claim_lines = {claim.line for claim in claims}
+    cited = 0
+    for sentence in sentences:
+        if sentence.cited:
+            cited += 1
+            # a claim written as a paragraph (a lead that is a claim) is checked once, as the claim it is
+            after = anchors_after(page, sentence) if sentence.line not in claim_lines else []
+            if after:
+                out.append(Said(plain_text(sentence.text), tuple(a.spec for a in after), claim=False))
+    anchored = 0
+    for claim in claims:
+        anchors = tuple(cited.spec for _, cited in find_anchors(claim.anchor))
+        if anchors:
+            anchored += 1
+            out.append(Said(plain_text(claim.text), anchors, claim=True))
+    return len(sentences), cited, len(claims), anchored, out
+
+
+def sections_in_layout(page: PageText, layout: Layout) -> tuple[int, int]:
+    """(`##` sections, those meeting the layout): a section of the layout, after the layout's sections before
+    it, or a section holding one of wikic's own blocks beside the layout (memories, "Asked about")."""
+    meeting, reached = 0, -1
+    begins = [b.begin for b in page.blocks]
+    for section in page.sections:
+        named = layout.named(section.heading)
+        if named is not None:
+            at = layout.sections.index(named)
+            if at > reached:
+                meeting += 1
+                reached = at
+            continue
+        first = bisect.bisect_right(begins, section.line)
+        block = page.blocks[first] if first < len(page.blocks) else None
+        if block is not None and block.begin <= section.end and not block.key.startswith(_LAYOUT_BLOCKS):
+            meeting += 1
+    return len(page.sections), meeting
+
+
+class RawFile:
+    """A raw source as it is now: its text (None: gone or unreadable) and whether it is still what was
+    captured (its sha256 against the source ledger's; a file the ledger does not know is taken as it is)."""
+
+    def __init__(self, root: Path, path: str, expected: str | None) -> None:
+        self.path = path
+        try:
+            data = read_inside(root, root / path)
+        except (OSError, VaultError):
+            data = None
+        self.sha256 = hashlib.sha256(data).hexdigest() if data is not None else None
+        self.edited = data is None or (expected is not None and self.sha256 != expected)
+        try:
+            self.text = data.decode("utf-8-sig") if data is not None else None
+        except UnicodeDecodeError:
+            self.text = None
+        self._lines = self.text.split("\n") if self.text is not None else []
+
+    def quote(self, cited: Cited) -> str | None:
+        """The lines `cited` names, as the file holds them now; None when they are not there (past its end, or
+        blank)."""
+        if cited.start < 1 or cited.end < cited.start or cited.end > len(self._lines):
+            return None
+        text = "\n".join(self._lines[cited.start - 1 : cited.end]).strip()
+        return text or None
+
+
+def expected_sha256(ledger: dict[str, dict[str, object]]) -> dict[str, str]:
+    """raw path -> the sha256 the source ledger recorded at capture: of the file, and of the text made from it
+    (a PDF's or a page's text, which its claims cite)."""
+    out: dict[str, str] = {}
+    for path, entry in ledger.items():
+        sha = entry.get("sha256")
+        if isinstance(sha, str):
+            out[path] = sha
+        text_path, text_sha = entry.get("text_path"), entry.get("text_sha256")
+        if isinstance(text_path, str) and isinstance(text_sha, str):
+            out[text_path] = text_sha
+    return out
+
+
+def cited_paths(statements: Iterable[Said]) -> list[str]:
+    """The raw files `statements` cite, each once, in order."""
+    paths = (cited.path for s in statements for spec in s.cited if (cited := parse_spec(spec)) is not None)
+    return sorted(set(paths))
+
+
+def anchors_holding(statements: Iterable[Said], raw: dict[str, RawFile]) -> tuple[int, int]:
+    """(anchors, those holding): an anchor holds when its source is still what was captured and its lines
+    are still there."""
+    anchors = holding = 0
+    for statement in statements:
+        for spec in statement.cited:
+            anchors += 1
+            cited, source = _source(spec, raw)
+            if cited is not None and source is not None and not source.edited and source.quote(cited) is not None:
+                holding += 1
+    return anchors, holding
+
+
+def specifics_stated(statements: Iterable[Said], raw: dict[str, RawFile], names: Sequence[str]) -> tuple[int, int]:
+    """(statements checked, those whose numbers, dates, versions and names their quotes state): the check
+    ingest makes of a claim at write time (`text/support.py`), made again against `raw/` as it is now. A
+    statement none of whose quotes is there is checked and not stated."""
+    checked = stated = 0
+    for statement in statements:
+        quotes: list[str] = []
+        lexicon: str | None = None
+        for spec in statement.cited:
+            cited, source = _source(spec, raw)
+            quote = source.quote(cited) if cited is not None and source is not None else None
+            if quote is not None and source is not None:
+                quotes.append(quote)
+                lexicon = lexicon or source.text
+        checked += 1
+        if quotes and not unsupported(statement.text, "\n".join(quotes), subject_names=names, source=lexicon):
+            stated += 1
+    return checked, stated
+
+
+def _source(spec: str, raw: dict[str, RawFile]) -> tuple[Cited | None, RawFile | None]:
+    cited = parse_spec(spec)
+    return cited, (raw.get(cited.path) if cited is not None else None)
