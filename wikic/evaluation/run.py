@@ -27,12 +27,13 @@ from wikic.ingest.prose_step import composed_ledger
 from wikic.lint.page_text import PageText
 from wikic.lint.rules._pages import subject_page
 from wikic.lint.run import LintOptions, run_lint
+from wikic.vault.formats.mentions import Mention, read_mentions
 from wikic.vault.layout import require_vault
 from wikic.vault.load import load_vault, walk
 from wikic.vault.model import Note
 from wikic.vault.resolve import fold_name
 from wikic.vault.schema_md import Schema
-from wikic.vault.state import EVAL_PAGES, Compiled, Mentions, read_cache_json, source_ledger, write_cache
+from wikic.vault.state import EVAL_PAGES, Compiled, read_cache_json, source_ledger, write_cache
 
 FORMAT = 1  # the cache's rows; another format, and the cache is made anew
 # lint's rules whose findings on a page are its figures
@@ -103,7 +104,7 @@ def evaluate(context: VaultContext, options: EvalOptions = EvalOptions()) -> Eva
     compiled = Compiled.load(root)
     report = EvalReport(
         str(root), total, ranked(shown),
-        names_waiting=_names_waiting(Mentions.load(root).items),
+        names_waiting=_names_waiting(read_mentions(root)),
         sources=len(compiled.entries),
         sources_drifted=sorted(found.get("raw-drift", Counter())),
         refusals=refusals(compiled.entries, composed),
@@ -169,9 +170,9 @@ def _count(by_reason: Any, into: dict[str, int]) -> None:
                 into[str(reason)] = into.get(str(reason), 0) + n
 
 
-def _names_waiting(items: dict[str, dict[str, Any]]) -> int:
+def _names_waiting(items: dict[str, Mention]) -> int:
     """The names the mentions ledger holds, each once (a name waiting as an entity and as a concept is one)."""
-    return len({str(item.get("name")).casefold() for item in items.values() if item.get("name")})
+    return len({item.name.casefold() for item in items.values() if item.name})
 
 
 def _title(note: Note, path: str) -> str:
