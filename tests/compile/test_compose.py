@@ -154,6 +154,15 @@ def test_a_sentence_its_claims_do_not_support_is_replaced_by_them_as_written(tmp
     assert "Quillstore allows one writer at a time. ^[" in prose
 
 
+def test_a_sentence_with_a_word_its_claims_do_not_hold_is_replaced_by_them_as_written(tmp_path: Path) -> None:
+    sentences = [("Quillstore is a toolbar that keeps one file.", ["Quillstore keeps"]),
+                 ("Quillstore lets one writer at a time write.", ["Quillstore allows"])]
+    root, report = _run(tmp_path, _model(sentences))
+    assert report.composed is not None and report.composed.refused == {"says what its quote does not": 1}
+    prose = _key_facts(root)
+    assert "toolbar" not in prose and "Quillstore keeps the whole database in a single file. ^[" in prose
+    assert "Quillstore lets one writer at a time write. ^[" in prose
+
 def test_a_section_turning_to_another_aspect_starts_a_new_paragraph(tmp_path: Path) -> None:
     sentences = [("Quillstore keeps the whole database in a single file.", ["Quillstore keeps"]),
                  ("¶Quillstore handled 40,000 writes per second and allows one writer at a time.",

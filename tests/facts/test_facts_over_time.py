@@ -78,7 +78,7 @@ def _ingest(root: Path, llm: FakeLLM, *inputs: str) -> IngestReport:
 
 
 POSTGRES = "Since January 2023 Acme runs its platform on PostgreSQL."
-MONGO = "In March 2025 Acme moved its platform to MongoDB."
+MONGO = "In March 2025 Acme moved its platform to MongoDB, which it runs on."
 COCKROACH = "From March 2025 Acme runs its platform on CockroachDB."
 PLANS = {
     "PostgreSQL": [{"entity": "Acme", "fact": {"text": "Acme runs its platform on PostgreSQL", "quote": POSTGRES,

@@ -428,7 +428,7 @@ def test_claims_quoting_frontmatter_or_headers_are_not_written() -> None:
         TRANSCRIPT_PATH,
         "",
         entities=(Entity("uv", "tool", (), "", (
-            Fact("The user wants uv.", "From now on use uv, never pip."),
+            Fact("The user uses uv, never pip.", "From now on use uv, never pip."),
             Fact("The session started on 2026-12-03.", "started: 2026-12-03T06:45:23Z"),
             Fact("The user spoke at 09:20.", "user** · 2026-11-02 09:20"),
         )),),

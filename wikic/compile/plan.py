@@ -24,9 +24,11 @@ class Anchor:
 
 
 # Why a claim is not written: its quote is not in the source, or the quote does not state what the
-# claim says (a number, date, version or name of the claim missing from it).
+# claim says (a number, date, version or name of the claim missing from it; or, beyond a small share, its
+# content words: `text/support.unquoted`).
 NO_QUOTE = "no quote"
 UNSUPPORTED = "unsupported"
+UNQUOTED = "says what its quote does not"
 OFF_SUBJECT = "not about its subject"  # an entity's claim whose passage never names it (`ingest/subjects.py`)
 INVENTED_NAME = "invented name"  # an item whose name the source never writes: counted, with its claims
 REJECTED = "rejected in review"  # what a person rejected in review (`ingest/rejections.py`)
@@ -49,6 +51,7 @@ class Fact:
     anchor: Anchor | None = None  # where the quote is in the source; None: not found
     repaired: bool = False  # the model's quote was snapped to the source span it nearly copied
     missing: tuple[str, ...] = ()  # specifics of the claim its quote does not state
+    unquoted: tuple[str, ...] = ()  # content words of the claim its quote does not hold, past the share allowed
     valid_from: str | None = None  # the interval the source states, as the model proposed it
     valid_to: str | None = None
     replaces: str | None = None  # the id of an existing claim this one is a new value of
@@ -61,7 +64,7 @@ class Fact:
     @property
     def anchored(self) -> bool:
         """Found in the source, supported by its quote and about its subject: the only claims written as fact."""
-        return self.anchor is not None and not self.missing and not self.off_subject
+        return self.anchor is not None and not self.missing and not self.unquoted and not self.off_subject
 
     @property
     def problem(self) -> str | None:
@@ -69,7 +72,9 @@ class Fact:
             return NO_QUOTE
         if self.missing:
             return UNSUPPORTED
-        return OFF_SUBJECT if self.off_subject else None
+        if self.off_subject:
+            return OFF_SUBJECT
+        return UNQUOTED if self.unquoted else None
 
 
 @dataclass(frozen=True)

@@ -3,7 +3,8 @@
 When an ingest changed a page, one model call for that page turns each section's claims into a few
 sentences, each naming the claims it rests on (by their ids). The model proposes; the code decides: a
 sentence stands only when it cites claims of its own section and every number, date, version and name in it
-is in those claims (`support.unsupported`, the rule every claim already met against its quote), it adds
+is in those claims (`support.unsupported`, the rule every claim already met against its quote), so are all
+but a small share of its content words (`support.unquoted`: "a toolbar" no claim says), it adds
 no denial ("not", "never") that none of them holds, and it does not speak of the page itself ("the page",
 "the claim", "the source", when neither its claims nor the subject's name says those words). A refused
 sentence is replaced by its claims as written, and a claim no sentence covers is written as itself, so the
@@ -34,6 +35,7 @@ from typing import Annotated
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from wikic.compile.plan import UNQUOTED  # content words its claims do not hold (`support.unquoted`)
 from wikic.errors import LLMError
 from wikic.llm.cache import ReplyCache
 from wikic.llm.client import LLM
@@ -43,7 +45,7 @@ from wikic.pages.frontmatter import dump_frontmatter
 from wikic.pages.render import clean_text, linkify
 from wikic.text.scripts import UNSPACED
 from wikic.text.sentences import sentence_spans
-from wikic.text.support import unsupported
+from wikic.text.support import unquoted, unsupported
 from wikic.text.terms import negated, statement, tokenize
 from wikic.vault.formats.anchors import ANCHOR
 from wikic.vault.formats.claims import CLAIMS_KEY, Claim, scan
@@ -314,6 +316,8 @@ def _refusal(text: str, cited: list[Claim], own: set[str], subject: Sequence[str
     held = {word.casefold() for word in _PAGE_WORDS.findall("\n".join([said, *subject]))}  # "the LLM wiki pattern"
     if any(word.casefold() not in held for word in _PAGE_WORDS.findall(text)):
         return ABOUT_THE_PAGE
+    if unquoted(text, said, subject_names=subject):
+        return UNQUOTED
     return None
 
 

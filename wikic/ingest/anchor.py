@@ -23,8 +23,8 @@ Small models copy quotes almost verbatim ("Vasquez had spent" becomes "She had s
 found is snapped to the source sentence(s) it nearly copies, when they share nearly all their words and
 the quote states no number, date, version or name the span does not (`wikic/text/specifics.py`): the claim is
 then anchored to the real text, and the fact records that it was repaired. Every anchored claim must also
-be supported by its quote (`support.unsupported`), and an item whose name the source never writes is an
-invention: dropped with its claims, and counted.
+be supported by its quote (`support.unsupported`: its specifics; `support.unquoted`: its content words), and an
+item whose name the source never writes is an invention: dropped with its claims, and counted.
 """
 
 from __future__ import annotations
@@ -47,7 +47,7 @@ from wikic.ingest.subjects import names_subject, refile
 from wikic.ingest.unstated import apart, unstated_spans
 from wikic.text.name_use import ANOTHER_SUBJECT, NOT_THE_SAME, NameUse
 from wikic.text.specifics import specifics
-from wikic.text.support import unsupported
+from wikic.text.support import unquoted, unsupported
 from wikic.text.terms import words
 from wikic.vault import frontmatter
 from wikic.vault.formats import remember_note, transcript
@@ -602,12 +602,13 @@ class _Anchoring:
         return concepts
 
     def comparison(self, c: Comparison) -> Comparison:
-        """`c` with each cell's fact anchored."""
+        """`c` with each cell's fact anchored. A cell is a label of a few words on its axis ("Local
+        experiments"), too short for a share of its words to say anything: its quote must state its specifics."""
         return Comparison(
             c.name,
             c.subjects,
             tuple(
-                Axis(a.axis, tuple(Cell(cell.subject, self.fact(cell.fact, (cell.subject, c.name)))
+                Axis(a.axis, tuple(Cell(cell.subject, self.fact(cell.fact, (cell.subject, c.name), worded=False))
                                    for cell in a.values))
                 for a in c.axes
             ),
@@ -621,7 +622,9 @@ class _Anchoring:
             if dropped & {normalize_name(r.source), normalize_name(r.target)}:
                 tally.invented_claims += 1
                 continue
-            relations.append(Relation(r.source, r.relation, r.target, self.fact(r.fact, (r.source, r.target))))
+            # a relation's words are its label ("developed by"), not the source's: its quote must state its specifics
+            relations.append(Relation(r.source, r.relation, r.target,
+                                      self.fact(r.fact, (r.source, r.target), worded=False)))
         return relations
 
     def memories(self, plan: Plan) -> tuple[list[Memory], list[Memory]]:
@@ -665,9 +668,9 @@ class _Anchoring:
         turn = transcript.turn_at(self.text, anchor.start_line, turns) if anchor is not None and turns else None
         return (turn.when.date(), VIA_TRANSCRIPT) if turn is not None and turn.when is not None else (None, "")
 
-    def fact(self, f: Fact, subject: Iterable[str]) -> Fact:
+    def fact(self, f: Fact, subject: Iterable[str], *, worded: bool = True) -> Fact:
         """`f` anchored: its quote located (or repaired), its claim completed or read as the source's reader
-        would, checked for support, and dated."""
+        would, checked for support (`worded`: its content words too), and dated."""
         index = self.index
         if f.quote not in self.memo:
             found = index.locate(f.quote)
@@ -682,8 +685,11 @@ class _Anchoring:
             said = _closed(clean(said))
             anchor = (index.said_at(said, quote) or anchor) if anchor else None
         missing = tuple(unsupported(said, quote, subject_names=subject, source=self.text)) if anchor else ()
+        beyond = tuple(unquoted(said, quote, subject_names=subject, source=self.text)) \
+            if anchor and worded and not missing else ()
         seen, via = self.observed(anchor)
         return replace(f, text=said, quote=quote, anchor=anchor, repaired=quote != f.quote, missing=missing,
+                       unquoted=beyond,
                        extracted=f.extracted or whole is not None, completed=f.completed or whole is not None,
                        seen=seen, via=via, off_subject=f.off_subject or self.talk(anchor, quote))
 
@@ -756,9 +762,10 @@ class _Anchoring:
         said = clean(said)
         ranked = rank(self.index.sentences(), name_forms(name, aliases), others=self.everyone)
         definition = next((f.sentence for f in ranked if f.defines), None)
+        quotes = "\n".join(f.quote for f in backed)
         if said.strip() and (not named or names_subject(said, name, aliases)) and \
-                not unsupported(said, "\n".join(f.quote for f in backed), subject_names=(name, *aliases),
-                                source=self.text):
+                not unsupported(said, quotes, subject_names=(name, *aliases), source=self.text) and \
+                not unquoted(said, quotes, subject_names=(name, *aliases), source=self.text):
             kept = self._supported_summary(said, backed, definition, name)
             if kept is not None:
                 return kept[0], kept[1], False

@@ -28,7 +28,7 @@ from dataclasses import replace
 from wikic.compile.plan import Entity, Fact
 from wikic.ingest.found_claims import form_at
 from wikic.text.sentences import sentences
-from wikic.text.support import unsupported
+from wikic.text.support import unquoted, unsupported
 from wikic.text.terms import words
 from wikic.vault.names import name_forms, names_in
 
@@ -101,9 +101,10 @@ def refile(entities: Sequence[Entity], source: str, *, conversation: bool = Fals
                 continue
             moved += 1
             other = next(e for e in entities if e.name == target)
-            missing = tuple(unsupported(fact.text, fact.quote, subject_names=(other.name, *other.aliases),
-                                        source=source))
-            kept[target].append(replace(fact, missing=missing))
+            names = (other.name, *other.aliases)
+            missing = tuple(unsupported(fact.text, fact.quote, subject_names=names, source=source))
+            beyond = () if missing else tuple(unquoted(fact.text, fact.quote, subject_names=names, source=source))
+            kept[target].append(replace(fact, missing=missing, unquoted=beyond))
     return [replace(e, facts=tuple(_unique(kept[e.name]))) for e in entities], moved
 
 

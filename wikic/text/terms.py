@@ -50,6 +50,11 @@ def _stem(word: str) -> str:
     return _stemmer.stemWord(word)
 
 
+def stem(word: str) -> str:
+    """An English word's Snowball stem ("running", "runs" and "run" are "run"); other words as they are."""
+    return _stem(word) if word.isascii() and word.isalpha() else word
+
+
 def tokenize(text: str) -> list[str]:
     """Lexical terms of `text`: stemmed non-stop words for alphabetic scripts, character bigrams for CJK,
     and word pairs (adjacent content words) so that a query's phrases outrank scattered word matches."""
