@@ -38,7 +38,7 @@ UNQUOTED_SHARE = 1 / 3
 # Verbs a paraphrase joins facts with, which state nothing a quote must hold ("lets you", "is used to").
 _GLUE = frozenset(stem(w) for w in "allow let enable help make use provide".split())
 _UNSPACED_RUN = re.compile(f"[{UNSPACED}]+")
-# Irregular English verbs, whose forms no suffix stripping joins ("ran" is "run", "kept" is "keep").
+# Irregular English verbs, whose forms no suffix stripping joins ("ran" is "run", "kept" is "keep", "goes" is "go").
 _IRREGULAR = {
     form: base
     for base, forms in {
@@ -46,7 +46,7 @@ _IRREGULAR = {
         "build": "built", "buy": "bought", "choose": "chose chosen", "come": "came", "do": "did done",
         "draw": "drew drawn", "drive": "drove driven", "eat": "ate eaten", "fall": "fell fallen",
         "feel": "felt", "find": "found", "fly": "flew flown", "forget": "forgot forgotten", "get": "got gotten",
-        "give": "gave given", "go": "went gone", "grow": "grew grown", "have": "had", "hear": "heard",
+        "give": "gave given", "go": "goes went gone", "grow": "grew grown", "have": "had", "hear": "heard",
         "hold": "held", "keep": "kept", "know": "knew known", "lead": "led", "leave": "left", "lose": "lost",
         "make": "made", "mean": "meant", "meet": "met", "pay": "paid", "ride": "rode ridden", "rise": "rose risen",
         "run": "ran", "say": "said", "see": "saw seen", "sell": "sold", "send": "sent", "shut": "shut",
