@@ -15,8 +15,9 @@ from library import ingest
 
 from wikic.compile.plan import Concept, Entity, Fact, Plan, Section
 from wikic.ingest.anchor import AnchorIndex, anchor_plan
-from wikic.ingest.found_claims import rank
+from wikic.ingest.found_claims import clean, rank
 from wikic.ingest.pipeline import IngestOptions
+from wikic.pages.render import clean_text
 from wikic.vault.formats.claims import scan
 from wikic.vault.init import init_vault
 from wikic.vault.names import PageNames, base_name, name_forms
@@ -69,6 +70,26 @@ def test_a_name_inside_a_longer_word_is_not_the_name() -> None:
     index = AnchorIndex(VECTORS, "raw/articles/v.md")
     texts = [f.sentence.text for f in rank(index.sentences(), name_forms("Chroma"))]
     assert not any("Chromatic" in t for t in texts) and len(texts) == 2
+
+
+ALIASES = """# Aliases
+
+Obsidian creates the link with the alias as its custom display text, for example `[[Artificial Intelligence|AI]]`.
+Run `wikic lint. --strict` to check it. Obsidian keeps the note.
+"""
+
+
+def test_a_sentence_ending_in_inline_code_is_found_whole_and_a_stop_in_code_ends_none() -> None:
+    texts = [s.text for s in AnchorIndex(ALIASES, "raw/articles/a.md").sentences()]
+    assert texts == [
+        "Obsidian creates the link with the alias as its custom display text, for example "
+        "`[[Artificial Intelligence|AI]]`.",
+        "Run `wikic lint. --strict` to check it.",
+        "Obsidian keeps the note.",
+    ]
+    # as a claim, the code is the code: not a half quote ("for example 'AI"), nor a link with its syntax taken off
+    assert clean(texts[0]).endswith("for example `[[Artificial Intelligence|AI]]`.")
+    assert clean_text(clean(texts[0])) == clean(texts[0])
 
 
 def test_a_name_only_in_a_heading_gets_no_claim_from_it() -> None:

@@ -48,7 +48,6 @@ def index() -> AnchorIndex:
         ("released GPT-4 … called it", (6, 7)),
         ("宣布加息", (11, 11)),  # CJK inside an unspaced run
         ("fullwidth text", (12, 12)),  # NFKC folding
-        ("GPT-4 launch", (4, 4)),
     ],
 )
 def test_quote_is_found_despite_formatting(index, quote, lines):
@@ -68,6 +67,7 @@ def test_quote_is_found_despite_formatting(index, quote, lines):
         "Critics called it a revolution",
         "title: Notes",  # the frontmatter describes the source; it is not what the source says
         "Notes GPT-4 launch",  # nor does a quote run from it into the text
+        "GPT-4 launch",  # a heading labels what follows it; it says nothing
     ],
 )
 def test_quote_not_in_the_source_is_unanchored(index, quote):
@@ -511,6 +511,36 @@ def test_claims_quoting_code_or_a_callout_title_are_not_written() -> None:
     )),))
     facts = [f for e in anchor_plan(plan, HELP).entities for f in e.facts]
     assert [f.anchor for f in facts] == [None, None, Anchor(HELP_PATH, 3, 3)]
+
+
+BACKLINKS = ("# Backlinks\n"
+             "\n"
+             "## Show backlinks\n"  # 3
+             "\n"
+             "## Where the panel lives\n"  # 5
+             "\n"
+             "The Backlinks plugin displays the backlinks for the active tab.\n"  # 7
+             "Open the Command palette and run the Backlinks: Show backlinks command.\n")  # 8
+
+
+def test_a_heading_is_quoted_by_no_claim_and_a_claim_of_two_words_is_no_claim() -> None:
+    plan = Plan("raw/articles/backlinks.md", "", entities=(Entity("Backlinks", "product", (), "", (
+        Fact("Show backlinks", "Show backlinks"),  # the heading's words, written again in the text
+        Fact("The Backlinks panel lives where the panel lives.", "## Where the panel lives"),
+        Fact("The Backlinks plugin displays the backlinks for the active tab.",
+             "The Backlinks plugin displays the backlinks for the active tab."),
+    )),), comparisons=(Comparison("Backlinks vs search", ("Backlinks", "Search"), (
+        Axis("Opened from", (Cell("Backlinks", Fact("Command palette", "Command palette")),)),)),))
+    done = anchor_plan(plan, BACKLINKS)
+    facts = [f for e in done.entities for f in e.facts]
+    # the heading is a label: the two-word claim is found only in the text's command, and is still no statement
+    assert [(str(f.anchor), f.problem) for f in facts] == [
+        ("raw/articles/backlinks.md:L8", "not a statement"), ("None", "no quote"),
+        ("raw/articles/backlinks.md:L7", None)]
+    assert done.dropped().get("not a statement") == 1
+    # a table's cell may be a word or two
+    (cell,) = done.comparisons[0].axes[0].values
+    assert cell.fact.anchored
 
 
 # -- a quote the source writes more than once --------------------------------------------------------------

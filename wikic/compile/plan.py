@@ -33,6 +33,7 @@ OFF_SUBJECT = "not about its subject"  # an entity's claim whose passage never n
 INVENTED_NAME = "invented name"  # an item whose name the source never writes: counted, with its claims
 REJECTED = "rejected in review"  # what a person rejected in review (`ingest/rejections.py`)
 HELD = "held in review"  # not in the part of a proposal accepted (`ingest/gate.py`): it waits there
+FRAGMENT = "not a statement"  # a claim of a word or two ("Show backlinks"): a label, not something said
 REFUSED_NAME = "no subject"  # an item named by a word the source does not use as a name (`text/name_use.py`)
 # A page summary is model text too: one whose specifics no anchored quote of its item states is replaced by
 # the item's first anchored claim (or left out), and counted under this reason.
@@ -60,11 +61,13 @@ class Fact:
     extracted: bool = False  # the source's own sentence, found by code for a name the model could not quote
     completed: bool = False  # the model's claim, cut inside a sentence, made that whole sentence (and `extracted`)
     off_subject: bool = False  # filed under an entity its passage of the source never names
+    fragment: bool = False  # too short to say anything (`FRAGMENT`)
 
     @property
     def anchored(self) -> bool:
         """Found in the source, supported by its quote and about its subject: the only claims written as fact."""
-        return self.anchor is not None and not self.missing and not self.unquoted and not self.off_subject
+        return (self.anchor is not None and not self.missing and not self.unquoted and not self.off_subject
+                and not self.fragment)
 
     @property
     def problem(self) -> str | None:
@@ -72,6 +75,8 @@ class Fact:
             return NO_QUOTE
         if self.missing:
             return UNSUPPORTED
+        if self.fragment:
+            return FRAGMENT
         if self.off_subject:
             return OFF_SUBJECT
         return UNQUOTED if self.unquoted else None

@@ -45,6 +45,7 @@ from wikic.ingest.session_project import GENERIC_FORMS, session_project, to_proj
 from wikic.ingest.standing import FOUND_IMPORTANCE, INSTRUCTION, USER, kind_told, opens_a_rule, said_by_user
 from wikic.ingest.subjects import names_subject, refile
 from wikic.ingest.unstated import apart, unstated_spans
+from wikic.text.code_spans import CodeSpans
 from wikic.text.name_use import ANOTHER_SUBJECT, NOT_THE_SAME, NameUse
 from wikic.text.specifics import specifics
 from wikic.text.support import unquoted, unsupported
@@ -70,6 +71,7 @@ _LINK_TARGET = re.compile(r"\]\([^)\n]*\)|<https?://[^>\s]*>")
 _ELLIPSIS = re.compile(r"\[?(?:\.\s*\.\s*\.|…)\]?")
 
 MIN_WORDS = 2  # a one-word "quote" would anchor almost anywhere and support nothing
+MIN_STATEMENT = 3  # words a claim needs to say something: "Show backlinks" is a label, not a claim
 MAX_GAP_WORDS = 250  # how far apart the parts of an elided quote may be
 REPAIR_SIMILARITY = 0.8  # share of words a near-copy must have in common with the span it is snapped to
 COMPLETION_WORDS = 20  # at most this many words added to a claim cut off inside its sentence (`completed`)
@@ -142,6 +144,7 @@ class AnchorIndex:
         self._every = " " + " ".join(every) + " " if self._left_out else self._joined
         self._words = folded
         self._text = text
+        self._code = CodeSpans(text)
         self._sentence_bounds: list[tuple[int, int]] | None = None
         self._sentence_list: list[Sentence] | None = None
         self._word_pos: list[int] = []
@@ -305,6 +308,8 @@ class AnchorIndex:
             out: list[tuple[int, int]] = []
             start = 0
             for match in _SENTENCE_END.finditer(self._text):
+                if self._code.around(match.start()) is not None:
+                    continue  # "`a. b`": a full stop in code ends no sentence
                 end = bisect.bisect_left(self._starts, match.start())
                 if end > start:
                     out.append((start, end - 1))
@@ -338,7 +343,9 @@ class AnchorIndex:
                 prefix = self._text[self._text.rfind("\n", 0, start) + 1 : start].lstrip()
                 if prefix.startswith(("#", "|")):
                     continue
-                end = closing(self._text, self._ends[last])
+                end = self._ends[last]
+                code = self._code.around(end)
+                end = closing(self._text, code[1] if code is not None else end)  # never inside a code span
                 out.append(Sentence(first, last, tuple(self._words[first : last + 1]), self._text[start:end]))
             self._sentence_list = out
         return self._sentence_list
@@ -703,7 +710,12 @@ class _Anchoring:
         return turn is not None and narration(quote, turn.speaker)
 
     def facts(self, items: Iterable[Fact], *subject: str) -> tuple[Fact, ...]:
-        return tuple(self.fact(f, subject) for f in items)
+        """A page's claims anchored; one of a word or two is a label, no claim (a table's cell may be one)."""
+        out = []
+        for f in items:
+            done = self.fact(f, subject)
+            out.append(replace(done, fragment=True) if sum(1 for _ in words(done.text)) < MIN_STATEMENT else done)
+        return tuple(out)
 
     def real(self, name: str, aliases: Iterable[str] = ()) -> bool:
         """The source writes the name, or another form of it ("ChromaDB" for "Chroma")."""

@@ -1,7 +1,7 @@
 """What a Markdown source holds that states nothing, so no quote is anchored to it: its fenced code blocks
-(an example, a command, a program's output: shown, not said), the title lines of its callouts (`> [!warning]
-Interoperability`: a label over what the callout says) and its comments (`<!-- ... -->`, `%% ... %%`: hidden
-from its reader).
+(an example, a command, a program's output: shown, not said), its headings and the title lines of its callouts
+(`## Show backlinks`, `> [!warning] Interoperability`: labels over what follows) and its comments
+(`<!-- ... -->`, `%% ... %%`: hidden from its reader).
 
 A fence may sit inside a quote or a callout (`> ```md`) or a list item (indented); it ends at its closing
 fence (the same character, at least as many, nothing after) or where its quote ends. A fence never closed
@@ -22,11 +22,12 @@ _FENCE = re.compile(r"((?:[ \t]*>)*)[ \t]*(`{3,}|~{3,})(.*)")
 _QUOTE_MARKERS = re.compile(r"(?:[ \t]*>)*")
 _CALLOUT_TITLE = re.compile(r"(?:[ \t]*>)+[ \t]*\[![^\]\n]+\][-+]?")
 _BLOCK_COMMENT = re.compile(r" {0,3}(<!--|%%)")
+_HEADING = re.compile(r" {0,3}#{1,6}(?:[ \t]|$)")
 
 
 def unstated_spans(text: str, start: int = 0) -> list[tuple[int, int]]:
-    """The character spans of `text` from `start` on that state nothing (fenced code, callout titles,
-    comments), in order and apart."""
+    """The character spans of `text` from `start` on that state nothing (fenced code, headings, callout
+    titles, comments), in order and apart."""
     code: list[tuple[int, int]] = []
     titles: list[tuple[int, int]] = []
     fence: tuple[int, str, int] | None = None  # (where it opened, its run of ` or ~, how deep in quotes)
@@ -49,7 +50,7 @@ def unstated_spans(text: str, start: int = 0) -> list[tuple[int, int]]:
         opening = _FENCE.fullmatch(line)
         if opening and not (opening.group(2)[0] == "`" and "`" in opening.group(3)):
             fence = (at, opening.group(2), _depth(opening.group(1)))
-        elif ">" in line and _CALLOUT_TITLE.match(line):
+        elif (">" in line and _CALLOUT_TITLE.match(line)) or ("#" in line and _HEADING.match(line)):
             titles.append((at, end))
         at = end + 1
     return apart(code + titles + _comments(text, start, code))

@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
+from wikic.text.code_spans import outside_code
 from wikic.text.common_words import common_word, function_word
 
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
@@ -28,15 +29,8 @@ def clean_text(text: str, limit: int = 1000) -> str:
     text = " ".join(text.split())
     if len(text) > limit:
         text = text[: limit - 1].rstrip() + "…"
-    out, last = [], 0
-    for code in _CODE_SPAN.finditer(text):
-        out += [_plain(text[last : code.start()]), code.group(0)]
-        last = code.end()
-    out.append(_plain(text[last:]))
-    return re.sub(r"^[#>\-+*=|~_]+\s*", "", "".join(out))  # no heading, quote, list, table, fence or rule first
-
-
-_CODE_SPAN = re.compile(r"(?<!`)`(?!`)[^`]+(?<!`)`(?!`)")  # one backtick each side, something between
+    text = outside_code(text, _plain)
+    return re.sub(r"^[#>\-+*=|~_]+\s*", "", text)  # no heading, quote, list, table, fence or rule first
 
 
 def _plain(text: str) -> str:

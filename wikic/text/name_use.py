@@ -25,6 +25,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from wikic.text.code_spans import blank_code
 from wikic.text.common_words import VERY_COMMON, common_word, function_word, kind_noun, singular
 from wikic.text.extract import source_aliases, source_title
 from wikic.text.reader_text import reader_text
@@ -61,7 +62,6 @@ _HEADING = re.compile(r"^\s*#{1,6}\s+(.*?)\s*#*\s*$")
 # what may stand between a sentence's start and its first word: quotes, brackets, emphasis
 _OPENING = set("\"'“‘«([*_`")
 _QUOTES = set("\"“‘«")  # a word after an opening quote is capitalised as a quotation's first word, not as a name
-_CODE_SPAN = re.compile(r"(`+)[^`\n]+?\1(?!`)")
 _ENDS = set(".!?:;。！？：；")
 
 
@@ -103,7 +103,7 @@ def _read(text: str) -> _Read:
             fenced = fence.group(1)
             prose.append("")
         else:
-            shown = _CODE_SPAN.sub(lambda m: " " * len(m.group(0)), reader_text(line))
+            shown = blank_code(reader_text(line))
             heading = _HEADING.match(shown)
             if heading:
                 headings.append(heading.group(1))

@@ -11,6 +11,8 @@ from __future__ import annotations
 import posixpath
 import re
 
+from wikic.text.code_spans import code_spans
+
 # ![[file.svg#icon]], ![[Note]]: what an embed shows is not words of the sentence
 _EMBED = re.compile(r"!\[\[[^\[\]\n]*\]\]")
 # [[target|label]], [[target#heading]], [[target]]: the label, else the target's name (a heading after " > ")
@@ -19,7 +21,6 @@ _IMAGE = re.compile(r"!\[[^\[\]\n]*\]\([^()\n]*\)")
 _MD_LINK = re.compile(r"\[([^\[\]\n]*)\]\([^()\n]*\)")
 _AUTOLINK = re.compile(r"<(https?://[^>\s]*)>")
 _EMPHASIS = re.compile(r"\*\*|__|~~|==|(?<!\w)[*_](?=\w)|(?<=\w)[*_](?!\w)")
-_CODE = re.compile(r"(`+)[^`\n]+?\1(?!`)")
 _CALLOUT_MARK = re.compile(r"^(\s*>\s*)\[![^\]\n]*\][-+]?", re.MULTILINE)
 # a link the text was cut inside of, at its end: "using [[Internal links|internal", "see [the docs](https://"
 _CUT_WIKILINK = re.compile(r"(!?)\[\[([^\[\]\n]*)\Z")
@@ -45,9 +46,9 @@ def reader_text(text: str) -> str:
     """`text` with its Markdown syntax as a reader of the rendered page sees it (line breaks kept); code spans
     are kept whole and untouched."""
     out, last = [], 0
-    for code in _CODE.finditer(text):
-        out += [_outside_code(text[last : code.start()], start=last == 0), code.group(0)]
-        last = code.end()
+    for start, end in code_spans(text):
+        out += [_outside_code(text[last:start], start=last == 0), text[start:end]]
+        last = end
     out.append(_outside_code(text[last:], end=True, start=last == 0))
     return "".join(out)
 

@@ -15,6 +15,7 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
+from wikic.text.code_spans import outside_code
 from wikic.vault.comments import replace_comments
 from wikic.vault.formats.anchors import strip_anchors
 from wikic.vault.formats.markers import block
@@ -63,10 +64,15 @@ def plain_line(text: str) -> str:
     text = _without_callouts(text)
     text = strip_anchors(text)
     text = _CLAIM_ID.sub(" ", text)
-    text = _WIKILINK.sub(lambda m: m.group(2) if m.group(2) else posixpath.basename(m.group(1).split("#")[0]), text)
-    text = _MD_LINK.sub(lambda m: m.group(1), text)
+    text = outside_code(text, _links_read)
     text = " ".join(line.lstrip("> ").removeprefix("- ") for line in text.split("\n"))
     return " ".join(_BLOCK_ID.sub("", text).split())
+
+
+def _links_read(text: str) -> str:
+    """Link syntax taken off `text`: a link reads as its label, or its target's name."""
+    text = _WIKILINK.sub(lambda m: m.group(2) if m.group(2) else posixpath.basename(m.group(1).split("#")[0]), text)
+    return _MD_LINK.sub(lambda m: m.group(1), text)
 
 
 def safe_line(text: str) -> str:

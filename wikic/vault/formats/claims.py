@@ -41,6 +41,7 @@ from functools import lru_cache
 from itertools import pairwise
 from urllib.parse import unquote
 
+from wikic.text.code_spans import outside_code
 from wikic.vault.formats.anchors import ANCHOR, first_cited
 from wikic.vault.formats.dates import VIA_CAPTURED, VIAS, partial
 from wikic.vault.formats.markers import BEGIN, block, end_line
@@ -107,12 +108,13 @@ def is_claim_id(value: str) -> bool:
 def normal_text(text: str) -> str:
     """A claim's words as compared: link syntax, case and spacing aside (two claims that say the same
     thing in the same words are one value, not a contradiction)."""
-    return _SPACES.sub(" ", _WIKILINK.sub(lambda m: m.group(1), text)).strip().rstrip(".").casefold()
+    return _SPACES.sub(" ", plain_text(text)).strip().rstrip(".").casefold()
 
 
 def plain_text(text: str) -> str:
-    """A claim's text without link syntax (`[[acme|Acme]]` -> `Acme`), for answers and JSON."""
-    return _WIKILINK.sub(lambda m: m.group(1), text)
+    """A claim's text without link syntax (`[[acme|Acme]]` -> `Acme`), for answers and JSON; a link quoted in
+    code (`` `[[AI]]` ``) is code, kept as written."""
+    return outside_code(text, lambda part: _WIKILINK.sub(lambda m: m.group(1), part))
 
 
 @dataclass(frozen=True)
