@@ -92,6 +92,16 @@ def test_a_sentence_ending_in_inline_code_is_found_whole_and_a_stop_in_code_ends
     assert clean_text(clean(texts[0])) == clean(texts[0])
 
 
+def test_a_step_leading_into_its_example_is_no_claim_and_an_escaped_bracket_ends_no_sentence() -> None:
+    text = ("# Link notes\n\nIn this step you link two notes using the \\[\\[double bracket syntax\\]\\].\n\n"
+            "1. Create another note with the name \"Law of Inertia\" with the following text:\n\n"
+            "   > The Law of Inertia is one of the laws.\n")
+    index = AnchorIndex(text, "raw/articles/link-notes.md")
+    said = [s.text for s in index.sentences()]
+    assert said[0] == "In this step you link two notes using the \\[\\[double bracket syntax\\]\\]."
+    assert rank(index.sentences(), name_forms("Law of Inertia")) == []
+
+
 def test_a_name_only_in_a_heading_gets_no_claim_from_it() -> None:
     plan = anchor_plan(Plan("raw/articles/v.md", "", entities=(entity("Index choices"),)), VECTORS.replace(
         "All three use", "## Index choices\n\nAll three use"))

@@ -543,6 +543,37 @@ def test_a_heading_is_quoted_by_no_claim_and_a_claim_of_two_words_is_no_claim() 
     assert cell.fact.anchored
 
 
+TUTORIAL = ("# Link notes\n"
+            "\n"
+            "1. Create a note with the name \"Three laws of motion\":\n"  # 3
+            "\n"
+            "   > The laws of motion are three laws stated by Isaac Newton.\n"  # 5: the text to type
+            "\n"
+            "2. Create another note with the name \"Law of Inertia\" with the following text:\n"  # 7
+            "\n"
+            "   > The Law of Inertia is one of the \\[\\[Three laws of motion\\]\\]\n"  # 9
+            "   > and it holds.\n"  # 10: the same example
+            "3. Press the left square bracket twice on your keyboard.\n"  # 11
+            "   > [!note] Links\n"  # 12: a callout in a step says something
+            "   > A link to a missing note is shown muted.\n"  # 13
+            "\n"
+            "> Newton stated the laws of motion in 1687.\n")  # 15: a quote of the text, not of a step
+
+
+def test_the_examples_a_tutorials_steps_quote_state_nothing() -> None:
+    index = AnchorIndex(TUTORIAL, "raw/articles/link-notes.md")
+    assert index.locate("The laws of motion are three laws stated by Isaac Newton.") is None
+    assert index.locate("The Law of Inertia is one of the") is None
+    assert index.locate("and it holds") is None
+    assert index.locate("A link to a missing note is shown muted.") == Anchor("raw/articles/link-notes.md", 13, 13)
+    assert index.locate("Newton stated the laws of motion in 1687.") == Anchor("raw/articles/link-notes.md", 15, 15)
+    assert index.locate("Press the left square bracket twice") == Anchor("raw/articles/link-notes.md", 11, 11)
+    # a step that leads into its example ends with a colon: it is no claim alone
+    leads = [s.text for s in index.sentences() if s.introduces]
+    assert leads == ['Create a note with the name "Three laws of motion"',
+                     'Create another note with the name "Law of Inertia" with the following text']
+
+
 # -- a quote the source writes more than once --------------------------------------------------------------
 
 SIDEBAR = ("# Outgoing links\n"

@@ -346,7 +346,9 @@ class AnchorIndex:
                 end = self._ends[last]
                 code = self._code.around(end)
                 end = closing(self._text, code[1] if code is not None else end)  # never inside a code span
-                out.append(Sentence(first, last, tuple(self._words[first : last + 1]), self._text[start:end]))
+                introduces = self._text[end : end + 1] == ":"
+                out.append(Sentence(first, last, tuple(self._words[first : last + 1]), self._text[start:end],
+                                    introduces))
             self._sentence_list = out
         return self._sentence_list
 

@@ -12,7 +12,8 @@ marks them (`by=sentence` in the claim's comment), and the support rule holds by
 Ranking: a sentence whose words the model's own (failed) quote nearly copies comes first, then one that
 defines the subject ("X is a …", "X, an …", "X是一个…"), one that starts with the name (the name is its
 subject), one that states specifics (numbers, versions), and one that names few other things; earlier in
-the source breaks ties. Headings, table rows and the source's frontmatter are no sentences.
+the source breaks ties. Headings, table rows and the source's frontmatter are no sentences, and one that ends
+with a colon ("Create a note with the following text:") leads into what follows and is no claim alone.
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ NEAR_COPY = 0.5  # share of words the model's quote has in common with a sentenc
 
 _CLOSING = ".!?。！？…\"'”’»」』)"
 # what closes the markup a sentence's last words are in: emphasis marks, a link's end with its target
-_CLOSING_MARKUP = re.compile(r"\]\([^()\s]*\)|\]\]|[*_~=\]]")
+_CLOSING_MARKUP = re.compile(r"\]\([^()\s]*\)|\]\]|\\\]|[*_~=\]]")  # `\]`: an escaped bracket
 # What a definition says right after the name: "is a", "was an", "is one of", "(BM25), a ..."
 _DEFINES = re.compile(
     r"^\s*(?:\([^)]{1,80}\)\s*)?(?:,\s*(?:an?|the)\s+[^,]{3,120},\s*)?(?:is|are|was|were)\s+(?:an?|one|the)\b"
@@ -52,6 +53,7 @@ class Sentence:
     last: int
     words: tuple[str, ...]
     text: str
+    introduces: bool = False  # it ends with a colon: it leads into a list or an example, and says nothing alone
 
 
 @dataclass(frozen=True)
@@ -103,7 +105,7 @@ def rank(
     tried_words = [[w for w, _, _ in words(q)] for q in tried if q.strip()]
     out: list[Found] = []
     for order, sentence in enumerate(sentences):
-        if not MIN_WORDS <= len(sentence.words) <= MAX_WORDS:
+        if not MIN_WORDS <= len(sentence.words) <= MAX_WORDS or sentence.introduces:
             continue
         hits = [(at, form) for form in forms if (at := form_at(sentence.words, form)) is not None]
         if not hits:

@@ -1,7 +1,8 @@
 """What a Markdown source holds that states nothing, so no quote is anchored to it: its fenced code blocks
 (an example, a command, a program's output: shown, not said), its headings and the title lines of its callouts
-(`## Show backlinks`, `> [!warning] Interoperability`: labels over what follows) and its comments
-(`<!-- ... -->`, `%% ... %%`: hidden from its reader).
+(`## Show backlinks`, `> [!warning] Interoperability`: labels over what follows), its comments
+(`<!-- ... -->`, `%% ... %%`: hidden from its reader) and the quotes indented under a list's steps (a
+tutorial's "Create a note with the following text:", then the text to type: an example, not a statement).
 
 A fence may sit inside a quote or a callout (`> ```md`) or a list item (indented); it ends at its closing
 fence (the same character, at least as many, nothing after) or where its quote ends. A fence never closed
@@ -23,17 +24,26 @@ _QUOTE_MARKERS = re.compile(r"(?:[ \t]*>)*")
 _CALLOUT_TITLE = re.compile(r"(?:[ \t]*>)+[ \t]*\[![^\]\n]+\][-+]?")
 _BLOCK_COMMENT = re.compile(r" {0,3}(<!--|%%)")
 _HEADING = re.compile(r" {0,3}#{1,6}(?:[ \t]|$)")
+_LIST_ITEM = re.compile(r"[ \t]*(?:[-*+]|\d{1,9}[.)])[ \t]+\S")
+_NESTED_QUOTE = re.compile(r"[ \t]{2,}>")  # a quote indented under a list item: a step's example
 
 
 def unstated_spans(text: str, start: int = 0) -> list[tuple[int, int]]:
     """The character spans of `text` from `start` on that state nothing (fenced code, headings, callout
-    titles, comments), in order and apart."""
+    titles, comments, the examples a list's steps quote), in order and apart."""
     code: list[tuple[int, int]] = []
     titles: list[tuple[int, int]] = []
     fence: tuple[int, str, int] | None = None  # (where it opened, its run of ` or ~, how deep in quotes)
+    examples: list[tuple[int, int]] = []
+    in_item = False  # the lines read last belong to a list item
+    quoted: bool | None = None  # the quote indented under it is an example (None: no such quote open)
     at = start
     for line in text[start:].split("\n"):
         end = at + len(line)
+        if fence is None:
+            in_item, quoted = _step_example(line, in_item, quoted)
+            if quoted:
+                examples.append((at, end))
         if fence is not None:
             opened, run, depth = fence
             if _depth(line) < depth:
@@ -53,7 +63,22 @@ def unstated_spans(text: str, start: int = 0) -> list[tuple[int, int]]:
         elif (">" in line and _CALLOUT_TITLE.match(line)) or ("#" in line and _HEADING.match(line)):
             titles.append((at, end))
         at = end + 1
-    return apart(code + titles + _comments(text, start, code))
+    return apart(code + titles + examples + _comments(text, start, code))
+
+
+def _step_example(line: str, in_item: bool, quoted: bool | None) -> tuple[bool, bool | None]:
+    """Whether the text is in a list item after `line`, and whether `line` is in a quote indented under one:
+    a tutorial's "Create a note with the following text:" and the text to type, which the source shows and
+    does not state. A callout there (`> [!note]`) says something, and is read as text."""
+    if not line.strip():
+        return in_item, quoted
+    if in_item and _NESTED_QUOTE.match(line):
+        if quoted is None:
+            quoted = not _CALLOUT_TITLE.match(line)
+        return True, quoted
+    if _LIST_ITEM.match(line):
+        return True, None
+    return in_item and line[:1] in (" ", "\t"), None
 
 
 def _depth(line: str) -> int:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from wikic.text.code_spans import outside_code
+from wikic.text.code_spans import CodeSpans, outside_code
 from wikic.text.common_words import common_word, function_word
 
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
@@ -33,11 +33,16 @@ def clean_text(text: str, limit: int = 1000) -> str:
     return re.sub(r"^[#>\-+*=|~_]+\s*", "", text)  # no heading, quote, list, table, fence or rule first
 
 
+_BARE_BACKSLASH = re.compile(r"\\(?![!\"#%'()*+,\-./:;=?@\[\]_{|}~])")
+
+
 def _plain(text: str) -> str:
     """Text outside code spans, escaped so it opens nothing."""
     text = _OPEN_RUNS.sub(_single, text)
     text = text.replace("](", "] (").replace("]:", "] :")  # no Markdown link, nor a reference definition
-    text = text.replace("\\", "\\\\")  # a model's backslash must not escape the escapes below
+    # a backslash must not escape the escapes below; one escaping other punctuation (`\[\[` in a source's
+    # prose) is the Markdown escape its reader saw, kept so the bracket shows and opens nothing
+    text = _BARE_BACKSLASH.sub(r"\\\\", text)
     text = text.replace("<", "&lt;").replace(">", "&gt;").replace("`", "'").replace("$", "\\$")
     return text.replace("^[", "^ [")
 
@@ -69,7 +74,8 @@ def linkify(text: str, names: dict[str, str], *, skip: set[str] | None = None, l
     link targets used. A name links only where the text names it, as a whole word: never a function word
     ("the", "it"); a name that is also an ordinary word ("Go", "Rust", "Swift") only as written, capitalised,
     where no sentence starts ("…written in Rust", not "Go compiles fast" nor "go through"); never inside an
-    existing link, nor a name joined to more of a token ("qwen3-embedding", "qwen3:8b", "config.go").
+    existing link or a code span, nor a name joined to more of a token ("qwen3-embedding", "qwen3:8b",
+    "config.go").
     """
     used: set[str] = set()
     if not names or not text:
@@ -82,11 +88,14 @@ def linkify(text: str, names: dict[str, str], *, skip: set[str] | None = None, l
     alternatives = "|".join(re.escape(n) for n in candidates)
     pattern = re.compile(rf"(?<![\w\[|])(?<!\w-)({alternatives})(?![\w\]]|[-:./]\w)", re.IGNORECASE)
     by_fold = {n.lower(): n for n in candidates}
+    code = CodeSpans(text)
     out = []
     last = 0
     for m in pattern.finditer(text):
         if len(used) >= limit:
             break
+        if code.around(m.start()) is not None:
+            continue  # code shows what it holds: a link there would be its syntax, not a link
         name = next((n for n in (m.group(1), by_fold[m.group(1).lower()]) if n in names), by_fold[m.group(1).lower()])
         target = names[name]
         if target in used or target in skip:
