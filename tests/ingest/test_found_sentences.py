@@ -270,3 +270,16 @@ def test_a_run_that_leaves_more_names_waiting_than_pages_says_what_to_try(tmp_pa
     again = ingest(root, IngestOptions(inputs=[str(tmp_path / "vectors.md")], use_palace=False, lint_after=False,
                                        force=True), llm=llm)
     assert len(again.created) == 4 and again.advice() is None
+
+
+def test_a_sentence_opening_with_a_pronoun_is_found_only_for_the_subject_of_the_one_before() -> None:
+    text = ("# Outgoing links\n\nOutgoing links is a core plugin that shows links from the active note. It's similar "
+            "to the Backlinks plugin, which instead shows incoming links to the active note.\n\n"
+            "Backlinks is a core plugin too. It lists the notes that link to the active note.\n")
+    index = AnchorIndex(text, "raw/articles/outgoing-links.md")
+    backlinks = [f.sentence.text for f in rank(index.sentences(), name_forms("Backlinks"))]
+    assert backlinks == ["Backlinks is a core plugin too."]
+    # "It lists…" names no form of Backlinks, so it is not found at all; one that does and follows its name is
+    index = AnchorIndex(text.replace("It lists the notes", "It lists the Backlinks of the notes"), "raw/x.md")
+    assert [f.sentence.text for f in rank(index.sentences(), name_forms("Backlinks"))] == [
+        "Backlinks is a core plugin too.", "It lists the Backlinks of the notes that link to the active note."]

@@ -70,6 +70,8 @@ def test_what_the_text_uses_as_a_name_is_a_subject(notes: NameUse, name: str) ->
     ("Brightline", PART_OF_A_NAME),  # written only inside "Brightline Sync" and "Brightline Labs"
     ("obsidian-icon-links-going-out.svg", FILE_NAME),
     ("Attachments/diagram.png", FILE_NAME),
+    ("Settings#Excluded files", FILE_NAME),  # a link's target with its heading
+    ("Core plugins|plugin", FILE_NAME),  # a link with its label
     ("Search can always", NOT_A_TERM),
     ("Gemmy", None),  # written only in code: a word no list knows is not refused for that
 ])

@@ -9,6 +9,9 @@ anchored claim from a source, it takes the source's sentences that write the nam
 is the sentence and whose quote is the sentence itself. They are the source's words, not the model's: a page
 marks them (`by=sentence` in the claim's comment), and the support rule holds by construction.
 
+A sentence opening with a pronoun ("It's similar to the Backlinks plugin…") is about what the sentence before
+it is about: it is found for a name only when that sentence opens with the name.
+
 Ranking: a sentence whose words the model's own (failed) quote nearly copies comes first, then one that
 defines the subject ("X is a …", "X, an …", "X是一个…"), one that starts with the name (the name is its
 subject), one that states specifics (numbers, versions), and one that names few other things; earlier in
@@ -30,6 +33,9 @@ from wikic.text.terms import words
 MAX_FOUND = 3  # sentences kept per name and source: a page gets the gist, not the source
 MIN_WORDS = 4  # shorter is a fragment ("Chroma." under a list), not a claim
 MAX_WORDS = 80  # longer is a paragraph the splitter could not cut (a list without full stops)
+# a sentence opening with one of these is about what the sentence before it is about
+_BACK_REFERENCE = frozenset({"it", "its", "they", "their", "them", "this", "these", "those", "he", "she", "his",
+                             "her", "它", "其", "他", "她", "这"})
 NEAR_COPY = 0.5  # share of words the model's quote has in common with a sentence it was meant to copy
 
 _CLOSING = ".!?。！？…\"'”’»」』)"
@@ -110,6 +116,9 @@ def rank(
         hits = [(at, form) for form in forms if (at := form_at(sentence.words, form)) is not None]
         if not hits:
             continue
+        if sentence.words[0] in _BACK_REFERENCE and not (
+                order and any(form_at(sentences[order - 1].words, form) == 0 for form in forms)):
+            continue  # "It's similar to the Backlinks plugin…": about what the sentence before is about
         at, form = min(hits)
         defines = _defines(sentence, at, form)
         copied = max(

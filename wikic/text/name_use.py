@@ -49,7 +49,7 @@ ALIAS_REASONS = (NOT_THE_SAME, ANOTHER_SUBJECT, ANOTHER_PAGE)
 
 _FILE = re.compile(
     r"\.(?:png|jpe?g|gif|svg|webp|bmp|ico|tiff?|pdf|md|txt|csv|json|ya?ml|html?|mp[34]|wav|ogg|webm|mov|zip|"
-    r"canvas|base)(?:#\w+)?$|[/\\]",
+    r"canvas|base)(?:#\w+)?$|[/\\|]|[^\s#]#[^\s#]",  # "Settings#Excluded files": a link's target, no name
     re.IGNORECASE,
 )
 _WORD = re.compile(r"[^\W\d_][\w'’-]*|\d[\w.-]*", re.UNICODE)
