@@ -63,7 +63,7 @@ LAYERS: list[tuple[str, str, set[str]] | str] = [
       "progress", "settings", "text", "vault"}),
     ("review", "a run kept as a proposal: shown, accepted in whole or in part, or rejected for good",
      {"compile", "context", "errors", "ingest", "lint", "llm", "pages", "palace", "progress", "query", "vault"}),
-    ("evaluation", "how good the vault is: its figures checked by code, per page and whole, and a health score",
+    ("evaluation", "the quality report: figures checked by code, per page and whole, a score",
      {"__init__", "compile", "context", "errors", "facts", "hubs", "ingest", "lint", "llm", "pages", "progress",
       "settings", "text", "vault"}),
     ("status", "what the vault holds and how it stands",
@@ -163,6 +163,12 @@ def test_the_architecture_lists_the_layers_of_the_table() -> None:
     found = re.search(r"<!-- layers: begin -->\n(.*?)\n<!-- layers: end -->", text, re.DOTALL)
     assert found is not None, "ARCHITECTURE.md has no layer list between its markers"
     assert found.group(1) == render(), "run `python tests/test_layers.py` and paste its table into ARCHITECTURE.md"
+
+
+
+def test_the_architecture_page_is_read_in_minutes() -> None:
+    # the map, the layers, the glossary and the rules; what is detail belongs in the docstrings of its package
+    assert len(ARCHITECTURE.read_bytes()) <= 12 * 1024
 
 
 if __name__ == "__main__":
