@@ -26,7 +26,7 @@ from wikic.text.tokens import estimate_messages, estimate_tokens
 
 # A reply: a JSON object, raw reply text (may be invalid on purpose), an exception to raise,
 # or a function of the messages returning one of those.
-Reply = Mapping[str, Any] | str | BaseException | Callable[[Sequence[Mapping[str, str]]], Any]
+Reply = Mapping[str, Any] | str | BaseException | Callable[[list[dict[str, str]]], Any]
 
 
 @dataclass(frozen=True)

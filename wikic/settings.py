@@ -116,6 +116,8 @@ PROVIDERS = {
 # How search combines dense and BM25 evidence (see wikic/palace/hybrid.py).
 Fusion = Literal["calibrated", "convex", "rrf"]
 FUSIONS: tuple[str, ...] = get_args(Fusion)
+# How extraction asks the model for a source's plan (LLMSettings.strategy).
+Strategy = Literal["auto", "single", "two-pass"]
 
 
 def _header_safe_key(value: object) -> object:
@@ -276,7 +278,7 @@ class LLMSettings(_Endpoint):
     max_output_tokens: int = Field(4096, ge=16, le=MAX_TOKENS)
     # How extraction asks: one call for the whole plan ("single"), names first and then their claims
     # ("two-pass", for small local models), or "auto" (single, switching per endpoint when plans come back thin).
-    strategy: Literal["auto", "single", "two-pass"] = "auto"
+    strategy: Strategy = "auto"
     # After an ingest, one call per changed page writes its claims as checked prose (`compile/prose.py`);
     # false keeps the claim lists.
     compose: bool = True

@@ -53,9 +53,9 @@ def _view(tmp_path: Path, n: int, *, long: bool, linked: bool = True) -> HubView
                          f"{'a scale nobody has measured yet, ' * (4 if long else 1)}{i}?\n- Who runs it?\n")
     mentions = {f"entity:n{i}": Mention("entity", f"Name {i} " + ("x" * 100 if long else ""), (), "",
                                         {f"raw/articles/a{i}.md": Said()}) for i in range(500)}
-    links = ", ".join(f"[[{stems[k]}|{'A long label ' * (8 if long else 1)}]]" for k in range(40))
+    log_links = ", ".join(f"[[{stems[k]}|{'A long label ' * (8 if long else 1)}]]" for k in range(40))
     log = "\n".join(row(dt.date(2026, 11, 1), "ingest", f"[[sources/s{k}|Source {k}]]",
-                        f"created {links}; updated {links}; 40,000 tokens") for k in range(50))
+                        f"created {log_links}; updated {log_links}; 40,000 tokens") for k in range(50))
     vault = Vault(tmp_path, schema, files, notes)
     return HubView(tmp_path, schema, vault, planned, {}, mentions, read_rows(log))
 

@@ -15,7 +15,7 @@ from wikic.ingest.extract.signals import name_signals
 from wikic.ingest.extract.windows import split_chunks
 from wikic.ingest.plan_model import CLAIMS_SCHEMA_NAME, NAMES_SCHEMA_NAME, SCHEMA_NAME
 from wikic.llm.client import OpenAICompatible
-from wikic.settings import LLMSettings, Settings
+from wikic.settings import LLMSettings, Settings, Strategy
 
 TEXT = """# Local vector stores
 
@@ -33,7 +33,7 @@ class Source:
     title: str = "Local vector stores"
 
 
-def settings(strategy: str = "auto") -> Settings:
+def settings(strategy: Strategy = "auto") -> Settings:
     return Settings(llm=LLMSettings(strategy=strategy, concurrency=1, max_output_tokens=512))
 
 

@@ -22,7 +22,7 @@ from wikic.ingest.extract.run import extract_plan
 from wikic.ingest.pipeline import IngestOptions
 from wikic.ingest.plan_model import MAX_ENTITIES, NAMES_SCHEMA_NAME, SCHEMA_NAME
 from wikic.ingest.report import render_report
-from wikic.settings import LLMSettings, Settings
+from wikic.settings import LLMSettings, Settings, Strategy
 
 NAMES = ["Zarvik", "Quenlo", "Brastel", "Movrane", "Tellig", "Oskuna", "Pildor", "Vantrel", "Coraxe", "Dulmin",
          "Ferrowe", "Gastrin", "Hovalt", "Jirrex"]
@@ -61,7 +61,7 @@ def names_first(messages: Sequence[Mapping[str, str]]) -> Any:
                       for n in asked]}
 
 
-def settings(strategy: str) -> Settings:
+def settings(strategy: Strategy) -> Settings:
     return Settings(llm=LLMSettings(strategy=strategy, concurrency=1))
 
 

@@ -35,7 +35,8 @@ def test_structured_call_against_a_real_endpoint(tmp_path):
         {"role": "user", "content": "What is the capital of France? Answer with the city name in `city`."},
     ]
     result = ask(llm, messages, Capital, schema_name="capital", max_tokens=64)
-    assert isinstance(result.value.city, str) and result.value.city
+    assert isinstance(result.value.city, str)
+    assert result.value.city
     assert result.usage.calls >= 1 and result.usage.prompt_tokens > 0
     assert llm.response_mode in ("json_schema", "json_schema_portable", "json_object")
     llm.close()

@@ -131,7 +131,7 @@ def test_a_key_no_header_can_carry_is_refused_by_name_and_never_shown(tmp_path, 
     assert said.count("(from environment variable OPENAI_API_KEY)") == 2
     assert key not in said and repr(key)[1:-1] not in said and key[3:7] not in said
     with pytest.raises(ValueError) as raw:  # as a traceback would print it
-        LLMSettings(api_key=key)  # type: ignore[arg-type]
+        LLMSettings(api_key=key)
     assert key[3:7] not in str(raw.value)
 
 

@@ -172,10 +172,12 @@ def test_stdio_server_tools(mcp_wiki: QueryWiki, tmp_path: Path) -> None:
                 tools = {t.name: t for t in (await session.list_tools()).tools}
                 assert set(tools) == ALL_TOOLS
                 for name, tool in tools.items():
-                    assert tool.description
+                    assert tool.description and tool.annotations, name
                     assert bool(tool.annotations.read_only_hint) == (name in READ_ONLY), name
-                assert tools["query"].annotations.open_world_hint is True
-                assert tools["file_note"].annotations.destructive_hint is False
+                query, file_note = tools["query"].annotations, tools["file_note"].annotations
+                assert query and file_note
+                assert query.open_world_hint is True
+                assert file_note.destructive_hint is False
 
                 error, text = await call(session, "search", {"query": "Who is the CEO of OpenAI?", "k": 3}, timings)
                 assert not error and "entities/openai.md" in text and "read_page" in text

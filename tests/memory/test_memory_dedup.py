@@ -106,9 +106,11 @@ def test_a_page_of_many_items_has_each_items_name_and_denial_worked_out_once_a_r
 
     from wikic.memory import merge
     from wikic.pages.blocks import digest
+    from wikic.text.terms import negated
     from wikic.vault.formats.markers import begin_line, end_line
     from wikic.vault.formats.memory_items import MemoryItem, block_key, render_items
     from wikic.vault.formats.mentions import MemoryRow
+    from wikic.vault.names import normalize_name
 
     items = [MemoryItem("persona", dt.date(2026, 1, 1 + i % 28), f"The user keeps notebook {i} on the shelf.",
                         (f"raw/transcripts/s{i}.md:L3",)) for i in range(60)]
@@ -120,7 +122,6 @@ def test_a_page_of_many_items_has_each_items_name_and_denial_worked_out_once_a_r
     new.append(MemoryRow("persona", "The user keeps notebook 7 on the shelf.", "raw/transcripts/n.md:L20", 0.5,
                          "2026-02-02"))
     calls = {"name": 0, "denial": 0}
-    normalize_name, negated = merge.normalize_name, merge.negated
 
     def counted_name(text: str) -> str:
         calls["name"] += 1
@@ -132,7 +133,7 @@ def test_a_page_of_many_items_has_each_items_name_and_denial_worked_out_once_a_r
 
     monkeypatch.setattr(merge, "normalize_name", counted_name)
     monkeypatch.setattr(merge, "negated", counted_denial)
-    vectors = {}
+    vectors: dict[str, np.ndarray] = {}
 
     def embed(texts: list[str]) -> np.ndarray:  # each text its own direction: nothing is alike but itself
         for text in texts:

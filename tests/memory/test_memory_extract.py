@@ -22,15 +22,15 @@ from wikic.ingest.plan_model import (
     TranscriptPlan,
 )
 from wikic.llm.schema import strict_schema
-from wikic.settings import LLMSettings, Settings
+from wikic.settings import LLMSettings, Settings, Strategy
 
 
-def settings(strategy: str) -> Settings:
+def settings(strategy: Strategy) -> Settings:
     return Settings(llm=LLMSettings(strategy=strategy, concurrency=1, max_output_tokens=1024))
 
 
 @pytest.mark.parametrize("strategy", ["single", "two-pass"])
-def test_both_strategies_bring_back_anchored_dated_memories(strategy: str) -> None:
+def test_both_strategies_bring_back_anchored_dated_memories(strategy: Strategy) -> None:
     session = Session(
         "s",
         "Billing",

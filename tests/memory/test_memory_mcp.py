@@ -61,8 +61,11 @@ def test_memory_tools_over_stdio(tmp_path: Path) -> None:
                 async with stdio_client(params, errlog=errlog) as (read, write), ClientSession(read, write) as session:
                     await session.initialize()
                     tools = {t.name: t for t in (await session.list_tools()).tools}
-                    assert tools["wake_up"].annotations.read_only_hint and tools["recall"].annotations.read_only_hint
-                    assert not tools["confirm_lesson"].annotations.idempotent_hint
+                    wake_up, recall = tools["wake_up"].annotations, tools["recall"].annotations
+                    confirm = tools["confirm_lesson"].annotations
+                    assert wake_up and recall and confirm
+                    assert wake_up.read_only_hint and recall.read_only_hint
+                    assert not confirm.idempotent_hint
 
                     brief = text_of(await session.call_tool("wake_up", {"budget": 400}))
                     assert "- 2026-11-02 · Use uv for every Python project, never pip." in brief
@@ -80,6 +83,7 @@ def test_memory_tools_over_stdio(tmp_path: Path) -> None:
                     bad = await session.call_tool("recall", {"kind": "opinion"})
                     assert bad.is_error and "unknown memory kind" in text_of(bad)
 
+                    done = ""
                     for _ in (1, 2):
                         done = text_of(
                             await session.call_tool(
@@ -102,8 +106,8 @@ def test_memory_tools_over_stdio(tmp_path: Path) -> None:
                     found = text_of(await session.call_tool("recall", {"kind": "instruction", "subject": "Ana"}))
                     assert found.startswith("1 memory (best first):\n- [instruction] ") and PORTUGUESE in found, found
                     assert "[[ana]]" in found
-                    none = text_of(await session.call_tool("recall", {"kind": "persona", "subject": "Remember"}))
-                    assert none.startswith("No memory matches"), none
+                    nothing = text_of(await session.call_tool("recall", {"kind": "persona", "subject": "Remember"}))
+                    assert nothing.startswith("No memory matches"), nothing
 
         anyio.run(session_run)
 
