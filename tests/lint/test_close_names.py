@@ -4,15 +4,16 @@ same: a lint after an edit does not compare each broken link's target with every
 from __future__ import annotations
 
 import datetime as dt
+import difflib
 import json
 import os
+from collections.abc import Iterable
 from pathlib import Path
 
 import pytest
 from library import run_lint
 from testkit import make_vault, page
 
-from wikic.lint import close_names
 from wikic.lint.run import LintOptions
 from wikic.vault.state import CLOSE_NAMES, state_file
 
@@ -38,13 +39,13 @@ def edit(path: Path) -> None:
 def compared(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """The targets compared with the vault's names (difflib asked), run by run."""
     seen: list[str] = []
-    close = close_names.difflib.get_close_matches
+    close = difflib.get_close_matches
 
-    def spy(word: str, *args: object, **kwargs: object) -> list[str]:
+    def spy(word: str, possibilities: Iterable[str], n: int = 3, cutoff: float = 0.6) -> list[str]:
         seen.append(word)
-        return close(word, *args, **kwargs)  # type: ignore[arg-type]
+        return close(word, possibilities, n, cutoff)
 
-    monkeypatch.setattr(close_names.difflib, "get_close_matches", spy)
+    monkeypatch.setattr(difflib, "get_close_matches", spy)
     return seen
 
 

@@ -27,7 +27,7 @@ def _vault(tmp_path: Path, pages: dict[str, str]) -> Path:
 
 
 def _findings(root: Path) -> list[tuple[str, str, str]]:
-    report = run_lint(root, LintOptions(use_cache=False, select=["ordinary-name", "unsourced-alias"]))
+    report = run_lint(root, LintOptions(use_cache=False, select=("ordinary-name", "unsourced-alias")))
     return [(f.rule, f.path, f.target or "") for f in report.findings]
 
 

@@ -20,6 +20,7 @@ from typer.testing import CliRunner
 
 from wikic import __version__
 from wikic.cli import app
+from wikic.context import VaultContext
 from wikic.lint.render import _gh_escape
 from wikic.lint.run import LintOptions
 
@@ -568,7 +569,7 @@ def test_fix_leaves_a_file_that_changed_after_the_repairs_were_planned(
     page_path = root / "entities/t.md"
     planned = fix.plan_fixes
 
-    def plan_then_edit(vault: Path, findings: list[Any], today: Any = None) -> list[Any]:
+    def plan_then_edit(vault: VaultContext, findings: list[Any], today: Any = None) -> list[Any]:
         changes = planned(vault, findings)
         # a person's editor saves the page (it takes no lock) after the repairs were planned from it
         page_path.write_text(page_path.read_text() + "\nA line added meanwhile.\n")
@@ -591,7 +592,7 @@ def test_fix_leaves_a_file_that_changed_after_the_repairs_were_planned(
 
 
 def test_fix_keeps_crlf_line_ends(tmp_path: Path) -> None:
-    files = {
+    files: dict[str, str | bytes] = {
         **CLEAN,
         "entities/sam-altman.md": page("Sam Altman", body="[[a]] [[b]]\n"),
         "entities/t.md": page("T", body="x [[Sam Altman]] y\n").replace("\n", "\r\n").encode(),

@@ -119,7 +119,7 @@ def test_a_cached_resolution_is_kept_only_where_no_changed_file_can_change_it(
                  if n not in (".", "..")}
         return {p: FileInfo(p, 1, 1) for p in {*files, *(posixpath.join(folder, "note.md") for folder, _ in links)}}
 
-    notes = {}
+    notes: dict[str, Note] = {}
     for folder, target in links:
         path = posixpath.join(folder, "note.md")
         old = notes.get(path)

@@ -484,7 +484,7 @@ FRONTMATTER_CASES = [
     pytest.param(page("E", tags=None), [fm(E, 1)], id="tags-missing"),
     pytest.param(page("E", sources=None), [fm(E, 1), fm(E, None, "warning")], id="sources-missing"),
     pytest.param(page(""), [fm(E, 2)], id="title-empty"),
-    pytest.param(page(["E"]), [fm(E, 2)], id="title-a-list"),
+    pytest.param(page(["E"]), [fm(E, 2)], id="title-a-list"),  # type: ignore[arg-type]  # a title of the wrong type
     pytest.param(page("E", created="last week"), [fm(E, 3)], id="created-not-a-date"),
     pytest.param(page("E", updated="2026-02-30"), [fm(E, 4)], id="updated-impossible-date"),
     pytest.param(
@@ -496,7 +496,7 @@ FRONTMATTER_CASES = [
     pytest.param(page("E", tags=["rag", "nope"]), [fm(E, 6)], id="tag-outside-taxonomy"),
     pytest.param(page("E", tags=["RAG", "Tooling"]), [], id="tags-case-insensitive"),
     pytest.param(page("E", tags=["#rag"]), [fm(E, 6, "warning")], id="tag-written-with-hash"),
-    pytest.param(page("E", tags=[3]), [fm(E, 6)], id="tag-not-text"),
+    pytest.param(page("E", tags=[3]), [fm(E, 6)], id="tag-not-text"),  # type: ignore[list-item]  # a tag of the wrong type
     pytest.param(
         page("E", sources="raw/articles/source-a.md"), [fm(E, 8), fm(E, 8, "warning")], id="sources-not-a-list"
     ),
@@ -1227,7 +1227,7 @@ def test_raw_drift_without_a_ledger(tmp_path: Path) -> None:
 
 
 def test_plain_vault_skips_schema_rules_and_lints_links_in_every_note(tmp_path: Path) -> None:
-    files = {
+    files: dict[str, str | bytes] = {
         "Home.md": "# Home\n\n[[Projects/Plan]] [[Ideas]] [[Nowhere]]\n",
         "Projects/Plan.md": "---\ntags: [whatever\n---\n[[Home]]\n",  # invalid YAML: a schema rule, skipped
         "Ideas.md": "No frontmatter, capital letters, no index. [[Home#Missing]]\n",
@@ -1322,7 +1322,8 @@ def test_select_and_ignore(tmp_path: Path) -> None:
 def test_unknown_rule_is_a_usage_error_listing_the_known_rules(tmp_path: Path, option: str) -> None:
     root = make_vault(tmp_path, BASE)
     with pytest.raises(UsageError) as info:
-        run_lint(root, LintOptions(**{option: ("orphan-page", "no-such-rule")}))
+        asked: dict[str, Any] = {option: ("orphan-page", "no-such-rule")}
+        run_lint(root, LintOptions(**asked))
     assert info.value.exit_code == 2
     assert info.value.message == f"unknown rule(s) for --{option}: no-such-rule"
     assert info.value.hint == "known rules: " + ", ".join(sorted(RULES))
