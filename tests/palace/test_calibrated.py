@@ -11,6 +11,7 @@ from library import open_palace, sync
 from wikic.palace import search
 from wikic.palace.hybrid import Retrieval, exact_cosines
 from wikic.palace.manifest import DrawerRecord, FileRecord, Manifest
+from wikic.palace.palace import Palace
 
 
 def _manifest(tmp_path: Path, texts: dict[str, str]) -> Manifest:
@@ -83,7 +84,7 @@ def test_the_search_beam_is_wide_and_an_older_palace_gets_it_at_its_next_write(t
     assert new.ef_search() == EF_SEARCH
 
 
-def _vector_rows(palace) -> int:  # type: ignore[no-untyped-def]
+def _vector_rows(palace: Palace) -> int:
     return int(palace.manifest._db.execute("SELECT count(*) FROM vectors").fetchone()[0])
 
 

@@ -7,6 +7,7 @@ import hashlib
 from pathlib import Path
 
 import numpy as np
+import pytest
 from hypothesis import given, settings, strategies as st
 
 from wikic.palace import bm25
@@ -21,7 +22,8 @@ steps = st.lists(st.tuples(st.sampled_from(PATHS), texts), min_size=1, max_size=
 
 
 def _drawers(path: str, version: list[str]) -> tuple[FileRecord, list[DrawerRecord], list[str]]:
-    drawers, seen = [], {}
+    drawers: list[DrawerRecord] = []
+    seen: dict[str, int] = {}
     for ordinal, text in enumerate(version):
         digest = hashlib.sha256(text.encode()).hexdigest()
         dup = seen[digest] = seen.get(digest, -1) + 1
@@ -53,7 +55,9 @@ def _state(manifest: Manifest) -> tuple[object, ...]:
 
 @settings(max_examples=60, deadline=None)
 @given(history=steps)
-def test_updates_leave_the_manifest_the_last_versions_make(tmp_path_factory, history) -> None:  # type: ignore[no-untyped-def]
+def test_updates_leave_the_manifest_the_last_versions_make(
+    tmp_path_factory: pytest.TempPathFactory, history: list[tuple[str, list[str]]]
+) -> None:
     folder: Path = tmp_path_factory.mktemp("manifest")
     updated, fresh = Manifest(folder / "updated.sqlite3"), Manifest(folder / "fresh.sqlite3")
     last: dict[str, list[str]] = {}

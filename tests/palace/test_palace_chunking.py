@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from pathlib import Path
+
 from wikic.embed import make_embedder
 from wikic.pages.blocks import render_block
 from wikic.palace.chunking import chunk_document, make_document
@@ -136,7 +139,7 @@ def test_the_bookkeeping_of_memories_is_left_out_of_what_is_embedded() -> None:
     assert lessons.embed_text.endswith("- 2026-11-02 · Hops add bitterness.")
 
 
-def test_search_snippets_show_no_anchor_or_marker(make_vault) -> None:  # type: ignore[no-untyped-def]
+def test_search_snippets_show_no_anchor_or_marker(make_vault: Callable[..., Path]) -> None:
     from library import open_palace, sync
 
     from wikic.palace import search

@@ -9,17 +9,19 @@ from typing import Any
 
 import chromadb
 import pytest
+from chromadb.api.shared_system_client import SharedSystemClient
 from library import open_palace, sync, update_paths
 
 from wikic.errors import LockTimeout, PalaceError
 from wikic.palace import search
 
 
-def _chroma_ids(vault: Path) -> dict[str, dict]:
+def _chroma_ids(vault: Path) -> dict[str, dict[str, Any]]:
     client = chromadb.PersistentClient(path=str(vault / ".wikic" / "palace"))
     got = client.get_collection("wikic_drawers").get(include=["metadatas"])
-    chromadb.api.client.SharedSystemClient.clear_system_cache()
-    return dict(zip(got["ids"], got["metadatas"], strict=True))
+    SharedSystemClient.clear_system_cache()
+    assert got["metadatas"] is not None
+    return {drawer: dict(metadata) for drawer, metadata in zip(got["ids"], got["metadatas"], strict=True)}
 
 
 def test_first_sync_indexes_pages_and_raw_sources_but_not_special_files(vault: Path) -> None:
@@ -112,7 +114,7 @@ def test_a_paragraph_added_at_the_end_rewrites_no_other_drawer(vault: Path) -> N
             written.append(ids)
             update(ids, metadatas)
 
-        palace.store.update_metadata = recording  # type: ignore[method-assign]
+        palace.store.update_metadata = recording
         report = palace.update_paths([page])
         assert report.drawers_embedded == 1 and written == []
         assert palace.manifest.file_records(["entities/anthropic.md"])[

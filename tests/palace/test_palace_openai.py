@@ -9,6 +9,7 @@ import threading
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -32,7 +33,7 @@ def _vector(text: str, dim: int) -> list[float]:
 
 class StandIn:
     def __init__(self) -> None:
-        self.requests: list[dict] = []
+        self.requests: list[dict[str, Any]] = []
         self.auth: list[str] = []
         outer = self
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib
 from pathlib import Path
+from typing import Any
 
 import pytest
 from library import open_palace, sync
@@ -11,6 +12,7 @@ from library import open_palace, sync
 from wikic.errors import UsageError
 from wikic.palace import search, search_batch
 from wikic.palace.hybrid import Retrieval
+from wikic.text.terms import tokenize
 
 
 @pytest.fixture
@@ -97,10 +99,10 @@ def test_filters_hold_when_the_unfiltered_pool_is_too_small(indexed: Path, monke
     search_module = importlib.import_module("wikic.palace.hybrid")
     monkeypatch.setattr(search_module, "OVERFETCH", 0.005)  # 0.005 x 200: one drawer unfiltered
     with open_palace(indexed) as palace:
-        calls: list[dict] = []
+        calls: list[dict[str, Any]] = []
         real_query = palace.store.query
 
-        def spy(vector, n, ids=None, where=None, refresh=True):  # type: ignore[no-untyped-def]
+        def spy(vector, n, ids=None, where=None, refresh=True):
             calls.append({"n": n, "ids": ids, "where": where})
             return real_query(vector, n, ids=ids, where=where, refresh=refresh)
 
@@ -142,7 +144,7 @@ def test_a_bounded_query_reads_only_its_rarest_terms(indexed: Path) -> None:
         full = lex.lexical(query)
         assert lex.lexical(query, postings=10_000) == full  # a bound nothing reaches changes nothing
         counts: dict[tuple[int, int], int] = {}
-        tids = bm25.known_term_ids(lex._db, bm25.tokenize(query))
+        tids = bm25.known_term_ids(lex._db, tokenize(query))
         chosen = bm25.rarest(lex._db, tids, 8, counts)
         df = {t: lex._db.execute("SELECT count(*) FROM postings WHERE tid=?", (tid,)).fetchone()[0]
               for t, tid in tids.items()}

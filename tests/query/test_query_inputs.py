@@ -7,13 +7,13 @@ from pathlib import Path
 import pytest
 from querykit import QueryWiki, write_settings
 from standin_openai import StandinServer
-from typer.testing import CliRunner
+from typer.testing import CliRunner, Result
 
 from wikic.cli import app
 from wikic.vault.init import init_vault
 
 
-def run(root: Path, *args: str) -> object:
+def run(root: Path, *args: str) -> Result:
     return CliRunner().invoke(app, [*args, "--vault", str(root)], catch_exceptions=False)
 
 

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import datetime as dt
+from typing import Any
 
 import yaml
 from library import ingest, run_lint, search_vault
 from querykit import LATER_SOURCE, QueryWiki, as_json, question_of
 
 from wikic.ingest.pipeline import IngestOptions
+from wikic.lint.finding import Finding
 from wikic.lint.run import LintOptions
 from wikic.pages.blocks import digest, find_block
 from wikic.pages.fingerprint import page_fingerprint
@@ -17,12 +19,12 @@ QUESTION = "Who is the CEO of OpenAI?"
 PAGE = "queries/who-is-the-ceo-of-openai.md"
 
 
-def frontmatter(text: str) -> dict:
+def frontmatter(text: str) -> dict[str, Any]:
     return yaml.safe_load(text.split("---\n")[1])
 
 
-def lint(wiki: QueryWiki, **kwargs: object) -> list:
-    return run_lint(wiki.root, LintOptions(use_cache=False, **kwargs)).findings  # type: ignore[arg-type]
+def lint(wiki: QueryWiki, **kwargs: Any) -> list[Finding]:
+    return run_lint(wiki.root, LintOptions(use_cache=False, **kwargs)).findings
 
 
 def test_save_files_a_query_page_linked_from_what_it_cites(wiki: QueryWiki) -> None:
@@ -45,7 +47,8 @@ def test_save_files_a_query_page_linked_from_what_it_cites(wiki: QueryWiki) -> N
     # each cited page links back, in a compiler-owned block
     openai = wiki.read("entities/openai.md")
     assert "## Asked about" in openai
-    assert "- [[who-is-the-ceo-of-openai|Who is the CEO of OpenAI?]]" in find_block(openai, "asked")[3]
+    asked = find_block(openai, "asked")
+    assert asked is not None and "- [[who-is-the-ceo-of-openai|Who is the CEO of OpenAI?]]" in asked[3]
     # index.md, log.md
     index = wiki.read("index.md")
     assert "## Queries\n*1 page*\n- [[who-is-the-ceo-of-openai]] — Sam Altman is the CEO of OpenAI." in index
@@ -169,7 +172,8 @@ def test_refresh_keeps_hand_edits_outside_the_answer_block(wiki: QueryWiki) -> N
     after = wiki.read(PAGE)
     assert "My note above." in after and "## My follow-up\n\nAsk about the board too." in after
     assert "tool" in frontmatter(after)["tags"]
-    assert "Sam Altman leads OpenAI [[openai]]." in find_block(after, "answer")[3]
+    answer = find_block(after, "answer")
+    assert answer is not None and "Sam Altman leads OpenAI [[openai]]." in answer[3]
     assert list(frontmatter(after)["cited"]) == ["entities/openai.md"]
 
 
