@@ -37,10 +37,10 @@ from wikic.context import VaultContext  # noqa: E402
 from wikic.ingest.pipeline import IngestOptions, ingest  # noqa: E402
 from wikic.lint.run import LintOptions, run_lint  # noqa: E402
 from wikic.text.common_words import function_word  # noqa: E402
+from wikic.vault.formats.mentions import read_mentions  # noqa: E402
 from wikic.vault.frontmatter import split_page  # noqa: E402
 from wikic.vault.init import init_vault  # noqa: E402
 from wikic.vault.names import normalize_name  # noqa: E402
-from wikic.vault.state import Mentions  # noqa: E402
 
 SOURCES = REPO / "bench" / "names_sources"
 PAGE_FOLDERS = ("entities", "concepts", "comparisons")
@@ -69,7 +69,7 @@ def measure(root: Path, report: Any, expected: dict[str, Any], seconds: float) -
     entities: dict[str, list[str]] = expected.get("entities", {})
     ordinary = {_key(w) for w in expected.get("ordinary", [])}
     form_of = {_key(f): subject for subject, forms in entities.items() for f in [subject, *forms]}
-    waiting = [str(e.get("name", "")) for e in Mentions.load(root).items.values()]
+    waiting = [m.name for m in read_mentions(root).values()]
     named = {_key(t) for t, _, _ in pages.values()} | {_key(a) for _, al, _ in pages.values() for a in al}
     found = sorted(s for s, forms in entities.items()
                    if any(_key(f) in named | {_key(w) for w in waiting} for f in [s, *forms]))
