@@ -131,3 +131,17 @@ def test_calibrate_reports_the_judges_accuracy_per_label(vault: Path) -> None:
     # the support rate is shown with the calibration of the same judge beside it
     summary = judge_vault(VaultContext(vault), JudgeOptions(sample=10), llm=_judge(lambda s: "supported"))
     assert summary.calibration == pytest.approx(result.accuracy)
+
+
+def test_eval_shows_the_last_verdicts_with_their_interval_and_the_judges_calibration(vault: Path) -> None:
+    from wikic.evaluation import EvalOptions, evaluate, render
+
+    context = VaultContext(vault)
+    assert evaluate(context).judged is None  # never judged: no such section
+    judge_vault(context, JudgeOptions(sample=20), llm=_judge(lambda s: "supported" if len(s) % 2 else "partly"))
+    report = evaluate(context, EvalOptions())
+    assert report.judged is not None and report.judged.judged == 20
+    line = next(x for x in render(report, "text").splitlines() if x.strip().startswith("judged"))
+    assert "20 by judge-model: supported" in line and "95 % interval" in line
+    assert "judge not calibrated (wikic eval --calibrate)" in line
+    assert json.loads(render(report, "json"))["judged"]["interval"] == list(report.judged.interval or ())

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Annotated
 
 import typer
@@ -34,6 +35,19 @@ def register(app: typer.Typer) -> None:
             typer.Option("--out", "-o", metavar="FILE",
                          help="Write the report to FILE inside the vault (not raw/, .wikic/ or a page folder)."),
         ] = None,
+        judge: Annotated[
+            bool, typer.Option("--judge", help="The [llm] model judges each claim and cited sentence "
+                                               "against its quotes first; its verdicts are kept in .wikic/.")
+        ] = False,
+        sample: Annotated[
+            int | None,
+            typer.Option("--sample", metavar="N", min=1, help="With --judge: judge N of them, drawn at random "
+                                                               "(seeded), and give the rate's 95 % interval."),
+        ] = None,
+        calibrate: Annotated[
+            bool, typer.Option("--calibrate", help="Measure the judge on the labelled claim-quote pairs shipped "
+                                                   "with wikic, and report its accuracy per label.")
+        ] = False,
     ) -> None:
         """Report how good the wiki is, for the vault and each page, from files alone (no model call).
 
@@ -43,6 +57,9 @@ def register(app: typer.Typer) -> None:
         refused by reason, and one health score out of 100 (docs/eval.md gives its formula).
 
         Exit code 0, or 1 when --min-score N is given and the vault scores below N; 2 on a usage error.
+
+        --judge asks a model whether each claim and cited sentence says what its quotes say (--sample N: N of
+        them); the support rate is shown with its 95 % interval and the judge's accuracy from --calibrate.
 
         Example: wikic eval --vault my-wiki --format markdown --out reports/eval.md
         """
@@ -55,7 +72,18 @@ def register(app: typer.Typer) -> None:
         fmt = "json" if json_output else fmt
         if fmt not in FORMATS:
             raise UsageError(f"unknown format '{fmt}'", hint=f"use one of: {', '.join(FORMATS)}")
-        report = evaluate(VaultContext(resolve_vault(vault)), EvalOptions(page=page, out=out))
+        if sample is not None and not judge:
+            raise UsageError("--sample goes with --judge", hint="wikic eval --judge --sample 40")
+        if calibrate:
+            from wikic.evaluation.judge import calibrate as run_calibration
+            from wikic.evaluation.render import render_calibration
+
+            result = run_calibration(VaultContext(resolve_vault(vault)))
+            say(json.dumps(result.to_dict(), indent=2) if fmt == "json" else render_calibration(result),
+                as_json=fmt == "json")
+            raise typer.Exit(0)
+        report = evaluate(VaultContext(resolve_vault(vault)),
+                          EvalOptions(page=page, out=out, judge=judge, sample=sample))
         text = render(report, fmt)
         if report.out is not None:
             say(f"wrote {save_report(report, text)}", err=True)

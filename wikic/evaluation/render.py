@@ -7,8 +7,12 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
-from wikic.evaluation.report import EvalReport, Figures, PageRow, Refusals
+from wikic.evaluation.report import EvalReport, Figures, JudgeSummary, PageRow, Refusals
+
+if TYPE_CHECKING:
+    from wikic.evaluation.judge import Calibration
 
 FORMATS = ("text", "json", "markdown")
 WORST = 10  # pages the text lists (the Markdown report lists every page below 100)
@@ -105,8 +109,7 @@ def render_text(report: EvalReport) -> str:
     lines += [f"  {what:<{width}}  {said}" for what, said in rows]
     if report.judged is not None:
         j = report.judged
-        rate = "—" if j.support_rate is None else f"{100 * j.support_rate:.1f} %"
-        lines.append(f"  {'judged':<{width}}  {j.judged} by {j.model}: supported {rate}")
+        lines.append(f"  {'judged':<{width}}  {j.judged} by {j.model}: {judged_line(j)}")
     if len(report.pages) == 1:
         row = report.pages[0]
         lines += ["", f"{row.path} ({row.title}): health {_score(row.score)} / 100"]
@@ -152,3 +155,24 @@ def render_markdown(report: EvalReport, link: Callable[[PageRow], str] | None = 
         lines += ["| page | health | what pulls it down |", "|---|---|---|"]
         lines += [f"| {link(row)} | {_score(row.score)} | {_cell(_weak(row))} |" for row in worst]
     return "\n".join(lines) + "\n"
+
+
+def judged_line(j: JudgeSummary) -> str:
+    """The support rate with its 95 % interval, and beside it the judge's accuracy on the calibration set."""
+    rate = "—" if j.support_rate is None else f"{100 * j.support_rate:.1f} %"
+    interval = f" (95 % interval {100 * j.interval[0]:.1f}–{100 * j.interval[1]:.1f} %)" if j.interval else ""
+    verdicts = ", ".join(f"{n} {verdict}" for verdict, n in j.verdicts.items())
+    calibrated = (f"judge's accuracy on the calibration set {100 * j.calibration:.1f} %" if j.calibration is not None
+                  else "judge not calibrated (wikic eval --calibrate)")
+    return f"supported {rate}{interval}; {verdicts}; {calibrated}"
+
+
+def render_calibration(result: Calibration) -> str:
+    """`wikic eval --calibrate`'s report: the judge's accuracy on each label of the calibration set."""
+    accuracy = result.accuracy
+    lines = [f"judge {result.model}: {'—' if accuracy is None else f'{100 * accuracy:.1f} %'} right on "
+             f"{result.pairs} labelled pairs"]
+    width = max((len(label) for label in result.total), default=0)
+    lines += [f"  {label:<{width}}  {result.right.get(label, 0)} of {n} ({100 * result.right.get(label, 0) / n:.0f} %)"
+              for label, n in result.total.items() if n]
+    return "\n".join(lines)

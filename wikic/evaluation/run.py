@@ -21,6 +21,7 @@ from wikic import __version__
 from wikic.context import VaultContext
 from wikic.errors import UsageError
 from wikic.evaluation import checks
+from wikic.evaluation.judge import JudgeOptions, judge_vault, saved_summary
 from wikic.evaluation.report import EvalReport, Figures, PageRow, Refusals, ranked
 from wikic.evaluation.saved import report_path
 from wikic.ingest.prose_step import composed_ledger
@@ -45,6 +46,8 @@ class EvalOptions:
     page: str | None = None  # only this page's row (its path, file name or title); the vault's figures stay whole
     today: dt.date | None = None  # "as of" date for lint's rules that depend on it
     out: str | None = None  # where the rendered report is to be written (`saved.report_path`), checked first
+    judge: bool = False  # a model judges the claims and cited sentences first (`evaluation/judge.py`)
+    sample: int | None = None  # with `judge`: that many of them, drawn at random (seeded)
 
 
 def evaluate(context: VaultContext, options: EvalOptions = EvalOptions()) -> EvalReport:
@@ -109,6 +112,10 @@ def evaluate(context: VaultContext, options: EvalOptions = EvalOptions()) -> Eva
         sources_drifted=sorted(found.get("raw-drift", Counter())),
         refusals=refusals(compiled.entries, composed),
     )
+    if options.judge:
+        report.judged = judge_vault(context, JudgeOptions(sample=options.sample, page=options.page))
+    else:
+        report.judged = saved_summary(root)
     report.out = out_path
     report.seconds = time.perf_counter() - started
     return report

@@ -4,8 +4,8 @@ with the words that decide it.
 The code's checks come first (a quote found in its source, the specifics and content words it states:
 `text/support.py`); the judge is a second reader for what they cannot see ("X is faster than Y" on a quote
 that says the opposite, a "so" joining two facts the sources never join). It only gives a verdict: what is
-done with it is its caller's (`wikic eval --judge` counts them, `[ingest] judge = true` refuses a claim or a
-composed sentence judged unsupported or contradicted before it is written).
+done with it is its caller's (`wikic eval --judge` counts them; `REFUSED` names the verdicts a gate before the
+write would keep out).
 
 Several sentences go in one request, each with an index; the reply is typed (one verdict per index, from four
 labels), validated and asked again once when it is not, and cached like every reply, so judging the same
