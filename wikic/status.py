@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -23,11 +24,12 @@ from wikic.pages.log_file import LogRow, read_rows
 from wikic.palace.summary import palace_manifest, read_palace_summary
 from wikic.review.store import listed
 from wikic.settings import Settings
+from wikic.vault.formats.compiled import CompiledEntry, read_compiled
 from wikic.vault.layout import LOG_FILE, RAW_DIR, STATE_DIR, is_export, require_vault
 from wikic.vault.lead import plain_line
 from wikic.vault.load import load_vault
 from wikic.vault.paths import read_text_inside
-from wikic.vault.state import CAPTURE_QUARANTINE, Compiled, ConversationLedger, SetAside
+from wikic.vault.state import CAPTURE_QUARANTINE, ConversationLedger, SetAside
 
 
 @dataclass
@@ -121,24 +123,24 @@ def palace_status(root: Path, settings: Settings) -> dict[str, Any] | None:
     return status if status.get("model") else None
 
 
-def extraction_counts(compiled: Compiled) -> dict[str, Any]:
+def extraction_counts(entries: Mapping[str, CompiledEntry]) -> dict[str, Any]:
     """What the model's plans came to, summed over the compiled sources as their ledger entries record it:
     the sources that were compiled with nothing extracted (the source names things, the model proposed
     none of them), claims dropped by reason, quotes repaired, and the strategy each source was asked with."""
     dropped: Counter[str] = Counter()
     strategies: Counter[str] = Counter()
     empty, repaired, found, superseded, refused = [], 0, 0, 0, 0
-    for raw_path, entry in sorted(compiled.entries.items()):
-        if entry.get("nothing_extracted"):
+    for raw_path, entry in sorted(entries.items()):
+        if entry.nothing_extracted:
             empty.append(raw_path)
-        for reason, n in (entry.get("dropped") or {}).items():
-            dropped[reason] += int(n)
-        repaired += int(entry.get("repaired") or 0)
-        found += int(entry.get("sentences") or 0)
-        superseded += int(entry.get("superseded") or 0)
-        refused += int(entry.get("refused") or 0)
-        if entry.get("strategy"):
-            strategies[entry["strategy"]] += 1
+        for reason, n in (entry.dropped or {}).items():
+            dropped[reason] += n
+        repaired += entry.repaired or 0
+        found += entry.sentences or 0
+        superseded += entry.superseded or 0
+        refused += entry.refused or 0
+        if entry.strategy:
+            strategies[entry.strategy] += 1
     return {"nothing_extracted": empty, "dropped": dict(sorted(dropped.items())), "repaired_quotes": repaired,
             "sentences_found": found,
             "strategies": dict(sorted(strategies.items())), "superseded": superseded, "pairings_refused": refused}
@@ -161,8 +163,8 @@ def vault_status(
     kept = {str(e.get("path")) for e in ConversationLedger.load(root).exports.values() if isinstance(e, dict)}
     # a kept conversation export is not a source: the transcripts made from it are
     out.raw_sources = sum(1 for p in loaded.files if p.startswith(RAW_DIR + "/") and not is_export(p) and p not in kept)
-    compiled = Compiled.load(root)
-    out.compiled_sources = len(compiled.entries)
+    compiled = read_compiled(root)
+    out.compiled_sources = len(compiled)
     out.extraction = extraction_counts(compiled)
     out.contested = sorted(p for p in loaded.pages if (loaded.notes[p].frontmatter or {}).get("contested") is True)
     out.set_aside = SetAside.load(root).listed()

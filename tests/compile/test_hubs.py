@@ -20,6 +20,7 @@ from typer.testing import CliRunner
 
 from wikic.cli import app
 from wikic.hubs.overview import domain
+from wikic.ingest.compiled import Compiled
 from wikic.ingest.pipeline import IngestOptions
 from wikic.lint.run import LintOptions
 from wikic.status import read_log
@@ -28,7 +29,6 @@ from wikic.vault.formats.claims import plain_text, scan
 from wikic.vault.graph import build
 from wikic.vault.lead import page_lead
 from wikic.vault.schema_md import load as load_schema
-from wikic.vault.state import Compiled
 
 TODAY = dt.date(2026, 11, 29)
 KEY_POINT = re.compile(r"^- \[\[(?P<link>[^\]|]+)\|?[^\]]*\]\]: (?P<text>.+?) (?P<anchor>\^\[\[\[.+\]\] L[0-9L-]+\])$")
@@ -124,7 +124,7 @@ def test_an_ingest_writes_the_overview_a_page_per_source_and_an_index_and_log_a_
             claims = scan((root / on_page).read_text(encoding="utf-8"))
             assert any(plain_text(c.text) == point["text"] and raw in c.sources for c in claims), point.group(0)
         # what was dropped, counted as the compiled ledger has it
-        dropped = {r: n for r, n in compiled[raw]["dropped"].items() if r != "unsupported summary"}
+        dropped = {r: n for r, n in (compiled[raw].dropped or {}).items() if r != "unsupported summary"}
         left_out = text.split("## Left out", 1)[1]
         if dropped:
             assert f"- {sum(dropped.values())} claim{'' if sum(dropped.values()) == 1 else 's'} dropped" in left_out
@@ -194,7 +194,7 @@ def test_a_second_ingest_that_changes_one_source_rewrites_its_page_and_nothing_e
     after = _texts(root, "sources")
     changed_page = pages["raw/articles/openai-and-gpt-4.md"]
     # what it says now: its key points, and what was left out this time
-    dropped = sum(n for r, n in Compiled.load(root).entries["raw/articles/openai-and-gpt-4.md"]["dropped"].items()
+    dropped = sum(n for r, n in (Compiled.load(root).entries["raw/articles/openai-and-gpt-4.md"].dropped or {}).items()
                   if r != "unsupported summary")
     assert after[changed_page] != before[changed_page] and "updated: 2026-11-30" in after[changed_page]
     assert f"- {dropped} claims dropped because the quote is not in the source" in after[changed_page]

@@ -292,7 +292,7 @@ def test_a_person_s_edit_in_a_claim_block_wins(tmp_path: Path) -> None:
 def test_invalidate_ends_a_claim_with_a_dated_note_and_keeps_it_in_the_history(tmp_path: Path) -> None:
     from library import invalidate
 
-    from wikic.vault.state import Compiled
+    from wikic.ingest.compiled import Compiled
 
     root = _vault(tmp_path)
     _ingest(root, _model(PLANS), _inputs(tmp_path)["postgres"])
@@ -312,7 +312,7 @@ def test_invalidate_ends_a_claim_with_a_dated_note_and_keeps_it_in_the_history(t
     assert "Acme runs its platform on PostgreSQL (2023-01 – 2026-06-01)" in history
     assert f"to=2026-06-01 ended={done.note}" in history
     assert _texts(root, "2026-05") == ["Acme runs its platform on PostgreSQL"] and _texts(root, "2026-07") == []
-    assert Compiled.load(root).is_current(done.note, Compiled.load(root).entries[done.note]["sha256"])
+    assert Compiled.load(root).is_current(done.note, str(Compiled.load(root).entries[done.note].sha256))
     assert f"| invalidate | [[acme\\|Acme]] | {done.claim} ended 2026-06-01; note [[{done.note}]] |" in (
         root / "log.md"
     ).read_text(encoding="utf-8")

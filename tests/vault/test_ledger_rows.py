@@ -1,5 +1,6 @@
 """Each ledger's file read into its typed rows and written back is the same file, byte for byte; a row of
-another shape is left out as the file is read, and the rows around it still load."""
+another shape is left out as the file is read (as the ledgers were always read), and the rows around it still
+load."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from wikic.compile.mentions import Mentions
+from wikic.ingest.compiled import Compiled
 from wikic.vault import state
 from wikic.vault.formats.mentions import ClaimRow, MemoryRow, RelationRow, read_mentions
 
@@ -80,3 +82,27 @@ def test_a_malformed_row_of_the_mentions_ledger_is_left_out_and_the_rest_loads(t
     assert list(rows.sources) == [A]
     assert rows.sources[A].facts == (ClaimRow("Rows has a claim.", f"{A}:L1", {}),)
     assert rows.sources[A].relations == () and rows.sources[A].memories == ()
+
+
+COMPILED: dict[str, Any] = {
+    A: {"sha256": "ab" * 32, "pages": ["entities/hnsw.md"], "compiled": "2026-01-02", "strategy": "whole",
+        "dropped": {"no quote": 2}, "repaired": 1, "sentences": 0, "nothing_extracted": False, "superseded": 0,
+        "refused": 0},
+    B: {"sha256": "cd" * 32, "pages": [], "compiled": "2026-01-03", "rebuilt": True},
+    "raw/old.md": {"sha256": "ef" * 32, "pages": "not a list", "from_a_later_version": {"kept": [1, 2]}},
+}
+
+
+def test_the_compiled_ledger_reads_as_typed_rows_and_is_written_back_byte_for_byte(tmp_path: Path) -> None:
+    written = _ledger(tmp_path, state.COMPILED, "sources", {**COMPILED, "raw/broken.md": ["no", "object"]})
+    ledger = Compiled.load(tmp_path)
+    assert sorted(ledger.entries) == sorted(COMPILED)  # the entry that is no object is left out
+    entry = ledger.entries[A]
+    assert (entry.pages, entry.dropped, entry.repaired, entry.nothing_extracted) == (
+        ("entities/hnsw.md",), {"no quote": 2}, 1, False)
+    assert ledger.entries[B].rebuilt is True and ledger.is_current(B, "cd" * 32)
+    assert ledger.entries["raw/old.md"].pages is None  # a value of another type is kept as it was, not read
+    ledger.save()
+    assert state.state_path(tmp_path, state.COMPILED).read_bytes() == state.json_bytes(
+        {"version": 1, "sources": COMPILED})
+    assert written != state.state_path(tmp_path, state.COMPILED).read_bytes()  # only by the entry left out

@@ -11,6 +11,7 @@ import pytest
 
 from wikic.errors import VaultError
 from wikic.vault import state, write
+from wikic.vault.formats.compiled import CompiledEntry, read_compiled, write_compiled
 from wikic.vault.paths import confined, escape, make_folder
 
 
@@ -64,11 +65,11 @@ def test_a_file_linked_out_is_refused_to_a_reader_but_a_write_replaces_the_link(
 def test_state_leading_out_is_missing_to_readers_and_refused_to_writers(vault: Path) -> None:
     (outside_of(vault) / "compiled.json").write_text('{"version": 1, "sources": {"raw/x.md": {"sha256": "1"}}}')
     (vault / ".wikic").symlink_to(outside_of(vault), target_is_directory=True)
-    assert state.Compiled.load(vault).entries == {}
+    assert read_compiled(vault) == {}
     assert state.read_cache(vault, state.PARSE_CACHE) is None
     state.write_cache(vault, state.PARSE_CACHE, "cache")  # a cache is no error: it is simply not written
     with pytest.raises(VaultError, match=r"refusing to use \.wikic"):
-        state.Compiled(vault, {"raw/y.md": {"sha256": "2"}}).save()
+        write_compiled(vault, {"raw/y.md": CompiledEntry("2")})
     with pytest.raises(VaultError):
         state.save_journal(vault, {"pages": {}})
     assert sorted(p.name for p in outside_of(vault).iterdir()) == ["compiled.json"]

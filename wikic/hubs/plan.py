@@ -25,6 +25,7 @@ from wikic.hubs.source_page import render_source_page, shown_of, source_page_nam
 from wikic.hubs.view import SOURCE_TYPE, build_view, listed_sources
 from wikic.pages.index_file import Entry
 from wikic.pages.log_file import read_rows
+from wikic.vault.formats.compiled import CompiledEntry
 from wikic.vault.formats.mentions import Mention
 from wikic.vault.frontmatter import split_page
 from wikic.vault.layout import OVERVIEW_FILE, PAGE_FOLDERS, RAW_DIR
@@ -53,7 +54,7 @@ class HubPlanner:
         today: dt.date,
         *,
         planned: Mapping[str, str] | None = None,
-        compiled: Mapping[str, dict[str, Any]] | None = None,
+        compiled: Mapping[str, CompiledEntry] | None = None,
         mentions: Mapping[str, Mention] | None = None,
         vault: Vault | None = None,
         removed: Iterable[str] = (),

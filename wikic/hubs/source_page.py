@@ -33,6 +33,7 @@ from wikic.pages.render import clean_text, clean_title
 from wikic.resources import page_skeleton
 from wikic.vault.formats.anchors import find_anchors, render as render_anchor
 from wikic.vault.formats.claims import normal_text, plain_text, scan
+from wikic.vault.formats.compiled import CompiledEntry
 from wikic.vault.formats.markers import BEGIN, end_line
 from wikic.vault.formats.memory_items import BLOCK_PREFIX, parse_item
 from wikic.vault.formats.mentions import Mention, waiting_memories
@@ -213,8 +214,8 @@ def _memory_lines(text: str) -> list[tuple[str, str]]:
 def fed_by(view: HubView, raw: str) -> list[str]:
     """The subject pages `raw` fed: those whose `sources` name it, and those the compiled ledger says it wrote
     into (a note that ended a claim is on no page's `sources`), filed answers aside."""
-    listed = (view.compiled.get(raw) or {}).get("pages")
-    recorded = [p for p in listed if isinstance(p, str)] if isinstance(listed, list) else []
+    entry = view.compiled.get(raw)
+    recorded = list(entry.pages or ()) if entry is not None else []
     pages = dict.fromkeys([*view.fed.get(raw, []), *recorded])
     return sorted(p for p in pages if p in view.subject_set and view.kind(p) != "query")
 
@@ -269,7 +270,7 @@ def render_source_page(view: HubView, raw: str, path: str, today: dt.date, curre
     cites = {page: _said(view, page).anchors[raw] for page in pages}
     chosen = key_points(view, raw, pages)
     memories = sum(1 for page in pages for p in points(view, raw, page) if p.order >= 10_000)
-    entry = view.compiled.get(raw) or {}
+    entry = view.compiled.get(raw) or CompiledEntry(None)
 
     data: dict[str, Any]
     old_data, old_body = split_page(current) if current is not None else (None, "")
@@ -333,7 +334,7 @@ def _raw_link(path: str) -> str:
     return f"[[{path}|{name}]]" if "|" not in path and "]" not in path and "[" not in path else f"`{path}`"
 
 
-def _about_lines(view: HubView, raw: str, info: About, entry: dict[str, Any]) -> str:
+def _about_lines(view: HubView, raw: str, info: About, entry: CompiledEntry) -> str:
     line = f"- Raw file: {_raw_link(raw)}"
     if info.original:
         line += f" (text extracted from {_raw_link(info.original)})"
@@ -344,9 +345,8 @@ def _about_lines(view: HubView, raw: str, info: About, entry: dict[str, Any]) ->
     out = [line]
     if info.turns:
         out.append(f"- {info.turns} turn{'' if info.turns == 1 else 's'}")
-    compiled = entry.get("compiled")
-    if isinstance(compiled, str) and compiled:
-        out.append(f"- Compiled {compiled}")
+    if entry.compiled:
+        out.append(f"- Compiled {entry.compiled}")
     return "\n".join(out)
 
 
@@ -356,7 +356,7 @@ def _points_text(view: HubView, chosen: list[Point]) -> str:
     return "\n".join(f"- {view.link(p.page)}: {p.text} {p.anchor}" for p in chosen)
 
 
-def _pages_text(view: HubView, pages: list[str], cites: dict[str, int], entry: dict[str, Any]) -> str:
+def _pages_text(view: HubView, pages: list[str], cites: dict[str, int], entry: CompiledEntry) -> str:
     if not pages:
         return "None yet."
     by_kind: dict[str, list[str]] = {}
@@ -370,7 +370,7 @@ def _pages_text(view: HubView, pages: list[str], cites: dict[str, int], entry: d
             n = cites.get(page, 0)
             shown.append(view.link(page) + (f" ({n} citation{'' if n == 1 else 's'})" if n else ""))
         out.append(f"- {section_title(kind)}: " + ", ".join(shown))
-    superseded = int(entry.get("superseded") or 0)
+    superseded = entry.superseded or 0
     if superseded:
         out.append(f"- It replaced {superseded} earlier claim{'' if superseded == 1 else 's'}, now in "
                    f"{'its' if superseded == 1 else 'their'} pages' History")
@@ -397,7 +397,7 @@ def _waiting_memories(view: HubView, raw: str) -> dict[str, int]:
     return out
 
 
-def _left_out(view: HubView, raw: str, entry: dict[str, Any]) -> str:
+def _left_out(view: HubView, raw: str, entry: CompiledEntry) -> str:
     out = []
     # a name waiting as an entity and as a concept, or in two spellings of case, is one name to a reader
     named = {item.name.casefold(): item.name for item in view.mentions.values() if raw in item.sources}
@@ -417,8 +417,8 @@ def _left_out(view: HubView, raw: str, entry: dict[str, Any]) -> str:
         whose, it = ("whose page waits" if len(remembered) == 1 else "whose pages wait"), ("it" if n == 1 else "them")
         out.append(f"- {n} memor{'y' if n == 1 else 'ies'} about {about}, {whose}: the briefing (`wikic wake-up`) "
                    f"and recall show {it} meanwhile")
-    dropped: dict[str, Any] = entry["dropped"] if isinstance(entry.get("dropped"), dict) else {}
-    claims = {r: int(n) for r, n in dropped.items() if r != SUMMARY_REASON and int(n) > 0}
+    dropped = entry.dropped or {}
+    claims = {r: n for r, n in dropped.items() if r != SUMMARY_REASON and n > 0}
     if claims:
         total = sum(claims.values())
         said = f"- {total} claim{'' if total == 1 else 's'} dropped"
@@ -426,15 +426,15 @@ def _left_out(view: HubView, raw: str, entry: dict[str, Any]) -> str:
             out.append(f"{said} because {REASONS.get(next(iter(claims)), next(iter(claims)))}")
         else:
             out.append(f"{said}: " + "; ".join(f"{n} because {REASONS.get(r, r)}" for r, n in sorted(claims.items())))
-    summaries = int(dropped.get(SUMMARY_REASON) or 0)
+    summaries = dropped.get(SUMMARY_REASON) or 0
     if summaries:
         out.append(f"- {summaries} summar{'y' if summaries == 1 else 'ies'} replaced by a claim: the source does not "
                    "support the model's words")
-    refused = int(entry.get("refused") or 0)
+    refused = entry.refused or 0
     if refused:
         out.append(f"- {refused} pairing{'' if refused == 1 else 's'} or interval{'' if refused == 1 else 's'} refused "
                    "(a date or a replaced claim the source does not bear out)")
-    if entry.get("nothing_extracted"):
+    if entry.nothing_extracted:
         out.append(f"- The model proposed nothing from it, although it names things: `wikic ingest --strategy "
                    f"two-pass --force {raw}` asks again")
     return "\n".join(out) if out else "Nothing was left out."

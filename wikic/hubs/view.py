@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from wikic.pages.log_file import LogRow, read_rows
+from wikic.vault.formats.compiled import CompiledEntry, read_compiled
 from wikic.vault.formats.mentions import Mention, read_mentions
 from wikic.vault.frontmatter import unwrap_link
 from wikic.vault.layout import LOG_FILE, RAW_DIR
@@ -26,7 +27,7 @@ from wikic.vault.parse import parse_note
 from wikic.vault.paths import read_text_inside
 from wikic.vault.resolve import Resolver
 from wikic.vault.schema_md import Schema
-from wikic.vault.state import Compiled, source_ledger
+from wikic.vault.state import source_ledger
 
 SOURCE_TYPE = "source"
 TITLE = 120
@@ -47,7 +48,7 @@ class HubView:
     schema: Schema
     vault: Vault
     planned: dict[str, str]
-    compiled: dict[str, dict[str, Any]]  # raw path -> compiled ledger entry, as after the run
+    compiled: dict[str, CompiledEntry]  # raw path -> compiled ledger entry, as after the run
     mentions: dict[str, Mention]  # the names waiting below a threshold, as after the run
     rows: list[LogRow]  # log.md's rows, the run's own included
     _texts: dict[str, str | None] = field(default_factory=dict)
@@ -192,7 +193,7 @@ def build_view(
     schema: Schema,
     *,
     planned: Mapping[str, str] | None = None,
-    compiled: Mapping[str, dict[str, Any]] | None = None,
+    compiled: Mapping[str, CompiledEntry] | None = None,
     mentions: Mapping[str, Mention] | None = None,
     new_rows: Iterable[str] = (),
     vault: Vault | None = None,
@@ -213,7 +214,7 @@ def build_view(
         vault.files[path] = FileInfo(path, len(data), 0)
         if path.endswith(".md") and not path.startswith(RAW_DIR + "/") and path != LOG_FILE:
             vault.notes[path] = parse_note(path, data)
-    entries = dict(Compiled.load(root).entries)
+    entries = read_compiled(root)
     entries.update(compiled or {})
     waiting = dict(mentions) if mentions is not None else read_mentions(root)
     try:

@@ -21,12 +21,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from wikic.ingest.compiled import Compiled
 from wikic.ingest.inputs import Prepared, SourceError, UnreadableSource, read_inputs
 from wikic.settings import IngestSettings
 from wikic.vault.layout import RAW_DIR, is_export
 from wikic.vault.load import not_a_regular_file
 from wikic.vault.paths import confined
-from wikic.vault.state import Compiled, ConversationLedger, SetAside, file_sha256, set_aside_lock, source_ledger
+from wikic.vault.state import ConversationLedger, SetAside, file_sha256, set_aside_lock, source_ledger
 from wikic.vault.tree import walk_tree
 
 SET_ASIDE_NOTE = "set aside until it changes; `wikic status` lists it"

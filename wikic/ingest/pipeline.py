@@ -36,6 +36,7 @@ from wikic.conversations.intake import ExportReport, bring_in, drain_queue, find
 from wikic.conversations.queue import queued
 from wikic.ingest import public_fetch
 from wikic.ingest.capture import CapturedSource, commit, preview
+from wikic.ingest.compiled import Compiled
 from wikic.ingest.gate import Gate
 from wikic.ingest.inputs import Prepared, read_inputs
 from wikic.ingest.pending import SET_ASIDE_NOTE, Unusable, pending_inputs, set_aside
@@ -50,12 +51,13 @@ from wikic.pages.lock import vault_lock, writer
 from wikic.pages.log_file import row
 from wikic.progress import ProgressCallback, ProgressEvent
 from wikic.settings import Settings
+from wikic.vault.formats.compiled import compiled_to_json
 from wikic.vault.formats.mentions import mentions_to_json, read_mentions
 from wikic.vault.layout import INDEX_FILE, require_own_root_files, require_vault
 from wikic.vault.names import LabelIndex, PageNames
 from wikic.vault.paths import read_text_inside
 from wikic.vault.schema_md import Schema
-from wikic.vault.state import Compiled, compose_todos, drop_compose_todo
+from wikic.vault.state import compose_todos, drop_compose_todo
 
 if TYPE_CHECKING:  # imported once a run has work for the model: a configuration error is told at once
     from wikic.compile.compiler import Compiler
@@ -788,10 +790,11 @@ def _plan_run(
         before = compiler.originals.get(path)
         if before is not None:
             plan.remove_page(path, before, compiler.link_text(path))
-    plan.compiled = {ref: session.compiled.entries[ref] for ref in session.recorded}
+    compiled = {ref: session.compiled.entries[ref] for ref in session.recorded}
+    plan.compiled = compiled_to_json(compiled)
     plan.mentions = mentions_to_json(session.mentions.items)
     hubs = HubPlanner(root, schema, today, planned={p: compiler.texts[p] for p in changed},
-                      compiled=plan.compiled, mentions=session.mentions.items, vault=compiler.disk_vault(),
+                      compiled=compiled, mentions=session.mentions.items, vault=compiler.disk_vault(),
                       removed=list(compiler.removed))
     # the sources compiled, and every source whose part of a page written changed: a page promoted from the
     # mentions ledger, or one a source joined, is a page its earlier sources fed too

@@ -17,9 +17,10 @@ import hashlib
 from collections import defaultdict
 from pathlib import Path
 
+from wikic.ingest.compiled import Compiled
 from wikic.vault.load import load_vault
 from wikic.vault.schema_md import Schema
-from wikic.vault.state import COMPILED, Compiled, source_ledger, state_file
+from wikic.vault.state import COMPILED, source_ledger, state_file
 
 
 def ledger_missing(root: Path) -> bool:

@@ -26,6 +26,7 @@ from wikic.compile.compiler import Compiler, CompileSetting
 from wikic.compile.mentions import Mentions
 from wikic.compile.result import SourceResult
 from wikic.errors import WikicError, describe
+from wikic.ingest.compiled import Compiled
 from wikic.ingest.report import SourceReport, fill
 from wikic.memory.identity import read_identity
 from wikic.memory.merge import packaged_embedder, packaged_vectors
@@ -36,7 +37,7 @@ from wikic.vault.link_text import LinkNames
 from wikic.vault.load import FileInfo, Vault, load_vault, walk
 from wikic.vault.names import PageNames, names_of
 from wikic.vault.schema_md import Schema
-from wikic.vault.state import COMPILED, JOURNAL, MENTIONS, Compiled, state_path
+from wikic.vault.state import COMPILED, JOURNAL, MENTIONS, state_path
 
 if TYPE_CHECKING:
     from wikic.ingest.capture import CapturedSource

@@ -38,6 +38,7 @@ from typing import Any
 from wikic.pages.index_file import Entry, with_entries, without_entries
 from wikic.pages.log_file import appended
 from wikic.vault import state
+from wikic.vault.formats.compiled import compiled_from_json, read_compiled, write_compiled
 from wikic.vault.formats.mentions import mentions_from_json, write_mentions
 from wikic.vault.layout import INDEX_FILE, LOG_FILE, OVERVIEW_FILE, STATE_DIR, in_vault_tree, is_note_path
 from wikic.vault.paths import confined, read_text_inside
@@ -165,9 +166,7 @@ class Journal:
             if new != current:
                 write_atomic(index_path, new, root=root)
         if self.compiled:
-            compiled = state.Compiled.load(root)
-            compiled.entries.update(self.compiled)
-            compiled.save()
+            write_compiled(root, {**read_compiled(root), **compiled_from_json(self.compiled)})
         if self.mentions is not None:
             write_mentions(root, mentions_from_json(self.mentions))
         for name, planned in self.ledgers.items():

@@ -291,32 +291,6 @@ def source_ledger_lock(root: Path, timeout: float = 60.0) -> AbstractContextMana
     )
 
 
-# -- what ingest compiled, and what waits below a threshold (compiled.json, mentions.json) ----------------
-
-
-class Compiled:
-    # plain classes, not dataclasses, here: `wikic capture` imports this module, and dataclasses costs a
-    # hook's process more than everything it does
-    def __init__(self, root: Path, entries: dict[str, dict[str, Any]] | None = None) -> None:
-        self.root, self.entries = root, entries if entries is not None else {}
-
-    @classmethod
-    def load(cls, root: Path) -> Compiled:
-        return cls(root, read_ledger(root, COMPILED, "sources"))
-
-    def is_current(self, raw_path: str, sha256: str) -> bool:
-        entry = self.entries.get(raw_path)
-        return entry is not None and entry.get("sha256") == sha256
-
-    def record(self, raw_path: str, sha256: str, pages: list[str], date: str, **facts: Any) -> None:
-        """`facts`: what `wikic status` counts about the compilation (claims dropped by reason, quotes
-        repaired, whether nothing was extracted from a source that names things, the strategy used)."""
-        self.entries[raw_path] = {"sha256": sha256, "pages": sorted(set(pages)), "compiled": date, **facts}
-
-    def save(self) -> None:
-        write_ledger(self.root, COMPILED, "sources", self.entries)
-
-
 # -- the journal and the palace's to-do ------------------------------------------------------------------
 
 
