@@ -13,6 +13,7 @@ import json
 import posixpath
 import time
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -28,13 +29,14 @@ from wikic.ingest.prose_step import composed_ledger
 from wikic.lint.page_text import PageText
 from wikic.lint.rules._pages import subject_page
 from wikic.lint.run import LintOptions, run_lint
+from wikic.vault.formats.compiled import CompiledEntry, read_compiled
 from wikic.vault.formats.mentions import Mention, read_mentions
 from wikic.vault.layout import require_vault
 from wikic.vault.load import load_vault, walk
 from wikic.vault.model import Note
 from wikic.vault.resolve import fold_name
 from wikic.vault.schema_md import Schema
-from wikic.vault.state import EVAL_PAGES, Compiled, read_cache_json, source_ledger, write_cache
+from wikic.vault.state import EVAL_PAGES, read_cache_json, source_ledger, write_cache
 
 FORMAT = 1  # the cache's rows; another format, and the cache is made anew
 # lint's rules whose findings on a page are its figures
@@ -104,13 +106,13 @@ def evaluate(context: VaultContext, options: EvalOptions = EvalOptions()) -> Eva
         write_cache(root, EVAL_PAGES, json.dumps({"key": key, "pages": rows}, separators=(",", ":")))
 
     shown = out if options.page is None else _the_page(out, options.page)
-    compiled = Compiled.load(root)
+    compiled = read_compiled(root)
     report = EvalReport(
         str(root), total, ranked(shown),
         names_waiting=_names_waiting(read_mentions(root)),
-        sources=len(compiled.entries),
+        sources=len(compiled),
         sources_drifted=sorted(found.get("raw-drift", Counter())),
-        refusals=refusals(compiled.entries, composed),
+        refusals=refusals(compiled, composed),
     )
     if options.judge:
         report.judged = judge_vault(context, JudgeOptions(sample=options.sample, page=options.page))
@@ -157,16 +159,16 @@ def _figures(row: list[Any], root: Path, raw: dict[str, checks.RawFile], expecte
                    sections=sections, sections_in_layout=meeting), checked_now
 
 
-def refusals(sources: dict[str, dict[str, Any]], composed: dict[str, dict[str, Any]]) -> Refusals:
+def refusals(sources: Mapping[str, CompiledEntry], composed: dict[str, dict[str, Any]]) -> Refusals:
     """What the runs refused, by reason, summed over the compiled ledger's sources and the composed pages."""
     out = Refusals()
     for entry in sources.values():
-        for key, into in (("dropped", out.claims), ("names_refused", out.names), ("aliases_refused", out.aliases)):
-            _count(entry.get(key), into)
-        refused = entry.get("refused")
-        out.pairings += refused if isinstance(refused, int) else 0
-    for entry in composed.values():
-        _count(entry.get("refused"), out.sentences)
+        for by_reason, into in ((entry.dropped, out.claims), (entry.names_refused, out.names),
+                                (entry.aliases_refused, out.aliases)):
+            _count(by_reason, into)
+        out.pairings += entry.refused or 0
+    for page in composed.values():
+        _count(page.get("refused"), out.sentences)
     return out
 
 

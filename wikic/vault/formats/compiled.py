@@ -3,7 +3,8 @@ written to the file's JSON in this one place.
 
     "raw/articles/x.md": {"sha256": "...", "pages": [...], "compiled": "2026-01-02", "strategy": "whole",
                           "dropped": {reason: n}, "repaired": 0, "sentences": 0, "nothing_extracted": false,
-                          "superseded": 0, "refused": 0}
+                          "superseded": 0, "refused": 0, "names_refused": {reason: n},
+                          "aliases_refused": {reason: n}}
 
 An entry rebuilt from the pages (`wikic/ingest/rebuild.py`) says `"rebuilt": true` and counts nothing.
 Ingest keeps and changes the ledger (`wikic/ingest/compiled.py`); the hubs and `wikic status` read it. An
@@ -39,6 +40,8 @@ class CompiledEntry:
     superseded: int | None = None
     refused: int | None = None  # pairings refused
     rebuilt: bool | None = None  # rebuilt from the pages, not compiled
+    names_refused: Mapping[str, int] | None = None  # names refused, by reason
+    aliases_refused: Mapping[str, int] | None = None  # aliases refused, by reason
     others: Mapping[str, Any] = field(default_factory=dict)  # keys not read above, as the file has them
 
     @classmethod
@@ -59,7 +62,7 @@ class CompiledEntry:
         for key in _FIELDS:
             value = getattr(self, key)
             if value is not None:
-                out[key] = list(value) if key == "pages" else dict(value) if key == "dropped" else value
+                out[key] = list(value) if key == "pages" else dict(value) if key in _BY_REASON else value
         return out
 
 
@@ -71,6 +74,10 @@ def _bool(value: Any) -> bool:
     return type(value) is bool
 
 
+def _by_reason(value: Any) -> bool:
+    return isinstance(value, dict) and all(type(n) is int for n in value.values())
+
+
 def _str(value: Any) -> bool:
     return isinstance(value, str)
 
@@ -80,14 +87,17 @@ _FIELDS = {
     "pages": lambda v: isinstance(v, list) and all(isinstance(p, str) for p in v),
     "compiled": _str,
     "strategy": _str,
-    "dropped": lambda v: isinstance(v, dict) and all(type(n) is int for n in v.values()),
+    "dropped": _by_reason,
     "repaired": _int,
     "sentences": _int,
     "nothing_extracted": _bool,
     "superseded": _int,
     "refused": _int,
     "rebuilt": _bool,
+    "names_refused": _by_reason,
+    "aliases_refused": _by_reason,
 }
+_BY_REASON = ("dropped", "names_refused", "aliases_refused")
 
 
 def compiled_from_json(value: Mapping[str, Any]) -> dict[str, CompiledEntry]:
