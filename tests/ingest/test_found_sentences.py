@@ -283,3 +283,13 @@ def test_a_sentence_opening_with_a_pronoun_is_found_only_for_the_subject_of_the_
     index = AnchorIndex(text.replace("It lists the notes", "It lists the Backlinks of the notes"), "raw/x.md")
     assert [f.sentence.text for f in rank(index.sentences(), name_forms("Backlinks"))] == [
         "Backlinks is a core plugin too.", "It lists the Backlinks of the notes that link to the active note."]
+
+
+def test_a_definition_opening_with_an_article_and_the_singular_leads_the_plural_page() -> None:
+    text = ("# Aliases\n\nIf you want to reference a file using different names, consider adding aliases to the "
+            "note. An alias is an alternative name for a note.\n")
+    plan = anchor_plan(Plan("raw/articles/aliases.md", "", entities=(entity("Aliases", Fact(
+        "If you want to reference a file using different names, consider adding aliases to the note.",
+        "If you want to reference a file using different names, consider adding aliases to the note.")),)), text)
+    (aliases,) = plan.entities
+    assert aliases.summary == "An alias is an alternative name for a note."

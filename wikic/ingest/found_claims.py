@@ -36,6 +36,7 @@ MAX_WORDS = 80  # longer is a paragraph the splitter could not cut (a list witho
 # a sentence opening with one of these is about what the sentence before it is about
 _BACK_REFERENCE = frozenset({"it", "its", "they", "their", "them", "this", "these", "those", "he", "she", "his",
                              "her", "它", "其", "他", "她", "这"})
+_ARTICLES = frozenset({"a", "an", "the"})
 NEAR_COPY = 0.5  # share of words the model's quote has in common with a sentence it was meant to copy
 
 _CLOSING = ".!?。！？…\"'”’»」』)"
@@ -85,8 +86,9 @@ def form_at(words_: Sequence[str], form: tuple[str, ...]) -> int | None:
 
 
 def _defines(sentence: Sentence, form_at: int, form: tuple[str, ...]) -> bool:
-    """The sentence opens with the name and goes on to say what it is."""
-    if form_at != 0:
+    """The sentence opens with the name (after an article: "An alias is an alternative name for a note.")
+    and goes on to say what it is."""
+    if form_at != 0 and not (form_at == 1 and sentence.words[0] in _ARTICLES):
         return False
     # the text after the name's last word, as written: found again by the words' own order
     rest = sentence.text
