@@ -50,3 +50,17 @@ def test_ci_makes_the_same_choices_on_every_run(tmp_path: Path) -> None:
     seeds = {line for _ in range(3) for line in _probe(tmp_path, HYPOTHESIS_PROFILE="ci").splitlines()
              if line.startswith("SEED")}
     assert len(seeds) == 1, seeds
+
+
+def test_growth_tells_linear_work_from_quadratic() -> None:
+    from testkit import growth
+
+    def linear(n: int) -> None:
+        sum(range(n))
+
+    def quadratic(n: int) -> None:
+        for _ in range(n):
+            sum(range(n))
+
+    assert growth(lambda: linear(200_000), lambda: linear(1_600_000)) < 24
+    assert growth(lambda: quadratic(300), lambda: quadratic(2_400)) > 24

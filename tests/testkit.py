@@ -10,11 +10,12 @@ fixtures of tests/conftest.py bind them to a test's tmp_path.
 
 from __future__ import annotations
 
+import gc
 import os
 import posixpath
 import time
 import zlib
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -262,3 +263,28 @@ def llm_toml(standin: str | None = None, **fields: str | int | bool) -> str:
         else:
             lines.append(f'{key} = "{value}"')
     return "\n".join(lines) + "\n"
+
+
+def growth(small: Callable[[], object], large: Callable[[], object], reps: int = 5) -> float:
+    """How many times the CPU time of `large` is that of `small`: the least of `reps` runs of each, the runs
+    taken in turn and the garbage collector off while one runs. On two shared cores a run's CPU time doubles
+    while the other hyperthread of its core is busy, and a collection walks every object the whole test
+    session holds: both come and go, so the two sizes are measured under the same conditions, side by side."""
+    best_small = best_large = float("inf")
+    enabled = gc.isenabled()
+    gc.collect()
+    gc.disable()
+    try:
+        for _ in range(reps):
+            for fn, which in ((small, "small"), (large, "large")):
+                started = time.process_time()
+                fn()
+                took = time.process_time() - started
+                if which == "small":
+                    best_small = min(best_small, took)
+                else:
+                    best_large = min(best_large, took)
+    finally:
+        if enabled:
+            gc.enable()
+    return best_large / max(best_small, 1e-4)

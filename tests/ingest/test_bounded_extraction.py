@@ -5,14 +5,13 @@ failure to read one source's text sets that source aside while the others compil
 from __future__ import annotations
 
 import datetime as dt
-import time
 from pathlib import Path
 
 import pytest
 from fake_llm import FakeLLM
 from ingest_helpers import form_pdf, make_pdf, shared_page_pdf, text_drawing
 from library import ingest, vault_status
-from testkit import init_wiki, llm_toml
+from testkit import growth, init_wiki, llm_toml
 from typer.testing import CliRunner
 
 from wikic.cli import app
@@ -52,16 +51,10 @@ def test_deeply_nested_html_gives_its_text(tag: str) -> None:
 
 
 def test_nested_list_items_are_read_in_linear_time() -> None:
-    def seconds(depth: int) -> float:
-        started = time.perf_counter()
-        html_to_text(_nested("li", depth))
-        return time.perf_counter() - started
-
-    seconds(500)  # warm: bs4 and the parser imported
-    # the least of five runs each: on a shared machine one run can take several times as long as the next
-    small, large = min(seconds(1000) for _ in range(5)), min(seconds(8000) for _ in range(5))
+    small, large = _nested("li", 1000), _nested("li", 8000)
+    html_to_text(_nested("li", 500))  # warm: bs4 and the parser imported
     # 8 times the depth: about 8 times the time when linear, 64 when each item searched its subtree again
-    assert large < 25 * max(small, 1e-3), (small, large)
+    assert growth(lambda: html_to_text(small), lambda: html_to_text(large)) < 25
 
 
 def test_an_html_source_nested_a_thousand_deep_compiles_beside_the_others(wiki: Path) -> None:
