@@ -3,6 +3,7 @@
 - An autouse fixture gives each test its own HOME and removes WIKIC_* and OPENAI_* variables, so a
   developer's settings, keys or endpoints never leak into a test.
 - The Hypothesis profiles (`HYPOTHESIS_PROFILE`) and the live tier's selection.
+- Ctrl-C reaches the tests and the processes they start, however the run was launched.
 - `make_vault` and `page`, the helpers of tests/testkit.py as fixtures (`make_vault` bound to the test's
   tmp_path); module-level tables import them: `from testkit import make_vault, page`.
 """
@@ -12,6 +13,7 @@ from __future__ import annotations
 import functools
 import os
 import re
+import signal
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
@@ -33,6 +35,11 @@ settings.register_profile(
     "long", max_examples=20_000, deadline=None, print_blob=True, suppress_health_check=[HealthCheck.too_slow]
 )
 settings.load_profile(PROFILE)
+
+# A shell starts a background job (`cmd &`) with SIGINT ignored, and the processes it starts inherit that: the
+# tests that press Ctrl-C (on the library in this process, or on a `wikic` they start) would press nothing.
+if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 # typer's CliRunner turns the app into a click command on every invoke, reading every command's signature
