@@ -296,3 +296,14 @@ def test_a_second_run_reads_every_page_from_its_cache(vault: Path, monkeypatch: 
     monkeypatch.setattr(run_module, "_read_page", unread)
     second = _eval(vault)
     assert second.figures == first.figures
+
+
+def test_pages_read_in_a_forked_process_give_the_same_figures(vault: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from wikic.evaluation import run as run_module
+
+    alone = _eval(vault, jobs=1)
+    shutil.rmtree(vault / ".wikic" / "cache")
+    monkeypatch.setattr(run_module, "_FORK_FROM", 1)
+    forked = _eval(vault, jobs=2)
+    assert forked.figures == alone.figures
+    assert [(r.path, r.figures) for r in forked.pages] == [(r.path, r.figures) for r in alone.pages]

@@ -192,5 +192,8 @@ class EvalReport:
 def ranked(rows: list[PageRow]) -> list[PageRow]:
     """Worst first: the lowest score, then the most sentences left uncited and anchors drifted, then by path; a
     page with nothing to score last."""
-    return sorted(rows, key=lambda r: (r.score is None, r.score if r.score is not None else 0.0,
-                                        -(r.figures.uncited + r.figures.drifted), r.path))
+    def key(row: PageRow) -> tuple[bool, float, int, str]:
+        score = row.score
+        return score is None, score or 0.0, -(row.figures.uncited + row.figures.drifted), row.path
+
+    return sorted(rows, key=key)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import json
+import os
 import posixpath
 import time
 from collections import Counter
@@ -32,7 +33,7 @@ from wikic.lint.run import LintOptions, run_lint
 from wikic.vault.formats.compiled import CompiledEntry, read_compiled
 from wikic.vault.formats.mentions import Mention, read_mentions
 from wikic.vault.layout import require_vault
-from wikic.vault.load import load_vault, walk
+from wikic.vault.load import fork_is_safe, load_vault, walk
 from wikic.vault.model import Note
 from wikic.vault.resolve import fold_name
 from wikic.vault.schema_md import Schema
@@ -50,6 +51,7 @@ class EvalOptions:
     out: str | None = None  # where the rendered report is to be written (`saved.report_path`), checked first
     judge: bool = False  # a model judges the claims and cited sentences first (`evaluation/judge.py`)
     sample: int | None = None  # with `judge`: that many of them, drawn at random (seeded)
+    jobs: int | None = None  # processes reading pages (None: two on a machine with two cores or more)
 
 
 def evaluate(context: VaultContext, options: EvalOptions = EvalOptions()) -> EvalReport:
@@ -71,23 +73,26 @@ def evaluate(context: VaultContext, options: EvalOptions = EvalOptions()) -> Eva
 
     key = _cache_key(schema)
     cached = _cached_rows(root, key)
+    pages = [(path, kind) for path in vault.subject_pages
+             if subject_page(kind := vault.page_type(path)) and kind is not None and path in vault.files]
     rows: dict[str, Any] = {}
-    changed = False
+    for path, _ in pages:
+        info, row = vault.files[path], cached.get(path)
+        if isinstance(row, list) and len(row) == 4 and row[0] == info.size and row[1] == info.mtime_ns:
+            rows[path] = row
+    todo = [(path, kind) for path, kind in pages if path not in rows]
+    for path, read in _read_pages(root, todo, vault.notes, schema, options.jobs).items():
+        info = vault.files[path]
+        rows[path] = [info.size, info.mtime_ns, read, None]
+    changed = bool(todo)
     raw: dict[str, checks.RawFile] = {}
     out: list[PageRow] = []
     total = Figures()
-    for path in vault.subject_pages:
-        kind = vault.page_type(path)
-        info = vault.files.get(path)
-        if not subject_page(kind) or kind is None or info is None:
-            continue
+    for path, kind in pages:
+        row = rows.get(path)
+        if row is None:
+            continue  # not text: lint's `encoding` says so
         note = vault.notes[path]
-        row = cached.get(path)
-        if not (isinstance(row, list) and len(row) == 4 and row[0] == info.size and row[1] == info.mtime_ns):
-            read = _read_page(root, path, note, schema, kind)
-            if read is None:
-                continue
-            row = [info.size, info.mtime_ns, read, None]
         figures, checked = _figures(row, root, raw, expected, _names(note, path))
         changed = changed or checked
         figures.pages = 1
@@ -99,7 +104,6 @@ def evaluate(context: VaultContext, options: EvalOptions = EvalOptions()) -> Eva
         refused = (composed.get(path) or {}).get("refused")
         if isinstance(refused, dict):
             figures.sentences_refused = {str(r): int(n) for r, n in refused.items() if isinstance(n, int)}
-        rows[path] = row
         total.add(figures)
         out.append(PageRow(path, _title(note, path), kind, figures))
     if changed or rows.keys() != cached.keys():
@@ -121,6 +125,45 @@ def evaluate(context: VaultContext, options: EvalOptions = EvalOptions()) -> Eva
     report.out = out_path
     report.seconds = time.perf_counter() - started
     return report
+
+
+_FORK_FROM = 1000  # pages to read; below this a second process costs more than it saves
+_FORKED: Any = None  # what the forked reader reads: fork copies it, nothing is sent
+
+
+def _read_pages(root: Path, todo: list[tuple[str, str]], notes: dict[str, Note], schema: Schema,
+                jobs: int | None) -> dict[str, list[Any]]:
+    """`_read_page` of each page of `todo` that is text. Many pages, with a second core, are read half in a
+    forked process while this one reads the other half (most of a first run's time is reading prose)."""
+    global _FORKED
+    jobs = min(2, os.cpu_count() or 1) if jobs is None else jobs
+    if jobs <= 1 or len(todo) < _FORK_FROM or not fork_is_safe():
+        return _read_these(root, todo, notes, schema)
+    import multiprocessing as mp
+
+    _FORKED = (root, todo[len(todo) // 2 :], notes, schema)
+    try:
+        with mp.get_context("fork").Pool(1) as pool:
+            other = pool.apply_async(_read_forked)
+            out = _read_these(root, todo[: len(todo) // 2], notes, schema)
+            out.update(other.get())
+    finally:
+        _FORKED = None
+    return out
+
+
+def _read_forked() -> dict[str, list[Any]]:
+    return _read_these(*_FORKED)
+
+
+def _read_these(root: Path, todo: list[tuple[str, str]], notes: dict[str, Note],
+                schema: Schema) -> dict[str, list[Any]]:
+    out: dict[str, list[Any]] = {}
+    for path, kind in todo:
+        read = _read_page(root, path, notes[path], schema, kind)
+        if read is not None:
+            out[path] = read
+    return out
 
 
 def _read_page(root: Path, path: str, note: Note, schema: Schema, kind: str) -> list[Any] | None:
