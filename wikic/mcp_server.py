@@ -247,6 +247,11 @@ class WikiTools:
         with self._lock:
             return render_status(vault_status(self.context))
 
+    def eval(self, page: str | None = None) -> str:
+        from wikic.evaluation import EvalOptions, evaluate, render
+
+        return render(evaluate(self.context, EvalOptions(page=page)))
+
     # -- tools that ask the model or write ---------------------------------------------------------------
     def query(self, question: str, save: bool = False, allow_general: bool = False) -> str:
         from wikic.query.answer import QueryOptions, answer_question

@@ -86,6 +86,13 @@ TOOLS: tuple[tuple[str, str, str], ...] = (
         "Pages per type, sources, palace size and model, last operations, lint summary and token totals.",
     ),
     (
+        "eval",
+        READ_ONLY,
+        "How good the wiki is, checked by code (no model): sentences cited, anchors still holding in raw/, "
+        "specifics their quotes state, leads, layout, links, orphans, contradictions, what the runs refused, and a "
+        "health score out of 100, then the worst pages. page: one page's figures (its path, file name or title).",
+    ),
+    (
         "file_note",
         CAPTURES,
         "Save a note into raw/ (immutable, for a later ingest); nothing is compiled and no model is called.",

@@ -307,3 +307,13 @@ def test_pages_read_in_a_forked_process_give_the_same_figures(vault: Path, monke
     forked = _eval(vault, jobs=2)
     assert forked.figures == alone.figures
     assert [(r.path, r.figures) for r in forked.pages] == [(r.path, r.figures) for r in alone.pages]
+
+
+def test_the_mcp_tool_gives_the_text_report(vault: Path) -> None:
+    from wikic.mcp_server import WikiTools
+
+    _edit(vault, OPENAI, "\n## ", "\nOpenAI also runs a cafeteria in Oslo.\n\n## ")
+    tools = WikiTools(vault)
+    said = tools.eval()
+    assert said.startswith(f"{vault.resolve()}: health ") and OPENAI in said
+    assert "1 of" in tools.eval(page="OpenAI") and "sentences uncited" in tools.eval(page="OpenAI")

@@ -22,8 +22,8 @@ from typer.testing import CliRunner
 from wikic.cli import app
 
 TESTS = Path(__file__).resolve().parents[1]
-READ_ONLY = {"search", "read_page", "list_pages", "lint", "status", "wake_up", "recall", "facts", "overview",
-             "proposals", "proposal"}
+READ_ONLY = {"search", "read_page", "list_pages", "lint", "status", "eval", "wake_up", "recall", "facts",
+             "overview", "proposals", "proposal"}
 ALL_TOOLS = READ_ONLY | {"query", "ingest", "file_note", "remember", "confirm_lesson", "invalidate", "accept", "reject"}
 
 
