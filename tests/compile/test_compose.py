@@ -376,3 +376,36 @@ def test_a_word_of_the_subjects_own_name_is_no_talk_of_the_page() -> None:
     sentence = "In the wiki pattern, a language model reads each source once and folds it into pages."
     assert _refusal(sentence, [claim], {claim.id}, ("Wiki pattern",)) is None
     assert _refusal(sentence, [claim], {claim.id}, ("Quillstore",)) == ABOUT_THE_PAGE
+
+
+def test_a_judged_run_keeps_out_what_the_judge_refuses_and_counts_it_by_its_verdict(tmp_path: Path) -> None:
+    sentences = [("Quillstore keeps the whole database in a single file and allows one writer at a time.",
+                  ["Quillstore keeps", "Quillstore allows"])]
+    composing = _model(sentences)
+    judged: list[str] = []
+
+    def reply(messages: list[dict[str, str]]) -> dict[str, Any]:
+        if not messages[0]["content"].startswith("You check sentences"):
+            return composing._next(messages, "", {}, 0)  # type: ignore[no-any-return]
+        listed = re.findall(r"^(\d+)\. sentence: (.*)$", messages[-1]["content"], re.M)
+        judged.extend(s for _, s in listed)
+
+        def verdict(s: str) -> str:
+            return "contradicted" if "40,000" in s else "unsupported" if "and allows" in s else "supported"
+
+        return {"verdicts": [{"index": int(n), "verdict": verdict(s), "words": s[:20]} for n, s in listed]}
+
+    root, report = _run(tmp_path, FakeLLM().respond_with(reply), judge=True)
+    [source] = report.sources
+    assert source.dropped == {"judged contradicted": 1}  # the claim, counted by the judge's verdict
+    text = (root / "entities/quillstore.md").read_text(encoding="utf-8")
+    assert "40,000" not in text
+    # the composed sentence the judge refused: its claims stay, as they are written
+    assert report.composed is not None and report.composed.refused == {"judged unsupported": 1}
+    prose = _key_facts(root)
+    assert "and allows one writer" not in prose
+    assert "Quillstore keeps the whole database in a single file. ^[" in prose
+    assert "Quillstore allows one writer at a time. ^[" in prose
+    assert "Quillstore handled 40,000 writes per second." in judged  # claims judged against their quotes
+    assert sentences[0][0] in judged  # and the composed sentence against its claims
+

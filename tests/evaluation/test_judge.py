@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 from fake_llm import FakeLLM
 
+from wikic.compile.judge import Item, judge
 from wikic.context import VaultContext
 from wikic.evaluation.judge import (
     LABELS,
@@ -24,7 +25,6 @@ from wikic.evaluation.judge import (
     saved_summary,
     wilson,
 )
-from wikic.ingest.judge import Item, judge
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "example-vault"
 

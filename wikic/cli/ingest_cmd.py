@@ -109,6 +109,12 @@ def register(app: typer.Typer) -> None:
                          help="Keep the changes as a proposal to review (wikic review); the vault is left as it "
                               "is (default: [ingest] review)."),
         ] = None,
+        judge: Annotated[
+            bool,
+            typer.Option("--judge", help="The model judges each claim against its quote, and each composed "
+                                         "sentence against its claims, before they are written; one it finds "
+                                         "unsupported or contradicted is kept out."),
+        ] = False,
         json_output: Annotated[bool, typer.Option("--json", help="Print the report as JSON.")] = False,
     ) -> None:
         """Compile sources into wiki pages through any OpenAI-compatible model.
@@ -150,6 +156,7 @@ def register(app: typer.Typer) -> None:
             use_palace=not no_palace,
             compose=compose,
             review=review,
+            judge=judge,
         )
 
         # SIGTERM (a service manager, `timeout`, a CI runner) stops the run as Ctrl-C does

@@ -5,7 +5,8 @@ verbatim quote and, when the quote was found in the raw text, an `Anchor` (`raw/
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
 from datetime import date
 
 
@@ -29,6 +30,9 @@ class Anchor:
 NO_QUOTE = "no quote"
 UNSUPPORTED = "unsupported"
 UNQUOTED = "says what its quote does not"
+# What a model judging the claim against its quote answered, when the run is judged (`compile/judge.py`) and
+# the claim is kept out for it: the reason is "judged unsupported" or "judged contradicted".
+JUDGED = "judged"
 OFF_SUBJECT = "not about its subject"  # an entity's claim whose passage never names it (`ingest/subjects.py`)
 INVENTED_NAME = "invented name"  # an item whose name the source never writes: counted, with its claims
 REJECTED = "rejected in review"  # what a person rejected in review (`ingest/rejections.py`)
@@ -53,6 +57,7 @@ class Fact:
     repaired: bool = False  # the model's quote was snapped to the source span it nearly copied
     missing: tuple[str, ...] = ()  # specifics of the claim its quote does not state
     unquoted: tuple[str, ...] = ()  # content words of the claim its quote does not hold, past the share allowed
+    judged: str = ""  # the judge's verdict when it kept the claim out: unsupported or contradicted
     valid_from: str | None = None  # the interval the source states, as the model proposed it
     valid_to: str | None = None
     replaces: str | None = None  # the id of an existing claim this one is a new value of
@@ -67,7 +72,7 @@ class Fact:
     def anchored(self) -> bool:
         """Found in the source, supported by its quote and about its subject: the only claims written as fact."""
         return (self.anchor is not None and not self.missing and not self.unquoted and not self.off_subject
-                and not self.fragment)
+                and not self.fragment and not self.judged)
 
     @property
     def problem(self) -> str | None:
@@ -79,7 +84,9 @@ class Fact:
             return FRAGMENT
         if self.off_subject:
             return OFF_SUBJECT
-        return UNQUOTED if self.unquoted else None
+        if self.unquoted:
+            return UNQUOTED
+        return f"{JUDGED} {self.judged}" if self.judged else None
 
 
 @dataclass(frozen=True)
@@ -173,6 +180,20 @@ class Plan:
     def missed(self) -> tuple[str, ...]:
         """The names code found in the source that the model did not propose (with a claim: anchored)."""
         return tuple(e.name for e in self.entities if e.found and any(f.anchored for f in e.facts))
+
+    def with_facts(self, change: Callable[[Fact], Fact]) -> Plan:
+        """The plan with each of its facts made `change(fact)`, in place."""
+        return replace(
+            self,
+            entities=tuple(replace(e, facts=tuple(map(change, e.facts))) for e in self.entities),
+            concepts=tuple(replace(c, sections=tuple(replace(s, facts=tuple(map(change, s.facts)))
+                                                      for s in c.sections)) for c in self.concepts),
+            comparisons=tuple(replace(c, axes=tuple(replace(a, values=tuple(Cell(cell.subject, change(cell.fact))
+                                                                             for cell in a.values))
+                                                     for a in c.axes)) for c in self.comparisons),
+            relations=tuple(replace(r, fact=change(r.fact)) for r in self.relations),
+            memories=tuple(replace(m, fact=change(m.fact)) for m in self.memories),
+        )
 
     def facts(self) -> list[Fact]:
         """Every fact in the plan, in order."""

@@ -35,7 +35,8 @@ from typing import Annotated
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from wikic.compile.plan import UNQUOTED  # content words its claims do not hold (`support.unquoted`)
+from wikic.compile.judge import Item, judge as judge_sentences
+from wikic.compile.plan import JUDGED, UNQUOTED  # content words its claims do not hold (`support.unquoted`)
 from wikic.errors import LLMError
 from wikic.llm.cache import ReplyCache
 from wikic.llm.client import LLM
@@ -182,9 +183,11 @@ def messages(page: PageDraft) -> list[dict[str, str]]:
 
 
 def compose_page(
-    page: PageDraft, text: str, llm: LLM, cache: ReplyCache | None, *, max_tokens: int, aliases: Sequence[str] = ()
+    page: PageDraft, text: str, llm: LLM, cache: ReplyCache | None, *, max_tokens: int, aliases: Sequence[str] = (),
+    judge: bool = False,
 ) -> Composed:
-    """`text` of `page` with its sections written as checked prose (or as it was, when the call fails)."""
+    """`text` of `page` with its sections written as checked prose (or as it was, when the call fails); `judge`:
+    a sentence the model then judges unsupported or contradicted by the claims it cites is refused too."""
     out = Composed(page.path, text)
     try:
         reply = ask(llm, messages(page), ComposedPage, schema_name="composed_page", max_tokens=max_tokens,
@@ -195,19 +198,20 @@ def compose_page(
     data, body = split_page(text)
     by_id = {c.id: c for claims in (page.lead, *page.sections.values()) for c in claims}
     subject = (page.title, *aliases)
+    judged = _judged(reply.value, by_id, llm, cache, out.usage) if judge else {}
     written: dict[str, str] = {}
     for section, claims in page.sections.items():
         composed = next((s for s in reply.value.sections if _same(s.section, section)), None)
         sentences = composed.sentences if composed is not None else []
         before = out.sentences
-        prose, reworded = _prose(sentences, claims, by_id, subject, out)
+        prose, reworded = _prose(sentences, claims, by_id, subject, out, judged)
         if reworded:
             written[section] = _over_claims(prose, claims)
         else:  # prose that only says each claim again, word for word, is the list: written once, as the list
             written[section] = "\n".join(c.render() for c in claims)
             out.sentences = before
     blocks: list[tuple[str, str, str | None]] = [(section_key(s), prose, s) for s, prose in written.items()]
-    lead = _lead(reply.value.lead, page.lead, by_id, subject, out)
+    lead = _lead(reply.value.lead, page.lead, by_id, subject, out, judged)
     if lead:
         blocks.insert(0, (LEAD, lead, None))
     head = text[: len(text) - len(body)] if data is not None else ""
@@ -219,9 +223,25 @@ def compose_page(
     return out
 
 
+def _judged(reply: ComposedPage, by_id: dict[str, Claim], llm: LLM, cache: ReplyCache | None,
+            usage: Usage) -> dict[str, str]:
+    """The reason each sentence of `reply` the judge refuses is refused ("judged unsupported"), by its text: it
+    is judged against the claims it cites."""
+    sentences = [*reply.lead, *(s for section in reply.sections for s in section.sentences)]
+    todo: list[Item] = []
+    for sentence in sentences:
+        if any(item.key == sentence.text for item in todo):
+            continue
+        cited = [by_id[i] for i in dict.fromkeys(c.strip().lstrip("[^").rstrip("]") for c in sentence.claims)
+                 if i in by_id]
+        if cited:
+            todo.append(Item(sentence.text, sentence.text, tuple(_plain(c.text) for c in cited)))
+    return {v.key: f"{JUDGED} {v.verdict}" for v in judge_sentences(llm, cache, todo, usage=usage) if v.refused}
+
+
 def _prose(
     sentences: Sequence[ComposedSentence], claims: list[Claim], by_id: dict[str, Claim], subject: Sequence[str],
-    out: Composed,
+    out: Composed, judged: dict[str, str],
 ) -> tuple[str, bool]:
     """(the sentences that hold up, each with its claims' anchors; each refused one replaced by its claims as
     written, and every claim no sentence covers written as itself; whether any sentence says its claims in
@@ -240,6 +260,7 @@ def _prose(
         cited = [by_id[i] for i in dict.fromkeys(ids) if i in by_id]
         drawn = _drawn_on(sentence.text, cited, subject)
         reason = UNUSED if cited and not drawn else _refusal(sentence.text, drawn, own, subject)
+        reason = reason or judged.get(sentence.text)
         cited = drawn or cited
         if reason is not None:
             out.refused[reason] = out.refused.get(reason, 0) + 1
@@ -261,7 +282,7 @@ def _restates(text: str, cited: list[Claim]) -> bool:
 
 
 def _lead(sentences: Sequence[ComposedSentence], opening: list[Claim], by_id: dict[str, Claim],
-          subject: Sequence[str], out: Composed) -> str:
+          subject: Sequence[str], out: Composed, judged: dict[str, str]) -> str:
     """The lead's sentences that hold up ("" for none), over the claims the page opened with when they say
     every one of them; else "" (the page keeps its lead), its sentences counted as refused."""
     kept: list[str] = []
@@ -273,6 +294,7 @@ def _lead(sentences: Sequence[ComposedSentence], opening: list[Claim], by_id: di
                  if i in by_id]
         drawn = _drawn_on(sentence.text, cited, subject)
         reason = UNUSED if cited and not drawn else _refusal(sentence.text, drawn, set(by_id), subject)
+        reason = reason or judged.get(sentence.text)
         cited = drawn
         if reason is not None:
             out.refused[reason] = out.refused.get(reason, 0) + 1

@@ -1,5 +1,5 @@
 """`wikic eval --judge` and `--calibrate`: a model's verdicts on the vault's claims and cited sentences against
-the quotes they cite (`ingest/judge.py` asks), and the judge's own accuracy on a labelled set.
+the quotes they cite (`compile/judge.py` asks), and the judge's own accuracy on a labelled set.
 
 Each claim and each cited sentence of the subject pages is judged against the lines its anchors name in `raw/`
 as it is now; `sample` judges that many of them, drawn with a fixed seed, so the same sample is judged again
@@ -26,11 +26,11 @@ from importlib.resources import files
 from pathlib import Path
 from typing import Any
 
+from wikic.compile.judge import UNJUDGED, Item, judge, model_name
 from wikic.context import VaultContext
 from wikic.errors import UsageError
 from wikic.evaluation import checks
 from wikic.evaluation.report import JudgeSummary
-from wikic.ingest.judge import UNJUDGED, Item, judge, model_name
 from wikic.lint.page_text import PageText
 from wikic.lint.rules._pages import subject_page
 from wikic.llm.cache import ReplyCache

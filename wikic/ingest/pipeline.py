@@ -99,6 +99,9 @@ class IngestOptions:
     review: bool | None = None  # keep the changes as a proposal, the vault unchanged (None: `[ingest] review`)
     index_after: bool = True  # bring the search index up to date after writing (a review's shadow: never)
     keep_plans: bool = False  # keep each source's anchored plan in the report (a review keeps them)
+    # the model judges each anchored claim against its quote, and each composed sentence against its claims,
+    # before they are written: one it finds unsupported or contradicted is kept out (`compile/judge.py`)
+    judge: bool = False
     # each source's anchored plan, by raw path, compiled instead of asking the model (an accepted proposal's)
     plans: Mapping[str, ExtractionResult] | None = None
     gate: Gate | None = None  # what is kept out of each plan (None: what the vault's rejections name)
@@ -387,7 +390,7 @@ def _ingest(
     composing = (settings.llm.compose if options.compose is None else options.compose) and not run.previewing
     if not todo:
         if not run.previewing:
-            composed = _compose_left(context, report, today, run.llm) if composing else []
+            composed = _compose_left(context, report, today, run.llm, judge=options.judge) if composing else []
             if options.use_palace and options.index_after:
                 _update_palace(context, report, composed, progress)
         return report
@@ -576,6 +579,7 @@ def _extract(run: _Run, llm: BoundedLLM, todo: list[CapturedSource], prompt: Pro
     meanwhile (each source's progress event sent as it is compiled, of `total`); each source's plan, or the
     error that failed it. Each worker first finds its source's relevant pages (`relate`), beside the other
     workers' model calls. Ctrl-C stops the asking (the report says so)."""
+    from wikic.compile.judge import judge_plan
     from wikic.ingest.extract.run import ExtractionResult, extract_plan, source_chunks
     from wikic.ingest.workers import DaemonPool
 
@@ -591,11 +595,14 @@ def _extract(run: _Run, llm: BoundedLLM, todo: list[CapturedSource], prompt: Pro
             return
         try:
             titles, claims = relate(src)
-            results[src.raw_path] = extract_plan(
+            result = extract_plan(
                 llm, src, context=prompt, existing_pages=titles, existing_claims=claims, settings=settings,
                 cache=cache, chunks=chunks[src.raw_path], on_chunk=answered.add, on_tokens=answered.add_tokens,
                 known_names=waiting(src),
             )
+            if options.judge:
+                result = dataclasses.replace(result, plan=judge_plan(result.plan, llm, cache, usage=result.usage))
+            results[src.raw_path] = result
         except LLMError as exc:
             results[src.raw_path] = exc
         except Exception as exc:  # noqa: BLE001 - a bug met by one source's reply fails that source alone
@@ -684,7 +691,8 @@ def _after(run: _Run, touched: list[str], run_id: str | None, composing: bool, c
     run leaves the index and lint to the next)."""
     report = run.report
     if composing and not report.interrupted:
-        touched = sorted({*touched, *_compose_left(run.context, report, run.today, run.llm, cache)})
+        touched = sorted({*touched, *_compose_left(run.context, report, run.today, run.llm, cache,
+                                                   judge=run.options.judge)})
     indexing = run.options.use_palace and run.options.index_after and bool(touched) and not report.interrupted
     lint = None
     if run.options.lint_after and not report.interrupted:
@@ -712,7 +720,8 @@ def _after(run: _Run, touched: list[str], run_id: str | None, composing: bool, c
 
 
 def _compose_left(
-    context: VaultContext, report: IngestReport, today: dt.date, llm: LLM | None, cache: ReplyCache | None = None
+    context: VaultContext, report: IngestReport, today: dt.date, llm: LLM | None, cache: ReplyCache | None = None,
+    *, judge: bool = False,
 ) -> list[str]:
     """Write as prose the pages runs wrote and did not compose yet (this run's, and any a killed or stopped
     run left: `.wikic/compose-todo/`), then drop those to-dos; the pages it changed. A page that no longer
@@ -729,7 +738,7 @@ def _compose_left(
             cache = ReplyCache.for_vault(root, read=True, batched=True)
         report.composed = compose_run(root, llm, cache, context.schema, pages, today=today,
                                       max_tokens=settings.llm.max_output_tokens, page_types=context.page_types,
-                                      concurrency=settings.llm.concurrency)
+                                      concurrency=settings.llm.concurrency, judge=judge)
     for todo, _ in todos:
         drop_compose_todo(todo)
     return report.composed.pages if report.composed is not None else []

@@ -73,8 +73,10 @@ def compose_run(
     max_tokens: int,
     page_types: list[str],
     concurrency: int = 2,
+    judge: bool = False,
 ) -> Composing:
-    """Compose the pages at `paths` (those an ingest wrote) and write the prose that holds up."""
+    """Compose the pages at `paths` (those an ingest wrote) and write the prose that holds up (`judge`: the
+    model judges each sentence against its claims too)."""
     out = Composing()
     texts: dict[str, str] = {}
     for path in paths:
@@ -94,7 +96,7 @@ def compose_run(
         page = next(d for d in drafts if d.path == path)
         data, _ = split_page(texts[path])
         aliases = [a for a in (data or {}).get("aliases") or [] if isinstance(a, str)]
-        return compose_page(page, texts[path], llm, cache, max_tokens=max_tokens, aliases=aliases)
+        return compose_page(page, texts[path], llm, cache, max_tokens=max_tokens, aliases=aliases, judge=judge)
 
     started = time.monotonic()
     with DaemonPool(max(1, concurrency), name="wikic-compose") as pool:

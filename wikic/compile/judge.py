@@ -4,8 +4,10 @@ with the words that decide it.
 The code's checks come first (a quote found in its source, the specifics and content words it states:
 `text/support.py`); the judge is a second reader for what they cannot see ("X is faster than Y" on a quote
 that says the opposite, a "so" joining two facts the sources never join). It only gives a verdict: what is
-done with it is its caller's (`wikic eval --judge` counts them; `REFUSED` names the verdicts a gate before the
-write would keep out).
+done with it is its caller's: `wikic eval --judge` counts them, and a judged run (`ingest --judge`) keeps out
+of the vault a claim (`judge_plan`) or a composed sentence (`compile/prose.py`) judged unsupported or
+contradicted, counted under "judged unsupported" or "judged contradicted"; a refused composed sentence leaves
+its claims written as they are.
 
 Several sentences go in one request, each with an index; the reply is typed (one verdict per index, from four
 labels), validated and asked again once when it is not, and cached like every reply, so judging the same
@@ -15,11 +17,12 @@ sentences on the same quotes again costs nothing. A verdict the reply leaves out
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from wikic.compile.plan import Fact, Plan
 from wikic.errors import LLMError
 from wikic.llm.cache import ReplyCache
 from wikic.llm.client import LLM
@@ -114,3 +117,20 @@ def judge(llm: LLM, cache: ReplyCache | None, items: Sequence[Item], *, usage: U
 
 def model_name(llm: LLM) -> str:
     return str(llm.identity.get("model") or "")
+
+
+def judge_plan(plan: Plan, llm: LLM, cache: ReplyCache | None, *, usage: Usage | None = None) -> Plan:
+    """`plan` with each anchored claim the judge finds unsupported or contradicted by its quote kept out (its
+    `judged` verdict set: the compile counts it by that reason)."""
+    facts = [f for f in plan.facts() if f.anchored]
+    todo = list(dict.fromkeys((f.text, f.quote) for f in facts))
+    verdicts = judge(llm, cache, [Item(str(n), text, (quote,)) for n, (text, quote) in enumerate(todo)], usage=usage)
+    refused = {said: v.verdict for said, v in zip(todo, verdicts, strict=True) if v.refused}
+    if not refused:
+        return plan
+
+    def judged(fact: Fact) -> Fact:
+        verdict = refused.get((fact.text, fact.quote)) if fact.anchored else None
+        return replace(fact, judged=verdict) if verdict else fact
+
+    return plan.with_facts(judged)
