@@ -145,3 +145,35 @@ def test_eval_shows_the_last_verdicts_with_their_interval_and_the_judges_calibra
     assert "20 by judge-model: supported" in line and "95 % interval" in line
     assert "judge not calibrated (wikic eval --calibrate)" in line
     assert json.loads(render(report, "json"))["judged"]["interval"] == list(report.judged.interval or ())
+
+
+def test_the_command_calibrates_and_judges_through_a_real_endpoint(vault: Path) -> None:
+    from standin_openai import StandinServer, reply
+    from typer.testing import CliRunner
+
+    from wikic.cli import app
+
+    labels = {p.sentence: p.label for p in calibration_pairs()}
+
+    def route(body: dict[str, Any]) -> Any:
+        listed = _numbered(body["messages"][-1]["content"])
+        verdict = {s: "supported" if labels.get(s, "supported") == "supported" else "unsupported" for _, s in listed}
+        return reply({"verdicts": [{"index": n, "verdict": verdict[s], "words": s[:10]} for n, s in listed]})
+
+    with StandinServer() as server:
+        server.route = route
+        flags = ["--vault", str(vault), "--base-url", server.base_url, "--model", "stand-in-judge"]
+        calibrated = CliRunner().invoke(app, ["eval", "--calibrate", *flags])
+        assert calibrated.exit_code == 0, calibrated.output
+        first = calibrated.stdout.splitlines()[0]
+        assert first == f"judge stand-in-judge: 100.0 % right on {len(labels)} labelled pairs"
+        assert "  negation    21 of 21 (100 %)" in calibrated.stdout
+        asked = len(server.requests)
+        judged = CliRunner().invoke(app, ["eval", "--judge", "--sample", "12", "--json", *flags])
+        assert judged.exit_code == 0, judged.output
+        assert len(server.requests) == asked + 2  # twelve sentences, six a request
+    data = json.loads(judged.stdout)["judged"]
+    assert data["model"] == "stand-in-judge" and data["judged"] == 12 and data["verdicts"] == {"supported": 12}
+    assert data["calibration"] == 1.0 and data["interval"] == list(wilson(12, 12))
+    usage = CliRunner().invoke(app, ["eval", "--vault", str(vault), "--sample", "3"])
+    assert usage.exit_code == 2 and "--sample goes with --judge" in usage.output

@@ -48,6 +48,12 @@ def register(app: typer.Typer) -> None:
             bool, typer.Option("--calibrate", help="Measure the judge on the labelled claim-quote pairs shipped "
                                                    "with wikic, and report its accuracy per label.")
         ] = False,
+        model: Annotated[
+            str | None, typer.Option("--model", metavar="NAME", help="The judge's model (overrides [llm] model).")
+        ] = None,
+        base_url: Annotated[
+            str | None, typer.Option("--base-url", metavar="URL", help="The judge's OpenAI-compatible endpoint.")
+        ] = None,
     ) -> None:
         """Report how good the wiki is, for the vault and each page, from files alone (no model call).
 
@@ -72,17 +78,18 @@ def register(app: typer.Typer) -> None:
         fmt = "json" if json_output else fmt
         if fmt not in FORMATS:
             raise UsageError(f"unknown format '{fmt}'", hint=f"use one of: {', '.join(FORMATS)}")
+        overrides = {key: value for key, value in {"model": model, "base_url": base_url}.items() if value is not None}
         if sample is not None and not judge:
             raise UsageError("--sample goes with --judge", hint="wikic eval --judge --sample 40")
         if calibrate:
             from wikic.evaluation.judge import calibrate as run_calibration
             from wikic.evaluation.render import render_calibration
 
-            result = run_calibration(VaultContext(resolve_vault(vault)))
+            result = run_calibration(VaultContext(resolve_vault(vault), overrides))
             say(json.dumps(result.to_dict(), indent=2) if fmt == "json" else render_calibration(result),
                 as_json=fmt == "json")
             raise typer.Exit(0)
-        report = evaluate(VaultContext(resolve_vault(vault)),
+        report = evaluate(VaultContext(resolve_vault(vault), overrides),
                           EvalOptions(page=page, out=out, judge=judge, sample=sample))
         text = render(report, fmt)
         if report.out is not None:
