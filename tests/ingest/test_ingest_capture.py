@@ -15,7 +15,7 @@ from wikic.ingest.capture import SourceError, capture, load_source_text
 from wikic.settings import IngestSettings
 from wikic.text.extract import html_to_text, looks_like_transcript
 from wikic.vault.slug import SOURCE, slugify
-from wikic.vault.state import source_ledger
+from wikic.vault.formats.sources import read_sources
 
 ARTICLE = "# Attention Is All You Need\n\nThe Transformer relies on *self-attention*.\n"
 
@@ -128,7 +128,7 @@ def test_stdin_is_captured_under_its_first_line(vault):
     [item] = capture(vault, ["-"], stdin=io.BytesIO(b"Quarterly results were strong\n\nRevenue grew.\n"))
     assert item.raw_path == "raw/articles/quarterly-results-were-strong.md"
     assert item.origin == "-"
-    assert source_ledger(vault)[item.raw_path]["origin"] == "stdin"
+    assert read_sources(vault)[item.raw_path].origin == "stdin"
 
 
 def test_url_is_fetched_and_recorded(vault, website):
@@ -143,7 +143,7 @@ def test_url_is_fetched_and_recorded(vault, website):
     assert (html_item.raw_path, html_item.text_path) == ("raw/articles/web-rag.html", "raw/articles/web-rag.md")
     assert html_item.text == "Fetched text.\n"
     assert md_item.raw_path == "raw/articles/markdown-notes.md"
-    assert source_ledger(vault)[html_item.raw_path]["origin"] == url
+    assert read_sources(vault)[html_item.raw_path].origin == url
 
 
 def test_url_errors_are_clean_and_write_nothing(vault, website):
@@ -169,7 +169,7 @@ def test_same_content_twice_is_the_same_raw_file(vault, inbox):
     assert first.raw_path == again.raw_path == later.raw_path
     assert later.text == first.text
     assert len(list((vault / "raw").rglob("*.md"))) == 1
-    assert len(source_ledger(vault)) == 1
+    assert len(read_sources(vault)) == 1
 
 
 def test_different_content_with_the_same_name_gets_a_new_name(vault, inbox):
@@ -361,8 +361,8 @@ def test_other_encodings_are_converted_and_the_original_kept_verbatim(vault, inb
     assert (vault / item.raw_path).read_bytes() == src.read_bytes()  # the original, byte for byte
     assert (vault / item.text_path).read_text(encoding="utf-8") == text
     assert load_source_text(vault, item.text_path) == text
-    entry = source_ledger(vault)[item.raw_path]
-    assert entry["encoding"] == recorded and entry["text_path"] == item.text_path
+    entry = read_sources(vault)[item.raw_path]
+    assert entry.encoding == recorded and entry.text_path == item.text_path
     [again] = capture(vault, [str(src)])  # the same bytes again: the same capture, nothing new
     assert (again.raw_path, again.new, again.encoding) == (item.raw_path, False, recorded)
 
@@ -393,9 +393,9 @@ def test_the_ledger_dates_a_source_on_the_day_a_run_says_it_is(vault, inbox):
     (inbox / "b.md").write_text("# B\n\nOther text.\n", encoding="utf-8")
     (dated,) = commit(vault, read_inputs(vault, [str(inbox / "a.md")]), day=dt.date(2026, 9, 8))
     (now,) = commit(vault, read_inputs(vault, [str(inbox / "b.md")]))
-    ledger = source_ledger(vault.resolve())
-    assert ledger[dated.raw_path]["captured"] == "2026-09-08T00:00:00+00:00"
-    seen = dt.datetime.fromisoformat(ledger[now.raw_path]["captured"])
+    ledger = read_sources(vault.resolve())
+    assert ledger[dated.raw_path].captured == "2026-09-08T00:00:00+00:00"
+    seen = dt.datetime.fromisoformat(ledger[now.raw_path].captured or "")
     assert abs(dt.datetime.now(dt.UTC) - seen) < dt.timedelta(minutes=10)  # no day given: the clock's
 
 
@@ -407,6 +407,6 @@ def test_a_page_with_no_title_of_its_own_keeps_its_file_name_and_is_titled_by_it
                    "```md\n# Dog\n```\n\n## Settings\n\nThe settings.\n")
     [item] = capture(vault, [str(src)])
     assert (item.raw_path, item.title) == ("raw/articles/graph-view.md", "Graph view")
-    assert source_ledger(vault)[item.raw_path]["title"] == "Graph view"
+    assert read_sources(vault)[item.raw_path].title == "Graph view"
     [stdin] = capture(vault, ["-"], stdin=b"```\n# Dog\n```\n\n# Cats\n\nCats purr.\n")
     assert (stdin.raw_path, stdin.title) == ("raw/articles/cats.md", "Cats")

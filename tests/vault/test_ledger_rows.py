@@ -4,6 +4,8 @@ load."""
 
 from __future__ import annotations
 
+import hashlib
+import json
 from pathlib import Path
 from typing import Any
 
@@ -11,6 +13,7 @@ from wikic.compile.mentions import Mentions
 from wikic.ingest.compiled import Compiled
 from wikic.vault import state
 from wikic.vault.formats.mentions import ClaimRow, MemoryRow, RelationRow, read_mentions
+from wikic.vault.formats.sources import read_sources, text_copies, write_sources
 
 A, B = "raw/articles/a.md", "raw/transcripts/s.md"
 
@@ -106,3 +109,71 @@ def test_the_compiled_ledger_reads_as_typed_rows_and_is_written_back_byte_for_by
     assert state.state_path(tmp_path, state.COMPILED).read_bytes() == state.json_bytes(
         {"version": 1, "sources": COMPILED})
     assert written != state.state_path(tmp_path, state.COMPILED).read_bytes()  # only by the entry left out
+
+
+SOURCES: dict[str, Any] = {
+    "raw/articles/page.html": {
+        "sha256": "ab" * 32, "bytes": 120, "kind": "articles", "media": "html", "title": "A page", "origin": "page.html",
+        "text_path": "raw/articles/page.md", "text_sha256": "cd" * 32, "captured": "2026-01-02T00:00:00+00:00"},
+    "raw/articles/gb.txt": {
+        "sha256": "ef" * 32, "bytes": 9, "kind": "articles", "media": "text", "title": "GB", "origin": "gb.txt",
+        "text_path": "raw/articles/gb.md", "text_sha256": "01" * 32, "captured": "2026-01-03T00:00:00+00:00",
+        "encoding": "gb18030"},
+    A: {"sha256": "23" * 32, "ingested": "2025-12-01", "bytes": "twelve", "from_a_later_version": {"kept": [1]}},
+}
+
+
+def test_the_source_ledger_reads_as_typed_rows_and_is_written_back_byte_for_byte(tmp_path: Path) -> None:
+    written = _ledger(tmp_path, state.SOURCES, "sources", {**SOURCES, "raw/broken.md": ["no", "object"]})
+    entries = read_sources(tmp_path)
+    assert sorted(entries) == sorted(SOURCES)  # the entry that is no object is left out
+    page = entries["raw/articles/page.html"]
+    assert (page.size, page.media, page.text_copy("raw/articles/page.html"), page.encoding) == (
+        120, "html", "raw/articles/page.md", None)
+    assert entries["raw/articles/gb.txt"].encoding == "gb18030"
+    old = entries[A]
+    assert (old.ingested, old.captured, old.size, old.text_copy(A)) == ("2025-12-01", None, None, None)
+    assert old.others == {"bytes": "twelve", "from_a_later_version": {"kept": [1]}}  # kept as read, not typed
+    assert text_copies(entries) == {"raw/articles/page.html": "raw/articles/page.md",
+                                    "raw/articles/gb.txt": "raw/articles/gb.md"}
+    write_sources(tmp_path, entries)
+    assert state.state_path(tmp_path, state.SOURCES).read_bytes() == state.json_bytes(
+        {"version": 1, "sources": SOURCES})
+    assert written != state.state_path(tmp_path, state.SOURCES).read_bytes()  # only by the entry left out
+
+
+def test_a_source_ledger_an_early_version_wrote_reads_in_either_shape(tmp_path: Path) -> None:
+    listed = [{"path": A, "sha256": "23" * 32, "captured": "2025-12-01"}, {"sha256": "no path"}, "no object"]
+    _ledger(tmp_path, state.SOURCES, "sources", {})
+    state.state_path(tmp_path, state.SOURCES).write_text(json.dumps({"sources": listed}), encoding="utf-8")
+    entries = read_sources(tmp_path)
+    assert list(entries) == [A] and entries[A].captured == "2025-12-01" and entries[A].others == {"path": A}
+    bare = {"version": 1, B: {"sha256": "45" * 32}, "raw/moved.md": {"path": "raw/articles/moved.md"}}
+    state.state_path(tmp_path, state.SOURCES).write_text(json.dumps(bare), encoding="utf-8")
+    entries = read_sources(tmp_path)  # the map without its key; an entry naming its path is filed under it
+    assert sorted(entries) == ["raw/articles/moved.md", B] and entries[B].sha256 == "45" * 32
+
+
+def test_capture_keeps_the_ledger_it_finds_and_reuses_an_entry_that_says_little(tmp_path: Path) -> None:
+    from wikic.ingest.capture import capture
+
+    vault = tmp_path / "vault"
+    (vault / "raw" / "articles").mkdir(parents=True)
+    text = b"# Notes\n\nSome text.\n"
+    (vault / "raw" / "articles" / "notes.md").write_bytes(text)
+    sha = hashlib.sha256(text).hexdigest()
+    found = {"raw/articles/notes.md": {"sha256": sha, "from_a_later_version": True}, **SOURCES}
+    _ledger(vault, state.SOURCES, "sources", found)
+    inbox = tmp_path / "inbox"
+    inbox.mkdir()
+    (inbox / "again.md").write_bytes(text)
+    (inbox / "new.md").write_bytes(b"# New\n\nOther text.\n")
+    again, new = capture(vault, [str(inbox / "again.md"), str(inbox / "new.md")])
+    # the entry without kind, media or title is the same source still: what capture read tells the rest
+    assert (again.raw_path, again.new, again.kind, again.media, again.title) == (
+        "raw/articles/notes.md", False, "articles", "markdown", "Notes")
+    assert new.new and new.raw_path == "raw/articles/new.md"
+    ledger = json.loads(state.state_path(vault, state.SOURCES).read_text(encoding="utf-8"))["sources"]
+    assert {raw: ledger[raw] for raw in found} == found  # every entry it found written back as it was
+    assert set(ledger[new.raw_path]) == {"sha256", "bytes", "kind", "media", "title", "origin", "text_path",
+                                         "text_sha256", "captured"}

@@ -33,9 +33,10 @@ from wikic.conversations.raw_files import export_sha256, keep_bytes, keep_export
 from wikic.conversations.sources import ZipTree, open_tree
 from wikic.errors import ExportError
 from wikic.progress import ProgressCallback, ProgressEvent
+from wikic.vault.formats.sources import read_sources
 from wikic.vault.formats.transcript import Conversation
 from wikic.vault.layout import RAW_DIR, is_export
-from wikic.vault.state import ConversationLedger, SetAside, conversations_lock, source_ledger
+from wikic.vault.state import ConversationLedger, SetAside, conversations_lock
 from wikic.vault.tree import walk_tree
 
 SAVE_EVERY = 50
@@ -94,7 +95,7 @@ def find_dropped(root: Path) -> list[Found]:
     """Conversation exports someone put into raw/ by hand (not captured, not read before)."""
     ledger = ConversationLedger.load(root)
     read = {str(e.get("path")) for e in ledger.exports.values() if isinstance(e, dict) and e.get("done")}
-    captured = set(source_ledger(root))
+    captured = set(read_sources(root))
     aside = SetAside.load(root)  # refused by an earlier ingest (a zip bomb...): not opened again until it changes
     found = []
     for folder, dirs, files in walk_tree(root / RAW_DIR):

@@ -11,7 +11,7 @@ from __future__ import annotations
 import bisect
 import hashlib
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -20,6 +20,7 @@ from wikic.lint.page_text import SENTENCE, PageText, Statement
 from wikic.text.support import unsupported
 from wikic.vault.formats.anchors import ANCHOR, Cited, find_anchors, parse_spec
 from wikic.vault.formats.claims import plain_text
+from wikic.vault.formats.sources import SourceEntry
 from wikic.vault.page_layout import Layout
 from wikic.vault.paths import read_inside
 
@@ -140,17 +141,15 @@ class RawFile:
         return text or None
 
 
-def expected_sha256(ledger: dict[str, dict[str, object]]) -> dict[str, str]:
+def expected_sha256(ledger: Mapping[str, SourceEntry]) -> dict[str, str]:
     """raw path -> the sha256 the source ledger recorded at capture: of the file, and of the text made from it
     (a PDF's or a page's text, which its claims cite)."""
     out: dict[str, str] = {}
     for path, entry in ledger.items():
-        sha = entry.get("sha256")
-        if isinstance(sha, str):
-            out[path] = sha
-        text_path, text_sha = entry.get("text_path"), entry.get("text_sha256")
-        if isinstance(text_path, str) and isinstance(text_sha, str):
-            out[text_path] = text_sha
+        if entry.sha256 is not None:
+            out[path] = entry.sha256
+        if entry.text_path is not None and entry.text_sha256 is not None:
+            out[entry.text_path] = entry.text_sha256
     return out
 
 

@@ -32,12 +32,13 @@ from wikic.lint.rules._pages import subject_page
 from wikic.lint.run import LintOptions, run_lint
 from wikic.vault.formats.compiled import CompiledEntry, read_compiled
 from wikic.vault.formats.mentions import Mention, read_mentions
+from wikic.vault.formats.sources import read_sources
 from wikic.vault.layout import require_vault
 from wikic.vault.load import fork_is_safe, load_vault, walk
 from wikic.vault.model import Note
 from wikic.vault.resolve import fold_name
 from wikic.vault.schema_md import Schema
-from wikic.vault.state import EVAL_PAGES, read_cache_json, source_ledger, write_cache
+from wikic.vault.state import EVAL_PAGES, read_cache_json, write_cache
 
 FORMAT = 1  # the cache's rows; another format, and the cache is made anew
 # lint's rules whose findings on a page are its figures
@@ -67,8 +68,7 @@ def evaluate(context: VaultContext, options: EvalOptions = EvalOptions()) -> Eva
         if f.path is not None:
             found.setdefault(f.rule, Counter())[f.path] += 1
     vault = load_vault(root, use_cache=True, walked=walk(root), schema=schema)
-    ledger = source_ledger(root)
-    expected = checks.expected_sha256(ledger)
+    expected = checks.expected_sha256(read_sources(root))
     composed = composed_ledger(root)
 
     key = _cache_key(schema)

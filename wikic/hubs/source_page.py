@@ -37,6 +37,7 @@ from wikic.vault.formats.compiled import CompiledEntry
 from wikic.vault.formats.markers import BEGIN, end_line
 from wikic.vault.formats.memory_items import BLOCK_PREFIX, parse_item
 from wikic.vault.formats.mentions import Mention, waiting_memories
+from wikic.vault.formats.sources import SourceEntry, text_copies
 from wikic.vault.formats.transcript import headers, is_transcript
 from wikic.vault.frontmatter import split_page, titled
 from wikic.vault.lead import lead_of, plain_line, shorten
@@ -90,14 +91,14 @@ class About:
 def about(view: HubView, raw: str) -> About:
     """What the source says of itself (its frontmatter, its first heading) and what capture recorded."""
     ledger = view.ledger
-    original = next((p for p, e in sorted(ledger.items()) if e.get("text_path") == raw and p != raw), None)
-    captured = ledger.get(original or raw) or ledger.get(raw) or {}
+    original = next((p for p, copy in sorted(text_copies(ledger).items()) if copy == raw), None)
+    captured = ledger.get(original or raw) or ledger.get(raw) or SourceEntry()
     text = view.text(raw) or ""
     data, _ = split_page(text[:200_000])
     data = data or {}
     # titled as capture titles a source (a text extracted from HTML or PDF: by the title capture found there),
     # from its own text: a ledger an earlier version wrote may hold the first heading of any level
-    given = _text(captured.get("title")) if original and not _text(data.get("title")) else None
+    given = _text(captured.title) if original and not _text(data.get("title")) else None
     title = given or titled(text[:200_000], _own_name(captured, raw))
     folder = raw.split("/")[1] if raw.count("/") >= 2 else ""
     speakers: tuple[str, ...] = ()
@@ -109,7 +110,7 @@ def about(view: HubView, raw: str) -> About:
         turns = len(found)
     kind = "a conversation" if conversation else _KINDS.get(folder, "a source")
     url = next((u for u in (_text(data.get(k)) for k in _URL_KEYS) if u and _URL.match(u)), None)
-    origin = _text(captured.get("origin"))
+    origin = _text(captured.origin)
     if url is None and origin and _URL.match(origin):
         url = origin
     # what a source says of itself is the source's text, not wikic's: made plain before it reaches a page
@@ -123,7 +124,7 @@ def about(view: HubView, raw: str) -> About:
         date=next((d for d in (_date(data.get(k)) for k in _DATE_KEYS) if d), None),
         url=public_url(url) if url else None,
         original=original,
-        captured=_date(captured.get("captured")) or _date(data.get("captured")),
+        captured=_date(captured.captured) or _date(data.get("captured")),
         speakers=tuple(n for n in (clean_title(s) for s in speakers) if n),
         turns=turns,
     )
@@ -446,9 +447,9 @@ def _tags(view: HubView, pages: list[str]) -> list[str]:
     return [t for t, _ in sorted(counted.items(), key=lambda kv: (-kv[1], kv[0]))[:TAGS]]
 
 
-def _own_name(captured: dict[str, Any], raw: str) -> str:
+def _own_name(captured: SourceEntry, raw: str) -> str:
     """The name of the file a source was captured from ("Graph view.md"), else its raw file's."""
-    origin = _text(captured.get("origin"))
+    origin = _text(captured.origin)
     if origin and origin != "stdin" and not _URL.match(origin) and "/" not in origin:
         return origin
     return posixpath.basename(raw)

@@ -18,6 +18,7 @@ from typing import Any
 from wikic.pages.log_file import LogRow, read_rows
 from wikic.vault.formats.compiled import CompiledEntry, read_compiled
 from wikic.vault.formats.mentions import Mention, read_mentions
+from wikic.vault.formats.sources import SourceEntry, read_sources
 from wikic.vault.frontmatter import unwrap_link
 from wikic.vault.layout import LOG_FILE, RAW_DIR
 from wikic.vault.lead import page_lead, safe_line, shorten
@@ -27,7 +28,6 @@ from wikic.vault.parse import parse_note
 from wikic.vault.paths import read_text_inside
 from wikic.vault.resolve import Resolver
 from wikic.vault.schema_md import Schema
-from wikic.vault.state import source_ledger
 
 SOURCE_TYPE = "source"
 TITLE = 120
@@ -180,9 +180,9 @@ class HubView:
         return out
 
     @cached_property
-    def ledger(self) -> dict[str, dict[str, Any]]:
+    def ledger(self) -> dict[str, SourceEntry]:
         """The source ledger (sources.json): raw path -> its capture record."""
-        return source_ledger(self.root)
+        return read_sources(self.root)
 
     def exists(self, path: str) -> bool:
         return path in self.vault.files

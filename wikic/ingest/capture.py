@@ -24,15 +24,16 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, time
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import BinaryIO
 
 from wikic.ingest.inputs import Prepared, SourceError, read_inputs
 from wikic.settings import IngestSettings
 from wikic.text import extract as textract
+from wikic.vault.formats.sources import SourceEntry, read_sources, write_sources
 from wikic.vault.layout import RAW_DIR
 from wikic.vault.paths import make_folder
 from wikic.vault.slug import SOURCE, slugify
-from wikic.vault.state import source_ledger, source_ledger_lock, write_source_ledger
+from wikic.vault.state import source_ledger_lock
 from wikic.vault.write import create_exclusive
 
 
@@ -74,10 +75,10 @@ def commit(vault_root: Path, prepared: Sequence[Prepared], *, day: date | None =
     root = vault_root.resolve()
     when = datetime.combine(day, time(), UTC) if day is not None else datetime.now(UTC)
     with source_ledger_lock(root):
-        sources = source_ledger(root)
+        sources = read_sources(root)
         results = [_commit(root, item, sources, write=True, when=when) for item in prepared]
         if any(result.new for result in results):  # sources seen before change nothing, not even the ledger
-            write_source_ledger(root, sources)
+            write_sources(root, sources)
     return results
 
 
@@ -85,7 +86,7 @@ def preview(vault_root: Path, prepared: Sequence[Prepared]) -> list[CapturedSour
     """What `commit` would capture, with the raw paths it would choose, writing nothing (for --estimate and
     --dry-run). A later commit chooses the same paths unless another process captures in between."""
     root = vault_root.resolve()
-    sources = source_ledger(root)
+    sources = read_sources(root)
     return [_commit(root, item, sources, write=False) for item in prepared]
 
 
@@ -110,33 +111,33 @@ def _sha256(data: bytes) -> str:
 
 
 def _commit(
-    root: Path, item: Prepared, sources: dict[str, dict[str, Any]], *, write: bool, when: datetime | None = None
+    root: Path, item: Prepared, sources: dict[str, SourceEntry], *, write: bool, when: datetime | None = None
 ) -> CapturedSource:
     digest = _sha256(item.data)
     for raw_path, entry in sources.items():
         if (
-            entry.get("sha256") == digest
+            entry.sha256 == digest
             and (root / raw_path).is_file()
             and _sha256((root / raw_path).read_bytes()) == digest
         ):
-            text_path = str(entry.get("text_path") or "")
+            text_path = entry.text_path or ""
             text = load_source_text(root, text_path) if text_path else ""
             return CapturedSource(
                 item.origin,
                 raw_path,
                 text_path,
-                str(entry["kind"]),
-                str(entry["media"]),
-                str(entry["title"]),
+                entry.kind or item.kind,
+                entry.media or item.media,
+                entry.title if entry.title is not None else item.title,
                 digest,
                 text,
                 False,
-                str(entry.get("encoding") or "utf-8"),
+                entry.encoding or "utf-8",
             )
 
     separate_text = item.separate_text
     text_bytes = item.text.encode("utf-8")
-    recorded = {p for raw, entry in sources.items() for p in (raw, str(entry.get("text_path") or ""))}
+    recorded = {p for raw, entry in sources.items() for p in (raw, entry.text_path or "")}
 
     def orphan(path: Path | None, data: bytes) -> bool:
         """A file a capture wrote before it was killed, ahead of its ledger entry: taken over, not copied."""
@@ -172,19 +173,18 @@ def _commit(
         )
     if separate_text:
         create_exclusive(root / text_rel, text_bytes, root=root)
-    sources[raw_rel] = {
-        "sha256": digest,
-        "bytes": len(item.data),
-        "kind": item.kind,
-        "media": item.media,
-        "title": item.title,
-        "origin": item.source_name,
-        "text_path": text_rel,
-        "text_sha256": _sha256((root / text_rel).read_bytes()) if text_rel else "",
-        "captured": (when or datetime.now(UTC)).isoformat(timespec="seconds"),
-    }
-    if encoding != "utf-8":
-        sources[raw_rel]["encoding"] = encoding  # the text file beside it is the converted copy
+    sources[raw_rel] = SourceEntry(
+        sha256=digest,
+        size=len(item.data),
+        kind=item.kind,
+        media=item.media,
+        title=item.title,
+        origin=item.source_name,
+        text_path=text_rel,
+        text_sha256=_sha256((root / text_rel).read_bytes()) if text_rel else "",
+        captured=(when or datetime.now(UTC)).isoformat(timespec="seconds"),
+        encoding=encoding if encoding != "utf-8" else None,  # its text file is then the converted copy
+    )
     return CapturedSource(
         item.origin, raw_rel, text_rel, item.kind, item.media, item.title, digest, item.text, True, encoding
     )

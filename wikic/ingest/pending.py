@@ -24,10 +24,11 @@ from typing import Any
 from wikic.ingest.compiled import Compiled
 from wikic.ingest.inputs import Prepared, SourceError, UnreadableSource, read_inputs
 from wikic.settings import IngestSettings
+from wikic.vault.formats.sources import SourceEntry, read_sources, text_copies
 from wikic.vault.layout import RAW_DIR, is_export
 from wikic.vault.load import not_a_regular_file
 from wikic.vault.paths import confined
-from wikic.vault.state import ConversationLedger, SetAside, file_sha256, set_aside_lock, source_ledger
+from wikic.vault.state import ConversationLedger, SetAside, file_sha256, set_aside_lock
 from wikic.vault.tree import walk_tree
 
 SET_ASIDE_NOTE = "set aside until it changes; `wikic status` lists it"
@@ -44,19 +45,17 @@ class Unusable:
 
 def pending_inputs(root: Path, settings: IngestSettings) -> tuple[list[Prepared], list[Unusable]]:
     """(raw files to compile, raw files that cannot be read): one bad file does not hold up the others."""
-    ledger = source_ledger(root)
+    ledger = read_sources(root)
     compiled = Compiled.load(root)
-    text_copies = {
-        str(entry.get("text_path")) for raw, entry in ledger.items() if entry.get("text_path") not in ("", raw)
-    }
+    copies = set(text_copies(ledger).values())
     # conversation exports dropped into raw/ were read into transcripts: those are the sources
-    text_copies |= {str(e.get("path")) for e in ConversationLedger.load(root).exports.values() if isinstance(e, dict)}
+    copies |= {str(e.get("path")) for e in ConversationLedger.load(root).exports.values() if isinstance(e, dict)}
     aside = SetAside.load(root)
     prepared: list[Prepared] = []
     unusable: list[Unusable] = []
-    recorded = {str(entry.get("sha256")): raw for raw, entry in sorted(ledger.items()) if entry.get("sha256")}
+    recorded = {entry.sha256: raw for raw, entry in sorted(ledger.items()) if entry.sha256}
     for rel in _raw_files(root):
-        if rel in text_copies or _compiled(root, rel, ledger.get(rel), compiled) or aside.holds(rel):
+        if rel in copies or _compiled(root, rel, ledger.get(rel), compiled) or aside.holds(rel):
             continue
         before = _stat(root / rel)
         same = _same_content(root, rel, recorded) if rel not in ledger else None
@@ -121,17 +120,16 @@ def _stamp(path: Path, before: os.stat_result | None) -> dict[str, Any] | None:
     return {"size": before.st_size, "mtime_ns": before.st_mtime_ns, "sha256": digest}
 
 
-def _compiled(root: Path, rel: str, entry: dict[str, object] | None, compiled: Compiled) -> bool:
+def _compiled(root: Path, rel: str, entry: SourceEntry | None, compiled: Compiled) -> bool:
     if entry is None:
         return False
-    if entry.get("media") == "image":
+    if entry.media == "image":
         return True  # captured; images are not sent to the model
     try:
-        same_size = (root / rel).stat().st_size == entry.get("bytes")
+        same_size = (root / rel).stat().st_size == entry.size
     except OSError:
         return True  # vanished since: nothing to compile (lint reports it)
-    ref = str(entry.get("text_path") or rel)
-    return same_size and compiled.is_current(ref, str(entry.get("sha256")))
+    return same_size and entry.sha256 is not None and compiled.is_current(entry.text_path or rel, entry.sha256)
 
 
 def _raw_files(root: Path) -> list[str]:

@@ -18,9 +18,10 @@ from collections import defaultdict
 from pathlib import Path
 
 from wikic.ingest.compiled import Compiled
+from wikic.vault.formats.sources import read_sources
 from wikic.vault.load import load_vault
 from wikic.vault.schema_md import Schema
-from wikic.vault.state import COMPILED, source_ledger, state_file
+from wikic.vault.state import COMPILED, state_file
 
 
 def ledger_missing(root: Path) -> bool:
@@ -41,13 +42,13 @@ def rebuilt_compiled(root: Path, today: str, schema: Schema) -> Compiled:
                 pages = cited[source]
                 if not vault.is_hub(path):
                     pages.add(path)
-    ledger = source_ledger(root)
-    originals = {str(e.get("text_path")): e for e in ledger.values() if e.get("text_path")}
+    ledger = read_sources(root)
+    originals = {e.text_path: e for e in ledger.values() if e.text_path}
     compiled = Compiled.load(root)
     for raw, pages in sorted(cited.items()):
         entry = originals.get(raw) or ledger.get(raw)
-        sha = entry.get("sha256") if entry else None
-        if not isinstance(sha, str):
+        sha = entry.sha256 if entry else None
+        if sha is None:
             try:
                 sha = hashlib.sha256((root / raw).read_bytes()).hexdigest()
             except OSError:

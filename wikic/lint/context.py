@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from wikic.errors import VaultError
 from wikic.lint.finding import Finding, finding
+from wikic.vault.formats.sources import SourceEntry
 from wikic.vault.frontmatter import split_page
 from wikic.vault.graph import Edge, LinkGraph
 from wikic.vault.link_text import LinkNames
@@ -30,7 +31,7 @@ class LintContext:
     vault: Vault
     links: LinkGraph
     today: dt.date
-    ledger: dict[str, dict[str, Any]] = field(default_factory=dict)  # raw path -> capture record
+    ledger: dict[str, SourceEntry] = field(default_factory=dict)  # raw path -> capture record
     cached: bool = False  # the run keeps its caches under `.wikic/cache/` (rules may keep theirs there too)
     _extra_notes: dict[str, Note | None] = field(default_factory=dict)
 

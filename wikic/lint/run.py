@@ -16,8 +16,9 @@ from wikic.context import VaultContext
 from wikic.errors import UsageError
 from wikic.lint.finding import Finding
 from wikic.vault.collector import collector_paused
+from wikic.vault.formats.sources import read_sources
 from wikic.vault.layout import is_vault
-from wikic.vault.state import LINT_REPORT, SOURCES, read_cache_json, source_ledger, state_file, write_cache
+from wikic.vault.state import LINT_REPORT, SOURCES, read_cache_json, state_file, write_cache
 
 if TYPE_CHECKING:
     from wikic.vault.load import FileInfo
@@ -185,7 +186,7 @@ def _lint(
         complete(vault, judging(_active(options, schema)), judge)
     graph = build(vault)
     ctx = LintContext(vault=vault, links=graph, today=today, cached=bool(options.use_cache))
-    ctx.ledger = source_ledger(root)
+    ctx.ledger = read_sources(root)
     rules = _rules()
     overrides = vault.schema.severities
     active = _active(options, vault.schema)

@@ -256,28 +256,7 @@ def write_cache(root: Path, name: str, text: str | bytes) -> None:
         write_bytes_atomic(path, text.encode("utf-8") if isinstance(text, str) else text, root=root, durable=False)
 
 
-# -- the source ledger (sources.json) --------------------------------------------------------------------
-
-
-def source_ledger(root: Path) -> dict[str, dict[str, Any]]:
-    """raw path -> its ledger entry (sha256, kind, media, title, origin, text_path, text_sha256, captured).
-    Entries that are no JSON object are left out; a list of entries with a `path` each reads too."""
-    data = read_state(root, SOURCES)
-    entries = data.get("sources", data) if isinstance(data, dict) else data
-    out: dict[str, dict[str, Any]] = {}
-    if isinstance(entries, dict):
-        for key, value in entries.items():
-            if isinstance(value, dict):
-                out[str(value.get("path", key))] = value
-    elif isinstance(entries, list):
-        for value in entries:
-            if isinstance(value, dict) and isinstance(value.get("path"), str):
-                out[value["path"]] = value
-    return out
-
-
-def write_source_ledger(root: Path, sources: dict[str, dict[str, Any]]) -> None:
-    write_json(state_path(root, SOURCES), {"version": 1, "sources": sources}, root=root)
+# -- the source ledger (sources.json: its rows in `formats/sources.py`) -----------------------------------
 
 
 def source_ledger_lock(root: Path, timeout: float = 60.0) -> AbstractContextManager[None]:
@@ -511,7 +490,9 @@ class SetAside:
     def current(self) -> dict[str, dict[str, Any]]:
         """The entries that still hold: the file is there, unchanged, and was not captured since (a file set
         aside can still be ingested by name, `--encoding` given, say)."""
-        captured = source_ledger(self.root)
+        from wikic.vault.formats.sources import read_sources  # it reads its file through this module
+
+        captured = read_sources(self.root)
         return {rel: entry for rel, entry in sorted(self.entries.items()) if rel not in captured and self.holds(rel)}
 
     def listed(self) -> list[dict[str, str]]:

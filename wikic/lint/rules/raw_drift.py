@@ -21,8 +21,8 @@ from wikic.vault.layout import RAW_DIR
 
 def raw_drift(ctx: LintContext) -> Iterator[Finding]:
     for raw_path, entry in sorted(ctx.ledger.items()):
-        expected = entry.get("sha256")
-        if not isinstance(expected, str) or not raw_path.startswith(RAW_DIR + "/"):
+        expected = entry.sha256
+        if expected is None or not raw_path.startswith(RAW_DIR + "/"):
             continue
         if raw_path not in ctx.vault.files:
             yield ctx.finding(

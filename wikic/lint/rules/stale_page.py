@@ -40,8 +40,8 @@ def source_date(ctx: LintContext, source: str) -> dt.date | None:
                 break
     if found is None:
         entry = ctx.ledger.get(source)
-        if isinstance(entry, dict):
-            found = as_date(entry.get("captured") or entry.get("ingested"))
+        if entry is not None:
+            found = as_date(entry.captured or entry.ingested)
     cache[source] = found
     return found
 

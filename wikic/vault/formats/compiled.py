@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from wikic.vault.formats.fields import is_bool, is_int, is_str, split_known
 from wikic.vault.state import COMPILED, read_ledger, write_ledger
 
 LEDGER_KEY = "sources"  # the map the file holds, beside its version
@@ -48,11 +49,7 @@ class CompiledEntry:
     def from_json(cls, value: Any) -> CompiledEntry | None:
         if not isinstance(value, dict):
             return None
-        others = dict(value)
-        read: dict[str, Any] = {}
-        for key, wanted in _FIELDS.items():
-            if key in others and wanted(others[key]):
-                read[key] = others.pop(key)
+        read, others = split_known(value, _FIELDS)
         if "pages" in read:
             read["pages"] = tuple(read["pages"])
         return cls(sha256=read.pop("sha256", None), **read, others=others)
@@ -66,34 +63,22 @@ class CompiledEntry:
         return out
 
 
-def _int(value: Any) -> bool:
-    return type(value) is int
-
-
-def _bool(value: Any) -> bool:
-    return type(value) is bool
-
-
 def _by_reason(value: Any) -> bool:
     return isinstance(value, dict) and all(type(n) is int for n in value.values())
 
 
-def _str(value: Any) -> bool:
-    return isinstance(value, str)
-
-
 _FIELDS = {
-    "sha256": _str,
+    "sha256": is_str,
     "pages": lambda v: isinstance(v, list) and all(isinstance(p, str) for p in v),
-    "compiled": _str,
-    "strategy": _str,
+    "compiled": is_str,
+    "strategy": is_str,
     "dropped": _by_reason,
-    "repaired": _int,
-    "sentences": _int,
-    "nothing_extracted": _bool,
-    "superseded": _int,
-    "refused": _int,
-    "rebuilt": _bool,
+    "repaired": is_int,
+    "sentences": is_int,
+    "nothing_extracted": is_bool,
+    "superseded": is_int,
+    "refused": is_int,
+    "rebuilt": is_bool,
     "names_refused": _by_reason,
     "aliases_refused": _by_reason,
 }
