@@ -14,8 +14,8 @@ from wikic.errors import UsageError
 from wikic.ingest.capture import SourceError, capture, load_source_text
 from wikic.settings import IngestSettings
 from wikic.text.extract import html_to_text, looks_like_transcript
-from wikic.vault.slug import SOURCE, slugify
 from wikic.vault.formats.sources import read_sources
+from wikic.vault.slug import SOURCE, slugify
 
 ARTICLE = "# Attention Is All You Need\n\nThe Transformer relies on *self-attention*.\n"
 

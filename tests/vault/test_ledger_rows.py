@@ -113,8 +113,9 @@ def test_the_compiled_ledger_reads_as_typed_rows_and_is_written_back_byte_for_by
 
 SOURCES: dict[str, Any] = {
     "raw/articles/page.html": {
-        "sha256": "ab" * 32, "bytes": 120, "kind": "articles", "media": "html", "title": "A page", "origin": "page.html",
-        "text_path": "raw/articles/page.md", "text_sha256": "cd" * 32, "captured": "2026-01-02T00:00:00+00:00"},
+        "sha256": "ab" * 32, "bytes": 120, "kind": "articles", "media": "html", "title": "A page",
+        "origin": "page.html", "text_path": "raw/articles/page.md", "text_sha256": "cd" * 32,
+        "captured": "2026-01-02T00:00:00+00:00"},
     "raw/articles/gb.txt": {
         "sha256": "ef" * 32, "bytes": 9, "kind": "articles", "media": "text", "title": "GB", "origin": "gb.txt",
         "text_path": "raw/articles/gb.md", "text_sha256": "01" * 32, "captured": "2026-01-03T00:00:00+00:00",
