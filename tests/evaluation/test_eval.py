@@ -134,12 +134,16 @@ def test_the_runs_refusals_are_read_back_by_reason_from_their_records(
     assert run_report.composed is not None
     assert report.refusals.sentences == run_report.composed.refused
     assert sum(report.refusals.sentences.values()) >= 1
-    pages = read_state(vault, COMPOSED)["pages"]
+    composed = read_state(vault, COMPOSED)
+    assert composed is not None
+    pages = composed["pages"]
     refused_on = {r.path for r in report.pages if r.figures.sentences_refused}
     assert {p for p, e in pages.items() if e["refused"]} == refused_on
     assert REFUSED_NUMBER not in "".join((vault / p).read_text(encoding="utf-8") for p in pages)
     # the names the run refused, by reason, kept in each source's entry of the compiled ledger
-    entries = read_state(vault, COMPILED)["sources"]
+    compiled = read_state(vault, COMPILED)
+    assert compiled is not None
+    entries = compiled["sources"]
     assert all(isinstance(e["names_refused"], dict) and isinstance(e["aliases_refused"], dict)
                for e in entries.values())
 

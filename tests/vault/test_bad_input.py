@@ -14,7 +14,8 @@ from wikic.vault.parse import MAX_PAGE_BYTES, parse_note
 def parse(data: bytes | str, path: str = "notes/Bad.md") -> Note:
     raw = data.encode("utf-8") if isinstance(data, str) else data
     note = parse_note(path, raw)
-    assert isinstance(note, Note) and note.path == path
+    assert isinstance(note, Note)
+    assert note.path == path
     return note
 
 

@@ -4,7 +4,9 @@ file changed."""
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -16,12 +18,21 @@ from wikic.vault.init import init_vault
 def _opens(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """The names of the files the settings and SCHEMA.md loaders are called for, in order."""
     import wikic.context as context_module
+    from wikic.settings import Settings, load_settings
+    from wikic.vault.schema_md import Schema, load as load_schema
 
     calls: list[str] = []
-    load_settings, load_schema = context_module.load_settings, context_module.load_schema
-    monkeypatch.setattr(context_module, "load_settings",
-                        lambda root, overrides=None: calls.append("wikic.toml") or load_settings(root, overrides))
-    monkeypatch.setattr(context_module, "load_schema", lambda root: calls.append("SCHEMA.md") or load_schema(root))
+
+    def settings_loaded(root: Path, overrides: Mapping[str, Any] | None = None) -> Settings:
+        calls.append("wikic.toml")
+        return load_settings(root, overrides)
+
+    def schema_loaded(root: Path) -> Schema:
+        calls.append("SCHEMA.md")
+        return load_schema(root)
+
+    monkeypatch.setattr(context_module, "load_settings", settings_loaded)
+    monkeypatch.setattr(context_module, "load_schema", schema_loaded)
     return calls
 
 

@@ -19,6 +19,7 @@ from wikic.config_file import read_config_file
 from wikic.errors import VaultError
 from wikic.memory.identity import read_identity
 from wikic.pages import journal
+from wikic.pages.index_file import Entry
 from wikic.pages.lock import writer
 from wikic.status import read_log
 from wikic.vault import state
@@ -233,7 +234,7 @@ def test_a_write_whose_file_leads_out_is_refused_before_anything_is_written(
     link_out(vault, rel, secret)
     plan = journal.Journal()
     plan.add_page("entities/b.md", None, "# B\n")
-    plan.add_index([journal.Entry("entity", "b", "B.")])
+    plan.add_index([Entry("entity", "b", "B.")])
     plan.log_rows = ["| 2026-01-01 | ingest | b | |"]
     if rel == "entities/a.md":
         plan.pages[rel] = {"before": None, "text": "# A again\n"}

@@ -5,6 +5,10 @@ rules run one by one."""
 
 from __future__ import annotations
 
+import inspect
+from collections.abc import MutableMapping
+from typing import Any
+
 import markdown_it.helpers
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
@@ -22,7 +26,7 @@ def as_markdown_it_runs_it(md: MarkdownIt) -> MarkdownIt:
     ruler.disable(["by_first_character", "plain_run"])
     ruler.enable([rule.name for rule in ruler.__rules__ if rule.name in _RULE_STARTS or rule.name == "text"])
     for name in ("link", "image", "footnote_ref"):  # without the failures remembered, the labels looked up
-        ruler.at(name, ruler.__rules__[ruler.__find__(name)].fn.__wrapped__)
+        ruler.at(name, inspect.unwrap(ruler.__rules__[ruler.__find__(name)].fn))
     return md
 
 
@@ -38,7 +42,7 @@ DEFINITIONS = st.lists(st.sampled_from(["[a]: x.md", "[b c]: <y z.md> \"t\"", "[
                        max_size=3)
 
 
-def tokens(md: MarkdownIt, text: str) -> list[dict[str, object]]:
+def tokens(md: MarkdownIt, text: str) -> list[MutableMapping[str, Any]]:
     return [token.as_dict() for token in md.parse(text)]
 
 

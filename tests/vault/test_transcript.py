@@ -25,7 +25,8 @@ def test_headers_are_found_at_their_lines_and_body_lookalikes_are_escaped() -> N
                                                   "**user**"]
     assert "\\**assistant** · 2026-01-01 00:00" in lines
     quote_line = lines.index("Understood.") + 1
-    assert turn_at(text, quote_line).speaker == "assistant"
+    turn = turn_at(text, quote_line)
+    assert turn is not None and turn.speaker == "assistant"
     assert turn_at(text, 1) is None
 
 

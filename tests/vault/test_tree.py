@@ -21,6 +21,8 @@ from wikic.palace.sources import scan
 from wikic.settings import IngestSettings
 from wikic.vault.tree import walk_tree
 
+Folder = tuple[str, list[str], list[str]]
+
 DEPTH = 1_000  # Python's default recursion limit: os.walk on 3.11 (one call per level) ran out here
 
 
@@ -55,7 +57,7 @@ def test_walk_tree_yields_what_os_walk_yields(tmp_path: Path) -> None:
     os.symlink(tmp_path / "a", tmp_path / "link-to-a")  # listed as a folder, never walked into
     os.symlink(tmp_path / "top.md", tmp_path / "c" / "link-to-top.md")
 
-    def listing(walk):  # type: ignore[no-untyped-def]
+    def listing(walk: Callable[[Path], Iterator[Folder]]) -> list[Folder]:
         out = []
         for folder, dirs, files in walk(tmp_path):
             dirs[:] = sorted(d for d in dirs if not d.startswith("."))  # pruned as every caller prunes

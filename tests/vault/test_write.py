@@ -34,8 +34,8 @@ def test_the_file_is_synced_before_the_rename_and_its_folder_after(tmp_path: Pat
         events.append("rename")
         real_replace(src, dst)
 
-    monkeypatch.setattr(write.os, "fsync", fsync)
-    monkeypatch.setattr(write.os, "replace", replace)
+    monkeypatch.setattr(os, "fsync", fsync)
+    monkeypatch.setattr(os, "replace", replace)
     write.write_atomic(tmp_path / "a.md", "text\n", root=tmp_path)
     assert events == ["fsync file", "rename", "fsync folder"]
 
@@ -47,7 +47,7 @@ def test_a_failed_write_keeps_the_old_file(tmp_path: Path, monkeypatch: pytest.M
     def broken(src: str, dst: str) -> None:
         raise OSError("disk full")
 
-    monkeypatch.setattr(write.os, "replace", broken)
+    monkeypatch.setattr(os, "replace", broken)
     with pytest.raises(OSError, match="disk full"):
         write.write_atomic(target, "new\n", root=tmp_path)
     assert target.read_text(encoding="utf-8") == "old\n"
@@ -69,8 +69,13 @@ def test_a_cache_write_skips_the_fsyncs_but_is_still_one_rename(
 ) -> None:
     events: list[str] = []
     real_replace = os.replace
-    monkeypatch.setattr(write.os, "fsync", lambda fd: events.append("fsync"))
-    monkeypatch.setattr(write.os, "replace", lambda src, dst: (events.append("rename"), real_replace(src, dst)))
+    monkeypatch.setattr(os, "fsync", lambda fd: events.append("fsync"))
+
+    def replace(src: str, dst: str) -> None:
+        events.append("rename")
+        real_replace(src, dst)
+
+    monkeypatch.setattr(os, "replace", replace)
     write.write_bytes_atomic(tmp_path / "cache" / "c.json", b"{}", root=tmp_path, durable=False)
     assert events == ["rename"]
     assert [p.name for p in (tmp_path / "cache").iterdir()] == ["c.json"]
