@@ -203,7 +203,7 @@ def test_a_source_that_fails_to_compile_fails_alone_and_leaves_no_trace(
 
     first, failed, third = report.sources
     assert (first.status, failed.status, third.status) == ("compiled", "failed", "compiled")
-    assert failed.error.startswith("RuntimeError: boom")
+    assert failed.error is not None and failed.error.startswith("RuntimeError: boom")
     assert ("Traceback (most recent call last)" in failed.error) is debug
     assert failed.created == failed.updated == [] and failed.prompt_tokens > 0  # its tokens were spent all the same
     # nothing of the failed source anywhere

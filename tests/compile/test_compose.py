@@ -21,7 +21,7 @@ from wikic.vault.state import compose_todos
 
 SOURCE = ("# Field notes\n\nQuillstore is an embedded database.\nQuillstore keeps the whole database in a single "
           "file.\nQuillstore handled 40,000 writes per second.\nQuillstore allows one writer at a time.\n")
-PLAN = {"summary": "notes", "concepts": [], "comparisons": [], "relations": [], "entities": [{
+PLAN: dict[str, Any] = {"summary": "notes", "concepts": [], "comparisons": [], "relations": [], "entities": [{
     "name": "Quillstore", "kind": "product", "aliases": [], "summary": "",
     "facts": [{"text": s, "quote": s} for s in ("Quillstore keeps the whole database in a single file.",
                                                 "Quillstore handled 40,000 writes per second.",

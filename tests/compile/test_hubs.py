@@ -287,8 +287,8 @@ def test_a_persons_edits_to_the_hubs_are_kept(tmp_path: Path, standin: StandinSe
     assert "My note above the section.\n\n## Left out" in text
     # what the code has for the edited block now sits beside it, so the page still says everything
     beside = text.split("<!-- wikic:begin source:key-points:more", 1)[1].split("<!-- wikic:end")[0]
-    points = [m for line in beside.split("\n") if (m := KEY_POINT.match(line))]
-    assert len(points) >= 3 and all("retrieval-and-generation.md" in m["anchor"] for m in points)
+    kept = [m for line in beside.split("\n") if (m := KEY_POINT.match(line))]
+    assert len(kept) >= 3 and all("retrieval-and-generation.md" in m["anchor"] for m in kept)
     assert _strict(root).exit_code == 0, _strict(root).output
 
 

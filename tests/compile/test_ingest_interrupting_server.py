@@ -14,7 +14,7 @@ from testkit import init_wiki, llm_toml
 from typer.testing import CliRunner
 
 from wikic.cli import app
-from wikic.llm.formats import ENDPOINTS
+from wikic.vault.state import ENDPOINTS
 
 
 def _vault(tmp_path: Path, server: StandinServer, concurrency: int) -> Path:

@@ -25,7 +25,6 @@ from wikic.compile.compiler import Compiler
 from wikic.ingest.pipeline import IngestOptions, IngestReport
 from wikic.llm.cache import ReplyCache
 from wikic.pages import journal
-from wikic.vault import write
 
 TODAY = dt.date(2026, 12, 1)
 # where capture puts each source (under its own name)
@@ -250,7 +249,7 @@ def fsyncs(monkeypatch: pytest.MonkeyPatch) -> list[tuple[int, bool]]:
         found.append((os.fstat(fd).st_ino, threading.current_thread() is threading.main_thread()))
         real(fd)
 
-    monkeypatch.setattr(write.os, "fsync", fsync)
+    monkeypatch.setattr(os, "fsync", fsync)
     return found
 
 

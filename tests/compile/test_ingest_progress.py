@@ -59,6 +59,7 @@ def test_extraction_reports_every_answered_chunk_then_writes_and_indexing(
     seen = threading.Condition()
     arrived = itertools.count()
     answer = standin.route
+    assert answer is not None
 
     def paced(body: dict[str, Any]) -> Any:
         if not is_compose_request(body):

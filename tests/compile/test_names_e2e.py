@@ -51,6 +51,7 @@ def _pages(root: Path) -> dict[str, tuple[str, list[str], str]]:
         for path in sorted((root / folder).glob("*.md")):
             text = path.read_text(encoding="utf-8")
             data, _ = split_page(text)
+            assert data is not None, path
             out[f"{folder}/{path.name}"] = (str(data["title"]), [str(a) for a in data.get("aliases") or []], text)
     return out
 

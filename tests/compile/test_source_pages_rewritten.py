@@ -39,8 +39,9 @@ def checked(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[int]]:
         cited = {raw for path in changed for raw in self.view.sources_of(path)}
         for raw in sorted(cited - set(chosen)):
             page = self.source_page(raw)
-            current = self.view.text(page) if page is not None else None
-            assert current is not None, raw  # a source a page cites has its page already, or is chosen
+            assert page is not None, raw  # a source a page cites has its page already, or is chosen
+            current = self.view.text(page)
+            assert current is not None, raw
             assert render_source_page(self.view, raw, page, self.today, current) == current, (raw, sorted(changed))
             counts[1] += 1
         counts[0] += len(chosen)
