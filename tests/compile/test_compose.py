@@ -386,7 +386,7 @@ def test_a_judged_run_keeps_out_what_the_judge_refuses_and_counts_it_by_its_verd
 
     def reply(messages: list[dict[str, str]]) -> dict[str, Any]:
         if not messages[0]["content"].startswith("You check sentences"):
-            return composing._next(messages, "", {}, 0)  # type: ignore[no-any-return]
+            return composing._next(messages, "", {}, 0)
         listed = re.findall(r"^(\d+)\. sentence: (.*)$", messages[-1]["content"], re.M)
         judged.extend(s for _, s in listed)
 
