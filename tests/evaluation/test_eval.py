@@ -22,6 +22,7 @@ from testkit import init_wiki
 from typer.testing import CliRunner
 
 from wikic.cli.application import app
+from wikic.compile.plan import UNSUPPORTED_SUMMARY
 from wikic.evaluation import EvalOptions, EvalReport, evaluate, render
 from wikic.evaluation.report import Figures
 from wikic.evaluation.score import SHARES, health
@@ -129,7 +130,9 @@ def test_the_runs_refusals_are_read_back_by_reason_from_their_records(
     for source in run_report.sources:
         dropped.update(source.dropped)
     assert sum(dropped.values()) >= 1
+    summaries = dropped.pop(UNSUPPORTED_SUMMARY, 0)
     assert report.refusals.claims == {r: n for r, n in dropped.items() if n}
+    assert report.refusals.summaries == summaries
     # each composed sentence stating a number no claim states, refused, recorded for its page
     assert run_report.composed is not None
     assert report.refusals.sentences == run_report.composed.refused

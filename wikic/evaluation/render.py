@@ -64,6 +64,8 @@ def _refused(r: Refusals) -> list[tuple[str, str]]:
             out.append((what, f"{sum(counts.values())}: {_by_reason(counts)}"))
     if r.pairings:
         out.append(("pairings and intervals", str(r.pairings)))
+    if r.summaries:
+        out.append(("summaries", f"{r.summaries}, each replaced by a claim (no quote supports it)"))
     return out
 
 

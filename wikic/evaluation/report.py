@@ -117,15 +117,17 @@ class Refusals:
     aliases: dict[str, int] = field(default_factory=dict)
     sentences: dict[str, int] = field(default_factory=dict)
     pairings: int = 0  # pairings and intervals refused (a date or a replaced claim the source does not bear out)
+    summaries: int = 0  # the model's summaries no quote supports, each replaced by the page's first claim
 
     @property
     def total(self) -> int:
-        return sum(sum(d.values()) for d in (self.claims, self.names, self.aliases, self.sentences)) + self.pairings
+        return (sum(sum(d.values()) for d in (self.claims, self.names, self.aliases, self.sentences)) + self.pairings
+                + self.summaries)
 
     def to_dict(self) -> dict[str, Any]:
         return {"claims": dict(sorted(self.claims.items())), "names": dict(sorted(self.names.items())),
                 "aliases": dict(sorted(self.aliases.items())), "sentences": dict(sorted(self.sentences.items())),
-                "pairings": self.pairings, "total": self.total}
+                "pairings": self.pairings, "summaries": self.summaries, "total": self.total}
 
 
 @dataclass

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from wikic import __version__
+from wikic.compile.plan import UNSUPPORTED_SUMMARY
 from wikic.context import VaultContext
 from wikic.errors import UsageError
 from wikic.evaluation import checks
@@ -206,7 +207,10 @@ def refusals(sources: Mapping[str, CompiledEntry], composed: dict[str, dict[str,
     """What the runs refused, by reason, summed over the compiled ledger's sources and the composed pages."""
     out = Refusals()
     for entry in sources.values():
-        for by_reason, into in ((entry.dropped, out.claims), (entry.names_refused, out.names),
+        dropped = dict(entry.dropped or {})
+        # a summary the source does not support is replaced by a claim: no claim was dropped for it
+        out.summaries += dropped.pop(UNSUPPORTED_SUMMARY, 0)
+        for by_reason, into in ((dropped, out.claims), (entry.names_refused, out.names),
                                 (entry.aliases_refused, out.aliases)):
             _count(by_reason, into)
         out.pairings += entry.refused or 0
