@@ -40,6 +40,7 @@ class Figures:
     links_resolving: int = 0  # of those, not reported broken by lint
     orphans: int = 0  # pages no other subject page links to
     contradictions: int = 0  # open contradictions (lint's `contradiction`: contested claims, a contested mark)
+    contested: int = 0  # pages with an open contradiction
     sentences_refused: dict[str, int] = field(default_factory=dict)  # composed sentences refused, by reason
 
     def add(self, other: Figures) -> None:
@@ -72,7 +73,7 @@ class Figures:
             "layout": (self.sections_in_layout, self.sections),
             "links": (self.links_resolving, self.links),
             "linked": (self.pages - self.orphans, self.pages),
-            "uncontested": (self.pages - min(self.pages, self.contradictions), self.pages),
+            "uncontested": (self.pages - self.contested, self.pages),
         }
 
     @property

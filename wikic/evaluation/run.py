@@ -102,6 +102,7 @@ def evaluate(context: VaultContext, options: EvalOptions = EvalOptions()) -> Eva
         figures.links_resolving = max(0, figures.links - sum(found.get(r, Counter())[path] for r in _BROKEN))
         figures.orphans = 1 if found.get("orphan-page", Counter())[path] else 0
         figures.contradictions = found.get("contradiction", Counter())[path]
+        figures.contested = 1 if figures.contradictions else 0
         refused = (composed.get(path) or {}).get("refused")
         if isinstance(refused, dict):
             figures.sentences_refused = {str(r): int(n) for r, n in refused.items() if isinstance(n, int)}
