@@ -294,7 +294,9 @@ def test_the_json_report_keeps_its_keys(vault: Path) -> None:
 
 
 def test_a_second_run_reads_every_page_from_its_cache(vault: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    (vault / "entities/latin-1.md").write_bytes(b"---\ntitle: Caf\xe9\ntype: entity\n---\n# Caf\xe9\n")
     first = _eval(vault)
+    assert "entities/latin-1.md" not in {row.path for row in first.pages}  # not text: lint's `encoding` says so
     from wikic.evaluation import run as run_module
 
     def unread(*args: Any) -> None:

@@ -30,18 +30,18 @@ from wikic.evaluation.saved import report_path
 from wikic.ingest.prose_step import composed_ledger
 from wikic.lint.page_text import PageText
 from wikic.lint.rules._pages import subject_page
-from wikic.lint.run import LintOptions, run_lint
+from wikic.lint.run import LintOptions, lint_and_vault
 from wikic.vault.formats.compiled import CompiledEntry, read_compiled
 from wikic.vault.formats.mentions import Mention, read_mentions
 from wikic.vault.formats.sources import read_sources
 from wikic.vault.layout import require_vault
-from wikic.vault.load import fork_is_safe, load_vault, walk
+from wikic.vault.load import Vault, fork_is_safe, load_vault, walk
 from wikic.vault.model import Note
 from wikic.vault.resolve import fold_name
 from wikic.vault.schema_md import Schema
 from wikic.vault.state import EVAL_PAGES, read_cache_json, write_cache
 
-FORMAT = 1  # the cache's rows; another format, and the cache is made anew
+FORMAT = 2  # the cache's rows; another format, and the cache is made anew
 # lint's rules whose findings on a page are its figures
 _BROKEN = ("broken-wikilink",)
 
@@ -63,42 +63,46 @@ def evaluate(context: VaultContext, options: EvalOptions = EvalOptions()) -> Eva
     require_vault(root)
     schema = context.checked_schema()
     out_path = report_path(root, options.out, schema) if options.out is not None else None
-    lint = run_lint(context, LintOptions(use_cache=True, today=options.today))
+    lint, files, parsed = lint_and_vault(context, LintOptions(use_cache=True, today=options.today))
     found: dict[str, Counter[str]] = {}
     for f in lint.findings:
         if f.path is not None:
             found.setdefault(f.rule, Counter())[f.path] += 1
-    vault = load_vault(root, use_cache=True, walked=walk(root), schema=schema)
     expected = checks.expected_sha256(read_sources(root))
     composed = composed_ledger(root)
 
     key = _cache_key(schema)
     cached = _cached_rows(root, key)
-    pages = [(path, kind) for path in vault.subject_pages
-             if subject_page(kind := vault.page_type(path)) and kind is not None and path in vault.files]
+    # the pages as lint's vault types them; its notes are needed only for the pages read again
+    listing = parsed or Vault(root, schema, files, {})
+    pages = [(path, kind) for path in sorted(files) if path.endswith(".md") and not listing.is_hub(path)
+             and subject_page(kind := listing.page_type(path)) and kind is not None]
     rows: dict[str, Any] = {}
     for path, _ in pages:
-        info, row = vault.files[path], cached.get(path)
+        info, row = files[path], cached.get(path)
         if isinstance(row, list) and len(row) == 4 and row[0] == info.size and row[1] == info.mtime_ns:
             rows[path] = row
     todo = [(path, kind) for path, kind in pages if path not in rows]
-    for path, read in _read_pages(root, todo, vault.notes, schema, options.jobs).items():
-        info = vault.files[path]
-        rows[path] = [info.size, info.mtime_ns, read, None]
+    if todo:
+        notes = (parsed or load_vault(root, use_cache=True, walked=walk(root), schema=schema)).notes
+        todo = [(path, kind) for path, kind in todo if path in notes]
+        read = _read_pages(root, todo, notes, schema, options.jobs)
+        for path, _ in todo:
+            info = files[path]
+            # a page that is not text is kept too (as None): it is not read again while it is unchanged
+            rows[path] = [info.size, info.mtime_ns, read.get(path), None]
     changed = bool(todo)
     raw: dict[str, checks.RawFile] = {}
     out: list[PageRow] = []
     total = Figures()
     for path, kind in pages:
         row = rows.get(path)
-        if row is None:
+        if row is None or row[2] is None:
             continue  # not text: lint's `encoding` says so
-        note = vault.notes[path]
-        figures, checked = _figures(row, root, raw, expected, _names(note, path))
+        figures, checked = _figures(row, root, raw, expected)
         changed = changed or checked
         figures.pages = 1
         figures.leads = 0 if found.get("no-lead", Counter())[path] else 1
-        figures.links = len(note.links)
         figures.links_resolving = max(0, figures.links - sum(found.get(r, Counter())[path] for r in _BROKEN))
         figures.orphans = 1 if found.get("orphan-page", Counter())[path] else 0
         figures.contradictions = found.get("contradiction", Counter())[path]
@@ -107,7 +111,7 @@ def evaluate(context: VaultContext, options: EvalOptions = EvalOptions()) -> Eva
         if isinstance(refused, dict):
             figures.sentences_refused = {str(r): int(n) for r, n in refused.items() if isinstance(n, int)}
         total.add(figures)
-        out.append(PageRow(path, _title(note, path), kind, figures))
+        out.append(PageRow(path, row[2][7], kind, figures))
     if changed or rows.keys() != cached.keys():
         write_cache(root, EVAL_PAGES, json.dumps({"key": key, "pages": rows}, separators=(",", ":")))
 
@@ -170,7 +174,8 @@ def _read_these(root: Path, todo: list[tuple[str, str]], notes: dict[str, Note],
 
 def _read_page(root: Path, path: str, note: Note, schema: Schema, kind: str) -> list[Any] | None:
     """What the page alone gives: [sentences, cited, claims, anchored, sections, in layout, [[text, [anchor,
-    ...], claim], ...]]; None when it cannot be read as text (lint's `encoding` says so)."""
+    ...], claim], ...], title, [title and aliases], links]; None when it cannot be read as text (lint's
+    `encoding` says so)."""
     try:
         text = (root / path).read_bytes().decode("utf-8")
     except (OSError, UnicodeDecodeError):
@@ -178,15 +183,16 @@ def _read_page(root: Path, path: str, note: Note, schema: Schema, kind: str) -> 
     page = PageText(text.replace("\r\n", "\n").replace("\r", "\n"), note)
     sentences, cited, claims, anchored, said = checks.said(page)
     sections, meeting = checks.sections_in_layout(page, schema.layout(kind))
-    return [sentences, cited, claims, anchored, sections, meeting, [[s.text, list(s.cited), s.claim] for s in said]]
+    return [sentences, cited, claims, anchored, sections, meeting, [[s.text, list(s.cited), s.claim] for s in said],
+            _title(note, path), _names(note, path), len(note.links)]
 
 
-def _figures(row: list[Any], root: Path, raw: dict[str, checks.RawFile], expected: dict[str, str],
-             names: list[str]) -> tuple[Figures, bool]:
+def _figures(row: list[Any], root: Path, raw: dict[str, checks.RawFile], expected: dict[str, str]
+             ) -> tuple[Figures, bool]:
     """A page's figures from its row, and whether its anchors were checked now: unless the row holds what they
     gave for the raw files as they are, they are checked against raw/ and what they gave kept in the row's last
     place."""
-    sentences, cited, claims, anchored, sections, meeting, listed = row[2]
+    sentences, cited, claims, anchored, sections, meeting, listed, _, names, links = row[2]
     said = [checks.Said(text, tuple(specs), claim) for text, specs, claim in listed]
     sources = checks.cited_paths(said)
     for path in sources:
@@ -201,7 +207,7 @@ def _figures(row: list[Any], root: Path, raw: dict[str, checks.RawFile], expecte
     _, anchors, holding, checked, stated = row[3]
     return Figures(sentences=sentences, sentences_cited=cited, claims=claims, claims_anchored=anchored,
                    anchors=anchors, anchors_holding=holding, checked=checked, specifics_stated=stated,
-                   sections=sections, sections_in_layout=meeting), checked_now
+                   sections=sections, sections_in_layout=meeting, links=links), checked_now
 
 
 def refusals(sources: Mapping[str, CompiledEntry], composed: dict[str, dict[str, Any]]) -> Refusals:

@@ -21,7 +21,7 @@ from wikic.vault.layout import is_vault
 from wikic.vault.state import LINT_REPORT, SOURCES, read_cache_json, state_file, write_cache
 
 if TYPE_CHECKING:
-    from wikic.vault.load import FileInfo
+    from wikic.vault.load import FileInfo, Vault
     from wikic.vault.model import Problem
     from wikic.vault.schema_md import Schema
 
@@ -134,6 +134,14 @@ def run_lint(
 ) -> LintReport:
     """Lint the vault. Reads only; the caches under `.wikic/` are the only thing it
     may write."""
+    return lint_and_vault(context, options, label=label)[0]
+
+
+def lint_and_vault(
+    context: VaultContext, options: LintOptions = LintOptions(), *, label: str | None = None
+) -> tuple[LintReport, dict[str, FileInfo], Vault | None]:
+    """`run_lint`'s report, the vault's files as it walked them, and the vault it parsed (None: the report
+    came from its cache, nothing was parsed), for a report made beside lint's that reads the same pages."""
     started = time.perf_counter()
     root = Path(context.root)
     if not root.is_dir():
@@ -157,19 +165,20 @@ def run_lint(
         cached = _read_report(root, key)
         if cached is not None:
             findings, pages, links = cached
-            return LintReport(label, findings, pages, links, time.perf_counter() - started, strict, cached=True)
+            report = LintReport(label, findings, pages, links, time.perf_counter() - started, strict, cached=True)
+            return report, files, None
 
     with collector_paused():
-        findings, pages, links = _lint(root, options, today, walked, context.schema)
+        findings, pages, links, vault = _lint(root, options, today, walked, context.schema)
     if options.use_cache:
         _write_report(root, key, findings, pages, links)
-    return LintReport(label, findings, pages, links, time.perf_counter() - started, strict)
+    return LintReport(label, findings, pages, links, time.perf_counter() - started, strict), files, vault
 
 
 def _lint(
     root: Path, options: LintOptions, today: dt.date, walked: tuple[dict[str, FileInfo], list[tuple[str, Problem]]],
     schema: Schema,
-) -> tuple[list[Finding], int, int]:
+) -> tuple[list[Finding], int, int, Vault]:
     from wikic.lint.context import LintContext
     from wikic.lint.rules._pages import judge_while_parsing, judging
     from wikic.vault.graph import build
@@ -203,7 +212,7 @@ def _lint(
     findings.sort(key=Finding.sort_key)
     pages = len(ctx.pages)
     links = sum(len(vault.notes[p].links) for p in vault.notes)
-    return findings, pages, links
+    return findings, pages, links, vault
 
 
 def _active(options: LintOptions, schema: Schema) -> list[str]:
