@@ -25,11 +25,12 @@ from wikic.palace.summary import palace_manifest, read_palace_summary
 from wikic.review.store import listed
 from wikic.settings import Settings
 from wikic.vault.formats.compiled import CompiledEntry, read_compiled
+from wikic.vault.formats.conversations import read_conversations
 from wikic.vault.layout import LOG_FILE, RAW_DIR, STATE_DIR, is_export, require_vault
 from wikic.vault.lead import plain_line
 from wikic.vault.load import load_vault
 from wikic.vault.paths import read_text_inside
-from wikic.vault.state import CAPTURE_QUARANTINE, ConversationLedger, SetAside
+from wikic.vault.state import CAPTURE_QUARANTINE, SetAside
 
 
 @dataclass
@@ -160,7 +161,7 @@ def vault_status(
         counts[loaded.page_type(path) or "note"] += 1
     order = list(schema.page_folders) or ["note"]
     out.pages = {kind: counts.get(kind, 0) for kind in order} | {k: v for k, v in counts.items() if k not in order}
-    kept = {str(e.get("path")) for e in ConversationLedger.load(root).exports.values() if isinstance(e, dict)}
+    kept = read_conversations(root).kept_exports()
     # a kept conversation export is not a source: the transcripts made from it are
     out.raw_sources = sum(1 for p in loaded.files if p.startswith(RAW_DIR + "/") and not is_export(p) and p not in kept)
     compiled = read_compiled(root)

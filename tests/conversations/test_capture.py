@@ -13,10 +13,10 @@ from library import ingest, vault_status
 from typer.testing import CliRunner
 
 from wikic.cli import app
+from wikic.conversations.ledger import ConversationLedger
 from wikic.conversations.queue import quarantined, queued
 from wikic.ingest.pipeline import IngestOptions
 from wikic.status import render_status
-from wikic.vault.state import ConversationLedger
 
 GROWN = (FIXTURES / "claude-code-session-grown.jsonl").read_bytes()
 FIRST = (FIXTURES / "claude-code-session.jsonl").read_bytes()

@@ -13,13 +13,13 @@ import pytest
 from convkit import FIXTURES, files_of
 from library import ingest
 
+from wikic.conversations.ledger import ConversationLedger
 from wikic.errors import UsageError
 from wikic.ingest.pending import pending_inputs
 from wikic.ingest.pipeline import IngestOptions
 from wikic.palace.sources import scan
 from wikic.settings import IngestSettings
 from wikic.vault.formats.transcript import headers
-from wikic.vault.state import ConversationLedger
 
 SESSION = "7f3c2a10-5d1e-4c8e-9a0b-2b7d9c1e0f42"
 STEM = "raw/transcripts/2026-11-30-claude-code-from-now-on-use-uv-never-pip"
@@ -83,7 +83,7 @@ def test_a_grown_session_adds_a_part_with_its_new_turns_only(vault: Path, llm) -
     assert "Also pin Python 3.11 in pyproject." in body and "never pip" not in body
     assert [s.raw_path for s in report.sources if s.status == "compiled"] == [f"{STEM}-part-2.md"]
     entry = ConversationLedger.load(vault).conversations[f"claude-code:{SESSION}"]
-    assert entry["parts"] == [f"{STEM}.md", f"{STEM}-part-2.md"] and entry["turns"] == 6
+    assert entry.parts == (f"{STEM}.md", f"{STEM}-part-2.md") and entry.turns == 6
 
 
 def test_a_line_still_being_written_waits_for_the_next_ingest(vault: Path, llm, tmp_path: Path) -> None:

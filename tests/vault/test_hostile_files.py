@@ -24,6 +24,7 @@ from wikic.pages.lock import writer
 from wikic.status import read_log
 from wikic.vault import state
 from wikic.vault.formats.compiled import read_compiled
+from wikic.vault.formats.conversations import read_conversations
 from wikic.vault.formats.mentions import read_mentions
 from wikic.vault.formats.sources import read_sources
 from wikic.vault.layout import in_vault_tree, is_note_path
@@ -254,7 +255,7 @@ def test_a_ledger_that_is_a_folder_reads_as_missing_and_is_refused_by_name_when_
     (vault / ".wikic" / name).mkdir(parents=True)
     assert read_compiled(vault) == {} and read_sources(vault) == {}
     assert read_mentions(vault) == {} and state.SetAside.load(vault).entries == {}
-    assert state.ConversationLedger.load(vault).conversations == {}
+    assert read_conversations(vault).conversations == {}
     with pytest.raises(VaultError, match=rf"cannot write \.wikic/{name}: it is a folder") as caught:
         state.write_json(state.state_path(vault, name), {"version": 1}, root=vault)
     assert caught.value.hint is not None and "move the folder" in caught.value.hint

@@ -12,6 +12,7 @@ from typing import Any
 from wikic.compile.mentions import Mentions
 from wikic.ingest.compiled import Compiled
 from wikic.vault import state
+from wikic.vault.formats.conversations import ConversationTables, read_conversations
 from wikic.vault.formats.mentions import ClaimRow, MemoryRow, RelationRow, read_mentions
 from wikic.vault.formats.sources import read_sources, text_copies, write_sources
 
@@ -178,3 +179,81 @@ def test_capture_keeps_the_ledger_it_finds_and_reuses_an_entry_that_says_little(
     assert {raw: ledger[raw] for raw in found} == found  # every entry it found written back as it was
     assert set(ledger[new.raw_path]) == {"sha256", "bytes", "kind", "media", "title", "origin", "text_path",
                                          "text_sha256", "captured"}
+
+
+T = "raw/transcripts/2026-11-30-claude-code-uv"
+CONVERSATIONS: dict[str, Any] = {
+    "conversations": {
+        "claude-code:s1": {"stem": T, "title": "uv", "parts": [f"{T}.md", f"{T}-part-2.md"], "turns": 6,
+                           "bytes": 4096, "exports": ["ab" * 32], "started": "2026-11-30T14:00:00+00:00",
+                           "extra": {"cwd": "/home/me/project"}},
+        # an early version's entry: no byte offset, start or context; a key of a later one, a count of another type
+        "chatgpt:c1": {"stem": "raw/transcripts/2026-01-02-chatgpt-plan", "title": "Plan", "parts": [], "turns": "3",
+                       "digest": "cd" * 32, "exports": [], "from_a_later_version": 1},
+    },
+    "exports": {
+        "ab" * 32: {"path": "raw/transcripts/exports/s1.jsonl", "tool": "claude-code", "done": True,
+                    "conversations": 1, "transcripts": [f"{T}.md"]},
+        "ef" * 32: {"path": "raw/conversations.json", "tool": "chatgpt", "done": False, "conversations": 0,
+                    "transcripts": []},
+    },
+    "sessions": {"a0": "claude-code:s1"},
+}
+
+
+def test_the_conversations_ledger_reads_as_typed_rows_and_is_written_back_byte_for_byte(tmp_path: Path) -> None:
+    from wikic.conversations.ledger import ConversationLedger
+
+    path = state.state_path(tmp_path, state.CONVERSATIONS)
+    path.parent.mkdir(parents=True)
+    written = state.json_bytes({"version": 1, **CONVERSATIONS})
+    path.write_bytes(written)
+    ledger = ConversationLedger.load(tmp_path)
+    s1 = ledger.conversations["claude-code:s1"]
+    assert (s1.parts, s1.turns, s1.reached, s1.extra) == ((f"{T}.md", f"{T}-part-2.md"), 6, 4096,
+                                                          {"cwd": "/home/me/project"})
+    c1 = ledger.conversations["chatgpt:c1"]
+    assert (c1.turns, c1.reached, c1.started, c1.digest) == (None, None, None, "cd" * 32)
+    assert c1.others == {"turns": "3", "from_a_later_version": 1}  # kept as read, not typed
+    assert ledger.exports["ab" * 32].transcripts == (f"{T}.md",) and ledger.exports["ef" * 32].done is False
+    assert read_conversations(tmp_path).kept_exports() == {"raw/transcripts/exports/s1.jsonl", "raw/conversations.json"}
+    assert read_conversations(tmp_path).kept_exports(done=True) == {"raw/transcripts/exports/s1.jsonl"}
+    path.unlink()
+    ledger.save()
+    assert path.read_bytes() == written
+
+
+def test_a_malformed_row_of_the_conversations_ledger_is_left_out_and_the_rest_loads(tmp_path: Path) -> None:
+    path = state.state_path(tmp_path, state.CONVERSATIONS)
+    path.parent.mkdir(parents=True)
+    damaged = {"conversations": {**CONVERSATIONS["conversations"], "x:broken": "no object"},
+               "exports": {**CONVERSATIONS["exports"], "00" * 32: ["no", "object"]},
+               "sessions": {"a0": "claude-code:s1", "a1": 42}}
+    path.write_bytes(state.json_bytes({"version": 1, **damaged}))
+    tables = read_conversations(tmp_path)
+    assert sorted(tables.conversations) == sorted(CONVERSATIONS["conversations"])
+    assert sorted(tables.exports) == sorted(CONVERSATIONS["exports"]) and tables.sessions == {"a0": "claude-code:s1"}
+    path.write_text('{"version": 1, "conversations": [], "exports": "no map"}', encoding="utf-8")
+    assert read_conversations(tmp_path) == ConversationTables()  # no table that is a map: nothing brought in
+
+
+def test_an_export_damaged_past_a_point_is_recorded_with_what_it_gave_and_read_again(tmp_path: Path) -> None:
+    from convkit import FIXTURES
+
+    from wikic.conversations.detect import detect
+    from wikic.conversations.intake import bring_in
+
+    (tmp_path / "raw").mkdir()
+    export = tmp_path / "conversations.json"  # two whole conversations, then one nested too deep
+    good = json.loads((FIXTURES / "chatgpt-conversations.json").read_text(encoding="utf-8"))[:2]
+    export.write_text(json.dumps(good)[:-1] + ', {"mapping": ' + "[" * 300 + "]" * 300 + "}]", encoding="utf-8")
+    found = detect(export)
+    assert found is not None
+    intake = bring_in(tmp_path, [found])
+    (report,) = intake.reports
+    assert report.error is not None and len(report.written) == 2
+    (entry,) = read_conversations(tmp_path).exports.values()
+    assert (entry.path, entry.tool, entry.done, entry.conversations, entry.transcripts) == (
+        report.export, "chatgpt", False, 2, tuple(report.written))
+    (again,) = bring_in(tmp_path, [found]).reports  # not done: read again, and its two conversations hold nothing new
+    assert not again.already_read and again.written == [] and again.conversations == 2

@@ -22,7 +22,7 @@ conversations into it:
 - `store.py` keeps an export once under `raw/transcripts/exports/<sha256>` (streamed copy, hard-linked into
   place) and names transcripts (`<date>-<tool>-<slug of the title>`, the one slug function; a taken name gets
   the id's first characters). `ledger.PartWriter` writes the turns not written before as part 1 or a
-  further part and records them in `.wikic/conversations.json` (`vault/state.ConversationLedger`): by turn
+  further part and records them in `.wikic/conversations.json` (`ledger.ConversationLedger`): by turn
   count and digest for a conversation read whole, by byte offset for an append-only session file.
 - `intake.py`: `bring_in` (exports named on the command line or dropped into `raw/`) and `drain_queue`
   (what capture queued), under the conversations lock; an export that cannot be read fails alone (its

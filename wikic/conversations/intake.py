@@ -27,16 +27,17 @@ from wikic.conversations import detect as detection
 from wikic.conversations.detect import LINE_FORMATS, Found
 from wikic.conversations.formats import chat_log, chatgpt, claude_ai, gemini_cli, slack
 from wikic.conversations.jsonio import iter_array, loads, read_jsonl
-from wikic.conversations.ledger import PartWriter
+from wikic.conversations.ledger import ConversationLedger, PartWriter
 from wikic.conversations.queue import quarantine, queued
 from wikic.conversations.raw_files import export_sha256, keep_bytes, keep_export
 from wikic.conversations.sources import ZipTree, open_tree
 from wikic.errors import ExportError
 from wikic.progress import ProgressCallback, ProgressEvent
+from wikic.vault.formats.conversations import ExportEntry, read_conversations
 from wikic.vault.formats.sources import read_sources
 from wikic.vault.formats.transcript import Conversation
 from wikic.vault.layout import RAW_DIR, is_export
-from wikic.vault.state import ConversationLedger, SetAside, conversations_lock
+from wikic.vault.state import SetAside, conversations_lock
 from wikic.vault.tree import walk_tree
 
 SAVE_EVERY = 50
@@ -93,8 +94,7 @@ def _reason(exc: ExportError) -> str:
 
 def find_dropped(root: Path) -> list[Found]:
     """Conversation exports someone put into raw/ by hand (not captured, not read before)."""
-    ledger = ConversationLedger.load(root)
-    read = {str(e.get("path")) for e in ledger.exports.values() if isinstance(e, dict) and e.get("done")}
+    read = read_conversations(root).kept_exports(done=True)
     captured = set(read_sources(root))
     aside = SetAside.load(root)  # refused by an earlier ingest (a zip bomb...): not opened again until it changes
     found = []
@@ -144,40 +144,47 @@ def _bring_in_one(root: Path, item: Found, ledger: ConversationLedger, writer: P
     the report then holding the transcripts written before the point where it is damaged."""
     sha = export_sha256(item.path)
     known = ledger.exports.get(sha)
-    if isinstance(known, dict) and known.get("done"):
-        report.export, report.already_read = str(known.get("path")), True
-        report.conversations = report.unchanged = int(known.get("conversations") or 0)
-        return [p for p in known.get("transcripts") or [] if (root / p).is_file()]
+    if known is not None and known.done:
+        report.export, report.already_read = str(known.path), True
+        report.conversations = report.unchanged = known.conversations or 0
+        return [p for p in known.transcripts or () if (root / p).is_file()]
     line_data = None
     if item.format in LINE_FORMATS and not item.document:
         line_data = item.path.read_bytes()
         read_jsonl(line_data, str(item.path))  # a damaged line stops it here, before anything is kept
     report.export = keep_export(root, item.path, sha)
-    record = {"path": report.export, "tool": item.format, "done": False, "conversations": 0, "transcripts": []}
-    ledger.exports[sha] = record
+
+    def record(*, done: bool = False) -> None:
+        """The export's entry as far as it was read: the report holds what it gave so far."""
+        ledger.exports[sha] = ExportEntry(report.export, item.format, done, report.conversations,
+                                          tuple(report.written))
+
+    record()
     writer.changed = True
-    if line_data is not None:
-        added = take_lines(writer, LINE_FORMATS[item.format], line_data, 0, str(item.path),
-                           lambda _: (report.export, sha), fallback_id=item.path.stem)
-        _count(report, record, added and added.path)
-    else:
-        for done, conversation in enumerate(_conversations(item), start=1):
-            added = writer.add_document(conversation, report.export, sha)
-            _count(report, record, added.path)
-            if progress is not None:
-                progress(ProgressEvent("conversations", done, 0, "conversations"))
-            if done % SAVE_EVERY == 0:
-                ledger.save()
-    record["done"] = True
+    try:
+        if line_data is not None:
+            added = take_lines(writer, LINE_FORMATS[item.format], line_data, 0, str(item.path),
+                               lambda _: (report.export, sha), fallback_id=item.path.stem)
+            _count(report, added and added.path)
+        else:
+            for done, conversation in enumerate(_conversations(item), start=1):
+                added = writer.add_document(conversation, report.export, sha)
+                _count(report, added.path)
+                if progress is not None:
+                    progress(ProgressEvent("conversations", done, 0, "conversations"))
+                if done % SAVE_EVERY == 0:
+                    record()
+                    ledger.save()
+    finally:
+        record()  # what it gave before it stopped (damaged past a point, interrupted) is saved with the rest
+    record(done=True)
     return report.written
 
 
-def _count(report: ExportReport, record: dict[str, Any], path: str | None) -> None:
+def _count(report: ExportReport, path: str | None) -> None:
     report.conversations += 1
-    record["conversations"] = report.conversations
     if path:
         report.written.append(path)
-        record["transcripts"].append(path)
     else:
         report.unchanged += 1
 
@@ -236,7 +243,7 @@ def take_lines(writer: PartWriter, module: ModuleType, data: bytes, start: int, 
     and returns (its path, its sha256)."""
     probe = module.conversation(read_jsonl(data, label).entries, fallback_id=fallback_id)
     entry = writer.entry(module.TOOL, probe.id)
-    consumed = int(entry.get("bytes") or 0) if entry else 0
+    consumed = (entry.reached or 0) if entry else 0
     if start + len(data) <= consumed:
         return None
     skip = max(0, consumed - start)
@@ -326,7 +333,7 @@ def _drain_one(root: Path, writer: PartWriter, ledger: ConversationLedger, key: 
     label = f"{source} (captured bytes {start}-{start + len(data)})"
     tool = header["tool"] if isinstance(header.get("tool"), str) and header["tool"] in LINE_FORMATS else None
     known = ledger.sessions.get(key)
-    known = known if isinstance(known, str) and ":" in known else None
+    known = known if known is not None and ":" in known else None
     if tool is None and known:
         tool = known.split(":", 1)[0]
     if tool is None:

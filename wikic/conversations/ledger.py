@@ -14,12 +14,37 @@ import hashlib
 from dataclasses import dataclass, replace
 from datetime import datetime
 from pathlib import Path
-from typing import Any
 
 from wikic.conversations.raw_files import choose_stem, part_path, write_part
 from wikic.conversations.turns import parse_time
+from wikic.vault.formats.conversations import (
+    ConversationEntry,
+    ConversationTables,
+    ExportEntry,
+    read_conversations,
+    write_conversations,
+)
 from wikic.vault.formats.transcript import Conversation, Turn, clean, cleaned, render
-from wikic.vault.state import ConversationLedger
+
+
+class ConversationLedger:
+    """What was brought in of each conversation and each export (`vault/formats/conversations.py`: its rows and
+    its file), so the same export costs nothing twice and a grown conversation adds only its new turns.
+    Changed under `state.conversations_lock`."""
+
+    def __init__(self, root: Path, tables: ConversationTables | None = None) -> None:
+        tables = tables if tables is not None else ConversationTables()
+        self.root = root
+        self.conversations: dict[str, ConversationEntry] = tables.conversations  # "<tool>:<id>" -> entry
+        self.exports: dict[str, ExportEntry] = tables.exports  # export sha256 -> entry
+        self.sessions: dict[str, str] = tables.sessions  # capture key -> "<tool>:<id>", for captures with no id
+
+    @classmethod
+    def load(cls, root: Path) -> ConversationLedger:
+        return cls(root, read_conversations(root))
+
+    def save(self) -> None:
+        write_conversations(self.root, ConversationTables(self.conversations, self.exports, self.sessions))
 
 
 def turns_digest(turns: tuple[Turn, ...] | list[Turn]) -> str:
@@ -43,12 +68,11 @@ class PartWriter:
 
     def __init__(self, root: Path, ledger: ConversationLedger, today: datetime | None = None) -> None:
         self.root, self.ledger, self.today = root, ledger, today
-        self.stems = {str(e.get("stem")) for e in ledger.conversations.values() if isinstance(e, dict)}
+        self.stems = {e.stem for e in ledger.conversations.values() if e.stem is not None}
         self.changed = False
 
-    def entry(self, tool: str, ident: str) -> dict[str, Any] | None:
-        found = self.ledger.conversations.get(f"{tool}:{clean(ident)}")
-        return found if isinstance(found, dict) else None
+    def entry(self, tool: str, ident: str) -> ConversationEntry | None:
+        return self.ledger.conversations.get(f"{tool}:{clean(ident)}")
 
     def add_document(self, conversation: Conversation, export: str, export_sha: str) -> Added:
         """A conversation read whole: writes the turns not written before."""
@@ -57,12 +81,13 @@ class PartWriter:
         turns = conversation.turns
         new: tuple[Turn, ...] = turns
         if entry is not None:
-            count = int(entry.get("turns") or 0)
-            if count <= len(turns) and turns_digest(turns[:count]) == entry.get("digest"):
+            count = entry.turns or 0
+            if count <= len(turns) and turns_digest(turns[:count]) == entry.digest:
                 new = turns[count:]
         added = self._write(conversation, new, export, export_sha)
         if added.path is not None:
-            self.ledger.conversations[added.key].update(turns=len(turns), digest=turns_digest(turns))
+            written = self.ledger.conversations[added.key]
+            self.ledger.conversations[added.key] = replace(written, turns=len(turns), digest=turns_digest(turns))
         return added
 
     def add_lines(self, conversation: Conversation, export: str, export_sha: str, reached: int) -> Added:
@@ -70,9 +95,9 @@ class PartWriter:
         conversation = cleaned(conversation)
         added = self._write(conversation, conversation.turns, export, export_sha)
         entry = self.ledger.conversations.get(added.key)
-        if entry is not None and entry.get("bytes") != reached:
-            entry["bytes"] = reached
-            entry["turns"] = int(entry.get("turns") or 0) + (len(conversation.turns) if added.path else 0)
+        if entry is not None and entry.reached != reached:
+            turns = (entry.turns or 0) + (len(conversation.turns) if added.path else 0)
+            self.ledger.conversations[added.key] = replace(entry, reached=reached, turns=turns)
             self.changed = True
         return added
 
@@ -81,30 +106,28 @@ class PartWriter:
         entry = self.entry(conversation.tool, conversation.id)
         if not new:
             return Added(None, key)
-        if entry is None:
+        stem = entry.stem if entry is not None else None
+        if entry is None or stem is None:  # an entry that names no stem has no part to follow
             text = render(conversation, export=export, turns=new)
             stem = choose_stem(self.root, conversation, text, self.stems, self.today)
             self.stems.add(stem)
-            entry = {"stem": stem, "title": conversation.title, "parts": [], "turns": 0, "exports": [],
-                     "extra": dict(conversation.extra)}
             started = conversation.started or next((t.when for t in conversation.turns if t.when), None)
-            if started:
-                entry["started"] = started.isoformat()
-            self.ledger.conversations[key] = entry
+            entry = ConversationEntry(stem, conversation.title, parts=(), turns=0, exports=(),
+                                      started=started.isoformat() if started else None, extra=dict(conversation.extra))
         # a later part is the same conversation: its title, start and context as the first part gave them
-        same = replace(conversation, title=str(entry.get("title") or conversation.title),
-                       started=parse_time(entry.get("started")) or conversation.started,
-                       extra={**{k: str(v) for k, v in (entry.get("extra") or {}).items()}, **conversation.extra})
-        part = len(entry["parts"]) + 1
+        same = replace(conversation, title=entry.title or conversation.title,
+                       started=parse_time(entry.started) or conversation.started,
+                       extra={**{k: str(v) for k, v in (entry.extra or {}).items()}, **conversation.extra})
+        parts, exports = entry.parts or (), entry.exports or ()
+        part = len(parts) + 1
         while True:
-            rel = part_path(str(entry["stem"]), part)
+            rel = part_path(stem, part)
             try:
                 write_part(self.root, rel, render(same, part=part, export=export, turns=new))
                 break
             except FileExistsError:
                 part += 1  # a part a killed run wrote and never recorded holds other turns: keep it, go on
-        entry["parts"].append(rel)
-        if export_sha not in entry["exports"]:
-            entry["exports"].append(export_sha)
+        exports = exports if export_sha in exports else (*exports, export_sha)
+        self.ledger.conversations[key] = replace(entry, parts=(*parts, rel), exports=exports)
         self.changed = True
         return Added(rel, key)

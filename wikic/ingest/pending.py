@@ -24,11 +24,12 @@ from typing import Any
 from wikic.ingest.compiled import Compiled
 from wikic.ingest.inputs import Prepared, SourceError, UnreadableSource, read_inputs
 from wikic.settings import IngestSettings
+from wikic.vault.formats.conversations import read_conversations
 from wikic.vault.formats.sources import SourceEntry, read_sources, text_copies
 from wikic.vault.layout import RAW_DIR, is_export
 from wikic.vault.load import not_a_regular_file
 from wikic.vault.paths import confined
-from wikic.vault.state import ConversationLedger, SetAside, file_sha256, set_aside_lock
+from wikic.vault.state import SetAside, file_sha256, set_aside_lock
 from wikic.vault.tree import walk_tree
 
 SET_ASIDE_NOTE = "set aside until it changes; `wikic status` lists it"
@@ -49,7 +50,7 @@ def pending_inputs(root: Path, settings: IngestSettings) -> tuple[list[Prepared]
     compiled = Compiled.load(root)
     copies = set(text_copies(ledger).values())
     # conversation exports dropped into raw/ were read into transcripts: those are the sources
-    copies |= {str(e.get("path")) for e in ConversationLedger.load(root).exports.values() if isinstance(e, dict)}
+    copies |= read_conversations(root).kept_exports()
     aside = SetAside.load(root)
     prepared: list[Prepared] = []
     unusable: list[Unusable] = []

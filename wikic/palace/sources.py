@@ -16,6 +16,7 @@ from pathlib import Path
 
 from wikic.errors import PalaceError
 from wikic.palace.chunking import Document, make_document
+from wikic.vault.formats.conversations import read_conversations
 from wikic.vault.formats.sources import read_sources, text_copies
 from wikic.vault.layout import (
     IGNORED_DIRS,
@@ -28,7 +29,6 @@ from wikic.vault.layout import (
 )
 from wikic.vault.load import not_a_regular_file
 from wikic.vault.parse import MAX_PAGE_BYTES
-from wikic.vault.state import ConversationLedger
 from wikic.vault.tree import walk_tree
 from wikic.vault.write import inside
 
@@ -65,8 +65,7 @@ def wing_of(rel: str) -> str:
 def extracted_originals(vault: Path) -> frozenset[str]:
     """Raw files indexed through another file: those whose text capture extracted into a file of its own
     (recorded in the source ledger), and conversation exports dropped into raw/ (their transcripts)."""
-    exports = {str(e.get("path")) for e in ConversationLedger.load(vault).exports.values() if isinstance(e, dict)}
-    return frozenset(text_copies(read_sources(vault))) | exports
+    return frozenset(text_copies(read_sources(vault))) | read_conversations(vault).kept_exports()
 
 
 def classify(vault: Path, rel: str, originals: frozenset[str]) -> SourceFile | None:

@@ -401,44 +401,7 @@ def _drop_todo(todo: Path) -> None:
         os.unlink(todo)
 
 
-# -- conversations brought in (conversations.json) and the capture queue ---------------------------------
-
-
-class ConversationLedger:
-    """What was brought in of each conversation, so the same export costs nothing twice and a grown one
-    adds only its new turns.
-
-    conversations: "<tool>:<id>" -> {"stem": transcript name without part suffix, "parts": [raw paths],
-                   "turns": turns written, "digest": sha256 of those turns, "bytes": how far into an
-                   append-only session file (JSONL) the parts reach, "exports": [export sha256]}
-    exports:       export sha256 -> {"path": where it is kept, "tool", "done": every conversation in it
-                   was brought in, "transcripts": [raw paths made from it]}
-    sessions:      capture key (a session file's) -> "<tool>:<id>", for queued captures that carry no id
-    """
-
-    # Entries are as read from the file: readers check that each is a mapping.
-    def __init__(self, root: Path, conversations: dict[str, Any] | None = None,
-                 exports: dict[str, Any] | None = None, sessions: dict[str, str] | None = None) -> None:
-        self.root = root
-        self.conversations = conversations if conversations is not None else {}
-        self.exports = exports if exports is not None else {}
-        self.sessions = sessions if sessions is not None else {}
-
-    @classmethod
-    def load(cls, root: Path) -> ConversationLedger:
-        data = read_state(root, CONVERSATIONS)
-        data = data if isinstance(data, dict) else {}
-
-        def table(key: str) -> dict[str, Any]:
-            value = data.get(key)
-            return value if isinstance(value, dict) else {}
-
-        return cls(root, table("conversations"), table("exports"), table("sessions"))
-
-    def save(self) -> None:
-        write_json(state_path(self.root, CONVERSATIONS), {"version": 1, "conversations": self.conversations,
-                                                          "exports": self.exports, "sessions": self.sessions},
-                   root=self.root)
+# -- conversations brought in (conversations.json: its rows in `formats/conversations.py`) ---------------
 
 
 def conversations_lock(root: Path, timeout: float = 600.0) -> AbstractContextManager[None]:
