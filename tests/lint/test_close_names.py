@@ -64,7 +64,7 @@ def test_the_names_offered_are_kept_while_the_page_names_are_the_same(tmp_path: 
     kept = json.loads(cache.read_text(encoding="utf-8"))
     kept["close"]["nothing-like-it"] = "beta"
     cache.write_text(json.dumps(kept), encoding="utf-8")
-    edit(root / "entities/alpha.md")
+    edit(root / "entities/beta.md")  # the page with the links: judged again (alpha's edit leaves its findings kept)
     assert hints(root, 3)[1] == "link target 'nothing-like-it' does not exist; did you mean [[beta]]?"
     # a page added: the names are compared again, and the new one is offered
     (root / "entities/nothing-like-its.md").write_text(page("Nothing like its"), encoding="utf-8")
@@ -80,5 +80,6 @@ def test_a_damaged_cache_is_found_anew_and_no_cache_writes_none(tmp_path: Path, 
     assert hints(root, 1, cache=False)[0].endswith("did you mean [[alpha]]?") and not cache.exists()
     hints(root, 2)
     cache.write_text('{"key": 3, "close": [', encoding="utf-8")
+    edit(root / "entities/beta.md")  # its links judged again: broken-wikilink's findings there are not kept
     compared.clear()
     assert hints(root, 3)[0].endswith("did you mean [[alpha]]?") and compared == ["alpah"]

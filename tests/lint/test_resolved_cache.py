@@ -16,6 +16,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 from library import run_lint
 from testkit import make_vault, page
 
+from wikic.lint.kept_findings import cache_name
 from wikic.lint.run import LintOptions
 from wikic.vault import note_json, resolved_cache
 from wikic.vault.state import RESOLVED_LINKS, state_file
@@ -70,6 +71,9 @@ def test_an_unchanged_notes_links_come_from_the_cache_and_a_new_file_resolves_th
     rows["entities/a.md"][2][0] = [None, []]  # its [[b]] now "resolves nowhere"
     rows["entities/c.md"][2][0] = [None, []]  # its [[a]] too
     cache.write_text(json.dumps([version, paths, rows]), encoding="utf-8")
+    kept = state_file(root, cache_name("broken-wikilink"))
+    assert kept is not None
+    kept.unlink()  # every note's links judged again (the findings kept on a.md and c.md would hide the tampering)
     edit(root / "entities/b.md")
     assert broken(root, 3) == [("entities/a.md", 13, "b"), *ghost, ("entities/c.md", 13, "a")]
     # a file added: the notes whose links may reach it are resolved again (a.md, the tampered row with it, and

@@ -9,32 +9,16 @@ of those, or a damaged file, and it is not used (and is written anew).
 
 from __future__ import annotations
 
-import hashlib
 import json
 from collections.abc import Collection
 from pathlib import Path
 from typing import Any
 
-from wikic import __version__
-from wikic.errors import VaultError
 from wikic.lint.finding import Finding
+from wikic.lint.kept_findings import cache_key
 from wikic.lint.rules._pages import subject_page
-from wikic.vault.layout import SCHEMA_FILE
 from wikic.vault.load import PerNote, Vault
-from wikic.vault.paths import read_inside
 from wikic.vault.state import PAGE_JUDGEMENTS, read_cache_json, write_cache
-
-FORMAT = 1
-
-
-def _key(root: Path, rule_ids: Collection[str]) -> str:
-    h = hashlib.sha256(f"{FORMAT}|{__version__}|{sorted(rule_ids)}".encode())
-    try:
-        schema = read_inside(root, root / SCHEMA_FILE)
-    except (OSError, VaultError):
-        schema = None
-    h.update(b"\0no schema" if schema is None else schema)
-    return h.hexdigest()
 
 
 def _load(root: Path, key: str) -> dict[str, Any]:
@@ -62,7 +46,7 @@ def complete(vault: Vault, rule_ids: Collection[str], judge: PerNote) -> None:
     here (`judge`: `judge_while_parsing`'s) when not. Then write the cache anew when it no longer says exactly
     what `vault.per_note` holds. `rule_ids`: the page rules judging."""
     root = vault.root
-    key = _key(root, rule_ids)
+    key = cache_key(root, rule_ids)
     cached = _load(root, key)
     judged: dict[str, Any] = vault.per_note
     rows: dict[str, Any] = {}

@@ -169,15 +169,18 @@ def lint_and_vault(
             return report, files, None
 
     with collector_paused():
-        findings, pages, links, vault = _lint(root, options, today, walked, context.schema)
+        findings, pages, links, vault = _lint(root, options, today, walked, context.schema, key)
     if options.use_cache:
+        from wikic.lint.kept_findings import keep_listing
+
         _write_report(root, key, findings, pages, links)
+        keep_listing(root, key, files)
     return LintReport(label, findings, pages, links, time.perf_counter() - started, strict), files, vault
 
 
 def _lint(
     root: Path, options: LintOptions, today: dt.date, walked: tuple[dict[str, FileInfo], list[tuple[str, Problem]]],
-    schema: Schema,
+    schema: Schema, key: str,
 ) -> tuple[list[Finding], int, int, Vault]:
     from wikic.lint.context import LintContext
     from wikic.lint.rules._pages import judge_while_parsing, judging
@@ -194,7 +197,7 @@ def _lint(
 
         complete(vault, judging(_active(options, schema)), judge)
     graph = build(vault)
-    ctx = LintContext(vault=vault, links=graph, today=today, cached=bool(options.use_cache))
+    ctx = LintContext(vault=vault, links=graph, today=today, cached=bool(options.use_cache), run=key)
     ctx.ledger = read_sources(root)
     rules = _rules()
     overrides = vault.schema.severities

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from wikic.lint import kept_findings
 from wikic.lint.context import LintContext
+from wikic.lint.finding import Finding
 from wikic.vault.layout import RAW_DIR
 
 
@@ -17,19 +20,32 @@ class Named:
     sources: tuple[str, ...]  # the raw files the page cites that the vault holds
 
 
-def named_pages(ctx: LintContext) -> list[Named]:
-    """Every subject page with a title (its frontmatter's), its aliases and the sources it cites."""
-    out = []
-    for path in ctx.subject_pages:
-        fm: dict[str, Any] = ctx.vault.notes[path].frontmatter or {}
-        title = fm.get("title")
-        if not isinstance(title, str) or not title.strip():
-            continue
-        aliases = fm.get("aliases")
-        listed = aliases if isinstance(aliases, list) else [aliases] if isinstance(aliases, str) else []
-        given = fm.get("sources")
-        cited: list[Any] = given if isinstance(given, list) else []
-        sources = tuple(s for s in cited if isinstance(s, str) and s.startswith(RAW_DIR + "/") and s in ctx.vault.files)
-        out.append(Named(path, title.strip(), tuple(a.strip() for a in listed if isinstance(a, str) and a.strip()),
-                         sources))
-    return out
+def each_named(ctx: LintContext, rule_id: str, judge: Callable[[Named], Iterable[Finding]]) -> Iterator[Finding]:
+    """`judge`'s findings on every named page: judged again only when the page or a source it cites changed
+    (`kept_findings`): a name rule reads nothing else."""
+
+    def judge_page(path: str) -> Iterable[Finding]:
+        named = named_page(ctx, path)
+        return judge(named) if named is not None else ()
+
+    def reads(path: str) -> list[str]:
+        # every source it names, held or not: one added is one more to read
+        given = (ctx.vault.notes[path].frontmatter or {}).get("sources")
+        return [s for s in given if isinstance(s, str)] if isinstance(given, list) else []
+
+    yield from kept_findings.each_page(ctx, rule_id, ctx.subject_pages, judge_page, reads=reads)
+
+
+def named_page(ctx: LintContext, path: str) -> Named | None:
+    """A subject page's title (its frontmatter's), its aliases and the sources it cites; None without a
+    title."""
+    fm: dict[str, Any] = ctx.vault.notes[path].frontmatter or {}
+    title = fm.get("title")
+    if not isinstance(title, str) or not title.strip():
+        return None
+    aliases = fm.get("aliases")
+    listed = aliases if isinstance(aliases, list) else [aliases] if isinstance(aliases, str) else []
+    given = fm.get("sources")
+    cited: list[Any] = given if isinstance(given, list) else []
+    sources = tuple(s for s in cited if isinstance(s, str) and s.startswith(RAW_DIR + "/") and s in ctx.vault.files)
+    return Named(path, title.strip(), tuple(a.strip() for a in listed if isinstance(a, str) and a.strip()), sources)

@@ -16,7 +16,7 @@ import posixpath
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from wikic.lint import close_names
+from wikic.lint import close_names, kept_findings
 from wikic.lint.context import LintContext
 from wikic.lint.finding import Finding, Fix
 from wikic.lint.rule import Rule
@@ -25,6 +25,7 @@ from wikic.vault.graph import is_citation
 from wikic.vault.layout import INDEX_FILE, OVERVIEW_FILE, RAW_DIR
 from wikic.vault.model import FRONTMATTER, Link
 from wikic.vault.resolve import fold_name, heading_key
+from wikic.vault.resolved_cache import may_reach, reachable_names
 from wikic.vault.slug import slugify
 
 
@@ -93,12 +94,13 @@ def _offered(ctx: LintContext) -> _Offered:
 
 
 def _keep_close_names(ctx: LintContext) -> None:
-    """Keep the names this run offered for the next one, when they are not what it found kept."""
+    """Keep the names this run offered for the next one, with those it found kept (a note whose findings were
+    kept asked for none), when it offered one they do not hold."""
     found: _Offered | None = ctx.__dict__.get("_close_names")
     if found is None or found.key is None:
         return
-    offered = {target: found.memo[target] for target in sorted(found.asked)}
-    if offered != found.known:
+    if any(target not in found.known for target in found.asked):
+        offered = {target: found.memo[target] for target in sorted(found.asked | set(found.known))}
         close_names.save(ctx.vault.root, found.key, offered)
 
 
@@ -149,35 +151,65 @@ def _hub_fix(ctx: LintContext, source: str) -> Fix | None:
 
 def broken_links(ctx: LintContext) -> Iterator[Finding]:
     # every loaded note: wiki pages, index.md and the notes beside them (log.md, SCHEMA.md and raw/ are not loaded)
-    for source in sorted(ctx.vault.notes):
-        for edge in ctx.edges_from(source):
-            link = edge.link
-            if edge.target is None and is_citation(link, None):
-                moved = [
-                    p
-                    for p in ctx.links.resolver.by_stem(posixpath.basename(link.target))
-                    if p.startswith(RAW_DIR + "/")
-                ]
-                message = f"cited source '{link.target}' does not exist" + (
-                    f"; did you mean {moved[0]}?" if len(moved) == 1 else ""
-                )
-                yield ctx.finding("broken-wikilink", source, link.line, message, column=link.column, target=link.target)
-                continue
-            if edge.target is None:
-                hint, fix = suggest(ctx, source, link)
-                fix = fix or _hub_fix(ctx, source)
-                message = f"link target '{link.target}' does not exist"
-                if hint:
-                    message += f"; did you mean {hint}?"
-                yield ctx.finding(
-                    "broken-wikilink", source, link.line, message, column=link.column, target=link.target, fix=fix
-                )
-                continue
-            problem = _subpath_problem(ctx, link, edge.target)
-            if problem:
-                full = f"{link.target}#{link.subpath}" if link.target else f"#{link.subpath}"
-                yield ctx.finding("broken-wikilink", source, link.line, problem, column=link.column, target=full)
+    yield from kept_findings.each_page(
+        ctx, "broken-wikilink", sorted(ctx.vault.notes), lambda source: _broken(ctx, source),
+        again=lambda delta, names_changed: _again(ctx, delta, names_changed),
+        shared=kept_findings.digest(sorted(ctx.names.items())) if ctx.cached else "")
     _keep_close_names(ctx)
+
+
+def _again(ctx: LintContext, delta: kept_findings.Delta, names_changed: bool) -> set[str]:
+    """The notes whose broken links a change since the last lint may change, beside the changed notes: those
+    with a link into a heading or block of a changed file; when files were added or removed, those whose links
+    may land elsewhere now (`resolved_cache.may_reach`); and those with a link that lands nowhere when the
+    vault's files or names changed (its hint is chosen from them: `suggest`)."""
+    out: set[str] = set()
+    changed = delta.changed
+    hints_changed = names_changed or delta.moved
+    for source, edges in ctx.links.by_source.items():
+        for edge in edges:
+            if edge.target is None:
+                if hints_changed:
+                    out.add(source)
+                    break
+            elif edge.target in changed and edge.link.subpath:
+                out.add(source)
+                break
+    if delta.moved:
+        names = reachable_names(delta.added | delta.removed)
+        out.update(path for path, note in ctx.vault.notes.items() if may_reach(note, names))
+    return out
+
+
+def _broken(ctx: LintContext, source: str) -> Iterator[Finding]:
+    """The broken links of one note."""
+    for edge in ctx.edges_from(source):
+        link = edge.link
+        if edge.target is None and is_citation(link, None):
+            moved = [
+                p
+                for p in ctx.links.resolver.by_stem(posixpath.basename(link.target))
+                if p.startswith(RAW_DIR + "/")
+            ]
+            message = f"cited source '{link.target}' does not exist" + (
+                f"; did you mean {moved[0]}?" if len(moved) == 1 else ""
+            )
+            yield ctx.finding("broken-wikilink", source, link.line, message, column=link.column, target=link.target)
+            continue
+        if edge.target is None:
+            hint, fix = suggest(ctx, source, link)
+            fix = fix or _hub_fix(ctx, source)
+            message = f"link target '{link.target}' does not exist"
+            if hint:
+                message += f"; did you mean {hint}?"
+            yield ctx.finding(
+                "broken-wikilink", source, link.line, message, column=link.column, target=link.target, fix=fix
+            )
+            continue
+        problem = _subpath_problem(ctx, link, edge.target)
+        if problem:
+            full = f"{link.target}#{link.subpath}" if link.target else f"#{link.subpath}"
+            yield ctx.finding("broken-wikilink", source, link.line, problem, column=link.column, target=full)
 
 
 RULE = Rule(

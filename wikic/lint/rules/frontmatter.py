@@ -18,12 +18,14 @@ import re
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
+from wikic.lint import kept_findings
 from wikic.lint.context import LintContext
 from wikic.lint.finding import Finding
 from wikic.vault.fields import REQUIRED
 from wikic.vault.frontmatter import unwrap_link
 from wikic.vault.layout import RAW_DIR, SCHEMA_FILE
 from wikic.vault.page_layout import CLAIMS, role_of
+from wikic.vault.resolve import fold_name
 from wikic.vault.schema_md import near
 
 if TYPE_CHECKING:
@@ -64,83 +66,100 @@ def frontmatter(ctx: LintContext) -> Iterator[Finding]:
     taxonomy = schema.tag_set
     folder_types = schema.folder_types()
     naming = schema.naming_pattern
-    for path in ctx.pages:
-        note = ctx.vault.notes[path]
-        name = posixpath.basename(path)
-        if not naming.match(name):
+    yield from kept_findings.each_page(ctx, "frontmatter", ctx.pages,
+                                       lambda path: _page(ctx, path, taxonomy, folder_types, naming),
+                                       reads=lambda path: _cited(ctx, path))
+
+
+def _cited(ctx: LintContext, path: str) -> list[str]:
+    """The raw files a page cites, folded: whether each exists is what its frontmatter is judged from beside
+    the page itself and SCHEMA.md (`Resolver.exists` ignores case)."""
+    fm = ctx.vault.notes[path].frontmatter
+    listed = fm.get("sources") if fm is not None else None
+    return [fold_name(unwrap_link(s)) for s in listed if isinstance(s, str)] if isinstance(listed, list) else []
+
+
+def _page(
+    ctx: LintContext, path: str, taxonomy: frozenset[str], folder_types: dict[str, str], naming: re.Pattern[str]
+) -> Iterator[Finding]:
+    """The frontmatter findings of one page."""
+    schema = ctx.schema
+    note = ctx.vault.notes[path]
+    name = posixpath.basename(path)
+    if not naming.match(name):
+        yield ctx.finding(
+            "frontmatter",
+            path,
+            None,
+            f"file name '{name}' does not follow the naming convention '{schema.naming}'",
+            severity="warning",
+        )
+    fm = note.frontmatter
+    if fm is None:
+        if not any(p.rule == "frontmatter" for p in note.problems) and not any(
+            p.rule == "encoding" for p in note.problems
+        ):
+            yield ctx.finding("frontmatter", path, None, "no frontmatter: a wiki page needs " + ", ".join(REQUIRED))
+        return
+    line_of = note.key_lines.get
+    missing = [key for key in REQUIRED if key not in fm or fm[key] is None]
+    if missing:
+        yield ctx.finding("frontmatter", path, 1, f"missing required field(s): {', '.join(missing)}")
+    title = fm.get("title")
+    if title is not None and not (isinstance(title, str) and title.strip()):
+        yield ctx.finding(
+            "frontmatter", path, line_of("title"), f"'title' must be non-empty text, not {_kind(title)}"
+        )
+    for key in ("created", "updated"):
+        if fm.get(key) is not None and as_date(fm[key]) is None:
+            yield ctx.finding(
+                "frontmatter", path, line_of(key), f"'{key}' must be a date written YYYY-MM-DD, not '{fm[key]}'"
+            )
+    created, updated = as_date(fm.get("created")), as_date(fm.get("updated"))
+    if created and updated and updated < created:
+        yield ctx.finding(
+            "frontmatter",
+            path,
+            line_of("updated"),
+            f"'updated' ({updated}) is before 'created' ({created})",
+            severity="warning",
+        )
+    page_type = fm.get("type")
+    folder_type = folder_types.get(path.split("/", 1)[0])
+    if page_type is not None:
+        if not isinstance(page_type, str) or page_type not in schema.page_folders:
             yield ctx.finding(
                 "frontmatter",
                 path,
-                None,
-                f"file name '{name}' does not follow the naming convention '{schema.naming}'",
-                severity="warning",
+                line_of("type"),
+                f"'type' must be one of {', '.join(schema.page_folders)}, not '{page_type}'",
             )
-        fm = note.frontmatter
-        if fm is None:
-            if not any(p.rule == "frontmatter" for p in note.problems) and not any(
-                p.rule == "encoding" for p in note.problems
-            ):
-                yield ctx.finding("frontmatter", path, None, "no frontmatter: a wiki page needs " + ", ".join(REQUIRED))
-            continue
-        line_of = note.key_lines.get
-        missing = [key for key in REQUIRED if key not in fm or fm[key] is None]
-        if missing:
-            yield ctx.finding("frontmatter", path, 1, f"missing required field(s): {', '.join(missing)}")
-        title = fm.get("title")
-        if title is not None and not (isinstance(title, str) and title.strip()):
-            yield ctx.finding(
-                "frontmatter", path, line_of("title"), f"'title' must be non-empty text, not {_kind(title)}"
-            )
-        for key in ("created", "updated"):
-            if fm.get(key) is not None and as_date(fm[key]) is None:
-                yield ctx.finding(
-                    "frontmatter", path, line_of(key), f"'{key}' must be a date written YYYY-MM-DD, not '{fm[key]}'"
-                )
-        created, updated = as_date(fm.get("created")), as_date(fm.get("updated"))
-        if created and updated and updated < created:
+        elif page_type != folder_type:
             yield ctx.finding(
                 "frontmatter",
                 path,
-                line_of("updated"),
-                f"'updated' ({updated}) is before 'created' ({created})",
-                severity="warning",
+                line_of("type"),
+                (
+                    f"'type: {page_type}' does not match the folder '{path.split('/', 1)[0]}/' (expected "
+                    f"'{folder_type}')"
+                ),
             )
-        page_type = fm.get("type")
-        folder_type = folder_types.get(path.split("/", 1)[0])
-        if page_type is not None:
-            if not isinstance(page_type, str) or page_type not in schema.page_folders:
-                yield ctx.finding(
-                    "frontmatter",
-                    path,
-                    line_of("type"),
-                    f"'type' must be one of {', '.join(schema.page_folders)}, not '{page_type}'",
-                )
-            elif page_type != folder_type:
-                yield ctx.finding(
-                    "frontmatter",
-                    path,
-                    line_of("type"),
-                    (
-                        f"'type: {page_type}' does not match the folder '{path.split('/', 1)[0]}/' (expected "
-                        f"'{folder_type}')"
-                    ),
-                )
-        yield from _tags(ctx, path, fm.get("tags"), line_of("tags"), taxonomy)
-        yield from _sources(ctx, path, fm.get("sources"), line_of("sources"))
-        for key in ("aliases", "contradictions"):
-            value = fm.get(key)
-            if value is not None and not (isinstance(value, list) and all(isinstance(v, str) for v in value)):
-                yield ctx.finding(
-                    "frontmatter", path, line_of(key), f"'{key}' must be a list of text, not {_kind(value)}"
-                )
-        if "contested" in fm and not isinstance(fm["contested"], bool):
+    yield from _tags(ctx, path, fm.get("tags"), line_of("tags"), taxonomy)
+    yield from _sources(ctx, path, fm.get("sources"), line_of("sources"))
+    for key in ("aliases", "contradictions"):
+        value = fm.get(key)
+        if value is not None and not (isinstance(value, list) and all(isinstance(v, str) for v in value)):
             yield ctx.finding(
-                "frontmatter", path, line_of("contested"), f"'contested' must be true or false, not '{fm['contested']}'"
+                "frontmatter", path, line_of(key), f"'{key}' must be a list of text, not {_kind(value)}"
             )
-        for key in ("summary", "question"):
-            if fm.get(key) is not None and not isinstance(fm[key], str):
-                yield ctx.finding("frontmatter", path, line_of(key), f"'{key}' must be text, not {_kind(fm[key])}")
-        yield from _thresholds(ctx, path, note, fm, folder_type)
+    if "contested" in fm and not isinstance(fm["contested"], bool):
+        yield ctx.finding(
+            "frontmatter", path, line_of("contested"), f"'contested' must be true or false, not '{fm['contested']}'"
+        )
+    for key in ("summary", "question"):
+        if fm.get(key) is not None and not isinstance(fm[key], str):
+            yield ctx.finding("frontmatter", path, line_of(key), f"'{key}' must be text, not {_kind(fm[key])}")
+    yield from _thresholds(ctx, path, note, fm, folder_type)
 
 
 def _tags(ctx: LintContext, path: str, tags: Any, line: int | None, taxonomy: frozenset[str]) -> Iterator[Finding]:

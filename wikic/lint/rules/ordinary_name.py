@@ -19,19 +19,22 @@ from collections.abc import Iterator
 from wikic.lint.context import LintContext
 from wikic.lint.finding import Finding
 from wikic.lint.rule import Rule
-from wikic.lint.rules._names import Named, named_pages
+from wikic.lint.rules._names import Named, each_named
 from wikic.text.common_words import common_word, function_word, kind_noun
 
 _WORDS = re.compile(r"[^\W_]+")
 
 
 def ordinary_names(ctx: LintContext) -> Iterator[Finding]:
-    for page in named_pages(ctx):
-        for label, role in [(page.title, "title"), *((a, "alias") for a in page.aliases)]:
-            why = _ordinary(ctx, page, label)
-            if why is not None:
-                fix = "rename the page (or remove it)" if role == "title" else "remove the alias"
-                yield ctx.finding("ordinary-name", page.path, None, f"{role} '{label}' is {why}: {fix}", target=label)
+    yield from each_named(ctx, "ordinary-name", lambda page: _page(ctx, page))
+
+
+def _page(ctx: LintContext, page: Named) -> Iterator[Finding]:
+    for label, role in [(page.title, "title"), *((a, "alias") for a in page.aliases)]:
+        why = _ordinary(ctx, page, label)
+        if why is not None:
+            fix = "rename the page (or remove it)" if role == "title" else "remove the alias"
+            yield ctx.finding("ordinary-name", page.path, None, f"{role} '{label}' is {why}: {fix}", target=label)
 
 
 def _ordinary(ctx: LintContext, page: Named, label: str) -> str | None:

@@ -15,9 +15,11 @@ import datetime as dt
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
+from wikic.lint import kept_findings
 from wikic.lint.context import LintContext
 from wikic.lint.finding import Finding
 from wikic.vault.frontmatter import unwrap_link
+from wikic.vault.state import SOURCES, state_file
 
 if TYPE_CHECKING:
     pass
@@ -47,82 +49,114 @@ def source_date(ctx: LintContext, source: str) -> dt.date | None:
 
 
 def stale(ctx: LintContext) -> Iterator[Finding]:
-    t = ctx.schema.thresholds
     folder_types = ctx.schema.folder_types()
-    for path in ctx.pages:
-        fm = ctx.vault.notes[path].frontmatter or {}
-        updated = as_date(fm.get("updated")) or as_date(fm.get("created"))
-        if updated is None:
-            continue
-        listed = fm.get("sources")
-        sources = listed if isinstance(listed, list) else []
-        dates = [d for d in (source_date(ctx, unwrap_link(s)) for s in sources if isinstance(s, str)) if d]
-        if dates:
-            newest = max(dates)
-            if (newest - updated).days > t["stale_after_days"]:
-                yield ctx.finding(
-                    "stale-page",
-                    path,
-                    None,
-                    (
-                        f"updated {updated}, but it cites a source captured {newest} ({(newest - updated).days} days "
-                        f"later; stale_after_days is {t['stale_after_days']})"
-                    ),
-                )
-        if folder_types.get(path.split("/", 1)[0]) == "query":
-            age = (ctx.today - updated).days
-            if age > t["query_max_age_days"]:
-                yield ctx.finding(
-                    "stale-page",
-                    path,
-                    None,
-                    (
-                        f"query page is {age} days old (query_max_age_days is {t['query_max_age_days']}); "
-                        f"re-run it with `wikic query --refresh {path}`"
-                    ),
-                )
-            # `cited:` (written by query write-back) holds each cited page's content fingerprint: exact where
-            # dates are not (same-day ingests, hand edits); pages it covers skip the date comparison below.
-            edited, gone, fingerprinted = _cited_changes(ctx, fm.get("cited"))
-            if edited:
-                yield ctx.finding(
-                    "stale-page",
-                    path,
-                    ctx.vault.notes[path].key_lines.get("cited"),
-                    (
-                        f"cited page(s) changed since this answer was written: {', '.join(edited[:5])}; "
-                        f"refresh it with `wikic query --refresh {path}`"
-                    ),
-                )
-            if gone:
-                yield ctx.finding(
-                    "stale-page",
-                    path,
-                    ctx.vault.notes[path].key_lines.get("cited"),
-                    (
-                        f"cited page(s) no longer exist: {', '.join(gone[:5])}; refresh it with `wikic query --refresh "
-                        f"{path}`"
-                    ),
-                )
-            # `related:` pages (written by query write-back under "See also") are not citations: their
-            # changes say nothing about the answer.
-            related = {str(p) for p in fm.get("related") or []} if isinstance(fm.get("related"), list) else set()
-            changed = []
-            for edge in ctx.edges_from(path):
-                if (
-                    edge.target
-                    and edge.target != path
-                    and ctx.is_page(edge.target)
-                    and edge.target not in fingerprinted | related
-                ):
-                    cited = as_date((ctx.vault.notes[edge.target].frontmatter or {}).get("updated"))
-                    if cited and cited > updated:
-                        changed.append(edge.target)
-            if changed:
-                names = ", ".join(sorted(set(changed))[:5])
-                yield ctx.finding(
-                    "stale-page", path, None, f"cites page(s) updated after this answer was written: {names}"
-                )
+    ledger = state_file(ctx.vault.root, SOURCES)
+    try:
+        st = ledger.stat() if ledger is not None else None
+        kept = f"{ctx.today}|{(st.st_size, st.st_mtime_ns) if st is not None else None}"
+    except OSError:
+        kept = f"{ctx.today}|none"
+    yield from kept_findings.each_page(
+        ctx, "stale-page", ctx.pages, lambda path: _page(ctx, path, folder_types),
+        reads=lambda path: _reads(ctx, path, folder_types),
+        again=lambda delta, _: [p for p in ctx.pages if _query(p, folder_types)] if delta.moved else (), also=kept)
+
+
+def _query(path: str, folder_types: dict[str, str]) -> bool:
+    return folder_types.get(path.split("/", 1)[0]) == "query"
+
+
+def _reads(ctx: LintContext, path: str, folder_types: dict[str, str]) -> list[str]:
+    """The files a page's staleness is judged from beside the page itself, SCHEMA.md, the date and the source
+    ledger: each source it cites, and for a query page the pages it cites and those its links land on (where a
+    link lands may change when files are added or removed: a query page is judged again then)."""
+    fm = ctx.vault.notes[path].frontmatter or {}
+    listed = fm.get("sources")
+    out = [unwrap_link(s) for s in listed if isinstance(s, str)] if isinstance(listed, list) else []
+    if _query(path, folder_types):
+        cited = fm.get("cited")
+        if isinstance(cited, dict):
+            out.extend(str(t) for t in cited)
+        out.extend(e.target for e in ctx.edges_from(path) if e.target)
+    return out
+
+
+def _page(ctx: LintContext, path: str, folder_types: dict[str, str]) -> Iterator[Finding]:
+    """The stale-page findings of one page."""
+    t = ctx.schema.thresholds
+    fm = ctx.vault.notes[path].frontmatter or {}
+    updated = as_date(fm.get("updated")) or as_date(fm.get("created"))
+    if updated is None:
+        return
+    listed = fm.get("sources")
+    sources = listed if isinstance(listed, list) else []
+    dates = [d for d in (source_date(ctx, unwrap_link(s)) for s in sources if isinstance(s, str)) if d]
+    if dates:
+        newest = max(dates)
+        if (newest - updated).days > t["stale_after_days"]:
+            yield ctx.finding(
+                "stale-page",
+                path,
+                None,
+                (
+                    f"updated {updated}, but it cites a source captured {newest} ({(newest - updated).days} days "
+                    f"later; stale_after_days is {t['stale_after_days']})"
+                ),
+            )
+    if folder_types.get(path.split("/", 1)[0]) == "query":
+        age = (ctx.today - updated).days
+        if age > t["query_max_age_days"]:
+            yield ctx.finding(
+                "stale-page",
+                path,
+                None,
+                (
+                    f"query page is {age} days old (query_max_age_days is {t['query_max_age_days']}); "
+                    f"re-run it with `wikic query --refresh {path}`"
+                ),
+            )
+        # `cited:` (written by query write-back) holds each cited page's content fingerprint: exact where
+        # dates are not (same-day ingests, hand edits); pages it covers skip the date comparison below.
+        edited, gone, fingerprinted = _cited_changes(ctx, fm.get("cited"))
+        if edited:
+            yield ctx.finding(
+                "stale-page",
+                path,
+                ctx.vault.notes[path].key_lines.get("cited"),
+                (
+                    f"cited page(s) changed since this answer was written: {', '.join(edited[:5])}; "
+                    f"refresh it with `wikic query --refresh {path}`"
+                ),
+            )
+        if gone:
+            yield ctx.finding(
+                "stale-page",
+                path,
+                ctx.vault.notes[path].key_lines.get("cited"),
+                (
+                    f"cited page(s) no longer exist: {', '.join(gone[:5])}; refresh it with `wikic query --refresh "
+                    f"{path}`"
+                ),
+            )
+        # `related:` pages (written by query write-back under "See also") are not citations: their
+        # changes say nothing about the answer.
+        related = {str(p) for p in fm.get("related") or []} if isinstance(fm.get("related"), list) else set()
+        changed = []
+        for edge in ctx.edges_from(path):
+            if (
+                edge.target
+                and edge.target != path
+                and ctx.is_page(edge.target)
+                and edge.target not in fingerprinted | related
+            ):
+                cited = as_date((ctx.vault.notes[edge.target].frontmatter or {}).get("updated"))
+                if cited and cited > updated:
+                    changed.append(edge.target)
+        if changed:
+            names = ", ".join(sorted(set(changed))[:5])
+            yield ctx.finding(
+                "stale-page", path, None, f"cites page(s) updated after this answer was written: {names}"
+            )
 
 
 def _cited_changes(ctx: LintContext, cited: Any) -> tuple[list[str], list[str], set[str]]:

@@ -19,25 +19,28 @@ from collections.abc import Iterator
 from wikic.lint.context import LintContext
 from wikic.lint.finding import Finding
 from wikic.lint.rule import Rule
-from wikic.lint.rules._names import named_pages
+from wikic.lint.rules._names import Named, each_named
 from wikic.vault.names import lookup_keys, name_keys, same_subject
 
 
 def unsourced_aliases(ctx: LintContext) -> Iterator[Finding]:
-    for page in named_pages(ctx):
-        if not page.sources or not page.aliases:
-            continue  # a person's page, or nothing to check
-        forms = set(name_keys(page.title))
-        for alias in page.aliases:
-            if forms & set(lookup_keys(alias)) or same_subject(page.title, alias):
-                continue
-            if any((use := ctx.raw_texts.names(s)) is not None and use.states_same(page.title, alias)
-                   for s in page.sources):
-                continue
-            yield ctx.finding("unsourced-alias", page.path, None,
-                              f"alias '{alias}' is no other form of '{page.title}', and none of the page's sources "
-                              "says the two name one subject: remove the alias, or cite a source that says so",
-                              target=alias)
+    yield from each_named(ctx, "unsourced-alias", lambda page: _page(ctx, page))
+
+
+def _page(ctx: LintContext, page: Named) -> Iterator[Finding]:
+    if not page.sources or not page.aliases:
+        return  # a person's page, or nothing to check
+    forms = set(name_keys(page.title))
+    for alias in page.aliases:
+        if forms & set(lookup_keys(alias)) or same_subject(page.title, alias):
+            continue
+        if any((use := ctx.raw_texts.names(s)) is not None and use.states_same(page.title, alias)
+               for s in page.sources):
+            continue
+        yield ctx.finding("unsourced-alias", page.path, None,
+                          f"alias '{alias}' is no other form of '{page.title}', and none of the page's sources "
+                          "says the two name one subject: remove the alias, or cite a source that says so",
+                          target=alias)
 
 
 RULE = Rule(

@@ -1,0 +1,207 @@
+"""A lint after pages were edited, added, removed or renamed judges only what the change reaches
+(`kept_findings.py`), and reports exactly what a cold lint of the same vault reports: a heading removed that
+another page links to, a page added that makes a bare link ambiguous or gives a broken link its target, the
+only target of a link removed, a title or alias changed, a source cited, added or removed, and random
+sequences of all of them."""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
+from library import run_lint
+from testkit import make_vault, page
+
+from wikic.lint import kept_findings
+from wikic.lint.run import LintOptions
+
+TODAY = dt.date(2026, 6, 1)
+RAW = ("raw/articles/source-a.md", "raw/articles/source-b.md", "raw/articles/source-c.md")
+HEADINGS = ("Funding", "History", "People")
+
+
+class Vault:
+    """A vault changed file by file, each write with an mtime of its own (two writes within one clock tick
+    would otherwise look alike)."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self.clock = 1_800_000_000_000_000_000
+
+    def write(self, path: str, text: str) -> None:
+        file = self.root / path
+        file.parent.mkdir(parents=True, exist_ok=True)
+        file.write_text(text, encoding="utf-8")
+        self.clock += 1_000_000_000
+        os.utime(file, ns=(self.clock, self.clock))
+
+    def remove(self, path: str) -> None:
+        (self.root / path).unlink(missing_ok=True)
+
+    def lint(self, *, cache: bool) -> list[dict[str, object]]:
+        report = run_lint(self.root, LintOptions(use_cache=cache, today=TODAY))
+        return [f.to_dict() for f in report.findings]
+
+    def same_as_cold(self) -> list[dict[str, object]]:
+        """The findings of a lint with the caches kept, asserted to be a cold lint's."""
+        warm = self.lint(cache=True)
+        assert warm == self.lint(cache=False)
+        return warm
+
+
+def subject(title: str, links: str = "", headings: tuple[str, ...] = HEADINGS, **extra: Any) -> str:
+    body = f"# {title}\n\n" + "".join(f"## {h}\n\nText. ^b{i}\n\n" for i, h in enumerate(headings)) + links + "\n"
+    return page(title, body=body, **extra)
+
+
+@pytest.fixture
+def vault(tmp_path: Path) -> Vault:
+    root = make_vault(tmp_path, {
+        "entities/acme.md": subject("Acme", "[[bolt#Funding]] [[bolt#^b1]] [[cargo]]\n", aliases=["Acme Corp"]),
+        "entities/bolt.md": subject("Bolt", "[[acme#People]] [[Acme Corp]] [[dyno]]\n"),
+        "entities/cargo.md": subject("Cargo", "[[acme]] [[bolt#History]]\n"),
+    })
+    v = Vault(root)
+    for path in sorted(p.relative_to(root).as_posix() for p in root.rglob("*") if p.is_file()):
+        v.write(path, (root / path).read_text(encoding="utf-8"))  # every file an mtime of its own
+    v.same_as_cold()  # the caches the next lints start from
+    return v
+
+
+def rules_at(findings: list[dict[str, object]], path: str) -> list[tuple[object, object]]:
+    return [(f["rule"], f["message"]) for f in findings if f["path"] == path]
+
+
+def test_a_heading_removed_breaks_the_links_into_it_on_pages_that_did_not_change(vault: Vault) -> None:
+    vault.write("entities/bolt.md", subject("Bolt", "[[acme#People]] [[Acme Corp]] [[dyno]]\n",
+                                            headings=("History", "People")))
+    found = vault.same_as_cold()
+    assert ("broken-wikilink", "heading '#Funding' not found in 'entities/bolt.md'") in rules_at(
+        found, "entities/acme.md")
+
+
+def test_a_page_added_makes_a_bare_link_ambiguous_and_gives_a_broken_link_its_target(vault: Vault) -> None:
+    vault.write("concepts/cargo.md", subject("Cargo concept", type="concept"))
+    vault.write("entities/dyno.md", subject("Dyno", "[[acme]] [[bolt]]\n"))
+    found = vault.same_as_cold()
+    # index.md, unchanged, lists [[cargo]]: two files now have that name (a page's own folder would decide)
+    assert any(rule == "ambiguous-link" for rule, _ in rules_at(found, "index.md"))
+    assert not any("dyno" in str(message) for _, message in rules_at(found, "entities/bolt.md"))
+
+
+def test_a_page_removed_that_was_the_only_target_breaks_its_links(vault: Vault) -> None:
+    vault.remove("entities/bolt.md")
+    found = vault.same_as_cold()
+    assert sum(rule == "broken-wikilink" for rule, _ in rules_at(found, "entities/cargo.md")) == 1
+
+
+def test_a_title_or_alias_changed_changes_the_hints_and_the_duplicates(vault: Vault) -> None:
+    before = vault.same_as_cold()
+    vault.write("entities/cargo.md", subject("Cargo", "[[acme]] [[bolt#History]]\n", aliases=["Dyno"]))
+    after = vault.same_as_cold()
+    assert after != before  # bolt.md's [[dyno]] is now said to mean cargo
+    vault.write("entities/acme.md", subject("Bolt", "[[bolt#Funding]] [[bolt#^b1]] [[cargo]]\n"))
+    assert any(f["rule"] == "duplicate-page" for f in vault.same_as_cold())
+
+
+def test_a_page_renamed_and_a_source_removed_and_added(vault: Vault) -> None:
+    text = (vault.root / "entities/cargo.md").read_text(encoding="utf-8")
+    vault.remove("entities/cargo.md")
+    vault.write("entities/freight.md", text)
+    vault.same_as_cold()
+    vault.remove(RAW[1])
+    assert any("source-b" in str(f["message"]) for f in vault.same_as_cold())
+    vault.write(RAW[2], "---\ntitle: Source C\ncaptured: 2026-05-01\n---\n\n# Source C\n\nThird.\n")
+    vault.write("entities/acme.md", subject("Acme", "[[bolt#Funding]]\n", sources=[RAW[0], RAW[2]]))
+    vault.same_as_cold()
+    vault.write(RAW[2], "---\ntitle: Source C\ncaptured: 2026-05-30\n---\n\n# Source C\n\nThird, later.\n")
+    vault.same_as_cold()
+
+
+def test_one_page_edited_is_judged_again_with_the_pages_that_read_it_and_no_other(
+    vault: Vault, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from wikic.lint.rules import broken_wikilink, frontmatter, ordinary_name, stale_page
+
+    judged: dict[str, list[str]] = {"heading": [], "tags": [], "name": [], "source": []}
+    spied = ((broken_wikilink, "_subpath_problem", "heading", 2), (frontmatter, "_tags", "tags", 1),
+             (ordinary_name, "_ordinary", "name", 1), (stale_page, "source_date", "source", 1))
+    for module, name, key, arg in spied:
+        def spy(*args: object, _real: object = getattr(module, name), _key: str = key, _arg: int = arg) -> object:
+            judged[_key].append(str(getattr(args[_arg], "path", args[_arg])))
+            return _real(*args)  # type: ignore[operator]
+
+        monkeypatch.setattr(module, name, spy)
+    vault.write("entities/bolt.md", subject("Bolt", "[[acme#People]] [[Acme Corp]] [[dyno]]\n", headings=("People",)))
+    found = vault.lint(cache=True)
+    # where the links of bolt.md, and of acme.md and cargo.md (which link into bolt's headings), land: not
+    # index.md's (a cold lint looks at its three too)
+    assert sorted(judged["heading"]) == ["entities/acme.md"] * 2 + ["entities/bolt.md"] * 3 + ["entities/cargo.md"]
+    assert judged["tags"] == ["entities/bolt.md"] and set(judged["name"]) == {"entities/bolt.md"}
+    assert len(judged["source"]) == 2  # bolt.md's two sources
+    assert found == vault.lint(cache=False)
+
+
+def test_findings_are_kept_only_for_the_run_whose_listing_is_kept(vault: Vault) -> None:
+    """A kept file of findings from another run than the listing beside it (a run that stopped between the
+    two) is not trusted: every page is judged."""
+    kept = vault.root / ".wikic" / kept_findings.cache_name("broken-wikilink")
+    stale = kept.read_bytes()
+    vault.write("entities/bolt.md", subject("Bolt", "[[acme#Nowhere]]\n"))
+    vault.same_as_cold()
+    kept.write_bytes(stale)  # the findings of the run before, beside this run's listing
+    vault.write("entities/cargo.md", subject("Cargo", "[[acme]]\n"))
+    assert any("Nowhere" in str(f["message"]) for f in vault.same_as_cold())
+
+
+PATHS = ("entities/acme.md", "entities/bolt.md", "entities/cargo.md", "entities/dyno.md", "concepts/acme.md",
+         "queries/why.md")
+NAMES = ("acme", "bolt", "cargo", "dyno", "Acme Corp", "Dyno Inc", "entities/acme")
+
+link = st.builds(lambda name, sub: f"[[{name}{sub}]]", st.sampled_from(NAMES),
+                 st.sampled_from(("", "#Funding", "#History", "#People", "#^b0", "#^b2", "#Nowhere")))
+pages = st.builds(
+    lambda title, aliases, sources, headings, links: subject(
+        title, " ".join(links) + "\n", headings=tuple(headings), aliases=aliases, sources=sources),
+    st.sampled_from(("Acme", "Bolt", "Cargo", "Dyno", "Acme Corp", "Dyno Inc")),
+    st.lists(st.sampled_from(("Acme Corp", "Dyno Inc", "Bolt", "Cargo Co")), max_size=2, unique=True),
+    st.lists(st.sampled_from((*RAW, "raw/articles/gone.md")), max_size=3, unique=True),
+    st.lists(st.sampled_from(HEADINGS), unique=True),
+    st.lists(link, max_size=4),
+)
+query = st.builds(
+    lambda links, cited: page("Why", type="query", summary="Because.", cited=cited,
+                              body="# Why\n\n" + " ".join(links) + "\n"),
+    st.lists(link, max_size=3),
+    st.dictionaries(st.sampled_from(PATHS[:4]), st.just("sha256:0"), max_size=2),
+)
+raw_text = st.builds(lambda day: f"---\ntitle: A source\ncaptured: 2026-0{day}-01\n---\n\n# A source\n\nText.\n",
+                     st.integers(1, 9))
+change = st.one_of(
+    st.tuples(st.just("write"), st.sampled_from(PATHS[:5]), pages),
+    st.tuples(st.just("write"), st.just("queries/why.md"), query),
+    st.tuples(st.just("write"), st.sampled_from(RAW), raw_text),
+    st.tuples(st.just("remove"), st.sampled_from((*PATHS, *RAW)), st.just("")),
+)
+
+
+@settings(max_examples=12, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@given(changes=st.lists(change, min_size=1, max_size=5))
+def test_any_sequence_of_changes_lints_as_a_cold_lint_does(tmp_path_factory: pytest.TempPathFactory,
+                                                            changes: list[tuple[str, str, str]]) -> None:
+    root = make_vault(tmp_path_factory.mktemp("incremental"), {
+        "entities/acme.md": subject("Acme", "[[bolt#Funding]] [[cargo]]\n", aliases=["Acme Corp"]),
+        "entities/bolt.md": subject("Bolt", "[[acme#People]] [[Acme Corp]] [[dyno]]\n"),
+    })
+    vault = Vault(root)
+    vault.same_as_cold()
+    for action, path, text in changes:
+        if action == "write":
+            vault.write(path, text)
+        else:
+            vault.remove(path)
+        vault.same_as_cold()
