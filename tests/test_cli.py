@@ -515,9 +515,9 @@ def test_lint_and_graph_read_a_plain_folder_and_leave_it_as_it_was(
 def test_lint_of_a_plain_folder_keeps_a_cache_when_asked(tmp_path: Path) -> None:
     root = plain_folder(tmp_path)
     first = run("lint", str(root), "--cache", "--format", "json")
-    # its broken link's "did you mean" name is kept too
+    # its broken link's "did you mean" name is kept too, and broken-wikilink's findings with the files they are of
     assert sorted(p.name for p in (root / ".wikic" / "cache").iterdir()) == [
-        "close-names.json", "lint-report.json", "parse-cache.jsonl"]
+        "close-names.json", "lint-files.json", "lint-report.json", "parse-cache.jsonl", "rule-broken-wikilink.json"]
     again = run("lint", str(root), "--cache", "--format", "json")
     assert json.loads(again.stdout)["findings"] == json.loads(first.stdout)["findings"]
 
