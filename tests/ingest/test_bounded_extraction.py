@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import datetime as dt
 from pathlib import Path
+from typing import Any
 
 import pytest
 from fake_llm import FakeLLM
@@ -38,7 +39,7 @@ def wiki(tmp_path: Path) -> Path:
 
 def _ingest(root: Path) -> IngestReport:
     return ingest(root, IngestOptions(use_palace=False, lint_after=False, today=dt.date(2026, 12, 1)),
-                  llm=FakeLLM().respond_with(PLAN))  # type: ignore[arg-type]
+                  llm=FakeLLM().respond_with(PLAN))
 
 
 # -- HTML ----------------------------------------------------------------------------------------------------
@@ -96,7 +97,12 @@ def pages_read(monkeypatch: pytest.MonkeyPatch) -> list[object]:
 
     read: list[object] = []
     real = PageObject.extract_text
-    monkeypatch.setattr(PageObject, "extract_text", lambda page, *a, **k: read.append(page) or real(page, *a, **k))
+
+    def extract_text(page: PageObject, *a: Any, **k: Any) -> str:
+        read.append(page)
+        return real(page, *a, **k)
+
+    monkeypatch.setattr(PageObject, "extract_text", extract_text)
     return read
 
 

@@ -408,8 +408,9 @@ def test_quotes_of_what_was_said_anchor_at_the_lines_of_the_file() -> None:
     assert index.locate("From now on use uv, never pip.") == Anchor(TRANSCRIPT_PATH, 10, 10)
     assert index.locate("Understood. I will use uv for every project.") == Anchor(TRANSCRIPT_PATH, 13, 14)
     assert index.locate("Thanks a lot for that") == Anchor(TRANSCRIPT_PATH, 17, 17)
-    assert index.repair("I will use uv for each and every project") is not None  # repair still works in turns
-    assert index.repair("I will use uv for each and every project")[0] == Anchor(TRANSCRIPT_PATH, 13, 14)
+    repaired = index.repair("I will use uv for each and every project")
+    assert repaired is not None  # repair still works in turns
+    assert repaired[0] == Anchor(TRANSCRIPT_PATH, 13, 14)
     # names are still written where the frontmatter says them (a note's subject, a session's folder)
     assert index.contains("billing") and index.contains("claude code")
 

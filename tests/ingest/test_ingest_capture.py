@@ -11,7 +11,8 @@ import pytest
 from ingest_helpers import make_pdf
 
 from wikic.errors import UsageError
-from wikic.ingest.capture import SourceError, capture, load_source_text
+from wikic.ingest.capture import capture, load_source_text
+from wikic.ingest.inputs import SourceError
 from wikic.settings import IngestSettings
 from wikic.text.extract import html_to_text, looks_like_transcript
 from wikic.vault.formats.sources import read_sources
@@ -387,7 +388,8 @@ def test_a_named_encoding_wins_and_a_wrong_one_is_a_clear_error(vault, inbox):
 def test_the_ledger_dates_a_source_on_the_day_a_run_says_it_is(vault, inbox):
     import datetime as dt
 
-    from wikic.ingest.capture import commit, read_inputs
+    from wikic.ingest.capture import commit
+    from wikic.ingest.inputs import read_inputs
 
     (inbox / "a.md").write_text("# A\n\nText.\n", encoding="utf-8")
     (inbox / "b.md").write_text("# B\n\nOther text.\n", encoding="utf-8")

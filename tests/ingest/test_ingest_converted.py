@@ -3,6 +3,7 @@ converts it is the one that says so."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -22,7 +23,7 @@ def test_a_dropped_file_in_another_encoding_is_converted_once_beside_itself(tmp_
     init_vault(root)
     (root / "raw/notes").mkdir(parents=True, exist_ok=True)
     (root / "raw/notes/other-latin1.md").write_bytes(NOTE.encode("cp1252"))
-    replies = iter([RuntimeError("the server went away"), EMPTY])
+    replies: Iterator[Exception | dict[str, Any]] = iter([RuntimeError("the server went away"), EMPTY])
 
     def reply(_: list[dict[str, str]]) -> dict[str, Any]:
         answer = next(replies)

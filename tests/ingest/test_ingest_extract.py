@@ -5,8 +5,10 @@ from __future__ import annotations
 import itertools
 import re
 import time
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 from fake_llm import FakeLLM
@@ -34,11 +36,12 @@ class Source:
     title: str = "Src"
 
 
-def empty_plan(**fields) -> dict:
+def empty_plan(**fields: Any) -> dict[str, Any]:
     return {"summary": "", "entities": [], "concepts": [], "comparisons": [], "relations": [], **fields}
 
 
-def entity(name, *facts, aliases=(), kind="other", summary=""):
+def entity(name: str, *facts: tuple[str, str], aliases: Iterable[str] = (), kind: str = "other",
+           summary: str = "") -> dict[str, Any]:
     return {
         "name": name,
         "kind": kind,
@@ -78,7 +81,7 @@ def test_long_text_is_split_without_losing_a_line():
     lines = text.split("\n")[:-1]
     chunks = split_chunks(text, max_tokens=300, overlap_tokens=40)
     assert len(chunks) > 5
-    covered = set()
+    covered: set[int] = set()
     for chunk in chunks:
         assert estimate_tokens(chunk.text) <= 300 + chunk.text.count("\n")
         assert chunk.text == "\n".join(lines[chunk.start_line - 1 : chunk.end_line]) + "\n"
@@ -126,7 +129,9 @@ def test_prompt_carries_schema_context_existing_pages_and_fenced_source():
     assert "copied character for character" in content
     body = user["content"]
     assert body.count("- openai\n") == 1 and "- retrieval-augmented-generation" in body
-    fence = re.search(r"<<<SOURCE (\w{12})>>>", body).group(1)
+    opened = re.search(r"<<<SOURCE (\w{12})>>>", body)
+    assert opened is not None
+    fence = opened.group(1)
     assert fence != "000000000000"
     inside = body.split(f"<<<SOURCE {fence}>>>\n", 1)[1].split(f"<<<END SOURCE {fence}>>>", 1)[0]
     assert inside == text  # the injected text is only inside the fence, as data
@@ -255,7 +260,9 @@ def test_long_source_is_asked_in_chunks_and_merged():
     text = paragraphs(12)
 
     def route(messages):
-        part = re.search(r"## Part (\d+)", messages[-1]["content"]).group(1)
+        heading = re.search(r"## Part (\d+)", messages[-1]["content"])
+        assert heading is not None
+        part = heading.group(1)
         # the same name in every part (the source writes "Part 0"); the claims differ by the words quoted, and each
         # names its subject (a paragraph that never names it is not read as about it)
         said = (f"Part 0 has p{part}w1 p{part}w2.", f"p{part}w1 p{part}w2 p{part}w3")

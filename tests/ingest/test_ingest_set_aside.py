@@ -11,6 +11,7 @@ import socket
 import zipfile
 from collections.abc import Iterator
 from pathlib import Path
+from typing import IO, Any
 
 import pytest
 from fake_llm import FakeLLM
@@ -43,6 +44,12 @@ def fifo(wiki: Path) -> Iterator[Path]:
     path = wiki / "raw/articles/pipe.md"
     os.mkfifo(path)
     yield path
+
+
+def _set_aside(root: Path) -> dict[str, Any]:
+    data = read_json(state_path(root, "set-aside.json"))
+    assert data is not None, "no set-aside.json"
+    return dict(data)
 
 
 def _ingest(root: Path, **options: object) -> IngestReport:
@@ -144,10 +151,10 @@ def test_an_empty_and_a_binary_file_are_reported_once_and_set_aside_until_they_c
     blob.write_text("Chroma is an open-source vector database that runs inside a Python process.\n", encoding="utf-8")
     changed = _ingest(wiki)
     assert [(s.raw_path, s.status) for s in changed.sources] == [("raw/notes/blob.txt", "compiled")]
-    assert list(read_json(state_path(wiki, "set-aside.json"))["files"]) == ["raw/articles/empty.md"]
+    assert list(_set_aside(wiki)["files"]) == ["raw/articles/empty.md"]
     (wiki / "raw/articles/empty.md").unlink()
     _ingest(wiki)
-    assert read_json(state_path(wiki, "set-aside.json"))["files"] == {}  # gone: forgotten
+    assert _set_aside(wiki)["files"] == {}  # gone: forgotten
 
 
 def test_a_copy_of_a_source_dropped_into_raw_is_reported_under_its_own_name_once(wiki: Path) -> None:
@@ -191,7 +198,12 @@ def test_a_zip_bomb_dropped_into_raw_is_refused_at_once_naming_it_and_never_open
     )
     opened: list[object] = []
     real = zipfile.ZipFile
-    monkeypatch.setattr(zipfile, "ZipFile", lambda source, *a, **k: opened.append(source) or real(source, *a, **k))
+
+    def open_zip(source: str | os.PathLike[str] | IO[bytes], *a: Any, **k: Any) -> zipfile.ZipFile:
+        opened.append(source)
+        return real(source, *a, **k)
+
+    monkeypatch.setattr(zipfile, "ZipFile", open_zip)
     again = _ingest(wiki)
     assert again.sources == [] and again.exit_code() == 0 and opened == []
 
@@ -234,7 +246,7 @@ def test_a_file_set_aside_and_then_ingested_by_name_is_no_longer_listed(wiki: Pa
     assert [s.status for s in named.sources] == ["compiled"]
     assert vault_status(wiki, lint=False).set_aside == []
     assert _ingest(wiki).sources == []
-    assert read_json(state_path(wiki, "set-aside.json"))["files"] == {}
+    assert _set_aside(wiki)["files"] == {}
 
 
 def test_a_run_stopped_by_its_configuration_sets_nothing_aside(wiki: Path) -> None:

@@ -83,7 +83,7 @@ def test_the_names_first_pass_keeps_every_name_past_the_one_call_limit() -> None
 
 def _vault(tmp_path: Path, **llm: str | int) -> tuple[Path, Path]:
     root = init_wiki(tmp_path / "wiki", min_references=1,
-                     toml=llm_toml(**llm, strategy="single", concurrency=1, compose=False))
+                     toml=llm_toml(None, **llm, strategy="single", concurrency=1, compose=False))
     source = tmp_path / "plugins.md"
     source.write_text(TEXT, encoding="utf-8")
     return root, source

@@ -10,6 +10,7 @@ import pytest
 
 from wikic.ingest import session
 from wikic.vault.init import init_vault
+from wikic.vault.load import load_vault
 from wikic.vault.schema_md import load as load_schema
 
 
@@ -22,7 +23,6 @@ def test_the_vault_is_read_with_the_collector_paused_and_it_is_back_on_after(
         "---\ntitle: Acme\ntype: entity\n---\n# Acme\n\nAcme makes rockets.\n", encoding="utf-8"
     )
     seen: list[bool] = []
-    load_vault = session.load_vault
 
     def load(*args: Any, **kwargs: Any) -> Any:
         seen.append(gc.isenabled())

@@ -112,7 +112,7 @@ def test_an_ingest_of_a_pasted_screenshot_sends_no_base64_and_no_window_over_the
     note.write_text(f"# Shot\n\n![shot](data:image/png;base64,{PNG})\n{cjk}\nThe cache halves latency.\n",
                     encoding="utf-8")
     llm = FakeLLM().respond_with({"summary": "", "entities": [], "concepts": [], "comparisons": [], "relations": []})
-    ingest(root, IngestOptions(use_palace=False, lint_after=False, today=dt.date(2026, 12, 1)), llm=llm)  # type: ignore[arg-type]
+    ingest(root, IngestOptions(use_palace=False, lint_after=False, today=dt.date(2026, 12, 1)), llm=llm)
     fenced = (re.search(r"<<<SOURCE (\w+)>>>\n(.*?)<<<END SOURCE \1>>>", call.messages[-1]["content"], re.DOTALL)
               for call in llm.history)
     sources = [match.group(2) for match in fenced if match]
