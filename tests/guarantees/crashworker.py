@@ -26,6 +26,8 @@ import os
 import signal
 import sys
 import threading
+from collections.abc import Callable
+from typing import Any
 
 import wikic.cli
 import wikic.ingest.pipeline
@@ -40,8 +42,8 @@ def child(argv: list[str], kill_at: int | None, log: str, kill_in: str | None = 
     os.dup2(fd, 2)
     counter = [0]
 
-    def hooked(real):  # type: ignore[no-untyped-def]
-        def step(*args, **kwargs):  # type: ignore[no-untyped-def]
+    def hooked(real: Callable[..., Any]) -> Callable[..., Any]:
+        def step(*args: Any, **kwargs: Any) -> Any:
             counter[0] += 1
             if kill_at is not None and counter[0] >= kill_at:
                 if not kill_delay:

@@ -508,6 +508,7 @@ def test_a_poisoned_capture_queue_is_set_aside_and_ingest_goes_on(wiki: Path) ->
     queue.mkdir(parents=True)
     (queue / "a-000000000000000.jsonl").write_bytes(b'["a list"]\n{"type": "user"}\n')
     (queue / "b-000000000000000.jsonl").mkdir()
+    out = ""
     for _ in range(2):  # the first ingest sets them aside, the next has nothing left of them
         code, out, err = cli(wiki, "ingest")
         assert code == 0 and "Traceback" not in out + err, out + err

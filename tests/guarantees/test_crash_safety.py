@@ -24,6 +24,7 @@ import shutil
 import signal
 import subprocess
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import gkit
@@ -81,7 +82,7 @@ def _kill(proc: subprocess.Popen[str]) -> bool:
     return running
 
 
-def _wait_until(condition, proc: subprocess.Popen[str], timeout: float = 120) -> bool:  # type: ignore[no-untyped-def]
+def _wait_until(condition: Callable[..., bool], proc: subprocess.Popen[str], timeout: float = 120) -> bool:
     deadline = time.monotonic() + timeout
     while not condition():
         if proc.poll() is not None or time.monotonic() > deadline:

@@ -41,7 +41,7 @@ def refuse_page_renames(monkeypatch: pytest.MonkeyPatch, code: int, after: int) 
                 raise OSError(code, os.strerror(code))
         real(src, dst)
 
-    monkeypatch.setattr(write.os, "replace", replace)
+    monkeypatch.setattr(os, "replace", replace)
 
 
 @pytest.mark.parametrize(
@@ -89,7 +89,7 @@ def test_a_full_disk_while_flushing_names_the_file_it_was_writing(
     def full(fd: int) -> None:
         raise OSError(errno.ENOSPC, "No space left on device")  # a flush names no file
 
-    monkeypatch.setattr(write.os, "fsync", full)
+    monkeypatch.setattr(os, "fsync", full)
     with pytest.raises(OSError) as info:
         write.write_atomic(tmp_path / "log.md", "x", root=tmp_path)
     assert info.value.filename == str(tmp_path / "log.md")

@@ -43,7 +43,7 @@ def _start(args: list[str], out: Path | None = None) -> subprocess.Popen[str]:
     try:
         return subprocess.Popen(gkit.wikic_cmd(*args), stdout=stdout, stderr=subprocess.PIPE, text=True, env=gkit.env())
     finally:
-        if out is not None:
+        if not isinstance(stdout, int):  # the file opened above
             stdout.close()
 
 

@@ -169,7 +169,9 @@ def _page_checks(root: Path) -> list[str]:
             problems.append(f"{rel}: file name not NFC")
         from wikic.vault.frontmatter import parse, split
 
-        data = parse(split((root / rel).read_text(encoding="utf-8")).yaml_text).data or {}
+        yaml_text = split((root / rel).read_text(encoding="utf-8")).yaml_text
+        assert yaml_text is not None, f"{rel}: no frontmatter"
+        data = parse(yaml_text).data or {}
         if data.get("type") != folders[folder]:
             problems.append(f"{rel}: type {data.get('type')!r} in {folder}/")
         if any(c in str(data.get("title")) for c in "\n\r\x00"):

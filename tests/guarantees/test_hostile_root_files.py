@@ -14,6 +14,7 @@ import json
 import traceback
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import gkit
 import pytest
@@ -163,8 +164,8 @@ def planted_journal(wiki: Path, pages: dict[str, str]) -> None:
         path = wiki / rel
         before = hashlib.sha256(path.read_bytes()).hexdigest() if path.is_file() else None
         planned[rel] = {"before": before, "text": text}
-    data = {"run": "planted", "pages": planned, "index": [], "compiled": {}, "mentions": None, "log_rows": [],
-            "log_lines": 0, "palace": [], "compose": []}
+    data: dict[str, Any] = {"run": "planted", "pages": planned, "index": [], "compiled": {}, "mentions": None,
+                            "log_rows": [], "log_lines": 0, "palace": [], "compose": []}
     (wiki / ".wikic" / "journal.json").write_text(json.dumps(data), encoding="utf-8")
 
 

@@ -21,12 +21,12 @@ import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import IO
+from typing import IO, Any
 
 import gkit
 import pytest
 from library import ingest
-from standin_openai import StandinServer, composed_as_listed, is_compose_request, reply
+from standin_openai import Behaviour, StandinServer, composed_as_listed, is_compose_request, reply
 
 from wikic.ingest.pipeline import IngestOptions
 from wikic.progress import ProgressEvent
@@ -49,7 +49,7 @@ def _cached_replies(root: Path) -> int:
     return sum(1 for _ in folder.rglob("*.json")) if folder.is_dir() else 0
 
 
-def _slow_but_the_first(body: dict) -> object:
+def _slow_but_the_first(body: dict[str, Any]) -> Behaviour | dict[str, Any]:
     user = body["messages"][-1]["content"]
     return reply(gkit.plan_for(user), delay=0.0 if "# Note 0 on Project" in user else SLOW)
 
@@ -167,7 +167,7 @@ def test_ctrl_c_stops_a_wikic_ingest_process_within_a_second_or_two_and_the_next
     assert not gkit.lint_errors(root, ["broken-wikilink", "index-gap"])
 
 
-def _slow_but_the_first_two(body: dict) -> object:
+def _slow_but_the_first_two(body: dict[str, Any]) -> Behaviour | dict[str, Any]:
     if is_compose_request(body):
         return composed_as_listed(body)
     user = body["messages"][-1]["content"]

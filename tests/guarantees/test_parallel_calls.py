@@ -12,6 +12,7 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import gkit
 from standin_openai import StandinServer
@@ -44,7 +45,7 @@ main()
 """
 
 
-def _fresh_ingest(folder: Path, server: StandinServer, *extra: str) -> tuple[dict, list[str]]:
+def _fresh_ingest(folder: Path, server: StandinServer, *extra: str) -> tuple[dict[str, Any], list[str]]:
     """(the --json report, the modules imported on worker threads) of one new `wikic ingest -j 8` process."""
     root = gkit.make_vault(folder / "wiki", server.base_url)
     sources = gkit.sources(folder / "inbox", SOURCES, tag=folder.name)

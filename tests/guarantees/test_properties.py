@@ -15,6 +15,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import random
 import unicodedata
 
 import gkit
@@ -100,7 +101,9 @@ TARGETS = st.one_of(
 
 @PROPERTY
 @given(FILES, st.sampled_from(["entities/src.md", "src.md", "a/b/src.md"]), TARGETS, st.randoms())
-def test_links_resolve_inside_the_vault_whatever_the_order(files: list[str], source: str, target: str, rnd) -> None:  # type: ignore[no-untyped-def]
+def test_links_resolve_inside_the_vault_whatever_the_order(
+    files: list[str], source: str, target: str, rnd: random.Random
+) -> None:
     resolver = Resolver(files)
     hit = resolver.resolve(source, target)
     assert hit.path is None or hit.path in files or hit.path == source

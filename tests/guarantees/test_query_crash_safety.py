@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import shutil
 from pathlib import Path
+from typing import Any
 
 import gkit
 import pytest
@@ -79,7 +80,7 @@ def test_query_save_killed_at_every_write_step_is_finished_by_the_next_save_or_i
 ) -> None:
     template, inputs = _template(tmp_path, standin.base_url)
 
-    def reference(name: str, base: Path, question: str) -> tuple[Path, dict]:
+    def reference(name: str, base: Path, question: str) -> tuple[Path, dict[str, Any]]:
         root = tmp_path / name
         shutil.copytree(base, root)
         done = worker.run(_save(question, root), None, tmp_path / f"{name}.log")
@@ -192,7 +193,7 @@ def test_a_palace_todo_left_by_a_save_is_consumed_by_the_next(
         indexed: list[list[str]] = []
         update = palace.update_paths
 
-        def spy(paths, **kwargs):  # type: ignore[no-untyped-def]
+        def spy(paths, **kwargs):
             indexed.append(sorted(paths))
             return update(paths, **kwargs)
 

@@ -364,11 +364,11 @@ def test_a_cloned_vault_cannot_send_the_key_elsewhere(tmp_path: Path, monkeypatc
         assert KEY not in shown  # not even in the traceback WIKIC_DEBUG=1 prints
     tools = WikiTools(root)
     try:
-        for name, args in (("query", ("What does Acme Corp build?",)), ("search", ("Acme",)),
+        for name, tool_args in (("query", ("What does Acme Corp build?",)), ("search", ("Acme",)),
                            ("ingest", ([str(root / "raw/articles/x.md")],))):
             (root / "raw/articles/x.md").write_text(SOURCE, encoding="utf-8")
             with pytest.raises(ToolError, match="refusing to send the API key in OPENAI_API_KEY to https://"):
-                _tool_errors(getattr(tools, name))(*args)
+                _tool_errors(getattr(tools, name))(*tool_args)
     finally:
         tools.close()
     assert not gkit.page_paths(root)
