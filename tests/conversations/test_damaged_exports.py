@@ -146,7 +146,7 @@ def test_in_a_batch_a_damaged_export_fails_alone_and_the_rest_compiles(vault: Pa
     chatgpt.write_text(json.dumps(good)[:-1] + ', {"mapping": ' + DEEP + "}]")
     inputs = [deep, FIXTURES / "claude-code-truncated.jsonl", chatgpt, FIXTURES / "codex-rollout.jsonl"]
     report = ingest(vault, IngestOptions(inputs=[str(p) for p in inputs], use_palace=False), llm=llm)
-    failed = {s.raw_path: s.error for s in report.sources if s.status == "failed"}
+    failed = {s.raw_path: s.error or "" for s in report.sources if s.status == "failed"}
     assert set(failed) == {str(deep), str(FIXTURES / "claude-code-truncated.jsonl"), str(chatgpt)}
     assert f"{deep}:3: a JSON line nested deeper than 200 levels" in failed[str(deep)]
     assert "claude-code-truncated.jsonl:5: not a JSON line" in failed[str(FIXTURES / "claude-code-truncated.jsonl")]

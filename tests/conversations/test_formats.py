@@ -35,8 +35,8 @@ def read(name: str, tmp_path: Path | None = None) -> list[Conversation]:
     return list(_conversations(found))
 
 
-def utc(*parts: int) -> datetime:
-    return datetime(*parts, tzinfo=UTC)
+def utc(year: int, month: int, day: int, hour: int = 0, minute: int = 0, second: int = 0) -> datetime:
+    return datetime(year, month, day, hour, minute, second, tzinfo=UTC)
 
 
 @pytest.mark.parametrize(("name", "tool"), [
@@ -169,7 +169,8 @@ def test_slack_each_channel_day_with_names_and_mentions() -> None:
     assert [(t.speaker, t.text) for t in general.turns] == [
         ("ana", "We ship the release on Thursday, @Bob Stone."),
         ("Bob Stone", "OK. Changelog is at the changelog (https://example.com/changes)."), ("ana", "Thanks!")]
-    assert general.turns[0].when.date().isoformat() == "2026-11-30"
+    when = general.turns[0].when
+    assert when is not None and when.date().isoformat() == "2026-11-30"
     assert [t.speaker for t in random.turns] == ["Bob Stone", "ana"]
 
 

@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
+from typer.testing import CliRunner, Result
 
 from wikic.cli import app
 from wikic.conversations import hooks
@@ -30,7 +30,7 @@ FOREIGN = """{
 """
 
 
-def invoke(*args: str, cwd: Path) -> object:
+def invoke(*args: str, cwd: Path) -> Result:
     import os
 
     old = os.getcwd()

@@ -8,15 +8,17 @@ from __future__ import annotations
 import json
 import shutil
 from pathlib import Path
+from typing import Any
 
 import pytest
 from convkit import FIXTURES, files_of
+from fake_llm import FakeLLM
 from library import ingest
 
 from wikic.conversations.ledger import ConversationLedger
 from wikic.errors import UsageError
 from wikic.ingest.pending import pending_inputs
-from wikic.ingest.pipeline import IngestOptions
+from wikic.ingest.pipeline import IngestOptions, IngestReport
 from wikic.palace.sources import scan
 from wikic.settings import IngestSettings
 from wikic.vault.formats.transcript import headers
@@ -25,7 +27,7 @@ SESSION = "7f3c2a10-5d1e-4c8e-9a0b-2b7d9c1e0f42"
 STEM = "raw/transcripts/2026-11-30-claude-code-from-now-on-use-uv-never-pip"
 
 
-def run(vault: Path, llm, *inputs: Path | str, **options) -> object:
+def run(vault: Path, llm: FakeLLM, *inputs: Path | str, **options: Any) -> IngestReport:
     return ingest(vault, IngestOptions(inputs=[str(i) for i in inputs], use_palace=False, **options), llm=llm)
 
 
@@ -77,7 +79,7 @@ def test_a_grown_session_adds_a_part_with_its_new_turns_only(vault: Path, llm) -
     assert (vault / f"{STEM}.md").read_bytes() == first  # raw/ is immutable: earlier lines keep their turns
     part2 = (vault / f"{STEM}-part-2.md").read_text()
     assert frontmatter(vault / f"{STEM}-part-2.md")["part"] == "2"
-    assert [(h.speaker, h.when.isoformat()) for h in headers(part2)] == [
+    assert [(h.speaker, h.when and h.when.isoformat()) for h in headers(part2)] == [
         ("user", "2026-11-30T14:20:00+00:00"), ("assistant", "2026-11-30T14:20:00+00:00")]
     body = part2.split("---\n", 2)[2]
     assert "Also pin Python 3.11 in pyproject." in body and "never pip" not in body
@@ -99,7 +101,7 @@ def test_a_line_still_being_written_waits_for_the_next_ingest(vault: Path, llm, 
 
 
 def test_many_conversations_in_one_export_and_names_that_collide(vault: Path, llm, tmp_path: Path) -> None:
-    def conversation(i: int, title: str) -> dict:
+    def conversation(i: int, title: str) -> dict[str, Any]:
         return {"id": f"c-{i:04d}", "title": title, "create_time": 1796032800.0 + i, "current_node": "b",
                 "mapping": {"a": {"id": "a", "message": None, "parent": None, "children": ["b"]},
                             "b": {"id": "b", "parent": "a", "children": [], "message": {

@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from fake_llm import FakeLLM
 from library import watch
 from typer.testing import CliRunner
 
@@ -109,7 +110,7 @@ class Feed:
             self.now += TICK
 
 
-def test_the_watch_compiles_an_appended_file_once(vault: Path, llm) -> None:  # type: ignore[no-untyped-def]
+def test_the_watch_compiles_an_appended_file_once(vault: Path, llm: FakeLLM) -> None:
     log = vault / "raw" / "articles" / "log.md"
     log.parent.mkdir(parents=True, exist_ok=True)
     feed = Feed(log, period=2.0, duration=36.0, until=60.0)
@@ -123,7 +124,7 @@ def test_the_watch_compiles_an_appended_file_once(vault: Path, llm) -> None:  # 
 
 
 @pytest.mark.slow  # a real watch for about ten seconds
-def test_a_real_watch_compiles_a_file_being_appended_once(vault: Path, llm) -> None:  # type: ignore[no-untyped-def]
+def test_a_real_watch_compiles_a_file_being_appended_once(vault: Path, llm: FakeLLM) -> None:
     runs: queue.Queue[IngestReport | WikicError] = queue.Queue()
     stop = threading.Event()
     thread = threading.Thread(
