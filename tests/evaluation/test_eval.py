@@ -257,8 +257,12 @@ def test_the_markdown_report_is_a_note_whose_links_resolve(vault: Path) -> None:
     assert result.exit_code == 0, result.stderr
     note = (vault / "reports/eval.md").read_text(encoding="utf-8")
     assert note.startswith("# Wiki quality report\n") and "[[entities/openai\\|OpenAI]]" in note
+    _edit(vault, OPENAI, "title: OpenAI\n", "title: \"OpenAI [lab] | US\"\n")
+    assert run("eval", "--vault", str(vault), "--format", "markdown", "--out", "reports/eval.md").exit_code == 0
+    assert "[[entities/openai\\|OpenAI (lab) \\| US]]" in (vault / "reports/eval.md").read_text(encoding="utf-8")
     lint = run_lint(vault, LintOptions(use_cache=False))
     assert [f for f in lint.findings if f.path == "reports/eval.md"] == []
+    _edit(vault, OPENAI, "title: \"OpenAI [lab] | US\"\n", "title: OpenAI\n")
     with opened(vault) as context:
         assert render(evaluate(context), "markdown") == note
 

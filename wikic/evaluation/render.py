@@ -134,10 +134,15 @@ def _cell(text: str) -> str:
     return text.replace("|", "\\|").replace("\n", " ")
 
 
+def _shown(title: str) -> str:
+    """A title as a link's text in a table cell: brackets, which would end the link, as parentheses."""
+    return _cell(title.replace("[", "(").replace("]", ")"))
+
+
 def render_markdown(report: EvalReport, link: Callable[[PageRow], str] | None = None) -> str:
     """The report as a note: the vault's figures as a table, then every page below 100, worst first, each a
     link to its page (`link` writes one; default: the page's vault path, which resolves from anywhere)."""
-    link = link or (lambda row: f"[[{row.path[:-3]}\\|{_cell(row.title)}]]")
+    link = link or (lambda row: f"[[{row.path[:-3]}\\|{_shown(row.title)}]]")
     f = report.figures
     lines = [MARKDOWN_TITLE, "",
              f"Health **{_score(report.score)}** / 100 over {f.pages} subject page{'' if f.pages == 1 else 's'} "
