@@ -26,11 +26,12 @@ from wikic.review.store import listed
 from wikic.settings import Settings
 from wikic.vault.formats.compiled import CompiledEntry, read_compiled
 from wikic.vault.formats.conversations import read_conversations
+from wikic.vault.formats.set_aside import SetAside
 from wikic.vault.layout import LOG_FILE, RAW_DIR, STATE_DIR, is_export, require_vault
 from wikic.vault.lead import plain_line
 from wikic.vault.load import load_vault
 from wikic.vault.paths import read_text_inside
-from wikic.vault.state import CAPTURE_QUARANTINE, SetAside
+from wikic.vault.state import CAPTURE_QUARANTINE
 
 
 @dataclass

@@ -26,6 +26,7 @@ from wikic.vault import state
 from wikic.vault.formats.compiled import read_compiled
 from wikic.vault.formats.conversations import read_conversations
 from wikic.vault.formats.mentions import read_mentions
+from wikic.vault.formats.set_aside import read_set_aside
 from wikic.vault.formats.sources import read_sources
 from wikic.vault.layout import in_vault_tree, is_note_path
 from wikic.vault.paths import read_inside, read_text_inside
@@ -254,7 +255,7 @@ def test_a_ledger_that_is_a_folder_reads_as_missing_and_is_refused_by_name_when_
 ) -> None:
     (vault / ".wikic" / name).mkdir(parents=True)
     assert read_compiled(vault) == {} and read_sources(vault) == {}
-    assert read_mentions(vault) == {} and state.SetAside.load(vault).entries == {}
+    assert read_mentions(vault) == {} and read_set_aside(vault) == {}
     assert read_conversations(vault).conversations == {}
     with pytest.raises(VaultError, match=rf"cannot write \.wikic/{name}: it is a folder") as caught:
         state.write_json(state.state_path(vault, name), {"version": 1}, root=vault)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 from pathlib import Path
 from typing import Any
 
@@ -14,6 +15,7 @@ from wikic.ingest.compiled import Compiled
 from wikic.vault import state
 from wikic.vault.formats.conversations import ConversationTables, read_conversations
 from wikic.vault.formats.mentions import ClaimRow, MemoryRow, RelationRow, read_mentions
+from wikic.vault.formats.set_aside import SetAside, read_set_aside, write_set_aside
 from wikic.vault.formats.sources import read_sources, text_copies, write_sources
 
 A, B = "raw/articles/a.md", "raw/transcripts/s.md"
@@ -257,3 +259,43 @@ def test_an_export_damaged_past_a_point_is_recorded_with_what_it_gave_and_read_a
         report.export, "chatgpt", False, 2, tuple(report.written))
     (again,) = bring_in(tmp_path, [found]).reports  # not done: read again, and its two conversations hold nothing new
     assert not again.already_read and again.written == [] and again.conversations == 2
+
+
+SET_ASIDE: dict[str, Any] = {
+    "raw/articles/empty.md": {"size": 0, "mtime_ns": 1764000000000000000, "sha256": hashlib.sha256(b"").hexdigest(),
+                              "reason": "raw/articles/empty.md: empty file", "since": "2026-01-02"},
+    "raw/pipe": {"size": 0, "mtime_ns": 1764000000000000001, "sha256": None, "reason": "raw/pipe: a named pipe",
+                 "since": "2026-01-02"},  # never read: no sha256
+    "raw/old.bin": {"size": "12", "mtime_ns": 1, "sha256": "ab" * 32, "reason": "binary", "since": "2026-01-01",
+                    "from_a_later_version": [1]},
+}
+
+
+def test_the_set_aside_ledger_reads_as_typed_rows_and_is_written_back_byte_for_byte(tmp_path: Path) -> None:
+    written = _ledger(tmp_path, state.SET_ASIDE, "files", {**SET_ASIDE, "raw/broken": "no object"})
+    entries = read_set_aside(tmp_path)
+    assert sorted(entries) == sorted(SET_ASIDE)  # the entry that is no object is left out
+    assert entries["raw/pipe"].sha256 is None and entries["raw/pipe"].others == {}
+    old = entries["raw/old.bin"]
+    assert (old.size, old.mtime_ns, old.others) == (None, 1, {"size": "12", "from_a_later_version": [1]})
+    write_set_aside(tmp_path, entries)
+    assert state.state_path(tmp_path, state.SET_ASIDE).read_bytes() == state.json_bytes(
+        {"version": 1, "files": SET_ASIDE})
+    assert written != state.state_path(tmp_path, state.SET_ASIDE).read_bytes()  # only by the entry left out
+
+
+def test_a_file_set_aside_holds_until_it_changes_and_a_touch_is_no_change(tmp_path: Path) -> None:
+    (tmp_path / "raw" / "articles").mkdir(parents=True)
+    empty = tmp_path / "raw" / "articles" / "empty.md"
+    empty.write_bytes(b"")
+    os.utime(empty, ns=(1764000000000000000, 1764000000000000000))
+    _ledger(tmp_path, state.SET_ASIDE, "files", SET_ASIDE)
+    aside = SetAside.load(tmp_path)
+    assert aside.holds("raw/articles/empty.md") and not aside.holds("raw/pipe")  # the pipe is gone
+    os.utime(empty, ns=(1764000000000000009, 1764000000000000009))  # touched: the same bytes
+    assert aside.holds("raw/articles/empty.md")
+    assert aside.entries["raw/articles/empty.md"].mtime_ns == 1764000000000000009  # the next look reads nothing
+    assert aside.listed() == [{"path": "raw/articles/empty.md", "reason": "raw/articles/empty.md: empty file",
+                               "since": "2026-01-02"}]
+    empty.write_bytes(b"now text\n")
+    assert not SetAside.load(tmp_path).holds("raw/articles/empty.md")

@@ -34,10 +34,11 @@ from wikic.conversations.sources import ZipTree, open_tree
 from wikic.errors import ExportError
 from wikic.progress import ProgressCallback, ProgressEvent
 from wikic.vault.formats.conversations import ExportEntry, read_conversations
+from wikic.vault.formats.set_aside import SetAside
 from wikic.vault.formats.sources import read_sources
 from wikic.vault.formats.transcript import Conversation
 from wikic.vault.layout import RAW_DIR, is_export
-from wikic.vault.state import SetAside, conversations_lock
+from wikic.vault.state import conversations_lock
 from wikic.vault.tree import walk_tree
 
 SAVE_EVERY = 50

@@ -12,7 +12,7 @@ Ingest, in detail:
 1. `capture.py` copies each input into `raw/` (safe unique name, sha256 in `.wikic/sources.json`; HTML and
    PDF get an extracted text file beside the original). Raw files are never written again. With no source,
    `pending.py` lists what raw/ holds that is not compiled; a file it cannot use is reported once and set
-   aside in `.wikic/set-aside.json` (`vault/state.SetAside`: size, mtime, sha256) until it changes.
+   aside in `.wikic/set-aside.json` (`vault/formats/set_aside.py`: size, mtime, sha256) until it changes.
 2. `pipeline.relevant_pages` picks at most 40 existing page titles that matter to the source (named in it,
    found in an index of every page's labels built once per run, `vault/names.LabelIndex`; or near it in the
    palace, a search that reads the postings of the source's rarest terms only), each extraction worker for

@@ -17,19 +17,19 @@ from __future__ import annotations
 
 import datetime as dt
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
 
 from wikic.ingest.compiled import Compiled
 from wikic.ingest.inputs import Prepared, SourceError, UnreadableSource, read_inputs
 from wikic.settings import IngestSettings
 from wikic.vault.formats.conversations import read_conversations
+from wikic.vault.formats.set_aside import SetAside, SetAsideEntry, file_sha256, write_set_aside
 from wikic.vault.formats.sources import SourceEntry, read_sources, text_copies
 from wikic.vault.layout import RAW_DIR, is_export
 from wikic.vault.load import not_a_regular_file
 from wikic.vault.paths import confined
-from wikic.vault.state import SetAside, file_sha256, set_aside_lock
+from wikic.vault.state import set_aside_lock
 from wikic.vault.tree import walk_tree
 
 SET_ASIDE_NOTE = "set aside until it changes; `wikic status` lists it"
@@ -40,7 +40,7 @@ class Unusable:
     path: str  # vault-relative
     error: str
     hint: str | None
-    stamp: dict[str, Any] | None = None  # size, mtime_ns, sha256 when refused: set aside; None: a read error
+    stamp: SetAsideEntry | None = None  # size, mtime_ns, sha256 when refused: set aside; None: a read error
     status: str = "failed"  # how the run reports it: "failed", or "duplicate" (another source holds its content)
 
 
@@ -84,9 +84,9 @@ def set_aside(root: Path, unusable: list[Unusable], today: dt.date) -> None:
         aside = SetAside.load(root)  # `holds` refreshes the mtime of a file touched but not changed
         kept = {rel: entry for rel, entry in aside.current().items() if rel not in refused}
         for rel, u in refused.items():
-            kept[rel] = {**(u.stamp or {}), "reason": u.error, "since": today.isoformat()}
+            kept[rel] = replace(u.stamp or SetAsideEntry(), reason=u.error, since=today.isoformat())
         if kept != recorded:
-            SetAside(root, kept).save()
+            write_set_aside(root, kept)
 
 
 def _same_content(root: Path, rel: str, recorded: dict[str, str]) -> str | None:
@@ -105,7 +105,7 @@ def _stat(path: Path) -> os.stat_result | None:
         return None
 
 
-def _stamp(path: Path, before: os.stat_result | None) -> dict[str, Any] | None:
+def _stamp(path: Path, before: os.stat_result | None) -> SetAsideEntry | None:
     """What tells the file apart from a changed one: size, modification time and (for a regular file, which
     alone is ever read) sha256; None when it changed while it was judged (it is judged again next run)."""
     if before is None:
@@ -118,7 +118,7 @@ def _stamp(path: Path, before: os.stat_result | None) -> dict[str, Any] | None:
     after = _stat(path)
     if after is None or (after.st_size, after.st_mtime_ns) != (before.st_size, before.st_mtime_ns):
         return None
-    return {"size": before.st_size, "mtime_ns": before.st_mtime_ns, "sha256": digest}
+    return SetAsideEntry(before.st_size, before.st_mtime_ns, digest)
 
 
 def _compiled(root: Path, rel: str, entry: SourceEntry | None, compiled: Compiled) -> bool:

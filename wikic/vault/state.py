@@ -18,7 +18,7 @@
     conversations.json.lock one writer of conversations.json (ingest of exports, draining the queue)
     set-aside.json          files in raw/ that ingest refused (empty, binary, a zip bomb, a named pipe...), by
                             size, mtime and sha256, with the reason: reported once, then left alone until
-                            they change (`wikic/ingest/pending.py`; `wikic status` lists them)
+                            they change (`formats/set_aside.py`; `wikic status` lists them)
     set-aside.json.lock     one writer of set-aside.json
     capture/<key>.json      how far `wikic capture` has copied one session file (its key: a hash of the path)
     capture/<key>.lock      one capture of that session file at a time
@@ -410,72 +410,7 @@ def conversations_lock(root: Path, timeout: float = 600.0) -> AbstractContextMan
                       "process has been bringing conversations in", hint="wait for the other ingest or watch to finish")
 
 
-# -- files in raw/ that ingest refused (set-aside.json) --------------------------------------------------
-
-
-class SetAside:
-    """raw path -> {"size", "mtime_ns", "sha256" (None for what is never read: a named pipe, a device),
-    "reason", "since" (the day it was set aside)}: what `wikic ingest` refused, until the file changes."""
-
-    def __init__(self, root: Path, entries: dict[str, dict[str, Any]] | None = None) -> None:
-        self.root, self.entries = root, entries if entries is not None else {}
-
-    @classmethod
-    def load(cls, root: Path) -> SetAside:
-        return cls(root, read_ledger(root, SET_ASIDE, "files"))
-
-    def holds(self, rel: str) -> bool:
-        """The raw file `rel` was set aside and has not changed since: the same size and modification time,
-        or the same size and bytes (a file touched, or copied back, is the same file). A file that changed
-        is read again; one that is gone is no longer set aside."""
-        entry = self.entries.get(rel)
-        if entry is None:
-            return False
-        try:
-            st = os.stat(self.root / rel)
-        except OSError:
-            return False
-        if st.st_size != entry.get("size"):
-            return False
-        if st.st_mtime_ns == entry.get("mtime_ns"):
-            return True
-        recorded = entry.get("sha256")
-        if not recorded or not (self.root / rel).is_file():
-            return False  # never read (not a regular file), or no longer a regular file: judged again
-        if file_sha256(self.root / rel) != recorded:
-            return False
-        entry["mtime_ns"] = st.st_mtime_ns  # the same bytes: the next look needs no reading
-        return True
-
-    def save(self) -> None:
-        write_ledger(self.root, SET_ASIDE, "files", self.entries)
-
-    def current(self) -> dict[str, dict[str, Any]]:
-        """The entries that still hold: the file is there, unchanged, and was not captured since (a file set
-        aside can still be ingested by name, `--encoding` given, say)."""
-        from wikic.vault.formats.sources import read_sources  # it reads its file through this module
-
-        captured = read_sources(self.root)
-        return {rel: entry for rel, entry in sorted(self.entries.items()) if rel not in captured and self.holds(rel)}
-
-    def listed(self) -> list[dict[str, str]]:
-        """The files set aside now: path, reason and since, in path order."""
-        return [{"path": rel, "reason": str(entry.get("reason") or ""), "since": str(entry.get("since") or "")}
-                for rel, entry in self.current().items()]
-
-
-def file_sha256(path: Path) -> str | None:
-    """The sha256 of a regular file's bytes, read in blocks; None when it cannot be read."""
-    import hashlib
-
-    digest = hashlib.sha256()
-    try:
-        with open(path, "rb") as fh:
-            for block in iter(lambda: fh.read(1 << 20), b""):
-                digest.update(block)
-    except OSError:
-        return None
-    return digest.hexdigest()
+# -- files in raw/ that ingest refused (set-aside.json: its rows in `formats/set_aside.py`) ---------------
 
 
 def set_aside_lock(root: Path, timeout: float = 60.0) -> AbstractContextManager[None]:
