@@ -330,3 +330,13 @@ def test_the_mcp_tool_gives_the_text_report(vault: Path) -> None:
     said = tools.eval()
     assert said.startswith(f"{vault.resolve()}: health ") and OPENAI in said
     assert "1 of" in tools.eval(page="OpenAI") and "sentences uncited" in tools.eval(page="OpenAI")
+
+
+def test_each_sentence_of_a_lead_that_is_a_claim_is_cited_by_its_anchor(vault: Path) -> None:
+    text = (vault / GPT4).read_text(encoding="utf-8")
+    lead = "GPT-4 was released in March 2023. ^["
+    assert lead in text
+    (vault / GPT4).write_text(text.replace(lead, "GPT-4 is a model. It was released in March 2023. ^["),
+                              encoding="utf-8")
+    row = _row(_eval(vault), GPT4)
+    assert row.sentences == 2 and row.sentences_cited == 2

@@ -79,10 +79,13 @@ def said(page: PageText) -> tuple[int, int, int, int, list[Said]]:
     claim_lines = {claim.line for claim in claims}
     cited = 0
     for sentence in sentences:
-        if sentence.cited:
+        if sentence.line in claim_lines:
+            # a claim written as a paragraph (a lead that is a claim): its anchors cover each of its sentences,
+            # and it is checked once, as the claim it is
             cited += 1
-            # a claim written as a paragraph (a lead that is a claim) is checked once, as the claim it is
-            after = anchors_after(page, sentence) if sentence.line not in claim_lines else []
+        elif sentence.cited:
+            cited += 1
+            after = anchors_after(page, sentence)
             if after:
                 out.append(Said(plain_text(sentence.text), tuple(a.spec for a in after), claim=False))
     anchored = 0

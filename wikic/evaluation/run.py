@@ -41,7 +41,7 @@ from wikic.vault.resolve import fold_name
 from wikic.vault.schema_md import Schema
 from wikic.vault.state import EVAL_PAGES, read_cache_json, write_cache
 
-FORMAT = 2  # the cache's rows; another format, and the cache is made anew
+FORMAT = 3  # the cache's rows; another format, and the cache is made anew
 # lint's rules whose findings on a page are its figures
 _BROKEN = ("broken-wikilink",)
 
