@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
-from library import run_lint
+from library import run_lint, schema_of
 from testkit import make_vault, page
 
 from wikic.lint import kept_findings
@@ -156,6 +156,29 @@ def test_findings_are_kept_only_for_the_run_whose_listing_is_kept(vault: Vault) 
     kept.write_bytes(stale)  # the findings of the run before, beside this run's listing
     vault.write("entities/cargo.md", subject("Cargo", "[[acme]]\n"))
     assert any("Nowhere" in str(f["message"]) for f in vault.same_as_cold())
+
+
+def test_the_rules_run_in_a_forked_process_keep_their_findings_too(
+    vault: Vault, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from wikic.lint import run as lint_run
+    from wikic.vault.load import fork_is_safe
+
+    if not fork_is_safe():
+        return  # no fork here: nothing runs apart
+    monkeypatch.setattr(lint_run, "_FORK_RULES_FROM", 1)  # fork the rule process on this small vault too
+    frontmatter = vault.root / ".wikic" / kept_findings.cache_name("frontmatter")
+    vault.write("entities/cargo.md", subject("Cargo", "[[acme]]\n", tags=["not-in-the-taxonomy"]))
+    options = LintOptions(use_cache=True, today=TODAY, jobs=2)
+    assert "frontmatter" in lint_run.forked_rules(lint_run._active(options, schema_of(vault.root)), judged=True)
+    found = [f.to_dict() for f in run_lint(vault.root, options).findings]
+    assert found == vault.lint(cache=False)
+    kept = frontmatter.read_bytes()
+    assert b"not-in-the-taxonomy" in kept
+    # the listing vouches for what the forked process kept: the next lint trusts it, and judges only bolt.md
+    vault.write("entities/bolt.md", subject("Bolt", "[[acme]]\n"))
+    assert [f.to_dict() for f in run_lint(vault.root, options).findings] == vault.lint(cache=False)
+    assert frontmatter.read_bytes() == kept  # bolt.md's frontmatter findings are what they were: nothing to write
 
 
 PATHS = ("entities/acme.md", "entities/bolt.md", "entities/cargo.md", "entities/dyno.md", "concepts/acme.md",

@@ -33,7 +33,7 @@ class LintContext:
     today: dt.date
     ledger: dict[str, SourceEntry] = field(default_factory=dict)  # raw path -> capture record
     cached: bool = False  # the run keeps its caches under `.wikic/cache/` (rules may keep theirs there too)
-    run: str | None = None  # the run's key (what it lints, with which options): its kept findings belong to it
+    kept: dict[str, str] = field(default_factory=dict)  # rule id -> the digest of the findings it kept this run
     _extra_notes: dict[str, Note | None] = field(default_factory=dict)
 
     @property

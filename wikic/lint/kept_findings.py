@@ -11,9 +11,10 @@ read back. After one page is edited, added or removed, lint judges that page and
 not the vault.
 
 Kept findings belong to one rule, one SCHEMA.md, one version of wikic (and what the rule adds: the date, for
-a rule that compares with it), and to the run whose listing is the one kept: a run that did not complete,
-or ran other rules, leaves findings the next run does not trust. A damaged file is not used (every page is
-judged, and the file written anew); a run that keeps no caches judges every page.
+a rule that compares with it), and to the listing kept beside them: the listing names each rule's file of
+findings by a digest of its bytes, and is written when the run is done. Findings a run left without its
+listing (it stopped, or ran other rules), or that were changed since, are not trusted, nor a damaged file:
+every page is judged, and the file written anew. A run that keeps no caches judges every page.
 """
 
 from __future__ import annotations
@@ -31,14 +32,14 @@ from wikic.lint.finding import Finding
 from wikic.vault.layout import SCHEMA_FILE
 from wikic.vault.paths import read_inside
 from wikic.vault.resolve import fold_name
-from wikic.vault.state import read_cache_json, write_cache
+from wikic.vault.state import read_cache_bytes, write_cache
 
 if TYPE_CHECKING:
     from wikic.lint.context import LintContext
     from wikic.vault.load import FileInfo
 
 FORMAT = 1
-LISTING = "cache/lint-files.json"  # the files the last lint saw, and which run it was
+LISTING = "cache/lint-files"  # the files the last lint saw, and the digests of the findings it kept
 
 
 def cache_key(root: Path, rule_ids: Collection[str]) -> str:
@@ -60,9 +61,9 @@ def cache_name(rule_id: str) -> str:
 
 @dataclass(frozen=True)
 class Delta:
-    """What changed in the vault's files since the last lint (`since`: that run's key)."""
+    """What changed in the vault's files since the last lint that kept its listing."""
 
-    since: str
+    vouched: dict[str, str]  # rule id -> the digest of the file of findings that lint left
     changed: frozenset[str]  # added, removed, or of another size or mtime
     added: frozenset[str]
     removed: frozenset[str]
@@ -82,22 +83,42 @@ def delta(ctx: LintContext) -> Delta | None:
     return found
 
 
+def _stamp(info: FileInfo) -> str:
+    return f"{info.size}:{info.mtime_ns}"
+
+
 def _delta(root: Path, files: dict[str, FileInfo]) -> Delta | None:
-    data = read_cache_json(root, LISTING)
-    if data is None or not isinstance(data.get("run"), str) or not isinstance(data.get("files"), dict):
+    # the listing: a line of JSON (the format, the rules' digests), then path NUL stamp NUL ... (no path holds NUL)
+    data = read_cache_bytes(root, LISTING)
+    if not data:
         return None
-    before: dict[str, Any] = data["files"]
-    changed = {path for path, info in files.items() if before.get(path) != [info.size, info.mtime_ns]}
+    head, _, body = data.partition(b"\n")
+    try:
+        header = json.loads(head)
+        fields = body.decode("utf-8", "surrogateescape").split("\0") if body else []
+    except (ValueError, UnicodeDecodeError):
+        return None
+    if not (isinstance(header, dict) and header.get("format") == FORMAT and isinstance(header.get("rules"), dict)
+            and len(fields) % 2 == 0):
+        return None
+    before = dict(zip(fields[0::2], fields[1::2], strict=True))
+    changed = {path for path, info in files.items() if before.get(path) != _stamp(info)}
     added = {path for path in changed if path not in before}
     removed = {path for path in before if path not in files}
-    return Delta(data["run"], frozenset(changed | removed), frozenset(added), frozenset(removed))
+    rules = {str(k): v for k, v in header["rules"].items() if isinstance(v, str)}
+    return Delta(rules, frozenset(changed | removed), frozenset(added), frozenset(removed))
 
 
-def keep_listing(root: Path, run: str, files: dict[str, FileInfo]) -> None:
-    """Keep the files this run (`run`: its key) saw, for the next run's `Delta`. Written when the run is done:
-    the findings a rule kept in it are trusted only with this listing beside them."""
-    listing = {path: [info.size, info.mtime_ns] for path, info in files.items()}
-    write_cache(root, LISTING, json.dumps({"run": run, "files": listing}, separators=(",", ":")))
+def keep_listing(root: Path, files: dict[str, FileInfo], kept: dict[str, str]) -> None:
+    """Keep the files this run saw, for the next run's `Delta`, with the digest of each file of findings a
+    rule kept in it (`kept`). Written when the run is done: those findings are trusted only beside it."""
+    header = json.dumps({"format": FORMAT, "rules": kept}, separators=(",", ":"))
+    body = "\0".join(f"{path}\0{_stamp(info)}" for path, info in files.items())
+    try:
+        data = header.encode("utf-8") + b"\n" + body.encode("utf-8", "surrogateescape")
+    except UnicodeEncodeError:
+        return  # a name no file system gave: no listing, and the next run judges every page
+    write_cache(root, LISTING, data)
 
 
 def each_page(
@@ -116,61 +137,84 @@ def each_page(
     lookup that ignores case) changed, or when `again(delta, shared_changed)` names it: a page whose judgement
     a file added or removed may change (where its links land), or that reads the vault-wide inputs summed up
     in `shared` when they changed. Any other page's findings are those the last run kept. `also`: what else the
-    findings depend on, the same for every page (the date)."""
-    run = ctx.run
-    if not ctx.cached or run is None:
+    findings depend on, the same for every page (the date). The digest of the findings kept goes to `ctx.kept`,
+    for the listing."""
+    if not ctx.cached:
         for page in pages:
             yield from judge(page)
         return
     root = ctx.vault.root
     key = cache_key(root, (f"{rule_id}|{also}",))
     since = delta(ctx)
-    data = read_cache_json(root, cache_name(rule_id)) if since is not None else None
+    raw = read_cache_bytes(root, cache_name(rule_id)) if since is not None else None
+    data: Any = None
     kept: dict[str, Any] = {}
     kept_reads: dict[str, Any] = {}
     redo: set[str] = set()
     trusted = False
-    if (since is not None and data is not None and data.get("key") == key and data.get("run") == since.since
-            and isinstance(data.get("pages"), dict) and isinstance(data.get("reads"), dict)):
-        trusted = True
-        kept, kept_reads = data["pages"], data["reads"]
-        redo.update(since.changed)
-        for path in since.changed:
-            for name in {path, fold_name(path)}:
-                readers = kept_reads.get(name)
-                if isinstance(readers, list):
-                    redo.update(r for r in readers if isinstance(r, str))
-        if again is not None:
-            redo.update(again(since, data.get("shared") != shared))
+    if since is not None and raw is not None and since.vouched.get(rule_id) == _digest_bytes(raw):
+        try:
+            data = json.loads(raw)
+        except ValueError:
+            data = None
+        if (isinstance(data, dict) and data.get("key") == key and isinstance(data.get("pages"), dict)
+                and isinstance(data.get("reads"), dict)):
+            trusted = True
+            kept, kept_reads = data["pages"], data["reads"]
+            redo.update(since.changed)
+            for path in since.changed:
+                for name in {path, fold_name(path)}:
+                    readers = kept_reads.get(name)
+                    if isinstance(readers, list):
+                        redo.update(r for r in readers if isinstance(r, str))
+            if again is not None:
+                redo.update(again(since, data.get("shared") != shared))
+    dirty = not trusted
     rows: dict[str, Any] = {}
     judged: list[str] = []
     seen: set[str] = set()
     for page in pages:
         seen.add(page)
+        row = kept.get(page)
         found = None
-        row = kept.get(page) if trusted and page not in redo else None
         if trusted and page not in redo:
             found = [] if row is None else _decode(row)
         if found is None:
             found = list(judge(page))
-            row = [f.to_dict() for f in found]
+            new = [f.to_dict() for f in found]
+            dirty = dirty or new != (row or [])
+            row = new
             judged.append(page)
         if found:
             rows[page] = row
         yield from found
-    # what each page reads: the kept pages' as kept (the pages judged again, or gone, dropped), the others' anew
+    # what each page reads: as kept, but for the pages gone and what a page judged here no longer reads, and
+    # with what it reads now (in the order kept: what no page changed is what was kept)
     read_by: dict[str, list[str]] = {}
     if reads is not None:
-        keep = seen.difference(judged)
+        now = {page: set(reads(page)) for page in judged}
         for name, readers in kept_reads.items():
-            left = [p for p in readers if isinstance(p, str) and p in keep] if isinstance(readers, list) else []
+            left = [p for p in readers if isinstance(p, str) and p in seen and (p not in now or name in now[p])] \
+                if isinstance(readers, list) else []
             if left:
                 read_by[name] = left
-        for page in judged:
-            for name in dict.fromkeys(reads(page)):
-                read_by.setdefault(name, []).append(page)
-    write_cache(root, cache_name(rule_id), json.dumps(
-        {"key": key, "run": run, "shared": shared, "pages": rows, "reads": read_by}, separators=(",", ":")))
+        for page, names in now.items():
+            for name in sorted(names):
+                readers = read_by.setdefault(name, [])
+                if page not in readers:
+                    readers.append(page)
+    dirty = dirty or read_by != kept_reads or any(page not in seen for page in kept)
+    if trusted and not dirty and data.get("shared") == shared:
+        ctx.kept[rule_id] = since.vouched[rule_id] if since is not None else ""
+        return
+    out = json.dumps({"key": key, "shared": shared, "pages": rows, "reads": read_by}, separators=(",", ":"))
+    encoded = out.encode("utf-8", "surrogatepass")
+    write_cache(root, cache_name(rule_id), encoded)
+    ctx.kept[rule_id] = _digest_bytes(encoded)
+
+
+def _digest_bytes(data: bytes) -> str:
+    return hashlib.blake2b(data, digest_size=16).hexdigest()
 
 
 def _decode(row: Any) -> list[Finding] | None:

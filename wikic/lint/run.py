@@ -169,18 +169,15 @@ def lint_and_vault(
             return report, files, None
 
     with collector_paused():
-        findings, pages, links, vault = _lint(root, options, today, walked, context.schema, key)
+        findings, pages, links, vault = _lint(root, options, today, walked, context.schema)
     if options.use_cache:
-        from wikic.lint.kept_findings import keep_listing
-
         _write_report(root, key, findings, pages, links)
-        keep_listing(root, key, files)
     return LintReport(label, findings, pages, links, time.perf_counter() - started, strict), files, vault
 
 
 def _lint(
     root: Path, options: LintOptions, today: dt.date, walked: tuple[dict[str, FileInfo], list[tuple[str, Problem]]],
-    schema: Schema, key: str,
+    schema: Schema,
 ) -> tuple[list[Finding], int, int, Vault]:
     from wikic.lint.context import LintContext
     from wikic.lint.rules._pages import judge_while_parsing, judging
@@ -197,12 +194,16 @@ def _lint(
 
         complete(vault, judging(_active(options, schema)), judge)
     graph = build(vault)
-    ctx = LintContext(vault=vault, links=graph, today=today, cached=bool(options.use_cache), run=key)
+    ctx = LintContext(vault=vault, links=graph, today=today, cached=bool(options.use_cache))
     ctx.ledger = read_sources(root)
     rules = _rules()
     overrides = vault.schema.severities
     active = _active(options, vault.schema)
     found = _run_rules(ctx, active, options.jobs)
+    if options.use_cache:
+        from wikic.lint.kept_findings import keep_listing
+
+        keep_listing(root, vault.files, ctx.kept)  # now that every rule kept its findings
     findings: list[Finding] = []
     for rule_id in active:
         rule = rules[rule_id]
@@ -273,15 +274,18 @@ def _run_rules(ctx: Any, active: list[str], jobs: int | None) -> dict[str, list[
         with mp.get_context("fork").Pool(1) as pool:
             separate = pool.apply_async(_forked_rules, (forked,))
             found = {rule_id: list(rules[rule_id].check(ctx)) for rule_id in active if rule_id not in forked}
-            found.update(separate.get())
+            there, kept = separate.get()
+            found.update(there)
+            ctx.kept.update(kept)  # what the rules run there kept
     finally:
         _FORKED_CONTEXT = None
     return found
 
 
-def _forked_rules(rule_ids: list[str]) -> dict[str, list[Finding]]:
+def _forked_rules(rule_ids: list[str]) -> tuple[dict[str, list[Finding]], dict[str, str]]:
     rules = _rules()
-    return {rule_id: list(rules[rule_id].check(_FORKED_CONTEXT)) for rule_id in rule_ids}
+    found = {rule_id: list(rules[rule_id].check(_FORKED_CONTEXT)) for rule_id in rule_ids}
+    return found, _FORKED_CONTEXT.kept
 
 
 def _read_report(root: Path, key: str) -> tuple[list[Finding], int, int] | None:
