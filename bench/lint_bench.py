@@ -13,8 +13,11 @@ What is measured (every run is a separate process, with OMP_NUM_THREADS=1 and fr
 * `wikic lint --format json --vault DIR`, the console script of the venv running this file (or
   --wikic PATH): **cold** = `DIR/.wikic/` deleted before each run; **warm** = an unchanged vault after
   a previous run left its caches; **one page edited** = warm, but one page's mtime moved since the last
-  run (the pre-commit case: that page is parsed again, the whole vault is checked again). N runs each
-  (--reps, default 5), each mode's runs interleaved across the wikics timed (--peer, --no-fast).
+  run (the pre-commit case: that page is parsed again, and judged again with the pages that read it);
+  **one page removed** = warm, but that page (which other pages link to) was removed since the last run;
+  **one page added** = warm, but it is back since (its links land again). N runs each (--reps, default 5),
+  each mode's runs interleaved across the wikics timed (--peer, --no-fast). Each run's load average (1 min)
+  is kept beside it, and each mode's median shown with the median load and its ratio to the warm run.
 * obsidiantools (its own venv, `bench/.venv-obsidiantools`, created with pip when missing):
   `Vault(path).connect()` and then `.gather()` in one process, timed separately, median of --ot-reps (3).
   obsidiantools cannot read a page that is not UTF-8 (it raises), so it runs on a copy of the vault
@@ -47,7 +50,7 @@ REPO = HERE.parent
 OUT = HERE / "out"
 OT_VENV = HERE / ".venv-obsidiantools"
 SCRATCH = OUT / f"run-{os.getpid()}"      # per-process scratch: concurrent runs share nothing
-TARGETS = {"cold_s": 1.5, "warm_s": 0.3, "speedup": 20.0}
+TARGETS = {"cold_s": 1.5, "warm_s": 0.3, "edited_s": 0.4, "speedup": 20.0}
 SINGLE_THREAD = {"OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1", "MKL_NUM_THREADS": "1",
                  "NUMEXPR_NUM_THREADS": "1", "TOKENIZERS_PARALLELISM": "false"}
 
@@ -104,9 +107,11 @@ def run_measured(
 
 def summarise(runs: list[dict], key: str = "wall_s") -> dict:
     vals = [r[key] for r in runs]
+    loads = [r["load"] for r in runs if r.get("load") is not None]
     return {"median_s": statistics.median(vals), "min_s": min(vals), "max_s": max(vals),
             "cpu_median_s": statistics.median(r["cpu_s"] for r in runs) if "cpu_s" in runs[0] else None,
-            "rss_peak_mb": max(r.get("rss_mb") or 0 for r in runs), "n": len(runs), "runs": vals}
+            "rss_peak_mb": max(r.get("rss_mb") or 0 for r in runs), "n": len(runs), "runs": vals,
+            "load_median": statistics.median(loads) if loads else None}
 
 
 def find_wikic(explicit: str | None) -> Path | None:
@@ -144,10 +149,14 @@ class Linter:
         self.cold: list[dict] = []
         self.warm: list[dict] = []
         self.edited: list[dict] = []
+        self.added: list[dict] = []
+        self.removed: list[dict] = []
 
     def run(self, vault: Path, out_json: Path) -> dict:
         cmd = [*self.prefix, "lint", "--format", "json", "--vault", str(vault)]
+        load = os.getloadavg()[0]
         r = run_measured(cmd, out_json, cwd=self.cwd, env=self.env)
+        r["load"] = load
         if r["rc"] not in (0, 1):
             raise SystemExit(f"{self.name}: wikic lint failed (rc={r['rc']}):\n{r['stderr']}")
         return r
@@ -239,7 +248,23 @@ def bench_wikic(linters: list[Linter], vault: Path, reps: int) -> dict:
                 lt.edited.append(r)
                 print(f"  {lt.name} one page edited {i + 1}/{reps}: {r['wall_s']:.3f} s wall, {r['cpu_s']:.3f} s "
                       f"cpu, {r['rss_mb']:.0f} MB, rc={r['rc']}", flush=True)
+        # the same page removed, then back: other pages link to it (their links break, then land again)
+        away = SCRATCH / "removed-page.md"
+        for i in range(reps):
+            for mode, runs in (("removed", "removed"), ("added", "added")):
+                if mode == "removed":
+                    shutil.move(page, away)
+                else:
+                    shutil.move(away, page)
+                    os.utime(page, ns=(stat.st_atime_ns, stat.st_mtime_ns + (reps + i + 1) * 1_000_000_000))
+                for lt in linters:
+                    r = run_in_state(lt, vault, out_json, stashes[lt.name])
+                    getattr(lt, runs).append(r)
+                    print(f"  {lt.name} one page {mode} {i + 1}/{reps}: {r['wall_s']:.3f} s wall, {r['cpu_s']:.3f} "
+                          f"s cpu, {r['rss_mb']:.0f} MB, rc={r['rc']}", flush=True)
     finally:
+        if not page.exists() and away.exists():
+            shutil.move(away, page)
         os.utime(page, ns=(stat.st_atime_ns, stat.st_mtime_ns))
         for stash in stashes.values():
             shutil.rmtree(stash, ignore_errors=True)
@@ -251,6 +276,7 @@ def bench_wikic(linters: list[Linter], vault: Path, reps: int) -> dict:
             counts[f["rule"]] = counts.get(f["rule"], 0) + 1
         out[lt.name] = {"cmd": " ".join([*lt.prefix[-1:], "lint", "--format", "json", "--vault", str(vault)]),
                         "cold": summarise(lt.cold), "warm": summarise(lt.warm), "edited": summarise(lt.edited),
+                        "added": summarise(lt.added), "removed": summarise(lt.removed),
                         "rc": lt.cold[0]["rc"],
                         "summary": report.get("summary"), "findings_by_rule": dict(sorted(counts.items())),
                         "warm_findings_identical": warm_same[lt.name]}
@@ -353,20 +379,26 @@ def print_table(res: dict) -> None:
           f"{tuple(round(x, 1) for x in res['machine'].get('loadavg_start', ()))}, at the end "
           f"{tuple(round(x, 1) for x in res['machine'].get('loadavg_end', ()))}; parse cache codec: "
           f"{res['machine'].get('parse_cache_codec')}")
-    print(f"{'measurement':<40}{'median s':>10}{'min s':>10}{'cpu s':>10}{'peak RSS MB':>13}  {'target':<14}")
-    print("-" * 97)
+    print(f"{'measurement':<40}{'median s':>10}{'min s':>10}{'cpu s':>10}{'peak RSS MB':>13}{'load':>7}"
+          f"{'/ warm':>8}  {'target':<14}")
+    print("-" * 112)
     if w:
         for key, label, tgt in (("cold", "wikic lint (cold, no .wikic/)", TARGETS["cold_s"]),
                                 ("warm", "wikic lint (warm, unchanged vault)", TARGETS["warm_s"]),
-                                ("edited", "wikic lint (one page edited)", None)):
-            s = w[key]
+                                ("edited", "wikic lint (one page edited)", TARGETS["edited_s"]),
+                                ("added", "wikic lint (one page added)", TARGETS["edited_s"]),
+                                ("removed", "wikic lint (one page removed)", TARGETS["edited_s"])):
+            s = w.get(key)
+            if not s:
+                continue
             ok = "" if tgt is None else f"<= {tgt} s {'ok' if s['median_s'] <= tgt else 'MISS'}"
+            load = f"{s['load_median']:.1f}" if s.get("load_median") is not None else ""
             print(f"{label:<40}{s['median_s']:>10.3f}{s['min_s']:>10.3f}{s['cpu_median_s']:>10.3f}"
-                  f"{s['rss_peak_mb']:>13.0f}  {ok:<14}")
+                  f"{s['rss_peak_mb']:>13.0f}{load:>7}{s['median_s'] / w['warm']['median_s']:>8.2f}  {ok:<14}")
     p = res.get("peer")
     for other, name in ((res.get("no_fast"), "no fast extra"), (p, p["ref"][:12] if p else "")):
         if other:
-            for key in ("cold", "warm", "edited"):
+            for key in ("cold", "warm", "edited", "added", "removed"):
                 s = other[key]
                 label = f"{name} lint ({key})"
                 print(f"{label:<40}{s['median_s']:>10.3f}{s['min_s']:>10.3f}{s['cpu_median_s']:>10.3f}"
@@ -389,7 +421,7 @@ def print_table(res: dict) -> None:
     if w and others:
         print("-" * 97)
         for other, name in others:
-            for key in ("cold", "warm", "edited"):
+            for key in ("cold", "warm", "edited", "added", "removed"):
                 print(f"wikic / {name} ({key}): wall {w[key]['median_s'] / other[key]['median_s']:.2f}, "
                       f"CPU {w[key]['cpu_median_s'] / other[key]['cpu_median_s']:.2f}")
         print(f"findings identical to {', '.join(n for _, n in others)}: {w.get('findings_identical_to_peer')}")
@@ -401,6 +433,8 @@ def print_table(res: dict) -> None:
             f"{TARGETS['speedup']:.0f}x)"
         )
         print(f"obsidiantools connect / wikic warm  = {r['connect_over_warm']:.1f}x")
+        if r.get("connect_over_edited"):
+            print(f"obsidiantools connect / wikic one page edited = {r['connect_over_edited']:.1f}x")
         print(f"obsidiantools connect+gather / wikic cold = {r['connect_gather_over_cold']:.1f}x")
         print(f"(CPU time) obsidiantools process / wikic cold process = {r['cpu_ot_over_cold']:.1f}x")
         if r.get("cpu_connect_over_cold"):
@@ -415,7 +449,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--plain", action="store_true", help="generate a plain Obsidian vault")
     ap.add_argument("--regen", action="store_true", help="regenerate even if the vault exists in bench/out/")
-    ap.add_argument("--reps", type=int, default=5, help="wikic runs per mode (cold, warm, one page edited)")
+    ap.add_argument("--reps", type=int, default=5,
+                    help="wikic runs per mode (cold, warm, one page edited, removed, added)")
     ap.add_argument("--ot-reps", type=int, default=3, help="obsidiantools runs")
     ap.add_argument("--wikic", help="path of the wikic console script")
     ap.add_argument("--peer", metavar="REF", help="also time commit REF's wikic, run by run with this tree's")
@@ -445,7 +480,8 @@ def main(argv: list[str] | None = None) -> int:
             if a.peer:
                 linters.append(peer_linter(a.peer))
             peer_note = f", interleaved with {a.peer}" if a.peer else ""
-            print(f"wikic lint: {a.reps} cold + {a.reps} warm + {a.reps} one-page-edited runs{peer_note}", flush=True)
+            print(f"wikic lint: {a.reps} runs each of cold, warm, one page edited, removed, added{peer_note}",
+                  flush=True)
             timed = bench_wikic(linters, vault, a.reps)
             res["wikic"] = timed["wikic"]
             if a.peer:
@@ -465,6 +501,7 @@ def main(argv: list[str] | None = None) -> int:
     if w and o and "error" not in o:
         cold, warm = w["cold"]["median_s"], w["warm"]["median_s"]
         res["ratios"] = {"connect_over_cold": o["connect_s"] / cold, "connect_over_warm": o["connect_s"] / warm,
+                         "connect_over_edited": o["connect_s"] / w["edited"]["median_s"],
                          "connect_gather_over_cold": (o["connect_s"] + o["gather_s"]) / cold,
                          "cpu_ot_over_cold": o["process_cpu_s"] / w["cold"]["cpu_median_s"]}
         if o.get("connect_cpu_s"):
