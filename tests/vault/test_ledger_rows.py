@@ -299,3 +299,34 @@ def test_a_file_set_aside_holds_until_it_changes_and_a_touch_is_no_change(tmp_pa
                                "since": "2026-01-02"}]
     empty.write_bytes(b"now text\n")
     assert not SetAside.load(tmp_path).holds("raw/articles/empty.md")
+
+
+def test_each_ledger_is_read_and_written_in_its_module_of_vault_formats_alone() -> None:
+    import ast
+
+    typed = {"SOURCES", "COMPILED", "MENTIONS", "CONVERSATIONS", "SET_ASIDE"}
+    file_access = {"read_state", "read_ledger", "write_ledger", "read_cache", "read_cache_json", "read_cache_bytes",
+                   "write_cache", "state_path"}
+    # a module that names the file for its stamp or its lock, not for its rows
+    naming = {"wikic/ingest/session.py", "wikic/memory/item_index.py", "wikic/vault/state.py"}
+    package = Path(state.__file__).resolve().parents[1]
+    found: dict[str, set[str]] = {}
+    for path in sorted(package.rglob("*.py")):
+        module = path.relative_to(package.parent).as_posix()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ClassDef) and module == "wikic/vault/state.py":
+                found.setdefault(f"class {node.name}", set()).add(module)  # a ledger's class is its owner's
+            if not isinstance(node, ast.Call):
+                continue
+            called = getattr(node.func, "id", getattr(node.func, "attr", None))
+            if called in file_access and not (called == "state_path" and module in naming):
+                for arg in node.args:
+                    if getattr(arg, "id", getattr(arg, "attr", None)) in typed:
+                        found.setdefault(getattr(arg, "id", getattr(arg, "attr", "")), set()).add(module)
+    assert {name: sorted(modules) for name, modules in found.items()} == {
+        "SOURCES": ["wikic/vault/formats/sources.py"],
+        "COMPILED": ["wikic/vault/formats/compiled.py"],
+        "MENTIONS": ["wikic/vault/formats/mentions.py"],
+        "CONVERSATIONS": ["wikic/vault/formats/conversations.py"],
+        "SET_ASIDE": ["wikic/vault/formats/set_aside.py"],
+    }

@@ -250,6 +250,7 @@ def _replay(context: VaultContext, root: Path, proposal: store.Proposal, chosen_
 
 def _bring_sources(root: Path, proposal: store.Proposal, shadow: Path) -> None:
     """The proposal's new sources into the replay's shadow, with their entries of the source ledger."""
+    from wikic.vault.formats.sources import read_sources, sources_from_json, write_sources
     from wikic.vault.state import SOURCES
 
     for path in proposal.options.get("raw", []):
@@ -260,30 +261,16 @@ def _bring_sources(root: Path, proposal: store.Proposal, shadow: Path) -> None:
     proposed = store.text_of(root, proposal, f"{STATE_DIR}/{SOURCES}", "after")
     if proposed is None:
         return
-    ledger = shadow / STATE_DIR / SOURCES
     try:
-        mine = json.loads(ledger.read_text(encoding="utf-8")) if ledger.is_file() else {}
-        theirs = json.loads(proposed)
-    except ValueError:
+        theirs = sources_from_json(json.loads(proposed))
+    except (ValueError, RecursionError):
         return
-    if isinstance(mine, dict) and isinstance(theirs, dict):
-        merged = _merge_sources(mine, theirs, set(proposal.options.get("raw", [])))
-        ledger.unlink(missing_ok=True)  # the vault's file, linked: replaced, never written through
-        ledger.parent.mkdir(parents=True, exist_ok=True)
-        ledger.write_text(json.dumps(merged, ensure_ascii=False), encoding="utf-8")
-
-
-def _merge_sources(mine: dict[str, Any], theirs: dict[str, Any], raw: set[str]) -> dict[str, Any]:
-    """The shadow's source ledger with the proposal's entries of its new raw files."""
-    out = json.loads(json.dumps(mine))
-    for key, value in theirs.items():
-        if isinstance(value, dict) and isinstance(out.get(key), dict):
-            for inner, entry in value.items():
-                if inner in raw or (isinstance(entry, dict) and entry.get("raw_path") in raw):
-                    out[key].setdefault(inner, entry)
-        elif key in raw:
-            out.setdefault(key, value)
-    return out
+    mine, raw = read_sources(shadow), set(proposal.options.get("raw", []))
+    new = {path: entry for path, entry in theirs.items() if path in raw and path not in mine}
+    if new:
+        (shadow / STATE_DIR).mkdir(parents=True, exist_ok=True)
+        # written whole as a new file: the shadow's ledger, linked to the vault's, is replaced, never written through
+        write_sources(shadow, {**mine, **new})
 
 
 def _apply_changes(root: Path, found: list[Change], page_types: list[str], *, indexes: bool
