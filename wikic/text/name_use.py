@@ -264,25 +264,32 @@ class NameUse:
         return not common_word(word)
 
     def _word_refusal(self, word: str, *, concept: bool) -> str | None:
-        if _CJK.search(word):
-            return KIND_NOUN if kind_noun(word) else None
-        shaped = any(ch.isdigit() for ch in word) or any(ch.isupper() for ch in word[1:])
-        if word.isupper() and len(word) > 1:  # an acronym, unless it only says what kind of thing ("API")
-            return KIND_NOUN if kind_noun(word) else None
-        if shaped or ("-" in word and not all(common_word(part) for part in word.split("-") if part)):
-            return None  # "nomic-embed-text": a word no list knows makes the whole a name
+        """Why one word is no subject of this text, or None: by its shape first, then by how the text writes it."""
+        decided, reason = _shape_refusal(word)
+        if decided:
+            return reason
         if kind_noun(word):  # a concept may be one ("Plugins"), where the text is about it
-            return None if concept and (self.titled(word) or self.heads(word) or self.defines(word)) else KIND_NOUN
-        if word.islower():  # a name styled in lower case ("uv", "pip") is a rare word, if a word at all
-            if self.writes_as_name(word) or not common_word(word, VERY_COMMON):
-                return None
-            return ORDINARY_WORD if not (self.titled(word) or self.heads(word) or
-                                         (concept and self.defines(word))) else None
+            return None if concept and self._about(word, concept=True) else KIND_NOUN
+        if word.islower():
+            return self._lower_case_refusal(word, concept=concept)
+        return self._capitalised_refusal(word, concept=concept)
+
+    def _about(self, word: str, *, concept: bool) -> bool:
+        """The text is about `word`: it titles itself with it, heads a section with it, or (a concept) defines it."""
+        return self.titled(word) or self.heads(word) or (concept and self.defines(word))
+
+    def _lower_case_refusal(self, word: str, *, concept: bool) -> str | None:
+        """A name styled in lower case ("uv", "pip") is a rare word, if a word at all."""
+        if self.writes_as_name(word) or not common_word(word, VERY_COMMON):
+            return None
+        return None if self._about(word, concept=concept) else ORDINARY_WORD
+
+    def _capitalised_refusal(self, word: str, *, concept: bool) -> str | None:
         if word[:1].isupper() and word not in self._alone and (word in self._as_name or word in self._openers):
             return PART_OF_A_NAME
         if word[:1].isupper() and self.writes_as_name(word):
             return None
-        if self.titled(word) or self.heads(word) or (concept and self.defines(word)):
+        if self._about(word, concept=concept):
             return None  # the subject the text is about, or heads a section with
         if concept and not common_word(word, VERY_COMMON) and self.inside_sentence(word):
             return None  # an idea the text writes inside its sentences ("an embedding vector")
@@ -313,6 +320,17 @@ class NameUse:
             rf"{b}\s*[，,]\s*(?:又称|又名|也叫|简称|原名)\s*{a}",
         ]
         return any(re.search(p, self._prose, re.IGNORECASE) for p in patterns)
+
+
+def _shape_refusal(word: str) -> tuple[bool, str | None]:
+    """(whether the word's shape decides, and the refusal it gives): CJK and acronyms are names unless they only
+    say what kind of thing ("API", "模型"); digits, inner capitals or an unknown hyphened part make a name."""
+    if _CJK.search(word) or (word.isupper() and len(word) > 1):
+        return True, KIND_NOUN if kind_noun(word) else None
+    shaped = any(ch.isdigit() for ch in word) or any(ch.isupper() for ch in word[1:])
+    if shaped or ("-" in word and not all(common_word(part) for part in word.split("-") if part)):
+        return True, None  # "nomic-embed-text": a word no list knows makes the whole a name
+    return False, None
 
 
 def _joined(body: str, found: list[re.Match[str]], starts: list[bool], n: int, m: int) -> bool:
