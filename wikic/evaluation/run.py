@@ -9,25 +9,25 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
-import json
 import os
 import posixpath
 import time
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from wikic import __version__
 from wikic.compile.plan import UNSUPPORTED_SUMMARY
 from wikic.context import VaultContext
 from wikic.errors import UsageError
 from wikic.evaluation import checks
 from wikic.evaluation.judge import JudgeOptions, judge_vault, saved_summary
+from wikic.evaluation.records import AnchorsChecked, PageCache, PageRead, PageRecord
 from wikic.evaluation.report import EvalReport, Figures, PageRow, Refusals, ranked
 from wikic.evaluation.saved import report_path
 from wikic.ingest.prose_step import composed_ledger
+from wikic.lint.finding import Finding
 from wikic.lint.page_text import PageText
 from wikic.lint.rules._pages import subject_page
 from wikic.lint.run import LintOptions, lint_and_vault
@@ -35,13 +35,11 @@ from wikic.vault.formats.compiled import CompiledEntry, read_compiled
 from wikic.vault.formats.mentions import Mention, read_mentions
 from wikic.vault.formats.sources import read_sources
 from wikic.vault.layout import require_vault
-from wikic.vault.load import Vault, fork_is_safe, load_vault, walk
+from wikic.vault.load import FileInfo, Vault, fork_is_safe, load_vault, walk
 from wikic.vault.model import Note
 from wikic.vault.resolve import fold_name
 from wikic.vault.schema_md import Schema
-from wikic.vault.state import EVAL_PAGES, read_cache_json, write_cache
 
-FORMAT = 3  # the cache's rows; another format, and the cache is made anew
 # lint's rules whose findings on a page are its figures
 _BROKEN = ("broken-wikilink",)
 
@@ -64,61 +62,21 @@ def evaluate(context: VaultContext, options: EvalOptions = EvalOptions()) -> Eva
     schema = context.checked_schema()
     out_path = report_path(root, options.out, schema) if options.out is not None else None
     lint, files, parsed = lint_and_vault(context, LintOptions(use_cache=True, today=options.today))
-    found: dict[str, Counter[str]] = {}
-    for f in lint.findings:
-        if f.path is not None:
-            found.setdefault(f.rule, Counter())[f.path] += 1
-    expected = checks.expected_sha256(read_sources(root))
-    composed = composed_ledger(root)
-
-    key = _cache_key(schema)
-    cached = _cached_rows(root, key)
+    found = _findings_by_rule(lint.findings)
     # the pages as lint's vault types them; its notes are needed only for the pages read again
     listing = parsed or Vault(root, schema, files, {})
     pages = [(path, kind) for path in sorted(files) if path.endswith(".md") and not listing.is_hub(path)
              and subject_page(kind := listing.page_type(path)) and kind is not None]
-    rows: dict[str, Any] = {}
-    for path, _ in pages:
-        info, row = files[path], cached.get(path)
-        if isinstance(row, list) and len(row) == 4 and row[0] == info.size and row[1] == info.mtime_ns:
-            rows[path] = row
-    todo = [(path, kind) for path, kind in pages if path not in rows]
-    if todo:
-        notes = (parsed or load_vault(root, use_cache=True, walked=walk(root), schema=schema)).notes
-        todo = [(path, kind) for path, kind in todo if path in notes]
-        read = _read_pages(root, todo, notes, schema, options.jobs)
-        for path, _ in todo:
-            info = files[path]
-            # a page that is not text is kept too (as None): it is not read again while it is unchanged
-            rows[path] = [info.size, info.mtime_ns, read.get(path), None]
-    changed = bool(todo)
-    raw: dict[str, checks.RawFile] = {}
-    out: list[PageRow] = []
-    total = Figures()
-    for path, kind in pages:
-        row = rows.get(path)
-        if row is None or row[2] is None:
-            continue  # not text: lint's `encoding` says so
-        figures, checked = _figures(row, root, raw, expected)
-        changed = changed or checked
-        figures.pages = 1
-        figures.leads = 0 if found.get("no-lead", Counter())[path] else 1
-        figures.links_resolving = max(0, figures.links - sum(found.get(r, Counter())[path] for r in _BROKEN))
-        figures.orphans = 1 if found.get("orphan-page", Counter())[path] else 0
-        figures.contradictions = found.get("contradiction", Counter())[path]
-        figures.contested = 1 if figures.contradictions else 0
-        refused = (composed.get(path) or {}).get("refused")
-        if isinstance(refused, dict):
-            figures.sentences_refused = {str(r): int(n) for r, n in refused.items() if isinstance(n, int)}
-        total.add(figures)
-        out.append(PageRow(path, row[2][7], kind, figures))
-    if changed or rows.keys() != cached.keys():
-        write_cache(root, EVAL_PAGES, json.dumps({"key": key, "pages": rows}, separators=(",", ":")))
+    cache = PageCache.load(root, schema)
+    _read_changed(root, schema, files, parsed, pages, cache, options.jobs)
+    composed = composed_ledger(root)
+    rows, total = _page_rows(root, pages, cache, found, composed)
+    if cache.changed:
+        cache.save(root)
 
-    shown = out if options.page is None else _the_page(out, options.page)
     compiled = read_compiled(root)
     report = EvalReport(
-        str(root), total, ranked(shown),
+        str(root), total, ranked(rows if options.page is None else _the_page(rows, options.page)),
         names_waiting=_names_waiting(read_mentions(root)),
         sources=len(compiled),
         sources_drifted=sorted(found.get("raw-drift", Counter())),
@@ -133,12 +91,76 @@ def evaluate(context: VaultContext, options: EvalOptions = EvalOptions()) -> Eva
     return report
 
 
+def _findings_by_rule(findings: Iterable[Finding]) -> dict[str, Counter[str]]:
+    """rule -> page -> how many findings of that rule the page has."""
+    found: dict[str, Counter[str]] = {}
+    for f in findings:
+        if f.path is not None:
+            found.setdefault(f.rule, Counter())[f.path] += 1
+    return found
+
+
+def _read_changed(root: Path, schema: Schema, files: Mapping[str, FileInfo], parsed: Vault | None,
+                  pages: list[tuple[str, str]], cache: PageCache, jobs: int | None) -> None:
+    """The pages the cache holds no current record of, read into it (a page that is not text too, as such:
+    it is not read again while it is unchanged); the records of pages that are gone, dropped."""
+    todo = [(path, kind) for path, kind in pages
+            if (record := cache.records.get(path)) is None
+            or (record.size, record.mtime_ns) != (files[path].size, files[path].mtime_ns)]
+    wanted = {path for path, _ in pages}
+    if todo:
+        notes = (parsed or load_vault(root, use_cache=True, walked=walk(root), schema=schema)).notes
+        todo = [(path, kind) for path, kind in todo if path in notes]
+        read = _read_pages(root, todo, notes, schema, jobs)
+        for path, _ in todo:
+            cache.records[path] = PageRecord(files[path].size, files[path].mtime_ns, read.get(path))
+        cache.changed = True
+    gone = [path for path in cache.records if path not in wanted]
+    for path in gone:
+        del cache.records[path]
+    cache.changed = cache.changed or bool(gone)
+
+
+def _page_rows(root: Path, pages: list[tuple[str, str]], cache: PageCache, found: dict[str, Counter[str]],
+               composed: dict[str, dict[str, Any]]) -> tuple[list[PageRow], Figures]:
+    """Each text page's row of figures, and the vault's figures summed."""
+    raw: dict[str, checks.RawFile] = {}
+    expected = checks.expected_sha256(read_sources(root))
+    rows: list[PageRow] = []
+    total = Figures()
+    for path, kind in pages:
+        record = cache.records.get(path)
+        if record is None or record.read is None:
+            continue  # not text: lint's `encoding` says so
+        figures = _figures(record, root, raw, expected, cache)
+        _add_lint_figures(figures, path, found)
+        refused = (composed.get(path) or {}).get("refused")
+        if isinstance(refused, dict):
+            figures.sentences_refused = {str(r): int(n) for r, n in refused.items() if isinstance(n, int)}
+        total.add(figures)
+        rows.append(PageRow(path, record.read.title, kind, figures))
+    return rows, total
+
+
+def _add_lint_figures(figures: Figures, path: str, found: dict[str, Counter[str]]) -> None:
+    """What lint's findings on the page give its figures: a lead, links resolving, orphaned, contested."""
+    def count(rule: str) -> int:
+        return found.get(rule, Counter())[path]
+
+    figures.pages = 1
+    figures.leads = 0 if count("no-lead") else 1
+    figures.links_resolving = max(0, figures.links - sum(count(rule) for rule in _BROKEN))
+    figures.orphans = 1 if count("orphan-page") else 0
+    figures.contradictions = count("contradiction")
+    figures.contested = 1 if figures.contradictions else 0
+
+
 _FORK_FROM = 1000  # pages to read; below this a second process costs more than it saves
 _FORKED: Any = None  # what the forked reader reads: fork copies it, nothing is sent
 
 
 def _read_pages(root: Path, todo: list[tuple[str, str]], notes: dict[str, Note], schema: Schema,
-                jobs: int | None) -> dict[str, list[Any]]:
+                jobs: int | None) -> dict[str, PageRead]:
     """`_read_page` of each page of `todo` that is text. Many pages, with a second core, are read half in a
     forked process while this one reads the other half (most of a first run's time is reading prose)."""
     global _FORKED
@@ -158,13 +180,13 @@ def _read_pages(root: Path, todo: list[tuple[str, str]], notes: dict[str, Note],
     return out
 
 
-def _read_forked() -> dict[str, list[Any]]:
+def _read_forked() -> dict[str, PageRead]:
     return _read_these(*_FORKED)
 
 
 def _read_these(root: Path, todo: list[tuple[str, str]], notes: dict[str, Note],
-                schema: Schema) -> dict[str, list[Any]]:
-    out: dict[str, list[Any]] = {}
+                schema: Schema) -> dict[str, PageRead]:
+    out: dict[str, PageRead] = {}
     for path, kind in todo:
         read = _read_page(root, path, notes[path], schema, kind)
         if read is not None:
@@ -172,10 +194,8 @@ def _read_these(root: Path, todo: list[tuple[str, str]], notes: dict[str, Note],
     return out
 
 
-def _read_page(root: Path, path: str, note: Note, schema: Schema, kind: str) -> list[Any] | None:
-    """What the page alone gives: [sentences, cited, claims, anchored, sections, in layout, [[text, [anchor,
-    ...], claim], ...], title, [title and aliases], links]; None when it cannot be read as text (lint's
-    `encoding` says so)."""
+def _read_page(root: Path, path: str, note: Note, schema: Schema, kind: str) -> PageRead | None:
+    """What the page alone gives; None when it cannot be read as text (lint's `encoding` says so)."""
     try:
         text = (root / path).read_bytes().decode("utf-8")
     except (OSError, UnicodeDecodeError):
@@ -183,31 +203,31 @@ def _read_page(root: Path, path: str, note: Note, schema: Schema, kind: str) -> 
     page = PageText(text.replace("\r\n", "\n").replace("\r", "\n"), note)
     sentences, cited, claims, anchored, said = checks.said(page)
     sections, meeting = checks.sections_in_layout(page, schema.layout(kind))
-    return [sentences, cited, claims, anchored, sections, meeting, [[s.text, list(s.cited), s.claim] for s in said],
-            _title(note, path), _names(note, path), len(note.links)]
+    return PageRead(sentences, cited, claims, anchored, sections, meeting, tuple(said), _title(note, path),
+                    tuple(_names(note, path)), len(note.links))
 
 
-def _figures(row: list[Any], root: Path, raw: dict[str, checks.RawFile], expected: dict[str, str]
-             ) -> tuple[Figures, bool]:
-    """A page's figures from its row, and whether its anchors were checked now: unless the row holds what they
-    gave for the raw files as they are, they are checked against raw/ and what they gave kept in the row's last
-    place."""
-    sentences, cited, claims, anchored, sections, meeting, listed, _, names, links = row[2]
-    said = [checks.Said(text, tuple(specs), claim) for text, specs, claim in listed]
-    sources = checks.cited_paths(said)
+def _figures(record: PageRecord, root: Path, raw: dict[str, checks.RawFile], expected: dict[str, str],
+             cache: PageCache) -> Figures:
+    """A page's figures from its record. Unless the record holds what its anchors gave for the raw files as
+    they are, they are checked against raw/ now, and what they gave kept in the record."""
+    read = record.read
+    assert read is not None
+    sources = checks.cited_paths(read.said)
     for path in sources:
         if path not in raw:
             raw[path] = checks.RawFile(root, path, expected.get(path))
     state = hashlib.sha256(repr([(p, raw[p].sha256, expected.get(p)) for p in sources]).encode()).hexdigest()
-    checked_now = not (isinstance(row[3], list) and len(row[3]) == 5 and row[3][0] == state)
-    if checked_now:
-        anchors, holding = checks.anchors_holding(said, raw)
-        checked, stated = checks.specifics_stated(said, raw, names)
-        row[3] = [state, anchors, holding, checked, stated]
-    _, anchors, holding, checked, stated = row[3]
-    return Figures(sentences=sentences, sentences_cited=cited, claims=claims, claims_anchored=anchored,
-                   anchors=anchors, anchors_holding=holding, checked=checked, specifics_stated=stated,
-                   sections=sections, sections_in_layout=meeting, links=links), checked_now
+    if record.checked is None or record.checked.state != state:
+        anchors, holding = checks.anchors_holding(read.said, raw)
+        checked, stated = checks.specifics_stated(read.said, raw, read.names)
+        record.checked = AnchorsChecked(state, anchors, holding, checked, stated)
+        cache.changed = True
+    done = record.checked
+    return Figures(sentences=read.sentences, sentences_cited=read.cited, claims=read.claims,
+                   claims_anchored=read.anchored, anchors=done.anchors, anchors_holding=done.holding,
+                   checked=done.checked, specifics_stated=done.stated, sections=read.sections,
+                   sections_in_layout=read.in_layout, links=read.links)
 
 
 def refusals(sources: Mapping[str, CompiledEntry], composed: dict[str, dict[str, Any]]) -> Refusals:
@@ -259,16 +279,3 @@ def _the_page(rows: list[PageRow], wanted: str) -> list[PageRow]:
             return [row]
     raise UsageError(f"no subject page is named '{wanted}'",
                      hint="give a page's path (entities/acme.md), its file name or its title")
-
-
-def _cache_key(schema: Schema) -> str:
-    # a page's figures depend on the page and on the layouts SCHEMA.md declares
-    layouts = sorted((kind, list(sections)) for kind, sections in schema.layouts.items())
-    return hashlib.sha256(f"{FORMAT}|{__version__}|{layouts}".encode()).hexdigest()
-
-
-def _cached_rows(root: Path, key: str) -> dict[str, Any]:
-    data = read_cache_json(root, EVAL_PAGES)
-    if data is None or data.get("key") != key or not isinstance(data.get("pages"), dict):
-        return {}
-    return data["pages"]
