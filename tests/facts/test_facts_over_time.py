@@ -474,15 +474,15 @@ def test_an_interval_that_is_the_sources_own_date_is_its_date_not_a_claim_to_pro
 
     from wikic.facts.intervals import checked_claim
     from wikic.vault.formats.claims import Claim
+    from wikic.vault.formats.mentions import ClaimMeta
 
     claim = Claim("c0000aaaa", "Brightline is a sync service for local-first apps.", ())
-    quote_years: list[str] = []
     refused: list[str] = []
     # the model copied the source's frontmatter date into valid_from: dropped without a refusal
-    kept = checked_claim(claim, {"seen": "2026-08-15", "from": "2026-08-15", "years": quote_years},
+    kept = checked_claim(claim, ClaimMeta(seen="2026-08-15", valid_from="2026-08-15", years=()),
                          dt.date(2026, 12, 1), refused)
     assert refused == [] and kept.valid_from is None
     # another date the quote does not state is still refused
-    checked_claim(claim, {"seen": "2026-08-15", "from": "2019", "years": quote_years}, dt.date(2026, 12, 1), refused)
+    checked_claim(claim, ClaimMeta(seen="2026-08-15", valid_from="2019", years=()), dt.date(2026, 12, 1), refused)
     assert refused == ["'Brightline is a sync service for local-first apps.': from 2019 is not stated by its quote "
                        "(no 2019 in it)"]

@@ -14,7 +14,7 @@ from wikic.compile.mentions import Mentions
 from wikic.ingest.compiled import Compiled
 from wikic.vault import state
 from wikic.vault.formats.conversations import ConversationTables, read_conversations
-from wikic.vault.formats.mentions import ClaimRow, MemoryRow, RelationRow, read_mentions
+from wikic.vault.formats.mentions import ClaimMeta, ClaimRow, MemoryRow, RelationRow, read_mentions
 from wikic.vault.formats.set_aside import SetAside, read_set_aside, write_set_aside
 from wikic.vault.formats.sources import read_sources, text_copies, write_sources
 
@@ -54,14 +54,14 @@ def test_the_mentions_ledger_reads_as_typed_rows_and_is_written_back_byte_for_by
     ledger = Mentions.load(tmp_path)
     hnsw = ledger.items["entity:hnsw"]
     assert (hnsw.name, hnsw.aliases, hnsw.kind_detail) == ("HNSW", ("Hierarchical NSW",), "algorithm")
-    assert hnsw.sources[A].facts[1] == ClaimRow("HNSW was published in 2016.", f"{A}:L4-L5", {
-        "seen": "2026-01-02", "via": "frontmatter", "from": "2016", "years": ["2016"]})
+    assert hnsw.sources[A].facts[1] == ClaimRow("HNSW was published in 2016.", f"{A}:L4-L5", ClaimMeta(
+        seen="2026-01-02", via="frontmatter", valid_from="2016", years=("2016",)))
     assert hnsw.sources[A].relations == (RelationRow("is used by", "Chroma", f"{A}:L6"),)
     assert hnsw.sources[B].memories == (MemoryRow("persona", "The user prefers HNSW.", f"{B}:L9", 0.7, "2026-01-03"),)
     concept = ledger.items["concept:vector-search"]
     assert concept.kind_detail is None  # an entry written before the ledger kept it stays without it
     assert concept.sources[A].sections == (
-        ("Overview", (ClaimRow("Vector search finds neighbours.", f"{A}:L8", {"by": "sentence"}),)),
+        ("Overview", (ClaimRow("Vector search finds neighbours.", f"{A}:L8", ClaimMeta(by="sentence")),)),
         ("Uses", (ClaimRow("It ranks passages.", f"{A}:L9"),)),  # a row of two, as an early ledger has it
     )
     state.state_path(tmp_path, state.MENTIONS).unlink()
@@ -86,8 +86,25 @@ def test_a_malformed_row_of_the_mentions_ledger_is_left_out_and_the_rest_loads(t
     assert sorted(items) == ["concept:vector-search", "entity:hnsw", "entity:rows"]
     rows = items["entity:rows"]
     assert list(rows.sources) == [A]
-    assert rows.sources[A].facts == (ClaimRow("Rows has a claim.", f"{A}:L1", {}),)
+    assert rows.sources[A].facts == (ClaimRow("Rows has a claim.", f"{A}:L1", ClaimMeta()),)
     assert rows.sources[A].relations == () and rows.sources[A].memories == ()
+
+
+def test_a_claims_bookkeeping_reads_as_typed_fields_and_what_it_does_not_know_is_written_back() -> None:
+    row = ["Acme ran on PostgreSQL.", f"{A}:L2", {"seen": "2026-01-02", "via": "frontmatter", "from": 2019,
+                                                 "to": "2024-03", "years": ["2019", "2024"], "replaces": "c1234abcd",
+                                                 "weight": 0.5}]
+    claim = ClaimRow.from_json(row)
+    assert claim is not None and claim.meta is not None
+    assert (claim.meta.seen, claim.meta.valid_from, claim.meta.valid_to, claim.meta.years, claim.meta.replaces) == (
+        "2026-01-02", None, "2024-03", ("2019", "2024"), "c1234abcd")
+    assert claim.meta.others == {"from": 2019, "weight": 0.5}  # of another type, or unknown: kept as read
+    assert claim.to_json() == row
+    odd = ClaimRow.from_json(["Odd.", f"{A}:L3", "no object"])
+    assert odd is not None and odd.meta == ClaimMeta() and odd.to_json() == ["Odd.", f"{A}:L3", {}]
+    bare = ClaimRow.from_json(["Bare.", f"{A}:L4"])
+    assert bare is not None and bare.meta is None and bare.carried == ClaimMeta()
+    assert bare.to_json() == ["Bare.", f"{A}:L4"]
 
 
 COMPILED: dict[str, Any] = {

@@ -197,18 +197,17 @@ class PageWriter:
         the interval and pairing the source states when they hold up (a refusal is recorded with its
         reason; the claim itself is written either way)."""
         today = self.compiler.setting.today
-        meta = dict(claim.carried)
+        meta = claim.carried
         linked, _ = linkify(clean_text(claim.text), self.link_names, skip={me})
         citation = Citation(
             self.compiler.disk.cite(claim.anchor),
-            _day(meta.get("seen")) or today,
-            meta.get("via") or VIA_CAPTURED,
-            BY_SENTENCE if meta.get("by") == BY_SENTENCE else None,
+            _day(meta.seen) or today,
+            meta.via or VIA_CAPTURED,
+            BY_SENTENCE if meta.by == BY_SENTENCE else None,
         )
         dated = checked_claim(Claim(claim_id(linked), linked, (citation,)), meta, today, self.result.rejected)
-        replaces = meta.get("replaces")
-        topic = self._pairing(path, dated, str(replaces)) if replaces else None
-        said = section or (meta.get("section") if isinstance(meta.get("section"), str) else None)
+        topic = self._pairing(path, dated, meta.replaces) if meta.replaces else None
+        said = section or meta.section
         return NewClaim(said or "", linked, citation, dated.valid_from, dated.valid_to, topic)
 
     def _pairing(self, path: str, claim: Claim, replaces: str) -> str | None:

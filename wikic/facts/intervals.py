@@ -12,10 +12,11 @@ import datetime as dt
 import re
 import unicodedata
 from dataclasses import replace
-from typing import Any, Protocol
+from typing import Protocol
 
 from wikic.vault.formats.claims import BY_SENTENCE, Claim
 from wikic.vault.formats.dates import first_day, partial
+from wikic.vault.formats.mentions import ClaimMeta
 
 _YEAR = re.compile(r"(?<!\d)(\d{4})(?!\d)")
 
@@ -39,33 +40,29 @@ class Observed(Protocol):
     def extracted(self) -> bool: ...
 
 
-def claim_meta(fact: Observed) -> dict[str, Any]:
-    """What a compiled claim carries besides its text and anchor (kept in the mentions ledger as JSON)."""
-    meta: dict[str, Any] = {}
-    if fact.seen is not None:
-        meta["seen"] = fact.seen.isoformat()
-    if fact.via:
-        meta["via"] = fact.via
-    if fact.extracted:
-        meta["by"] = BY_SENTENCE
-    for key, value in (("from", fact.valid_from), ("to", fact.valid_to), ("replaces", fact.replaces)):
-        if value:
-            meta[key] = value
-    if fact.valid_from or fact.valid_to:
-        meta["years"] = sorted(set(_YEAR.findall(unicodedata.normalize("NFKC", fact.quote))))
-    return meta
+def claim_meta(fact: Observed) -> ClaimMeta:
+    """What a compiled claim carries besides its text and anchor (kept in the mentions ledger)."""
+    stated = bool(fact.valid_from or fact.valid_to)
+    return ClaimMeta(
+        seen=fact.seen.isoformat() if fact.seen is not None else None,
+        via=fact.via or None,
+        by=BY_SENTENCE if fact.extracted else None,
+        valid_from=fact.valid_from or None,
+        valid_to=fact.valid_to or None,
+        replaces=fact.replaces or None,
+        years=tuple(sorted(set(_YEAR.findall(unicodedata.normalize("NFKC", fact.quote))))) if stated else None,
+    )
 
 
 NOT_A_DATE = "is not a date (YYYY, YYYY-MM or YYYY-MM-DD)"  # the end of a refusal's reason; the report counts them
 
 
-def checked_claim(claim: Claim, meta: dict[str, Any], today: dt.date, refused: list[str]) -> Claim:
+def checked_claim(claim: Claim, meta: ClaimMeta, today: dt.date, refused: list[str]) -> Claim:
     """`claim` with the interval `meta` states, when it holds up; each refusal is appended to `refused`."""
     said = f"'{claim.text[:80]}'"
     stated: dict[str, str | None] = {}
-    for key in ("from", "to"):
-        raw = meta.get(key)
-        if raw in (None, ""):
+    for key, raw in (("from", meta.valid_from), ("to", meta.valid_to)):
+        if not raw:
             stated[key] = None
             continue
         value = partial(raw)
@@ -74,10 +71,10 @@ def checked_claim(claim: Claim, meta: dict[str, Any], today: dt.date, refused: l
         elif first_day(value) > today:
             refused.append(f"{said}: {key} {value} is in the future")
             value = None
-        elif "years" in meta and value[:4] not in meta["years"]:
+        elif meta.years is not None and value[:4] not in meta.years:
             # the source's own date (its frontmatter's, copied by the model) is when the claim was seen, which
             # the claim carries already: not a date the claim asserts, so nothing to refuse
-            if not (key == "from" and str(meta.get("seen", "")).startswith(value)):
+            if not (key == "from" and (meta.seen or "").startswith(value)):
                 refused.append(f"{said}: {key} {value} is not stated by its quote (no {value[:4]} in it)")
             value = None
         stated[key] = value

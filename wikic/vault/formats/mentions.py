@@ -7,7 +7,9 @@ each source said of it, typed, read from and written to the file's JSON in this 
 What a source said of an entity is {"facts": [claim, ...], "relations": [[relation, target, anchor], ...]} and,
 when it remembered something of it, "memories": [[kind, text, anchor, importance, day], ...]; of a concept,
 {"sections": {heading: [claim, ...]}}. A claim is [text, anchor, meta]: meta is what the claim carries besides
-its text and anchor (`facts.intervals.claim_meta`: the day seen, the interval stated, the claim it replaces).
+its text and anchor (`ClaimMeta`, made by `facts.intervals.claim_meta`: the day seen, the interval stated, the
+claim it replaces), {"seen": day, "via": how, "by": "sentence", "from": date, "to": date, "replaces": claim,
+"years": [the years its quote states]}, each key there only when it says something.
 
 The compiler keeps and changes the ledger (`wikic/compile/mentions.py`); the hubs and the briefing read it.
 A row of another shape is left out as the file is read (the ledger is wikic's: nothing else writes it).
@@ -17,14 +19,51 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from wikic.vault.formats.fields import is_str, split_known
 from wikic.vault.formats.memory_items import KINDS
 from wikic.vault.state import MENTIONS, read_ledger, write_ledger
 
 LEDGER_KEY = "mentions"  # the map the file holds, beside its version
+
+
+@dataclass(frozen=True, slots=True)
+class ClaimMeta:
+    """What a claim carries besides its text and anchor (None: it does not say). The interval and the pairing
+    are the model's proposal, checked as the claim is written (`facts.intervals.checked_claim`)."""
+
+    seen: str | None = None  # the day its source was seen (ISO)
+    via: str | None = None  # how that day is known (the source's frontmatter, its capture...)
+    by: str | None = None  # "sentence": the source's own sentence, found by code
+    valid_from: str | None = None  # "from": the start of the interval it states
+    valid_to: str | None = None  # "to": its end
+    replaces: str | None = None  # the claim it replaces
+    years: tuple[str, ...] | None = None  # the years its quote states, kept where it states an interval
+    section: str | None = None  # the section it belongs in (a row of an early ledger)
+    others: Mapping[str, Any] = field(default_factory=dict)  # keys not read above, as the file has them
+
+    @classmethod
+    def from_json(cls, value: Mapping[str, Any]) -> ClaimMeta:
+        known, others = split_known(value, _META)
+        if "years" in known:
+            known["years"] = tuple(known["years"])
+        return cls(**{_META_AS.get(key, key): v for key, v in known.items()}, others=others)
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = dict(self.others)
+        for key in _META:
+            value = getattr(self, _META_AS.get(key, key))
+            if value is not None:
+                out[key] = list(value) if key == "years" else value
+        return out
+
+
+_META = {"seen": is_str, "via": is_str, "by": is_str, "from": is_str, "to": is_str, "replaces": is_str,
+         "years": lambda v: isinstance(v, list) and all(isinstance(y, str) for y in v), "section": is_str}
+_META_AS = {"from": "valid_from", "to": "valid_to"}  # the JSON keys whose field is named otherwise
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,22 +73,24 @@ class ClaimRow:
 
     text: str
     anchor: str
-    meta: Mapping[str, Any] | None = None
+    meta: ClaimMeta | None = None
 
     @classmethod
     def from_json(cls, row: Any) -> ClaimRow | None:
         if not isinstance(row, list) or len(row) not in (2, 3) or not all(isinstance(v, str) for v in row[:2]):
             return None
         text, anchor, *meta = row
-        return cls(text, anchor, meta[0] if meta and isinstance(meta[0], dict) else None if not meta else {})
+        if not meta:
+            return cls(text, anchor)
+        return cls(text, anchor, ClaimMeta.from_json(meta[0] if isinstance(meta[0], dict) else {}))
 
     def to_json(self) -> list[Any]:
-        return [self.text, self.anchor] if self.meta is None else [self.text, self.anchor, dict(self.meta)]
+        return [self.text, self.anchor] if self.meta is None else [self.text, self.anchor, self.meta.to_json()]
 
     @property
-    def carried(self) -> Mapping[str, Any]:
+    def carried(self) -> ClaimMeta:
         """The claim's bookkeeping, empty where the row has none."""
-        return self.meta if self.meta is not None else {}
+        return self.meta if self.meta is not None else ClaimMeta()
 
 
 @dataclass(frozen=True, slots=True)
