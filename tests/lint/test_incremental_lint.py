@@ -168,6 +168,8 @@ def test_the_rules_run_in_a_forked_process_keep_their_findings_too(
         return  # no fork here: nothing runs apart
     monkeypatch.setattr(lint_run, "_FORK_RULES_FROM", 1)  # fork the rule process on this small vault too
     frontmatter = vault.root / ".wikic" / kept_findings.cache_name("frontmatter")
+    # no listing: nothing kept is trusted, every page is judged, and the page rules and frontmatter run apart
+    (vault.root / ".wikic" / kept_findings.LISTING).unlink()
     vault.write("entities/cargo.md", subject("Cargo", "[[acme]]\n", tags=["not-in-the-taxonomy"]))
     options = LintOptions(use_cache=True, today=TODAY, jobs=2)
     assert "frontmatter" in lint_run.forked_rules(lint_run._active(options, schema_of(vault.root)), judged=True)
@@ -176,6 +178,7 @@ def test_the_rules_run_in_a_forked_process_keep_their_findings_too(
     kept = frontmatter.read_bytes()
     assert b"not-in-the-taxonomy" in kept
     # the listing vouches for what the forked process kept: the next lint trusts it, and judges only bolt.md
+    # (in this process: with little to judge, nothing runs apart)
     vault.write("entities/bolt.md", subject("Bolt", "[[acme]]\n"))
     assert [f.to_dict() for f in run_lint(vault.root, options).findings] == vault.lint(cache=False)
     assert frontmatter.read_bytes() == kept  # bolt.md's frontmatter findings are what they were: nothing to write

@@ -22,6 +22,7 @@ from wikic import __version__
 from wikic.cli import app
 from wikic.context import VaultContext
 from wikic.lint.render import _gh_escape
+from wikic.lint.rule import KEPT_RULES
 from wikic.lint.run import LintOptions
 
 B = 12  # page(title, body=X): X starts on file line 13
@@ -638,8 +639,7 @@ def test_lint_writes_nothing_but_its_cache(tmp_path: Path, fmt: str) -> None:
         run("lint", str(root), "--format", fmt, "--strict")
     assert snapshot(root) == before
     state = {p for p in snapshot(root, skip_state=False) if p.startswith(".wikic/")}
-    kept = {f".wikic/cache/rule-{rule}.json" for rule in ("broken-wikilink", "frontmatter", "stale-page",
-                                                            "ordinary-name", "unsourced-alias")}
+    kept = {f".wikic/cache/rule-{rule}.json" for rule in KEPT_RULES}
     # the vault has broken links: their "did you mean" names
     assert state == {".wikic/cache/lint-report.json", ".wikic/cache/parse-cache.jsonl", ".wikic/cache/page-rules.json",
                      ".wikic/cache/close-names.json", ".wikic/cache/lint-files", *kept}

@@ -39,3 +39,6 @@ PAGE_RULES = ("no-lead", "repeated-claim", "uncited-sentence", "thin-section", "
 # Every rule that judges one page from the page alone (`rules/_pages.py`): those, and whether its summary
 # still says what its lead says.
 JUDGED_RULES = (*PAGE_RULES, "lead-drift")
+# The rules that keep their findings on each page from one lint to the next (`kept_findings.py`): after a small
+# change they judge only the pages it reaches.
+KEPT_RULES = ("broken-wikilink", "frontmatter", "stale-page", "ordinary-name", "unsourced-alias")

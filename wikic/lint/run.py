@@ -265,7 +265,8 @@ def _run_rules(ctx: Any, active: list[str], jobs: int | None) -> dict[str, list[
     rules = _rules()
     jobs = min(2, os.cpu_count() or 1) if jobs is None else jobs
     forked = forked_rules(active, judged=2 * len(ctx.vault.per_note) >= len(ctx.pages))
-    if jobs <= 1 or not forked or len(ctx.pages) < _FORK_RULES_FROM or not fork_is_safe():
+    if (jobs <= 1 or not forked or len(ctx.pages) < _FORK_RULES_FROM or _incremental(ctx, forked)
+            or not fork_is_safe()):
         return {rule_id: list(rules[rule_id].check(ctx)) for rule_id in active}
     import multiprocessing as mp
 
@@ -280,6 +281,18 @@ def _run_rules(ctx: Any, active: list[str], jobs: int | None) -> dict[str, list[
     finally:
         _FORKED_CONTEXT = None
     return found
+
+
+def _incremental(ctx: Any, rule_ids: list[str]) -> bool:
+    """Whether the rules `rule_ids` have little to judge in this run: few files changed since the last lint,
+    whose listing vouches for the findings each of them that keeps its findings kept (a second process then
+    costs more than it saves)."""
+    from wikic.lint.kept_findings import delta
+    from wikic.lint.rule import KEPT_RULES
+
+    since = delta(ctx) if ctx.cached else None
+    return since is not None and len(since.changed) < _FORK_RULES_FROM and all(
+        rule_id in since.vouched for rule_id in rule_ids if rule_id in KEPT_RULES)
 
 
 def _forked_rules(rule_ids: list[str]) -> tuple[dict[str, list[Finding]], dict[str, str]]:
