@@ -66,11 +66,21 @@ def test_the_names_offered_are_kept_while_the_page_names_are_the_same(tmp_path: 
     cache.write_text(json.dumps(kept), encoding="utf-8")
     edit(root / "entities/beta.md")  # the page with the links: judged again (alpha's edit leaves its findings kept)
     assert hints(root, 3)[1] == "link target 'nothing-like-it' does not exist; did you mean [[beta]]?"
-    # a page added: the names are compared again, and the new one is offered
+    # a page added: a target its name is near (the same first letter, a length within two) is compared again,
+    # and the new name offered; what was offered for the others still holds
     (root / "entities/nothing-like-its.md").write_text(page("Nothing like its"), encoding="utf-8")
     assert hints(root, 4) == [said[0], "link target 'nothing-like-it' does not exist; did you mean "
                                         "[[nothing-like-its]]?"]
-    assert sorted(compared) == ["alpah", "nothing-like-it"]
+    assert compared == ["nothing-like-it"]
+    # and removed: the name offered is no longer offered (no name is near enough now to be compared)
+    (root / "entities/nothing-like-its.md").unlink()
+    assert hints(root, 5) == said
+    # a name near both: both compared again
+    compared.clear()
+    (root / "entities/alpah.md").write_text(page("Alpah"), encoding="utf-8")
+    (root / "entities/nothing-like-its.md").write_text(page("Nothing like its"), encoding="utf-8")
+    hints(root, 6)
+    assert sorted(compared) == ["nothing-like-it"]  # [[alpah]] lands now: it asks for no name
 
 
 def test_a_damaged_cache_is_found_anew_and_no_cache_writes_none(tmp_path: Path, compared: list[str]) -> None:

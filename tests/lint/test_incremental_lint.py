@@ -215,7 +215,7 @@ change = st.one_of(
 )
 
 
-@settings(max_examples=12, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@settings(max_examples=40, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(changes=st.lists(change, min_size=1, max_size=5))
 def test_any_sequence_of_changes_lints_as_a_cold_lint_does(tmp_path_factory: pytest.TempPathFactory,
                                                             changes: list[tuple[str, str, str]]) -> None:

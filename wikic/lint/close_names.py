@@ -13,7 +13,7 @@ from __future__ import annotations
 import difflib
 import hashlib
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping
 from pathlib import Path
 
 from wikic import __version__
@@ -70,13 +70,24 @@ def names_key(stems: Iterable[str]) -> str:
     return digest.hexdigest()
 
 
-def load(root: Path, key: str) -> dict[str, str | None]:
-    """target -> the name offered for it (None: none), as an earlier run with the same page names found."""
+def load(root: Path, key: str, before: tuple[str, Collection[str]] | None = None) -> dict[str, str | None]:
+    """target -> the name offered for it (None: none), as an earlier run with the same page names found.
+    `before`: (the key of the page names before some were added or removed, those names): what an earlier run
+    with those names found, for the targets none of them could be offered for (`near`)."""
     data = read_cache_json(root, CLOSE_NAMES)
-    close = data.get("close") if data is not None and data.get("key") == key else None
+    found = data.get("key") if data is not None else None
+    close = data.get("close") if data is not None and (found == key or (before and found == before[0])) else None
     if not isinstance(close, dict):
         return {}
-    return {t: n for t, n in close.items() if isinstance(t, str) and (n is None or isinstance(n, str))}
+    changed = () if found == key or before is None else before[1]
+    return {t: n for t, n in close.items() if isinstance(t, str) and (n is None or isinstance(n, str))
+            and not any(near(name, t) for name in changed)}
+
+
+def near(name: str, target: str) -> bool:
+    """Whether `Names.closest(target)` compares `name` with it: the same first letter (folded), and a length
+    within two of the target's. A name added or removed changes nothing for a target it is not near."""
+    return abs(len(name) - len(target)) <= 2 and fold_name(name[:1]) == fold_name(target[:1])
 
 
 def save(root: Path, key: str, close: Mapping[str, str | None]) -> None:

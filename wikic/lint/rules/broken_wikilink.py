@@ -13,6 +13,7 @@ title or alias.
 from __future__ import annotations
 
 import posixpath
+from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
@@ -87,10 +88,25 @@ class _Offered:
 def _offered(ctx: LintContext) -> _Offered:
     found: _Offered | None = ctx.__dict__.get("_close_names")
     if found is None:
-        key = close_names.names_key(posixpath.basename(page)[:-3] for page in ctx.pages) if ctx.cached else None
-        known = close_names.load(ctx.vault.root, key) if key is not None else {}
+        stems = [posixpath.basename(page)[:-3] for page in ctx.pages]
+        key = close_names.names_key(stems) if ctx.cached else None
+        known = close_names.load(ctx.vault.root, key, _names_before(ctx, stems)) if key is not None else {}
         found = ctx.__dict__["_close_names"] = _Offered(dict(known), known, key)
     return found
+
+
+def _names_before(ctx: LintContext, stems: list[str]) -> tuple[str, list[str]] | None:
+    """(the key of the page names before the pages added or removed since the last lint, their names): the
+    names an earlier run offered for targets none of those is near still hold."""
+    since = kept_findings.delta(ctx)
+    if since is None or not since.moved:
+        return None
+    added = [posixpath.basename(p)[:-3] for p in since.added if ctx.is_page(p)]
+    removed = [posixpath.basename(p)[:-3] for p in since.removed if ctx.is_page(p)]
+    before = Counter(stems)
+    before.subtract(added)
+    before.update(removed)
+    return close_names.names_key(before.elements()), [*added, *removed]
 
 
 def _keep_close_names(ctx: LintContext) -> None:

@@ -18,7 +18,9 @@ from typing import TYPE_CHECKING, Any
 from wikic.lint import kept_findings
 from wikic.lint.context import LintContext
 from wikic.lint.finding import Finding
+from wikic.lint.kept_findings import Delta
 from wikic.vault.frontmatter import unwrap_link
+from wikic.vault.resolved_cache import may_reach, reachable_names
 from wikic.vault.state import SOURCES, state_file
 
 if TYPE_CHECKING:
@@ -59,7 +61,16 @@ def stale(ctx: LintContext) -> Iterator[Finding]:
     yield from kept_findings.each_page(
         ctx, "stale-page", ctx.pages, lambda path: _page(ctx, path, folder_types),
         reads=lambda path: _reads(ctx, path, folder_types),
-        again=lambda delta, _: [p for p in ctx.pages if _query(p, folder_types)] if delta.moved else (), also=kept)
+        again=lambda delta, _: _landing_anew(ctx, delta, folder_types), also=kept)
+
+
+def _landing_anew(ctx: LintContext, delta: Delta, folder_types: dict[str, str]) -> list[str]:
+    """The query pages whose links may land elsewhere since files were added or removed (they are judged by
+    the pages they land on)."""
+    if not delta.moved:
+        return []
+    names = reachable_names(delta.added | delta.removed)
+    return [p for p in ctx.pages if _query(p, folder_types) and may_reach(ctx.vault.notes[p], names)]
 
 
 def _query(path: str, folder_types: dict[str, str]) -> bool:
