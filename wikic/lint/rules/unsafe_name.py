@@ -20,6 +20,12 @@ from wikic.vault.slug import WINDOWS_RESERVED
 
 _UNSAFE = re.compile(r"[#^\[\]|\\:*?\"<>%]")
 _SUPERSCRIPTS = str.maketrans("¹²³", "123")  # Windows reads COM¹ as COM1 (and no other superscript)
+# A path no part of which can be reported is told by one search of it: no character links break on, no part
+# that starts with a space or ends with a space or a dot, none that starts as a device name does (most paths).
+_MAYBE = re.compile(
+    rf"{_UNSAFE.pattern}|(?:^|/) |[ .](?:/|$)|(?:^|/)(?:{'|'.join(sorted({n[:3] for n in WINDOWS_RESERVED}))})",
+    re.IGNORECASE,
+)
 
 
 def windows_device(part: str) -> str | None:
@@ -31,6 +37,8 @@ def windows_device(part: str) -> str | None:
 
 def unsafe_name(ctx: LintContext) -> Iterator[Finding]:
     for path in sorted(ctx.vault.files):
+        if not _MAYBE.search(path):
+            continue
         for part in path.split("/"):
             bad = sorted(set(_UNSAFE.findall(part)))
             if bad:
