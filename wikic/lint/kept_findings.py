@@ -198,11 +198,15 @@ def each_page(
                 if isinstance(readers, list) else []
             if left:
                 read_by[name] = left
+        was: dict[str, set[str]] = {}  # name -> the pages kept as reading it (a set: one look-up a page)
         for page, names in now.items():
             for name in sorted(names):
-                readers = read_by.setdefault(name, [])
+                readers = was.get(name)
+                if readers is None:
+                    listed = kept_reads.get(name)
+                    readers = was[name] = set(filter(_is_text, listed)) if isinstance(listed, list) else set()
                 if page not in readers:
-                    readers.append(page)
+                    read_by.setdefault(name, []).append(page)
     dirty = dirty or read_by != kept_reads or any(page not in seen for page in kept)
     if trusted and not dirty and data.get("shared") == shared:
         ctx.kept[rule_id] = since.vouched[rule_id] if since is not None else ""
@@ -211,6 +215,10 @@ def each_page(
     encoded = out.encode("utf-8", "surrogatepass")
     write_cache(root, cache_name(rule_id), encoded)
     ctx.kept[rule_id] = _digest_bytes(encoded)
+
+
+def _is_text(value: Any) -> bool:
+    return isinstance(value, str)
 
 
 def _digest_bytes(data: bytes) -> str:

@@ -21,19 +21,26 @@ class Named:
 
 
 def each_named(ctx: LintContext, rule_id: str, judge: Callable[[Named], Iterable[Finding]]) -> Iterator[Finding]:
-    """`judge`'s findings on every named page: judged again only when the page or a source it cites changed
+    """`judge`'s findings on every named page: judged again only when the page or a raw file it cites changed
     (`kept_findings`): a name rule reads nothing else."""
 
     def judge_page(path: str) -> Iterable[Finding]:
         named = named_page(ctx, path)
         return judge(named) if named is not None else ()
 
-    def reads(path: str) -> list[str]:
-        # every source it names, held or not: one added is one more to read
-        given = (ctx.vault.notes[path].frontmatter or {}).get("sources")
-        return [s for s in given if isinstance(s, str)] if isinstance(given, list) else []
+    def citing(delta: kept_findings.Delta, _: bool) -> list[str]:
+        # the pages citing a raw file changed, added or removed (one added is one more to read)
+        raw = {path for path in delta.changed if path.startswith(RAW_DIR + "/")}
+        if not raw:
+            return []
+        out = []
+        for path in ctx.subject_pages:
+            given = (ctx.vault.notes[path].frontmatter or {}).get("sources")
+            if isinstance(given, list) and any(isinstance(s, str) and s in raw for s in given):
+                out.append(path)
+        return out
 
-    yield from kept_findings.each_page(ctx, rule_id, ctx.subject_pages, judge_page, reads=reads)
+    yield from kept_findings.each_page(ctx, rule_id, ctx.subject_pages, judge_page, again=citing)
 
 
 def named_page(ctx: LintContext, path: str) -> Named | None:

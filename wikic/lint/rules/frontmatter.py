@@ -68,15 +68,22 @@ def frontmatter(ctx: LintContext) -> Iterator[Finding]:
     naming = schema.naming_pattern
     yield from kept_findings.each_page(ctx, "frontmatter", ctx.pages,
                                        lambda path: _page(ctx, path, taxonomy, folder_types, naming),
-                                       reads=lambda path: _cited(ctx, path))
+                                       again=lambda delta, _: _citing_moved(ctx, delta))
 
 
-def _cited(ctx: LintContext, path: str) -> list[str]:
-    """The raw files a page cites, folded: whether each exists is what its frontmatter is judged from beside
-    the page itself and SCHEMA.md (`Resolver.exists` ignores case)."""
-    fm = ctx.vault.notes[path].frontmatter
-    listed = fm.get("sources") if fm is not None else None
-    return [fold_name(unwrap_link(s)) for s in listed if isinstance(s, str)] if isinstance(listed, list) else []
+def _citing_moved(ctx: LintContext, delta: kept_findings.Delta) -> list[str]:
+    """The pages citing a raw file added or removed: whether each raw file a page cites exists is what its
+    frontmatter is judged from beside the page itself and SCHEMA.md (`Resolver.exists` ignores case)."""
+    moved = {fold_name(path) for path in delta.added | delta.removed}
+    if not any(path.startswith(RAW_DIR + "/") for path in moved):
+        return []
+    out = []
+    for path in ctx.pages:
+        fm = ctx.vault.notes[path].frontmatter
+        listed = fm.get("sources") if fm is not None else None
+        if isinstance(listed, list) and any(isinstance(s, str) and fold_name(unwrap_link(s)) in moved for s in listed):
+            out.append(path)
+    return out
 
 
 def _page(
