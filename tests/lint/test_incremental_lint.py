@@ -146,6 +146,17 @@ def test_one_page_edited_is_judged_again_with_the_pages_that_read_it_and_no_othe
     assert found == vault.lint(cache=False)
 
 
+def test_a_source_outside_the_listing_is_read_in_every_run(vault: Vault) -> None:
+    hidden = "raw/.drafts/source-d.md"  # a dot-folder: not in the vault's listing, read when a page cites it
+    vault.write(hidden, "---\ntitle: Source D\ncaptured: 2026-01-01\n---\n\n# Source D\n")
+    vault.write("entities/acme.md", subject("Acme", "[[bolt]]\n", sources=[RAW[0], hidden]))
+    assert not any(f["rule"] == "stale-page" for f in vault.same_as_cold())
+    vault.write(hidden, "---\ntitle: Source D\ncaptured: 2026-05-01\n---\n\n# Source D\n")
+    # another page edited too: a vault whose listing is unchanged gets the last report whole
+    vault.write("entities/bolt.md", subject("Bolt", "[[acme]]\n"))
+    assert any(f["rule"] == "stale-page" for f in vault.same_as_cold())
+
+
 def test_findings_are_kept_only_for_the_run_whose_listing_is_kept(vault: Vault) -> None:
     """A kept file of findings from another run than the listing beside it (a run that stopped between the
     two) is not trusted: every page is judged."""

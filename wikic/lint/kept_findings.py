@@ -39,6 +39,9 @@ if TYPE_CHECKING:
     from wikic.vault.load import FileInfo
 
 FORMAT = 1
+# What `reads` names for a file outside the vault's listing (a dot-folder's): no change to it is seen, so the
+# page is judged in every run
+UNLISTED = "\0unlisted"
 LISTING = "cache/lint-files"  # the files the last lint saw, and the digests of the findings it kept
 
 
@@ -162,6 +165,7 @@ def each_page(
             trusted = True
             kept, kept_reads = data["pages"], data["reads"]
             redo.update(since.changed)
+            redo.update(r for r in kept_reads.get(UNLISTED, ()) if isinstance(r, str))
             for path in since.changed:
                 for name in {path, fold_name(path)}:
                     readers = kept_reads.get(name)

@@ -84,6 +84,8 @@ def _reads(ctx: LintContext, path: str, folder_types: dict[str, str]) -> list[st
     fm = ctx.vault.notes[path].frontmatter or {}
     listed = fm.get("sources")
     out = [unwrap_link(s) for s in listed if isinstance(s, str)] if isinstance(listed, list) else []
+    if any(source not in ctx.vault.files for source in out):
+        out.append(kept_findings.UNLISTED)  # `source_date` reads a note outside the listing too
     if _query(path, folder_types):
         cited = fm.get("cited")
         if isinstance(cited, dict):
