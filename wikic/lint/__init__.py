@@ -17,7 +17,13 @@ on an unchanged page is kept in `.wikic/cache/page-rules.json` (`judgements.py`,
 SCHEMA.md, one set of page rules and one version): after one page is edited, the others are not read again.
 The "did you mean" names `broken-wikilink` offers depend on the link's target and the page names alone, so
 they are kept too (`close_names.py`, `.wikic/cache/close-names.json`, for one set of page names and one
-version). `--fix` lints and plans under the vault lock, from
+version; after pages are added or removed, for the targets none of their names is near). The rules that judge
+one page at a time from a few files (`broken-wikilink`, `frontmatter`, `stale-page`, `ordinary-name`,
+`unsourced-alias`: `rule.KEPT_RULES`) keep each page's findings (`kept_findings.py`,
+`.wikic/cache/rule-*.json`), with the listing of the files the run saw (`.wikic/cache/lint-files`): the next
+lint judges again only the pages that changed or that read a file that did (a heading linked into, a raw
+source cited, where a link lands after a file was added or removed). `--fix` lints and plans under the vault
+lock, from
 the vault as it is then, and hands the repairs to `pages` (through the journal), so it never writes over
 what a concurrent ingest or saved answer just wrote.
 """
