@@ -331,6 +331,7 @@ class IngestSettings(_Section):
     chunk_tokens: int = Field(6000, ge=200, le=MAX_TOKENS)
     chunk_overlap_tokens: int = Field(200, ge=0, le=MAX_TOKENS // 2)
     review: bool = False  # every run's changes become a proposal a person reviews (`wikic review`)
+    judge: bool = False  # the model judges each claim and composed sentence before it is written (`compile/judge.py`)
 
     @field_validator("chunk_overlap_tokens")
     @classmethod

@@ -378,7 +378,8 @@ def test_a_word_of_the_subjects_own_name_is_no_talk_of_the_page() -> None:
     assert _refusal(sentence, [claim], {claim.id}, ("Quillstore",)) == ABOUT_THE_PAGE
 
 
-def test_a_judged_run_keeps_out_what_the_judge_refuses_and_counts_it_by_its_verdict(tmp_path: Path) -> None:
+@pytest.mark.parametrize("asked", ["flag", "setting"])
+def test_a_judged_run_keeps_out_what_the_judge_refuses_and_counts_it_by_its_verdict(tmp_path: Path, asked: str) -> None:
     sentences = [("Quillstore keeps the whole database in a single file and allows one writer at a time.",
                   ["Quillstore keeps", "Quillstore allows"])]
     composing = _model(sentences)
@@ -395,7 +396,11 @@ def test_a_judged_run_keeps_out_what_the_judge_refuses_and_counts_it_by_its_verd
 
         return {"verdicts": [{"index": int(n), "verdict": verdict(s), "words": s[:20]} for n, s in listed]}
 
-    root, report = _run(tmp_path, FakeLLM().respond_with(reply), judge=True)
+    if asked == "setting":  # `[ingest] judge = true` in wikic.toml, no option given
+        init_wiki(tmp_path / "wiki", min_references=1)
+        with (tmp_path / "wiki" / "wikic.toml").open("a", encoding="utf-8") as toml:
+            toml.write("\n[ingest]\njudge = true\n")
+    root, report = _run(tmp_path, FakeLLM().respond_with(reply), **({"judge": True} if asked == "flag" else {}))
     [source] = report.sources
     assert source.dropped == {"judged contradicted": 1}  # the claim, counted by the judge's verdict
     text = (root / "entities/quillstore.md").read_text(encoding="utf-8")

@@ -110,11 +110,12 @@ def register(app: typer.Typer) -> None:
                               "is (default: [ingest] review)."),
         ] = None,
         judge: Annotated[
-            bool,
-            typer.Option("--judge", help="The model judges each claim against its quote, and each composed "
-                                         "sentence against its claims, before they are written; one it finds "
-                                         "unsupported or contradicted is kept out."),
-        ] = False,
+            bool | None,
+            typer.Option("--judge/--no-judge", help="The model judges each claim against its quote, and each "
+                                                    "composed sentence against its claims, before they are "
+                                                    "written; one it finds unsupported or contradicted is kept "
+                                                    "out (default: [ingest] judge)."),
+        ] = None,
         json_output: Annotated[bool, typer.Option("--json", help="Print the report as JSON.")] = False,
     ) -> None:
         """Compile sources into wiki pages through any OpenAI-compatible model.

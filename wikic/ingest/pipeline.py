@@ -100,8 +100,9 @@ class IngestOptions:
     index_after: bool = True  # bring the search index up to date after writing (a review's shadow: never)
     keep_plans: bool = False  # keep each source's anchored plan in the report (a review keeps them)
     # the model judges each anchored claim against its quote, and each composed sentence against its claims,
-    # before they are written: one it finds unsupported or contradicted is kept out (`compile/judge.py`)
-    judge: bool = False
+    # before they are written: one it finds unsupported or contradicted is kept out (`compile/judge.py`);
+    # None: as `[ingest] judge` says
+    judge: bool | None = None
     # each source's anchored plan, by raw path, compiled instead of asking the model (an accepted proposal's)
     plans: Mapping[str, ExtractionResult] | None = None
     gate: Gate | None = None  # what is kept out of each plan (None: what the vault's rejections name)
@@ -385,12 +386,14 @@ def _ingest(
     today = options.today or dt.date.today()
     report = IngestReport(dry_run=options.dry_run, estimate=options.estimate,
                           entity_min_references=schema.thresholds["entity_min_references"])
+    if options.judge is None:
+        options = dataclasses.replace(options, judge=settings.ingest.judge)
     run = _Run(context, options, progress, llm, root, schema, settings, today, report)
     sources, todo = _gather(run)
     composing = (settings.llm.compose if options.compose is None else options.compose) and not run.previewing
     if not todo:
         if not run.previewing:
-            composed = _compose_left(context, report, today, run.llm, judge=options.judge) if composing else []
+            composed = _compose_left(context, report, today, run.llm, judge=bool(options.judge)) if composing else []
             if options.use_palace and options.index_after:
                 _update_palace(context, report, composed, progress)
         return report
@@ -692,7 +695,7 @@ def _after(run: _Run, touched: list[str], run_id: str | None, composing: bool, c
     report = run.report
     if composing and not report.interrupted:
         touched = sorted({*touched, *_compose_left(run.context, report, run.today, run.llm, cache,
-                                                   judge=run.options.judge)})
+                                                   judge=bool(run.options.judge))})
     indexing = run.options.use_palace and run.options.index_after and bool(touched) and not report.interrupted
     lint = None
     if run.options.lint_after and not report.interrupted:
