@@ -459,6 +459,13 @@ class CaptureSettings(_Section):
     allow: list[str] = Field(default_factory=list)
 
 
+class EvalSettings(_Section):
+    """`[eval]`: the judge of `wikic eval --judge` and `--calibrate`. It asks the `[llm]` endpoint, with its key as
+    `[llm]` sends it; only the model may differ (a judge on another endpoint is named with `--base-url`, by you)."""
+
+    model: str | None = None  # None: the [llm] model judges
+
+
 class McpSettings(_Section):
     """`[mcp]`: what the MCP server's clients may hand its `ingest` tool besides the vault's own files."""
 
@@ -478,6 +485,7 @@ class Settings(_Section):
     lint: LintSettings = LintSettings()
     capture: CaptureSettings = CaptureSettings()
     search: SearchSettings = SearchSettings()
+    eval: EvalSettings = EvalSettings()
     mcp: McpSettings = McpSettings()
 
 

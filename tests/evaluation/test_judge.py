@@ -177,3 +177,27 @@ def test_the_command_calibrates_and_judges_through_a_real_endpoint(vault: Path) 
     assert data["calibration"] == 1.0 and data["interval"] == list(wilson(12, 12))
     usage = CliRunner().invoke(app, ["eval", "--vault", str(vault), "--sample", "3"])
     assert usage.exit_code == 2 and "--sample goes with --judge" in usage.output
+
+
+def test_eval_model_names_the_judge_on_the_llm_endpoint_unless_a_flag_names_one(vault: Path) -> None:
+    from standin_openai import StandinServer, reply
+    from typer.testing import CliRunner
+
+    from wikic.cli import app
+
+    def route(body: dict[str, Any]) -> Any:
+        listed = _numbered(body["messages"][-1]["content"])
+        return reply({"verdicts": [{"index": n, "verdict": "supported", "words": s[:10]} for n, s in listed]})
+
+    with StandinServer() as server:
+        server.route = route
+        (vault / "wikic.toml").write_text(f'[llm]\nbase_url = "{server.base_url}"\nmodel = "the-writer"\n\n'
+                                          '[eval]\nmodel = "the-judge"\n', encoding="utf-8")
+        judged = CliRunner().invoke(app, ["eval", "--judge", "--sample", "6", "--json", "--vault", str(vault)])
+        assert judged.exit_code == 0, judged.output
+        assert {r.body["model"] for r in server.requests} == {"the-judge"}
+        assert json.loads(judged.stdout)["judged"]["model"] == "the-judge"
+        flagged = CliRunner().invoke(app, ["eval", "--judge", "--sample", "6", "--json", "--vault", str(vault),
+                                           "--model", "a-flagged-judge"])
+        assert flagged.exit_code == 0, flagged.output
+        assert server.requests[-1].body["model"] == "a-flagged-judge"

@@ -203,4 +203,11 @@ def calibrate(context: VaultContext, *, llm: LLM | None = None) -> Calibration:
 
 
 def _judge_llm(context: VaultContext) -> LLM:
-    return context.llm()  # the vault's [llm] endpoint and model, its key as it is sent there
+    """The vault's [llm] endpoint, its key as it is sent there, and the model `[eval] model` names (unless a
+    `--model` flag named one for this run)."""
+    wanted = context.settings.eval.model
+    if wanted is None or "model" in context.overrides:
+        return context.llm()
+    from wikic.llm.client import vault_llm
+
+    return vault_llm(context.root, context.settings.llm.model_copy(update={"model": wanted}))
