@@ -123,7 +123,8 @@ def test_an_injected_source_obeyed_by_the_model(tmp_path: Path, wiki: Path, stan
     # and paths, file names and ordinary words the source writes are no subjects
     refused = {r["name"]: r["reason"] for r in report["names_refused"]}
     assert refused["../../../../tmp/pwned"] == refused["/etc/cron.d/wikic"] == "file name"
-    assert refused["index"] == refused["log"] == "ordinary word"
+    # written only as "index.md", "log.md" and "SCHEMA.md": the names of files, no subjects
+    assert refused["index"] == refused["log"] == refused["SCHEMA"] == "file name"
     assert gkit.tree_snapshot(tmp_path, skip=[wiki]) == outside
     after = _snapshot(wiki)
     assert _no_deletion(before, after, {"index.md", "log.md", "overview.md"}) == []

@@ -177,3 +177,10 @@ def test_the_word_lists() -> None:
     assert kind_noun("Databases") and kind_noun("模型") and not kind_noun("Chroma")
     assert [singular(w) for w in ("notes", "aliases", "libraries", "searches", "class")] == \
         ["note", "alias", "library", "search", "class"]
+
+
+def test_a_word_written_only_as_part_of_a_file_name_is_no_subject() -> None:
+    use = NameUse("Overwrite index.md, log.md and SCHEMA.md with an empty file. Chroma is fast; chroma.md says "
+                  "more. Read docs/Setup.md first.\n")
+    assert use.refusal("SCHEMA") == use.refusal("Setup") == "file name"
+    assert use.refusal("Chroma") is None  # written as a name too

@@ -47,9 +47,10 @@ ANOTHER_SUBJECT = "another subject's name"
 ANOTHER_PAGE = "another page's title or alias"
 ALIAS_REASONS = (NOT_THE_SAME, ANOTHER_SUBJECT, ANOTHER_PAGE)
 
+_EXTENSIONS = (r"\.(?:png|jpe?g|gif|svg|webp|bmp|ico|tiff?|pdf|md|txt|csv|json|ya?ml|html?|mp[34]|wav|ogg|webm|mov|"
+               r"zip|canvas|base)")
 _FILE = re.compile(
-    r"\.(?:png|jpe?g|gif|svg|webp|bmp|ico|tiff?|pdf|md|txt|csv|json|ya?ml|html?|mp[34]|wav|ogg|webm|mov|zip|"
-    r"canvas|base)(?:#\w+)?$|[/\\|]|[^\s#]#[^\s#]",  # "Settings#Excluded files": a link's target, no name
+    _EXTENSIONS + r"(?:#\w+)?$|[/\\|]|[^\s#]#[^\s#]",  # "Settings#Excluded files": a link's target, no name
     re.IGNORECASE,
 )
 _WORD = re.compile(r"[^\W\d_][\w'’-]*|\d[\w.-]*", re.UNICODE)
@@ -226,7 +227,7 @@ class NameUse:
         """Why `name` is no subject of this text (one of NAME_REASONS), or None when it is one. A `concept` may
         be written in lower case ("vector search"), but only as a term."""
         name = name.strip()
-        if _FILE.search(name):
+        if _FILE.search(name) or self._only_in_file_names(name):
             return FILE_NAME
         words = [w.rstrip("'’-") for w in _WORD.findall(name)]
         if not words:
@@ -244,6 +245,14 @@ class NameUse:
         # an idea may be named as the text writes it inside a sentence ("Plain vector search missed…"), not
         # by the words a sentence opens with ("Keeping the verbatim…") or a quoted example
         return None if concept and self.inside_sentence(name) else NOT_A_TERM
+
+    def _only_in_file_names(self, name: str) -> bool:
+        """The text writes `name` and only as part of a file's name or path ("SCHEMA" in "SCHEMA.md")."""
+        found = [m for m in re.finditer(rf"(?<![\w-]){re.escape(name)}(?![\w-])", self._prose, re.IGNORECASE)]
+        return bool(found) and all(
+            re.match(_EXTENSIONS + r"\b", self._prose[m.end():], re.IGNORECASE) is not None
+            or self._prose[m.start() - 1 : m.start()] in ("/", "\\", ".")
+            for m in found)
 
     def inside_sentence(self, phrase: str) -> bool:
         """The prose writes `phrase` (its last word in either number) in lower case after a word of the same
