@@ -22,6 +22,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from wikic.conversations.sources import FolderTree
+from wikic.vault.formats.set_aside import sha256_of
 from wikic.vault.formats.transcript import Conversation
 from wikic.vault.layout import EXPORTS_DIR, RAW_DIR
 from wikic.vault.paths import make_folder
@@ -32,22 +33,14 @@ TRANSCRIPTS_DIR = f"{RAW_DIR}/transcripts"
 _KEPT_SUFFIXES = (".json", ".jsonl", ".zip", ".txt", ".md", ".log")
 
 
-def file_sha256(path: Path) -> str:
-    digest = hashlib.sha256()
-    with open(path, "rb") as fh:
-        while chunk := fh.read(1 << 20):
-            digest.update(chunk)
-    return digest.hexdigest()
-
-
 def export_sha256(path: Path) -> str:
     """A file's sha256; a folder's: of each file's relative name and sha256, in order."""
     if not path.is_dir():
-        return file_sha256(path)
+        return sha256_of(path)
     digest = hashlib.sha256()
     tree = FolderTree(path)
     for name in tree.names():
-        digest.update(f"{name}\0{file_sha256(path / name)}\n".encode())
+        digest.update(f"{name}\0{sha256_of(path / name)}\n".encode())
     return digest.hexdigest()
 
 

@@ -118,13 +118,18 @@ class SetAside:
                 for rel, entry in self.current().items()]
 
 
-def file_sha256(path: Path) -> str | None:
-    """The sha256 of a regular file's bytes, read in blocks; None when it cannot be read."""
+def sha256_of(path: Path) -> str:
+    """The sha256 of a file's bytes, read in blocks (OSError when it cannot be read)."""
     digest = hashlib.sha256()
+    with open(path, "rb") as fh:
+        while block := fh.read(1 << 20):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def file_sha256(path: Path) -> str | None:
+    """The sha256 of a regular file's bytes; None when it cannot be read."""
     try:
-        with open(path, "rb") as fh:
-            for block in iter(lambda: fh.read(1 << 20), b""):
-                digest.update(block)
+        return sha256_of(path)
     except OSError:
         return None
-    return digest.hexdigest()
