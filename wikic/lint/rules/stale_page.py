@@ -131,26 +131,12 @@ def _page(ctx: LintContext, path: str, folder_types: dict[str, str]) -> Iterator
         # `cited:` (written by query write-back) holds each cited page's content fingerprint: exact where
         # dates are not (same-day ingests, hand edits); pages it covers skip the date comparison below.
         edited, gone, fingerprinted = _cited_changes(ctx, fm.get("cited"))
-        if edited:
-            yield ctx.finding(
-                "stale-page",
-                path,
-                ctx.vault.notes[path].key_lines.get("cited"),
-                (
-                    f"cited page(s) changed since this answer was written: {', '.join(edited[:5])}; "
-                    f"refresh it with `wikic query --refresh {path}`"
-                ),
-            )
-        if gone:
-            yield ctx.finding(
-                "stale-page",
-                path,
-                ctx.vault.notes[path].key_lines.get("cited"),
-                (
-                    f"cited page(s) no longer exist: {', '.join(gone[:5])}; refresh it with `wikic query --refresh "
-                    f"{path}`"
-                ),
-            )
+        for pages, what in ((edited, "changed since this answer was written"), (gone, "no longer exist")):
+            if pages:
+                yield ctx.finding(
+                    "stale-page", path, ctx.vault.notes[path].key_lines.get("cited"),
+                    f"cited page(s) {what}: {', '.join(pages[:5])}; refresh it with `wikic query --refresh {path}`",
+                )
         # `related:` pages (written by query write-back under "See also") are not citations: their
         # changes say nothing about the answer.
         related = {str(p) for p in fm.get("related") or []} if isinstance(fm.get("related"), list) else set()
