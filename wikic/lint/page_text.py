@@ -245,7 +245,11 @@ def _visible(text: str) -> str:
     """`text` without inline comments and a trailing block id, each replaced by spaces (columns stay)."""
     if "<!--" in text or "%%" in text:
         text = replace_comments(text, _spaces)
-    return _BLOCK_ID.sub(lambda m: " " * len(m.group()), text)
+    return _BLOCK_ID.sub(_blanked, text) if "^" in text else text
+
+
+def _blanked(match: re.Match[str]) -> str:
+    return " " * len(match.group())
 
 
 def _sentences(paragraph: list[tuple[int, int, str]], kind: str) -> list[Statement]:
@@ -259,19 +263,20 @@ def _sentences(paragraph: list[tuple[int, int, str]], kind: str) -> list[Stateme
         parts.append(visible)
         at += len(visible) + 1
     joined = "\n".join(parts)
-    anchors = list(ANCHOR.finditer(joined))
+    anchors = list(ANCHOR.finditer(joined)) if "^[" in joined else []
     # the text before each anchor, carried by it, then the text after the last one, carried by none
     ends = [0, *(a.end() for a in anchors)]
     stretches = [(ends[i], a.start(), True) for i, a in enumerate(anchors)] + [(ends[-1], len(joined), False)]
     out: list[Statement] = []
+    wordy = _WORDY.search
     for begin, end, anchored in stretches:
-        spans = [(a, b) for a, b in sentence_spans(joined[begin:end], cased=True)
-                 if _WORDY.search(joined[begin + a : begin + b])]
+        stretch = joined[begin:end] if begin or end < len(joined) else joined
+        spans = [(a, b) for a, b in sentence_spans(stretch, cased=True) if wordy(stretch, a, b)]
         for i, (a, b) in enumerate(spans):
             offset = begin + a
-            row = bisect.bisect_right(starts, offset) - 1
+            row = bisect.bisect_right(starts, offset) - 1 if len(starts) > 1 else 0
             line, column, _ = paragraph[row]
-            out.append(Statement(line, column + offset - starts[row], joined[offset : begin + b],
+            out.append(Statement(line, column + offset - starts[row], stretch[a:b],
                                  anchored and i == len(spans) - 1, kind))
     return out
 

@@ -13,32 +13,51 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+# Each alternative opens with the character it breaks after (a sentence's punctuation, a newline): the regex
+# engine then jumps between those characters instead of trying every offset. The group is the break.
 _BREAK = re.compile(
-    r"(?<=[.!?])\s+"
-    r"|(?<=[.!?][\"'”’)\]])\s+"
-    r"|(?<=[。！？；])[ \t]*"
-    r"|\n[ \t]*\n\s*"
-    r"|\n(?=[ \t]*(?:[-*+#>|]|\d{1,3}[.)][ \t]))"
+    r"[.!?][\"'”’)\]]?(\s+)"
+    r"|[。！？；]([ \t]*)"
+    r"|(\n[ \t]*\n\s*)"
+    r"|(\n)(?=[ \t]*(?:[-*+#>|]|\d{1,3}[.)][ \t]))"
 )
 # Abbreviations whose period is not a sentence's end (folded, without their last period).
 _ABBREVIATIONS = frozenset("e.g i.e cf vs dr mr mrs prof fig approx".split())
 _LAST_WORD = re.compile(r"([^\W\d_][\w.]*)\.[\"'”’)\]]?$")
 _LIST_NUMBER = re.compile(r"(?:^|\n)[ \t]*\d{1,3}\.$")  # "1. first": the number of a list item
+_CLOSERS = frozenset("\"'”’)]")  # what may stand between a sentence's period and the white space after it
+_ABBREVIATION_ENDS = frozenset(word[-1] for word in _ABBREVIATIONS)
 
 
 def sentence_breaks(text: str) -> Iterator[tuple[int, int]]:
     """(end of one sentence, start of the next) for each break in `text`, in order."""
+    return iter(_breaks(text))
+
+
+def _breaks(text: str) -> list[tuple[int, int]]:
+    # Each check below first looks at the characters before the break, which decide whether its pattern can
+    # match at all: most breaks follow a word no abbreviation ends with, and no digit.
+    out: list[tuple[int, int]] = []
+    size = len(text)
     for match in _BREAK.finditer(text):
-        if match.end() == len(text):
+        start, end = match.span(match.lastindex or 0)
+        if end == size:
             continue
-        before = _LAST_WORD.search(text, max(0, match.start() - 12), match.start())
-        if before is not None and before.group(1).casefold() in _ABBREVIATIONS:
-            continue
-        if _LIST_NUMBER.search(text, max(0, match.start() - 8), match.start()):
-            continue
-        if text.startswith("(", match.end()) and "\n" not in text[match.start() : match.end()]:
+        period = start - 1 if text[start - 1 : start] == "." else \
+            start - 2 if text[start - 1 : start] in _CLOSERS and text[start - 2 : start - 1] == "." else -1
+        if period > 0:
+            last = text[period - 1].casefold()[-1:]
+            if last in _ABBREVIATION_ENDS:
+                before = _LAST_WORD.search(text, max(0, start - 12), start)
+                if before is not None and before.group(1).casefold() in _ABBREVIATIONS:
+                    continue
+            elif period == start - 1 and last.isdecimal() and \
+                    _LIST_NUMBER.search(text, max(0, start - 8), start):
+                continue
+        if text.startswith("(", end) and "\n" not in text[start:end]:
             continue  # "... in 2021. (as of 2024-05)": a parenthesis after a sentence belongs to it
-        yield match.start(), match.end()
+        out.append((start, end))
+    return out
 
 
 def sentence_spans(text: str, *, cased: bool = False) -> list[tuple[int, int]]:
@@ -47,14 +66,18 @@ def sentence_spans(text: str, *, cased: bool = False) -> list[tuple[int, int]]:
     abbreviations knows ends nothing before one ("Acme Inc. is based in Oslo", "a U.S. company")."""
     spans: list[tuple[int, int]] = []
     start = 0
-    for end, following in [*sentence_breaks(text), (len(text), len(text))]:
+    breaks = _breaks(text)
+    breaks.append((len(text), len(text)))
+    for end, following in breaks:
         if cased and text[following : following + 1].islower() and "\n" not in text[end:following]:
             continue
-        piece = text[start:end]
-        lead = len(piece) - len(piece.lstrip())
-        trail = len(piece.rstrip())
-        if trail > lead:
-            spans.append((start + lead, start + trail))
+        first, last = start, end
+        while first < last and text[first].isspace():
+            first += 1
+        while last > first and text[last - 1].isspace():
+            last -= 1
+        if last > first:
+            spans.append((first, last))
         start = following
     return spans
 
