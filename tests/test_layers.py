@@ -66,6 +66,8 @@ LAYERS: list[tuple[str, str, set[str]] | str] = [
     ("evaluation", "the quality report: figures checked by code, per page and whole, a score",
      {"__init__", "compile", "context", "errors", "facts", "hubs", "ingest", "lint", "llm", "pages", "progress",
       "settings", "text", "vault"}),
+    ("export", "the wiki outside Obsidian: a static site with each citation's lines at hand",
+     {"__init__", "context", "errors", "evaluation", "hubs", "vault"}),
     ("status", "what the vault holds and how it stands",
      {"context", "conversations", "errors", "evaluation", "lint", "pages", "palace", "review", "settings", "vault"}),
     ("json_schemas", "the JSON schemas shipped in schema/, generated from the models",
@@ -75,9 +77,9 @@ LAYERS: list[tuple[str, str, set[str]] | str] = [
      {"__init__", "context", "errors", "evaluation", "facts", "ingest", "lint", "mcp_tools", "memory", "palace",
       "query", "review", "status", "user_config", "vault"}),
     ("cli", "the command line: each command parses, calls one library function, renders",
-     {"__init__", "context", "conversations", "errors", "evaluation", "facts", "graph_export", "hubs", "ingest",
-      "lint", "mcp_server", "mcp_tools", "memory", "palace", "progress", "query", "review", "status", "user_config",
-      "vault"}),
+     {"__init__", "context", "conversations", "errors", "evaluation", "export", "facts", "graph_export", "hubs",
+      "ingest", "lint", "mcp_server", "mcp_tools", "memory", "palace", "progress", "query", "review", "status",
+      "user_config", "vault"}),
     ("__main__", "python -m wikic", {"cli"}),
 ]
 UNIT_ROWS = [row for row in LAYERS if not isinstance(row, str)]

@@ -143,6 +143,11 @@ class RawFile:
         text = "\n".join(self._lines[cited.start - 1 : cited.end]).strip()
         return text or None
 
+    def holds(self, cited: Cited) -> bool:
+        """Whether an anchor citing `cited` holds: the file is still what was captured and the lines are still
+        there (else the anchor drifted)."""
+        return not self.edited and self.quote(cited) is not None
+
 
 def expected_sha256(ledger: Mapping[str, SourceEntry]) -> dict[str, str]:
     """raw path -> the sha256 the source ledger recorded at capture: of the file, and of the text made from it
@@ -170,7 +175,7 @@ def anchors_holding(statements: Iterable[Said], raw: dict[str, RawFile]) -> tupl
         for spec in statement.cited:
             anchors += 1
             cited, source = _source(spec, raw)
-            if cited is not None and source is not None and not source.edited and source.quote(cited) is not None:
+            if cited is not None and source is not None and source.holds(cited):
                 holding += 1
     return anchors, holding
 

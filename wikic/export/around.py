@@ -1,0 +1,132 @@
+"""What the site shows around a page: its backlinks, the pages of its cluster and the sources that fed it.
+
+Clusters are the overview's groups (`hubs/groups.py`: Louvain communities of the links between subject
+pages, seeded, else the pages' first tags), so the site and `overview.md` group a wiki the same way. A
+page's sources are the raw files its frontmatter lists and those its citations quote, each with the source
+page that describes it when the vault has one.
+"""
+
+from __future__ import annotations
+
+import html
+import posixpath
+from collections import Counter
+from dataclasses import dataclass
+from functools import cached_property
+from typing import TYPE_CHECKING, Any
+
+from wikic.hubs.groups import Group, group_pages
+from wikic.hubs.view import SOURCE_TYPE, listed_sources
+from wikic.vault.load import Vault
+
+if TYPE_CHECKING:
+    from wikic.export.site import Site
+
+CLUSTER_SHOWN = 12  # other pages of its cluster listed on a page (the graph shows them all)
+
+
+@dataclass(frozen=True)
+class Parts:
+    """The lists around one page: `inputs` is what they are made from (for the page's digest)."""
+
+    host: str
+    backlinks: tuple[str, ...]
+    cluster: str  # its label ("" when the page is in none)
+    members: tuple[str, ...]
+    sources: tuple[tuple[str, str | None], ...]  # (raw path, its source page)
+    site: Site
+
+    @property
+    def inputs(self) -> list[Any]:
+        title = self.site.title
+        return [[(p, title(p)) for p in self.backlinks], self.cluster, [(p, title(p)) for p in self.members],
+                [(raw, page, title(page) if page else "") for raw, page in self.sources]]
+
+    def _link(self, path: str, text: str | None = None) -> str:
+        shown = html.escape(self.site.title(path) if text is None else text)
+        return f'<a class="internal" href="{html.escape(self.site.href(self.host, path))}">{shown}</a>'
+
+    def html(self) -> dict[str, str]:
+        backlinks = "".join(f"<li>{self._link(p)}</li>" for p in self.backlinks)
+        members = "".join(f"<li>{self._link(p)}</li>" for p in self.members)
+        sources = []
+        for raw, page in self.sources:
+            shown = self._link(raw, posixpath.basename(raw)) if raw in self.site.outputs else (
+                f'<a class="broken">{html.escape(posixpath.basename(raw))}</a>')
+            sources.append(f"<li>{shown}" + (f" ({self._link(page)})" if page else "") + "</li>")
+        return {
+            "backlinks": f'<ul class="backlinks">{backlinks}</ul>' if backlinks else "",
+            "cluster": (f'<p class="cluster-name">{html.escape(self.cluster)}</p><ul class="cluster">{members}</ul>'
+                        if self.cluster else ""),
+            "sources": f'<ul class="sources">{"".join(sources)}</ul>' if sources else "",
+        }
+
+
+class Around:
+    """The links between the site's notes, and the lists each page shows from them."""
+
+    def __init__(self, site: Site, vault: Vault) -> None:
+        self.site = site
+        self.vault = vault
+
+    @cached_property
+    def outbound(self) -> dict[str, frozenset[str]]:
+        """note -> the other notes of the site it links to (citations aside: they lead to raw sources)."""
+        site = self.site
+        notes = set(site.notes)
+        out: dict[str, frozenset[str]] = {}
+        for path in site.notes:
+            targets = sorted({lk.target for lk in site.note(path).links if lk.target})
+            found = {r.path for r in site.resolver.resolve_all(path, targets)} if targets else set()
+            out[path] = frozenset(t for t in found if t in notes and t != path)
+        return out
+
+    @cached_property
+    def backlinks(self) -> dict[str, list[str]]:
+        found: dict[str, list[str]] = {}
+        for source in self.site.notes:
+            for target in self.outbound[source]:
+                found.setdefault(target, []).append(source)
+        return found
+
+    @cached_property
+    def groups(self) -> list[Group]:
+        site = self.site
+        subjects = [p for p in self.vault.subject_pages if p in site.outputs]
+        members = set(subjects)
+        outbound = {p: frozenset(t for t in self.outbound.get(p, ()) if t in members) for p in subjects}
+        inbound = Counter(t for targets in outbound.values() for t in targets)
+        return group_pages(subjects, outbound, inbound, self._tags,
+                           lambda p: (self.vault.page_type(p) or "note").capitalize() + "s", site.title)
+
+    @cached_property
+    def group_of(self) -> dict[str, int]:
+        return {page: n for n, group in enumerate(self.groups) for page in group.pages}
+
+    @cached_property
+    def source_pages(self) -> dict[str, str]:
+        """raw path -> its source page (the first, in path order, whose `sources` names it)."""
+        out: dict[str, str] = {}
+        for page in self.site.notes:
+            if self.vault.page_type(page) == SOURCE_TYPE:
+                for raw in listed_sources(self.site.note(page).frontmatter or {})[:1]:
+                    out.setdefault(raw, page)
+        return out
+
+    def _tags(self, path: str) -> list[str]:
+        tags = (self.site.note(path).frontmatter or {}).get("tags")
+        if not isinstance(tags, list):
+            return []
+        return [t.strip().lstrip("#").lower() for t in tags if isinstance(t, str) and t.strip()]
+
+    def of(self, path: str) -> Parts:
+        site = self.site
+        backlinks = tuple(sorted(self.backlinks.get(path, []), key=lambda p: (site.title(p).casefold(), p)))
+        n = self.group_of.get(path)
+        group = self.groups[n] if n is not None else None
+        members = tuple(p for p in group.pages if p != path)[:CLUSTER_SHOWN] if group else ()
+        raws = dict.fromkeys([*listed_sources(site.note(path).frontmatter or {}),
+                              *sorted({c.path for c in site.cited(path)})])
+        sources = tuple((raw, self.source_pages.get(raw) if self.source_pages.get(raw) != path else None)
+                        for raw in raws)
+        return Parts(path, backlinks, group.label if group else "", members, sources, site)

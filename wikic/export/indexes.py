@@ -1,0 +1,50 @@
+"""The site's two indexes, each a script that sets a global: a page opened from disk (file://) may load a
+script where it may not fetch a JSON file.
+
+- `assets/search-index.js` sets `WIKIC_SEARCH`: every page's title, aliases, lead and URL (from the site's
+  folder), which the search box filters as you type;
+- `assets/graph-data.js` sets `WIKIC_GRAPH`: the pages as nodes (title, URL, cluster) and the links between
+  them as pairs of node numbers, with the clusters' names; graph.html draws it whole, each page its
+  neighbourhood.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING, Any
+
+from wikic.vault.lead import page_lead
+
+if TYPE_CHECKING:
+    from wikic.export.around import Around
+    from wikic.export.site import Site
+
+
+def _script(name: str, value: Any) -> bytes:
+    text = json.dumps(value, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
+    # U+2028 and U+2029 end a line in older JavaScript, and "</" would close an inline script
+    text = text.replace("\u2028", "\\u2028").replace("\u2029", "\\u2029").replace("</", "<\\/")
+    return f"window.{name} = {text};\n".encode()
+
+
+def search_index(site: Site) -> bytes:
+    entries = []
+    for path in site.notes:
+        fm = site.note(path).frontmatter or {}
+        aliases = fm.get("aliases")
+        entries.append({
+            "t": site.title(path),
+            "a": [a for a in aliases if isinstance(a, str)] if isinstance(aliases, list) else [],
+            "l": page_lead(site.text(path) or ""),
+            "u": site.outputs[path],
+        })
+    return _script("WIKIC_SEARCH", entries)
+
+
+def graph_data(site: Site, around: Around) -> bytes:
+    number = {path: n for n, path in enumerate(site.notes)}
+    nodes = [{"id": path, "t": site.title(path), "u": site.outputs[path], "g": around.group_of.get(path, -1)}
+             for path in site.notes]
+    edges = sorted({(number[s], number[t]) for s in site.notes for t in around.outbound[s]})
+    return _script("WIKIC_GRAPH", {"nodes": nodes, "edges": [list(e) for e in edges],
+                                   "groups": [g.label for g in around.groups]})

@@ -1,0 +1,53 @@
+"""Where each file of the vault lands in the site, and the relative link from one output to another.
+
+A note `entities/chroma.md` is `entities/chroma.html`, `index.md` is `index.html`; a raw source that is text
+is a page of numbered lines, `raw/articles/x.md` at `raw/articles/x.html` and `raw/x.txt` at `raw/x.txt.html`;
+every other file (an image, a PDF) is copied where it was. The site's own files (`assets/`, `graph.html`,
+the manifest) keep their names: a vault file that would land on one, or on an output another file took first,
+is left out and reported. Every link is relative, so the folder opens from disk and from any static host.
+"""
+
+from __future__ import annotations
+
+import posixpath
+from urllib.parse import quote
+
+from wikic.vault.layout import RAW_DIR
+
+ASSETS = "assets"
+GRAPH_PAGE = "graph.html"
+SEARCH_INDEX = f"{ASSETS}/search-index.js"
+GRAPH_DATA = f"{ASSETS}/graph-data.js"
+_RAW = RAW_DIR + "/"
+
+
+def is_raw(path: str) -> bool:
+    return path.startswith(_RAW)
+
+
+def page_output(path: str) -> str:
+    """The HTML page of a note, or of a raw source shown as text."""
+    if path.endswith(".md"):
+        return path[:-3] + ".html"
+    return path + ".html"
+
+
+def site_owned(output: str) -> bool:
+    """Whether `output` is a name the site keeps for its own files."""
+    return output == GRAPH_PAGE or output.startswith(ASSETS + "/")
+
+
+def relative(host_output: str, output: str, anchor: str = "") -> str:
+    """The URL of `output` from the page at `host_output` (both site-relative), with `#anchor` when given."""
+    if output == host_output:
+        url = ""
+    else:
+        url = quote(posixpath.relpath(output, posixpath.dirname(host_output) or "."), safe="/")
+    if anchor:
+        return f"{url}#{quote(anchor, safe='-_.~^')}"
+    return url or quote(posixpath.basename(output))
+
+
+def root_of(host_output: str) -> str:
+    """The relative URL of the site's folder from `host_output`: "" at the top, "../" a folder down."""
+    return "../" * host_output.count("/")

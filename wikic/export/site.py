@@ -1,0 +1,367 @@
+"""`wikic export site DIR`: the vault as a static HTML site, written again only where it changed.
+
+    with VaultContext(root) as context:
+        report = export_site(context, Path("../site"))
+
+Every note becomes a page (`layout.py` names where), with its frontmatter as a properties table, its
+Markdown rendered (`markdown.py`), and around it its backlinks, the pages of its cluster and the sources
+that fed it (`around.py`); every raw source that is text a page of numbered lines; every other file is
+copied. The search index and the link graph are scripts that set a global (`indexes.py`), which a page
+opened from disk can load where it could not fetch a JSON file.
+
+Each output is written from inputs whose digest the manifest in DIR keeps (`manifest.py`): the note's bytes,
+where each of its links lands, what its embeds and citations show, its backlinks, cluster and sources, the
+template and this package's code. A second export renders and writes only the outputs whose digest changed,
+and deletes only the outputs the previous export wrote that no file gives any more.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import html
+import json
+import posixpath
+import time
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from wikic import __version__
+from wikic.errors import VaultError
+from wikic.evaluation.checks import RawFile, expected_sha256
+from wikic.export import layout
+from wikic.export.around import Around
+from wikic.export.indexes import graph_data, search_index
+from wikic.export.manifest import Manifest
+from wikic.export.markdown import Quote, block_anchor, display, heading_ids, render, render_inline
+from wikic.export.target import check_target, inside_vault
+from wikic.export.template import ASSET_FILES, asset, fill, load_template
+from wikic.vault.formats.anchors import Cited, find_anchors
+from wikic.vault.formats.sources import read_sources
+from wikic.vault.layout import IDENTITY_FILE, OVERVIEW_FILE, is_vault
+from wikic.vault.load import Vault, load_vault
+from wikic.vault.model import EMBED, Note
+from wikic.vault.parse import decode, parse_note
+from wikic.vault.paths import read_inside
+from wikic.vault.resolve import Resolver, heading_key
+from wikic.vault.write import write_bytes_atomic
+
+if TYPE_CHECKING:
+    from wikic.context import VaultContext
+
+MAX_EMBED_DEPTH = 3  # an embed inside an embed inside an embed is shown as a link
+# Kept out of the site: who the user is, in their own words, is for their briefings, not for readers; the
+# settings are the tool's, not the wiki's.
+PRIVATE = frozenset({IDENTITY_FILE, "wikic.toml"})
+
+
+@dataclass
+class SiteReport:
+    out_dir: Path
+    written: list[str] = field(default_factory=list)  # outputs written by this export (site-relative)
+    unchanged: int = 0  # outputs whose inputs had not changed: left as they were
+    removed: list[str] = field(default_factory=list)  # outputs of the previous export no file gives any more
+    skipped: list[str] = field(default_factory=list)  # vault files whose output name another file took
+    pages: int = 0
+    sources: int = 0
+    seconds: float = 0.0
+
+    def to_json(self) -> dict[str, Any]:
+        return {"out_dir": str(self.out_dir), "written": self.written, "unchanged": self.unchanged,
+                "removed": self.removed, "skipped": self.skipped, "pages": self.pages, "sources": self.sources,
+                "seconds": round(self.seconds, 3)}
+
+
+def _digest(*parts: Any) -> str:
+    return hashlib.sha256(json.dumps(parts, ensure_ascii=False, default=str).encode("utf-8")).hexdigest()[:32]
+
+
+def _code_digest(template: str) -> str:
+    """What every output depends on: this package's code and assets, the template and wikic's version."""
+    here = Path(__file__).parent
+    sha = hashlib.sha256(f"{__version__}\n{template}".encode())
+    for path in sorted(here.glob("*.py")):
+        sha.update(path.read_bytes())
+    for name in ("site.css", "site.js"):
+        sha.update(asset(name))
+    return sha.hexdigest()[:32]
+
+
+class Site:
+    """The vault as the site sees it: what each file becomes, and where each link lands (the renderer's
+    `Pages`)."""
+
+    def __init__(self, root: Path, vault: Vault, exclude: str | None) -> None:
+        self.root = root
+        self.vault = vault
+        files = [p for p in vault.files if not (exclude and (p == exclude or p.startswith(exclude + "/")))]
+        self.files = files
+        self.resolver = vault.resolver or Resolver(files)
+        self._texts: dict[str, str | None] = {}
+        self._bytes: dict[str, bytes | None] = {}
+        self._parsed: dict[str, Note] = {}
+        self._raw: dict[str, RawFile] = {}
+        self.outputs: dict[str, str] = {}  # vault path -> its output
+        self.skipped: list[str] = []
+        taken: set[str] = set()
+        notes = sorted(p for p in files if p.endswith(".md") and not layout.is_raw(p) and p not in PRIVATE)
+        raws = sorted(p for p in files if layout.is_raw(p))
+        others = sorted(p for p in files if not p.endswith(".md") and not layout.is_raw(p) and p not in PRIVATE)
+        self.raw_pages: set[str] = set()
+        for group in (notes, raws, others):
+            for path in group:
+                text_page = group is notes or (group is raws and self._is_text(path))
+                out = layout.page_output(path) if text_page else path
+                if out in taken or layout.site_owned(out):
+                    self.skipped.append(path)
+                    continue
+                taken.add(out)
+                self.outputs[path] = out
+                if group is raws and text_page:
+                    self.raw_pages.add(path)
+        self.notes = [p for p in notes if p in self.outputs]
+        self.copied = [p for p in (*raws, *others) if p in self.outputs and p not in self.raw_pages]
+
+    # -- files -------------------------------------------------------------------------------------------------
+    def data(self, path: str) -> bytes | None:
+        if path not in self._bytes:
+            try:
+                self._bytes[path] = read_inside(self.root, self.root / path)
+            except (OSError, VaultError):
+                self._bytes[path] = None
+        return self._bytes[path]
+
+    def _is_text(self, path: str) -> bool:
+        if posixpath.splitext(path)[1].lower() in (".png", ".jpg", ".jpeg", ".gif", ".webp", ".pdf", ".zip"):
+            return False
+        return self.raw_file(path).text is not None
+
+    def text(self, path: str) -> str | None:
+        """A note's text (newlines made LF), None when it cannot be read."""
+        if path not in self._texts:
+            data = self.data(path)
+            self._texts[path] = decode(path, data)[0] if data is not None else None
+        return self._texts[path]
+
+    def note(self, path: str) -> Note:
+        """A note parsed: the vault's, or parsed here for the notes lint does not read (log.md, SCHEMA.md)."""
+        found = self.vault.notes.get(path) or self._parsed.get(path)
+        if found is None:
+            found = self._parsed[path] = parse_note(path, self.data(path) or b"")
+        return found
+
+    @cached_property
+    def expected(self) -> dict[str, str]:
+        return expected_sha256(read_sources(self.root))
+
+    def raw_file(self, path: str) -> RawFile:
+        found = self._raw.get(path)
+        if found is None:
+            found = self._raw[path] = RawFile(self.root, path, self.expected.get(path))
+        return found
+
+    def title(self, path: str) -> str:
+        fm = self.note(path).frontmatter or {}
+        title = fm.get("title")
+        if isinstance(title, str) and title.strip():
+            return " ".join(title.split())
+        return posixpath.basename(path)[:-3] if path.endswith(".md") else posixpath.basename(path)
+
+    # -- the renderer's questions ---------------------------------------------------------------------------
+    def resolve(self, source: str, target: str) -> str | None:
+        found = self.resolver.resolve(source, target).path
+        return found if found in self.outputs else None
+
+    def anchor(self, path: str, subpath: str) -> str:
+        """The HTML id a `#subpath` of a link to note `path` reaches ("" when the page has no such place)."""
+        if not subpath or not path.endswith(".md"):
+            return ""
+        if subpath.startswith("^"):
+            return block_anchor(subpath[1:])
+        wanted = heading_key(subpath.rsplit("#", 1)[-1])
+        headings = self.note(path).headings
+        for heading, anchor in zip(headings, heading_ids([h.text for h in headings]), strict=True):
+            if heading_key(heading.text) == wanted:
+                return anchor
+        return ""
+
+    def href(self, host: str, path: str, subpath: str = "") -> str:
+        return layout.relative(self.outputs[host], self.outputs[path], self.anchor(path, subpath))
+
+    def embed(self, host: str, path: str, subpath: str, depth: int) -> str:
+        link = f'<a class="internal" href="{html.escape(self.href(host, path, subpath))}">'
+        title = html.escape(display(self.title(path), subpath, None))
+        text = self.text(path)
+        if depth > MAX_EMBED_DEPTH or text is None:
+            return f"{link}{title}</a>"
+        shown = _part(text, self.note(path), subpath)
+        body = render(shown, self, host=host, source=path, depth=depth)
+        return (f'<div class="embed" data-source="{html.escape(path)}"><div class="embed-title">{link}{title}</a>'
+                f"</div>{body}</div>")
+
+    def quote(self, host: str, cited: Cited) -> Quote:
+        if cited.path not in self.outputs:
+            return Quote(None, None, True)
+        raw = self.raw_file(cited.path)
+        anchor = f"L{cited.start}" if cited.path in self.raw_pages else ""
+        return Quote(layout.relative(self.outputs[host], self.outputs[cited.path], anchor), raw.quote(cited),
+                     not raw.holds(cited))
+
+    # -- what each page depends on ------------------------------------------------------------------------------
+    def links_of(self, path: str) -> list[tuple[str, str, str | None, str]]:
+        """Each link of note `path`: (kind, target as written, where it lands, the href it gets)."""
+        note = self.note(path)
+        out = []
+        for link in note.links:
+            found = self.resolve(path, link.target) if link.target else path
+            out.append((link.kind, link.raw, found, self.href(path, found, link.subpath) if found else ""))
+        return out
+
+    def embedded(self, path: str, depth: int = 1, seen: frozenset[str] = frozenset()) -> list[tuple[str, str]]:
+        """The notes `path` embeds, down to the depth shown, each with the digest of its bytes."""
+        out: list[tuple[str, str]] = []
+        if depth > MAX_EMBED_DEPTH:
+            return out
+        for link in self.note(path).links:
+            if link.kind != EMBED:
+                continue
+            found = self.resolve(path, link.target) if link.target else None
+            if found is None or not found.endswith(".md") or found in seen:
+                continue
+            data = self.data(found) or b""
+            out.append((found, hashlib.sha256(data).hexdigest()))
+            out.extend(self.embedded(found, depth + 1, seen | {path}))
+        return out
+
+    def cited(self, path: str) -> list[Cited]:
+        text = self.text(path) or ""
+        return [cited for _, cited in find_anchors(text)]
+
+
+def _part(text: str, note: Note, subpath: str) -> str:
+    """What an embed of `note` shows: the whole note, the section under its heading `subpath`, or the line of
+    its block `^id`."""
+    if not subpath:
+        return text
+    lines = text.split("\n")
+    if subpath.startswith("^"):
+        block = next((b for b in note.blocks if b.id == subpath[1:]), None)
+        return lines[block.line - 1] if block is not None and block.line <= len(lines) else ""
+    wanted = heading_key(subpath.rsplit("#", 1)[-1])
+    for n, heading in enumerate(note.headings):
+        if heading_key(heading.text) == wanted:
+            end = next((h.line for h in note.headings[n + 1 :] if h.level <= heading.level), len(lines) + 1)
+            return "\n".join(lines[heading.line - 1 : end - 1])
+    return ""
+
+
+def _properties(site: Site, path: str) -> str:
+    fm = site.note(path).frontmatter
+    if not fm:
+        return ""
+    rows = []
+    for key, value in fm.items():
+        rows.append(f'<tr><th>{html.escape(str(key))}</th><td>{_value(site, path, str(key), value)}</td></tr>')
+    return '<table class="properties">\n' + "\n".join(rows) + "\n</table>"
+
+
+def _value(site: Site, path: str, key: str, value: Any) -> str:
+    if isinstance(value, list):
+        return " ".join(_value(site, path, key, item) for item in value)
+    if isinstance(value, dict):
+        return html.escape(json.dumps(value, ensure_ascii=False, default=str))
+    text = str(value) if value is not None else ""
+    if key in ("tags", "tag"):
+        return f'<span class="tag">#{html.escape(text.lstrip("#"))}</span>'
+    if isinstance(value, str) and layout.is_raw(text) and text in site.outputs:
+        return f'<a class="internal" href="{html.escape(site.href(path, text))}">{html.escape(text)}</a>'
+    return render_inline(text, site, host=path, source=path)
+
+
+def _raw_page(site: Site, path: str) -> str:
+    text = site.raw_file(path).text or ""
+    lines = text.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    rows = [f'<div class="line" id="L{n}"><a class="ln" href="#L{n}">{n}</a><span class="lc">{html.escape(line)}'
+            "</span></div>" for n, line in enumerate(lines, 1)]
+    return '<div class="raw-source">\n' + "\n".join(rows) + "\n</div>"
+
+
+def _write(out_dir: Path, rel: str, data: bytes) -> None:
+    write_bytes_atomic(out_dir / rel, data, root=out_dir, durable=False)
+
+
+def export_site(context: VaultContext, out_dir: Path, *, template: Path | None = None,
+                force: bool = False) -> SiteReport:
+    """Write the vault's site into `out_dir` (refused where `target.check_target` says), rewriting only the
+    outputs whose inputs changed since the previous export into it."""
+    started = time.perf_counter()
+    root = context.root
+    schema = context.schema
+    folders = list(schema.folder_types()) if schema.present else []
+    target = check_target(root, out_dir, folders, force=force)
+    page_template = load_template(template)
+    code = _code_digest(page_template)
+    vault = load_vault(root, use_cache=is_vault(root), refresh_cache=False, schema=schema)
+    site = Site(root, vault, inside_vault(root, target))
+    around = Around(site, vault)
+    manifest = Manifest.read(target)
+    report = SiteReport(out_dir=target, skipped=site.skipped, pages=len(site.notes), sources=len(site.raw_pages))
+    site_title = root.name
+    outputs: dict[str, str] = {}  # output -> the digest it was written from
+
+    def emit(rel: str, digest: str, make: Any) -> None:
+        outputs[rel] = digest
+        if manifest.holds(rel, digest) and (target / rel).is_file():
+            report.unchanged += 1
+            return
+        _write(target, rel, make())
+        report.written.append(rel)
+
+    def nav(out: str) -> str:
+        links = [(site.outputs[OVERVIEW_FILE], "Overview")] if OVERVIEW_FILE in site.outputs else []
+        links.append((layout.GRAPH_PAGE, "Graph"))
+        return " ".join(f'<a href="{html.escape(layout.relative(out, to))}">{text}</a>' for to, text in links)
+
+    def page(path: str, kind: str, content: str, properties: str = "", **around_html: str) -> bytes:
+        out = site.outputs[path]
+        values = {"title": html.escape(site.title(path)), "site_title": html.escape(site_title),
+                  "root": layout.root_of(out), "path": html.escape(path), "properties": properties,
+                  "content": content, "kind": kind, "nav": nav(out), **around_html}
+        return fill(page_template, values).encode("utf-8")
+
+    for path in site.notes:
+        data = site.data(path) or b""
+        parts = around.of(path)
+        digest = _digest(code, site_title, hashlib.sha256(data).hexdigest(), site.links_of(path),
+                         site.embedded(path), [(c.spec, site.raw_file(c.path).sha256, site.expected.get(c.path))
+                                               for c in site.cited(path) if c.path in site.outputs],
+                         parts.inputs)
+        emit(site.outputs[path], digest, lambda path=path, parts=parts: page(
+            path, "page", render(site.text(path) or "", site, host=path, source=path), _properties(site, path),
+            **parts.html()))
+    for path in sorted(site.raw_pages):
+        raw = site.raw_file(path)
+        emit(site.outputs[path], _digest(code, site_title, raw.sha256),
+             lambda path=path: page(path, "raw", _raw_page(site, path)))
+    for path in site.copied:
+        info = vault.files[path]
+        emit(site.outputs[path], _digest(info.size, info.mtime_ns), lambda path=path: site.data(path) or b"")
+    for name in ASSET_FILES:
+        data = asset(name)
+        emit(f"{layout.ASSETS}/{name}", hashlib.sha256(data).hexdigest(), lambda data=data: data)
+    for rel, data in ((layout.SEARCH_INDEX, search_index(site)), (layout.GRAPH_DATA, graph_data(site, around))):
+        emit(rel, hashlib.sha256(data).hexdigest(), lambda data=data: data)
+    graph_page = fill(page_template, {
+        "title": "Graph", "site_title": html.escape(site_title), "root": "", "path": "", "kind": "graph",
+        "nav": nav(layout.GRAPH_PAGE),
+        "content": '<h1>Graph</h1>\n<div id="graph" class="graph-full"></div>\n<div id="graph-legend"></div>',
+    }).encode("utf-8")
+    emit(layout.GRAPH_PAGE, hashlib.sha256(graph_page).hexdigest(), lambda: graph_page)
+    report.removed = manifest.remove_stale(target, outputs)
+    manifest.save(target, outputs)
+    report.seconds = time.perf_counter() - started
+    return report
+
