@@ -1,0 +1,231 @@
+"""`wikic export llms DIR`: the wiki for a language model, as the llms.txt proposal (llmstxt.org) lays it out.
+
+`DIR/llms.txt` is the map: the wiki's title as its `#` heading (SCHEMA.md's Domain, else the vault's folder
+name), the opening paragraph of overview.md as its `>` summary, then a `##` section per page type, in
+index.md's order (Entities, Concepts, Comparisons, Queries, Sources), each page one item `- [title](link):
+lead`. `DIR/llms-full.txt` is the same head, then every page's text in the same order: no frontmatter,
+compiler markers, comments or block ids; a citation `^[[[raw/x.md|x.md]] L10-L11]` reads `[source: raw/x.md
+L10-L11]`, a link its text, as a reader of the page sees it (`wikic/text/reader_text.py`).
+
+A link goes where the reader of DIR can follow it: `--site-url URL` makes it `URL/<page>.html`; else a page
+the static site in DIR holds (`wikic export site DIR`) is linked relatively, `entities/chroma.html`; else it
+is the page's path in the vault, `entities/chroma.md`.
+
+Nothing but those two files is written, and only inside DIR, which may not be the vault itself nor lie in its
+page folders, `raw/` or `.wikic/`.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import quote
+
+from wikic.context import VaultContext
+from wikic.errors import UsageError, VaultError
+from wikic.hubs.overview import domain
+from wikic.pages.index_file import section_title
+from wikic.text.code_spans import outside_code
+from wikic.text.reader_text import reader_text
+from wikic.vault.comments import replace_comments
+from wikic.vault.formats.anchors import find_anchors
+from wikic.vault.formats.claims import strip_claim_meta
+from wikic.vault.frontmatter import split_page
+from wikic.vault.layout import OVERVIEW_FILE, RAW_DIR, STATE_DIR, is_vault
+from wikic.vault.lead import lead_of, plain_line
+from wikic.vault.load import Vault, load_vault
+from wikic.vault.paths import read_text_inside
+from wikic.vault.write import write_atomic
+
+LLMS_FILE = "llms.txt"
+FULL_FILE = "llms-full.txt"
+NOTE_CHARS = 300  # of a page's lead beside its link
+
+# an Obsidian block id ending a line (`^c1a2b3c4`, `^my-para`): an anchor for links, no words of the page
+_BLOCK_ID = re.compile(r"(?:^|[ \t]+)\^[A-Za-z0-9-]+[ \t]*$", re.MULTILINE)
+# where a citation waits while the rest of its line is read as its reader sees it (private-use characters:
+# no Markdown reads them, and a page's own are dropped first)
+_HELD = re.compile("\ue000(\\d+)\ue001")
+_COMMENTED = "\ue002"  # what a comment leaves on its lines while they are read
+_BLANKS = re.compile(r"\n{3,}")
+_HEADING = re.compile(r"^#{1,6}[ \t]")
+
+
+@dataclass
+class LlmsReport:
+    out: Path
+    written: list[str]  # the files written, as paths
+    pages: dict[str, int]  # page type -> how many pages were listed
+    links: str  # what the links lead to: "site-url", "site" or "vault"
+    skipped: dict[str, str] = field(default_factory=dict)  # page -> why its text could not be read
+
+    @property
+    def total(self) -> int:
+        return sum(self.pages.values())
+
+
+def export_llms(context: VaultContext, out: Path, *, site_url: str | None = None) -> LlmsReport:
+    """Write `out/llms.txt` and `out/llms-full.txt` for the vault of `context` (see the module docstring).
+    UsageError, before anything is read, for an `out` the vault keeps its own files in."""
+    root = context.root
+    out = checked_out_dir(context, out)
+    vault = load_vault(root, use_cache=is_vault(root), refresh_cache=False, schema=context.schema)
+    head = _head(root, vault)
+    link, links = _linker(out, site_url)
+    listing: list[str] = []
+    full: list[str] = []
+    counts: dict[str, int] = {}
+    skipped: dict[str, str] = {}
+    for kind, paths in _by_kind(vault).items():
+        listing.append(f"## {section_title(kind)}\n")
+        counts[kind] = len(paths)
+        for path in paths:
+            text = _read(root, path, skipped)
+            data, body = split_page(text)
+            title = _title(data, path)
+            note = lead_of(data, body, limit=NOTE_CHARS)
+            note = "" if note == title else note  # a page with no lead is led by its title: said already
+            target = link(path)
+            listing.append(f"- [{_label(title)}]({target})" + (f": {note}" if note else ""))
+            full.append(_full_page(body, title, target))
+        listing.append("")
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        write_atomic(out / LLMS_FILE, head + "\n".join(listing).rstrip("\n") + "\n", root=out)
+        write_atomic(out / FULL_FILE, head + "\n".join(full).rstrip("\n") + "\n", root=out)
+    except OSError as exc:
+        raise UsageError(f"cannot write into {out}: {exc.strerror or exc}",
+                         hint="give a folder you may write") from exc
+    return LlmsReport(out, [str(out / LLMS_FILE), str(out / FULL_FILE)], counts, links, skipped)
+
+
+def checked_out_dir(context: VaultContext, out: Path) -> Path:
+    """`out` made absolute, or UsageError when it is the vault itself or lies where the vault keeps its own
+    files (a page folder, `raw/`, `.wikic/`): an export there would be read back as the vault's."""
+    real_root = os.path.realpath(context.root)
+    real = os.path.realpath(Path(out).expanduser())
+    if os.path.exists(real) and not os.path.isdir(real):
+        raise UsageError(f"cannot export into {out}: it is a file", hint="give a folder")
+    if real == real_root:
+        raise UsageError(f"refusing to export into {out}: it is the vault itself",
+                         hint="give a folder outside the vault, or one of its own (e.g. site/)")
+    owned = [RAW_DIR, STATE_DIR, *context.schema.page_folders.values()]
+    for folder in owned:
+        mine = os.path.join(real_root, folder)
+        if real == mine or real.startswith(os.path.join(mine, "")):
+            raise UsageError(f"refusing to export into {out}: it is inside the vault's {folder}/",
+                             hint=f"wikic keeps the vault's own files in {folder}/: give a folder outside the "
+                                  "vault, or one of its own (e.g. site/)")
+    return Path(real)
+
+
+# -- the parts ----------------------------------------------------------------------------------------------
+
+
+def _head(root: Path, vault: Vault) -> str:
+    """The title and the summary the two files open with."""
+    title = domain(vault.schema) or root.resolve().name
+    head = f"# {' '.join(title.split())}\n\n"
+    summary = _overview_summary(root) if OVERVIEW_FILE in vault.notes else ""
+    return head + (f"> {summary}\n\n" if summary else "")
+
+
+def _overview_summary(root: Path) -> str:
+    """overview.md's first paragraph (what the wiki covers, how much it holds), as one line of plain text."""
+    try:
+        text = read_text_inside(root, root / OVERVIEW_FILE, errors="replace") or ""
+    except (OSError, VaultError):
+        return ""
+    _, body = split_page(text)
+    body = replace_comments(body, lambda width: "", across_lines=True)
+    for paragraph in re.split(r"\n[ \t]*\n", body):
+        said = "\n".join(line for line in paragraph.split("\n") if not _HEADING.match(line.lstrip()))
+        if said.strip():
+            return plain_line(said)
+    return ""
+
+
+def _by_kind(vault: Vault) -> dict[str, list[str]]:
+    """The pages by type, the types in SCHEMA.md's order (index.md's), then any other."""
+    order = list(vault.schema.page_folders)
+    found: dict[str, list[str]] = {}
+    for path in vault.pages:
+        found.setdefault(vault.page_type(path) or "note", []).append(path)
+    ranked = sorted(found, key=lambda kind: (order.index(kind) if kind in order else len(order), kind))
+    return {kind: found[kind] for kind in ranked}
+
+
+def _read(root: Path, path: str, skipped: dict[str, str]) -> str:
+    try:
+        return read_text_inside(root, root / path, errors="replace") or ""
+    except (OSError, VaultError) as exc:
+        skipped[path] = exc.message if isinstance(exc, VaultError) else (exc.strerror or str(exc))
+        return ""
+
+
+def _title(data: dict[str, object] | None, path: str) -> str:
+    title = (data or {}).get("title")
+    if isinstance(title, str) and title.strip():
+        return " ".join(title.split())
+    return path.rsplit("/", 1)[-1][:-3]
+
+
+def _label(title: str) -> str:
+    """A title as a Markdown link's text: its brackets escaped, so it closes where it should."""
+    return re.sub(r"([\\\[\]])", r"\\\1", title)
+
+
+def _linker(out: Path, site_url: str | None) -> tuple[Callable[[str], str], str]:
+    """How a page is linked, and what that is ("site-url", "site", "vault")."""
+    if site_url:
+        base = site_url.rstrip("/")
+        return (lambda path: f"{base}/{quote(path[:-3])}.html"), "site-url"
+    if (out / "index.html").is_file():
+        def to_site(path: str) -> str:
+            page = path[:-3] + ".html"
+            return quote(page) if (out / page).is_file() else quote(path)
+        return to_site, "site"
+    return quote, "vault"
+
+
+def _full_page(body: str, title: str, link: str) -> str:
+    """A page's text for llms-full.txt: its title heading (one is added when it has none), a line with its
+    link, then what its reader sees."""
+    text = reader_text_of(body).strip("\n")
+    first, _, rest = text.partition("\n")
+    if first.startswith("# "):
+        return f"{first}\n\nLink: {link}\n{rest}".rstrip("\n") + "\n"
+    return f"# {title}\n\nLink: {link}\n\n{text}".rstrip("\n") + "\n"
+
+
+def reader_text_of(body: str) -> str:
+    """A page's body as its reader sees it, without what only tools read: compiler markers, the claims'
+    bookkeeping, comments (`<!-- -->`, `%% %%`) and block ids; each citation as `[source: raw/x.md L10-L11]`,
+    each link as its text."""
+    body = re.sub("[\ue000-\ue002]", "", body)
+    body = strip_claim_meta(body)
+    lines = []
+    for line in replace_comments(body, lambda width: _COMMENTED, across_lines=True).split("\n"):
+        if _COMMENTED in line:
+            line = line.replace(_COMMENTED, "")
+            if not line.strip():
+                continue  # a line that held only markers or comments goes, not only its text
+        lines.append(line.rstrip())  # what a comment ended the line with leaves no trailing space
+    body = _BLOCK_ID.sub("", "\n".join(lines))
+    held: list[str] = []
+
+    def hold(part: str) -> str:
+        pieces: list[str] = []
+        done = 0
+        for match, cited in find_anchors(part):
+            held.append(f"[source: {cited.path} {cited.lines}]")
+            pieces += (part[done : match.start()], f"\ue000{len(held) - 1}\ue001")
+            done = match.end()
+        return "".join(pieces) + part[done:]
+
+    body = reader_text(outside_code(body, hold))
+    body = _HELD.sub(lambda m: held[int(m.group(1))], body)
+    return _BLANKS.sub("\n\n", body)
