@@ -34,9 +34,9 @@ from wikic.vault.comments import replace_comments
 from wikic.vault.formats.anchors import find_anchors
 from wikic.vault.formats.claims import strip_claim_meta
 from wikic.vault.frontmatter import split_page
-from wikic.vault.layout import OVERVIEW_FILE, RAW_DIR, STATE_DIR, is_vault
+from wikic.vault.layout import OVERVIEW_FILE, RAW_DIR, STATE_DIR
 from wikic.vault.lead import lead_of, plain_line
-from wikic.vault.load import Vault, load_vault
+from wikic.vault.load import Vault, walk
 from wikic.vault.paths import read_text_inside
 from wikic.vault.write import write_atomic
 
@@ -72,7 +72,8 @@ def export_llms(context: VaultContext, out: Path, *, site_url: str | None = None
     UsageError, before anything is read, for an `out` the vault keeps its own files in."""
     root = context.root
     out = checked_out_dir(context, out)
-    vault = load_vault(root, use_cache=is_vault(root), refresh_cache=False, schema=context.schema)
+    files, _ = walk(root)  # the pages' texts are read once, here: no parse of the whole vault first
+    vault = Vault(root=root, schema=context.schema, files=files, notes={})
     head = _head(root, vault)
     link, links = _linker(out, site_url)
     listing: list[str] = []
@@ -129,7 +130,7 @@ def _head(root: Path, vault: Vault) -> str:
     """The title and the summary the two files open with."""
     title = domain(vault.schema) or root.resolve().name
     head = f"# {' '.join(title.split())}\n\n"
-    summary = _overview_summary(root) if OVERVIEW_FILE in vault.notes else ""
+    summary = _overview_summary(root) if OVERVIEW_FILE in vault.files else ""
     return head + (f"> {summary}\n\n" if summary else "")
 
 
@@ -152,8 +153,10 @@ def _by_kind(vault: Vault) -> dict[str, list[str]]:
     """The pages by type, the types in SCHEMA.md's order (index.md's), then any other."""
     order = list(vault.schema.page_folders)
     found: dict[str, list[str]] = {}
-    for path in vault.pages:
-        found.setdefault(vault.page_type(path) or "note", []).append(path)
+    for path in sorted(vault.files):
+        kind = vault.page_type(path)
+        if kind is not None:
+            found.setdefault(kind, []).append(path)
     ranked = sorted(found, key=lambda kind: (order.index(kind) if kind in order else len(order), kind))
     return {kind: found[kind] for kind in ranked}
 
