@@ -8,6 +8,7 @@ import os
 import re
 import shutil
 from pathlib import Path
+from typing import Any
 
 import pytest
 from testkit import make_vault, page
@@ -15,6 +16,7 @@ from testkit import make_vault, page
 from wikic.context import VaultContext
 from wikic.errors import UsageError
 from wikic.export.llms import FULL_FILE, LLMS_FILE, LlmsReport, export_llms
+from wikic.export.site import export_site
 from wikic.vault.layout import PAGE_FOLDERS
 
 REPO = Path(__file__).resolve().parents[2]
@@ -28,7 +30,7 @@ def example(tmp_path: Path) -> Path:
     return dest
 
 
-def _export(root: Path, out: Path, **kwargs: str) -> LlmsReport:
+def _export(root: Path, out: Path, **kwargs: Any) -> LlmsReport:
     with VaultContext(root) as context:
         return export_llms(context, out, **kwargs)
 
@@ -130,7 +132,7 @@ def test_links_lead_to_the_site_in_the_same_folder_or_at_its_url(example: Path, 
     (out / "entities").mkdir(parents=True)
     (out / "index.html").write_text("<html></html>", encoding="utf-8")
     (out / "entities" / "chroma.html").write_text("<html></html>", encoding="utf-8")
-    report = _export(example, out)
+    report = _export(example, out, force=True)
     listing = (out / LLMS_FILE).read_text(encoding="utf-8")
     assert report.links == "site"
     assert "- [Chroma](entities/chroma.html): " in listing
@@ -167,8 +169,37 @@ def test_a_folder_of_the_vaults_own_is_allowed(example: Path) -> None:
     assert (example / "site" / LLMS_FILE).is_file()
 
 
+def test_a_folder_of_a_persons_files_is_refused_unless_forced(example: Path, tmp_path: Path) -> None:
+    out = tmp_path / "docs"
+    out.mkdir()
+    (out / "notes.txt").write_text("mine", encoding="utf-8")
+    with pytest.raises(UsageError, match="holds files that no export of wikic wrote"):
+        _export(example, out)
+    assert sorted(p.name for p in out.iterdir()) == ["notes.txt"]
+    _export(example, out, force=True)
+    assert sorted(p.name for p in out.iterdir()) == [FULL_FILE, LLMS_FILE, "notes.txt"]
+    assert (out / "notes.txt").read_text(encoding="utf-8") == "mine"
+
+
+def test_an_earlier_llms_export_and_a_site_share_a_folder_in_either_order(example: Path, tmp_path: Path) -> None:
+    first = tmp_path / "llms-first"
+    _export(example, first)
+    _export(example, first)  # its own files are an export's, not a person's
+    with VaultContext(example) as context:
+        export_site(context, first)  # nor are they to the site
+    assert (first / "entities" / "chroma.html").is_file()
+    assert _export(example, first).links == "site"
+    second = tmp_path / "site-first"
+    with VaultContext(example) as context:
+        export_site(context, second)
+    report = _export(example, second)
+    listing = (second / LLMS_FILE).read_text(encoding="utf-8")
+    assert report.links == "site" and "- [Chroma](entities/chroma.html): " in listing
+    assert "](entities/" in listing and ".md)" not in listing  # every page has its page in the site
+
+
 def test_a_file_given_as_the_folder_is_refused(example: Path, tmp_path: Path) -> None:
     (tmp_path / "taken").write_text("mine", encoding="utf-8")
-    with pytest.raises(UsageError, match="it is a file"):
+    with pytest.raises(UsageError, match="it is not a folder"):
         _export(example, tmp_path / "taken")
     assert (tmp_path / "taken").read_text(encoding="utf-8") == "mine"

@@ -11,13 +11,13 @@ A link goes where the reader of DIR can follow it: `--site-url URL` makes it `UR
 the static site in DIR holds (`wikic export site DIR`) is linked relatively, `entities/chroma.html`; else it
 is the page's path in the vault, `entities/chroma.md`.
 
-Nothing but those two files is written, and only inside DIR, which may not be the vault itself nor lie in its
-page folders, `raw/` or `.wikic/`.
+Nothing but those two files is written, and only inside DIR, which `target.py` checks as it checks a site's:
+not the vault, nor inside its page folders, `raw/` or `.wikic/`, nor a folder of a person's files (unless
+`--force`); a site's folder, or one holding an earlier llms export, is fine.
 """
 
 from __future__ import annotations
 
-import os
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -26,6 +26,8 @@ from urllib.parse import quote
 
 from wikic.context import VaultContext
 from wikic.errors import UsageError, VaultError
+from wikic.export.layout import page_output
+from wikic.export.target import LLMS_FILES, check_target
 from wikic.hubs.overview import domain
 from wikic.pages.index_file import section_title
 from wikic.text.code_spans import outside_code
@@ -34,14 +36,13 @@ from wikic.vault.comments import replace_comments
 from wikic.vault.formats.anchors import find_anchors
 from wikic.vault.formats.claims import strip_claim_meta
 from wikic.vault.frontmatter import split_page
-from wikic.vault.layout import OVERVIEW_FILE, RAW_DIR, STATE_DIR
+from wikic.vault.layout import OVERVIEW_FILE
 from wikic.vault.lead import lead_of, plain_line
 from wikic.vault.load import Vault, walk
 from wikic.vault.paths import read_text_inside
 from wikic.vault.write import write_atomic
 
-LLMS_FILE = "llms.txt"
-FULL_FILE = "llms-full.txt"
+LLMS_FILE, FULL_FILE = LLMS_FILES
 NOTE_CHARS = 300  # of a page's lead beside its link
 
 # an Obsidian block id ending a line (`^c1a2b3c4`, `^my-para`): an anchor for links, no words of the page
@@ -67,13 +68,15 @@ class LlmsReport:
         return sum(self.pages.values())
 
 
-def export_llms(context: VaultContext, out: Path, *, site_url: str | None = None) -> LlmsReport:
+def export_llms(context: VaultContext, out: Path, *, site_url: str | None = None, force: bool = False) -> LlmsReport:
     """Write `out/llms.txt` and `out/llms-full.txt` for the vault of `context` (see the module docstring).
-    UsageError, before anything is read, for an `out` the vault keeps its own files in."""
+    UsageError, before anything is read, for an `out` that `target.check_target` refuses: where the vault
+    keeps its own files, or a folder of a person's files (unless `force`)."""
     root = context.root
-    out = checked_out_dir(context, out)
+    schema = context.schema
+    out = check_target(root, out, list(schema.folder_types()) if schema.present else [], force=force)
     files, _ = walk(root)  # the pages' texts are read once, here: no parse of the whole vault first
-    vault = Vault(root=root, schema=context.schema, files=files, notes={})
+    vault = Vault(root=root, schema=schema, files=files, notes={})
     head = _head(root, vault)
     link, links = _linker(out, site_url)
     listing: list[str] = []
@@ -101,26 +104,6 @@ def export_llms(context: VaultContext, out: Path, *, site_url: str | None = None
         raise UsageError(f"cannot write into {out}: {exc.strerror or exc}",
                          hint="give a folder you may write") from exc
     return LlmsReport(out, [str(out / LLMS_FILE), str(out / FULL_FILE)], counts, links, skipped)
-
-
-def checked_out_dir(context: VaultContext, out: Path) -> Path:
-    """`out` made absolute, or UsageError when it is the vault itself or lies where the vault keeps its own
-    files (a page folder, `raw/`, `.wikic/`): an export there would be read back as the vault's."""
-    real_root = os.path.realpath(context.root)
-    real = os.path.realpath(Path(out).expanduser())
-    if os.path.exists(real) and not os.path.isdir(real):
-        raise UsageError(f"cannot export into {out}: it is a file", hint="give a folder")
-    if real == real_root:
-        raise UsageError(f"refusing to export into {out}: it is the vault itself",
-                         hint="give a folder outside the vault, or one of its own (e.g. site/)")
-    owned = [RAW_DIR, STATE_DIR, *context.schema.page_folders.values()]
-    for folder in owned:
-        mine = os.path.join(real_root, folder)
-        if real == mine or real.startswith(os.path.join(mine, "")):
-            raise UsageError(f"refusing to export into {out}: it is inside the vault's {folder}/",
-                             hint=f"wikic keeps the vault's own files in {folder}/: give a folder outside the "
-                                  "vault, or one of its own (e.g. site/)")
-    return Path(real)
 
 
 # -- the parts ----------------------------------------------------------------------------------------------
@@ -185,10 +168,10 @@ def _linker(out: Path, site_url: str | None) -> tuple[Callable[[str], str], str]
     """How a page is linked, and what that is ("site-url", "site", "vault")."""
     if site_url:
         base = site_url.rstrip("/")
-        return (lambda path: f"{base}/{quote(path[:-3])}.html"), "site-url"
+        return (lambda path: f"{base}/{quote(page_output(path))}"), "site-url"
     if (out / "index.html").is_file():
         def to_site(path: str) -> str:
-            page = path[:-3] + ".html"
+            page = page_output(path)
             return quote(page) if (out / page).is_file() else quote(path)
         return to_site, "site"
     return quote, "vault"

@@ -4,8 +4,9 @@ files, before anything is written.
 A site is written into a folder of its own. Inside the vault's page folders, `raw/` or `.wikic/` its pages
 would be read back as the vault's own notes (and `raw/` never changes), at the vault's root it would lie
 among the notes, and a folder holding the vault would take the site's `entities/` over the vault's. A folder
-that holds files and no earlier export's manifest is someone's: refused unless `--force`, and even then only
-files the export writes are replaced (none is ever deleted but those an earlier export wrote).
+that holds files, and neither an earlier site's manifest nor only what `wikic export llms` wrote, is someone's:
+refused unless `--force`, and even then only files the export writes are replaced (none is ever deleted but
+those an earlier export wrote).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from wikic.vault.layout import RAW_DIR, STATE_DIR
 from wikic.vault.paths import within
 
 MANIFEST = ".wikic-site.json"  # in the export's folder: what an earlier export wrote, and from what
+LLMS_FILES = ("llms.txt", "llms-full.txt")  # what `wikic export llms` writes, beside a site or alone
 
 
 def check_target(root: Path, out_dir: Path, page_folders: list[str], *, force: bool) -> Path:
@@ -45,7 +47,7 @@ def check_target(root: Path, out_dir: Path, page_folders: list[str], *, force: b
                          hint="give a folder, new or empty or one an earlier export wrote")
     if os.path.isdir(target) and not force and not (target / MANIFEST).is_file():
         try:
-            held = next(iter(os.scandir(target)), None)
+            held = next((entry for entry in os.scandir(target) if entry.name not in LLMS_FILES), None)
         except OSError as exc:
             raise UsageError(f"cannot read {shown}: {exc.strerror}", hint="give a folder you may write") from None
         if held is not None:
