@@ -154,6 +154,10 @@ USAGE_ERRORS = [
     ("export site {file} --vault {vault}", "it is not a folder"),
     ("export site {plain} --vault {vault}", "it holds files that no export of wikic wrote"),
     ("export site out --template {missing}/page.html --vault {vault}", "cannot read the page template"),
+    ("export llms --vault {vault}", "Missing argument 'DIR'"),
+    ("export llms {vault}/raw/llms --vault {vault}", "it is inside raw/ (the raw sources)"),
+    ("export llms {plain} --vault {vault}", "it holds files that no export of wikic wrote"),
+    ("export llms out --site-url wiki.example.org --vault {vault}", "--site-url wiki.example.org is not a web address"),
     ("nope", "No such command 'nope'"),
     ("--bogus", "No such option: --bogus"),
 ]
@@ -216,7 +220,7 @@ def test_every_command_refuses_an_unknown_option_a_missing_vault_and_a_file_as_v
 ) -> None:
     args = {"facts": " Acme", "hooks install": " codex", "hooks uninstall": " codex", "search": " x",
             "query": " x", "ingest": " {note}", "review show": " x", "review accept": " x",
-            "review reject": " x", "export site": " out"}.get(name, "")
+            "review reject": " x", "export site": " out", "export llms": " out"}.get(name, "")
     assert_usage_error(run(f"{name}{args} --no-such-option", places), "No such option: --no-such-option")
     if name == "init":  # init makes its folder: only a file in its place is refused
         assert_usage_error(run("init --vault {file}", places), "exists and is not a folder")
@@ -229,7 +233,7 @@ def test_every_command_refuses_an_unknown_option_a_missing_vault_and_a_file_as_v
 def test_with_json_an_error_is_also_json_on_stdout(places: dict[str, str], name: str) -> None:
     args = {"facts": " Acme", "hooks install": " codex", "hooks uninstall": " codex", "search": " x",
             "query": " x", "ingest": " {note}", "init": " {file}", "review show": " x", "review accept": " x",
-            "review reject": " x", "export site": " out"}.get(name, "")
+            "review reject": " x", "export site": " out", "export llms": " out"}.get(name, "")
     where = "" if name == "init" else " --vault {missing}"
     shown = "exists and is not a folder" if name == "init" else "vault folder does not exist"
     assert_usage_error(run(f"{name}{args}{where} --json", places), shown, json_output=True)

@@ -4,6 +4,7 @@ those two files, in DIR, and DIR may not be where the vault keeps its own files.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -12,7 +13,9 @@ from typing import Any
 
 import pytest
 from testkit import make_vault, page
+from typer.testing import CliRunner
 
+from wikic.cli import app
 from wikic.context import VaultContext
 from wikic.errors import UsageError
 from wikic.export.llms import FULL_FILE, LLMS_FILE, LlmsReport, export_llms
@@ -203,3 +206,24 @@ def test_a_file_given_as_the_folder_is_refused(example: Path, tmp_path: Path) ->
     with pytest.raises(UsageError, match="it is not a folder"):
         _export(example, tmp_path / "taken")
     assert (tmp_path / "taken").read_text(encoding="utf-8") == "mine"
+
+
+def _cli(*args: str) -> Any:
+    result = CliRunner().invoke(app, ["export", "llms", *args])
+    assert result.exception is None or isinstance(result.exception, SystemExit), repr(result.exception)
+    return result
+
+
+def test_the_command_writes_the_files_and_refuses_with_exit_2(example: Path, tmp_path: Path) -> None:
+    result = _cli(str(tmp_path / "out"), "--vault", str(example))
+    assert result.exit_code == 0, result.output
+    assert "llms.txt and llms-full.txt written (19 pages; links lead to the vault's pages)" in result.output
+    assert (tmp_path / "out" / LLMS_FILE).is_file()
+    result = _cli(str(tmp_path / "out"), "--vault", str(example), "--json", "--site-url", "https://w.example/")
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.output)["links"] == "site-url"
+    result = _cli(str(example / "raw"), "--vault", str(example))
+    assert result.exit_code == 2
+    assert "Error: refusing to export into" in result.output and "raw/" in result.output
+    result = _cli(str(tmp_path / "out"), "--vault", str(example), "--site-url", "wiki.example.org")
+    assert result.exit_code == 2 and "is not a web address" in result.output

@@ -1,4 +1,4 @@
-"""`wikic export site DIR`: the wiki as files to read outside Obsidian."""
+"""`wikic export site DIR` and `wikic export llms DIR`: the wiki as files to read outside Obsidian."""
 
 from __future__ import annotations
 
@@ -17,7 +17,10 @@ _HELP = """Export the wiki to read it where Obsidian is not.
 with no network at view time: every page, the raw sources with line numbers,
 each citation's quoted lines on hover, backlinks, clusters, search and a graph.
 
-Example: wikic export site ../wiki-site
+`llms DIR` writes llms.txt and llms-full.txt (llmstxt.org): the wiki for a
+language model, every page with its lead, then every page's text.
+
+Example: wikic export site ../wiki-site && wikic export llms ../wiki-site
 """
 
 # `out_dir: OutDir`: the folder an export writes into, which every export command takes first.
@@ -67,3 +70,43 @@ def register(app: typer.Typer) -> None:
             + (f", {len(report.removed)} removed" if report.removed else "")
             + f" ({report.pages} pages, {report.sources} raw sources) in {report.seconds:.1f} s")
         say(f"open {report.out_dir / 'index.html'}")
+
+    @export_app.command("llms", cls=HelpCommand)
+    @translate_errors
+    def llms_command(
+        out_dir: OutDir,
+        vault: VaultDir = None,
+        site_url: Annotated[
+            str | None,
+            typer.Option("--site-url", metavar="URL", help="Where the site is published: each page is linked as "
+                                                           "URL/<page>.html."),
+        ] = None,
+        force: Annotated[
+            bool, typer.Option("--force", help="Write into a folder that holds other files (none is deleted).")
+        ] = False,
+        json_output: Annotated[bool, typer.Option("--json", help="Print what was written as JSON.")] = False,
+    ) -> None:
+        """Write llms.txt and llms-full.txt into DIR: the wiki for a language model (llmstxt.org).
+
+        llms.txt: the wiki's title, its overview, then every page under its type with its lead and link.
+        llms-full.txt: every page's text as its reader sees it, each citation as [source: raw/x.md L10-L11].
+        A page is linked to URL/<page>.html with --site-url, to its page of a site exported into DIR, else
+        to its path in the vault.
+
+        Example: wikic export llms ../wiki-site --site-url https://wiki.example.org
+        """
+        from wikic.context import VaultContext
+        from wikic.export.llms import export_llms
+
+        with VaultContext(resolve_vault(vault)) as context:
+            report = export_llms(context, out_dir, site_url=site_url, force=force)
+        if json_output:
+            say_json(report.to_json())
+            return
+        say(f"{report.out}: llms.txt and llms-full.txt written ({report.total} pages; links lead to "
+            f"{_LEADS_TO[report.links]})")
+        for path, why in sorted(report.skipped.items()):
+            say(f"  {path}: listed without its text ({why})")
+
+
+_LEADS_TO = {"site-url": "the published site", "site": "the site in that folder", "vault": "the vault's pages"}

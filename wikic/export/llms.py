@@ -22,7 +22,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from urllib.parse import quote
+from urllib.parse import quote, urlsplit
 
 from wikic.context import VaultContext
 from wikic.errors import UsageError, VaultError
@@ -67,6 +67,10 @@ class LlmsReport:
     def total(self) -> int:
         return sum(self.pages.values())
 
+    def to_json(self) -> dict[str, object]:
+        return {"out_dir": str(self.out), "written": self.written, "pages": self.pages, "links": self.links,
+                "skipped": self.skipped}
+
 
 def export_llms(context: VaultContext, out: Path, *, site_url: str | None = None, force: bool = False) -> LlmsReport:
     """Write `out/llms.txt` and `out/llms-full.txt` for the vault of `context` (see the module docstring).
@@ -74,6 +78,9 @@ def export_llms(context: VaultContext, out: Path, *, site_url: str | None = None
     keeps its own files, or a folder of a person's files (unless `force`)."""
     root = context.root
     schema = context.schema
+    if site_url is not None and urlsplit(site_url).scheme not in ("http", "https"):
+        raise UsageError(f"--site-url {site_url} is not a web address",
+                         hint="give the address the site is published at, e.g. https://wiki.example.org")
     out = check_target(root, out, list(schema.folder_types()) if schema.present else [], force=force)
     files, _ = walk(root)  # the pages' texts are read once, here: no parse of the whole vault first
     vault = Vault(root=root, schema=schema, files=files, notes={})
