@@ -227,3 +227,22 @@ def test_the_command_writes_the_files_and_refuses_with_exit_2(example: Path, tmp
     assert "Error: refusing to export into" in result.output and "raw/" in result.output
     result = _cli(str(tmp_path / "out"), "--vault", str(example), "--site-url", "wiki.example.org")
     assert result.exit_code == 2 and "is not a web address" in result.output
+
+
+def test_bad_pages_are_listed_without_a_crash_and_a_link_out_of_the_vault_is_not_read(tmp_path: Path) -> None:
+    secret = tmp_path / "elsewhere.md"
+    secret.write_text("# Secret\n\nNot the vault's.\n", encoding="utf-8")
+    root = make_vault(tmp_path, {
+        "entities/bytes.md": b"---\ntitle: Bytes\n---\n# Bytes\n\nCaf\xe9 \xff text.\n",
+        "entities/yaml.md": "---\ntitle: [unclosed\n---\n# Yaml\n\nStill read.\n",
+        "entities/held.md": page("Held", body="# Held\n\nA \ue000" "0\ue001 mark. ^[raw/articles/source-a.md:L2]\n"),
+    })
+    (root / "entities" / "away.md").symlink_to(secret)
+    report = _export(root, tmp_path / "out")
+    listing = (tmp_path / "out" / LLMS_FILE).read_text(encoding="utf-8")
+    full = (tmp_path / "out" / FULL_FILE).read_text(encoding="utf-8")
+    assert report.pages == {"entity": 3} and "away" not in listing and "Secret" not in full
+    assert "- [Bytes](entities/bytes.md)" in listing and "Caf\ufffd \ufffd text." in full
+    assert "- [yaml](entities/yaml.md)" in listing and "# Yaml\n\nLink: entities/yaml.md\n\nStill read." in full
+    assert "unclosed" not in full  # frontmatter YAML cannot read is still no text of the page
+    assert "A 0 mark. [source: raw/articles/source-a.md L2]" in full  # a page's own private-use marks are dropped

@@ -22,6 +22,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 from urllib.parse import quote, urlsplit
 
 from wikic.context import VaultContext
@@ -35,7 +36,7 @@ from wikic.text.reader_text import reader_text
 from wikic.vault.comments import replace_comments
 from wikic.vault.formats.anchors import find_anchors
 from wikic.vault.formats.claims import strip_claim_meta
-from wikic.vault.frontmatter import split_page
+from wikic.vault.frontmatter import split, split_page
 from wikic.vault.layout import OVERVIEW_FILE
 from wikic.vault.lead import lead_of, plain_line
 from wikic.vault.load import Vault, walk
@@ -95,7 +96,7 @@ def export_llms(context: VaultContext, out: Path, *, site_url: str | None = None
         counts[kind] = len(paths)
         for path in paths:
             text = _read(root, path, skipped)
-            data, body = split_page(text)
+            data, body = _page(text)
             title = _title(data, path)
             note = lead_of(data, body, limit=NOTE_CHARS)
             note = "" if note == title else note  # a page with no lead is led by its title: said already
@@ -130,7 +131,7 @@ def _overview_summary(root: Path) -> str:
         text = read_text_inside(root, root / OVERVIEW_FILE, errors="replace") or ""
     except (OSError, VaultError):
         return ""
-    _, body = split_page(text)
+    _, body = _page(text)
     body = replace_comments(body, lambda width: "", across_lines=True)
     for paragraph in re.split(r"\n[ \t]*\n", body):
         said = "\n".join(line for line in paragraph.split("\n") if not _HEADING.match(line.lstrip()))
@@ -159,7 +160,16 @@ def _read(root: Path, path: str, skipped: dict[str, str]) -> str:
         return ""
 
 
-def _title(data: dict[str, object] | None, path: str) -> str:
+def _page(text: str) -> tuple[dict[str, Any] | None, str]:
+    """A page's frontmatter (None: none, or unreadable) and its body: the text after the frontmatter block,
+    even one whose YAML cannot be read (metadata all the same, never text of the page)."""
+    data, body = split_page(text)
+    if data is None and (fenced := split(text).block_lines):
+        body = "\n".join(text.split("\n")[fenced:])
+    return data, body
+
+
+def _title(data: dict[str, Any] | None, path: str) -> str:
     title = (data or {}).get("title")
     if isinstance(title, str) and title.strip():
         return " ".join(title.split())
