@@ -104,13 +104,10 @@ def export_llms(context: VaultContext, out: Path, *, site_url: str | None = None
             listing.append(f"- [{_label(title)}]({target})" + (f": {note}" if note else ""))
             full.append(_full_page(body, title, target))
         listing.append("")
-    try:
-        out.mkdir(parents=True, exist_ok=True)
-        write_atomic(out / LLMS_FILE, head + "\n".join(listing).rstrip("\n") + "\n", root=out)
-        write_atomic(out / FULL_FILE, head + "\n".join(full).rstrip("\n") + "\n", root=out)
-    except OSError as exc:
-        raise UsageError(f"cannot write into {out}: {exc.strerror or exc}",
-                         hint="give a folder you may write") from exc
+    # a full disk or a folder one may not write is the file system's refusal, which the faces report (exit 1)
+    out.mkdir(parents=True, exist_ok=True)
+    write_atomic(out / LLMS_FILE, head + "\n".join(listing).rstrip("\n") + "\n", root=out)
+    write_atomic(out / FULL_FILE, head + "\n".join(full).rstrip("\n") + "\n", root=out)
     return LlmsReport(out, [str(out / LLMS_FILE), str(out / FULL_FILE)], counts, links, skipped)
 
 
