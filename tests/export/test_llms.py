@@ -77,6 +77,7 @@ def test_llms_full_holds_each_page_as_read_with_its_citations_as_sources(example
     _export(example, tmp_path / "out")
     full = (tmp_path / "out" / FULL_FILE).read_text(encoding="utf-8")
     assert full.startswith("# AI Engineering & Knowledge Management\n\n> This wiki covers")
+    assert "\n\nEvery page's text follows. A `[source: raw/x.md L10-L11]` after a sentence names the lines" in full
     chroma = full.split("\n# Chroma\n", 1)[1].split("\n# FAISS\n", 1)[0]
     assert chroma.startswith("\nLink: entities/chroma.md\n")
     assert ("Collections hold documents, their embeddings and metadata, and queries can filter on metadata. "
@@ -125,7 +126,8 @@ def test_a_plain_vault_is_titled_by_its_folder(tmp_path: Path) -> None:
                       schema=False, name="My notes")
     _export(root, tmp_path / "out")
     listing = (tmp_path / "out" / LLMS_FILE).read_text(encoding="utf-8")
-    assert listing == "# My notes\n\n## Notes\n\n- [Ideas](Ideas.md)\n- [Later](Later.md)\n"
+    assert listing == ("# My notes\n\nEach page below: its title, its link and its lead. llms-full.txt holds every "
+                       "page's text.\n\n## Notes\n\n- [Ideas](Ideas.md)\n- [Later](Later.md)\n")
     full = (tmp_path / "out" / FULL_FILE).read_text(encoding="utf-8")
     assert "# Ideas\n\nLink: Ideas.md\n\nSee Later.\n" in full and "# Later\n\nLink: Later.md\n\nText.\n" in full
 

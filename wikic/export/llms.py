@@ -104,10 +104,15 @@ def export_llms(context: VaultContext, out: Path, *, site_url: str | None = None
             listing.append(f"- [{_label(title)}]({target})" + (f": {note}" if note else ""))
             full.append(_full_page(body, title, target))
         listing.append("")
+    # what a model reading the files needs to know of them (the proposal's details, before the sections)
+    cited = (" A `[source: raw/x.md L10-L11]` after a sentence names the lines of the raw source it rests on (raw/ "
+             "is the vault's folder of sources, kept as they came)." if schema.present else "")
+    listed = f"Each page below: its title, its link and its lead. {FULL_FILE} holds every page's text.{cited}\n\n"
     # a full disk or a folder one may not write is the file system's refusal, which the faces report (exit 1)
     out.mkdir(parents=True, exist_ok=True)
-    write_atomic(out / LLMS_FILE, head + "\n".join(listing).rstrip("\n") + "\n", root=out)
-    write_atomic(out / FULL_FILE, head + "\n".join(full).rstrip("\n") + "\n", root=out)
+    write_atomic(out / LLMS_FILE, head + listed + "\n".join(listing).rstrip("\n") + "\n", root=out)
+    write_atomic(out / FULL_FILE, head + f"Every page's text follows.{cited}\n\n"
+                 + "\n".join(full).rstrip("\n") + "\n", root=out)
     return LlmsReport(out, [str(out / LLMS_FILE), str(out / FULL_FILE)], counts, links, skipped)
 
 
