@@ -1,11 +1,12 @@
 """`wikic export llms DIR`: the wiki for a language model, as the llms.txt proposal (llmstxt.org) lays it out.
 
 `DIR/llms.txt` is the map: the wiki's title as its `#` heading (SCHEMA.md's Domain, else the vault's folder
-name), the opening paragraph of overview.md as its `>` summary, then a `##` section per page type, in
-index.md's order (Entities, Concepts, Comparisons, Queries, Sources), each page one item `- [title](link):
-lead`. `DIR/llms-full.txt` is the same head, then every page's text in the same order: no frontmatter,
-compiler markers, comments or block ids; a citation `^[[[raw/x.md|x.md]] L10-L11]` reads `[source: raw/x.md
-L10-L11]`, a link its text, as a reader of the page sees it (`wikic/text/reader_text.py`).
+name), the opening paragraph of overview.md as its `>` summary, a line saying what an entry holds and what a
+citation names, then a `##` section per page type in index.md's order (Entities, Concepts, Comparisons,
+Queries, Sources), each page one item `- [title](link): lead`. `DIR/llms-full.txt` is the same head, then
+every page's text in the same order: no frontmatter, compiler markers, comments or block ids; a citation
+`^[[[raw/x.md|x.md]] L10-L11]` reads `[source: raw/x.md L10-L11]`, a link its text, as a reader of the page
+sees it (`wikic/text/reader_text.py`).
 
 A link goes where the reader of DIR can follow it: `--site-url URL` makes it `URL/<page>.html`; else a page
 the static site in DIR holds (`wikic export site DIR`) is linked relatively, `entities/chroma.html`; else it
