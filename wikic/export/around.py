@@ -1,9 +1,11 @@
 """What the site shows around a page: its backlinks, the pages of its cluster and the sources that fed it.
 
 Clusters are the overview's groups (`hubs/groups.py`: Louvain communities of the links between subject
-pages, seeded, else the pages' first tags), so the site and `overview.md` group a wiki the same way. A
-page's sources are the raw files its frontmatter lists and those its citations quote, each with the source
-page that describes it when the vault has one.
+pages, seeded, else the pages' first tags), so the site and `overview.md` group a wiki the same way. They
+travel in the graph's data, from which each page lists its cluster and draws its neighbourhood: a link
+added anywhere may move pages between communities, and then the graph's data is written again, not every
+page of the clusters that moved. A page's sources are the raw files its frontmatter lists and those its
+citations quote, each with the source page that describes it when the vault has one.
 """
 
 from __future__ import annotations
@@ -17,12 +19,11 @@ from typing import TYPE_CHECKING, Any
 
 from wikic.hubs.groups import Group, group_pages
 from wikic.hubs.view import SOURCE_TYPE, listed_sources
+from wikic.vault.graph import is_citation
 from wikic.vault.load import Vault
 
 if TYPE_CHECKING:
     from wikic.export.site import Site
-
-CLUSTER_SHOWN = 12  # other pages of its cluster listed on a page (the graph shows them all)
 
 
 @dataclass(frozen=True)
@@ -31,15 +32,13 @@ class Parts:
 
     host: str
     backlinks: tuple[str, ...]
-    cluster: str  # its label ("" when the page is in none)
-    members: tuple[str, ...]
     sources: tuple[tuple[str, str | None], ...]  # (raw path, its source page)
     site: Site
 
     @property
     def inputs(self) -> list[Any]:
         title = self.site.title
-        return [[(p, title(p)) for p in self.backlinks], self.cluster, [(p, title(p)) for p in self.members],
+        return [[(p, title(p)) for p in self.backlinks],
                 [(raw, page, title(page) if page else "") for raw, page in self.sources]]
 
     def _link(self, path: str, text: str | None = None) -> str:
@@ -48,7 +47,6 @@ class Parts:
 
     def html(self) -> dict[str, str]:
         backlinks = "".join(f"<li>{self._link(p)}</li>" for p in self.backlinks)
-        members = "".join(f"<li>{self._link(p)}</li>" for p in self.members)
         sources = []
         for raw, page in self.sources:
             shown = self._link(raw, posixpath.basename(raw)) if raw in self.site.outputs else (
@@ -56,8 +54,6 @@ class Parts:
             sources.append(f"<li>{shown}" + (f" ({self._link(page)})" if page else "") + "</li>")
         return {
             "backlinks": f'<ul class="backlinks">{backlinks}</ul>' if backlinks else "",
-            "cluster": (f'<p class="cluster-name">{html.escape(self.cluster)}</p><ul class="cluster">{members}</ul>'
-                        if self.cluster else ""),
             "sources": f'<ul class="sources">{"".join(sources)}</ul>' if sources else "",
         }
 
@@ -122,11 +118,11 @@ class Around:
     def of(self, path: str) -> Parts:
         site = self.site
         backlinks = tuple(sorted(self.backlinks.get(path, []), key=lambda p: (site.title(p).casefold(), p)))
-        n = self.group_of.get(path)
-        group = self.groups[n] if n is not None else None
-        members = tuple(p for p in group.pages if p != path)[:CLUSTER_SHOWN] if group else ()
-        raws = dict.fromkeys([*listed_sources(site.note(path).frontmatter or {}),
-                              *sorted({c.path for c in site.cited(path)})])
+        note = site.note(path)
+        # the citations as lint reads them (none in code), each where it lands
+        cited = {site.resolver.resolve(path, lk.target).path or lk.target for lk in note.links
+                 if is_citation(lk, None)}
+        raws = dict.fromkeys([*listed_sources(note.frontmatter or {}), *sorted(cited)])
         sources = tuple((raw, self.source_pages.get(raw) if self.source_pages.get(raw) != path else None)
                         for raw in raws)
-        return Parts(path, backlinks, group.label if group else "", members, sources, site)
+        return Parts(path, backlinks, sources, site)

@@ -4,8 +4,8 @@ script where it may not fetch a JSON file.
 - `assets/search-index.js` sets `WIKIC_SEARCH`: every page's title, aliases, lead and URL (from the site's
   folder), which the search box filters as you type;
 - `assets/graph-data.js` sets `WIKIC_GRAPH`: the pages as nodes (title, URL, cluster) and the links between
-  them as pairs of node numbers, with the clusters' names; graph.html draws it whole, each page its
-  neighbourhood.
+  them as pairs of node numbers, and the clusters (each its name and its pages, best-linked first); graph.html
+  draws it whole, and each page its neighbourhood and the list of its cluster.
 """
 
 from __future__ import annotations
@@ -46,5 +46,5 @@ def graph_data(site: Site, around: Around) -> bytes:
     nodes = [{"id": path, "t": site.title(path), "u": site.outputs[path], "g": around.group_of.get(path, -1)}
              for path in site.notes]
     edges = sorted({(number[s], number[t]) for s in site.notes for t in around.outbound[s]})
-    return _script("WIKIC_GRAPH", {"nodes": nodes, "edges": [list(e) for e in edges],
-                                   "groups": [g.label for g in around.groups]})
+    groups = [{"label": g.label, "members": [number[p] for p in g.pages if p in number]} for g in around.groups]
+    return _script("WIKIC_GRAPH", {"nodes": nodes, "edges": [list(e) for e in edges], "groups": groups})

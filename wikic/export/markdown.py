@@ -227,7 +227,16 @@ def _tag_html(self: Any, tokens: Sequence[Token], idx: int, options: OptionsDict
     return f'<span class="tag">#{_escape(tokens[idx].content)}</span>'
 
 
+# The checkboxes the tasklists plugin writes as HTML tokens: these exact texts, and no other HTML, pass.
+_TASK_BOXES = frozenset({
+    '<input class="task-list-item-checkbox" disabled="disabled" type="checkbox">',
+    '<input class="task-list-item-checkbox" checked="checked" disabled="disabled" type="checkbox">',
+})
+
+
 def _html_as_text(self: Any, tokens: Sequence[Token], idx: int, options: OptionsDict, env: Any) -> str:
+    if tokens[idx].content in _TASK_BOXES:
+        return tokens[idx].content
     text = _HTML_COMMENT.sub("", tokens[idx].content)
     if not text:
         return ""

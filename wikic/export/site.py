@@ -10,7 +10,7 @@ copied. The search index and the link graph are scripts that set a global (`inde
 opened from disk can load where it could not fetch a JSON file.
 
 Each output is written from inputs whose digest the manifest in DIR keeps (`manifest.py`): the note's bytes,
-where each of its links lands, what its embeds and citations show, its backlinks, cluster and sources, the
+where each of its links lands, what its embeds and citations show, its backlinks and sources, the
 template and this package's code. A second export renders and writes only the outputs whose digest changed,
 and deletes only the outputs the previous export wrote that no file gives any more.
 """

@@ -11,8 +11,8 @@ from wikic.errors import UsageError
 
 ASSET_FILES = ("site.css", "site.js", "cytoscape.min.js", "cytoscape.LICENSE")
 DEFAULT_TEMPLATE = "page.html"
-PLACEHOLDERS = ("title", "site_title", "root", "path", "properties", "content", "backlinks", "cluster", "sources",
-                "kind", "nav")
+PLACEHOLDERS = ("title", "site_title", "root", "path", "properties", "content", "backlinks", "sources", "kind",
+                "nav")
 
 
 def asset(name: str) -> bytes:

@@ -141,11 +141,11 @@
       var all = data.nodes.map(function (_, n) { return n; });
       draw(full, all, data.edges, all.length <= 400 ? { name: "cose", animate: false } : { name: "grid" });
       var legend = document.getElementById("graph-legend");
-      (data.groups || []).forEach(function (label, g) {
+      (data.groups || []).forEach(function (group, g) {
         var span = document.createElement("span"), dot = document.createElement("i");
         dot.style.background = colour(g);
         span.appendChild(dot);
-        span.appendChild(document.createTextNode(label));
+        span.appendChild(document.createTextNode(group.label + " (" + group.members.length + ")"));
         legend.appendChild(span);
       });
     }
@@ -161,6 +161,20 @@
         concentric: function (node) { return node.data("here") ? 2 : 1; }, levelWidth: function () { return 1; } });
     } else if (near) {
       near.parentNode.hidden = true;
+    }
+    var cluster = document.getElementById("cluster");
+    var group = me >= 0 ? (data.groups || [])[data.nodes[me].g] : null;
+    if (cluster && group) {
+      document.getElementById("cluster-name").textContent = group.label;
+      group.members.filter(function (n) { return n !== me; }).slice(0, 12).forEach(function (n) {
+        var li = document.createElement("li"), a = document.createElement("a");
+        a.href = root + data.nodes[n].u;
+        a.className = "internal";
+        a.textContent = data.nodes[n].t;
+        li.appendChild(a);
+        cluster.appendChild(li);
+      });
+      document.getElementById("cluster-section").hidden = false;
     }
   }
 })();
