@@ -70,12 +70,7 @@ class Around:
         """note -> the other notes of the site it links to (citations aside: they lead to raw sources)."""
         site = self.site
         notes = set(site.notes)
-        out: dict[str, frozenset[str]] = {}
-        for path in site.notes:
-            targets = sorted({lk.target for lk in site.note(path).links if lk.target})
-            found = {r.path for r in site.resolver.resolve_all(path, targets)} if targets else set()
-            out[path] = frozenset(t for t in found if t in notes and t != path)
-        return out
+        return {path: frozenset(t for t in site.resolved(path) if t in notes and t != path) for path in site.notes}
 
     @cached_property
     def backlinks(self) -> dict[str, list[str]]:
@@ -120,7 +115,7 @@ class Around:
         backlinks = tuple(sorted(self.backlinks.get(path, []), key=lambda p: (site.title(p).casefold(), p)))
         note = site.note(path)
         # the citations as lint reads them (none in code), each where it lands
-        cited = {site.resolver.resolve(path, lk.target).path or lk.target for lk in note.links
+        cited = {found or lk.target for lk, found in zip(note.links, site.resolved(path), strict=True)
                  if is_citation(lk, None)}
         raws = dict.fromkeys([*listed_sources(note.frontmatter or {}), *sorted(cited)])
         sources = tuple((raw, self.source_pages.get(raw) if self.source_pages.get(raw) != path else None)

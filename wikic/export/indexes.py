@@ -13,8 +13,6 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, Any
 
-from wikic.vault.lead import page_lead
-
 if TYPE_CHECKING:
     from wikic.export.around import Around
     from wikic.export.site import Site
@@ -35,7 +33,7 @@ def search_index(site: Site) -> bytes:
         entries.append({
             "t": site.title(path),
             "a": [a for a in aliases if isinstance(a, str)] if isinstance(aliases, list) else [],
-            "l": page_lead(site.text(path) or ""),
+            "l": site.facts(path)[1],
             "u": site.outputs[path],
         })
     return _script("WIKIC_SEARCH", entries)

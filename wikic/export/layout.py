@@ -9,7 +9,7 @@ is left out and reported. Every link is relative, so the folder opens from disk 
 
 from __future__ import annotations
 
-import posixpath
+from functools import lru_cache
 from urllib.parse import quote
 
 from wikic.vault.layout import RAW_DIR
@@ -37,15 +37,28 @@ def site_owned(output: str) -> bool:
     return output == GRAPH_PAGE or output.startswith(ASSETS + "/")
 
 
+@lru_cache(maxsize=65_536)
+def _url(path: str) -> str:
+    return quote(path, safe="/")
+
+
 def relative(host_output: str, output: str, anchor: str = "") -> str:
     """The URL of `output` from the page at `host_output` (both site-relative), with `#anchor` when given."""
     if output == host_output:
-        url = ""
+        url = "" if anchor else _url(output.rpartition("/")[2])
     else:
-        url = quote(posixpath.relpath(output, posixpath.dirname(host_output) or "."), safe="/")
-    if anchor:
-        return f"{url}#{quote(anchor, safe='-_.~^')}"
-    return url or quote(posixpath.basename(output))
+        folder = host_output.rpartition("/")[0]
+        if not folder:
+            url = _url(output)
+        elif output.startswith(folder + "/"):
+            url = _url(output[len(folder) + 1 :])
+        else:
+            here, there = folder.split("/"), output.split("/")
+            common = 0
+            while common < len(here) and common < len(there) - 1 and here[common] == there[common]:
+                common += 1
+            url = "../" * (len(here) - common) + _url("/".join(there[common:]))
+    return f"{url}#{quote(anchor, safe='-_.~^')}" if anchor else url
 
 
 def root_of(host_output: str) -> str:

@@ -11,6 +11,7 @@ import json
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from wikic.export.target import MANIFEST
 from wikic.vault.layout import in_vault_tree
@@ -23,6 +24,7 @@ FORMAT = 1
 @dataclass
 class Manifest:
     outputs: dict[str, str] = field(default_factory=dict)  # output (site-relative) -> its inputs' digest
+    notes: dict[str, list[Any]] = field(default_factory=dict)  # note -> what was read of it (`Site.facts`)
 
     @classmethod
     def read(cls, out_dir: Path) -> Manifest:
@@ -33,7 +35,9 @@ class Manifest:
         outputs = data.get("outputs") if isinstance(data, dict) and data.get("format") == FORMAT else None
         if not isinstance(outputs, dict):
             return cls()
-        return cls({k: v for k, v in outputs.items() if isinstance(k, str) and isinstance(v, str)})
+        notes = data.get("notes")
+        return cls({k: v for k, v in outputs.items() if isinstance(k, str) and isinstance(v, str)},
+                   {k: v for k, v in notes.items() if isinstance(v, list)} if isinstance(notes, dict) else {})
 
     def holds(self, output: str, digest: str) -> bool:
         return self.outputs.get(output) == digest
@@ -53,7 +57,8 @@ class Manifest:
             removed.append(rel)
         return removed
 
-    def save(self, out_dir: Path, outputs: dict[str, str]) -> None:
-        self.outputs = dict(outputs)
-        data = json.dumps({"format": FORMAT, "outputs": dict(sorted(outputs.items()))}, ensure_ascii=False, indent=0)
+    def save(self, out_dir: Path, outputs: dict[str, str], notes: dict[str, list[Any]]) -> None:
+        self.outputs, self.notes = dict(outputs), dict(notes)
+        data = json.dumps({"format": FORMAT, "outputs": dict(sorted(outputs.items())),
+                           "notes": dict(sorted(notes.items()))}, ensure_ascii=False, separators=(",", ":"))
         write_bytes_atomic(out_dir / MANIFEST, data.encode("utf-8"), root=out_dir, durable=False)

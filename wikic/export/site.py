@@ -20,10 +20,13 @@ from __future__ import annotations
 import hashlib
 import html
 import json
+import os
 import posixpath
+import re
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cached_property, partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -31,16 +34,17 @@ from wikic import __version__
 from wikic.errors import VaultError
 from wikic.evaluation.checks import RawFile, expected_sha256
 from wikic.export import layout
-from wikic.export.around import Around
+from wikic.export.around import Around, Parts
 from wikic.export.indexes import graph_data, search_index
 from wikic.export.manifest import Manifest
-from wikic.export.markdown import Quote, block_anchor, display, heading_ids, render, render_inline
+from wikic.export.markdown import Quote, block_anchor, display, heading_ids, render, render_inline, renderer
 from wikic.export.target import check_target, inside_vault
 from wikic.export.template import ASSET_FILES, asset, fill, load_template
-from wikic.vault.formats.anchors import Cited, find_anchors
+from wikic.vault.formats.anchors import Cited, find_anchors, parse_spec
 from wikic.vault.formats.sources import read_sources
 from wikic.vault.layout import IDENTITY_FILE, OVERVIEW_FILE, is_vault
-from wikic.vault.load import Vault, load_vault
+from wikic.vault.lead import page_lead
+from wikic.vault.load import Vault, fork_is_safe, load_vault
 from wikic.vault.model import EMBED, Note
 from wikic.vault.parse import decode, parse_note
 from wikic.vault.paths import read_inside
@@ -50,6 +54,9 @@ from wikic.vault.write import write_bytes_atomic
 if TYPE_CHECKING:
     from wikic.context import VaultContext
 
+_MARKUP = re.compile(r"[\\`*_\[\]<>&#$^~!%=|]|https?:")  # what could make a property's text more than text
+
+FORK_AT = 400  # outputs to write from which a second process renders half of them
 MAX_EMBED_DEPTH = 3  # an embed inside an embed inside an embed is shown as a link
 # Kept out of the site: who the user is, in their own words, is for their briefings, not for readers; the
 # settings are the tool's, not the wiki's.
@@ -74,7 +81,8 @@ class SiteReport:
 
 
 def _digest(*parts: Any) -> str:
-    return hashlib.sha256(json.dumps(parts, ensure_ascii=False, default=str).encode("utf-8")).hexdigest()[:32]
+    """The digest of an output's inputs: plain values (strings, numbers, lists, tuples), whose repr is theirs."""
+    return hashlib.sha256(repr(parts).encode("utf-8", "surrogatepass")).hexdigest()[:32]
 
 
 def _code_digest(template: str) -> str:
@@ -92,9 +100,15 @@ class Site:
     """The vault as the site sees it: what each file becomes, and where each link lands (the renderer's
     `Pages`)."""
 
-    def __init__(self, root: Path, vault: Vault, exclude: str | None) -> None:
+    def __init__(self, root: Path, vault: Vault, exclude: str | None,
+                 known: dict[str, list[Any]] | None = None) -> None:
         self.root = root
         self.vault = vault
+        self.known = known or {}  # note -> its facts as the previous export found them (`facts`)
+        self.found: dict[str, list[Any]] = {}  # note -> its facts, as this export found them
+        self._titles: dict[str, str] = {}
+        self._resolved: dict[str, list[str | None]] = {}
+        self._heading_ids: dict[str, dict[str, str]] = {}
         files = [p for p in vault.files if not (exclude and (p == exclude or p.startswith(exclude + "/")))]
         self.files = files
         self.resolver = vault.resolver or Resolver(files)
@@ -162,11 +176,50 @@ class Site:
         return found
 
     def title(self, path: str) -> str:
-        fm = self.note(path).frontmatter or {}
-        title = fm.get("title")
-        if isinstance(title, str) and title.strip():
-            return " ".join(title.split())
-        return posixpath.basename(path)[:-3] if path.endswith(".md") else posixpath.basename(path)
+        found = self._titles.get(path)
+        if found is None:
+            title = (self.note(path).frontmatter or {}).get("title")
+            if isinstance(title, str) and title.strip():
+                found = " ".join(title.split())
+            else:
+                found = posixpath.basename(path)[:-3] if path.endswith(".md") else posixpath.basename(path)
+            self._titles[path] = found
+        return found
+
+    def stamp(self, path: str) -> list[int]:
+        """A file's size and modification time: what says it is unchanged, without reading it."""
+        info = self.vault.files.get(path)
+        return [info.size, info.mtime_ns] if info is not None else [-1, -1]
+
+    def resolved(self, path: str) -> list[str | None]:
+        """Where each link of note `path` lands (None: nowhere the site has), as lint resolved it."""
+        found = self._resolved.get(path)
+        if found is None:
+            note = self.note(path)
+            done = self.vault.resolved.get(path)
+            if done is None or len(done) != len(note.links):
+                done = [(r.path, r.candidates)
+                        for r in self.resolver.resolve_all(path, [lk.target for lk in note.links])]
+            outputs = self.outputs
+            found = self._resolved[path] = [
+                (target if target in outputs else None) if link.target else path
+                for link, (target, _) in zip(note.links, done, strict=True)
+            ]
+        return found
+
+    def facts(self, path: str) -> list[Any]:
+        """What the digests and the search index read from a note's text: its lead and the raw lines it cites.
+        Kept in the manifest by the note's size and time, so an unchanged note is not read again."""
+        stamp = self.stamp(path)
+        known = self.known.get(path)
+        if not (isinstance(known, list) and len(known) == 3 and known[0] == stamp):
+            text = self.text(path) or ""
+            fm = self.note(path).frontmatter or {}
+            summary = fm.get("summary")
+            lead = " ".join(summary.split()) if isinstance(summary, str) and summary.strip() else page_lead(text)
+            known = [stamp, lead, sorted({cited.spec for _, cited in find_anchors(text)})]
+        self.found[path] = known
+        return known
 
     # -- the renderer's questions ---------------------------------------------------------------------------
     def resolve(self, source: str, target: str) -> str | None:
@@ -179,12 +232,14 @@ class Site:
             return ""
         if subpath.startswith("^"):
             return block_anchor(subpath[1:])
-        wanted = heading_key(subpath.rsplit("#", 1)[-1])
-        headings = self.note(path).headings
-        for heading, anchor in zip(headings, heading_ids([h.text for h in headings]), strict=True):
-            if heading_key(heading.text) == wanted:
-                return anchor
-        return ""
+        ids = self._heading_ids.get(path)
+        if ids is None:
+            ids = {}
+            headings = self.note(path).headings
+            for heading, anchor in zip(headings, heading_ids([h.text for h in headings]), strict=True):
+                ids.setdefault(heading_key(heading.text), anchor)  # the first heading of those words
+            self._heading_ids[path] = ids
+        return ids.get(heading_key(subpath.rsplit("#", 1)[-1]), "")
 
     def href(self, host: str, path: str, subpath: str = "") -> str:
         return layout.relative(self.outputs[host], self.outputs[path], self.anchor(path, subpath))
@@ -210,33 +265,24 @@ class Site:
 
     # -- what each page depends on ------------------------------------------------------------------------------
     def links_of(self, path: str) -> list[tuple[str, str, str | None, str]]:
-        """Each link of note `path`: (kind, target as written, where it lands, the href it gets)."""
-        note = self.note(path)
-        out = []
-        for link in note.links:
-            found = self.resolve(path, link.target) if link.target else path
-            out.append((link.kind, link.raw, found, self.href(path, found, link.subpath) if found else ""))
-        return out
+        """Each link of note `path`: (kind, as written, where it lands, the place in that page it reaches)."""
+        return [(link.kind, link.raw, found, self.anchor(found, link.subpath) if found and link.subpath else "")
+                for link, found in zip(self.note(path).links, self.resolved(path), strict=True)]
 
-    def embedded(self, path: str, depth: int = 1, seen: frozenset[str] = frozenset()) -> list[tuple[str, str]]:
-        """The notes `path` embeds, down to the depth shown, each with the digest of its bytes."""
-        out: list[tuple[str, str]] = []
+    def embedded(self, path: str, depth: int = 1, seen: frozenset[str] = frozenset()) -> list[tuple[str, list[int]]]:
+        """The notes `path` embeds, down to the depth shown, each with its stamp."""
+        out: list[tuple[str, list[int]]] = []
         if depth > MAX_EMBED_DEPTH:
             return out
-        for link in self.note(path).links:
-            if link.kind != EMBED:
+        for link, found in zip(self.note(path).links, self.resolved(path), strict=True):
+            if link.kind != EMBED or found is None or not found.endswith(".md") or found in seen or found == path:
                 continue
-            found = self.resolve(path, link.target) if link.target else None
-            if found is None or not found.endswith(".md") or found in seen:
-                continue
-            data = self.data(found) or b""
-            out.append((found, hashlib.sha256(data).hexdigest()))
+            out.append((found, self.stamp(found)))
             out.extend(self.embedded(found, depth + 1, seen | {path}))
         return out
 
     def cited(self, path: str) -> list[Cited]:
-        text = self.text(path) or ""
-        return [cited for _, cited in find_anchors(text)]
+        return [c for spec in self.facts(path)[2] if (c := parse_spec(spec)) is not None]
 
 
 def _part(text: str, note: Note, subpath: str) -> str:
@@ -276,6 +322,8 @@ def _value(site: Site, path: str, key: str, value: Any) -> str:
         return f'<span class="tag">#{html.escape(text.lstrip("#"))}</span>'
     if isinstance(value, str) and layout.is_raw(text) and text in site.outputs:
         return f'<a class="internal" href="{html.escape(site.href(path, text))}">{html.escape(text)}</a>'
+    if not _MARKUP.search(text):
+        return html.escape(text)
     return render_inline(text, site, host=path, source=path)
 
 
@@ -293,6 +341,37 @@ def _write(out_dir: Path, rel: str, data: bytes) -> None:
     write_bytes_atomic(out_dir / rel, data, root=out_dir, durable=False)
 
 
+Job = tuple[str, Callable[[], bytes]]  # an output to write, and what makes its bytes
+_JOBS: list[Job] = []  # set while writing: a forked writer makes its share of these from its copy
+
+
+def _write_share(out_dir: str, share: list[int]) -> None:
+    for n in share:
+        rel, make = _JOBS[n]
+        _write(Path(out_dir), rel, make())
+
+
+def _write_all(out_dir: Path, jobs: list[Job]) -> None:
+    """Make and write every job's output. Rendering is pure CPU: on a big export a forked process makes every
+    other output meanwhile, from the same state (a copy made by the fork)."""
+    global _JOBS
+    if len(jobs) < FORK_AT or (os.cpu_count() or 1) < 2 or not fork_is_safe():
+        for rel, make in jobs:
+            _write(out_dir, rel, make())
+        return
+    import multiprocessing as mp
+
+    renderer()  # built before the fork, which copies it
+    _JOBS = jobs
+    try:
+        with mp.get_context("fork").Pool(1) as pool:
+            theirs = pool.apply_async(_write_share, (os.fspath(out_dir), list(range(1, len(jobs), 2))))
+            _write_share(os.fspath(out_dir), list(range(0, len(jobs), 2)))
+            theirs.get()
+    finally:
+        _JOBS = []
+
+
 def export_site(context: VaultContext, out_dir: Path, *, template: Path | None = None,
                 force: bool = False) -> SiteReport:
     """Write the vault's site into `out_dir` (refused where `target.check_target` says), rewriting only the
@@ -304,21 +383,22 @@ def export_site(context: VaultContext, out_dir: Path, *, template: Path | None =
     target = check_target(root, out_dir, folders, force=force)
     page_template = load_template(template)
     code = _code_digest(page_template)
-    vault = load_vault(root, use_cache=is_vault(root), refresh_cache=False, schema=schema)
-    site = Site(root, vault, inside_vault(root, target))
-    around = Around(site, vault)
+    # lint's caches of the notes parsed and their links resolved, kept as lint keeps them
+    vault = load_vault(root, use_cache=is_vault(root), resolve=True, schema=schema)
     manifest = Manifest.read(target)
+    site = Site(root, vault, inside_vault(root, target), manifest.notes)
+    around = Around(site, vault)
     report = SiteReport(out_dir=target, skipped=site.skipped, pages=len(site.notes), sources=len(site.raw_pages))
     site_title = root.name
     outputs: dict[str, str] = {}  # output -> the digest it was written from
+    jobs: list[Job] = []
 
-    def emit(rel: str, digest: str, make: Any) -> None:
+    def emit(rel: str, digest: str, make: Callable[[], bytes]) -> None:
         outputs[rel] = digest
         if manifest.holds(rel, digest) and (target / rel).is_file():
             report.unchanged += 1
-            return
-        _write(target, rel, make())
-        report.written.append(rel)
+        else:
+            jobs.append((rel, make))
 
     def nav(out: str) -> str:
         links = [(site.outputs[OVERVIEW_FILE], "Overview")] if OVERVIEW_FILE in site.outputs else []
@@ -332,36 +412,44 @@ def export_site(context: VaultContext, out_dir: Path, *, template: Path | None =
                   "content": content, "kind": kind, "nav": nav(out), **around_html}
         return fill(page_template, values).encode("utf-8")
 
+    def note_page(path: str, parts: Parts) -> bytes:
+        content = render(site.text(path) or "", site, host=path, source=path)
+        return page(path, "page", content, _properties(site, path), **parts.html())
+
+    def raw_page(path: str) -> bytes:
+        return page(path, "raw", _raw_page(site, path))
+
+    def copy(path: str) -> bytes:
+        return site.data(path) or b""
+
+    def constant(data: bytes) -> bytes:
+        return data
+
     for path in site.notes:
-        data = site.data(path) or b""
         parts = around.of(path)
-        digest = _digest(code, site_title, hashlib.sha256(data).hexdigest(), site.links_of(path),
+        digest = _digest(code, site_title, site.stamp(path), site.links_of(path),
                          site.embedded(path), [(c.spec, site.raw_file(c.path).sha256, site.expected.get(c.path))
                                                for c in site.cited(path) if c.path in site.outputs],
                          parts.inputs)
-        emit(site.outputs[path], digest, lambda path=path, parts=parts: page(
-            path, "page", render(site.text(path) or "", site, host=path, source=path), _properties(site, path),
-            **parts.html()))
+        emit(site.outputs[path], digest, partial(note_page, path, parts))
     for path in sorted(site.raw_pages):
-        raw = site.raw_file(path)
-        emit(site.outputs[path], _digest(code, site_title, raw.sha256),
-             lambda path=path: page(path, "raw", _raw_page(site, path)))
+        emit(site.outputs[path], _digest(code, site_title, site.raw_file(path).sha256), partial(raw_page, path))
     for path in site.copied:
-        info = vault.files[path]
-        emit(site.outputs[path], _digest(info.size, info.mtime_ns), lambda path=path: site.data(path) or b"")
-    for name in ASSET_FILES:
-        data = asset(name)
-        emit(f"{layout.ASSETS}/{name}", hashlib.sha256(data).hexdigest(), lambda data=data: data)
-    for rel, data in ((layout.SEARCH_INDEX, search_index(site)), (layout.GRAPH_DATA, graph_data(site, around))):
-        emit(rel, hashlib.sha256(data).hexdigest(), lambda data=data: data)
+        emit(site.outputs[path], _digest(site.stamp(path)), partial(copy, path))
     graph_page = fill(page_template, {
         "title": "Graph", "site_title": html.escape(site_title), "root": "", "path": "", "kind": "graph",
         "nav": nav(layout.GRAPH_PAGE),
         "content": '<h1>Graph</h1>\n<div id="graph" class="graph-full"></div>\n<div id="graph-legend"></div>',
     }).encode("utf-8")
-    emit(layout.GRAPH_PAGE, hashlib.sha256(graph_page).hexdigest(), lambda: graph_page)
+    made = [(f"{layout.ASSETS}/{name}", asset(name)) for name in ASSET_FILES]
+    made += [(layout.SEARCH_INDEX, search_index(site)), (layout.GRAPH_DATA, graph_data(site, around)),
+             (layout.GRAPH_PAGE, graph_page)]
+    for rel, data in made:
+        emit(rel, hashlib.sha256(data).hexdigest(), partial(constant, data))
+    _write_all(target, jobs)
+    report.written = [rel for rel, _ in jobs]
     report.removed = manifest.remove_stale(target, outputs)
-    manifest.save(target, outputs)
+    manifest.save(target, outputs, site.found)
     report.seconds = time.perf_counter() - started
     return report
 
