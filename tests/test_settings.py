@@ -35,7 +35,8 @@ def problems(vault: Path, overrides: dict[str, Any] | None = None, env: dict[str
 
 
 def test_every_section_is_a_model() -> None:
-    assert list(SECTIONS) == ["llm", "ingest", "palace", "embedding", "lint", "capture", "search", "eval", "mcp"]
+    assert list(SECTIONS) == ["llm", "ingest", "palace", "embedding", "lint", "capture", "search", "eval", "mcp",
+                              "export"]
 
 
 def test_every_problem_of_every_section_is_reported_at_once_in_file_order(tmp_path: Path) -> None:
@@ -72,7 +73,7 @@ def test_every_problem_of_every_section_is_reported_at_once_in_file_order(tmp_pa
         f"(got 'bert') (from {path}:10)",
         f"  [lint] strict: Input should be a valid boolean (got 'yes') (from {path}:12)",
         "  [extras]: unknown section (known sections: [llm], [ingest], [palace], [embedding], [lint], [capture], "
-        f"[search], [eval], [mcp]) (from {path}:13)",
+        f"[search], [eval], [mcp], [export]) (from {path}:13)",
         "  [llm] base_url: must be an http(s) URL like http://localhost:11434/v1 "
         "(got 'localhost:11434') (from environment variable WIKIC_LLM_BASE_URL)",
         "  [llm] max_retries: Input should be greater than or equal to 0 (got -1) (from command-line option)",
@@ -200,7 +201,7 @@ def test_every_command_reports_a_bad_file_the_same_way(make_vault, command: list
         "Error: invalid settings:\n"
         f"  [palace] fusion: Input should be 'calibrated', 'convex' or 'rrf' (got 'borda') (from {path}:4)\n"
         "  [embeding]: unknown section; did you mean [embedding]? (known sections: [llm], [ingest], [palace], "
-        f"[embedding], [lint], [capture], [search], [eval], [mcp]) (from {path}:5)\n"
+        f"[embedding], [lint], [capture], [search], [eval], [mcp], [export]) (from {path}:5)\n"
         f"Hint: fix the keys above in {path}\n"
     )
 

@@ -466,6 +466,14 @@ class EvalSettings(_Section):
     model: str | None = None  # None: the [llm] model judges
 
 
+class ExportSettings(_Section):
+    """`[export]`: how `wikic export site` writes the site."""
+
+    # The page template, a file inside the vault (relative to it); `--template FILE` overrides it. None: the
+    # template wikic ships (docs/export.md names its placeholders).
+    template: str | None = None
+
+
 class McpSettings(_Section):
     """`[mcp]`: what the MCP server's clients may hand its `ingest` tool besides the vault's own files."""
 
@@ -487,6 +495,7 @@ class Settings(_Section):
     search: SearchSettings = SearchSettings()
     eval: EvalSettings = EvalSettings()
     mcp: McpSettings = McpSettings()
+    export: ExportSettings = ExportSettings()
 
 
 SECTIONS: dict[str, type[_Section]] = {

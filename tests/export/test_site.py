@@ -18,7 +18,7 @@ from typer.testing import CliRunner
 
 from wikic.cli import app
 from wikic.context import VaultContext
-from wikic.errors import UsageError
+from wikic.errors import ConfigError, UsageError
 from wikic.export.site import SiteReport, export_site
 from wikic.vault.formats.sources import SourceEntry, write_sources
 
@@ -379,3 +379,24 @@ def test_the_command_reports_what_it_wrote(example: Path, tmp_path: Path) -> Non
     assert data["pages"] > 20 and "entities/chroma.html" in data["written"] and data["unchanged"] == 0
     result = CliRunner().invoke(app, ["export", "site", str(out), "--vault", str(example)])
     assert result.exit_code == 0 and "0 files written" in result.stdout
+
+
+def test_the_vaults_template_is_a_file_inside_it(example: Path, tmp_path: Path) -> None:
+    (example / "site-page.html").write_text("<main>$title|$content</main>", encoding="utf-8")
+    toml = example / "wikic.toml"
+    toml.write_text(toml.read_text(encoding="utf-8") + '\n[export]\ntemplate = "site-page.html"\n', encoding="utf-8")
+    out = tmp_path / "site"
+    _export(example, out)
+    assert (out / "entities" / "chroma.html").read_text(encoding="utf-8").startswith("<main>Chroma|")
+    secret = tmp_path / "secret.txt"
+    secret.write_text("$title private\n", encoding="utf-8")
+    for named in (str(secret), "../secret.txt"):
+        toml.write_text(toml.read_text(encoding="utf-8").replace('"site-page.html"', f'"{named}"')
+                        .replace(f'"{secret!s}"', f'"{named}"'), encoding="utf-8")
+        with pytest.raises(ConfigError, match="is not a file inside the vault"):
+            _export(example, tmp_path / "other")
+    (example / "linked.html").symlink_to(secret)
+    toml.write_text(toml.read_text(encoding="utf-8").replace('"../secret.txt"', '"linked.html"'), encoding="utf-8")
+    with pytest.raises(ConfigError, match="leads outside the vault"):
+        _export(example, tmp_path / "other")
+    assert not (tmp_path / "other").exists()

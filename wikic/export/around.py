@@ -10,6 +10,7 @@ citations quote, each with the source page that describes it when the vault has 
 
 from __future__ import annotations
 
+import hashlib
 import html
 import posixpath
 from collections import Counter
@@ -61,9 +62,11 @@ class Parts:
 class Around:
     """The links between the site's notes, and the lists each page shows from them."""
 
-    def __init__(self, site: Site, vault: Vault) -> None:
+    def __init__(self, site: Site, vault: Vault, known_groups: list[Any] | None = None) -> None:
         self.site = site
         self.vault = vault
+        self.known_groups = known_groups or []  # [what they were found from, the groups] of the previous export
+        self.found_groups: list[Any] = []
 
     @cached_property
     def outbound(self) -> dict[str, frozenset[str]]:
@@ -86,9 +89,19 @@ class Around:
         subjects = [p for p in self.vault.subject_pages if p in site.outputs]
         members = set(subjects)
         outbound = {p: frozenset(t for t in self.outbound.get(p, ()) if t in members) for p in subjects}
-        inbound = Counter(t for targets in outbound.values() for t in targets)
-        return group_pages(subjects, outbound, inbound, self._tags,
-                           lambda p: (self.vault.page_type(p) or "note").capitalize() + "s", site.title)
+        # finding communities takes a while on a big wiki: the previous export's groups serve while the pages,
+        # their links, tags and titles are the same
+        key = hashlib.sha256(repr([(p, site.title(p), self._tags(p), sorted(outbound[p])) for p in subjects])
+                             .encode("utf-8", "surrogatepass")).hexdigest()
+        known = self.known_groups
+        if len(known) == 2 and known[0] == key and isinstance(known[1], list):
+            groups = [Group(label, tuple(pages), by) for label, pages, by in known[1]]
+        else:
+            inbound = Counter(t for targets in outbound.values() for t in targets)
+            groups = group_pages(subjects, outbound, inbound, self._tags,
+                                 lambda p: (self.vault.page_type(p) or "note").capitalize() + "s", site.title)
+        self.found_groups = [key, [[g.label, list(g.pages), g.by] for g in groups]]
+        return groups
 
     @cached_property
     def group_of(self) -> dict[str, int]:

@@ -25,6 +25,7 @@ FORMAT = 1
 class Manifest:
     outputs: dict[str, str] = field(default_factory=dict)  # output (site-relative) -> its inputs' digest
     notes: dict[str, list[Any]] = field(default_factory=dict)  # note -> what was read of it (`Site.facts`)
+    groups: list[Any] = field(default_factory=list)  # the clusters and what they were found from (`Around`)
 
     @classmethod
     def read(cls, out_dir: Path) -> Manifest:
@@ -35,9 +36,10 @@ class Manifest:
         outputs = data.get("outputs") if isinstance(data, dict) and data.get("format") == FORMAT else None
         if not isinstance(outputs, dict):
             return cls()
-        notes = data.get("notes")
+        notes, groups = data.get("notes"), data.get("groups")
         return cls({k: v for k, v in outputs.items() if isinstance(k, str) and isinstance(v, str)},
-                   {k: v for k, v in notes.items() if isinstance(v, list)} if isinstance(notes, dict) else {})
+                   {k: v for k, v in notes.items() if isinstance(v, list)} if isinstance(notes, dict) else {},
+                   groups if isinstance(groups, list) else [])
 
     def holds(self, output: str, digest: str) -> bool:
         return self.outputs.get(output) == digest
@@ -57,8 +59,9 @@ class Manifest:
             removed.append(rel)
         return removed
 
-    def save(self, out_dir: Path, outputs: dict[str, str], notes: dict[str, list[Any]]) -> None:
-        self.outputs, self.notes = dict(outputs), dict(notes)
+    def save(self, out_dir: Path, outputs: dict[str, str], notes: dict[str, list[Any]], groups: list[Any]) -> None:
+        self.outputs, self.notes, self.groups = dict(outputs), dict(notes), list(groups)
         data = json.dumps({"format": FORMAT, "outputs": dict(sorted(outputs.items())),
-                           "notes": dict(sorted(notes.items()))}, ensure_ascii=False, separators=(",", ":"))
+                           "notes": dict(sorted(notes.items())), "groups": groups},
+                          ensure_ascii=False, separators=(",", ":"))
         write_bytes_atomic(out_dir / MANIFEST, data.encode("utf-8"), root=out_dir, durable=False)

@@ -381,13 +381,13 @@ def export_site(context: VaultContext, out_dir: Path, *, template: Path | None =
     schema = context.schema
     folders = list(schema.folder_types()) if schema.present else []
     target = check_target(root, out_dir, folders, force=force)
-    page_template = load_template(template)
+    page_template = load_template(template, root=root, configured=context.settings.export.template)
     code = _code_digest(page_template)
     # lint's caches of the notes parsed and their links resolved, kept as lint keeps them
     vault = load_vault(root, use_cache=is_vault(root), resolve=True, schema=schema)
     manifest = Manifest.read(target)
     site = Site(root, vault, inside_vault(root, target), manifest.notes)
-    around = Around(site, vault)
+    around = Around(site, vault, manifest.groups)
     report = SiteReport(out_dir=target, skipped=site.skipped, pages=len(site.notes), sources=len(site.raw_pages))
     site_title = root.name
     outputs: dict[str, str] = {}  # output -> the digest it was written from
@@ -449,7 +449,7 @@ def export_site(context: VaultContext, out_dir: Path, *, template: Path | None =
     _write_all(target, jobs)
     report.written = [rel for rel, _ in jobs]
     report.removed = manifest.remove_stale(target, outputs)
-    manifest.save(target, outputs, site.found)
+    manifest.save(target, outputs, site.found, around.found_groups)
     report.seconds = time.perf_counter() - started
     return report
 
