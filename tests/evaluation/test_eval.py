@@ -301,25 +301,41 @@ def test_a_second_run_reads_every_page_from_its_cache(vault: Path, monkeypatch: 
     (vault / "entities/latin-1.md").write_bytes(b"---\ntitle: Caf\xe9\ntype: entity\n---\n# Caf\xe9\n")
     first = _eval(vault)
     assert "entities/latin-1.md" not in {row.path for row in first.pages}  # not text: lint's `encoding` says so
-    from wikic.evaluation import run as run_module
+    from wikic.evaluation import checks, reading
 
     def unread(*args: Any) -> None:
-        raise AssertionError("a page read again")
+        raise AssertionError("a page or a raw file read again")
 
-    monkeypatch.setattr(run_module, "_read_page", unread)
+    monkeypatch.setattr(reading, "read_page", unread)
+    monkeypatch.setattr(checks, "RawFile", unread)
     second = _eval(vault)
     assert second.figures == first.figures
 
 
-def test_pages_read_in_a_forked_process_give_the_same_figures(vault: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_pages_read_in_lints_parse_alone_or_forked_give_the_same_figures(
+        vault: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from wikic.evaluation import run as run_module
 
+    reads: list[int] = []
+    read_pages = run_module._read_pages
+
+    def counted(*args: Any) -> Any:
+        reads.append(len(args[1]))
+        return read_pages(*args)
+
+    monkeypatch.setattr(run_module, "_read_pages", counted)
+    kept = vault / ".wikic" / "cache" / "eval-pages.json"
+    in_parse = _eval(vault, jobs=1)  # a first run: lint parses every page, and reads it for the report there
+    assert reads == [] and kept.is_file()
+    kept.unlink()  # lint's report is kept, the report's pages are not: it reads them itself
     alone = _eval(vault, jobs=1)
-    shutil.rmtree(vault / ".wikic" / "cache")
+    kept.unlink()
     monkeypatch.setattr(run_module, "_FORK_FROM", 1)
     forked = _eval(vault, jobs=2)
-    assert forked.figures == alone.figures
-    assert [(r.path, r.figures) for r in forked.pages] == [(r.path, r.figures) for r in alone.pages]
+    assert reads == [len(in_parse.pages)] * 2
+    for report in (alone, forked):
+        assert report.figures == in_parse.figures
+        assert [(r.path, r.figures) for r in report.pages] == [(r.path, r.figures) for r in in_parse.pages]
 
 
 def test_the_mcp_tool_gives_the_text_report(vault: Path) -> None:

@@ -16,7 +16,7 @@ from wikic.evaluation.checks import Said
 from wikic.vault.schema_md import Schema
 from wikic.vault.state import EVAL_PAGES, read_cache_json, write_cache
 
-FORMAT = 3  # the cache's rows; another format, and the cache is made anew
+FORMAT = 4  # the cache's rows; another format, and the cache is made anew
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,7 +56,8 @@ class PageRead:
 
 @dataclass(frozen=True, slots=True)
 class AnchorsChecked:
-    """What a page's anchors gave against `raw/` in the state `state` names (the raw files' hashes)."""
+    """What a page's anchors gave against `raw/` in the state `state` names (the raw files' sizes and times, and
+    the hashes recorded at capture: `reading.PageReader.state`)."""
 
     state: str
     anchors: int

@@ -20,8 +20,8 @@ MARKDOWN_TITLE = "# Wiki quality report"
 
 
 def render(report: EvalReport, fmt: str = "text") -> str:
-    if fmt == "json":
-        return json.dumps(report.to_dict(), ensure_ascii=False, indent=2)
+    if fmt == "json":  # one line, as lint's: a big vault's report is megabytes, and indenting costs most of it
+        return json.dumps(report.to_dict(), ensure_ascii=False)
     if fmt == "markdown":
         return render_markdown(report)
     return render_text(report)

@@ -1,14 +1,13 @@
 """The report made: lint's run (its report cache and parsed vault) gives what lint already judges (a lead, broken
 links, orphans, contradictions, sources changed since capture); each subject page is read once for the rest
-(`checks.py`), and what a page alone gives is kept in `.wikic/cache/eval-pages.json` while the page is
-unchanged, beside what its anchors gave while the raw files they cite are unchanged too; the ledgers give what
-the runs refused and the names waiting.
+(`reading.py`: in lint's parse where lint parses it, else here), and what a page alone gives is kept in
+`.wikic/cache/eval-pages.json` while the page is unchanged, beside what its anchors gave while the raw files
+they cite are unchanged too; the ledgers give what the runs refused and the names waiting.
 """
 
 from __future__ import annotations
 
 import datetime as dt
-import hashlib
 import os
 import posixpath
 import time
@@ -23,12 +22,12 @@ from wikic.context import VaultContext
 from wikic.errors import UsageError
 from wikic.evaluation import checks
 from wikic.evaluation.judge import JudgeOptions, judge_vault, saved_summary
+from wikic.evaluation.reading import PageReader
 from wikic.evaluation.records import AnchorsChecked, PageCache, PageRead, PageRecord
 from wikic.evaluation.report import EvalReport, Figures, PageRow, Refusals, ranked
 from wikic.evaluation.saved import report_path
 from wikic.ingest.prose_step import composed_ledger
 from wikic.lint.finding import Finding
-from wikic.lint.page_text import PageText
 from wikic.lint.rules._pages import subject_page
 from wikic.lint.run import LintOptions, lint_and_vault
 from wikic.vault.formats.compiled import CompiledEntry, read_compiled
@@ -38,7 +37,6 @@ from wikic.vault.layout import require_vault
 from wikic.vault.load import FileInfo, Vault, fork_is_safe, load_vault, walk
 from wikic.vault.model import Note
 from wikic.vault.resolve import fold_name
-from wikic.vault.schema_md import Schema
 
 # lint's rules whose findings on a page are its figures
 _BROKEN = ("broken-wikilink",)
@@ -61,16 +59,18 @@ def evaluate(context: VaultContext, options: EvalOptions = EvalOptions()) -> Eva
     require_vault(root)
     schema = context.checked_schema()
     out_path = report_path(root, options.out, schema) if options.out is not None else None
-    lint, files, parsed = lint_and_vault(context, LintOptions(use_cache=True, today=options.today))
+    reader = PageReader(root, schema, checks.expected_sha256(read_sources(root)))
+    lint, files, parsed, made = lint_and_vault(context, LintOptions(use_cache=True, today=options.today),
+                                               while_parsing=reader)
     found = _findings_by_rule(lint.findings)
     # the pages as lint's vault types them; its notes are needed only for the pages read again
     listing = parsed or Vault(root, schema, files, {})
     pages = [(path, kind) for path in sorted(files) if path.endswith(".md") and not listing.is_hub(path)
              and subject_page(kind := listing.page_type(path)) and kind is not None]
     cache = PageCache.load(root, schema)
-    _read_changed(root, schema, files, parsed, pages, cache, options.jobs)
+    _read_changed(reader, files, parsed, pages, cache, options.jobs, made)
     composed = composed_ledger(root)
-    rows, total = _page_rows(root, pages, cache, found, composed)
+    rows, total = _page_rows(reader, pages, cache, found, composed)
     if cache.changed:
         cache.save(root)
 
@@ -100,20 +100,26 @@ def _findings_by_rule(findings: Iterable[Finding]) -> dict[str, Counter[str]]:
     return found
 
 
-def _read_changed(root: Path, schema: Schema, files: Mapping[str, FileInfo], parsed: Vault | None,
-                  pages: list[tuple[str, str]], cache: PageCache, jobs: int | None) -> None:
+def _read_changed(reader: PageReader, files: Mapping[str, FileInfo], parsed: Vault | None,
+                  pages: list[tuple[str, str]], cache: PageCache, jobs: int | None,
+                  made: Mapping[str, tuple[PageRead | None, AnchorsChecked | None]]) -> None:
     """The pages the cache holds no current record of, read into it (a page that is not text too, as such:
-    it is not read again while it is unchanged); the records of pages that are gone, dropped."""
+    it is not read again while it is unchanged), from what lint's parse `made` of them where it parsed them;
+    the records of pages that are gone, dropped."""
     todo = [(path, kind) for path, kind in pages
             if (record := cache.records.get(path)) is None
             or (record.size, record.mtime_ns) != (files[path].size, files[path].mtime_ns)]
     wanted = {path for path, _ in pages}
     if todo:
-        notes = (parsed or load_vault(root, use_cache=True, walked=walk(root), schema=schema)).notes
-        todo = [(path, kind) for path, kind in todo if path in notes]
-        read = _read_pages(root, todo, notes, schema, jobs)
+        left = [(path, kind) for path, kind in todo if path not in made]
+        if left:
+            root = reader.root
+            notes = (parsed or load_vault(root, use_cache=True, walked=walk(root), schema=reader.schema)).notes
+            todo = [(path, kind) for path, kind in todo if path in notes or path in made]
+            made = {**made, **_read_pages(reader, [path for path, _ in left if path in notes], notes, jobs)}
         for path, _ in todo:
-            cache.records[path] = PageRecord(files[path].size, files[path].mtime_ns, read.get(path))
+            read, checked = made.get(path) or (None, None)
+            cache.records[path] = PageRecord(files[path].size, files[path].mtime_ns, read, checked)
         cache.changed = True
     gone = [path for path in cache.records if path not in wanted]
     for path in gone:
@@ -121,18 +127,16 @@ def _read_changed(root: Path, schema: Schema, files: Mapping[str, FileInfo], par
     cache.changed = cache.changed or bool(gone)
 
 
-def _page_rows(root: Path, pages: list[tuple[str, str]], cache: PageCache, found: dict[str, Counter[str]],
-               composed: dict[str, dict[str, Any]]) -> tuple[list[PageRow], Figures]:
+def _page_rows(reader: PageReader, pages: list[tuple[str, str]], cache: PageCache,
+               found: dict[str, Counter[str]], composed: dict[str, dict[str, Any]]) -> tuple[list[PageRow], Figures]:
     """Each text page's row of figures, and the vault's figures summed."""
-    raw: dict[str, checks.RawFile] = {}
-    expected = checks.expected_sha256(read_sources(root))
     rows: list[PageRow] = []
     total = Figures()
     for path, kind in pages:
         record = cache.records.get(path)
         if record is None or record.read is None:
             continue  # not text: lint's `encoding` says so
-        figures = _figures(record, root, raw, expected, cache)
+        figures = _figures(record, reader, cache)
         _add_lint_figures(figures, path, found)
         refused = (composed.get(path) or {}).get("refused")
         if isinstance(refused, dict):
@@ -158,70 +162,53 @@ def _add_lint_figures(figures: Figures, path: str, found: dict[str, Counter[str]
 _FORK_FROM = 1000  # pages to read; below this a second process costs more than it saves
 _FORKED: Any = None  # what the forked reader reads: fork copies it, nothing is sent
 
+Made = dict[str, tuple[PageRead | None, AnchorsChecked | None]]
 
-def _read_pages(root: Path, todo: list[tuple[str, str]], notes: dict[str, Note], schema: Schema,
-                jobs: int | None) -> dict[str, PageRead]:
-    """`_read_page` of each page of `todo` that is text. Many pages, with a second core, are read half in a
-    forked process while this one reads the other half (most of a first run's time is reading prose)."""
+
+def _read_pages(reader: PageReader, paths: list[str], notes: dict[str, Note], jobs: int | None) -> Made:
+    """What `reader` makes of each page of `paths` (lint parsed none of them: its report came from its cache).
+    Many pages, with a second core, are read half in a forked process while this one reads the other half."""
     global _FORKED
     jobs = min(2, os.cpu_count() or 1) if jobs is None else jobs
-    if jobs <= 1 or len(todo) < _FORK_FROM or not fork_is_safe():
-        return _read_these(root, todo, notes, schema)
+    if jobs <= 1 or len(paths) < _FORK_FROM or not fork_is_safe():
+        return _read_these(reader, paths, notes)
     import multiprocessing as mp
 
-    _FORKED = (root, todo[len(todo) // 2 :], notes, schema)
+    _FORKED = (reader, paths[len(paths) // 2 :], notes)
     try:
         with mp.get_context("fork").Pool(1) as pool:
             other = pool.apply_async(_read_forked)
-            out = _read_these(root, todo[: len(todo) // 2], notes, schema)
+            out = _read_these(reader, paths[: len(paths) // 2], notes)
             out.update(other.get())
     finally:
         _FORKED = None
     return out
 
 
-def _read_forked() -> dict[str, PageRead]:
+def _read_forked() -> Made:
     return _read_these(*_FORKED)
 
 
-def _read_these(root: Path, todo: list[tuple[str, str]], notes: dict[str, Note],
-                schema: Schema) -> dict[str, PageRead]:
-    out: dict[str, PageRead] = {}
-    for path, kind in todo:
-        read = _read_page(root, path, notes[path], schema, kind)
-        if read is not None:
-            out[path] = read
+def _read_these(reader: PageReader, paths: list[str], notes: dict[str, Note]) -> Made:
+    out: Made = {}
+    for path in paths:
+        try:
+            data = (reader.root / path).read_bytes()
+        except OSError:
+            continue
+        made = reader(path, data, notes[path])
+        if made is not None:
+            out[path] = made
     return out
 
 
-def _read_page(root: Path, path: str, note: Note, schema: Schema, kind: str) -> PageRead | None:
-    """What the page alone gives; None when it cannot be read as text (lint's `encoding` says so)."""
-    try:
-        text = (root / path).read_bytes().decode("utf-8")
-    except (OSError, UnicodeDecodeError):
-        return None
-    page = PageText(text.replace("\r\n", "\n").replace("\r", "\n"), note)
-    sentences, cited, claims, anchored, said = checks.said(page)
-    sections, meeting = checks.sections_in_layout(page, schema.layout(kind))
-    return PageRead(sentences, cited, claims, anchored, sections, meeting, tuple(said), _title(note, path),
-                    tuple(_names(note, path)), len(note.links))
-
-
-def _figures(record: PageRecord, root: Path, raw: dict[str, checks.RawFile], expected: dict[str, str],
-             cache: PageCache) -> Figures:
+def _figures(record: PageRecord, reader: PageReader, cache: PageCache) -> Figures:
     """A page's figures from its record. Unless the record holds what its anchors gave for the raw files as
     they are, they are checked against raw/ now, and what they gave kept in the record."""
     read = record.read
     assert read is not None
-    sources = checks.cited_paths(read.said)
-    for path in sources:
-        if path not in raw:
-            raw[path] = checks.RawFile(root, path, expected.get(path))
-    state = hashlib.sha256(repr([(p, raw[p].sha256, expected.get(p)) for p in sources]).encode()).hexdigest()
-    if record.checked is None or record.checked.state != state:
-        anchors, holding = checks.anchors_holding(read.said, raw)
-        checked, stated = checks.specifics_stated(read.said, raw, read.names)
-        record.checked = AnchorsChecked(state, anchors, holding, checked, stated)
+    if record.checked is None or record.checked.state != reader.state(read):
+        record.checked = reader.check(read)
         cache.changed = True
     done = record.checked
     return Figures(sentences=read.sentences, sentences_cited=read.cited, claims=read.claims,
@@ -256,18 +243,6 @@ def _count(by_reason: Any, into: dict[str, int]) -> None:
 def _names_waiting(items: dict[str, Mention]) -> int:
     """The names the mentions ledger holds, each once (a name waiting as an entity and as a concept is one)."""
     return len({item.name.casefold() for item in items.values() if item.name})
-
-
-def _title(note: Note, path: str) -> str:
-    title = (note.frontmatter or {}).get("title")
-    return title if isinstance(title, str) and title.strip() else posixpath.basename(path)[:-3]
-
-
-def _names(note: Note, path: str) -> list[str]:
-    """The page's subject as its quotes may leave it unsaid: its title and aliases."""
-    aliases = (note.frontmatter or {}).get("aliases")
-    return [_title(note, path), *(a for a in aliases if isinstance(a, str) and a.strip())] \
-        if isinstance(aliases, list) else [_title(note, path)]
 
 
 def _the_page(rows: list[PageRow], wanted: str) -> list[PageRow]:

@@ -217,6 +217,16 @@ def _read_line(raw: str) -> tuple[str, int, str] | None:
     """What a line of a page holds, if it may hold statements: (ITEM, QUOTED or SENTENCE, the offset of its text,
     its text), the text of an item without its marker and of a quote without its `>`. None for a blank line, a
     marker, a heading, a table row, a rule or a callout's title."""
+    first = raw[:1]
+    if first.isalpha():  # prose at the margin, as most lines are: no marker, quote, heading, table or item
+        return SENTENCE, 0, raw.rstrip()
+    if not first or raw.isspace():
+        return None
+    return read_marked_line(raw)
+
+
+def read_marked_line(raw: str) -> tuple[str, int, str] | None:
+    """`_read_line` of any line, each construct looked for in turn (`_read_line` answers most lines sooner)."""
     if MARKER_LINE.match(raw):
         return None
     at = len(raw) - len(raw.lstrip(" \t"))

@@ -21,8 +21,8 @@ from wikic.vault.layout import is_vault
 from wikic.vault.state import LINT_REPORT, SOURCES, read_cache_json, state_file, write_cache
 
 if TYPE_CHECKING:
-    from wikic.vault.load import FileInfo, Vault
-    from wikic.vault.model import Problem
+    from wikic.vault.load import FileInfo, PerNote, Vault
+    from wikic.vault.model import Note, Problem
     from wikic.vault.schema_md import Schema
 
 
@@ -138,10 +138,13 @@ def run_lint(
 
 
 def lint_and_vault(
-    context: VaultContext, options: LintOptions = LintOptions(), *, label: str | None = None
-) -> tuple[LintReport, dict[str, FileInfo], Vault | None]:
-    """`run_lint`'s report, the vault's files as it walked them, and the vault it parsed (None: the report
-    came from its cache, nothing was parsed), for a report made beside lint's that reads the same pages."""
+    context: VaultContext, options: LintOptions = LintOptions(), *, label: str | None = None,
+    while_parsing: PerNote | None = None,
+) -> tuple[LintReport, dict[str, FileInfo], Vault | None, dict[str, Any]]:
+    """`run_lint`'s report, the vault's files as it walked them, the vault it parsed (None: the report came
+    from its cache, nothing was parsed), and what `while_parsing` made of each note parsed (by path, where it
+    made something): for a report made beside lint's that reads the same pages, in the processes that parse
+    them (`load_vault`'s `per_note`)."""
     started = time.perf_counter()
     root = Path(context.root)
     if not root.is_dir():
@@ -166,19 +169,20 @@ def lint_and_vault(
         if cached is not None:
             findings, pages, links = cached
             report = LintReport(label, findings, pages, links, time.perf_counter() - started, strict, cached=True)
-            return report, files, None
+            return report, files, None, {}
 
     with collector_paused():
-        findings, pages, links, vault = _lint(root, options, today, walked, context.schema)
+        findings, pages, links, vault, made = _lint(root, options, today, walked, context.schema, while_parsing)
     if options.use_cache:
         _write_report(root, key, findings, pages, links)
-    return LintReport(label, findings, pages, links, time.perf_counter() - started, strict), files, vault
+    report = LintReport(label, findings, pages, links, time.perf_counter() - started, strict)
+    return report, files, vault, made
 
 
 def _lint(
     root: Path, options: LintOptions, today: dt.date, walked: tuple[dict[str, FileInfo], list[tuple[str, Problem]]],
-    schema: Schema,
-) -> tuple[list[Finding], int, int, Vault]:
+    schema: Schema, while_parsing: PerNote | None = None,
+) -> tuple[list[Finding], int, int, Vault, dict[str, Any]]:
     from wikic.lint.context import LintContext
     from wikic.lint.rules._pages import judge_while_parsing, judging
     from wikic.vault.graph import build
@@ -188,7 +192,11 @@ def _lint(
     # rules judge each page where it is parsed
     judge = judge_while_parsing(schema, _active(options, schema))
     vault = load_vault(root, use_cache=bool(options.use_cache), jobs=options.jobs, resolve=True, walked=walked,
-                       schema=schema, per_note=judge)
+                       schema=schema, per_note=_both(judge, while_parsing))
+    made: dict[str, Any] = {}
+    if while_parsing is not None:  # each note's pair parts: the page rules' findings, the caller's
+        made = {path: theirs for path, (_, theirs) in vault.per_note.items() if theirs is not None}
+        vault.per_note = {path: ours for path, (ours, _) in vault.per_note.items() if ours is not None}
     if options.use_cache and judge is not None:
         from wikic.lint.judgements import complete
 
@@ -216,7 +224,19 @@ def _lint(
     findings.sort(key=Finding.sort_key)
     pages = len(ctx.pages)
     links = sum(len(vault.notes[p].links) for p in vault.notes)
-    return findings, pages, links, vault
+    return findings, pages, links, vault, made
+
+
+def _both(judge: PerNote | None, theirs: PerNote | None) -> PerNote | None:
+    """What runs on each note parsed: the page rules' judge, and the caller's `theirs` beside it (a pair)."""
+    if theirs is None:
+        return judge
+
+    def both(path: str, data: bytes, note: Note) -> tuple[Any, Any] | None:
+        ours, made = (judge(path, data, note) if judge is not None else None), theirs(path, data, note)
+        return None if ours is None and made is None else (ours, made)
+
+    return both
 
 
 def _active(options: LintOptions, schema: Schema) -> list[str]:

@@ -13,13 +13,15 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-# Each alternative opens with the character it breaks after (a sentence's punctuation, a newline): the regex
-# engine then jumps between those characters instead of trying every offset. The group is the break.
+# The pattern opens with one set of the characters a sentence may break after (its punctuation, a newline),
+# so the regex engine jumps between them instead of trying every offset; the alternatives then look behind
+# at which one it was. The break is the group of the first two alternatives, the whole match of the others.
 _BREAK = re.compile(
-    r"[.!?][\"'”’)\]]?(\s+)"
-    r"|[。！？；]([ \t]*)"
-    r"|(\n[ \t]*\n\s*)"
-    r"|(\n)(?=[ \t]*(?:[-*+#>|]|\d{1,3}[.)][ \t]))"
+    r"[.!?。！？；\n]"
+    r"(?:(?<=[.!?])[\"'”’)\]]?(\s+)"
+    r"|(?<=[。！？；])([ \t]*)"
+    r"|(?<=\n)([ \t]*\n\s*)"
+    r"|(?<=\n)()(?=[ \t]*(?:[-*+#>|]|\d{1,3}[.)][ \t])))"
 )
 # Abbreviations whose period is not a sentence's end (folded, without their last period).
 _ABBREVIATIONS = frozenset("e.g i.e cf vs dr mr mrs prof fig approx".split())
@@ -40,7 +42,8 @@ def _breaks(text: str) -> list[tuple[int, int]]:
     out: list[tuple[int, int]] = []
     size = len(text)
     for match in _BREAK.finditer(text):
-        start, end = match.span(match.lastindex or 0)
+        group = match.lastindex or 0
+        start, end = match.span(group) if group <= 2 else match.span()
         if end == size:
             continue
         period = start - 1 if text[start - 1 : start] == "." else \
