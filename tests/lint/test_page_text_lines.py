@@ -22,3 +22,26 @@ def test_prose_and_blank_lines_are_read_at_once() -> None:
     assert _read_line("Acme makes anvils.  ") == ("sentence", 0, "Acme makes anvils.")
     assert _read_line("") is None and _read_line(" \t ") is None
     assert _read_line("> Acme") == ("quoted", 2, "Acme")
+
+
+_LINES = st.sampled_from([
+    "Acme makes anvils. It was founded in 1990.", "Dr. Chen measured it. e.g. this", "it continues here.",
+    "Acme is based in Oslo. ^[raw/a.md:L3]", "Its founder is Ann. ^[[[raw/a.md|a.md]] L4-L5] ^c0000001",
+    "- Acme makes anvils. ^[raw/a.md:L2] ^c0000002", "* an item", "1. a step", "> A quote. Another.", "> [!note] Title",
+    "", "   ", "## Section", "# Title", "```", "<!-- a comment -->", "%% hidden %%", "| a | b |", "---",
+    "A sentence with a block id. ^abc123", "它是数据库。它很快。", "x", "^[raw/a.md:L9]",
+])
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_LINES, max_size=14), st.sets(st.integers(1, 16), max_size=3))
+def test_prose_counts_and_keeps_what_the_statements_say(lines: list[str], keep: set[int]) -> None:
+    from wikic.lint.page_text import SENTENCE, PageText
+    from wikic.vault.parse import parse_note
+
+    text = "\n".join(lines)
+    page = PageText(text, parse_note("entities/acme.md", text.encode()))
+    sentences = [s for s in page.statements(1, len(page.lines)) if s.kind == SENTENCE]
+    count, kept = page.prose(1, len(page.lines), keep)
+    assert count == len(sentences)
+    assert kept == [s for s in sentences if s.cited or s.line in keep]

@@ -11,12 +11,12 @@ from __future__ import annotations
 import bisect
 import hashlib
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from wikic.errors import VaultError
-from wikic.lint.page_text import SENTENCE, PageText, Statement
+from wikic.lint.page_text import PageText, Statement
 from wikic.text.support import unsupported
 from wikic.vault.formats.anchors import ANCHOR, Cited, find_anchors, parse_spec
 from wikic.vault.formats.claims import plain_text
@@ -40,10 +40,11 @@ class Said:
     claim: bool
 
 
-def prose(page: PageText) -> list[Statement]:
-    """The prose sentences of the page's body: paragraphs' sentences, not list items, quotes and callouts (the
-    Claims callout is one), headings, tables, code or comments."""
-    return [s for s in page.statements(page.body_start, len(page.lines)) if s.kind == SENTENCE]
+def prose(page: PageText, keep: Collection[int] = ()) -> tuple[int, list[Statement]]:
+    """How many prose sentences the page's body holds (paragraphs' sentences, not list items, quotes and
+    callouts (the Claims callout is one), headings, tables, code or comments), and those of them an anchor
+    carries or on a line of `keep`."""
+    return page.prose(page.body_start, len(page.lines), keep)
 
 
 def anchors_after(page: PageText, sentence: Statement) -> list[Cited]:
@@ -74,9 +75,9 @@ def said(page: PageText) -> tuple[int, int, int, int, list[Said]]:
     """(prose sentences, of them cited, claims, of them anchored, and the claims and cited sentences with
     their anchors): what the anchors and specifics are checked on."""
     out: list[Said] = []
-    sentences = prose(page)
     claims = page.claims
-    claim_lines = {claim.line for claim in claims}
+    claim_lines = {claim.line for claim in claims if claim.line is not None}
+    count, sentences = prose(page, claim_lines)
     cited = 0
     for sentence in sentences:
         if sentence.line in claim_lines:
@@ -94,7 +95,7 @@ def said(page: PageText) -> tuple[int, int, int, int, list[Said]]:
         if anchors:
             anchored += 1
             out.append(Said(plain_text(claim.text), anchors, claim=True))
-    return len(sentences), cited, len(claims), anchored, out
+    return count, cited, len(claims), anchored, out
 
 
 def sections_in_layout(page: PageText, layout: Layout) -> tuple[int, int]:

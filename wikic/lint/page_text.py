@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import bisect
 import re
+from collections.abc import Collection, Iterator
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -79,6 +80,7 @@ class Statement:
 
 
 ITEM, QUOTED, SENTENCE = "item", "quoted", "sentence"
+Paragraphed = tuple[int, int, str]  # a line of a paragraph: its number, the column of its text, its text
 
 
 class PageText:
@@ -183,34 +185,59 @@ class PageText:
     def statements(self, first: int, last: int) -> list[Statement]:
         """The statements of lines `first` to `last` (inclusive), in order."""
         out: list[Statement] = []
-        paragraph: list[tuple[int, int, str]] = []  # (line, column of its text, text)
+        for kind, run in self._runs(first, last, items=True):
+            if isinstance(run, Statement):
+                out.append(run)
+            else:
+                out.extend(_sentences(run, kind))
+        return out
+
+    def prose(self, first: int, last: int, keep: Collection[int] = ()) -> tuple[int, list[Statement]]:
+        """(how many sentences the paragraphs of lines `first` to `last` hold, not counting list items, quotes
+        and callouts; those of them an anchor carries, or on a line of `keep`). A paragraph with neither is
+        only counted."""
+        count = 0
+        kept: list[Statement] = []
+        for kind, run in self._runs(first, last, items=False):
+            if kind != SENTENCE or isinstance(run, Statement):
+                continue
+            if any("^[" in text or n in keep for n, _, text in run):
+                found = _sentences(run, SENTENCE)
+                count += len(found)
+                kept += [s for s in found if s.cited or s.line in keep]
+            else:
+                joined = "\n".join(_visible(text) for _, _, text in run)
+                count += sum(1 for a, b in sentence_spans(joined, cased=True) if _WORDY.search(joined, a, b))
+        return count, kept
+
+    def _runs(self, first: int, last: int, *, items: bool) -> Iterator[tuple[str, Statement | list[Paragraphed]]]:
+        """In order, each list item's statement (when `items`) and each paragraph's lines, with its kind: a
+        quote's or callout's (QUOTED) or not (SENTENCE)."""
+        paragraph: list[Paragraphed] = []
         quoted = False  # the paragraph is a quote's
-
-        def flush() -> None:
-            if paragraph:
-                out.extend(_sentences(paragraph, QUOTED if quoted else SENTENCE))
-                paragraph.clear()
-
         hidden = self.hidden
         for n in range(max(first, self.body_start), min(last, len(self.lines)) + 1):
             read = None if n in hidden else self._read(n)
+            if read is not None and read[0] != ITEM and (read[0] == QUOTED) == quoted:
+                paragraph.append((n, read[1] + 1, read[2]))
+                continue
+            if paragraph:
+                yield (QUOTED if quoted else SENTENCE), paragraph
+                paragraph = []
             if read is None:
-                flush()
                 continue
             kind, at, text = read
             if kind == ITEM:
-                flush()
-                text = _visible(text)
-                if _WORDY.search(ANCHOR.sub("", text)):
-                    out.append(Statement(n, at + len(text) - len(text.lstrip()) + 1, text.strip(),
-                                         ANCHOR.search(text) is not None, ITEM))
+                if items:
+                    text = _visible(text)
+                    if _WORDY.search(ANCHOR.sub("", text)):
+                        yield ITEM, Statement(n, at + len(text) - len(text.lstrip()) + 1, text.strip(),
+                                              ANCHOR.search(text) is not None, ITEM)
                 continue
-            if (kind == QUOTED) != quoted:
-                flush()
-                quoted = kind == QUOTED
+            quoted = kind == QUOTED
             paragraph.append((n, at + 1, text))
-        flush()
-        return out
+        if paragraph:
+            yield (QUOTED if quoted else SENTENCE), paragraph
 
 
 def _read_line(raw: str) -> tuple[str, int, str] | None:
@@ -262,7 +289,7 @@ def _blanked(match: re.Match[str]) -> str:
     return " " * len(match.group())
 
 
-def _sentences(paragraph: list[tuple[int, int, str]], kind: str) -> list[Statement]:
+def _sentences(paragraph: list[Paragraphed], kind: str) -> list[Statement]:
     """The sentences of a paragraph (its lines joined), each carried or not by the anchors right after it."""
     starts: list[int] = []
     parts: list[str] = []
