@@ -400,3 +400,39 @@ def test_the_vaults_template_is_a_file_inside_it(example: Path, tmp_path: Path) 
     with pytest.raises(ConfigError, match="leads outside the vault"):
         _export(example, tmp_path / "other")
     assert not (tmp_path / "other").exists()
+
+
+def test_a_second_process_writing_half_the_outputs_writes_the_same_site(
+    example: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import wikic.export.site as site_module
+
+    alone = tmp_path / "alone"
+    _export(example, alone)
+    monkeypatch.setattr(site_module, "FORK_AT", 2)
+    shared = tmp_path / "shared"
+    report = _export(example, shared)
+    assert len(report.written) > 30
+    assert _tree(shared) == _tree(alone)
+
+
+def test_a_raw_source_is_shown_as_text_and_an_embed_follows_what_it_shows(tmp_path: Path) -> None:
+    root = make_vault(tmp_path, {
+        "raw/articles/hostile.md": "# Notes\n<script>alert(1)</script>\n<img src=x onerror=alert(2)>\n",
+        "concepts/host.md": page("Host", "concept", body="# Host\n\n![[part#Kept]]\n"),
+        "concepts/part.md": page("Part", "concept", body="# Part\n\n## Kept\n\nSee [[later]].\n"),
+    })
+    out = tmp_path / "site"
+    _export(root, out)
+    raw = _read(out / "raw" / "articles" / "hostile.html")
+    assert not [tag for tag, _ in raw.tags if tag == "img"] and "L3" in raw.ids
+    text = (out / "raw" / "articles" / "hostile.html").read_text(encoding="utf-8")
+    assert '<span class="lc">&lt;script&gt;alert(1)&lt;/script&gt;</span>' in text
+    host = (out / "concepts" / "host.html").read_text(encoding="utf-8")
+    assert '<a class="broken" title="no note or file named later">later</a>' in host
+    # the embedded section's link now lands: the page embedding it is written again, and shows it
+    (root / "concepts" / "later.md").write_text(page("Later", "concept"), encoding="utf-8")
+    written = _export(root, out).written
+    assert "concepts/host.html" in written and "concepts/later.html" in written
+    assert '<a class="internal" href="later.html">later</a>' in (out / "concepts" / "host.html").read_text(
+        encoding="utf-8")

@@ -264,20 +264,23 @@ class Site:
                      not raw.holds(cited))
 
     # -- what each page depends on ------------------------------------------------------------------------------
-    def links_of(self, path: str) -> list[tuple[str, str, str | None, str]]:
-        """Each link of note `path`: (kind, as written, where it lands, the place in that page it reaches)."""
-        return [(link.kind, link.raw, found, self.anchor(found, link.subpath) if found and link.subpath else "")
+    def links_of(self, path: str) -> list[tuple[str, str, str | None, str | None, str]]:
+        """Each link of note `path`: (kind, as written, where it lands, that file's output, the place in that page
+        it reaches)."""
+        outputs = self.outputs
+        return [(link.kind, link.raw, found, outputs.get(found) if found else None,
+                 self.anchor(found, link.subpath) if found and link.subpath else "")
                 for link, found in zip(self.note(path).links, self.resolved(path), strict=True)]
 
-    def embedded(self, path: str, depth: int = 1, seen: frozenset[str] = frozenset()) -> list[tuple[str, list[int]]]:
-        """The notes `path` embeds, down to the depth shown, each with its stamp."""
-        out: list[tuple[str, list[int]]] = []
+    def embedded(self, path: str, depth: int = 1, seen: frozenset[str] = frozenset()) -> list[Any]:
+        """The notes `path` embeds, down to the depth shown, each with its stamp and where its links land."""
+        out: list[Any] = []
         if depth > MAX_EMBED_DEPTH:
             return out
         for link, found in zip(self.note(path).links, self.resolved(path), strict=True):
             if link.kind != EMBED or found is None or not found.endswith(".md") or found in seen or found == path:
                 continue
-            out.append((found, self.stamp(found)))
+            out.append((found, self.stamp(found), self.links_of(found)))
             out.extend(self.embedded(found, depth + 1, seen | {path}))
         return out
 
@@ -425,15 +428,17 @@ def export_site(context: VaultContext, out_dir: Path, *, template: Path | None =
     def constant(data: bytes) -> bytes:
         return data
 
+    has_overview = OVERVIEW_FILE in site.outputs  # the header links it
     for path in site.notes:
         parts = around.of(path)
-        digest = _digest(code, site_title, site.stamp(path), site.links_of(path),
+        digest = _digest(code, site_title, has_overview, site.stamp(path), site.links_of(path),
                          site.embedded(path), [(c.spec, site.raw_file(c.path).sha256, site.expected.get(c.path))
                                                for c in site.cited(path) if c.path in site.outputs],
                          parts.inputs)
         emit(site.outputs[path], digest, partial(note_page, path, parts))
     for path in sorted(site.raw_pages):
-        emit(site.outputs[path], _digest(code, site_title, site.raw_file(path).sha256), partial(raw_page, path))
+        emit(site.outputs[path], _digest(code, site_title, has_overview, site.raw_file(path).sha256),
+             partial(raw_page, path))
     for path in site.copied:
         emit(site.outputs[path], _digest(site.stamp(path)), partial(copy, path))
     graph_page = fill(page_template, {
