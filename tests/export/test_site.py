@@ -436,3 +436,16 @@ def test_a_raw_source_is_shown_as_text_and_an_embed_follows_what_it_shows(tmp_pa
     assert "concepts/host.html" in written and "concepts/later.html" in written
     assert '<a class="internal" href="later.html">later</a>' in (out / "concepts" / "host.html").read_text(
         encoding="utf-8")
+
+
+def test_a_plain_obsidian_vault_gets_an_index_of_its_notes(tmp_path: Path) -> None:
+    root = make_vault(tmp_path, {"Home.md": "# Home\n\nSee [[Other]] and [[sub/Deep#Part]].\n",
+                                 "Other.md": "---\naliases: [O]\n---\n# Other\n\nBack to [[Home]].\n",
+                                 "sub/Deep.md": "# Deep\n\n## Part\n\ntext\n"}, schema=False)
+    out = tmp_path / "site"
+    _export(root, out)
+    index = (out / "index.html").read_text(encoding="utf-8")
+    assert '<li><a class="internal" href="sub/Deep.html">Deep</a></li>' in index
+    assert '<a class="internal" href="sub/Deep.html#part">sub/Deep &gt; Part</a>' in (out / "Home.html").read_text(
+        encoding="utf-8")
+    assert _dead_links(out) == []

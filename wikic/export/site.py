@@ -56,6 +56,7 @@ if TYPE_CHECKING:
 
 _MARKUP = re.compile(r"[\\`*_\[\]<>&#$^~!%=|]|https?:")  # what could make a property's text more than text
 
+INDEX_PAGE = "index.html"  # the site's home: the vault's index.md, else a list of its notes
 FORK_AT = 400  # outputs to write from which a second process renders half of them
 MAX_EMBED_DEPTH = 3  # an embed inside an embed inside an embed is shown as a link
 # Kept out of the site: who the user is, in their own words, is for their briefings, not for readers; the
@@ -317,7 +318,7 @@ def _properties(site: Site, path: str) -> str:
 
 def _value(site: Site, path: str, key: str, value: Any) -> str:
     if isinstance(value, list):
-        return " ".join(_value(site, path, key, item) for item in value)
+        return (" " if key in ("tags", "tag") else ", ").join(_value(site, path, key, item) for item in value)
     if isinstance(value, dict):
         return html.escape(json.dumps(value, ensure_ascii=False, default=str))
     text = str(value) if value is not None else ""
@@ -428,6 +429,14 @@ def export_site(context: VaultContext, out_dir: Path, *, template: Path | None =
     def constant(data: bytes) -> bytes:
         return data
 
+    def index_page(listed: list[tuple[str, str]]) -> bytes:
+        items = "".join(f'<li><a class="internal" href="{html.escape(layout.relative(INDEX_PAGE, site.outputs[p]))}">'
+                        f"{html.escape(title)}</a></li>\n" for p, title in listed)
+        return fill(page_template, {
+            "title": "Index", "site_title": html.escape(site_title), "root": "", "path": "", "kind": "index",
+            "nav": nav(INDEX_PAGE), "content": f'<h1>Index</h1>\n<ul class="index">\n{items}</ul>',
+        }).encode("utf-8")
+
     has_overview = OVERVIEW_FILE in site.outputs  # the header links it
     for path in site.notes:
         parts = around.of(path)
@@ -441,6 +450,9 @@ def export_site(context: VaultContext, out_dir: Path, *, template: Path | None =
              partial(raw_page, path))
     for path in site.copied:
         emit(site.outputs[path], _digest(site.stamp(path)), partial(copy, path))
+    if INDEX_PAGE not in site.outputs.values():  # a plain Obsidian vault has no index.md: the site lists its notes
+        listed = [(p, site.title(p)) for p in site.notes]
+        emit(INDEX_PAGE, _digest(code, site_title, has_overview, listed), partial(index_page, listed))
     graph_page = fill(page_template, {
         "title": "Graph", "site_title": html.escape(site_title), "root": "", "path": "", "kind": "graph",
         "nav": nav(layout.GRAPH_PAGE),
