@@ -398,7 +398,7 @@ def test_help_keeps_brackets_written_in_it() -> None:
     assert "or [llm] max_output_tokens if lower" in " ".join(run("query", "--help").stdout.split())
     usage = {name: run(name, "--help").stdout.splitlines()[0] for name in ("lint", "init", "search")}
     assert usage == {
-        "lint": "Usage: wikic lint [OPTIONS] [VAULT]",
+        "lint": "Usage: wikic lint [OPTIONS] [VAULT [FILE]]...",
         "init": "Usage: wikic init [OPTIONS] [DIR]",
         "search": "Usage: wikic search [OPTIONS] [QUERY]",
     }

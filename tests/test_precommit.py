@@ -28,10 +28,10 @@ BROKEN_PAGE = page("D", body="[[a]] [[b]] [[ghost-page]]\n")
 BROKEN_INDEX_ENTRY = "- [[d]] — D\n"
 
 
-def published_hook() -> dict[str, Any]:
+def published_hook(hook_id: str = "wikic-lint") -> dict[str, Any]:
     hooks = yaml.safe_load((REPO / ".pre-commit-hooks.yaml").read_text())
     assert isinstance(hooks, list)
-    (hook,) = [h for h in hooks if h["id"] == "wikic-lint"]
+    (hook,) = [h for h in hooks if h["id"] == hook_id]
     return hook
 
 
@@ -92,14 +92,15 @@ def break_vault(vault: Path) -> None:
 
 
 def test_published_hook_manifest() -> None:
-    hook = published_hook()
-    assert hook["name"] and hook["description"]
-    assert hook["entry"] == "wikic lint"
-    assert hook["language"] == "python"
-    assert hook["types"] == ["markdown"]
-    assert hook["pass_filenames"] is False
-    assert hook["require_serial"] is True
-    assert hook["minimum_pre_commit_version"] == "2.9.0"
+    for hook_id, staged_only in (("wikic-lint", True), ("wikic-lint-all", False)):
+        hook = published_hook(hook_id)
+        assert hook["name"] and hook["description"]
+        assert hook["entry"] == "wikic lint"
+        assert hook["language"] == "python"
+        assert hook["types"] == ["markdown"]
+        assert hook["pass_filenames"] is staged_only  # the staged files limit the report, never what is linted
+        assert hook["require_serial"] is True
+        assert hook["minimum_pre_commit_version"] == "2.9.0"
 
 
 def test_published_hook_manifest_is_valid_for_pre_commit(tmp_path: Path) -> None:
@@ -142,18 +143,29 @@ def test_hook_entry_exit_codes(tmp_path: Path, subfolder: str | None) -> None:
     environ["PRE_COMMIT"] = "1"
     repo, vault = git_repo_with_vault(tmp_path, subfolder, environ)
     hook = published_hook()
-    args = ["--vault", subfolder] if subfolder else []  # the user's `args:`; pass_filenames: false adds nothing
+    args = ["--vault", subfolder or "."]  # the user's `args:`; pre-commit appends the staged files
     command = [*shlex.split(hook["entry"]), *args]
-    clean = subprocess.run(command, cwd=repo, env=environ, capture_output=True, text=True, timeout=120, check=False)
+    prefix = f"{subfolder}/" if subfolder else ""
+
+    def run(*staged: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([*command, *(prefix + path for path in staged)], cwd=repo, env=environ,
+                              capture_output=True, text=True, timeout=120, check=False)
+
+    clean = run("entities/a.md", "index.md")
     assert clean.returncode == 0, clean.stdout + clean.stderr
     assert clean.stdout.rstrip().endswith("— ok")
     break_vault(vault)
-    broken = subprocess.run(command, cwd=repo, env=environ, capture_output=True, text=True, timeout=120, check=False)
+    broken = run("entities/d.md", "index.md")
     assert broken.returncode == 1
     assert "entities/d.md:13:13: error broken-wikilink link target 'ghost-page' does not exist" in broken.stdout.split(
         "\n"
     )
     assert "Traceback" not in broken.stderr
+    elsewhere = run("entities/a.md")  # the broken page is not among the staged files: the commit is not held up
+    assert elsewhere.returncode == 0 and "ghost-page" not in elsewhere.stdout, elsewhere.stdout
+    whole = subprocess.run([*shlex.split(published_hook("wikic-lint-all")["entry"]), *args], cwd=repo, env=environ,
+                           capture_output=True, text=True, timeout=120, check=False)
+    assert whole.returncode == 1 and "ghost-page" in whole.stdout
 
 
 # ---- (b) the real pre-commit tool ------------------------------------------------------------------------------
@@ -197,6 +209,18 @@ def test_real_pre_commit_with_a_local_hook(tmp_path: Path) -> None:
     assert commit.returncode == 0, commit.stdout + commit.stderr
     assert "wikic lint" in commit.stdout + commit.stderr and "Passed" in commit.stdout + commit.stderr
 
+    # a commit that does not touch a page broken earlier is not held up by it
+    (vault / "entities/old.md").write_text(page("Old", body="[[a]] [[b]] [[c]] [[lost-page]]\n"))
+    with open(vault / "index.md", "a", encoding="utf-8") as fh:
+        fh.write("- [[old]] — Old\n")
+    assert git(repo, "add", "-A", environ=environ).returncode == 0
+    assert git(repo, "commit", "-q", "--no-verify", "-m", "broken earlier", environ=environ).returncode == 0
+    (vault / "entities/a.md").write_text(page("A", body="[[b]] [[c]] [[old]]\n"))
+    assert git(repo, "add", "-A", environ=environ).returncode == 0
+    touched = git(repo, "commit", "-m", "a page edited", environ=environ)
+    assert touched.returncode == 0, touched.stdout + touched.stderr
+    assert "lost-page" not in touched.stdout + touched.stderr
+
     # a staged page with a broken link is refused, with the finding in the output
     break_vault(vault)
     assert git(repo, "add", "-A", environ=environ).returncode == 0
@@ -205,11 +229,12 @@ def test_real_pre_commit_with_a_local_hook(tmp_path: Path) -> None:
     output = refused.stdout + refused.stderr
     assert "Failed" in output and "- exit code: 1" in output
     assert "entities/d.md:13:13: error broken-wikilink link target 'ghost-page' does not exist" in output
-    assert git(repo, "rev-list", "--count", "HEAD", environ=environ).stdout.strip() == "1"
+    assert git(repo, "rev-list", "--count", "HEAD", environ=environ).stdout.strip() == "3"
 
     run_all = pre_commit(repo, "run", "--all-files", environ=environ)
     assert run_all.returncode == 1
     assert "broken-wikilink link target 'ghost-page' does not exist" in run_all.stdout
+    assert "broken-wikilink link target 'lost-page' does not exist" in run_all.stdout
     assert ".wikic" not in git(repo, "status", "--porcelain", environ=environ).stdout  # the cache stays out of git
 
 

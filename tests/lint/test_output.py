@@ -445,7 +445,7 @@ def test_exit_codes(tmp_path: Path, files: dict[str, str], args: list[str], code
         ),
         pytest.param(
             ["--vault", "."],
-            "Error: give the vault either as an argument or with --vault, not both\n",
+            "give one vault, either as the first argument or with --vault, then files of it\n",
             id="vault-twice",
         ),
         pytest.param(["--no-such-flag"], "No such option", id="unknown-flag"),

@@ -17,15 +17,42 @@ def _names(values: list[str] | None) -> tuple[str, ...]:
     return tuple(n.strip() for v in values or [] for n in v.split(",") if n.strip())
 
 
+def split_paths(paths: list[Path], vault: Path | None) -> tuple[Path | None, list[Path]]:
+    """(the vault given as the first argument, the files given after it, or after --vault): files that exist,
+    and a vault given once."""
+    vault_arg, files = (None, paths) if vault is not None else (paths[0] if paths else None, paths[1:])
+    for path in files:
+        if path.is_dir():
+            raise UsageError(
+                f"{path} is a folder: give one vault, either as the first argument or with --vault, then files of it",
+                hint="wikic lint my-wiki, or wikic lint --vault my-wiki my-wiki/entities/acme.md",
+            )
+        if not path.exists():
+            raise UsageError(f"no such file: {path}", hint="name files of the vault that exist")
+    return vault_arg, files
+
+
 def register(app: typer.Typer) -> None:
     @app.command("lint")
     @translate_errors
     def lint(
-        vault_arg: Annotated[
-            Path | None,
-            typer.Argument(metavar="VAULT", parser=folder_path, help="Vault folder (or use --vault)."),
+        paths: Annotated[
+            list[Path] | None,
+            typer.Argument(
+                metavar="VAULT [FILE]", parser=folder_path, show_default=False,
+                help="The vault folder (or use --vault), then files of it: the report is limited to their findings "
+                "(the whole vault is still linted). A pre-commit hook passes the staged files.",
+            ),
         ] = None,
         vault: VaultDir = None,
+        changed: Annotated[
+            bool,
+            typer.Option(
+                "--changed",
+                help="Report only the findings on the files git sees changed since the last commit (staged, "
+                "modified, new); every rule still reads the whole vault.",
+            ),
+        ] = False,
         fmt: Annotated[
             str, typer.Option("--format", "-f", metavar="FORMAT", help="text, json, sarif or github.")
         ] = "text",
@@ -86,6 +113,7 @@ def register(app: typer.Typer) -> None:
         """
         from wikic.lint.render import FORMATS, render  # here, not at start-up: every command loads this module
         from wikic.lint.run import LintOptions, run_lint
+        from wikic.lint.scope import changed_in_git, in_vault
 
         if explain is not None:
             from wikic.lint.rules import explain as explained
@@ -93,10 +121,7 @@ def register(app: typer.Typer) -> None:
             say(explained(explain), nl=False)
             return
 
-        if vault_arg is not None and vault is not None:
-            raise UsageError(
-                "give the vault either as an argument or with --vault, not both", hint="wikic lint my-wiki"
-            )
+        vault_arg, files = split_paths(paths or [], vault)
         if json_output and fmt not in ("text", "json"):
             raise UsageError(f"--json and --format {fmt} do not go together", hint="--json is --format json: give one")
         fmt = "json" if json_output else fmt
@@ -111,7 +136,11 @@ def register(app: typer.Typer) -> None:
                 raise UsageError(
                     f"--as-of must be a date YYYY-MM-DD, not '{as_of}'", hint="for example: --as-of 2026-11-29"
                 ) from None
-        options = LintOptions(select=_names(select), ignore=_names(ignore), strict=strict, use_cache=cache, today=today)
+        only = in_vault(root, files) if files else None
+        if changed:
+            only = (*(only or ()), *changed_in_git(root))
+        options = LintOptions(select=_names(select), ignore=_names(ignore), strict=strict, use_cache=cache, today=today,
+                              only=only)
         label = str(vault_arg or vault or root)
         from wikic.context import VaultContext
 

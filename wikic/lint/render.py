@@ -29,9 +29,11 @@ def text(report: LintReport) -> str:
     s = report.summary()
     infos = report.count("info")
     verdict = "FAILED" if report.failed else "ok"
+    on = "" if report.reported_on is None else \
+        f" on the {report.reported_on} file{'' if report.reported_on == 1 else 's'} asked about"
     lines.append(
         f"{s['pages']} pages, {s['links']} links: {s['errors']} error(s), {s['warnings']} warning(s), {infos} info"
-        f" in {s['seconds']:.2f}s — {verdict}{' (strict)' if report.strict else ''}"
+        f"{on} in {s['seconds']:.2f}s — {verdict}{' (strict)' if report.strict else ''}"
     )
     return "\n".join(lines)
 

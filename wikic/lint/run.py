@@ -36,6 +36,7 @@ class LintOptions:
     )
     today: dt.date | None = None  # "as of" date for staleness (default: today)
     jobs: int | None = None
+    only: tuple[str, ...] | None = None  # report only the findings on these files: `scope.py`
 
 
 @dataclass
@@ -48,6 +49,7 @@ class LintReport:
     strict: bool = False
     cached: bool = False
     severities: dict[str, str] = field(default_factory=dict)
+    reported_on: int | None = None  # the report was limited to the findings on this many files (`scope.py`)
 
     def count(self, severity: str) -> int:
         return sum(1 for f in self.findings if f.severity == severity)
@@ -62,13 +64,16 @@ class LintReport:
         return 1 if self.failed else 0
 
     def summary(self) -> dict[str, Any]:
-        return {
+        out = {
             "pages": self.pages,
             "links": self.links,
             "errors": self.count("error"),
             "warnings": self.count("warning"),
             "seconds": round(self.seconds, 3),
         }
+        if self.reported_on is not None:
+            out["reported_on"] = self.reported_on
+        return out
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -133,8 +138,13 @@ def run_lint(
     context: VaultContext, options: LintOptions = LintOptions(), *, label: str | None = None
 ) -> LintReport:
     """Lint the vault. Reads only; the caches under `.wikic/` are the only thing it
-    may write."""
-    return lint_and_vault(context, options, label=label)[0]
+    may write. With `options.only`, the whole vault is linted and the report limited to those files."""
+    report = lint_and_vault(context, options, label=label)[0]
+    if options.only is None:
+        return report
+    from wikic.lint.scope import limited
+
+    return limited(report, options.only)
 
 
 def lint_and_vault(
