@@ -90,8 +90,10 @@ def test_the_fast_extra_is_an_accelerator_no_command_requires() -> None:
 def test_the_pre_commit_hook_installs_the_base_alone() -> None:
     import yaml
 
-    (hook,) = yaml.safe_load((REPO / ".pre-commit-hooks.yaml").read_text(encoding="utf-8"))
-    assert hook["language"] == "python" and "additional_dependencies" not in hook
+    hooks = yaml.safe_load((REPO / ".pre-commit-hooks.yaml").read_text(encoding="utf-8"))
+    assert [h["id"] for h in hooks] == ["wikic-lint", "wikic-lint-all"]
+    for hook in hooks:
+        assert hook["language"] == "python" and "additional_dependencies" not in hook
 
 
 def test_a_missing_extra_is_named_with_the_command_that_installs_it(monkeypatch: pytest.MonkeyPatch) -> None:
