@@ -356,3 +356,26 @@ def test_each_sentence_of_a_lead_that_is_a_claim_is_cited_by_its_anchor(vault: P
                               encoding="utf-8")
     row = _row(_eval(vault), GPT4)
     assert row.sentences == 2 and row.sentences_cited == 2
+
+
+def test_the_collector_waits_while_the_parsed_vault_is_in_memory(vault: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Lint's report written and the report's rows made with the cyclic collector paused (it would walk the
+    parsed vault's millions of objects again), and the collector back on after."""
+    import gc
+
+    from wikic.evaluation import run as run_module
+    from wikic.lint import run as lint_module
+
+    seen: list[tuple[str, bool]] = []
+
+    def spied(name: str, real: Any) -> Any:
+        def spy(*args: Any) -> Any:
+            seen.append((name, gc.isenabled()))
+            return real(*args)
+        return spy
+
+    for module, name in ((lint_module, "_write_report"), (run_module, "_page_rows")):
+        monkeypatch.setattr(module, name, spied(name, getattr(module, name)))
+    assert gc.isenabled()
+    _eval(vault)
+    assert seen == [("_write_report", False), ("_page_rows", False)] and gc.isenabled()

@@ -30,6 +30,7 @@ from wikic.ingest.prose_step import composed_ledger
 from wikic.lint.finding import Finding
 from wikic.lint.rules._pages import subject_page
 from wikic.lint.run import LintOptions, lint_and_vault
+from wikic.vault.collector import collector_paused
 from wikic.vault.formats.compiled import CompiledEntry, read_compiled
 from wikic.vault.formats.mentions import Mention, read_mentions
 from wikic.vault.formats.sources import read_sources
@@ -60,19 +61,22 @@ def evaluate(context: VaultContext, options: EvalOptions = EvalOptions()) -> Eva
     schema = context.checked_schema()
     out_path = report_path(root, options.out, schema) if options.out is not None else None
     reader = PageReader(root, schema, checks.expected_sha256(read_sources(root)))
-    lint, files, parsed, made = lint_and_vault(context, LintOptions(use_cache=True, today=options.today),
-                                               while_parsing=reader)
-    found = _findings_by_rule(lint.findings)
-    # the pages as lint's vault types them; its notes are needed only for the pages read again
-    listing = parsed or Vault(root, schema, files, {})
-    pages = [(path, kind) for path in sorted(files) if path.endswith(".md") and not listing.is_hub(path)
-             and subject_page(kind := listing.page_type(path)) and kind is not None]
-    cache = PageCache.load(root, schema)
-    _read_changed(reader, files, parsed, pages, cache, options.jobs, made)
-    composed = composed_ledger(root)
-    rows, total = _page_rows(reader, pages, cache, found, composed)
-    if cache.changed:
-        cache.save(root)
+    # the collector waits while the parsed vault is in memory (`collector_paused`), as in lint
+    with collector_paused():
+        lint, files, parsed, made = lint_and_vault(context, LintOptions(use_cache=True, today=options.today),
+                                                   while_parsing=reader)
+        found = _findings_by_rule(lint.findings)
+        # the pages as lint's vault types them; its notes are needed only for the pages read again
+        listing = parsed or Vault(root, schema, files, {})
+        pages = [(path, kind) for path in sorted(files) if path.endswith(".md") and not listing.is_hub(path)
+                 and subject_page(kind := listing.page_type(path)) and kind is not None]
+        cache = PageCache.load(root, schema)
+        _read_changed(reader, files, parsed, pages, cache, options.jobs, made)
+        composed = composed_ledger(root)
+        rows, total = _page_rows(reader, pages, cache, found, composed)
+        if cache.changed:
+            cache.save(root)
+        del parsed, made  # the vault is no longer needed
 
     compiled = read_compiled(root)
     report = EvalReport(

@@ -181,10 +181,10 @@ def lint_and_vault(
             report = LintReport(label, findings, pages, links, time.perf_counter() - started, strict, cached=True)
             return report, files, None, {}
 
-    with collector_paused():
+    with collector_paused():  # the report is written while the vault is in memory: the collector waits too
         findings, pages, links, vault, made = _lint(root, options, today, walked, context.schema, while_parsing)
-    if options.use_cache:
-        _write_report(root, key, findings, pages, links)
+        if options.use_cache:
+            _write_report(root, key, findings, pages, links)
     report = LintReport(label, findings, pages, links, time.perf_counter() - started, strict)
     return report, files, vault, made
 
