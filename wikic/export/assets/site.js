@@ -126,7 +126,7 @@
       container: container, elements: elements, layout: layout, wheelSensitivity: 0.3,
       style: [
         { selector: "node", style: { "background-color": "data(colour)", label: "data(label)", "font-size": 9,
-          color: "#333", width: 12, height: 12 } },
+          color: "#333", width: 12, height: 12, "min-zoomed-font-size": nodes.length > 400 ? 8 : 0 } },
         { selector: "node[here = 1]", style: { width: 20, height: 20, "border-width": 2, "border-color": "#111" } },
         { selector: "edge", style: { width: 1, "line-color": "#c8c8c8", "curve-style": "haystack" } }
       ]
