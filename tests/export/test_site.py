@@ -163,10 +163,11 @@ def test_the_search_index_holds_titles_aliases_and_leads(example: Path, tmp_path
     assert qwen["t"] == "Qwen3" and qwen["a"] and qwen["l"].startswith("Qwen3 models include")
     graph = json.loads((out / "assets/graph-data.js").read_text(encoding="utf-8")
                        .removeprefix("window.WIKIC_GRAPH = ").rstrip().rstrip(";"))
-    ids = [n["id"] for n in graph["nodes"]]
+    ids = [n[0] for n in graph["nodes"]]
     chroma, faiss = ids.index("entities/chroma.md"), ids.index("entities/faiss.md")
     assert [chroma, faiss] in graph["edges"] and graph["groups"]
-    assert graph["nodes"][chroma]["g"] >= 0
+    assert graph["nodes"][chroma][1:] == ["Chroma", "entities/chroma.html", graph["nodes"][chroma][3]]
+    assert graph["nodes"][chroma][3] >= 0
 
 
 def test_around_a_page_its_backlinks_cluster_and_sources(example: Path, tmp_path: Path) -> None:
@@ -178,8 +179,8 @@ def test_around_a_page_its_backlinks_cluster_and_sources(example: Path, tmp_path
     assert '<a class="internal" href="../index.html">' in backlinks
     graph = json.loads((out / "assets/graph-data.js").read_text(encoding="utf-8")
                        .removeprefix("window.WIKIC_GRAPH = ").rstrip().rstrip(";"))
-    number = [n["id"] for n in graph["nodes"]].index("entities/chroma.md")
-    cluster = graph["groups"][graph["nodes"][number]["g"]]
+    number = [n[0] for n in graph["nodes"]].index("entities/chroma.md")
+    cluster = graph["groups"][graph["nodes"][number][3]]
     assert number in cluster["members"] and len(cluster["members"]) > 2 and cluster["label"]
     sources = chroma.split('<ul class="sources">')[1].split("</ul>")[0]
     assert ('<a class="internal" href="../raw/articles/vector-databases-field-notes.html">'

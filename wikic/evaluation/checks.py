@@ -9,20 +9,18 @@ it, and what code, comments and the Claims callout hide are theirs.
 from __future__ import annotations
 
 import bisect
-import hashlib
 import re
-from collections.abc import Collection, Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 
-from wikic.errors import VaultError
 from wikic.lint.page_text import PageText, Statement
 from wikic.text.support import unsupported
 from wikic.vault.formats.anchors import ANCHOR, Cited, find_anchors, parse_spec
 from wikic.vault.formats.claims import plain_text
-from wikic.vault.formats.sources import SourceEntry
 from wikic.vault.page_layout import Layout
-from wikic.vault.paths import read_inside
+
+# a raw source as it is now, and what capture recorded of each: kept here under their names for eval's modules
+from wikic.vault.raw_source import RawFile as RawFile, expected_sha256 as expected_sha256
 
 # the anchors written right after a sentence, before the next one starts
 _ANCHORS_AFTER = re.compile(rf"(?:[ \t]*\n?[ \t]*(?:{ANCHOR.pattern}))+")
@@ -116,50 +114,6 @@ def sections_in_layout(page: PageText, layout: Layout) -> tuple[int, int]:
         if block is not None and block.begin <= section.end and not block.key.startswith(_LAYOUT_BLOCKS):
             meeting += 1
     return len(page.sections), meeting
-
-
-class RawFile:
-    """A raw source as it is now: its text (None: gone or unreadable) and whether it is still what was
-    captured (its sha256 against the source ledger's; a file the ledger does not know is taken as it is)."""
-
-    def __init__(self, root: Path, path: str, expected: str | None) -> None:
-        self.path = path
-        try:
-            data = read_inside(root, root / path)
-        except (OSError, VaultError):
-            data = None
-        self.sha256 = hashlib.sha256(data).hexdigest() if data is not None else None
-        self.edited = data is None or (expected is not None and self.sha256 != expected)
-        try:
-            self.text = data.decode("utf-8-sig") if data is not None else None
-        except UnicodeDecodeError:
-            self.text = None
-        self._lines = self.text.split("\n") if self.text is not None else []
-
-    def quote(self, cited: Cited) -> str | None:
-        """The lines `cited` names, as the file holds them now; None when they are not there (past its end, or
-        blank)."""
-        if cited.start < 1 or cited.end < cited.start or cited.end > len(self._lines):
-            return None
-        text = "\n".join(self._lines[cited.start - 1 : cited.end]).strip()
-        return text or None
-
-    def holds(self, cited: Cited) -> bool:
-        """Whether an anchor citing `cited` holds: the file is still what was captured and the lines are still
-        there (else the anchor drifted)."""
-        return not self.edited and self.quote(cited) is not None
-
-
-def expected_sha256(ledger: Mapping[str, SourceEntry]) -> dict[str, str]:
-    """raw path -> the sha256 the source ledger recorded at capture: of the file, and of the text made from it
-    (a PDF's or a page's text, which its claims cite)."""
-    out: dict[str, str] = {}
-    for path, entry in ledger.items():
-        if entry.sha256 is not None:
-            out[path] = entry.sha256
-        if entry.text_path is not None and entry.text_sha256 is not None:
-            out[entry.text_path] = entry.text_sha256
-    return out
 
 
 def cited_paths(statements: Iterable[Said]) -> list[str]:

@@ -8,7 +8,7 @@ host, with no network at view time.
 - `layout.py`: where each vault file lands and the relative links between outputs;
 - `markdown.py`: a page's Markdown as HTML (markdown-it, mdit-py-plugins and the reference parser's Obsidian
   rules), links resolved as lint resolves them, citations carrying the lines they quote (drifted ones
-  marked, as `wikic eval` decides), no HTML of the page's own;
+  marked, as `wikic eval` decides: `vault/raw_source.py`), no HTML of the page's own;
 - `around.py`: backlinks, the page's cluster (the overview's groups) and the sources that fed it;
 - `indexes.py`: the search index and the link graph, as scripts that set a global;
 - `template.py` and `assets/`: the page template (`string.Template`, overridable), the stylesheet, the

@@ -32,7 +32,6 @@ from typing import TYPE_CHECKING, Any
 
 from wikic import __version__
 from wikic.errors import VaultError
-from wikic.evaluation.checks import RawFile, expected_sha256
 from wikic.export import layout
 from wikic.export.around import Around, Parts
 from wikic.export.indexes import graph_data, search_index
@@ -48,6 +47,7 @@ from wikic.vault.load import Vault, fork_is_safe, load_vault
 from wikic.vault.model import EMBED, Note
 from wikic.vault.parse import decode, parse_note
 from wikic.vault.paths import read_inside
+from wikic.vault.raw_source import RawFile, expected_sha256
 from wikic.vault.resolve import Resolver, heading_key
 from wikic.vault.write import write_bytes_atomic
 

@@ -69,6 +69,8 @@ The vault model, in detail:
   query's related pages and the palace (which indexes no hub) go by.
   `wikic/graph_export.py` stays beside the other command cores: it builds the report of `wikic graph` and
   writes its exports to files the user names, outside the vault, which the vault model never does.
+- `raw_source.py`: a raw source as it is now against what capture recorded, and whether an anchor citing its
+  lines holds or drifted (`wikic eval` counts them, the static site marks them).
 - `link_text.py` is the one rule for link text (the bare name when no other note has it, else the path), and
   `names.py` says which page a proposed name is: the read-side page models that facts, lint, memory, query and
   the writer all use.

@@ -119,8 +119,8 @@
   function draw(container, nodes, edges, layout) {
     if (!window.cytoscape || !container) return null;
     var elements = nodes.map(function (n) {
-      return { data: { id: "n" + n, label: data.nodes[n].t, colour: colour(data.nodes[n].g), url: data.nodes[n].u,
-                       here: data.nodes[n].id === here ? 1 : 0 } };
+      var node = data.nodes[n];  // [path, title, url, cluster]
+      return { data: { id: "n" + n, label: node[1], colour: colour(node[3]), url: node[2], here: node[0] === here ? 1 : 0 } };
     }).concat(edges.map(function (e, k) { return { data: { id: "e" + k, source: "n" + e[0], target: "n" + e[1] } }; }));
     var cy = window.cytoscape({
       container: container, elements: elements, layout: layout, wheelSensitivity: 0.3,
@@ -151,7 +151,7 @@
     }
     var near = document.getElementById("neighbourhood");
     var me = -1;
-    data.nodes.forEach(function (n, k) { if (n.id === here) me = k; });
+    data.nodes.forEach(function (n, k) { if (n[0] === here) me = k; });
     if (near && me >= 0) {
       var keep = {}; keep[me] = true;
       var mine = data.edges.filter(function (e) { return e[0] === me || e[1] === me; });
@@ -163,14 +163,14 @@
       near.parentNode.hidden = true;
     }
     var cluster = document.getElementById("cluster");
-    var group = me >= 0 ? (data.groups || [])[data.nodes[me].g] : null;
+    var group = me >= 0 ? (data.groups || [])[data.nodes[me][3]] : null;
     if (cluster && group) {
       document.getElementById("cluster-name").textContent = group.label;
       group.members.filter(function (n) { return n !== me; }).slice(0, 12).forEach(function (n) {
         var li = document.createElement("li"), a = document.createElement("a");
-        a.href = root + data.nodes[n].u;
+        a.href = root + data.nodes[n][2];
         a.className = "internal";
-        a.textContent = data.nodes[n].t;
+        a.textContent = data.nodes[n][1];
         li.appendChild(a);
         cluster.appendChild(li);
       });
