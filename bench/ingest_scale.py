@@ -350,7 +350,7 @@ def settle(root: Path) -> None:
     from wikic.ingest.rebuild import rebuilt_compiled
     from wikic.lint.run import LintOptions, run_lint
 
-    rebuilt_compiled(root, dt.date.today().isoformat()).save()
+    rebuilt_compiled(root, dt.date.today().isoformat(), VaultContext(root).schema).save()
     add_hubs(root)
     rules = ("broken-wikilink", "index-gap", "frontmatter")
     run_lint(VaultContext(root), LintOptions(select=rules, use_cache=True))

@@ -40,7 +40,6 @@ from wikic.ingest.compiled import Compiled
 from wikic.ingest.gate import Gate
 from wikic.ingest.inputs import Prepared, read_inputs
 from wikic.ingest.pending import SET_ASIDE_NOTE, Unusable, pending_inputs, set_aside
-from wikic.ingest.prose_step import Composing, compose_run
 from wikic.ingest.rebuild import ledger_missing, rebuilt_compiled
 from wikic.ingest.rejections import load as load_rejections
 from wikic.ingest.report import SourceReport, dropped_reasons, log_notes
@@ -63,6 +62,7 @@ if TYPE_CHECKING:  # imported once a run has work for the model: a configuration
     from wikic.compile.compiler import Compiler
     from wikic.ingest.extract.prompt import PromptContext
     from wikic.ingest.extract.run import ExtractionResult
+    from wikic.ingest.prose_step import Composing
     from wikic.ingest.session import CompileJob, CompileSession, EarlyCompile
     from wikic.llm.cache import ReplyCache
     from wikic.llm.client import LLM
@@ -733,6 +733,8 @@ def _compose_left(
     todos = compose_todos(root)
     pages = sorted({p for _, paths in todos for p in paths if (root / p).is_file()})
     if pages:
+        from wikic.ingest.prose_step import compose_run
+
         if llm is None:
             llm = context.llm()
         if cache is None:

@@ -24,7 +24,6 @@ from wikic.ingest.pipeline import IngestOptions, IngestReport, ingest
 from wikic.pages.lock import writer
 from wikic.progress import ProgressCallback
 from wikic.review import store
-from wikic.review.plans import result_to_json
 from wikic.review.shadow import Change, changes, make_shadow, sha
 from wikic.review.summary import count_claims
 from wikic.vault.layout import RAW_DIR, STATE_DIR, require_vault
@@ -107,6 +106,9 @@ def propose_ingest(
         if found and any(s.status == "compiled" for s in report.sources):
             proposal = _proposal(proposal_id, now, day, report, found, options, shadow)
             store.save(root, proposal, found)
+            from wikic.review.plans import result_to_json  # here: it imports the extraction, which a run
+            # stopped by its configuration never reaches
+
             plans = {ref: result_to_json(result) for ref, result in report.plans.items()}
             write_bytes_atomic(store.folder_of(root, proposal_id) / PLANS_FILE,
                                json.dumps(plans, ensure_ascii=False).encode("utf-8"), root=root, durable=False)
