@@ -338,6 +338,10 @@ class Palace:
             only = [*only, *sorted(redo.difference(only))]
 
         signature = self._chunk_signature()
+        if rebuild:
+            # recorded before the first file: a rebuild killed midway leaves drawers of this cut alone, so the
+            # next write goes on from the files it left rather than cutting every file again
+            lex.set_meta("chunker", signature)
         cut = lex.get_meta("chunker")
         rechunk_all = cut != signature
         if only is not None and cut is not None and rechunk_all:
