@@ -8,15 +8,19 @@ chunker can keep drawers inside what the model sees. It needs numpy (the `llm` o
 
 from __future__ import annotations
 
+import functools
 import os
 import threading
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 import numpy as np
 
 from wikic.errors import ConfigError, PalaceError
 from wikic.settings import EmbeddingSettings
 from wikic.text.tokens import estimate_tokens
+
+if TYPE_CHECKING:
+    from tokenizers import Tokenizer
 
 
 class Embedder(Protocol):
@@ -98,13 +102,20 @@ class StaticEmbedder(_Symmetric):
     def __init__(self) -> None:
         import static_model
         from static_model import _static_model
-        from tokenizers import Tokenizer
 
         self._dir = os.path.join(os.path.dirname(static_model.__file__), "model")
         self._encode = _static_model.encode_batch
-        self._tokenizer = Tokenizer.from_file(os.path.join(self._dir, "tokenizer.json"))
-        self._tokenizer.no_padding()
-        self._tokenizer.no_truncation()
+
+    @functools.cached_property
+    def _tokenizer(self) -> Tokenizer:
+        """Read on the first count (cutting drawers): a search embeds its query without it, and reading its
+        10 MB file costs a search process about as much as the rest of its start."""
+        from tokenizers import Tokenizer
+
+        tokenizer = Tokenizer.from_file(os.path.join(self._dir, "tokenizer.json"))
+        tokenizer.no_padding()
+        tokenizer.no_truncation()
+        return tokenizer
 
     @property
     def dim(self) -> int:

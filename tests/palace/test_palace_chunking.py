@@ -76,6 +76,16 @@ def test_long_sections_are_split_within_the_budget_with_overlap() -> None:
     assert all(line in covered for line in body.split("\n"))
 
 
+def test_a_query_is_embedded_without_reading_the_static_tokenizer() -> None:
+    # a search process embeds one query: the tokenizer (a 10 MB file) is read only to cut drawers
+    from wikic.embed import StaticEmbedder
+
+    embedder = StaticEmbedder()
+    assert embedder.embed_query("vector index latency").shape == (64,)
+    assert "_tokenizer" not in vars(embedder)
+    assert embedder.count_tokens("vector index latency") > 0
+
+
 def test_page_without_body_still_gets_one_drawer() -> None:
     drawers = chunk_document(make_document("entities/x.md", "---\ntitle: X\n---\n"), 100, words)
     assert len(drawers) == 1 and drawers[0].text == "X"
