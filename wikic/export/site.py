@@ -110,6 +110,7 @@ class Site:
         self._titles: dict[str, str] = {}
         self._resolved: dict[str, list[str | None]] = {}
         self._heading_ids: dict[str, dict[str, str]] = {}
+        self._anchors: dict[tuple[str, str], str] = {}
         files = [p for p in vault.files if not (exclude and (p == exclude or p.startswith(exclude + "/")))]
         self.files = files
         self.resolver = vault.resolver or Resolver(files)
@@ -233,6 +234,9 @@ class Site:
             return ""
         if subpath.startswith("^"):
             return block_anchor(subpath[1:])
+        found = self._anchors.get((path, subpath))
+        if found is not None:
+            return found
         ids = self._heading_ids.get(path)
         if ids is None:
             ids = {}
@@ -240,7 +244,8 @@ class Site:
             for heading, anchor in zip(headings, heading_ids([h.text for h in headings]), strict=True):
                 ids.setdefault(heading_key(heading.text), anchor)  # the first heading of those words
             self._heading_ids[path] = ids
-        return ids.get(heading_key(subpath.rsplit("#", 1)[-1]), "")
+        found = self._anchors[(path, subpath)] = ids.get(heading_key(subpath.rsplit("#", 1)[-1]), "")
+        return found
 
     def href(self, host: str, path: str, subpath: str = "") -> str:
         return layout.relative(self.outputs[host], self.outputs[path], self.anchor(path, subpath))
@@ -265,12 +270,12 @@ class Site:
                      not raw.holds(cited))
 
     # -- what each page depends on ------------------------------------------------------------------------------
-    def links_of(self, path: str) -> list[tuple[str, str, str | None, str | None, str]]:
-        """Each link of note `path`: (kind, as written, where it lands, that file's output, the place in that page
-        it reaches)."""
+    def links_of(self, path: str) -> list[tuple[str | None, str | None, str]]:
+        """Where each link of note `path` lands: (that file, its output, the place in that page it reaches). What
+        a link says is the note's own text, whose stamp the digest holds already."""
         outputs = self.outputs
-        return [(link.kind, link.raw, found, outputs.get(found) if found else None,
-                 self.anchor(found, link.subpath) if found and link.subpath else "")
+        return [(found, outputs.get(found), self.anchor(found, link.subpath) if link.subpath else "")
+                if found else (None, None, "")
                 for link, found in zip(self.note(path).links, self.resolved(path), strict=True)]
 
     def embedded(self, path: str, depth: int = 1, seen: frozenset[str] = frozenset()) -> list[Any]:
