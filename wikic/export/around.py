@@ -67,6 +67,7 @@ class Around:
         self.vault = vault
         self.known_groups = known_groups or []  # [what they were found from, the groups] of the previous export
         self.found_groups: list[Any] = []
+        self._orders: dict[str, tuple[str, str]] = {}
 
     @cached_property
     def outbound(self) -> dict[str, frozenset[str]]:
@@ -117,6 +118,13 @@ class Around:
                     out.setdefault(raw, page)
         return out
 
+    def _order(self, path: str) -> tuple[str, str]:
+        """Where a page goes in a list of pages: by title, then path."""
+        found = self._orders.get(path)
+        if found is None:
+            found = self._orders[path] = (self.site.title(path).casefold(), path)
+        return found
+
     def _tags(self, path: str) -> list[str]:
         tags = (self.site.note(path).frontmatter or {}).get("tags")
         if not isinstance(tags, list):
@@ -125,7 +133,7 @@ class Around:
 
     def of(self, path: str) -> Parts:
         site = self.site
-        backlinks = tuple(sorted(self.backlinks.get(path, []), key=lambda p: (site.title(p).casefold(), p)))
+        backlinks = tuple(sorted(self.backlinks.get(path, []), key=self._order))
         note = site.note(path)
         # the citations as lint reads them (none in code), each where it lands
         cited = {found or lk.target for lk, found in zip(note.links, site.resolved(path), strict=True)

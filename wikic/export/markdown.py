@@ -19,7 +19,7 @@ import html
 import re
 from collections.abc import Sequence
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple, Protocol, overload
 from urllib.parse import unquote
 
 from wikic.vault.formats.anchors import ANCHOR, Cited
@@ -63,17 +63,27 @@ class Pages(Protocol):
     def quote(self, host: str, cited: Cited) -> Quote: ...
 
 
-def heading_ids(texts: Sequence[str]) -> list[str]:
+@overload
+def heading_ids(texts: Sequence[str]) -> list[str]: ...
+
+
+@overload
+def heading_ids(texts: Sequence[str], *, keys: Literal[True]) -> list[tuple[str, str]]: ...
+
+
+def heading_ids(texts: Sequence[str], *, keys: bool = False) -> list[str] | list[tuple[str, str]]:
     """The id of each heading of a page, in order: its words joined by "-" (as its `[[page#Heading]]` links
-    match it: `resolve.heading_key`), a second heading of the same words numbered."""
+    match it: `resolve.heading_key`), a second heading of the same words numbered. With `keys`, each with its
+    words (what a link's `#Heading` is matched by)."""
     seen: dict[str, int] = {}
     out = []
     for text in texts:
-        base = heading_key(text).replace(" ", "-") or "section"
+        key = heading_key(text)
+        base = key.replace(" ", "-") or "section"
         n = seen.get(base, 0)
         seen[base] = n + 1
-        out.append(base if n == 0 else f"{base}-{n}")
-    return out
+        out.append((key, base if n == 0 else f"{base}-{n}"))
+    return out if keys else [anchor for _, anchor in out]
 
 
 def block_anchor(block_id: str) -> str:

@@ -240,9 +240,8 @@ class Site:
         ids = self._heading_ids.get(path)
         if ids is None:
             ids = {}
-            headings = self.note(path).headings
-            for heading, anchor in zip(headings, heading_ids([h.text for h in headings]), strict=True):
-                ids.setdefault(heading_key(heading.text), anchor)  # the first heading of those words
+            for key, anchor in heading_ids([h.text for h in self.note(path).headings], keys=True):
+                ids.setdefault(key, anchor)  # the first heading of those words
             self._heading_ids[path] = ids
         found = self._anchors[(path, subpath)] = ids.get(heading_key(subpath.rsplit("#", 1)[-1]), "")
         return found
@@ -404,7 +403,7 @@ def export_site(context: VaultContext, out_dir: Path, *, template: Path | None =
 
     def emit(rel: str, digest: str, make: Callable[[], bytes]) -> None:
         outputs[rel] = digest
-        if manifest.holds(rel, digest) and (target / rel).is_file():
+        if manifest.holds(rel, digest) and os.path.isfile(os.path.join(target, rel)):
             report.unchanged += 1
         else:
             jobs.append((rel, make))
