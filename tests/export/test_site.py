@@ -450,3 +450,19 @@ def test_a_plain_obsidian_vault_gets_an_index_of_its_notes(tmp_path: Path) -> No
     assert '<a class="internal" href="sub/Deep.html#part">sub/Deep &gt; Part</a>' in (out / "Home.html").read_text(
         encoding="utf-8")
     assert _dead_links(out) == []
+
+
+def test_a_page_whose_name_holds_url_characters_is_reached_by_every_link(tmp_path: Path) -> None:
+    root = make_vault(tmp_path, {
+        "concepts/50% off.md": page("Half off", "concept", body="# Half\n\nSee [[a?b]].\n"),
+        "concepts/a?b.md": page("A or B", "concept", body="# A?\n\nBack to [[50% off]].\n"),
+    })
+    out = tmp_path / "site"
+    _export(root, out)
+    assert (out / "concepts" / "50% off.html").is_file()
+    assert '<a class="internal" href="50%25%20off.html">50% off</a>' in (
+        out / "concepts" / "a?b.html").read_text(encoding="utf-8")
+    assert _dead_links(out) == []
+    entries = json.loads((out / "assets" / "search-index.js").read_text(encoding="utf-8")
+                         .removeprefix("window.WIKIC_SEARCH = ").rstrip().rstrip(";"))
+    assert {"concepts/50%25%20off.html", "concepts/a%3Fb.html"} <= {e["u"] for e in entries}

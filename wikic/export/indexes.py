@@ -2,7 +2,7 @@
 script where it may not fetch a JSON file.
 
 - `assets/search-index.js` sets `WIKIC_SEARCH`: every page's title, aliases, lead and URL (from the site's
-  folder), which the search box filters as you type;
+  folder, escaped as a URL), which the search box filters as you type;
 - `assets/graph-data.js` sets `WIKIC_GRAPH`: the pages as nodes (path, title, URL, cluster) and the links
   between them as pairs of node numbers, and the clusters (each its name and its pages, best-linked first);
   graph.html draws it whole, and each page its neighbourhood and the list of its cluster.
@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import json
 from typing import TYPE_CHECKING, Any
+
+from wikic.export.layout import url_of
 
 if TYPE_CHECKING:
     from wikic.export.around import Around
@@ -34,7 +36,7 @@ def search_index(site: Site) -> bytes:
             "t": site.title(path),
             "a": [a for a in aliases if isinstance(a, str)] if isinstance(aliases, list) else [],
             "l": site.facts(path)[1],
-            "u": site.outputs[path],
+            "u": url_of(site.outputs[path]),
         })
     return _script("WIKIC_SEARCH", entries)
 
@@ -44,7 +46,7 @@ def graph_data(site: Site, around: Around) -> bytes:
     "groups": [{"label": ..., "members": [node, ...]}, ...]}`, nodes by their number."""
     number = {path: n for n, path in enumerate(site.notes)}
     group_of = around.group_of
-    nodes = [[path, site.title(path), site.outputs[path], group_of.get(path, -1)] for path in site.notes]
+    nodes = [[path, site.title(path), url_of(site.outputs[path]), group_of.get(path, -1)] for path in site.notes]
     edges = [[number[s], number[t]] for s in site.notes for t in sorted(around.outbound[s])]
     groups = [{"label": g.label, "members": [number[p] for p in g.pages if p in number]} for g in around.groups]
     return _script("WIKIC_GRAPH", {"nodes": nodes, "edges": edges, "groups": groups})

@@ -38,26 +38,27 @@ def site_owned(output: str) -> bool:
 
 
 @lru_cache(maxsize=65_536)
-def _url(path: str) -> str:
+def url_of(path: str) -> str:
+    """A site-relative path as a URL path ("C# basics.html" -> "C%23%20basics.html")."""
     return quote(path, safe="/")
 
 
 def relative(host_output: str, output: str, anchor: str = "") -> str:
     """The URL of `output` from the page at `host_output` (both site-relative), with `#anchor` when given."""
     if output == host_output:
-        url = "" if anchor else _url(output.rpartition("/")[2])
+        url = "" if anchor else url_of(output.rpartition("/")[2])
     else:
         folder = host_output.rpartition("/")[0]
         if not folder:
-            url = _url(output)
+            url = url_of(output)
         elif output.startswith(folder + "/"):
-            url = _url(output[len(folder) + 1 :])
+            url = url_of(output[len(folder) + 1 :])
         else:
             here, there = folder.split("/"), output.split("/")
             common = 0
             while common < len(here) and common < len(there) - 1 and here[common] == there[common]:
                 common += 1
-            url = "../" * (len(here) - common) + _url("/".join(there[common:]))
+            url = "../" * (len(here) - common) + url_of("/".join(there[common:]))
     return f"{url}#{quote(anchor, safe='-_.~^')}" if anchor else url
 
 

@@ -90,7 +90,11 @@ def _code_digest(template: str) -> str:
     """What every output depends on: this package's code and assets, the template and wikic's version."""
     here = Path(__file__).parent
     sha = hashlib.sha256(f"{__version__}\n{template}".encode())
-    for path in sorted(here.glob("*.py")):
+    # the vault model's modules that decide what a page shows: how it is parsed, its links resolved, its
+    # citations read and checked
+    model = here.parent / "vault"
+    for path in (*sorted(here.glob("*.py")), model / "parse" / "reference.py", model / "resolve.py",
+                 model / "formats" / "anchors.py", model / "raw_source.py"):
         sha.update(path.read_bytes())
     for name in ("site.css", "site.js"):
         sha.update(asset(name))
