@@ -12,6 +12,7 @@ from library import open_palace, sync
 from testkit import palace_drawer_problems
 
 from wikic.palace import palace as palace_module
+from wikic.palace.chunking import chunk_document
 
 FILES = 600  # more than two of the rebuild's batches (palace.WRITE_BATCH files at most each)
 
@@ -67,11 +68,10 @@ def test_index_after_a_killed_rebuild_goes_on_from_what_it_indexed(
     assert 0 < kept < first.files_total, "the rebuild was not killed midway"
 
     cut: list[str] = []
-    real_chunk = palace_module.chunk_document
 
     def chunk(doc: object, *args: object) -> object:
         cut.append(getattr(doc, "path", ""))
-        return real_chunk(doc, *args)  # type: ignore[arg-type]
+        return chunk_document(doc, *args)  # type: ignore[arg-type]
 
     monkeypatch.setattr(palace_module, "chunk_document", chunk)
     resumed = sync(vault)
