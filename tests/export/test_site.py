@@ -415,6 +415,7 @@ def test_a_second_process_writing_half_the_outputs_writes_the_same_site(
     report = _export(example, shared)
     assert len(report.written) > 30
     assert _tree(shared) == _tree(alone)
+    assert _export(example, shared).written == [] and _export(example, alone).written == []
 
 
 def test_a_raw_source_is_shown_as_text_and_an_embed_follows_what_it_shows(tmp_path: Path) -> None:

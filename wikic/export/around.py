@@ -88,8 +88,9 @@ class Around:
     def groups(self) -> list[Group]:
         site = self.site
         subjects = [p for p in self.vault.subject_pages if p in site.outputs]
-        members = set(subjects)
-        outbound = {p: frozenset(t for t in self.outbound.get(p, ()) if t in members) for p in subjects}
+        members = frozenset(subjects)
+        every = self.outbound
+        outbound = {p: every[p] & members for p in subjects}
         # finding communities takes a while on a big wiki: the previous export's groups serve while the pages,
         # their links, tags and titles are the same
         key = hashlib.sha256(repr([(p, site.title(p), self._tags(p), sorted(outbound[p])) for p in subjects])

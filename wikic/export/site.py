@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING, Any
 from wikic import __version__
 from wikic.errors import VaultError
 from wikic.export import layout
-from wikic.export.around import Around, Parts
+from wikic.export.around import Around
 from wikic.export.indexes import graph_data, search_index
 from wikic.export.manifest import Manifest
 from wikic.export.markdown import Quote, block_anchor, display, heading_ids, render, render_inline, renderer
@@ -353,35 +353,35 @@ def _write(out_dir: Path, rel: str, data: bytes) -> None:
     write_bytes_atomic(out_dir / rel, data, root=out_dir, durable=False)
 
 
-Job = tuple[str, Callable[[], bytes]]  # an output to write, and what makes its bytes
-_JOBS: list[Job] = []  # set while writing: a forked writer makes its share of these from its copy
+_WORK: Callable[[int], Any] | None = None  # set while a forked process does its share of the work
 
 
-def _write_share(out_dir: str, share: list[int]) -> None:
-    for n in share:
-        rel, make = _JOBS[n]
-        _write(Path(out_dir), rel, make())
+def _work_share(share: list[int]) -> list[Any]:
+    assert _WORK is not None
+    return [_WORK(n) for n in share]
 
 
-def _write_all(out_dir: Path, jobs: list[Job]) -> None:
-    """Make and write every job's output. Rendering is pure CPU: on a big export a forked process makes every
-    other output meanwhile, from the same state (a copy made by the fork)."""
-    global _JOBS
-    if len(jobs) < FORK_AT or (os.cpu_count() or 1) < 2 or not fork_is_safe():
-        for rel, make in jobs:
-            _write(out_dir, rel, make())
-        return
+def _in_two(count: int, work: Callable[[int], Any]) -> list[Any]:
+    """`work(n)` for every n below `count`, in order. Rendering a page is pure CPU: on a big export a forked
+    process does every other one meanwhile, from the same state (the copy the fork made); each result must
+    pickle."""
+    global _WORK
+    if count < FORK_AT or (os.cpu_count() or 1) < 2 or not fork_is_safe():
+        return [work(n) for n in range(count)]
     import multiprocessing as mp
 
     renderer()  # built before the fork, which copies it
-    _JOBS = jobs
+    _WORK = work
     try:
         with mp.get_context("fork").Pool(1) as pool:
-            theirs = pool.apply_async(_write_share, (os.fspath(out_dir), list(range(1, len(jobs), 2))))
-            _write_share(os.fspath(out_dir), list(range(0, len(jobs), 2)))
-            theirs.get()
+            theirs = pool.apply_async(_work_share, (list(range(1, count, 2)),))
+            mine = _work_share(list(range(0, count, 2)))
+            other = theirs.get()
     finally:
-        _JOBS = []
+        _WORK = None
+    out: list[Any] = [None] * count
+    out[0::2], out[1::2] = mine, other
+    return out
 
 
 def export_site(context: VaultContext, out_dir: Path, *, template: Path | None = None,
@@ -403,7 +403,7 @@ def export_site(context: VaultContext, out_dir: Path, *, template: Path | None =
     report = SiteReport(out_dir=target, skipped=site.skipped, pages=len(site.notes), sources=len(site.raw_pages))
     site_title = root.name
     outputs: dict[str, str] = {}  # output -> the digest it was written from
-    jobs: list[Job] = []
+    jobs: list[tuple[str, Callable[[], bytes]]] = []  # each output to write, and what makes its bytes
 
     def emit(rel: str, digest: str, make: Callable[[], bytes]) -> None:
         outputs[rel] = digest
@@ -424,9 +424,9 @@ def export_site(context: VaultContext, out_dir: Path, *, template: Path | None =
                   "content": content, "kind": kind, "nav": nav(out), **around_html}
         return fill(page_template, values).encode("utf-8")
 
-    def note_page(path: str, parts: Parts) -> bytes:
+    def note_page(path: str) -> bytes:
         content = render(site.text(path) or "", site, host=path, source=path)
-        return page(path, "page", content, _properties(site, path), **parts.html())
+        return page(path, "page", content, _properties(site, path), **around.of(path).html())
 
     def raw_page(path: str) -> bytes:
         return page(path, "raw", _raw_page(site, path))
@@ -446,13 +446,18 @@ def export_site(context: VaultContext, out_dir: Path, *, template: Path | None =
         }).encode("utf-8")
 
     has_overview = OVERVIEW_FILE in site.outputs  # the header links it
-    for path in site.notes:
-        parts = around.of(path)
-        digest = _digest(code, site_title, has_overview, site.stamp(path), site.links_of(path),
-                         site.embedded(path), [(c.spec, site.raw_file(c.path).sha256, site.expected.get(c.path))
-                                               for c in site.cited(path) if c.path in site.outputs],
-                         parts.inputs)
-        emit(site.outputs[path], digest, partial(note_page, path, parts))
+
+    def note_digest(n: int) -> str:
+        path = site.notes[n]
+        return _digest(code, site_title, has_overview, site.stamp(path), site.links_of(path), site.embedded(path),
+                       [(c.spec, site.raw_file(c.path).sha256, site.expected.get(c.path))
+                        for c in site.cited(path) if c.path in site.outputs],
+                       around.of(path).inputs)
+
+    # (in this process: a forked one would copy every object it reads, each read writing its reference count,
+    # which costs more than the digests)
+    for n, path in enumerate(site.notes):
+        emit(site.outputs[path], note_digest(n), partial(note_page, path))
     for path in sorted(site.raw_pages):
         emit(site.outputs[path], _digest(code, site_title, has_overview, site.raw_file(path).sha256),
              partial(raw_page, path))
@@ -471,7 +476,7 @@ def export_site(context: VaultContext, out_dir: Path, *, template: Path | None =
              (layout.GRAPH_PAGE, graph_page)]
     for rel, data in made:
         emit(rel, hashlib.sha256(data).hexdigest(), partial(constant, data))
-    _write_all(target, jobs)
+    _in_two(len(jobs), lambda n: _write(target, jobs[n][0], jobs[n][1]()))
     report.written = [rel for rel, _ in jobs]
     report.removed = manifest.remove_stale(target, outputs)
     manifest.save(target, outputs, site.found, around.found_groups)
