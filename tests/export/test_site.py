@@ -467,3 +467,41 @@ def test_a_page_whose_name_holds_url_characters_is_reached_by_every_link(tmp_pat
     entries = json.loads((out / "assets" / "search-index.js").read_text(encoding="utf-8")
                          .removeprefix("window.WIKIC_SEARCH = ").rstrip().rstrip(";"))
     assert {"concepts/50%25%20off.html", "concepts/a%3Fb.html"} <= {e["u"] for e in entries}
+
+
+def test_an_export_after_each_change_is_the_export_made_afresh(example: Path, tmp_path: Path) -> None:
+    """Only the pages a change can reach are checked again: after each kind of change, the site written
+    incrementally is, file for file, the site a new export makes."""
+    out = tmp_path / "site"
+    _export(example, out)
+
+    def edit(rel: str, old: str, new: str) -> None:
+        path = example / rel
+        text = path.read_text(encoding="utf-8")
+        assert old in text, (rel, old)
+        path.write_text(text.replace(old, new, 1), encoding="utf-8")
+
+    source = "raw/articles/vector-databases-field-notes.md"
+    steps = [
+        lambda: edit("entities/faiss.md", "## Relations", "More words.\n\n## Relations"),
+        lambda: edit("entities/faiss.md", "More words.", "More words on [[obsidian]]."),
+        lambda: edit("entities/ollama.md", "title: Ollama", "title: Ollama server"),
+        lambda: [(example / "concepts" / name).write_text(page(name[:-3].title(), "concept", body=body),
+                                                          encoding="utf-8") for name, body in (
+            ("pointer.md", "# Pointer\n\nSee [[chroma#Key facts]].\n"),
+            ("linker.md", "# Linker\n\n![[chroma#Key facts]]\n"),
+            ("outer.md", "# Outer\n\n![[linker]]\n"))],
+        lambda: edit("entities/chroma.md", "## Key facts", "## Main facts"),
+        lambda: edit("entities/chroma.md", "Chroma runs embedded", "Chroma, in short, runs embedded"),
+        lambda: edit(source, "friendly", "small"),
+        lambda: edit("entities/faiss.md", "More words on [[obsidian]].", "More words."),
+        lambda: edit("sources/vector-databases-field-notes.md", "title: ", "title: The "),
+        lambda: write_sources(example, {source: SourceEntry(sha256="0" * 64)}),
+        lambda: (example / "entities" / "qwen3.md").unlink(),
+    ]
+    for n, step in enumerate(steps):
+        step()
+        _export(example, out)
+        fresh = tmp_path / f"fresh-{n}"
+        _export(example, fresh)
+        assert _tree(out) == _tree(fresh), n

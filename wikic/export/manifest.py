@@ -26,6 +26,9 @@ class Manifest:
     outputs: dict[str, str] = field(default_factory=dict)  # output (site-relative) -> its inputs' digest
     notes: dict[str, list[Any]] = field(default_factory=dict)  # note -> what was read of it (`Site.facts`)
     groups: list[Any] = field(default_factory=list)  # the clusters and what they were found from (`Around`)
+    # what the whole site was made from (`site.Since`): the files and their outputs, the settings every page
+    # shares, each raw source's stamp and each note's links, for the next export to tell which pages to check
+    since: dict[str, Any] = field(default_factory=dict)
 
     @classmethod
     def read(cls, out_dir: Path) -> Manifest:
@@ -36,10 +39,10 @@ class Manifest:
         outputs = data.get("outputs") if isinstance(data, dict) and data.get("format") == FORMAT else None
         if not isinstance(outputs, dict):
             return cls()
-        notes, groups = data.get("notes"), data.get("groups")
+        notes, groups, since = data.get("notes"), data.get("groups"), data.get("since")
         return cls({k: v for k, v in outputs.items() if isinstance(k, str) and isinstance(v, str)},
                    {k: v for k, v in notes.items() if isinstance(v, list)} if isinstance(notes, dict) else {},
-                   groups if isinstance(groups, list) else [])
+                   groups if isinstance(groups, list) else [], since if isinstance(since, dict) else {})
 
     def holds(self, output: str, digest: str) -> bool:
         return self.outputs.get(output) == digest
@@ -59,9 +62,10 @@ class Manifest:
             removed.append(rel)
         return removed
 
-    def save(self, out_dir: Path, outputs: dict[str, str], notes: dict[str, list[Any]], groups: list[Any]) -> None:
-        self.outputs, self.notes, self.groups = dict(outputs), dict(notes), list(groups)
+    def save(self, out_dir: Path, outputs: dict[str, str], notes: dict[str, list[Any]], groups: list[Any],
+             since: dict[str, Any]) -> None:
+        self.outputs, self.notes, self.groups, self.since = dict(outputs), dict(notes), list(groups), dict(since)
         data = json.dumps({"format": FORMAT, "outputs": dict(sorted(outputs.items())),
-                           "notes": dict(sorted(notes.items())), "groups": groups},
+                           "notes": dict(sorted(notes.items())), "groups": groups, "since": since},
                           ensure_ascii=False, separators=(",", ":"))
         write_bytes_atomic(out_dir / MANIFEST, data.encode("utf-8"), root=out_dir, durable=False)

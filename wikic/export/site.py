@@ -39,6 +39,7 @@ from wikic.export.manifest import Manifest
 from wikic.export.markdown import Quote, block_anchor, display, heading_ids, render, render_inline, renderer
 from wikic.export.target import check_target, inside_vault
 from wikic.export.template import ASSET_FILES, asset, fill, load_template
+from wikic.hubs.view import SOURCE_TYPE
 from wikic.vault.formats.anchors import Cited, find_anchors, parse_spec
 from wikic.vault.formats.sources import read_sources
 from wikic.vault.layout import IDENTITY_FILE, OVERVIEW_FILE, is_vault
@@ -349,6 +350,56 @@ def _raw_page(site: Site, path: str) -> str:
     return '<div class="raw-source">\n' + "\n".join(rows) + "\n</div>"
 
 
+def _since(site: Site, around: Around, shared: str) -> dict[str, Any]:
+    """What the site is made from, as the next export compares it: every file and its output, what every page
+    shares (`shared`: the code, the template, the title, the overview, the source ledger), each raw source's
+    stamp, and the notes each note links to."""
+    return {"files": _digest(sorted(site.outputs.items())), "shared": shared,
+            "raws": {path: site.stamp(path) for path in site.outputs if layout.is_raw(path)},
+            "links": {path: sorted(around.outbound[path]) for path in site.notes}}
+
+
+def _to_check(site: Site, around: Around, before: dict[str, Any], now: dict[str, Any]) -> set[str] | None:
+    """The notes whose digest may differ from the previous export's, when few may: None (check every one)
+    unless the vault holds the same files, giving the same outputs, with what every page shares unchanged, and
+    no source page changed.
+
+    A note's digest is made from its own text (its stamp), where its links land (the same files give the same
+    resolutions), the headings and blocks of the notes it links to and what it embeds (their stamps), the
+    lines it cites (their raw files' stamps, the ledger), its backlinks and their titles, and its sources with
+    their source pages. So only these can differ: a note changed; a note it links to, or linked to before,
+    (its backlinks); a note linking to or embedding a changed one, and what embeds that, three deep; a note
+    citing a raw file that changed. A changed source page changes the sources listed by every page it describes:
+    then every note is checked."""
+    known = site.known
+    if not before or before.get("files") != now["files"] or before.get("shared") != now["shared"]:
+        return None
+    changed = [p for p in site.notes if not (isinstance(known.get(p), list) and known[p][0] == site.stamp(p))]
+    if any(site.vault.page_type(p) == SOURCE_TYPE for p in changed):
+        return None
+    links, raws = before.get("links"), before.get("raws")
+    old_links: dict[str, Any] = links if isinstance(links, dict) else {}
+    old_raws: dict[str, Any] = raws if isinstance(raws, dict) else {}
+    check = set(changed)
+    for path in changed:
+        check.update(around.outbound[path], [p for p in old_links.get(path, []) if isinstance(p, str)])
+        check.update(around.backlinks.get(path, ()))
+    if changed:
+        embedders: dict[str, set[str]] = {}
+        for path in site.notes:
+            for link, found in zip(site.note(path).links, site.resolved(path), strict=True):
+                if link.kind == EMBED and found is not None:
+                    embedders.setdefault(found, set()).add(path)
+        reached = set(check)
+        for _ in range(MAX_EMBED_DEPTH):  # what embeds a note checked shows it, and what embeds that
+            reached = {p for q in reached for p in embedders.get(q, ())} - check
+            check |= reached
+    moved = {path for path, stamp in now["raws"].items() if old_raws.get(path) != stamp}
+    if moved:
+        check.update(p for p in site.notes if any(c.path in moved for c in site.cited(p)))
+    return check
+
+
 def _write(out_dir: Path, rel: str, data: bytes) -> None:
     write_bytes_atomic(out_dir / rel, data, root=out_dir, durable=False)
 
@@ -456,8 +507,13 @@ def export_site(context: VaultContext, out_dir: Path, *, template: Path | None =
 
     # (in this process: a forked one would copy every object it reads, each read writing its reference count,
     # which costs more than the digests)
+    since = _since(site, around, _digest(code, site_title, has_overview, sorted(site.expected.items())))
+    checked = _to_check(site, around, manifest.since, since)
     for n, path in enumerate(site.notes):
-        emit(site.outputs[path], note_digest(n), partial(note_page, path))
+        site.facts(path)  # kept for the next export, checked or not
+        old = manifest.outputs.get(site.outputs[path])
+        digest = note_digest(n) if checked is None or path in checked or old is None else old
+        emit(site.outputs[path], digest, partial(note_page, path))
     for path in sorted(site.raw_pages):
         emit(site.outputs[path], _digest(code, site_title, has_overview, site.raw_file(path).sha256),
              partial(raw_page, path))
@@ -479,7 +535,7 @@ def export_site(context: VaultContext, out_dir: Path, *, template: Path | None =
     _in_two(len(jobs), lambda n: _write(target, jobs[n][0], jobs[n][1]()))
     report.written = [rel for rel, _ in jobs]
     report.removed = manifest.remove_stale(target, outputs)
-    manifest.save(target, outputs, site.found, around.found_groups)
+    manifest.save(target, outputs, site.found, around.found_groups, since)
     report.seconds = time.perf_counter() - started
     return report
 
