@@ -7,6 +7,7 @@ import json
 import os
 import re
 import shutil
+from collections.abc import Callable
 from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
@@ -482,7 +483,7 @@ def test_an_export_after_each_change_is_the_export_made_afresh(example: Path, tm
         path.write_text(text.replace(old, new, 1), encoding="utf-8")
 
     source = "raw/articles/vector-databases-field-notes.md"
-    steps = [
+    steps: list[Callable[[], object]] = [
         lambda: edit("entities/faiss.md", "## Relations", "More words.\n\n## Relations"),
         lambda: edit("entities/faiss.md", "More words.", "More words on [[obsidian]]."),
         lambda: edit("entities/ollama.md", "title: Ollama", "title: Ollama server"),
