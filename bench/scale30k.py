@@ -207,12 +207,13 @@ def commands(root: Path, runs: int, lint: bool, extra: list[str]) -> dict[str, A
     run(["status", *vault])  # the files read once into the operating system's cache
     before = load()
     out["status"] = measured("status", [run(["status", *vault]) for _ in range(runs)], before)
-    asked = queries(root, runs + 1)
-    run(["search", asked[0], "--json", *vault])
-    before = load()
-    out["search"] = measured("search (a query a process)",
-                             [run(["search", q, "--json", *vault]) for q in asked[1:]], before)
-    out["search in one process"] = searches_in_one_process(root, queries(root, runs + 1, seed=4))
+    if extra or (root / ".wikic/palace").exists():
+        asked = queries(root, runs + 1)
+        run(["search", asked[0], "--json", *vault])
+        before = load()
+        out["search"] = measured("search (a query a process)",
+                                 [run(["search", q, "--json", *vault]) for q in asked[1:]], before)
+        out["search in one process"] = searches_in_one_process(root, queries(root, runs + 1, seed=4))
     if lint:
         cold = []
         before = load()
@@ -254,7 +255,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--pages", default="10000,30000", help="vault sizes, comma-separated")
     ap.add_argument("--runs", type=int, default=5)
     ap.add_argument("--lint", action="store_true", help="also lint cold and warm")
-    ap.add_argument("--no-index", action="store_true", help="keep the palace the last run built")
+    ap.add_argument("--no-index", action="store_true",
+                    help="no index --rebuild: search the palace the last run built (none: no search)")
     ap.add_argument("--kill-at", type=float, help="kill index --rebuild once this share of files is written")
     ap.add_argument("--chroma-server", action="store_true", help="also index into and search a chroma server")
     ap.add_argument("--json", type=Path)
@@ -266,7 +268,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"\n== {pages} pages", flush=True)
         root = make_vault(pages)
         size: dict[str, Any] = {}
-        if not args.no_index or not (root / ".wikic/palace").exists():
+        if not args.no_index:
             size["index --rebuild"] = index_rebuild(root, [])
         if args.kill_at is not None:
             size["index after a killed rebuild"] = killed_rebuild(root, args.kill_at)

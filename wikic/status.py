@@ -11,12 +11,15 @@ a later row that takes it from the cache again ("0 tokens (cached)"): `wikic.llm
 from __future__ import annotations
 
 import datetime as dt
+import json
+import re
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from wikic import __version__
 from wikic.context import VaultContext
 from wikic.conversations.queue import quarantined
 from wikic.errors import MissingExtra, PalaceError, VaultError, WikicError, require_extra
@@ -24,14 +27,19 @@ from wikic.pages.log_file import LogRow, read_rows
 from wikic.palace.summary import palace_manifest, read_palace_summary
 from wikic.review.store import listed
 from wikic.settings import Settings
+from wikic.vault import parse_cache
 from wikic.vault.formats.compiled import CompiledEntry, read_compiled
 from wikic.vault.formats.conversations import read_conversations
 from wikic.vault.formats.set_aside import SetAside
 from wikic.vault.layout import LOG_FILE, RAW_DIR, STATE_DIR, is_export, require_vault
 from wikic.vault.lead import plain_line
-from wikic.vault.load import load_vault
+from wikic.vault.load import FileInfo, Vault, load_vault, walk
 from wikic.vault.paths import read_text_inside
-from wikic.vault.state import CAPTURE_QUARANTINE
+from wikic.vault.schema_md import Schema
+from wikic.vault.state import CAPTURE_QUARANTINE, PARSE_CACHE, read_cache_bytes
+
+# The head of a parse cache row, `[path,size,mtime_ns,` (`vault/note_json.py`: both of its codecs write it so)
+_ROW_HEAD = re.compile(rb'\["((?:[^"\\]|\\.)*)",(\d+),(\d+),')
 
 
 @dataclass
@@ -148,6 +156,44 @@ def extraction_counts(entries: Mapping[str, CompiledEntry]) -> dict[str, Any]:
             "strategies": dict(sorted(strategies.items())), "superseded": superseded, "pairings_refused": refused}
 
 
+def contested_from_cache(root: Path, schema: Schema, files: Mapping[str, FileInfo]) -> list[str] | None:
+    """The pages whose frontmatter says `contested: true`, from the parse cache alone, or None when it does not
+    hold every page as it is now (its size and mtime). Only the rows that name `contested` are decoded: on a
+    large vault a few in a hundred, where decoding every note took seconds."""
+    data = read_cache_bytes(root, PARSE_CACHE)
+    if not data:
+        return None
+    header, _, body = data.partition(b"\n")
+    try:
+        head = json.loads(header)
+    except ValueError:
+        return None
+    if not isinstance(head, dict) or head.get("format") != parse_cache.FORMAT or head.get("wikic") != __version__:
+        return None
+    rows: dict[str, tuple[int, int, bytes]] = {}
+    for line in body.split(b"\n"):
+        m = _ROW_HEAD.match(line)
+        if m is not None:
+            quoted = m.group(1)
+            path = json.loads(b'"' + quoted + b'"') if b"\\" in quoted else quoted.decode("utf-8", "replace")
+            rows[path] = (int(m.group(2)), int(m.group(3)), line)
+    view = Vault(root, schema, dict(files), {})
+    named: list[bytes] = []
+    for path, info in files.items():
+        if not view.is_page(path):
+            continue
+        row = rows.get(path)
+        if row is None or (row[0], row[1]) != (info.size, info.mtime_ns):
+            return None  # a page changed since, or one the cache cannot hold: it is parsed
+        if b'"contested"' in row[2]:  # how the key is written in any row whose frontmatter has it
+            named.append(row[2])
+    try:
+        notes = [entry.note for entry in parse_cache.decode(named)]
+    except (ValueError, TypeError, KeyError, AttributeError, RecursionError):
+        return None  # a damaged row: the pages are parsed
+    return sorted(n.path for n in notes if (n.frontmatter or {}).get("contested") is True)
+
+
 def vault_status(
     context: VaultContext, *, lint: bool = True, recent: int = 10, today: dt.date | None = None
 ) -> VaultStatus:
@@ -155,20 +201,30 @@ def vault_status(
     root = Path(context.root).resolve()
     require_vault(root)
     schema = context.checked_schema()  # pages per type follow SCHEMA.md's page types: refused when it is misread
-    loaded = load_vault(root, use_cache=True, schema=schema)
     out = VaultStatus(str(root), schema.present)
+    # lint first: the vault's listing is its walk, and its parse cache then holds every page as it is now
+    files = _linted(context, out, today) if lint else walk(root)[0]
+    contested = contested_from_cache(root, schema, files)
+    if contested is None:  # parsed, and the cache written for the next look
+        loaded = load_vault(root, use_cache=True, schema=schema)
+        files = loaded.files
+        contested = [p for p in loaded.pages if (loaded.notes[p].frontmatter or {}).get("contested") is True]
+        view, pages = loaded, loaded.pages
+    else:
+        view = Vault(root, schema, dict(files), {})
+        pages = [p for p in files if view.is_page(p)]  # each of them a note the cache holds
     counts: Counter[str] = Counter()
-    for path in loaded.pages:
-        counts[loaded.page_type(path) or "note"] += 1
+    for path in pages:
+        counts[view.page_type(path) or "note"] += 1
     order = list(schema.page_folders) or ["note"]
     out.pages = {kind: counts.get(kind, 0) for kind in order} | {k: v for k, v in counts.items() if k not in order}
     kept = read_conversations(root).kept_exports()
     # a kept conversation export is not a source: the transcripts made from it are
-    out.raw_sources = sum(1 for p in loaded.files if p.startswith(RAW_DIR + "/") and not is_export(p) and p not in kept)
+    out.raw_sources = sum(1 for p in files if p.startswith(RAW_DIR + "/") and not is_export(p) and p not in kept)
     compiled = read_compiled(root)
     out.compiled_sources = len(compiled)
     out.extraction = extraction_counts(compiled)
-    out.contested = sorted(p for p in loaded.pages if (loaded.notes[p].frontmatter or {}).get("contested") is True)
+    out.contested = sorted(contested)
     out.set_aside = SetAside.load(root).listed()
     out.quarantined, out.quarantine = len(quarantined(root)), f"{STATE_DIR}/{CAPTURE_QUARANTINE}"
     out.proposals = len(listed(root))
@@ -181,23 +237,27 @@ def vault_status(
     rows = read_log(root)
     out.last_operations = list(reversed(rows[-recent:])) if recent else []
     out.tokens = token_totals(rows)
-    if lint:
-        from wikic.lint.rule import PAGE_RULES
-        from wikic.lint.run import LintOptions, run_lint
-
-        try:
-            report = run_lint(context, LintOptions(use_cache=True, today=today))
-        except WikicError as exc:
-            out.lint = {"error": exc.message}
-        else:
-            summary = report.summary()
-            summary["info"] = report.count("info")
-            rules = Counter(f.rule for f in report.findings)
-            summary["by_rule"] = dict(rules.most_common())
-            # what a reader of the pages trips over, every rule named (0 included): a vault's page quality
-            summary["page_quality"] = {rule: rules.get(rule, 0) for rule in PAGE_RULES}
-            out.lint = summary
     return out
+
+
+def _linted(context: VaultContext, out: VaultStatus, today: dt.date | None) -> Mapping[str, FileInfo]:
+    """Lint's summary into `out`; the vault's files as lint walked them."""
+    from wikic.lint.rule import PAGE_RULES
+    from wikic.lint.run import LintOptions, lint_and_vault
+
+    try:
+        report, files, _, _ = lint_and_vault(context, LintOptions(use_cache=True, today=today))
+    except WikicError as exc:
+        out.lint = {"error": exc.message}
+        return walk(Path(context.root).resolve())[0]
+    summary = report.summary()
+    summary["info"] = report.count("info")
+    rules = Counter(f.rule for f in report.findings)
+    summary["by_rule"] = dict(rules.most_common())
+    # what a reader of the pages trips over, every rule named (0 included): a vault's page quality
+    summary["page_quality"] = {rule: rules.get(rule, 0) for rule in PAGE_RULES}
+    out.lint = summary
+    return files
 
 
 def _extraction_lines(counts: dict[str, Any]) -> list[str]:
