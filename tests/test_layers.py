@@ -67,7 +67,7 @@ LAYERS: list[tuple[str, str, set[str]] | str] = [
      {"__init__", "compile", "context", "errors", "facts", "hubs", "ingest", "lint", "llm", "pages", "progress",
       "settings", "text", "vault"}),
     ("export", "the wiki outside Obsidian: a static site with each citation's lines at hand",
-     {"__init__", "context", "errors", "hubs", "pages", "text", "vault"}),
+     {"__init__", "context", "errors", "evaluation", "hubs", "pages", "text", "vault"}),
     ("status", "what the vault holds and how it stands",
      {"__init__", "context", "conversations", "errors", "evaluation", "lint", "pages", "palace", "review", "settings",
       "vault"}),
