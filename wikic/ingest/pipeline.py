@@ -720,6 +720,12 @@ def _after(run: _Run, touched: list[str], run_id: str | None, composing: bool, c
         return  # at once: the search index (its to-do is kept) and lint wait for the next run
     if lint is not None:
         report.lint = linted.result() if linted is not None else lint()
+        if report.lint_errors_in_written():
+            # lint reads without the vault lock: another process's write, half applied while it read (a page
+            # written, the page it links to not yet), looks like an error in this run's pages. Such an error
+            # is checked again while no writer is at work.
+            with vault_lock(run.context.root):
+                report.lint = lint()
 
 
 def _compose_left(
