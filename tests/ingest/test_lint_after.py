@@ -19,6 +19,7 @@ from wikic.ingest import pipeline
 from wikic.ingest.pipeline import IngestOptions
 from wikic.lint import run as lint_run
 from wikic.lint.finding import Finding
+from wikic.pages import lock
 
 PLAN = {"summary": "", "concepts": [], "comparisons": [], "relations": [],
         "entities": [{"name": "Chroma", "kind": "product", "aliases": [], "summary": "A vector database.",
@@ -39,13 +40,13 @@ def test_an_error_in_the_runs_pages_is_checked_again_under_the_vault_lock(
     root = init_wiki(tmp_path / "wiki", min_references=1, toml=llm_toml(strategy="single"))
     source = tmp_path / "chroma.md"
     source.write_text("# Chroma\n\nChroma is an open-source vector database that runs inside a Python process.\n")
-    real, real_lock = lint_run.run_lint, pipeline.vault_lock
+    real = lint_run.run_lint
     held: list[bool] = [False]
     locked: list[bool] = []
 
     @contextmanager
     def vault_lock(at: Path, *args: Any, **kwargs: Any) -> Iterator[None]:
-        with real_lock(at, *args, **kwargs):
+        with lock.vault_lock(at, *args, **kwargs):
             held[0] = True
             try:
                 yield
@@ -58,7 +59,7 @@ def test_an_error_in_the_runs_pages_is_checked_again_under_the_vault_lock(
         return _broken(report) if len(locked) == 1 or stands else report
 
     monkeypatch.setattr(lint_run, "run_lint", lint)
-    monkeypatch.setattr(pipeline, "vault_lock", vault_lock)
+    monkeypatch.setattr(pipeline, "vault_lock", vault_lock)  # the lock the run takes, seen from here
     report = ingest(root, IngestOptions(inputs=[str(source)], use_palace=False, today=dt.date(2026, 12, 1)),
                     llm=FakeLLM().respond_with(PLAN))
     assert "entities/chroma.md" in report.written
