@@ -100,7 +100,7 @@ def test_the_example_vault_becomes_a_site_whose_every_link_resolves(example: Pat
                 "queries/which-vector-store-for-a-laptop.html", "raw/articles/embeddings-primer.html",
                 "raw/assets/rag-pipeline.png", "graph.html", "assets/site.css", "assets/site.js",
                 "assets/cytoscape.min.js", "assets/cytoscape.LICENSE", "assets/search-index.js",
-                "assets/graph-data.js"):
+                "assets/graph-data.js", "assets/favicon.svg"):
         assert (out / rel).is_file(), rel
     assert not (out / "identity.html").exists() and not (out / "wikic.toml").exists()
     assert report.pages == len([p for p in example.rglob("*.md") if "raw" not in p.parts]) - 1  # identity.md

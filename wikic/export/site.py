@@ -39,6 +39,7 @@ from wikic.export.manifest import Manifest
 from wikic.export.markdown import Quote, block_anchor, display, heading_ids, render, render_inline, renderer
 from wikic.export.target import check_target, inside_vault
 from wikic.export.template import ASSET_FILES, asset, fill, load_template
+from wikic.hubs.overview import domain
 from wikic.hubs.view import SOURCE_TYPE
 from wikic.vault.formats.anchors import Cited, find_anchors, parse_spec
 from wikic.vault.formats.sources import read_sources
@@ -452,7 +453,7 @@ def export_site(context: VaultContext, out_dir: Path, *, template: Path | None =
     site = Site(root, vault, inside_vault(root, target), manifest.notes)
     around = Around(site, vault, manifest.groups)
     report = SiteReport(out_dir=target, skipped=site.skipped, pages=len(site.notes), sources=len(site.raw_pages))
-    site_title = root.name
+    site_title = domain(schema) or root.name  # as llms.txt is titled
     outputs: dict[str, str] = {}  # output -> the digest it was written from
     jobs: list[tuple[str, Callable[[], bytes]]] = []  # each output to write, and what makes its bytes
 

@@ -11,7 +11,7 @@ from string import Template
 from wikic.errors import ConfigError, UsageError, VaultError
 from wikic.vault.paths import inside_lexically, read_inside
 
-ASSET_FILES = ("site.css", "site.js", "cytoscape.min.js", "cytoscape.LICENSE")
+ASSET_FILES = ("site.css", "site.js", "cytoscape.min.js", "cytoscape.LICENSE", "favicon.svg")
 DEFAULT_TEMPLATE = "page.html"
 PLACEHOLDERS = ("title", "site_title", "root", "path", "properties", "content", "backlinks", "sources", "kind",
                 "nav")

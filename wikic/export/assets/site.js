@@ -126,7 +126,8 @@
       container: container, elements: elements, layout: layout, wheelSensitivity: 0.3,
       style: [
         { selector: "node", style: { "background-color": "data(colour)", label: "data(label)", "font-size": 9,
-          color: "#333", width: 12, height: 12, "min-zoomed-font-size": nodes.length > 400 ? 8 : 0 } },
+          color: "#333", width: 12, height: 12, "text-valign": "bottom", "text-margin-y": 2,
+          "text-wrap": "ellipsis", "text-max-width": 140, "min-zoomed-font-size": nodes.length > 400 ? 8 : 0 } },
         { selector: "node[here = 1]", style: { width: 20, height: 20, "border-width": 2, "border-color": "#111" } },
         { selector: "edge", style: { width: 1, "line-color": "#c8c8c8", "curve-style": "haystack" } }
       ]
@@ -139,7 +140,10 @@
     var full = document.getElementById("graph");
     if (full) {
       var all = data.nodes.map(function (_, n) { return n; });
-      draw(full, all, data.edges, all.length <= 400 ? { name: "cose", animate: false } : { name: "grid" });
+      // room between nodes, so that a small vault's labels do not sit on each other
+      var spread = { name: "cose", animate: false, nodeRepulsion: 800000, idealEdgeLength: 90, nodeOverlap: 40,
+                     componentSpacing: 120, padding: 30 };
+      draw(full, all, data.edges, all.length <= 400 ? spread : { name: "grid" });
       var legend = document.getElementById("graph-legend");
       (data.groups || []).forEach(function (group, g) {
         var span = document.createElement("span"), dot = document.createElement("i");
