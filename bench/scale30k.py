@@ -136,15 +136,15 @@ def killed_rebuild(root: Path, share: float) -> dict[str, Any]:
     proc = subprocess.Popen([*WIKIC, "index", "--rebuild", "--vault", str(root)], env=ENV,
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     manifest = root / ".wikic/palace/lexical.sqlite3"
-    time.sleep(2)
-    done = 0
+    done, cleared = -1, False
     while proc.poll() is None:
         try:
             with sqlite3.connect(f"file:{manifest}?mode=ro", uri=True, timeout=1) as db:
                 done = db.execute("SELECT count(*) FROM files").fetchone()[0]
         except sqlite3.Error:
             pass
-        if done >= share * files:
+        cleared = cleared or 0 <= done < share * files  # the manifest the last build left is emptied first
+        if cleared and done >= share * files:
             os.kill(proc.pid, signal.SIGKILL)
             break
         time.sleep(0.5)
