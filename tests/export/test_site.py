@@ -506,3 +506,24 @@ def test_an_export_after_each_change_is_the_export_made_afresh(example: Path, tm
         fresh = tmp_path / f"fresh-{n}"
         _export(example, fresh)
         assert _tree(out) == _tree(fresh), n
+
+
+def test_the_collector_waits_while_the_vault_is_in_memory(example: Path, tmp_path: Path,
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """The vault is read whole and kept while the site is made: the cyclic collector, which would walk its
+    millions of objects again and again, waits until the export is done (as in lint)."""
+    import gc
+
+    from wikic.export import site as site_module
+
+    seen: list[bool] = []
+    real = site_module.load_vault
+
+    def load(*args: Any, **kwargs: Any) -> Any:
+        seen.append(gc.isenabled())
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(site_module, "load_vault", load)
+    assert gc.isenabled()
+    _export(example, tmp_path / "site")
+    assert seen == [False] and gc.isenabled()

@@ -41,6 +41,7 @@ from wikic.export.target import check_target, inside_vault
 from wikic.export.template import ASSET_FILES, asset, fill, load_template
 from wikic.hubs.overview import domain
 from wikic.hubs.view import SOURCE_TYPE
+from wikic.vault.collector import collector_paused
 from wikic.vault.formats.anchors import Cited, find_anchors, parse_spec
 from wikic.vault.formats.sources import read_sources
 from wikic.vault.layout import IDENTITY_FILE, OVERVIEW_FILE, is_vault
@@ -440,6 +441,11 @@ def export_site(context: VaultContext, out_dir: Path, *, template: Path | None =
                 force: bool = False) -> SiteReport:
     """Write the vault's site into `out_dir` (refused where `target.check_target` says), rewriting only the
     outputs whose inputs changed since the previous export into it."""
+    with collector_paused():  # the vault read whole is millions of objects, none of them garbage, as in lint
+        return _export_site(context, out_dir, template, force)
+
+
+def _export_site(context: VaultContext, out_dir: Path, template: Path | None, force: bool) -> SiteReport:
     started = time.perf_counter()
     root = context.root
     schema = context.schema
