@@ -514,16 +514,15 @@ def test_the_collector_waits_while_the_vault_is_in_memory(example: Path, tmp_pat
     millions of objects again and again, waits until the export is done (as in lint)."""
     import gc
 
-    from wikic.export import site as site_module
+    from wikic.vault.load import load_vault
 
     seen: list[bool] = []
-    real = site_module.load_vault
 
     def load(*args: Any, **kwargs: Any) -> Any:
         seen.append(gc.isenabled())
-        return real(*args, **kwargs)
+        return load_vault(*args, **kwargs)
 
-    monkeypatch.setattr(site_module, "load_vault", load)
+    monkeypatch.setattr("wikic.export.site.load_vault", load)
     assert gc.isenabled()
     _export(example, tmp_path / "site")
     assert seen == [False] and gc.isenabled()
