@@ -30,6 +30,9 @@ OutDir = Annotated[
                    help="The folder to write into: new, empty, or one an earlier export wrote (outside the vault's "
                         "page folders, raw/ and .wikic/)."),
 ]
+# the options every export command takes after its own
+Force = Annotated[bool, typer.Option("--force", help="Write into a folder that holds other files (none is deleted).")]
+JsonOut = Annotated[bool, typer.Option("--json", help="Print what was written as JSON.")]
 
 
 def register(app: typer.Typer) -> None:
@@ -46,10 +49,8 @@ def register(app: typer.Typer) -> None:
             typer.Option("--template", metavar="FILE", help="The page template (overrides [export] template; "
                                                             "docs/export.md names its placeholders)."),
         ] = None,
-        force: Annotated[
-            bool, typer.Option("--force", help="Write into a folder that holds other files (none is deleted).")
-        ] = False,
-        json_output: Annotated[bool, typer.Option("--json", help="Print what was written as JSON.")] = False,
+        force: Force = False,
+        json_output: JsonOut = False,
     ) -> None:
         """Write the wiki as a static HTML site into DIR, which opens from disk or any static host.
 
@@ -81,10 +82,8 @@ def register(app: typer.Typer) -> None:
             typer.Option("--site-url", metavar="URL", help="Where the site is published: each page is linked as "
                                                            "URL/<page>.html."),
         ] = None,
-        force: Annotated[
-            bool, typer.Option("--force", help="Write into a folder that holds other files (none is deleted).")
-        ] = False,
-        json_output: Annotated[bool, typer.Option("--json", help="Print what was written as JSON.")] = False,
+        force: Force = False,
+        json_output: JsonOut = False,
     ) -> None:
         """Write llms.txt and llms-full.txt into DIR: the wiki for a language model (llmstxt.org).
 
