@@ -113,7 +113,7 @@ def register(app: typer.Typer) -> None:
         """
         from wikic.lint.render import FORMATS, render  # here, not at start-up: every command loads this module
         from wikic.lint.run import LintOptions, run_lint
-        from wikic.lint.scope import changed_in_git, in_vault
+        from wikic.lint.scope import asked_about
 
         if explain is not None:
             from wikic.lint.rules import explain as explained
@@ -136,11 +136,8 @@ def register(app: typer.Typer) -> None:
                 raise UsageError(
                     f"--as-of must be a date YYYY-MM-DD, not '{as_of}'", hint="for example: --as-of 2026-11-29"
                 ) from None
-        only = in_vault(root, files) if files else None
-        if changed:
-            only = (*(only or ()), *changed_in_git(root))
         options = LintOptions(select=_names(select), ignore=_names(ignore), strict=strict, use_cache=cache, today=today,
-                              only=only)
+                              only=asked_about(root, files, changed))
         label = str(vault_arg or vault or root)
         from wikic.context import VaultContext
 

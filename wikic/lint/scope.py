@@ -20,6 +20,14 @@ from wikic.errors import UsageError
 from wikic.lint.run import LintReport
 
 
+def asked_about(root: Path, files: list[Path], changed: bool) -> tuple[str, ...] | None:
+    """The files a lint's report is limited to: those named, and with `changed` those git sees changed since the
+    last commit; None when neither was asked for (the whole vault's findings)."""
+    if not files and not changed:
+        return None
+    return (*in_vault(root, files), *(changed_in_git(root) if changed else ()))
+
+
 def in_vault(root: Path, paths: Iterable[Path]) -> tuple[str, ...]:
     """Each of `paths` (absolute, or relative to the current folder) as a path in the vault at `root`, in the
     order given, each once; a path outside the vault is left out: nothing there is linted."""
