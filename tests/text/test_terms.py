@@ -21,3 +21,40 @@ def test_latin_words_are_stemmed_and_stop_words_dropped() -> None:
 def test_adjacent_content_words_form_phrases_within_a_clause() -> None:
     terms = tokenize("Lord of the Rings. Ice cream")
     assert "lord ring" in terms and "ice cream" in terms and "ring ice" not in terms
+
+
+def test_words_are_stemmed_alike_on_many_threads_at_once() -> None:
+    """Quotes are anchored on several threads at once, each stemming words: a stemmer shared between them cut
+    one thread's word with another's (IndexError, or a wrong stem)."""
+    import sys
+    import threading
+
+    from wikic.text import terms
+
+    words = [f"{base}{ending}" for base in ("connect", "run", "generaliz", "happi", "organiz", "relat", "condition")
+             for ending in ("", "s", "ing", "ed", "ation", "ational", "ness", "fulness", "ously", "iveness")]
+    expected = {word: terms._stem.__wrapped__(word) for word in words}
+    problems: list[str] = []
+
+    def stem_all() -> None:
+        for _ in range(60):
+            for word in words:
+                try:
+                    got = terms._stem.__wrapped__(word)  # past the cache: every call cuts the word
+                except IndexError as exc:
+                    problems.append(f"{word}: {exc}")
+                    return
+                if got != expected[word]:
+                    problems.append(f"{word}: {got} for {expected[word]}")
+
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)  # threads take turns all the time, as they may under load
+    try:
+        threads = [threading.Thread(target=stem_all) for _ in range(4)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+    finally:
+        sys.setswitchinterval(interval)
+    assert problems == []

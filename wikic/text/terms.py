@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import functools
 import re
+import threading
 import unicodedata
 from collections.abc import Iterable, Iterator, Sequence, Set as AbstractSet
 
@@ -42,12 +43,17 @@ CJK_STOP_BIGRAMS = frozenset(
     还有 以及 之后 之前 请问 吗？ 是否""".split()
 )
 
-_stemmer = snowballstemmer.stemmer("english")
+# A Snowball stemmer keeps the word it is cutting in itself: each thread gets its own (quotes are anchored on
+# several threads at once, and one shared stemmer cut one thread's word with another's: IndexError).
+_stemmers = threading.local()
 
 
 @functools.lru_cache(maxsize=200_000)
 def _stem(word: str) -> str:
-    return _stemmer.stemWord(word)
+    stemmer = getattr(_stemmers, "english", None)
+    if stemmer is None:
+        stemmer = _stemmers.english = snowballstemmer.stemmer("english")
+    return str(stemmer.stemWord(word))
 
 
 def stem(word: str) -> str:
