@@ -11,15 +11,12 @@ a later row that takes it from the cache again ("0 tokens (cached)"): `wikic.llm
 from __future__ import annotations
 
 import datetime as dt
-import json
-import re
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from wikic import __version__
 from wikic.context import VaultContext
 from wikic.conversations.queue import quarantined
 from wikic.errors import MissingExtra, PalaceError, VaultError, WikicError, require_extra
@@ -36,10 +33,7 @@ from wikic.vault.lead import plain_line
 from wikic.vault.load import FileInfo, Vault, load_vault, walk
 from wikic.vault.paths import read_text_inside
 from wikic.vault.schema_md import Schema
-from wikic.vault.state import CAPTURE_QUARANTINE, PARSE_CACHE, read_cache_bytes
-
-# The head of a parse cache row, `[path,size,mtime_ns,` (`vault/note_json.py`: both of its codecs write it so)
-_ROW_HEAD = re.compile(rb'\["((?:[^"\\]|\\.)*)",(\d+),(\d+),')
+from wikic.vault.state import CAPTURE_QUARANTINE
 
 
 @dataclass
@@ -160,23 +154,14 @@ def contested_from_cache(root: Path, schema: Schema, files: Mapping[str, FileInf
     """The pages whose frontmatter says `contested: true`, from the parse cache alone, or None when it does not
     hold every page as it is now (its size and mtime). Only the rows that name `contested` are decoded: on a
     large vault a few in a hundred, where decoding every note took seconds."""
-    data = read_cache_bytes(root, PARSE_CACHE)
-    if not data:
-        return None
-    header, _, body = data.partition(b"\n")
-    try:
-        head = json.loads(header)
-    except ValueError:
-        return None
-    if not isinstance(head, dict) or head.get("format") != parse_cache.FORMAT or head.get("wikic") != __version__:
+    lines = parse_cache.rows(root)
+    if lines is None:
         return None
     rows: dict[str, tuple[int, int, bytes]] = {}
-    for line in body.split(b"\n"):
-        m = _ROW_HEAD.match(line)
-        if m is not None:
-            quoted = m.group(1)
-            path = json.loads(b'"' + quoted + b'"') if b"\\" in quoted else quoted.decode("utf-8", "replace")
-            rows[path] = (int(m.group(2)), int(m.group(3)), line)
+    for line in lines:
+        head = parse_cache.row_head(line)
+        if head is not None:
+            rows[head[0]] = (head[1], head[2], line)
     view = Vault(root, schema, dict(files), {})
     named: list[bytes] = []
     for path, info in files.items():

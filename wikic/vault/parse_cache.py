@@ -12,6 +12,7 @@ JSON, never pickle: a vault is shared data, and loading its cache must not run c
 from __future__ import annotations
 
 import json
+import re
 from contextlib import suppress
 from pathlib import Path
 from typing import NamedTuple
@@ -22,6 +23,8 @@ from wikic.vault.model import Note
 from wikic.vault.state import PARSE_CACHE, read_cache_bytes, state_file, write_cache
 
 FORMAT = 2
+# The head of a row, `[path,size,mtime_ns,` (`note_json.py`: both of its codecs write it so)
+_ROW_HEAD = re.compile(rb'\["((?:[^"\\]|\\.)*)",(\d+),(\d+),')
 _OLD_CACHE = "cache/parse-cache.json"  # the one-object form earlier versions wrote: removed on the next save
 
 
@@ -51,19 +54,40 @@ def decode(lines: list[bytes]) -> list[CachedNote]:
     ]
 
 
-def load(root: Path) -> dict[str, CachedNote]:
-    """The cached notes by path; empty when there is no cache, or one of another version or format."""
+def rows(root: Path) -> list[bytes] | None:
+    """The cache's rows, undecoded; None when there is no cache, or one of another version or format."""
     data = read_cache_bytes(root, PARSE_CACHE)
     if not data:
-        return {}
+        return None
     header, _, body = data.partition(b"\n")
     try:
         head = json.loads(header)
-        if not isinstance(head, dict) or head.get("format") != FORMAT or head.get("wikic") != __version__:
-            return {}
-        lines = body.split(b"\n") if body else []
-        if lines and lines[-1] == b"":
-            lines.pop()
+    except ValueError:
+        return None
+    if not isinstance(head, dict) or head.get("format") != FORMAT or head.get("wikic") != __version__:
+        return None
+    lines = body.split(b"\n") if body else []
+    if lines and lines[-1] == b"":
+        lines.pop()
+    return lines
+
+
+def row_head(line: bytes) -> tuple[str, int, int] | None:
+    """(path, size, mtime_ns) of a row, read from its head alone, without decoding the note."""
+    m = _ROW_HEAD.match(line)
+    if m is None:
+        return None
+    quoted = m.group(1)
+    path = json.loads(b'"' + quoted + b'"') if b"\\" in quoted else quoted.decode("utf-8", "replace")
+    return path, int(m.group(2)), int(m.group(3))
+
+
+def load(root: Path) -> dict[str, CachedNote]:
+    """The cached notes by path; empty when there is no cache, or one of another version or format."""
+    lines = rows(root)
+    if lines is None:
+        return {}
+    try:
         return {entry.note.path: entry for entry in decode(lines)}
     except (ValueError, TypeError, KeyError, AttributeError, RecursionError):  # RecursionError: nested 1,000 deep
         return {}  # a damaged cache is rebuilt, never trusted
