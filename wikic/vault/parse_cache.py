@@ -62,7 +62,7 @@ def rows(root: Path) -> list[bytes] | None:
     header, _, body = data.partition(b"\n")
     try:
         head = json.loads(header)
-    except ValueError:
+    except (ValueError, RecursionError):  # RecursionError: a header nested 1,000 deep
         return None
     if not isinstance(head, dict) or head.get("format") != FORMAT or head.get("wikic") != __version__:
         return None
