@@ -70,3 +70,20 @@ def test_chroma_server_palace_shared_by_two_checkouts(vault: Path, tmp_path: Pat
         (vault / "entities/anthropic.md").unlink()
         assert sync(vault).removed == ["entities/anthropic.md"]
         assert all(h.path != "entities/anthropic.md" for h in search(reader, "Claude models", k=10))
+
+
+REBUILDER = WRITER.replace("sync(root, VaultContext(root).settings)", "sync(root, VaultContext(root).settings, rebuild=True)")
+
+
+def test_a_long_running_writer_writes_after_another_process_rebuilt_the_palace(vault: Path) -> None:
+    sync(vault)
+    with open_palace(vault) as palace:
+        search(palace, "warm up", k=1)  # the store has opened the collection
+        env = {**os.environ, "OMP_NUM_THREADS": "1", "RAYON_NUM_THREADS": "1"}
+        subprocess.run([sys.executable, "-c", REBUILDER, str(vault)], capture_output=True, text=True, env=env,
+                       timeout=120, check=True)  # the collection it opened is gone, another made in its place
+        (vault / "entities/mistral.md").write_text(
+            "---\ntitle: Mistral\n---\n# Mistral\n\nMistral AI is a French model maker from Paris.\n")
+        report = palace.update_paths(["entities/mistral.md"])
+        assert report.drawers_embedded >= 1
+        assert search(palace, "French model maker Paris", k=1)[0].path == "entities/mistral.md"

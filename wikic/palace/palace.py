@@ -317,6 +317,8 @@ class Palace:
         report = SyncReport(rebuilt=rebuild)
         lex = self.manifest
         if not rebuild:
+            # the collection as it is now: another process's rebuild replaced the one this store opened before
+            self.store.fresh()
             self.store.check()  # a palace that cannot be opened or queried is found here, before any write
         else:
             self.store.drop()
