@@ -72,7 +72,8 @@ def test_chroma_server_palace_shared_by_two_checkouts(vault: Path, tmp_path: Pat
         assert all(h.path != "entities/anthropic.md" for h in search(reader, "Claude models", k=10))
 
 
-REBUILDER = WRITER.replace("sync(root, VaultContext(root).settings)", "sync(root, VaultContext(root).settings, rebuild=True)")
+REBUILDER = WRITER.replace("sync(root, VaultContext(root).settings)",
+                           "sync(root, VaultContext(root).settings, rebuild=True)")
 
 
 def test_a_long_running_writer_writes_after_another_process_rebuilt_the_palace(vault: Path) -> None:
