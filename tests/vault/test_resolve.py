@@ -131,6 +131,28 @@ def test_resolution_is_cached_per_folder_and_stable(resolver: Resolver) -> None:
     assert resolver.resolve("archive/a.md", "Dup") == Resolution("archive/Dup.md", ())
 
 
+def test_a_name_one_file_ends_with_is_worked_out_once_for_every_folder(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A bare name that only one file's path ends with lands on that file from any folder: it is worked out once,
+    not once a folder. A name several files end with ("Dup", "Target": one at the root, one in notes/) is
+    still worked out from each folder, where the linking folder decides."""
+    r = Resolver(FILES)
+    worked_out: list[str] = []
+    real = r._resolve
+
+    def counted(folder: str, target: str) -> Resolution:
+        worked_out.append(target)
+        return real(folder, target)
+
+    monkeypatch.setattr(r, "_resolve", counted)
+    sources = ["index.md", "notes/a.md", "archive/b.md", "deep/er/c.md", "a/b/c/d.md", "Projects/Sub/e.md"]
+    targets = ["Three laws of motion", "deep note", "nowhere", "Dup", "Target", "Same"]
+    got = {(s, t): r.resolve(s, t) for t in targets for s in sources}
+    assert [worked_out.count(t) for t in targets] == [1, 1, 1, len(sources), len(sources), len(sources)]
+    fresh = {(s, t): Resolver(FILES).resolve(s, t) for t in targets for s in sources}
+    assert got == fresh
+    assert got["notes/a.md", "Target"].path == "notes/Target.md" and got["index.md", "Target"].path == "Target.md"
+
+
 def test_same_note_link_is_each_source_itself(resolver: Resolver) -> None:
     """[[#Heading]] resolves to the linking note, even for two notes in one folder (the per-folder cache
     must not hand the first note's answer to the second)."""

@@ -75,6 +75,9 @@ class Resolver:
                     break
                 suffix = suffix[cut + 1 :]
         self._cache: dict[tuple[str, str], Resolution] = {}
+        # target -> where it lands from any folder: a bare name that at most one file's path ends with (most
+        # links), whose resolution is then the same from every folder, looked up without the folder
+        self._anywhere: dict[str, Resolution] = {}
         self._from_root_cache: dict[str, Resolution] = {}
         self._folded_folders: dict[str, str] = {}
 
@@ -89,18 +92,31 @@ class Resolver:
         """`resolve` for every link of one note: the folder is worked out once, and a name seen before from
         the same folder is a dictionary lookup (a vault's links name the same pages again and again)."""
         folder = posixpath.dirname(source)
-        cache = self._cache
+        cache, anywhere = self._cache, self._anywhere
         out = []
         for target in targets:
             if target == "":
                 out.append(Resolution(source, ()))  # [[#Heading]]: the note itself (not cacheable by folder)
                 continue
-            key = (folder, target)
-            hit = cache.get(key)
+            hit = anywhere.get(target)
             if hit is None:
-                hit = cache[key] = self._resolve(folder, target)
+                key = (folder, target)
+                hit = cache.get(key)
+                if hit is None:
+                    hit = cache[key] = self._resolve(folder, target)
+                    if self._same_from_anywhere(target):
+                        anywhere[target] = hit
             out.append(hit)
         return out
+
+    def _same_from_anywhere(self, target: str) -> bool:
+        """Whether `target` lands in the same place from every folder: a bare name (no folder, not relative)
+        that at most one file's path ends with. The file in the linking folder, the file at the vault root and
+        any file found by its name are then that one file (or there is none)."""
+        t = fold_name(target.replace("\\", "/"))
+        if "/" in t or t.startswith("."):
+            return False
+        return len(set(self._suffix.get(t, ()))) <= 1
 
     def _resolve(self, folder: str, target: str) -> Resolution:
         t = fold_name(target.replace("\\", "/"))
