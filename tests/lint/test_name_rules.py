@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
+import pytest
 from library import run_lint
 from testkit import make_vault, page
 from typer.testing import CliRunner
@@ -78,3 +80,22 @@ def test_the_name_rules_speak_every_format(tmp_path: Path) -> None:
             assert rules == {("ordinary-name", "Keeping"), ("unsourced-alias", "Chroma")}
         else:
             assert "ordinary-name" in out and "unsourced-alias" in out
+
+
+def test_each_page_is_read_once_for_both_name_rules(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """ordinary-name and unsourced-alias judge the same pages' titles, aliases and sources: a lint running both
+    reads each page's once."""
+    from wikic.lint.rules import _names
+
+    read: list[str] = []
+    real = _names.named_page
+
+    def counted(ctx: Any, path: str) -> Any:
+        read.append(path)
+        return real(ctx, path)
+
+    monkeypatch.setattr(_names, "named_page", counted)
+    root = _vault(tmp_path, {"entities/keeping.md": _page("Keeping"), "entities/quillstore.md": _page("Quillstore",
+                                                                                                       "QStore")})
+    assert ("ordinary-name", "entities/keeping.md", "Keeping") in _findings(root)
+    assert sorted(read) == ["entities/keeping.md", "entities/quillstore.md"]

@@ -24,8 +24,13 @@ def each_named(ctx: LintContext, rule_id: str, judge: Callable[[Named], Iterable
     """`judge`'s findings on every named page: judged again only when the page or a raw file it cites changed
     (`kept_findings`): a name rule reads nothing else."""
 
+    # every name rule reads the same pages: each is read once a run
+    memo: dict[str, Named | None] = ctx.__dict__.setdefault("_named_pages", {})
+
     def judge_page(path: str) -> Iterable[Finding]:
-        named = named_page(ctx, path)
+        if path not in memo:
+            memo[path] = named_page(ctx, path)
+        named = memo[path]
         return judge(named) if named is not None else ()
 
     def citing(delta: kept_findings.Delta, _: bool) -> list[str]:
