@@ -76,10 +76,11 @@ def test_the_forked_rules_are_the_page_rules_with_frontmatter_else_the_link_rule
     every = lint_run.known_rules()
     assert lint_run.forked_rules(every) == ["frontmatter", "no-lead", "repeated-claim", "source-sections",
                                             "thin-section", "uncited-sentence"]
-    # pages judged while parsed leave the page rules little to do: two more rules join them
+    # pages judged while parsed leave the page rules little to do: four more rules join them
     assert lint_run.forked_rules(every, judged=True) == ["duplicate-page", "frontmatter", "no-lead",
-                                                         "repeated-claim", "source-sections", "stale-page",
-                                                         "thin-section", "uncited-sentence"]
+                                                         "ordinary-name", "repeated-claim", "source-sections",
+                                                         "stale-page", "thin-section", "uncited-sentence",
+                                                         "unsourced-alias"]
     plain = [r for r in every if not lint_run._rules()[r].needs_schema]  # what a folder without SCHEMA.md runs
     assert lint_run.forked_rules(plain) == ["broken-wikilink"]
     assert lint_run.forked_rules(["orphan-page"]) == []
