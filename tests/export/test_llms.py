@@ -84,6 +84,8 @@ def test_llms_full_holds_each_page_as_read_with_its_citations_as_sources(example
             "[source: raw/articles/vector-databases-field-notes.md L26-L27]") in chroma
     assert "- See also: FAISS, pgvector, Chroma vs pgvector vs FAISS, Embeddings" in chroma  # links as their text
     assert "## Key facts" in chroma and "## Decisions and events" in chroma
+    assert "\n> Claims\n" in chroma  # a callout's title as its reader sees it: no type, no fold mark, one space
+    assert not re.search(r"^> {2,}\S", full, re.MULTILINE)
     # no frontmatter, compiler markers, claims' rows, comments, block ids or link syntax, on any page
     for gone in ("wikic:", "<!--", "-->", "%%", "^[", "[[", "]]", "sha=", "seen=", "summary:", "type: entity"):
         assert gone not in full, gone

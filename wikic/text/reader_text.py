@@ -21,7 +21,7 @@ _IMAGE = re.compile(r"!\[[^\[\]\n]*\]\([^()\n]*\)")
 _MD_LINK = re.compile(r"\[([^\[\]\n]*)\]\([^()\n]*\)")
 _AUTOLINK = re.compile(r"<(https?://[^>\s]*)>")
 _EMPHASIS = re.compile(r"\*\*|__|~~|==|(?<!\w)[*_](?=\w)|(?<=\w)[*_](?!\w)")
-_CALLOUT_MARK = re.compile(r"^(\s*>\s*)\[![^\]\n]*\][-+]?", re.MULTILINE)
+_CALLOUT_MARK = re.compile(r"^(\s*>\s*)\[![^\]\n]*\][-+]?[ \t]*", re.MULTILINE)
 # a link the text was cut inside of, at its end: "using [[Internal links|internal", "see [the docs](https://"
 _CUT_WIKILINK = re.compile(r"(!?)\[\[([^\[\]\n]*)\Z")
 _CUT_LINK = re.compile(r"(!?)\[([^\[\]\n]*)(?:\]\([^()\s]*)?\Z")
