@@ -187,6 +187,10 @@ def test_around_a_page_its_backlinks_cluster_and_sources(example: Path, tmp_path
     assert ('<a class="internal" href="../raw/articles/vector-databases-field-notes.html">'
             'vector-databases-field-notes.md</a> (<a class="internal" '
             'href="../sources/vector-databases-field-notes.html"') in sources
+    # a list with nothing in it says so rather than leaving its heading alone
+    index = (out / "index.html").read_text(encoding="utf-8")
+    assert '<h2>Sources</h2><p class="none">No source cited.</p>' in index
+    assert '<ul class="sources">' not in index
 
 
 # -- Obsidian's syntax ----------------------------------------------------------------------------------------

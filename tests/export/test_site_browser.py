@@ -238,6 +238,10 @@ def test_the_graph_draws_every_page(site: Path, browser: Any) -> None:
     drawn, nodes = browser.execute_script(
         "return [document.getElementById('graph').getAttribute('data-drawn'), window.WIKIC_GRAPH.nodes.length]")
     assert int(drawn) == nodes >= 19  # every page of the example vault a node
+    # no page is around the whole graph: no sidebar of empty lists, the graph as wide as the page
+    assert not browser.find_element(By.CSS_SELECTOR, "aside.around").is_displayed()
+    assert browser.execute_script("return document.getElementById('graph').getBoundingClientRect().width "
+                                  "> 0.9 * document.documentElement.clientWidth")
     _open(browser, site / "entities" / "chroma.html")  # and a page's own neighbourhood
     assert int(_until(browser, lambda d: d.find_element(By.ID, "neighbourhood").get_attribute("data-drawn"))) >= 2
     assert console_errors(browser) == []

@@ -54,8 +54,10 @@ class Parts:
                 f'<a class="broken">{html.escape(posixpath.basename(raw))}</a>')
             sources.append(f"<li>{shown}" + (f" ({self._link(page)})" if page else "") + "</li>")
         return {
-            "backlinks": f'<ul class="backlinks">{backlinks}</ul>' if backlinks else "",
-            "sources": f'<ul class="sources">{"".join(sources)}</ul>' if sources else "",
+            "backlinks": f'<ul class="backlinks">{backlinks}</ul>' if backlinks else
+            '<p class="none">No page links here.</p>',
+            "sources": f'<ul class="sources">{"".join(sources)}</ul>' if sources else
+            '<p class="none">No source cited.</p>',
         }
 
 
