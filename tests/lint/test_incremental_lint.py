@@ -152,9 +152,39 @@ def test_a_source_outside_the_listing_is_read_in_every_run(vault: Vault) -> None
     vault.write("entities/acme.md", subject("Acme", "[[bolt]]\n", sources=[RAW[0], hidden]))
     assert not any(f["rule"] == "stale-page" for f in vault.same_as_cold())
     vault.write(hidden, "---\ntitle: Source D\ncaptured: 2026-05-01\n---\n\n# Source D\n")
-    # another page edited too: a vault whose listing is unchanged gets the last report whole
-    vault.write("entities/bolt.md", subject("Bolt", "[[acme]]\n"))
+    # nothing else changed: the last report is not given back, as the file it read changed
     assert any(f["rule"] == "stale-page" for f in vault.same_as_cold())
+    vault.remove(hidden)
+    assert not any(f["rule"] == "stale-page" for f in vault.same_as_cold())
+
+
+def test_a_source_outside_the_listing_read_in_a_forked_process_is_seen_changed(
+    vault: Vault, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from wikic.lint import run as lint_run
+    from wikic.vault.load import fork_is_safe
+
+    if not fork_is_safe():
+        return  # no fork here: nothing runs apart
+    monkeypatch.setattr(lint_run, "_FORK_RULES_FROM", 1)  # fork the rule process on this small vault too
+    options = LintOptions(use_cache=True, today=TODAY, jobs=2)
+    assert "stale-page" in lint_run.forked_rules(lint_run._active(options, schema_of(vault.root)), judged=True)
+    hidden = "raw/.drafts/source-d.md"
+    vault.write(hidden, "---\ntitle: Source D\ncaptured: 2026-01-01\n---\n\n# Source D\n")
+    (vault.root / ".wikic" / kept_findings.LISTING).unlink()  # every page judged: the stale-page rule runs apart
+    vault.write("entities/acme.md", subject("Acme", "[[bolt]]\n", sources=[RAW[0], hidden]))
+    found = [f.to_dict() for f in run_lint(vault.root, options).findings]
+    assert found == vault.lint(cache=False) and not any(f["rule"] == "stale-page" for f in found)
+    vault.write(hidden, "---\ntitle: Source D\ncaptured: 2026-05-01\n---\n\n# Source D\n")
+    found = [f.to_dict() for f in run_lint(vault.root, options).findings]
+    assert found == vault.lint(cache=False) and any(f["rule"] == "stale-page" for f in found)
+
+
+def test_a_source_leading_out_of_the_vault_is_never_read(vault: Vault) -> None:
+    outside = vault.root.parent / "outside.md"  # a cloned vault's page naming a file of the machine
+    outside.write_text("---\ntitle: Outside\ncaptured: 2026-05-01\n---\n\n# Outside\n", encoding="utf-8")
+    vault.write("entities/acme.md", subject("Acme", "[[bolt]]\n", sources=[RAW[0], "../outside.md"]))
+    assert not any(f["rule"] == "stale-page" for f in vault.same_as_cold())
 
 
 def test_findings_are_kept_only_for_the_run_whose_listing_is_kept(vault: Vault) -> None:

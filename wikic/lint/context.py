@@ -18,7 +18,7 @@ from wikic.vault.link_text import LinkNames
 from wikic.vault.load import Vault
 from wikic.vault.model import Note
 from wikic.vault.parse import parse_note
-from wikic.vault.paths import read_text_inside
+from wikic.vault.paths import read_inside, read_text_inside
 from wikic.vault.resolve import fold_name
 from wikic.vault.schema_md import Schema
 
@@ -63,11 +63,18 @@ class LintContext:
             return note
         if path not in self._extra_notes:
             try:
-                data = (self.vault.root / path).read_bytes()
-                self._extra_notes[path] = parse_note(path, data)
-            except OSError:
-                self._extra_notes[path] = None
+                data = read_inside(self.vault.root, self.vault.root / path)
+            except (OSError, VaultError):  # VaultError: a name leading out of the vault is never read
+                data = None
+            self._extra_notes[path] = parse_note(path, data) if data is not None else None
         return self._extra_notes[path]
+
+    def read_outside(self) -> list[str]:
+        """The files this run read that the vault's listing does not hold (a note in a dot-folder a page cites,
+        one that does not exist): a change to them is seen by no stamp of the listing."""
+        raw = self.__dict__.get("raw_texts")
+        read = [*self._extra_notes, *(raw.read if raw is not None else ())]
+        return sorted({path for path in read if path not in self.vault.files})
 
     def edges_from(self, path: str) -> list[Edge]:
         return self.links.by_source.get(path, [])
@@ -135,6 +142,11 @@ class RawTexts:
             except (OSError, UnicodeDecodeError, VaultError):
                 self._texts[raw_path] = None
         return self._texts[raw_path]
+
+    @property
+    def read(self) -> list[str]:
+        """The raw paths asked for so far."""
+        return list(self._texts)
 
     def names(self, raw_path: str) -> NameUse | None:
         """How the source uses its words as names (`wikic/text/name_use.py`)."""

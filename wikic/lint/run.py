@@ -7,6 +7,7 @@ import hashlib
 import json
 import os
 import time
+from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -182,9 +183,10 @@ def lint_and_vault(
             return report, files, None, {}
 
     with collector_paused():  # the report is written while the vault is in memory: the collector waits too
-        findings, pages, links, vault, made = _lint(root, options, today, walked, context.schema, while_parsing)
+        findings, pages, links, vault, made, outside = _lint(root, options, today, walked, context.schema,
+                                                             while_parsing)
         if options.use_cache:
-            _write_report(root, key, findings, pages, links)
+            _write_report(root, key, findings, pages, links, outside)
     report = LintReport(label, findings, pages, links, time.perf_counter() - started, strict)
     return report, files, vault, made
 
@@ -192,7 +194,7 @@ def lint_and_vault(
 def _lint(
     root: Path, options: LintOptions, today: dt.date, walked: tuple[dict[str, FileInfo], list[tuple[str, Problem]]],
     schema: Schema, while_parsing: PerNote | None = None,
-) -> tuple[list[Finding], int, int, Vault, dict[str, Any]]:
+) -> tuple[list[Finding], int, int, Vault, dict[str, Any], list[str]]:
     from wikic.lint.context import LintContext
     from wikic.lint.rules._pages import judge_while_parsing, judging
     from wikic.vault.graph import build
@@ -217,7 +219,7 @@ def _lint(
     rules = _rules()
     overrides = vault.schema.severities
     active = _active(options, vault.schema)
-    found = _run_rules(ctx, active, options.jobs)
+    found, outside = _run_rules(ctx, active, options.jobs)
     if options.use_cache:
         from wikic.lint.kept_findings import keep_listing
 
@@ -234,7 +236,7 @@ def _lint(
     findings.sort(key=Finding.sort_key)
     pages = len(ctx.pages)
     links = sum(len(vault.notes[p].links) for p in vault.notes)
-    return findings, pages, links, vault, made
+    return findings, pages, links, vault, made, outside
 
 
 def _both(judge: PerNote | None, theirs: PerNote | None) -> PerNote | None:
@@ -287,8 +289,9 @@ def forked_rules(active: list[str], judged: bool = False) -> list[str]:
     return next(([r for r in active if r in group] for group in groups if set(group) & set(active)), [])
 
 
-def _run_rules(ctx: Any, active: list[str], jobs: int | None) -> dict[str, list[Finding]]:
-    """Each active rule's findings. On a big vault with a second core, some rules run in a forked process
+def _run_rules(ctx: Any, active: list[str], jobs: int | None) -> tuple[dict[str, list[Finding]], list[str]]:
+    """Each active rule's findings, and the files outside the vault's listing the rules read
+    (`LintContext.read_outside`). On a big vault with a second core, some rules run in a forked process
     while this one runs the rest."""
     from wikic.vault.load import fork_is_safe
 
@@ -298,7 +301,7 @@ def _run_rules(ctx: Any, active: list[str], jobs: int | None) -> dict[str, list[
     forked = forked_rules(active, judged=2 * len(ctx.vault.per_note) >= len(ctx.pages))
     if (jobs <= 1 or not forked or len(ctx.pages) < _FORK_RULES_FROM or _incremental(ctx, forked)
             or not fork_is_safe()):
-        return {rule_id: list(rules[rule_id].check(ctx)) for rule_id in active}
+        return {rule_id: list(rules[rule_id].check(ctx)) for rule_id in active}, ctx.read_outside()
     import multiprocessing as mp
 
     _FORKED_CONTEXT = ctx
@@ -306,12 +309,12 @@ def _run_rules(ctx: Any, active: list[str], jobs: int | None) -> dict[str, list[
         with mp.get_context("fork").Pool(1) as pool:
             separate = pool.apply_async(_forked_rules, (forked,))
             found = {rule_id: list(rules[rule_id].check(ctx)) for rule_id in active if rule_id not in forked}
-            there, kept = separate.get()
+            there, kept, read_there = separate.get()
             found.update(there)
             ctx.kept.update(kept)  # what the rules run there kept
     finally:
         _FORKED_CONTEXT = None
-    return found
+    return found, sorted({*ctx.read_outside(), *read_there})
 
 
 def _incremental(ctx: Any, rule_ids: list[str]) -> bool:
@@ -326,10 +329,10 @@ def _incremental(ctx: Any, rule_ids: list[str]) -> bool:
         rule_id in since.vouched for rule_id in rule_ids if rule_id in KEPT_RULES)
 
 
-def _forked_rules(rule_ids: list[str]) -> tuple[dict[str, list[Finding]], dict[str, str]]:
+def _forked_rules(rule_ids: list[str]) -> tuple[dict[str, list[Finding]], dict[str, str], list[str]]:
     rules = _rules()
     found = {rule_id: list(rules[rule_id].check(_FORKED_CONTEXT)) for rule_id in rule_ids}
-    return found, _FORKED_CONTEXT.kept
+    return found, _FORKED_CONTEXT.kept, _FORKED_CONTEXT.read_outside()
 
 
 def _read_report(root: Path, key: str) -> tuple[list[Finding], int, int] | None:
@@ -337,14 +340,32 @@ def _read_report(root: Path, key: str) -> tuple[list[Finding], int, int] | None:
     if data is None or data.get("key") != key:
         return None
     try:
+        outside = data.get("outside", {})
+        if _stamps(root, outside) != outside:  # a file it read outside the listing changed
+            return None
         return [Finding.from_dict(d) for d in data["findings"]], int(data["pages"]), int(data["links"])
-    except (KeyError, TypeError, ValueError):
+    except (KeyError, TypeError, ValueError, AttributeError):
         return None
 
 
-def _write_report(root: Path, key: str, findings: list[Finding], pages: int, links: int) -> None:
+def _write_report(root: Path, key: str, findings: list[Finding], pages: int, links: int,
+                  outside: list[str]) -> None:
     write_cache(
         root,
         LINT_REPORT,
-        json.dumps({"key": key, "pages": pages, "links": links, "findings": [f.to_dict() for f in findings]}),
+        json.dumps({"key": key, "pages": pages, "links": links, "outside": _stamps(root, outside),
+                    "findings": [f.to_dict() for f in findings]}),
     )
+
+
+def _stamps(root: Path, paths: Iterable[str]) -> dict[str, list[int] | None]:
+    """The size and mtime of each file (None: there is none), as the report cache keeps them."""
+    out: dict[str, list[int] | None] = {}
+    for path in paths:
+        try:
+            st = os.stat(root / path)
+        except (OSError, ValueError):
+            out[path] = None
+        else:
+            out[path] = [st.st_size, st.st_mtime_ns]
+    return out
