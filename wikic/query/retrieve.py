@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
-from wikic.errors import PalaceError, UsageError
+from wikic.errors import PalaceError, UsageError, VaultError
 from wikic.facts.lookup import claims_as_of
 from wikic.pages.fingerprint import knowledge_text, page_fingerprint
 from wikic.palace.summary import palace_files_indexed, palace_manifest
@@ -34,6 +34,7 @@ from wikic.vault.frontmatter import split_page
 from wikic.vault.layout import PAGE_FOLDERS, RAW_DIR
 from wikic.vault.link_text import LinkNames
 from wikic.vault.load import walk
+from wikic.vault.paths import read_text_inside
 from wikic.vault.resolve import Resolver
 
 if TYPE_CHECKING:  # the palace (its extra, numpy) is imported where a search runs
@@ -304,9 +305,11 @@ def _dense_best(palace: Palace, question: str, pool: int = 100) -> dict[str, flo
 
 
 def _read(root: Path, rel: str) -> str | None:
+    """A page's text by the name the palace recorded, read as the vault's own files are (`read_text_inside`): a
+    manifest that came with a cloned vault may name a file outside it, which never reaches the model."""
     try:
-        return (root / rel).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError):
+        return read_text_inside(root, root / rel)
+    except (OSError, UnicodeDecodeError, VaultError):
         return None  # deleted or unreadable since it was indexed: lint reports it, the answer skips it
 
 
