@@ -16,7 +16,7 @@ from wikic.vault.frontmatter import split_page
 from wikic.vault.graph import Edge, LinkGraph
 from wikic.vault.link_text import LinkNames
 from wikic.vault.load import Vault
-from wikic.vault.model import Note
+from wikic.vault.model import Note, Problem
 from wikic.vault.parse import parse_note
 from wikic.vault.paths import read_inside, read_text_inside
 from wikic.vault.resolve import fold_name
@@ -86,15 +86,26 @@ class LintContext:
         """Problems the parser or the walk found that belong to `rule`."""
         for path, problem in self.vault.problems:
             if problem.rule == rule:
-                yield self.finding(
-                    rule, path, problem.line, problem.message, column=problem.column if problem.line else None
-                )
+                yield self._problem(path, problem)
         for path, note in self.vault.notes.items():
             for problem in note.problems:
                 if problem.rule == rule:
-                    yield self.finding(
-                        rule, path, problem.line, problem.message, column=problem.column if problem.line else None
-                    )
+                    yield self._problem(path, problem)
+
+    def problems_at(self, rule: str, path: str) -> Iterator[Finding]:
+        """`problems`, those of one file."""
+        for at, problem in self.vault.problems:
+            if at == path and problem.rule == rule:
+                yield self._problem(path, problem)
+        note = self.vault.notes.get(path)
+        for problem in note.problems if note is not None else ():
+            if problem.rule == rule:
+                yield self._problem(path, problem)
+
+    def _problem(self, path: str, problem: Problem) -> Finding:
+        return self.finding(
+            problem.rule, path, problem.line, problem.message, column=problem.column if problem.line else None
+        )
 
     @cached_property
     def names(self) -> dict[str, list[str]]:

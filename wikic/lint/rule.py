@@ -18,6 +18,8 @@ if TYPE_CHECKING:
 Check = Callable[["LintContext"], Iterable["Finding"]]
 # A page rule's judgement of one subject page: its path, its text, its note, SCHEMA.md and the page's type.
 PageCheck = Callable[[str, "PageText", "Note", "Schema", "str | None"], Iterable["Finding"]]
+# a rule's findings on one page of the vault, as its check gives them (`lint/changed.py`)
+PageAt = Callable[["LintContext", str], Iterable["Finding"]]
 
 
 @dataclass(frozen=True)
@@ -29,6 +31,9 @@ class Rule:
     check: Check
     # a page rule's judgement of one page (`rules/_pages.py`), which lint also runs where each page is parsed
     page: PageCheck | None = None
+    # its findings on one page, for a rule that judges page by page: after a few pages were edited, lint judges
+    # those (and the pages that read them) alone, the other pages' findings being the last lint's
+    at: PageAt | None = None
     # what it checks, why, an example that fires and the fix: its module's docstring (`rules/__init__.py`)
     doc: str = ""
 

@@ -48,6 +48,16 @@ def each_named(ctx: LintContext, rule_id: str, judge: Callable[[Named], Iterable
     yield from kept_findings.each_page(ctx, rule_id, ctx.subject_pages, judge_page, again=citing)
 
 
+def named_at(
+    ctx: LintContext, path: str, judge: Callable[[LintContext, Named], Iterable[Finding]]
+) -> Iterable[Finding]:
+    """A name rule's findings on one page, as `each_named` gives them."""
+    if not (ctx.is_page(path) and not ctx.is_hub(path)):
+        return ()
+    named = named_page(ctx, path)
+    return judge(ctx, named) if named is not None else ()
+
+
 def named_page(ctx: LintContext, path: str) -> Named | None:
     """A subject page's title (its frontmatter's), its aliases and the sources it cites; None without a
     title."""

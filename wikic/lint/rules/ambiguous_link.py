@@ -19,20 +19,25 @@ from wikic.lint.rule import Rule
 
 def ambiguous(ctx: LintContext) -> Iterator[Finding]:
     for source in sorted(ctx.vault.notes):
-        for edge in ctx.edges_from(source):
-            if edge.candidates:
-                listed = ", ".join(edge.candidates[:5]) + (" ..." if len(edge.candidates) > 5 else "")
-                yield ctx.finding(
-                    "ambiguous-link",
-                    source,
-                    edge.link.line,
-                    (
-                        f"'{edge.link.target}' matches {len(edge.candidates)} files ({listed}); it resolves to "
-                        f"'{edge.target}': write the path to be sure"
-                    ),
-                    column=edge.link.column,
-                    target=edge.link.target,
-                )
+        yield from ambiguous_at(ctx, source)
+
+
+def ambiguous_at(ctx: LintContext, source: str) -> Iterator[Finding]:
+    """The ambiguous links of one note."""
+    for edge in ctx.edges_from(source):
+        if edge.candidates:
+            listed = ", ".join(edge.candidates[:5]) + (" ..." if len(edge.candidates) > 5 else "")
+            yield ctx.finding(
+                "ambiguous-link",
+                source,
+                edge.link.line,
+                (
+                    f"'{edge.link.target}' matches {len(edge.candidates)} files ({listed}); it resolves to "
+                    f"'{edge.target}': write the path to be sure"
+                ),
+                column=edge.link.column,
+                target=edge.link.target,
+            )
 
 
 RULE = Rule(
@@ -41,4 +46,5 @@ RULE = Rule(
     "a link whose name matches several files",
     needs_schema=False,
     check=ambiguous,
+    at=ambiguous_at,
 )

@@ -234,4 +234,5 @@ RULE = Rule(
     "a link whose target, heading or block does not exist",
     needs_schema=False,
     check=broken_links,
+    at=lambda ctx, source: _broken(ctx, source),
 )

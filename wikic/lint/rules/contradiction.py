@@ -25,55 +25,64 @@ from wikic.lint.rule import Rule
 
 
 def contradiction(ctx: LintContext) -> Iterator[Finding]:
-    resolver = ctx.links.resolver
-
-    def named(path: str) -> list[tuple[str, str | None]]:
-        fm = ctx.vault.notes[path].frontmatter or {}
-        items = fm.get("contradictions")
-        if not isinstance(items, list):
-            return []
-        out = []
-        for item in items:
-            if isinstance(item, str) and item.strip():
-                text = unwrap_link(item)
-                out.append((text, resolver.resolve(path, text).path))
-        return out
-
     for path in ctx.pages:
-        fm = ctx.vault.notes[path].frontmatter or {}
-        line = ctx.vault.notes[path].key_lines.get("contradictions")
-        if fm.get("contested") is True:
-            conflicts = _claim_conflicts(ctx, path)
-            for a, b in conflicts:
-                yield ctx.finding(
-                    "contradiction",
-                    path,
-                    a.line,
-                    f"claims contradict each other since {max(a.start, b.start)}: '{_said(a.text)}' "
-                    f"^[{a.cited}] and '{_said(b.text)}' ^[{b.cited}] (a later source, or a person editing "
-                    "one of them, settles it)",
-                )
-            if not conflicts:
-                yield ctx.finding(
-                    "contradiction",
-                    path,
-                    ctx.vault.notes[path].key_lines.get("contested"),
-                    "page is marked contested: its claims conflict with another source",
-                    severity="info",
-                )
-        for text, target in named(path):
-            if target is None:
-                yield ctx.finding(
-                    "contradiction", path, line, f"contradictions names '{text}', which does not exist", target=text
-                )
-            elif ctx.is_page(target) and path not in {t for _, t in named(target)}:
-                yield ctx.finding(
-                    "contradiction",
-                    path,
-                    line,
-                    f"contradictions names '{text}', but '{target}' does not name this page back",
-                    target=text,
-                )
+        yield from contradiction_at(ctx, path)
+
+
+def contradiction_at(ctx: LintContext, path: str) -> Iterator[Finding]:
+    """The contradiction findings of one page: its own claims in conflict, and the pages its `contradictions`
+    names that are missing or do not name it back."""
+    if not ctx.is_page(path):
+        return
+    note = ctx.vault.notes[path]
+    fm = note.frontmatter or {}
+    line = note.key_lines.get("contradictions")
+    if fm.get("contested") is True:
+        conflicts = _claim_conflicts(ctx, path)
+        for a, b in conflicts:
+            yield ctx.finding(
+                "contradiction",
+                path,
+                a.line,
+                f"claims contradict each other since {max(a.start, b.start)}: '{_said(a.text)}' "
+                f"^[{a.cited}] and '{_said(b.text)}' ^[{b.cited}] (a later source, or a person editing "
+                "one of them, settles it)",
+            )
+        if not conflicts:
+            yield ctx.finding(
+                "contradiction",
+                path,
+                note.key_lines.get("contested"),
+                "page is marked contested: its claims conflict with another source",
+                severity="info",
+            )
+    for text, target in _named(ctx, path):
+        if target is None:
+            yield ctx.finding(
+                "contradiction", path, line, f"contradictions names '{text}', which does not exist", target=text
+            )
+        elif ctx.is_page(target) and path not in {t for _, t in _named(ctx, target)}:
+            yield ctx.finding(
+                "contradiction",
+                path,
+                line,
+                f"contradictions names '{text}', but '{target}' does not name this page back",
+                target=text,
+            )
+
+
+def _named(ctx: LintContext, path: str) -> list[tuple[str, str | None]]:
+    """The pages a page's `contradictions` names: each as written, and where it resolves."""
+    fm = ctx.vault.notes[path].frontmatter or {}
+    items = fm.get("contradictions")
+    if not isinstance(items, list):
+        return []
+    out = []
+    for item in items:
+        if isinstance(item, str) and item.strip():
+            text = unwrap_link(item)
+            out.append((text, ctx.links.resolver.resolve(path, text).path))
+    return out
 
 
 def _claim_conflicts(ctx: LintContext, path: str) -> list[tuple[Claim, Claim]]:
@@ -100,4 +109,5 @@ RULE = Rule(
     "contested pages, and contradictions that name a missing page or are not mirrored",
     needs_schema=True,
     check=contradiction,
+    at=contradiction_at,
 )

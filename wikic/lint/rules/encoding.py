@@ -27,4 +27,5 @@ RULE = Rule(
     "a page that is not UTF-8 text, or a binary file where a page should be",
     needs_schema=False,
     check=encoding,
+    at=lambda ctx, path: ctx.problems_at("encoding", path),
 )

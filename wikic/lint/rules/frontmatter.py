@@ -71,6 +71,15 @@ def frontmatter(ctx: LintContext) -> Iterator[Finding]:
                                        again=lambda delta, _: _citing_moved(ctx, delta))
 
 
+def frontmatter_at(ctx: LintContext, path: str) -> Iterator[Finding]:
+    """The frontmatter findings of one page (SCHEMA.md's own are its file's)."""
+    if not ctx.vault.is_plain_note(path):
+        yield from ctx.problems_at("frontmatter", path)
+    if ctx.is_page(path):
+        schema = ctx.schema
+        yield from _page(ctx, path, schema.tag_set, schema.folder_types(), schema.naming_pattern)
+
+
 def _citing_moved(ctx: LintContext, delta: kept_findings.Delta) -> list[str]:
     """The pages citing a raw file added or removed: whether each raw file a page cites exists is what its
     frontmatter is judged from beside the page itself and SCHEMA.md (`Resolver.exists` ignores case)."""
@@ -280,4 +289,5 @@ RULE = Rule(
     "invalid frontmatter, missing or mistyped fields, tags outside the taxonomy, bad names, unmet thresholds",
     needs_schema=True,
     check=frontmatter,
+    at=frontmatter_at,
 )

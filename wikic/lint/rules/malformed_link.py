@@ -26,4 +26,5 @@ RULE = Rule(
     "unclosed '[[', code fence or '%%' comment, or an empty link",
     needs_schema=False,
     check=malformed,
+    at=lambda ctx, path: ctx.problems_at("malformed-link", path),
 )

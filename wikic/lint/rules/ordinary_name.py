@@ -19,7 +19,7 @@ from collections.abc import Iterator
 from wikic.lint.context import LintContext
 from wikic.lint.finding import Finding
 from wikic.lint.rule import Rule
-from wikic.lint.rules._names import Named, each_named
+from wikic.lint.rules._names import Named, each_named, named_at
 from wikic.text.common_words import common_word, function_word, kind_noun
 
 _WORDS = re.compile(r"[^\W_]+")
@@ -65,4 +65,5 @@ RULE = Rule(
     "sources never write as a name)",
     needs_schema=True,
     check=ordinary_names,
+    at=lambda ctx, path: named_at(ctx, path, _page),
 )

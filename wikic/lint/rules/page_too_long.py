@@ -22,15 +22,25 @@ from wikic.lint.rule import Rule
 
 def too_long(ctx: LintContext) -> Iterator[Finding]:
     yield from ctx.problems("page-too-long")
+    for path in ctx.pages:
+        yield from _long(ctx, path)
+
+
+def too_long_at(ctx: LintContext, path: str) -> Iterator[Finding]:
+    yield from ctx.problems_at("page-too-long", path)
+    if ctx.is_page(path):
+        yield from _long(ctx, path)
+
+
+def _long(ctx: LintContext, path: str) -> Iterator[Finding]:
     if not ctx.schema.present:
         return
     limit = ctx.schema.thresholds["max_page_lines"]
-    for path in ctx.pages:
-        lines = ctx.vault.notes[path].line_count
-        if limit and lines > limit:
-            yield ctx.finding(
-                "page-too-long", path, None, f"page has {lines} lines; SCHEMA.md's max_page_lines is {limit}"
-            )
+    lines = ctx.vault.notes[path].line_count
+    if limit and lines > limit:
+        yield ctx.finding(
+            "page-too-long", path, None, f"page has {lines} lines; SCHEMA.md's max_page_lines is {limit}"
+        )
 
 
 RULE = Rule(
@@ -39,4 +49,5 @@ RULE = Rule(
     "a page longer than max_page_lines (split it)",
     needs_schema=False,
     check=too_long,
+    at=too_long_at,
 )

@@ -186,4 +186,5 @@ RULE = Rule(
     "a page older than its newest source, or a query page that is old or cites changed pages",
     needs_schema=True,
     check=stale,
+    at=lambda ctx, path: _page(ctx, path, ctx.schema.folder_types()) if ctx.is_page(path) else (),
 )

@@ -20,20 +20,32 @@ from wikic.vault.graph import outbound, outbound_minimum
 
 def too_few_links(ctx: LintContext) -> Iterator[Finding]:
     pages = frozenset(ctx.subject_pages)
+    for page in ctx.subject_pages:
+        yield from _at(ctx, page, pages)
+
+
+def too_few_links_at(ctx: LintContext, path: str) -> Iterator[Finding]:
+    pages = ctx.__dict__.get("_subject_set")
+    if pages is None:
+        pages = ctx.__dict__["_subject_set"] = frozenset(ctx.subject_pages)
+    if path in pages:
+        yield from _at(ctx, path, pages)
+
+
+def _at(ctx: LintContext, page: str, pages: frozenset[str]) -> Iterator[Finding]:
     asked = ctx.schema.thresholds["min_outbound_links"]
     minimum = outbound_minimum(asked, len(pages))
     if minimum <= 0:
         return
-    for page in ctx.subject_pages:
-        targets = outbound(ctx.links, page, pages)
-        if len(targets) < minimum:
-            yield ctx.finding(
-                "too-few-links",
-                page,
-                None,
-                f"links to {len(targets)} other wiki page(s); SCHEMA.md asks for at least {asked}"
-                + (f" (here {minimum}: the wiki has {len(pages)} pages)" if minimum < asked else ""),
-            )
+    targets = outbound(ctx.links, page, pages)
+    if len(targets) < minimum:
+        yield ctx.finding(
+            "too-few-links",
+            page,
+            None,
+            f"links to {len(targets)} other wiki page(s); SCHEMA.md asks for at least {asked}"
+            + (f" (here {minimum}: the wiki has {len(pages)} pages)" if minimum < asked else ""),
+        )
 
 
 RULE = Rule(
@@ -42,4 +54,5 @@ RULE = Rule(
     "a subject page with fewer outbound links than min_outbound_links",
     needs_schema=True,
     check=too_few_links,
+    at=too_few_links_at,
 )

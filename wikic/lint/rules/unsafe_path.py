@@ -26,4 +26,5 @@ RULE = Rule(
     "a symbolic link leading outside the vault, or a file that cannot be read",
     needs_schema=False,
     check=unsafe_path,
+    at=lambda ctx, path: ctx.problems_at("unsafe-path", path),
 )

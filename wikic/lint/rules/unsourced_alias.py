@@ -19,7 +19,7 @@ from collections.abc import Iterator
 from wikic.lint.context import LintContext
 from wikic.lint.finding import Finding
 from wikic.lint.rule import Rule
-from wikic.lint.rules._names import Named, each_named
+from wikic.lint.rules._names import Named, each_named, named_at
 from wikic.vault.names import lookup_keys, name_keys, same_subject
 
 
@@ -49,4 +49,5 @@ RULE = Rule(
     "an alias that is no other form of the page's title and that none of its sources says names the same",
     needs_schema=True,
     check=unsourced_aliases,
+    at=lambda ctx, path: named_at(ctx, path, _page),
 )
