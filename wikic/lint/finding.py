@@ -84,3 +84,13 @@ def finding(
     return Finding(
         rule, severity or "", path, line, column if column is not None else (1 if line else None), message, target, fix
     )
+
+
+def reported(f: Finding, default: str, forced: str | None) -> Finding:
+    """`f` with the severity it is reported with: SCHEMA.md's for its rule (`forced`), else its own, else its
+    rule's `default`."""
+    severity = forced or f.severity or default
+    if severity == f.severity:
+        return f
+    # the fields of `replace`, without its cost per finding
+    return Finding(f.rule, severity, f.path, f.line, f.column, f.message, f.target, f.fix)

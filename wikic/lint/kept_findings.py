@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 from collections.abc import Callable, Collection, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -112,16 +113,57 @@ def _delta(root: Path, files: dict[str, FileInfo]) -> Delta | None:
     return Delta(rules, frozenset(changed | removed), frozenset(added), frozenset(removed))
 
 
-def keep_listing(root: Path, files: dict[str, FileInfo], kept: dict[str, str]) -> None:
+def keep_listing(root: Path, files: dict[str, FileInfo], kept: dict[str, str]) -> str | None:
     """Keep the files this run saw, for the next run's `Delta`, with the digest of each file of findings a
-    rule kept in it (`kept`). Written when the run is done: those findings are trusted only beside it."""
+    rule kept in it (`kept`). Written when the run is done: those findings are trusted only beside it. Gives
+    the digest of the listing written (`listing_digest`), None when none could be."""
     header = json.dumps({"format": FORMAT, "rules": kept}, separators=(",", ":"))
     body = "\0".join(f"{path}\0{_stamp(info)}" for path, info in files.items())
     try:
         data = header.encode("utf-8") + b"\n" + body.encode("utf-8", "surrogateescape")
     except UnicodeEncodeError:
-        return  # a name no file system gave: no listing, and the next run judges every page
+        return None  # a name no file system gave: no listing, and the next run judges every page
     write_cache(root, LISTING, data)
+    return _digest_bytes(data)
+
+
+def listing_digest(root: Path) -> str | None:
+    """The digest of the listing the last lint kept (None: there is none): what it is, the findings its rules
+    kept are."""
+    data = read_cache_bytes(root, LISTING)
+    return _digest_bytes(data) if data else None
+
+
+def rule_reads(root: Path, rule_id: str, since: Delta) -> dict[str, Any] | None:
+    """What each file is read by, as the rule kept it with the listing `since` was told from (name -> the pages
+    judged from it); None when the listing does not vouch for the rule's file, or it cannot be read."""
+    raw = read_cache_bytes(root, cache_name(rule_id))
+    if raw is None or since.vouched.get(rule_id) != _digest_bytes(raw):
+        return None
+    try:
+        data = json.loads(raw)
+    except ValueError:
+        return None
+    reads = data.get("reads") if isinstance(data, dict) else None
+    return reads if isinstance(reads, dict) else None
+
+
+def since_listing(root: Path, files: dict[str, FileInfo]) -> Delta | None:
+    """The files changed since the last lint that kept its listing (`delta`, without a run's context)."""
+    return _delta(root, files)
+
+
+def stamps(root: Path, paths: Iterable[str]) -> dict[str, list[int] | None]:
+    """The size and mtime of each file (None: there is none), as the caches keep them."""
+    out: dict[str, list[int] | None] = {}
+    for path in paths:
+        try:
+            st = os.stat(root / path)
+        except (OSError, ValueError):
+            out[path] = None
+        else:
+            out[path] = [st.st_size, st.st_mtime_ns]
+    return out
 
 
 def each_page(

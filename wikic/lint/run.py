@@ -7,7 +7,6 @@ import hashlib
 import json
 import os
 import time
-from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -15,13 +14,15 @@ from typing import TYPE_CHECKING, Any
 from wikic import __version__
 from wikic.context import VaultContext
 from wikic.errors import UsageError
-from wikic.lint.finding import Finding
+from wikic.lint.finding import Finding, reported
+from wikic.lint.kept_findings import stamps
 from wikic.vault.collector import collector_paused
 from wikic.vault.formats.sources import read_sources
 from wikic.vault.layout import is_vault
 from wikic.vault.state import LINT_REPORT, SOURCES, read_cache_json, state_file, write_cache
 
 if TYPE_CHECKING:
+    from wikic.lint.changed import Changed
     from wikic.vault.load import FileInfo, PerNote, Vault
     from wikic.vault.model import Note, Problem
     from wikic.vault.schema_md import Schema
@@ -95,7 +96,7 @@ def import_ahead() -> None:
     """Import, on this thread, every module a lint run imports when it first needs one: a lint started next on
     another thread then imports nothing (a module imported on one thread while another uses it can be seen
     half-initialised there)."""
-    from wikic.lint import context, judgements  # noqa: F401
+    from wikic.lint import changed, context, judgements  # noqa: F401
     from wikic.vault import graph, load, parse, parse_cache, resolved_cache  # noqa: F401
     from wikic.vault.parse.reference import markdown
 
@@ -120,11 +121,15 @@ def _check_names(names: tuple[str, ...], option: str) -> None:
         )
 
 
-def _fingerprint(root: Path, files: Any, options: LintOptions, today: dt.date) -> str:
+def _fingerprint(root: Path, walked: tuple[dict[str, FileInfo], list[tuple[str, Problem]]], options: LintOptions,
+                 today: dt.date) -> str:
+    files, problems = walked
     h = hashlib.sha256()
     h.update(f"{__version__}|{options.select}|{options.ignore}|{today.isoformat()}".encode())
     for info in sorted(files.values(), key=lambda i: i.path):
         h.update(f"\0{info.path}\0{info.size}\0{info.mtime_ns}".encode())
+    # what the walk found and did not list (a named pipe, a link leading out) is reported: it is the vault too
+    h.update(repr(problems).encode("utf-8", "surrogatepass"))
     ledger = state_file(root, SOURCES)
     try:
         st = ledger.stat() if ledger is not None else None
@@ -174,12 +179,18 @@ def lint_and_vault(
 
     walked = walk(root)
     files = walked[0]
-    key = _fingerprint(root, files, options, today)
+    key = _fingerprint(root, walked, options, today)
     if options.use_cache:
         cached = _read_report(root, key)
         if cached is not None:
             findings, pages, links = cached
             report = LintReport(label, findings, pages, links, time.perf_counter() - started, strict, cached=True)
+            return report, files, None, {}
+        changed = _lint_changed(root, walked, context.schema, options, today)
+        if changed is not None:  # a few pages edited since the last whole lint: those judged, nothing parsed else
+            _write_report(root, key, changed.findings, changed.pages, changed.links, changed.outside)
+            report = LintReport(label, changed.findings, changed.pages, changed.links,
+                                time.perf_counter() - started, strict)
             return report, files, None, {}
 
     with collector_paused():  # the report is written while the vault is in memory: the collector waits too
@@ -220,23 +231,30 @@ def _lint(
     overrides = vault.schema.severities
     active = _active(options, vault.schema)
     found, outside = _run_rules(ctx, active, options.jobs)
-    if options.use_cache:
-        from wikic.lint.kept_findings import keep_listing
-
-        keep_listing(root, vault.files, ctx.kept)  # now that every rule kept its findings
     findings: list[Finding] = []
     for rule_id in active:
-        rule = rules[rule_id]
-        forced = overrides.get(rule_id)
-        for f in found[rule_id]:
-            severity = forced or f.severity or rule.severity
-            if severity != f.severity:  # the fields of `replace`, without its cost per finding
-                f = Finding(f.rule, severity, f.path, f.line, f.column, f.message, f.target, f.fix)
-            findings.append(f)
+        default, forced = rules[rule_id].severity, overrides.get(rule_id)
+        findings.extend(reported(f, default, forced) for f in found[rule_id])
     findings.sort(key=Finding.sort_key)
     pages = len(ctx.pages)
     links = sum(len(vault.notes[p].links) for p in vault.notes)
+    if options.use_cache:
+        from wikic.lint.changed import base_key, keep_base
+        from wikic.lint.kept_findings import keep_listing
+
+        listing = keep_listing(root, vault.files, ctx.kept)  # now that every rule kept its findings
+        key = base_key(root, options.select, options.ignore, today, vault.problems)
+        keep_base(ctx, key, listing, findings, links, outside)
     return findings, pages, links, vault, made, outside
+
+
+def _lint_changed(root: Path, walked: tuple[dict[str, FileInfo], list[tuple[str, Problem]]], schema: Schema,
+                  options: LintOptions, today: dt.date) -> Changed | None:
+    """`lint_changed`'s findings (None: the vault is to be linted whole)."""
+    from wikic.lint.changed import base_key, lint_changed
+
+    key = base_key(root, options.select, options.ignore, today, walked[1])
+    return lint_changed(root, *walked, schema, key, today, _active(options, schema), _rules())
 
 
 def _both(judge: PerNote | None, theirs: PerNote | None) -> PerNote | None:
@@ -341,7 +359,7 @@ def _read_report(root: Path, key: str) -> tuple[list[Finding], int, int] | None:
         return None
     try:
         outside = data.get("outside", {})
-        if _stamps(root, outside) != outside:  # a file it read outside the listing changed
+        if stamps(root, outside) != outside:  # a file it read outside the listing changed
             return None
         return [Finding.from_dict(d) for d in data["findings"]], int(data["pages"]), int(data["links"])
     except (KeyError, TypeError, ValueError, AttributeError):
@@ -353,19 +371,6 @@ def _write_report(root: Path, key: str, findings: list[Finding], pages: int, lin
     write_cache(
         root,
         LINT_REPORT,
-        json.dumps({"key": key, "pages": pages, "links": links, "outside": _stamps(root, outside),
+        json.dumps({"key": key, "pages": pages, "links": links, "outside": stamps(root, outside),
                     "findings": [f.to_dict() for f in findings]}),
     )
-
-
-def _stamps(root: Path, paths: Iterable[str]) -> dict[str, list[int] | None]:
-    """The size and mtime of each file (None: there is none), as the report cache keeps them."""
-    out: dict[str, list[int] | None] = {}
-    for path in paths:
-        try:
-            st = os.stat(root / path)
-        except (OSError, ValueError):
-            out[path] = None
-        else:
-            out[path] = [st.st_size, st.st_mtime_ns]
-    return out

@@ -32,7 +32,7 @@ class Vault:
     root: Path
     schema: Schema
     files: dict[str, FileInfo]  # every file in the vault except tool state, dot-folders and unsafe links
-    notes: dict[str, Note]  # every parsed .md note: wiki pages, index.md and the notes around them (see _wanted)
+    notes: dict[str, Note]  # every parsed .md note: wiki pages, index.md and the notes around them (see `linted_note`)
     problems: list[tuple[str, Problem]] = field(default_factory=list)  # (path, problem) found while walking
     resolver: Resolver | None = None  # built from `files` when asked to resolve while parsing
     resolved: dict[str, Resolved] = field(default_factory=dict)  # path -> its links' resolutions, where done
@@ -169,7 +169,7 @@ def walk(root: Path) -> tuple[dict[str, FileInfo], list[tuple[str, Problem]]]:
     return files, problems
 
 
-def _wanted(path: str, schema: Schema) -> bool:
+def linted_note(path: str, schema: Schema) -> bool:
     """The notes whose links are linted. In a plain vault every note; in a wikic vault every note but the
     sources in raw/ and the special files log.md (history) and SCHEMA.md (the schema's prose)."""
     if not path.endswith(".md"):
@@ -315,7 +315,7 @@ def load_vault(
     global _RESOLVER, _PER_NOTE
     root = Path(root)
     files, problems = walked if walked is not None else walk(root)
-    wanted = sorted(p for p in files if _wanted(p, schema))
+    wanted = sorted(p for p in files if linted_note(p, schema))
     cached = parse_cache.load(root) if use_cache else {}
     entries: dict[str, CachedNote] = {}
     todo: list[str] = []

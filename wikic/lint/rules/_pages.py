@@ -86,23 +86,35 @@ def page_findings(ctx: LintContext, rule_id: str) -> Iterator[Finding]:
     if subjects is None:
         subjects = [(path, kind) for path in ctx.pages if subject_page(kind := ctx.vault.page_type(path))]
         ctx.__dict__["_subject_pages"] = subjects
-    texts: dict[str, PageText | None] = ctx.__dict__.setdefault("_page_texts", {})
     judge = _judges((rule_id,))[0][1]
     for path, kind in subjects:
         found = judged.get(path)
         if found is not None:
             yield from found.get(rule_id, ())
             continue
-        if path not in texts:
-            try:
-                text = (ctx.vault.root / path).read_text(encoding="utf-8")
-            except (OSError, UnicodeDecodeError):
-                texts[path] = None
-            else:
-                texts[path] = _page_text(text, ctx.vault.notes[path])
-        page = texts[path]
-        if page is not None:
-            yield from judge(path, page, ctx.vault.notes[path], ctx.schema, kind)
+        yield from _judge_read(ctx, judge, path, kind)
+
+
+def judge_page(ctx: LintContext, rule_id: str, path: str) -> Iterator[Finding]:
+    """A page rule's findings on one page, as `page_findings` gives them."""
+    kind = ctx.vault.page_type(path)
+    if subject_page(kind):
+        yield from _judge_read(ctx, _judges((rule_id,))[0][1], path, kind)
+
+
+def _judge_read(ctx: LintContext, judge: PageCheck, path: str, kind: str | None) -> Iterator[Finding]:
+    """`judge`'s findings on a page read here (once for all the page rules)."""
+    texts: dict[str, PageText | None] = ctx.__dict__.setdefault("_page_texts", {})
+    if path not in texts:
+        try:
+            text = (ctx.vault.root / path).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError):
+            texts[path] = None
+        else:
+            texts[path] = _page_text(text, ctx.vault.notes[path])
+    page = texts[path]
+    if page is not None:
+        yield from judge(path, page, ctx.vault.notes[path], ctx.schema, kind)
 
 
 def said_briefly(text: str, limit: int = 80) -> str:

@@ -1,0 +1,301 @@
+"""A lint after a few pages were edited: those pages are judged again, with the pages that read them, and every
+other finding is the one the last whole lint made (its base, kept under `.wikic/cache/`).
+
+A whole lint reads every note of the vault, on a 10,000-page vault a second of decoding, resolving and rules for
+what is, after one page was edited (the pre-commit case), one page's worth of change. What a page's edit can
+change on other pages, and in what the rules make of the whole vault, is what the other pages and those rules
+read of it: its face (`face`): its title and aliases (the names links are offered by and duplicates found by),
+the sources its frontmatter lists and the pages it names as contradicting it, where its links land (who links
+to whom), and its headings and block ids (what links into it reach). So a lint in which
+
+- no file was added or removed since the base, and only pages were changed (not index.md, overview.md, a
+  source page, SCHEMA.md, raw/, an attachment), few of them;
+- each changed page keeps its face, the source ledger and the files the base read outside the vault's listing
+  are as they were, and the options and the date are the base's;
+
+gives every finding of the base but those of each rule that judges page by page (`Rule.at`, or a page rule's
+`Rule.page`) on the changed pages, and on the pages a kept rule read them for (its `reads`, kept by
+`kept_findings.py`: a query page citing a changed page, for `stale-page`); those are judged again. The rules
+that judge the vault as a whole (`WHOLE`) read nothing a page keeps but its face, and keep the base's findings.
+Any other lint, or a rule that asks for more than these pages (every note, the whole graph: `NotRead`), is a
+whole lint, which keeps a new base. Notes are read from the parse cache where it holds them unchanged.
+
+This lint writes only the report: the base and every other cache stay those of the last whole lint, from which
+the next lint again starts.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import json
+from collections.abc import Iterable, Iterator, Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, NamedTuple, cast
+
+from wikic import __version__
+from wikic.lint import kept_findings
+from wikic.lint.finding import Finding, reported
+from wikic.vault import parse_cache
+from wikic.vault.load import FileInfo, Vault, linted_note
+from wikic.vault.model import Note, Problem
+from wikic.vault.resolve import Resolver, fold_name, heading_key
+from wikic.vault.schema_md import Schema
+from wikic.vault.state import SOURCES, read_cache_json, state_file, write_cache
+
+if TYPE_CHECKING:
+    from wikic.lint.context import LintContext
+    from wikic.lint.rule import Rule
+
+FORMAT = 1
+BASE = "cache/lint-base.json"
+MOST = 32  # pages changed since the base beyond which the whole vault is linted (and a new base kept)
+
+# The rules that judge the vault as a whole, and what of a page they read: nothing its face does not hold.
+WHOLE = {
+    "orphan-page": "where each page's links land",
+    "duplicate-page": "titles and aliases",
+    "confusable-name": "file names and titles",
+    "case-collision": "paths",
+    "unsafe-name": "paths",
+    "index-gap": "index.md, the hubs, paths and the sources pages list",
+    "raw-drift": "raw/ and the source ledger",
+}
+
+
+class NotRead(Exception):
+    """A rule asked for more of the vault than the pages this lint reads: the whole vault is linted."""
+
+
+class Changed(NamedTuple):
+    findings: list[Finding]
+    pages: int
+    links: int
+    outside: list[str]  # the files read outside the vault's listing, the base's and this lint's
+
+
+def face(note: Note, targets: Iterable[str | None]) -> str:
+    """The digest of what other pages and the whole-vault rules read of a note (see the module's docstring);
+    `targets`: where its links land."""
+    fm = note.frontmatter or {}
+    seen = (
+        fm.get("title"), fm.get("aliases"), fm.get("sources"), fm.get("contradictions"),
+        sorted({t for t in targets if t is not None and t != note.path}),
+        sorted({heading_key(h.text) for h in note.headings}), sorted({b.id.lower() for b in note.blocks}),
+    )
+    return hashlib.blake2b(repr(seen).encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
+
+
+def base_key(root: Path, select: tuple[str, ...], ignore: tuple[str, ...], today: dt.date,
+             problems: list[tuple[str, Problem]]) -> str:
+    """What a base belongs to beside the vault's files (which its listing holds): this version of wikic, the
+    rules asked for, the date, what the walk found and did not list, and the source ledger as it stands."""
+    h = hashlib.sha256(f"{FORMAT}|{__version__}|{select}|{ignore}|{today.isoformat()}|{problems!r}".encode(
+        "utf-8", "surrogatepass"))
+    ledger = state_file(root, SOURCES)
+    try:
+        st = ledger.stat() if ledger is not None else None
+    except OSError:
+        st = None
+    h.update(f"|ledger{(st.st_size, st.st_mtime_ns) if st is not None else None}".encode())
+    return h.hexdigest()
+
+
+def keep_base(ctx: LintContext, key: str, listing: str | None, findings: list[Finding], links: int,
+              outside: list[str]) -> None:
+    """Keep this whole lint's findings as the base of the next lints, with each page's face and link count."""
+    if listing is None:
+        return
+    by_source = ctx.links.by_source
+    faces = {}
+    for path in ctx.pages:
+        note = ctx.vault.notes[path]
+        faces[path] = [face(note, (e.target for e in by_source.get(path, ()))), len(note.links)]
+    data = {"format": FORMAT, "key": key, "listing": listing, "pages": len(ctx.pages), "links": links,
+            "names": ctx.names, "faces": faces, "outside": kept_findings.stamps(ctx.vault.root, outside),
+            "findings": [f.to_dict() for f in findings]}
+    write_cache(ctx.vault.root, BASE, json.dumps(data, separators=(",", ":")))
+
+
+def lint_changed(root: Path, files: dict[str, FileInfo], problems: list[tuple[str, Problem]], schema: Schema,
+                 key: str, today: dt.date, active: list[str], rules: dict[str, Rule]) -> Changed | None:
+    """The findings of a lint of the vault as `files` lists it, made from the base and the pages changed since
+    (see the module's docstring); None when this vault's lint must read it whole."""
+    base = read_cache_json(root, BASE)
+    if not (isinstance(base, dict) and base.get("format") == FORMAT and base.get("key") == key):
+        return None
+    since = kept_findings.since_listing(root, files)
+    if since is None or since.moved or kept_findings.listing_digest(root) != base.get("listing"):
+        return None
+    try:
+        outside, faces, names = dict(base["outside"]), base["faces"], base["names"]
+        found = [Finding.from_dict(d) for d in base["findings"]]
+        pages, links = int(base["pages"]), int(base["links"])
+    except (KeyError, TypeError, ValueError, AttributeError):
+        return None
+    if kept_findings.stamps(root, outside) != outside:
+        return None
+    if not since.changed:
+        return Changed(found, pages, links, sorted(outside))
+    changed = sorted(since.changed)
+    notes = _Notes(root, files, schema, changed)
+    resolver = Resolver(files)
+    vault = Vault(root, schema, files, cast(dict[str, Note], notes), problems, resolver=resolver)
+    if len(changed) > MOST or not all(p in notes and vault.is_page(p) and not vault.is_hub(p) for p in changed):
+        return None
+    if any(r not in WHOLE and rules[r].at is None and rules[r].page is None for r in active):
+        return None
+    for path in changed:
+        note = notes[path]
+        targets = (r.path for r in resolver.resolve_all(path, [lk.target for lk in note.links]))
+        kept = faces.get(path)
+        if not (isinstance(kept, list) and len(kept) == 2 and kept[0] == face(note, targets)):
+            return None
+        links += len(note.links) - int(kept[1])
+    try:
+        judged = _judge(vault, today, names, since, changed, [r for r in active if r not in WHOLE], rules)
+    except NotRead:
+        return None
+    if judged is None:
+        return None
+    again, made, read = judged
+    overrides = schema.severities
+    kept_found = [f for f in found if f.path not in again.get(f.rule, ())]
+    made = [reported(f, rules[f.rule].severity, overrides.get(f.rule)) for f in made]
+    return Changed(sorted([*kept_found, *made], key=Finding.sort_key), pages, links, sorted({*outside, *read}))
+
+
+def _judge(vault: Vault, today: dt.date, names: dict[str, list[str]], since: kept_findings.Delta,
+           changed: list[str], rule_ids: list[str], rules: dict[str, Rule]
+           ) -> tuple[dict[str, set[str]], list[Finding], list[str]] | None:
+    """(the pages each rule judged again, by rule; its findings on them; the files read outside the vault's
+    listing), or None when a kept rule's readers cannot be told."""
+    from wikic.lint.context import LintContext
+    from wikic.lint.rule import KEPT_RULES
+    from wikic.lint.rules._pages import judge_page
+    from wikic.vault.formats.sources import read_sources
+    from wikic.vault.graph import LinkGraph
+
+    graph = LinkGraph(vault=vault, edges=cast(list[Any], _Unread()), resolver=cast(Resolver, vault.resolver),
+                      by_source=cast(dict[str, Any], _Edges(vault)))
+    ctx = LintContext(vault=vault, links=graph, today=today, ledger=read_sources(vault.root), cached=True)
+    ctx.__dict__["names"] = names  # what the base's pages are named: no page's names changed since
+    again: dict[str, set[str]] = {}
+    made: list[Finding] = []
+    for rule_id in rule_ids:
+        pages = set(changed)
+        if rule_id in KEPT_RULES:
+            reads = kept_findings.rule_reads(vault.root, rule_id, since)
+            if reads is None:
+                return None
+            for name in {n for path in changed for n in (path, fold_name(path))}:
+                readers = reads.get(name)
+                if isinstance(readers, list):
+                    pages.update(r for r in readers if isinstance(r, str) and r in vault.files)
+        at = rules[rule_id].at
+        again[rule_id] = pages
+        for path in sorted(pages):
+            made.extend(at(ctx, path) if at is not None else judge_page(ctx, rule_id, path))
+    return again, made, ctx.read_outside()
+
+
+class _Notes(Mapping[str, Note]):
+    """The vault's notes by path, each read when first asked for: from the parse cache while its file is
+    unchanged, else parsed. Its paths are all there is to list of them: whoever asks for every note is
+    told `NotRead`."""
+
+    def __init__(self, root: Path, files: dict[str, FileInfo], schema: Schema, changed: list[str]) -> None:
+        self._root = root
+        self._files = files
+        self._paths = sorted(p for p in files if linted_note(p, schema))
+        self._known = frozenset(self._paths)
+        self._changed = frozenset(changed)
+        self._rows: dict[str, bytes] | None = None
+        self._read: dict[str, Note] = {}
+
+    def __getitem__(self, path: str) -> Note:
+        note = self._read.get(path)
+        if note is None:
+            if path not in self._known:
+                raise KeyError(path)
+            note = self._read[path] = self._load(path)
+        return note
+
+    def __contains__(self, path: object) -> bool:
+        return path in self._known
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._paths)
+
+    def __len__(self) -> int:
+        return len(self._paths)
+
+    def values(self) -> Any:
+        raise NotRead("every note")
+
+    def items(self) -> Any:
+        raise NotRead("every note")
+
+    def _load(self, path: str) -> Note:
+        from wikic.vault.parse import parse_note
+
+        info = self._files[path]
+        line = None if path in self._changed else self._row(path)
+        if line is not None:
+            try:
+                entry = parse_cache.decode([line])[0]
+            except (ValueError, TypeError, KeyError, AttributeError, RecursionError):
+                entry = None
+            if entry is not None and (entry.size, entry.mtime_ns) == (info.size, info.mtime_ns):
+                return entry.note
+        try:
+            with open(self._root / path, "rb") as fh:
+                data = fh.read()
+        except OSError as exc:
+            from wikic.vault.model import empty_note
+
+            return empty_note(path, [Problem("unsafe-path", None, f"cannot read: {exc.strerror}")])
+        return parse_note(path, data)
+
+    def _row(self, path: str) -> bytes | None:
+        if self._rows is None:
+            self._rows = {}
+            for line in parse_cache.rows(self._root) or ():
+                head = parse_cache.row_head(line)
+                if head is not None:
+                    self._rows[head[0]] = line
+        return self._rows.get(path)
+
+
+class _Edges(Mapping[str, list[Any]]):
+    """Each note's links, resolved when first asked for; never all of them (`NotRead`)."""
+
+    def __init__(self, vault: Vault) -> None:
+        self._vault = vault
+        self._made: dict[str, list[Any]] = {}
+
+    def __getitem__(self, path: str) -> list[Any]:
+        from wikic.vault.graph import Edge
+
+        edges = self._made.get(path)
+        if edges is None:
+            note = self._vault.notes[path]
+            resolved = cast(Resolver, self._vault.resolver).resolve_all(path, [lk.target for lk in note.links])
+            edges = self._made[path] = [Edge(path, lk, r[0], r[1]) for lk, r in zip(note.links, resolved, strict=True)]
+        return edges
+
+    def __iter__(self) -> Iterator[str]:
+        raise NotRead("every note's links")
+
+    def __len__(self) -> int:
+        raise NotRead("every note's links")
+
+
+class _Unread:
+    """The list of every link of the vault, which this lint never makes."""
+
+    def __iter__(self) -> Iterator[Any]:
+        raise NotRead("every link")
+
+    def __len__(self) -> int:
+        raise NotRead("every link")
