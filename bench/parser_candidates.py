@@ -33,7 +33,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 
 from wikic.vault import note_json  # noqa: E402
-from wikic.vault.load import _wanted, walk  # noqa: E402
+from wikic.vault.load import linted_note, walk  # noqa: E402
 from wikic.vault.model import FRONTMATTER  # noqa: E402
 from wikic.vault.parse import parse_note  # noqa: E402
 from wikic.vault.parse.reference import markdown  # noqa: E402
@@ -82,7 +82,7 @@ def main() -> int:
     files, _ = walk(root)
     schema = load_schema(root)
     pages = []
-    for path in sorted(p for p in files if _wanted(p, schema)):
+    for path in sorted(p for p in files if linted_note(p, schema)):
         data = (root / path).read_bytes()
         try:
             pages.append((path, data, data.decode("utf-8")))
