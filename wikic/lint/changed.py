@@ -210,7 +210,7 @@ class _Notes(Mapping[str, Note]):
         self._paths = sorted(p for p in files if linted_note(p, schema))
         self._known = frozenset(self._paths)
         self._changed = frozenset(changed)
-        self._rows: dict[str, bytes] | None = None
+        self._rows: parse_cache.RowsByPath | bool | None = None  # False: no cache of this version
         self._read: dict[str, Note] = {}
 
     def __getitem__(self, path: str) -> Note:
@@ -259,12 +259,8 @@ class _Notes(Mapping[str, Note]):
 
     def _row(self, path: str) -> bytes | None:
         if self._rows is None:
-            self._rows = {}
-            for line in parse_cache.rows(self._root) or ():
-                head = parse_cache.row_head(line)
-                if head is not None:
-                    self._rows[head[0]] = line
-        return self._rows.get(path)
+            self._rows = parse_cache.rows_by_path(self._root) or False
+        return self._rows.get(path) if isinstance(self._rows, parse_cache.RowsByPath) else None
 
 
 class _Edges(Mapping[str, list[Any]]):

@@ -56,20 +56,57 @@ def decode(lines: list[bytes]) -> list[CachedNote]:
 
 def rows(root: Path) -> list[bytes] | None:
     """The cache's rows, undecoded; None when there is no cache, or one of another version or format."""
+    found = _body(root)
+    if found is None:
+        return None
+    data, start = found
+    lines = data[start:].split(b"\n") if start < len(data) else []
+    if lines and lines[-1] == b"":
+        lines.pop()
+    return lines
+
+
+class RowsByPath:
+    """The cache's rows by their note's path, found in the file's bytes without cutting every row out of them
+    (for a reader of a few notes)."""
+
+    def __init__(self, data: bytes, start: int) -> None:
+        self._data = data
+        self._spans: dict[str, tuple[int, int]] = {}
+        end = len(data)
+        while start < end:
+            stop = data.find(b"\n", start)
+            stop = end if stop < 0 else stop
+            head = _row_path(data, start)
+            if head is not None:
+                self._spans[head] = (start, stop)
+            start = stop + 1
+
+    def get(self, path: str) -> bytes | None:
+        span = self._spans.get(path)
+        return self._data[span[0] : span[1]] if span is not None else None
+
+
+def rows_by_path(root: Path) -> RowsByPath | None:
+    """`rows`, by path; None when there is no cache, or one of another version or format."""
+    found = _body(root)
+    return RowsByPath(*found) if found is not None else None
+
+
+def _body(root: Path) -> tuple[bytes, int] | None:
+    """The cache file's bytes and where its rows begin, when its header is this version's and format's."""
     data = read_cache_bytes(root, PARSE_CACHE)
     if not data:
         return None
-    header, _, body = data.partition(b"\n")
+    cut = data.find(b"\n")
+    header, start = (data, len(data)) if cut < 0 else (data[:cut], cut + 1)
     try:
         head = json.loads(header)
     except (ValueError, RecursionError):  # RecursionError: a header nested 1,000 deep
         return None
     if not isinstance(head, dict) or head.get("format") != FORMAT or head.get("wikic") != __version__:
         return None
-    lines = body.split(b"\n") if body else []
-    if lines and lines[-1] == b"":
-        lines.pop()
-    return lines
+    return data, start
 
 
 def row_head(line: bytes) -> tuple[str, int, int] | None:
@@ -77,9 +114,16 @@ def row_head(line: bytes) -> tuple[str, int, int] | None:
     m = _ROW_HEAD.match(line)
     if m is None:
         return None
-    quoted = m.group(1)
-    path = json.loads(b'"' + quoted + b'"') if b"\\" in quoted else quoted.decode("utf-8", "replace")
-    return path, int(m.group(2)), int(m.group(3))
+    return _unquoted(m.group(1)), int(m.group(2)), int(m.group(3))
+
+
+def _row_path(data: bytes, at: int) -> str | None:
+    m = _ROW_HEAD.match(data, at)
+    return _unquoted(m.group(1)) if m is not None else None
+
+
+def _unquoted(quoted: bytes) -> str:
+    return json.loads(b'"' + quoted + b'"') if b"\\" in quoted else quoted.decode("utf-8", "replace")
 
 
 def load(root: Path) -> dict[str, CachedNote]:
