@@ -45,3 +45,55 @@ def test_prose_counts_and_keeps_what_the_statements_say(lines: list[str], keep: 
     count, kept = page.prose(1, len(page.lines), keep)
     assert count == len(sentences)
     assert kept == [s for s in sentences if s.cited or s.line in keep]
+
+
+def _reference_hidden_lines(lines: list[str], body_start: int, last: int) -> frozenset[int]:
+    """The hidden lines as first read: every line looked at in turn, whether it may open anything or not."""
+    from wikic.lint.page_text import _FENCE, _nothing
+    from wikic.vault.comments import replace_comments
+
+    hidden: set[int] = set()
+    fence: str | None = None
+    closing: str | None = None
+    for n in range(body_start, last + 1):
+        line = lines[n - 1]
+        if fence is not None:
+            hidden.add(n)
+            m = _FENCE.match(line)
+            if m is not None and m.group(1)[0] == fence[0] and len(m.group(1)) >= len(fence) and \
+                    not line.strip()[len(m.group(1)):].strip():
+                fence = None
+            continue
+        if closing is not None:
+            hidden.add(n)
+            if closing in line:
+                closing = None
+            continue
+        m = _FENCE.match(line)
+        if m is not None:
+            fence = m.group(1)
+            hidden.add(n)
+            continue
+        rest = replace_comments(line, _nothing)
+        for opener, closer in (("<!--", "-->"), ("%%", "%%")):
+            if opener in rest:
+                hidden.add(n)
+                closing = closer
+                break
+    return frozenset(hidden)
+
+
+_HIDING = st.sampled_from([
+    "```", "~~~", "````", "  ```", "    ```", "``` python", "```  ", "~~~~ x", "`` not", "text ``` inline", "<!--",
+    "-->", "a <!-- b", "c --> d", "<!-- closed -->", "<!-- a --> <!-- b", "%%", "%% x %%", "x %% y", "%%%",
+    "Prose.", "", "- item", "> ```", "<!-- wikic:begin claims sha=0 -->", "~~~ ```",
+])
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(_HIDING, max_size=16), st.integers(1, 4), st.integers(0, 18))
+def test_hidden_lines_are_those_of_the_line_by_line_reading(lines: list[str], body_start: int, last: int) -> None:
+    from wikic.lint.page_text import _hidden_lines
+
+    last = min(last, len(lines))
+    assert _hidden_lines(lines, body_start, last) == _reference_hidden_lines(lines, body_start, last)

@@ -12,6 +12,7 @@ import bisect
 import re
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from wikic.lint.page_text import PageText, Statement
 from wikic.text.support import unsupported
@@ -102,7 +103,7 @@ def sections_in_layout(page: PageText, layout: Layout) -> tuple[int, int]:
     meeting, reached = 0, -1
     begins = [b.begin for b in page.blocks]
     for section in page.sections:
-        named = layout.named(section.heading)
+        named = _named(layout, section.heading)
         if named is not None:
             at = layout.sections.index(named)
             if at > reached:
@@ -114,6 +115,10 @@ def sections_in_layout(page: PageText, layout: Layout) -> tuple[int, int]:
         if block is not None and block.begin <= section.end and not block.key.startswith(_LAYOUT_BLOCKS):
             meeting += 1
     return len(page.sections), meeting
+
+
+# the same few headings open most pages' sections
+_named = lru_cache(maxsize=1024)(Layout.named)
 
 
 def cited_paths(statements: Iterable[Said]) -> list[str]:

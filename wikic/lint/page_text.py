@@ -321,32 +321,35 @@ def _sentences(paragraph: list[Paragraphed], kind: str) -> list[Statement]:
 def _hidden_lines(lines: list[str], body_start: int, last: int) -> frozenset[int]:
     """Lines down to `last` inside fenced code, or inside an HTML or `%%` comment that spans lines."""
     hidden: set[int] = set()
-    fence: str | None = None
-    closing: str | None = None  # the end of the comment a line opened
-    for n in range(body_start, last + 1):
-        line = lines[n - 1]
-        if fence is not None:
-            hidden.add(n)
-            m = _FENCE.match(line)
-            if m is not None and m.group(1)[0] == fence[0] and len(m.group(1)) >= len(fence) and \
-                    not line.strip()[len(m.group(1)):].strip():
-                fence = None
-            continue
-        if closing is not None:
-            hidden.add(n)
-            if closing in line:
-                closing = None
-            continue
+    n = body_start  # the first line not read yet
+    # only a line holding a fence or a comment's opener may begin to hide lines: the others are passed over
+    for opening in [k for k, line in enumerate(lines[body_start - 1 : last], body_start) if _may_hide(line)]:
+        if opening < n:
+            continue  # hidden by the fence or comment before it
+        line = lines[opening - 1]
+        n = opening + 1
         m = _FENCE.match(line)
         if m is not None:
             fence = m.group(1)
-            hidden.add(n)
+            hidden.add(opening)
+            while n <= last:  # down to the fence that closes it
+                line = lines[n - 1]
+                hidden.add(n)
+                n += 1
+                m = _FENCE.match(line)
+                if m is not None and m.group(1)[0] == fence[0] and len(m.group(1)) >= len(fence) and \
+                        not line.strip()[len(m.group(1)):].strip():
+                    break
             continue
         rest = replace_comments(line, _nothing)
         for opener, closer in (("<!--", "-->"), ("%%", "%%")):
             if opener in rest:
-                hidden.add(n)
-                closing = closer
+                hidden.add(opening)
+                while n <= last:  # down to the line holding its closer
+                    hidden.add(n)
+                    n += 1
+                    if closer in lines[n - 2]:
+                        break
                 break
     return frozenset(hidden)
 

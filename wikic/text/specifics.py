@@ -12,11 +12,15 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass
+from functools import lru_cache
 
 _NUMBER = re.compile(r"(?<![\w.])(\d{1,3}(?:[,_'\u00a0\u202f]\d{3})+|\d+)(?:\.(\d+))?(?!\.\d)")
 _UNIT_AFTER = re.compile(r"\s*(%|[a-zA-Z\u00b5]{1,12}\b)")
 _WORD = re.compile(r"[^\W_][\w.+\-/]*[\w+]|[^\W_]", re.UNICODE)
 _CODE_LIKE = re.compile(r"(?=.*\d)(?=.*[a-zA-Z])|[a-z][A-Z]|[A-Za-z]\.[A-Za-z]")
+# compiled here, not by `re`'s own cache: `ordinary` compiles a pattern per word, which pushes these out of it
+_SEPARATORS = re.compile(r"[,_'\u00a0\u202f]")
+_LATIN_WORD = re.compile(r"[a-zA-Z]+")
 
 MONTHS = {
     name: i
@@ -81,16 +85,29 @@ def specifics(text: str, *, lexicon: str | None = None) -> Specifics:
     """The numbers and names of `text`. A capitalised word that starts a sentence may be an ordinary word
     ("Queries take..."): with `lexicon` (the source's text) it counts as a name unless the source writes it
     in lower case and never capitalised mid-sentence; without one it always counts (strict)."""
+    strict, names, starting = _read(text)
+    if lexicon is None or not starting:
+        return strict
+    return Specifics(strict.numbers, names | {low for word, low in starting if not ordinary(word, lexicon)})
+
+
+# A quote, a claim and a page's names are asked about again for each statement citing it or on the page: what
+# does not depend on a lexicon (a source's whole text, not kept here) is kept for the texts asked about last.
+@lru_cache(maxsize=4096)
+def _read(text: str) -> tuple[Specifics, frozenset[str], tuple[tuple[str, str], ...]]:
+    """(the specifics of `text` without a lexicon, its words a lexicon leaves names, and each capitalised word
+    that starts a sentence, which one may find ordinary, with its folded form)."""
     text = unicodedata.normalize("NFKC", text)
     numbers: set[tuple[float, str]] = set()
     for match in _NUMBER.finditer(text):
-        whole = re.sub(r"[,_'\u00a0\u202f]", "", match.group(1))
+        whole = _SEPARATORS.sub("", match.group(1))
         value = float(f"{whole}.{match.group(2)}") if match.group(2) else float(whole)
         unit = _unit_after(text, match.end())
         scale = {"thousand": 1e3, "million": 1e6, "billion": 1e9}.get(unit)
         numbers.add((value * scale, "") if scale else (value, unit))
     numbers |= _number_words(text) | _cjk_numbers(text)
     words: set[str] = set()
+    starting: list[tuple[str, str]] = []
     for match in _WORD.finditer(text):
         word = match.group().rstrip(".")
         low = word.casefold()
@@ -102,15 +119,20 @@ def specifics(text: str, *, lexicon: str | None = None) -> Specifics:
         if _CODE_LIKE.search(word) or (word.isupper() and len(word) > 1):
             words.add(low)
         elif word[:1].isupper() and low not in _COMMON:
-            if lexicon is not None and _starts_sentence(text, match.start()) and ordinary(word, lexicon):
-                continue
-            words.add(low)
-    return Specifics(frozenset(numbers), frozenset(words))
+            if _starts_sentence(text, match.start()):
+                starting.append((word, low))
+            else:
+                words.add(low)
+    names = frozenset(words)
+    strict = Specifics(frozenset(numbers), names.union(low for _, low in starting))
+    return strict, names, tuple(dict.fromkeys(starting))
 
 
 def _starts_sentence(text: str, at: int) -> bool:
-    before = text[:at].rstrip()
-    return not before or before[-1] in ".!?:;\n。！？：；\"'“(" or before.endswith("- ")
+    # looked back over the white space before `at` alone: asked of every capitalised word of a text
+    while at > 0 and text[at - 1].isspace():
+        at -= 1
+    return at == 0 or text[at - 1] in ".!?:;。！？：；\"'“("
 
 
 def _stem(word: str) -> str:
@@ -147,7 +169,7 @@ def _unit_after(text: str, end: int) -> str:
 def _number_words(text: str) -> set[tuple[float, str]]:
     """"ten thousand", "twenty-five", "three hundred" as numbers."""
     out: set[tuple[float, str]] = set()
-    tokens = re.findall(r"[a-zA-Z]+", text.casefold())
+    tokens = _LATIN_WORD.findall(text.casefold())
     i = 0
     while i < len(tokens):
         if tokens[i] not in _WORD_NUMBERS and tokens[i] not in _SCALES:
