@@ -97,3 +97,53 @@ def test_hidden_lines_are_those_of_the_line_by_line_reading(lines: list[str], bo
 
     last = min(last, len(lines))
     assert _hidden_lines(lines, body_start, last) == _reference_hidden_lines(lines, body_start, last)
+
+
+def _reference_runs(page: object, first: int, last: int, items: bool) -> list[tuple[str, object]]:
+    """A page's runs as first read: line by line, a paragraph going on while its lines are of one kind."""
+    from wikic.lint.page_text import ITEM, QUOTED, SENTENCE, PageText, Statement, _read_line, _visible
+    from wikic.text.sentences import WORDY as _WORDY
+    from wikic.vault.formats.anchors import ANCHOR
+
+    assert isinstance(page, PageText)
+    out: list[tuple[str, object]] = []
+    paragraph: list[tuple[int, int, str]] = []
+    quoted = False
+    for n in range(max(first, page.body_start), min(last, len(page.lines)) + 1):
+        read = None if n in page.hidden else _read_line(page.lines[n - 1])
+        if read is not None and read[0] != ITEM and (read[0] == QUOTED) == quoted:
+            paragraph.append((n, read[1] + 1, read[2]))
+            continue
+        if paragraph:
+            out.append(((QUOTED if quoted else SENTENCE), paragraph))
+            paragraph = []
+        if read is None:
+            continue
+        kind, at, text = read
+        if kind == ITEM:
+            if items:
+                text = _visible(text)
+                if _WORDY.search(ANCHOR.sub("", text)):
+                    out.append((ITEM, Statement(n, at + len(text) - len(text.lstrip()) + 1, text.strip(),
+                                                ANCHOR.search(text) is not None, ITEM)))
+            continue
+        quoted = kind == QUOTED
+        paragraph.append((n, at + 1, text))
+    if paragraph:
+        out.append(((QUOTED if quoted else SENTENCE), paragraph))
+    return out
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_LINES | _HIDING, min_size=2, max_size=14), st.integers(0, 5), st.integers(3, 18), st.booleans(),
+       st.booleans())
+def test_runs_are_those_of_the_line_by_line_reading(lines: list[str], first: int, last: int, items: bool,
+                                                    frontmatter: bool) -> None:
+    from wikic.lint.page_text import PageText
+    from wikic.vault.parse import parse_note
+
+    text = "\n".join((["---", "title: Acme", "---"] if frontmatter else []) + lines)
+    page = PageText(text, parse_note("entities/acme.md", text.encode()))
+    assert list(page._runs(first, last, items=items)) == _reference_runs(page, first, last, items)
+    count, _ = page.prose(first, last)
+    assert count == sum(1 for s in page.statements(first, last) if s.kind == "sentence")

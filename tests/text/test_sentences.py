@@ -119,3 +119,47 @@ def _reference_spans(text: str, cased: bool) -> list[tuple[int, int]]:
 @given(_TEXTS, st.booleans())
 def test_sentence_spans_are_those_of_the_reference_reading(text: str, cased: bool) -> None:
     assert sentence_spans(text, cased=cased) == _reference_spans(text, cased)
+
+
+
+_LETTER = re.compile(r"[^\W_]")
+# prose as most paragraphs are (ASCII words, periods before capitals), with what makes a period end nothing
+_PROSE_WORDS = st.sampled_from(["cache", "Pass", "layer", "config", "fig", "Fig", "Dr", "e.g", "E.G", "i.e", "mrs",
+                                "Mr", "others", "vs", "cf", "approx", "prof", "A", "x1", "12", "3", "It", "the",
+                                "(see", "GPT", "v2", "_x", "", "a.b"])
+_PROSE_MARKS = st.sampled_from(["", "", "", ".", ".", "!", "?", '."', ".)", "..", ".]", ".'"])
+_PROSE_GAPS = st.sampled_from([" ", " ", " ", "  ", "\n", "\n", "\n\n", "\n- ", "\n#", "\n1. ", "\n12) ",
+                               "\n |", "\n> ", "\t", " \n", "\n(", "。", "\u00e9", " [[", " ![[", " ^", " *", "]] "])
+_PROSE = st.lists(st.tuples(_PROSE_WORDS, _PROSE_MARKS, _PROSE_GAPS).map("".join), max_size=16).map("".join)
+
+
+def _counted(text: str, cased: bool) -> int:
+    return sum(1 for a, b in _reference_spans(text, cased) if _LETTER.search(text, a, b))
+
+
+@settings(max_examples=300, deadline=None)
+@given(_TEXTS, st.booleans())
+def test_sentences_counted_are_the_spans_the_reference_reading_finds(text: str, cased: bool) -> None:
+    from wikic.text.sentences import sentence_count
+
+    assert sentence_count(text, cased=cased) == _counted(text, cased)
+
+
+@settings(max_examples=1000, deadline=None)
+@given(_PROSE, st.booleans())
+def test_sentences_of_plain_prose_counted_are_the_spans_the_reference_reading_finds(text: str, cased: bool) -> None:
+    from wikic.text.sentences import sentence_count
+
+    assert sentence_count(text, cased=cased) == _counted(text, cased)
+
+
+def test_periods_that_end_nothing_are_not_counted_in_plain_prose() -> None:
+    from wikic.text.sentences import sentence_count
+
+    for text in ("Mr. Smith came. It rained.", "Mrs. Smith came. It rained.", "12. It is. Fine.", "It is 12. Fine.",
+                 "See fig. It is.", "It is fine. (see A) Then.", "Dr. A. Then e.g. B. Done.", "A.\n- B. C.",
+                 "A.\n\nB", "A. b. C.", "Acme Inc. Is big.", "A\n3. B", "A..  B. C", "x. ", ". A. B",
+                 "Pass.\n(see it)", "Pass.  (see it)", "Pass. (see it)", "Pass.\t(see it)", "Pass. [[x]]",
+                 "Pass. ![[]]", "Done. [[]]", "a.md b!c d?e", "A.] B"):
+        assert sentence_count(text, cased=True) == _counted(text, True), text
+        assert sentence_count(text) == _counted(text, False), text

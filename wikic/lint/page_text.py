@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from wikic.facts.timeline import HISTORY_KEY
-from wikic.text.sentences import sentence_spans
+from wikic.text.sentences import WORDY as _WORDY, sentence_count, sentence_spans
 from wikic.vault.comments import replace_comments
 from wikic.vault.formats.anchors import ANCHOR
 from wikic.vault.formats.claims import CLAIMS_KEY, Claim, scan
@@ -43,7 +43,6 @@ _HEADING = re.compile(r"^#{1,6}(?:[ \t]|$)")
 _RULE = re.compile(r"^([-*_])(?:[ \t]*\1){2,}[ \t]*$")
 _ITEM = re.compile(r"^(?:[-*+]|\d{1,9}[.)])[ \t]+(?:\[.\][ \t]+)?")
 _BLOCK_ID = re.compile(r"(?<!\S)\^[A-Za-z0-9-]+[ \t]*$")
-_WORDY = re.compile(r"[^\W_]")
 
 
 def _may_hide(text: str) -> bool:
@@ -80,6 +79,9 @@ class Statement:
 
 
 ITEM, QUOTED, SENTENCE = "item", "quoted", "sentence"
+# in `PageText._kinds`: a paragraph (its lines all a quote's or all not) or a list item; a paragraph not a quote's
+_RUN = re.compile(r"s+|q+|i")
+_PARAGRAPH = re.compile(r"s+")
 Paragraphed = tuple[int, int, str]  # a line of a paragraph: its number, the column of its text, its text
 
 
@@ -182,6 +184,28 @@ class PageText:
     def _reads(self) -> dict[int, tuple[str, int, str] | None]:
         return {}
 
+    @cached_property
+    def _body_reads(self) -> list[tuple[str, int, str] | None]:
+        """`_read_line` of each line, by its number less one: None before the body and where it is hidden. Read
+        at once where statements are read (`_runs`): they are read of the whole page, or of most of it."""
+        start = self.body_start - 1
+        reads: list[tuple[str, int, str] | None] = [None] * start
+        reads += [_read_line(line) for line in self.lines[start:]]
+        for n in self.hidden:
+            reads[n - 1] = None
+        return reads
+
+    @cached_property
+    def _kinds(self) -> str:
+        """What each line of `_body_reads` holds, as the first letter of its kind ("." for nothing): the runs of
+        lines that make paragraphs are found in it at once (`_RUN`)."""
+        return "".join([read[0][0] if read is not None else "." for read in self._body_reads])
+
+    def _lines_of(self, begin: int, end: int) -> list[Paragraphed]:
+        """The lines of a paragraph, from line `begin + 1` to line `end`."""
+        return [(n, read[1] + 1, read[2]) for n, read in enumerate(self._body_reads[begin:end], begin + 1)
+                if read is not None]
+
     def statements(self, first: int, last: int) -> list[Statement]:
         """The statements of lines `first` to `last` (inclusive), in order."""
         out: list[Statement] = []
@@ -198,46 +222,36 @@ class PageText:
         only counted."""
         count = 0
         kept: list[Statement] = []
-        for kind, run in self._runs(first, last, items=False):
-            if kind != SENTENCE or isinstance(run, Statement):
-                continue
-            if any("^[" in text or n in keep for n, _, text in run):
-                found = _sentences(run, SENTENCE)
+        reads = self._body_reads
+        for run in _PARAGRAPH.finditer(self._kinds, max(first, self.body_start) - 1, min(last, len(self.lines))):
+            begin, end = run.span()
+            joined = "\n".join([read[2] for read in reads[begin:end] if read is not None])
+            if "^[" in joined or (keep and any(n in keep for n in range(begin + 1, end + 1))):
+                found = _sentences(self._lines_of(begin, end), SENTENCE)
                 count += len(found)
                 kept += [s for s in found if s.cited or s.line in keep]
-            else:
-                joined = "\n".join(_visible(text) for _, _, text in run)
-                count += sum(1 for a, b in sentence_spans(joined, cased=True) if _WORDY.search(joined, a, b))
+                continue
+            if "^" in joined or "<!--" in joined or "%%" in joined:  # what `_visible` may take out of a line
+                joined = "\n".join([_visible(read[2]) for read in reads[begin:end] if read is not None])
+            count += sentence_count(joined, cased=True)
         return count, kept
 
     def _runs(self, first: int, last: int, *, items: bool) -> Iterator[tuple[str, Statement | list[Paragraphed]]]:
         """In order, each list item's statement (when `items`) and each paragraph's lines, with its kind: a
         quote's or callout's (QUOTED) or not (SENTENCE)."""
-        paragraph: list[Paragraphed] = []
-        quoted = False  # the paragraph is a quote's
-        hidden = self.hidden
-        for n in range(max(first, self.body_start), min(last, len(self.lines)) + 1):
-            read = None if n in hidden else self._read(n)
-            if read is not None and read[0] != ITEM and (read[0] == QUOTED) == quoted:
-                paragraph.append((n, read[1] + 1, read[2]))
+        kinds = self._kinds
+        for run in _RUN.finditer(kinds, max(first, self.body_start) - 1, min(last, len(self.lines))):
+            begin, end = run.span()
+            if kinds[begin] != ITEM[0]:
+                yield (QUOTED if kinds[begin] == QUOTED[0] else SENTENCE), self._lines_of(begin, end)
                 continue
-            if paragraph:
-                yield (QUOTED if quoted else SENTENCE), paragraph
-                paragraph = []
-            if read is None:
-                continue
-            kind, at, text = read
-            if kind == ITEM:
-                if items:
-                    text = _visible(text)
-                    if _WORDY.search(ANCHOR.sub("", text)):
-                        yield ITEM, Statement(n, at + len(text) - len(text.lstrip()) + 1, text.strip(),
-                                              ANCHOR.search(text) is not None, ITEM)
-                continue
-            quoted = kind == QUOTED
-            paragraph.append((n, at + 1, text))
-        if paragraph:
-            yield (QUOTED if quoted else SENTENCE), paragraph
+            read = self._body_reads[begin]
+            if items and read is not None:
+                _, at, text = read
+                text = _visible(text)
+                if _WORDY.search(ANCHOR.sub("", text)):
+                    yield ITEM, Statement(begin + 1, at + len(text) - len(text.lstrip()) + 1, text.strip(),
+                                          ANCHOR.search(text) is not None, ITEM)
 
 
 def _read_line(raw: str) -> tuple[str, int, str] | None:

@@ -29,6 +29,23 @@ _LAST_WORD = re.compile(r"([^\W\d_][\w.]*)\.[\"'”’)\]]?$")
 _LIST_NUMBER = re.compile(r"(?:^|\n)[ \t]*\d{1,3}\.$")  # "1. first": the number of a list item
 _CLOSERS = frozenset("\"'”’)]")  # what may stand between a sentence's period and the white space after it
 _ABBREVIATION_ENDS = frozenset(word[-1] for word in _ABBREVIATIONS)
+WORDY = re.compile(r"[^\W_]")  # what a sentence holds to be one: a letter or a digit
+# ASCII prose whose every break is a period after a letter (no abbreviation's) and white space before what is
+# neither a lower-case letter nor a parenthesis; whose other `.!?` are inside a word, a number or a path (or an
+# embed's `![[`), before a parenthesis on their line, or at its end; and whose other newlines open no list item,
+# heading, quote or table row and no blank line. What most paragraphs are, told by one pattern.
+_PLAIN_PROSE = re.compile(
+    r"(?:[^.!?\n]++"
+    r"|(?<=[A-Za-z])"
+    + "".join("(?<!" + "".join(f"[{c}{c.upper()}]" if c.isalpha() else re.escape(c) for c in word) + ")"
+              for word in sorted(_ABBREVIATIONS))
+    + r"\.\s++(?=[^\sa-z(])"
+    r"|[.!?](?![\s\"')\]])"
+    r"|\.[ \t]++(?=\()"
+    r"|\.\s*+\Z"
+    r"|\n(?![ \t]*(?:\n|[-*+#>|]|\d{1,3}[.)][ \t])))*+"
+)
+_PLAIN_BREAK = re.compile(r"\.\s+(?=[^\sa-z(])")  # in such prose, where each sentence but its first starts
 
 
 def sentence_breaks(text: str) -> Iterator[tuple[int, int]]:
@@ -83,6 +100,25 @@ def sentence_spans(text: str, *, cased: bool = False) -> list[tuple[int, int]]:
             spans.append((first, last))
         start = following
     return spans
+
+
+def sentence_count(text: str, *, cased: bool = False) -> int:
+    """How many sentences `sentence_spans` finds in `text` that hold a letter or a digit, without making them:
+    a page's sentences are mostly only counted."""
+    if text.isascii() and _PLAIN_PROSE.fullmatch(text) is not None:
+        # each sentence before a break ends in a letter: the last, after them all, may hold none
+        starts = [0, *(found.end() for found in _PLAIN_BREAK.finditer(text))]
+        return len(starts) - 1 + (WORDY.search(text, starts[-1]) is not None)
+    count = start = 0
+    breaks = _breaks(text)
+    breaks.append((len(text), len(text)))
+    for end, following in breaks:
+        if cased and text[following : following + 1].islower() and "\n" not in text[end:following]:
+            continue
+        if WORDY.search(text, start, end) is not None:  # none in the white space around a sentence
+            count += 1
+        start = following
+    return count
 
 
 def sentences(text: str) -> list[str]:

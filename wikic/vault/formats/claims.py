@@ -44,7 +44,7 @@ from urllib.parse import unquote
 from wikic.text.code_spans import outside_code
 from wikic.vault.formats.anchors import ANCHOR, first_cited
 from wikic.vault.formats.dates import VIA_CAPTURED, VIAS, partial
-from wikic.vault.formats.markers import BEGIN, block, end_line
+from wikic.vault.formats.markers import BEGIN, PREFIX, block, end_line
 
 ID_PREFIX = "c"
 BY_SENTENCE = "sentence"  # `by=`: the claim is the source's own sentence, found by code (not the model's words)
@@ -65,6 +65,8 @@ _ROW = re.compile(rf"^(?P<id>{_ID})((?: \S+=\S*)*)$")
 _OLD_META = re.compile(rf" %%claim [^%\n]*%% \^{_ID}(?=[ \t]*$)", re.M)
 _BLOCK_ID = re.compile(rf" \^{_ID}(?=[ \t]*$)", re.M)
 _TRAILING_ID = re.compile(rf"\^({_ID})[ \t]*$")
+# the lines `scan` reads: a compiler marker's (a block's begin or end) and those holding a claim's id
+_SCANNED = re.compile(rf"^(?:{re.escape(PREFIX)}|[^\n]*\^c)[^\n]*", re.MULTILINE)
 _CLAIMS_BLOCK = block(CLAIMS_KEY)
 
 
@@ -367,7 +369,11 @@ def _scan(text: str) -> tuple[Claim, ...]:
             rows.setdefault(row.split(" ", 1)[0], []).append(row)  # a row opens with its claim's id
     out: list[Claim] = []
     block: str | None = None
-    for number, line in enumerate(text.split("\n"), start=1):
+    number, at = 1, 0  # the line at offset `at`
+    for candidate in _SCANNED.finditer(text):
+        number += text.count("\n", at, candidate.start())
+        at = candidate.start()
+        line = candidate.group()
         begin = BEGIN.match(line)
         if begin:
             block = begin.group(1)
