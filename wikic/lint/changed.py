@@ -36,9 +36,9 @@ from typing import TYPE_CHECKING, Any, NamedTuple, cast
 from wikic import __version__
 from wikic.lint import kept_findings
 from wikic.lint.finding import Finding, reported
-from wikic.vault import parse_cache
-from wikic.vault.load import FileInfo, Vault, linted_note
+from wikic.vault.load import FileInfo, Vault
 from wikic.vault.model import Note, Problem
+from wikic.vault.notes_on_demand import NotesOnDemand, NotRead
 from wikic.vault.resolve import Resolver, fold_name, heading_key
 from wikic.vault.schema_md import Schema
 from wikic.vault.state import SOURCES, read_cache_json, state_file, write_cache
@@ -63,8 +63,6 @@ WHOLE = {
 }
 
 
-class NotRead(Exception):
-    """A rule asked for more of the vault than the pages this lint reads: the whole vault is linted."""
 
 
 class Changed(NamedTuple):
@@ -138,7 +136,7 @@ def lint_changed(root: Path, files: dict[str, FileInfo], problems: list[tuple[st
     if not since.changed:
         return Changed(found, pages, links, sorted(outside))
     changed = sorted(since.changed)
-    notes = _Notes(root, files, schema, changed)
+    notes = NotesOnDemand(root, files, schema, changed)
     resolver = Resolver(files)
     vault = Vault(root, schema, files, cast(dict[str, Note], notes), problems, resolver=resolver)
     if len(changed) > MOST or not all(p in notes and vault.is_page(p) and not vault.is_hub(p) for p in changed):
@@ -197,70 +195,6 @@ def _judge(vault: Vault, today: dt.date, names: dict[str, list[str]], since: kep
         for path in sorted(pages):
             made.extend(at(ctx, path) if at is not None else judge_page(ctx, rule_id, path))
     return again, made, ctx.read_outside()
-
-
-class _Notes(Mapping[str, Note]):
-    """The vault's notes by path, each read when first asked for: from the parse cache while its file is
-    unchanged, else parsed. Its paths are all there is to list of them: whoever asks for every note is
-    told `NotRead`."""
-
-    def __init__(self, root: Path, files: dict[str, FileInfo], schema: Schema, changed: list[str]) -> None:
-        self._root = root
-        self._files = files
-        self._paths = sorted(p for p in files if linted_note(p, schema))
-        self._known = frozenset(self._paths)
-        self._changed = frozenset(changed)
-        self._rows: parse_cache.RowsByPath | bool | None = None  # False: no cache of this version
-        self._read: dict[str, Note] = {}
-
-    def __getitem__(self, path: str) -> Note:
-        note = self._read.get(path)
-        if note is None:
-            if path not in self._known:
-                raise KeyError(path)
-            note = self._read[path] = self._load(path)
-        return note
-
-    def __contains__(self, path: object) -> bool:
-        return path in self._known
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._paths)
-
-    def __len__(self) -> int:
-        return len(self._paths)
-
-    def values(self) -> Any:
-        raise NotRead("every note")
-
-    def items(self) -> Any:
-        raise NotRead("every note")
-
-    def _load(self, path: str) -> Note:
-        from wikic.vault.parse import parse_note
-
-        info = self._files[path]
-        line = None if path in self._changed else self._row(path)
-        if line is not None:
-            try:
-                entry = parse_cache.decode([line])[0]
-            except (ValueError, TypeError, KeyError, AttributeError, RecursionError):
-                entry = None
-            if entry is not None and (entry.size, entry.mtime_ns) == (info.size, info.mtime_ns):
-                return entry.note
-        try:
-            with open(self._root / path, "rb") as fh:
-                data = fh.read()
-        except OSError as exc:
-            from wikic.vault.model import empty_note
-
-            return empty_note(path, [Problem("unsafe-path", None, f"cannot read: {exc.strerror}")])
-        return parse_note(path, data)
-
-    def _row(self, path: str) -> bytes | None:
-        if self._rows is None:
-            self._rows = parse_cache.rows_by_path(self._root) or False
-        return self._rows.get(path) if isinstance(self._rows, parse_cache.RowsByPath) else None
 
 
 class _Edges(Mapping[str, list[Any]]):
