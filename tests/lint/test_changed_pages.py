@@ -202,3 +202,24 @@ def test_a_file_the_walk_does_not_list_made_since_the_last_lint_is_reported(vaul
     vault.write("entities/bolt.md", vault.read("entities/bolt.md") + "\nMore.\n")  # and with a page edited
     (vault.root / "entities" / "pipe.md").unlink()
     assert "entities/pipe.md" not in {f["path"] for f in vault.same_as_cold() if f["rule"] == "unsafe-path"}
+
+
+def test_a_note_of_a_plain_vault_edited(tmp_path: Path, used: list[bool]) -> None:
+    root = make_vault(tmp_path, {
+        "a.md": "# A\n\nSee [[b]] and [[b#Part]] and [[nowhere]].\n",
+        "b.md": "# B\n\n## Part\n\nText.\n",
+        "notes/c.md": "# C\n\n[[a]]\n",
+    }, schema=False)
+    vault = Vault(root)
+
+    def lint(cache: bool) -> list[dict[str, object]]:
+        options = LintOptions(use_cache=True if cache else False, today=TODAY)
+        return [f.to_dict() for f in run_lint(root, options).findings]
+
+    assert lint(True) == lint(False)
+    vault.write("a.md", "Intro.\n\n# A\n\nSee [[b]] and [[b#Part]] and [[nowhere]].\n\n[[also nowhere]]\n")
+    assert lint(True) == lint(False)
+    assert used[-1] is True
+    vault.write("b.md", "# B\n\n## Whole\n\nText.\n")  # the heading a.md links into: read whole
+    assert lint(True) == lint(False)
+    assert used[-1] is False
