@@ -213,7 +213,7 @@ def test_a_note_of_a_plain_vault_edited(tmp_path: Path, used: list[bool]) -> Non
     vault = Vault(root)
 
     def lint(cache: bool) -> list[dict[str, object]]:
-        options = LintOptions(use_cache=True if cache else False, today=TODAY)
+        options = LintOptions(use_cache=cache, today=TODAY)  # a plain folder keeps caches only when asked
         return [f.to_dict() for f in run_lint(root, options).findings]
 
     assert lint(True) == lint(False)
