@@ -5,6 +5,7 @@ from __future__ import annotations
 import unicodedata
 
 import pytest
+from hypothesis import given, settings, strategies as st
 
 from wikic.vault.parse import parse_note
 from wikic.vault.resolve import Resolution, Resolver, fold_name, heading_key
@@ -261,3 +262,36 @@ def test_heading_key_of_parsed_heading_matches_link_subpath() -> None:
     (heading,) = note.headings
     (link,) = note.links
     assert heading_key(heading.text) == heading_key(link.subpath)
+
+
+def _reference_suffixes(files: list[str]) -> dict[str, list[str]]:
+    """Every suffix's files, worked out for all at once (as the resolver first did)."""
+    out: dict[str, list[str]] = {}
+    for path in sorted(files):
+        suffix = fold_name(path)
+        is_note = suffix.endswith(".md")
+        while True:
+            out.setdefault(suffix, []).append(path)
+            if is_note:
+                out.setdefault(suffix[:-3], []).append(path)
+            cut = suffix.find("/")
+            if cut < 0:
+                break
+            suffix = suffix[cut + 1 :]
+    return out
+
+
+_PART = st.sampled_from(["a", "A", "b", "a.md", "é", "e\u0301", "x y", "c.md.md", ".hidden"])
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.builds(lambda parts, ext: "/".join(parts) + ext, st.lists(_PART, min_size=1, max_size=3),
+                          st.sampled_from([".md", "", ".png", ".MD"])), max_size=12, unique=True),
+       st.lists(st.builds("/".join, st.lists(_PART, min_size=1, max_size=3)), max_size=6))
+def test_the_files_a_suffix_names_are_those_of_every_suffix_worked_out_at_once(
+    files: list[str], asked: list[str]
+) -> None:
+    resolver = Resolver(files)
+    reference = _reference_suffixes(files)
+    for suffix in [*reference, *(fold_name(a) for a in asked), *(fold_name(a) + ".md" for a in asked)]:
+        assert resolver._suffix.get(suffix) == reference.get(suffix), suffix

@@ -15,7 +15,7 @@ import posixpath
 import re
 import unicodedata
 from collections.abc import Iterable
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 NOTE_EXT = ".md"
 
@@ -47,33 +47,14 @@ class Resolver:
     def __init__(self, files: Iterable[str]) -> None:
         self.files = sorted(files)
         self._exact: dict[str, str] = {}
-        self._suffix: dict[str, list[str]] = {}
-        exact, suffixes = self._exact, self._suffix
+        exact = self._exact
         for path in self.files:
             key = fold_name(path)
             if key not in exact:
                 exact[key] = path
-            is_note = key.endswith(NOTE_EXT)
-            if is_note and key[:-3] not in exact:
+            if key.endswith(NOTE_EXT) and key[:-3] not in exact:
                 exact[key[:-3]] = path
-            suffix = key
-            while True:  # "a/b/c.md", "b/c.md", "c.md" (and each without ".md" for a note)
-                found = suffixes.get(suffix)
-                if found is None:
-                    suffixes[suffix] = [path]
-                else:
-                    found.append(path)
-                if is_note:
-                    bare = suffix[:-3]
-                    found = suffixes.get(bare)
-                    if found is None:
-                        suffixes[bare] = [path]
-                    else:
-                        found.append(path)
-                cut = suffix.find("/")
-                if cut < 0:
-                    break
-                suffix = suffix[cut + 1 :]
+        self._suffix = _Suffixes(self.files)
         self._cache: dict[tuple[str, str], Resolution] = {}
         # target -> where it lands from any folder: a bare name that at most one file's path ends with (most
         # links), whose resolution is then the same from every folder, looked up without the folder
@@ -177,3 +158,45 @@ class Resolver:
     def by_stem(self, name: str) -> list[str]:
         """Files whose name (without `.md`) is `name`, case-insensitively: for suggestions."""
         return sorted(set(self._suffix.get(fold_name(name), [])))
+
+
+
+class _Suffixes:
+    """Suffix -> the files whose folded path ends with it at a folder boundary ("a/b/c.md": "a/b/c.md",
+    "b/c.md", "c.md", and each without ".md" for a note), in path order: worked out for a suffix when it is
+    first asked for, from the files of its last part's name (a vault's links ask for a small share of them)."""
+
+    def __init__(self, files: list[str]) -> None:
+        self._by_name: dict[str, list[tuple[str, str]]] = {}  # a file's folded name (a note's also without .md)
+        by_name = self._by_name
+        for path in files:
+            key = fold_name(path)
+            name = key.rpartition("/")[2]
+            entry = (path, key)
+            found = by_name.get(name)
+            if found is None:
+                by_name[name] = [entry]
+            else:
+                found.append(entry)
+            if name.endswith(NOTE_EXT):
+                found = by_name.get(name[:-3])
+                if found is None:
+                    by_name[name[:-3]] = [entry]
+                else:
+                    found.append(entry)
+        self._made: dict[str, list[str]] = {}
+
+    def get(self, suffix: str, default: Any = None) -> Any:
+        made = self._made.get(suffix)
+        if made is None:
+            made = self._made[suffix] = self._find(suffix)
+        return made if made else default
+
+    def _find(self, suffix: str) -> list[str]:
+        tail = "/" + suffix
+        out = []
+        for path, key in self._by_name.get(suffix.rpartition("/")[2], ()):
+            bare = key[:-3] if key.endswith(NOTE_EXT) else None
+            if key == suffix or key.endswith(tail) or (bare is not None and (bare == suffix or bare.endswith(tail))):
+                out.append(path)
+        return out
