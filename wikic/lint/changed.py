@@ -30,6 +30,7 @@ import datetime as dt
 import hashlib
 import json
 from collections.abc import Iterable, Iterator, Mapping
+from operator import attrgetter
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple, cast
 
@@ -39,7 +40,7 @@ from wikic.lint.finding import Finding, reported
 from wikic.vault.load import FileInfo, Vault
 from wikic.vault.model import Note, Problem
 from wikic.vault.notes_on_demand import NotesOnDemand, NotRead
-from wikic.vault.resolve import Resolver, fold_name, heading_key
+from wikic.vault.resolve import Resolver, fold_name
 from wikic.vault.schema_md import Schema
 from wikic.vault.state import SOURCES, read_cache_json, state_file, write_cache
 
@@ -76,12 +77,19 @@ def face(note: Note, targets: Iterable[str | None]) -> str:
     """The digest of what other pages and the whole-vault rules read of a note (see the module's docstring);
     `targets`: where its links land."""
     fm = note.frontmatter or {}
+    # headings and block ids as written, in order: stricter than what a link into them matches (their keys),
+    # and cheaper to tell
+    landing = set(targets)
+    landing.discard(None)
+    landing.discard(note.path)
     seen = (
-        fm.get("title"), fm.get("aliases"), fm.get("sources"), fm.get("contradictions"),
-        sorted({t for t in targets if t is not None and t != note.path}),
-        sorted({heading_key(h.text) for h in note.headings}), sorted({b.id.lower() for b in note.blocks}),
+        fm.get("title"), fm.get("aliases"), fm.get("sources"), fm.get("contradictions"), sorted(landing),  # type: ignore[type-var]
+        [h.text for h in note.headings], [b.id for b in note.blocks],
     )
     return hashlib.blake2b(repr(seen).encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
+
+
+_target = attrgetter("target")
 
 
 def base_key(root: Path, select: tuple[str, ...], ignore: tuple[str, ...], today: dt.date,
@@ -108,7 +116,7 @@ def keep_base(ctx: LintContext, key: str, listing: str | None, findings: list[Fi
     faces = {}
     for path in ctx.pages:
         note = ctx.vault.notes[path]
-        faces[path] = [face(note, (e.target for e in by_source.get(path, ()))), len(note.links)]
+        faces[path] = [face(note, map(_target, by_source.get(path, ()))), len(note.links)]
     data = {"format": FORMAT, "key": key, "listing": listing, "pages": len(ctx.pages), "links": links,
             "names": ctx.names, "faces": faces, "outside": kept_findings.stamps(ctx.vault.root, outside),
             "findings": [f.to_dict() for f in findings]}
