@@ -338,6 +338,27 @@ def test_pages_read_in_lints_parse_alone_or_forked_give_the_same_figures(
         assert [(r.path, r.figures) for r in report.pages] == [(r.path, r.figures) for r in in_parse.pages]
 
 
+def test_a_page_edited_since_is_read_alone_and_counted_as_a_fresh_report_counts_it(
+        vault: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from wikic.evaluation import run as run_module
+    from wikic.vault import load as load_module
+
+    _eval(vault)
+    _edit(vault, OPENAI, "\n## ", "\nOpenAI also runs a cafeteria in Oslo.\n\n## ")
+
+    def whole(*args: Any, **kwargs: Any) -> Any:
+        raise AssertionError("the vault was read whole")
+
+    monkeypatch.setattr(run_module, "load_vault", whole)
+    monkeypatch.setattr(load_module, "load_vault", whole)  # lint's: it judges the page edited alone
+    after = _eval(vault)
+    monkeypatch.undo()
+    shutil.rmtree(vault / ".wikic" / "cache")
+    fresh = _eval(vault)
+    assert after.figures == fresh.figures and _row(after, OPENAI).uncited == 1
+    assert [(r.path, r.figures) for r in after.pages] == [(r.path, r.figures) for r in fresh.pages]
+
+
 def test_the_mcp_tool_gives_the_text_report(vault: Path) -> None:
     from wikic.mcp_server import WikiTools
 

@@ -37,6 +37,7 @@ from wikic.vault.formats.sources import read_sources
 from wikic.vault.layout import require_vault
 from wikic.vault.load import FileInfo, Vault, fork_is_safe, load_vault, walk
 from wikic.vault.model import Note
+from wikic.vault.notes_on_demand import NotesOnDemand
 from wikic.vault.resolve import fold_name
 
 # lint's rules whose findings on a page are its figures
@@ -117,8 +118,11 @@ def _read_changed(reader: PageReader, files: Mapping[str, FileInfo], parsed: Vau
     if todo:
         left = [(path, kind) for path, kind in todo if path not in made]
         if left:
-            root = reader.root
-            notes = (parsed or load_vault(root, use_cache=True, walked=walk(root), schema=reader.schema)).notes
+            # lint parsed nothing (its report was kept, or made from the pages edited since its last whole run):
+            # the notes of a few pages are read alone, of many all at once
+            notes: Mapping[str, Note] = parsed.notes if parsed is not None else (
+                NotesOnDemand(reader.root, dict(files), reader.schema) if len(left) < _READ_ALONE
+                else load_vault(reader.root, use_cache=True, walked=walk(reader.root), schema=reader.schema).notes)
             todo = [(path, kind) for path, kind in todo if path in notes or path in made]
             made = {**made, **_read_pages(reader, [path for path, _ in left if path in notes], notes, jobs)}
         for path, _ in todo:
@@ -163,13 +167,14 @@ def _add_lint_figures(figures: Figures, path: str, found: dict[str, Counter[str]
     figures.contested = 1 if figures.contradictions else 0
 
 
+_READ_ALONE = 500  # pages whose notes are read one by one from the parse cache; more are loaded all at once
 _FORK_FROM = 1000  # pages to read; below this a second process costs more than it saves
 _FORKED: Any = None  # what the forked reader reads: fork copies it, nothing is sent
 
 Made = dict[str, tuple[PageRead | None, AnchorsChecked | None]]
 
 
-def _read_pages(reader: PageReader, paths: list[str], notes: dict[str, Note], jobs: int | None) -> Made:
+def _read_pages(reader: PageReader, paths: list[str], notes: Mapping[str, Note], jobs: int | None) -> Made:
     """What `reader` makes of each page of `paths` (lint parsed none of them: its report came from its cache).
     Many pages, with a second core, are read half in a forked process while this one reads the other half."""
     global _FORKED
@@ -193,7 +198,7 @@ def _read_forked() -> Made:
     return _read_these(*_FORKED)
 
 
-def _read_these(reader: PageReader, paths: list[str], notes: dict[str, Note]) -> Made:
+def _read_these(reader: PageReader, paths: list[str], notes: Mapping[str, Note]) -> Made:
     out: Made = {}
     for path in paths:
         try:
