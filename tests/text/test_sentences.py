@@ -160,6 +160,6 @@ def test_periods_that_end_nothing_are_not_counted_in_plain_prose() -> None:
                  "See fig. It is.", "It is fine. (see A) Then.", "Dr. A. Then e.g. B. Done.", "A.\n- B. C.",
                  "A.\n\nB", "A. b. C.", "Acme Inc. Is big.", "A\n3. B", "A..  B. C", "x. ", ". A. B",
                  "Pass.\n(see it)", "Pass.  (see it)", "Pass. (see it)", "Pass.\t(see it)", "Pass. [[x]]",
-                 "Pass. ![[]]", "Done. [[]]", "a.md b!c d?e", "A.] B"):
+                 "Pass. ![[]]", "Done. [[]]", "Done. [[1]]", "Done. -- x", "a.md b!c d?e", "A.] B"):
         assert sentence_count(text, cased=True) == _counted(text, True), text
         assert sentence_count(text) == _counted(text, False), text

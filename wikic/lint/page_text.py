@@ -190,7 +190,7 @@ class PageText:
         at once where statements are read (`_runs`): they are read of the whole page, or of most of it."""
         start = self.body_start - 1
         reads: list[tuple[str, int, str] | None] = [None] * start
-        reads += [_read_line(line) for line in self.lines[start:]]
+        reads += _read_lines(self.lines[start:])
         for n in self.hidden:
             reads[n - 1] = None
         return reads
@@ -258,10 +258,20 @@ def _read_line(raw: str) -> tuple[str, int, str] | None:
     """What a line of a page holds, if it may hold statements: (ITEM, QUOTED or SENTENCE, the offset of its text,
     its text), the text of an item without its marker and of a quote without its `>`. None for a blank line, a
     marker, a heading, a table row, a rule or a callout's title."""
+    return _read_lines([raw])[0]
+
+
+def _read_lines(lines: list[str]) -> list[tuple[str, int, str] | None]:
+    """`_read_line` of each of `lines`: prose at the margin, as most lines are, read at once (no marker, quote,
+    heading, table or item opens with a letter), and blank lines, headings and table rows without the full
+    reading."""
+    return [(SENTENCE, 0, raw.rstrip()) if raw[:1].isalpha() else _read_unlettered(raw) if raw else None
+            for raw in lines]
+
+
+def _read_unlettered(raw: str) -> tuple[str, int, str] | None:
     first = raw[:1]
-    if first.isalpha():  # prose at the margin, as most lines are: no marker, quote, heading, table or item
-        return SENTENCE, 0, raw.rstrip()
-    if not first or raw.isspace():
+    if not first or raw.isspace() or (first == "#" and _HEADING.match(raw)) or first == "|":
         return None
     return read_marked_line(raw)
 

@@ -36,16 +36,18 @@ WORDY = re.compile(r"[^\W_]")  # what a sentence holds to be one: a letter or a 
 # heading, quote or table row and no blank line. What most paragraphs are, told by one pattern.
 _PLAIN_PROSE = re.compile(
     r"(?:[^.!?\n]++"
-    r"|(?<=[A-Za-z])"
+    r"|(?:(?<=[A-Za-z])(?<![" + "".join(sorted(_ABBREVIATION_ENDS | {e.upper() for e in _ABBREVIATION_ENDS})) + "])"
+    r"|(?<=[" + "".join(sorted(_ABBREVIATION_ENDS | {e.upper() for e in _ABBREVIATION_ENDS})) + "])"
     + "".join("(?<!" + "".join(f"[{c}{c.upper()}]" if c.isalpha() else re.escape(c) for c in word) + ")"
               for word in sorted(_ABBREVIATIONS))
-    + r"\.\s++(?=[^\sa-z(])"
+    + r")\.\s++(?=[^\sa-z(])"
     r"|[.!?](?![\s\"')\]])"
     r"|\.[ \t]++(?=\()"
     r"|\.\s*+\Z"
     r"|\n(?![ \t]*(?:\n|[-*+#>|]|\d{1,3}[.)][ \t])))*+"
 )
 _PLAIN_BREAK = re.compile(r"\.\s+(?=[^\sa-z(])")  # in such prose, where each sentence but its first starts
+_LAST_HOLDS_NONE = re.compile(r"\.\s+[^\s(A-Za-z0-9][^A-Za-z0-9]*\Z")  # and the last sentence holds no letter or digit
 
 
 def sentence_breaks(text: str) -> Iterator[tuple[int, int]]:
@@ -107,8 +109,10 @@ def sentence_count(text: str, *, cased: bool = False) -> int:
     a page's sentences are mostly only counted."""
     if text.isascii() and _PLAIN_PROSE.fullmatch(text) is not None:
         # each sentence before a break ends in a letter: the last, after them all, may hold none
-        starts = [0, *(found.end() for found in _PLAIN_BREAK.finditer(text))]
-        return len(starts) - 1 + (WORDY.search(text, starts[-1]) is not None)
+        plain = len(_PLAIN_BREAK.findall(text))
+        if not plain:
+            return int(WORDY.search(text) is not None)
+        return plain + (_LAST_HOLDS_NONE.search(text) is None)
     count = start = 0
     breaks = _breaks(text)
     breaks.append((len(text), len(text)))
