@@ -127,11 +127,18 @@ def lint_changed(root: Path, files: dict[str, FileInfo], problems: list[tuple[st
                  key: str, today: dt.date, active: list[str], rules: dict[str, Rule]) -> Changed | None:
     """The findings of a lint of the vault as `files` lists it, made from the base and the pages changed since
     (see the module's docstring); None when this vault's lint must read it whole."""
-    base = read_cache_json(root, BASE)
-    if not (isinstance(base, dict) and base.get("format") == FORMAT and base.get("key") == key):
-        return None
     since = kept_findings.since_listing(root, files)
-    if since is None or since.moved or kept_findings.listing_digest(root) != base.get("listing"):
+    if since is None or since.moved or len(since.changed) > MOST:
+        return None
+    changed = sorted(since.changed)
+    notes = NotesOnDemand(root, files, schema, changed)
+    vault = Vault(root, schema, files, cast(dict[str, Note], notes), problems)
+    if not all(p in notes and vault.is_page(p) and not vault.is_hub(p) for p in changed) or any(
+            r not in WHOLE and rules[r].at is None and rules[r].page is None for r in active):
+        return None
+    base = read_cache_json(root, BASE)  # read once the change is known to be one this lint can make
+    if not (isinstance(base, dict) and base.get("format") == FORMAT and base.get("key") == key
+            and kept_findings.listing_digest(root) == base.get("listing")):
         return None
     try:
         outside, faces, names = dict(base["outside"]), base["faces"], base["names"]
@@ -141,16 +148,9 @@ def lint_changed(root: Path, files: dict[str, FileInfo], problems: list[tuple[st
         return None
     if kept_findings.stamps(root, outside) != outside:
         return None
-    if not since.changed:
+    if not changed:
         return Changed(found, pages, links, sorted(outside))
-    changed = sorted(since.changed)
-    notes = NotesOnDemand(root, files, schema, changed)
-    resolver = Resolver(files)
-    vault = Vault(root, schema, files, cast(dict[str, Note], notes), problems, resolver=resolver)
-    if len(changed) > MOST or not all(p in notes and vault.is_page(p) and not vault.is_hub(p) for p in changed):
-        return None
-    if any(r not in WHOLE and rules[r].at is None and rules[r].page is None for r in active):
-        return None
+    resolver = vault.resolver = Resolver(files)
     for path in changed:
         note = notes[path]
         targets = (r.path for r in resolver.resolve_all(path, [lk.target for lk in note.links]))
