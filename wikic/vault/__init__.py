@@ -20,7 +20,9 @@ The vault model, in detail:
   other and sends its notes back as those same cache lines. `lint` pauses Python's cyclic collector for the
   run (the parsed vault is millions of objects, none of them garbage), and on a big vault runs some rules in
   a forked process beside the others (`lint/run.py`'s `_FORKED_GROUPS`: in a wikic vault the page rules and
-  `frontmatter`, in a plain one `broken-wikilink`).
+  `frontmatter`, joined on a cold run by `stale-page`, `duplicate-page` and the two name rules; in a plain one
+  `broken-wikilink`). After a few pages were edited, lint reads those notes alone (`notes_on_demand.py`,
+  `lint/changed.py`).
 - `parse/` has two scanners that must agree: a handful of regular expressions (`fast.py`), and markdown-it
   with wikic's own Obsidian rules as the reference (`reference.py`, which imports markdown-it only when a
   page needs it); `note.py` (`parse_note`) reads the frontmatter and picks the scanner. The fast one takes
