@@ -288,3 +288,39 @@ def growth(small: Callable[[], object], large: Callable[[], object], reps: int =
         if enabled:
             gc.enable()
     return best_large / max(best_small, 1e-4)
+
+
+class TimedVault:
+    """A vault changed file by file, each write with an mtime of its own (two writes within one clock tick
+    would otherwise look alike), linted as of `today` with its caches kept and without."""
+
+    def __init__(self, root: Path, today: Any) -> None:
+        self.root = root
+        self.today = today
+        self.clock = 1_800_000_000_000_000_000
+
+    def write(self, path: str, text: str) -> None:
+        file = self.root / path
+        file.parent.mkdir(parents=True, exist_ok=True)
+        file.write_text(text, encoding="utf-8")
+        self.clock += 1_000_000_000
+        os.utime(file, ns=(self.clock, self.clock))
+
+    def remove(self, path: str) -> None:
+        (self.root / path).unlink(missing_ok=True)
+
+    def read(self, path: str) -> str:
+        return (self.root / path).read_text(encoding="utf-8")
+
+    def lint(self, *, cache: bool) -> list[dict[str, object]]:
+        from library import run_lint
+
+        from wikic.lint.run import LintOptions
+
+        return [f.to_dict() for f in run_lint(self.root, LintOptions(use_cache=cache, today=self.today)).findings]
+
+    def same_as_cold(self) -> list[dict[str, object]]:
+        """The findings of a lint with the caches kept, asserted to be a cold lint's."""
+        warm = self.lint(cache=True)
+        assert warm == self.lint(cache=False)
+        return warm

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 from library import run_lint
-from testkit import make_vault, page
+from testkit import TimedVault as Vault, make_vault, page
 
 from wikic.lint import changed as changed_module
 from wikic.lint.run import LintOptions
@@ -35,32 +35,6 @@ def query(cited: dict[str, str]) -> str:
                 updated="2026-05-20", body="# Why acme\n\nSee [[acme]] and [[bolt#History]].\n")
 
 
-class Vault:
-    """A vault changed file by file, each write with an mtime of its own."""
-
-    def __init__(self, root: Path) -> None:
-        self.root = root
-        self.clock = 1_800_000_000_000_000_000
-
-    def write(self, path: str, text: str) -> None:
-        file = self.root / path
-        file.parent.mkdir(parents=True, exist_ok=True)
-        file.write_text(text, encoding="utf-8")
-        self.clock += 1_000_000_000
-        os.utime(file, ns=(self.clock, self.clock))
-
-    def read(self, path: str) -> str:
-        return (self.root / path).read_text(encoding="utf-8")
-
-    def lint(self, *, cache: bool) -> list[dict[str, object]]:
-        return [f.to_dict() for f in run_lint(self.root, LintOptions(use_cache=cache, today=TODAY)).findings]
-
-    def same_as_cold(self) -> list[dict[str, object]]:
-        warm = self.lint(cache=True)
-        assert warm == self.lint(cache=False)
-        return warm
-
-
 PAGES = {
     "entities/acme.md": subject("Acme", links="[[bolt]] [[cargo#People]] [[missing page]]", aliases=["Acme Corp"],
                                 contradictions=["[[bolt]]"], contested=True),
@@ -78,7 +52,7 @@ PAGES = {
 @pytest.fixture
 def vault(tmp_path: Path) -> Vault:
     root = make_vault(tmp_path, dict(PAGES))
-    v = Vault(root)
+    v = Vault(root, TODAY)
     for path in sorted(p.relative_to(root).as_posix() for p in root.rglob("*") if p.is_file()):
         v.write(path, (root / path).read_text(encoding="utf-8"))
     v.write("queries/why-acme.md", query({"entities/acme.md": page_fingerprint(v.read("entities/acme.md"))}))
@@ -175,7 +149,7 @@ def test_any_sequence_of_edits_lints_as_a_cold_lint_does(
     tmp_path_factory: pytest.TempPathFactory, steps: list[tuple[str, tuple[str, Any]]]
 ) -> None:
     root = make_vault(tmp_path_factory.mktemp("v"), dict(PAGES))
-    vault = Vault(root)
+    vault = Vault(root, TODAY)
     vault.write("queries/why-acme.md", query({"entities/acme.md": page_fingerprint(vault.read("entities/acme.md"))}))
     vault.same_as_cold()
     for path, (kind, what) in steps:
@@ -210,7 +184,7 @@ def test_a_note_of_a_plain_vault_edited(tmp_path: Path, used: list[bool]) -> Non
         "b.md": "# B\n\n## Part\n\nText.\n",
         "notes/c.md": "# C\n\n[[a]]\n",
     }, schema=False)
-    vault = Vault(root)
+    vault = Vault(root, TODAY)
 
     def lint(cache: bool) -> list[dict[str, object]]:
         options = LintOptions(use_cache=cache, today=TODAY)  # a plain folder keeps caches only when asked

@@ -7,50 +7,20 @@ sequences of all of them."""
 from __future__ import annotations
 
 import datetime as dt
-import os
 from pathlib import Path
 from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 from library import run_lint, schema_of
-from testkit import make_vault, page
+from testkit import TimedVault as Vault, make_vault, page
 
-from wikic.lint import kept_findings
+from wikic.lint import kept_findings, run as lint_run
 from wikic.lint.run import LintOptions
 
 TODAY = dt.date(2026, 6, 1)
 RAW = ("raw/articles/source-a.md", "raw/articles/source-b.md", "raw/articles/source-c.md")
 HEADINGS = ("Funding", "History", "People")
-
-
-class Vault:
-    """A vault changed file by file, each write with an mtime of its own (two writes within one clock tick
-    would otherwise look alike)."""
-
-    def __init__(self, root: Path) -> None:
-        self.root = root
-        self.clock = 1_800_000_000_000_000_000
-
-    def write(self, path: str, text: str) -> None:
-        file = self.root / path
-        file.parent.mkdir(parents=True, exist_ok=True)
-        file.write_text(text, encoding="utf-8")
-        self.clock += 1_000_000_000
-        os.utime(file, ns=(self.clock, self.clock))
-
-    def remove(self, path: str) -> None:
-        (self.root / path).unlink(missing_ok=True)
-
-    def lint(self, *, cache: bool) -> list[dict[str, object]]:
-        report = run_lint(self.root, LintOptions(use_cache=cache, today=TODAY))
-        return [f.to_dict() for f in report.findings]
-
-    def same_as_cold(self) -> list[dict[str, object]]:
-        """The findings of a lint with the caches kept, asserted to be a cold lint's."""
-        warm = self.lint(cache=True)
-        assert warm == self.lint(cache=False)
-        return warm
 
 
 def subject(title: str, links: str = "", headings: tuple[str, ...] = HEADINGS, **extra: Any) -> str:
@@ -65,7 +35,7 @@ def vault(tmp_path: Path) -> Vault:
         "entities/bolt.md": subject("Bolt", "[[acme#People]] [[Acme Corp]] [[dyno]]\n"),
         "entities/cargo.md": subject("Cargo", "[[acme]] [[bolt#History]]\n"),
     })
-    v = Vault(root)
+    v = Vault(root, TODAY)
     for path in sorted(p.relative_to(root).as_posix() for p in root.rglob("*") if p.is_file()):
         v.write(path, (root / path).read_text(encoding="utf-8"))  # every file an mtime of its own
     v.same_as_cold()  # the caches the next lints start from
@@ -158,16 +128,24 @@ def test_a_source_outside_the_listing_is_read_in_every_run(vault: Vault) -> None
     assert not any(f["rule"] == "stale-page" for f in vault.same_as_cold())
 
 
-def test_a_source_outside_the_listing_read_in_a_forked_process_is_seen_changed(
-    vault: Vault, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    from wikic.lint import run as lint_run
+@pytest.fixture
+def forking(monkeypatch: pytest.MonkeyPatch) -> LintOptions | None:
+    """The options of a lint whose rules run in part in a forked process, on these small vaults too (None where
+    this process may not fork: nothing runs apart then)."""
     from wikic.vault.load import fork_is_safe
 
     if not fork_is_safe():
-        return  # no fork here: nothing runs apart
-    monkeypatch.setattr(lint_run, "_FORK_RULES_FROM", 1)  # fork the rule process on this small vault too
-    options = LintOptions(use_cache=True, today=TODAY, jobs=2)
+        return None
+    monkeypatch.setattr(lint_run, "_FORK_RULES_FROM", 1)
+    return LintOptions(use_cache=True, today=TODAY, jobs=2)
+
+
+def test_a_source_outside_the_listing_read_in_a_forked_process_is_seen_changed(
+    vault: Vault, forking: LintOptions | None
+) -> None:
+    if forking is None:
+        return
+    options = forking
     assert "stale-page" in lint_run.forked_rules(lint_run._active(options, schema_of(vault.root)), judged=True)
     hidden = "raw/.drafts/source-d.md"
     vault.write(hidden, "---\ntitle: Source D\ncaptured: 2026-01-01\n---\n\n# Source D\n")
@@ -200,19 +178,15 @@ def test_findings_are_kept_only_for_the_run_whose_listing_is_kept(vault: Vault) 
 
 
 def test_the_rules_run_in_a_forked_process_keep_their_findings_too(
-    vault: Vault, monkeypatch: pytest.MonkeyPatch
+    vault: Vault, forking: LintOptions | None
 ) -> None:
-    from wikic.lint import run as lint_run
-    from wikic.vault.load import fork_is_safe
-
-    if not fork_is_safe():
-        return  # no fork here: nothing runs apart
-    monkeypatch.setattr(lint_run, "_FORK_RULES_FROM", 1)  # fork the rule process on this small vault too
+    if forking is None:
+        return
     frontmatter = vault.root / ".wikic" / kept_findings.cache_name("frontmatter")
     # no listing: nothing kept is trusted, every page is judged, and the page rules and frontmatter run apart
     (vault.root / ".wikic" / kept_findings.LISTING).unlink()
     vault.write("entities/cargo.md", subject("Cargo", "[[acme]]\n", tags=["not-in-the-taxonomy"]))
-    options = LintOptions(use_cache=True, today=TODAY, jobs=2)
+    options = forking
     assert "frontmatter" in lint_run.forked_rules(lint_run._active(options, schema_of(vault.root)), judged=True)
     found = [f.to_dict() for f in run_lint(vault.root, options).findings]
     assert found == vault.lint(cache=False)
@@ -264,7 +238,7 @@ def test_any_sequence_of_changes_lints_as_a_cold_lint_does(tmp_path_factory: pyt
         "entities/acme.md": subject("Acme", "[[bolt#Funding]] [[cargo]]\n", aliases=["Acme Corp"]),
         "entities/bolt.md": subject("Bolt", "[[acme#People]] [[Acme Corp]] [[dyno]]\n"),
     })
-    vault = Vault(root)
+    vault = Vault(root, TODAY)
     vault.same_as_cold()
     for action, path, text in changes:
         if action == "write":
