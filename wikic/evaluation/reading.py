@@ -18,8 +18,7 @@ from pathlib import Path
 
 from wikic.evaluation import checks
 from wikic.evaluation.records import AnchorsChecked, PageRead
-from wikic.lint.page_text import PageText
-from wikic.lint.rules._pages import subject_page
+from wikic.lint.rules._pages import page_of, subject_page
 from wikic.vault.model import Note
 from wikic.vault.schema_md import Schema
 
@@ -74,11 +73,9 @@ class PageReader:
 
 def read_page(data: bytes, note: Note, schema: Schema, kind: str, path: str) -> PageRead | None:
     """What the page alone gives; None when it is not UTF-8 text (lint's `encoding` says so)."""
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError:
+    page = page_of(data, note)
+    if page is None:
         return None
-    page = PageText(text.replace("\r\n", "\n").replace("\r", "\n"), note)
     sentences, cited, claims, anchored, said = checks.said(page)
     sections, meeting = checks.sections_in_layout(page, schema.layout(kind))
     return PageRead(sentences, cited, claims, anchored, sections, meeting, tuple(said), _title(note, path),

@@ -40,6 +40,26 @@ def _page_text(text: str, note: Note) -> PageText:
     return PageText(text.replace("\r\n", "\n").replace("\r", "\n"), note)
 
 
+# the last note's page: (its bytes, its note, its page)
+_last_page: tuple[bytes, Note, PageText | None] | None = None
+
+
+def page_of(data: bytes, note: Note) -> PageText | None:
+    """The page as the rules read it from its bytes, None when they are not UTF-8 text. Lint's parse runs the
+    page rules and `wikic eval`'s reading on each note one after the other: the second is given the page the
+    first read (its lines read, hidden lines and blocks found once for both)."""
+    global _last_page
+    last = _last_page
+    if last is not None and last[0] is data and last[1] is note:
+        return last[2]
+    try:
+        page: PageText | None = _page_text(data.decode("utf-8"), note)
+    except UnicodeDecodeError:
+        page = None
+    _last_page = (data, note, page)
+    return page
+
+
 def _judges(rule_ids: Collection[str]) -> list[tuple[str, PageCheck]]:
     from wikic.lint.rules import RULES
 
@@ -67,11 +87,9 @@ def judge_while_parsing(
         kind = folders.get(top) if sep and path.endswith(".md") else None
         if not subject_page(kind):
             return None
-        try:
-            text = data.decode("utf-8")
-        except UnicodeDecodeError:
+        page = page_of(data, note)
+        if page is None:
             return {}
-        page = _page_text(text, note)
         return {rule_id: list(judge(path, page, note, schema, kind)) for rule_id, judge in judges}
 
     return judge_note
