@@ -154,24 +154,18 @@ def contested_from_cache(root: Path, schema: Schema, files: Mapping[str, FileInf
     """The pages whose frontmatter says `contested: true`, from the parse cache alone, or None when it does not
     hold every page as it is now (its size and mtime). Only the rows that name `contested` are decoded: on a
     large vault a few in a hundred, where decoding every note took seconds."""
-    lines = parse_cache.rows(root)
-    if lines is None:
+    rows = parse_cache.rows_by_path(root)
+    if rows is None:
         return None
-    rows: dict[str, tuple[int, int, bytes]] = {}
-    for line in lines:
-        head = parse_cache.row_head(line)
-        if head is not None:
-            rows[head[0]] = (head[1], head[2], line)
     view = Vault(root, schema, dict(files), {})
     named: list[bytes] = []
     for path, info in files.items():
         if not view.is_page(path):
             continue
-        row = rows.get(path)
-        if row is None or (row[0], row[1]) != (info.size, info.mtime_ns):
+        if rows.stamp(path) != (info.size, info.mtime_ns):
             return None  # a page changed since, or one the cache cannot hold: it is parsed
-        if b'"contested"' in row[2]:  # how the key is written in any row whose frontmatter has it
-            named.append(row[2])
+        if rows.holds(path, b'"contested"'):  # how the key is written in any row whose frontmatter has it
+            named.append(rows.get(path) or b"")
     try:
         notes = [entry.note for entry in parse_cache.decode(named)]
     except (ValueError, TypeError, KeyError, AttributeError, RecursionError):

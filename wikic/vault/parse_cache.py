@@ -86,6 +86,17 @@ class RowsByPath:
         span = self._spans.get(path)
         return self._data[span[0] : span[1]] if span is not None else None
 
+    def stamp(self, path: str) -> tuple[int, int] | None:
+        """(size, mtime_ns) of the file as the row of `path` was made from it, read from the row's head."""
+        span = self._spans.get(path)
+        m = _ROW_HEAD.match(self._data, span[0]) if span is not None else None
+        return (int(m.group(2)), int(m.group(3))) if m is not None else None
+
+    def holds(self, path: str, part: bytes) -> bool:
+        """Whether the row of `path` holds `part` (its bytes as written), without cutting the row out."""
+        span = self._spans.get(path)
+        return span is not None and self._data.find(part, span[0], span[1]) >= 0
+
 
 def rows_by_path(root: Path) -> RowsByPath | None:
     """`rows`, by path; None when there is no cache, or one of another version or format."""
