@@ -84,8 +84,9 @@ class Figures:
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {name: value for name, value in self.__dict__.items() if name != "sentences_refused"}
         out["sentences_refused"] = dict(sorted(self.sentences_refused.items()))
-        out["shares"] = {name: {"holding": a, "of": b} for name, (a, b) in self.shares().items()}
-        score = self.score
+        shares = self.shares()  # once for both: a big vault's report has a row of them for each of its pages
+        out["shares"] = {name: {"holding": a, "of": b} for name, (a, b) in shares.items()}
+        score = health(shares)
         out["score"] = None if score is None else round(score, 1)
         return out
 
