@@ -412,3 +412,21 @@ def test_a_page_with_no_title_of_its_own_keeps_its_file_name_and_is_titled_by_it
     assert read_sources(vault)[item.raw_path].title == "Graph view"
     [stdin] = capture(vault, ["-"], stdin=b"```\n# Dog\n```\n\n# Cats\n\nCats purr.\n")
     assert (stdin.raw_path, stdin.title) == ("raw/articles/cats.md", "Cats")
+
+
+def test_a_ledger_entry_naming_a_file_outside_the_vault_is_not_taken_for_the_capture(vault, inbox, tmp_path):
+    # a cloned vault's ledger naming a file of the machine that holds the same bytes: never read, never reused
+    outside = tmp_path / "outside.md"
+    outside.write_text(ARTICLE)
+    src = inbox / "a.md"
+    src.write_text(ARTICLE)
+    digest = hashlib.sha256(src.read_bytes()).hexdigest()
+    from wikic.vault.formats.sources import SourceEntry, write_sources
+
+    planted = "raw/../../outside.md"
+    (vault / "raw").mkdir()  # so that the name leads to the file
+    assert (vault / planted).is_file()
+    write_sources(vault, {planted: SourceEntry(sha256=digest, captured="2026-01-01", origin=str(outside))})
+    [item] = capture(vault, [str(src)])
+    assert item.new and item.raw_path == "raw/articles/a.md"
+    assert (vault / item.raw_path).read_bytes() == src.read_bytes()

@@ -26,12 +26,13 @@ from datetime import UTC, date, datetime, time
 from pathlib import Path
 from typing import BinaryIO
 
+from wikic.errors import VaultError
 from wikic.ingest.inputs import Prepared, SourceError, read_inputs
 from wikic.settings import IngestSettings
 from wikic.text import extract as textract
 from wikic.vault.formats.sources import SourceEntry, read_sources, write_sources
 from wikic.vault.layout import RAW_DIR
-from wikic.vault.paths import make_folder
+from wikic.vault.paths import make_folder, read_inside
 from wikic.vault.slug import SOURCE, slugify
 from wikic.vault.state import source_ledger_lock
 from wikic.vault.write import create_exclusive
@@ -110,16 +111,22 @@ def _sha256(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
+def _holds(root: Path, raw_path: str, digest: str) -> bool:
+    """Whether the vault's file `raw_path` (as the source ledger names it) holds the bytes of `digest`; a name
+    leading out of the vault is never read."""
+    try:
+        data = read_inside(root, root / raw_path)
+    except (OSError, VaultError):
+        return False
+    return data is not None and _sha256(data) == digest
+
+
 def _commit(
     root: Path, item: Prepared, sources: dict[str, SourceEntry], *, write: bool, when: datetime | None = None
 ) -> CapturedSource:
     digest = _sha256(item.data)
     for raw_path, entry in sources.items():
-        if (
-            entry.sha256 == digest
-            and (root / raw_path).is_file()
-            and _sha256((root / raw_path).read_bytes()) == digest
-        ):
+        if entry.sha256 == digest and _holds(root, raw_path, digest):
             text_path = entry.text_path or ""
             text = load_source_text(root, text_path) if text_path else ""
             return CapturedSource(

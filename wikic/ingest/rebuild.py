@@ -17,9 +17,11 @@ import hashlib
 from collections import defaultdict
 from pathlib import Path
 
+from wikic.errors import VaultError
 from wikic.ingest.compiled import Compiled
 from wikic.vault.formats.sources import read_sources
 from wikic.vault.load import load_vault
+from wikic.vault.paths import read_inside
 from wikic.vault.schema_md import Schema
 from wikic.vault.state import COMPILED, state_file
 
@@ -50,8 +52,11 @@ def rebuilt_compiled(root: Path, today: str, schema: Schema) -> Compiled:
         sha = entry.sha256 if entry else None
         if sha is None:
             try:
-                sha = hashlib.sha256((root / raw).read_bytes()).hexdigest()
-            except OSError:
-                continue  # cited but gone: lint reports the page's source
+                data = read_inside(root, root / raw)  # a name leading out of the vault ("raw/../..") is never read
+            except (OSError, VaultError):
+                data = None
+            if data is None:
+                continue  # cited but gone (or no file of the vault): lint reports the page's source
+            sha = hashlib.sha256(data).hexdigest()
         compiled.record(raw, sha, sorted(pages), today, rebuilt=True)
     return compiled
