@@ -3,6 +3,7 @@ in the vault; a name a page gives that leads out of the vault is never read."""
 
 from __future__ import annotations
 
+import hashlib
 from pathlib import Path
 
 from testkit import make_vault, page
@@ -17,6 +18,7 @@ def test_sources_are_hashed_inside_the_vault_and_a_name_leading_out_is_not_read(
     })
     (tmp_path / "outside.md").write_text("# A file of the machine\n", encoding="utf-8")
     compiled = rebuilt_compiled(root, "2026-06-01", load_schema(root))
-    assert compiled.entries["raw/articles/source-a.md"].pages == ("entities/acme.md",)
-    assert len(compiled.entries["raw/articles/source-a.md"].sha256) == 64
+    entry = compiled.entries["raw/articles/source-a.md"]
+    assert entry.pages == ("entities/acme.md",)
+    assert entry.sha256 == hashlib.sha256((root / "raw/articles/source-a.md").read_bytes()).hexdigest()
     assert "raw/../../outside.md" not in compiled.entries
