@@ -37,12 +37,13 @@ from typing import TYPE_CHECKING, Any, NamedTuple, cast
 from wikic import __version__
 from wikic.lint import kept_findings
 from wikic.lint.finding import Finding, reported
+from wikic.vault.formats.sources import sources_stamp
 from wikic.vault.load import FileInfo, Vault
 from wikic.vault.model import Note, Problem
 from wikic.vault.notes_on_demand import NotesOnDemand, NotRead
 from wikic.vault.resolve import Resolver, fold_name
 from wikic.vault.schema_md import Schema
-from wikic.vault.state import SOURCES, read_cache_json, state_file, write_cache
+from wikic.vault.state import read_cache_json, write_cache
 
 if TYPE_CHECKING:
     from wikic.lint.context import LintContext
@@ -64,8 +65,6 @@ WHOLE = {
 }
 
 
-
-
 class Changed(NamedTuple):
     findings: list[Finding]
     pages: int
@@ -79,11 +78,9 @@ def face(note: Note, targets: Iterable[str | None]) -> str:
     fm = note.frontmatter or {}
     # headings and block ids as written, in order: stricter than what a link into them matches (their keys),
     # and cheaper to tell
-    landing = set(targets)
-    landing.discard(None)
-    landing.discard(note.path)
+    landing = sorted({t for t in targets if t is not None and t != note.path})
     seen = (
-        fm.get("title"), fm.get("aliases"), fm.get("sources"), fm.get("contradictions"), sorted(landing),  # type: ignore[type-var]
+        fm.get("title"), fm.get("aliases"), fm.get("sources"), fm.get("contradictions"), landing,
         [h.text for h in note.headings], [b.id for b in note.blocks],
     )
     return hashlib.blake2b(repr(seen).encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
@@ -96,15 +93,8 @@ def base_key(root: Path, select: tuple[str, ...], ignore: tuple[str, ...], today
              problems: list[tuple[str, Problem]]) -> str:
     """What a base belongs to beside the vault's files (which its listing holds): this version of wikic, the
     rules asked for, the date, what the walk found and did not list, and the source ledger as it stands."""
-    h = hashlib.sha256(f"{FORMAT}|{__version__}|{select}|{ignore}|{today.isoformat()}|{problems!r}".encode(
-        "utf-8", "surrogatepass"))
-    ledger = state_file(root, SOURCES)
-    try:
-        st = ledger.stat() if ledger is not None else None
-    except OSError:
-        st = None
-    h.update(f"|ledger{(st.st_size, st.st_mtime_ns) if st is not None else None}".encode())
-    return h.hexdigest()
+    said = f"{FORMAT}|{__version__}|{select}|{ignore}|{today.isoformat()}|{problems!r}|{sources_stamp(root)}"
+    return hashlib.sha256(said.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 def keep_base(ctx: LintContext, key: str, listing: str | None, findings: list[Finding], links: int,
@@ -150,16 +140,16 @@ def lint_changed(root: Path, files: dict[str, FileInfo], problems: list[tuple[st
         return None
     if not changed:
         return Changed(found, pages, links, sorted(outside))
-    resolver = vault.resolver = Resolver(files)
+    vault.resolver = Resolver(files)
+    edges = _Edges(vault)
     for path in changed:
         note = notes[path]
-        targets = (r.path for r in resolver.resolve_all(path, [lk.target for lk in note.links]))
         kept = faces.get(path)
-        if not (isinstance(kept, list) and len(kept) == 2 and kept[0] == face(note, targets)):
+        if not (isinstance(kept, list) and len(kept) == 2 and kept[0] == face(note, map(_target, edges[path]))):
             return None
         links += len(note.links) - int(kept[1])
     try:
-        judged = _judge(vault, today, names, since, changed, [r for r in active if r not in WHOLE], rules)
+        judged = _judge(vault, edges, today, names, since, changed, [r for r in active if r not in WHOLE], rules)
     except NotRead:
         return None
     if judged is None:
@@ -171,7 +161,7 @@ def lint_changed(root: Path, files: dict[str, FileInfo], problems: list[tuple[st
     return Changed(sorted([*kept_found, *made], key=Finding.sort_key), pages, links, sorted({*outside, *read}))
 
 
-def _judge(vault: Vault, today: dt.date, names: dict[str, list[str]], since: kept_findings.Delta,
+def _judge(vault: Vault, edges: _Edges, today: dt.date, names: dict[str, list[str]], since: kept_findings.Delta,
            changed: list[str], rule_ids: list[str], rules: dict[str, Rule]
            ) -> tuple[dict[str, set[str]], list[Finding], list[str]] | None:
     """(the pages each rule judged again, by rule; its findings on them; the files read outside the vault's
@@ -183,7 +173,7 @@ def _judge(vault: Vault, today: dt.date, names: dict[str, list[str]], since: kep
     from wikic.vault.graph import LinkGraph
 
     graph = LinkGraph(vault=vault, edges=cast(list[Any], _Unread()), resolver=cast(Resolver, vault.resolver),
-                      by_source=cast(dict[str, Any], _Edges(vault)))
+                      by_source=cast(dict[str, Any], edges))
     ctx = LintContext(vault=vault, links=graph, today=today, ledger=read_sources(vault.root), cached=True)
     ctx.__dict__["names"] = names  # what the base's pages are named: no page's names changed since
     again: dict[str, set[str]] = {}
@@ -213,13 +203,13 @@ class _Edges(Mapping[str, list[Any]]):
         self._made: dict[str, list[Any]] = {}
 
     def __getitem__(self, path: str) -> list[Any]:
-        from wikic.vault.graph import Edge
+        from wikic.vault.graph import note_edges
 
         edges = self._made.get(path)
         if edges is None:
             note = self._vault.notes[path]
             resolved = cast(Resolver, self._vault.resolver).resolve_all(path, [lk.target for lk in note.links])
-            edges = self._made[path] = [Edge(path, lk, r[0], r[1]) for lk, r in zip(note.links, resolved, strict=True)]
+            edges = self._made[path] = note_edges(note, resolved)
         return edges
 
     def __iter__(self) -> Iterator[str]:

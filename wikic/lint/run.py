@@ -17,9 +17,9 @@ from wikic.errors import UsageError
 from wikic.lint.finding import Finding, reported
 from wikic.lint.kept_findings import stamps
 from wikic.vault.collector import collector_paused
-from wikic.vault.formats.sources import read_sources
+from wikic.vault.formats.sources import read_sources, sources_stamp
 from wikic.vault.layout import is_vault
-from wikic.vault.state import LINT_REPORT, SOURCES, read_cache_json, state_file, write_cache
+from wikic.vault.state import LINT_REPORT, read_cache_json, write_cache
 
 if TYPE_CHECKING:
     from wikic.lint.changed import Changed
@@ -130,13 +130,7 @@ def _fingerprint(root: Path, walked: tuple[dict[str, FileInfo], list[tuple[str, 
         h.update(f"\0{info.path}\0{info.size}\0{info.mtime_ns}".encode())
     # what the walk found and did not list (a named pipe, a link leading out) is reported: it is the vault too
     h.update(repr(problems).encode("utf-8", "surrogatepass"))
-    ledger = state_file(root, SOURCES)
-    try:
-        st = ledger.stat() if ledger is not None else None
-    except OSError:
-        st = None
-    if st is not None:
-        h.update(f"ledger{st.st_size}:{st.st_mtime_ns}".encode())
+    h.update(f"ledger{sources_stamp(root)}".encode())
     return h.hexdigest()
 
 

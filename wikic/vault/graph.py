@@ -11,13 +11,14 @@ graph that components, hubs, dead ends and isolated pages are computed on holds 
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from wikic.vault.layout import RAW_DIR
 from wikic.vault.load import Vault
-from wikic.vault.model import EMBED, Link
+from wikic.vault.model import EMBED, Link, Note
 from wikic.vault.resolve import Resolver
 
 if TYPE_CHECKING:
@@ -101,11 +102,15 @@ def build(vault: Vault, resolver: Resolver | None = None) -> LinkGraph:
         if not note.links:
             by_source[source] = []
             continue
-        resolved = done.get(source) or resolver.resolve_all(source, [link.target for link in note.links])
-        mine = [Edge(source, link, res[0], res[1]) for link, res in zip(note.links, resolved, strict=True)]
+        mine = note_edges(note, done.get(source) or resolver.resolve_all(source, [link.target for link in note.links]))
         edges.extend(mine)
         by_source[source] = mine
     return LinkGraph(vault=vault, edges=edges, resolver=resolver, by_source=by_source)
+
+
+def note_edges(note: Note, resolved: Sequence[tuple[str | None, tuple[str, ...]]]) -> list[Edge]:
+    """A note's links as edges, each with where it lands and its candidates (`resolved`, one a link, in order)."""
+    return [Edge(note.path, link, res[0], res[1]) for link, res in zip(note.links, resolved, strict=True)]
 
 
 def _fill(graph: nx.MultiDiGraph[str], nodes: dict[str, dict[str, Any]], edges: list[Edge]) -> None:

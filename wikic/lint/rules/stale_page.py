@@ -19,9 +19,9 @@ from wikic.lint import kept_findings
 from wikic.lint.context import LintContext
 from wikic.lint.finding import Finding
 from wikic.lint.kept_findings import Delta
+from wikic.vault.formats.sources import sources_stamp
 from wikic.vault.frontmatter import unwrap_link
 from wikic.vault.resolved_cache import may_reach, reachable_names
-from wikic.vault.state import SOURCES, state_file
 
 if TYPE_CHECKING:
     pass
@@ -52,12 +52,7 @@ def source_date(ctx: LintContext, source: str) -> dt.date | None:
 
 def stale(ctx: LintContext) -> Iterator[Finding]:
     folder_types = ctx.schema.folder_types()
-    ledger = state_file(ctx.vault.root, SOURCES)
-    try:
-        st = ledger.stat() if ledger is not None else None
-        kept = f"{ctx.today}|{(st.st_size, st.st_mtime_ns) if st is not None else None}"
-    except OSError:
-        kept = f"{ctx.today}|none"
+    kept = f"{ctx.today}|{sources_stamp(ctx.vault.root)}"
     yield from kept_findings.each_page(
         ctx, "stale-page", ctx.pages, lambda path: _page(ctx, path, folder_types),
         reads=lambda path: _reads(ctx, path, folder_types),

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from wikic.vault.formats.fields import is_int, is_str, split_known
-from wikic.vault.state import SOURCES, read_state, write_ledger
+from wikic.vault.state import SOURCES, read_state, state_file, write_ledger
 
 LEDGER_KEY = "sources"  # the map the file holds, beside its version
 
@@ -106,6 +106,17 @@ def sources_to_json(entries: Mapping[str, SourceEntry]) -> dict[str, Any]:
 def read_sources(root: Path) -> dict[str, SourceEntry]:
     """The source ledger of the vault at `root` ({} when it is missing or unreadable)."""
     return sources_from_json(read_state(root, SOURCES))
+
+
+def sources_stamp(root: Path) -> tuple[int, int] | None:
+    """(size, mtime_ns) of the source ledger file, None when there is none: what a cache of findings judged
+    from the ledger (lint's report, the stale pages) is told its change by."""
+    ledger = state_file(root, SOURCES)
+    try:
+        st = ledger.stat() if ledger is not None else None
+    except OSError:
+        return None
+    return (st.st_size, st.st_mtime_ns) if st is not None else None
 
 
 def write_sources(root: Path, entries: Mapping[str, SourceEntry]) -> None:
