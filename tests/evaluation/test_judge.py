@@ -22,9 +22,8 @@ from wikic.evaluation.judge import (
     calibration_pairs,
     items,
     judge_vault,
-    saved_summary,
-    wilson,
 )
+from wikic.evaluation.verdicts import saved_summary, wilson
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "example-vault"
 

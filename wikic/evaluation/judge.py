@@ -18,19 +18,18 @@ shown beside it.
 from __future__ import annotations
 
 import json
-import math
 import random
-from collections import Counter
 from dataclasses import dataclass, field
 from importlib.resources import files
 from pathlib import Path
 from typing import Any
 
-from wikic.compile.judge import UNJUDGED, Item, judge, model_name
+from wikic.compile.judge import Item, judge, model_name
 from wikic.context import VaultContext
 from wikic.errors import UsageError
 from wikic.evaluation import checks
 from wikic.evaluation.report import JudgeSummary
+from wikic.evaluation.verdicts import saved_summary
 from wikic.lint.page_text import PageText
 from wikic.lint.rules._pages import subject_page
 from wikic.llm.cache import ReplyCache
@@ -39,7 +38,7 @@ from wikic.vault.formats.anchors import parse_spec
 from wikic.vault.layout import require_vault
 from wikic.vault.load import load_vault, walk
 from wikic.vault.resolve import fold_name
-from wikic.vault.state import JUDGE_CALIBRATION, JUDGED, read_json, state_dir, write_json
+from wikic.vault.state import JUDGE_CALIBRATION, JUDGED, state_dir, write_json
 
 SEED = 43  # the sample's seed: the same vault draws the same sample
 LABELS = ("supported", "number", "negation", "subject", "comparison", "always", "cause")
@@ -83,16 +82,6 @@ class Calibration:
     def to_dict(self) -> dict[str, Any]:
         return {"model": self.model, "pairs": self.pairs, "accuracy": self.accuracy, "right": self.right,
                 "total": self.total}
-
-
-def wilson(successes: int, n: int, z: float = 1.959964) -> tuple[float, float]:
-    """The 95 % Wilson score interval of a share `successes` / `n` (z for 95 %); (0, 1) for no trial."""
-    if n <= 0:
-        return (0.0, 1.0)
-    p = successes / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return (max(0.0, centre - half), min(1.0, centre + half))
 
 
 def calibration_pairs() -> list[Pair]:
@@ -162,28 +151,6 @@ def judge_vault(context: VaultContext, options: JudgeOptions = JudgeOptions(), *
     summary = saved_summary(root)
     assert summary is not None
     return summary
-
-
-def saved_summary(root: Path) -> JudgeSummary | None:
-    """The last verdicts kept in `.wikic/judged.json`, summed up (None: never judged)."""
-    data = read_json(state_dir(root) / JUDGED)
-    if not isinstance(data, dict) or not isinstance(data.get("verdicts"), list):
-        return None
-    rows = [r for r in data["verdicts"] if isinstance(r, dict)]
-    counts = Counter(str(r.get("verdict")) for r in rows)
-    pages: dict[str, dict[str, int]] = {}
-    for r in rows:
-        by_page = pages.setdefault(str(r.get("page")), {})
-        by_page[str(r.get("verdict"))] = by_page.get(str(r.get("verdict")), 0) + 1
-    judged = sum(n for verdict, n in counts.items() if verdict != UNJUDGED)
-    model = str(data.get("model") or "")
-    calibration = read_json(state_dir(root) / JUDGE_CALIBRATION)
-    accuracy = calibration.get("accuracy") if isinstance(calibration, dict) and \
-        calibration.get("model") == model else None
-    return JudgeSummary(model, judged, dict(sorted(counts.items())),
-                        support_rate=counts["supported"] / judged if judged else None,
-                        interval=wilson(counts["supported"], judged) if judged else None,
-                        calibration=accuracy if isinstance(accuracy, float) else None, pages=pages)
 
 
 def calibrate(context: VaultContext, *, llm: LLM | None = None) -> Calibration:

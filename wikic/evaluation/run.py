@@ -21,17 +21,17 @@ from wikic.compile.plan import UNSUPPORTED_SUMMARY
 from wikic.context import VaultContext
 from wikic.errors import UsageError
 from wikic.evaluation import checks
-from wikic.evaluation.judge import JudgeOptions, judge_vault, saved_summary
 from wikic.evaluation.reading import PageReader
 from wikic.evaluation.records import AnchorsChecked, PageCache, PageRead, PageRecord
 from wikic.evaluation.report import EvalReport, Figures, PageRow, Refusals, ranked
 from wikic.evaluation.saved import report_path
-from wikic.ingest.prose_step import composed_ledger
+from wikic.evaluation.verdicts import saved_summary
 from wikic.lint.finding import Finding
 from wikic.lint.rules._pages import subject_page
 from wikic.lint.run import LintOptions, lint_and_vault
 from wikic.vault.collector import collector_paused
 from wikic.vault.formats.compiled import CompiledEntry, read_compiled
+from wikic.vault.formats.composed import composed_ledger
 from wikic.vault.formats.mentions import Mention, read_mentions
 from wikic.vault.formats.sources import read_sources
 from wikic.vault.layout import require_vault
@@ -88,6 +88,9 @@ def evaluate(context: VaultContext, options: EvalOptions = EvalOptions()) -> Eva
         refusals=refusals(compiled, composed),
     )
     if options.judge:
+        # the model's side is imported only when a model is asked
+        from wikic.evaluation.judge import JudgeOptions, judge_vault
+
         report.judged = judge_vault(context, JudgeOptions(sample=options.sample, page=options.page))
     else:
         report.judged = saved_summary(root)

@@ -25,11 +25,12 @@ from wikic.llm.client import LLM
 from wikic.pages import journal
 from wikic.pages.lock import writer
 from wikic.pages.log_file import listed, notes, row, usage
+from wikic.vault.formats.composed import composed_ledger
 from wikic.vault.frontmatter import split_page
 from wikic.vault.layout import is_note_path
 from wikic.vault.paths import read_text_inside
 from wikic.vault.schema_md import Schema
-from wikic.vault.state import COMPOSED, json_bytes, read_cache, read_state
+from wikic.vault.state import COMPOSED, json_bytes, read_cache
 
 
 @dataclass
@@ -136,14 +137,6 @@ def compose_run(
         out.left = plan.commit(root, page_types)
     out.pages = [p for p in out.pages if p not in out.left]
     return out
-
-
-def composed_ledger(root: Path) -> dict[str, dict[str, Any]]:
-    """page -> what its last composing did: {"composed": day, "sentences": written, "refused": {reason: n}}
-    ({} when the ledger is missing or unreadable)."""
-    data = read_state(root, COMPOSED)
-    pages = data.get("pages") if isinstance(data, dict) else None
-    return {str(p): e for p, e in pages.items() if isinstance(e, dict)} if isinstance(pages, dict) else {}
 
 
 def _record(root: Path, plan: journal.Journal, said: list[Composed], today: dt.date) -> None:
