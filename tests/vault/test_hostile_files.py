@@ -29,7 +29,7 @@ from wikic.vault.formats.mentions import read_mentions
 from wikic.vault.formats.set_aside import read_set_aside
 from wikic.vault.formats.sources import read_sources
 from wikic.vault.layout import in_vault_tree, is_note_path
-from wikic.vault.paths import read_inside, read_text_inside
+from wikic.vault.paths import map_inside, read_inside, read_text_inside
 from wikic.vault.schema_md import load as load_schema
 
 SECRET = "aws_secret_access_key = SECRET-OUTSIDE-THE-VAULT"
@@ -83,6 +83,20 @@ def test_the_reader_refuses_a_link_out_of_the_vault_naming_it(vault: Path, secre
         read_inside(vault, vault / "notes" / "credentials")
     with pytest.raises(VaultError, match="refusing to read"):
         read_inside(vault, vault / ".." / "outside" / "credentials")
+
+
+def test_the_mapped_reader_gives_what_the_reader_reads_and_refuses_what_it_refuses(vault: Path, secret: Path) -> None:
+    (vault / "notes.md").write_bytes(b"one\r\ntwo\n")
+    (vault / "empty.md").write_bytes(b"")
+    mapped = map_inside(vault, vault / "notes.md")
+    assert mapped is not None and mapped[:] == read_inside(vault, vault / "notes.md")
+    assert map_inside(vault, vault / "empty.md") == b"" and map_inside(vault, vault / "missing.md") is None
+    link_out(vault, "identity.md", secret)
+    with pytest.raises(VaultError, match=r"refusing to read identity\.md: it leads outside the vault"):
+        map_inside(vault, vault / "identity.md")
+    os.mkfifo(vault / "log.md")
+    with pytest.raises(OSError, match=r"it is a named pipe"):
+        map_inside(vault, vault / "log.md")
 
 
 def test_the_reader_never_opens_a_folder_or_a_named_pipe(vault: Path) -> None:

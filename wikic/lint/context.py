@@ -50,6 +50,19 @@ class LintContext:
         are no pages). Links from a hub say nothing about how well the wiki links a subject."""
         return self.vault.subject_pages
 
+    @cached_property
+    def subject_count(self) -> int:
+        """How many subject pages there are (`subject_pages`, counted without listing them in order)."""
+        listed = self.__dict__.get("subject_pages")
+        if listed is not None:
+            return len(listed)
+        vault = self.vault
+        return sum(1 for path in vault.notes if vault.is_subject(path))
+
+    def is_subject(self, path: str) -> bool:
+        """Whether `path` is one of `subject_pages`."""
+        return path in self.vault.notes and self.vault.is_subject(path)
+
     def is_page(self, path: str) -> bool:
         return self.vault.is_page(path)
 

@@ -11,7 +11,7 @@ graph that components, hubs, dead ends and isolated pages are computed on holds 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Container, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING, Any, NamedTuple
@@ -64,10 +64,11 @@ def outbound_minimum(asked: int, pages: int) -> int:
     return min(asked, pages - 1)
 
 
-def outbound(lg: LinkGraph, page: str, subjects: frozenset[str]) -> set[str]:
+def outbound(lg: LinkGraph, page: str, subjects: Container[str]) -> set[str]:
     """The other subject pages `page` links to (a hub leads to pages and is led to: a link to one is no
     subject's)."""
-    return {e.target for e in lg.by_source.get(page, []) if e.target in subjects and e.target != page}
+    return {e.target for e in lg.by_source.get(page, [])
+            if e.target is not None and e.target in subjects and e.target != page}
 
 
 def linked_from_subjects(lg: LinkGraph, subjects: list[str]) -> set[str]:

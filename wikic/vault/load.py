@@ -76,7 +76,13 @@ class Vault:
     @property
     def subject_pages(self) -> list[str]:
         """The wiki pages about a subject: every page but the hubs (in a plain vault, every note)."""
-        return [p for p in self.pages if not self.is_hub(p)]
+        return [p for p in self.pages if self.is_subject(p)]
+
+    def is_subject(self, path: str) -> bool:
+        """Whether the page at `path` is about a subject: a page, not a hub (`is_page` and not `is_hub`)."""
+        kind = self.page_type(path)
+        return kind is not None and not (self.schema.present and (path in (INDEX_FILE, OVERVIEW_FILE)
+                                                                  or kind in HUB_TYPES))
 
     def listed(self, page_type: str | None = None, tag: str | None = None) -> list[tuple[str, str, str]]:
         """The pages of `page_type` that carry `tag` (None: any), in path order: each page's path, its title

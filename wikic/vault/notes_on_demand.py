@@ -4,6 +4,7 @@ its file is unchanged (its row found without decoding the others), else parsed."
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -25,8 +26,7 @@ class NotesOnDemand(Mapping[str, Note]):
     def __init__(self, root: Path, files: dict[str, FileInfo], schema: Schema, fresh: Iterable[str] = ()) -> None:
         self._root = root
         self._files = files
-        self._paths = sorted(p for p in files if linted_note(p, schema))
-        self._known = frozenset(self._paths)
+        self._schema = schema
         self._fresh = frozenset(fresh)
         self._rows: parse_cache.RowsByPath | bool | None = None  # False: no cache of this version
         self._read: dict[str, Note] = {}
@@ -34,19 +34,24 @@ class NotesOnDemand(Mapping[str, Note]):
     def __getitem__(self, path: str) -> Note:
         note = self._read.get(path)
         if note is None:
-            if path not in self._known:
+            if path not in self:
                 raise KeyError(path)
             note = self._read[path] = self._load(path)
         return note
 
     def __contains__(self, path: object) -> bool:
-        return path in self._known
+        return isinstance(path, str) and path in self._files and linted_note(path, self._schema)
 
     def __iter__(self) -> Iterator[str]:
         return iter(self._paths)
 
     def __len__(self) -> int:
         return len(self._paths)
+
+    @cached_property
+    def _paths(self) -> list[str]:
+        """Every note's path, in order: listed only for a reader of them all (most ask for a few by path)."""
+        return sorted(p for p in self._files if linted_note(p, self._schema))
 
     def values(self) -> Any:
         raise NotRead("every note")

@@ -12,6 +12,7 @@ JSON, never pickle: a vault is shared data, and loading its cache must not run c
 from __future__ import annotations
 
 import json
+import mmap
 import re
 from contextlib import suppress
 from pathlib import Path
@@ -20,7 +21,7 @@ from typing import NamedTuple
 from wikic import __version__
 from wikic.vault import note_json
 from wikic.vault.model import Note
-from wikic.vault.state import PARSE_CACHE, read_cache_bytes, state_file, write_cache
+from wikic.vault.state import PARSE_CACHE, map_cache, read_cache_bytes, state_file, write_cache
 
 FORMAT = 2
 # The head of a row, `[path,size,mtime_ns,` (`note_json.py`: both of its codecs write it so)
@@ -67,57 +68,103 @@ def rows(root: Path) -> list[bytes] | None:
 
 
 class RowsByPath:
-    """The cache's rows by their note's path, found in the file's bytes without cutting every row out of them
-    (for a reader of a few notes)."""
+    """The cache's rows by their note's path, found in the file without cutting every row out of it (for a reader
+    of a few notes). The rows are written in their paths' order (`load_vault`), so a row is found by halving the
+    file; a path not found so (a note the cache does not hold, a file written otherwise), and every path once
+    many were asked for, is looked up in an index of every row made then."""
 
-    def __init__(self, data: bytes, start: int) -> None:
+    def __init__(self, data: bytes | mmap.mmap, start: int) -> None:
         self._data = data
-        self._spans: dict[str, tuple[int, int]] = {}
-        end = len(data)
-        while start < end:
-            stop = data.find(b"\n", start)
-            stop = end if stop < 0 else stop
-            head = _row_path(data, start)
-            if head is not None:
-                self._spans[head] = (start, stop)
-            start = stop + 1
+        self._start = start
+        self._spans: dict[str, tuple[int, int]] | None = None  # every row's span, once made
+        self._searches = 0
 
     def get(self, path: str) -> bytes | None:
-        span = self._spans.get(path)
+        span = self._span(path)
         return self._data[span[0] : span[1]] if span is not None else None
 
     def stamp(self, path: str) -> tuple[int, int] | None:
         """(size, mtime_ns) of the file as the row of `path` was made from it, read from the row's head."""
-        span = self._spans.get(path)
+        span = self._span(path)
         m = _ROW_HEAD.match(self._data, span[0]) if span is not None else None
         return (int(m.group(2)), int(m.group(3))) if m is not None else None
 
     def holds(self, path: str, part: bytes) -> bool:
         """Whether the row of `path` holds `part` (its bytes as written), without cutting the row out."""
-        span = self._spans.get(path)
+        span = self._span(path)
         return span is not None and self._data.find(part, span[0], span[1]) >= 0
+
+    def _span(self, path: str) -> tuple[int, int] | None:
+        if self._spans is None and self._searches < _SEARCHES:
+            self._searches += 1
+            found = self._halving(path)
+            if found is not None:
+                return found
+        return self._index().get(path)
+
+    def _halving(self, path: str) -> tuple[int, int] | None:
+        """The span of the row of `path`, found as in a sorted list (None: not found so)."""
+        data, low, high = self._data, self._start, len(self._data)
+        while low < high:
+            at = max(data.rfind(b"\n", low, (low + high) // 2) + 1, low)
+            stop = data.find(b"\n", at, high)
+            stop = high if stop < 0 else stop
+            head = _row_path(data, at)
+            if head is None:
+                return None
+            if head == path:
+                return at, stop
+            if head < path:
+                low = stop + 1
+            else:
+                high = at
+        return None
+
+    def _index(self) -> dict[str, tuple[int, int]]:
+        if self._spans is None:
+            data, start = self._data, self._start
+            spans: dict[str, tuple[int, int]] = {}
+            end = len(data)
+            while start < end:
+                stop = data.find(b"\n", start)
+                stop = end if stop < 0 else stop
+                head = _row_path(data, start)
+                if head is not None:
+                    spans[head] = (start, stop)
+                start = stop + 1
+            self._spans = spans
+        return self._spans
+
+
+_SEARCHES = 256  # rows found by halving before every row is indexed at once (a reader of all of them)
 
 
 def rows_by_path(root: Path) -> RowsByPath | None:
-    """`rows`, by path; None when there is no cache, or one of another version or format."""
-    found = _body(root)
-    return RowsByPath(*found) if found is not None else None
+    """`rows`, by path; None when there is no cache, or one of another version or format. The file is mapped,
+    not read: a reader of a few rows of a big vault's cache reads only those parts of it."""
+    data = map_cache(root, PARSE_CACHE)
+    start = _head(data) if data else None
+    return RowsByPath(data, start) if data and start is not None else None
 
 
 def _body(root: Path) -> tuple[bytes, int] | None:
     """The cache file's bytes and where its rows begin, when its header is this version's and format's."""
     data = read_cache_bytes(root, PARSE_CACHE)
-    if not data:
-        return None
+    start = _head(data) if data else None
+    return (data, start) if data and start is not None else None
+
+
+def _head(data: bytes | mmap.mmap) -> int | None:
+    """Where the rows begin, when the header is this version's and format's (None: it is not)."""
     cut = data.find(b"\n")
-    header, start = (data, len(data)) if cut < 0 else (data[:cut], cut + 1)
+    header, start = (data[:], len(data)) if cut < 0 else (data[:cut], cut + 1)
     try:
         head = json.loads(header)
     except (ValueError, RecursionError):  # RecursionError: a header nested 1,000 deep
         return None
     if not isinstance(head, dict) or head.get("format") != FORMAT or head.get("wikic") != __version__:
         return None
-    return data, start
+    return start
 
 
 def row_head(line: bytes) -> tuple[str, int, int] | None:
@@ -128,7 +175,7 @@ def row_head(line: bytes) -> tuple[str, int, int] | None:
     return _unquoted(m.group(1)), int(m.group(2)), int(m.group(3))
 
 
-def _row_path(data: bytes, at: int) -> str | None:
+def _row_path(data: bytes | mmap.mmap, at: int) -> str | None:
     m = _ROW_HEAD.match(data, at)
     return _unquoted(m.group(1)) if m is not None else None
 

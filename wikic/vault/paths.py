@@ -13,6 +13,7 @@ followed as usual.
 from __future__ import annotations
 
 import errno
+import mmap
 import os
 import stat
 from pathlib import Path
@@ -83,6 +84,31 @@ def read_inside(root: Path, path: Path) -> bytes | None:
     symbolic link leading outside the vault ("refusing to read SCHEMA.md: it leads outside the vault (to
     ...)"); an OSError, as reading a folder raises, when it is a folder, a named pipe or a device (never
     read: a named pipe would block the reader until something writes into it)."""
+    fd = _open_inside(root, path)
+    if fd is None:
+        return None
+    try:
+        with os.fdopen(fd, "rb", closefd=False) as fh:
+            return fh.read()
+    finally:
+        os.close(fd)
+
+
+def map_inside(root: Path, path: Path) -> mmap.mmap | bytes | None:
+    """`read_inside`, the file mapped rather than read (b"" for an empty one): for a big file of which a reader
+    wants a few parts. The file must be replaced, never rewritten in place, while the map is read (as
+    `.wikic/`'s caches are: `state.write_cache`)."""
+    fd = _open_inside(root, path)
+    if fd is None:
+        return None
+    try:
+        return mmap.mmap(fd, 0, access=mmap.ACCESS_READ) if os.fstat(fd).st_size else b""
+    finally:
+        os.close(fd)
+
+
+def _open_inside(root: Path, path: Path) -> int | None:
+    """A read-only descriptor of the regular file `path` of the vault (None: there is none); see `read_inside`."""
     wanted = os.path.abspath(path)
     real = os.path.realpath(wanted)
     if not within(os.path.realpath(root), real):
@@ -103,10 +129,10 @@ def read_inside(root: Path, path: Path) -> bytes | None:
 
             code = errno.EISDIR if stat.S_ISDIR(mode) else errno.EINVAL
             raise OSError(code, f"it is {irregular_kind(mode)}", os.fspath(path))
-        with os.fdopen(fd, "rb", closefd=False) as fh:
-            return fh.read()
-    finally:
+    except BaseException:
         os.close(fd)
+        raise
+    return fd
 
 
 def read_text_inside(root: Path, path: Path, *, encoding: str = "utf-8", errors: str = "strict") -> str | None:

@@ -43,6 +43,7 @@ rebuilt (or, for the journal, redone), so a missing or unreadable one reads as e
 from __future__ import annotations
 
 import json
+import mmap
 import os
 from collections.abc import Iterator
 from contextlib import AbstractContextManager, contextmanager, suppress
@@ -54,7 +55,7 @@ if TYPE_CHECKING:
 
 from wikic.errors import LockTimeout, VaultError
 from wikic.vault.layout import STATE_DIR
-from wikic.vault.paths import confined, escape, make_folder, read_inside
+from wikic.vault.paths import confined, escape, make_folder, map_inside, read_inside
 from wikic.vault.write import write_atomic, write_bytes_atomic
 
 SOURCES = "sources.json"
@@ -242,6 +243,15 @@ def read_cache_bytes(root: Path, name: str) -> bytes | None:
     try:
         return None if path is None else read_inside(root, path)
     except (OSError, VaultError):
+        return None
+
+
+def map_cache(root: Path, name: str) -> mmap.mmap | bytes | None:
+    """`read_cache_bytes`, the file mapped (`paths.map_inside`): for a big cache of which a few rows are read."""
+    path = state_file(root, name)
+    try:
+        return None if path is None else map_inside(root, path)
+    except (OSError, ValueError, VaultError):  # ValueError: a file mmap cannot map
         return None
 
 

@@ -10,7 +10,7 @@ Fix: link the subjects the page mentions (an ingest links the names it knows), o
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Container, Iterator
 
 from wikic.lint.context import LintContext
 from wikic.lint.finding import Finding
@@ -21,30 +21,37 @@ from wikic.vault.graph import outbound, outbound_minimum
 def too_few_links(ctx: LintContext) -> Iterator[Finding]:
     pages = frozenset(ctx.subject_pages)
     for page in ctx.subject_pages:
-        yield from _at(ctx, page, pages)
+        yield from _at(ctx, page, pages, len(pages))
 
 
 def too_few_links_at(ctx: LintContext, path: str) -> Iterator[Finding]:
-    pages = ctx.__dict__.get("_subject_set")
-    if pages is None:
-        pages = ctx.__dict__["_subject_set"] = frozenset(ctx.subject_pages)
-    if path in pages:
-        yield from _at(ctx, path, pages)
+    if ctx.is_subject(path):
+        yield from _at(ctx, path, _Subjects(ctx), ctx.subject_count)
 
 
-def _at(ctx: LintContext, page: str, pages: frozenset[str]) -> Iterator[Finding]:
+class _Subjects:
+    """The subject pages, as a set that is asked only whether it holds a page (a few pages judged alone)."""
+
+    def __init__(self, ctx: LintContext) -> None:
+        self._ctx = ctx
+
+    def __contains__(self, path: object) -> bool:
+        return isinstance(path, str) and self._ctx.is_subject(path)
+
+
+def _at(ctx: LintContext, page: str, subjects: Container[str], count: int) -> Iterator[Finding]:
     asked = ctx.schema.thresholds["min_outbound_links"]
-    minimum = outbound_minimum(asked, len(pages))
+    minimum = outbound_minimum(asked, count)
     if minimum <= 0:
         return
-    targets = outbound(ctx.links, page, pages)
+    targets = outbound(ctx.links, page, subjects)
     if len(targets) < minimum:
         yield ctx.finding(
             "too-few-links",
             page,
             None,
             f"links to {len(targets)} other wiki page(s); SCHEMA.md asks for at least {asked}"
-            + (f" (here {minimum}: the wiki has {len(pages)} pages)" if minimum < asked else ""),
+            + (f" (here {minimum}: the wiki has {count} pages)" if minimum < asked else ""),
         )
 
 
