@@ -43,13 +43,14 @@ from wikic.vault.model import Note, Problem
 from wikic.vault.notes_on_demand import NotesOnDemand, NotRead
 from wikic.vault.resolve import Resolver, fold_name
 from wikic.vault.schema_md import Schema
-from wikic.vault.state import read_cache_json, write_cache
+from wikic.vault.sorted_lines import KeyedLines, LookupOnly, keyed_lines
+from wikic.vault.state import map_cache, write_cache
 
 if TYPE_CHECKING:
     from wikic.lint.context import LintContext
     from wikic.lint.rule import Rule
 
-FORMAT = 1
+FORMAT = 2
 BASE = "cache/lint-base.json"
 MOST = 32  # pages changed since the base beyond which the whole vault is linted (and a new base kept)
 
@@ -103,14 +104,15 @@ def keep_base(ctx: LintContext, key: str, listing: str | None, findings: list[Fi
     if listing is None:
         return
     by_source = ctx.links.by_source
-    faces = {}
+    faces = []
     for path in ctx.pages:
         note = ctx.vault.notes[path]
-        faces[path] = [face(note, map(_target, by_source.get(path, ()))), len(note.links)]
-    data = {"format": FORMAT, "key": key, "listing": listing, "pages": len(ctx.pages), "links": links,
-            "names": ctx.names, "faces": faces, "outside": kept_findings.stamps(ctx.vault.root, outside),
-            "findings": [f.to_dict() for f in findings]}
-    write_cache(ctx.vault.root, BASE, json.dumps(data, separators=(",", ":")))
+        faces.append((_FACE + path, [face(note, map(_target, by_source.get(path, ()))), len(note.links)]))
+    head = {"format": FORMAT, "key": key, "listing": listing, "pages": len(ctx.pages), "links": links,
+            "outside": kept_findings.stamps(ctx.vault.root, outside), "findings": [f.to_dict() for f in findings]}
+    # each page's face and each name on a line of its own, looked up by halving: a lint of a few pages reads those
+    names = ((_NAME + name, pages) for name, pages in ctx.names.items())
+    write_cache(ctx.vault.root, BASE, json.dumps(head, separators=(",", ":")) + "\n" + keyed_lines([*faces, *names]))
 
 
 def lint_changed(root: Path, files: dict[str, FileInfo], problems: list[tuple[str, Problem]], schema: Schema,
@@ -126,12 +128,15 @@ def lint_changed(root: Path, files: dict[str, FileInfo], problems: list[tuple[st
     if not all(p in notes and vault.is_page(p) and not vault.is_hub(p) for p in changed) or any(
             r not in WHOLE and rules[r].at is None and rules[r].page is None for r in active):
         return None
-    base = read_cache_json(root, BASE)  # read once the change is known to be one this lint can make
-    if not (isinstance(base, dict) and base.get("format") == FORMAT and base.get("key") == key
+    opened = _read_base(root)  # read once the change is known to be one this lint can make
+    if opened is None:
+        return None
+    base, entries = opened
+    if not (base.get("format") == FORMAT and base.get("key") == key
             and kept_findings.listing_digest(root) == base.get("listing")):
         return None
     try:
-        outside, faces, names = dict(base["outside"]), base["faces"], base["names"]
+        outside, faces, names = dict(base["outside"]), _Prefixed(entries, _FACE), _Prefixed(entries, _NAME)
         found = [Finding.from_dict(d) for d in base["findings"]]
         pages, links = int(base["pages"]), int(base["links"])
     except (KeyError, TypeError, ValueError, AttributeError):
@@ -150,7 +155,7 @@ def lint_changed(root: Path, files: dict[str, FileInfo], problems: list[tuple[st
         links += len(note.links) - int(kept[1])
     try:
         judged = _judge(vault, edges, today, names, since, changed, [r for r in active if r not in WHOLE], rules)
-    except NotRead:
+    except (NotRead, LookupOnly):
         return None
     if judged is None:
         return None
@@ -161,7 +166,7 @@ def lint_changed(root: Path, files: dict[str, FileInfo], problems: list[tuple[st
     return Changed(sorted([*kept_found, *made], key=Finding.sort_key), pages, links, sorted({*outside, *read}))
 
 
-def _judge(vault: Vault, edges: _Edges, today: dt.date, names: dict[str, list[str]], since: kept_findings.Delta,
+def _judge(vault: Vault, edges: _Edges, today: dt.date, names: Mapping[str, list[str]], since: kept_findings.Delta,
            changed: list[str], rule_ids: list[str], rules: dict[str, Rule]
            ) -> tuple[dict[str, set[str]], list[Finding], list[str]] | None:
     """(the pages each rule judged again, by rule; its findings on them; the files read outside the vault's
@@ -193,6 +198,40 @@ def _judge(vault: Vault, edges: _Edges, today: dt.date, names: dict[str, list[st
         for path in sorted(pages):
             made.extend(at(ctx, path) if at is not None else judge_page(ctx, rule_id, path))
     return again, made, ctx.read_outside()
+
+
+_FACE = "face:"  # the base's line of a page's face: [its digest, its link count]
+_NAME = "name:"  # the base's line of a name (folded title or alias): the subject pages carrying it
+
+
+def _read_base(root: Path) -> tuple[dict[str, Any], KeyedLines] | None:
+    """The base's head (its findings, key, listing, counts) and its keyed lines (faces and names), unread."""
+    data = map_cache(root, BASE)
+    cut = data.find(b"\n") if data else -1
+    if data is None or cut < 0:
+        return None
+    try:
+        head = json.loads(data[:cut])
+    except (ValueError, RecursionError):
+        return None
+    return (head, KeyedLines(data, cut + 1)) if isinstance(head, dict) else None
+
+
+class _Prefixed(Mapping[str, Any]):
+    """The base's entries under one prefix, by key (`KeyedLines`: looked up one by one)."""
+
+    def __init__(self, entries: KeyedLines, prefix: str) -> None:
+        self._entries = entries
+        self._prefix = prefix
+
+    def __getitem__(self, key: str) -> Any:
+        return self._entries[self._prefix + key]
+
+    def __iter__(self) -> Iterator[str]:
+        raise LookupOnly("every entry")
+
+    def __len__(self) -> int:
+        raise LookupOnly("every entry")
 
 
 class _Edges(Mapping[str, list[Any]]):

@@ -21,6 +21,7 @@ from typing import NamedTuple
 from wikic import __version__
 from wikic.vault import note_json
 from wikic.vault.model import Note
+from wikic.vault.sorted_lines import halving
 from wikic.vault.state import PARSE_CACHE, map_cache, read_cache_bytes, state_file, write_cache
 
 FORMAT = 2
@@ -97,28 +98,10 @@ class RowsByPath:
     def _span(self, path: str) -> tuple[int, int] | None:
         if self._spans is None and self._searches < _SEARCHES:
             self._searches += 1
-            found = self._halving(path)
+            found = halving(self._data, self._start, path, _row_path)
             if found is not None:
                 return found
         return self._index().get(path)
-
-    def _halving(self, path: str) -> tuple[int, int] | None:
-        """The span of the row of `path`, found as in a sorted list (None: not found so)."""
-        data, low, high = self._data, self._start, len(self._data)
-        while low < high:
-            at = max(data.rfind(b"\n", low, (low + high) // 2) + 1, low)
-            stop = data.find(b"\n", at, high)
-            stop = high if stop < 0 else stop
-            head = _row_path(data, at)
-            if head is None:
-                return None
-            if head == path:
-                return at, stop
-            if head < path:
-                low = stop + 1
-            else:
-                high = at
-        return None
 
     def _index(self) -> dict[str, tuple[int, int]]:
         if self._spans is None:
