@@ -43,7 +43,7 @@ from wikic.vault.model import Note, Problem
 from wikic.vault.notes_on_demand import NotesOnDemand, NotRead
 from wikic.vault.resolve import Resolver, fold_name
 from wikic.vault.schema_md import Schema
-from wikic.vault.sorted_lines import KeyedLines, LookupOnly, keyed_lines
+from wikic.vault.sorted_lines import KeyedLines, LookupOnly, json_strings, keyed_lines
 from wikic.vault.state import map_cache, write_cache
 
 if TYPE_CHECKING:
@@ -107,11 +107,11 @@ def keep_base(ctx: LintContext, key: str, listing: str | None, findings: list[Fi
     faces = []
     for path in ctx.pages:
         note = ctx.vault.notes[path]
-        faces.append((_FACE + path, [face(note, map(_target, by_source.get(path, ()))), len(note.links)]))
+        faces.append((_FACE + path, f'["{face(note, map(_target, by_source.get(path, ())))}",{len(note.links)}]'))
     head = {"format": FORMAT, "key": key, "listing": listing, "pages": len(ctx.pages), "links": links,
             "outside": kept_findings.stamps(ctx.vault.root, outside), "findings": [f.to_dict() for f in findings]}
     # each page's face and each name on a line of its own, looked up by halving: a lint of a few pages reads those
-    names = ((_NAME + name, pages) for name, pages in ctx.names.items())
+    names = ((_NAME + name, json_strings(pages)) for name, pages in ctx.names.items())
     write_cache(ctx.vault.root, BASE, json.dumps(head, separators=(",", ":")) + "\n" + keyed_lines([*faces, *names]))
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import mmap
 from collections.abc import Callable, Iterable, Iterator, Mapping
+from json.encoder import encode_basestring_ascii  # the C one where built
 from typing import Any
 
 Data = bytes | mmap.mmap
@@ -36,12 +37,17 @@ def halving(data: Data, start: int, wanted: str, key_at: Callable[[Data, int], s
     return None
 
 
-def keyed_lines(entries: Iterable[tuple[str, Any]]) -> str:
-    """The entries as keyed lines, in their keys' order (a key once)."""
-    def dumped(value: Any) -> str:
-        return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+def keyed_lines(entries: Iterable[tuple[str, str]]) -> str:
+    """The entries (a key, its value as JSON text on one line) as keyed lines, in their keys' order (a key once).
+    The caller encodes the values (`json_strings`, or text it knows to be JSON): one encoder call an entry would
+    cost more than the rest of the writing."""
+    return "\n".join(f"{encode_basestring_ascii(key)}\t{value}" for key, value in sorted(dict(entries).items()))
 
-    return "\n".join(f"{dumped(key)}\t{dumped(value)}" for key, value in sorted(dict(entries).items()))
+
+def json_strings(texts: Iterable[str]) -> str:
+    """A list of strings as JSON text on one line (ASCII: a name no file system could decode is escaped), made
+    without the encoder."""
+    return "[" + ",".join(map(encode_basestring_ascii, texts)) + "]"
 
 
 class KeyedLines(Mapping[str, Any]):
