@@ -21,7 +21,9 @@ Any other lint, or a rule that asks for more than these pages (every note, the w
 whole lint, which keeps a new base. Notes are read from the parse cache where it holds them unchanged.
 
 This lint writes only the report: the base and every other cache stay those of the last whole lint, from which
-the next lint again starts.
+the next lint again starts. The base is a line of JSON (the findings, the key, the listing's digest, the counts)
+followed by each page's face and each name's pages on a line of their own in key order (`sorted_lines.py`): this
+lint decodes the findings and looks up the faces and names of the pages it judges.
 """
 
 from __future__ import annotations

@@ -2,9 +2,10 @@
 changed is neither read nor parsed again.
 
 The file is JSON lines: a header `{"format": 2, "wikic": VERSION}`, then one row per note (`note_json.py`:
-`[path, size, mtime_ns, note]`). A row is made once, where the note is parsed (in the parsing processes), and
-copied as bytes while its file stays unchanged, so writing the cache costs a join, not a second pass over
-every note. The same rows carry parsed notes from the parsing processes back to the main one.
+`[path, size, mtime_ns, note]`), in the order of their paths: a reader of a few notes maps the file and finds
+their rows by halving it (`RowsByPath`). A row is made once, where the note is parsed (in the parsing
+processes), and copied as bytes while its file stays unchanged, so writing the cache costs a join, not a second
+pass over every note. The same rows carry parsed notes from the parsing processes back to the main one.
 
 JSON, never pickle: a vault is shared data, and loading its cache must not run code.
 """
