@@ -154,7 +154,7 @@ def contested_from_cache(root: Path, schema: Schema, files: Mapping[str, FileInf
     """The pages whose frontmatter says `contested: true`, from the parse cache alone, or None when it does not
     hold every page as it is now (its size and mtime). Only the rows that name `contested` are decoded: on a
     large vault a few in a hundred, where decoding every note took seconds."""
-    rows = parse_cache.rows_by_path(root)
+    rows = parse_cache.rows_by_path(root, every=True)
     if rows is None:
         return None
     view = Vault(root, schema, dict(files), {})

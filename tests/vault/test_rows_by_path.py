@@ -79,3 +79,10 @@ def test_a_cache_of_another_version_gives_no_rows(tmp_path: Path) -> None:
     assert parse_cache.rows_by_path(root) is None
     cache.write_bytes(b"")
     assert parse_cache.rows_by_path(root) is None
+
+
+def test_a_reader_of_every_row_has_them_indexed_at_once(tmp_path: Path) -> None:
+    root, whole = cached(tmp_path, [f"page {n:03d}" for n in range(12)])
+    found = parse_cache.rows_by_path(root, every=True)
+    assert found is not None and found._spans is not None
+    assert all(found.get(path) == row for path, row in whole.items())

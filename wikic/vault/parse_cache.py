@@ -97,7 +97,9 @@ class RowsByPath:
         return span is not None and self._data.find(part, span[0], span[1]) >= 0
 
     def _span(self, path: str) -> tuple[int, int] | None:
-        if self._spans is None and self._searches < _SEARCHES:
+        if self._spans is not None:
+            return self._spans.get(path)
+        if self._searches < _SEARCHES:
             self._searches += 1
             found = halving(self._data, self._start, path, _row_path)
             if found is not None:
@@ -123,9 +125,17 @@ class RowsByPath:
 _SEARCHES = 256  # rows found by halving before every row is indexed at once (a reader of all of them)
 
 
-def rows_by_path(root: Path) -> RowsByPath | None:
+def rows_by_path(root: Path, *, every: bool = False) -> RowsByPath | None:
     """`rows`, by path; None when there is no cache, or one of another version or format. The file is mapped,
-    not read: a reader of a few rows of a big vault's cache reads only those parts of it."""
+    not read: a reader of a few rows of a big vault's cache reads only those parts of it; a reader of `every`
+    row has the file read and indexed at once."""
+    if every:
+        found = _body(root)
+        if found is None:
+            return None
+        rows = RowsByPath(*found)
+        rows._index()
+        return rows
     data = map_cache(root, PARSE_CACHE)
     start = _head(data) if data else None
     return RowsByPath(data, start) if data and start is not None else None
