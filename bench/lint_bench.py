@@ -441,6 +441,17 @@ def print_table(res: dict) -> None:
             print(f"(CPU time) obsidiantools connect / wikic cold process = {r['cpu_connect_over_cold']:.1f}x")
 
 
+def _reused_obsidiantools(path: Path) -> dict:
+    """The obsidiantools results of an earlier run's JSON file; exits naming the file when it holds none."""
+    try:
+        found = json.loads(path.read_text(encoding="utf-8")).get("obsidiantools")
+    except (OSError, ValueError, AttributeError) as exc:
+        raise SystemExit(f"--ot-json {path}: not a result file of this bench ({exc})") from None
+    if not isinstance(found, dict):
+        raise SystemExit(f"--ot-json {path}: it holds no obsidiantools results (made with --skip-obsidiantools?)")
+    return found
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--vault", type=Path, help="benchmark this vault instead of generating one")
@@ -459,6 +470,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--skip-obsidiantools", action="store_true")
     ap.add_argument("--ot-json", type=Path, help="reuse obsidiantools results from an earlier JSON result file")
     a = ap.parse_args(argv)
+    reused = _reused_obsidiantools(a.ot_json) if a.ot_json else None  # checked before minutes of runs
     SCRATCH.mkdir(parents=True, exist_ok=True)
 
     if a.vault:
@@ -491,9 +503,8 @@ def main(argv: list[str] | None = None) -> int:
             summ = res["wikic"].get("summary") or {}
             res["pages"] = res["pages"] or summ.get("pages")
             res["links"] = res["links"] or summ.get("links")
-    if a.ot_json:
-        res["obsidiantools"] = json.loads(a.ot_json.read_text())["obsidiantools"]
-        res["obsidiantools"]["reused_from"] = a.ot_json.name
+    if reused is not None:
+        res["obsidiantools"] = {**reused, "reused_from": a.ot_json.name}
     elif not a.skip_obsidiantools:
         print(f"obsidiantools: {a.ot_reps} runs (slow)", flush=True)
         res["obsidiantools"] = bench_obsidiantools(vault, a.ot_reps)

@@ -69,3 +69,19 @@ def test_every_wikic_name_a_benchmark_imports_exists(script: Path) -> None:
     missing = [f"{module}.{name}" if name else module for module, name in _wikic_imports(script)
                if (_module_file(module) is None if not name else not _defines(module, name))]
     assert not missing, f"{script.name} imports what wikic no longer has: {missing}"
+
+
+def test_the_lint_bench_refuses_a_reused_file_without_obsidiantools_before_it_runs(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import importlib
+
+    monkeypatch.syspath_prepend(str(BENCH))
+    lint_bench = importlib.import_module("lint_bench")
+    made = tmp_path / "skipped.json"
+    made.write_text('{"wikic": {}}', encoding="utf-8")
+    monkeypatch.setattr(lint_bench, "generate", lambda a: pytest.fail("the bench ran before it checked the file"))
+    with pytest.raises(SystemExit, match="holds no obsidiantools results"):
+        lint_bench.main(["--ot-json", str(made), "--skip-wikic"])
+    made.write_text("not json", encoding="utf-8")
+    with pytest.raises(SystemExit, match="not a result file of this bench"):
+        lint_bench.main(["--ot-json", str(made), "--skip-wikic"])
