@@ -44,9 +44,9 @@ class Figures:
     sentences_refused: dict[str, int] = field(default_factory=dict)  # composed sentences refused, by reason
 
     def add(self, other: Figures) -> None:
-        for name, value in other.__dict__.items():
-            if isinstance(value, int):
-                setattr(self, name, getattr(self, name) + value)
+        mine, theirs = self.__dict__, other.__dict__
+        for name in _COUNTS:
+            mine[name] += theirs[name]
         for reason, n in other.sentences_refused.items():
             self.sentences_refused[reason] = self.sentences_refused.get(reason, 0) + n
 
@@ -89,6 +89,9 @@ class Figures:
         score = health(shares)
         out["score"] = None if score is None else round(score, 1)
         return out
+
+
+_COUNTS = tuple(name for name, value in Figures().__dict__.items() if isinstance(value, int))  # what a sum adds up
 
 
 @dataclass

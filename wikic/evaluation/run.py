@@ -72,9 +72,9 @@ def evaluate(context: VaultContext, options: EvalOptions = EvalOptions()) -> Eva
         pages = [(path, kind) for path in sorted(files) if path.endswith(".md") and not listing.is_hub(path)
                  and subject_page(kind := listing.page_type(path)) and kind is not None]
         cache = PageCache.load(root, schema)
-        _read_changed(reader, files, parsed, pages, cache, options.jobs, made)
+        checked_now = _read_changed(reader, files, parsed, pages, cache, options.jobs, made)
         composed = composed_ledger(root)
-        rows, total = _page_rows(reader, pages, cache, found, composed)
+        rows, total = _page_rows(reader, pages, cache, found, composed, checked_now)
         if cache.changed:
             cache.save(root)
         del parsed, made  # the vault is no longer needed
@@ -110,10 +110,10 @@ def _findings_by_rule(findings: Iterable[Finding]) -> dict[str, Counter[str]]:
 
 def _read_changed(reader: PageReader, files: Mapping[str, FileInfo], parsed: Vault | None,
                   pages: list[tuple[str, str]], cache: PageCache, jobs: int | None,
-                  made: Mapping[str, tuple[PageRead | None, AnchorsChecked | None]]) -> None:
+                  made: Mapping[str, tuple[PageRead | None, AnchorsChecked | None]]) -> set[str]:
     """The pages the cache holds no current record of, read into it (a page that is not text too, as such:
     it is not read again while it is unchanged), from what lint's parse `made` of them where it parsed them;
-    the records of pages that are gone, dropped."""
+    the records of pages that are gone, dropped. Gives the pages read now (their anchors checked now too)."""
     todo = [(path, kind) for path, kind in pages
             if (record := cache.records.get(path)) is None
             or (record.size, record.mtime_ns) != (files[path].size, files[path].mtime_ns)]
@@ -136,18 +136,21 @@ def _read_changed(reader: PageReader, files: Mapping[str, FileInfo], parsed: Vau
     for path in gone:
         del cache.records[path]
     cache.changed = cache.changed or bool(gone)
+    return {path for path, _ in todo}
 
 
 def _page_rows(reader: PageReader, pages: list[tuple[str, str]], cache: PageCache,
-               found: dict[str, Counter[str]], composed: dict[str, dict[str, Any]]) -> tuple[list[PageRow], Figures]:
-    """Each text page's row of figures, and the vault's figures summed."""
+               found: dict[str, Counter[str]], composed: dict[str, dict[str, Any]],
+               checked_now: set[str]) -> tuple[list[PageRow], Figures]:
+    """Each text page's row of figures, and the vault's figures summed. `checked_now`: the pages whose anchors
+    were checked against raw/ in this run (their records are not checked again)."""
     rows: list[PageRow] = []
     total = Figures()
     for path, kind in pages:
         record = cache.records.get(path)
         if record is None or record.read is None:
             continue  # not text: lint's `encoding` says so
-        figures = _figures(record, reader, cache)
+        figures = _figures(record, reader, cache, path in checked_now)
         _add_lint_figures(figures, path, found)
         refused = (composed.get(path) or {}).get("refused")
         if isinstance(refused, dict):
@@ -160,7 +163,8 @@ def _page_rows(reader: PageReader, pages: list[tuple[str, str]], cache: PageCach
 def _add_lint_figures(figures: Figures, path: str, found: dict[str, Counter[str]]) -> None:
     """What lint's findings on the page give its figures: a lead, links resolving, orphaned, contested."""
     def count(rule: str) -> int:
-        return found.get(rule, Counter())[path]
+        by_page = found.get(rule)
+        return by_page[path] if by_page else 0
 
     figures.pages = 1
     figures.leads = 0 if count("no-lead") else 1
@@ -214,12 +218,13 @@ def _read_these(reader: PageReader, paths: list[str], notes: Mapping[str, Note])
     return out
 
 
-def _figures(record: PageRecord, reader: PageReader, cache: PageCache) -> Figures:
+def _figures(record: PageRecord, reader: PageReader, cache: PageCache, checked_now: bool = False) -> Figures:
     """A page's figures from its record. Unless the record holds what its anchors gave for the raw files as
-    they are, they are checked against raw/ now, and what they gave kept in the record."""
+    they are (`checked_now`: they were checked in this run), they are checked against raw/ now, and what they
+    gave kept in the record."""
     read = record.read
     assert read is not None
-    if record.checked is None or record.checked.state != reader.state(read):
+    if record.checked is None or (not checked_now and record.checked.state != reader.state(read)):
         record.checked = reader.check(read)
         cache.changed = True
     done = record.checked
