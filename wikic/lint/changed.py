@@ -133,12 +133,12 @@ def lint_changed(root: Path, files: dict[str, FileInfo], problems: list[tuple[st
     opened = _read_base(root)  # read once the change is known to be one this lint can make
     if opened is None:
         return None
-    base, entries = opened
+    base, faces, names = opened
     if not (base.get("format") == FORMAT and base.get("key") == key
             and kept_findings.listing_digest(root) == base.get("listing")):
         return None
     try:
-        outside, faces, names = dict(base["outside"]), _Prefixed(entries, _FACE), _Prefixed(entries, _NAME)
+        outside = dict(base["outside"])
         found = [Finding.from_dict(d) for d in base["findings"]]
         pages, links = int(base["pages"]), int(base["links"])
     except (KeyError, TypeError, ValueError, AttributeError):
@@ -206,8 +206,8 @@ _FACE = "face:"  # the base's line of a page's face: [its digest, its link count
 _NAME = "name:"  # the base's line of a name (folded title or alias): the subject pages carrying it
 
 
-def _read_base(root: Path) -> tuple[dict[str, Any], KeyedLines] | None:
-    """The base's head (its findings, key, listing, counts) and its keyed lines (faces and names), unread."""
+def _read_base(root: Path) -> tuple[dict[str, Any], KeyedLines, KeyedLines] | None:
+    """The base's head (its findings, key, listing, counts), its faces and its names (keyed lines, unread)."""
     data = map_cache(root, BASE)
     cut = data.find(b"\n") if data else -1
     if data is None or cut < 0:
@@ -216,24 +216,8 @@ def _read_base(root: Path) -> tuple[dict[str, Any], KeyedLines] | None:
         head = json.loads(data[:cut])
     except (ValueError, RecursionError):
         return None
-    return (head, KeyedLines(data, cut + 1)) if isinstance(head, dict) else None
-
-
-class _Prefixed(Mapping[str, Any]):
-    """The base's entries under one prefix, by key (`KeyedLines`: looked up one by one)."""
-
-    def __init__(self, entries: KeyedLines, prefix: str) -> None:
-        self._entries = entries
-        self._prefix = prefix
-
-    def __getitem__(self, key: str) -> Any:
-        return self._entries[self._prefix + key]
-
-    def __iter__(self) -> Iterator[str]:
-        raise LookupOnly("every entry")
-
-    def __len__(self) -> int:
-        raise LookupOnly("every entry")
+    return (head, KeyedLines(data, cut + 1, _FACE), KeyedLines(data, cut + 1, _NAME)) if isinstance(head, dict) \
+        else None
 
 
 class _Edges(Mapping[str, list[Any]]):

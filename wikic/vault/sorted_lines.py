@@ -51,15 +51,17 @@ def json_strings(texts: Iterable[str]) -> str:
 
 
 class KeyedLines(Mapping[str, Any]):
-    """The values of keyed lines (from `start` of `data`), each decoded when asked for. Only looked up by key: a
-    reader of them all is told `LookupOnly`."""
+    """The values of keyed lines (from `start` of `data`), each decoded when asked for; with `prefix`, those
+    whose keys begin with it, by the rest of their keys. Only looked up by key: a reader of them all is told
+    `LookupOnly`."""
 
-    def __init__(self, data: Data, start: int = 0) -> None:
+    def __init__(self, data: Data, start: int = 0, prefix: str = "") -> None:
         self._data = data
         self._start = start
+        self._prefix = prefix
 
     def __getitem__(self, key: str) -> Any:
-        span = halving(self._data, self._start, key, _key_at)
+        span = halving(self._data, self._start, self._prefix + key, _key_at)
         if span is None:
             raise KeyError(key)
         line = self._data[span[0] : span[1]]
