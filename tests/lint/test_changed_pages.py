@@ -1,7 +1,8 @@
-"""A lint after a few pages were edited judges those pages and the pages that read them, from the last whole
-lint's findings (`lint/changed.py`), without reading the vault; its findings are a cold lint's, whatever the
-edit: one that keeps what other pages read of a page (text moved, sentences added, a claim changed), one that
-changes it (a title, a link, a heading: the vault is then linted whole), and any sequence of them."""
+"""A lint after a few pages were edited, added or removed judges those pages and the pages that read them, from
+the last whole lint's findings (`lint/changed.py`, `lint/whole_update.py`), without reading the vault; its
+findings are a cold lint's, whatever the change: an edit that keeps what other pages read of a page (text moved,
+sentences added, a claim changed, a link moved), one that changes it (a title, a heading: the vault is then
+linted whole), a page added or removed, and any sequence of them."""
 
 from __future__ import annotations
 
@@ -27,7 +28,7 @@ RAW = ("raw/articles/source-a.md", "raw/articles/source-b.md")
 def subject(title: str, body: str = "", links: str = "", **extra: Any) -> str:
     text = (f"# {title}\n\n{title} is a subject of this wiki.\n\n## History\n\nIt began. ^b0\n\n## People\n\n"
             f"{body}\n{links}\n")
-    return page(title, body=text, sources=[RAW[0]], **extra)
+    return page(title, body=text, **{"sources": [RAW[0]], **extra})
 
 
 def query(cited: dict[str, str]) -> str:
@@ -106,7 +107,6 @@ def test_a_query_page_citing_an_edited_page_is_judged_again(vault: Vault, used: 
 
 @pytest.mark.parametrize("edit", [
     ("entities/acme.md", "title: Acme", "title: Acme Inc"),  # a name other pages' hints and duplicates read
-    ("entities/bolt.md", "[[cargo]]", "[[nowhere]]"),  # where a link lands: who is an orphan
     ("entities/acme.md", "## History", "## Origins"),  # a heading another page links into
     ("entities/bolt.md", "- '[[acme]]'", "- '[[cargo]]'"),  # a page named as contradicting it
     ("entities/cargo.md", "It began. ^b0", "It began."),  # a block id another page links to
@@ -123,11 +123,78 @@ def test_an_edit_to_what_other_pages_read_lints_the_vault_whole(
     assert used[-1] is False
 
 
-def test_a_file_added_or_a_hub_changed_lints_the_vault_whole(vault: Vault, used: list[bool]) -> None:
-    vault.write("entities/dyno.md", subject("Dyno", links="[[acme]]"))
-    vault.same_as_cold()
-    assert used[-1] is False
-    vault.write("index.md", vault.read("index.md") + "\n")
+def test_a_link_moved_on_an_edited_page_moves_the_orphans_without_reading_the_vault(
+    vault: Vault, used: list[bool], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    assert not any(f["rule"] == "orphan-page" and f["path"] == "entities/setup.md" for f in vault.same_as_cold())
+    vault.write("entities/cargo.md", vault.read("entities/cargo.md").replace("[[setup]]", "[[nowhere]]"))
+    monkeypatch.setattr(load_module, "load_vault", _no_load)
+    warm = vault.lint(cache=True)
+    assert used[-1] is True
+    monkeypatch.undo()
+    assert warm == vault.lint(cache=False)
+    assert any(f["rule"] == "orphan-page" and f["path"] == "entities/setup.md" for f in warm)
+
+
+def _no_load(*args: Any, **kwargs: Any) -> Any:
+    raise AssertionError("the vault was read whole")
+
+
+def test_a_page_added_then_removed_is_judged_without_reading_the_vault(
+    vault: Vault, used: list[bool], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    cold = vault.lint(cache=False)
+    vault.write("entities/dyno.md", subject("Dyno", links="[[acme]] [[bolt]]", aliases=["Acme Corp"]))
+    monkeypatch.setattr(load_module, "load_vault", _no_load)
+    warm = vault.lint(cache=True)
+    assert used[-1] is True
+    monkeypatch.undo()
+    assert warm == vault.lint(cache=False)
+    new = [f for f in warm if f not in cold]
+    # an orphan, missing from the index and its source's page, and an alias acme.md carries too
+    assert {("orphan-page", "entities/dyno.md"), ("index-gap", "entities/dyno.md"),
+            ("index-gap", "sources/source-a.md"), ("duplicate-page", "entities/acme.md")} <= {
+        (f["rule"], f["path"]) for f in new}
+    assert any("entities/dyno.md" in str(f["message"]) for f in new if f["path"] == "sources/source-a.md")
+    vault.remove("entities/dyno.md")
+    monkeypatch.setattr(load_module, "load_vault", _no_load)
+    assert vault.lint(cache=True) == cold
+    assert used[-1] is True
+
+
+def test_a_page_removed_breaks_the_links_to_it_without_reading_the_vault(
+    vault: Vault, used: list[bool], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    vault.remove("entities/cargo.md")
+    monkeypatch.setattr(load_module, "load_vault", _no_load)
+    warm = vault.lint(cache=True)
+    assert used[-1] is True
+    monkeypatch.undo()
+    assert warm == vault.lint(cache=False)
+    broken = {f["path"] for f in warm if f["rule"] == "broken-wikilink" and "cargo" in str(f["target"])}
+    assert {"entities/acme.md", "entities/bolt.md", "sources/source-a.md"} <= broken
+
+
+@pytest.mark.parametrize("change", [
+    ("write", "sources/source-b.md", page("Source B", type="source", sources=[RAW[1]], body="# B\n\n[[acme]]\n")),
+    ("write", "index.md", None),  # a hub changed
+    ("remove", "sources/source-a.md", None),
+    ("write", "entities/acmé.md", subject("Acmé", links="[[acme]] [[bolt]]")),  # a name beyond ASCII
+    ("write", "entities/eve.md", subject("Eve", links="[[acme]] [[bolt]]")),  # named as contradicting acme
+])
+def test_a_change_the_base_cannot_follow_lints_the_vault_whole(
+    vault: Vault, used: list[bool], change: tuple[str, str, str | None]
+) -> None:
+    kind, path, text = change
+    if kind == "remove":
+        vault.remove(path)
+    elif path == "index.md":
+        vault.write(path, vault.read(path) + "\n")
+    else:
+        if path == "entities/eve.md":
+            vault.write("entities/bolt.md", vault.read("entities/bolt.md").replace("- '[[acme]]'", "- '[[eve]]'"))
+            vault.same_as_cold()  # bolt.md's face changed: a whole lint, and a new base naming eve
+        vault.write(path, text or "")
     vault.same_as_cold()
     assert used[-1] is False
 
@@ -152,16 +219,58 @@ def test_any_sequence_of_edits_lints_as_a_cold_lint_does(
     vault = Vault(root, TODAY)
     vault.write("queries/why-acme.md", query({"entities/acme.md": page_fingerprint(vault.read("entities/acme.md"))}))
     vault.same_as_cold()
-    for path, (kind, what) in steps:
-        text = vault.read(path)
-        head, sep, body = text.partition("\n---\n")
-        if kind == "prepend":
-            text = head + sep + what + body
-        elif kind == "sentence":
-            text = text.rstrip("\n") + f"\n\n{what}\n"
-        else:
-            text = text.replace(what[0], what[1], 1)
-        vault.write(path, text)
+    for path, edit in steps:
+        _edit(vault, path, edit)
+        vault.same_as_cold()
+
+
+def _edit(vault: Vault, path: str, edit: tuple[str, Any]) -> None:
+    kind, what = edit
+    text = vault.read(path)
+    head, sep, body = text.partition("\n---\n")
+    if kind == "prepend":
+        text = head + sep + what + body
+    elif kind == "sentence":
+        text = text.rstrip("\n") + f"\n\n{what}\n"
+    else:
+        text = text.replace(what[0], what[1], 1)
+    vault.write(path, text)
+
+
+# pages to add: one linked to and linking, one reached by a broken link, one near a broken link's target (its
+# "did you mean"), one sharing an alias, one sharing a file name, a query page, one with no links at all
+ADDED = {
+    "entities/dyno.md": subject("Dyno", links="[[acme]] [[bolt]]"),
+    "entities/missing page.md": subject("Missing page", links="[[cargo]]"),
+    "entities/missing-pages.md": subject("Missing pages", links="[[setup]]"),
+    "concepts/acme-corp.md": subject("Acme Corp", type="concept", links="[[acme]] [[cargo]]"),
+    "concepts/cargo.md": subject("Cargo", type="concept", links="[[bolt]]", sources=[RAW[1]]),
+    "queries/why-bolt.md": query({"entities/bolt.md": "0"}).replace("Why acme", "Why bolt"),
+    "entities/lone.md": subject("Lone"),
+}
+CHANGES = st.one_of(
+    st.tuples(st.just("edit"), st.tuples(st.sampled_from([*PAGES, "queries/why-acme.md"]), EDITS)),
+    st.tuples(st.just("add"), st.sampled_from(sorted(ADDED))),
+    st.tuples(st.just("remove"), st.sampled_from([*PAGES, *ADDED, "queries/why-acme.md"])),
+)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(steps=st.lists(CHANGES, min_size=1, max_size=6))
+def test_any_sequence_of_pages_added_removed_and_edited_lints_as_a_cold_lint_does(
+    tmp_path_factory: pytest.TempPathFactory, steps: list[tuple[str, Any]]
+) -> None:
+    root = make_vault(tmp_path_factory.mktemp("v"), dict(PAGES))
+    vault = Vault(root, TODAY)
+    vault.write("queries/why-acme.md", query({"entities/acme.md": page_fingerprint(vault.read("entities/acme.md"))}))
+    vault.same_as_cold()
+    for kind, what in steps:
+        if kind == "add":
+            vault.write(what, ADDED[what])
+        elif kind == "remove":
+            vault.remove(what)
+        elif (vault.root / what[0]).is_file():
+            _edit(vault, *what)
         vault.same_as_cold()
 
 

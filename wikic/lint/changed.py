@@ -31,28 +31,28 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import json
-from collections.abc import Iterable, Iterator, Mapping
-from operator import attrgetter
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple, cast
 
 from wikic import __version__
 from wikic.lint import kept_findings
 from wikic.lint.finding import Finding, reported
+from wikic.lint.whole_update import Base, Change, Whole, all_ascii, faces, whole_findings
 from wikic.vault.formats.sources import sources_stamp
 from wikic.vault.load import FileInfo, Vault
 from wikic.vault.model import Note, Problem
 from wikic.vault.notes_on_demand import NotesOnDemand, NotRead
 from wikic.vault.resolve import Resolver, fold_name
 from wikic.vault.schema_md import Schema
-from wikic.vault.sorted_lines import KeyedLines, LookupOnly, json_strings, keyed_lines
+from wikic.vault.sorted_lines import LookupOnly, keyed_lines
 from wikic.vault.state import map_cache, write_cache
 
 if TYPE_CHECKING:
     from wikic.lint.context import LintContext
     from wikic.lint.rule import Rule
 
-FORMAT = 2
+FORMAT = 3
 BASE = "cache/lint-base.json"
 MOST = 32  # pages changed since the base beyond which the whole vault is linted (and a new base kept)
 
@@ -75,21 +75,17 @@ class Changed(NamedTuple):
     outside: list[str]  # the files read outside the vault's listing, the base's and this lint's
 
 
-def face(note: Note, targets: Iterable[str | None]) -> str:
-    """The digest of what other pages and the whole-vault rules read of a note (see the module's docstring);
-    `targets`: where its links land."""
+def face(note: Note) -> str:
+    """The digest of what other pages and the whole-vault rules read of a note beside where its links land (see
+    the module's docstring)."""
     fm = note.frontmatter or {}
     # headings and block ids as written, in order: stricter than what a link into them matches (their keys),
     # and cheaper to tell
-    landing = sorted({t for t in targets if t is not None and t != note.path})
     seen = (
-        fm.get("title"), fm.get("aliases"), fm.get("sources"), fm.get("contradictions"), landing,
+        fm.get("title"), fm.get("aliases"), fm.get("sources"), fm.get("contradictions"),
         [h.text for h in note.headings], [b.id for b in note.blocks],
     )
     return hashlib.blake2b(repr(seen).encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
-
-
-_target = attrgetter("target")
 
 
 def base_key(root: Path, select: tuple[str, ...], ignore: tuple[str, ...], today: dt.date,
@@ -102,19 +98,20 @@ def base_key(root: Path, select: tuple[str, ...], ignore: tuple[str, ...], today
 
 def keep_base(ctx: LintContext, key: str, listing: str | None, findings: list[Finding], links: int,
               outside: list[str]) -> None:
-    """Keep this whole lint's findings as the base of the next lints, with each page's face and link count."""
+    """Keep this whole lint's findings as the base of the next lints, with what it keeps of each page
+    (`whole_update.faces`)."""
     if listing is None:
         return
-    by_source = ctx.links.by_source
-    faces = []
-    for path in ctx.pages:
-        note = ctx.vault.notes[path]
-        faces.append((_FACE + path, f'["{face(note, map(_target, by_source.get(path, ())))}",{len(note.links)}]'))
+    from wikic.lint.rules.index_gap import source_hubs
+
+    notes = ctx.vault.notes
+    hubs = source_hubs(ctx)
     head = {"format": FORMAT, "key": key, "listing": listing, "pages": len(ctx.pages), "links": links,
+            "subjects": ctx.subject_count, "ascii": all_ascii(ctx), "hubs": bool(hubs),
             "outside": kept_findings.stamps(ctx.vault.root, outside), "findings": [f.to_dict() for f in findings]}
-    # each page's face and each name on a line of its own, looked up by halving: a lint of a few pages reads those
-    names = ((_NAME + name, json_strings(pages)) for name, pages in ctx.names.items())
-    write_cache(ctx.vault.root, BASE, json.dumps(head, separators=(",", ":")) + "\n" + keyed_lines([*faces, *names]))
+    # each entry on a line of its own, looked up by halving: a lint of a few pages reads those
+    lines = keyed_lines(faces(ctx, lambda path: face(notes[path]), hubs))
+    write_cache(ctx.vault.root, BASE, json.dumps(head, separators=(",", ":")) + "\n" + lines)
 
 
 def lint_changed(root: Path, files: dict[str, FileInfo], problems: list[tuple[str, Problem]], schema: Schema,
@@ -122,57 +119,60 @@ def lint_changed(root: Path, files: dict[str, FileInfo], problems: list[tuple[st
     """The findings of a lint of the vault as `files` lists it, made from the base and the pages changed since
     (see the module's docstring); None when this vault's lint must read it whole."""
     since = kept_findings.since_listing(root, files)
-    if since is None or since.moved or len(since.changed) > MOST:
+    if since is None or len(since.changed) > MOST:
         return None
-    changed = sorted(since.changed)
-    notes = NotesOnDemand(root, files, schema, changed)
+    added, removed = sorted(since.added), sorted(since.removed)
+    edited = sorted(since.changed - since.added - since.removed)
+    notes = NotesOnDemand(root, files, schema, [*edited, *added])
     vault = Vault(root, schema, files, cast(dict[str, Note], notes), problems)
-    if not all(p in notes and vault.is_page(p) and not vault.is_hub(p) for p in changed) or any(
+    if not (all(p in notes and vault.is_page(p) and not vault.is_hub(p) for p in edited)
+            and all(p in notes and vault.is_subject(p) for p in added)
+            and all(p.endswith(".md") and vault.is_subject(p) for p in removed)) or any(
             r not in WHOLE and rules[r].at is None and rules[r].page is None for r in active):
         return None
-    opened = _read_base(root)  # read once the change is known to be one this lint can make
-    if opened is None:
-        return None
-    base, faces, names = opened
-    if not (base.get("format") == FORMAT and base.get("key") == key
-            and kept_findings.listing_digest(root) == base.get("listing")):
+    base = _read_base(root)  # read once the change is known to be one this lint can make
+    if base is None or not (base.head.get("format") == FORMAT and base.head.get("key") == key
+                            and kept_findings.listing_digest(root) == base.head.get("listing")):
         return None
     try:
-        outside = dict(base["outside"])
-        found = [Finding.from_dict(d) for d in base["findings"]]
-        pages, links = int(base["pages"]), int(base["links"])
+        outside = dict(base.head["outside"])
+        found = [Finding.from_dict(d) for d in base.head["findings"]]
+        pages, links = int(base.head["pages"]), int(base.head["links"])
     except (KeyError, TypeError, ValueError, AttributeError):
         return None
     if kept_findings.stamps(root, outside) != outside:
         return None
-    if not changed:
+    if not since.changed:
         return Changed(found, pages, links, sorted(outside))
     vault.resolver = Resolver(files)
     edges = _Edges(vault)
-    for path in changed:
-        note = notes[path]
-        kept = faces.get(path)
-        if not (isinstance(kept, list) and len(kept) == 2 and kept[0] == face(note, map(_target, edges[path]))):
-            return None
-        links += len(note.links) - int(kept[1])
     try:
-        judged = _judge(vault, edges, today, names, since, changed, [r for r in active if r not in WHOLE], rules)
-    except (NotRead, LookupOnly):
+        for path in [*edited, *removed]:
+            kept = base.face(path)
+            if kept is None or (path in edited and kept.digest != face(notes[path])):
+                return None
+            links -= kept.links
+        links += sum(len(notes[p].links) for p in [*edited, *added])
+        pages += len(added) - len(removed)
+        judged = _judge(vault, edges, today, base, found, since, edited, added, removed, active, rules)
+    except (NotRead, LookupOnly, Whole):
         return None
     if judged is None:
         return None
-    again, made, read = judged
+    again, made, read, drop = judged
     overrides = schema.severities
-    kept_found = [f for f in found if f.path not in again.get(f.rule, ())]
+    kept_found = [f for f in found if f.path not in again.get(f.rule, ()) and not drop(f)]
     made = [reported(f, rules[f.rule].severity, overrides.get(f.rule)) for f in made]
     return Changed(sorted([*kept_found, *made], key=Finding.sort_key), pages, links, sorted({*outside, *read}))
 
 
-def _judge(vault: Vault, edges: _Edges, today: dt.date, names: Mapping[str, list[str]], since: kept_findings.Delta,
-           changed: list[str], rule_ids: list[str], rules: dict[str, Rule]
-           ) -> tuple[dict[str, set[str]], list[Finding], list[str]] | None:
+def _judge(vault: Vault, edges: _Edges, today: dt.date, base: Base, found: list[Finding],
+           since: kept_findings.Delta, edited: list[str], added: list[str], removed: list[str], active: list[str],
+           rules: dict[str, Rule]
+           ) -> tuple[dict[str, set[str]], list[Finding], list[str], Callable[[Finding], bool]] | None:
     """(the pages each rule judged again, by rule; its findings on them; the files read outside the vault's
-    listing), or None when a kept rule's readers cannot be told."""
+    listing; which of the base's findings of the whole-vault rules no longer hold), or None when a kept rule's
+    readers cannot be told."""
     from wikic.lint.context import LintContext
     from wikic.lint.rule import KEPT_RULES
     from wikic.lint.rules._pages import judge_page
@@ -182,16 +182,21 @@ def _judge(vault: Vault, edges: _Edges, today: dt.date, names: Mapping[str, list
     graph = LinkGraph(vault=vault, edges=cast(list[Any], _Unread()), resolver=cast(Resolver, vault.resolver),
                       by_source=cast(dict[str, Any], edges))
     ctx = LintContext(vault=vault, links=graph, today=today, ledger=read_sources(vault.root), cached=True)
-    ctx.__dict__["names"] = names  # what the base's pages are named: no page's names changed since
+    change = Change(ctx, base, edited, added, removed, lambda path: _lands(edges, path))
+    ctx.__dict__["names"] = change.names()  # what the pages are named: the base's, with the pages added and removed
+    reached = change.reached()
+    drop, whole = whole_findings(change, reached, [r for r in active if r in WHOLE], rules)
+    hinted = change.hinted(found)
     again: dict[str, set[str]] = {}
-    made: list[Finding] = []
-    for rule_id in rule_ids:
-        pages = set(changed)
+    made: list[Finding] = list(whole)
+    changed = [*edited, *added]
+    for rule_id in (r for r in active if r not in WHOLE):
+        pages = {*changed, *reached, *(hinted if rule_id == "broken-wikilink" else ())}
         if rule_id in KEPT_RULES:
             reads = kept_findings.rule_reads(vault.root, rule_id, since)
             if reads is None:
                 return None
-            for name in {n for path in changed for n in (path, fold_name(path))}:
+            for name in {n for path in since.changed for n in (path, fold_name(path))}:
                 readers = reads.get(name)
                 if isinstance(readers, list):
                     pages.update(r for r in readers if isinstance(r, str) and r in vault.files)
@@ -199,15 +204,15 @@ def _judge(vault: Vault, edges: _Edges, today: dt.date, names: Mapping[str, list
         again[rule_id] = pages
         for path in sorted(pages):
             made.extend(at(ctx, path) if at is not None else judge_page(ctx, rule_id, path))
-    return again, made, ctx.read_outside()
+    return again, made, ctx.read_outside(), drop
 
 
-_FACE = "face:"  # the base's line of a page's face: [its digest, its link count]
-_NAME = "name:"  # the base's line of a name (folded title or alias): the subject pages carrying it
+def _lands(edges: _Edges, path: str) -> set[str]:
+    return {e.target for e in edges[path] if e.target is not None and e.target != path}
 
 
-def _read_base(root: Path) -> tuple[dict[str, Any], KeyedLines, KeyedLines] | None:
-    """The base's head (its findings, key, listing, counts), its faces and its names (keyed lines, unread)."""
+def _read_base(root: Path) -> Base | None:
+    """The base: its head (its findings, key, listing, counts) and its keyed lines, unread."""
     data = map_cache(root, BASE)
     cut = data.find(b"\n") if data else -1
     if data is None or cut < 0:
@@ -216,8 +221,7 @@ def _read_base(root: Path) -> tuple[dict[str, Any], KeyedLines, KeyedLines] | No
         head = json.loads(data[:cut])
     except (ValueError, RecursionError):
         return None
-    return (head, KeyedLines(data, cut + 1, _FACE), KeyedLines(data, cut + 1, _NAME)) if isinstance(head, dict) \
-        else None
+    return Base(head, data, cut + 1) if isinstance(head, dict) else None
 
 
 class _Edges(Mapping[str, list[Any]]):

@@ -126,17 +126,8 @@ class LintContext:
         source page carries its source's title, which may well be a subject's)."""
         out: dict[str, list[str]] = {}
         for path in self.subject_pages:
-            note = self.vault.notes[path]
-            fm = note.frontmatter or {}
-            labels: list[Any] = [fm.get("title")]
-            aliases = fm.get("aliases")
-            if isinstance(aliases, list):
-                labels.extend(aliases)
-            elif isinstance(aliases, str):
-                labels.append(aliases)
-            for label in labels:
-                if isinstance(label, str) and label.strip():
-                    out.setdefault(fold_name(label.strip()), []).append(path)
+            for name in page_names(self.vault.notes[path]):
+                out.setdefault(name, []).append(path)
         return out
 
     @cached_property
@@ -148,6 +139,18 @@ class LintContext:
     def link_names(self) -> LinkNames:
         """How a repair writes a link to a page (wikic's one rule: the bare name when no other note has it)."""
         return LinkNames(self.vault.files)
+
+
+def page_names(note: Note) -> list[str]:
+    """The names a page carries (`LintContext.names`): its title and aliases, folded, in their order."""
+    fm = note.frontmatter or {}
+    labels: list[Any] = [fm.get("title")]
+    aliases = fm.get("aliases")
+    if isinstance(aliases, list):
+        labels.extend(aliases)
+    elif isinstance(aliases, str):
+        labels.append(aliases)
+    return [fold_name(label.strip()) for label in labels if isinstance(label, str) and label.strip()]
 
 
 class RawTexts:

@@ -88,15 +88,22 @@ def may_reach(note: Note, names: set[str]) -> bool:
     to a heading of the note itself (no target) reaches no other file."""
     for link in note.links:
         target = link.target
-        if not target:
-            continue
-        last = target[target.rfind("/") + 1 :]
-        if "\\" in last:
-            last = last[last.rfind("\\") + 1 :]
-        last = fold_name(last)  # folding keeps every "/": the last segment of the folded target
-        if last in names or last in ("", ".", ".."):
-            return True
+        if target:
+            last = last_segment(target)
+            if last in names or last in ANY_FILE:
+                return True
     return False
+
+
+ANY_FILE = ("", ".", "..")  # last segments only normalizing a link's path tells the file of
+
+
+def last_segment(target: str) -> str:
+    """A link target's last path segment, folded: what `reachable_names` are compared with."""
+    last = target[target.rfind("/") + 1 :]
+    if "\\" in last:
+        last = last[last.rfind("\\") + 1 :]
+    return fold_name(last)  # folding keeps every "/": the last segment of the folded target
 
 
 def complete(

@@ -23,14 +23,15 @@ from wikic.vault.frontmatter import unwrap_link
 from wikic.vault.layout import INDEX_FILE, OVERVIEW_FILE, RAW_DIR
 
 SOURCE_TYPE = "source"
+NOT_LISTED = "page is not listed in index.md"
 
 
 def index_gap(ctx: LintContext) -> Iterator[Finding]:
-    yield from _index(ctx)
+    yield from index_entries(ctx)
     yield from _hubs(ctx)
 
 
-def _index(ctx: LintContext) -> Iterator[Finding]:
+def index_entries(ctx: LintContext) -> Iterator[Finding]:
     index = ctx.vault.notes.get(INDEX_FILE)
     if index is None:
         if ctx.pages and _absent(ctx, INDEX_FILE):
@@ -69,7 +70,7 @@ def _index(ctx: LintContext) -> Iterator[Finding]:
         listed.setdefault(edge.target, link.line)
     for page in ctx.pages:
         if page not in listed:
-            yield ctx.finding("index-gap", page, None, "page is not listed in index.md", fix=Fix("index-add", page))
+            yield ctx.finding("index-gap", page, None, NOT_LISTED, fix=Fix("index-add", page))
     if OVERVIEW_FILE in ctx.vault.files and OVERVIEW_FILE not in listed:
         yield ctx.finding(
             "index-gap",
@@ -91,11 +92,7 @@ def _hubs(ctx: LintContext) -> Iterator[Finding]:
     """The overview and the source pages, which code writes on every ingest (warnings: nothing is wrong with
     the subject pages themselves). A vault with no hub at all is one an earlier version made: it is held to
     them once `wikic init` or its next ingest has written them."""
-    hubs: dict[str, str] = {}
-    for page in ctx.pages:
-        cited = hub_source(ctx, page) if ctx.vault.page_type(page) == SOURCE_TYPE else None
-        if cited:
-            hubs.setdefault(cited, page)
+    hubs = source_hubs(ctx)
     if not hubs and OVERVIEW_FILE not in ctx.vault.files:
         return
     subjects = ctx.subject_pages
@@ -110,37 +107,66 @@ def _hubs(ctx: LintContext) -> Iterator[Finding]:
         )
     fed: dict[str, list[str]] = {}
     for page in subjects:
-        if ctx.vault.page_type(page) == "query":
-            continue  # a filed answer quotes sources; it is not built on them
-        listed = (ctx.vault.notes[page].frontmatter or {}).get("sources")
-        for entry in listed if isinstance(listed, list) else []:
-            raw = unwrap_link(entry) if isinstance(entry, str) else ""
-            if raw.startswith(RAW_DIR + "/") and ctx.links.resolver.exists(raw):
-                fed.setdefault(raw, []).append(page)
+        for raw in built_on(ctx, page):
+            fed.setdefault(raw, []).append(page)
     for raw, pages in sorted(fed.items()):
-        hub = hubs.get(raw)
-        if hub is None:
-            yield ctx.finding(
-                "index-gap",
-                raw,
-                None,
-                f"no source page says what this source gave the wiki ({len(pages)} page(s) are built on it)",
-                severity="warning",
-                fix=Fix("hub", raw),
-            )
-            continue
-        linked = {e.target for e in ctx.edges_from(hub) if e.target}
-        missed = [p for p in pages if p not in linked]
-        if missed:
-            shown = ", ".join(missed[:5]) + (f" and {len(missed) - 5} more" if len(missed) > 5 else "")
-            yield ctx.finding(
-                "index-gap",
-                hub,
-                None,
-                f"does not list {shown}, built on {raw}",
-                severity="warning",
-                fix=Fix("hub", raw),
-            )
+        yield from hub_gap(ctx, raw, pages, hubs.get(raw))
+
+
+def source_hubs(ctx: LintContext) -> dict[str, str]:
+    """Each raw file that has a source page -> that page (the first in page order)."""
+    hubs: dict[str, str] = {}
+    for page in ctx.pages:
+        cited = hub_source(ctx, page) if ctx.vault.page_type(page) == SOURCE_TYPE else None
+        if cited:
+            hubs.setdefault(cited, page)
+    return hubs
+
+
+def built_on(ctx: LintContext, page: str) -> list[str]:
+    """The raw files a subject page is built on, as its source pages are held to list it: those its `sources`
+    names that exist (a filed answer quotes sources; it is not built on them)."""
+    if ctx.vault.page_type(page) == "query":
+        return []
+    listed = (ctx.vault.notes[page].frontmatter or {}).get("sources")
+    out = []
+    for entry in listed if isinstance(listed, list) else []:
+        raw = unwrap_link(entry) if isinstance(entry, str) else ""
+        if raw.startswith(RAW_DIR + "/") and ctx.links.resolver.exists(raw):
+            out.append(raw)
+    return out
+
+
+def hub_gap(ctx: LintContext, raw: str, pages: list[str], hub: str | None) -> Iterator[Finding]:
+    """The finding of a raw file `pages` are built on (in page order): it has no source page (`hub`), or that
+    page misses some of them."""
+    if hub is None:
+        yield ctx.finding(
+            "index-gap",
+            raw,
+            None,
+            f"no source page says what this source gave the wiki ({len(pages)} page(s) are built on it)",
+            severity="warning",
+            fix=Fix("hub", raw),
+        )
+        return
+    linked = {e.target for e in ctx.edges_from(hub) if e.target}
+    missed = [p for p in pages if p not in linked]
+    if missed:
+        shown = ", ".join(missed[:5]) + (f" and {len(missed) - 5} more" if len(missed) > 5 else "")
+        yield ctx.finding(
+            "index-gap",
+            hub,
+            None,
+            f"does not list {shown}, built on {raw}",
+            severity="warning",
+            fix=Fix("hub", raw),
+        )
+
+
+def from_index(found: Finding) -> bool:
+    """Whether an index-gap finding is about index.md (`index_entries`'), not a hub's."""
+    return found.path == INDEX_FILE or found.message == NOT_LISTED
 
 
 RULE = Rule(

@@ -30,13 +30,17 @@ def orphans(ctx: LintContext) -> Iterator[Finding]:
     inbound = linked_from_subjects(ctx.links, subjects)
     for page in subjects:
         if page not in inbound:
-            yield ctx.finding(
-                "orphan-page",
-                page,
-                None,
-                "no other wiki page links here (links from index.md, overview.md, the source pages, log.md and "
-                "raw/ do not count)",
-            )
+            yield orphan(ctx, page)
+
+
+def orphan(ctx: LintContext, page: str) -> Finding:
+    return ctx.finding(
+        "orphan-page",
+        page,
+        None,
+        "no other wiki page links here (links from index.md, overview.md, the source pages, log.md and raw/ do not "
+        "count)",
+    )
 
 
 RULE = Rule(

@@ -1,0 +1,381 @@
+"""The findings of the rules that judge the vault as a whole, after pages were edited, added or removed since the
+last whole lint, made from what that lint kept of the vault (its base, `changed.py`) and the pages changed, not
+from the whole vault.
+
+What each of those rules reads, and so what the base keeps of each page beside its face:
+
+- `orphan-page`: who links to whom. The base keeps where each page's links land and how many subject pages link
+  to it; a page whose links land elsewhere now (one edited, one whose links may reach a page added or removed,
+  one added or removed) moves those counts, and a page whose count comes to or leaves zero is judged again.
+- `duplicate-page`: the pages carrying each title and alias (the base's names); a name an added or removed page
+  carries is judged again with the pages carrying it now.
+- `index-gap`: index.md's entries, judged again whenever a page was added or removed (one note, whose links
+  are resolved anew); and each raw file's source page and the subject pages built on it (the base keeps both),
+  judged again for the raw files an added or removed page is built on and those whose source page's links may
+  land elsewhere now.
+- `case-collision` and `unsafe-name` read the vault's paths only, and are run whole.
+- `confusable-name` has nothing to say while every name is spelled in ASCII (the base says whether it was); a
+  page added with another name leaves the vault to be linted whole.
+- `raw-drift` reads raw/ and the source ledger, which such a lint never sees changed.
+
+A change this module cannot follow (a wiki of a few pages, where the link minimum and the orphans depend on how
+many there are; a page named as contradicting a page added or removed) is `Whole`: the vault is linted whole.
+"""
+
+from __future__ import annotations
+
+import bisect
+import posixpath
+from collections import Counter
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from wikic.lint.context import page_names
+from wikic.lint.finding import Finding
+from wikic.vault.graph import outbound_minimum
+from wikic.vault.layout import OVERVIEW_FILE
+from wikic.vault.resolve import fold_name
+from wikic.vault.sorted_lines import KeyedLines, LookupOnly
+
+if TYPE_CHECKING:
+    from wikic.lint.context import LintContext
+    from wikic.lint.rule import Rule
+
+# The base's lines (keyed lines after its head; `changed.keep_base` writes them)
+FACE = "face:"  # a page: [its face's digest, its link count, subject pages linking to it, where its links land,
+#                  the raw files it is built on, its names]
+NAME = "name:"  # a name (folded title or alias): the subject pages carrying it
+REACH = "reach:"  # a link's last segment (folded, `resolved_cache.last_segment`): the notes with such a link
+NAMED = "named:"  # the same, of the entries of a page's `contradictions`
+FED = "fed:"  # a raw file: the subject pages built on it (`index_gap.built_on`), in page order
+HUB = "hub:"  # a raw file: its source page
+
+SMALL = 3  # subject pages below which the orphans and the link minimum depend on how many there are
+
+
+class Whole(Exception):
+    """The change is one this lint cannot follow from the base: the vault is linted whole."""
+
+
+@dataclass(frozen=True)
+class Face:
+    """What the base keeps of a page."""
+
+    digest: str
+    links: int
+    linked_from: int  # subject pages (other than itself) linking to it
+    lands: list[str]
+    built_on: list[str]
+    names: list[str]
+
+
+class Base:
+    """The base's lines, looked up by key."""
+
+    def __init__(self, head: dict[str, Any], data: Any, start: int) -> None:
+        self.head = head
+        self._faces = KeyedLines(data, start, FACE)
+        self.names = KeyedLines(data, start, NAME)
+        self._reach = KeyedLines(data, start, REACH)
+        self._named = KeyedLines(data, start, NAMED)
+        self._fed = KeyedLines(data, start, FED)
+        self._hubs = KeyedLines(data, start, HUB)
+
+    def face(self, path: str) -> Face | None:
+        kept = self._faces.get(path)
+        if not (isinstance(kept, list) and len(kept) == 6 and isinstance(kept[0], str)):
+            return None
+        try:
+            return Face(kept[0], int(kept[1]), int(kept[2]), _strings(kept[3]), _strings(kept[4]), _strings(kept[5]))
+        except (TypeError, ValueError):
+            return None
+
+    def reaching(self, names: Iterable[str]) -> set[str]:
+        """The notes with a link whose last segment is one of `names` (or one only normalizing tells)."""
+        from wikic.vault.resolved_cache import ANY_FILE
+
+        return {p for name in {*names, *ANY_FILE} for p in _strings(self._reach.get(name, []))}
+
+    def naming(self, names: Iterable[str]) -> set[str]:
+        """The pages whose `contradictions` names a page by one of `names` (a last segment)."""
+        from wikic.vault.resolved_cache import ANY_FILE
+
+        return {p for name in {*names, *ANY_FILE} for p in _strings(self._named.get(name, []))}
+
+    def fed(self, raw: str) -> list[str]:
+        return _strings(self._fed.get(raw, []))
+
+    def hub(self, raw: str) -> str | None:
+        found = self._hubs.get(raw)
+        return found if isinstance(found, str) else None
+
+
+def _strings(value: Any) -> list[str]:
+    if not (isinstance(value, list) and all(isinstance(v, str) for v in value)):
+        raise Whole("a damaged line of the base")
+    return value
+
+
+class Names(Mapping[str, list[str]]):
+    """The subject pages carrying each name, as the base keeps them with the pages added and removed since."""
+
+    def __init__(self, kept: Mapping[str, Any], added: dict[str, list[str]], removed: set[str]) -> None:
+        self._kept = kept
+        self._added = added  # name -> the pages added carrying it
+        self._removed = removed
+
+    def __getitem__(self, name: str) -> list[str]:
+        kept = self._kept.get(name, [])
+        pages = sorted({*(p for p in _strings(kept) if p not in self._removed), *self._added.get(name, ())})
+        if not pages:
+            raise KeyError(name)
+        return pages
+
+    def __iter__(self) -> Iterator[str]:
+        raise LookupOnly("every name")
+
+    def __len__(self) -> int:
+        raise LookupOnly("every name")
+
+
+@dataclass
+class Change:
+    """What changed since the base, and what the lint made of it so far."""
+
+    ctx: LintContext
+    base: Base
+    edited: list[str]
+    added: list[str]
+    removed: list[str]
+    lands: Callable[[str], set[str]]  # where a page's links land now (not on itself)
+
+    @property
+    def moved(self) -> bool:
+        return bool(self.added or self.removed)
+
+    def names_moved(self) -> set[str]:
+        """The names the pages added and removed carry."""
+        out = {n for p in self.added for n in page_names(self.ctx.vault.notes[p])}
+        for path in self.removed:
+            face = self.base.face(path)
+            if face is None:
+                raise Whole(f"the base has no face of {path}")
+            out.update(face.names)
+        return out
+
+    def reached(self) -> set[str]:
+        """The notes (not added or removed) whose links may land elsewhere now that pages were added or
+        removed; `Whole` when a page names one of them as contradicting it (which page it names, then, is
+        what the pages it names read of it)."""
+        if not self.moved:
+            return set()
+        from wikic.vault.resolved_cache import reachable_names
+
+        names = reachable_names([*self.added, *self.removed])
+        files = self.ctx.vault.files
+        if any(p in files and p not in self.added for p in self.base.naming(names)):
+            raise Whole("a page names a page added or removed as contradicting it")
+        return {p for p in self.base.reaching(names) if p in files and p not in self.added}
+
+    def names(self) -> Names:
+        added: dict[str, list[str]] = {}
+        for path in self.added:
+            for name in page_names(self.ctx.vault.notes[path]):
+                added.setdefault(name, []).append(path)
+        return Names(self.base.names, added, set(self.removed))
+
+    def hinted(self, found: list[Finding]) -> set[str]:
+        """The notes whose broken links' "did you mean" a page added or removed may change: the link's target is
+        one of its names, slugs to its name, is near its name (`close_names.near`), or the hint names a page its
+        name is in (a page sharing a name is linked by its path)."""
+        if not self.moved:
+            return set()
+        from wikic.lint.close_names import near
+        from wikic.vault.slug import slugify
+
+        stems = [posixpath.basename(p)[:-3] for p in (*self.added, *self.removed)]
+        folded = {fold_name(s) for s in stems}
+        names = self.names_moved()
+        files = self.ctx.vault.files
+        out = set()
+        for f in found:
+            if f.rule != "broken-wikilink" or f.path not in files or f.path in out or f.target is None:
+                continue
+            target = f.target
+            said = fold_name(f.message)
+            if (fold_name(target) in names or fold_name(slugify(target)) in folded
+                    or any(near(s, target) for s in stems) or any(s in said for s in folded)):
+                out.add(f.path)
+        return out
+
+
+def whole_findings(change: Change, reached: set[str], active: Iterable[str], rules: Mapping[str, Rule]
+                   ) -> tuple[Callable[[Finding], bool], list[Finding]]:
+    """(which of the base's findings of the whole-vault rules no longer hold, the findings made in their place)."""
+    ctx, base = change.ctx, change.base
+    head = base.head
+    subjects = int(head["subjects"])
+    now = subjects + len(change.added) - len(change.removed)
+    asked = ctx.schema.thresholds["min_outbound_links"]
+    if change.moved and (min(subjects, now) < SMALL
+                         or outbound_minimum(asked, subjects) != outbound_minimum(asked, now)):
+        raise Whole("a wiki of a few pages")
+    drops: list[Callable[[Finding], bool]] = []
+    made: list[Finding] = []
+    active = set(active)
+    if "orphan-page" in active:
+        drop, new = _orphans(change, reached)
+        drops.append(drop)
+        made.extend(new)
+    if change.moved:
+        if "duplicate-page" in active:
+            from wikic.lint.rules.duplicate_page import named_alike
+
+            names = change.names_moved()
+            now_named = change.names()
+            drops.append(lambda f: f.rule == "duplicate-page" and f.target in names)
+            made.extend(f for name in sorted(names) for f in named_alike(ctx, name, now_named.get(name, [])))
+        if "confusable-name" in active and not (head.get("ascii") is True
+                                                 and all(_ascii(ctx, p) for p in change.added)):
+            raise Whole("a name spelled with letters beyond ASCII")
+        by_paths = {r for r in ("case-collision", "unsafe-name") if r in active}
+        drops.append(lambda f: f.rule in by_paths)
+        for rule_id in sorted(by_paths):
+            made.extend(rules[rule_id].check(ctx))
+        if "index-gap" in active:
+            drop, new = _index_gap(change, reached)
+            drops.append(drop)
+            made.extend(new)
+    if change.removed:
+        gone = set(change.removed)
+        drops.append(lambda f: f.path in gone)
+    return (lambda f: any(drop(f) for drop in drops)), made
+
+
+def _ascii(ctx: LintContext, path: str) -> bool:
+    title = (ctx.vault.notes[path].frontmatter or {}).get("title")
+    return posixpath.basename(path).isascii() and (not isinstance(title, str) or title.strip().isascii())
+
+
+def _orphans(change: Change, reached: set[str]) -> tuple[Callable[[Finding], bool], list[Finding]]:
+    from wikic.lint.rules.orphan_page import orphan
+
+    ctx, base = change.ctx, change.base
+    vault = ctx.vault
+    moved = Counter[str]()  # target -> subject pages linking to it now, less before
+    for path in {*change.edited, *reached, *change.added, *change.removed}:
+        if not vault.is_subject(path):
+            continue
+        face = None if path in change.added else base.face(path)
+        if face is None and path not in change.added:
+            raise Whole(f"the base has no face of {path}")
+        was = set(face.lands) if face is not None else set()
+        lands = change.lands(path) if path not in change.removed else set()
+        moved.update(lands - was)
+        moved.subtract(was - lands)
+    judged = {t for t, n in moved.items() if n} | set(change.added)
+    made = []
+    for page in sorted(judged):
+        if page in change.removed or not ctx.is_subject(page):
+            continue
+        face = None if page in change.added else base.face(page)
+        if face is None and page not in change.added:
+            raise Whole(f"the base has no face of {page}")
+        if (face.linked_from if face is not None else 0) + moved[page] == 0:
+            made.append(orphan(ctx, page))
+    return (lambda f: f.rule == "orphan-page" and f.path in judged), made
+
+
+def _index_gap(change: Change, reached: set[str]) -> tuple[Callable[[Finding], bool], list[Finding]]:
+    """index.md's entries judged again; each raw file whose source page or pages built on it may have changed."""
+    from wikic.lint.rules._links import hub_source
+    from wikic.lint.rules.index_gap import built_on, from_index, hub_gap, index_entries
+
+    ctx, base = change.ctx, change.base
+    made = list(index_entries(ctx))
+    built = {path: built_on(ctx, path) for path in change.added}
+    raws = {raw for found in built.values() for raw in found}
+    for path in change.removed:
+        face = base.face(path)
+        if face is None:
+            raise Whole(f"the base has no face of {path}")
+        raws.update(face.built_on)
+    for path in reached:
+        if ctx.is_hub(path) and ctx.is_page(path):
+            raw = hub_source(ctx, path)
+            if raw and base.hub(raw) == path:
+                raws.add(raw)
+    if not base.head.get("hubs") and OVERVIEW_FILE not in ctx.vault.files:
+        raws = set()  # a vault with no hub at all is held to none (`index_gap._hubs`)
+    gone = set(change.removed)
+    for raw in sorted(raws):
+        pages = [p for p in base.fed(raw) if p not in gone]
+        for path, found in built.items():
+            if raw in found:
+                bisect.insort(pages, path)
+        if pages:
+            made.extend(hub_gap(ctx, raw, pages, base.hub(raw)))
+
+    def drop(f: Finding) -> bool:
+        return f.rule == "index-gap" and (from_index(f) or (f.fix is not None and f.fix.action == "hub"
+                                                            and f.fix.path in raws))
+
+    return drop, made
+
+
+def faces(ctx: LintContext, face_of: Callable[[str], str], hubs: dict[str, str]) -> Iterator[tuple[str, str]]:
+    """The base's lines of what it keeps of each page (`Face`), each name's pages, each link's last segment's
+    notes, and each raw file's pages and source page (`hubs`: `index_gap.source_hubs`), as (key, JSON value)."""
+    from wikic.lint.rules.index_gap import built_on
+    from wikic.vault.frontmatter import unwrap_link
+    from wikic.vault.resolved_cache import last_segment
+    from wikic.vault.sorted_lines import json_strings
+
+    vault, by_source = ctx.vault, ctx.links.by_source
+    lands = {path: sorted({e.target for e in by_source.get(path, ()) if e.target is not None and e.target != path})
+             for path in ctx.pages}
+    linked_from = Counter[str]()
+    for path in ctx.subject_pages:
+        linked_from.update(lands[path])
+    names_of: dict[str, list[str]] = {}
+    for name, pages in ctx.names.items():
+        yield NAME + name, json_strings(pages)
+        for page in pages:
+            names_of.setdefault(page, []).append(name)
+    fed: dict[str, list[str]] = {}
+    built: dict[str, list[str]] = {}
+    for page in ctx.subject_pages:
+        raws = built[page] = built_on(ctx, page)
+        for raw in raws:
+            fed.setdefault(raw, []).append(page)
+    for raw, pages in fed.items():
+        yield FED + raw, json_strings(pages)
+    for raw, hub in hubs.items():
+        yield HUB + raw, json_strings([hub])[1:-1]
+    for path in ctx.pages:
+        note = vault.notes[path]
+        yield FACE + path, (f'["{face_of(path)}",{len(note.links)},{linked_from[path]},{json_strings(lands[path])},'
+                            f'{json_strings(built.get(path, ()))},{json_strings(names_of.get(path, ()))}]')
+    reach: dict[str, list[str]] = {}
+    named: dict[str, list[str]] = {}
+    for path, note in vault.notes.items():
+        for segment in {last_segment(link.target) for link in note.links if link.target}:
+            reach.setdefault(segment, []).append(path)
+        listed = (note.frontmatter or {}).get("contradictions") if vault.is_page(path) else None
+        for item in listed if isinstance(listed, list) else ():
+            if isinstance(item, str) and item.strip():
+                named.setdefault(last_segment(unwrap_link(item)), []).append(path)
+    yield from ((REACH + s, json_strings(pages)) for s, pages in reach.items())
+    yield from ((NAMED + s, json_strings(pages)) for s, pages in named.items())
+
+
+def all_ascii(ctx: LintContext) -> bool:
+    """Whether every note's file name and title is spelled in ASCII (`confusable-name` then has nothing to say)."""
+    for path, note in ctx.vault.notes.items():
+        if path.endswith(".md") and not posixpath.basename(path).isascii():
+            return False
+        title = (note.frontmatter or {}).get("title")
+        if isinstance(title, str) and not title.strip().isascii():
+            return False
+    return True
