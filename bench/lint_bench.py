@@ -15,9 +15,10 @@ What is measured (every run is a separate process, with OMP_NUM_THREADS=1 and fr
   a previous run left its caches; **one page edited** = warm, but one page's mtime moved since the last
   run (the pre-commit case: that page is parsed again, and judged again with the pages that read it);
   **one page removed** = warm, but that page (which other pages link to) was removed since the last run;
-  **one page added** = warm, but it is back since (its links land again). N runs each (--reps, default 5),
-  each mode's runs interleaved across the wikics timed (--peer, --no-fast). Each run's load average (1 min)
-  is kept beside it, and each mode's median shown with the median load and its ratio to the warm run.
+  **one page added** = warm, but a new page (that page's copy under another name and title) was added since
+  (each against the caches of the same whole lint). N runs each (--reps, default 5), each mode's runs
+  interleaved across the wikics timed (--peer, --no-fast). Each run's load average (1 min) is kept beside it,
+  and each mode's median shown with the median load and its ratio to the warm run.
 * obsidiantools (its own venv, `bench/.venv-obsidiantools`, created with pip when missing):
   `Vault(path).connect()` and then `.gather()` in one process, timed separately, median of --ot-reps (3).
   obsidiantools cannot read a page that is not UTF-8 (it raises), so it runs on a copy of the vault
@@ -221,6 +222,7 @@ def bench_wikic(linters: list[Linter], vault: Path, reps: int) -> dict:
                   f"{r['rss_mb']:.0f} MB, rc={r['rc']}", flush=True)
     stashes = {lt.name: vault / f".lint-bench-state-{n}" for n, lt in enumerate(linters)}
     warm_same: dict[str, bool] = {}
+    moved: dict[str, dict[str, list]] = {"removed": {}, "added": {}}  # mode -> linter -> its last run's findings
     # one page edited since the last run (its mtime moved): the pre-commit case, every other page cached
     page = edited_page(vault)
     stat = page.stat()
@@ -248,23 +250,35 @@ def bench_wikic(linters: list[Linter], vault: Path, reps: int) -> dict:
                 lt.edited.append(r)
                 print(f"  {lt.name} one page edited {i + 1}/{reps}: {r['wall_s']:.3f} s wall, {r['cpu_s']:.3f} s "
                       f"cpu, {r['rss_mb']:.0f} MB, rc={r['rc']}", flush=True)
-        # the same page removed, then back: other pages link to it (their links break, then land again)
+        # the same page removed (other pages link to it: their links break), then back as it was; and a new page
+        # beside it (its copy under another name and title), then gone: each run lints against the caches the
+        # whole lint above left, as a commit removing or adding one page would
         away = SCRATCH / "removed-page.md"
+        added = page.with_name(f"{page.stem}-added.md")
+        text = page.read_text(encoding="utf-8")
         for i in range(reps):
-            for mode, runs in (("removed", "removed"), ("added", "added")):
+            for mode in ("removed", "added"):
                 if mode == "removed":
                     shutil.move(page, away)
                 else:
-                    shutil.move(away, page)
-                    os.utime(page, ns=(stat.st_atime_ns, stat.st_mtime_ns + (reps + i + 1) * 1_000_000_000))
+                    added.write_text(text.replace("title: ", "title: Added ", 1), encoding="utf-8")
                 for lt in linters:
                     r = run_in_state(lt, vault, out_json, stashes[lt.name])
-                    getattr(lt, runs).append(r)
+                    getattr(lt, mode).append(r)
+                    if i == reps - 1:
+                        moved[mode][lt.name] = json.loads(out_json.read_text()).get("findings", [])
                     print(f"  {lt.name} one page {mode} {i + 1}/{reps}: {r['wall_s']:.3f} s wall, {r['cpu_s']:.3f} "
                           f"s cpu, {r['rss_mb']:.0f} MB, rc={r['rc']}", flush=True)
+                if mode == "removed":
+                    shutil.move(away, page)
+                    os.utime(page, ns=(stat.st_atime_ns, stat.st_mtime_ns))
+                else:
+                    added.unlink()
     finally:
         if not page.exists() and away.exists():
             shutil.move(away, page)
+        if "added" in locals() and added.exists():
+            added.unlink()
         os.utime(page, ns=(stat.st_atime_ns, stat.st_mtime_ns))
         for stash in stashes.values():
             shutil.rmtree(stash, ignore_errors=True)
@@ -285,6 +299,9 @@ def bench_wikic(linters: list[Linter], vault: Path, reps: int) -> dict:
         out[linters[0].name]["findings_identical_to_peer"] = all(
             reports[lt.name].get("findings", []) == first for lt in linters[1:]
         )
+        for mode, found in moved.items():  # a lint of a page removed or added, against the peer's of the same
+            out[linters[0].name][f"{mode}_findings_identical_to_peer"] = all(
+                found.get(lt.name) == found.get(linters[0].name) for lt in linters[1:])
     return out
 
 
@@ -424,7 +441,9 @@ def print_table(res: dict) -> None:
             for key in ("cold", "warm", "edited", "added", "removed"):
                 print(f"wikic / {name} ({key}): wall {w[key]['median_s'] / other[key]['median_s']:.2f}, "
                       f"CPU {w[key]['cpu_median_s'] / other[key]['cpu_median_s']:.2f}")
-        print(f"findings identical to {', '.join(n for _, n in others)}: {w.get('findings_identical_to_peer')}")
+        print(f"findings identical to {', '.join(n for _, n in others)}: cold {w.get('findings_identical_to_peer')}, "
+              f"one page removed {w.get('removed_findings_identical_to_peer')}, one page added "
+              f"{w.get('added_findings_identical_to_peer')}")
     r = res.get("ratios")
     if r:
         print("-" * 97)

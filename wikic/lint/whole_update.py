@@ -29,6 +29,7 @@ import posixpath
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
+from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 from wikic.lint.context import page_names
@@ -42,9 +43,11 @@ if TYPE_CHECKING:
     from wikic.lint.context import LintContext
     from wikic.lint.rule import Rule
 
-# The base's lines (keyed lines after its head; `changed.keep_base` writes them)
+# The base's lines (keyed lines after its head; `changed.keep_base` writes them). A file is written as its place
+# in the base's list of files (FILES): a path written once, where it would be written ten times.
+FILES = "files"  # every file of the vault, in path order
 FACE = "face:"  # a page: [its face's digest, its link count, subject pages linking to it, where its links land,
-#                  the raw files it is built on, its names]
+#                  the raw files it is built on (as its frontmatter names them), its names]
 NAME = "name:"  # a name (folded title or alias): the subject pages carrying it
 REACH = "reach:"  # a link's last segment (folded, `resolved_cache.last_segment`): the notes with such a link
 NAMED = "named:"  # the same, of the entries of a page's `contradictions`
@@ -75,40 +78,60 @@ class Base:
 
     def __init__(self, head: dict[str, Any], data: Any, start: int) -> None:
         self.head = head
+        self._lines = KeyedLines(data, start)
         self._faces = KeyedLines(data, start, FACE)
-        self.names = KeyedLines(data, start, NAME)
+        self._names = KeyedLines(data, start, NAME)
         self._reach = KeyedLines(data, start, REACH)
         self._named = KeyedLines(data, start, NAMED)
         self._fed = KeyedLines(data, start, FED)
         self._hubs = KeyedLines(data, start, HUB)
+
+    @cached_property
+    def _files(self) -> list[str]:
+        files = self._lines.get(FILES)
+        if not (isinstance(files, list) and all(isinstance(f, str) for f in files)):
+            raise Whole("a damaged line of the base")
+        return files
+
+    def _paths(self, value: Any) -> list[str]:
+        """The files a line lists by their places."""
+        files = self._files
+        if not (isinstance(value, list) and all(type(v) is int and 0 <= v < len(files) for v in value)):
+            raise Whole("a damaged line of the base")
+        return [files[v] for v in value]
 
     def face(self, path: str) -> Face | None:
         kept = self._faces.get(path)
         if not (isinstance(kept, list) and len(kept) == 6 and isinstance(kept[0], str)):
             return None
         try:
-            return Face(kept[0], int(kept[1]), int(kept[2]), _strings(kept[3]), _strings(kept[4]), _strings(kept[5]))
+            return Face(kept[0], int(kept[1]), int(kept[2]), self._paths(kept[3]), _strings(kept[4]),
+                        _strings(kept[5]))
         except (TypeError, ValueError):
             return None
+
+    def named_by(self, name: str) -> list[str]:
+        """The subject pages carrying the name (folded title or alias) `name`."""
+        return self._paths(self._names.get(name, []))
 
     def reaching(self, names: Iterable[str]) -> set[str]:
         """The notes with a link whose last segment is one of `names` (or one only normalizing tells)."""
         from wikic.vault.resolved_cache import ANY_FILE
 
-        return {p for name in {*names, *ANY_FILE} for p in _strings(self._reach.get(name, []))}
+        return {p for name in {*names, *ANY_FILE} for p in self._paths(self._reach.get(name, []))}
 
     def naming(self, names: Iterable[str]) -> set[str]:
         """The pages whose `contradictions` names a page by one of `names` (a last segment)."""
         from wikic.vault.resolved_cache import ANY_FILE
 
-        return {p for name in {*names, *ANY_FILE} for p in _strings(self._named.get(name, []))}
+        return {p for name in {*names, *ANY_FILE} for p in self._paths(self._named.get(name, []))}
 
     def fed(self, raw: str) -> list[str]:
-        return _strings(self._fed.get(raw, []))
+        return self._paths(self._fed.get(raw, []))
 
     def hub(self, raw: str) -> str | None:
         found = self._hubs.get(raw)
-        return found if isinstance(found, str) else None
+        return self._paths([found])[0] if found is not None else None
 
 
 def _strings(value: Any) -> list[str]:
@@ -120,14 +143,13 @@ def _strings(value: Any) -> list[str]:
 class Names(Mapping[str, list[str]]):
     """The subject pages carrying each name, as the base keeps them with the pages added and removed since."""
 
-    def __init__(self, kept: Mapping[str, Any], added: dict[str, list[str]], removed: set[str]) -> None:
+    def __init__(self, kept: Callable[[str], list[str]], added: dict[str, list[str]], removed: set[str]) -> None:
         self._kept = kept
         self._added = added  # name -> the pages added carrying it
         self._removed = removed
 
     def __getitem__(self, name: str) -> list[str]:
-        kept = self._kept.get(name, [])
-        pages = sorted({*(p for p in _strings(kept) if p not in self._removed), *self._added.get(name, ())})
+        pages = sorted({*(p for p in self._kept(name) if p not in self._removed), *self._added.get(name, ())})
         if not pages:
             raise KeyError(name)
         return pages
@@ -183,7 +205,7 @@ class Change:
         for path in self.added:
             for name in page_names(self.ctx.vault.notes[path]):
                 added.setdefault(name, []).append(path)
-        return Names(self.base.names, added, set(self.removed))
+        return Names(self.base.named_by, added, set(self.removed))
 
     def hinted(self, found: list[Finding]) -> set[str]:
         """The notes whose broken links' "did you mean" a page added or removed may change: the link's target is
@@ -333,6 +355,13 @@ def faces(ctx: LintContext, face_of: Callable[[str], str], hubs: dict[str, str])
     from wikic.vault.sorted_lines import json_strings
 
     vault, by_source = ctx.vault, ctx.links.by_source
+    files = sorted(vault.files)
+    place = {path: i for i, path in enumerate(files)}
+    yield FILES, json_strings(files)
+
+    def places(paths: Iterable[str]) -> str:
+        return f"[{','.join([str(place[p]) for p in paths])}]"
+
     lands = {path: sorted({e.target for e in by_source.get(path, ()) if e.target is not None and e.target != path})
              for path in ctx.pages}
     linked_from = Counter[str]()
@@ -340,7 +369,7 @@ def faces(ctx: LintContext, face_of: Callable[[str], str], hubs: dict[str, str])
         linked_from.update(lands[path])
     names_of: dict[str, list[str]] = {}
     for name, pages in ctx.names.items():
-        yield NAME + name, json_strings(pages)
+        yield NAME + name, places(pages)
         for page in pages:
             names_of.setdefault(page, []).append(name)
     fed: dict[str, list[str]] = {}
@@ -350,24 +379,34 @@ def faces(ctx: LintContext, face_of: Callable[[str], str], hubs: dict[str, str])
         for raw in raws:
             fed.setdefault(raw, []).append(page)
     for raw, pages in fed.items():
-        yield FED + raw, json_strings(pages)
+        yield FED + raw, places(pages)
     for raw, hub in hubs.items():
-        yield HUB + raw, json_strings([hub])[1:-1]
+        yield HUB + raw, str(place[hub])
     for path in ctx.pages:
-        note = vault.notes[path]
-        yield FACE + path, (f'["{face_of(path)}",{len(note.links)},{linked_from[path]},{json_strings(lands[path])},'
-                            f'{json_strings(built.get(path, ()))},{json_strings(names_of.get(path, ()))}]')
-    reach: dict[str, list[str]] = {}
-    named: dict[str, list[str]] = {}
+        yield FACE + path, (f'["{face_of(path)}",{len(vault.notes[path].links)},{linked_from[path]},'
+                            f'{places(lands[path])},{json_strings(built.get(path, ()))},'
+                            f'{json_strings(names_of.get(path, ()))}]')
+    reach: dict[str, list[int]] = {}
+    named: dict[str, list[int]] = {}
+    segments: dict[str, str] = {}  # a target -> its last segment (most targets are linked from many notes)
     for path, note in vault.notes.items():
-        for segment in {last_segment(link.target) for link in note.links if link.target}:
-            reach.setdefault(segment, []).append(path)
+        at = place[path]
+        found = set()
+        for link in note.links:
+            target = link.target
+            if target:
+                segment = segments.get(target)
+                if segment is None:
+                    segment = segments[target] = last_segment(target)
+                found.add(segment)
+        for segment in found:
+            reach.setdefault(segment, []).append(at)
         listed = (note.frontmatter or {}).get("contradictions") if vault.is_page(path) else None
         for item in listed if isinstance(listed, list) else ():
             if isinstance(item, str) and item.strip():
-                named.setdefault(last_segment(unwrap_link(item)), []).append(path)
-    yield from ((REACH + s, json_strings(pages)) for s, pages in reach.items())
-    yield from ((NAMED + s, json_strings(pages)) for s, pages in named.items())
+                named.setdefault(last_segment(unwrap_link(item)), []).append(at)
+    yield from ((REACH + s, f"[{','.join(map(str, at))}]") for s, at in reach.items())
+    yield from ((NAMED + s, f"[{','.join(map(str, at))}]") for s, at in named.items())
 
 
 def all_ascii(ctx: LintContext) -> bool:
