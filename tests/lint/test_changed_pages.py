@@ -238,7 +238,8 @@ def _edit(vault: Vault, path: str, edit: tuple[str, Any]) -> None:
 
 
 # pages to add: one linked to and linking, one reached by a broken link, one near a broken link's target (its
-# "did you mean"), one sharing an alias, one sharing a file name, a query page, one with no links at all
+# "did you mean"), one sharing an alias, one sharing a file name, a query page, one with no links at all, one
+# whose path differs from another's in case only, one with a character links break on
 ADDED = {
     "entities/dyno.md": subject("Dyno", links="[[acme]] [[bolt]]"),
     "entities/missing page.md": subject("Missing page", links="[[cargo]]"),
@@ -247,6 +248,8 @@ ADDED = {
     "concepts/cargo.md": subject("Cargo", type="concept", links="[[bolt]]", sources=[RAW[1]]),
     "queries/why-bolt.md": query({"entities/bolt.md": "0"}).replace("Why acme", "Why bolt"),
     "entities/lone.md": subject("Lone"),
+    "entities/Bolt.md": subject("Bolt two", links="[[acme]] [[cargo]]"),  # bolt.md's name, in other case
+    "entities/what?.md": subject("What", links="[[acme]] [[bolt]]"),  # a name links break on
 }
 CHANGES = st.one_of(
     st.tuples(st.just("edit"), st.tuples(st.sampled_from([*PAGES, "queries/why-acme.md"]), EDITS)),

@@ -35,7 +35,7 @@ from typing import TYPE_CHECKING, Any
 from wikic.lint.context import page_names
 from wikic.lint.finding import Finding
 from wikic.vault.graph import outbound_minimum
-from wikic.vault.layout import OVERVIEW_FILE
+from wikic.vault.layout import INDEX_FILE, OVERVIEW_FILE
 from wikic.vault.resolve import fold_name
 from wikic.vault.sorted_lines import KeyedLines, LookupOnly
 
@@ -261,10 +261,16 @@ def whole_findings(change: Change, reached: set[str], active: Iterable[str], rul
         if "confusable-name" in active and not (head.get("ascii") is True
                                                  and all(_ascii(ctx, p) for p in change.added)):
             raise Whole("a name spelled with letters beyond ASCII")
-        by_paths = {r for r in ("case-collision", "unsafe-name") if r in active}
-        drops.append(lambda f: f.rule in by_paths)
-        for rule_id in sorted(by_paths):
-            made.extend(rules[rule_id].check(ctx))
+        if "case-collision" in active:
+            from wikic.lint.rules.case_collision import collisions
+
+            keys = {fold_name(p) for p in (*change.added, *change.removed)}
+            drops.append(lambda f: f.rule == "case-collision" and fold_name(f.path) in keys)
+            made.extend(collisions(ctx, (p for p in ctx.links.resolver.files if fold_name(p) in keys)))
+        if "unsafe-name" in active:
+            from wikic.lint.rules.unsafe_name import unsafe_at
+
+            made.extend(f for p in change.added for f in unsafe_at(ctx, p))  # a path removed takes its own along
         if "index-gap" in active:
             drop, new = _index_gap(change, reached)
             drops.append(drop)
@@ -312,10 +318,14 @@ def _orphans(change: Change, reached: set[str]) -> tuple[Callable[[Finding], boo
 def _index_gap(change: Change, reached: set[str]) -> tuple[Callable[[Finding], bool], list[Finding]]:
     """index.md's entries judged again; each raw file whose source page or pages built on it may have changed."""
     from wikic.lint.rules._links import hub_source
-    from wikic.lint.rules.index_gap import built_on, from_index, hub_gap, index_entries
+    from wikic.lint.rules.index_gap import built_on, from_index, hub_gap, index_entries, not_listed
 
     ctx, base = change.ctx, change.base
-    made = list(index_entries(ctx))
+    listing = INDEX_FILE in reached
+    if listing:
+        made = list(index_entries(ctx))
+    else:  # no link of index.md may land elsewhere now: a page added is not listed there (when it is there)
+        made = [not_listed(ctx, p) for p in change.added if INDEX_FILE in ctx.vault.notes]
     built = {path: built_on(ctx, path) for path in change.added}
     raws = {raw for found in built.values() for raw in found}
     for path in change.removed:
@@ -340,8 +350,8 @@ def _index_gap(change: Change, reached: set[str]) -> tuple[Callable[[Finding], b
             made.extend(hub_gap(ctx, raw, pages, base.hub(raw)))
 
     def drop(f: Finding) -> bool:
-        return f.rule == "index-gap" and (from_index(f) or (f.fix is not None and f.fix.action == "hub"
-                                                            and f.fix.path in raws))
+        return f.rule == "index-gap" and ((listing and from_index(f)) or (f.fix is not None and f.fix.action == "hub"
+                                                                          and f.fix.path in raws))
 
     return drop, made
 

@@ -10,7 +10,7 @@ Fix: merge the two pages or rename one.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 
 from wikic.lint.context import LintContext
 from wikic.lint.finding import Finding
@@ -19,8 +19,13 @@ from wikic.vault.resolve import fold_name
 
 
 def case_collision(ctx: LintContext) -> Iterator[Finding]:
+    yield from collisions(ctx, sorted(ctx.vault.files))
+
+
+def collisions(ctx: LintContext, paths: Iterable[str]) -> Iterator[Finding]:
+    """The findings among `paths` (in path order): each path after the first of those that fold alike."""
     seen: dict[str, str] = {}
-    for path in sorted(ctx.vault.files):
+    for path in paths:
         key = fold_name(path)
         if key in seen:
             yield ctx.finding(

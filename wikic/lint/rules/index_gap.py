@@ -70,7 +70,7 @@ def index_entries(ctx: LintContext) -> Iterator[Finding]:
         listed.setdefault(edge.target, link.line)
     for page in ctx.pages:
         if page not in listed:
-            yield ctx.finding("index-gap", page, None, NOT_LISTED, fix=Fix("index-add", page))
+            yield not_listed(ctx, page)
     if OVERVIEW_FILE in ctx.vault.files and OVERVIEW_FILE not in listed:
         yield ctx.finding(
             "index-gap",
@@ -80,6 +80,10 @@ def index_entries(ctx: LintContext) -> Iterator[Finding]:
             severity="warning",
             fix=Fix("index-overview", INDEX_FILE),
         )
+
+
+def not_listed(ctx: LintContext, page: str) -> Finding:
+    return ctx.finding("index-gap", page, None, NOT_LISTED, fix=Fix("index-add", page))
 
 
 def _absent(ctx: LintContext, name: str) -> bool:
