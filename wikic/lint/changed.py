@@ -184,6 +184,7 @@ def _judge(vault: Vault, edges: _Edges, today: dt.date, base: Base, found: list[
     ctx = LintContext(vault=vault, links=graph, today=today, ledger=read_sources(vault.root), cached=True)
     change = Change(ctx, base, edited, added, removed, lambda path: _lands(edges, path))
     ctx.__dict__["names"] = change.names()  # what the pages are named: the base's, with the pages added and removed
+    ctx.__dict__["subject_count"] = change.subjects()
     reached = change.reached()
     drop, whole = whole_findings(change, reached, [r for r in active if r in WHOLE], rules)
     hinted = change.hinted(found)

@@ -33,16 +33,26 @@ class Names:
     """Names to offer for a name none of them is, by first letter and length."""
 
     def __init__(self, names: Iterable[str]) -> None:
-        self._buckets: dict[tuple[str, int], list[tuple[str, int]]] = {}
+        self._by_first: dict[str, list[str]] = {}
         for name in names:
-            self._buckets.setdefault((fold_name(name[:1]), len(name)), []).append((name, _letters(name)))
+            self._by_first.setdefault(fold_name(name[:1]), []).append(name)
+        # (first letter, length) -> the names and their letters; made for a first letter when first asked for
+        # (a lint of a few pages asks about a few targets)
+        self._buckets: dict[tuple[str, int], list[tuple[str, int]]] = {}
+
+    def _bucket(self, key: str, size: int) -> list[tuple[str, int]] | tuple[()]:
+        names = self._by_first.pop(key, None)
+        if names is not None:
+            for name in names:
+                self._buckets.setdefault((key, len(name)), []).append((name, _letters(name)))
+        return self._buckets.get((key, size), ())
 
     def closest(self, target: str) -> str | None:
         """The name within a typo of `target`: difflib's best match at 0.8. difflib over every name costs ~0.1 s
         per name asked about on a 10,000-page vault, so only names of similar length with the same first letter
         are compared, and names that cannot reach 0.8 are dropped before difflib sees them (below)."""
         key = fold_name(target[:1])
-        pool = [s for n in range(len(target) - 2, len(target) + 3) for s in self._buckets.get((key, n), ())]
+        pool = [s for n in range(len(target) - 2, len(target) + 3) for s in self._bucket(key, n)]
         if len(pool) > 200:  # many similar names (generated ones): a typo keeps its first three letters
             head = fold_name(target[:3])
             pool = [s for s in pool if fold_name(s[0][:3]) == head][:200]

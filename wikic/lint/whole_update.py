@@ -176,6 +176,13 @@ class Change:
     def moved(self) -> bool:
         return bool(self.added or self.removed)
 
+    def subjects(self) -> int:
+        """How many subject pages there are now."""
+        try:
+            return int(self.base.head["subjects"]) + len(self.added) - len(self.removed)
+        except (KeyError, TypeError, ValueError) as exc:
+            raise Whole("a damaged base") from exc
+
     def names_moved(self) -> set[str]:
         """The names the pages added and removed carry."""
         out = {n for p in self.added for n in page_names(self.ctx.vault.notes[p])}
@@ -237,8 +244,8 @@ def whole_findings(change: Change, reached: set[str], active: Iterable[str], rul
     """(which of the base's findings of the whole-vault rules no longer hold, the findings made in their place)."""
     ctx, base = change.ctx, change.base
     head = base.head
-    subjects = int(head["subjects"])
-    now = subjects + len(change.added) - len(change.removed)
+    now = change.subjects()
+    subjects = now - len(change.added) + len(change.removed)
     asked = ctx.schema.thresholds["min_outbound_links"]
     if change.moved and (min(subjects, now) < SMALL
                          or outbound_minimum(asked, subjects) != outbound_minimum(asked, now)):
