@@ -30,6 +30,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from functools import cached_property
+from operator import attrgetter
 from typing import TYPE_CHECKING, Any
 
 from wikic.lint.context import page_names
@@ -373,14 +374,18 @@ def faces(ctx: LintContext, face_of: Callable[[str], str], hubs: dict[str, str])
 
     vault, by_source = ctx.vault, ctx.links.by_source
     files = sorted(vault.files)
-    place = {path: i for i, path in enumerate(files)}
+    place = {path: str(i) for i, path in enumerate(files)}  # as written
     yield FILES, json_strings(files)
 
     def places(paths: Iterable[str]) -> str:
-        return f"[{','.join([str(place[p]) for p in paths])}]"
+        return f"[{','.join(map(place.__getitem__, paths))}]"
 
-    lands = {path: sorted({e.target for e in by_source.get(path, ()) if e.target is not None and e.target != path})
-             for path in ctx.pages}
+    lands: dict[str, list[str]] = {}
+    for path in ctx.pages:
+        found = set(map(_target, by_source.get(path, ())))
+        found.discard(None)
+        found.discard(path)
+        lands[path] = sorted(found)
     linked_from = Counter[str]()
     for path in ctx.subject_pages:
         linked_from.update(lands[path])
@@ -398,32 +403,30 @@ def faces(ctx: LintContext, face_of: Callable[[str], str], hubs: dict[str, str])
     for raw, pages in fed.items():
         yield FED + raw, places(pages)
     for raw, hub in hubs.items():
-        yield HUB + raw, str(place[hub])
+        yield HUB + raw, place[hub]
     for path in ctx.pages:
         yield FACE + path, (f'["{face_of(path)}",{len(vault.notes[path].links)},{linked_from[path]},'
                             f'{places(lands[path])},{json_strings(built.get(path, ()))},'
                             f'{json_strings(names_of.get(path, ()))}]')
-    reach: dict[str, list[int]] = {}
-    named: dict[str, list[int]] = {}
-    segments: dict[str, str] = {}  # a target -> its last segment (most targets are linked from many notes)
-    for path, note in vault.notes.items():
-        at = place[path]
-        found = set()
-        for link in note.links:
-            target = link.target
-            if target:
-                segment = segments.get(target)
-                if segment is None:
-                    segment = segments[target] = last_segment(target)
-                found.add(segment)
-        for segment in found:
-            reach.setdefault(segment, []).append(at)
-        listed = (note.frontmatter or {}).get("contradictions") if vault.is_page(path) else None
+    targets = {path: set(map(_target, note.links)) for path, note in vault.notes.items()}
+    segment: dict[str, str | None] = {t: last_segment(t) for t in set().union(*targets.values()) if t}
+    segment[""] = None  # a link to a heading of its own note reaches no other file
+    reach: dict[str, list[str]] = {}
+    for path, found in targets.items():
+        for last in set(map(segment.__getitem__, found)):
+            if last is not None:
+                reach.setdefault(last, []).append(place[path])
+    named: dict[str, list[str]] = {}
+    for path in ctx.pages:
+        listed = (vault.notes[path].frontmatter or {}).get("contradictions")
         for item in listed if isinstance(listed, list) else ():
             if isinstance(item, str) and item.strip():
-                named.setdefault(last_segment(unwrap_link(item)), []).append(at)
-    yield from ((REACH + s, f"[{','.join(map(str, at))}]") for s, at in reach.items())
-    yield from ((NAMED + s, f"[{','.join(map(str, at))}]") for s, at in named.items())
+                named.setdefault(last_segment(unwrap_link(item)), []).append(place[path])
+    yield from ((REACH + s, f"[{','.join(at)}]") for s, at in reach.items())
+    yield from ((NAMED + s, f"[{','.join(at)}]") for s, at in named.items())
+
+
+_target = attrgetter("target")
 
 
 def all_ascii(ctx: LintContext) -> bool:
