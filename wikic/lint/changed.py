@@ -1,29 +1,34 @@
-"""A lint after a few pages were edited: those pages are judged again, with the pages that read them, and every
-other finding is the one the last whole lint made (its base, kept under `.wikic/cache/`).
+"""A lint after a few pages were edited, added or removed: those pages are judged again, with the pages that read
+them, and every other finding is the one the last whole lint made (its base, kept under `.wikic/cache/`).
 
 A whole lint reads every note of the vault, on a 10,000-page vault a second of decoding, resolving and rules for
-what is, after one page was edited (the pre-commit case), one page's worth of change. What a page's edit can
-change on other pages, and in what the rules make of the whole vault, is what the other pages and those rules
-read of it: its face (`face`): its title and aliases (the names links are offered by and duplicates found by),
-the sources its frontmatter lists and the pages it names as contradicting it, where its links land (who links
-to whom), and its headings and block ids (what links into it reach). So a lint in which
+what is, after one page was edited, added or removed (the pre-commit case), one page's worth of change. What a
+page's edit can change on other pages, and in what the rules make of the whole vault, is what the other pages
+and those rules read of it: its face (`face`): its title and aliases (the names links are offered by and
+duplicates found by), the sources its frontmatter lists and the pages it names as contradicting it, and its
+headings and block ids (what links into it reach); and where its links land (who links to whom). So a lint in
+which
 
-- no file was added or removed since the base, and only pages were changed (not index.md, overview.md, a
-  source page, SCHEMA.md, raw/, an attachment), few of them;
-- each changed page keeps its face, the source ledger and the files the base read outside the vault's listing
+- only subject pages were changed, added or removed since the base (not index.md, overview.md, a source page,
+  SCHEMA.md, raw/, an attachment), few of them;
+- each page edited keeps its face, the source ledger and the files the base read outside the vault's listing
   are as they were, and the options and the date are the base's;
 
 gives every finding of the base but those of each rule that judges page by page (`Rule.at`, or a page rule's
-`Rule.page`) on the changed pages, and on the pages a kept rule read them for (its `reads`, kept by
-`kept_findings.py`: a query page citing a changed page, for `stale-page`); those are judged again. The rules
-that judge the vault as a whole (`WHOLE`) read nothing a page keeps but its face, and keep the base's findings.
-Any other lint, or a rule that asks for more than these pages (every note, the whole graph: `NotRead`), is a
-whole lint, which keeps a new base. Notes are read from the parse cache where it holds them unchanged.
+`Rule.page`) on the pages edited and added, on the pages whose links may land elsewhere now that pages were added
+or removed (their links' last segments are among those pages' names: `whole_update.Base.reaching`), on the
+pages whose broken links' "did you mean" names an added or removed page may change, and on the pages a kept rule
+read them for (its `reads`, kept by `kept_findings.py`: a query page citing a changed page, for `stale-page`);
+those are judged again. The rules that judge the vault as a whole (`WHOLE`) are brought up to date from what the
+base keeps of every page (`whole_update.py`). Any other lint, or a rule that asks for more than these pages
+(every note, the whole graph: `NotRead`), is a whole lint, which keeps a new base. Notes are read from the parse
+cache where it holds them unchanged.
 
 This lint writes only the report: the base and every other cache stay those of the last whole lint, from which
 the next lint again starts. The base is a line of JSON (the findings, the key, the listing's digest, the counts)
-followed by each page's face and each name's pages on a line of their own in key order (`sorted_lines.py`): this
-lint decodes the findings and looks up the faces and names of the pages it judges.
+followed by keyed lines in key order (`sorted_lines.py`): each page's face, each name's pages, each link
+segment's notes, each raw file's pages and source page. This lint decodes the findings and looks up the lines of
+the pages and names it judges.
 """
 
 from __future__ import annotations
@@ -38,7 +43,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple, cast
 from wikic import __version__
 from wikic.lint import kept_findings
 from wikic.lint.finding import Finding, reported
-from wikic.lint.whole_update import Base, Change, Whole, all_ascii, faces, whole_findings
+from wikic.lint.whole_update import Base, Change, Whole, all_ascii, faces, segment_lines, whole_findings
 from wikic.vault.formats.sources import sources_stamp
 from wikic.vault.load import FileInfo, Vault
 from wikic.vault.model import Note, Problem
@@ -96,21 +101,36 @@ def base_key(root: Path, select: tuple[str, ...], ignore: tuple[str, ...], today
     return hashlib.sha256(said.encode("utf-8", "surrogatepass")).hexdigest()
 
 
-def keep_base(ctx: LintContext, key: str, listing: str | None, findings: list[Finding], links: int,
-              outside: list[str]) -> None:
-    """Keep this whole lint's findings as the base of the next lints, with what it keeps of each page
-    (`whole_update.faces`)."""
-    if listing is None:
-        return
+class PageLines(NamedTuple):
+    """What a whole lint keeps of its pages for the base: the head's counts and the keyed lines of the pages,
+    names and raw files (`whole_update.faces`)."""
+
+    head: dict[str, Any]
+    lines: list[tuple[str, str]]
+
+
+def page_lines(ctx: LintContext) -> PageLines:
+    """The base's part made from the pages alone (none of the findings): made while other rules still run."""
     from wikic.lint.rules.index_gap import source_hubs
 
     notes = ctx.vault.notes
     hubs = source_hubs(ctx)
-    head = {"format": FORMAT, "key": key, "listing": listing, "pages": len(ctx.pages), "links": links,
-            "subjects": ctx.subject_count, "ascii": all_ascii(ctx), "hubs": bool(hubs),
+    head = {"subjects": ctx.subject_count, "ascii": all_ascii(ctx), "hubs": bool(hubs)}
+    return PageLines(head, list(faces(ctx, lambda path: face(notes[path]), hubs)))
+
+
+def keep_base(ctx: LintContext, key: str, listing: str | None, findings: list[Finding], links: int,
+              outside: list[str], pages: PageLines | None = None,
+              segments: list[tuple[str, str]] | None = None) -> None:
+    """Keep this whole lint's findings as the base of the next lints, with what it keeps of each page (`pages`,
+    when made already: `page_lines`) and of each link segment (`segments`, likewise: `segment_lines`)."""
+    if listing is None:
+        return
+    made = pages if pages is not None else page_lines(ctx)
+    head = {"format": FORMAT, "key": key, "listing": listing, "pages": len(ctx.pages), "links": links, **made.head,
             "outside": kept_findings.stamps(ctx.vault.root, outside), "findings": [f.to_dict() for f in findings]}
     # each entry on a line of its own, looked up by halving: a lint of a few pages reads those
-    lines = keyed_lines(faces(ctx, lambda path: face(notes[path]), hubs))
+    lines = keyed_lines([*made.lines, *(segments if segments is not None else segment_lines(ctx))])
     write_cache(ctx.vault.root, BASE, json.dumps(head, separators=(",", ":")) + "\n" + lines)
 
 

@@ -9,7 +9,7 @@ import os
 import time
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from wikic import __version__
 from wikic.context import VaultContext
@@ -22,7 +22,7 @@ from wikic.vault.layout import is_vault
 from wikic.vault.state import LINT_REPORT, read_cache_json, write_cache
 
 if TYPE_CHECKING:
-    from wikic.lint.changed import Changed
+    from wikic.lint.changed import Changed, PageLines
     from wikic.vault.load import FileInfo, PerNote, Vault
     from wikic.vault.model import Note, Problem
     from wikic.vault.schema_md import Schema
@@ -224,7 +224,8 @@ def _lint(
     rules = _rules()
     overrides = vault.schema.severities
     active = _active(options, vault.schema)
-    found, outside = _run_rules(ctx, active, options.jobs)
+    ran = _run_rules(ctx, active, options.jobs)
+    found, outside = ran.found, ran.outside
     findings: list[Finding] = []
     for rule_id in active:
         default, forced = rules[rule_id].severity, overrides.get(rule_id)
@@ -238,7 +239,7 @@ def _lint(
 
         listing = keep_listing(root, vault.files, ctx.kept)  # now that every rule kept its findings
         key = base_key(root, options.select, options.ignore, today, vault.problems)
-        keep_base(ctx, key, listing, findings, links, outside)
+        keep_base(ctx, key, listing, findings, links, outside, ran.pages, ran.segments)
     return findings, pages, links, vault, made, outside
 
 
@@ -301,10 +302,17 @@ def forked_rules(active: list[str], judged: bool = False) -> list[str]:
     return next(([r for r in active if r in group] for group in groups if set(group) & set(active)), [])
 
 
-def _run_rules(ctx: Any, active: list[str], jobs: int | None) -> tuple[dict[str, list[Finding]], list[str]]:
-    """Each active rule's findings, and the files outside the vault's listing the rules read
-    (`LintContext.read_outside`). On a big vault with a second core, some rules run in a forked process
-    while this one runs the rest."""
+class _Ran(NamedTuple):
+    found: dict[str, list[Finding]]  # rule id -> its findings
+    outside: list[str]  # the files outside the vault's listing the rules read (`LintContext.read_outside`)
+    pages: PageLines | None  # the base's parts, when made beside the rules (`changed.page_lines`)
+    segments: list[tuple[str, str]] | None  # (`whole_update.segment_lines`)
+
+
+def _run_rules(ctx: Any, active: list[str], jobs: int | None) -> _Ran:
+    """Each active rule's findings, and the files outside the vault's listing the rules read. On a big vault
+    with a second core, some rules run in a forked process while this one runs the rest; a run keeping its
+    caches also makes the base's parts there, one in each process (`changed.keep_base`)."""
     from wikic.vault.load import fork_is_safe
 
     global _FORKED_CONTEXT
@@ -313,20 +321,24 @@ def _run_rules(ctx: Any, active: list[str], jobs: int | None) -> tuple[dict[str,
     forked = forked_rules(active, judged=2 * len(ctx.vault.per_note) >= len(ctx.pages))
     if (jobs <= 1 or not forked or len(ctx.pages) < _FORK_RULES_FROM or _incremental(ctx, forked)
             or not fork_is_safe()):
-        return {rule_id: list(rules[rule_id].check(ctx)) for rule_id in active}, ctx.read_outside()
+        return _Ran({rule_id: list(rules[rule_id].check(ctx)) for rule_id in active}, ctx.read_outside(), None,
+                    None)
     import multiprocessing as mp
+
+    from wikic.lint.changed import page_lines
 
     _FORKED_CONTEXT = ctx
     try:
         with mp.get_context("fork").Pool(1) as pool:
-            separate = pool.apply_async(_forked_rules, (forked,))
+            separate = pool.apply_async(_forked_rules, (forked, bool(ctx.cached)))
             found = {rule_id: list(rules[rule_id].check(ctx)) for rule_id in active if rule_id not in forked}
-            there, kept, read_there = separate.get()
+            pages = page_lines(ctx) if ctx.cached else None
+            there, kept, read_there, segments = separate.get()
             found.update(there)
             ctx.kept.update(kept)  # what the rules run there kept
     finally:
         _FORKED_CONTEXT = None
-    return found, sorted({*ctx.read_outside(), *read_there})
+    return _Ran(found, sorted({*ctx.read_outside(), *read_there}), pages, segments)
 
 
 def _incremental(ctx: Any, rule_ids: list[str]) -> bool:
@@ -341,10 +353,14 @@ def _incremental(ctx: Any, rule_ids: list[str]) -> bool:
         rule_id in since.vouched for rule_id in rule_ids if rule_id in KEPT_RULES)
 
 
-def _forked_rules(rule_ids: list[str]) -> tuple[dict[str, list[Finding]], dict[str, str], list[str]]:
+def _forked_rules(rule_ids: list[str], segments: bool) -> tuple[
+        dict[str, list[Finding]], dict[str, str], list[str], list[tuple[str, str]] | None]:
+    from wikic.lint.whole_update import segment_lines
+
     rules = _rules()
     found = {rule_id: list(rules[rule_id].check(_FORKED_CONTEXT)) for rule_id in rule_ids}
-    return found, _FORKED_CONTEXT.kept, _FORKED_CONTEXT.read_outside()
+    lines = segment_lines(_FORKED_CONTEXT) if segments else None
+    return found, _FORKED_CONTEXT.kept, _FORKED_CONTEXT.read_outside(), lines
 
 
 def _read_report(root: Path, key: str) -> tuple[list[Finding], int, int] | None:

@@ -365,11 +365,9 @@ def _index_gap(change: Change, reached: set[str]) -> tuple[Callable[[Finding], b
 
 
 def faces(ctx: LintContext, face_of: Callable[[str], str], hubs: dict[str, str]) -> Iterator[tuple[str, str]]:
-    """The base's lines of what it keeps of each page (`Face`), each name's pages, each link's last segment's
-    notes, and each raw file's pages and source page (`hubs`: `index_gap.source_hubs`), as (key, JSON value)."""
+    """The base's lines of what it keeps of each page (`Face`), each name's pages, and each raw file's pages and
+    source page (`hubs`: `index_gap.source_hubs`), as (key, JSON value); `segment_lines` makes the others."""
     from wikic.lint.rules.index_gap import built_on
-    from wikic.vault.frontmatter import unwrap_link
-    from wikic.vault.resolved_cache import last_segment
     from wikic.vault.sorted_lines import json_strings
 
     vault, by_source = ctx.vault, ctx.links.by_source
@@ -408,6 +406,16 @@ def faces(ctx: LintContext, face_of: Callable[[str], str], hubs: dict[str, str])
         yield FACE + path, (f'["{face_of(path)}",{len(vault.notes[path].links)},{linked_from[path]},'
                             f'{places(lands[path])},{json_strings(built.get(path, ()))},'
                             f'{json_strings(names_of.get(path, ()))}]')
+
+
+def segment_lines(ctx: LintContext) -> list[tuple[str, str]]:
+    """The base's lines of each link segment's notes and each `contradictions` entry's pages (made apart from
+    `faces`: a whole lint run in two processes makes them in the other one)."""
+    from wikic.vault.frontmatter import unwrap_link
+    from wikic.vault.resolved_cache import last_segment
+
+    vault = ctx.vault
+    place = {path: str(i) for i, path in enumerate(sorted(vault.files))}
     targets = {path: set(map(_target, note.links)) for path, note in vault.notes.items()}
     segment: dict[str, str | None] = {t: last_segment(t) for t in set().union(*targets.values()) if t}
     segment[""] = None  # a link to a heading of its own note reaches no other file
@@ -422,8 +430,8 @@ def faces(ctx: LintContext, face_of: Callable[[str], str], hubs: dict[str, str])
         for item in listed if isinstance(listed, list) else ():
             if isinstance(item, str) and item.strip():
                 named.setdefault(last_segment(unwrap_link(item)), []).append(place[path])
-    yield from ((REACH + s, f"[{','.join(at)}]") for s, at in reach.items())
-    yield from ((NAMED + s, f"[{','.join(at)}]") for s, at in named.items())
+    return [*((REACH + s, f"[{','.join(at)}]") for s, at in reach.items()),
+            *((NAMED + s, f"[{','.join(at)}]") for s, at in named.items())]
 
 
 _target = attrgetter("target")
