@@ -175,9 +175,35 @@ def test_a_page_removed_breaks_the_links_to_it_without_reading_the_vault(
     assert {"entities/acme.md", "entities/bolt.md", "sources/source-a.md"} <= broken
 
 
+@pytest.mark.parametrize("path, old, new", [
+    ("index.md", "[[acme]]", "[[acme]] [[nowhere]]"),  # an entry added that leads nowhere
+    ("index.md", "[[bolt]]", ""),  # an entry dropped: bolt.md is not listed now
+    ("sources/source-a.md", "[[bolt]] ", ""),  # a source page missing a page built on its source
+    ("log.md", "", ""),  # log.md, which one page links into
+])
+def test_an_edit_to_a_hub_or_the_log_is_judged_without_reading_the_vault(
+    vault: Vault, used: list[bool], monkeypatch: pytest.MonkeyPatch, path: str, old: str, new: str
+) -> None:
+    if path == "log.md":
+        vault.write(path, "# Log\n")
+        vault.write("entities/cargo.md", vault.read("entities/cargo.md").replace("[[setup]]", "[[setup]] [[log#x]]"))
+        assert any(f["rule"] == "broken-wikilink" and f["target"] == "log#x" for f in vault.same_as_cold())
+        vault.write(path, vault.read(path) + "\n## x\n")  # the heading cargo.md links into, now there
+    else:
+        assert old in vault.read(path)
+        vault.write(path, vault.read(path).replace(old, new, 1))
+    monkeypatch.setattr(load_module, "load_vault", _no_load)
+    warm = vault.lint(cache=True)
+    assert used[-1] is True
+    monkeypatch.undo()
+    assert warm == vault.lint(cache=False)
+    if path == "log.md":
+        assert not any(f["target"] == "log#x" for f in warm)
+
+
 @pytest.mark.parametrize("change", [
     ("write", "sources/source-b.md", page("Source B", type="source", sources=[RAW[1]], body="# B\n\n[[acme]]\n")),
-    ("write", "index.md", None),  # a hub changed
+    ("write", "index.md", "## Everything"),  # a heading of index.md changed
     ("remove", "sources/source-a.md", None),
     ("write", "entities/acmé.md", subject("Acmé", links="[[acme]] [[bolt]]")),  # a name beyond ASCII
     ("write", "entities/eve.md", subject("Eve", links="[[acme]] [[bolt]]")),  # named as contradicting acme
@@ -189,7 +215,7 @@ def test_a_change_the_base_cannot_follow_lints_the_vault_whole(
     if kind == "remove":
         vault.remove(path)
     elif path == "index.md":
-        vault.write(path, vault.read(path) + "\n")
+        vault.write(path, vault.read(path).replace("## Entities", text or ""))
     else:
         if path == "entities/eve.md":
             vault.write("entities/bolt.md", vault.read("entities/bolt.md").replace("- '[[acme]]'", "- '[[eve]]'"))
@@ -251,8 +277,15 @@ ADDED = {
     "entities/Bolt.md": subject("Bolt two", links="[[acme]] [[cargo]]"),  # bolt.md's name, in other case
     "entities/what?.md": subject("What", links="[[acme]] [[bolt]]"),  # a name links break on
 }
+HUB_EDITS = st.tuples(st.just("replace"), st.sampled_from([
+    ("[[acme]]", "[[acme]] [[nowhere]]"), ("[[bolt]]", ""), ("[[cargo]]", "[[dyno]]"), ("# ", "## "),
+    ("[[acme]]", "[[missing page]]"),
+]))
 CHANGES = st.one_of(
     st.tuples(st.just("edit"), st.tuples(st.sampled_from([*PAGES, "queries/why-acme.md"]), EDITS)),
+    st.tuples(st.just("edit"), st.tuples(st.sampled_from(["index.md", "sources/source-a.md"]), HUB_EDITS)),
+    st.tuples(st.just("edit"), st.tuples(st.just("log.md"), st.sampled_from([("sentence", "## x"),
+                                                                            ("sentence", "- a line")]))),
     st.tuples(st.just("add"), st.sampled_from(sorted(ADDED))),
     st.tuples(st.just("remove"), st.sampled_from([*PAGES, *ADDED, "queries/why-acme.md"])),
 )
@@ -266,6 +299,8 @@ def test_any_sequence_of_pages_added_removed_and_edited_lints_as_a_cold_lint_doe
     root = make_vault(tmp_path_factory.mktemp("v"), dict(PAGES))
     vault = Vault(root, TODAY)
     vault.write("queries/why-acme.md", query({"entities/acme.md": page_fingerprint(vault.read("entities/acme.md"))}))
+    vault.write("log.md", "# Log\n\n## [2026-05-01] ingest | source-a\n")
+    vault.write("entities/setup.md", vault.read("entities/setup.md").replace("[[acme]]", "[[acme]] [[log#x]]"))
     vault.same_as_cold()
     for kind, what in steps:
         if kind == "add":

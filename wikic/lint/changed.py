@@ -9,10 +9,11 @@ duplicates found by), the sources its frontmatter lists and the pages it names a
 headings and block ids (what links into it reach); and where its links land (who links to whom). So a lint in
 which
 
-- only subject pages were changed, added or removed since the base (not index.md, overview.md, a source page,
-  SCHEMA.md, raw/, an attachment), few of them;
-- each page edited keeps its face, the source ledger and the files the base read outside the vault's listing
-  are as they were, and the options and the date are the base's;
+- only subject pages were added or removed since the base, and pages (a source page too), index.md,
+  overview.md or log.md edited (not SCHEMA.md, raw/, an attachment), few of them (`_followed`);
+- each file edited keeps its face (log.md has none: the pages linking into it are judged again), the source
+  ledger and the files the base read outside the vault's listing are as they were, and the options and the
+  date are the base's;
 
 gives every finding of the base but those of each rule that judges page by page (`Rule.at`, or a page rule's
 `Rule.page`) on the pages edited and added, on the pages whose links may land elsewhere now that pages were added
@@ -45,6 +46,7 @@ from wikic.lint import kept_findings
 from wikic.lint.finding import Finding, reported
 from wikic.lint.whole_update import Base, Change, Whole, all_ascii, faces, segment_lines, whole_findings
 from wikic.vault.formats.sources import sources_stamp
+from wikic.vault.layout import INDEX_FILE, LOG_FILE, OVERVIEW_FILE
 from wikic.vault.load import FileInfo, Vault
 from wikic.vault.model import Note, Problem
 from wikic.vault.notes_on_demand import NotesOnDemand, NotRead
@@ -145,7 +147,7 @@ def lint_changed(root: Path, files: dict[str, FileInfo], problems: list[tuple[st
     edited = sorted(since.changed - since.added - since.removed)
     notes = NotesOnDemand(root, files, schema, [*edited, *added])
     vault = Vault(root, schema, files, cast(dict[str, Note], notes), problems)
-    if not (all(p in notes and vault.is_page(p) and not vault.is_hub(p) for p in edited)
+    if not (all(_followed(vault, p) for p in edited)
             and all(p in notes and vault.is_subject(p) for p in added)
             and all(p.endswith(".md") and vault.is_subject(p) for p in removed)) or any(
             r not in WHOLE and rules[r].at is None and rules[r].page is None for r in active):
@@ -168,11 +170,13 @@ def lint_changed(root: Path, files: dict[str, FileInfo], problems: list[tuple[st
     edges = _Edges(vault)
     try:
         for path in [*edited, *removed]:
+            if path == LOG_FILE:
+                continue  # no note: what reads it is judged again (`Change.reached`)
             kept = base.face(path)
             if kept is None or (path in edited and kept.digest != face(notes[path])):
                 return None
             links -= kept.links
-        links += sum(len(notes[p].links) for p in [*edited, *added])
+        links += sum(len(notes[p].links) for p in [*edited, *added] if p != LOG_FILE)
         pages += len(added) - len(removed)
         judged = _judge(vault, edges, today, base, found, since, edited, added, removed, active, rules)
     except (NotRead, LookupOnly, Whole):
@@ -210,7 +214,7 @@ def _judge(vault: Vault, edges: _Edges, today: dt.date, base: Base, found: list[
     hinted = change.hinted(found)
     again: dict[str, set[str]] = {}
     made: list[Finding] = list(whole)
-    changed = [*edited, *added]
+    changed = [p for p in [*edited, *added] if p in vault.notes]  # log.md is no note: no rule judges it
     for rule_id in (r for r in active if r not in WHOLE):
         pages = {*changed, *reached, *(hinted if rule_id == "broken-wikilink" else ())}
         if rule_id in KEPT_RULES:
@@ -226,6 +230,13 @@ def _judge(vault: Vault, edges: _Edges, today: dt.date, base: Base, found: list[
         for path in sorted(pages):
             made.extend(at(ctx, path) if at is not None else judge_page(ctx, rule_id, path))
     return again, made, ctx.read_outside(), drop
+
+
+def _followed(vault: Vault, path: str) -> bool:
+    """Whether an edit to the file at `path` is one this lint follows: a page's (a subject page's or a source
+    page's), index.md's, overview.md's or log.md's."""
+    return (path in vault.notes and (vault.is_page(path) or path in (INDEX_FILE, OVERVIEW_FILE))) or \
+        (path == LOG_FILE and vault.schema.present)
 
 
 def _lands(edges: _Edges, path: str) -> set[str]:

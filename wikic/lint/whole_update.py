@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING, Any
 from wikic.lint.context import page_names
 from wikic.lint.finding import Finding
 from wikic.vault.graph import outbound_minimum
-from wikic.vault.layout import INDEX_FILE, OVERVIEW_FILE
+from wikic.vault.layout import INDEX_FILE, LOG_FILE, OVERVIEW_FILE
 from wikic.vault.resolve import fold_name
 from wikic.vault.sorted_lines import KeyedLines, LookupOnly
 
@@ -196,16 +196,19 @@ class Change:
 
     def reached(self) -> set[str]:
         """The notes (not added or removed) whose links may land elsewhere now that pages were added or
-        removed; `Whole` when a page names one of them as contradicting it (which page it names, then, is
-        what the pages it names read of it)."""
-        if not self.moved:
-            return set()
+        removed, or lead into log.md edited (which keeps no face); `Whole` when a page names one of the pages
+        added or removed as contradicting it (which page it names, then, is what the pages it names read of
+        it)."""
         from wikic.vault.resolved_cache import reachable_names
 
-        names = reachable_names([*self.added, *self.removed])
         files = self.ctx.vault.files
-        if any(p in files and p not in self.added for p in self.base.naming(names)):
+        names = reachable_names([*self.added, *self.removed])
+        if names and any(p in files and p not in self.added for p in self.base.naming(names)):
             raise Whole("a page names a page added or removed as contradicting it")
+        if LOG_FILE in self.edited:
+            names |= reachable_names([LOG_FILE])
+        if not names:
+            return set()
         return {p for p in self.base.reaching(names) if p in files and p not in self.added}
 
     def names(self) -> Names:
@@ -258,6 +261,10 @@ def whole_findings(change: Change, reached: set[str], active: Iterable[str], rul
         drop, new = _orphans(change, reached)
         drops.append(drop)
         made.extend(new)
+    if "index-gap" in active and (change.moved or any(ctx.is_hub(p) for p in change.edited)):
+        drop, new = _index_gap(change, reached)
+        drops.append(drop)
+        made.extend(new)
     if change.moved:
         if "duplicate-page" in active:
             from wikic.lint.rules.duplicate_page import named_alike
@@ -279,10 +286,6 @@ def whole_findings(change: Change, reached: set[str], active: Iterable[str], rul
             from wikic.lint.rules.unsafe_name import unsafe_at
 
             made.extend(f for p in change.added for f in unsafe_at(ctx, p))  # a path removed takes its own along
-        if "index-gap" in active:
-            drop, new = _index_gap(change, reached)
-            drops.append(drop)
-            made.extend(new)
     if change.removed:
         gone = set(change.removed)
         drops.append(lambda f: f.path in gone)
@@ -329,7 +332,7 @@ def _index_gap(change: Change, reached: set[str]) -> tuple[Callable[[Finding], b
     from wikic.lint.rules.index_gap import built_on, from_index, hub_gap, index_entries, not_listed
 
     ctx, base = change.ctx, change.base
-    listing = INDEX_FILE in reached
+    listing = INDEX_FILE in reached or INDEX_FILE in change.edited
     if listing:
         made = list(index_entries(ctx))
     else:  # no link of index.md may land elsewhere now: a page added is not listed there (when it is there)
@@ -341,7 +344,7 @@ def _index_gap(change: Change, reached: set[str]) -> tuple[Callable[[Finding], b
         if face is None:
             raise Whole(f"the base has no face of {path}")
         raws.update(face.built_on)
-    for path in reached:
+    for path in {*reached, *change.edited}:  # a source page whose links may land elsewhere
         if ctx.is_hub(path) and ctx.is_page(path):
             raw = hub_source(ctx, path)
             if raw and base.hub(raw) == path:
@@ -378,8 +381,9 @@ def faces(ctx: LintContext, face_of: Callable[[str], str], hubs: dict[str, str])
     def places(paths: Iterable[str]) -> str:
         return f"[{','.join(map(place.__getitem__, paths))}]"
 
+    faced = [*ctx.pages, *(p for p in (INDEX_FILE, OVERVIEW_FILE) if p in vault.notes)]  # what may be edited
     lands: dict[str, list[str]] = {}
-    for path in ctx.pages:
+    for path in faced:
         found = set(map(_target, by_source.get(path, ())))
         found.discard(None)
         found.discard(path)
@@ -402,7 +406,7 @@ def faces(ctx: LintContext, face_of: Callable[[str], str], hubs: dict[str, str])
         yield FED + raw, places(pages)
     for raw, hub in hubs.items():
         yield HUB + raw, place[hub]
-    for path in ctx.pages:
+    for path in faced:
         yield FACE + path, (f'["{face_of(path)}",{len(vault.notes[path].links)},{linked_from[path]},'
                             f'{places(lands[path])},{json_strings(built.get(path, ()))},'
                             f'{json_strings(names_of.get(path, ()))}]')
