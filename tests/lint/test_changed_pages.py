@@ -6,7 +6,9 @@ linted whole), a page added or removed, and any sequence of them."""
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
+import hashlib
 import os
 from pathlib import Path
 from typing import Any
@@ -20,6 +22,7 @@ from wikic.lint import changed as changed_module
 from wikic.lint.run import LintOptions
 from wikic.pages.fingerprint import page_fingerprint
 from wikic.vault import load as load_module
+from wikic.vault.formats.sources import SourceEntry, read_sources, write_sources
 
 TODAY = dt.date(2026, 6, 1)
 RAW = ("raw/articles/source-a.md", "raw/articles/source-b.md")
@@ -201,8 +204,62 @@ def test_an_edit_to_a_hub_or_the_log_is_judged_without_reading_the_vault(
         assert not any(f["target"] == "log#x" for f in warm)
 
 
+def ingested(vault: Vault, name: str, captured: str, cited_by: str | None = None) -> None:
+    """What an ingest of a source changes: the raw file and its entry in the source ledger, its source page,
+    a page built on it (`cited_by`, when given), index.md and log.md."""
+    raw = f"raw/articles/{name}.md"
+    text = f"# {name}\n\nA source about acme.\n"
+    vault.write(raw, text)
+    entries = dict(read_sources(vault.root))
+    entries[raw] = SourceEntry(sha256=hashlib.sha256(text.encode()).hexdigest(), captured=captured)
+    write_sources(vault.root, entries)
+    vault.write(f"sources/{name}.md", page(name.title(), type="source", sources=[raw], body=f"# {name}\n\n[[acme]]\n"))
+    if cited_by is not None:
+        vault.write(cited_by, subject(cited_by.rsplit("/", 1)[1][:-3].title(), links="[[acme]] [[bolt]]",
+                                      sources=[raw], updated="2026-01-01"))
+    if (vault.root / "index.md").is_file():
+        vault.write("index.md", vault.read("index.md").replace("## Entities\n", f"## Entities\n- [[{name}]]\n", 1))
+    log = vault.root / "log.md"
+    vault.write("log.md", (log.read_text(encoding="utf-8") if log.is_file() else "# Log\n") + f"\n- ingest {name}\n")
+
+
+def test_what_an_ingest_changes_is_judged_without_reading_the_vault(
+    vault: Vault, used: list[bool], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    ingested(vault, "source-c", "2026-05-30", cited_by="entities/dyno.md")
+    # a page citing a source not captured yet, and a source captured again later (its date moved)
+    vault.write("entities/bolt.md", vault.read("entities/bolt.md").replace("articles/source-a", "articles/source-d"))
+    vault.same_as_cold()
+    ingested(vault, "source-d", "2026-05-31")
+    entries = dict(read_sources(vault.root))
+    entries[RAW[0]] = SourceEntry(sha256=entries[RAW[0]].sha256 if RAW[0] in entries else None, captured="2026-05-31")
+    write_sources(vault.root, entries)
+    monkeypatch.setattr(load_module, "load_vault", _no_load)
+    warm = vault.lint(cache=True)
+    assert used[-1] is True
+    monkeypatch.undo()
+    assert warm == vault.lint(cache=False)
+
+
+def test_a_source_captured_again_later_is_judged_without_reading_the_vault(
+    vault: Vault, used: list[bool], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    ingested(vault, "source-c", "2026-01-02", cited_by="entities/dyno.md")
+    assert not any(f["rule"] == "stale-page" for f in vault.same_as_cold() if f["path"] == "entities/dyno.md")
+    entries = dict(read_sources(vault.root))
+    entries["raw/articles/source-c.md"] = dataclasses.replace(entries["raw/articles/source-c.md"],
+                                                              captured="2026-05-30")
+    write_sources(vault.root, entries)  # the ledger alone changed: no file of the vault's listing
+    monkeypatch.setattr(load_module, "load_vault", _no_load)
+    warm = vault.lint(cache=True)
+    assert used[-1] is True
+    monkeypatch.undo()
+    assert warm == vault.lint(cache=False)
+    assert any(f["rule"] == "stale-page" for f in warm if f["path"] == "entities/dyno.md")
+
+
 @pytest.mark.parametrize("change", [
-    ("write", "sources/source-b.md", page("Source B", type="source", sources=[RAW[1]], body="# B\n\n[[acme]]\n")),
+    ("write", "raw/articles/source-a.md", "# A\n\nEdited after its capture.\n"),  # a raw file changed
     ("write", "index.md", "## Everything"),  # a heading of index.md changed
     ("remove", "sources/source-a.md", None),
     ("write", "entities/acmé.md", subject("Acmé", links="[[acme]] [[bolt]]")),  # a name beyond ASCII
@@ -282,6 +339,11 @@ HUB_EDITS = st.tuples(st.just("replace"), st.sampled_from([
     ("[[acme]]", "[[missing page]]"),
 ]))
 CHANGES = st.one_of(
+    st.tuples(st.just("ingest"), st.tuples(st.sampled_from(["source-c", "source-d"]),
+                                            st.sampled_from(["2026-05-02", "2027-01-01"]),
+                                            st.sampled_from([None, "entities/dyno.md", "concepts/late.md"]))),
+    st.tuples(st.just("captured"), st.tuples(st.sampled_from([*RAW, "raw/articles/source-c.md"]),
+                                              st.sampled_from(["2026-01-01", "2026-12-01"]))),
     st.tuples(st.just("edit"), st.tuples(st.sampled_from([*PAGES, "queries/why-acme.md"]), EDITS)),
     st.tuples(st.just("edit"), st.tuples(st.sampled_from(["index.md", "sources/source-a.md"]), HUB_EDITS)),
     st.tuples(st.just("edit"), st.tuples(st.just("log.md"), st.sampled_from([("sentence", "## x"),
@@ -305,6 +367,12 @@ def test_any_sequence_of_pages_added_removed_and_edited_lints_as_a_cold_lint_doe
     for kind, what in steps:
         if kind == "add":
             vault.write(what, ADDED[what])
+        elif kind == "ingest":
+            ingested(vault, *what)
+        elif kind == "captured":  # the ledger's date of a source (what a stale page is judged by)
+            entries = dict(read_sources(vault.root))
+            entries[what[0]] = dataclasses.replace(entries.get(what[0], SourceEntry()), captured=what[1])
+            write_sources(vault.root, entries)
         elif kind == "remove":
             vault.remove(what)
         elif (vault.root / what[0]).is_file():

@@ -44,9 +44,18 @@ from typing import TYPE_CHECKING, Any, NamedTuple, cast
 from wikic import __version__
 from wikic.lint import kept_findings
 from wikic.lint.finding import Finding, reported
-from wikic.lint.whole_update import Base, Change, Whole, all_ascii, faces, segment_lines, whole_findings
+from wikic.lint.whole_update import (
+    Base,
+    Change,
+    Whole,
+    all_ascii,
+    faces,
+    ledger_line,
+    segment_lines,
+    whole_findings,
+)
 from wikic.vault.formats.sources import sources_stamp
-from wikic.vault.layout import INDEX_FILE, LOG_FILE, OVERVIEW_FILE
+from wikic.vault.layout import INDEX_FILE, LOG_FILE, OVERVIEW_FILE, RAW_DIR
 from wikic.vault.load import FileInfo, Vault
 from wikic.vault.model import Note, Problem
 from wikic.vault.notes_on_demand import NotesOnDemand, NotRead
@@ -61,7 +70,8 @@ if TYPE_CHECKING:
 
 FORMAT = 3
 BASE = "cache/lint-base.json"
-MOST = 32  # pages changed since the base beyond which the whole vault is linted (and a new base kept)
+MOST = 32  # files changed since the base beyond which the whole vault is linted (and a new base kept) ...
+SHARE = 50  # ... or, in a big vault, this share of its files (an ingest of ten sources changes fifty)
 
 # The rules that judge the vault as a whole, and what of a page they read: nothing its face does not hold.
 WHOLE = {
@@ -97,9 +107,10 @@ def face(note: Note) -> str:
 
 def base_key(root: Path, select: tuple[str, ...], ignore: tuple[str, ...], today: dt.date,
              problems: list[tuple[str, Problem]]) -> str:
-    """What a base belongs to beside the vault's files (which its listing holds): this version of wikic, the
-    rules asked for, the date, what the walk found and did not list, and the source ledger as it stands."""
-    said = f"{FORMAT}|{__version__}|{select}|{ignore}|{today.isoformat()}|{problems!r}|{sources_stamp(root)}"
+    """What a base belongs to beside the vault's files (which its listing holds) and the source ledger (which it
+    keeps, `whole_update.ledger_line`): this version of wikic, the rules asked for, the date, what the walk found
+    and did not list."""
+    said = f"{FORMAT}|{__version__}|{select}|{ignore}|{today.isoformat()}|{problems!r}"
     return hashlib.sha256(said.encode("utf-8", "surrogatepass")).hexdigest()
 
 
@@ -117,8 +128,9 @@ def page_lines(ctx: LintContext) -> PageLines:
 
     notes = ctx.vault.notes
     hubs = source_hubs(ctx)
-    head = {"subjects": ctx.subject_count, "ascii": all_ascii(ctx), "hubs": bool(hubs)}
-    return PageLines(head, list(faces(ctx, lambda path: face(notes[path]), hubs)))
+    head = {"subjects": ctx.subject_count, "ascii": all_ascii(ctx), "hubs": bool(hubs),
+            "ledger": sources_stamp(ctx.vault.root)}
+    return PageLines(head, [*faces(ctx, lambda path: face(notes[path]), hubs), ledger_line(ctx.ledger)])
 
 
 def keep_base(ctx: LintContext, key: str, listing: str | None, findings: list[Finding], links: int,
@@ -141,14 +153,14 @@ def lint_changed(root: Path, files: dict[str, FileInfo], problems: list[tuple[st
     """The findings of a lint of the vault as `files` lists it, made from the base and the pages changed since
     (see the module's docstring); None when this vault's lint must read it whole."""
     since = kept_findings.since_listing(root, files)
-    if since is None or len(since.changed) > MOST:
+    if since is None or len(since.changed) > max(MOST, len(files) // SHARE):
         return None
     added, removed = sorted(since.added), sorted(since.removed)
     edited = sorted(since.changed - since.added - since.removed)
     notes = NotesOnDemand(root, files, schema, [*edited, *added])
     vault = Vault(root, schema, files, cast(dict[str, Note], notes), problems)
     if not (all(_followed(vault, p) for p in edited)
-            and all(p in notes and vault.is_subject(p) for p in added)
+            and all(_addable(vault, p) for p in added)
             and all(p.endswith(".md") and vault.is_subject(p) for p in removed)) or any(
             r not in WHOLE and rules[r].at is None and rules[r].page is None for r in active):
         return None
@@ -162,9 +174,12 @@ def lint_changed(root: Path, files: dict[str, FileInfo], problems: list[tuple[st
         pages, links = int(base.head["pages"]), int(base.head["links"])
     except (KeyError, TypeError, ValueError, AttributeError):
         return None
-    if kept_findings.stamps(root, outside) != outside:
+    # a file read outside the listing that is in it now was added since: what read it is judged again
+    unlisted = {path: stamp for path, stamp in outside.items() if path not in since.added}
+    if kept_findings.stamps(root, unlisted) != unlisted:
         return None
-    if not since.changed:
+    stamp = sources_stamp(root)
+    if not since.changed and base.head.get("ledger") == (list(stamp) if stamp is not None else None):
         return Changed(found, pages, links, sorted(outside))
     vault.resolver = Resolver(files)
     edges = _Edges(vault)
@@ -176,8 +191,8 @@ def lint_changed(root: Path, files: dict[str, FileInfo], problems: list[tuple[st
             if kept is None or (path in edited and kept.digest != face(notes[path])):
                 return None
             links -= kept.links
-        links += sum(len(notes[p].links) for p in [*edited, *added] if p != LOG_FILE)
-        pages += len(added) - len(removed)
+        links += sum(len(notes[p].links) for p in [*edited, *added] if p in notes)  # not log.md, a raw file
+        pages += sum(1 for p in added if vault.is_page(p)) - len(removed)
         judged = _judge(vault, edges, today, base, found, since, edited, added, removed, active, rules)
     except (NotRead, LookupOnly, Whole):
         return None
@@ -214,14 +229,16 @@ def _judge(vault: Vault, edges: _Edges, today: dt.date, base: Base, found: list[
     hinted = change.hinted(found)
     again: dict[str, set[str]] = {}
     made: list[Finding] = list(whole)
-    changed = [p for p in [*edited, *added] if p in vault.notes]  # log.md is no note: no rule judges it
+    # the notes judged again by every rule (log.md and raw files are no notes: no rule judges them)
+    changed = [p for p in [*edited, *added, *change.citing] if p in vault.notes]
+    read = {*since.changed, *change.ledger_moved}  # a page reading one of these is judged again
     for rule_id in (r for r in active if r not in WHOLE):
         pages = {*changed, *reached, *(hinted if rule_id == "broken-wikilink" else ())}
         if rule_id in KEPT_RULES:
             reads = kept_findings.rule_reads(vault.root, rule_id, since)
             if reads is None:
                 return None
-            for name in {n for path in since.changed for n in (path, fold_name(path))}:
+            for name in {n for path in read for n in (path, fold_name(path))}:
                 readers = reads.get(name)
                 if isinstance(readers, list):
                     pages.update(r for r in readers if isinstance(r, str) and r in vault.files)
@@ -237,6 +254,13 @@ def _followed(vault: Vault, path: str) -> bool:
     page's), index.md's, overview.md's or log.md's."""
     return (path in vault.notes and (vault.is_page(path) or path in (INDEX_FILE, OVERVIEW_FILE))) or \
         (path == LOG_FILE and vault.schema.present)
+
+
+def _addable(vault: Vault, path: str) -> bool:
+    """Whether a file added is one this lint follows: a subject page, a source page, a raw source."""
+    if path.startswith(RAW_DIR + "/"):
+        return vault.schema.present
+    return path in vault.notes and vault.is_page(path) and path not in (INDEX_FILE, OVERVIEW_FILE)
 
 
 def _lands(edges: _Edges, path: str) -> set[str]:

@@ -24,7 +24,8 @@ many there are; a page named as contradicting a page added or removed) is `Whole
 
 from __future__ import annotations
 
-import bisect
+import hashlib
+import json
 import posixpath
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping
@@ -36,13 +37,14 @@ from typing import TYPE_CHECKING, Any
 from wikic.lint.context import page_names
 from wikic.lint.finding import Finding
 from wikic.vault.graph import outbound_minimum
-from wikic.vault.layout import INDEX_FILE, LOG_FILE, OVERVIEW_FILE
+from wikic.vault.layout import INDEX_FILE, LOG_FILE, OVERVIEW_FILE, RAW_DIR
 from wikic.vault.resolve import fold_name
 from wikic.vault.sorted_lines import KeyedLines, LookupOnly
 
 if TYPE_CHECKING:
     from wikic.lint.context import LintContext
     from wikic.lint.rule import Rule
+    from wikic.vault.formats.sources import SourceEntry
 
 # The base's lines (keyed lines after its head; `changed.keep_base` writes them). A file is written as its place
 # in the base's list of files (FILES): a path written once, where it would be written ten times.
@@ -54,6 +56,8 @@ REACH = "reach:"  # a link's last segment (folded, `resolved_cache.last_segment`
 NAMED = "named:"  # the same, of the entries of a page's `contradictions`
 FED = "fed:"  # a raw file: the subject pages built on it (`index_gap.built_on`), in page order
 HUB = "hub:"  # a raw file: its source page
+CITES = "cites:"  # a raw file's path (folded): the pages whose `sources` name it (whether it exists or not)
+LEDGER = "ledger"  # the source ledger: each raw file's entry, as a digest of what the rules read of it
 
 SMALL = 3  # subject pages below which the orphans and the link minimum depend on how many there are
 
@@ -130,6 +134,16 @@ class Base:
     def fed(self, raw: str) -> list[str]:
         return self._paths(self._fed.get(raw, []))
 
+    def citing(self, raw: str) -> list[str]:
+        """The pages whose `sources` name the raw file `raw` (in any case)."""
+        return self._paths(self._lines.get(CITES + fold_name(raw), []))
+
+    def ledger(self) -> dict[str, str]:
+        kept = self._lines.get(LEDGER)
+        if not (isinstance(kept, dict) and all(isinstance(v, str) for v in kept.values())):
+            raise Whole("a damaged line of the base")
+        return kept
+
     def hub(self, raw: str) -> str | None:
         found = self._hubs.get(raw)
         return self._paths([found])[0] if found is not None else None
@@ -177,16 +191,48 @@ class Change:
     def moved(self) -> bool:
         return bool(self.added or self.removed)
 
+    @cached_property
+    def subjects_added(self) -> list[str]:
+        """The subject pages added (the others: source pages, raw files)."""
+        return [p for p in self.added if self.ctx.vault.is_subject(p) and p in self.ctx.vault.notes]
+
+    @cached_property
+    def raws_added(self) -> list[str]:
+        return [p for p in self.added if p.startswith(RAW_DIR + "/")]
+
+    @cached_property
+    def hubs_added(self) -> list[str]:
+        return [p for p in self.added if p in self.ctx.vault.notes and self.ctx.is_hub(p)]
+
     def subjects(self) -> int:
         """How many subject pages there are now."""
         try:
-            return int(self.base.head["subjects"]) + len(self.added) - len(self.removed)
+            return int(self.base.head["subjects"]) + len(self.subjects_added) - len(self.removed)
         except (KeyError, TypeError, ValueError) as exc:
             raise Whole("a damaged base") from exc
 
+    @cached_property
+    def citing(self) -> set[str]:
+        """The pages (not added) whose `sources` name a raw file added: whether it exists is what they are judged
+        from (`frontmatter`, the name rules, the hubs)."""
+        files = self.ctx.vault.files
+        return {p for raw in self.raws_added for p in self.base.citing(raw) if p in files and p not in self.added}
+
+    @cached_property
+    def ledger_moved(self) -> set[str]:
+        """The raw files whose entries in the source ledger are not the base's (added, changed or gone)."""
+        from wikic.vault.formats.sources import sources_stamp
+
+        stamp = sources_stamp(self.ctx.vault.root)
+        if self.base.head.get("ledger") == (list(stamp) if stamp is not None else None):
+            return set()
+        kept, now = self.base.ledger(), self.ctx.ledger
+        said = {raw: entry_digest(entry) for raw, entry in now.items()}
+        return {raw for raw in {*kept, *said} if kept.get(raw) != said.get(raw)}
+
     def names_moved(self) -> set[str]:
         """The names the pages added and removed carry."""
-        out = {n for p in self.added for n in page_names(self.ctx.vault.notes[p])}
+        out = {n for p in self.subjects_added for n in page_names(self.ctx.vault.notes[p])}
         for path in self.removed:
             face = self.base.face(path)
             if face is None:
@@ -213,7 +259,7 @@ class Change:
 
     def names(self) -> Names:
         added: dict[str, list[str]] = {}
-        for path in self.added:
+        for path in self.subjects_added:
             for name in page_names(self.ctx.vault.notes[path]):
                 added.setdefault(name, []).append(path)
         return Names(self.base.named_by, added, set(self.removed))
@@ -249,7 +295,7 @@ def whole_findings(change: Change, reached: set[str], active: Iterable[str], rul
     ctx, base = change.ctx, change.base
     head = base.head
     now = change.subjects()
-    subjects = now - len(change.added) + len(change.removed)
+    subjects = now - len(change.subjects_added) + len(change.removed)
     asked = ctx.schema.thresholds["min_outbound_links"]
     if change.moved and (min(subjects, now) < SMALL
                          or outbound_minimum(asked, subjects) != outbound_minimum(asked, now)):
@@ -273,8 +319,10 @@ def whole_findings(change: Change, reached: set[str], active: Iterable[str], rul
             now_named = change.names()
             drops.append(lambda f: f.rule == "duplicate-page" and f.target in names)
             made.extend(f for name in sorted(names) for f in named_alike(ctx, name, now_named.get(name, [])))
-        if "confusable-name" in active and not (head.get("ascii") is True
-                                                 and all(_ascii(ctx, p) for p in change.added)):
+        if change.hubs_added and not head.get("hubs"):
+            raise Whole("the first source page")  # a vault with no hub at all was held to none
+        if "confusable-name" in active and not (head.get("ascii") is True and all(
+                _ascii(ctx, p) for p in change.added if p in ctx.vault.notes)):
             raise Whole("a name spelled with letters beyond ASCII")
         if "case-collision" in active:
             from wikic.lint.rules.case_collision import collisions
@@ -286,6 +334,12 @@ def whole_findings(change: Change, reached: set[str], active: Iterable[str], rul
             from wikic.lint.rules.unsafe_name import unsafe_at
 
             made.extend(f for p in change.added for f in unsafe_at(ctx, p))  # a path removed takes its own along
+    if "raw-drift" in active and (change.raws_added or change.ledger_moved):
+        from wikic.lint.rules.raw_drift import drift
+
+        drifted = {*change.raws_added, *change.ledger_moved}
+        drops.append(lambda f: f.rule == "raw-drift" and f.path in drifted)
+        made.extend(f for raw in sorted(drifted) if raw in ctx.ledger for f in drift(ctx, raw, ctx.ledger[raw]))
     if change.removed:
         gone = set(change.removed)
         drops.append(lambda f: f.path in gone)
@@ -336,9 +390,16 @@ def _index_gap(change: Change, reached: set[str]) -> tuple[Callable[[Finding], b
     if listing:
         made = list(index_entries(ctx))
     else:  # no link of index.md may land elsewhere now: a page added is not listed there (when it is there)
-        made = [not_listed(ctx, p) for p in change.added if INDEX_FILE in ctx.vault.notes]
-    built = {path: built_on(ctx, path) for path in change.added}
+        made = [not_listed(ctx, p) for p in change.added if ctx.is_page(p) and INDEX_FILE in ctx.vault.notes]
+    # the subject pages whose raw files are others now: those added, and those citing a raw file added
+    built = {path: built_on(ctx, path) for path in [*change.subjects_added, *change.citing] if ctx.is_subject(path)}
     raws = {raw for found in built.values() for raw in found}
+    hubs: dict[str, str] = {}  # a raw file -> its source page, where one was added
+    for path in change.hubs_added:
+        raw = hub_source(ctx, path)
+        if raw:
+            raws.add(raw)
+            hubs[raw] = min(hubs.get(raw, path), path)
     for path in change.removed:
         face = base.face(path)
         if face is None:
@@ -353,12 +414,12 @@ def _index_gap(change: Change, reached: set[str]) -> tuple[Callable[[Finding], b
         raws = set()  # a vault with no hub at all is held to none (`index_gap._hubs`)
     gone = set(change.removed)
     for raw in sorted(raws):
-        pages = [p for p in base.fed(raw) if p not in gone]
-        for path, found in built.items():
-            if raw in found:
-                bisect.insort(pages, path)
+        pages = sorted({*(p for p in base.fed(raw) if p not in gone),
+                        *(p for p, found in built.items() if raw in found)})
+        kept = base.hub(raw)
+        hub = min(kept, hubs[raw]) if kept is not None and raw in hubs else hubs.get(raw, kept)  # the first by path
         if pages:
-            made.extend(hub_gap(ctx, raw, pages, base.hub(raw)))
+            made.extend(hub_gap(ctx, raw, pages, hub))
 
     def drop(f: Finding) -> bool:
         return f.rule == "index-gap" and ((listing and from_index(f)) or (f.fix is not None and f.fix.action == "hub"
@@ -371,6 +432,7 @@ def faces(ctx: LintContext, face_of: Callable[[str], str], hubs: dict[str, str])
     """The base's lines of what it keeps of each page (`Face`), each name's pages, and each raw file's pages and
     source page (`hubs`: `index_gap.source_hubs`), as (key, JSON value); `segment_lines` makes the others."""
     from wikic.lint.rules.index_gap import built_on
+    from wikic.vault.frontmatter import unwrap_link
     from wikic.vault.sorted_lines import json_strings
 
     vault, by_source = ctx.vault, ctx.links.by_source
@@ -396,6 +458,14 @@ def faces(ctx: LintContext, face_of: Callable[[str], str], hubs: dict[str, str])
         yield NAME + name, places(pages)
         for page in pages:
             names_of.setdefault(page, []).append(name)
+    cites: dict[str, list[str]] = {}
+    for page in ctx.pages:
+        listed = (vault.notes[page].frontmatter or {}).get("sources")
+        for entry in {fold_name(unwrap_link(e)) for e in listed if isinstance(e, str)} if isinstance(listed, list) \
+                else ():
+            cites.setdefault(entry, []).append(page)
+    for raw, pages in cites.items():
+        yield CITES + raw, places(pages)
     fed: dict[str, list[str]] = {}
     built: dict[str, list[str]] = {}
     for page in ctx.subject_pages:
@@ -439,6 +509,17 @@ def segment_lines(ctx: LintContext) -> list[tuple[str, str]]:
 
 
 _target = attrgetter("target")
+
+
+def ledger_line(ledger: Mapping[str, SourceEntry]) -> tuple[str, str]:
+    """The base's line of the source ledger (`LEDGER`)."""
+    return LEDGER, json.dumps({raw: entry_digest(entry) for raw, entry in ledger.items()}, separators=(",", ":"))
+
+
+def entry_digest(entry: SourceEntry) -> str:
+    """What the rules read of a ledger entry (`raw-drift` its hash, `stale-page` its dates), as a digest."""
+    said = repr((entry.sha256, entry.captured, entry.ingested))
+    return hashlib.blake2b(said.encode("utf-8", "surrogatepass"), digest_size=8).hexdigest()
 
 
 def all_ascii(ctx: LintContext) -> bool:
