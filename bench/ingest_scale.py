@@ -28,7 +28,7 @@ second source.
 Part "overhead": a generated vault of N wiki pages (the cast's pages among unrelated ones, each with a lead
 and a section, listed in index.md; indexed in the palace, its compiled ledger and parse cache written before
 the run, as earlier runs leave them), then `--sources` new reports ingested; seconds per source at each size,
-with the time inside the palace search and update shown apart.
+with the time inside the palace search and update and the lint after the run shown apart.
 
 Every figure is a median over `--reps` runs; the load average is printed with them (the machine is shared).
 """
@@ -239,8 +239,11 @@ def timed_targets() -> dict[str, tuple[Any, str]]:
 
     # the update as the pipeline makes it (its to-do, then `Palace.update_paths`), wherever this tree keeps it
     update = wikic.palace.todo if hasattr(wikic.palace.todo, "update_palace") else wikic.palace
+    import wikic.lint.run
+
     for label, owner, attr in (("palace search", pipeline, "relevant_pages"),
-                               ("palace update", update, "update_palace")):
+                               ("palace update", update, "update_palace"),
+                               ("lint after", wikic.lint.run, "run_lint")):
         if hasattr(owner, attr):
             targets[label] = (owner, attr)
     return targets
@@ -358,6 +361,9 @@ def settle(root: Path) -> None:
     # later run: it leaves the cache of link resolutions that a cold lint never writes
     later = dt.date.today() + dt.timedelta(days=1)
     run_lint(VaultContext(root), LintOptions(select=rules, use_cache=True, today=later))
+    # and a lint of every rule today, as the one ending the run before: the lint after an ingest starts from its
+    # findings (`lint/changed.py`)
+    run_lint(VaultContext(root), LintOptions(use_cache=True))
 
 
 def run_overhead(sizes: list[int], sources: int, reps: int, profile: Path | None) -> dict[str, Any]:
@@ -423,11 +429,12 @@ def main(argv: list[str] | None = None) -> int:
         o = run_overhead(sizes, args.sources, args.reps, args.profile)
         result["overhead"] = o
         print(f"\n== overhead: {args.sources} sources per run, medians of {args.reps}")
-        print(f"  {'pages':>7} {'s/source':>9} {'search s':>9} {'(cpu s)':>8} {'update s':>9} {'indexing s':>10}")
+        print(f"  {'pages':>7} {'s/source':>9} {'search s':>9} {'(cpu s)':>8} {'update s':>9} {'lint s':>7} "
+              f"{'indexing s':>10}")
         for size, r in o["sizes"].items():
             print(f"  {size:>7} {r['per_source']:>9.3f} {r.get('palace search', 0.0):>9.2f} "
                   f"{r.get('palace search cpu', 0.0):>8.2f} {r.get('palace update', 0.0):>9.2f} "
-                  f"{r['index_seconds']:>10.1f}")
+                  f"{r.get('lint after', 0.0):>7.2f} {r['index_seconds']:>10.1f}")
         print(f"  ratio largest/smallest: {o['ratio']:.2f}x")
     result["load_after"] = ingest_bench.load()
     print(f"\nload average after: {result['load_after']}")
