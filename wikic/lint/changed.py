@@ -9,17 +9,19 @@ duplicates found by), the sources its frontmatter lists and the pages it names a
 headings and block ids (what links into it reach); and where its links land (who links to whom). So a lint in
 which
 
-- only subject pages were added or removed since the base, and pages (a source page too), index.md,
-  overview.md or log.md edited (not SCHEMA.md, raw/, an attachment), few of them (`_followed`);
-- each file edited keeps its face (log.md has none: the pages linking into it are judged again), the source
-  ledger and the files the base read outside the vault's listing are as they were, and the options and the
-  date are the base's;
+- only subject pages were removed since the base; subject pages, source pages and raw files added
+  (`_addable`: what an ingest adds); pages, index.md, overview.md or log.md edited (`_followed`: not
+  SCHEMA.md, a raw file, an attachment); few of them (`MOST`, or a fiftieth of a big vault's files);
+- each file edited keeps its face (log.md has none: the pages linking into it are judged again), the files the
+  base read outside the vault's listing are as they were (or were added since), and the options and the date
+  are the base's (the source ledger may have changed: the base keeps each entry, `whole_update.LEDGER`);
 
 gives every finding of the base but those of each rule that judges page by page (`Rule.at`, or a page rule's
-`Rule.page`) on the pages edited and added, on the pages whose links may land elsewhere now that pages were added
-or removed (their links' last segments are among those pages' names: `whole_update.Base.reaching`), on the
-pages whose broken links' "did you mean" names an added or removed page may change, and on the pages a kept rule
-read them for (its `reads`, kept by `kept_findings.py`: a query page citing a changed page, for `stale-page`);
+`Rule.page`) on the pages edited and added, on the pages whose links may land elsewhere now that files were added
+or removed (their links' last segments are among those files' names: `whole_update.Base.reaching`), on the pages
+whose `sources` name a raw file added, on the pages whose broken links' "did you mean" a file added or removed
+may change, and on the pages a kept rule read them for (its `reads`, kept by `kept_findings.py`: a query page
+citing a changed page, a page citing a source whose ledger entry changed, for `stale-page`);
 those are judged again. The rules that judge the vault as a whole (`WHOLE`) are brought up to date from what the
 base keeps of every page (`whole_update.py`). Any other lint, or a rule that asks for more than these pages
 (every note, the whole graph: `NotRead`), is a whole lint, which keeps a new base. Notes are read from the parse
@@ -68,7 +70,7 @@ if TYPE_CHECKING:
     from wikic.lint.context import LintContext
     from wikic.lint.rule import Rule
 
-FORMAT = 3
+FORMAT = 4
 BASE = "cache/lint-base.json"
 MOST = 32  # files changed since the base beyond which the whole vault is linted (and a new base kept) ...
 SHARE = 50  # ... or, in a big vault, this share of its files (an ingest of ten sources changes fifty)
@@ -92,17 +94,21 @@ class Changed(NamedTuple):
     outside: list[str]  # the files read outside the vault's listing, the base's and this lint's
 
 
-def face(note: Note) -> str:
-    """The digest of what other pages and the whole-vault rules read of a note beside where its links land (see
-    the module's docstring)."""
+def face(note: Note, subject: bool) -> str:
+    """What other pages and the whole-vault rules read of a note that this lint does not follow from the base, and
+    apart, what links into it reach (see the module's docstring), as two digests joined by a dot. A subject page's
+    names and sources are followed (`whole_update.Change.renamed`, `refed`): they are not in it."""
     fm = note.frontmatter or {}
+    named = (fm.get("contradictions"),) if subject else (
+        fm.get("contradictions"), fm.get("title"), fm.get("aliases"), fm.get("sources"))
     # headings and block ids as written, in order: stricter than what a link into them matches (their keys),
     # and cheaper to tell
-    seen = (
-        fm.get("title"), fm.get("aliases"), fm.get("sources"), fm.get("contradictions"),
-        [h.text for h in note.headings], [b.id for b in note.blocks],
-    )
-    return hashlib.blake2b(repr(seen).encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
+    anchors = ([h.text for h in note.headings], [b.id for b in note.blocks])
+    return f"{_digest(named)}.{_digest(anchors)}"
+
+
+def _digest(value: object) -> str:
+    return hashlib.blake2b(repr(value).encode("utf-8", "surrogatepass"), digest_size=12).hexdigest()
 
 
 def base_key(root: Path, select: tuple[str, ...], ignore: tuple[str, ...], today: dt.date,
@@ -130,7 +136,8 @@ def page_lines(ctx: LintContext) -> PageLines:
     hubs = source_hubs(ctx)
     head = {"subjects": ctx.subject_count, "ascii": all_ascii(ctx), "hubs": bool(hubs),
             "ledger": sources_stamp(ctx.vault.root)}
-    return PageLines(head, [*faces(ctx, lambda path: face(notes[path]), hubs), ledger_line(ctx.ledger)])
+    faced = faces(ctx, lambda path: face(notes[path], ctx.vault.is_subject(path)), hubs)
+    return PageLines(head, [*faced, ledger_line(ctx.ledger)])
 
 
 def keep_base(ctx: LintContext, key: str, listing: str | None, findings: list[Finding], links: int,
@@ -183,17 +190,26 @@ def lint_changed(root: Path, files: dict[str, FileInfo], problems: list[tuple[st
         return Changed(found, pages, links, sorted(outside))
     vault.resolver = Resolver(files)
     edges = _Edges(vault)
+    anchored = []  # the files edited whose headings or block ids changed: what links into them is judged again
     try:
         for path in [*edited, *removed]:
             if path == LOG_FILE:
-                continue  # no note: what reads it is judged again (`Change.reached`)
+                anchored.append(path)  # no note, no face
+                continue
             kept = base.face(path)
-            if kept is None or (path in edited and kept.digest != face(notes[path])):
+            if kept is None:
                 return None
+            if path in edited:
+                named, _, anchors = face(notes[path], vault.is_subject(path)).partition(".")
+                kept_named, _, kept_anchors = kept.digest.partition(".")
+                if named != kept_named:
+                    return None
+                if anchors != kept_anchors:
+                    anchored.append(path)
             links -= kept.links
         links += sum(len(notes[p].links) for p in [*edited, *added] if p in notes)  # not log.md, a raw file
         pages += sum(1 for p in added if vault.is_page(p)) - len(removed)
-        judged = _judge(vault, edges, today, base, found, since, edited, added, removed, active, rules)
+        judged = _judge(vault, edges, today, base, found, since, (edited, added, removed, anchored), active, rules)
     except (NotRead, LookupOnly, Whole):
         return None
     if judged is None:
@@ -206,12 +222,13 @@ def lint_changed(root: Path, files: dict[str, FileInfo], problems: list[tuple[st
 
 
 def _judge(vault: Vault, edges: _Edges, today: dt.date, base: Base, found: list[Finding],
-           since: kept_findings.Delta, edited: list[str], added: list[str], removed: list[str], active: list[str],
+           since: kept_findings.Delta, files: tuple[list[str], list[str], list[str], list[str]], active: list[str],
            rules: dict[str, Rule]
            ) -> tuple[dict[str, set[str]], list[Finding], list[str], Callable[[Finding], bool]] | None:
     """(the pages each rule judged again, by rule; its findings on them; the files read outside the vault's
     listing; which of the base's findings of the whole-vault rules no longer hold), or None when a kept rule's
-    readers cannot be told."""
+    readers cannot be told. `files`: those edited, added, removed, and edited with other headings or block
+    ids."""
     from wikic.lint.context import LintContext
     from wikic.lint.rule import KEPT_RULES
     from wikic.lint.rules._pages import judge_page
@@ -221,7 +238,8 @@ def _judge(vault: Vault, edges: _Edges, today: dt.date, base: Base, found: list[
     graph = LinkGraph(vault=vault, edges=cast(list[Any], _Unread()), resolver=cast(Resolver, vault.resolver),
                       by_source=cast(dict[str, Any], edges))
     ctx = LintContext(vault=vault, links=graph, today=today, ledger=read_sources(vault.root), cached=True)
-    change = Change(ctx, base, edited, added, removed, lambda path: _lands(edges, path))
+    edited, added, removed, anchored = files
+    change = Change(ctx, base, edited, added, removed, anchored, lambda path: _lands(edges, path))
     ctx.__dict__["names"] = change.names()  # what the pages are named: the base's, with the pages added and removed
     ctx.__dict__["subject_count"] = change.subjects()
     reached = change.reached()

@@ -1,25 +1,28 @@
-"""The findings of the rules that judge the vault as a whole, after pages were edited, added or removed since the
-last whole lint, made from what that lint kept of the vault (its base, `changed.py`) and the pages changed, not
+"""The findings of the rules that judge the vault as a whole, after files were edited, added or removed since the
+last whole lint, made from what that lint kept of the vault (its base, `changed.py`) and the files changed, not
 from the whole vault.
 
-What each of those rules reads, and so what the base keeps of each page beside its face:
+What each of those rules reads, and so what the base keeps beside each page's face:
 
 - `orphan-page`: who links to whom. The base keeps where each page's links land and how many subject pages link
-  to it; a page whose links land elsewhere now (one edited, one whose links may reach a page added or removed,
+  to it; a page whose links land elsewhere now (one edited, one whose links may reach a file added or removed,
   one added or removed) moves those counts, and a page whose count comes to or leaves zero is judged again.
 - `duplicate-page`: the pages carrying each title and alias (the base's names); a name an added or removed page
   carries is judged again with the pages carrying it now.
-- `index-gap`: index.md's entries, judged again whenever a page was added or removed (one note, whose links
-  are resolved anew); and each raw file's source page and the subject pages built on it (the base keeps both),
-  judged again for the raw files an added or removed page is built on and those whose source page's links may
-  land elsewhere now.
-- `case-collision` and `unsafe-name` read the vault's paths only, and are run whole.
+- `index-gap`: index.md's entries, judged again when index.md was edited or its links may land elsewhere now
+  (else a page added is not listed there); and each raw file's source page and the subject pages built on it
+  (the base keeps both, and the pages whose `sources` name each raw file), judged again for the raw files a page
+  added or removed is built on, those added, those a source page added is the page of, and those whose source
+  page's links may land elsewhere now.
+- `case-collision` and `unsafe-name` read the vault's paths: judged for the paths added and removed.
 - `confusable-name` has nothing to say while every name is spelled in ASCII (the base says whether it was); a
   page added with another name leaves the vault to be linted whole.
-- `raw-drift` reads raw/ and the source ledger, which such a lint never sees changed.
+- `raw-drift` reads raw/ and the source ledger: judged for the raw files added and the ledger's entries changed
+  (the base keeps a digest of each entry; a raw file edited or removed leaves the vault to be linted whole).
 
-A change this module cannot follow (a wiki of a few pages, where the link minimum and the orphans depend on how
-many there are; a page named as contradicting a page added or removed) is `Whole`: the vault is linted whole.
+A change this module cannot follow (a page added or removed in a wiki of a few pages, where the link minimum and
+the orphans depend on how many there are; a page named as contradicting a page added or removed; the first
+source page of a vault that had none) is `Whole`: the vault is linted whole.
 """
 
 from __future__ import annotations
@@ -37,7 +40,7 @@ from typing import TYPE_CHECKING, Any
 from wikic.lint.context import page_names
 from wikic.lint.finding import Finding
 from wikic.vault.graph import outbound_minimum
-from wikic.vault.layout import INDEX_FILE, LOG_FILE, OVERVIEW_FILE, RAW_DIR
+from wikic.vault.layout import INDEX_FILE, OVERVIEW_FILE, RAW_DIR
 from wikic.vault.resolve import fold_name
 from wikic.vault.sorted_lines import KeyedLines, LookupOnly
 
@@ -185,11 +188,47 @@ class Change:
     edited: list[str]
     added: list[str]
     removed: list[str]
+    anchored: list[str]  # the files edited whose headings or block ids changed (log.md: it keeps no face)
     lands: Callable[[str], set[str]]  # where a page's links land now (not on itself)
 
     @property
     def moved(self) -> bool:
         return bool(self.added or self.removed)
+
+    @cached_property
+    def renamed(self) -> dict[str, list[str]]:
+        """The subject pages edited whose titles or aliases changed -> the names they had (`Face.names`)."""
+        out = {}
+        for path in self.edited:
+            if path in self.ctx.vault.notes and self.ctx.vault.is_subject(path):
+                face = self._face(path)
+                if set(face.names) != set(page_names(self.ctx.vault.notes[path])):
+                    out[path] = face.names
+        return out
+
+    @cached_property
+    def refed(self) -> dict[str, list[str]]:
+        """The subject pages edited whose raw files are others now (`index_gap.built_on`) -> those they were."""
+        from wikic.lint.rules.index_gap import built_on
+
+        out = {}
+        for path in self.edited:
+            if path in self.ctx.vault.notes and self.ctx.vault.is_subject(path):
+                face = self._face(path)
+                if built_on(self.ctx, path) != face.built_on:
+                    out[path] = face.built_on
+        return out
+
+    def _face(self, path: str) -> Face:
+        face = self.base.face(path)
+        if face is None:
+            raise Whole(f"the base has no face of {path}")
+        return face
+
+    @property
+    def named(self) -> bool:
+        """Whether the pages' names changed: pages added or removed, or renamed."""
+        return bool(self.added or self.removed or self.renamed)
 
     @cached_property
     def subjects_added(self) -> list[str]:
@@ -231,8 +270,9 @@ class Change:
         return {raw for raw in {*kept, *said} if kept.get(raw) != said.get(raw)}
 
     def names_moved(self) -> set[str]:
-        """The names the pages added and removed carry."""
-        out = {n for p in self.subjects_added for n in page_names(self.ctx.vault.notes[p])}
+        """The names the pages added, removed and renamed carry, or carried."""
+        out = {n for p in [*self.subjects_added, *self.renamed] for n in page_names(self.ctx.vault.notes[p])}
+        out.update(n for names in self.renamed.values() for n in names)
         for path in self.removed:
             face = self.base.face(path)
             if face is None:
@@ -241,34 +281,33 @@ class Change:
         return out
 
     def reached(self) -> set[str]:
-        """The notes (not added or removed) whose links may land elsewhere now that pages were added or
-        removed, or lead into log.md edited (which keeps no face); `Whole` when a page names one of the pages
-        added or removed as contradicting it (which page it names, then, is what the pages it names read of
-        it)."""
+        """The notes (not added or removed) whose links may land elsewhere now that files were added or
+        removed, or may lead into a heading or block of a file edited with others (`anchored`); `Whole` when a
+        page names a page added or removed as contradicting it (which page it names, then, is what the pages it
+        names read of it)."""
         from wikic.vault.resolved_cache import reachable_names
 
         files = self.ctx.vault.files
         names = reachable_names([*self.added, *self.removed])
         if names and any(p in files and p not in self.added for p in self.base.naming(names)):
             raise Whole("a page names a page added or removed as contradicting it")
-        if LOG_FILE in self.edited:
-            names |= reachable_names([LOG_FILE])
+        names |= reachable_names(self.anchored)
         if not names:
             return set()
         return {p for p in self.base.reaching(names) if p in files and p not in self.added}
 
     def names(self) -> Names:
         added: dict[str, list[str]] = {}
-        for path in self.subjects_added:
+        for path in [*self.subjects_added, *self.renamed]:
             for name in page_names(self.ctx.vault.notes[path]):
                 added.setdefault(name, []).append(path)
-        return Names(self.base.named_by, added, set(self.removed))
+        return Names(self.base.named_by, added, {*self.removed, *self.renamed})
 
     def hinted(self, found: list[Finding]) -> set[str]:
         """The notes whose broken links' "did you mean" a page added or removed may change: the link's target is
         one of its names, slugs to its name, is near its name (`close_names.near`), or the hint names a page its
         name is in (a page sharing a name is linked by its path)."""
-        if not self.moved:
+        if not self.named:
             return set()
         from wikic.lint.close_names import near
         from wikic.vault.slug import slugify
@@ -307,11 +346,11 @@ def whole_findings(change: Change, reached: set[str], active: Iterable[str], rul
         drop, new = _orphans(change, reached)
         drops.append(drop)
         made.extend(new)
-    if "index-gap" in active and (change.moved or any(ctx.is_hub(p) for p in change.edited)):
+    if "index-gap" in active and (change.moved or change.refed or any(ctx.is_hub(p) for p in change.edited)):
         drop, new = _index_gap(change, reached)
         drops.append(drop)
         made.extend(new)
-    if change.moved:
+    if change.named:
         if "duplicate-page" in active:
             from wikic.lint.rules.duplicate_page import named_alike
 
@@ -319,11 +358,12 @@ def whole_findings(change: Change, reached: set[str], active: Iterable[str], rul
             now_named = change.names()
             drops.append(lambda f: f.rule == "duplicate-page" and f.target in names)
             made.extend(f for name in sorted(names) for f in named_alike(ctx, name, now_named.get(name, [])))
+        if "confusable-name" in active and not (head.get("ascii") is True and all(
+                _ascii(ctx, p) for p in [*change.added, *change.renamed] if p in ctx.vault.notes)):
+            raise Whole("a name spelled with letters beyond ASCII")
+    if change.moved:
         if change.hubs_added and not head.get("hubs"):
             raise Whole("the first source page")  # a vault with no hub at all was held to none
-        if "confusable-name" in active and not (head.get("ascii") is True and all(
-                _ascii(ctx, p) for p in change.added if p in ctx.vault.notes)):
-            raise Whole("a name spelled with letters beyond ASCII")
         if "case-collision" in active:
             from wikic.lint.rules.case_collision import collisions
 
@@ -392,8 +432,10 @@ def _index_gap(change: Change, reached: set[str]) -> tuple[Callable[[Finding], b
     else:  # no link of index.md may land elsewhere now: a page added is not listed there (when it is there)
         made = [not_listed(ctx, p) for p in change.added if ctx.is_page(p) and INDEX_FILE in ctx.vault.notes]
     # the subject pages whose raw files are others now: those added, and those citing a raw file added
-    built = {path: built_on(ctx, path) for path in [*change.subjects_added, *change.citing] if ctx.is_subject(path)}
+    built = {path: built_on(ctx, path) for path in [*change.subjects_added, *change.citing, *change.refed]
+             if ctx.is_subject(path)}
     raws = {raw for found in built.values() for raw in found}
+    raws.update(raw for was in change.refed.values() for raw in was)
     hubs: dict[str, str] = {}  # a raw file -> its source page, where one was added
     for path in change.hubs_added:
         raw = hub_source(ctx, path)
@@ -414,7 +456,7 @@ def _index_gap(change: Change, reached: set[str]) -> tuple[Callable[[Finding], b
         raws = set()  # a vault with no hub at all is held to none (`index_gap._hubs`)
     gone = set(change.removed)
     for raw in sorted(raws):
-        pages = sorted({*(p for p in base.fed(raw) if p not in gone),
+        pages = sorted({*(p for p in base.fed(raw) if p not in gone and p not in built),
                         *(p for p, found in built.items() if raw in found)})
         kept = base.hub(raw)
         hub = min(kept, hubs[raw]) if kept is not None and raw in hubs else hubs.get(raw, kept)  # the first by path
