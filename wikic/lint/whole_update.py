@@ -152,6 +152,12 @@ class Base:
         return self._paths([found])[0] if found is not None else None
 
 
+def _stem(path: str) -> str:
+    """A file's name as a link names it: a note's without `.md`."""
+    name = posixpath.basename(path)
+    return name[:-3] if name.endswith(".md") else name
+
+
 def _strings(value: Any) -> list[str]:
     if not (isinstance(value, list) and all(isinstance(v, str) for v in value)):
         raise Whole("a damaged line of the base")
@@ -159,7 +165,8 @@ def _strings(value: Any) -> list[str]:
 
 
 class Names(Mapping[str, list[str]]):
-    """The subject pages carrying each name, as the base keeps them with the pages added and removed since."""
+    """The subject pages carrying each name, as the base keeps them with the pages added, removed and renamed
+    since (`removed`: the pages no longer carrying the base's names; `added`: the names carried anew)."""
 
     def __init__(self, kept: Callable[[str], list[str]], added: dict[str, list[str]], removed: set[str]) -> None:
         self._kept = kept
@@ -304,15 +311,15 @@ class Change:
         return Names(self.base.named_by, added, {*self.removed, *self.renamed})
 
     def hinted(self, found: list[Finding]) -> set[str]:
-        """The notes whose broken links' "did you mean" a page added or removed may change: the link's target is
-        one of its names, slugs to its name, is near its name (`close_names.near`), or the hint names a page its
-        name is in (a page sharing a name is linked by its path)."""
+        """The notes whose broken links' "did you mean" a file added, removed or renamed may change: the link's
+        target is one of the names it carries or carried, slugs to its file name, is near it (`close_names.near`),
+        or the hint holds that name (a page sharing a file name is linked by its path)."""
         if not self.named:
             return set()
         from wikic.lint.close_names import near
         from wikic.vault.slug import slugify
 
-        stems = [posixpath.basename(p)[:-3] for p in (*self.added, *self.removed)]
+        stems = [_stem(p) for p in (*self.added, *self.removed)]
         folded = {fold_name(s) for s in stems}
         names = self.names_moved()
         files = self.ctx.vault.files
