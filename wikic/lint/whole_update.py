@@ -205,28 +205,27 @@ class Change:
     @cached_property
     def renamed(self) -> dict[str, list[str]]:
         """The subject pages edited whose titles or aliases changed -> the names they had (`Face.names`)."""
-        out = {}
-        for path in self.edited:
-            if path in self.ctx.vault.notes and self.ctx.vault.is_subject(path):
-                face = self._face(path)
-                if set(face.names) != set(page_names(self.ctx.vault.notes[path])):
-                    out[path] = face.names
-        return out
+        notes = self.ctx.vault.notes
+        return {path: face.names for path, face in self._edited_subjects()
+                if set(face.names) != set(page_names(notes[path]))}
 
     @cached_property
     def refed(self) -> dict[str, list[str]]:
         """The subject pages edited whose raw files are others now (`index_gap.built_on`) -> those they were."""
         from wikic.lint.rules.index_gap import built_on
 
-        out = {}
-        for path in self.edited:
-            if path in self.ctx.vault.notes and self.ctx.vault.is_subject(path):
-                face = self._face(path)
-                if built_on(self.ctx, path) != face.built_on:
-                    out[path] = face.built_on
-        return out
+        return {path: face.built_on for path, face in self._edited_subjects()
+                if built_on(self.ctx, path) != face.built_on}
 
-    def _face(self, path: str) -> Face:
+    def _edited_subjects(self) -> Iterator[tuple[str, Face]]:
+        """The subject pages edited, with what the base keeps of each."""
+        vault = self.ctx.vault
+        for path in self.edited:
+            if path in vault.notes and vault.is_subject(path):
+                yield path, self.kept_face(path)
+
+    def kept_face(self, path: str) -> Face:
+        """What the base keeps of the page at `path` (`Whole` when it keeps nothing)."""
         face = self.base.face(path)
         if face is None:
             raise Whole(f"the base has no face of {path}")
@@ -281,10 +280,7 @@ class Change:
         out = {n for p in [*self.subjects_added, *self.renamed] for n in page_names(self.ctx.vault.notes[p])}
         out.update(n for names in self.renamed.values() for n in names)
         for path in self.removed:
-            face = self.base.face(path)
-            if face is None:
-                raise Whole(f"the base has no face of {path}")
-            out.update(face.names)
+            out.update(self.kept_face(path).names)
         return out
 
     def reached(self) -> set[str]:
@@ -401,15 +397,13 @@ def _ascii(ctx: LintContext, path: str) -> bool:
 def _orphans(change: Change, reached: set[str]) -> tuple[Callable[[Finding], bool], list[Finding]]:
     from wikic.lint.rules.orphan_page import orphan
 
-    ctx, base = change.ctx, change.base
+    ctx = change.ctx
     vault = ctx.vault
     moved = Counter[str]()  # target -> subject pages linking to it now, less before
     for path in {*change.edited, *reached, *change.added, *change.removed}:
         if not vault.is_subject(path):
             continue
-        face = None if path in change.added else base.face(path)
-        if face is None and path not in change.added:
-            raise Whole(f"the base has no face of {path}")
+        face = None if path in change.added else change.kept_face(path)
         was = set(face.lands) if face is not None else set()
         lands = change.lands(path) if path not in change.removed else set()
         moved.update(lands - was)
@@ -419,9 +413,7 @@ def _orphans(change: Change, reached: set[str]) -> tuple[Callable[[Finding], boo
     for page in sorted(judged):
         if page in change.removed or not ctx.is_subject(page):
             continue
-        face = None if page in change.added else base.face(page)
-        if face is None and page not in change.added:
-            raise Whole(f"the base has no face of {page}")
+        face = None if page in change.added else change.kept_face(page)
         if (face.linked_from if face is not None else 0) + moved[page] == 0:
             made.append(orphan(ctx, page))
     return (lambda f: f.rule == "orphan-page" and f.path in judged), made
@@ -450,10 +442,7 @@ def _index_gap(change: Change, reached: set[str]) -> tuple[Callable[[Finding], b
             raws.add(raw)
             hubs[raw] = min(hubs.get(raw, path), path)
     for path in change.removed:
-        face = base.face(path)
-        if face is None:
-            raise Whole(f"the base has no face of {path}")
-        raws.update(face.built_on)
+        raws.update(change.kept_face(path).built_on)
     for path in {*reached, *change.edited}:  # a source page whose links may land elsewhere
         if ctx.is_hub(path) and ctx.is_page(path):
             raw = hub_source(ctx, path)
