@@ -251,6 +251,19 @@ def test_what_an_ingest_changes_is_judged_without_reading_the_vault(
     assert warm == vault.lint(cache=False)
 
 
+def test_a_lint_on_a_later_day_is_judged_without_reading_the_vault(
+    vault: Vault, used: list[bool], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    assert not any(f["rule"] == "stale-page" for f in vault.same_as_cold() if f["path"] == "queries/why-acme.md")
+    vault.today += dt.timedelta(days=400)  # the query page is old now; acme.md's claims are told as of that day
+    monkeypatch.setattr(load_module, "load_vault", _no_load)
+    warm = vault.lint(cache=True)
+    assert used[-1] is True
+    monkeypatch.undo()
+    assert warm == vault.lint(cache=False)
+    assert any(f["rule"] == "stale-page" for f in warm if f["path"] == "queries/why-acme.md")
+
+
 def test_a_source_captured_again_later_is_judged_without_reading_the_vault(
     vault: Vault, used: list[bool], monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -347,6 +360,7 @@ HUB_EDITS = st.tuples(st.just("replace"), st.sampled_from([
     ("[[acme]]", "[[missing page]]"),
 ]))
 CHANGES = st.one_of(
+    st.tuples(st.just("day"), st.sampled_from([1, 45, 400])),  # a lint on a later day
     st.tuples(st.just("ingest"), st.tuples(st.sampled_from(["source-c", "source-d"]),
                                             st.sampled_from(["2026-05-02", "2027-01-01"]),
                                             st.sampled_from([None, "entities/dyno.md", "concepts/late.md"]))),
@@ -373,7 +387,9 @@ def test_any_sequence_of_pages_added_removed_and_edited_lints_as_a_cold_lint_doe
     vault.write("entities/setup.md", vault.read("entities/setup.md").replace("[[acme]]", "[[acme]] [[log#x]]"))
     vault.same_as_cold()
     for kind, what in steps:
-        if kind == "add":
+        if kind == "day":
+            vault.today += dt.timedelta(days=what)
+        elif kind == "add":
             vault.write(what, ADDED[what])
         elif kind == "ingest":
             ingested(vault, *what)

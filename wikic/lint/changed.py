@@ -13,8 +13,9 @@ which
   (`_addable`: what an ingest adds); pages, index.md, overview.md or log.md edited (`_followed`: not
   SCHEMA.md, a raw file, an attachment); few of them (`MOST`, or a fiftieth of a big vault's files);
 - each file edited keeps its face (log.md has none: the pages linking into it are judged again), the files the
-  base read outside the vault's listing are as they were (or were added since), and the options and the date
-  are the base's (the source ledger may have changed: the base keeps each entry, `whole_update.LEDGER`);
+  base read outside the vault's listing are as they were (or were added since), and the options are the base's
+  (the source ledger may have changed: the base keeps each entry, `whole_update.LEDGER`; and the date: the
+  pages judged by it are judged again, `whole_update.Change.dated`);
 
 gives every finding of the base but those of each rule that judges page by page (`Rule.at`, or a page rule's
 `Rule.page`) on the pages edited and added, on the pages whose links may land elsewhere now that files were added
@@ -70,7 +71,7 @@ if TYPE_CHECKING:
     from wikic.lint.context import LintContext
     from wikic.lint.rule import Rule
 
-FORMAT = 4
+FORMAT = 5
 BASE = "cache/lint-base.json"
 MOST = 32  # files changed since the base beyond which the whole vault is linted (and a new base kept) ...
 SHARE = 50  # ... or, in a big vault, this share of its files (an ingest of ten sources changes fifty)
@@ -111,12 +112,12 @@ def _digest(value: object) -> str:
     return hashlib.blake2b(repr(value).encode("utf-8", "surrogatepass"), digest_size=12).hexdigest()
 
 
-def base_key(root: Path, select: tuple[str, ...], ignore: tuple[str, ...], today: dt.date,
-             problems: list[tuple[str, Problem]]) -> str:
+def base_key(root: Path, select: tuple[str, ...], ignore: tuple[str, ...], problems: list[tuple[str, Problem]]
+             ) -> str:
     """What a base belongs to beside the vault's files (which its listing holds) and the source ledger (which it
     keeps, `whole_update.ledger_line`): this version of wikic, the rules asked for, the date, what the walk found
     and did not list."""
-    said = f"{FORMAT}|{__version__}|{select}|{ignore}|{today.isoformat()}|{problems!r}"
+    said = f"{FORMAT}|{__version__}|{select}|{ignore}|{problems!r}"
     return hashlib.sha256(said.encode("utf-8", "surrogatepass")).hexdigest()
 
 
@@ -135,7 +136,7 @@ def page_lines(ctx: LintContext) -> PageLines:
     notes = ctx.vault.notes
     hubs = source_hubs(ctx)
     head = {"subjects": ctx.subject_count, "ascii": all_ascii(ctx), "hubs": bool(hubs),
-            "ledger": sources_stamp(ctx.vault.root)}
+            "ledger": sources_stamp(ctx.vault.root), "today": ctx.today.isoformat()}
     faced = faces(ctx, lambda path: face(notes[path], ctx.vault.is_subject(path)), hubs)
     return PageLines(head, [*faced, ledger_line(ctx.ledger)])
 
@@ -186,7 +187,8 @@ def lint_changed(root: Path, files: dict[str, FileInfo], problems: list[tuple[st
     if kept_findings.stamps(root, unlisted) != unlisted:
         return None
     stamp = sources_stamp(root)
-    if not since.changed and base.head.get("ledger") == (list(stamp) if stamp is not None else None):
+    if not since.changed and base.head.get("ledger") == (list(stamp) if stamp is not None else None) and \
+            base.head.get("today") == today.isoformat():
         return Changed(found, pages, links, sorted(outside))
     vault.resolver = Resolver(files)
     edges = _Edges(vault)
@@ -250,8 +252,9 @@ def _judge(vault: Vault, edges: _Edges, today: dt.date, base: Base, found: list[
     # the notes judged again by every rule (log.md and raw files are no notes: no rule judges them)
     changed = [p for p in [*edited, *added, *change.citing] if p in vault.notes]
     read = {*since.changed, *change.ledger_moved}  # a page reading one of these is judged again
+    dated = change.dated()  # rule id -> the pages it judges by the date, when the date is another
     for rule_id in (r for r in active if r not in WHOLE):
-        pages = {*changed, *reached, *(hinted if rule_id == "broken-wikilink" else ())}
+        pages = {*changed, *reached, *(hinted if rule_id == "broken-wikilink" else ()), *dated.get(rule_id, ())}
         if rule_id in KEPT_RULES:
             reads = kept_findings.rule_reads(vault.root, rule_id, since)
             if reads is None:

@@ -238,7 +238,7 @@ def _lint(
         from wikic.lint.kept_findings import keep_listing
 
         listing = keep_listing(root, vault.files, ctx.kept)  # now that every rule kept its findings
-        key = base_key(root, options.select, options.ignore, today, vault.problems)
+        key = base_key(root, options.select, options.ignore, vault.problems)
         keep_base(ctx, key, listing, findings, links, outside, ran.pages, ran.segments)
     return findings, pages, links, vault, made, outside
 
@@ -248,7 +248,7 @@ def _lint_changed(root: Path, walked: tuple[dict[str, FileInfo], list[tuple[str,
     """`lint_changed`'s findings (None: the vault is to be linted whole)."""
     from wikic.lint.changed import base_key, lint_changed
 
-    key = base_key(root, options.select, options.ignore, today, walked[1])
+    key = base_key(root, options.select, options.ignore, walked[1])
     return lint_changed(root, *walked, schema, key, today, _active(options, schema), _rules())
 
 

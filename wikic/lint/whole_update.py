@@ -61,6 +61,7 @@ FED = "fed:"  # a raw file: the subject pages built on it (`index_gap.built_on`)
 HUB = "hub:"  # a raw file: its source page
 CITES = "cites:"  # a raw file's path (folded): the pages whose `sources` name it (whether it exists or not)
 LEDGER = "ledger"  # the source ledger: each raw file's entry, as a digest of what the rules read of it
+CONTESTED = "contested"  # the pages marked contested (whose claims in conflict are told as of the date)
 
 SMALL = 3  # subject pages below which the orphans and the link minimum depend on how many there are
 
@@ -140,6 +141,9 @@ class Base:
     def citing(self, raw: str) -> list[str]:
         """The pages whose `sources` name the raw file `raw` (in any case)."""
         return self._paths(self._lines.get(CITES + fold_name(raw), []))
+
+    def contested(self) -> list[str]:
+        return self._paths(self._lines.get(CONTESTED, []))
 
     def ledger(self) -> dict[str, str]:
         kept = self._lines.get(LEDGER)
@@ -274,6 +278,16 @@ class Change:
         kept, now = self.base.ledger(), self.ctx.ledger
         said = {raw: entry_digest(entry) for raw, entry in now.items()}
         return {raw for raw in {*kept, *said} if kept.get(raw) != said.get(raw)}
+
+    def dated(self) -> dict[str, list[str]]:
+        """When the date is another than the base's: rule id -> the pages it judges by the date (`stale-page` the
+        query pages' age, `contradiction` the claims of contested pages that hold as of the date)."""
+        if self.base.head.get("today") == self.ctx.today.isoformat():
+            return {}
+        vault = self.ctx.vault
+        files = vault.files
+        return {"stale-page": [p for p in files if vault.page_type(p) == "query" and p in vault.notes],
+                "contradiction": [p for p in self.base.contested() if p in files]}
 
     def names_moved(self) -> set[str]:
         """The names the pages added, removed and renamed carry, or carried."""
@@ -504,6 +518,7 @@ def faces(ctx: LintContext, face_of: Callable[[str], str], hubs: dict[str, str])
             cites.setdefault(entry, []).append(page)
     for raw, pages in cites.items():
         yield CITES + raw, places(pages)
+    yield CONTESTED, places(p for p in ctx.pages if (vault.notes[p].frontmatter or {}).get("contested") is True)
     fed: dict[str, list[str]] = {}
     built: dict[str, list[str]] = {}
     for page in ctx.subject_pages:
