@@ -83,6 +83,17 @@ def _no_load(*args: Any, **kwargs: Any) -> Any:
     raise AssertionError("the vault was read whole")
 
 
+def from_the_base(vault: Vault, used: list[bool], monkeypatch: pytest.MonkeyPatch) -> list[dict[str, object]]:
+    """The findings of a lint made from the last whole lint's base without reading the vault, asserted to be a
+    cold lint's."""
+    monkeypatch.setattr(load_module, "load_vault", _no_load)
+    warm = vault.lint(cache=True)
+    assert used[-1] is True
+    monkeypatch.undo()
+    assert warm == vault.lint(cache=False)
+    return warm
+
+
 def test_a_page_edited_in_its_text_is_judged_without_reading_the_vault(
     vault: Vault, used: list[bool], monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -126,11 +137,7 @@ def test_an_edit_to_what_other_pages_read_is_followed_from_the_base(
     assert old in text
     before = vault.lint(cache=True)
     vault.write(path, text.replace(old, new, 1))
-    monkeypatch.setattr(load_module, "load_vault", _no_load)
-    warm = vault.lint(cache=True)
-    assert used[-1] is True
-    monkeypatch.undo()
-    assert warm == vault.lint(cache=False)
+    warm = from_the_base(vault, used, monkeypatch)
     assert [f for f in warm if f["path"] != path] != [f for f in before if f["path"] != path]  # another page's
 
 
@@ -145,11 +152,7 @@ def test_a_link_moved_on_an_edited_page_moves_the_orphans_without_reading_the_va
 ) -> None:
     assert not any(f["rule"] == "orphan-page" and f["path"] == "entities/setup.md" for f in vault.same_as_cold())
     vault.write("entities/cargo.md", vault.read("entities/cargo.md").replace("[[setup]]", "[[nowhere]]"))
-    monkeypatch.setattr(load_module, "load_vault", _no_load)
-    warm = vault.lint(cache=True)
-    assert used[-1] is True
-    monkeypatch.undo()
-    assert warm == vault.lint(cache=False)
+    warm = from_the_base(vault, used, monkeypatch)
     assert any(f["rule"] == "orphan-page" and f["path"] == "entities/setup.md" for f in warm)
 
 
@@ -158,11 +161,7 @@ def test_a_page_added_then_removed_is_judged_without_reading_the_vault(
 ) -> None:
     cold = vault.lint(cache=False)
     vault.write("entities/dyno.md", subject("Dyno", links="[[acme]] [[bolt]]", aliases=["Acme Corp"]))
-    monkeypatch.setattr(load_module, "load_vault", _no_load)
-    warm = vault.lint(cache=True)
-    assert used[-1] is True
-    monkeypatch.undo()
-    assert warm == vault.lint(cache=False)
+    warm = from_the_base(vault, used, monkeypatch)
     new = [f for f in warm if f not in cold]
     # an orphan, missing from the index and its source's page, and an alias acme.md carries too
     assert {("orphan-page", "entities/dyno.md"), ("index-gap", "entities/dyno.md"),
@@ -179,11 +178,7 @@ def test_a_page_removed_breaks_the_links_to_it_without_reading_the_vault(
     vault: Vault, used: list[bool], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     vault.remove("entities/cargo.md")
-    monkeypatch.setattr(load_module, "load_vault", _no_load)
-    warm = vault.lint(cache=True)
-    assert used[-1] is True
-    monkeypatch.undo()
-    assert warm == vault.lint(cache=False)
+    warm = from_the_base(vault, used, monkeypatch)
     broken = {f["path"] for f in warm if f["rule"] == "broken-wikilink" and "cargo" in str(f["target"])}
     assert {"entities/acme.md", "entities/bolt.md", "sources/source-a.md"} <= broken
 
@@ -205,11 +200,7 @@ def test_an_edit_to_a_hub_or_the_log_is_judged_without_reading_the_vault(
     else:
         assert old in vault.read(path)
         vault.write(path, vault.read(path).replace(old, new, 1))
-    monkeypatch.setattr(load_module, "load_vault", _no_load)
-    warm = vault.lint(cache=True)
-    assert used[-1] is True
-    monkeypatch.undo()
-    assert warm == vault.lint(cache=False)
+    warm = from_the_base(vault, used, monkeypatch)
     if path == "log.md":
         assert not any(f["target"] == "log#x" for f in warm)
 
@@ -244,11 +235,7 @@ def test_what_an_ingest_changes_is_judged_without_reading_the_vault(
     entries = dict(read_sources(vault.root))
     entries[RAW[0]] = SourceEntry(sha256=entries[RAW[0]].sha256 if RAW[0] in entries else None, captured="2026-05-31")
     write_sources(vault.root, entries)
-    monkeypatch.setattr(load_module, "load_vault", _no_load)
-    warm = vault.lint(cache=True)
-    assert used[-1] is True
-    monkeypatch.undo()
-    assert warm == vault.lint(cache=False)
+    from_the_base(vault, used, monkeypatch)
 
 
 def test_a_lint_on_a_later_day_is_judged_without_reading_the_vault(
@@ -256,11 +243,7 @@ def test_a_lint_on_a_later_day_is_judged_without_reading_the_vault(
 ) -> None:
     assert not any(f["rule"] == "stale-page" for f in vault.same_as_cold() if f["path"] == "queries/why-acme.md")
     vault.today += dt.timedelta(days=400)  # the query page is old now; acme.md's claims are told as of that day
-    monkeypatch.setattr(load_module, "load_vault", _no_load)
-    warm = vault.lint(cache=True)
-    assert used[-1] is True
-    monkeypatch.undo()
-    assert warm == vault.lint(cache=False)
+    warm = from_the_base(vault, used, monkeypatch)
     assert any(f["rule"] == "stale-page" for f in warm if f["path"] == "queries/why-acme.md")
 
 
@@ -273,11 +256,7 @@ def test_a_source_captured_again_later_is_judged_without_reading_the_vault(
     entries["raw/articles/source-c.md"] = dataclasses.replace(entries["raw/articles/source-c.md"],
                                                               captured="2026-05-30")
     write_sources(vault.root, entries)  # the ledger alone changed: no file of the vault's listing
-    monkeypatch.setattr(load_module, "load_vault", _no_load)
-    warm = vault.lint(cache=True)
-    assert used[-1] is True
-    monkeypatch.undo()
-    assert warm == vault.lint(cache=False)
+    warm = from_the_base(vault, used, monkeypatch)
     assert any(f["rule"] == "stale-page" for f in warm if f["path"] == "entities/dyno.md")
 
 

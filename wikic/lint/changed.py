@@ -186,9 +186,7 @@ def lint_changed(root: Path, files: dict[str, FileInfo], problems: list[tuple[st
     unlisted = {path: stamp for path, stamp in outside.items() if path not in since.added}
     if kept_findings.stamps(root, unlisted) != unlisted:
         return None
-    stamp = sources_stamp(root)
-    if not since.changed and base.head.get("ledger") == (list(stamp) if stamp is not None else None) and \
-            base.head.get("today") == today.isoformat():
+    if not since.changed and base.same_ledger(root) and base.same_day(today):
         return Changed(found, pages, links, sorted(outside))
     vault.resolver = Resolver(files)
     edges = _Edges(vault)

@@ -27,6 +27,7 @@ source page of a vault that had none) is `Whole`: the vault is linted whole.
 
 from __future__ import annotations
 
+import datetime as dt
 import hashlib
 import json
 import posixpath
@@ -35,6 +36,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from functools import cached_property
 from operator import attrgetter
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from wikic.lint.context import page_names
@@ -125,15 +127,26 @@ class Base:
 
     def reaching(self, names: Iterable[str]) -> set[str]:
         """The notes with a link whose last segment is one of `names` (or one only normalizing tells)."""
-        from wikic.vault.resolved_cache import ANY_FILE
-
-        return {p for name in {*names, *ANY_FILE} for p in self._paths(self._reach.get(name, []))}
+        return self._by_segment(self._reach, names)
 
     def naming(self, names: Iterable[str]) -> set[str]:
         """The pages whose `contradictions` names a page by one of `names` (a last segment)."""
+        return self._by_segment(self._named, names)
+
+    def _by_segment(self, lines: KeyedLines, names: Iterable[str]) -> set[str]:
         from wikic.vault.resolved_cache import ANY_FILE
 
-        return {p for name in {*names, *ANY_FILE} for p in self._paths(self._named.get(name, []))}
+        return {p for name in {*names, *ANY_FILE} for p in self._paths(lines.get(name, []))}
+
+    def same_ledger(self, root: Path) -> bool:
+        """Whether the source ledger is the file it was (its size and mtime) when the base was kept."""
+        from wikic.vault.formats.sources import sources_stamp
+
+        stamp = sources_stamp(root)
+        return self.head.get("ledger") == (list(stamp) if stamp is not None else None)
+
+    def same_day(self, today: dt.date) -> bool:
+        return self.head.get("today") == today.isoformat()
 
     def fed(self, raw: str) -> list[str]:
         return self._paths(self._fed.get(raw, []))
@@ -270,10 +283,7 @@ class Change:
     @cached_property
     def ledger_moved(self) -> set[str]:
         """The raw files whose entries in the source ledger are not the base's (added, changed or gone)."""
-        from wikic.vault.formats.sources import sources_stamp
-
-        stamp = sources_stamp(self.ctx.vault.root)
-        if self.base.head.get("ledger") == (list(stamp) if stamp is not None else None):
+        if self.base.same_ledger(self.ctx.vault.root):
             return set()
         kept, now = self.base.ledger(), self.ctx.ledger
         said = {raw: entry_digest(entry) for raw, entry in now.items()}
@@ -282,7 +292,7 @@ class Change:
     def dated(self) -> dict[str, list[str]]:
         """When the date is another than the base's: rule id -> the pages it judges by the date (`stale-page` the
         query pages' age, `contradiction` the claims of contested pages that hold as of the date)."""
-        if self.base.head.get("today") == self.ctx.today.isoformat():
+        if self.base.same_day(self.ctx.today):
             return {}
         vault = self.ctx.vault
         files = vault.files
@@ -488,8 +498,7 @@ def faces(ctx: LintContext, face_of: Callable[[str], str], hubs: dict[str, str])
     from wikic.vault.sorted_lines import json_strings
 
     vault, by_source = ctx.vault, ctx.links.by_source
-    files = sorted(vault.files)
-    place = {path: str(i) for i, path in enumerate(files)}  # as written
+    files, place = _places(vault.files)
     yield FILES, json_strings(files)
 
     def places(paths: Iterable[str]) -> str:
@@ -542,7 +551,7 @@ def segment_lines(ctx: LintContext) -> list[tuple[str, str]]:
     from wikic.vault.resolved_cache import last_segment
 
     vault = ctx.vault
-    place = {path: str(i) for i, path in enumerate(sorted(vault.files))}
+    place = _places(vault.files)[1]
     targets = {path: set(map(_target, note.links)) for path, note in vault.notes.items()}
     segment: dict[str, str | None] = {t: last_segment(t) for t in set().union(*targets.values()) if t}
     segment[""] = None  # a link to a heading of its own note reaches no other file
@@ -562,6 +571,12 @@ def segment_lines(ctx: LintContext) -> list[tuple[str, str]]:
 
 
 _target = attrgetter("target")
+
+
+def _places(paths: Iterable[str]) -> tuple[list[str], dict[str, str]]:
+    """The vault's files in path order (the base's FILES line), and each one's place in it, as written."""
+    files = sorted(paths)
+    return files, {path: str(i) for i, path in enumerate(files)}
 
 
 def ledger_line(ledger: Mapping[str, SourceEntry]) -> tuple[str, str]:
