@@ -259,6 +259,11 @@ _CACHE: dict[tuple[str, str | None, str | None], Embedder] = {}
 _CACHE_LOCK = threading.Lock()
 
 
+_LOCAL: dict[str, type[USEEmbedder | StaticEmbedder | E5Embedder]] = {
+    "use": USEEmbedder, "static": StaticEmbedder, "e5": E5Embedder,
+}
+
+
 def make_embedder(settings: EmbeddingSettings) -> Embedder:
     """The embedder for these settings; local models are loaded once per process and shared."""
     if settings.provider == "openai":
@@ -266,12 +271,16 @@ def make_embedder(settings: EmbeddingSettings) -> Embedder:
     key = (settings.provider, None, None)
     with _CACHE_LOCK:
         if key not in _CACHE:
-            if settings.provider == "use":
-                _CACHE[key] = USEEmbedder()
-            elif settings.provider == "static":
-                _CACHE[key] = StaticEmbedder()
-            elif settings.provider == "e5":
-                _CACHE[key] = E5Embedder()
-            else:
+            if settings.provider not in _LOCAL:
                 raise ConfigError(f"unknown embedding provider {settings.provider!r}")
+            _CACHE[key] = _LOCAL[settings.provider]()
         return _CACHE[key]
+
+
+def configured_model(settings: EmbeddingSettings) -> tuple[str, str] | None:
+    """(provider, model) of the embedder these settings make, told without loading it (None: an unknown
+    provider, which `make_embedder` refuses)."""
+    if settings.provider == "openai":
+        return settings.provider, settings.model or ""
+    local = _LOCAL.get(settings.provider)
+    return (local.provider, local.model) if local is not None else None

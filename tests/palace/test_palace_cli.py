@@ -59,12 +59,20 @@ def test_search_batch_from_file_and_stdin(vault: Path, tmp_path: Path) -> None:
     assert json.loads(result.output)["id"] == 7
 
 
-def test_errors_are_messages_with_exit_codes(vault: Path, tmp_path: Path) -> None:
+def test_errors_are_messages_with_exit_codes(vault: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     invoke("index", "--vault", str(vault))
     (vault / "wikic.toml").write_text('[embedding]\nprovider = "use"\n')
-    result = invoke("search", "anything", "--vault", str(vault))
+
+    def never(*_: object) -> None:
+        raise AssertionError("the configured model was loaded for a palace built with another")
+
+    # told from the manifest's record, before the configured model is loaded (on a big palace, seconds)
+    with monkeypatch.context() as patched:
+        patched.setattr("wikic.palace.palace.make_embedder", never)
+        result = invoke("search", "anything", "--vault", str(vault))
     assert result.exit_code == 1
     assert "Error: the palace was built with embedding model static:tokenlearn-static-64" in result.output
+    assert "but use:use-multilingual-v3 is configured" in result.output
     assert "wikic index --rebuild" in result.output
 
     (vault / "wikic.toml").write_text("[palace]\nbogus = 1\n")

@@ -367,6 +367,8 @@ def _search(
         raise UsageError(f"unknown wing {wing!r}", hint=f"wings: {', '.join((*WINGS, OTHER_WING))}")
     if not bounded_question(query, "query").strip():
         return []
+    # a palace built with another model is refused before this one is loaded for nothing
+    palace.check_recorded_model()
     # the palace process starts (it imports chromadb), then the query is embedded: loading the model overlaps it
     palace.store.start()
     vector = palace.embedder.embed_query(query)

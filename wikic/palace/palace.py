@@ -19,14 +19,14 @@ from typing import Any
 import filelock
 import numpy as np
 
-from wikic.embed import Embedder, make_embedder
+from wikic.embed import Embedder, configured_model, make_embedder
 from wikic.errors import LockTimeout, PalaceDamaged, PalaceError, require_extra
 from wikic.palace.chunking import CHUNKER_VERSION, Document, Drawer, chunk_document
 from wikic.palace.damage import set_aside
 from wikic.palace.manifest import DrawerRecord, FileRecord, Manifest, ManifestDamaged, damage_reported
 from wikic.palace.sources import SourceFile, classify, extracted_originals, file_hash, read_document, scan
 from wikic.palace.store_process import GENERATION_KEY, PalaceUnresponsive, open_store
-from wikic.palace.summary import PALACE_IDENTITY, palace_manifest
+from wikic.palace.summary import PALACE_IDENTITY, palace_manifest, recorded_identity
 from wikic.progress import ProgressCallback, ProgressEvent
 from wikic.settings import Settings
 from wikic.vault.layout import require_vault
@@ -199,18 +199,36 @@ class Palace:
         """Refuse to mix vector spaces: the configured model must be the one the collection was built with."""
         if not stored or "wikic_model" not in stored:
             return
+        self._check_model(stored)
         emb = self.embedder
-        have = f"{stored.get('wikic_provider')}:{stored.get('wikic_model')}"
         want = f"{emb.provider}:{emb.model}"
+        if stored.get("wikic_dim") is not None and int(stored["wikic_dim"]) != emb.dim:
+            raise PalaceError(
+                f"the palace holds {stored['wikic_dim']}-d vectors but {want} gives {emb.dim}-d", hint=REBUILD_HINT
+            )
+
+    def check_recorded_model(self) -> None:
+        """`check_identity`'s test of the model's name against the embedder the manifest says the palace was
+        last written with, before the configured model is loaded: a search of a palace built with another
+        model is refused at once, not after loading a model it cannot use."""
+        recorded = recorded_identity(palace_manifest(self.settings.path, self.settings.collection))
+        if recorded and "wikic_model" in recorded:
+            self._check_model(recorded)
+
+    def _check_model(self, stored: dict[str, Any]) -> None:
+        if self._embedder is not None:
+            configured: tuple[str, str] | None = (self._embedder.provider, self._embedder.model)
+        else:
+            configured = configured_model(self._embedding)
+        if configured is None:
+            return  # an unknown provider: `make_embedder` says so
+        have = f"{stored.get('wikic_provider')}:{stored.get('wikic_model')}"
+        want = ":".join(configured)
         if have != want:
             raise PalaceError(
                 f"the palace was built with embedding model {have} ({stored.get('wikic_dim')}-d), "
                 f"but {want} is configured",
                 hint=REBUILD_HINT,
-            )
-        if stored.get("wikic_dim") is not None and int(stored["wikic_dim"]) != emb.dim:
-            raise PalaceError(
-                f"the palace holds {stored['wikic_dim']}-d vectors but {want} gives {emb.dim}-d", hint=REBUILD_HINT
             )
 
     # -- writing ----------------------------------------------------------------------------------------------

@@ -39,6 +39,25 @@ def palace_files_indexed(manifest: Path) -> int | None:
         return None
 
 
+def recorded_identity(manifest: Path) -> dict[str, Any] | None:
+    """The embedder identity the manifest records, read-only (None: no manifest, none recorded, or one that
+    cannot be read): a search compares it with the configured embedder before loading that one."""
+    import sqlite3
+
+    if not manifest.is_file():
+        return None
+    try:
+        db = sqlite3.connect(f"{manifest.resolve().as_uri()}?mode=ro", uri=True, timeout=10.0)
+        try:
+            row = db.execute("SELECT value FROM meta WHERE key=?", (PALACE_IDENTITY,)).fetchone()
+        finally:
+            db.close()
+        identity = json.loads(row[0]) if row is not None else None
+    except (sqlite3.Error, ValueError, TypeError):
+        return None
+    return identity if isinstance(identity, dict) else None
+
+
 def read_palace_summary(manifest: Path) -> dict[str, Any] | None:
     """Files, drawers and the embedder identity (`wikic_provider`, `wikic_model`, `wikic_dim`) the manifest
     records, read-only and with the standard library alone (no store process, no model, no palace extra);

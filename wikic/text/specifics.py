@@ -146,6 +146,9 @@ def _stem(word: str) -> str:
     return word.rstrip("e") if len(word) > 3 else word
 
 
+# Asked of the same few words against the same source for every claim and quote citing it: each answer is
+# kept for the pairs asked about last (a source's text is held by its cache key while kept).
+@lru_cache(maxsize=1024)
 def ordinary(word: str, lexicon: str) -> bool:
     """Written in lower case somewhere in `lexicon` (in some inflection), and never capitalised except where
     a sentence starts."""
