@@ -14,7 +14,8 @@ start to its exit, the runs of a command one after the other, the first (which r
 operating system's cache) not counted:
 
 - `wikic status`;
-- `wikic search QUERY --json` for `--runs` queries of two or three words of page titles;
+- `wikic search QUERY --json` for `--runs` queries of two or three words of page titles, then as many while
+  `wikic serve` runs (each answer checked against the same search made alone);
 - with `--lint`: `wikic lint` cold (no `.wikic/cache/`) and warm (the second run on an unchanged vault).
 
 Beside each figure: the median, the load average when the runs started, and the peak resident memory of the
@@ -201,6 +202,29 @@ def searches_in_one_process(root: Path, asked: list[str]) -> dict[str, Any]:
     return result
 
 
+def served_searches(root: Path, asked: list[str], vault: list[str]) -> dict[str, Any]:
+    """`wikic search` as a process of its own while `wikic serve` runs: each checked against the same search
+    made alone (a variable of the environment the server did not start with makes the process search itself)."""
+    server = subprocess.Popen([*WIKIC, "serve", *vault], env=ENV, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                              text=True)
+    try:
+        assert server.stderr is not None
+        if "answering searches" not in server.stderr.readline():
+            raise SystemExit("wikic serve did not start")
+        run(["search", asked[0], "--json", *vault])
+        before = load()
+        runs = [run(["search", q, "--json", *vault]) for q in asked[1:]]
+        alone = {**ENV, "WIKIC_BENCH_SEARCHED_ALONE": "1"}
+        for q, r in zip(asked[1:], runs):
+            own = subprocess.run([*WIKIC, "search", q, "--json", *vault], env=alone, capture_output=True, text=True)
+            if own.stdout != r["stdout"]:
+                raise SystemExit(f"wikic serve answered {q!r} otherwise than a search alone")
+    finally:
+        server.terminate()
+        server.wait(30)
+    return measured("search, wikic serve running", runs, before)
+
+
 def commands(root: Path, runs: int, lint: bool, extra: list[str]) -> dict[str, Any]:
     out: dict[str, Any] = {}
     vault = ["--vault", str(root), *extra]
@@ -214,6 +238,7 @@ def commands(root: Path, runs: int, lint: bool, extra: list[str]) -> dict[str, A
         out["search"] = measured("search (a query a process)",
                                  [run(["search", q, "--json", *vault]) for q in asked[1:]], before)
         out["search in one process"] = searches_in_one_process(root, queries(root, runs + 1, seed=4))
+        out["search, wikic serve running"] = served_searches(root, queries(root, runs + 1, seed=5), vault)
     if lint:
         cold = []
         before = load()

@@ -96,6 +96,8 @@ USAGE_ERRORS = [
     ("search --batch {missing}/q.jsonl --vault {vault}", "cannot read batch file"),
     ("search x --batch {missing}/q.jsonl --vault {vault}", "not both"),
     ("search x --vault {plain}", "is not a wikic vault"),
+    ("serve --vault {plain}", "is not a wikic vault"),
+    ("serve --idle -1 --vault {vault}", "Invalid value for '--idle'"),
     ("query --vault {vault}", "give a question"),
     ("query '  ' --vault {vault}", "give a question"),
     ("query x --k 0 --vault {vault}", "Invalid value for '--k'"),

@@ -46,7 +46,7 @@ LAYERS: list[tuple[str, str, set[str]] | str] = [
     ("llm", "the model client, typed replies, the reply cache", {"errors", "redact", "settings", "text", "vault"}),
     ("embed", "the embedding models", {"errors", "llm", "redact", "settings", "text"}),
     ("palace", "the search index over pages and sources (chromadb)",
-     {"embed", "errors", "progress", "redact", "settings", "text", "vault"}),
+     {"__init__", "config_file", "embed", "errors", "progress", "redact", "settings", "text", "vault"}),
     ("context", "the vault opened once: settings, SCHEMA.md, palace and model, each read on first use",
      {"config_file", "llm", "palace", "settings", "vault"}),
     "deciding",
@@ -77,10 +77,12 @@ LAYERS: list[tuple[str, str, set[str]] | str] = [
     ("mcp_server", "the MCP server: each tool a thin call into the library",
      {"__init__", "context", "errors", "evaluation", "facts", "ingest", "lint", "mcp_tools", "memory", "palace",
       "query", "review", "status", "user_config", "vault"}),
+    ("search_server", "`wikic serve`: the palace kept loaded for `wikic search`",
+     {"context", "errors", "palace", "query", "vault"}),
     ("cli", "the command line: each command parses, calls one library function, renders",
      {"__init__", "context", "conversations", "errors", "evaluation", "export", "facts", "graph_export", "hubs",
-      "ingest", "lint", "mcp_server", "mcp_tools", "memory", "palace", "progress", "query", "review", "status",
-      "user_config", "vault"}),
+      "ingest", "lint", "mcp_server", "mcp_tools", "memory", "palace", "progress", "query", "review",
+      "search_server", "status", "user_config", "vault"}),
     ("__main__", "python -m wikic", {"cli"}),
 ]
 UNIT_ROWS = [row for row in LAYERS if not isinstance(row, str)]

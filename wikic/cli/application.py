@@ -30,7 +30,7 @@ app = typer.Typer(
 COMMAND_MODULES = (
     "init_cmd", "ingest_cmd", "lint_cmd", "graph_cmd", "search_cmd", "index_cmd", "query_cmd", "status_cmd", "mcp_cmd",
     "capture_cmd", "watch_cmd", "hooks_cmd", "wake_cmd", "facts_cmd", "trust_cmd", "review_cmd", "eval_cmd",
-    "export_cmd",
+    "export_cmd", "serve_cmd",
 )
 
 

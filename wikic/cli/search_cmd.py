@@ -4,16 +4,13 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import Annotated, Any
 
 import typer
 
 from wikic.cli._common import VaultDir, resolve_vault, translate_errors
 from wikic.cli._output import say, say_json
 from wikic.errors import UsageError
-
-if TYPE_CHECKING:  # imported lazily: the CLI must start fast for `wikic lint`
-    from wikic.palace import SearchHit
 
 
 def _batch_lines(batch: Path) -> list[str]:
@@ -28,14 +25,14 @@ def _batch_lines(batch: Path) -> list[str]:
         ) from None
 
 
-def _render(hits: list[SearchHit]) -> None:
+def _render(hits: list[dict[str, Any]]) -> None:
     if not hits:
         say("no results")
     for n, hit in enumerate(hits, 1):
-        where = f"{hit.path}:{hit.line_start}"
-        heading = f"  § {hit.heading}" if hit.heading else ""
-        say(f"{n:>2}. {where}  ({hit.score:.4f}){heading}")
-        say(f"    {hit.snippet}")
+        where = f"{hit['path']}:{hit['line_start']}"
+        heading = f"  § {hit['heading']}" if hit["heading"] else ""
+        say(f"{n:>2}. {where}  ({hit['score']:.4f}){heading}")
+        say(f"    {hit['snippet']}")
 
 
 @translate_errors
@@ -86,6 +83,13 @@ def search_command(
             hint='for example: wikic search "who founded OpenAI" (or --batch queries.jsonl)',
         )
     lines = _batch_lines(batch) if batch is not None else None
+    if lines is None and query is not None:
+        from wikic.palace.served import served_search
+
+        served = served_search(root, query, k, wing=wing, tag=tag, path=path, rerank=rerank, rewrite=rewrite)
+        if served is not None:  # a running `wikic serve` answered: the same search, without loading the palace
+            _show(query, served, json_output)
+            return
     from wikic.context import VaultContext
     from wikic.palace import search_batch
     from wikic.query.assist import search_with_settings
@@ -102,13 +106,19 @@ def search_command(
         )
     for reason in found.report.fallback:
         say(f"note: {reason}; the fused order is kept", err=True)
+    assist = found.report.to_dict() if found.report.calls or found.report.fallback else None
+    _show(query, [h.to_dict() for h in found.hits], json_output, assist)
+
+
+def _show(query: str, hits: list[dict[str, Any]], json_output: bool, assist: dict[str, Any] | None = None) -> None:
+    """The hits (each `SearchHit.to_dict()`), as JSON or for a person."""
     if json_output:
-        out: dict[str, object] = {"query": query, "results": [h.to_dict() for h in found.hits]}
-        if found.report.calls or found.report.fallback:
-            out["assist"] = found.report.to_dict()
+        out: dict[str, object] = {"query": query, "results": hits}
+        if assist is not None:
+            out["assist"] = assist
         say_json(out)
     else:
-        _render(found.hits)
+        _render(hits)
 
 
 def register(app: typer.Typer) -> None:

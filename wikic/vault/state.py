@@ -10,6 +10,7 @@
     palace-todo/<run>.json  paths a run wrote and the palace has not re-read yet, and the process that wrote them
     vault.lock              one writer of wiki content at a time (`wikic/pages/lock.py`)
     palace.lock             one writer of the palace at a time
+    search.sock             where a running `wikic serve` answers searches (`wikic/search_server.py`)
     palace/                 the palace itself, unless `[palace] path` puts it elsewhere (its files are named
                             by `wikic/palace/summary.py`, which also reads what status shows of it)
     llm-endpoints.json      what each model endpoint turned out to accept
@@ -68,6 +69,7 @@ PALACE_TODO = "palace-todo"
 COMPOSE_TODO = "compose-todo"  # pages a run wrote that its composing has not written as prose yet
 VAULT_LOCK = "vault.lock"
 PALACE_LOCK = "palace.lock"
+SEARCH_SOCKET = "search.sock"  # where a running `wikic serve` answers searches
 ENDPOINTS = "llm-endpoints.json"
 REPLY_CACHE = "cache/llm"
 PARSE_CACHE = "cache/parse-cache.jsonl"
