@@ -215,7 +215,7 @@ def served_searches(root: Path, asked: list[str], vault: list[str]) -> dict[str,
         before = load()
         runs = [run(["search", q, "--json", *vault]) for q in asked[1:]]
         alone = {**ENV, "WIKIC_BENCH_SEARCHED_ALONE": "1"}
-        for q, r in zip(asked[1:], runs):
+        for q, r in zip(asked[1:], runs, strict=True):
             own = subprocess.run([*WIKIC, "search", q, "--json", *vault], env=alone, capture_output=True, text=True)
             if own.stdout != r["stdout"]:
                 raise SystemExit(f"wikic serve answered {q!r} otherwise than a search alone")
