@@ -169,6 +169,10 @@ def _answer(conn: socket.socket, context: VaultContext, settings: Any,
     except (WikicError, ValueError, KeyError, TypeError) as exc:
         _reply(conn, {"refused": str(exc)})  # the asker searches itself and reports it as it always does
         return 0
+    except Exception as exc:  # noqa: BLE001 - the asker searches itself, where it surfaces as it always does
+        print(f"wikic serve: a search failed: {type(exc).__name__}: {exc}", file=sys.stderr)
+        _reply(conn, {"refused": "the search failed"})
+        return 0
     _reply(conn, {"results": [hit.to_dict() for hit in found.hits]})
     return 1
 

@@ -232,3 +232,17 @@ def test_wikic_serve_as_a_process_answers_and_stops_on_sigterm(vault: Path) -> N
     while (vault / ".wikic" / "search.sock").exists() and time.monotonic() < deadline:
         time.sleep(0.05)
     assert not (vault / ".wikic" / "search.sock").exists()
+
+
+def test_a_search_failing_in_the_server_is_made_by_the_asker(vault: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    invoke("index", "--vault", str(vault))
+    with serving(vault) as (served, _, thread):
+        def broken(*_: object, **__: object) -> None:
+            raise RuntimeError("a store that fails")
+
+        with monkeypatch.context() as patched:
+            patched.setattr("wikic.query.assist.search_with_settings", broken)
+            assert served_search(vault, "Claude", 3) is None
+        assert thread.is_alive()
+        assert served_search(vault, "Claude", 3) is not None
+    assert served.answered == 1
