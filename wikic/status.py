@@ -21,6 +21,7 @@ from wikic.context import VaultContext
 from wikic.conversations.queue import quarantined
 from wikic.errors import MissingExtra, PalaceError, VaultError, WikicError, require_extra
 from wikic.pages.log_file import LogRow, read_rows
+from wikic.palace.served import server_answers
 from wikic.palace.summary import palace_manifest, read_palace_summary
 from wikic.review.store import listed
 from wikic.settings import Settings
@@ -102,7 +103,8 @@ def token_totals(rows: list[LogRow]) -> dict[str, Any]:
 
 
 def palace_status(root: Path, settings: Settings) -> dict[str, Any] | None:
-    """Files, drawers, model and location of the palace; None when it was never built (nothing is created).
+    """Files, drawers, model and location of the palace, and whether `wikic serve` answers its searches; None
+    when it was never built (nothing is created).
 
     An embedded palace answers from its manifest (no store process, no model: `read_palace_summary`); only
     a chroma server, or a palace last written before its manifest recorded the model, is asked through the
@@ -118,13 +120,14 @@ def palace_status(root: Path, settings: Settings) -> dict[str, Any] | None:
             "model": f"{summary.get('wikic_provider')}:{summary.get('wikic_model')}",
             "dim": summary.get("wikic_dim"),
             "location": str(palace.path),
+            "served": server_answers(root),
         }
     require_extra("palace")
     from wikic.palace import Palace
 
     with Palace(root, settings) as store:
         status = store.status()
-    return status if status.get("model") else None
+    return {**status, "served": server_answers(root)} if status.get("model") else None
 
 
 def extraction_counts(entries: Mapping[str, CompiledEntry]) -> dict[str, Any]:
@@ -287,8 +290,9 @@ def render_status(status: VaultStatus) -> str:
     else:
         p = status.palace
         dim = f", {p['dim']}-d" if p.get("dim") else ""
+        served = "; answering searches: wikic serve" if p.get("served") else ""
         lines.append(
-            f"Palace: {p['files']} file(s), {p['drawers']} drawer(s); model {p['model']}{dim}; {p['location']}"
+            f"Palace: {p['files']} file(s), {p['drawers']} drawer(s); model {p['model']}{dim}; {p['location']}{served}"
         )
     if status.lint is not None:
         if "error" in status.lint:

@@ -66,8 +66,11 @@ def test_a_served_search_is_the_search_made_in_its_own_process(vault: Path) -> N
     asked = [("who trains Claude", ()), ("vector search", ("--json",)), ("company", ("--wing", "entities")),
              ("company", ("--tag", "company", "--path", "entities/open", "--json", "--k", "1"))]
     alone = [invoke("search", query, *flags, "--vault", str(vault)) for query, flags in asked]
+    assert '"served": false' in invoke("status", "--json", "--no-lint", "--vault", str(vault))
     with serving(vault) as (served, _, _):
         assert (vault / ".wikic" / "search.sock").exists()
+        assert json.loads(invoke("status", "--json", "--no-lint", "--vault", str(vault)))["palace"]["served"] is True
+        assert "; answering searches: wikic serve" in invoke("status", "--no-lint", "--vault", str(vault))
         assert [invoke("search", query, *flags, "--vault", str(vault)) for query, flags in asked] == alone
     assert served.answered == len(asked) and served.stopped == "stopped"
     assert not (vault / ".wikic" / "search.sock").exists()

@@ -112,6 +112,20 @@ def served_socket(root: Path) -> Path | None:
     return path
 
 
+def server_answers(root: Path) -> bool:
+    """Whether a `wikic serve` answers for the vault now (its socket takes a connection)."""
+    where = served_socket(root)
+    if where is None or not hasattr(socket, "AF_UNIX"):
+        return False
+    try:
+        with socket_address(where) as address, socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as conn:
+            conn.settimeout(_CONNECT_S)
+            conn.connect(address)
+    except OSError:
+        return False
+    return True
+
+
 def served_search(
     root: Path,
     query: str,
