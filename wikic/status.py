@@ -22,7 +22,7 @@ from wikic.conversations.queue import quarantined
 from wikic.errors import MissingExtra, PalaceError, VaultError, WikicError, require_extra
 from wikic.pages.log_file import LogRow, read_rows
 from wikic.palace.served import server_answers
-from wikic.palace.summary import palace_manifest, read_palace_summary
+from wikic.palace.summary import palace_manifest, read_palace_summary, read_server_summary
 from wikic.review.store import listed
 from wikic.settings import Settings
 from wikic.vault import parse_cache
@@ -106,20 +106,23 @@ def palace_status(root: Path, settings: Settings) -> dict[str, Any] | None:
     """Files, drawers, model and location of the palace, and whether `wikic serve` answers its searches; None
     when it was never built (nothing is created).
 
-    An embedded palace answers from its manifest (no store process, no model: `read_palace_summary`); only
-    a chroma server, or a palace last written before its manifest recorded the model, is asked through the
-    store, which needs the palace extra (MissingExtra without it)."""
+    An embedded palace answers from its manifest (no store process, no model: `read_palace_summary`), a chroma
+    server's from its collection's metadata and the manifest while that is current (`read_server_summary`);
+    otherwise (a manifest behind the server's collection, or last written before it recorded the model) the
+    store is asked, which needs the palace extra (MissingExtra without it)."""
     palace = settings.palace
     if not palace.url and not palace.path.exists():
         return None
-    summary = None if palace.url else read_palace_summary(palace_manifest(palace.path, palace.collection))
+    manifest = palace_manifest(palace.path, palace.collection)
+    summary = read_server_summary(*palace.host_port, palace.collection, manifest) if palace.url else \
+        read_palace_summary(manifest)
     if summary is not None:
         return {
             "files": summary["files"],
             "drawers": summary["drawers"],
             "model": f"{summary.get('wikic_provider')}:{summary.get('wikic_model')}",
             "dim": summary.get("wikic_dim"),
-            "location": str(palace.path),
+            "location": palace.url or str(palace.path),
             "served": server_answers(root),
         }
     require_extra("palace")

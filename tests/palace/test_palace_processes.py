@@ -3,6 +3,7 @@ shared by two checkouts of a vault keeps both in step."""
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -88,3 +89,43 @@ def test_a_long_running_writer_writes_after_another_process_rebuilt_the_palace(v
         report = palace.update_paths(["entities/mistral.md"])
         assert report.drawers_embedded >= 1
         assert search(palace, "French model maker Paris", k=1)[0].path == "entities/mistral.md"
+
+
+def test_status_of_a_palace_on_a_chroma_server_without_the_store(
+    vault: Path, chroma_server: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import sqlite3
+
+    from typer.testing import CliRunner
+
+    from wikic.cli import app
+    from wikic.palace.store_process import store_process
+
+    toml = f'[embedding]\nprovider = "static"\n[palace]\nurl = "{chroma_server}"\ncollection = "status_wiki"\n'
+    (vault / "wikic.toml").write_text(toml)
+    sync(vault)
+    with open_palace(vault) as palace:
+        through_the_store = palace.status()
+    store_process().close()
+
+    def status() -> dict[str, object]:
+        result = CliRunner().invoke(app, ["status", "--json", "--no-lint", "--vault", str(vault)])
+        assert result.exit_code == 0, result.output
+        return json.loads(result.stdout)["palace"]
+
+    # the collection's metadata over HTTP and this machine's manifest: no store process, no chromadb
+    with monkeypatch.context() as patched:
+        patched.setitem(sys.modules, "chromadb", None)
+        quick = status()
+    assert quick == {**through_the_store, "served": False} and quick["model"] == "static:tokenlearn-static-64"
+    assert store_process().pid is None
+
+    # another machine wrote the collection since: this manifest is behind, and the store is asked
+    manifest = vault / ".wikic" / "palace" / "lexical-status_wiki.sqlite3"
+    with sqlite3.connect(manifest) as db:
+        db.execute("UPDATE meta SET value='behind' WHERE key='generation'")
+    with monkeypatch.context() as patched:
+        patched.setitem(sys.modules, "chromadb", None)
+        result = CliRunner().invoke(app, ["status", "--json", "--no-lint", "--vault", str(vault)])
+    assert "chromadb" in result.output  # the store was needed (and is blocked here)
+    assert status()["files"] == through_the_store["files"]

@@ -40,6 +40,7 @@ from typing import IO, Any
 import numpy as np
 
 from wikic.errors import PalaceDamaged, PalaceError
+from wikic.palace.summary import GENERATION_KEY as GENERATION_KEY
 from wikic.settings import PalaceSettings
 
 # Variables whose value may be a credential: never passed to the child.
@@ -58,8 +59,6 @@ ORPHAN_SECONDS = 60.0
 # How a child that died of native code (chromadb or hnswlib on a damaged file) ends; any other end (killed,
 # out of memory) says nothing about the palace.
 CRASHES = frozenset({-signal.SIGSEGV, -signal.SIGABRT, -signal.SIGBUS, -signal.SIGILL, -signal.SIGFPE})
-# Collection metadata key that every write changes, so readers in other processes know to catch up.
-GENERATION_KEY = "wikic_generation"
 # How long opening a palace, reading its metadata or one query may take before the palace counts as hung
 # (loading the HNSW index of a million drawers from a slow disk takes a few tens of seconds).
 CHECK_SECONDS = 120.0
