@@ -30,7 +30,14 @@ from typing import Any
 
 from wikic.context import VaultContext
 from wikic.errors import UsageError, WikicError
-from wikic.palace.served import PROTOCOL, config_fingerprint, read_line, served_socket, socket_address
+from wikic.palace.served import (
+    PROTOCOL,
+    config_fingerprint,
+    read_line,
+    served_socket,
+    server_answers,
+    socket_address,
+)
 from wikic.vault.layout import require_vault
 from wikic.vault.paths import make_folder
 from wikic.vault.state import SEARCH_SOCKET, state_path
@@ -116,15 +123,10 @@ def _take_place(root: Path, path: Path) -> None:
             raise UsageError(f"{path} is in the way: it is no socket of this user's",
                              hint="move it away, then start wikic serve again")
         return
-    with socket_address(path) as address, socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as probe:
-        probe.settimeout(1.0)
-        try:
-            probe.connect(address)
-        except OSError:
-            os.unlink(path)  # its server was killed
-            return
-    raise UsageError("a search server already answers for this vault",
-                     hint="searches use it; stop it (Ctrl-C where it runs) to start another")
+    if server_answers(root):
+        raise UsageError("a search server already answers for this vault",
+                         hint="searches use it; stop it (Ctrl-C where it runs) to start another")
+    os.unlink(path)  # its server was killed
 
 
 def _warm(palace: Any) -> None:

@@ -112,18 +112,25 @@ def served_socket(root: Path) -> Path | None:
     return path
 
 
+@contextmanager
+def _connected(where: Path) -> Iterator[socket.socket]:
+    """A connection to the socket at `where`; OSError when none is taken within `_CONNECT_S`."""
+    with socket_address(where) as address, socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as conn:
+        conn.settimeout(_CONNECT_S)
+        conn.connect(address)
+        yield conn
+
+
 def server_answers(root: Path) -> bool:
     """Whether a `wikic serve` answers for the vault now (its socket takes a connection)."""
     where = served_socket(root)
     if where is None or not hasattr(socket, "AF_UNIX"):
         return False
     try:
-        with socket_address(where) as address, socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as conn:
-            conn.settimeout(_CONNECT_S)
-            conn.connect(address)
+        with _connected(where):
+            return True
     except OSError:
         return False
-    return True
 
 
 def served_search(
@@ -145,9 +152,7 @@ def served_search(
     request = {"protocol": PROTOCOL, "config": config_fingerprint(root), "query": query, "k": k, "wing": wing,
                "tag": tag, "path": path, "rerank": rerank, "rewrite": rewrite}
     try:
-        with socket_address(where) as address, socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as conn:
-            conn.settimeout(_CONNECT_S)
-            conn.connect(address)
+        with _connected(where) as conn:
             conn.settimeout(_REPLY_S)
             conn.sendall(json.dumps(request, ensure_ascii=False).encode("utf-8", "surrogatepass") + b"\n")
             reply = json.loads(read_line(conn))
