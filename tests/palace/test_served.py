@@ -126,6 +126,17 @@ def test_one_server_a_vault_and_a_dead_ones_socket_is_taken_over(vault: Path) ->
     assert served.answered == 1
 
 
+def test_a_socket_of_another_user_is_never_asked(vault: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    invoke("index", "--vault", str(vault))
+    with serving(vault) as (served, _, _):
+        assert served_search(vault, "Claude", 3) is not None
+        owner = os.stat(vault / ".wikic" / "search.sock").st_uid
+        with monkeypatch.context() as patched:  # this process as another user than the socket's owner
+            patched.setattr("wikic.palace.served.os.getuid", lambda: owner + 1)
+            assert served_search(vault, "Claude", 3) is None
+    assert served.answered == 1
+
+
 def test_what_is_no_socket_of_this_users_is_never_asked(vault: Path, tmp_path: Path) -> None:
     elsewhere = tmp_path / "other"
     elsewhere.mkdir()
