@@ -87,6 +87,17 @@ def measured(label: str, runs: list[dict[str, Any]], load_before: str) -> dict[s
     return out
 
 
+LEDGER = """
+import sys
+from pathlib import Path
+from wikic.context import VaultContext
+from wikic.ingest.rebuild import rebuilt_compiled
+root = Path(sys.argv[1])
+with VaultContext(root) as context:
+    rebuilt_compiled(root, sys.argv[2], context.schema).save()
+"""
+
+
 def make_vault(pages: int) -> Path:
     root = OUT / f"scale-{pages}"
     if (OUT / f"scale-{pages}.ready").exists():
@@ -96,12 +107,9 @@ def make_vault(pages: int) -> Path:
     t0 = time.perf_counter()
     subprocess.run([sys.executable, str(BENCH / "gen_vault.py"), str(root), "--pages", str(pages), "--seed", "1",
                     "--quiet"], check=True, env=ENV)
-    sys.path.insert(0, str(REPO))
-    from wikic.context import VaultContext
-    from wikic.ingest.rebuild import rebuilt_compiled
-
-    with VaultContext(root) as context:
-        rebuilt_compiled(root, dt.date.today().isoformat(), context.schema).save()
+    # in a process of its own: reading every page here would leave this process big, and each command forked
+    # from it would start as big (its peak memory, read from wait4, would be this process's)
+    subprocess.run([sys.executable, "-c", LEDGER, str(root), dt.date.today().isoformat()], check=True, env=ENV)
     (OUT / f"scale-{pages}.ready").write_text("", encoding="utf-8")
     print(f"  generated {pages} pages with their ledger: {time.perf_counter() - t0:.0f} s", flush=True)
     return root
