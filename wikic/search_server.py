@@ -76,8 +76,6 @@ def serve(
     path = state_path(root, SEARCH_SOCKET)
     make_folder(root, path.parent)
     _take_place(root, path)
-    palace = context.palace()
-    _warm(palace)
     done = Served()
     stop = stop or threading.Event()
     with socket_address(path) as address, socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as listener:
@@ -88,7 +86,10 @@ def serve(
             os.umask(old_mask)
         made = os.lstat(path)
         try:
+            # listening before the palace is loaded: a second server started meanwhile finds this one, and a
+            # search sent meanwhile waits for it rather than loading the palace itself too
             listener.listen(16)
+            _warm(context.palace())
             listener.settimeout(_POLL_S)
             if ready is not None:
                 ready(path)

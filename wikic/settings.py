@@ -512,6 +512,13 @@ class _UserMcp(_Section):
     allow: list[str] = Field(default_factory=list)
 
 
+class _UserSearch(_Section):
+    # `wikic search` starts `wikic serve` in the background for the vault it searched when none answers, so the
+    # searches after it are answered at once; the server stops after `serve_idle` seconds without a search
+    serve: bool = False
+    serve_idle: float = Field(default=900.0, ge=1, le=7 * 86_400)
+
+
 class UserSettings(_Section):
     """The user's own config (`~/.config/wikic/config.toml`): what no vault may decide for its user."""
 
@@ -520,6 +527,7 @@ class UserSettings(_Section):
     trusted_endpoints: list[str] = Field(default_factory=list)
     capture: _UserCapture = _UserCapture()
     mcp: _UserMcp = _UserMcp()
+    search: _UserSearch = _UserSearch()
 
     @field_validator("trusted_endpoints")
     @classmethod

@@ -260,3 +260,27 @@ def test_a_search_failing_in_the_server_is_made_by_the_asker(vault: Path, monkey
         assert thread.is_alive()
         assert served_search(vault, "Claude", 3) is not None
     assert served.answered == 1
+
+
+def test_your_own_config_may_have_search_start_a_server(
+    vault: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    invoke("index", "--vault", str(vault))
+    config = tmp_path / "config"
+    (config / "wikic").mkdir(parents=True)
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(config))
+    sock = vault / ".wikic" / "search.sock"
+    alone = invoke("search", "who trains Claude", "--vault", str(vault))
+    assert not sock.exists()  # not asked for: no server
+
+    (config / "wikic" / "config.toml").write_text("[search]\nserve = true\nserve_idle = 3\n")
+    assert invoke("search", "who trains Claude", "--vault", str(vault)) == alone  # searched alone, then starts one
+    deadline = time.monotonic() + 60
+    while served_search(vault, "who trains Claude", 10) is None and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert served_search(vault, "who trains Claude", 10) is not None
+    assert invoke("search", "who trains Claude", "--vault", str(vault)) == alone
+    deadline = time.monotonic() + 60  # it stops after serve_idle seconds without a search
+    while sock.exists() and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert not sock.exists()

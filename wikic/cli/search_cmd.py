@@ -92,6 +92,7 @@ def search_command(
             return
     from wikic.context import VaultContext
     from wikic.palace import search_batch
+    from wikic.palace.served import keep_warm
     from wikic.query.assist import search_with_settings
 
     with VaultContext(root) as context:
@@ -104,6 +105,7 @@ def search_command(
         found = search_with_settings(
             palace, query, k, settings, rerank=rerank, rewrite=rewrite, wing=wing, tag=tag, path=path
         )
+    keep_warm(root)  # your own config may ask for a server for the next searches
     for reason in found.report.fallback:
         say(f"note: {reason}; the fused order is kept", err=True)
     assist = found.report.to_dict() if found.report.calls or found.report.fallback else None

@@ -133,6 +133,24 @@ def server_answers(root: Path) -> bool:
         return False
 
 
+def keep_warm(root: Path) -> bool:
+    """Start `wikic serve` for the vault in the background (a session of its own, no terminal) when the user's
+    own config asks for it (`[search] serve = true`) and none answers yet: the searches after this one are
+    answered by it. Whether one was started."""
+    from wikic.settings import load_user_settings
+
+    wanted = load_user_settings().search
+    if not wanted.serve or not hasattr(socket, "AF_UNIX") or server_answers(root):
+        return False
+    import subprocess
+    import sys
+
+    subprocess.Popen([sys.executable, "-m", "wikic", "serve", "--vault", os.fspath(root), "--idle",
+                      str(wanted.serve_idle)], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                     stderr=subprocess.DEVNULL, start_new_session=True)
+    return True
+
+
 def served_search(
     root: Path,
     query: str,
