@@ -17,7 +17,7 @@ from typer.testing import CliRunner
 from wikic.cli import app
 from wikic.config_file import user_config_path
 from wikic.errors import ConfigError, LLMError
-from wikic.settings import load_settings
+from wikic.settings import load_settings, load_user_settings
 from wikic.user_config import trust_endpoint, trusted_endpoints
 
 KEY = "sk-user-" + secrets.token_hex(12)
@@ -210,7 +210,7 @@ def test_a_bad_user_config_is_one_error_naming_its_file_and_line(tmp_path: Path)
         "  trusted_endpoints: is not a valid URL (Invalid IPv6 URL): write it like https://llm.example.com "
         f"(got ['http://[::1:9/v1']) (from {path}:1)",
         "  trusted_endpoint: unknown key; did you mean 'trusted_endpoints'? (known: trusted_endpoints, [capture], "
-        f"[mcp]) (from {path}:2)",
+        f"[mcp], [search]) (from {path}:2)",
         f"  [mcp] allow: Input should be a valid list (got '/') (from {path}:5)",
     ]
 
@@ -233,6 +233,21 @@ def test_a_vaults_own_allow_list_is_refused_naming_where_it_belongs(
     )
     (root / "wikic.toml").write_text(f"[{section}]\nallow = []\n", encoding="utf-8")  # an empty list widens nothing
     assert getattr(load_settings(root, env={}), section).allow == []
+
+
+@pytest.mark.parametrize("key", ["serve", "serve_idle"])
+def test_a_vault_may_not_have_search_start_a_server(make_vault, key: str) -> None:
+    root = make_vault({})
+    (root / "wikic.toml").write_text(f"[search]\n{key} = 1\n", encoding="utf-8")
+    result = CliRunner().invoke(app, ["status", "--no-lint", "--vault", str(root)])
+    assert result.exit_code == 2, result.output
+    assert result.stderr.splitlines()[1] == (
+        f"  [search] {key}: the vault's own wikic.toml may not start processes on your machine: set [search] {key} "
+        f"in your own {user_config_path()} (from {root / 'wikic.toml'}:2)"
+    )
+    user_config("[search]\nserve = true\nserve_idle = 60\n")
+    (root / "wikic.toml").unlink()
+    assert load_user_settings(env=os.environ).search.serve is True
 
 
 def test_the_allow_lists_come_from_the_users_own_config(tmp_path: Path) -> None:

@@ -92,6 +92,8 @@ SECRET_KEYS = {key: names for key, names in ENV_VARS.items() if key[1] == "api_k
 # Keys a vault's wikic.toml may not set, since they widen what wikic reaches beyond the vault: they belong in
 # the user's own config (`UserSettings`), from where they are laid over the vault's settings.
 USER_KEYS = (("mcp", "allow"), ("capture", "allow"))
+# keys of the user's own config alone, which a vault's wikic.toml may not hold at all
+_USER_ONLY_KEYS = (("search", "serve"), ("search", "serve_idle"))
 # The command-line flags that set a key (`overrides`), so a bad value is reported under the flag's name.
 FLAGS: dict[tuple[str, str], str] = {
     ("llm", "model"): "--model",
@@ -634,6 +636,12 @@ def _reach_from_the_vault(data: dict[str, Any], vault: Path, user_config: Path) 
         if isinstance(table, dict) and table.get(key):
             del table[key]
             problems.append(((section, key), f"{why}: list it under [{section}] {key} in your own {user_config}"))
+    for section, key in _USER_ONLY_KEYS:
+        table = data.get(section)
+        if isinstance(table, dict) and key in table:
+            del table[key]
+            problems.append(((section, key), f"the vault's own wikic.toml may not start processes on your machine: "
+                                             f"set [{section}] {key} in your own {user_config}"))
     table = data.get("palace")
     path = table.get("path") if isinstance(table, dict) else None
     if isinstance(path, str) and os.path.isabs(path):
