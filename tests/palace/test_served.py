@@ -237,6 +237,11 @@ def test_wikic_serve_as_a_process_answers_and_stops_on_sigterm(vault: Path) -> N
         assert again[0] == again[1]
         from_server = served_search(vault, "open-weight models from France", 10)  # the server answers: same hits
         assert from_server is not None and from_server == json.loads(again[1])["results"]
+        # another process rebuilds the palace (the collection is dropped and made again): the server goes on
+        rebuilt = subprocess.run([sys.executable, "-m", "wikic", "index", "--rebuild", "--vault", str(vault)], env=env,
+                                 capture_output=True, text=True, timeout=120)
+        assert rebuilt.returncode == 0, rebuilt.stderr
+        assert served_search(vault, "open-weight models from France", 10) == from_server
     finally:
         proc.send_signal(signal.SIGTERM)
         rest = proc.communicate(timeout=30)[1]
