@@ -20,7 +20,6 @@ from __future__ import annotations
 import json
 import os
 import socket
-import sys
 import threading
 import time
 from collections.abc import Callable
@@ -61,10 +60,12 @@ def serve(
     idle: float = IDLE_S,
     stop: threading.Event | None = None,
     ready: Callable[[Path], None] | None = None,
+    note: Callable[[str], None] = lambda line: None,
 ) -> Served:
     """Answer searches of the vault until `idle` seconds pass without one (0: never), `stop` is set, or a
-    search finds wikic.toml or the user's config changed. `ready` is called with the socket's path once searches are
-    answered. UsageError when another server answers for the vault already, or no Unix socket can be made."""
+    search finds wikic.toml or the user's config changed. `ready` is called with the socket's path once
+    searches are answered; `note` with a line on what went wrong with one search (the asker searched itself).
+    UsageError when another server answers for the vault already, or no Unix socket can be made."""
     if not hasattr(socket, "AF_UNIX"):
         raise UsageError("wikic serve needs Unix sockets, which this system lacks",
                          hint="searches run in their own process here")
@@ -103,7 +104,7 @@ def serve(
                 except TimeoutError:
                     continue
                 with conn:
-                    answered = _answer(conn, context, settings, (fingerprint, started_with))
+                    answered = _answer(conn, context, settings, (fingerprint, started_with), note)
                 last = time.monotonic()
                 if answered is None:
                     done.stopped = "configuration changed"
@@ -138,8 +139,8 @@ def _warm(palace: Any) -> None:
     search(palace, "wikic", 1)
 
 
-def _answer(conn: socket.socket, context: VaultContext, settings: Any,
-            config: tuple[str, dict[str, str]]) -> int | None:
+def _answer(conn: socket.socket, context: VaultContext, settings: Any, config: tuple[str, dict[str, str]],
+            note: Callable[[str], None]) -> int | None:
     """Answer one request: 1 when it was searched, 0 when refused, None when the vault's or the user's config
     changed since the server started (`config`: its fingerprint then, and the environment; the server stops)."""
     from wikic.query.assist import Assist, search_with_settings
@@ -154,9 +155,9 @@ def _answer(conn: socket.socket, context: VaultContext, settings: Any,
     fingerprint, started_with = config
     if request.get("config") != fingerprint:
         if config_fingerprint(context.root, started_with) != fingerprint:  # the vault's or the user's config was edited
-            _reply(conn, {"refused": "configuration changed"})
+            _reply(conn, {"refused": "configuration changed"}, note)
             return None
-        _reply(conn, {"refused": "another configuration"})  # an asker with another environment
+        _reply(conn, {"refused": "another configuration"}, note)  # an asker with another environment
         return 0
     try:
         query, k = request["query"], request["k"]
@@ -165,26 +166,26 @@ def _answer(conn: socket.socket, context: VaultContext, settings: Any,
         wing, tag, path, rerank, rewrite = (request.get(name) for name in ("wing", "tag", "path", "rerank",
                                                                           "rewrite"))
         if Assist.of(settings.search, rerank=rerank, rewrite=rewrite).active:
-            _reply(conn, {"refused": "model help is asked for"})  # the asker calls the model itself
+            _reply(conn, {"refused": "model help is asked for"}, note)  # the asker calls the model itself
             return 0
         found = search_with_settings(context.palace(), query, k, settings, rerank=rerank, rewrite=rewrite,
                                      wing=wing, tag=tag, path=path)
     except (WikicError, ValueError, KeyError, TypeError) as exc:
-        _reply(conn, {"refused": str(exc)})  # the asker searches itself and reports it as it always does
+        _reply(conn, {"refused": str(exc)}, note)  # the asker searches itself and reports it as it always does
         return 0
     except Exception as exc:  # noqa: BLE001 - the asker searches itself, where it surfaces as it always does
-        print(f"wikic serve: a search failed: {type(exc).__name__}: {exc}", file=sys.stderr)
-        _reply(conn, {"refused": "the search failed"})
+        note(f"a search failed: {type(exc).__name__}: {exc}")
+        _reply(conn, {"refused": "the search failed"}, note)
         return 0
-    _reply(conn, {"results": [hit.to_dict() for hit in found.hits]})
+    _reply(conn, {"results": [hit.to_dict() for hit in found.hits]}, note)
     return 1
 
 
-def _reply(conn: socket.socket, message: dict[str, Any]) -> None:
+def _reply(conn: socket.socket, message: dict[str, Any], note: Callable[[str], None]) -> None:
     try:
         conn.sendall(json.dumps(message, ensure_ascii=False).encode("utf-8", "surrogatepass") + b"\n")
     except OSError as exc:  # the asker went away: it searches itself
-        print(f"wikic serve: a reply was not delivered: {exc.strerror or exc}", file=sys.stderr)
+        note(f"a reply was not delivered: {exc.strerror or exc}")
 
 
 def _remove_own(path: Path, made: os.stat_result) -> None:

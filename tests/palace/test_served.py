@@ -25,6 +25,7 @@ from wikic.palace.served import config_fingerprint, served_search, socket_addres
 from wikic.search_server import Served, serve
 
 runner = CliRunner()
+NOTED: list[str] = []  # what the last server of `serving` said went wrong
 
 
 def invoke(*args: str) -> str:
@@ -39,11 +40,12 @@ def serving(vault: Path, idle: float = 0) -> Iterator[tuple[Served, threading.Ev
     ready, stop = threading.Event(), threading.Event()
     done: list[Served] = []
     failed: list[BaseException] = []
+    noted: list[str] = []
 
     def run() -> None:
         try:
             with VaultContext(vault) as context:
-                done.append(serve(context, idle=idle, stop=stop, ready=lambda _: ready.set()))
+                done.append(serve(context, idle=idle, stop=stop, ready=lambda _: ready.set(), note=noted.append))
         except BaseException as exc:  # noqa: BLE001 - shown by the test
             failed.append(exc)
             ready.set()
@@ -59,6 +61,7 @@ def serving(vault: Path, idle: float = 0) -> Iterator[tuple[Served, threading.Ev
         thread.join(30)
         assert not thread.is_alive() and not failed, failed
         served.answered, served.stopped = done[0].answered, done[0].stopped
+        NOTED[:] = noted
 
 
 def test_a_served_search_is_the_search_made_in_its_own_process(vault: Path) -> None:
@@ -265,6 +268,7 @@ def test_a_search_failing_in_the_server_is_made_by_the_asker(vault: Path, monkey
         assert thread.is_alive()
         assert served_search(vault, "Claude", 3) is not None
     assert served.answered == 1
+    assert NOTED == ["a search failed: RuntimeError: a store that fails"]
 
 
 def test_your_own_config_may_have_search_start_a_server(

@@ -41,10 +41,13 @@ def register(app: typer.Typer) -> None:
         def started(where: object) -> None:
             say(f"answering searches of {root} at {where} (Ctrl-C to stop)", err=True)
 
+        def noted(line: str) -> None:
+            say(f"wikic serve: {line}", err=True)
+
         with terminated_as_interrupted() as stop:
             try:
                 with VaultContext(root) as context:
-                    done = serve(context, idle=idle, ready=started)
+                    done = serve(context, idle=idle, ready=started, note=noted)
             except KeyboardInterrupt:
                 say("stopped (SIGTERM)" if stop.terminated else "stopped", err=True)
                 raise typer.Exit(stop.exit_code) from None
