@@ -224,6 +224,10 @@ def test_wikic_serve_as_a_process_answers_and_stops_on_sigterm(vault: Path) -> N
         asked = subprocess.run([sys.executable, "-m", "wikic", "search", "who trains Claude", "--json", "--vault",
                                 str(vault)], env=env, capture_output=True, text=True, timeout=60)
         assert asked.returncode == 0 and asked.stdout == alone
+        script = subprocess.run([sys.executable, "-c", "from wikic.cli import main; main()", "search",
+                                 "who trains Claude", "--json", "--vault", str(vault)], env=env, capture_output=True,
+                                text=True, timeout=60)  # the `wikic` script: its fast path for a plain search
+        assert script.returncode == 0 and script.stdout == alone
         second = subprocess.run([sys.executable, "-m", "wikic", "serve", "--vault", str(vault)], env=env,
                                 capture_output=True, text=True, timeout=60)
         assert second.returncode == 2 and "already answers" in second.stderr
@@ -293,3 +297,36 @@ def test_your_own_config_may_have_search_start_a_server(
     while sock.exists() and time.monotonic() < deadline:
         time.sleep(0.2)
     assert not sock.exists()
+
+
+PLAIN = [["who trains Claude"], ["who trains Claude", "--json"], ["company", "--k", "3"], ["company", "--k=3"],
+         ["-k", "2", "company"], ["company", "--wing", "entities"], ["company", "--wing=entities", "--json"],
+         ["company", "--tag", "company", "--path", "entities/open"], ["company", "--k", "03"]]
+NOT_PLAIN = [["company", "-k=3"], ["company", "-k3"], ["company", "--k", "0"], ["company", "--k", "1001"],
+             ["company", "--k", "x"], ["company", "--k", "３"], ["company", "--k", "+3"], [""], ["   "],
+             ["company", "--json", "--json"], ["company", "claude"], ["--batch", "q.jsonl"],
+             ["company", "--rerank"], ["company", "--help"], ["--", "-x"], ["company", "--k"],
+             ["company", "--wing", "nowhere"]]
+
+
+def test_the_served_fast_path_prints_what_the_full_command_prints(
+    vault: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from wikic.cli.search_fast import served_fast
+
+    invoke("index", "--vault", str(vault))
+    assert not served_fast(["company", "--vault", str(vault)])  # no server: the full command runs
+    with serving(vault) as (served, _, _):
+        for words in PLAIN:
+            for where in (["--vault", str(vault)], ["-C", str(vault)], [f"--vault={vault}"]):
+                capsys.readouterr()
+                assert served_fast([*words, *where]), words
+                fast = capsys.readouterr()
+                assert fast.out == invoke("search", *words, *where) and fast.err == "", words
+        for words in NOT_PLAIN:
+            capsys.readouterr()
+            assert not served_fast([*words, "--vault", str(vault)]), words
+            assert capsys.readouterr().out == "", words
+        for where in (["--vault", ""], ["--vault", str(vault / "missing")], ["--vault"]):
+            assert not served_fast(["company", *where]), where
+    assert served.answered == 3 * len(PLAIN) * 2  # the fast path's and the full command's (an unknown wing is refused)

@@ -2,7 +2,10 @@
 
 The Typer application is built in `wikic.cli.application` (and imported from here as `wikic.cli.app`). `wikic
 capture` does not go through it: an assistant's hook runs it at the end of every turn, so it starts without
-Typer, Rich, pydantic or anything a capture does not use (`capture_fast.run_fast`).
+Typer, Rich, pydantic or anything a capture does not use (`capture_fast.run_fast`). Nor does a plain `wikic
+search QUERY` that a running `wikic serve` answers (`search_fast.served_fast`: the plain forms of its options
+alone, printed by `search_output.show` as the full command prints them); any other search, or one no server
+answers, is the full command's.
 
 Conventions, in detail:
 
@@ -61,6 +64,11 @@ def main() -> None:
         from wikic.cli.capture_fast import run_fast
 
         raise SystemExit(run_fast(argv[1:]))
+    if argv[:1] == ["search"]:
+        from wikic.cli.search_fast import served_fast
+
+        if served_fast(argv[1:]):  # a running `wikic serve` answered a plain search
+            raise SystemExit(0)
     from wikic.cli.application import app
 
     app()

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
 
 from wikic.cli._common import VaultDir, resolve_vault, translate_errors
 from wikic.cli._output import say, say_json
+from wikic.cli.search_output import show
 from wikic.errors import UsageError
 
 
@@ -23,16 +24,6 @@ def _batch_lines(batch: Path) -> list[str]:
             f"cannot read batch file {batch}: {exc.strerror}",
             hint='give a file of JSON lines {"id": ..., "query": ...}, or - to read them from standard input',
         ) from None
-
-
-def _render(hits: list[dict[str, Any]]) -> None:
-    if not hits:
-        say("no results")
-    for n, hit in enumerate(hits, 1):
-        where = f"{hit['path']}:{hit['line_start']}"
-        heading = f"  § {hit['heading']}" if hit["heading"] else ""
-        say(f"{n:>2}. {where}  ({hit['score']:.4f}){heading}")
-        say(f"    {hit['snippet']}")
 
 
 @translate_errors
@@ -88,7 +79,7 @@ def search_command(
 
         served = served_search(root, query, k, wing=wing, tag=tag, path=path, rerank=rerank, rewrite=rewrite)
         if served is not None:  # a running `wikic serve` answered: the same search, without loading the palace
-            _show(query, served, json_output)
+            show(query, served, json_output)
             return
     from wikic.context import VaultContext
     from wikic.palace import search_batch
@@ -109,18 +100,7 @@ def search_command(
     for reason in found.report.fallback:
         say(f"note: {reason}; the fused order is kept", err=True)
     assist = found.report.to_dict() if found.report.calls or found.report.fallback else None
-    _show(query, [h.to_dict() for h in found.hits], json_output, assist)
-
-
-def _show(query: str, hits: list[dict[str, Any]], json_output: bool, assist: dict[str, Any] | None = None) -> None:
-    """The hits (each `SearchHit.to_dict()`), as JSON or for a person."""
-    if json_output:
-        out: dict[str, object] = {"query": query, "results": hits}
-        if assist is not None:
-            out["assist"] = assist
-        say_json(out)
-    else:
-        _render(hits)
+    show(query, [h.to_dict() for h in found.hits], json_output, assist)
 
 
 def register(app: typer.Typer) -> None:

@@ -1,0 +1,76 @@
+"""`wikic search QUERY` without Typer, while a `wikic serve` answers for the vault: what the `wikic` script runs
+first for a search (`wikic.cli.main`), so the process asking the server starts in tens of milliseconds rather
+than loading the command line's machinery (Typer and the pydantic it builds each option's parser with).
+
+Only the plain forms are read here: one QUERY, `--k N` (`-k`), `--wing W`, `--tag T`, `--path P`, `--json`,
+`--vault DIR` (`-C`), each once, a value after its option or after `=`. Anything else (another option,
+`--batch`, `--rerank`, `--help`, an option twice, a value out of range, an empty query or folder) and any
+search no server answers go to the full command, which reads them as it always does: this path only ever
+prints what the full command would have printed for the same words.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from wikic.cli.search_output import show
+
+_VALUED = {"--k": "k", "-k": "k", "--wing": "wing", "--tag": "tag", "--path": "path", "--vault": "vault",
+           "-C": "vault"}
+_SHORT = ("-k", "-C")  # a short option's value follows it as the next word (no `-k=5`, no `-k5` here)
+_K_RANGE = range(1, 1001)  # `wikic search --k`'s bounds
+
+
+def served_fast(argv: list[str]) -> bool:
+    """Print the answer a running server gives to `wikic search ARGV` and say True; False when the words are
+    not plain ones or no server answers (the full command runs then)."""
+    asked = _plain(argv)
+    if asked is None:
+        return False
+    from wikic.palace.served import served_search
+    from wikic.vault.layout import find_vault_root
+
+    vault = asked.get("vault")
+    if vault is None:
+        root = find_vault_root(Path.cwd())
+    elif Path(vault).is_dir():
+        root = Path(vault).resolve()
+    else:
+        return False  # the full command says what is wrong with it
+    digits = asked.get("k", "10")
+    if not (digits.isascii() and digits.isdigit()) or int(digits) not in _K_RANGE:
+        return False
+    k = int(digits)
+    hits = served_search(root, asked["query"], k, wing=asked.get("wing"), tag=asked.get("tag"),
+                         path=asked.get("path"))
+    if hits is None:
+        return False
+    show(asked["query"], hits, "json" in asked)
+    return True
+
+
+def _plain(argv: list[str]) -> dict[str, str] | None:
+    """The plain words of a search (`query`, the options' values, `json` when asked), or None."""
+    out: dict[str, str] = {}
+    args = list(argv)
+    while args:
+        arg = args.pop(0)
+        if arg == "--json":
+            key, value = "json", ""
+        elif not arg.startswith("-"):
+            key, value = "query", arg
+        else:
+            name, equals, value = arg.partition("=")
+            if name not in _VALUED or (equals and name in _SHORT):
+                return None
+            if not equals:
+                if not args:
+                    return None
+                value = args.pop(0)
+            key = _VALUED[name]
+        if key in out:
+            return None
+        out[key] = value
+    if not out.get("query", "").strip() or ("vault" in out and not out["vault"].strip()):
+        return None
+    return out
