@@ -218,15 +218,20 @@ def test_a_bad_user_config_is_one_error_naming_its_file_and_line(tmp_path: Path)
 # -- what wikic reaches beyond the vault ----------------------------------------------------------------
 
 
+def refused(root: Path, toml: str) -> str:
+    """The line naming the key `wikic status` refuses in the vault's wikic.toml (written as `toml`)."""
+    (root / "wikic.toml").write_text(toml, encoding="utf-8")
+    result = CliRunner().invoke(app, ["status", "--no-lint", "--vault", str(root)])
+    assert result.exit_code == 2, result.output
+    return result.stderr.splitlines()[1]
+
+
 @pytest.mark.parametrize(("section", "line"), [("mcp", 'allow = ["/"]'), ("capture", 'allow = ["~"]')])
 def test_a_vaults_own_allow_list_is_refused_naming_where_it_belongs(
     make_vault, section: str, line: str
 ) -> None:
     root = make_vault({})
-    (root / "wikic.toml").write_text(f'[lint]\nstrict = false\n\n[{section}]\n{line}\n', encoding="utf-8")
-    result = CliRunner().invoke(app, ["status", "--no-lint", "--vault", str(root)])
-    assert result.exit_code == 2, result.output
-    assert result.stderr.splitlines()[1] == (
+    assert refused(root, f'[lint]\nstrict = false\n\n[{section}]\n{line}\n') == (
         f"  [{section}] allow: the vault's own wikic.toml may not widen what wikic reaches (the vault may be a clone "
         f"or a synced folder): list it under [{section}] allow in your own {user_config_path()} "
         f"(from {root / 'wikic.toml'}:5)"
@@ -238,10 +243,7 @@ def test_a_vaults_own_allow_list_is_refused_naming_where_it_belongs(
 @pytest.mark.parametrize("key", ["serve", "serve_idle"])
 def test_a_vault_may_not_have_search_start_a_server(make_vault, key: str) -> None:
     root = make_vault({})
-    (root / "wikic.toml").write_text(f"[search]\n{key} = 1\n", encoding="utf-8")
-    result = CliRunner().invoke(app, ["status", "--no-lint", "--vault", str(root)])
-    assert result.exit_code == 2, result.output
-    assert result.stderr.splitlines()[1] == (
+    assert refused(root, f"[search]\n{key} = 1\n") == (
         f"  [search] {key}: the vault's own wikic.toml may not start processes on your machine: set [search] {key} "
         f"in your own {user_config_path()} (from {root / 'wikic.toml'}:2)"
     )
