@@ -626,9 +626,10 @@ def load_settings(
 
 
 def _reach_from_the_vault(data: dict[str, Any], vault: Path, user_config: Path) -> list[tuple[tuple[str, ...], str]]:
-    """The keys of the vault's own file that would widen what wikic reaches beyond the vault, taken out of
-    `data` and reported, each with where it belongs instead. An empty list widens nothing and may stay (the
-    README's example shows one); a relative palace path is checked by `PalaceSettings` (it must stay inside)."""
+    """The keys of the vault's own file that would widen what wikic reaches beyond the vault (or start a
+    process on the user's machine), taken out of `data` and reported, each with where it belongs instead. An
+    empty list widens nothing and may stay (the README's example shows one); a relative palace path is
+    checked by `PalaceSettings` (it must stay inside)."""
     why = "the vault's own wikic.toml may not widen what wikic reaches (the vault may be a clone or a synced folder)"
     problems: list[tuple[tuple[str, ...], str]] = []
     for section, key in USER_KEYS:

@@ -117,20 +117,22 @@ def palace_status(root: Path, settings: Settings) -> dict[str, Any] | None:
     summary = read_server_summary(*palace.host_port, palace.collection, manifest) if palace.url else \
         read_palace_summary(manifest)
     if summary is not None:
-        return {
+        status = {
             "files": summary["files"],
             "drawers": summary["drawers"],
             "model": f"{summary.get('wikic_provider')}:{summary.get('wikic_model')}",
             "dim": summary.get("wikic_dim"),
             "location": palace.url or str(palace.path),
-            "served": server_answers(root),
         }
-    require_extra("palace")
-    from wikic.palace import Palace
+    else:
+        require_extra("palace")
+        from wikic.palace import Palace
 
-    with Palace(root, settings) as store:
-        status = store.status()
-    return {**status, "served": server_answers(root)} if status.get("model") else None
+        with Palace(root, settings) as store:
+            status = store.status()
+        if not status.get("model"):
+            return None
+    return {**status, "served": server_answers(root)}
 
 
 def extraction_counts(entries: Mapping[str, CompiledEntry]) -> dict[str, Any]:

@@ -18,8 +18,8 @@ from typer._click.exceptions import UsageError as ClickUsageError
 from typer._click.globals import get_current_context
 
 from wikic.cli._output import say, say_json, say_traceback
-from wikic.errors import UsageError, WikicError, debugging, os_errors_reported
-from wikic.vault.layout import find_vault_root
+from wikic.cli._vault import resolve_vault as resolve_vault
+from wikic.errors import WikicError, debugging, os_errors_reported
 
 if TYPE_CHECKING:
     from typer._click import Command
@@ -102,24 +102,6 @@ def translate_errors(fn: F) -> F:
             raise typer.Exit(exc.exit_code) from None
 
     return wrapper  # type: ignore[return-value]
-
-
-def resolve_vault(vault: Path | None) -> Path:
-    """`--vault DIR`, or the nearest parent of the current directory holding SCHEMA.md, or the cwd."""
-    if vault is None:
-        return find_vault_root(Path.cwd())
-    if not vault.exists():
-        raise UsageError(
-            f"vault folder does not exist: {vault}",
-            hint="give the folder of a vault with --vault DIR (or run the command inside it); `wikic init DIR` "
-            "makes a new one",
-        )
-    if not vault.is_dir():
-        raise UsageError(
-            f"vault is not a folder: {vault}",
-            hint="give the vault's folder, not a file in it, with --vault DIR",
-        )
-    return vault.resolve()
 
 
 def folder_path(value: str) -> Path:

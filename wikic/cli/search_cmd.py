@@ -10,6 +10,7 @@ import typer
 
 from wikic.cli._common import VaultDir, resolve_vault, translate_errors
 from wikic.cli._output import say, say_json
+from wikic.cli.search_fast import K_LEAST, K_MOST
 from wikic.cli.search_output import show
 from wikic.errors import UsageError
 
@@ -30,7 +31,7 @@ def _batch_lines(batch: Path) -> list[str]:
 def search_command(
     query: Annotated[str | None, typer.Argument(help="What to look for, in any language.")] = None,
     k: Annotated[
-        int, typer.Option("--k", "-k", metavar="N", min=1, max=1000, help="How many distinct files to return.")
+        int, typer.Option("--k", "-k", metavar="N", min=K_LEAST, max=K_MOST, help="How many distinct files to return.")
     ] = 10,
     wing: Annotated[
         str | None,

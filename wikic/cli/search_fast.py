@@ -18,7 +18,7 @@ from wikic.cli.search_output import show
 _VALUED = {"--k": "k", "-k": "k", "--wing": "wing", "--tag": "tag", "--path": "path", "--vault": "vault",
            "-C": "vault"}
 _SHORT = ("-k", "-C")  # a short option's value follows it as the next word (no `-k=5`, no `-k5` here)
-_K_RANGE = range(1, 1001)  # `wikic search --k`'s bounds
+K_LEAST, K_MOST = 1, 1000  # `wikic search --k`'s bounds (the full command's option is made with them)
 
 
 def served_fast(argv: list[str]) -> bool:
@@ -27,18 +27,17 @@ def served_fast(argv: list[str]) -> bool:
     asked = _plain(argv)
     if asked is None:
         return False
+    from wikic.cli._vault import resolve_vault
+    from wikic.errors import UsageError
     from wikic.palace.served import served_search
-    from wikic.vault.layout import find_vault_root
 
     vault = asked.get("vault")
-    if vault is None:
-        root = find_vault_root(Path.cwd())
-    elif Path(vault).is_dir():
-        root = Path(vault).resolve()
-    else:
+    try:
+        root = resolve_vault(Path(vault) if vault is not None else None)
+    except UsageError:
         return False  # the full command says what is wrong with it
     digits = asked.get("k", "10")
-    if not (digits.isascii() and digits.isdigit()) or int(digits) not in _K_RANGE:
+    if not (digits.isascii() and digits.isdigit()) or not K_LEAST <= int(digits) <= K_MOST:
         return False
     k = int(digits)
     hits = served_search(root, asked["query"], k, wing=asked.get("wing"), tag=asked.get("tag"),
