@@ -1,7 +1,7 @@
 """`python -m wikic`: the same command line as the `wikic` script (used where the script is not on PATH,
-e.g. by an MCP client started with the interpreter's own path)."""
+e.g. by an MCP client started with the interpreter's own path), its fast paths included."""
 
-from wikic.cli.application import app
+from wikic.cli import main
 
 if __name__ == "__main__":
-    app(prog_name="wikic")
+    main(prog_name="wikic")

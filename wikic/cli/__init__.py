@@ -5,7 +5,10 @@ capture` does not go through it: an assistant's hook runs it at the end of every
 Typer, Rich, pydantic or anything a capture does not use (`capture_fast.run_fast`). Nor does a plain `wikic
 search QUERY` that a running `wikic serve` answers (`search_fast.served_fast`: the plain forms of its options
 alone, printed by `search_output.show` as the full command prints them); any other search, or one no server
-answers, is the full command's.
+answers, is the full command's. Nor does a plain `wikic lint` (`lint_fast.linted_fast`: a pre-commit hook's
+lint, `[VAULT] [FILE]...` and the report's options; what it asks is checked, linted and printed by
+`lint_report.py`, which the full command uses too); `--fix`, `--diff`, `--explain`, `--help` and any lint that
+stops on an error are the full command's. `python -m wikic` runs the same `main`.
 
 Conventions, in detail:
 
@@ -57,8 +60,8 @@ if TYPE_CHECKING:
     from wikic.cli.application import app as app
 
 
-def main() -> None:
-    """Console entry point."""
+def main(prog_name: str | None = None) -> None:
+    """Console entry point (`prog_name`: the name usage lines give the command, when not the script's own)."""
     argv = sys.argv[1:]
     if argv[:1] == ["capture"] and not {"-h", "--help"} & set(argv):
         from wikic.cli.capture_fast import run_fast
@@ -69,9 +72,15 @@ def main() -> None:
 
         if served_fast(argv[1:]):  # a running `wikic serve` answered a plain search
             raise SystemExit(0)
+    if argv[:1] == ["lint"]:
+        from wikic.cli.lint_fast import linted_fast
+
+        code = linted_fast(argv[1:])
+        if code is not None:  # a plain lint, linted
+            raise SystemExit(code)
     from wikic.cli.application import app
 
-    app()
+    app(prog_name=prog_name)
 
 
 def __getattr__(name: str) -> object:

@@ -2,34 +2,13 @@
 
 from __future__ import annotations
 
-import datetime as dt
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
-from wikic.cli._common import VaultDir, folder_path, resolve_vault, translate_errors
+from wikic.cli._common import VaultDir, folder_path, translate_errors
 from wikic.cli._output import say
-from wikic.errors import UsageError
-
-
-def _names(values: list[str] | None) -> tuple[str, ...]:
-    return tuple(n.strip() for v in values or [] for n in v.split(",") if n.strip())
-
-
-def split_paths(paths: list[Path], vault: Path | None) -> tuple[Path | None, list[Path]]:
-    """(the vault given as the first argument, the files given after it, or after --vault): files that exist,
-    and a vault given once."""
-    vault_arg, files = (None, paths) if vault is not None else (paths[0] if paths else None, paths[1:])
-    for path in files:
-        if path.is_dir():
-            raise UsageError(
-                f"{path} is a folder: give one vault, either as the first argument or with --vault, then files of it",
-                hint="wikic lint my-wiki, or wikic lint --vault my-wiki my-wiki/entities/acme.md",
-            )
-        if not path.exists():
-            raise UsageError(f"no such file: {path}", hint="name files of the vault that exist")
-    return vault_arg, files
 
 
 def register(app: typer.Typer) -> None:
@@ -111,41 +90,23 @@ def register(app: typer.Typer) -> None:
 
         Example: wikic lint example-vault --strict --format github
         """
-        from wikic.lint.render import FORMATS, render  # here, not at start-up: every command loads this module
-        from wikic.lint.run import LintOptions, run_lint
-        from wikic.lint.scope import asked_about
-
         if explain is not None:
             from wikic.lint.rules import explain as explained
 
             say(explained(explain), nl=False)
             return
-
-        vault_arg, files = split_paths(paths or [], vault)
-        if json_output and fmt not in ("text", "json"):
-            raise UsageError(f"--json and --format {fmt} do not go together", hint="--json is --format json: give one")
-        fmt = "json" if json_output else fmt
-        if fmt not in FORMATS:
-            raise UsageError(f"unknown format '{fmt}'", hint=f"use one of: {', '.join(FORMATS)}")
-        root = resolve_vault(vault_arg or vault)
-        today = None
-        if as_of is not None:
-            try:
-                today = dt.date.fromisoformat(as_of)
-            except ValueError:
-                raise UsageError(
-                    f"--as-of must be a date YYYY-MM-DD, not '{as_of}'", hint="for example: --as-of 2026-11-29"
-                ) from None
-        options = LintOptions(select=_names(select), ignore=_names(ignore), strict=strict, use_cache=cache, today=today,
-                              only=asked_about(root, files, changed))
-        label = str(vault_arg or vault or root)
+        # here, not at start-up: every command loads this module
+        from wikic.cli.lint_report import lint_request, show_report
         from wikic.context import VaultContext
+        from wikic.lint.run import run_lint
 
-        context = VaultContext(root)
+        asked = lint_request(paths or [], vault, changed=changed, fmt=fmt, json_output=json_output, strict=strict,
+                             select=select, ignore=ignore, cache=cache, as_of=as_of)
+        context = VaultContext(asked.root)
         if fix and not diff:
             from wikic.lint.fix import fix_vault
 
-            fixed = fix_vault(context, options, label=label)
+            fixed = fix_vault(context, asked.options, label=asked.label)
             for change in fixed.changes:
                 say(f"fixed {change.path}", err=True)
             for path in fixed.skipped:
@@ -154,7 +115,7 @@ def register(app: typer.Typer) -> None:
                 )
             report = fixed.report
         else:
-            report = run_lint(context, options, label=label)
+            report = run_lint(context, asked.options, label=asked.label)
         if diff:
             from wikic.lint.fix import plan_fixes
 
@@ -164,7 +125,5 @@ def register(app: typer.Typer) -> None:
             if not changes:
                 say("nothing to fix", err=True)
             raise typer.Exit(report.exit_code)  # a preview changes nothing, so the findings still stand
-        out = render(report, fmt)
-        if out:
-            say(out, as_json=fmt in ("json", "sarif"))
+        show_report(report, asked.fmt)
         raise typer.Exit(report.exit_code)
