@@ -518,7 +518,7 @@ def test_lint_of_a_plain_folder_keeps_a_cache_when_asked(tmp_path: Path) -> None
     # its broken link's "did you mean" name is kept too, and broken-wikilink's findings with the files they are of
     assert sorted(p.name for p in (root / ".wikic" / "cache").iterdir()) == [
         "close-names.json", "lint-base.json", "lint-files", "lint-report.json", "parse-cache.jsonl",
-        "rule-broken-wikilink.json"]
+        "rule-broken-wikilink.json", "settings-checked.json"]
     again = run("lint", str(root), "--cache", "--format", "json")
     assert json.loads(again.stdout)["findings"] == json.loads(first.stdout)["findings"]
 

@@ -11,12 +11,14 @@ get the API key from the environment, and what wikic may reach besides the vault
 
 from __future__ import annotations
 
+import hashlib
 import os
 import re
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from wikic import __version__
 from wikic.errors import ConfigError
 from wikic.vault.paths import read_inside
 
@@ -30,6 +32,8 @@ _PART = r'(?:[A-Za-z0-9_-]+|"(?:[^"\\]|\\.)*"|\'[^\']*\')'
 _HEADER = re.compile(rf"^\s*\[\s*({_PART}(?:\s*\.\s*{_PART})*)\s*\]\s*(?:#.*)?$")
 _KEY = re.compile(rf"^\s*({_PART}(?:\s*\.\s*{_PART})*)\s*=")
 _DOT = re.compile(rf"{_PART}")
+_ENV_PREFIXES = ("WIKIC_", "OPENAI_")  # the environment variables settings may read
+_ENV_NAMES = ("HOME", "XDG_CONFIG_HOME")  # where the user's own config is read from
 
 
 class ConfigFile:
@@ -143,3 +147,20 @@ def _syntax_error(path: Path, text: str, message: str) -> str:
         lines = text.split("\n")
         line, column = len(lines), len(lines[-1]) + 1
     return f"{path}:{line}:{column}: invalid TOML: {m.group('what')}"
+
+
+def config_fingerprint(root: Path, env: Mapping[str, str] | None = None) -> str:
+    """What the vault's settings are made from, as one hash: this wikic, wikic.toml, the user's own config and
+    the environment variables settings may read. Equal fingerprints mean equal settings."""
+    env = os.environ if env is None else env
+    digest = hashlib.sha256(f"{__version__}\0".encode())
+    for path in (Path(root) / CONFIG_FILE, user_config_path(env)):
+        try:
+            digest.update(path.read_bytes())
+        except OSError as exc:
+            digest.update(f"<{exc.errno}>".encode())
+        digest.update(b"\0")
+    for name in sorted(env):
+        if name.startswith(_ENV_PREFIXES) or name in _ENV_NAMES:
+            digest.update(f"{name}={env[name]}\0".encode("utf-8", "surrogatepass"))
+    return digest.hexdigest()

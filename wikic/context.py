@@ -23,20 +23,22 @@ what it needs, the settings or the schema, by whoever holds the context. A scrip
 
 from __future__ import annotations
 
+import json
 import os
 import threading
 from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from wikic.config_file import CONFIG_FILE, user_config_path
-from wikic.settings import Settings, load_settings
+from wikic.config_file import CONFIG_FILE, config_fingerprint, user_config_path
 from wikic.vault.layout import SCHEMA_FILE
 from wikic.vault.schema_md import Schema, checked, load as load_schema
+from wikic.vault.state import SETTINGS_CHECKED, read_cache_json, write_cache
 
 if TYPE_CHECKING:
     from wikic.llm.client import StreamingLLM
     from wikic.palace.palace import Palace
+    from wikic.settings import Settings
 
 _Stamp = tuple[int, int, int] | None
 
@@ -85,8 +87,41 @@ class VaultContext:
             # the user's own config holds settings too (endpoints trusted with the key, [mcp] allow)
             stamp = (_stamp(self.root / CONFIG_FILE), _stamp(user_config_path()))
             if self._settings is None or self._settings[0] != stamp:
+                # imported here: a lint whose settings were checked before never loads pydantic (`lint_strict`)
+                from wikic.settings import load_settings
+
                 self._settings = (stamp, load_settings(self.root, self.overrides))
             return self._settings[1]
+
+    def lint_strict(self, *, remember: bool = False) -> bool:
+        """`settings.lint.strict`, the one setting lint reads. The settings are validated whole, as every
+        command validates them (ConfigError when they do not hold), unless they were for this vault from the
+        same wikic.toml (the same file, not a copy of it), user config, environment and wikic: the record of
+        that run gives the value then, without loading the validator (a third of a lint of an unchanged
+        vault). `remember`: keep the record under `.wikic/cache/` (a run that keeps lint's caches)."""
+        if self._fixed_settings is not None or self.overrides:
+            return self.settings.lint.strict
+        key = self._settings_key()
+        record = read_cache_json(self.root, SETTINGS_CHECKED)
+        if record is not None and record.get("key") == key and isinstance(record.get("lint_strict"), bool):
+            return bool(record["lint_strict"])
+        strict = self.settings.lint.strict
+        if remember:
+            write_cache(self.root, SETTINGS_CHECKED, json.dumps({"key": key, "lint_strict": strict}))
+        return strict
+
+    def _settings_key(self) -> str:
+        """What the settings are made of (`config_fingerprint`), for this vault's folder, with the identity
+        of its wikic.toml: a record that came with a copied or cloned vault names another file, and is not
+        taken for this one's."""
+        made_of = config_fingerprint(self.root)
+        try:
+            st = os.stat(self.root / CONFIG_FILE)
+        except OSError:
+            file = ""
+        else:
+            file = f"{st.st_dev}:{st.st_ino}:{st.st_mtime_ns}"
+        return f"{made_of}:{os.path.abspath(self.root)}:{file}"
 
     @property
     def schema(self) -> Schema:

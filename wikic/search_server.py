@@ -27,11 +27,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from wikic.config_file import config_fingerprint
 from wikic.context import VaultContext
 from wikic.errors import UsageError, WikicError
 from wikic.palace.served import (
     PROTOCOL,
-    config_fingerprint,
     read_line,
     served_socket,
     server_answers,

@@ -642,7 +642,8 @@ def test_lint_writes_nothing_but_its_cache(tmp_path: Path, fmt: str) -> None:
     kept = {f".wikic/cache/rule-{rule}.json" for rule in KEPT_RULES}
     # the vault has broken links: their "did you mean" names
     assert state == {".wikic/cache/lint-report.json", ".wikic/cache/parse-cache.jsonl", ".wikic/cache/page-rules.json",
-                     ".wikic/cache/close-names.json", ".wikic/cache/lint-files", ".wikic/cache/lint-base.json", *kept}
+                     ".wikic/cache/close-names.json", ".wikic/cache/lint-files", ".wikic/cache/lint-base.json",
+                     ".wikic/cache/settings-checked.json", *kept}
 
 
 # ---- the warm cache --------------------------------------------------------------------------------

@@ -19,9 +19,10 @@ import pytest
 from typer.testing import CliRunner
 
 from wikic.cli import app
+from wikic.config_file import config_fingerprint
 from wikic.context import VaultContext
 from wikic.errors import UsageError, VaultError
-from wikic.palace.served import config_fingerprint, served_search, socket_address
+from wikic.palace.served import served_search, socket_address
 from wikic.search_server import Served, serve
 
 runner = CliRunner()

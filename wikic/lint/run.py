@@ -164,7 +164,8 @@ def lint_and_vault(
     if options.use_cache is None:
         options = replace(options, use_cache=is_vault(root))
     # wikic.toml is validated whole on every run, as every command does, whether or not --strict was given
-    configured = context.settings.lint.strict
+    # (unless it was from the same files before: `lint_strict`)
+    configured = context.lint_strict(remember=bool(options.use_cache))
     strict = configured if options.strict is None else options.strict
     today = options.today or dt.date.today()
     label = label if label is not None else os.fspath(root)

@@ -17,18 +17,16 @@ search to another program's socket.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import socket
 import stat
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from wikic import __version__
-from wikic.config_file import CONFIG_FILE, user_config_path
+from wikic.config_file import config_fingerprint
 from wikic.vault.state import SEARCH_SOCKET, state_file
 
 PROTOCOL = 1
@@ -36,28 +34,9 @@ _CONNECT_S = 1.0  # a server that does not take the connection by then is not us
 _REPLY_S = 60.0  # what a search of the biggest vault takes, with room: a server past it is not waited on
 MAX_LINE = 8 * 1024 * 1024  # bytes of a request or reply line; a longer one is refused
 _MAX_ADDRESS = 100  # bytes of a Unix socket's path (the kernel's limit is 107 on Linux, 103 on macOS)
-_ENV_PREFIXES = ("WIKIC_", "OPENAI_")
-_ENV_NAMES = ("HOME", "XDG_CONFIG_HOME")  # where the user's own config is read from
 # the fields of a search hit (`hybrid.SearchHit`), with their types: a reply is used only when each hit has them
 HIT_FIELDS = {"path": str, "score": float, "heading": str, "snippet": str, "line_start": int, "line_end": int,
               "wing": str, "title": str}
-
-
-def config_fingerprint(root: Path, env: Mapping[str, str] | None = None) -> str:
-    """What the vault's settings are made from, as one hash: this wikic, wikic.toml, the user's own config and
-    the environment variables settings may read. Equal fingerprints mean equal settings."""
-    env = os.environ if env is None else env
-    digest = hashlib.sha256(f"{__version__}\0".encode())
-    for path in (Path(root) / CONFIG_FILE, user_config_path(env)):
-        try:
-            digest.update(path.read_bytes())
-        except OSError as exc:
-            digest.update(f"<{exc.errno}>".encode())
-        digest.update(b"\0")
-    for name in sorted(env):
-        if name.startswith(_ENV_PREFIXES) or name in _ENV_NAMES:
-            digest.update(f"{name}={env[name]}\0".encode("utf-8", "surrogatepass"))
-    return digest.hexdigest()
 
 
 @contextmanager

@@ -78,6 +78,7 @@ JUDGED = "judged.json"  # the judge's last verdicts on the vault's claims and se
 JUDGE_CALIBRATION = "judge-calibration.json"  # the judge's last accuracy on the calibration set, with its model
 EVAL_PAGES = "cache/eval-pages.json"  # what `wikic eval` found on each page, while it and its sources are unchanged
 PAGE_JUDGEMENTS = "cache/page-rules.json"  # the page rules' findings on each page, while it is unchanged
+SETTINGS_CHECKED = "cache/settings-checked.json"  # what the settings gave lint when last validated, and from what
 RESOLVED_LINKS = "cache/resolved-links.json"  # where each note's links land, while the vault holds the same files
 CLOSE_NAMES = "cache/close-names.json"  # broken-wikilink's "did you mean" names, while the page names are the same
 MEMORY_INDEX = "cache/memories.json"
