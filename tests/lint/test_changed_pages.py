@@ -12,13 +12,14 @@ import hashlib
 import os
 from pathlib import Path
 from typing import Any
+from unittest import mock
 
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 from library import run_lint
 from testkit import TimedVault as Vault, make_vault, page
 
-from wikic.lint import changed as changed_module
+from wikic.lint import changed as changed_module, whole_update
 from wikic.lint.run import LintOptions
 from wikic.pages.fingerprint import page_fingerprint
 from wikic.vault import load as load_module
@@ -359,6 +360,21 @@ CHANGES = st.one_of(
 def test_any_sequence_of_pages_added_removed_and_edited_lints_as_a_cold_lint_does(
     tmp_path_factory: pytest.TempPathFactory, steps: list[tuple[str, Any]]
 ) -> None:
+    _lints_as_a_cold_lint_does(tmp_path_factory, steps)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(steps=st.lists(CHANGES, min_size=1, max_size=6))
+def test_where_the_links_of_a_note_landed_is_kept_as_a_cold_lint_finds_it(
+    tmp_path_factory: pytest.TempPathFactory, steps: list[tuple[str, Any]]
+) -> None:
+    # every note keeps its links' landings in the base (index.md's only, at MANY_LINKS): after a page added or
+    # removed, those its links may reach are resolved again, the others taken from the base
+    with mock.patch.object(whole_update, "MANY_LINKS", 1):
+        _lints_as_a_cold_lint_does(tmp_path_factory, steps)
+
+
+def _lints_as_a_cold_lint_does(tmp_path_factory: pytest.TempPathFactory, steps: list[tuple[str, Any]]) -> None:
     root = make_vault(tmp_path_factory.mktemp("v"), dict(PAGES))
     vault = Vault(root, TODAY)
     vault.write("queries/why-acme.md", query({"entities/acme.md": page_fingerprint(vault.read("entities/acme.md"))}))

@@ -18,6 +18,7 @@ from wikic.vault.init import init_vault
 def _opens(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """The names of the files the settings and SCHEMA.md loaders are called for, in order."""
     import wikic.context as context_module
+    import wikic.settings
     from wikic.settings import Settings, load_settings
     from wikic.vault.schema_md import Schema, load as load_schema
 
@@ -31,7 +32,7 @@ def _opens(monkeypatch: pytest.MonkeyPatch) -> list[str]:
         calls.append("SCHEMA.md")
         return load_schema(root)
 
-    monkeypatch.setattr(context_module, "load_settings", settings_loaded)
+    monkeypatch.setattr(wikic.settings, "load_settings", settings_loaded)  # the context imports it when it reads
     monkeypatch.setattr(context_module, "load_schema", schema_loaded)
     return calls
 

@@ -63,6 +63,7 @@ from wikic.vault.load import FileInfo, Vault
 from wikic.vault.model import Note, Problem
 from wikic.vault.notes_on_demand import NotesOnDemand, NotRead
 from wikic.vault.resolve import Resolver, fold_name
+from wikic.vault.resolved_cache import ANY_FILE, last_segment, reachable_names
 from wikic.vault.schema_md import Schema
 from wikic.vault.sorted_lines import LookupOnly, keyed_lines
 from wikic.vault.state import map_cache, write_cache
@@ -189,7 +190,7 @@ def lint_changed(root: Path, files: dict[str, FileInfo], problems: list[tuple[st
     if not since.changed and base.same_ledger(root) and base.same_day(today):
         return Changed(found, pages, links, sorted(outside))
     vault.resolver = Resolver(files)
-    edges = _Edges(vault)
+    edges = _Edges(vault, base, {*edited, *added}, reachable_names(since.added | since.removed))
     anchored = []  # the files edited whose headings or block ids changed: what links into them is judged again
     try:
         for path in [*edited, *removed]:
@@ -300,10 +301,17 @@ def _read_base(root: Path) -> Base | None:
 
 
 class _Edges(Mapping[str, list[Any]]):
-    """Each note's links, resolved when first asked for; never all of them (`NotRead`)."""
+    """Each note's links, resolved when first asked for; never all of them (`NotRead`). A note of many links
+    (`whole_update.MANY_LINKS`: index.md) not among `changed` takes where they landed from the base, but for
+    those whose last segment is one of `reaching` (the names of the files added or removed since:
+    `resolved_cache.reachable_names`), resolved again: where a link lands depends on its text, its note's
+    folder and the vault's paths alone."""
 
-    def __init__(self, vault: Vault) -> None:
+    def __init__(self, vault: Vault, base: Base, changed: set[str], reaching: set[str]) -> None:
         self._vault = vault
+        self._base = base
+        self._changed = changed
+        self._reaching = reaching
         self._made: dict[str, list[Any]] = {}
 
     def __getitem__(self, path: str) -> list[Any]:
@@ -312,9 +320,24 @@ class _Edges(Mapping[str, list[Any]]):
         edges = self._made.get(path)
         if edges is None:
             note = self._vault.notes[path]
-            resolved = cast(Resolver, self._vault.resolver).resolve_all(path, [lk.target for lk in note.links])
-            edges = self._made[path] = note_edges(note, resolved)
+            targets = [lk.target for lk in note.links]
+            kept = self._kept(path, targets)
+            edges = self._made[path] = note_edges(note, kept if kept is not None else cast(
+                Resolver, self._vault.resolver).resolve_all(path, targets))
         return edges
+
+    def _kept(self, path: str, targets: list[str]) -> list[tuple[str | None, tuple[str, ...]]] | None:
+        if path in self._changed:
+            return None
+        kept = self._base.landings(path)
+        if kept is None or len(kept) != len(targets):
+            return None
+        again = [i for i, target in enumerate(targets)
+                 if target and ((last := last_segment(target)) in self._reaching or last in ANY_FILE)]
+        found = cast(Resolver, self._vault.resolver).resolve_all(path, [targets[i] for i in again])
+        for i, landed in zip(again, found, strict=True):
+            kept[i] = (landed.path, landed.candidates)
+        return kept
 
     def __iter__(self) -> Iterator[str]:
         raise NotRead("every note's links")

@@ -64,6 +64,10 @@ HUB = "hub:"  # a raw file: its source page
 CITES = "cites:"  # a raw file's path (folded): the pages whose `sources` name it (whether it exists or not)
 LEDGER = "ledger"  # the source ledger: each raw file's entry, as a digest of what the rules read of it
 CONTESTED = "contested"  # the pages marked contested (whose claims in conflict are told as of the date)
+LANDS = "lands:"  # a note of many links (MANY_LINKS): where each of them lands, in order: its file (-1: none), or
+#                  [its file, its candidates] when it is ambiguous
+MANY_LINKS = 256  # index.md links every page: after a file is added or removed, only its links that may reach
+#                   that file are resolved again (a note of fewer links is resolved whole, in less time)
 
 SMALL = 3  # subject pages below which the orphans and the link minimum depend on how many there are
 
@@ -96,6 +100,7 @@ class Base:
         self._named = KeyedLines(data, start, NAMED)
         self._fed = KeyedLines(data, start, FED)
         self._hubs = KeyedLines(data, start, HUB)
+        self._lands = KeyedLines(data, start, LANDS)
 
     @cached_property
     def _files(self) -> list[str]:
@@ -167,6 +172,26 @@ class Base:
     def hub(self, raw: str) -> str | None:
         found = self._hubs.get(raw)
         return self._paths([found])[0] if found is not None else None
+
+    def landings(self, path: str) -> list[tuple[str | None, tuple[str, ...]]] | None:
+        """Where each link of the note at `path` landed (its file or None, and its candidates), when it is a
+        note of many links (`MANY_LINKS`)."""
+        kept = self._lands.get(path)
+        if not isinstance(kept, list):
+            return None
+        files = self._files
+        out: list[tuple[str | None, tuple[str, ...]]] = []
+        for item in kept:
+            if type(item) is int:
+                landed, candidates = item, []
+            elif isinstance(item, list) and len(item) == 2 and type(item[0]) is int:
+                landed, candidates = item
+            else:
+                raise Whole("a damaged line of the base")
+            if not -1 <= landed < len(files):
+                raise Whole("a damaged line of the base")
+            out.append((files[landed] if landed >= 0 else None, tuple(self._paths(candidates))))
+        return out
 
 
 def _stem(path: str) -> str:
@@ -566,8 +591,20 @@ def segment_lines(ctx: LintContext) -> list[tuple[str, str]]:
         for item in listed if isinstance(listed, list) else ():
             if isinstance(item, str) and item.strip():
                 named.setdefault(last_segment(unwrap_link(item)), []).append(place[path])
+    lands = [(LANDS + path, _landings(ctx.links.by_source.get(path, []), place))
+             for path, note in vault.notes.items() if len(note.links) >= MANY_LINKS]
     return [*((REACH + s, f"[{','.join(at)}]") for s, at in reach.items()),
-            *((NAMED + s, f"[{','.join(at)}]") for s, at in named.items())]
+            *((NAMED + s, f"[{','.join(at)}]") for s, at in named.items()), *lands]
+
+
+def _landings(edges: Iterable[Any], place: Mapping[str, str]) -> str:
+    """A `LANDS` line's value: each edge's file, with its candidates when it has them."""
+    out = []
+    for edge in edges:
+        landed = place[edge.target] if edge.target is not None else "-1"
+        out.append(f"[{landed},[{','.join(map(place.__getitem__, edge.candidates))}]]" if edge.candidates
+                   else landed)
+    return f"[{','.join(out)}]"
 
 
 _target = attrgetter("target")
