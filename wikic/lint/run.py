@@ -170,8 +170,22 @@ def lint_and_vault(
     today = options.today or dt.date.today()
     label = label if label is not None else os.fspath(root)
 
+    # the walk, the base of a lint of a few changed pages and a whole vault read into memory are a few hundred
+    # thousand to a few million objects that live until the work ends: the collector waits (`collector_paused`)
+    with collector_paused():
+        findings, pages, links, files, vault, made, cached = _linted(context, options, today, while_parsing)
+    return LintReport(label, findings, pages, links, time.perf_counter() - started, strict, cached=cached), files, \
+        vault, made
+
+
+def _linted(
+    context: VaultContext, options: LintOptions, today: dt.date, while_parsing: PerNote | None
+) -> tuple[list[Finding], int, int, dict[str, FileInfo], Vault | None, dict[str, Any], bool]:
+    """`lint_and_vault`'s findings, pages and links, the vault's files, the vault parsed (None when nothing
+    was), what `while_parsing` made, and whether the report is the one kept from the last run."""
     from wikic.vault.load import walk
 
+    root = Path(context.root)
     walked = walk(root)
     files = walked[0]
     key = _fingerprint(root, walked, options, today)
@@ -179,22 +193,15 @@ def lint_and_vault(
         cached = _read_report(root, key)
         if cached is not None:
             findings, pages, links = cached
-            report = LintReport(label, findings, pages, links, time.perf_counter() - started, strict, cached=True)
-            return report, files, None, {}
+            return findings, pages, links, files, None, {}, True
         changed = _lint_changed(root, walked, context.schema, options, today)
         if changed is not None:  # a few pages edited since the last whole lint: those judged, nothing parsed else
             _write_report(root, key, changed.findings, changed.pages, changed.links, changed.outside)
-            report = LintReport(label, changed.findings, changed.pages, changed.links,
-                                time.perf_counter() - started, strict)
-            return report, files, None, {}
-
-    with collector_paused():  # the report is written while the vault is in memory: the collector waits too
-        findings, pages, links, vault, made, outside = _lint(root, options, today, walked, context.schema,
-                                                             while_parsing)
-        if options.use_cache:
-            _write_report(root, key, findings, pages, links, outside)
-    report = LintReport(label, findings, pages, links, time.perf_counter() - started, strict)
-    return report, files, vault, made
+            return changed.findings, changed.pages, changed.links, files, None, {}, False
+    findings, pages, links, vault, made, outside = _lint(root, options, today, walked, context.schema, while_parsing)
+    if options.use_cache:  # written while the vault is in memory
+        _write_report(root, key, findings, pages, links, outside)
+    return findings, pages, links, files, vault, made, False
 
 
 def _lint(
