@@ -14,6 +14,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from wikic.cli._plain_words import option_value
+
 _VALUED = {"--vault": "vault", "-C": "vault", "--format": "format", "-f": "format", "--select": "select",
            "--ignore": "ignore", "--as-of": "as_of"}
 _SHORT = ("-C", "-f")  # a short option's value follows it as the next word (no `-fjson` here)
@@ -85,14 +87,10 @@ def _plain(argv: list[str]) -> tuple[list[str], dict[str, bool], dict[str, str]]
                 return None
             flags[key] = flag
             continue
-        name, equals, value = arg.partition("=")
-        if name not in _VALUED or (equals and name in _SHORT):
+        valued = option_value(arg, args, _VALUED, _SHORT)
+        if valued is None:
             return None
-        if not equals:
-            if not args:
-                return None
-            value = args.pop(0)
-        key = _VALUED[name]
+        key, value = valued
         if key in values or not value.strip() or value.startswith("-"):
             return None
         values[key] = value

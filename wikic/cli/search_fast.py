@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from wikic.cli._plain_words import option_value
 from wikic.cli.search_output import show
 
 _VALUED = {"--k": "k", "-k": "k", "--wing": "wing", "--tag": "tag", "--path": "path", "--vault": "vault",
@@ -59,14 +60,10 @@ def _plain(argv: list[str]) -> dict[str, str] | None:
         elif not arg.startswith("-"):
             key, value = "query", arg
         else:
-            name, equals, value = arg.partition("=")
-            if name not in _VALUED or (equals and name in _SHORT):
+            valued = option_value(arg, args, _VALUED, _SHORT)
+            if valued is None:
                 return None
-            if not equals:
-                if not args:
-                    return None
-                value = args.pop(0)
-            key = _VALUED[name]
+            key, value = valued
         if key in out:
             return None
         out[key] = value
