@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from wikic import __version__
-from wikic.errors import ConfigError
+from wikic.errors import ConfigError, VaultError
 from wikic.vault.paths import read_inside
 
 CONFIG_FILE = "wikic.toml"  # at the vault's root
@@ -154,11 +154,18 @@ def config_fingerprint(root: Path, env: Mapping[str, str] | None = None) -> str:
     the environment variables settings may read. Equal fingerprints mean equal settings."""
     env = os.environ if env is None else env
     digest = hashlib.sha256(f"{__version__}\0".encode())
-    for path in (Path(root) / CONFIG_FILE, user_config_path(env)):
+
+    def vault_file() -> bytes | None:
+        # as `read_config_file` reads it: never through a link out of the vault, nor from a named pipe
+        return read_inside(Path(root), Path(root) / CONFIG_FILE)
+
+    for read in (vault_file, user_config_path(env).read_bytes):
         try:
-            digest.update(path.read_bytes())
-        except OSError as exc:
-            digest.update(f"<{exc.errno}>".encode())
+            raw = read()
+        except (OSError, VaultError) as exc:
+            digest.update(f"<{type(exc).__name__} {getattr(exc, 'errno', '')}>".encode())
+        else:
+            digest.update(b"<none>" if raw is None else b"=" + raw)
         digest.update(b"\0")
     for name in sorted(env):
         if name.startswith(_ENV_PREFIXES) or name in _ENV_NAMES:

@@ -19,6 +19,7 @@ from typer.testing import CliRunner
 import wikic.settings
 from wikic.cli import app
 from wikic.context import VaultContext
+from wikic.errors import ConfigError, VaultError
 from wikic.vault.state import SETTINGS_CHECKED
 
 PAGES = {
@@ -121,3 +122,23 @@ def test_a_recorded_lint_loads_no_pydantic(tmp_path: Path) -> None:
                            timeout=120) for _ in range(2)]
     assert [r.stderr for r in runs] == ["1 True\n", "1 False\n"]
     assert runs[0].stdout.split(" in ")[0] == runs[1].stdout.split(" in ")[0]
+
+
+@pytest.mark.parametrize("planted", ["fifo", "zero", "outside"])
+def test_a_wikic_toml_that_is_no_file_of_the_vault_is_refused_not_read(tmp_path: Path, planted: str) -> None:
+    root = make_vault(tmp_path, PAGES)
+    target = root / "wikic.toml"
+    if planted == "fifo":
+        os.mkfifo(target)  # a reader would wait for a writer forever
+    elif planted == "zero":
+        target.symlink_to("/dev/zero")  # a reader would read forever
+    else:
+        (tmp_path / "elsewhere.toml").write_text("[lint]\nstrict = true\n")
+        target.symlink_to(tmp_path / "elsewhere.toml")
+    refused = ConfigError if planted == "fifo" else VaultError  # cannot be read / leads outside the vault
+    for _ in range(2):
+        done = subprocess.run([sys.executable, "-m", "wikic", "lint", str(root)], capture_output=True, text=True,
+                              timeout=60, env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])})
+        assert done.returncode == refused.exit_code and "wikic.toml" in done.stderr, done.stderr
+    assert not (root / ".wikic" / SETTINGS_CHECKED).exists()
+
