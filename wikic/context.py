@@ -93,21 +93,21 @@ class VaultContext:
                 self._settings = (stamp, load_settings(self.root, self.overrides))
             return self._settings[1]
 
-    def lint_strict(self, *, remember: bool = False) -> bool:
+    def lint_strict(self, *, recorded: bool = False) -> bool:
         """`settings.lint.strict`, the one setting lint reads. The settings are validated whole, as every
-        command validates them (ConfigError when they do not hold), unless they were for this vault from the
-        same wikic.toml (the same file, not a copy of it), user config, environment and wikic: the record of
-        that run gives the value then, without loading the validator (pydantic and the settings' models: 0.14 s
-        of a process). `remember`: keep the record under `.wikic/cache/` (a run that keeps lint's caches)."""
-        if self._fixed_settings is not None or self.overrides:
+        command validates them (ConfigError when they do not hold). `recorded` (a lint that uses and keeps its
+        caches): unless they were validated for this vault before from the same wikic.toml (the same file,
+        not a copy of it), user config, environment and wikic, whose record under `.wikic/cache/` then gives
+        the value without loading the validator (pydantic and the settings' models: 0.14 s of a process);
+        the record is kept for the next lint."""
+        if not recorded or self._fixed_settings is not None or self.overrides:
             return self.settings.lint.strict
         key = self._settings_key()
         record = read_cache_json(self.root, SETTINGS_CHECKED)
         if record is not None and record.get("key") == key and isinstance(record.get("lint_strict"), bool):
             return bool(record["lint_strict"])
         strict = self.settings.lint.strict
-        if remember:
-            write_cache(self.root, SETTINGS_CHECKED, json.dumps({"key": key, "lint_strict": strict}))
+        write_cache(self.root, SETTINGS_CHECKED, json.dumps({"key": key, "lint_strict": strict}))
         return strict
 
     def _settings_key(self) -> str:

@@ -45,7 +45,7 @@ def validations_fixture(monkeypatch: pytest.MonkeyPatch) -> list[Path]:
 
 
 def strict(root: Path, **kwargs: Any) -> bool:
-    return VaultContext(root, **kwargs).lint_strict(remember=True)
+    return VaultContext(root, **kwargs).lint_strict(recorded=True)
 
 
 def test_the_same_settings_are_validated_once(tmp_path: Path, validations: list[Path],
@@ -55,7 +55,7 @@ def test_the_same_settings_are_validated_once(tmp_path: Path, validations: list[
     assert strict(root) and validations == [root]
     assert strict(root) and validations == [root]  # the record gives it
     assert (root / ".wikic" / SETTINGS_CHECKED).is_file()
-    assert VaultContext(root).lint_strict() and len(validations) == 1
+    assert VaultContext(root).lint_strict() and len(validations) == 2  # a lint without its caches validates
 
     changes: list[Callable[[], object]] = [
         lambda: (root / "wikic.toml").write_text("[lint]\nstrict = true\n\n"),  # other bytes
@@ -64,13 +64,13 @@ def test_the_same_settings_are_validated_once(tmp_path: Path, validations: list[
         lambda: (tmp_path / "home" / ".config" / "wikic" / "config.toml").write_text("[mcp]\n"),  # the user config
     ]
     monkeypatch.setenv("HOME", str(tmp_path / "home"))
-    assert strict(root) and len(validations) == 2  # HOME names another user config
+    assert strict(root) and len(validations) == 3  # HOME names another user config
     for change in changes:
         before = len(validations)
         change()
         assert strict(root) and strict(root), change
         assert len(validations) == before + (change is not changes[2]), change
-    assert strict(root, overrides={"model": "x"}) and len(validations) == 6  # flags are validated every time
+    assert strict(root, overrides={"model": "x"}) and len(validations) == 7  # flags are validated every time
 
 
 def test_a_copied_vault_validates_its_own_file(tmp_path: Path, validations: list[Path]) -> None:
@@ -102,6 +102,15 @@ def test_a_broken_file_is_reported_after_a_recorded_run(tmp_path: Path) -> None:
     assert [w.exit_code for w in warned] == [0, 0] and "orphan-page" in warned[1].stdout  # strict off: it passes
     (root / "wikic.toml").write_text("[lint]\nstrict = true\n")
     assert CliRunner().invoke(app, ["lint", str(root), "--select", "orphan-page"]).exit_code == 1
+
+
+def test_a_lint_without_its_caches_validates_every_time(tmp_path: Path, validations: list[Path]) -> None:
+    root = make_vault(tmp_path, PAGES)
+    assert CliRunner().invoke(app, ["lint", str(root)]).exit_code == 1 and validations == [root]
+    for _ in range(2):
+        assert CliRunner().invoke(app, ["lint", str(root), "--no-cache"]).exit_code == 1
+    assert validations == [root] * 3
+    assert CliRunner().invoke(app, ["lint", str(root)]).exit_code == 1 and len(validations) == 3
 
 
 def test_no_record_in_a_folder_lint_writes_nothing_into(tmp_path: Path, validations: list[Path]) -> None:

@@ -165,7 +165,7 @@ def lint_and_vault(
         options = replace(options, use_cache=is_vault(root))
     # wikic.toml is validated whole on every run, as every command does, whether or not --strict was given
     # (unless it was from the same files before: `lint_strict`)
-    configured = context.lint_strict(remember=bool(options.use_cache))
+    configured = context.lint_strict(recorded=bool(options.use_cache))
     strict = configured if options.strict is None else options.strict
     today = options.today or dt.date.today()
     label = label if label is not None else os.fspath(root)
