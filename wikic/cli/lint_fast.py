@@ -7,7 +7,8 @@ Only the plain forms are read here: `[VAULT] [FILE]...`, `--vault DIR` (`-C`), `
 once, a value after its option (or after `=` for a long one). Anything else (`--fix`, `--diff`, `--explain`,
 `--help`, an option twice, an empty word, a value that looks like an option) and any lint that stops on an
 error goes to the full command, which reads the words as it always does and reports what is wrong: this path
-only ever prints what the full command would have printed for the same words, with the same exit code.
+only ever prints what the full command would have printed for the same words, with the same exit code (a bug
+aside, whose traceback either shows).
 """
 
 from __future__ import annotations
