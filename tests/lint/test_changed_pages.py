@@ -24,6 +24,7 @@ from wikic.lint.run import LintOptions
 from wikic.pages.fingerprint import page_fingerprint
 from wikic.vault import load as load_module
 from wikic.vault.formats.sources import SourceEntry, read_sources, write_sources
+from wikic.vault.resolve import Resolver
 
 TODAY = dt.date(2026, 6, 1)
 RAW = ("raw/articles/source-a.md", "raw/articles/source-b.md")
@@ -182,6 +183,47 @@ def test_a_page_removed_breaks_the_links_to_it_without_reading_the_vault(
     warm = from_the_base(vault, used, monkeypatch)
     broken = {f["path"] for f in warm if f["rule"] == "broken-wikilink" and "cargo" in str(f["target"])}
     assert {"entities/acme.md", "entities/bolt.md", "sources/source-a.md"} <= broken
+
+
+def test_the_links_of_a_note_of_many_links_are_taken_from_the_base_but_those_reaching_a_change(
+    tmp_path: Path, used: list[bool], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(whole_update, "MANY_LINKS", 1)  # every note keeps its landings (index.md's at 256)
+    root = make_vault(tmp_path, dict(PAGES))
+    vault = Vault(root, TODAY)
+    vault.same_as_cold()
+    asked: list[tuple[str, list[str]]] = []
+    real = Resolver.resolve_all
+
+    def spy(self: Resolver, source: str, targets: Any) -> Any:
+        targets = list(targets)
+        asked.append((source, targets))
+        return real(self, source, targets)
+
+    monkeypatch.setattr(Resolver, "resolve_all", spy)
+    vault.remove("entities/cargo.md")  # linked from acme, bolt and the source page (and listed in index.md)
+    from_the_base(vault, used, monkeypatch)
+    index = [targets for source, targets in asked if source == "index.md"]
+    assert index and all(t == "cargo" for t in index[0])  # of index.md's links, only the one naming cargo
+
+
+def test_a_damaged_record_of_where_links_landed_lints_the_vault_whole(
+    tmp_path: Path, used: list[bool], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(whole_update, "MANY_LINKS", 1)
+    root = make_vault(tmp_path, dict(PAGES))
+    vault = Vault(root, TODAY)
+    vault.same_as_cold()
+    base = root / ".wikic" / changed_module.BASE
+    lines = base.read_text(encoding="utf-8").split("\n")
+    damaged = [line.split("\t")[0] + '\t["x"]' if line.startswith(f'"{whole_update.LANDS}') else line
+               for line in lines]  # each key is written quoted
+    assert damaged != lines
+    base.write_text("\n".join(damaged), encoding="utf-8")
+    vault.remove("entities/cargo.md")
+    before = len(used)
+    vault.same_as_cold()
+    assert used[before:] == [False]  # the damaged line found: the vault linted whole
 
 
 @pytest.mark.parametrize("path, old, new", [
