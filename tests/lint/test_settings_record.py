@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from convkit import finish, wikic_process
 from testkit import make_vault, page
 from typer.testing import CliRunner
 
@@ -146,8 +147,7 @@ def test_a_wikic_toml_that_is_no_file_of_the_vault_is_refused_not_read(tmp_path:
         target.symlink_to(tmp_path / "elsewhere.toml")
     refused = ConfigError if planted == "fifo" else VaultError  # cannot be read / leads outside the vault
     for _ in range(2):
-        done = subprocess.run([sys.executable, "-m", "wikic", "lint", str(root)], capture_output=True, text=True,
-                              timeout=60, env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])})
-        assert done.returncode == refused.exit_code and "wikic.toml" in done.stderr, done.stderr
+        code, _, err = finish(wikic_process(["lint", str(root)]), timeout=60)
+        assert code == refused.exit_code and b"wikic.toml" in err, err
     assert not (root / ".wikic" / SETTINGS_CHECKED).exists()
 
