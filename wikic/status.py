@@ -166,19 +166,15 @@ def contested_from_cache(root: Path, schema: Schema, files: Mapping[str, FileInf
     if rows is None:
         return None
     view = Vault(root, schema, dict(files), {})
-    named: list[bytes] = []
     for path, info in files.items():
-        if not view.is_page(path):
-            continue
-        if rows.stamp(path) != (info.size, info.mtime_ns):
+        if rows.stamp(path) != (info.size, info.mtime_ns) and view.is_page(path):
             return None  # a page changed since, or one the cache cannot hold: it is parsed
-        if rows.holds(path, b'"contested"'):  # how the key is written in any row whose frontmatter has it
-            named.append(rows.get(path) or b"")
-    try:
-        notes = [entry.note for entry in parse_cache.decode(named)]
+    try:  # how the key is written in any row whose frontmatter has it
+        notes = [entry.note for entry in parse_cache.decode(rows.rows_holding(b'"contested"'))]
     except (ValueError, TypeError, KeyError, AttributeError, RecursionError):
         return None  # a damaged row: the pages are parsed
-    return sorted(n.path for n in notes if (n.frontmatter or {}).get("contested") is True)
+    return sorted(n.path for n in notes if (n.frontmatter or {}).get("contested") is True
+                  and n.path in files and view.is_page(n.path))
 
 
 def vault_status(
@@ -196,13 +192,10 @@ def vault_status(
         loaded = load_vault(root, use_cache=True, schema=schema)
         files = loaded.files
         contested = [p for p in loaded.pages if (loaded.notes[p].frontmatter or {}).get("contested") is True]
-        view, pages = loaded, loaded.pages
+        view, walked = loaded, list(loaded.files)
     else:
-        view = Vault(root, schema, dict(files), {})
-        pages = [p for p in files if view.is_page(p)]  # each of them a note the cache holds
-    counts: Counter[str] = Counter()
-    for path in pages:
-        counts[view.page_type(path) or "note"] += 1
+        view, walked = Vault(root, schema, dict(files), {}), list(files)  # the cache holds each page among them
+    counts = Counter(kind for kind in map(view.page_type, walked) if kind is not None)
     order = list(schema.page_folders) or ["note"]
     out.pages = {kind: counts.get(kind, 0) for kind in order} | {k: v for k, v in counts.items() if k not in order}
     kept = read_conversations(root).kept_exports()

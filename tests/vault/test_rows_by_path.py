@@ -46,9 +46,17 @@ def test_each_row_is_found_by_halving_as_the_index_finds_it(tmp_path_factory: py
         assert found.get(path) == row
         head = parse_cache.row_head(row)
         assert head is not None and found.stamp(path) == head[1:]
-    assert found._spans is None  # every one of them found by halving
+    assert found._starts is None  # every one of them found by halving
     assert found.get("entities/not-there.md") is None and found.stamp("entities/not-there.md") is None
-    assert found._spans is not None  # a path not found so is looked up in the index
+    assert found._starts is not None  # a path not found so is looked up in the index
+    indexed = parse_cache.rows_by_path(root, every=True)  # the file read and indexed at once
+    assert indexed is not None and indexed._starts is not None
+    for path, row in whole.items():
+        head = parse_cache.row_head(row)
+        assert head is not None and indexed.get(path) == row and indexed.stamp(path) == head[1:]
+    assert indexed.stamp("entities/not-there.md") is None
+    pages = [whole[p] for p in sorted(whole) if p.startswith("entities/")]  # each with a title in its frontmatter
+    assert indexed.rows_holding(b'{"title":') == pages and not indexed.rows_holding(b"\x07")
 
 
 def test_rows_written_in_another_order_are_all_found(tmp_path: Path) -> None:
@@ -68,8 +76,8 @@ def test_after_many_lookups_every_row_is_indexed_at_once(tmp_path: Path, monkeyp
     found = parse_cache.rows_by_path(root)
     assert found is not None
     paths = sorted(whole)
-    assert [found.get(p) for p in paths[:5]] == [whole[p] for p in paths[:5]] and found._spans is None
-    assert [found.get(p) for p in paths[5:]] == [whole[p] for p in paths[5:]] and found._spans is not None
+    assert [found.get(p) for p in paths[:5]] == [whole[p] for p in paths[:5]] and found._starts is None
+    assert [found.get(p) for p in paths[5:]] == [whole[p] for p in paths[5:]] and found._starts is not None
 
 
 def test_a_cache_of_another_version_gives_no_rows(tmp_path: Path) -> None:
@@ -84,5 +92,5 @@ def test_a_cache_of_another_version_gives_no_rows(tmp_path: Path) -> None:
 def test_a_reader_of_every_row_has_them_indexed_at_once(tmp_path: Path) -> None:
     root, whole = cached(tmp_path, [f"page {n:03d}" for n in range(12)])
     found = parse_cache.rows_by_path(root, every=True)
-    assert found is not None and found._spans is not None
+    assert found is not None and found._starts is not None
     assert all(found.get(path) == row for path, row in whole.items())

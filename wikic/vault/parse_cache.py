@@ -27,7 +27,9 @@ from wikic.vault.state import PARSE_CACHE, map_cache, read_cache_bytes, state_fi
 
 FORMAT = 2
 # The head of a row, `[path,size,mtime_ns,` (`note_json.py`: both of its codecs write it so)
-_ROW_HEAD = re.compile(rb'\["((?:[^"\\]|\\.)*)",(\d+),(\d+),')
+# (the string's pattern unrolled, `[^"\\]*(?:\\.[^"\\]*)*`: the same strings, matched in half the time)
+_ROW_HEAD = re.compile(rb'\["([^"\\]*(?:\\.[^"\\]*)*)",(\d+),(\d+),')
+_LINE_HEAD = re.compile(b"\n" + _ROW_HEAD.pattern)  # a row's head after the line before it: JSON escapes newlines
 _OLD_CACHE = "cache/parse-cache.json"  # the one-object form earlier versions wrote: removed on the next save
 
 
@@ -78,7 +80,8 @@ class RowsByPath:
     def __init__(self, data: bytes | mmap.mmap, start: int) -> None:
         self._data = data
         self._start = start
-        self._spans: dict[str, tuple[int, int]] | None = None  # every row's span, once made
+        self._starts: dict[str, int] | None = None  # where every row starts, once indexed
+        self._stamps: dict[str, tuple[int, int]] = {}  # every row's (size, mtime_ns), made with the starts
         self._searches = 0
 
     def get(self, path: str) -> bytes | None:
@@ -87,6 +90,8 @@ class RowsByPath:
 
     def stamp(self, path: str) -> tuple[int, int] | None:
         """(size, mtime_ns) of the file as the row of `path` was made from it, read from the row's head."""
+        if self._starts is not None:
+            return self._stamps.get(path)
         span = self._span(path)
         m = _ROW_HEAD.match(self._data, span[0]) if span is not None else None
         return (int(m.group(2)), int(m.group(3))) if m is not None else None
@@ -96,30 +101,42 @@ class RowsByPath:
         span = self._span(path)
         return span is not None and self._data.find(part, span[0], span[1]) >= 0
 
-    def _span(self, path: str) -> tuple[int, int] | None:
-        if self._spans is not None:
-            return self._spans.get(path)
-        if self._searches < _SEARCHES:
-            self._searches += 1
-            found = halving(self._data, self._start, path, _row_path)
-            if found is not None:
-                return found
-        return self._index().get(path)
+    def rows_holding(self, part: bytes) -> list[bytes]:
+        """Every row that holds `part` (its bytes as written), found by searching the file for it rather than
+        each row in turn: for a part few rows hold, a scan at the speed of `bytes.find`."""
+        data, found, at = self._data, [], self._start
+        while (hit := data.find(part, at)) >= 0:
+            start = max(data.rfind(b"\n", self._start, hit) + 1, self._start)
+            stop = data.find(b"\n", hit)
+            stop = len(data) if stop < 0 else stop
+            found.append(data[start:stop])
+            at = stop + 1
+        return found
 
-    def _index(self) -> dict[str, tuple[int, int]]:
-        if self._spans is None:
-            data, start = self._data, self._start
-            spans: dict[str, tuple[int, int]] = {}
-            end = len(data)
-            while start < end:
-                stop = data.find(b"\n", start)
-                stop = end if stop < 0 else stop
-                head = _row_path(data, start)
-                if head is not None:
-                    spans[head] = (start, stop)
-                start = stop + 1
-            self._spans = spans
-        return self._spans
+    def _span(self, path: str) -> tuple[int, int] | None:
+        if self._starts is None:
+            if self._searches < _SEARCHES:
+                self._searches += 1
+                found = halving(self._data, self._start, path, _row_path)
+                if found is not None:
+                    return found
+            self._index()
+        start = self._starts.get(path) if self._starts is not None else None
+        if start is None:
+            return None
+        stop = self._data.find(b"\n", start)
+        return start, len(self._data) if stop < 0 else stop
+
+    def _index(self) -> None:
+        """Where every row starts, and its stamp, in one scan of the file for the rows' heads."""
+        if self._starts is None:
+            starts: dict[str, int] = {}
+            stamps = self._stamps
+            for m in _LINE_HEAD.finditer(self._data, self._start - 1):  # every row follows a line's end
+                path = _unquoted(m.group(1))
+                starts[path] = m.start() + 1
+                stamps[path] = (int(m.group(2)), int(m.group(3)))
+            self._starts = starts
 
 
 _SEARCHES = 256  # rows found by halving before every row is indexed at once (a reader of all of them)
