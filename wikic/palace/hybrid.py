@@ -34,7 +34,7 @@ import numpy as np
 
 from wikic.errors import UsageError
 from wikic.palace.chunking import searchable
-from wikic.palace.manifest import DenseTable, DrawerRecord, FileRecord, Filters, Manifest, damage_reported
+from wikic.palace.manifest import DenseTable, DrawerRecord, Filters, Manifest, damage_reported
 from wikic.palace.palace import Palace
 from wikic.palace.sources import OTHER_WING, WINGS
 from wikic.settings import PalaceSettings
@@ -85,17 +85,18 @@ class TitleIndex:
 
     MAX_WORDS = 8
 
-    def __init__(self, files: Iterable[FileRecord]) -> None:
+    def __init__(self, files: Iterable[tuple[str, str, list[str]]]) -> None:
+        """`files`: each file's (path, title, aliases), as `Manifest.titles` gives them."""
         self.words: dict[str, set[str]] = defaultdict(set)
         self.cjk: dict[str, set[str]] = defaultdict(set)
-        for record in files:
-            stem = record.path.rsplit("/", 1)[-1].rsplit(".", 1)[0].replace("-", " ").replace("_", " ")
-            for name in {_norm(c) for c in (record.title, stem, *record.aliases) if c}:
+        for path, title, aliases in files:
+            stem = path.rsplit("/", 1)[-1].rsplit(".", 1)[0].replace("-", " ").replace("_", " ")
+            for name in {_norm(c) for c in (title, stem, *aliases) if c}:
                 if has_cjk(name):
                     if len(name.replace(" ", "")) >= 2:
-                        self.cjk[name.replace(" ", "")].add(record.path)
+                        self.cjk[name.replace(" ", "")].add(path)
                 elif len(name) >= 3 and len(name.split()) <= self.MAX_WORDS:
-                    self.words[name].add(record.path)
+                    self.words[name].add(path)
 
     def matches(self, query: str) -> list[str]:
         """Paths named in `query`, the longest name first."""
@@ -116,15 +117,20 @@ class TitleIndex:
         return sorted(best, key=lambda p: (-best[p], p))
 
 
+_WORD = re.compile(r"\w+")
+
+
 def _norm(text: str) -> str:
-    return " ".join(re.findall(r"\w+", unicodedata.normalize("NFKC", text).lower()))
+    if not text.isascii():  # NFKC changes no ASCII text: most names skip it
+        text = unicodedata.normalize("NFKC", text)
+    return " ".join(_WORD.findall(text.lower()))
 
 
 def _title_matches(palace: Palace, query: str) -> list[str]:
     generation = palace.manifest.get_meta("generation")
     cached_generation, index = palace.title_cache
     if index is None or cached_generation != generation or generation is None:
-        index = TitleIndex(palace.manifest.files().values())
+        index = TitleIndex(palace.manifest.titles())
         palace.title_cache = (generation, index)
     return index.matches(query)
 

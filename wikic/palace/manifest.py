@@ -149,6 +149,12 @@ class Manifest:
         rows = self._db.execute("SELECT path, file_hash, wing, title, aliases, type, tags FROM files")
         return {r[0]: FileRecord(r[0], r[1], r[2], r[3], json.loads(r[4]), r[5], json.loads(r[6])) for r in rows}
 
+    def titles(self) -> list[tuple[str, str, list[str]]]:
+        """Every file's (path, title, aliases): what search's title index is made of, without the rest of each
+        record (most files have no alias: their `[]` is not decoded)."""
+        rows = self._db.execute("SELECT path, title, aliases FROM files")
+        return [(path, title, [] if aliases == "[]" else json.loads(aliases)) for path, title, aliases in rows]
+
     def file_records(self, paths: Iterable[str]) -> dict[str, FileRecord]:
         out: dict[str, FileRecord] = {}
         for part in slices(paths):
