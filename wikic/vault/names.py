@@ -51,19 +51,27 @@ def base_name(name: str) -> str:
     DB" or "Chroma database", "Qwen3-Embedding" for "Qwen3-Embedding model"), so the forms a source writes for
     one subject are one subject, "BM25" for "BM25 关键词检索"; `name` itself when that would leave nothing.
     "Qwen3" and "Qwen3-Embedding" stay two names: "embedding" says which model."""
-    tail = _CJK_TAIL.match(name.strip())
-    if tail and tail.group("tail") in GENERIC_CJK_TAILS:
-        return base_name(tail.group("base"))
-    found = _WORDS.findall(name)
+    return _base_name(name, _WORDS.findall(name))
+
+
+def _base_name(name: str, found: list[str]) -> str:
+    """`base_name`, given the name's words (`name_keys` finds them once for this and the acronym)."""
+    if not name.isascii():  # a kind-of-thing tail in Chinese or Japanese is never ASCII
+        tail = _CJK_TAIL.match(name.strip())
+        if tail and tail.group("tail") in GENERIC_CJK_TAILS:
+            return base_name(tail.group("base"))
     if len(found) >= 2 and found[-1].casefold() in GENERIC_LAST_WORDS:
         cut = re.sub(rf"[\W_]*{re.escape(found[-1])}[\W_]*$", "", name)
         return cut.strip() or name
-    glued = _GLUED_DB.match(name.strip())
-    return glued.group("base") if glued and len(found) == 1 else name
+    glued = _GLUED_DB.match(name.strip()) if len(found) == 1 else None
+    return glued.group("base") if glued else name
 
 
 def acronym(name: str) -> str | None:
-    words = _WORDS.findall(name)
+    return _acronym(_WORDS.findall(name))
+
+
+def _acronym(words: list[str]) -> str | None:
     if len(words) < 2:
         return None
     letters = "".join(w[0] for w in words if w[0].isalpha())
@@ -73,11 +81,12 @@ def acronym(name: str) -> str | None:
 def name_keys(name: str, *, with_acronym: bool = True) -> list[str]:
     slug = slugify(name)
     keys = [fold_name(" ".join(name.split())), slug, slug.replace("-", "")]
-    base = base_name(name)
+    words = _WORDS.findall(name)
+    base = _base_name(name, words)
     if base != name:  # "ChromaDB" is found as "Chroma", and "Chroma" as "ChromaDB"
         keys += [fold_name(" ".join(base.split())), slugify(base), slugify(base).replace("-", "")]
     if with_acronym:
-        acr = acronym(name)
+        acr = _acronym(words)
         if acr:
             keys.append("acr:" + acr)
     # a name that *is* an acronym ("RAG") matches the acronym key of a long name
