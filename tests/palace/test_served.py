@@ -316,18 +316,36 @@ def test_the_served_fast_path_prints_what_the_full_command_prints(
     from wikic.cli.search_fast import served_fast
 
     invoke("index", "--vault", str(vault))
-    assert not served_fast(["company", "--vault", str(vault)])  # no server: the full command runs
+    assert served_fast(["company", "--vault", str(vault)]) is None  # no server: the full command runs
     with serving(vault) as (served, _, _):
         for words in PLAIN:
             for where in (["--vault", str(vault)], ["-C", str(vault)], [f"--vault={vault}"]):
                 capsys.readouterr()
-                assert served_fast([*words, *where]), words
+                assert served_fast([*words, *where]) == 0, words
                 fast = capsys.readouterr()
                 assert fast.out == invoke("search", *words, *where) and fast.err == "", words
         for words in NOT_PLAIN:
             capsys.readouterr()
-            assert not served_fast([*words, "--vault", str(vault)]), words
+            assert served_fast([*words, "--vault", str(vault)]) is None, words
             assert capsys.readouterr().out == "", words
         for where in (["--vault", ""], ["--vault", str(vault / "missing")], ["--vault"]):
-            assert not served_fast(["company", *where]), where
+            assert served_fast(["company", *where]) is None, where
     assert served.answered == 3 * len(PLAIN) * 2  # the fast path's and the full command's (an unknown wing is refused)
+
+
+def test_a_closed_pipe_ends_the_served_search_quietly_with_exit_1(vault: Path) -> None:
+    """`wikic search ... | head`, the reader gone before the answer is written: as the full command ends."""
+    invoke("index", "--vault", str(vault))
+    code = ("import atexit, sys; atexit.register(lambda: print('typer' in sys.modules, file=sys.stderr)); "
+            "from wikic.cli import main; sys.argv = ['wikic', *sys.argv[1:]]; main()")
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
+    with serving(vault) as (served, _, _):
+        read, write = os.pipe()
+        os.close(read)
+        try:
+            done = subprocess.run([sys.executable, "-c", code, "search", "company", "--vault", str(vault)],
+                                  stdout=write, stderr=subprocess.PIPE, text=True, env=env, timeout=120)
+        finally:
+            os.close(write)
+    assert served.answered == 1  # the fast path asked the server
+    assert done.returncode == 1 and done.stderr == "False\n", done.stderr

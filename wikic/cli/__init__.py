@@ -70,8 +70,9 @@ def main(prog_name: str | None = None) -> None:
     if argv[:1] == ["search"]:
         from wikic.cli.search_fast import served_fast
 
-        if served_fast(argv[1:]):  # a running `wikic serve` answered a plain search
-            raise SystemExit(0)
+        code = served_fast(argv[1:])
+        if code is not None:  # a running `wikic serve` answered a plain search
+            raise SystemExit(code)
     if argv[:1] == ["lint"]:
         from wikic.cli.lint_fast import linted_fast
 

@@ -71,3 +71,13 @@ def say_on(console: Any, text: str) -> None:
 def say_traceback(exc: BaseException) -> None:
     """The traceback of `exc` on stderr (WIKIC_DEBUG): file names and messages in it are shown, not run."""
     say("".join(traceback.format_exception(exc)), err=True, nl=False)
+
+
+def stdout_to_nowhere() -> None:
+    """After a closed pipe (`wikic lint | head`), what is left in stdout's buffer goes nowhere: flushed at exit
+    into the pipe, it would raise again."""
+    import os
+
+    nowhere = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(nowhere, sys.stdout.fileno())
+    os.close(nowhere)

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from wikic.cli._output import stdout_to_nowhere
 from wikic.cli._plain_words import option_value
 
 _VALUED = {"--vault": "vault", "-C": "vault", "--format": "format", "-f": "format", "--select": "select",
@@ -54,19 +55,9 @@ def linted_fast(argv: list[str]) -> int | None:
     try:
         show_report(report, request.fmt)
     except BrokenPipeError:  # `wikic lint | head`: as the full command, the rest unsaid and exit 1
-        _stdout_to_nowhere()
+        stdout_to_nowhere()
         return 1
     return report.exit_code
-
-
-def _stdout_to_nowhere() -> None:
-    """What is left in stdout's buffer goes nowhere: flushed at exit into a closed pipe, it would raise again."""
-    import os
-    import sys
-
-    nowhere = os.open(os.devnull, os.O_WRONLY)
-    os.dup2(nowhere, sys.stdout.fileno())
-    os.close(nowhere)
 
 
 def _plain(argv: list[str]) -> tuple[list[str], dict[str, bool], dict[str, str]] | None:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from wikic.cli._output import stdout_to_nowhere
 from wikic.cli._plain_words import option_value
 from wikic.cli.search_output import show
 
@@ -22,12 +23,13 @@ _SHORT = ("-k", "-C")  # a short option's value follows it as the next word (no 
 K_LEAST, K_MOST = 1, 1000  # `wikic search --k`'s bounds (the full command's option is made with them)
 
 
-def served_fast(argv: list[str]) -> bool:
-    """Print the answer a running server gives to `wikic search ARGV` and say True; False when the words are
-    not plain ones or no server answers (the full command runs then)."""
+def served_fast(argv: list[str]) -> int | None:
+    """Print the answer a running server gives to `wikic search ARGV` and give the exit code (0; 1 when stdout is
+    a pipe closed before the answer is written, as the full command ends then); None when the words are not
+    plain ones or no server answers (the full command runs then)."""
     asked = _plain(argv)
     if asked is None:
-        return False
+        return None
     from wikic.cli._vault import resolve_vault
     from wikic.errors import UsageError
     from wikic.palace.served import served_search
@@ -36,17 +38,21 @@ def served_fast(argv: list[str]) -> bool:
     try:
         root = resolve_vault(Path(vault) if vault is not None else None)
     except UsageError:
-        return False  # the full command says what is wrong with it
+        return None  # the full command says what is wrong with it
     digits = asked.get("k", "10")
     if not (digits.isascii() and digits.isdigit()) or not K_LEAST <= int(digits) <= K_MOST:
-        return False
+        return None
     k = int(digits)
     hits = served_search(root, asked["query"], k, wing=asked.get("wing"), tag=asked.get("tag"),
                          path=asked.get("path"))
     if hits is None:
-        return False
-    show(asked["query"], hits, "json" in asked)
-    return True
+        return None
+    try:
+        show(asked["query"], hits, "json" in asked)
+    except BrokenPipeError:  # `wikic search ... | head`: the rest unsaid and exit 1
+        stdout_to_nowhere()
+        return 1
+    return 0
 
 
 def _plain(argv: list[str]) -> dict[str, str] | None:
