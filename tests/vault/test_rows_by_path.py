@@ -49,6 +49,13 @@ def test_each_row_is_found_by_halving_as_the_index_finds_it(tmp_path_factory: py
     assert found._starts is None  # every one of them found by halving
     assert found.get("entities/not-there.md") is None and found.stamp("entities/not-there.md") is None
     assert found._starts is not None  # a path not found so is looked up in the index
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(names=NAMES)
+def test_every_row_is_indexed_in_one_scan_with_its_stamp(tmp_path_factory: pytest.TempPathFactory,
+                                                          names: list[str]) -> None:
+    root, whole = cached(tmp_path_factory.mktemp("v"), names)
     indexed = parse_cache.rows_by_path(root, every=True)  # the file read and indexed at once
     assert indexed is not None and indexed._starts is not None
     for path, row in whole.items():
