@@ -50,6 +50,7 @@ from wikic.pages.lock import vault_lock, writer
 from wikic.pages.log_file import row
 from wikic.progress import ProgressCallback, ProgressEvent
 from wikic.settings import Settings
+from wikic.vault.collector import collector_paused
 from wikic.vault.formats.compiled import compiled_to_json
 from wikic.vault.formats.mentions import mentions_to_json, read_mentions
 from wikic.vault.layout import INDEX_FILE, require_own_root_files, require_vault
@@ -502,7 +503,8 @@ def _compile(run: _Run, sources: list[CapturedSource], todo: list[CapturedSource
     root, options = run.root, run.options
     reading = read_vault(root, run.schema)  # once: the relevant pages and the compile are found from it
     names = reading.names
-    labels = LabelIndex(names.labels)
+    with collector_paused():  # a label index of every page's names: many small objects, none of them garbage
+        labels = LabelIndex(names.labels)
     waiting = _waiting_names(root)
     prompt = prompt_context(run.schema, worked_example=options.worked_example)
     cache = ReplyCache.for_vault(root, read=options.use_cache, batched=True)
@@ -656,8 +658,9 @@ def _write(run: _Run, sources: list[CapturedSource], todo: list[CapturedSource],
     from wikic.ingest.session import CompileSession
 
     root, options, report, schema = run.root, run.options, run.report, run.schema
-    # a run killed while this one was extracting is finished first
-    with writer(root, run.page_types, recover=not options.dry_run, tidy=True) as resumed:
+    # a run killed while this one was extracting is finished first; the collector waits while the sources are
+    # compiled and the hubs planned over the vault in memory (`collector_paused`), as it does for lint
+    with writer(root, run.page_types, recover=not options.dry_run, tidy=True) as resumed, collector_paused():
         report.resumed += resumed
         # what was compiled during extraction stands if the vault is still what it read; else all again
         session = early.take() or CompileSession(job)

@@ -132,9 +132,10 @@ class CompileSession:
 
     def compile_ready(self, todo: Sequence[CapturedSource], results: Mapping[str, Any]) -> None:
         """Compile the next sources whose extraction has ended, up to the first one still with the model."""
-        while self.done < len(todo) and todo[self.done].raw_path in results:
-            src = todo[self.done]
-            self.reports.append(self._report(src, results[src.raw_path], interrupted=False))
+        with collector_paused():  # the compile builds many objects beside the vault's millions, none of them garbage
+            while self.done < len(todo) and todo[self.done].raw_path in results:
+                src = todo[self.done]
+                self.reports.append(self._report(src, results[src.raw_path], interrupted=False))
 
     def finish(self, todo: Sequence[CapturedSource], results: Mapping[str, Any], *, interrupted: bool) -> None:
         """Compile or report every source not done yet: one without a plan was interrupted (Ctrl-C) or left
