@@ -207,6 +207,45 @@ def test_the_links_of_a_note_of_many_links_are_taken_from_the_base_but_those_rea
     assert index and all(t == "cargo" for t in index[0])  # of index.md's links, only the one naming cargo
 
 
+def test_an_edited_note_of_many_links_resolves_only_its_links_the_base_did_not_hold(
+    tmp_path: Path, used: list[bool], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(whole_update, "MANY_LINKS", 1)  # every note keeps its landings (index.md's at 256)
+    root = make_vault(tmp_path, dict(PAGES))
+    vault = Vault(root, TODAY)
+    vault.same_as_cold()
+    asked: list[tuple[str, list[str]]] = []
+    real = Resolver.resolve_all
+
+    def spy(self: Resolver, source: str, targets: Any) -> Any:
+        targets = list(targets)
+        asked.append((source, targets))
+        return real(self, source, targets)
+
+    monkeypatch.setattr(Resolver, "resolve_all", spy)
+    # index.md as an ingest leaves it: an entry added (to a page that is not there) and its entries moved about
+    index = vault.read("index.md")
+    vault.write("index.md", index.replace("[[acme]]", "[[nowhere]] [[bolt]] [[acme]]"))
+    warm = from_the_base(vault, used, monkeypatch)
+    assert [targets for source, targets in asked if source == "index.md"] == [["nowhere"]]
+    assert any(f["rule"] == "index-gap" and f["path"] == "index.md" and "nowhere" in str(f["message"]) for f in warm)
+
+
+def test_an_edited_note_of_many_links_finds_the_page_added_that_a_kept_link_names(
+    tmp_path: Path, used: list[bool], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(whole_update, "MANY_LINKS", 1)
+    vault = Vault(make_vault(tmp_path, dict(PAGES)), TODAY)
+    vault.write("index.md", vault.read("index.md").replace("[[acme]]", "[[acme]] [[dyno]]"))  # not written yet
+    vault.same_as_cold()
+    vault.write("index.md", vault.read("index.md").replace("[[bolt]]", "[[bolt]] [[nowhere]]"))
+    vault.write("entities/dyno.md", ADDED["entities/dyno.md"])  # what index.md's kept link to dyno now reaches
+    warm = from_the_base(vault, used, monkeypatch)
+    gaps = {(f["path"], str(f["message"])) for f in warm if f["rule"] == "index-gap"}
+    assert ("entities/dyno.md", "page is not listed in index.md") not in gaps  # its entry reaches it now
+    assert not any(path == "index.md" and "dyno" in message for path, message in gaps)
+
+
 def test_a_damaged_record_of_where_links_landed_lints_the_vault_whole(
     tmp_path: Path, used: list[bool], monkeypatch: pytest.MonkeyPatch
 ) -> None:

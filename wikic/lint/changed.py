@@ -302,10 +302,11 @@ def _read_base(root: Path) -> Base | None:
 
 class _Edges(Mapping[str, list[Any]]):
     """Each note's links, resolved when first asked for; never all of them (`NotRead`). A note of many links
-    (`whole_update.MANY_LINKS`: index.md) not among `changed` takes where they landed from the base, but for
-    those whose last segment is one of `reaching` (the names of the files added or removed since:
+    (`whole_update.MANY_LINKS`: index.md) takes where they landed from the base, but for those whose last
+    segment is one of `reaching` (the names of the files added or removed since:
     `resolved_cache.reachable_names`), resolved again: where a link lands depends on its text, its note's
-    folder and the vault's paths alone."""
+    folder and the vault's paths alone. Of such a note among `changed` (edited or added), a link whose text the
+    base's note held is taken from the base by its text, and a link new to it is resolved."""
 
     def __init__(self, vault: Vault, base: Base, changed: set[str], reaching: set[str]) -> None:
         self._vault = vault
@@ -327,17 +328,28 @@ class _Edges(Mapping[str, list[Any]]):
         return edges
 
     def _kept(self, path: str, targets: list[str]) -> list[tuple[str | None, tuple[str, ...]]] | None:
+        landings = self._base.landings(path)
+        if landings is None:
+            return None
+        kept: list[tuple[str | None, tuple[str, ...]] | None]
         if path in self._changed:
+            # the note was edited (index.md after an ingest): a link whose text the base's note held lands where
+            # it landed then, wherever it stands now; a link new to the note is resolved
+            aims = self._base.aims(path)
+            if aims is None or len(aims) != len(landings):
+                return None
+            by_text = dict(zip(aims, landings, strict=True))
+            kept = [by_text.get(target) for target in targets]
+        elif len(landings) == len(targets):
+            kept = list(landings)
+        else:
             return None
-        kept = self._base.landings(path)
-        if kept is None or len(kept) != len(targets):
-            return None
-        again = [i for i, target in enumerate(targets)
-                 if target and ((last := last_segment(target)) in self._reaching or last in ANY_FILE)]
+        again = [i for i, target in enumerate(targets) if kept[i] is None
+                 or (target and ((last := last_segment(target)) in self._reaching or last in ANY_FILE))]
         found = cast(Resolver, self._vault.resolver).resolve_all(path, [targets[i] for i in again])
-        for i, landed in zip(again, found, strict=True):
-            kept[i] = (landed.path, landed.candidates)
-        return kept
+        for i, landing in zip(again, found, strict=True):
+            kept[i] = (landing.path, landing.candidates)
+        return cast(list[tuple[str | None, tuple[str, ...]]], kept)
 
     def __iter__(self) -> Iterator[str]:
         raise NotRead("every note's links")

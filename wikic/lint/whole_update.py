@@ -66,6 +66,7 @@ LEDGER = "ledger"  # the source ledger: each raw file's entry, as a digest of wh
 CONTESTED = "contested"  # the pages marked contested (whose claims in conflict are told as of the date)
 LANDS = "lands:"  # a note of many links (MANY_LINKS): where each of them lands, in order: its file (-1: none), or
 #                  [its file, its candidates] when it is ambiguous
+AIMS = "aims:"  # the same note: each link's target as written, in order (an edited index.md keeps where most land)
 MANY_LINKS = 256  # index.md links every page: after a file is added or removed, only its links that may reach
 #                   that file are resolved again (a note of fewer links is resolved whole, in less time)
 
@@ -101,6 +102,7 @@ class Base:
         self._fed = KeyedLines(data, start, FED)
         self._hubs = KeyedLines(data, start, HUB)
         self._lands = KeyedLines(data, start, LANDS)
+        self._aims = KeyedLines(data, start, AIMS)
 
     @cached_property
     def _files(self) -> list[str]:
@@ -192,6 +194,12 @@ class Base:
                 raise Whole("a damaged line of the base")
             out.append((files[landed] if landed >= 0 else None, tuple(self._paths(candidates))))
         return out
+
+    def aims(self, path: str) -> list[str] | None:
+        """The target of each link of the note at `path` as the base's lint read it, when it is a note of many
+        links (`MANY_LINKS`): what `landings` answers, link by link."""
+        kept = self._aims.get(path)
+        return None if kept is None else _strings(kept)
 
 
 def _stem(path: str) -> str:
@@ -591,10 +599,11 @@ def segment_lines(ctx: LintContext) -> list[tuple[str, str]]:
         for item in listed if isinstance(listed, list) else ():
             if isinstance(item, str) and item.strip():
                 named.setdefault(last_segment(unwrap_link(item)), []).append(place[path])
-    lands = [(LANDS + path, _landings(ctx.links.by_source.get(path, []), place))
-             for path, note in vault.notes.items() if len(note.links) >= MANY_LINKS]
+    many = [(path, note) for path, note in vault.notes.items() if len(note.links) >= MANY_LINKS]
+    lands = [(LANDS + path, _landings(ctx.links.by_source.get(path, []), place)) for path, _ in many]
+    aims = [(AIMS + path, json.dumps([link.target for link in note.links], ensure_ascii=False)) for path, note in many]
     return [*((REACH + s, f"[{','.join(at)}]") for s, at in reach.items()),
-            *((NAMED + s, f"[{','.join(at)}]") for s, at in named.items()), *lands]
+            *((NAMED + s, f"[{','.join(at)}]") for s, at in named.items()), *lands, *aims]
 
 
 def _landings(edges: Iterable[Any], place: Mapping[str, str]) -> str:
