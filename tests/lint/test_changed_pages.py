@@ -185,12 +185,11 @@ def test_a_page_removed_breaks_the_links_to_it_without_reading_the_vault(
     assert {"entities/acme.md", "entities/bolt.md", "sources/source-a.md"} <= broken
 
 
-def test_the_links_of_a_note_of_many_links_are_taken_from_the_base_but_those_reaching_a_change(
-    tmp_path: Path, used: list[bool], monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setattr(whole_update, "MANY_LINKS", 1)  # every note keeps its landings (index.md's at 256)
-    root = make_vault(tmp_path, dict(PAGES))
-    vault = Vault(root, TODAY)
+def _resolving(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Vault, list[tuple[str, list[str]]]]:
+    """A vault linted whole with every note keeping where its links landed (index.md's, at MANY_LINKS 256), and
+    the links each note has resolved since (its path, their targets)."""
+    monkeypatch.setattr(whole_update, "MANY_LINKS", 1)
+    vault = Vault(make_vault(tmp_path, dict(PAGES)), TODAY)
     vault.same_as_cold()
     asked: list[tuple[str, list[str]]] = []
     real = Resolver.resolve_all
@@ -201,6 +200,13 @@ def test_the_links_of_a_note_of_many_links_are_taken_from_the_base_but_those_rea
         return real(self, source, targets)
 
     monkeypatch.setattr(Resolver, "resolve_all", spy)
+    return vault, asked
+
+
+def test_the_links_of_a_note_of_many_links_are_taken_from_the_base_but_those_reaching_a_change(
+    tmp_path: Path, used: list[bool], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    vault, asked = _resolving(tmp_path, monkeypatch)
     vault.remove("entities/cargo.md")  # linked from acme, bolt and the source page (and listed in index.md)
     from_the_base(vault, used, monkeypatch)
     index = [targets for source, targets in asked if source == "index.md"]
@@ -210,19 +216,7 @@ def test_the_links_of_a_note_of_many_links_are_taken_from_the_base_but_those_rea
 def test_an_edited_note_of_many_links_resolves_only_its_links_the_base_did_not_hold(
     tmp_path: Path, used: list[bool], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(whole_update, "MANY_LINKS", 1)  # every note keeps its landings (index.md's at 256)
-    root = make_vault(tmp_path, dict(PAGES))
-    vault = Vault(root, TODAY)
-    vault.same_as_cold()
-    asked: list[tuple[str, list[str]]] = []
-    real = Resolver.resolve_all
-
-    def spy(self: Resolver, source: str, targets: Any) -> Any:
-        targets = list(targets)
-        asked.append((source, targets))
-        return real(self, source, targets)
-
-    monkeypatch.setattr(Resolver, "resolve_all", spy)
+    vault, asked = _resolving(tmp_path, monkeypatch)
     # index.md as an ingest leaves it: an entry added (to a page that is not there) and its entries moved about
     index = vault.read("index.md")
     vault.write("index.md", index.replace("[[acme]]", "[[nowhere]] [[bolt]] [[acme]]"))
