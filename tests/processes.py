@@ -1,8 +1,9 @@
 """Servers the tests start on loopback and stop again: a free port, one way to start chroma, one way to stop
-a process."""
+a process; and the `wikic` script run in a process of its own, saying whether it loaded Typer."""
 
 from __future__ import annotations
 
+import os
 import socket
 import subprocess
 import sys
@@ -11,6 +12,7 @@ import urllib.request
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 
 def free_port() -> int:
@@ -60,3 +62,12 @@ def chroma_server(data: Path, port: int, env: Mapping[str, str], start_timeout: 
     finally:
         stop(proc, timeout=20)
         log.close()
+
+
+def wikic_script(args: list[str], **kwargs: Any) -> subprocess.CompletedProcess[str]:
+    """The `wikic` script's `main` in a process of its own (`kwargs`: `subprocess.run`'s); at exit it says on
+    stderr whether Typer was loaded (its fast paths never load it)."""
+    code = ("import atexit, sys; atexit.register(lambda: print('typer' in sys.modules, file=sys.stderr)); "
+            "from wikic.cli import main; sys.argv = ['wikic', *sys.argv[1:]]; main()")
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])}
+    return subprocess.run([sys.executable, "-c", code, *args], text=True, env=env, timeout=120, **kwargs)

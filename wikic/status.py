@@ -192,10 +192,10 @@ def vault_status(
         loaded = load_vault(root, use_cache=True, schema=schema)
         files = loaded.files
         contested = [p for p in loaded.pages if (loaded.notes[p].frontmatter or {}).get("contested") is True]
-        view, walked = loaded, list(loaded.files)
+        view = loaded
     else:
-        view, walked = Vault(root, schema, dict(files), {}), list(files)  # the cache holds each page among them
-    counts = Counter(kind for kind in map(view.page_type, walked) if kind is not None)
+        view = Vault(root, schema, dict(files), {})  # the cache holds each page among its files
+    counts = Counter(kind for kind in map(view.page_type, view.files) if kind is not None)
     order = list(schema.page_folders) or ["note"]
     out.pages = {kind: counts.get(kind, 0) for kind in order} | {k: v for k, v in counts.items() if k not in order}
     kept = read_conversations(root).kept_exports()

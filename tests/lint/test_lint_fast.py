@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from processes import wikic_script
 from testkit import make_vault, page
 from typer.testing import CliRunner
 
@@ -126,20 +127,12 @@ def test_ctrl_c_ends_it_as_the_full_command(vault: Path, monkeypatch: pytest.Mon
     assert fast([str(vault)], capsys) == (130, "", "")
 
 
-def _script(args: list[str], **kwargs: Any) -> subprocess.CompletedProcess[str]:
-    """The `wikic` script's `main` in a process of its own; at exit it says on stderr whether Typer was loaded."""
-    code = ("import atexit, sys; atexit.register(lambda: print('typer' in sys.modules, file=sys.stderr)); "
-            "from wikic.cli import main; sys.argv = ['wikic', *sys.argv[1:]]; main()")
-    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
-    return subprocess.run([sys.executable, "-c", code, *args], text=True, env=env, timeout=120, **kwargs)
-
-
 def test_the_script_lints_without_typer_and_falls_back_to_it(vault: Path) -> None:
-    plain = _script(["lint", str(vault)], capture_output=True)
+    plain = wikic_script(["lint", str(vault)], capture_output=True)
     assert plain.returncode == 1 and plain.stderr == "False\n" and "broken-wikilink" in plain.stdout
-    help_ = _script(["lint", str(vault), "--help"], capture_output=True)
+    help_ = wikic_script(["lint", str(vault), "--help"], capture_output=True)
     assert help_.returncode == 0 and help_.stderr == "True\n" and "Usage: wikic lint" in help_.stdout
-    bad = _script(["lint", str(vault), "--format", "xml"], capture_output=True)
+    bad = wikic_script(["lint", str(vault), "--format", "xml"], capture_output=True)
     assert bad.returncode == 2 and bad.stderr.startswith("Error: unknown format 'xml'") and bad.stderr.endswith(
         "True\n")
 
@@ -148,7 +141,7 @@ def test_a_closed_pipe_ends_it_quietly_with_exit_1(vault: Path) -> None:
     read, write = os.pipe()
     os.close(read)  # `wikic lint | head`, the reader gone before the report is written
     try:
-        done = _script(["lint", str(vault)], stdout=write, stderr=subprocess.PIPE)
+        done = wikic_script(["lint", str(vault)], stdout=write, stderr=subprocess.PIPE)
     finally:
         os.close(write)
     assert done.returncode == 1 and done.stderr == "False\n", done.stderr

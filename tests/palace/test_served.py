@@ -16,6 +16,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
+from processes import wikic_script
 from typer.testing import CliRunner
 
 from wikic.cli import app
@@ -336,15 +337,11 @@ def test_the_served_fast_path_prints_what_the_full_command_prints(
 def test_a_closed_pipe_ends_the_served_search_quietly_with_exit_1(vault: Path) -> None:
     """`wikic search ... | head`, the reader gone before the answer is written: as the full command ends."""
     invoke("index", "--vault", str(vault))
-    code = ("import atexit, sys; atexit.register(lambda: print('typer' in sys.modules, file=sys.stderr)); "
-            "from wikic.cli import main; sys.argv = ['wikic', *sys.argv[1:]]; main()")
-    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
     with serving(vault) as (served, _, _):
         read, write = os.pipe()
         os.close(read)
         try:
-            done = subprocess.run([sys.executable, "-c", code, "search", "company", "--vault", str(vault)],
-                                  stdout=write, stderr=subprocess.PIPE, text=True, env=env, timeout=120)
+            done = wikic_script(["search", "company", "--vault", str(vault)], stdout=write, stderr=subprocess.PIPE)
         finally:
             os.close(write)
     assert served.answered == 1  # the fast path asked the server

@@ -582,6 +582,7 @@ def segment_lines(ctx: LintContext) -> list[tuple[str, str]]:
     `faces`: a whole lint run in two processes makes them in the other one)."""
     from wikic.vault.frontmatter import unwrap_link
     from wikic.vault.resolved_cache import last_segment
+    from wikic.vault.sorted_lines import json_strings
 
     vault = ctx.vault
     place = _places(vault.files)[1]
@@ -601,7 +602,7 @@ def segment_lines(ctx: LintContext) -> list[tuple[str, str]]:
                 named.setdefault(last_segment(unwrap_link(item)), []).append(place[path])
     many = [(path, note) for path, note in vault.notes.items() if len(note.links) >= MANY_LINKS]
     lands = [(LANDS + path, _landings(ctx.links.by_source.get(path, []), place)) for path, _ in many]
-    aims = [(AIMS + path, json.dumps([link.target for link in note.links], ensure_ascii=False)) for path, note in many]
+    aims = [(AIMS + path, json_strings(link.target for link in note.links)) for path, note in many]
     return [*((REACH + s, f"[{','.join(at)}]") for s, at in reach.items()),
             *((NAMED + s, f"[{','.join(at)}]") for s, at in named.items()), *lands, *aims]
 
