@@ -5,16 +5,20 @@ from __future__ import annotations
 
 import datetime as dt
 import difflib
+import itertools
 import json
 import os
 from collections.abc import Iterable
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings, strategies as st
 from library import run_lint
 from testkit import make_vault, page
 
+from wikic.lint.close_names import Names
 from wikic.lint.run import LintOptions
+from wikic.vault.resolve import fold_name
 from wikic.vault.state import CLOSE_NAMES, state_file
 
 PAGES = {
@@ -96,3 +100,36 @@ def test_a_damaged_cache_is_found_anew_and_no_cache_writes_none(tmp_path: Path, 
     edit(root / "entities/beta.md")  # its links judged again: broken-wikilink's findings there are not kept
     compared.clear()
     assert hints(root, 3)[0].endswith("did you mean [[alpha]]?") and compared == ["alpah"]
+
+
+def offered(names: list[str], target: str) -> str | None:
+    """What `Names.closest` offers, said plainly: difflib's best match at 0.8 among the names with the target's
+    first letter and a length within two of its own, by length then in their order; when there are more than 200
+    such names, among the first 200 of them that share the target's first three letters."""
+    pool = [name for size in range(len(target) - 2, len(target) + 3) for name in names
+            if len(name) == size and fold_name(name[:1]) == fold_name(target[:1])]
+    if len(pool) > 200:
+        pool = [name for name in pool if fold_name(name[:3]) == fold_name(target[:3])][:200]
+    if not pool or len(target) >= 120:
+        return None
+    close = difflib.get_close_matches(target, pool, n=1, cutoff=0.8)
+    return close[0] if close else None
+
+
+# Many names of a few letters: every first letter's names of a length are far more than 200.
+CROWDED = ["".join(letters) for size in (4, 5, 6) for letters in itertools.product("aAbé", repeat=size)]
+TARGETS = st.text(alphabet="aAbéc", min_size=1, max_size=9)
+
+
+@settings(max_examples=150, deadline=None)
+@given(targets=st.lists(TARGETS, min_size=1, max_size=6))
+def test_the_name_offered_among_many_similar_names_is_difflibs_best_among_those_compared(targets: list[str]) -> None:
+    names = Names(CROWDED)
+    for target in targets:  # one matcher asked again and again, as a lint asks it
+        assert names.closest(target) == offered(CROWDED, target)
+
+
+@settings(max_examples=150, deadline=None)
+@given(pages=st.lists(st.text(alphabet="abAé-", min_size=1, max_size=8), max_size=40), target=TARGETS)
+def test_the_name_offered_among_a_few_names_is_difflibs_best(pages: list[str], target: str) -> None:
+    assert Names(pages).closest(target) == offered(pages, target)

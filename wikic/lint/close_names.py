@@ -39,6 +39,9 @@ class Names:
         # (first letter, length) -> the names and their letters; made for a first letter when first asked for
         # (a lint of a few pages asks about a few targets)
         self._buckets: dict[tuple[str, int], list[tuple[str, int]]] = {}
+        # (first letter, length) -> a bucket's names by their first three letters (folded), in its order; made for
+        # a bucket when a target near it has too many names to compare with (below)
+        self._heads: dict[tuple[str, int], dict[str, list[tuple[str, int]]]] = {}
 
     def _bucket(self, key: str, size: int) -> list[tuple[str, int]] | tuple[()]:
         names = self._by_first.pop(key, None)
@@ -47,15 +50,27 @@ class Names:
                 self._buckets.setdefault((key, len(name)), []).append((name, _letters(name)))
         return self._buckets.get((key, size), ())
 
+    def _by_head(self, key: str, size: int, head: str) -> list[tuple[str, int]] | tuple[()]:
+        heads = self._heads.get((key, size))
+        if heads is None:
+            heads = self._heads[(key, size)] = {}
+            for item in self._bucket(key, size):
+                heads.setdefault(fold_name(item[0][:3]), []).append(item)
+        return heads.get(head, ())
+
     def closest(self, target: str) -> str | None:
         """The name within a typo of `target`: difflib's best match at 0.8. difflib over every name costs ~0.1 s
         per name asked about on a 10,000-page vault, so only names of similar length with the same first letter
         are compared, and names that cannot reach 0.8 are dropped before difflib sees them (below)."""
         key = fold_name(target[:1])
-        pool = [s for n in range(len(target) - 2, len(target) + 3) for s in self._bucket(key, n)]
-        if len(pool) > 200:  # many similar names (generated ones): a typo keeps its first three letters
+        sizes = range(len(target) - 2, len(target) + 3)
+        pool: list[tuple[str, int]]
+        if sum(len(self._bucket(key, n)) for n in sizes) > 200:
+            # many similar names (generated ones): a typo keeps its first three letters
             head = fold_name(target[:3])
-            pool = [s for s in pool if fold_name(s[0][:3]) == head][:200]
+            pool = [s for n in sizes for s in self._by_head(key, n, head)][:200]
+        else:
+            pool = [s for n in sizes for s in self._bucket(key, n)]
         if not pool or len(target) >= 120:
             return None
         # difflib keeps a name only when 2*shared/(len(a)+len(b)) >= 0.8, `shared` counting the characters the two
