@@ -29,10 +29,11 @@ base keeps of every page (`whole_update.py`). Any other lint, or a rule that ask
 cache where it holds them unchanged.
 
 This lint writes only the report: the base and every other cache stay those of the last whole lint, from which
-the next lint again starts. The base is a line of JSON (the findings, the key, the listing's digest, the counts)
-followed by keyed lines in key order (`sorted_lines.py`): each page's face, each name's pages, each link
-segment's notes, each raw file's pages and source page. This lint decodes the findings and looks up the lines of
-the pages and names it judges.
+the next lint again starts. The base is a line of JSON (the key, the listing's digest, the counts), a line of its
+findings in their report's order (`findings_codec.py`), then keyed lines in key order (`sorted_lines.py`): each
+page's face, each name's pages, each link segment's notes, each raw file's pages and source page. This lint
+decodes the findings once the change is known to be one it can make, and looks up the lines of the pages and
+names it judges.
 """
 
 from __future__ import annotations
@@ -40,16 +41,17 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import json
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple, cast
 
 from wikic import __version__
 from wikic.lint import kept_findings
-from wikic.lint.finding import Finding, reported
+from wikic.lint.finding import Finding, merged, reported
 from wikic.lint.whole_update import (
     Base,
     Change,
+    Dropped,
     Whole,
     all_ascii,
     faces,
@@ -72,7 +74,7 @@ if TYPE_CHECKING:
     from wikic.lint.context import LintContext
     from wikic.lint.rule import Rule
 
-FORMAT = 5
+FORMAT = 6
 BASE = "cache/lint-base.json"
 MOST = 32  # files changed since the base beyond which the whole vault is linted (and a new base kept) ...
 SHARE = 50  # ... or, in a big vault, this share of its files (an ingest of ten sources changes fifty)
@@ -149,12 +151,15 @@ def keep_base(ctx: LintContext, key: str, listing: str | None, findings: list[Fi
     when made already: `page_lines`) and of each link segment (`segments`, likewise: `segment_lines`)."""
     if listing is None:
         return
+    from wikic.lint import findings_codec
+
     made = pages if pages is not None else page_lines(ctx)
     head = {"format": FORMAT, "key": key, "listing": listing, "pages": len(ctx.pages), "links": links, **made.head,
-            "outside": kept_findings.stamps(ctx.vault.root, outside), "findings": [f.to_dict() for f in findings]}
+            "outside": kept_findings.stamps(ctx.vault.root, outside)}
     # each entry on a line of its own, looked up by halving: a lint of a few pages reads those
     lines = keyed_lines([*made.lines, *(segments if segments is not None else segment_lines(ctx))])
-    write_cache(ctx.vault.root, BASE, json.dumps(head, separators=(",", ":")) + "\n" + lines)
+    write_cache(ctx.vault.root, BASE, b"\n".join([json.dumps(head, separators=(",", ":")).encode("ascii"),
+                                                 findings_codec.encode(findings), lines.encode("utf-8")]))
 
 
 def lint_changed(root: Path, files: dict[str, FileInfo], problems: list[tuple[str, Problem]], schema: Schema,
@@ -179,9 +184,9 @@ def lint_changed(root: Path, files: dict[str, FileInfo], problems: list[tuple[st
         return None
     try:
         outside = dict(base.head["outside"])
-        found = [Finding.from_dict(d) for d in base.head["findings"]]
+        found = base.findings()  # in their report's order, as the whole lint that kept them sorted them
         pages, links = int(base.head["pages"]), int(base.head["links"])
-    except (KeyError, TypeError, ValueError, AttributeError):
+    except (KeyError, TypeError, ValueError, AttributeError, RecursionError):
         return None
     # a file read outside the listing that is in it now was added since: what read it is judged again
     unlisted = {path: stamp for path, stamp in outside.items() if path not in since.added}
@@ -217,15 +222,17 @@ def lint_changed(root: Path, files: dict[str, FileInfo], problems: list[tuple[st
         return None
     again, made, read, drop = judged
     overrides = schema.severities
-    kept_found = [f for f in found if f.path not in again.get(f.rule, ()) and not drop(f)]
+    gone, tests = drop.paths, drop.rules
+    kept_found = [f for f in found if f.path not in gone and f.path not in again.get(f.rule, ())
+                  and ((test := tests.get(f.rule)) is None or not test(f))]
     made = [reported(f, rules[f.rule].severity, overrides.get(f.rule)) for f in made]
-    return Changed(sorted([*kept_found, *made], key=Finding.sort_key), pages, links, sorted({*outside, *read}))
+    return Changed(merged(kept_found, made), pages, links, sorted({*outside, *read}))
 
 
 def _judge(vault: Vault, edges: _Edges, today: dt.date, base: Base, found: list[Finding],
            since: kept_findings.Delta, files: tuple[list[str], list[str], list[str], list[str]], active: list[str],
            rules: dict[str, Rule]
-           ) -> tuple[dict[str, set[str]], list[Finding], list[str], Callable[[Finding], bool]] | None:
+           ) -> tuple[dict[str, set[str]], list[Finding], list[str], Dropped] | None:
     """(the pages each rule judged again, by rule; its findings on them; the files read outside the vault's
     listing; which of the base's findings of the whole-vault rules no longer hold), or None when a kept rule's
     readers cannot be told. `files`: those edited, added, removed, and edited with other headings or block
@@ -288,16 +295,17 @@ def _lands(edges: _Edges, path: str) -> set[str]:
 
 
 def _read_base(root: Path) -> Base | None:
-    """The base: its head (its findings, key, listing, counts) and its keyed lines, unread."""
+    """The base: its head (its key, listing, counts), and its findings and keyed lines, unread."""
     data = map_cache(root, BASE)
     cut = data.find(b"\n") if data else -1
-    if data is None or cut < 0:
+    end = data.find(b"\n", cut + 1) if data and cut >= 0 else -1
+    if data is None or end < 0:
         return None
     try:
         head = json.loads(data[:cut])
     except (ValueError, RecursionError):
         return None
-    return Base(head, data, cut + 1) if isinstance(head, dict) else None
+    return Base(head, data, end + 1, (cut + 1, end)) if isinstance(head, dict) else None
 
 
 class _Edges(Mapping[str, list[Any]]):

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import bisect
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -94,3 +96,19 @@ def reported(f: Finding, default: str, forced: str | None) -> Finding:
         return f
     # the fields of `replace`, without its cost per finding
     return Finding(f.rule, severity, f.path, f.line, f.column, f.message, f.target, f.fix)
+
+
+_INSERTED_SHARE = 16  # `merged` puts findings in one by one while they are fewer than this share of those kept
+
+
+def merged(ordered: list[Finding], more: Iterable[Finding]) -> list[Finding]:
+    """`sorted([*ordered, *more], key=Finding.sort_key)` for `ordered` already in that order (a report's findings
+    kept, a few made anew): each of `more` goes in after the findings of its key, as the sort would place it,
+    found by halving (a sort would make the key of each of the 90,000 findings of a 30,000-page vault)."""
+    out = list(ordered)
+    more = sorted(more, key=Finding.sort_key)
+    if len(more) * _INSERTED_SHARE > len(out):  # many to put in: the sort costs less than their insertions
+        return sorted([*out, *more], key=Finding.sort_key)
+    for f in more:
+        bisect.insort_right(out, f, key=Finding.sort_key)
+    return out

@@ -19,7 +19,7 @@ from wikic.lint.kept_findings import stamps
 from wikic.vault.collector import collector_paused
 from wikic.vault.formats.sources import read_sources, sources_stamp
 from wikic.vault.layout import is_vault
-from wikic.vault.state import LINT_REPORT, read_cache_json, write_cache
+from wikic.vault.state import LINT_REPORT, read_cache_bytes, write_cache
 
 if TYPE_CHECKING:
     from wikic.lint.changed import Changed, PageLines
@@ -96,13 +96,14 @@ def import_ahead() -> None:
     """Import, on this thread, every module a lint run imports when it first needs one: a lint started next on
     another thread then imports nothing (a module imported on one thread while another uses it can be seen
     half-initialised there)."""
-    from wikic.lint import changed, context, judgements  # noqa: F401
+    from wikic.lint import changed, context, findings_codec, judgements  # noqa: F401
     from wikic.vault import graph, load, parse, parse_cache, resolved_cache  # noqa: F401
     from wikic.vault.parse.reference import markdown
 
     _rules()
     markdown()  # markdown-it, for a page the fast scanner leaves to it
     parse_cache.choose_codec()  # msgspec, when installed: the resolved links' cache uses it too
+    findings_codec.choose()  # and the findings' cache
     b"".decode("utf-8-sig")  # the codec a page is read with, which Python imports on its first use
 
 
@@ -372,23 +373,30 @@ def _forked_rules(rule_ids: list[str], segments: bool) -> tuple[
 
 
 def _read_report(root: Path, key: str) -> tuple[list[Finding], int, int] | None:
-    data = read_cache_json(root, LINT_REPORT)
-    if data is None or data.get("key") != key:
+    """The last run's findings, pages and links when it linted the vault as `key` describes it (its findings are
+    decoded only then: the report's first line says what it was of)."""
+    from wikic.lint import findings_codec
+
+    data = read_cache_bytes(root, LINT_REPORT)
+    cut = data.find(b"\n") if data is not None else -1
+    if data is None or cut < 0:
         return None
     try:
-        outside = data.get("outside", {})
+        head = json.loads(data[:cut])
+        if not isinstance(head, dict) or head.get("key") != key:
+            return None
+        outside = head.get("outside", {})
         if stamps(root, outside) != outside:  # a file it read outside the listing changed
             return None
-        return [Finding.from_dict(d) for d in data["findings"]], int(data["pages"]), int(data["links"])
-    except (KeyError, TypeError, ValueError, AttributeError):
+        return findings_codec.decode(data[cut + 1:]), int(head["pages"]), int(head["links"])
+    except (KeyError, TypeError, ValueError, AttributeError, RecursionError):
         return None
 
 
 def _write_report(root: Path, key: str, findings: list[Finding], pages: int, links: int,
                   outside: list[str]) -> None:
-    write_cache(
-        root,
-        LINT_REPORT,
-        json.dumps({"key": key, "pages": pages, "links": links, "outside": stamps(root, outside),
-                    "findings": [f.to_dict() for f in findings]}),
-    )
+    """The report kept for the next run: a line saying what it is of, then its findings (`findings_codec`)."""
+    from wikic.lint import findings_codec
+
+    head = json.dumps({"key": key, "pages": pages, "links": links, "outside": stamps(root, outside)})
+    write_cache(root, LINT_REPORT, head.encode("ascii") + b"\n" + findings_codec.encode(findings))

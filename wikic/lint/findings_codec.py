@@ -1,0 +1,75 @@
+"""Findings as lint's caches keep them (the report of the last run, the base of the lints after it): one line of
+JSON, an array of the findings as `Finding.to_dict` gives them.
+
+A base at 30,000 pages holds some 90,000 findings, and a lint after an ingest reads them all and writes them all
+in its report: with the standard library's json, the objects decoded and made into findings and back take most
+of that lint's time. msgspec (the `fast` extra, the parse cache's codec) decodes the array straight into the
+findings and encodes them several times faster. Without it the standard library reads and writes the same
+array, so a cache either one wrote reads the same with the other.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Sequence
+from functools import lru_cache
+from typing import Any
+
+from wikic.lint.finding import Finding
+
+
+class _Fast:
+    """msgspec's encoder and decoder of a list of findings, and the error it raises for what it cannot do."""
+
+    def __init__(self, encode: Callable[[Any], bytes], decode: Callable[[bytes], list[Finding]],
+                 error: type[Exception]) -> None:
+        self.encode = encode
+        self.decode = decode
+        self.error = error
+
+
+# Findings below which the standard library serves: importing msgspec costs more than it saves on them (a warm
+# lint of a small vault reads its report and nothing else).
+_FEW = 2000
+_FEW_BYTES = 400_000  # about as many findings, as a line
+
+
+def choose() -> None:
+    """Pick the codec now (msgspec is imported here when installed): a lint started next on another thread then
+    imports nothing."""
+    _fast()
+
+
+@lru_cache(maxsize=1)  # chosen on first use
+def _fast() -> _Fast | None:
+    try:
+        import msgspec
+    except ImportError:  # the `fast` extra is not installed: the standard library does the same work
+        return None
+    return _Fast(msgspec.json.Encoder().encode, msgspec.json.Decoder(list[Finding]).decode, msgspec.MsgspecError)
+
+
+def encode(findings: Sequence[Finding]) -> bytes:
+    """The findings as one line of JSON."""
+    fast = _fast() if len(findings) > _FEW else None
+    if fast is not None:
+        try:
+            return fast.encode(findings)
+        except (fast.error, UnicodeEncodeError):
+            pass  # a text UTF-8 cannot carry (a file name's undecodable bytes): the standard library escapes it
+    return json.dumps([f.to_dict() for f in findings], separators=(",", ":")).encode("ascii")
+
+
+def decode(data: bytes) -> list[Finding]:
+    """The findings of a line `encode` wrote. Raises ValueError, TypeError, KeyError or RecursionError for
+    what is no such line."""
+    fast = _fast() if len(data) > _FEW_BYTES else None
+    if fast is not None:
+        try:
+            return fast.decode(data)
+        except fast.error:
+            pass  # what msgspec refuses (a lone surrogate, escaped) the standard library may read; or it fails too
+    rows = json.loads(data)
+    if not (isinstance(rows, list) and all(isinstance(row, dict) for row in rows)):
+        raise ValueError("no list of findings")
+    return [Finding.from_dict(row) for row in rows]
