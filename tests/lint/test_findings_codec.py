@@ -37,9 +37,7 @@ FAST = findings_codec._fast.__wrapped__()
 
 def use(monkeypatch: pytest.MonkeyPatch, name: str) -> None:
     """Write and read with `name`'s codec, however few the findings."""
-    monkeypatch.setattr(findings_codec, "_fast", lambda: FAST if name == "msgspec" else None)
-    monkeypatch.setattr(findings_codec, "_FEW", 0)
-    monkeypatch.setattr(findings_codec, "_FEW_BYTES", 0)
+    monkeypatch.setattr(findings_codec, "_fast_for", lambda size: FAST if name == "msgspec" else None)
 
 
 @pytest.mark.parametrize("writer", ["json", "msgspec"])
@@ -54,7 +52,9 @@ def test_either_library_reads_what_either_wrote(monkeypatch: pytest.MonkeyPatch,
     assert findings_codec.decode(line) == findings
 
 
-def test_the_standard_library_serves_few_findings_and_msgspec_many(monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize("imported", [True, False])
+def test_msgspec_serves_where_it_saves_time(monkeypatch: pytest.MonkeyPatch, imported: bool) -> None:
+    """On any but a few findings once msgspec is imported; before, only on many (importing it costs time)."""
     asked: list[int] = []
 
     def fast() -> findings_codec._Fast | None:
@@ -62,14 +62,13 @@ def test_the_standard_library_serves_few_findings_and_msgspec_many(monkeypatch: 
         return FAST
 
     monkeypatch.setattr(findings_codec, "_fast", fast)
-    few = FINDINGS * (findings_codec._FEW // len(FINDINGS))
-    line = findings_codec.encode(few)
-    assert asked == [] and len(line) <= findings_codec._FEW_BYTES
-    assert findings_codec.decode(line) == few and asked == []
-    many = FINDINGS * (2 * findings_codec._FEW // len(FINDINGS))
-    line = findings_codec.encode(many)
-    assert asked == [1] and len(line) > findings_codec._FEW_BYTES
-    assert findings_codec.decode(line) == many and asked == [1, 1]
+    monkeypatch.setattr(findings_codec, "_imported", lambda: imported)
+    for count, wanted in [(10, False), (1_000, imported), (20_000, True)]:
+        findings = (FINDINGS * count)[:count]
+        asked.clear()
+        line = findings_codec.encode(findings)
+        assert findings_codec.decode(line) == findings
+        assert asked == ([1, 1] if wanted else []), count
 
 
 @pytest.mark.parametrize("reader", ["json", "msgspec"])

@@ -11,6 +11,7 @@ array, so a cache either one wrote reads the same with the other.
 from __future__ import annotations
 
 import json
+import sys
 from collections.abc import Callable, Sequence
 from functools import lru_cache
 from typing import Any
@@ -28,16 +29,29 @@ class _Fast:
         self.error = error
 
 
-# Findings below which the standard library serves: importing msgspec costs more than it saves on them (a warm
-# lint of a small vault reads its report and nothing else).
-_FEW = 2000
-_FEW_BYTES = 400_000  # about as many findings, as a line
+# When msgspec serves: on a line longer than `_SHORT` bytes once it is imported (the parse cache imports it), and
+# on one longer than `_LONG` before: importing it (~13 ms) costs more than it saves on fewer findings (a warm lint
+# reads its report and nothing else). A finding is about `_FINDING` bytes of the line.
+_SHORT = 20_000
+_LONG = 1_500_000
+_FINDING = 190
 
 
 def choose() -> None:
     """Pick the codec now (msgspec is imported here when installed): a lint started next on another thread then
     imports nothing."""
     _fast()
+
+
+def _fast_for(size: int) -> _Fast | None:
+    """msgspec, when installed and worth it for a line of `size` bytes."""
+    if size > _LONG or (size > _SHORT and _imported()):
+        return _fast()
+    return None
+
+
+def _imported() -> bool:
+    return "msgspec" in sys.modules
 
 
 @lru_cache(maxsize=1)  # chosen on first use
@@ -51,7 +65,7 @@ def _fast() -> _Fast | None:
 
 def encode(findings: Sequence[Finding]) -> bytes:
     """The findings as one line of JSON."""
-    fast = _fast() if len(findings) > _FEW else None
+    fast = _fast_for(len(findings) * _FINDING)
     if fast is not None:
         try:
             return fast.encode(findings)
@@ -63,7 +77,7 @@ def encode(findings: Sequence[Finding]) -> bytes:
 def decode(data: bytes) -> list[Finding]:
     """The findings of a line `encode` wrote. Raises ValueError, TypeError, KeyError or RecursionError for
     what is no such line."""
-    fast = _fast() if len(data) > _FEW_BYTES else None
+    fast = _fast_for(len(data))
     if fast is not None:
         try:
             return fast.decode(data)
