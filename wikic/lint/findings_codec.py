@@ -34,7 +34,7 @@ class _Fast:
 # reads its report and nothing else). A finding is about `_FINDING` bytes of the line.
 _SHORT = 20_000
 _LONG = 1_500_000
-_FINDING = 190
+_FINDING = 250
 
 
 def choose() -> None:
