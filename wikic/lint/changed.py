@@ -222,11 +222,8 @@ def lint_changed(root: Path, files: dict[str, FileInfo], problems: list[tuple[st
         return None
     again, made, read, drop = judged
     overrides = schema.severities
-    gone, tests = drop.paths, drop.rules
-    kept_found = [f for f in found if f.path not in gone and f.path not in again.get(f.rule, ())
-                  and ((test := tests.get(f.rule)) is None or not test(f))]
     made = [reported(f, rules[f.rule].severity, overrides.get(f.rule)) for f in made]
-    return Changed(merged(kept_found, made), pages, links, sorted({*outside, *read}))
+    return Changed(merged(drop.kept(found, again), made), pages, links, sorted({*outside, *read}))
 
 
 def _judge(vault: Vault, edges: _Edges, today: dt.date, base: Base, found: list[Finding],

@@ -407,9 +407,12 @@ class Dropped:
         self.rules: dict[str, Callable[[Finding], bool]] = {}
         self.paths: set[str] = set()
 
-    def __call__(self, f: Finding) -> bool:
-        test = self.rules.get(f.rule)
-        return f.path in self.paths or (test is not None and test(f))
+    def kept(self, found: list[Finding], again: dict[str, set[str]]) -> list[Finding]:
+        """The findings of `found` that still hold: on no page removed, on no page its rule judged again (`again`,
+        by rule id), and not dropped by its rule's test."""
+        gone, tests = self.paths, self.rules
+        return [f for f in found if f.path not in gone and f.path not in again.get(f.rule, ())
+                and ((test := tests.get(f.rule)) is None or not test(f))]
 
 
 def whole_findings(change: Change, reached: set[str], active: Iterable[str], rules: Mapping[str, Rule]
