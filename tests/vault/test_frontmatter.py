@@ -469,3 +469,11 @@ def test_parse_never_raises_and_agrees_with_pyyaml(text: str) -> None:
         assert got.data is None and any("mapping" in p.message for p in got.problems)
         return
     assert same(got.data, {str(k): v for k, v in expected.items()})
+
+
+@settings(max_examples=300, deadline=None)
+@given(text=st.text(alphabet=st.characters(max_codepoint=127), max_size=40))
+def test_the_ascii_check_of_characters_the_subset_declines_is_the_full_one(text: str) -> None:
+    """An ASCII block is checked by a pattern of its own (the full one, of every plane, is compiled when a block
+    beyond ASCII is first read): both decline the same blocks."""
+    assert bool(fm._NOT_SIMPLE_ASCII.search(text)) == bool(fm._not_simple_chars().search(text))

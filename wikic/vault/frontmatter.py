@@ -20,9 +20,6 @@ import re
 from functools import lru_cache
 from typing import Any, NamedTuple
 
-import yaml
-from frontmatter.default_handlers import YAMLHandler
-
 from wikic.text.extract import source_title
 from wikic.vault.model import Problem
 
@@ -32,11 +29,18 @@ MAX_FRONTMATTER_CHARS = 256 * 1024  # PyYAML on a huge block (or one with 100,00
 # Lists and mappings nested in one another, the block's own mapping the first: Obsidian's properties are flat,
 # and every reader of a note's frontmatter (the parse cache's JSON among them) may walk it by recursion.
 MAX_FRONTMATTER_DEPTH = 100
-_FULL_YAML = YAMLHandler()
-_EVENT_LOADER: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # the one python-frontmatter's handler uses
 
 
-class RefusedYAML(yaml.YAMLError):
+@lru_cache(maxsize=1)  # PyYAML is imported when a block first needs it: most blocks are read by `_parse_simple`
+def _full_yaml() -> tuple[Any, Any]:
+    """python-frontmatter's YAML handler, and the loader it uses (libyaml's when PyYAML has it) to read events."""
+    import yaml
+    from frontmatter.default_handlers import YAMLHandler
+
+    return YAMLHandler(), getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+class RefusedYAML(Exception):
     """Frontmatter YAML that parses but is not read: an anchor or alias (`written`: "&name" or "*name"; a
     "billion laughs" of nine times nine aliases in 1 KB expands to 387 million values, and `&t [a, *t]` is a
     list inside itself), or values nested deeper than MAX_FRONTMATTER_DEPTH. `line` and `column` are 0-based in
@@ -52,7 +56,7 @@ def load_yaml(yaml_text: str) -> Any:
     for values nested deeper than MAX_FRONTMATTER_DEPTH."""
     if "&" in yaml_text or "*" in yaml_text:  # what every anchor and alias is written with
         _refuse_anchors(yaml_text)
-    data = _FULL_YAML.load(yaml_text)
+    data = _full_yaml()[0].load(yaml_text)
     _refuse_deep(data)
     return data
 
@@ -61,7 +65,9 @@ def _refuse_anchors(yaml_text: str) -> None:
     """RefusedYAML at the first anchor (`&name`) or alias (`*name`) of the block. Obsidian writes and reads
     neither, so no page needs one. Read from the parser's events, before anything is built from them: the
     loader itself would share one object between every alias of an anchor, for the code reading it to expand."""
-    loader = _EVENT_LOADER(yaml_text)
+    import yaml
+
+    loader = _full_yaml()[1](yaml_text)
     try:
         while loader.check_event():
             event = loader.get_event()
@@ -181,6 +187,8 @@ def parse_with_lines(yaml_text: str, first_line: int = 2) -> tuple[Parsed, dict[
 
 
 def _parse_full(yaml_text: str, first_line: int) -> Parsed:
+    import yaml
+
     problems = [
         Problem(RULE, line, f"duplicate frontmatter key '{key}' (Obsidian requires unique keys)")
         for key, line in duplicate_keys(yaml_text, first_line)
@@ -248,7 +256,7 @@ def titled(text: str, name: str) -> str:
     return source_title(data, body, name)
 
 
-def _error_line(exc: yaml.YAMLError, yaml_text: str) -> int:
+def _error_line(exc: Exception, yaml_text: str) -> int:
     """0-based line of a YAML error inside the block: where an unclosed bracket or quote opened, else where
     the parser gave up."""
     context = getattr(exc, "context", None) or ""
@@ -307,8 +315,15 @@ _SPECIAL_WORDS = frozenset(
 )
 
 _FAIL = object()
-# Characters PyYAML rejects (non-printable) or reads as line breaks (U+0085, U+2028, U+2029), and the BOM.
-_NOT_SIMPLE_CHARS = re.compile("[^\n\x20-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd\U00010000-\U0010ffff]")
+# Characters PyYAML rejects (non-printable) or reads as line breaks (U+0085, U+2028, U+2029), and the BOM: in
+# ASCII text, its control characters.
+_NOT_SIMPLE_ASCII = re.compile("[^\n\x20-\x7e]")
+
+
+@lru_cache(maxsize=1)  # compiled when a block beyond ASCII is first read: a class spanning every plane takes 5 ms
+def _not_simple_chars() -> re.Pattern[str]:
+    """The characters of `_NOT_SIMPLE_ASCII`'s comment, in any text."""
+    return re.compile("[^\n\x20-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd\U00010000-\U0010ffff]")
 _MAX_KEY = 1000  # PyYAML refuses implicit keys longer than 1024 characters
 
 
@@ -379,7 +394,8 @@ def parse_simple(yaml_text: str) -> dict[str, Any] | None:
 
 def _parse_simple(yaml_text: str, first_line: int) -> tuple[dict[str, Any], dict[str, int]] | None:
     """`parse_simple`, with each key's file line (the block starting on file line `first_line`)."""
-    if "#" in yaml_text or "\t" in yaml_text or "\r" in yaml_text or _NOT_SIMPLE_CHARS.search(yaml_text):
+    if "#" in yaml_text or "\t" in yaml_text or "\r" in yaml_text or \
+            (_NOT_SIMPLE_ASCII if yaml_text.isascii() else _not_simple_chars()).search(yaml_text):
         return None
     data: dict[str, Any] = {}
     lines_of: dict[str, int] = {}
