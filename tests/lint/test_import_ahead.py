@@ -50,6 +50,9 @@ def test_a_lint_on_another_thread_after_import_ahead_imports_nothing(tmp_path: P
         "---\ntitle: Fenced\ntype: entity\n---\n# Fenced\n\n```\n[[not-a-link]]\n```\n\nSee [[ghost-page]].\n",
         encoding="utf-8",
     )
+    # and one whose frontmatter the subset parser leaves to PyYAML (a comment in it), in words beyond ASCII
+    (root / "entities" / "commented.md").write_text(
+        "---\ntitle: Café  # the name it goes by\ntype: entity\n---\n# Café\n\nSee [[fenced]].\n", encoding="utf-8")
     done = subprocess.run([sys.executable, "-c", WATCHED, str(root)], capture_output=True, text=True, timeout=120,
                           check=False)
     assert done.returncode == 0, done.stderr[-3000:]

@@ -97,13 +97,14 @@ def import_ahead() -> None:
     another thread then imports nothing (a module imported on one thread while another uses it can be seen
     half-initialised there)."""
     from wikic.lint import changed, context, findings_codec, judgements  # noqa: F401
-    from wikic.vault import graph, load, parse, parse_cache, resolved_cache  # noqa: F401
+    from wikic.vault import frontmatter, graph, load, parse, parse_cache, resolved_cache  # noqa: F401
     from wikic.vault.parse.reference import markdown
 
     _rules()
     markdown()  # markdown-it, for a page the fast scanner leaves to it
     parse_cache.choose_codec()  # msgspec, when installed: the resolved links' cache uses it too
     findings_codec.choose()  # and the findings' cache
+    frontmatter.load_yaml_ahead()  # PyYAML, for a block the subset parser leaves to it
     b"".decode("utf-8-sig")  # the codec a page is read with, which Python imports on its first use
 
 

@@ -40,6 +40,11 @@ def _full_yaml() -> tuple[Any, Any]:
     return YAMLHandler(), getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
+def load_yaml_ahead() -> None:
+    """Import PyYAML now: a lint started next on another thread then imports nothing (`lint.run.import_ahead`)."""
+    _full_yaml()
+
+
 class RefusedYAML(Exception):
     """Frontmatter YAML that parses but is not read: an anchor or alias (`written`: "&name" or "*name"; a
     "billion laughs" of nine times nine aliases in 1 KB expands to 387 million values, and `&t [a, *t]` is a
