@@ -40,13 +40,12 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
-import json
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple, cast
 
 from wikic import __version__
-from wikic.lint import kept_findings
+from wikic.lint import findings_codec, kept_findings
 from wikic.lint.finding import Finding, merged, reported
 from wikic.lint.whole_update import (
     Base,
@@ -151,15 +150,12 @@ def keep_base(ctx: LintContext, key: str, listing: str | None, findings: list[Fi
     when made already: `page_lines`) and of each link segment (`segments`, likewise: `segment_lines`)."""
     if listing is None:
         return
-    from wikic.lint import findings_codec
-
     made = pages if pages is not None else page_lines(ctx)
     head = {"format": FORMAT, "key": key, "listing": listing, "pages": len(ctx.pages), "links": links, **made.head,
             "outside": kept_findings.stamps(ctx.vault.root, outside)}
     # each entry on a line of its own, looked up by halving: a lint of a few pages reads those
     lines = keyed_lines([*made.lines, *(segments if segments is not None else segment_lines(ctx))])
-    write_cache(ctx.vault.root, BASE, b"\n".join([json.dumps(head, separators=(",", ":")).encode("ascii"),
-                                                 findings_codec.encode(findings), lines.encode("utf-8")]))
+    write_cache(ctx.vault.root, BASE, findings_codec.headed(head, findings) + b"\n" + lines.encode("utf-8"))
 
 
 def lint_changed(root: Path, files: dict[str, FileInfo], problems: list[tuple[str, Problem]], schema: Schema,
@@ -294,15 +290,11 @@ def _lands(edges: _Edges, path: str) -> set[str]:
 def _read_base(root: Path) -> Base | None:
     """The base: its head (its key, listing, counts), and its findings and keyed lines, unread."""
     data = map_cache(root, BASE)
-    cut = data.find(b"\n") if data else -1
-    end = data.find(b"\n", cut + 1) if data and cut >= 0 else -1
-    if data is None or end < 0:
+    headed = findings_codec.read_headed(data) if data else None
+    if data is None or headed is None or headed[2] == len(data):  # no keyed lines after the findings
         return None
-    try:
-        head = json.loads(data[:cut])
-    except (ValueError, RecursionError):
-        return None
-    return Base(head, data, end + 1, (cut + 1, end)) if isinstance(head, dict) else None
+    head, start, end = headed
+    return Base(head, data, end + 1, (start, end))
 
 
 class _Edges(Mapping[str, list[Any]]):

@@ -1,5 +1,6 @@
 """Findings as lint's caches keep them (the report of the last run, the base of the lints after it): one line of
-JSON, an array of the findings as `Finding.to_dict` gives them.
+JSON, an array of the findings as `Finding.to_dict` gives them, after a line of JSON saying what they are of
+(`headed`), which a reader asks before it decodes them (`read_headed`).
 
 A base at 30,000 pages holds some 90,000 findings, and a lint after an ingest reads them all and writes them all
 in its report: with the standard library's json, the objects decoded and made into findings and back take most
@@ -72,6 +73,25 @@ def encode(findings: Sequence[Finding]) -> bytes:
         except (fast.error, UnicodeEncodeError):
             pass  # a text UTF-8 cannot carry (a file name's undecodable bytes): the standard library escapes it
     return json.dumps([f.to_dict() for f in findings], separators=(",", ":")).encode("ascii")
+
+
+def headed(head: dict[str, Any], findings: Sequence[Finding]) -> bytes:
+    """`head` as a line of JSON, then the findings' line: how the report and the base begin."""
+    return json.dumps(head, separators=(",", ":")).encode("ascii") + b"\n" + encode(findings)
+
+
+def read_headed(data: Any) -> tuple[dict[str, Any], int, int] | None:
+    """(the head, where the findings' line starts and ends) of bytes (or a mapped file) that `headed` began; None
+    when they do not begin so. The findings are not decoded: a reader first asks the head what they are of."""
+    cut = data.find(b"\n")
+    if cut < 0:
+        return None
+    end = data.find(b"\n", cut + 1)
+    try:
+        head = json.loads(data[:cut])
+    except (ValueError, RecursionError):
+        return None
+    return (head, cut + 1, len(data) if end < 0 else end) if isinstance(head, dict) else None
 
 
 def decode(data: bytes) -> list[Finding]:

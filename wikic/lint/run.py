@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
-import json
 import os
 import time
 from dataclasses import dataclass, field, replace
@@ -14,6 +13,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from wikic import __version__
 from wikic.context import VaultContext
 from wikic.errors import UsageError
+from wikic.lint import findings_codec
 from wikic.lint.finding import Finding, reported
 from wikic.lint.kept_findings import stamps
 from wikic.vault.collector import collector_paused
@@ -96,7 +96,7 @@ def import_ahead() -> None:
     """Import, on this thread, every module a lint run imports when it first needs one: a lint started next on
     another thread then imports nothing (a module imported on one thread while another uses it can be seen
     half-initialised there)."""
-    from wikic.lint import changed, context, findings_codec, judgements  # noqa: F401
+    from wikic.lint import changed, context, judgements  # noqa: F401
     from wikic.vault import frontmatter, graph, load, parse, parse_cache, resolved_cache  # noqa: F401
     from wikic.vault.parse.reference import markdown
 
@@ -376,20 +376,18 @@ def _forked_rules(rule_ids: list[str], segments: bool) -> tuple[
 def _read_report(root: Path, key: str) -> tuple[list[Finding], int, int] | None:
     """The last run's findings, pages and links when it linted the vault as `key` describes it (its findings are
     decoded only then: the report's first line says what it was of)."""
-    from wikic.lint import findings_codec
-
     data = read_cache_bytes(root, LINT_REPORT)
-    cut = data.find(b"\n") if data is not None else -1
-    if data is None or cut < 0:
+    headed = findings_codec.read_headed(data) if data is not None else None
+    if data is None or headed is None:
         return None
+    head, start, end = headed
     try:
-        head = json.loads(data[:cut])
-        if not isinstance(head, dict) or head.get("key") != key:
+        if head.get("key") != key:
             return None
         outside = head.get("outside", {})
         if stamps(root, outside) != outside:  # a file it read outside the listing changed
             return None
-        return findings_codec.decode(data[cut + 1:]), int(head["pages"]), int(head["links"])
+        return findings_codec.decode(data[start:end]), int(head["pages"]), int(head["links"])
     except (KeyError, TypeError, ValueError, AttributeError, RecursionError):
         return None
 
@@ -397,7 +395,5 @@ def _read_report(root: Path, key: str) -> tuple[list[Finding], int, int] | None:
 def _write_report(root: Path, key: str, findings: list[Finding], pages: int, links: int,
                   outside: list[str]) -> None:
     """The report kept for the next run: a line saying what it is of, then its findings (`findings_codec`)."""
-    from wikic.lint import findings_codec
-
-    head = json.dumps({"key": key, "pages": pages, "links": links, "outside": stamps(root, outside)})
-    write_cache(root, LINT_REPORT, head.encode("ascii") + b"\n" + findings_codec.encode(findings))
+    head = {"key": key, "pages": pages, "links": links, "outside": stamps(root, outside)}
+    write_cache(root, LINT_REPORT, findings_codec.headed(head, findings))

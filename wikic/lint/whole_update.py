@@ -39,6 +39,7 @@ from operator import attrgetter
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from wikic.lint import findings_codec
 from wikic.lint.context import page_names
 from wikic.lint.finding import Finding
 from wikic.vault.graph import outbound_minimum
@@ -109,8 +110,6 @@ class Base:
     def findings(self) -> list[Finding]:
         """The whole lint's findings, in their report's order. Raises ValueError (TypeError, KeyError,
         RecursionError) when their line is damaged."""
-        from wikic.lint import findings_codec
-
         start, end = self._found
         return findings_codec.decode(self._data[start:end])
 
